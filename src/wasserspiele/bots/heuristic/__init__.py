@@ -1,0 +1,1 @@
+"""Per-game heuristic bots: module `bots.heuristic.<game>` defines `HeuristicBot`."""

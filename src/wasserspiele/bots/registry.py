@@ -1,0 +1,34 @@
+"""Bots by name: `make_bot("heuristic", game, seed=1)`."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Callable
+
+from ..core.errors import BadOption
+from ..core.protocol import Game
+from .base import Bot
+from .random_bot import RandomBot
+
+
+def _heuristic(game: Game, seed: int | None) -> Bot:
+    module = import_module(f"{__package__}.heuristic.{game.name}")
+    return module.HeuristicBot(seed=seed)
+
+
+BOT_KINDS: dict[str, Callable[[Game, int | None], Bot]] = {
+    "random": lambda game, seed: RandomBot(seed),
+    "heuristic": _heuristic,
+}
+
+
+def bot_kinds() -> list[str]:
+    return list(BOT_KINDS)
+
+
+def make_bot(kind: str, game: Game, seed: int | None = None) -> Bot:
+    """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
+    factory = BOT_KINDS.get(kind.strip().lower())
+    if factory is None:
+        raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
+    return factory(game, seed)

@@ -1,0 +1,1 @@
+"""The shared core: protocol, options, chance, cards, records, registry, errors."""

@@ -1,0 +1,61 @@
+"""The project's error hierarchy: every refusal says what was wrong."""
+
+from __future__ import annotations
+
+
+class WasserspieleError(Exception):
+    """Base of every error the project raises on purpose."""
+
+
+class UnknownGame(WasserspieleError, KeyError):
+    """A game name that is not registered."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return self.args[0] if self.args else ""
+
+
+class BadOption(WasserspieleError, ValueError):
+    """An unknown option name or a value outside the option's range."""
+
+
+class BadNotation(WasserspieleError, ValueError):
+    """Text that does not parse as an action of the game."""
+
+
+class IllegalAction(WasserspieleError, ValueError):
+    """A well-formed action that the rules do not allow now; `reason` says why."""
+
+    def __init__(self, action: object, seat: int | None, reason: str):
+        self.action = action
+        self.seat = seat
+        self.reason = reason
+        who = f" by seat {seat}" if seat is not None else ""
+        super().__init__(f'"{action}"{who}: {reason}')
+
+
+class NotYourTurn(IllegalAction):
+    """An action by a seat whose decision is not pending."""
+
+
+class GameOver(IllegalAction):
+    """An action on a finished game."""
+
+
+class BadRecord(WasserspieleError, ValueError):
+    """A malformed record document; the message names the field."""
+
+
+class ChanceExhausted(BadRecord):
+    """The record's setup holds fewer chance outcomes than the game needs."""
+
+
+class ReplayError(WasserspieleError, ValueError):
+    """A record action that is illegal or unparsable at its position."""
+
+    def __init__(self, index: int, action: str, seat: int | None, reason: str):
+        self.index = index
+        self.action = action
+        self.seat = seat
+        self.reason = reason
+        who = f" by seat {seat}" if seat is not None else ""
+        super().__init__(f'action {index} "{action}"{who}: {reason}')

@@ -1,0 +1,218 @@
+"""The protocol every game implements (OpenSpiel-style Game/State split).
+
+`Game` is the fixed description: name, options, player count, teams, notation.
+`State` is a position.  Interfaces, bots, the lab and adapters use only this
+module's methods, so a new game drops in by implementing the abstract ones.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from typing import Any, ClassVar, Hashable, Mapping, Sequence
+
+from .chance import Chance, make_rng
+from .errors import BadRecord, GameOver, IllegalAction, NotYourTurn
+from .options import Option, resolve_options
+
+Action = Hashable  # each game defines small frozen action objects whose str() is the notation
+
+
+class Game(ABC):
+    """A game with fixed options: creates states, parses notation, validates setups."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str] = "1"
+    option_list: ClassVar[tuple[Option, ...]]
+    fixed_players: ClassVar[int | None] = None  # games for exactly N players have no `players` option
+
+    def __init__(self, **options: Any):
+        self.options: dict[str, Any] = resolve_options(self.option_list, options, self.name)
+        self.players: int = self.fixed_players or self.options["players"]
+
+    # -- description ---------------------------------------------------------
+    @property
+    def teams(self) -> list[tuple[int, ...]]:
+        """Seats that share a result; each seat alone unless the game pairs them."""
+        return [(s,) for s in range(self.players)]
+
+    def team_of(self, seat: int) -> int:
+        for i, team in enumerate(self.teams):
+            if seat in team:
+                return i
+        raise ValueError(f"seat {seat} does not exist")
+
+    def non_default_options(self) -> dict[str, Any]:
+        """The options a record must state: those that differ from the spec's defaults."""
+        return {o.name: self.options[o.name] for o in self.option_list
+                if o.name != "players" and self.options[o.name] != o.default}
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.non_default_options().items())
+        return f"<{type(self).__name__} players={self.players}{', ' if opts else ''}{opts}>"
+
+    # -- states --------------------------------------------------------------
+    def new_game(self, seed: int | None = None, setup: Mapping[str, Any] | None = None,
+                 rng: random.Random | None = None) -> "State":
+        """A fresh game.  With `setup` the chance outcomes are read from it (strictly,
+        unless `rng` is given to draw what it lacks); otherwise from `seed`."""
+        if setup is not None:
+            self.validate_setup(setup)
+            chance = Chance(dict(setup), rng)
+        else:
+            chance = Chance({}, rng if rng is not None else make_rng(seed))
+        return self._initial_state(chance)
+
+    @abstractmethod
+    def _initial_state(self, chance: Chance) -> "State":
+        """Set up the first position, drawing chance outcomes from `chance`."""
+
+    @abstractmethod
+    def validate_setup(self, setup: Mapping[str, Any]) -> None:
+        """Raise BadRecord naming the field if `setup` is malformed for this game."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """Parse notation into an action (raises BadNotation); str(action) is canonical."""
+
+    def _setup_keys(self, setup: Mapping[str, Any], allowed: Sequence[str]) -> None:
+        """Reject a setup that is not an object or has unknown fields."""
+        if not isinstance(setup, Mapping):
+            raise BadRecord("setup: must be an object")
+        for key in setup:
+            if key not in allowed:
+                raise BadRecord(f"setup.{key}: unknown field for {self.name} (fields: {', '.join(allowed)})")
+
+
+class State(ABC):
+    """A position of a game.  Subclasses keep data only and write a fast clone()."""
+
+    game: Game
+    chance: Chance
+    history: list[Action]
+
+    # -- whose decision ------------------------------------------------------
+    @abstractmethod
+    def to_move(self) -> tuple[int, ...]:
+        """Seats whose decision is pending, ascending; several only for simultaneous choices."""
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat the next unqualified action is applied for (lowest pending seat)."""
+        seats = self.to_move()
+        return seats[0] if seats else None
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True once the game (the whole match) is over."""
+
+    # -- actions -------------------------------------------------------------
+    @abstractmethod
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """Every legal action of `seat` (default: current_seat), in a deterministic order."""
+
+    @abstractmethod
+    def _why_illegal(self, action: Action, seat: int) -> str | None:
+        """Why `seat` may not take `action` now, in words; None when legal.
+        Called only for a seat whose decision is pending."""
+
+    @abstractmethod
+    def _apply(self, action: Action, seat: int) -> None:
+        """Carry out a legal action in place (no checking)."""
+
+    def why_illegal(self, action: Action | str, seat: int | None = None) -> str | None:
+        """Why the action is refused now, in words a player understands; None if legal."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self.is_terminal():
+            return "the game is over"
+        pending = self.to_move()
+        if seat is None:
+            seat = pending[0]
+        elif seat not in pending:
+            return f"it is not seat {seat}'s turn (waiting for seat {', '.join(map(str, pending))})"
+        return self._why_illegal(action, seat)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply an action in place, raising IllegalAction (with a reason) if refused."""
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        if self.is_terminal():
+            raise GameOver(action, seat, "the game is over")
+        pending = self.to_move()
+        if seat is None:
+            seat = pending[0]
+        elif seat not in pending:
+            raise NotYourTurn(action, seat, f"it is not seat {seat}'s turn "
+                                            f"(waiting for seat {', '.join(map(str, pending))})")
+        reason = self._why_illegal(action, seat)
+        if reason is not None:
+            raise IllegalAction(action, seat, reason)
+        self._apply(action, seat)
+        self.history.append(action)
+
+    def child(self, action: Action | str, seat: int | None = None) -> "State":
+        """A new state: this one with the action applied; this one is unchanged."""
+        c = self.clone()
+        c.apply(action, seat)
+        return c
+
+    @abstractmethod
+    def clone(self) -> "State":
+        """An independent copy (hand-written: no deepcopy on the search path)."""
+
+    # -- outcome -------------------------------------------------------------
+    @abstractmethod
+    def scores(self) -> list[float]:
+        """Score per seat, final or so far (team games: the team's score for each partner)."""
+
+    @abstractmethod
+    def winners(self) -> list[int]:
+        """Seats that won (several on a shared win or a team); [] while running."""
+
+    def returns(self) -> list[float]:
+        """Per seat: share of the win (1/k for a k-way shared win, team wins count whole)."""
+        if not self.is_terminal():
+            return [0.0] * self.game.players
+        won = self.winners()
+        if not won:
+            return [0.0] * self.game.players
+        teams = {self.game.team_of(s) for s in won}
+        share = 1.0 / len(teams)
+        return [share if s in won else 0.0 for s in range(self.game.players)]
+
+    # -- information ---------------------------------------------------------
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Everything `seat` may know and nothing else, as JSON-ready data.
+        `None` is a spectator: only public information."""
+
+    @abstractmethod
+    def sample_world(self, seat: int, rng: random.Random) -> "State":
+        """A state with the same view for `seat`, its hidden parts dealt anew from `rng`,
+        and a future (draws, dice) that is not the true one."""
+
+    @abstractmethod
+    def components(self) -> Counter:
+        """The multiset of all physical components in play (cards, tiles, animals);
+        constant through a game, whatever zones they move between."""
+
+    @abstractmethod
+    def state_json(self) -> dict[str, Any]:
+        """The full position as JSON-ready data (for replay summaries and debugging)."""
+
+    # -- records -------------------------------------------------------------
+    def record_actions(self) -> list[str]:
+        """The decisions so far, in notation, in the order a replay applies them."""
+        return [str(a) for a in self.history]
+
+    def record(self) -> dict[str, Any]:
+        """This game as a record document (records.md), setup explicit."""
+        from .records import make_record  # records imports the registry, which imports games
+        return make_record(self)
+
+    def __str__(self) -> str:
+        return f"{self.game.name} {self.state_json()}"
+
