@@ -96,7 +96,8 @@ class State(ABC):
     # -- whose decision ------------------------------------------------------
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:
-        """Seats whose decision is pending, ascending; several only for simultaneous choices."""
+        """Seats whose decision is pending, ascending; several only for simultaneous choices.
+        Empty exactly when the game is over."""
 
     @property
     def current_seat(self) -> int | None:
@@ -110,8 +111,9 @@ class State(ABC):
 
     # -- actions -------------------------------------------------------------
     @abstractmethod
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
-        """Every legal action of `seat` (default: current_seat), in a deterministic order."""
+    def legal_actions(self, seat: int | None = None) -> Sequence[Action]:
+        """Every legal action of `seat` (default: current_seat), in a deterministic order.
+        Callers must not mutate the result (games may return a cached sequence)."""
 
     @abstractmethod
     def _why_illegal(self, action: Action, seat: int) -> str | None:
@@ -137,11 +139,11 @@ class State(ABC):
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply an action in place, raising IllegalAction (with a reason) if refused."""
-        if isinstance(action, str):
+        if action.__class__ is str:
             action = self.game.parse_action(action)
-        if self.is_terminal():
+        pending = self.to_move()  # empty exactly when the game is over
+        if not pending:
             raise GameOver(action, seat, "the game is over")
-        pending = self.to_move()
         if seat is None:
             seat = pending[0]
         elif seat not in pending:

@@ -1,0 +1,64 @@
+"""Wasserloch actions: play `count` cards of one value (notation `7x2`, `Ax3`)."""
+
+from __future__ import annotations
+
+from ...core.errors import BadNotation
+
+VALUES = "A2345678"  # value index 0..7: ace (1, weakest) … 8 (strongest)
+HAND_LIMIT = 5
+MAX_COUNT = 8  # eight cards of each value exist
+
+
+class Play:
+    """Play `count` cards of value index `value` (0 = ace … 7 = eight); interned."""
+
+    __slots__ = ("value", "count", "_text")
+
+    def __init__(self, value: int, count: int):
+        self.value = value
+        self.count = count
+        self._text = f"{VALUES[value]}x{count}"
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Play({self._text})"
+
+    def __reduce__(self):
+        return (play, (self.value, self.count))
+
+
+# PLAYS[value][count]: every play that can ever exist, built once (no allocation on the hot path).
+PLAYS: tuple[tuple[Play | None, ...], ...] = tuple(
+    (None,) + tuple(Play(v, n) for n in range(1, MAX_COUNT + 1)) for v in range(len(VALUES))
+)
+
+
+def play(value: int, count: int) -> Play:
+    """The interned play of `count` cards of value index `value`."""
+    return PLAYS[value][count]
+
+
+def value_index(text: str) -> int:
+    """'A'/'1' … '8' → 0 … 7."""
+    t = text.strip().upper()
+    if t == "1":
+        t = "A"
+    if len(t) != 1 or t not in VALUES:
+        raise BadNotation(f"{text!r} is not a card value (A 2 3 4 5 6 7 8)")
+    return VALUES.index(t)
+
+
+def parse_action(text: str) -> Play:
+    """Parse `7x2` (case-insensitive, spaces tolerated; `1` means ace)."""
+    if not isinstance(text, str):
+        raise BadNotation(f"{text!r} is not a Wasserloch play")
+    t = "".join(text.split()).upper()
+    value, sep, count = t.partition("X")
+    if not sep or not value or not count:
+        raise BadNotation(f"{text!r} is not a play: write value x count, e.g. 7x2 or Ax1")
+    v = value_index(value)
+    if not count.isdigit() or not 1 <= int(count) <= MAX_COUNT:
+        raise BadNotation(f"{text!r}: the count must be a number from 1 to {MAX_COUNT}")
+    return PLAYS[v][int(count)]

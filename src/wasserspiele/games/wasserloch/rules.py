@@ -1,0 +1,232 @@
+"""Wasserloch rules (shared/spec/wasserloch.md), in the order of the rulebook."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...core.chance import Chance
+from ...core.errors import BadRecord
+from ...core.options import Option, seat_check
+from ...core.protocol import Game, State
+from . import view as _view
+from .actions import HAND_LIMIT, PLAYS, VALUES, Play, parse_action
+from .state import WasserlochData
+
+CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
+DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
+ACE, EIGHT = 0, 7
+DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
+
+
+def value_name(v: int, n: int = 2) -> str:
+    """'ace'/'aces', '7'/'7s' for messages."""
+    if v == ACE:
+        return "ace" if n == 1 else "aces"
+    return VALUES[v] if n == 1 else VALUES[v] + "s"
+
+
+# Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
+_LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
+
+_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+class Wasserloch(Game):
+    """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
+
+    name = "wasserloch"
+    title = "Wasserloch"
+    option_list = (
+        Option("players", 3, "int", "number of players", minimum=2, maximum=4),
+        Option("rounds", 3, "int", "rounds in a match (WL-5.5; 1 is the variant WL-7.1)", minimum=1),
+        Option("first_player", 0, "int", "start player of round 1", minimum=0, check=seat_check),
+        Option("chase", "nearest", "choice", "which lower place is driven off (WL-4.2)",
+               choices=("nearest", "adjacent")),
+    )
+
+    def parse_action(self, text: str) -> Play:
+        return parse_action(text)
+
+    def validate_setup(self, setup: Mapping[str, Any]) -> None:
+        """`{"decks": [[64 values], …]}`: one permutation of 8×A…8 per round, top first."""
+        self._setup_keys(setup, ("decks",))
+        decks = setup.get("decks")
+        if not isinstance(decks, list):
+            raise BadRecord("setup.decks: must be a list of decks (one per round)")
+        if len(decks) > self.options["rounds"]:
+            raise BadRecord(f"setup.decks: {len(decks)} decks for a match of {self.options['rounds']} round(s)")
+        for i, deck in enumerate(decks):
+            if not isinstance(deck, list) or len(deck) != DECK_SIZE:
+                size = len(deck) if isinstance(deck, list) else type(deck).__name__
+                raise BadRecord(f"setup.decks[{i}]: must be a list of {DECK_SIZE} card values, got {size}")
+            counts = dict.fromkeys(VALUES, 0)
+            for j, v in enumerate(deck):
+                if v not in counts:
+                    raise BadRecord(f"setup.decks[{i}][{j}]: {v!r} is not a card value (A 2 3 4 5 6 7 8)")
+                counts[v] += 1
+            wrong = [f"{v}×{n}" for v, n in counts.items() if n != CARDS_PER_VALUE]
+            if wrong:
+                raise BadRecord(f"setup.decks[{i}]: each value must appear {CARDS_PER_VALUE} times, "
+                                f"found {', '.join(wrong)}")
+
+    def _initial_state(self, chance: Chance) -> "WasserlochState":
+        s = object.__new__(WasserlochState)
+        s.game = self
+        s.chance = chance
+        s.history = []
+        s.players = self.players
+        s.rounds = self.options["rounds"]
+        s.chase_adjacent = self.options["chase"] == "adjacent"
+        s.loot = []
+        s.last = [None] * self.players
+        s.over = False
+        s.round = -1
+        s.start_player = self.options["first_player"]
+        s.start_round(0)
+        return s
+
+
+_VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
+
+
+def _shuffled_deck(rng: random.Random) -> list[str]:
+    deck = [v for v in VALUES for _ in range(CARDS_PER_VALUE)]
+    rng.shuffle(deck)
+    return deck
+
+
+class WasserlochState(WasserlochData, State):
+    """A Wasserloch position with the rules as methods."""
+
+    # -- WL-3 / WL-5.5: preparing a round ------------------------------------
+    def start_round(self, r: int) -> None:
+        """WL-3.2, WL-5.5: clear the waterhole, shuffle all 64, deal 5 each in blocks
+        from the round's start player; the start player moves one seat clockwise per round."""
+        self.round = r
+        self.start_player = (self.game.options["first_player"] + r) % self.players
+        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", _shuffled_deck, "deck")]
+        self.hands = [[0] * len(VALUES) for _ in range(self.players)]
+        for k in range(self.players):
+            seat = (self.start_player + k) % self.players
+            for v in deck[k * HAND_LIMIT:(k + 1) * HAND_LIMIT]:
+                self.hands[seat][v] += 1
+        self.hand_sizes = [HAND_LIMIT] * self.players
+        self.pile = tuple(deck)
+        self.pile_pos = self.players * HAND_LIMIT
+        self.hole = [0] * len(VALUES)
+        self.gone = [0] * len(VALUES)
+        self.loot.append([0] * self.players)
+        self.current = self.start_player  # WL-3.3: then clockwise
+
+    # -- whose turn -----------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.over else (self.current,)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    # -- WL-4.1: the play -----------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
+        """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
+        if self.over or (seat is not None and seat != self.current):
+            return ()
+        key = tuple(self.hands[self.current])
+        found = _LEGAL_CACHE.get(key)
+        if found is None:
+            found = _LEGAL_CACHE[key] = tuple(
+                PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
+        return found
+
+    def _why_illegal(self, action: Any, seat: int) -> str | None:
+        """WL-4.1: the cards must be in the player's hand."""
+        if type(action) is not Play:
+            return f"{action!r} is not a Wasserloch play"
+        held = self.hands[seat][action.value]
+        if held >= action.count:
+            return None
+        if held == 0:
+            return f"seat {seat} holds no {value_name(action.value)}"
+        return f"seat {seat} holds only {_NUMBER_WORDS[held]} {value_name(action.value, held)}"
+
+    def _apply(self, action: Play, seat: int) -> None:
+        v, n = action.value, action.count
+        self.hands[seat][v] -= n
+        self.hand_sizes[seat] -= n
+        self.hole[v] += n
+        driven, taken = self.drive_off(v)
+        if driven >= 0:
+            self.loot[self.round][seat] += taken
+        self.last[seat] = (action._text, driven, taken)
+        self.draw_up(seat)
+        if self.hand_sizes[seat] == 0:
+            self.end_round()
+        else:
+            self.current = (seat + 1) % self.players
+
+    def drive_off(self, v: int) -> tuple[int, int]:
+        """WL-4.2, WL-4.3, WL-4.5: a place with 3+ cards after a play drives off one place.
+
+        Aces drive off the 8s and only the 8s; any other value the nearest lower
+        occupied place (option chase=adjacent: only the place directly below),
+        never wrapping round to the 8s.  The driving cards stay.  Returns the
+        driven-off value index and the number of cards taken (-1, 0 if none).
+        """
+        hole = self.hole
+        if hole[v] < DRIVE_THRESHOLD:
+            return -1, 0
+        if v == ACE:
+            target = EIGHT if hole[EIGHT] else -1
+        elif self.chase_adjacent:
+            target = v - 1 if hole[v - 1] else -1
+        else:
+            target = -1
+            for w in range(v - 1, -1, -1):
+                if hole[w]:
+                    target = w
+                    break
+        if target < 0:
+            return -1, 0
+        taken = hole[target]
+        hole[target] = 0
+        self.gone[target] += taken
+        return target, taken
+
+    def draw_up(self, seat: int) -> None:
+        """WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty."""
+        pos, pile = self.pile_pos, self.pile
+        end = min(pos + HAND_LIMIT - self.hand_sizes[seat], len(pile))
+        if end > pos:
+            hand = self.hands[seat]
+            for i in range(pos, end):
+                hand[pile[i]] += 1
+            self.hand_sizes[seat] += end - pos
+            self.pile_pos = end
+
+    def end_round(self) -> None:
+        """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next
+        round starts (start player one seat on) unless the match is complete."""
+        if self.round + 1 < self.rounds:
+            self.start_round(self.round + 1)
+        else:
+            self.over = True
+
+    # -- WL-5.3 / WL-5.4: scoring ----------------------------------------------
+    def scores(self) -> list[float]:
+        """WL-5.3: one point per looted card, added over the rounds (WL-5.5)."""
+        return self.totals()
+
+    def winners(self) -> list[int]:
+        """WL-5.4: most points win; every tied player shares the win."""
+        if not self.over:
+            return []
+        totals = self.totals()
+        best = max(totals)
+        return [s for s, t in enumerate(totals) if t == best]
+
+    # -- information -------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view.view(self, seat)
+
+    def sample_world(self, seat: int, rng: random.Random) -> "WasserlochState":
+        return _view.sample_world(self, seat, rng)

@@ -1,0 +1,105 @@
+"""The Wasserloch position as data: counts per value, cheap to clone."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...core.chance import Chance
+from .actions import VALUES
+
+
+class WasserlochData:
+    """Data only.  Suits play no role (WL-2), so every zone is a count per value.
+
+    `hands[s][v]`, `hole[v]`, `gone[v]` (cards looted this round, by value) are
+    lists of 8 ints; `pile` is the draw pile, top first, as value indices;
+    `loot[r][s]` is seat s's loot in round r.
+    """
+
+    __slots__ = (
+        "game", "chance", "history", "players", "rounds", "chase_adjacent",
+        "round", "start_player", "current", "hands", "hand_sizes", "hole",
+        "pile", "pile_pos", "gone", "loot", "last", "over",
+    )
+
+    game: Any
+    chance: Chance
+    history: list
+    players: int
+    rounds: int
+    chase_adjacent: bool
+    round: int              # 0-based index of the round being played (== rounds when over)
+    start_player: int       # start player of the current round
+    current: int            # seat to move
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    hole: list[int]
+    pile: tuple[int, ...]   # the round's deck after dealing, shared between clones (never mutated)
+    pile_pos: int           # index of the top card of the draw pile in `pile`
+    gone: list[int]
+    loot: list[list[int]]
+    last: list[tuple[str, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted)
+    over: bool
+
+    def clone(self):
+        """An independent copy: lists of ints are copied, immutable parts shared."""
+        c = object.__new__(type(self))
+        c.game = self.game
+        c.chance = self.chance.clone()
+        c.history = self.history.copy()
+        c.players = self.players
+        c.rounds = self.rounds
+        c.chase_adjacent = self.chase_adjacent
+        c.round = self.round
+        c.start_player = self.start_player
+        c.current = self.current
+        c.hands = [h.copy() for h in self.hands]
+        c.hand_sizes = self.hand_sizes.copy()
+        c.hole = self.hole.copy()
+        c.pile = self.pile
+        c.pile_pos = self.pile_pos
+        c.gone = self.gone.copy()
+        c.loot = [r.copy() for r in self.loot]
+        c.last = self.last.copy()
+        c.over = self.over
+        return c
+
+    @property
+    def pile_size(self) -> int:
+        return len(self.pile) - self.pile_pos
+
+    def totals(self) -> list[int]:
+        """Points per seat over all rounds played (WL-5.3, WL-5.5)."""
+        return [sum(r[s] for r in self.loot) for s in range(self.players)]
+
+    def components(self) -> Counter:
+        """The 64 cards of the current round by value, wherever they lie."""
+        c: Counter = Counter()
+        for zone in (*self.hands, self.hole, self.gone):
+            for v, n in enumerate(zone):
+                if n:
+                    c[VALUES[v]] += n
+        for v in self.pile[self.pile_pos:]:
+            c[VALUES[v]] += 1
+        return c
+
+    def state_json(self) -> dict[str, Any]:
+        """The full position (hidden parts included)."""
+        return {
+            "round": self.round + 1 if not self.over else self.rounds,
+            "rounds": self.rounds,
+            "start_player": self.start_player,
+            "to_move": None if self.over else self.current,
+            "hands": [_counts(h) for h in self.hands],
+            "waterhole": _counts(self.hole),
+            "pile": [VALUES[v] for v in self.pile[self.pile_pos:]],
+            "gone": _counts(self.gone),
+            "loot": [list(r) for r in self.loot],
+            "scores": self.totals(),
+            "over": self.over,
+        }
+
+
+def _counts(row: list[int]) -> dict[str, int]:
+    return {VALUES[v]: n for v, n in enumerate(row) if n}

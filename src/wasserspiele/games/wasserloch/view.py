@@ -1,0 +1,71 @@
+"""What one Wasserloch seat may know, and worlds consistent with it.
+
+Hidden: the other hands (their sizes are public) and the draw pile's order.
+Public: the waterhole, every loot count, and — since every looted card lay
+face up at the waterhole — which values have gone this round.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .actions import VALUES
+
+CARDS_PER_VALUE = 8
+
+
+def view(state, seat: int | None) -> dict[str, Any]:
+    """The position as `seat` sees it (None: a spectator)."""
+    s = state
+    out: dict[str, Any] = {
+        "game": "wasserloch",
+        "seat": seat,
+        "players": s.players,
+        "round": s.round + 1,
+        "rounds": s.rounds,
+        "start_player": s.start_player,
+        "to_move": [] if s.over else [s.current],
+        "waterhole": list(s.hole),
+        "hand": list(s.hands[seat]) if seat is not None else None,
+        "hand_sizes": list(s.hand_sizes),
+        "pile": s.pile_size,
+        "gone": list(s.gone),
+        "loot": [list(r) for r in s.loot],
+        "scores": s.totals(),
+        "last": [None if e is None else {"play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
+                                          "loot": e[2]} for e in s.last],
+        "chase": "adjacent" if s.chase_adjacent else "nearest",
+        "over": s.over,
+        "winners": s.winners() if s.over else [],
+    }
+    return out
+
+
+def unseen_values(state, seat: int) -> list[int]:
+    """Value indices of the cards `seat` cannot see (other hands and the pile)."""
+    out: list[int] = []
+    own = state.hands[seat]
+    for v in range(len(VALUES)):
+        out += [v] * (CARDS_PER_VALUE - own[v] - state.hole[v] - state.gone[v])
+    return out
+
+
+def sample_world(state, seat: int, rng: random.Random):
+    """Deal the other hands and the pile anew from the cards `seat` cannot see."""
+    world = state.clone()
+    cards = unseen_values(state, seat)
+    rng.shuffle(cards)
+    pos = 0
+    for other in range(state.players):
+        if other == seat:
+            continue
+        hand = [0] * len(VALUES)
+        for v in cards[pos:pos + state.hand_sizes[other]]:
+            hand[v] += 1
+        world.hands[other] = hand
+        pos += state.hand_sizes[other]
+    world.pile = tuple(cards[pos:])
+    world.pile_pos = 0
+    world.chance = state.chance.blind(rng)
+    return world

@@ -1,0 +1,235 @@
+"""One conformance suite over every registered game (the Pgx/OpenSpiel validator idea).
+
+Playouts end; legal actions exist until the end; illegal actions raise with a
+reason; components are conserved; clones are independent; views never leak
+(a world re-dealt from what seat p cannot see gives p the same view); records
+replay exactly; the same seed gives the same game.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given, strategies as st
+
+from wasserspiele import load
+from wasserspiele.core.errors import GameOver, IllegalAction, NotYourTurn
+from wasserspiele.core.records import replay, summary
+from wasserspiele.core.registry import game_class, game_names
+
+MAX_ACTIONS = 20_000
+
+
+def _player_counts(name: str) -> list[int]:
+    cls = game_class(name)
+    if cls.fixed_players:
+        return [cls.fixed_players]
+    opt = next(o for o in cls.option_list if o.name == "players")
+    return sorted({int(opt.minimum), opt.default, int(opt.maximum)})
+
+
+CONFIGS = [(name, p) for name in game_names() for p in _player_counts(name)]
+IDS = [f"{n}-{p}p" for n, p in CONFIGS]
+
+
+def _game(name: str, players: int):
+    cls = game_class(name)
+    return load(name) if cls.fixed_players else load(name, players=players)
+
+
+def _random_step(state, rng: random.Random):
+    seat = rng.choice(state.to_move())
+    action = rng.choice(list(state.legal_actions(seat)))
+    state.apply(action, seat)
+    return seat, action
+
+
+def _playout(game, seed: int, policy_seed: int, every=None):
+    state = game.new_game(seed=seed)
+    rng = random.Random(policy_seed)
+    while not state.is_terminal():
+        assert len(state.history) < MAX_ACTIONS, "playout did not end"
+        if every:
+            every(state, rng)
+        _random_step(state, rng)
+    return state
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_playouts_end_with_legal_actions_until_the_end(name, players):
+    game = _game(name, players)
+
+    def check(state, rng):
+        pending = state.to_move()
+        assert pending, "no seat to move in a running game"
+        assert list(pending) == sorted(set(pending))
+        for seat in pending:
+            assert state.legal_actions(seat), f"seat {seat} has no legal action"
+
+    for seed in range(3):
+        state = _playout(game, seed, seed, check)
+        assert state.to_move() == ()
+        assert state.legal_actions() in ([], ())
+        assert len(state.scores()) == game.players
+        assert state.winners(), "a finished game names its winners"
+        assert all(0 <= w < game.players for w in state.winners())
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_components_are_conserved_at_every_step(name, players):
+    game = _game(name, players)
+    first = game.new_game(seed=7).components()
+    assert sum(first.values()) > 0
+
+    def check(state, rng):
+        assert state.components() == first
+
+    _playout(game, 7, 7, check)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_legal_actions_agree_with_why_illegal_and_notation(name, players):
+    game = _game(name, players)
+
+    def check(state, rng):
+        for seat in state.to_move():
+            for action in state.legal_actions(seat):
+                assert state.why_illegal(action, seat) is None, f"{action} listed but refused"
+                text = str(action)
+                assert str(game.parse_action(text)) == text, "notation does not round-trip"
+                assert str(game.parse_action(" " + text.lower() + " ")) == text, "input not case/space tolerant"
+
+    _playout(game, 3, 3, check)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_illegal_actions_raise_with_a_reason_and_change_nothing(name, players):
+    game = _game(name, players)
+    # Actions legal somewhere in other games are a rich source of illegal ones here.
+    pool = set()
+    for seed in range(3):
+        s = game.new_game(seed=100 + seed)
+        rng = random.Random(seed)
+        while not s.is_terminal() and len(pool) < 400:
+            for seat in s.to_move():
+                pool.update(map(str, s.legal_actions(seat)))
+            _random_step(s, rng)
+    refused = 0
+
+    def check(state, rng):
+        nonlocal refused
+        seat = state.to_move()[0]
+        legal = set(map(str, state.legal_actions(seat)))
+        for text in rng.sample(sorted(pool - legal), min(5, len(pool - legal))):
+            before = json.dumps(state.state_json(), sort_keys=True)
+            reason = state.why_illegal(text, seat)
+            assert isinstance(reason, str) and reason.strip()
+            with pytest.raises(IllegalAction) as err:
+                state.apply(text, seat)
+            assert err.value.reason
+            assert json.dumps(state.state_json(), sort_keys=True) == before
+            refused += 1
+        others = [s for s in range(game.players) if s not in state.to_move()]
+        if others and legal:
+            with pytest.raises(NotYourTurn):
+                state.apply(sorted(legal)[0], others[0])
+
+    final = _playout(game, 11, 11, check)
+    assert refused > 0
+    with pytest.raises(GameOver):
+        final.apply(sorted(pool)[0])
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_clones_are_independent(name, players):
+    game = _game(name, players)
+
+    def check(state, rng):
+        if rng.random() < 0.3:
+            before = json.dumps(state.state_json(), sort_keys=True)
+            twin = state.clone()
+            probe = random.Random(rng.random())
+            for _ in range(5):
+                if twin.is_terminal():
+                    break
+                _random_step(twin, probe)
+            assert json.dumps(state.state_json(), sort_keys=True) == before
+            kid = state.child(state.legal_actions(state.current_seat)[0], state.current_seat)
+            assert json.dumps(state.state_json(), sort_keys=True) == before
+            assert len(kid.history) == len(state.history) + 1
+
+    _playout(game, 5, 5, check)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_views_never_leak_and_sampled_worlds_keep_the_view(name, players):
+    game = _game(name, players)
+    differed = 0
+
+    def check(state, rng):
+        nonlocal differed
+        for seat in [*range(game.players)]:
+            v = state.view(seat)
+            json.dumps(v)  # JSON-ready
+            world = state.sample_world(seat, random.Random(rng.random()))
+            assert world.view(seat) == v, f"sampled world changes seat {seat}'s view"
+            assert world.view(None) == state.view(None), "sampled world changes the public view"
+            assert world.components() == state.components()
+            if world.state_json() != state.state_json():
+                differed += 1
+            # the sampled world is playable on its own
+            if not world.is_terminal():
+                probe = random.Random(1)
+                for _ in range(3):
+                    if world.is_terminal():
+                        break
+                    _random_step(world, probe)
+        json.dumps(state.view(None))
+
+    _playout(game, 9, 9, check)
+    assert differed > 0, "sample_world never re-dealt anything"
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_records_replay_exactly(name, players):
+    game = _game(name, players)
+
+    def check(state, rng):
+        if rng.random() < 0.1:
+            doc = json.loads(json.dumps(state.record()))
+            again = replay(doc)
+            assert again.state_json() == state.state_json()
+            assert summary(again) == summary(state)
+
+    final = _playout(game, 13, 13, check)
+    doc = json.loads(json.dumps(final.record()))
+    assert doc["format"] == "wasserspiele-record/1" and doc["game"] == name
+    again = replay(doc)
+    assert again.is_terminal()
+    assert summary(again) == summary(final)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_same_seed_same_game(name, players):
+    game = _game(name, players)
+    a = _playout(game, 21, 4)
+    b = _playout(game, 21, 4)
+    assert a.record() == b.record()
+    seeded = replay({"game": name, "players": game.players, "seed": 21, "actions": a.record_actions()})
+    assert seeded.state_json() == a.state_json()
+
+
+@pytest.mark.parametrize("name", game_names())
+@given(seed=st.integers(0, 2**32), policy=st.integers(0, 2**32), cut=st.floats(0, 1))
+def test_property_any_prefix_replays_and_samples_consistently(name, seed, policy, cut):
+    game = load(name)
+    full = _playout(game, seed, policy)
+    k = int(cut * len(full.history))
+    doc = full.record()
+    doc["actions"] = doc["actions"][:k]
+    state = replay(doc)
+    assert len(state.history) == k
+    for seat in range(game.players):
+        assert state.sample_world(seat, random.Random(seed)).view(seat) == state.view(seat)
