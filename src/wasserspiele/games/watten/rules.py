@@ -1,0 +1,465 @@
+"""Watten (shared/spec/watten.md): the Game and the rules, in the order of the spec."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...core.chance import Chance
+from ...core.errors import BadNotation, BadRecord
+from ...core.options import Option
+from ...core.protocol import Game, State
+from . import view as _view
+from .actions import (
+    ACCEPT, ACCEPT_ACTION, CARD_NAMES, CONCEDE, CONCEDE_ACTION, JACK, N_CARDS, PLAY, PLAYS,
+    RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, TRUMP, TRUMPS, Action, card_id,
+    parse_action as _parse_action, suit_name,
+)
+from .state import (
+    ALL_SEATS, ANSWER_PHASE, EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_GAME, EV_HAND, EV_PLAY,
+    EV_RAISE, EV_SIGNAL, EV_TRICK, EV_TRUMP, LOG_KEEP, OVER, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE,
+    StateData,
+)
+
+HAND_SIZE = 5
+REASON_TRICKS, REASON_CONCEDE, REASON_CAUGHT = range(3)
+REASON_NAMES = ("tricks", "concede", "caught")
+SIGNAL_MODES = ("partner", "off", "public")
+_SEAT = ((0,), (1,), (2,), (3,))
+_NO_SEATS: tuple[int, ...] = ()
+
+
+def _shuffled_deck(rng: random.Random) -> list[str]:
+    deck = list(CARD_NAMES)
+    rng.shuffle(deck)
+    return deck
+
+
+def _check_value(rng: random.Random) -> float:
+    return rng.random()
+
+
+def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """WA-2, WA-2.1: per trump, each card's effective suit (jacks are trump) and, per
+    (trump, led suit), each card's strength; 0 never wins.  Equal strengths: the
+    earlier card wins (jack_order=first_played)."""
+    eff = []
+    strength = []
+    for trump in range(4):
+        eff.append(tuple(trump if RANK_OF[c] == JACK else SUIT_OF[c] for c in range(N_CARDS)))
+        others = [s for s in range(4) if s != trump]  # C > S > H > D, trump's jack skipped
+        for led in range(4):
+            row = []
+            for c in range(N_CARDS):
+                s, r = SUIT_OF[c], RANK_OF[c]
+                if r == JACK:
+                    if s == trump:
+                        v = 100
+                    elif jack_order == "first_played":
+                        v = 98
+                    else:
+                        v = 99 - others.index(s)
+                elif s == trump:
+                    v = 50 + r
+                elif s == led:
+                    v = 20 + r
+                else:
+                    v = 0
+                row.append(v)
+            strength.append(tuple(row))
+    return tuple(eff), tuple(strength)
+
+
+class Watten(Game):
+    """WA-1.1: four players, two fixed teams of partners sitting opposite."""
+
+    name = "watten"
+    title = "Watten"
+    fixed_players = 4
+    option_list = (
+        Option("target", 11, "int", "points that win the game (WA-4.2)", minimum=1),
+        Option("first_dealer", 0, "int", "dealer of the first hand", minimum=0, maximum=3),
+        Option("raising", False, "bool", "allow raising the hand's value (WA-6)"),
+        Option("signals", "partner", "choice", "who sees a signal (WA-5)", choices=SIGNAL_MODES),
+        Option("signal_detection_p", 0.0, "float", "chance a signal is caught (WA-5.1)", minimum=0, maximum=1),
+        Option("jack_order", "skat", "choice", "order of the non-trump jacks (WA-2)",
+               choices=("skat", "first_played")),
+        Option("follow", "all", "choice", "which leads must be followed (WA-3.2)", choices=("all", "trump_only")),
+        Option("caller", "dealer_right", "choice", "who names trump (WA-1.3)",
+               choices=("dealer_right", "dealer_left")),
+        Option("hand_value", 1, "int", "points a hand is worth before raising (WA-4.1)", minimum=1),
+    )
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        o = self.options
+        self.eff, self.strength = rank_tables(o["jack_order"])
+        self.follow_all = o["follow"] == "all"
+        self.caller_offset = 3 if o["caller"] == "dealer_right" else 1
+        self.signal_mode = o["signals"]
+        self.detection_p = o["signal_detection_p"]
+        self.target = o["target"]
+        self.hand_value = o["hand_value"]
+        self.raising = o["raising"]
+
+    @property
+    def teams(self) -> list[tuple[int, ...]]:
+        """WA-1.1: team 0 = seats {0, 2}, team 1 = seats {1, 3}."""
+        return [(0, 2), (1, 3)]
+
+    def parse_action(self, text: str) -> Action:
+        if isinstance(text, Action):
+            return text
+        return _parse_action(text)
+
+    def validate_setup(self, setup: Mapping[str, Any]) -> None:
+        """Record setup: `deals` (32-card orders, one per hand) and `signal_checks` (floats in [0, 1))."""
+        self._setup_keys(setup, ("deals", "signal_checks"))
+        deals = setup.get("deals", [])
+        if not isinstance(deals, list):
+            raise BadRecord("setup.deals: must be a list of 32-card lists")
+        for i, deal in enumerate(deals):
+            where = f"setup.deals[{i}]"
+            if not isinstance(deal, list):
+                raise BadRecord(f"{where}: must be a list of 32 cards")
+            if len(deal) != N_CARDS:
+                raise BadRecord(f"{where}: has {len(deal)} cards, a deal has exactly 32")
+            seen: dict[int, int] = {}
+            for j, name in enumerate(deal):
+                if not isinstance(name, str):
+                    raise BadRecord(f"{where}[{j}]: {name!r} is not a card name")
+                try:
+                    c = card_id(name)
+                except BadNotation as exc:
+                    raise BadRecord(f"{where}[{j}]: {exc}") from None
+                if c in seen:
+                    raise BadRecord(f"{where}: {CARD_NAMES[c]} appears twice (positions {seen[c]} and {j})")
+                seen[c] = j
+            # 32 distinct cards of a 32-card deck: none can be missing
+        checks = setup.get("signal_checks", [])
+        if not isinstance(checks, list):
+            raise BadRecord("setup.signal_checks: must be a list of numbers in [0, 1)")
+        for i, x in enumerate(checks):
+            if isinstance(x, bool) or not isinstance(x, (int, float)):
+                raise BadRecord(f"setup.signal_checks[{i}]: {x!r} is not a number")
+            if not 0 <= x < 1:
+                raise BadRecord(f"setup.signal_checks[{i}]: {x!r} is not in [0, 1)")
+
+    def _initial_state(self, chance: Chance) -> "WattenState":
+        s = WattenState.__new__(WattenState)
+        s.game = self
+        s.chance = chance
+        s.history = []
+        s.team_scores = [0, 0]
+        s.hand_no = 0
+        s.dealer = self.options["first_dealer"]
+        s.winner_team = -1
+        s.log = []
+        s.event_no = 0
+        s.signal_log = []
+        s.last_hand = None
+        s._start_hand(s._draw_deal())
+        return s
+
+
+class WattenState(StateData, State):
+    """A Watten position; the rules act on it."""
+
+    __slots__ = ()
+
+    # -- dealing --------------------------------------------------------------
+    def _draw_deal(self) -> list[int]:
+        """WA-1.2: the next 32-card order from the record's `deals` stream."""
+        deal = self.chance.draw("deals", _shuffled_deck, "deal")
+        return [card_id(n) for n in deal]
+
+    def _start_hand(self, deal: list[int]) -> None:
+        """WA-1.2, WA-1.3: five cards each starting with the caller, 12 unused; caller to name trump."""
+        self.hand_no += 1
+        caller = (self.dealer + self.game.caller_offset) % 4
+        self.caller = caller
+        hands: list[list[int]] = [[], [], [], []]
+        for k in range(4):
+            hands[(caller + k) % 4] = deal[HAND_SIZE * k:HAND_SIZE * (k + 1)]
+        self.hands = hands
+        self.unused = deal[4 * HAND_SIZE:]
+        self.phase = TRUMP_PHASE
+        self.trump = -1
+        self.trick = []
+        self.tricks = []
+        self.won = [0, 0]
+        self.leader = caller
+        self.turn = caller
+        self.value = self.game.hand_value
+        self.last_raise_team = -1
+        self.raiser = -1
+        self.signals = [-1, -1, -1, -1]
+        self.voids = [0, 0, 0, 0]
+        self._log(EV_DEAL, self.dealer, caller)
+
+    def _log(self, kind: int, seat: int, arg: int, mask: int = ALL_SEATS) -> None:
+        self.event_no += 1
+        log = self.log
+        log.append((self.event_no, kind, seat, arg, mask))
+        if len(log) > 2 * LOG_KEEP:
+            del log[:-LOG_KEEP]
+
+    # -- whose decision -------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return _NO_SEATS
+        return _SEAT[self.turn]
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    # -- actions ----------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        phase = self.phase
+        if phase == OVER or (seat is not None and seat != self.turn):
+            return []
+        if phase == PLAY_PHASE:
+            acts = [PLAYS[c] for c in self._playable(self.hands[self.turn])]
+            if self.game.raising and self._raise_problem(self.turn) is None:
+                acts.append(RAISE_ACTION)
+            return acts
+        if phase == TRUMP_PHASE:
+            return list(TRUMPS)
+        if phase == SIGNAL_PHASE:
+            return list(SIGNALS)
+        return [ACCEPT_ACTION, CONCEDE_ACTION]
+
+    def _playable(self, hand: list[int]) -> list[int]:
+        """WA-3.2: the cards of `hand` that may be played to the current trick."""
+        trick = self.trick
+        if not trick:
+            return hand
+        eff = self.game.eff[self.trump]
+        led = eff[trick[0]]
+        if not (self.game.follow_all or led == self.trump):
+            return hand
+        follow = [c for c in hand if eff[c] == led]
+        return follow or hand
+
+    def _raise_problem(self, seat: int) -> str | None:
+        """WA-6: why `seat`'s team may not raise now; None if it may."""
+        if not self.game.raising:
+            return "raising is off in this game (option raising=false)"
+        team = seat & 1
+        if self.last_raise_team == team:
+            return "your team made the last raise; raises alternate, so the other team must raise next"
+        if self.won[0] >= 3 or self.won[1] >= 3:
+            return "no raising once a team has won 3 tricks"
+        if self.team_scores[team] + self.value >= self.game.target:
+            return (f"your team is gespannt ({self.team_scores[team]} points + hand value {self.value} "
+                    f"reaches the target {self.game.target}): it may answer a raise but not raise")
+        return None
+
+    def _why_illegal(self, action: Action, seat: int) -> str | None:
+        if not isinstance(action, Action):
+            return f"{action!r} is not a Watten action"
+        kind = action.kind
+        phase = self.phase
+        if phase == PLAY_PHASE:
+            if kind == PLAY:
+                return self._play_problem(action.arg, seat)
+            if kind == RAISE:
+                return self._raise_problem(seat)
+            if kind == TRUMP:
+                return f"trump is already named: {suit_name(self.trump)}"
+            if kind == SIGNAL:
+                return "the signals are over: play a card"
+            return "there is no raise to answer"
+        if phase == TRUMP_PHASE:
+            if kind == TRUMP:
+                return None
+            return "first the caller names trump (`trump C`, `trump S`, `trump H` or `trump D`)"
+        if phase == SIGNAL_PHASE:
+            if kind == SIGNAL:
+                return None
+            return ("first each player, starting with the caller, sends a signal "
+                    "(`signal weak`, `signal medium`, `signal strong` or `signal none`)")
+        if kind == ACCEPT or kind == CONCEDE:
+            return None
+        return f"seat {self.raiser} raised the hand to {self.value + 1}: answer with `accept` or `concede` first"
+
+    def _play_problem(self, c: int, seat: int) -> str | None:
+        """WA-3.2: must follow the led suit (jacks count as trump) if you can."""
+        hand = self.hands[seat]
+        if c not in hand:
+            return f"you do not hold {CARD_NAMES[c]} (your hand: {' '.join(CARD_NAMES[x] for x in hand)})"
+        trick = self.trick
+        if not trick:
+            return None
+        trump = self.trump
+        eff = self.game.eff[trump]
+        led = eff[trick[0]]
+        if eff[c] == led or not (self.game.follow_all or led == trump):
+            return None
+        must = [CARD_NAMES[x] for x in hand if eff[x] == led]
+        if not must:
+            return None
+        if led == trump:
+            return f"you must follow trump ({suit_name(trump)} or any jack): you hold {', '.join(must)}"
+        return f"you must follow {suit_name(led)}: you hold {', '.join(must)}"
+
+    def _apply(self, action: Action, seat: int) -> None:
+        kind = action.kind
+        if kind == PLAY:
+            self._play(action.arg, seat)
+        elif kind == TRUMP:
+            self._call_trump(action.arg, seat)
+        elif kind == SIGNAL:
+            self._signal(action.arg, seat)
+        elif kind == RAISE:
+            self._raise(seat)
+        elif kind == ACCEPT:
+            self._accept(seat)
+        else:
+            self._concede(seat)
+
+    # -- WA-1.3 the call ------------------------------------------------------
+    def _call_trump(self, suit: int, seat: int) -> None:
+        """WA-1.3: the caller names any suit as trump; the call is public.  WA-5: signals follow."""
+        self.trump = suit
+        self._log(EV_TRUMP, seat, suit)
+        if self.game.signal_mode == "off":
+            self.phase = PLAY_PHASE
+        else:
+            self.phase = SIGNAL_PHASE
+        self.turn = self.caller  # WA-3.1 / WA-5: the caller signals first and leads
+
+    # -- WA-5 Zwicken -----------------------------------------------------------
+    def _signal(self, level: int, seat: int) -> None:
+        """WA-5: one signal per player in play order from the caller, seen by the partner only
+        (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
+        self.signals[seat] = level
+        mask = ALL_SEATS if self.game.signal_mode == "public" else (1 << seat) | (1 << ((seat + 2) % 4))
+        self._log(EV_SIGNAL, seat, level, mask)
+        # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
+        self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
+        p = self.game.detection_p
+        if level and p > 0:
+            x = self.chance.draw("signal_checks", _check_value, "signal check")
+            if x < p:
+                self._caught(seat, level)
+                return
+        nxt = (seat + 1) % 4
+        if nxt == self.caller:
+            self.phase = PLAY_PHASE
+        self.turn = nxt
+
+    def _caught(self, seat: int, level: int) -> None:
+        """WA-5.1: the caught team loses the hand at once; the opponents score its current value."""
+        self._log(EV_CAUGHT, seat, level)
+        idx, sender, hand_no, ev_no, _ = self.signal_log[-1]
+        self.signal_log[-1] = (idx, sender, hand_no, ev_no, True)  # the opponents saw it
+        self._end_hand(1 - (seat & 1), REASON_CAUGHT)
+
+    # -- WA-3 tricks -----------------------------------------------------------
+    def _play(self, c: int, seat: int) -> None:
+        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick."""
+        self.hands[seat].remove(c)
+        trick = self.trick
+        if trick:
+            eff = self.game.eff[self.trump]
+            led = eff[trick[0]]
+            if eff[c] != led and (self.game.follow_all or led == self.trump):
+                self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
+        else:
+            self.leader = seat
+        trick.append(c)
+        self._log(EV_PLAY, seat, c)
+        if len(trick) == 4:
+            self._finish_trick()
+        else:
+            self.turn = (seat + 1) % 4
+
+    def _finish_trick(self) -> None:
+        """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
+        trick = self.trick
+        trump = self.trump
+        st = self.game.strength[trump * 4 + self.game.eff[trump][trick[0]]]
+        best = 0
+        top = st[trick[0]]
+        for i in (1, 2, 3):
+            v = st[trick[i]]
+            if v > top:  # equal strength: the earlier card keeps the trick
+                top = v
+                best = i
+        winner = (self.leader + best) % 4
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self.won[winner & 1] += 1
+        self.trick = []
+        self._log(EV_TRICK, winner, best)
+        self.leader = winner
+        self.turn = winner
+        if len(self.tricks) == HAND_SIZE:
+            self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
+
+    # -- WA-6 raising -------------------------------------------------------------
+    def _raise(self, seat: int) -> None:
+        """WA-6: the player about to play raises; the next opponent in play order answers."""
+        self.raiser = seat
+        self.phase = ANSWER_PHASE
+        self.turn = (seat + 1) % 4
+        self._log(EV_RAISE, seat, self.value + 1)
+
+    def _accept(self, seat: int) -> None:
+        """WA-6: accepted: the value rises by 1 and the raiser plays on."""
+        self.value += 1
+        self.last_raise_team = self.raiser & 1
+        self._log(EV_ACCEPT, seat, self.value)
+        self.turn = self.raiser
+        self.raiser = -1
+        self.phase = PLAY_PHASE
+
+    def _concede(self, seat: int) -> None:
+        """WA-6: conceded: the hand ends and the raising team scores the value before the raise."""
+        team = self.raiser & 1
+        self._log(EV_CONCEDE, seat, self.value)
+        self.raiser = -1
+        self._end_hand(team, REASON_CONCEDE)
+
+    # -- WA-4 scoring ---------------------------------------------------------------
+    def _end_hand(self, team: int, reason: int) -> None:
+        """WA-4.1: the hand's winner scores its value; WA-4.2: the game ends at the target;
+        WA-1.4: otherwise the deal passes clockwise."""
+        points = self.value
+        total = self.team_scores[team] + points
+        if total >= self.game.target:
+            self.team_scores[team] = total
+            self.last_hand = (team, points, reason, self.won[0], self.won[1])
+            self._log(EV_HAND, team, points * 4 + reason)
+            self.phase = OVER
+            self.winner_team = team
+            self._log(EV_GAME, team, total)
+            return
+        deal = self._draw_deal()  # before changing anything: a short record fails cleanly
+        self.team_scores[team] = total
+        self.last_hand = (team, points, reason, self.won[0], self.won[1])
+        self._log(EV_HAND, team, points * 4 + reason)
+        self.dealer = (self.dealer + 1) % 4
+        self._start_hand(deal)
+
+    # -- outcome -------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        s = self.team_scores
+        return [s[0], s[1], s[0], s[1]]
+
+    def winners(self) -> list[int]:
+        if self.phase != OVER:
+            return []
+        return [self.winner_team, self.winner_team + 2]
+
+    # -- information -----------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view.view(self, seat)
+
+    def sample_world(self, seat: int, rng: random.Random) -> "WattenState":
+        return _view.sample_world(self, seat, rng)
+
+    def clone(self) -> "WattenState":
+        c = WattenState.__new__(WattenState)
+        self._copy_into(c)
+        return c

@@ -1,0 +1,101 @@
+"""The Watten position as data: ints and small lists, a hand-written clone."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .actions import CARD_NAMES, CARD_OBJECTS, SIGNAL_LEVELS, SUITS
+
+# phases
+TRUMP_PHASE, SIGNAL_PHASE, PLAY_PHASE, ANSWER_PHASE, OVER = range(5)
+PHASE_NAMES = ("trump", "signal", "play", "answer", "over")
+
+# log event kinds (see view.py for their public form)
+EV_DEAL, EV_TRUMP, EV_SIGNAL, EV_PLAY, EV_TRICK, EV_RAISE, EV_ACCEPT, EV_CONCEDE, EV_CAUGHT, EV_HAND, EV_GAME = range(11)
+ALL_SEATS = 0b1111
+LOG_KEEP = 24  # events kept (trimmed in bulk once the log is twice this long)
+
+
+class StateData:
+    """Every field of a Watten position.  Cards are ints 0..31 (actions.py)."""
+
+    __slots__ = (
+        "game", "chance", "history",
+        "phase", "hand_no", "dealer", "caller", "trump",
+        "hands", "unused", "trick", "leader", "turn", "tricks", "won",
+        "team_scores", "value", "last_raise_team", "raiser",
+        "signals", "voids",
+        "winner_team", "log", "event_no", "signal_log", "last_hand",
+    )
+
+    def _copy_into(self, c: "StateData") -> None:
+        c.game = self.game
+        c.chance = self.chance.clone()
+        c.history = list(self.history)
+        c.phase = self.phase
+        c.hand_no = self.hand_no
+        c.dealer = self.dealer
+        c.caller = self.caller
+        c.trump = self.trump
+        h = self.hands
+        c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
+        c.unused = self.unused  # never mutated in place (replaced at each deal)
+        c.trick = self.trick[:]
+        c.leader = self.leader
+        c.turn = self.turn
+        c.tricks = self.tricks[:]  # tuples
+        c.won = self.won[:]
+        c.team_scores = self.team_scores[:]
+        c.value = self.value
+        c.last_raise_team = self.last_raise_team
+        c.raiser = self.raiser
+        c.signals = self.signals[:]
+        c.voids = self.voids[:]
+        c.winner_team = self.winner_team
+        c.log = self.log[:]
+        c.event_no = self.event_no
+        c.signal_log = self.signal_log[:]
+        c.last_hand = self.last_hand  # tuple or None
+
+    def clone(self):
+        """An independent copy (no deepcopy: lists of ints and tuples copied by slicing)."""
+        c = type(self).__new__(type(self))
+        self._copy_into(c)
+        return c
+
+    def components(self) -> Counter:
+        """All 32 cards of the current deal: hands, trick, won tricks, the 12 unused."""
+        ids: list[int] = []
+        for h in self.hands:
+            ids.extend(h)
+        ids.extend(self.trick)
+        for t in self.tricks:
+            ids.extend(t[1])
+        ids.extend(self.unused)
+        return Counter(CARD_OBJECTS[i] for i in ids)
+
+    def state_json(self) -> dict[str, Any]:
+        """The full position, JSON-ready."""
+        names = CARD_NAMES
+        return {
+            "phase": PHASE_NAMES[self.phase],
+            "hand_no": self.hand_no,
+            "dealer": self.dealer,
+            "caller": self.caller,
+            "trump": SUITS[self.trump] if self.trump >= 0 else None,
+            "hands": [[names[c] for c in h] for h in self.hands],
+            "unused": [names[c] for c in self.unused],
+            "leader": self.leader,
+            "turn": self.turn,
+            "trick": [names[c] for c in self.trick],
+            "tricks": [{"leader": t[0], "cards": [names[c] for c in t[1]], "winner": t[2]} for t in self.tricks],
+            "tricks_won": list(self.won),
+            "scores": list(self.team_scores),
+            "value": self.value,
+            "last_raise_team": None if self.last_raise_team < 0 else self.last_raise_team,
+            "raiser": None if self.raiser < 0 else self.raiser,
+            "signals": [None if s < 0 else SIGNAL_LEVELS[s] for s in self.signals],
+            "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids],
+            "winner_team": None if self.winner_team < 0 else self.winner_team,
+        }

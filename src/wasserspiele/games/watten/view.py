@@ -1,0 +1,232 @@
+"""What one Watten seat may know (view) and worlds consistent with it (sample_world)."""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
+from .state import (
+    EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_GAME, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
+    EV_TRICK, EV_TRUMP, PHASE_NAMES,
+)
+
+if TYPE_CHECKING:
+    from .rules import WattenState
+
+LOG_SHOWN = 16
+REASONS = ("tricks", "concede", "caught")
+_EVENT_NAMES = ("deal", "trump", "signal", "play", "trick", "raise", "accept", "concede", "caught", "hand", "game")
+
+
+def _event(kind: int, seat: int, arg: int) -> dict[str, Any]:
+    name = _EVENT_NAMES[kind]
+    if kind == EV_DEAL:
+        return {"event": name, "dealer": seat, "caller": arg}
+    if kind == EV_TRUMP:
+        return {"event": name, "seat": seat, "suit": SUITS[arg]}
+    if kind == EV_SIGNAL or kind == EV_CAUGHT:
+        return {"event": name, "seat": seat, "signal": SIGNAL_LEVELS[arg]}
+    if kind == EV_PLAY:
+        return {"event": name, "seat": seat, "card": CARD_NAMES[arg]}
+    if kind == EV_TRICK:
+        return {"event": name, "winner": seat}
+    if kind in (EV_RAISE, EV_ACCEPT, EV_CONCEDE):
+        return {"event": name, "seat": seat, "value": arg}
+    if kind == EV_HAND:
+        return {"event": name, "team": seat, "points": arg // 4, "reason": REASONS[arg % 4]}
+    return {"event": name, "team": seat, "score": arg}  # EV_GAME
+
+
+def signal_visible(mode: str, seat: int | None, sender: int) -> bool:
+    """WA-5: a signal is seen by its sender and the partner (everyone with signals=public)."""
+    if mode == "public":
+        return True
+    if mode == "off" or seat is None:
+        return False
+    return sender == seat or sender == (seat + 2) % 4
+
+
+def _sort_key(state: "WattenState"):
+    trump = state.trump
+    if trump < 0:
+        return lambda c: c
+    eff = state.game.eff[trump]
+    strength = state.game.strength
+
+    def key(c: int):
+        e = eff[c]
+        return (e != trump, e, -strength[trump * 4 + e][c])
+    return key
+
+
+def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
+    """Everything `seat` may know: own hand, public play, own and partner's signals (WA-5)."""
+    game = state.game
+    names = CARD_NAMES
+    mode = game.signal_mode
+    bit = 0 if seat is None else 1 << seat
+    public = 0b1111
+    log = [_event(k, s, a) for (_, k, s, a, mask) in state.log if mask == public or mask & bit][-LOG_SHOWN:]
+    leader = state.leader
+    hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
+    raising = game.raising
+    lh = state.last_hand
+    over = state.winner_team >= 0
+    return {
+        "game": "watten",
+        "seat": seat,
+        "team": None if seat is None else seat & 1,
+        "partner": None if seat is None else (seat + 2) % 4,
+        "teams": [[0, 2], [1, 3]],
+        "options": dict(game.options),
+        "target": game.target,
+        "phase": PHASE_NAMES[state.phase],
+        "to_move": list(state.to_move()),
+        "hand_no": state.hand_no,
+        "dealer": state.dealer,
+        "caller": state.caller,
+        "trump": SUITS[state.trump] if state.trump >= 0 else None,
+        "hand": [names[c] for c in hand],
+        "hand_sizes": [len(h) for h in state.hands],
+        "leader": leader,
+        "trick": [[(leader + i) % 4, names[c]] for i, c in enumerate(state.trick)],
+        "tricks": [{"leader": t[0], "cards": [[(t[0] + i) % 4, names[c]] for i, c in enumerate(t[1])],
+                    "winner": t[2]} for t in state.tricks],
+        "tricks_won": list(state.won),
+        "scores": list(state.team_scores),
+        "value": state.value,
+        "raise": {
+            "enabled": raising,
+            "last_team": None if state.last_raise_team < 0 else state.last_raise_team,
+            "pending": None if state.raiser < 0 else state.raiser,
+            "answerer": None if state.raiser < 0 else (state.raiser + 1) % 4,
+            "gespannt": [state.team_scores[t] + state.value >= game.target for t in (0, 1)],
+            "can_raise": [raising and not over and state._raise_problem(t) is None for t in (0, 1)],
+        },
+        "signals": [SIGNAL_LEVELS[lvl] if lvl >= 0 and signal_visible(mode, seat, s) else None
+                    for s, lvl in enumerate(state.signals)],
+        "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in state.voids],
+        "log": log,
+        "last_hand": None if lh is None else {
+            "team": lh[0], "points": lh[1], "reason": REASONS[lh[2]], "tricks_won": [lh[3], lh[4]]},
+        "winner_team": state.winner_team if over else None,
+        "winners": state.winners(),
+    }
+
+
+def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: random.Random) -> dict[int, list[int]] | None:
+    """Hands of the given sizes from `unseen`, every card allowed for its seat; None if impossible.
+
+    Rejection sampling (uniform over consistent deals) first; then a randomised
+    bipartite matching (Kuhn's augmenting paths), which always finds a deal when one exists.
+    """
+    seats = list(sizes)
+    total = sum(sizes.values())
+    pool = list(unseen)
+    for _ in range(24):
+        rng.shuffle(pool)
+        out: dict[int, list[int]] = {}
+        i = 0
+        ok = True
+        for o in seats:
+            part = pool[i:i + sizes[o]]
+            i += sizes[o]
+            if not all(allowed(o, c) for c in part):
+                ok = False
+                break
+            out[o] = part
+        if ok:
+            return out
+    slots = [o for o in seats for _ in range(sizes[o])]
+    rng.shuffle(slots)
+    rng.shuffle(pool)
+    owner: dict[int, int] = {}  # card -> slot index
+
+    def augment(k: int, seen: set[int]) -> bool:
+        o = slots[k]
+        for c in pool:
+            if c in seen or not allowed(o, c):
+                continue
+            seen.add(c)
+            if c not in owner or augment(owner[c], seen):
+                owner[c] = k
+                return True
+        return False
+
+    for k in range(len(slots)):
+        if not augment(k, set()):
+            return None
+    if len(owner) != total:
+        return None
+    out = {o: [] for o in seats}
+    for c, k in owner.items():
+        out[slots[k]].append(c)
+    for o in seats:
+        rng.shuffle(out[o])
+    return out
+
+
+def sample_world(state: "WattenState", seat: int, rng: random.Random) -> "WattenState":
+    """A state with the same view for `seat`: the other hands and the 12 unused cards dealt
+    anew consistent with the hand sizes and the voids shown in play (WA-3.2, jacks are
+    trump), hidden signals re-drawn, and a blinded chance (future deals unknown)."""
+    w = state.clone()
+    w.chance = state.chance.blind(rng)
+    known = set(state.hands[seat])
+    for t in state.tricks:
+        known.update(t[1])
+    known.update(state.trick)
+    unseen = [c for c in range(N_CARDS) if c not in known]
+    others = [o for o in range(4) if o != seat]
+    sizes = {o: len(state.hands[o]) for o in others}
+    trump = state.trump
+    voids = state.voids
+    if trump >= 0 and any(voids[o] for o in others):
+        eff = state.game.eff[trump]
+
+        def allowed(o: int, c: int) -> bool:
+            return not (voids[o] >> eff[c]) & 1
+        # most constrained seats first helps the rejection step only through ordering
+        others.sort(key=lambda o: -bin(voids[o]).count("1"))
+        sizes = {o: sizes[o] for o in others}
+    else:
+        def allowed(o: int, c: int) -> bool:
+            return True
+    dealt = _deal_constrained(unseen, sizes, allowed, rng)
+    if dealt is None:  # cannot happen for a reachable state: the true deal is consistent
+        raise RuntimeError("watten sample_world: no deal is consistent with the view")
+    rest = set(unseen)
+    for o, cards in dealt.items():
+        w.hands[o] = cards
+        rest.difference_update(cards)
+    unused = [c for c in unseen if c in rest]
+    rng.shuffle(unused)
+    w.unused = unused
+    _resample_signals(state, w, seat, rng)
+    return w
+
+
+def _resample_signals(state: "WattenState", w: "WattenState", seat: int, rng: random.Random) -> None:
+    """Signals the seat did not see are re-drawn in the sampled world (history, log, current hand)."""
+    mode = state.game.signal_mode
+    if mode == "off" or not state.signal_log:
+        return
+    new_log_level: dict[int, int] = {}
+    sent = 0
+    history = w.history
+    for idx, sender, hand_no, ev_no, revealed in state.signal_log:
+        level = history[idx].arg
+        if not revealed and not signal_visible(mode, seat, sender):
+            level = rng.randrange(4)
+            history[idx] = SIGNALS[level]
+            new_log_level[ev_no] = level
+            if hand_no == state.hand_no:
+                w.signals[sender] = level
+        if level:
+            sent += 1
+    if new_log_level:
+        w.log = [(n, k, s, new_log_level.get(n, a) if k == EV_SIGNAL else a, m) for (n, k, s, a, m) in w.log]
+    if state.game.detection_p > 0:
+        w.chance.setup["signal_checks"] = [None] * sent
+        w.chance._read["signal_checks"] = sent
