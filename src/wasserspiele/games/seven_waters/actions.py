@@ -1,0 +1,293 @@
+"""Seven Waters actions and their notation (shared/spec/seven-waters.md, "Notation").
+
+Every action is a small immutable, hashable object whose `str()` is the canonical
+notation.  Cards inside an action are `Piece`s: a card plus, for a joker being
+placed, its declaration (a value in a slide, a rank in the river, a suit in the
+pool).  Pieces and takes are interned; compound actions are cached by the rules.
+"""
+
+from __future__ import annotations
+
+from ...core.cards import ALL_CARDS, RANKS, SUITS, Card, card
+from ...core.errors import BadNotation
+
+# -- SW-3.2: pyramid geometry ---------------------------------------------------
+ROWS = 7
+PYRAMID_SIZE = ROWS * (ROWS + 1) // 2  # 28
+# POS[i] = (row, column), both 1-based; INDEX[(row, column)] = i; rows top to bottom, left to right.
+POS: tuple[tuple[int, int], ...] = tuple((r, c) for r in range(1, ROWS + 1) for c in range(1, r + 1))
+INDEX: dict[tuple[int, int], int] = {rc: i for i, rc in enumerate(POS)}
+# COVERED_BY[i]: the two cards lying on card i (row r+1, columns c and c+1); () for row 7.
+COVERED_BY: tuple[tuple[int, ...], ...] = tuple(
+    (INDEX[(r + 1, c)], INDEX[(r + 1, c + 1)]) if r < ROWS else () for r, c in POS)
+# COVERS[i]: the (at most two) cards that card i lies on, in row r-1.
+COVERS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(INDEX[rc] for rc in ((r - 1, c - 1), (r - 1, c)) if rc in INDEX) for r, c in POS)
+FACE_UP_ROW: tuple[bool, ...] = tuple(r % 2 == 1 for r, _ in POS)  # rows 1, 3, 5, 7 lie face up
+
+# -- SW-2.1: values --------------------------------------------------------------
+# VALUE[card.index]: A = 1, 2-10 as printed, J Q K = 10; jokers 10 (their worth in a line, SW-2.2).
+VALUE: tuple[int, ...] = tuple(min(c.rank, 10) if c.rank else 10 for c in ALL_CARDS)
+SLIDE_VALUES = range(1, 11)  # SW-2.2: a joker in a slide stands for any value 1-10
+
+
+def rank_text(rank: int) -> str:
+    """1 → 'A', 10 → 'T', 13 → 'K'."""
+    return RANKS[rank - 1]
+
+
+class Piece:
+    """A card being placed; a joker carries its declaration `decl` (int value/rank or suit letter)."""
+
+    __slots__ = ("card", "decl", "kind", "_text")
+
+    def __init__(self, c: Card, decl: int | str | None, text: str, kind: str = ""):
+        self.card = c
+        self.decl = decl
+        self.kind = kind  # "" for a plain card, else "slide" / "river" / "pool"
+        self._text = text
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Piece({self._text})"
+
+    def __reduce__(self):
+        return (_interned_piece, (self.kind, self.card.index, self.decl))
+
+
+# Interned pieces: PLAIN[card.index]; joker pieces by (kind, card.index, declaration).
+PLAIN: tuple[Piece, ...] = tuple(Piece(c, None, c.name) for c in ALL_CARDS)
+JOKERS = ALL_CARDS[52:]
+SLIDE_JOKER: dict[tuple[int, int], Piece] = {
+    (j.index, v): Piece(j, v, f"{j.name}={v}", "slide") for j in JOKERS for v in SLIDE_VALUES}
+RIVER_JOKER: dict[tuple[int, int], Piece] = {
+    (j.index, r): Piece(j, r, f"{j.name}={rank_text(r)}", "river") for j in JOKERS for r in range(1, 14)}
+POOL_JOKER: dict[tuple[int, str], Piece] = {
+    (j.index, s): Piece(j, s, f"{j.name}={s}", "pool") for j in JOKERS for s in SUITS}
+_TABLES = {"slide": SLIDE_JOKER, "river": RIVER_JOKER, "pool": POOL_JOKER}
+
+
+def _interned_piece(kind: str, index: int, decl) -> Piece:
+    return _TABLES[kind][(index, decl)] if kind else PLAIN[index]
+
+
+def piece_rank(p: Piece) -> int:
+    """A river piece's rank (declared for a joker)."""
+    return p.decl if p.card.rank == 0 else p.card.rank  # type: ignore[return-value]
+
+
+def piece_suit(p: Piece) -> str:
+    """A pool piece's suit (declared for a joker)."""
+    return p.decl if p.card.rank == 0 else p.card.suit  # type: ignore[return-value]
+
+
+def piece_value(p: Piece) -> int:
+    """A slide piece's value (declared for a joker)."""
+    return p.decl if p.card.rank == 0 else VALUE[p.card.index]  # type: ignore[return-value]
+
+
+# -- actions ---------------------------------------------------------------------
+class Action:
+    """Base of the Seven Waters actions: equality and hash by (kind, payload)."""
+
+    __slots__ = ("_key", "_text", "_hash")
+    kind = ""
+
+    def _init(self, key: tuple, text: str) -> None:
+        self._key = key
+        self._text = text
+        self._hash = hash(key)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and other._key == self._key  # type: ignore[attr-defined]
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._text!r})"
+
+    def __reduce__(self):
+        return (parse_action, (self._text,))
+
+
+class Take(Action):
+    """SW-4.1: take the free pyramid card at `index` (notation `take R-C`)."""
+
+    __slots__ = ("index",)
+    kind = "take"
+
+    def __init__(self, index: int):
+        self.index = index
+        r, c = POS[index]
+        self._init(("take", index), f"take {r}-{c}")
+
+
+class Discard(Action):
+    """SW-4.2: discard hand cards face down (notation `discard 4S X2`)."""
+
+    __slots__ = ("cards",)
+    kind = "discard"
+
+    def __init__(self, cards: tuple[Card, ...]):
+        self.cards = cards
+        self._init(("discard", cards), "discard " + " ".join(c.name for c in cards))
+
+
+class Slide(Action):
+    """SW-4.3a: build the slide of line `line` (1-4) from `pieces` (notation `slide 2 KD X1=1`)."""
+
+    __slots__ = ("line", "pieces")
+    kind = "slide"
+
+    def __init__(self, line: int, pieces: tuple[Piece, ...]):
+        self.line = line
+        self.pieces = pieces
+        self._init(("slide", line, pieces), f"slide {line} " + " ".join(p._text for p in pieces))
+
+
+class River(Action):
+    """SW-4.3b: start or extend the lazy river; pieces in ascending rank (notation `river 8S 9S X1=T`)."""
+
+    __slots__ = ("pieces",)
+    kind = "river"
+
+    def __init__(self, pieces: tuple[Piece, ...]):
+        self.pieces = pieces
+        self._init(("river", pieces), "river " + " ".join(p._text for p in pieces))
+
+
+class Pool(Action):
+    """SW-4.3c: start or extend the wave pool (notation `pool 7H 2H X1=H`)."""
+
+    __slots__ = ("pieces",)
+    kind = "pool"
+
+    def __init__(self, pieces: tuple[Piece, ...]):
+        self.pieces = pieces
+        self._init(("pool", pieces), "pool " + " ".join(p._text for p in pieces))
+
+
+class Theme(Action):
+    """SW-4.3d: place a hand card face down as the theme (notation `theme 3H`)."""
+
+    __slots__ = ("card",)
+    kind = "theme"
+
+    def __init__(self, c: Card):
+        self.card = c
+        self._init(("theme", c), f"theme {c.name}")
+
+
+class Pass(Action):
+    """SW-4.5: pass (only when nothing else is legal)."""
+
+    __slots__ = ()
+    kind = "pass"
+
+    def __init__(self):
+        self._init(("pass",), "pass")
+
+
+TAKES: tuple[Take, ...] = tuple(Take(i) for i in range(PYRAMID_SIZE))
+THEMES: tuple[Theme, ...] = tuple(Theme(c) for c in ALL_CARDS)
+PASS = Pass()
+
+
+# -- parsing ---------------------------------------------------------------------
+_USAGE = ("take R-C | discard CARDS | slide K CARDS | river CARDS | pool CARDS | theme CARD | pass "
+          "(e.g. 'take 7-3', 'slide 2 KD X1=1', 'river 8S 9S X1=T', 'pool 7H X2=H')")
+
+
+def _parse_card(text: str, where: str) -> Card:
+    try:
+        return card(text)
+    except BadNotation:
+        raise BadNotation(f"{where}: {text!r} is not a card (rank A 2-9 T J Q K then suit C D H S, "
+                          f"or joker X1/X2)") from None
+
+
+def _parse_piece(token: str, kind: str, where: str) -> Piece:
+    """A card token of a building action; a joker needs `=declaration`, other cards none."""
+    name, eq, decl = token.partition("=")
+    c = _parse_card(name, where)
+    if not c.is_joker:
+        if eq:
+            raise BadNotation(f"{where}: only a joker carries a declaration ({token!r}); write {c.name}")
+        return PLAIN[c.index]
+    if not eq or not decl.strip():
+        example = {"slide": "=7", "river": "=Q", "pool": "=H"}[kind]
+        raise BadNotation(f"{where}: a joker being placed must say what it stands for, e.g. {c.name}{example}")
+    d = decl.strip().upper()
+    if kind == "slide":
+        v = {"A": 1, "T": 10}.get(d) or (int(d) if d.isdigit() else 0)
+        if not 1 <= v <= 10:
+            raise BadNotation(f"{where}: a joker in a slide stands for a value 1-10, not {decl!r}")
+        return SLIDE_JOKER[(c.index, v)]
+    if kind == "river":
+        if d == "10":
+            d = "T"
+        if len(d) != 1 or d not in RANKS:
+            raise BadNotation(f"{where}: a joker in the river stands for a rank A 2-9 T J Q K, not {decl!r}")
+        return RIVER_JOKER[(c.index, RANKS.index(d) + 1)]
+    if len(d) != 1 or d not in SUITS:
+        raise BadNotation(f"{where}: a joker in the pool stands for a suit C D H S, not {decl!r}")
+    return POOL_JOKER[(c.index, d)]
+
+
+def parse_action(text: str) -> Action:
+    """Parse Seven Waters notation (case-insensitive, extra spaces tolerated); BadNotation if unparsable."""
+    if not isinstance(text, str):
+        raise BadNotation(f"{text!r} is not a Seven Waters action ({_USAGE})")
+    words = text.replace(",", " ").split()
+    if not words:
+        raise BadNotation(f"empty action ({_USAGE})")
+    verb, args = words[0].lower(), words[1:]
+    if verb == "pass":
+        if args:
+            raise BadNotation(f"{text!r}: pass takes nothing after it")
+        return PASS
+    if verb == "take":
+        spot = "".join(args)
+        r, dash, c = spot.partition("-")
+        if not dash or not r.isdigit() or not c.isdigit():
+            raise BadNotation(f"{text!r}: write take ROW-COLUMN, e.g. take 7-3")
+        i = INDEX.get((int(r), int(c)))
+        if i is None:
+            raise BadNotation(f"{text!r}: the pyramid has rows 1-7 and row R has columns 1-R")
+        return TAKES[i]
+    if verb == "theme":
+        if len(args) != 1:
+            raise BadNotation(f"{text!r}: write theme CARD, e.g. theme 3H")
+        if "=" in args[0]:
+            raise BadNotation(f"{text!r}: a theme card carries no declaration")
+        return THEMES[_parse_card(args[0], text.strip()).index]
+    if verb == "discard":
+        if not args:
+            raise BadNotation(f"{text!r}: name the cards to discard, e.g. discard 4S X2")
+        cards = []
+        for a in args:
+            if "=" in a:
+                raise BadNotation(f"{text!r}: discarded cards carry no declaration ({a!r})")
+            cards.append(_parse_card(a, text.strip()))
+        return Discard(tuple(cards))
+    if verb == "slide":
+        if len(args) < 2 or not args[0].isdigit() or not 1 <= int(args[0]) <= 4:
+            raise BadNotation(f"{text!r}: write slide LINE CARDS with a line 1-4, e.g. slide 2 KD AC")
+        return Slide(int(args[0]), tuple(_parse_piece(a, "slide", text.strip()) for a in args[1:]))
+    if verb == "river":
+        if not args:
+            raise BadNotation(f"{text!r}: name the river cards, e.g. river 8S 9S X1=T")
+        pieces = [_parse_piece(a, "river", text.strip()) for a in args]
+        pieces.sort(key=piece_rank)  # canonical: ascending rank (stable for equal ranks)
+        return River(tuple(pieces))
+    if verb == "pool":
+        if not args:
+            raise BadNotation(f"{text!r}: name the pool cards, e.g. pool 7H 2H X1=H")
+        return Pool(tuple(_parse_piece(a, "pool", text.strip()) for a in args))
+    raise BadNotation(f"{text!r}: unknown action {words[0]!r} ({_USAGE})")

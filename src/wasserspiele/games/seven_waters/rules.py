@@ -1,0 +1,534 @@
+"""Seven Waters rules (shared/spec/seven-waters.md), in the order of the rulebook."""
+
+from __future__ import annotations
+
+import random
+from bisect import insort
+from typing import Any, Mapping
+
+from ...core.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, card
+from ...core.chance import Chance
+from ...core.errors import BadNotation, BadRecord
+from ...core.options import Option
+from ...core.protocol import Game, State
+from . import view as _view
+from .actions import (
+    COVERED_BY, COVERS, FACE_UP_ROW, PASS, PLAIN, POOL_JOKER, PYRAMID_SIZE, RIVER_JOKER,
+    SLIDE_JOKER, TAKES, THEMES, VALUE, Action, Discard, Pass, Piece, Pool, River, Slide, Take,
+    Theme, parse_action, piece_rank, piece_suit, piece_value, rank_text,
+)
+from .state import SevenWatersData, position_name
+
+# -- SW-3 / SW-4 constants ---------------------------------------------------------
+DECK_SIZE = 54
+LINE_SIZES = (1, 2, 3, 4)           # SW-3.3
+LINE_CARDS = sum(LINE_SIZES)        # 10 per seat
+START_HAND = 3                      # SW-3.4
+HAND_LIMIT = 7                      # SW-4.1
+FINAL_TURNS = {"both": 2, "opponent_only": 1, "none": 0}  # SW-5.1 and its option
+
+# -- SW-5.2: the scoring table, the ONE place that holds the point values ------------
+# Inferred from the seed's worked example (14 + 6 + 5 + 10 - 1 - 2 = 32); a correction
+# of the original rulebook is a one-line change here.
+SCORING: dict[str, int] = {
+    "slides": 2,      # per card in your slides (line cards do not count)
+    "river": 1,       # per card in your lazy river
+    "pool": 5,        # once, for the strictly larger wave pool
+    "theme": 1,       # per card of your theme suit in your park (jokers never)
+    "hand": -1,       # per card left in hand (jokers too)
+    "discards": -2,   # per discarded card
+}
+CATEGORIES = tuple(SCORING)
+
+_NUMBER = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+
+class SevenWaters(Game):
+    """Seven Waters: two rival water parks built from a 28-card pyramid (54 cards)."""
+
+    name = "seven_waters"
+    title = "Seven Waters"
+    fixed_players = 2
+    option_list = (
+        Option("first_player", 0, "int", "seat that makes the first move", minimum=0, maximum=1),
+        Option("slide_limit", 7, "int", "slides both players may build together (SW-4.4); null: "
+               "no limit, the competition edition (SW-7.1)", minimum=0, nullable=True),
+        Option("final_turns", "both", "choice", "turns after the last pyramid card is taken (SW-5.1)",
+               choices=tuple(FINAL_TURNS)),
+    )
+
+    def parse_action(self, text: str) -> Action:
+        return parse_action(text)
+
+    def validate_setup(self, setup: Mapping[str, Any]) -> None:
+        """`{"deck": [54 card names]}`: all 54 cards once each, in dealing order (SW-3.4)."""
+        self._setup_keys(setup, ("deck",))
+        deck = setup.get("deck")
+        if not isinstance(deck, list):
+            raise BadRecord("setup.deck: must be a list of the 54 card names in dealing order")
+        seen: dict[str, int] = {}
+        for i, name in enumerate(deck):
+            if not isinstance(name, str):
+                raise BadRecord(f"setup.deck[{i}]: {name!r} is not a card name (like 'TH' or 'X1')")
+            c = _card_or_none(name)
+            if c is None:
+                raise BadRecord(f"setup.deck[{i}]: {name!r} is not a card (rank A 2-9 T J Q K then suit "
+                                f"C D H S, or joker X1/X2)")
+            if c.name in seen:
+                raise BadRecord(f"setup.deck[{i}]: {c.name} appears twice (also at position {seen[c.name]})")
+            seen[c.name] = i
+        if len(deck) != DECK_SIZE:
+            missing = [c.name for c in ALL_CARDS if c.name not in seen]
+            raise BadRecord(f"setup.deck: has {len(deck)} cards but every one of the {DECK_SIZE} is dealt "
+                            f"(missing: {' '.join(missing[:8])}{' …' if len(missing) > 8 else ''})")
+
+    def _initial_state(self, chance: Chance) -> "SevenWatersState":
+        """SW-3.2 - SW-3.4: deal the pyramid row by row, each seat's lines 1-4, then 3 cards each."""
+        remaining = [c.name for c in ALL_CARDS]
+
+        def shuffle_one(rng: random.Random) -> str:
+            return remaining[rng.randrange(len(remaining))]
+
+        names = []
+        for _ in range(DECK_SIZE):
+            name = chance.draw("deck", shuffle_one, "card")
+            remaining.remove(name)
+            names.append(name)
+        deck = [_card_or_none(n) for n in names]
+        s = object.__new__(SevenWatersState)
+        s.game = self
+        s.chance = chance
+        s.history = []
+        s.pyramid = deck[:PYRAMID_SIZE]
+        s.left = PYRAMID_SIZE
+        pos = PYRAMID_SIZE
+        lines = []
+        for _seat in (0, 1):
+            seat_lines = []
+            for size in LINE_SIZES:
+                seat_lines.append(tuple(deck[pos:pos + size]))
+                pos += size
+            lines.append(tuple(seat_lines))
+        s.lines = tuple(lines)
+        s.line_sums = tuple(tuple(sum(VALUE[c.index] for c in line) for line in seat) for seat in s.lines)
+        s.hands = []
+        for _seat in (0, 1):
+            s.hands.append(sorted(deck[pos:pos + START_HAND]))
+            pos += START_HAND
+        s.discards = [[], []]
+        s.slides = [[None] * 4, [None] * 4]
+        s.river = [[], []]
+        s.pool = [[], []]
+        s.theme = [None, None]
+        s.slides_built = 0
+        limit = self.options["slide_limit"]
+        s.slide_limit = 1 << 30 if limit is None else limit
+        s.turn = self.options["first_player"]
+        s.extra = False
+        s.final_left = -1
+        s.over = False
+        s.log = None
+        return s
+
+
+def _card_or_none(name: str) -> Card | None:
+    try:
+        return card(name)
+    except BadNotation:
+        return None
+
+
+# -- legal-action generation, cached by hand ------------------------------------------
+# Every compound action depends only on the hand (≤ 7 cards, so ≤ 127 subsets) and one
+# or two small numbers; the caches turn generation into dictionary look-ups during search.
+_CACHE: dict[tuple, tuple] = {}
+_CACHE_LIMIT = 300_000
+
+
+def _cached(key: tuple, make) -> tuple:
+    found = _CACHE.get(key)
+    if found is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        found = _CACHE[key] = tuple(make())
+    return found
+
+
+def _subsets(hand: tuple[Card, ...]) -> tuple:
+    """Every non-empty subset of the hand, in bitmask order: (cards, plain cards, jokers)."""
+    def make():
+        n = len(hand)
+        for mask in range(1, 1 << n):
+            cards = tuple(hand[i] for i in range(n) if mask >> i & 1)
+            yield cards, tuple(c for c in cards if c.rank), tuple(c for c in cards if not c.rank)
+    return _cached(("subsets", hand), make)
+
+
+def _slide_options(hand: tuple[Card, ...], line: int, target: int) -> tuple:
+    """SW-4.3a: subsets summing exactly to `target`.  A joker's value is fixed by the
+    rest of the subset, so each subset gives at most one slide: with two jokers the
+    remainder is split X1 = min(10, r - 1), X2 = r - X1 (any other split is legal too,
+    but is the same play)."""
+    def make():
+        for cards, plain, jokers in _subsets(hand):
+            r = target - sum(VALUE[c.index] for c in plain)
+            if not jokers:
+                if r == 0:
+                    yield Slide(line, tuple(PLAIN[c.index] for c in cards))
+            elif len(jokers) == 1:
+                if 1 <= r <= 10:
+                    yield Slide(line, tuple(PLAIN[c.index] for c in plain)
+                                + (SLIDE_JOKER[(jokers[0].index, r)],))
+            elif 2 <= r <= 20:
+                a = min(10, r - 1)
+                yield Slide(line, tuple(PLAIN[c.index] for c in plain)
+                            + (SLIDE_JOKER[(jokers[0].index, a)], SLIDE_JOKER[(jokers[1].index, r - a)]))
+    return _cached(("slide", hand, line, target), make)
+
+
+def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int) -> tuple[Piece, ...] | None:
+    """The run start..start+n-1 from these cards (jokers fill the gaps, X1 the lower), or None."""
+    n = len(plain) + len(jokers)
+    if start < 1 or start + n - 1 > 13:
+        return None
+    by_rank: dict[int, Card] = {}
+    for c in plain:
+        if not start <= c.rank < start + n or c.rank in by_rank:
+            return None
+        by_rank[c.rank] = c
+    free = iter(jokers)
+    out = []
+    for r in range(start, start + n):
+        c = by_rank.get(r)
+        out.append(PLAIN[c.index] if c is not None else RIVER_JOKER[(next(free).index, r)])
+    return tuple(out)
+
+
+def _river_options(hand: tuple[Card, ...], lo: int, hi: int) -> tuple:
+    """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
+    def make():
+        for cards, plain, jokers in _subsets(hand):
+            n = len(cards)
+            if lo == 0:
+                ranks = [c.rank for c in plain]
+                first = max(1, max(ranks) - n + 1) if ranks else 1
+                last = min(min(ranks), 14 - n) if ranks else 14 - n
+                starts = range(first, last + 1)
+            else:
+                starts = (hi + 1, lo - n)
+            for start in starts:
+                pieces = _river_pieces(plain, jokers, start)
+                if pieces is not None:
+                    yield River(pieces)
+    return _cached(("river", hand, lo, hi), make)
+
+
+def _pool_options(hand: tuple[Card, ...], suit: str) -> tuple:
+    """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
+    def make():
+        for cards, plain, jokers in _subsets(hand):
+            suits = {c.suit for c in plain}
+            if len(suits) > 1:
+                continue
+            if suits:
+                (s,) = suits
+                if suit and s != suit:
+                    continue
+                choices: tuple[str, ...] = (s,)
+            else:
+                choices = (suit,) if suit else SUITS
+            for s in choices:
+                yield Pool(tuple(PLAIN[c.index] for c in plain)
+                           + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
+    return _cached(("pool", hand, suit), make)
+
+
+def _theme_options(hand: tuple[Card, ...]) -> tuple:
+    return _cached(("theme", hand), lambda: (THEMES[c.index] for c in hand if c.rank))
+
+
+def _discard_options(hand: tuple[Card, ...]) -> tuple:
+    return _cached(("discard", hand), lambda: (Discard(cards) for cards, _, _ in _subsets(hand)))
+
+
+def _names(cards) -> str:
+    return " ".join(c.name for c in cards)
+
+
+class SevenWatersState(SevenWatersData, State):
+    """A Seven Waters position with the rules as methods."""
+
+    # -- SW-4: whose turn ------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        """SW-4: players alternate; after a completed slide the same seat stays (SW-4.3a)."""
+        return () if self.over else (self.turn,)
+
+    def is_terminal(self) -> bool:
+        return self.over
+
+    # -- SW-4: the actions ------------------------------------------------------------
+    def legal_actions(self, seat: int | None = None) -> list[Action]:
+        """SW-4: takes (pyramid order), slides (line 1-4), river, pool, theme, discards;
+        pass only when none of these exists (SW-4.5)."""
+        if self.over or (seat is not None and seat != self.turn):
+            return []
+        s = self.turn
+        hand = self.hands[s]
+        out: list[Action] = []
+        if len(hand) < HAND_LIMIT and self.left:
+            out += self._free_takes()
+        if not hand:
+            return out or [PASS]
+        key = tuple(hand)
+        if self.slides_built < self.slide_limit:
+            sums = self.line_sums[s]
+            for k, slide in enumerate(self.slides[s]):
+                if slide is None:
+                    out += _slide_options(key, k + 1, sums[k])
+        river = self.river[s]
+        out += _river_options(key, piece_rank(river[0]), piece_rank(river[-1])) if river \
+            else _river_options(key, 0, 0)
+        pool = self.pool[s]
+        out += _pool_options(key, piece_suit(pool[0]) if pool else "")
+        if self.theme[s] is None:
+            out += _theme_options(key)
+        out += _discard_options(key)
+        return out
+
+    def _free_takes(self) -> list[Take]:
+        """SW-4.1 / SW-3.2: one take per free pyramid card."""
+        p = self.pyramid
+        out = []
+        for i in range(PYRAMID_SIZE):
+            if p[i] is not None:
+                cov = COVERED_BY[i]
+                if not cov or (p[cov[0]] is None and p[cov[1]] is None):
+                    out.append(TAKES[i])
+        return out
+
+    def _why_illegal(self, action: Any, seat: int) -> str | None:
+        t = type(action)
+        if t is Take:
+            return self._why_not_take(action, seat)
+        if t is Slide:
+            return self._why_not_slide(action, seat)
+        if t is River:
+            return self._why_not_river(action, seat)
+        if t is Pool:
+            return self._why_not_pool(action, seat)
+        if t is Theme:
+            return self._why_not_theme(action, seat)
+        if t is Discard:
+            return self._not_in_hand(action.cards, seat)
+        if t is Pass:
+            return self._why_not_pass(seat)
+        return f"{action!r} is not a Seven Waters action"
+
+    def _not_in_hand(self, cards, seat: int) -> str | None:
+        """The cards of an action must all be in the hand, each once."""
+        hand = self.hands[seat]
+        for i, c in enumerate(cards):
+            if c not in hand:
+                if c.is_joker:
+                    return f"you do not hold joker {c.name}"
+                return f"you do not hold {c.name}" + ("" if hand else " (your hand is empty)")
+            if c in cards[:i]:
+                return f"{c.name} is named twice"
+        return None
+
+    def _why_not_take(self, action: Take, seat: int) -> str | None:
+        """SW-4.1: take one free pyramid card; not while holding 7 cards."""
+        if len(self.hands[seat]) >= HAND_LIMIT:
+            return f"you already hold {HAND_LIMIT} cards, the most allowed: discard or build instead"
+        i = action.index
+        if self.pyramid[i] is None:
+            return f"the pyramid card at {position_name(i)} has already been taken"
+        covering = [position_name(j) for j in COVERED_BY[i] if self.pyramid[j] is not None]
+        if covering:
+            return (f"the pyramid card at {position_name(i)} is not free: "
+                    f"{' and '.join(covering)} still lie{'s' if len(covering) == 1 else ''} on it")
+        return None
+
+    def _why_not_slide(self, action: Slide, seat: int) -> str | None:
+        """SW-4.3a, SW-4.4: a slide on a line without one, summing exactly, within the limit."""
+        if self.slides_built >= self.slide_limit:
+            return (f"no more slides: {self.slides_built} have been built, the limit for both "
+                    f"players together (SW-4.4)")
+        k = action.line
+        if self.slides[seat][k - 1] is not None:
+            return f"your line {k} already has its slide"
+        problem = self._not_in_hand([p.card for p in action.pieces], seat)
+        if problem:
+            return problem
+        total = sum(piece_value(p) for p in action.pieces)
+        target = self.line_sums[seat][k - 1]
+        if total != target:
+            return (f"those cards sum to {total}, but line {k} ({_names(self.lines[seat][k - 1])}) "
+                    f"sums to {target}: a slide must match exactly and be built all at once")
+        return None
+
+    def _why_not_river(self, action: River, seat: int) -> str | None:
+        """SW-4.3b: a run of consecutive ranks (A low, no wrap) that starts the river or
+        extends it at one end."""
+        problem = self._not_in_hand([p.card for p in action.pieces], seat)
+        if problem:
+            return problem
+        ranks = [piece_rank(p) for p in action.pieces]
+        for a, b in zip(ranks, ranks[1:]):
+            if b != a + 1:
+                return (f"river cards must be consecutive ranks (A low, no wrap from K to A): "
+                        f"{' '.join(rank_text(r) for r in ranks)} is not a run")
+        river = self.river[seat]
+        if river:
+            lo, hi = piece_rank(river[0]), piece_rank(river[-1])
+            if ranks[0] != hi + 1 and ranks[-1] != lo - 1:
+                ends = [f"a run ending at {rank_text(lo - 1)}" for _ in (0,) if lo > 1]
+                ends += [f"a run starting at {rank_text(hi + 1)}" for _ in (0,) if hi < 13]
+                if not ends:
+                    return "your river already runs from A to K"
+                return (f"your river runs {rank_text(lo)}-{rank_text(hi)}; new cards must continue it "
+                        f"at one end: {' or '.join(ends)}")
+        return None
+
+    def _why_not_pool(self, action: Pool, seat: int) -> str | None:
+        """SW-4.3c: cards of one suit, the pool's suit once it is started."""
+        problem = self._not_in_hand([p.card for p in action.pieces], seat)
+        if problem:
+            return problem
+        suits = [piece_suit(p) for p in action.pieces]
+        pool = self.pool[seat]
+        want = piece_suit(pool[0]) if pool else suits[0]
+        for p, s in zip(action.pieces, suits):
+            if s != want:
+                if pool:
+                    return (f"your wave pool is {SUIT_NAMES[want]}: {p} is not "
+                            f"(only {SUIT_NAMES[want]} or jokers declared ={want} may join it)")
+                return f"a wave pool holds one suit, but {action.pieces[0]} and {p} differ"
+        return None
+
+    def _why_not_theme(self, action: Theme, seat: int) -> str | None:
+        """SW-4.3d: once per game, a non-joker hand card."""
+        if self.theme[seat] is not None:
+            return "you have already placed your theme (once per game)"
+        if action.card.is_joker:
+            return "a joker cannot be the theme"
+        return self._not_in_hand((action.card,), seat)
+
+    def _why_not_pass(self, seat: int) -> str | None:
+        """SW-4.5: pass only when no other action is legal."""
+        hand = self.hands[seat]
+        if hand:
+            return (f"you may pass only when nothing else is legal, and you can still discard "
+                    f"(or build with) the {len(hand)} card{'s' if len(hand) > 1 else ''} in your hand")
+        if self.left:
+            return "you may pass only when nothing else is legal, and you can still take a pyramid card"
+        return None
+
+    def _apply(self, action: Action, seat: int) -> None:
+        """Carry out a legal action (SW-4.1 - SW-4.3d), then end the turn unless a slide
+        was completed (its extra action, SW-4.3a)."""
+        t = type(action)
+        hand = self.hands[seat]
+        taken = None
+        revealed: tuple[Card, ...] = ()
+        if t is Take:
+            taken, revealed = self._take(action.index)
+            insort(hand, taken)
+        elif t is Discard:
+            for c in action.cards:
+                hand.remove(c)
+            self.discards[seat].extend(action.cards)
+        elif t is Slide:
+            for p in action.pieces:
+                hand.remove(p.card)
+            self.slides[seat][action.line - 1] = action.pieces
+            self.slides_built += 1
+        elif t is River:
+            self._build_river(action.pieces, seat)
+        elif t is Pool:
+            for p in action.pieces:
+                hand.remove(p.card)
+            self.pool[seat].extend(action.pieces)
+        elif t is Theme:
+            hand.remove(action.card)
+            self.theme[seat] = action.card
+        self.log = (seat, action, taken, revealed, self.extra, self.log)
+        if t is Slide:
+            self.extra = True  # SW-4.3a: an immediate extra action, same seat
+        else:
+            self._end_turn()
+
+    def _take(self, i: int) -> tuple[Card, tuple[Card, ...]]:
+        """SW-4.1, SW-3.2: remove card i; face-down cards it freed turn face up."""
+        p = self.pyramid
+        c = p[i]
+        p[i] = None
+        self.left -= 1
+        revealed = tuple(p[j] for j in COVERS[i]
+                         if not FACE_UP_ROW[j] and p[j] is not None and self.is_free(j))
+        return c, revealed  # type: ignore[return-value]
+
+    def _build_river(self, pieces: tuple[Piece, ...], seat: int) -> None:
+        """SW-4.3b: start the river, or add the run at the end it continues."""
+        hand = self.hands[seat]
+        for p in pieces:
+            hand.remove(p.card)
+        river = self.river[seat]
+        if river and piece_rank(pieces[0]) != piece_rank(river[-1]) + 1:
+            river[:0] = pieces
+        else:
+            river.extend(pieces)
+
+    def _end_turn(self) -> None:
+        """SW-5.1: after the turn that took the last pyramid card each player has one more
+        turn (option final_turns), the opponent first; then the game ends."""
+        self.extra = False
+        if self.left == 0:
+            if self.final_left < 0:
+                self.final_left = FINAL_TURNS[self.game.options["final_turns"]]
+            if self.final_left == 0:
+                self.over = True
+                return
+            self.final_left -= 1
+        self.turn ^= 1
+
+    # -- SW-5.2 / SW-5.3: scoring -------------------------------------------------------
+    def breakdown(self, seat: int) -> dict[str, int]:
+        """SW-5.2: points per category (SCORING), for the park as it stands."""
+        slide_cards = sum(len(sl) for sl in self.slides[seat] if sl)
+        mine, theirs = len(self.pool[seat]), len(self.pool[seat ^ 1])
+        theme = self.theme[seat]
+        theme_cards = 0
+        if theme is not None:
+            suit = theme.suit  # jokers never count, whatever they were declared as
+            theme_cards = sum(1 for c in self.park_cards(seat) if c.suit == suit)
+        return {
+            "slides": SCORING["slides"] * slide_cards,
+            "river": SCORING["river"] * len(self.river[seat]),
+            "pool": SCORING["pool"] if mine > theirs else 0,
+            "theme": SCORING["theme"] * theme_cards,
+            "hand": SCORING["hand"] * len(self.hands[seat]),
+            "discards": SCORING["discards"] * len(self.discards[seat]),
+        }
+
+    def scores(self) -> list[float]:
+        """SW-5.2: each seat's total (so far, while the game runs)."""
+        return [sum(self.breakdown(s).values()) for s in (0, 1)]
+
+    def winners(self) -> list[int]:
+        """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""
+        if not self.over:
+            return []
+        a, b = self.scores()
+        if a == b:
+            a, b = len(self.pool[0]), len(self.pool[1])
+        if a == b:
+            return [0, 1]
+        return [0] if a > b else [1]
+
+    # -- information -----------------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view.view(self, seat)
+
+    def sample_world(self, seat: int, rng: random.Random) -> "SevenWatersState":
+        return _view.sample_world(self, seat, rng)

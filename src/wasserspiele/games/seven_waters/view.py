@@ -1,0 +1,202 @@
+"""What one Seven Waters seat may know, and worlds consistent with it.
+
+Hidden: the hands (sizes public), the theme cards (whether one was placed is
+public; revealed when the game is over), the discard piles (sizes public) and
+the face-down pyramid cards (rows 2, 4, 6 until freed).  Public: every face-up
+pyramid card (even while covered), the lines, slides, rivers and pools, and
+which card each take removed.  A seat sees its own hand, discards and theme.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ...core.cards import ALL_CARDS, Card
+from .actions import (
+    PYRAMID_SIZE, ROWS, Discard, Pool, River, Slide, Take, Theme, THEMES, piece_suit,
+)
+from .state import position_name
+
+FACE_DOWN = "##"  # a face-down pyramid card in a view
+LOG_EVENTS = 12   # how many recent public events a view carries
+
+
+def _event_json(event: tuple, index: int, seat: int | None) -> dict[str, Any]:
+    """One event as `seat` may see it: a secret action (discard, theme) only to its actor."""
+    p, action, taken, revealed, extra, _prev = event
+    out: dict[str, Any] = {"index": index, "seat": p, "kind": action.kind, "extra": extra}
+    t = type(action)
+    if t is Discard:
+        out["count"] = len(action.cards)
+        out["action"] = str(action) if seat == p else "discard"
+    elif t is Theme:
+        out["action"] = str(action) if seat == p else "theme"
+    else:
+        out["action"] = str(action)
+    if taken is not None:
+        out["card"] = taken.name
+        out["revealed"] = [c.name for c in revealed]
+    return out
+
+
+def view(state, seat: int | None) -> dict[str, Any]:
+    """The position as `seat` sees it (None: a spectator)."""
+    s = state
+    over = s.over
+    cells: list[str | None] = [
+        None if c is None else (c.name if s.face_up(i) else FACE_DOWN) for i, c in enumerate(s.pyramid)]
+    players = []
+    for p in (0, 1):
+        own = seat == p
+        theme = s.theme[p]
+        pool = s.pool[p]
+        players.append({
+            "lines": [[c.name for c in line] for line in s.lines[p]],
+            "line_sums": list(s.line_sums[p]),
+            "slides": [None if sl is None else [str(x) for x in sl] for sl in s.slides[p]],
+            "river": [str(x) for x in s.river[p]],
+            "pool": [str(x) for x in pool],
+            "pool_suit": piece_suit(pool[0]) if pool else None,
+            "theme_placed": theme is not None,
+            "theme": theme.name if theme is not None and (own or over) else None,
+            "hand_count": len(s.hands[p]),
+            "hand": [c.name for c in s.hands[p]] if own else None,
+            "discard_count": len(s.discards[p]),
+            "discards": [c.name for c in s.discards[p]] if own else None,
+        })
+    events = []
+    e, n = s.log, len(s.history) - 1
+    while e is not None and len(events) < LOG_EVENTS:
+        events.append(_event_json(e, n, seat))
+        e, n = e[5], n - 1
+    events.reverse()
+    options = s.game.options
+    out: dict[str, Any] = {
+        "game": "seven_waters",
+        "seat": seat,
+        "to_move": [] if over else [s.turn],
+        "extra_action": s.extra,
+        "over": over,
+        "pyramid": [cells[r * (r - 1) // 2: r * (r + 1) // 2] for r in range(1, ROWS + 1)],
+        "free": [position_name(i) for i in s.free_positions()],
+        "pyramid_left": s.left,
+        "hand_limit": 7,
+        "slides_built": s.slides_built,
+        "slide_limit": options["slide_limit"],
+        "final_turns": options["final_turns"],
+        "final_turns_left": None if s.final_left < 0 else s.final_left,
+        "players": players,
+        "log": events,
+        "actions_applied": len(s.history),
+    }
+    if over:
+        out["scores"] = [s.breakdown(p) for p in (0, 1)]
+        out["totals"] = s.scores()
+        out["winners"] = s.winners()
+    return out
+
+
+def _events(state) -> list[tuple]:
+    """The whole event chain, oldest first."""
+    out = []
+    e = state.log
+    while e is not None:
+        out.append(e)
+        e = e[5]
+    out.reverse()
+    return out
+
+
+def _known_hidden(events: list[tuple], opp: int) -> tuple[list[Card], list[Card]]:
+    """Cards the opponent was seen to take and has not played face up since:
+    (taken after its last secret act, so surely still in hand; taken before it, so in
+    its hand, discard pile or theme)."""
+    in_hand: list[Card] = []
+    hidden: list[Card] = []
+    for p, action, taken, _rev, _extra, _prev in events:
+        if p != opp:
+            continue
+        t = type(action)
+        if t is Take:
+            in_hand.append(taken)
+        elif t is Discard or t is Theme:
+            hidden += in_hand
+            in_hand = []
+        elif t is Slide or t is River or t is Pool:
+            for piece in action.pieces:
+                if piece.card in in_hand:
+                    in_hand.remove(piece.card)
+                elif piece.card in hidden:
+                    hidden.remove(piece.card)
+    return in_hand, hidden
+
+
+def sample_world(state, seat: int, rng: random.Random):
+    """Deal anew what `seat` cannot see: the opponent's unknown hand cards, discards and
+    theme (never a joker), and the face-down pyramid cards.
+
+    Cards the opponent was seen to take stay with the opponent (in hand if taken after
+    its last discard or theme).  Finer timing (which discard a card could have been
+    part of) is not modelled.  The opponent's discard and theme actions in the history
+    are rewritten to the dealt cards, so the world holds no trace of the true ones.
+    """
+    opp = seat ^ 1
+    world = state.clone()
+    events = _events(state)
+    in_hand, hidden = _known_hidden(events, opp)
+    seen: set[Card] = set(state.hands[seat]) | set(state.discards[seat])
+    seen.update(state.park_cards(seat))
+    seen.update(c for line in state.lines[opp] for c in line)
+    for sl in state.slides[opp]:
+        if sl:
+            seen.update(x.card for x in sl)
+    seen.update(x.card for x in state.river[opp])
+    seen.update(x.card for x in state.pool[opp])
+    face_down = []
+    for i in range(PYRAMID_SIZE):
+        c = state.pyramid[i]
+        if c is not None:
+            if state.face_up(i):
+                seen.add(c)
+            else:
+                face_down.append(i)
+    seen.update(in_hand)
+    seen.update(hidden)
+    unknown = [c for c in ALL_CARDS if c not in seen]
+    rng.shuffle(unknown)
+    has_theme = state.theme[opp] is not None
+    need = len(state.hands[opp]) + len(state.discards[opp]) + has_theme - len(in_hand) - len(hidden)
+    dealt, rest = unknown[:need], unknown[need:]
+    theme = None
+    if has_theme:
+        if not any(c.rank for c in hidden) and not any(c.rank for c in dealt):
+            # a theme is never a joker: swap a joker for an unseen plain card
+            j = next(k for k, c in enumerate(rest) if c.rank)
+            dealt[0], rest[j] = rest[j], dealt[0]
+        pool = [c for c in hidden + dealt if c.rank]
+        theme = pool[rng.randrange(len(pool))]
+    mixed = [c for c in hidden + dealt if c is not theme]
+    rng.shuffle(mixed)
+    n_disc = len(state.discards[opp])
+    world.discards[opp] = mixed[:n_disc]
+    world.hands[opp] = sorted(mixed[n_disc:] + in_hand)
+    world.theme[opp] = theme
+    for i, c in zip(face_down, rest):
+        world.pyramid[i] = c
+    # the history and event chain, with the opponent's secret acts rewritten
+    pile = iter(world.discards[opp])
+    log = None
+    history = []
+    for p, action, taken, revealed, extra, _prev in events:
+        if p == opp:
+            if type(action) is Discard:
+                action = Discard(tuple(next(pile) for _ in action.cards))
+            elif type(action) is Theme:
+                action = THEMES[theme.index]
+        log = (p, action, taken, revealed, extra, log)
+        history.append(action)
+    world.log = log
+    world.history = history
+    world.chance = state.chance.blind(rng)
+    return world
