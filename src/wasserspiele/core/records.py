@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -80,15 +81,17 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     return game, dict(doc)
 
 
-def replay(doc: Any, *, stop_at: int | None = None) -> State:
+def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = None) -> State:
     """Apply a record's actions to its setup; the resulting state.
 
+    Strict by default: a setup that runs out of chance outcomes is an error.  To
+    resume a saved game, pass `rng` to draw the outcomes still to come.
     Raises BadRecord for a malformed document, ReplayError for an action that is
     illegal or unparsable where it stands.
     """
     game, doc = parse_record(doc)
     if "setup" in doc:
-        state = game.new_game(setup=doc["setup"])
+        state = game.new_game(setup=doc["setup"], rng=rng)
     else:
         state = game.new_game(seed=doc["seed"])
     actions = doc.get("actions", [])

@@ -157,7 +157,7 @@ class WasserlochState(WasserlochData, State):
         driven, taken = self.drive_off(v)
         if driven >= 0:
             self.loot[self.round][seat] += taken
-        self.last[seat] = (action._text, driven, taken)
+        self.last[seat] = (action._text, driven, taken, self.round)
         self.draw_up(seat)
         if self.hand_sizes[seat] == 0:
             self.end_round()

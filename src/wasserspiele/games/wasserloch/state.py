@@ -39,7 +39,7 @@ class WasserlochData:
     pile_pos: int           # index of the top card of the draw pile in `pile`
     gone: list[int]
     loot: list[list[int]]
-    last: list[tuple[str, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted)
+    last: list[tuple[str, int, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted, round)
     over: bool
 
     def clone(self):
@@ -97,6 +97,7 @@ class WasserlochData:
             "gone": _counts(self.gone),
             "loot": [list(r) for r in self.loot],
             "scores": self.totals(),
+            "last": [None if e is None else list(e) for e in self.last],
             "over": self.over,
         }
 

@@ -34,7 +34,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "loot": [list(r) for r in s.loot],
         "scores": s.totals(),
         "last": [None if e is None else {"play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
-                                          "loot": e[2]} for e in s.last],
+                                          "loot": e[2], "round": e[3] + 1} for e in s.last],
         "chase": "adjacent" if s.chase_adjacent else "nearest",
         "over": s.over,
         "winners": s.winners() if s.over else [],

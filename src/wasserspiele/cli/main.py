@@ -1,0 +1,120 @@
+"""The `wasserspiele` command: play, replay, rules, games.
+
+Exit status: 0 success; 1 a record whose action is illegal (records.md);
+2 bad input (unknown game, bad option, malformed record); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
+from ..core.options import parse_option_texts
+from ..core.records import read_record, replay, summary
+from ..core.registry import game_class, game_names
+
+
+class UsageFailure(click.ClickException):
+    """A refused command line: exit 2 with the message."""
+
+    exit_code = 2
+
+
+def _fail(message: str) -> "UsageFailure":
+    return UsageFailure(message)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="wasserspiele")
+def main() -> None:
+    """Wasserloch, Seven Waters, Watten and Wildwasser: play, replay, study."""
+
+
+@main.command("games")
+def games_cmd() -> None:
+    """List the games and their options."""
+    for name in game_names():
+        cls = game_class(name)
+        click.echo(f"{name}  ({cls.title})")
+        for opt in cls.option_list:
+            click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
+
+
+@main.command("play")
+@click.argument("game", required=False)
+@click.option("--players", type=int, help="number of players (games with a variable count)")
+@click.option("--seats", help="comma-separated: human, heuristic, random (default: one human, the rest heuristic)")
+@click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+@click.option("--save", type=click.Path(dir_okay=False), help="save the game here after every move")
+@click.option("--resume", type=click.Path(dir_okay=False), help="continue a game saved with --save")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--verbose", is_flag=True, help="with bots only: print every action")
+def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -> None:
+    """Play GAME in the terminal against bots or friends at one screen."""
+    from .play import PlaySession
+    try:
+        session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang)
+    except (BadOption, BadRecord, ReplayError, WasserspieleError) as exc:
+        raise _fail(str(exc)) from None
+    code = session.run(verbose=verbose)
+    sys.exit(code)
+
+
+@main.command("replay")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="print the final position as JSON (records.md)")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def replay_cmd(file, as_json, lang) -> None:
+    """Replay a record FILE and show the final position."""
+    try:
+        state = replay(read_record(file))
+    except ReplayError as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(1)
+    except (BadRecord, WasserspieleError) as exc:
+        click.echo(f"error: {exc}", err=True)
+        sys.exit(2)
+    if as_json:
+        click.echo(json.dumps(summary(state)))
+        return
+    from .console import make_console
+    from .render import renderer
+    console = make_console()
+    r = renderer(state.game.name)
+    view = state.view(None)
+    console.print(r.render_view(view, lang))
+    if state.is_terminal():
+        console.print(r.render_result(view, lang))
+    else:
+        console.print(f"not finished: {len(state.history)} actions applied, waiting for seat(s) "
+                      f"{', '.join(map(str, state.to_move()))}")
+
+
+@main.command("rules")
+@click.argument("game")
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def rules_cmd(game, lang) -> None:
+    """Print the rules of GAME (English: the project's own words; German: the original text)."""
+    try:
+        cls = game_class(game)
+    except WasserspieleError as exc:
+        raise _fail(str(exc)) from None
+    folder = Path(sys.modules[cls.__module__].__file__).parent
+    path = folder / ("RULES.md" if lang == "en" else "RULES.de.txt")
+    if not path.exists():
+        raise _fail(f"no {lang} rules text for {cls.name}")
+    click.echo(path.read_text(encoding="utf-8"))
+
+
+def parse_options_for(game: str, texts: list[str]) -> dict:
+    """`key=value` texts into typed options of GAME (BadOption names the problem)."""
+    return parse_option_texts(game_class(game).option_list, texts, game)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
