@@ -12,6 +12,7 @@ from .protocol import Game
 # broken game module cannot stop the others from loading.
 _GAMES: dict[str, str] = {
     "wasserloch": "wasserspiele.games.wasserloch.rules:Wasserloch",
+    "wildwasser": "wasserspiele.games.wildwasser.rules:Wildwasser",
     "seven_waters": "wasserspiele.games.seven_waters.rules:SevenWaters",
     "watten": "wasserspiele.games.watten.rules:Watten",
 }

@@ -1,0 +1,85 @@
+"""Wildwasser actions and their notation (`pick zebra`, `move`, `move rhino`, `action`,
+`action 2`, `sun turtle`, `marker 0`); every action is interned."""
+
+from __future__ import annotations
+
+from ...core.errors import BadNotation
+from .board import SPECIES, SPECIES_INDEX
+
+PICK, MOVE, ACTION, SUN, MARKER = "pick", "move", "action", "sun", "marker"
+KINDS = (PICK, MOVE, ACTION, SUN, MARKER)
+MAX_SEATS = 6
+_NOTATION_HELP = ("pick ANIMAL, move, move ANIMAL, action, action SEAT, sun ANIMAL or marker SEAT "
+                  f"(animals: {' '.join(SPECIES)})")
+
+
+class WildAction:
+    """One decision: `kind` and its argument (a species index, a seat, or None); interned."""
+
+    __slots__ = ("kind", "arg", "_text", "_hash")
+
+    def __init__(self, kind: str, arg: int | None, text: str):
+        self.kind = kind
+        self.arg = arg
+        self._text = text
+        self._hash = hash((kind, arg))
+
+    def __eq__(self, other: object) -> bool:
+        return self is other or (isinstance(other, WildAction) and self.kind == other.kind and self.arg == other.arg)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"WildAction({self._text!r})"
+
+    def __reduce__(self):
+        return (parse_action, (self._text,))
+
+
+def _species_action(kind: str) -> tuple[WildAction, ...]:
+    return tuple(WildAction(kind, i, f"{kind} {name}") for i, name in enumerate(SPECIES))
+
+
+def _seat_action(kind: str) -> tuple[WildAction, ...]:
+    return tuple(WildAction(kind, s, f"{kind} {s}") for s in range(MAX_SEATS))
+
+
+PICKS = _species_action(PICK)
+MOVE_ANIMAL = _species_action(MOVE)
+SUNS = _species_action(SUN)
+MOVE_CARD = WildAction(MOVE, None, MOVE)
+ACT = WildAction(ACTION, None, ACTION)
+ACT_SEAT = _seat_action(ACTION)
+MARKERS = _seat_action(MARKER)
+
+_BY_SPECIES = {PICK: PICKS, MOVE: MOVE_ANIMAL, SUN: SUNS}
+_BY_SEAT = {ACTION: ACT_SEAT, MARKER: MARKERS}
+
+
+def parse_action(text: str) -> WildAction:
+    """Parse notation (case-insensitive, extra spaces tolerated) into the interned action."""
+    if not isinstance(text, str):
+        raise BadNotation(f"{text!r} is not a Wildwasser action ({_NOTATION_HELP})")
+    words = text.lower().split()
+    if not words or words[0] not in KINDS or len(words) > 2:
+        raise BadNotation(f"{text!r} is not a Wildwasser action: write {_NOTATION_HELP}")
+    kind = words[0]
+    if len(words) == 1:
+        if kind == MOVE:
+            return MOVE_CARD
+        if kind == ACTION:
+            return ACT
+        what = "an animal" if kind in _BY_SPECIES else "a seat number"
+        raise BadNotation(f"{text!r}: {kind} needs {what}, e.g. {kind} {'zebra' if kind in _BY_SPECIES else 0}")
+    arg = words[1]
+    if kind in _BY_SPECIES:
+        if arg not in SPECIES_INDEX:
+            raise BadNotation(f"{text!r}: {arg!r} is not an animal ({' '.join(SPECIES)})")
+        return _BY_SPECIES[kind][SPECIES_INDEX[arg]]
+    if not arg.isdigit() or int(arg) >= MAX_SEATS:
+        raise BadNotation(f"{text!r}: {arg!r} is not a seat number (0..{MAX_SEATS - 1})")
+    return _BY_SEAT[kind][int(arg)]

@@ -1,0 +1,567 @@
+"""Wildwasser rules (shared/spec/wildwasser.md), in the order of the rulebook."""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from ...core.chance import Chance
+from ...core.errors import BadRecord
+from ...core.options import Option, seat_check
+from ...core.protocol import Game, State
+from . import view as _view
+from .actions import (ACT, ACT_SEAT, ACTION, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
+                      SUN, SUNS, WildAction, parse_action)
+from .board import (CARDS, CHEETAH, DIE, MEERKAT, PUSH, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board)
+from .board import MARKER as MARKER_ICON
+from .state import (CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, SUN_CHOICE, TEAM_CARD,
+                    WildwasserData)
+
+BOARD: Board = load_board()  # validated once at import: a broken board.json stops the game from loading
+
+FINISHED_TO_END = 3  # WW-5.1
+TURTLE_CARD_MOVES = (TURTLE, RHINO, MEERKAT)  # WW-3.2: what the turtle card may move
+TIE_BREAK = (TURTLE, MEERKAT, RHINO, ZEBRA, CHEETAH)  # WW-5.3
+ROLL_NOTHING, ROLL_SUN = -1, -2
+
+# PICKS_BY_MASK[hand]: the pick actions of a hand (a bit mask of species).
+PICKS_BY_MASK: tuple[tuple[WildAction, ...], ...] = tuple(
+    tuple(PICKS[sp] for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))
+# SUN_BY_MASK[unfinished]: the sun choices given a mask of unfinished species.
+SUN_BY_MASK = tuple(tuple(SUNS[sp] for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))
+TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >> sp & 1)
+                       for m in range(1 << N_SPECIES))
+
+
+def _a(name: str) -> str:
+    return "an" if name[0] in "aeiou" else "a"
+
+
+class Wildwasser(Game):
+    """Wildwasser: an animal race over a drifting river, 2–6 players."""
+
+    name = "wildwasser"
+    title = "Wildwasser"
+    option_list = (
+        Option("players", 4, "int", "number of players", minimum=2, maximum=6),
+        Option("first_player", 0, "int", "seat holding the start marker at the start", minimum=0,
+               check=seat_check),
+        Option("river_flow", "forward", "choice",
+               "forward: crossing k uses slot k (a push carries animals on); back: slot 6-k (washes them back)",
+               choices=("forward", "back")),
+    )
+    board: Board = BOARD
+
+    def __init__(self, **options: Any):
+        super().__init__(**options)
+        b = self.board
+        p = self.players
+        self.flow: tuple[int, ...] = b.flows[self.options["river_flow"]]
+        self.slot_crossing: tuple[int, ...] = tuple(self.flow.index(s) for s in range(b.slots))
+        self.removed_count = b.removed_for(p)
+        # resolution order of a round by the start marker's seat (WW-3.1), interned
+        self.orders = tuple(tuple((m + i) % p for i in range(p)) for m in range(p))
+        self.all_seats = tuple(range(p))
+        self.one_seat = tuple((s,) for s in range(p))
+        self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
+        self.markers = MARKERS[:p]
+
+    def parse_action(self, text: str) -> WildAction:
+        return parse_action(text)
+
+    def validate_setup(self, setup: Mapping[str, Any]) -> None:
+        """`{"tiles": [every regular tile id once], "dice": ["3", "sun", …]}` (WW-2.1)."""
+        self._setup_keys(setup, ("tiles", "dice"))
+        b = self.board
+        ids = b.regular_ids
+        tiles = setup.get("tiles")
+        need = f"an order of all {len(ids)} tiles {ids[0]}–{ids[-1]}"
+        if tiles is None:
+            raise BadRecord(f"setup.tiles: missing ({need})")
+        if not isinstance(tiles, list):
+            raise BadRecord(f"setup.tiles: must be a list ({need})")
+        if len(tiles) != len(ids):
+            raise BadRecord(f"setup.tiles: has {len(tiles)} tiles, needs {need}")
+        seen: set[str] = set()
+        for i, t in enumerate(tiles):
+            if not isinstance(t, str):
+                raise BadRecord(f"setup.tiles[{i}]: {t!r} is not a tile id like {ids[0]}")
+            if t == b.tile_ids[b.start_tile]:
+                raise BadRecord(f"setup.tiles[{i}]: {t} is the start tile; it always lies in slot 1")
+            if t not in b.tile_index:
+                raise BadRecord(f"setup.tiles[{i}]: unknown tile {t!r} (tiles {ids[0]}–{ids[-1]})")
+            if t in seen:
+                raise BadRecord(f"setup.tiles[{i}]: {t} appears twice")
+            seen.add(t)
+        dice = setup.get("dice", [])
+        if not isinstance(dice, list):
+            raise BadRecord("setup.dice: must be a list of die faces")
+        for i, d in enumerate(dice):
+            if d not in b.face_species:
+                raise BadRecord(f"setup.dice[{i}]: {d!r} is not a die face ({', '.join(map(repr, b.die_faces))})")
+
+    def _initial_state(self, chance: Chance) -> "WildwasserState":
+        """WW-1, WW-2.1: teams, hands, the start marker; the river and the stack."""
+        b = self.board
+        p = self.players
+        s = object.__new__(WildwasserState)
+        s.game = self
+        s.chance = chance
+        s.history = []
+        s.seats = []
+        s.board = b
+        s.players = p
+        s.flow = self.flow
+        s.finish = b.fields + 1
+        s.pos = [TEAM_CARD] * (N_SPECIES * p)
+        s.occ = [-1] * (b.fields + 2)
+        s.place = [0] * (N_SPECIES * p)
+        s.podium_n = [0] * N_SPECIES
+        s.done = [0] * p
+        s.hand = [(1 << N_SPECIES) - 1] * p
+        s.revealed = [0] * p
+        s.pick = [-1] * p
+        s.marker = self.options["first_player"]
+        s.round = 1
+        s.log = None
+        s.log_len = 0
+        # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
+        remaining = list(b.regular_ids)
+        order = []
+        for _ in range(len(b.regular_ids)):
+            t = chance.draw("tiles", lambda rng: remaining[rng.randrange(len(remaining))], "tile")
+            remaining.remove(t)
+            order.append(b.tile_index[t])
+        k = self.removed_count
+        river = b.slots - 1
+        s.removed = order[:k]
+        s.slots = [b.start_tile] + order[k:k + river]
+        s.stack = order[k + river:][::-1]  # top last
+        s.discard = []
+        s.gaps = False
+        s.last_round = False
+        s.card = -1
+        s._begin_round()
+        return s
+
+
+class WildwasserState(WildwasserData, State):
+    """A Wildwasser position with the rules."""
+
+    game: Wildwasser
+
+    # -- the log ---------------------------------------------------------------
+    def _note(self, *event) -> None:
+        self.log = (event, self.log)
+        self.log_len += 1
+
+    # -- WW-3.1 rounds -------------------------------------------------------
+    def _begin_round(self) -> None:
+        """WW-3.1: every seat picks one card face down; resolution starts at the start marker."""
+        g = self.game
+        self.phase = PICK_PHASE
+        self.waiting = g.all_seats
+        self.order = g.orders[self.marker]
+        self.turn = -1
+        self.card = -1
+        self.round_start = len(self.seats)  # seats already holds the action being applied
+        self._note("round", -1, self.round, self.marker)
+
+    def _next_turn(self) -> None:
+        """WW-3.1: the next seat clockwise reveals its card and resolves it."""
+        order = self.order
+        while True:
+            self.turn += 1
+            if self.turn == len(order):
+                self._end_round()
+                return
+            s = order[self.turn]
+            c = self.pick[s]
+            self.pick[s] = -1
+            self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
+            self.card = c
+            self._note("reveal", s, c)
+            if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
+                self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
+                continue
+            self.phase = CHOOSE
+            self.waiting = self.game.one_seat[s]
+            return
+
+    def _end_round(self) -> None:
+        """WW-3.4 empty hands refill; WW-5.1/WW-5.2 the game ends with this round."""
+        self.card = -1
+        for s in range(self.players):
+            if self.hand[s] == 0:
+                self.hand[s] = self.revealed[s]
+                self.revealed[s] = 0
+        if self.last_round or max(self.done) >= FINISHED_TO_END:
+            self.phase = OVER
+            self.waiting = ()
+            self._note("end", -1, "tiles" if self.last_round else "finish")
+            return
+        self.round += 1
+        self._begin_round()
+
+    def _unfinished(self, seat: int, species) -> int:
+        """Bit mask of `species` of `seat` that have not finished."""
+        fin = self.finish
+        base = seat * N_SPECIES
+        m = 0
+        for sp in species:
+            if self.pos[base + sp] != fin:
+                m |= 1 << sp
+        return m
+
+    # -- WW-4.1/4.2 movement -------------------------------------------------
+    def _gap_after(self, p: int) -> int:
+        """WW-4.5: the first field of the first crossing ahead of field p whose slot is empty."""
+        b = self.board
+        best = b.fields + 1
+        for k, first in enumerate(b.crossing_first):
+            if first > p and self.slots[self.flow[k]] < 0 and first < best:
+                best = first
+        return best
+
+    def _step(self, a: int, n: int) -> int:
+        """WW-4.1, WW-4.2, WW-4.5: move animal `a` n fields forward.
+
+        Occupied fields are passed and counted; ending on one, the animal moves on to the
+        next free field.  Past the last field it finishes (extra movement is lost) and
+        takes its species' next podium place.  It cannot enter an empty slot's crossing
+        (WW-4.5): it stops on the furthest free field before it, or stays if there is none.
+        Returns the field where the movement ended, 0 if it finished or did not move.
+        """
+        occ = self.occ
+        p = self.pos[a]
+        seat, sp = divmod(a, N_SPECIES)
+        gap = self._gap_after(p) if self.gaps else self.finish
+        t = p + n
+        while t < gap and occ[t] >= 0:
+            t += 1
+        if t >= gap and gap < self.finish:
+            t = gap - 1
+            while t > p and occ[t] >= 0:
+                t -= 1
+            if t <= p:
+                self._note("blocked", seat, sp, p)
+                return 0
+            self._note("blocked", seat, sp, t)
+        occ[p] = -1  # occ[0] (team card) stays -1 as well
+        if t >= self.finish:
+            self.pos[a] = self.finish
+            self.podium_n[sp] += 1
+            self.place[a] = self.podium_n[sp]
+            self.done[seat] += 1
+            self._note("finish", seat, sp, p, self.place[a])
+            return 0
+        occ[t] = a
+        self.pos[a] = t
+        self._note("move", seat, sp, p, t)
+        return t
+
+    def icon_at(self, f: int) -> int:
+        """The icon on field f now: fixed on a bank, from the tile in the slot on a crossing."""
+        b = self.board
+        k = b.field_crossing[f]
+        if k < 0:
+            return b.bank_icon[f]
+        t = self.slots[self.flow[k]]
+        return b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
+
+    def _run(self, a: int, n: int) -> bool:
+        """WW-4.3: move `a` by n, then resolve the icon where the movement ended, chains in
+        order; drifting never triggers icons.  True when a decision of the seat is pending
+        (a sun to place, a start marker to move)."""
+        seat = a // N_SPECIES
+        while True:
+            f = self._step(a, n)
+            if not f:
+                return False
+            icon = self.icon_at(f)
+            if not icon:
+                return False
+            self._note("icon", seat, icon, f)
+            if icon <= 3:  # +1 / +2 / +3: the same animal moves on
+                n = icon
+            elif icon == DIE:
+                a = self._roll(seat)
+                if a < 0:
+                    return a == ROLL_SUN
+                n = self.board.speed[a % N_SPECIES]
+            elif icon == MARKER_ICON:
+                self.phase = MARKER_CHOICE
+                return True
+            elif icon == CARDS:
+                self._cards_back(seat)
+                return False
+            else:  # PUSH
+                self._push(seat)
+                return False
+
+    def _roll(self, seat: int) -> int:
+        """WW-3.2 rhino action / WW-4.3 die icon: roll; the animal to move by its speed,
+        ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
+        b = self.board
+        face = self.chance.draw("dice", lambda rng: rng.choice(b.die_faces), "die roll")
+        self._note("roll", seat, face)
+        sp = b.face_species[face]
+        if sp < 0:
+            if self._unfinished(seat, range(N_SPECIES)):
+                self.phase = SUN_CHOICE
+                return ROLL_SUN
+            self._note("nothing", seat, "sun")
+            return ROLL_NOTHING
+        a = seat * N_SPECIES + sp
+        if self.pos[a] == self.finish:
+            self._note("nothing", seat, SPECIES[sp])  # WW-3.3: a finished animal does not move
+            return ROLL_NOTHING
+        return a
+
+    def _cards_back(self, seat: int) -> None:
+        """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
+        self.hand[seat] |= self.revealed[seat]
+        self.revealed[seat] = 0
+        self._note("cards", seat)
+
+    def _push(self, seat: int) -> None:
+        """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
+        one slot down, the last one goes over the waterfall with its animals back to their
+        team cards.  With the stack empty slot 1 stays empty and this is the last round."""
+        b = self.board
+        occ, pos = self.occ, self.pos
+        if self.stack:
+            new = self.stack.pop()
+        else:
+            new = -1
+            if not self.last_round:
+                self.last_round = True
+                self._note("last_round", seat)
+        old = self.slots
+        fallen = old[-1]
+        drifting = []
+        for f in b.crossing_field_list:
+            a = occ[f]
+            if a >= 0:
+                drifting.append((a, f))
+                occ[f] = -1
+        last = b.slots - 1
+        washed = []
+        for a, f in drifting:
+            s = self.flow[b.field_crossing[f]] + 1
+            if s > last:
+                pos[a] = TEAM_CARD
+                washed.append(a)
+            else:
+                nf = b.crossing_fields[self.game.slot_crossing[s]][b.field_column[f] - 1]
+                occ[nf] = a
+                pos[a] = nf
+        self.slots = [new] + old[:-1]
+        if fallen >= 0:
+            self.discard.append(fallen)
+        self.gaps = -1 in self.slots
+        self._note("push", seat, new, fallen, tuple(washed))
+
+    # -- protocol ----------------------------------------------------------------
+    def to_move(self) -> tuple[int, ...]:
+        """WW-3.1: during the pick phase every seat that has not picked; then the resolver."""
+        return self.waiting
+
+    def is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def legal_actions(self, seat: int | None = None):
+        if seat is None:
+            if not self.waiting:
+                return ()
+            seat = self.waiting[0]
+        if seat not in self.waiting:
+            return ()
+        ph = self.phase
+        if ph == PICK_PHASE:
+            return PICKS_BY_MASK[self.hand[seat]]
+        if ph == CHOOSE:
+            return self._choices(seat)
+        if ph == SUN_CHOICE:
+            return SUN_BY_MASK[self._unfinished(seat, range(N_SPECIES))]
+        return self.game.markers
+
+    def _choices(self, seat: int) -> tuple[WildAction, ...]:
+        """WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action."""
+        c = self.card
+        if c == TURTLE:
+            return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
+        move = (MOVE_CARD,) if self.pos[seat * N_SPECIES + c] != self.finish else ()
+        if c == CHEETAH:
+            return move + self.game.cheetah_actions[self.marker]
+        return move + (ACT,)
+
+    def _why_illegal(self, action, seat: int) -> str | None:
+        if action.__class__ is not WildAction:
+            return f"{action!r} is not a Wildwasser action"
+        ph = self.phase
+        kind = action.kind
+        if ph == PICK_PHASE:
+            if kind != PICK:
+                return ("every player first picks a card face down (pick ANIMAL); "
+                        "cards are resolved once all have picked")
+            if not self.hand[seat] >> action.arg & 1:
+                return f"your {SPECIES[action.arg]} card is not in your hand (it lies revealed in front of you)"
+            return None
+        if ph == CHOOSE:
+            return self._why_not_choice(action, seat)
+        if ph == SUN_CHOICE:
+            if kind != SUN:
+                return "you rolled the sun: choose one of your animals to move 1 field (sun ANIMAL)"
+            if self.pos[seat * N_SPECIES + action.arg] == self.finish:
+                return f"your {SPECIES[action.arg]} has already finished; choose an animal still racing"
+            return None
+        if kind != MARKER:
+            return "your animal landed on the start-marker icon: choose the team card that gets it (marker SEAT)"
+        if action.arg >= self.players:
+            return f"there is no seat {action.arg} (seats 0..{self.players - 1})"
+        return None
+
+    def _why_not_choice(self, action: WildAction, seat: int) -> str | None:
+        """WW-3.2/WW-3.3 in words."""
+        c = self.card
+        name = SPECIES[c]
+        kind, arg = action.kind, action.arg
+        if kind == PICK:
+            return f"all cards are picked; resolve your revealed {name} card (move or action)"
+        if kind in (SUN, MARKER):
+            return f"no {kind} choice is due; resolve your revealed {name} card (move or action)"
+        if kind == MOVE:
+            if c == TURTLE:
+                if arg is None:
+                    return "the turtle card moves your turtle, rhino or meerkat 1 field: say which (move turtle)"
+                if arg not in TURTLE_CARD_MOVES:
+                    return f"the turtle card moves only your turtle, rhino or meerkat, not your {SPECIES[arg]}"
+                if self.pos[seat * N_SPECIES + arg] == self.finish:
+                    return f"your {SPECIES[arg]} has already finished"
+                return None
+            if arg is not None:
+                return f"the {name} card moves only your {name}: write just 'move'"
+            if self.pos[seat * N_SPECIES + c] == self.finish:
+                return f"your {name} has already finished, so you must take the {name} card's action"
+            return None
+        # ACTION
+        if c == TURTLE:
+            return "the turtle card has no action: move your turtle, rhino or meerkat 1 field"
+        if c == CHEETAH:
+            if arg is None:
+                return "say which team card gets the start marker: action SEAT"
+            if arg >= self.players:
+                return f"there is no seat {arg} (seats 0..{self.players - 1})"
+            if arg == self.marker:
+                return f"the start marker already lies on seat {arg}'s team card; move it to another one"
+            return None
+        if arg is not None:
+            return f"the {name} card's action takes no seat: write just 'action'"
+        return None
+
+    def _apply(self, action: WildAction, seat: int) -> None:
+        self.seats.append(seat)
+        ph = self.phase
+        if ph == PICK_PHASE:
+            # WW-3.1: a secret pick; the first reveal waits for the last pick
+            sp = action.arg
+            self.hand[seat] &= ~(1 << sp)
+            self.pick[seat] = sp
+            self._note("pick", seat)
+            self.waiting = tuple(s for s in self.waiting if s != seat)
+            if not self.waiting:
+                self._next_turn()
+            return
+        self._note("decide", seat, str(action))
+        self.phase = CHOOSE
+        if ph == CHOOSE:
+            pending = self._resolve(action, seat)
+        elif ph == SUN_CHOICE:
+            pending = self._run(seat * N_SPECIES + action.arg, 1)
+        else:
+            self._set_marker(seat, action.arg)
+            pending = False
+        if not pending:
+            self._next_turn()
+
+    def _resolve(self, action: WildAction, seat: int) -> bool:
+        """WW-3.2: carry out the revealed card: its move, or its action."""
+        c = self.card
+        base = seat * N_SPECIES
+        if action.kind == MOVE:
+            if c == TURTLE:
+                return self._run(base + action.arg, 1)
+            return self._run(base + c, self.board.speed[c])
+        if c == CHEETAH:
+            self._set_marker(seat, action.arg)
+            return False
+        if c == ZEBRA:
+            self._push(seat)
+            return False
+        if c == RHINO:
+            a = self._roll(seat)
+            if a < 0:
+                return a == ROLL_SUN
+            return self._run(a, self.board.speed[a % N_SPECIES])
+        self._cards_back(seat)  # MEERKAT
+        return False
+
+    def _set_marker(self, seat: int, to: int) -> None:
+        """WW-3.5: the start marker may move several times; only the last place counts."""
+        self.marker = to
+        self._note("marker", seat, to)
+
+    # -- outcome ------------------------------------------------------------------
+    def scores(self) -> list[float]:
+        """WW-5.3: podium points per seat."""
+        return [float(p) for p in self.points()]
+
+    def winners(self) -> list[int]:
+        """WW-5.3: most points; ties go to the better turtle place, then meerkat, rhino,
+        zebra, cheetah (a placed animal beats none); still tied, the win is shared."""
+        if self.phase != OVER:
+            return []
+        pts = self.points()
+        best = max(pts)
+        tied = [s for s in range(self.players) if pts[s] == best]
+        if len(tied) == 1:
+            return tied
+        for sp in TIE_BREAK:
+            placed = [(self.place[s * N_SPECIES + sp], s) for s in tied if self.place[s * N_SPECIES + sp]]
+            if placed:
+                return [min(placed)[1]]
+        return tied
+
+    # -- information ----------------------------------------------------------------
+    def view(self, seat: int | None) -> dict[str, Any]:
+        return _view.view(self, seat)
+
+    def sample_world(self, seat: int, rng: random.Random) -> "WildwasserState":
+        return _view.sample_world(self, seat, rng)
+
+    # -- records ---------------------------------------------------------------------
+    def record_actions(self) -> list[str]:
+        """The picks of each round in seat order (replay gives each to the lowest pending
+        seat).  A pick phase in progress contributes only the picks of seats 0, 1, … up to
+        the first seat that has not picked yet: interfaces buffer out-of-order picks and
+        apply them in seat order, so in practice nothing is left out (RULES.md)."""
+        out: list[str] = []
+        hist, seats = self.history, self.seats
+        p = self.players
+        i, n = 0, len(hist)
+        while i < n:
+            if hist[i].kind != PICK:
+                out.append(str(hist[i]))
+                i += 1
+                continue
+            j = i
+            while j < n and j - i < p and hist[j].kind == PICK:
+                j += 1
+            by_seat = {seats[k]: hist[k] for k in range(i, j)}
+            for s in range(p):
+                if s not in by_seat:
+                    break
+                out.append(str(by_seat[s]))
+            i = j
+        return out

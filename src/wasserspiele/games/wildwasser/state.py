@@ -1,0 +1,193 @@
+"""The Wildwasser position as data: small lists of ints, cheap to clone."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from ...core.chance import Chance
+from .board import SPECIES, Board
+
+N_SPECIES = len(SPECIES)
+TEAM_CARD = 0  # pos of an animal still on its team card (fields are 1..board.fields)
+
+# Phases: who decides what.
+PICK_PHASE, CHOOSE, SUN_CHOICE, MARKER_CHOICE, OVER = range(5)
+PHASE_NAMES = ("pick", "resolve", "sun", "marker", "over")
+
+
+class WildwasserData:
+    """Data only.  Animal `a` is seat `a // 5`'s species `a % 5` (board.SPECIES order).
+
+    `pos[a]`: 0 on the team card, 1..fields on the track, `finish` once on the podium;
+    `occ[f]`: the animal on field f or -1 (index 0 and finish+ stay -1);
+    `place[a]`: podium place (1-based) or 0; `podium_n[sp]`: animals of a species placed;
+    `hand`, `revealed`: bit masks of species per seat; `pick[s]`: the face-down card or -1;
+    `slots`: tile index per river slot (0 = upper end) or -1 when empty; `stack`: the
+    face-down tiles with the TOP LAST (pop() draws); `removed`: out unseen (WW-2.1);
+    `discard`: over the waterfall; `order`: this round's resolution order, `turn` an index
+    into it; `card`: the species of the card being resolved; `waiting`: to_move();
+    `log`: the public event log as a shared linked list `(event, previous)`;
+    `seats`: the seat of every history entry (records list a round's picks in seat order).
+    """
+
+    __slots__ = (
+        "game", "chance", "history", "seats", "board", "players", "flow", "finish",
+        "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
+        "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting",
+        "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_len",
+    )
+
+    game: Any
+    chance: Chance
+    history: list
+    seats: list[int]
+    board: Board
+    players: int
+    flow: tuple[int, ...]      # crossing k uses slot flow[k]
+    finish: int                # pos of a finished animal (fields + 1)
+    pos: list[int]
+    occ: list[int]
+    place: list[int]
+    podium_n: list[int]
+    done: list[int]            # finished animals per seat
+    hand: list[int]
+    revealed: list[int]
+    pick: list[int]
+    marker: int                # seat whose team card holds the start marker
+    round: int                 # 1-based
+    round_start: int           # len(history) when this round's pick phase began
+    phase: int
+    order: tuple[int, ...]
+    turn: int
+    card: int
+    waiting: tuple[int, ...]
+    slots: list[int]
+    gaps: bool                 # some slot is empty (WW-4.5, only after WW-5.2)
+    stack: list[int]
+    removed: list[int]
+    discard: list[int]
+    last_round: bool           # WW-5.2: the tiles ran out; the game ends with this round
+    log: tuple | None
+    log_len: int
+
+    def clone(self):
+        """An independent copy: lists of ints are copied, immutable parts shared."""
+        c = object.__new__(type(self))
+        c.game = self.game
+        c.chance = self.chance.clone()
+        c.history = self.history.copy()
+        c.seats = self.seats.copy()
+        c.board = self.board
+        c.players = self.players
+        c.flow = self.flow
+        c.finish = self.finish
+        c.pos = self.pos.copy()
+        c.occ = self.occ.copy()
+        c.place = self.place.copy()
+        c.podium_n = self.podium_n.copy()
+        c.done = self.done.copy()
+        c.hand = self.hand.copy()
+        c.revealed = self.revealed.copy()
+        c.pick = self.pick.copy()
+        c.marker = self.marker
+        c.round = self.round
+        c.round_start = self.round_start
+        c.phase = self.phase
+        c.order = self.order
+        c.turn = self.turn
+        c.card = self.card
+        c.waiting = self.waiting
+        c.slots = self.slots.copy()
+        c.gaps = self.gaps
+        c.stack = self.stack.copy()
+        c.removed = self.removed.copy()
+        c.discard = self.discard.copy()
+        c.last_round = self.last_round
+        c.log = self.log
+        c.log_len = self.log_len
+        return c
+
+    # -- derived -------------------------------------------------------------
+    def points(self) -> list[int]:
+        """Podium points per seat so far (WW-5.3)."""
+        b = self.board
+        out = [0] * self.players
+        for a, pl in enumerate(self.place):
+            if pl:
+                out[a // N_SPECIES] += b.points(a % N_SPECIES, pl)
+        return out
+
+    def events(self, last: int | None = None) -> list[tuple]:
+        """The public log, oldest first (the last `last` events), each `(index, event)`."""
+        out = []
+        node, i = self.log, self.log_len
+        while node is not None and (last is None or len(out) < last):
+            i -= 1
+            out.append((i, node[0]))
+            node = node[1]
+        out.reverse()
+        return out
+
+    def tile_id(self, t: int) -> str | None:
+        return self.board.tile_ids[t] if t >= 0 else None
+
+    # -- conservation ----------------------------------------------------------
+    def components(self) -> Counter:
+        """Every animal, card, tile and the start marker, counted where each lies."""
+        c: Counter = Counter()
+        n = N_SPECIES
+        for a, p in enumerate(self.pos):
+            if p == TEAM_CARD:
+                c[f"animal {a // n} {SPECIES[a % n]}"] += 1
+            if self.place[a]:
+                c[f"animal {a // n} {SPECIES[a % n]}"] += 1
+        for a in self.occ:
+            if a >= 0:
+                c[f"animal {a // n} {SPECIES[a % n]}"] += 1
+        for s in range(self.players):
+            for sp in range(n):
+                bit = 1 << sp
+                held = (self.hand[s] & bit > 0) + (self.revealed[s] & bit > 0) + (self.pick[s] == sp)
+                if held:
+                    c[f"card {s} {SPECIES[sp]}"] += held
+        ids = self.board.tile_ids
+        for zone in (self.slots, self.stack, self.removed, self.discard):
+            for t in zone:
+                if t >= 0:
+                    c[f"tile {ids[t]}"] += 1
+        c["start marker"] = 1 if 0 <= self.marker < self.players else 0
+        return c
+
+    def state_json(self) -> dict[str, Any]:
+        """The full position, hidden parts included."""
+        b = self.board
+        n = N_SPECIES
+
+        def where(a: int):
+            p = self.pos[a]
+            if p == TEAM_CARD:
+                return "team card"
+            if p == self.finish:
+                return f"podium {self.place[a]}"
+            return p
+
+        return {
+            "round": self.round,
+            "phase": PHASE_NAMES[self.phase],
+            "to_move": list(self.waiting),
+            "start_marker": self.marker,
+            "order": list(self.order),
+            "resolving": self.order[self.turn] if self.phase in (CHOOSE, SUN_CHOICE, MARKER_CHOICE) else None,
+            "card": SPECIES[self.card] if self.card >= 0 else None,
+            "animals": [{SPECIES[sp]: where(s * n + sp) for sp in range(n)} for s in range(self.players)],
+            "hands": [[SPECIES[sp] for sp in range(n) if h >> sp & 1] for h in self.hand],
+            "revealed": [[SPECIES[sp] for sp in range(n) if r >> sp & 1] for r in self.revealed],
+            "picks": [SPECIES[p] if p >= 0 else None for p in self.pick],
+            "river": [self.tile_id(t) for t in self.slots],
+            "stack": [b.tile_ids[t] for t in reversed(self.stack)],
+            "removed": [b.tile_ids[t] for t in self.removed],
+            "discard": [b.tile_ids[t] for t in self.discard],
+            "last_round": self.last_round,
+            "points": self.points(),
+        }

@@ -1,0 +1,177 @@
+"""What one seat may know in Wildwasser, and worlds consistent with it.
+
+Hidden: each face-down pick until its reveal (others see only THAT a seat has picked),
+the order of the tile stack and which tiles were removed unseen (their counts are
+public).  Everything else is public; a hand is public by elimination (the cards not
+lying revealed), except that a face-down pick hides which of them is still in hand.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+from .actions import PICK, PICKS
+from .board import ICON_NAME, SPECIES
+from .state import CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, PHASE_NAMES, SUN_CHOICE, TEAM_CARD
+
+if TYPE_CHECKING:
+    from .rules import WildwasserState
+
+LOG_LENGTH = 40  # events in a view's public log
+
+
+def _names(mask: int) -> list[str]:
+    return [SPECIES[sp] for sp in range(N_SPECIES) if mask >> sp & 1]
+
+
+def _event(i: int, e: tuple, b) -> dict[str, Any]:
+    """One public log event as JSON."""
+    kind, seat = e[0], e[1]
+    d: dict[str, Any] = {"i": i, "event": kind, "seat": seat if seat >= 0 else None}
+    if kind == "round":
+        d.update(round=e[2], start_marker=e[3])
+    elif kind == "reveal":
+        d["card"] = SPECIES[e[2]]
+    elif kind in ("move", "finish"):
+        d.update(animal=SPECIES[e[2]], start=e[3])
+        if kind == "move":
+            d["to"] = e[4]
+        else:
+            d["place"] = e[4]
+    elif kind == "blocked":
+        d.update(animal=SPECIES[e[2]], at=e[3])
+    elif kind == "icon":
+        d.update(icon=ICON_NAME[e[2]], field=e[3])
+    elif kind == "roll":
+        d["face"] = e[2]
+    elif kind == "push":
+        d.update(tile=b.tile_ids[e[2]] if e[2] >= 0 else None,
+                 waterfall=b.tile_ids[e[3]] if e[3] >= 0 else None,
+                 washed=[[a // N_SPECIES, SPECIES[a % N_SPECIES]] for a in e[4]])
+    elif kind == "marker":
+        d["to"] = e[2]
+    elif kind == "nothing":
+        d["why"] = e[2]
+    elif kind == "decide":
+        d["action"] = e[2]
+    elif kind == "end":
+        d["why"] = e[2]
+    return d
+
+
+def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
+    """Everything `seat` may know (None: a spectator), JSON-ready."""
+    b = state.board
+    g = state.game
+    p = state.players
+    n = N_SPECIES
+    fin = state.finish
+    resolving = state.phase in (CHOOSE, SUN_CHOICE, MARKER_CHOICE)
+
+    track = []
+    for f in range(1, b.fields + 1):
+        k = b.field_crossing[f]
+        a = state.occ[f]
+        cell: dict[str, Any] = {"field": f, "icon": ICON_NAME[state.icon_at(f)],
+                                "animal": [a // n, SPECIES[a % n]] if a >= 0 else None}
+        if k >= 0:
+            slot = state.flow[k]
+            cell.update(crossing=k + 1, slot=slot + 1, column=b.field_column[f],
+                        tile=state.tile_id(state.slots[slot]), passable=state.slots[slot] >= 0)
+        track.append(cell)
+
+    river = []
+    for s, t in enumerate(state.slots):
+        river.append({"slot": s + 1, "crossing": g.slot_crossing[s] + 1, "tile": state.tile_id(t),
+                      "icons": [ICON_NAME[i] for i in b.tile_icons[t][1:]] if t >= 0 else None})
+
+    seats = []
+    for s in range(p):
+        hidden_pick = state.pick[s] >= 0 and s != seat
+        animals = {}
+        for sp in range(n):
+            a = s * n + sp
+            pos = state.pos[a]
+            if pos == TEAM_CARD:
+                animals[SPECIES[sp]] = {"at": "team card", "field": None, "place": None}
+            elif pos == fin:
+                animals[SPECIES[sp]] = {"at": "podium", "field": None, "place": state.place[a]}
+            else:
+                animals[SPECIES[sp]] = {"at": "track", "field": pos, "place": None}
+        unrevealed = state.hand[s] | (1 << state.pick[s] if state.pick[s] >= 0 else 0)
+        seats.append({
+            "seat": s,
+            "hand": None if hidden_pick else _names(state.hand[s]),
+            "unrevealed": _names(unrevealed),
+            "revealed": _names(state.revealed[s]),
+            "picked": state.pick[s] >= 0,
+            "pick": SPECIES[state.pick[s]] if state.pick[s] >= 0 and s == seat else None,
+            "animals": animals,
+            "finished": state.done[s],
+            "points": 0,
+        })
+    for s, pts in enumerate(state.points()):
+        seats[s]["points"] = pts
+
+    podiums = {SPECIES[sp]: [None] * state.podium_n[sp] for sp in range(n)}
+    for a, pl in enumerate(state.place):
+        if pl:
+            podiums[SPECIES[a % n]][pl - 1] = a // n
+
+    over = state.phase == OVER
+    return {
+        "game": "wildwasser",
+        "seat": seat,
+        "players": p,
+        "river_flow": g.options["river_flow"],
+        "round": state.round,
+        "phase": PHASE_NAMES[state.phase],
+        "to_move": list(state.waiting),
+        "start_marker": state.marker,
+        "order": list(state.order),
+        "resolving": state.order[state.turn] if resolving else None,
+        "card": SPECIES[state.card] if resolving else None,
+        "fields": b.fields,
+        "track": track,
+        "river": river,
+        "stack": len(state.stack),
+        "removed": len(state.removed),
+        "discard": [b.tile_ids[t] for t in state.discard],
+        "last_round": state.last_round,
+        "seats": seats,
+        "podiums": podiums,
+        "podium_points": {SPECIES[sp]: list(b.podium[sp]) for sp in range(n)},
+        "speeds": {SPECIES[sp]: b.speed[sp] for sp in range(n)},
+        "log": [_event(i, e, b) for i, e in state.events(LOG_LENGTH)],
+        "scores": state.points(),
+        "winners": state.winners() if over else [],
+    }
+
+
+def sample_world(state: "WildwasserState", seat: int | None, rng: random.Random) -> "WildwasserState":
+    """A world with the same view for `seat`: others' face-down picks drawn anew from
+    their unrevealed cards, the stack and the removed tiles reshuffled together, the
+    future dice unknown (chance blinded)."""
+    w = state.clone()
+    redealt = {}
+    for s in range(state.players):
+        if s == seat or w.pick[s] < 0:
+            continue
+        pool = w.hand[s] | 1 << w.pick[s]
+        cards = [sp for sp in range(N_SPECIES) if pool >> sp & 1]
+        sp = cards[rng.randrange(len(cards))]
+        w.pick[s] = sp
+        w.hand[s] = pool & ~(1 << sp)
+        redealt[s] = sp
+    if redealt:  # the history must not keep the true picks of this round either
+        for i in range(w.round_start, len(w.history)):
+            if w.history[i].kind == PICK and w.seats[i] in redealt:
+                w.history[i] = PICKS[redealt[w.seats[i]]]
+    tiles = w.stack + w.removed
+    rng.shuffle(tiles)
+    k = len(w.stack)
+    w.stack = tiles[:k]
+    w.removed = tiles[k:]
+    w.chance = state.chance.blind(rng)
+    return w
