@@ -6,7 +6,7 @@ import random
 from typing import Any, Mapping
 
 from ...core.chance import Chance
-from ...core.errors import BadNotation, BadRecord
+from ...core.errors import BadNotation, BadRecord, ChanceExhausted
 from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
@@ -304,6 +304,21 @@ class WattenState(StateData, State):
         return f"you must follow {suit_name(led)}: you hold {', '.join(must)}"
 
     def _apply(self, action: Action, seat: int) -> None:
+        kind = action.kind
+        if ((kind == PLAY and len(self.trick) == 3 and len(self.tricks) == HAND_SIZE - 1)
+                or kind == CONCEDE or (kind == SIGNAL and action.arg and self.game.detection_p > 0)):
+            # this action draws chance (next deal, a signal check): a record that runs
+            # short must leave the position untouched
+            backup = self.clone()
+            try:
+                self._do(action, seat)
+            except ChanceExhausted:
+                backup._copy_into(self)
+                raise
+        else:
+            self._do(action, seat)
+
+    def _do(self, action: Action, seat: int) -> None:
         kind = action.kind
         if kind == PLAY:
             self._play(action.arg, seat)
