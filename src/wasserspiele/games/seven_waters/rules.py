@@ -154,13 +154,19 @@ def _cached(key: tuple, make) -> tuple:
     return found
 
 
+def _high_first(c: Card) -> tuple[int, int]:
+    return -c.rank, c.index
+
+
 def _subsets(hand: tuple[Card, ...]) -> tuple:
-    """Every non-empty subset of the hand, in bitmask order: (cards, plain cards, jokers)."""
+    """Every non-empty subset of the hand, in bitmask order: (cards in hand order, plain
+    cards from the highest rank down as slides and pools list them, jokers)."""
     def make():
         n = len(hand)
         for mask in range(1, 1 << n):
             cards = tuple(hand[i] for i in range(n) if mask >> i & 1)
-            yield cards, tuple(c for c in cards if c.rank), tuple(c for c in cards if not c.rank)
+            plain = sorted((c for c in cards if c.rank), key=_high_first)
+            yield cards, tuple(plain), tuple(c for c in cards if not c.rank)
     return _cached(("subsets", hand), make)
 
 
@@ -174,7 +180,7 @@ def _slide_options(hand: tuple[Card, ...], line: int, target: int) -> tuple:
             r = target - sum(VALUE[c.index] for c in plain)
             if not jokers:
                 if r == 0:
-                    yield Slide(line, tuple(PLAIN[c.index] for c in cards))
+                    yield Slide(line, tuple(PLAIN[c.index] for c in plain))
             elif len(jokers) == 1:
                 if 1 <= r <= 10:
                     yield Slide(line, tuple(PLAIN[c.index] for c in plain)
