@@ -1,0 +1,189 @@
+"""A Watten bot that plays like a decent partner, from the view alone.
+
+* calls the trump its hand supports (jacks count for every suit);
+* signals its strength honestly (unless a caught signal is too likely) and reads its partner's;
+* leads trump when strong, otherwise a plain ace or a cheap card;
+* does not overtake a partner's trick, wins cheaply, throws its least useful card;
+* raises only when the hand is nearly won and concedes a hopeless hand.
+"""
+
+from __future__ import annotations
+
+from ..base import Bot, Decision
+from ...games.watten.actions import (
+    ACCEPT, CARD_ID, CONCEDE, JACK, N_CARDS, PLAY, RAISE, RANK_OF, SIGNAL, SIGNAL_LEVELS, SUIT_OF, TRUMP,
+)
+
+SUITS = "CSHD"
+SIGNAL_VALUE = {"weak": 0.0, "medium": 1.0, "strong": 2.0, "none": None, None: None}
+MAX_SIGNAL_RISK = 0.05  # above this chance of being caught, the bot keeps its signals to itself
+
+
+def hand_points(cards: list[int], trump: int) -> float:
+    """A rough strength of a hand for trump `trump`: jacks and high trumps count most."""
+    pts = 0.0
+    for c in cards:
+        s, r = SUIT_OF[c], RANK_OF[c]
+        if r == JACK:
+            pts += 3.0 if s == trump else 2.2
+        elif s == trump:
+            pts += 1.0 + 0.15 * r
+        elif r == 7:  # a plain ace
+            pts += 0.5
+    return pts
+
+
+class HeuristicBot(Bot):
+    kind = "heuristic"
+
+    def choose(self, decision: Decision):
+        view = decision.view
+        legal = decision.legal
+        kind = legal[0].kind
+        if kind == TRUMP:
+            return self._call(view, legal)
+        if kind == SIGNAL:
+            return self._signal(decision, legal)
+        if kind in (ACCEPT, CONCEDE):
+            return self._answer(decision, legal)
+        return self._play(decision, legal)
+
+    # -- trump and signals -----------------------------------------------------------
+    def _call(self, view, legal):
+        hand = [CARD_ID[n] for n in view["hand"]]
+        best = max(legal, key=lambda a: (hand_points(hand, a.arg), self.rng.random()))
+        return best
+
+    def _signal(self, decision, legal):
+        view = decision.view
+        if decision.game.options["signal_detection_p"] > MAX_SIGNAL_RISK:
+            return legal[0]  # signal none
+        hand = [CARD_ID[n] for n in view["hand"]]
+        pts = hand_points(hand, SUITS.index(view["trump"]))
+        level = "weak" if pts < 3.5 else "medium" if pts < 6.0 else "strong"
+        return next(a for a in legal if SIGNAL_LEVELS[a.arg] == level)
+
+    # -- card play -------------------------------------------------------------------
+    def _tables(self, decision):
+        view = decision.view
+        trump = SUITS.index(view["trump"])
+        return trump, decision.game.eff[trump], decision.game.strength
+
+    def _unseen(self, view, hand):
+        seen = set(hand)
+        for t in view["tricks"]:
+            seen.update(CARD_ID[c] for _, c in t["cards"])
+        seen.update(CARD_ID[c] for _, c in view["trick"])
+        return [c for c in range(N_CARDS) if c not in seen]
+
+    def _sure(self, c, trump, eff, strength, unseen):
+        """True when `c` as a trump beats every card still unseen (it wins any trick it is in)."""
+        if eff[c] != trump:
+            return False
+        row = strength[trump * 4 + trump]
+        v = row[c]
+        return all(row[u] < v for u in unseen)
+
+    def _expected_tricks(self, decision, hand, trump, eff, strength):
+        """Tricks my team should still take: sure trumps, a share of the other trumps, the partner's signal."""
+        view = decision.view
+        unseen = self._unseen(view, hand)
+        sure = sum(1 for c in hand if self._sure(c, trump, eff, strength, unseen))
+        other_trumps = sum(1 for c in hand if eff[c] == trump) - sure
+        est = sure + 0.4 * other_trumps
+        partner_signal = SIGNAL_VALUE.get(view["signals"][view["partner"]])
+        if partner_signal is not None and not view["tricks"]:
+            est += 0.5 * partner_signal
+        elif view["hand_sizes"][view["partner"]]:
+            est += 0.1 * view["hand_sizes"][view["partner"]]  # an average partner
+        return sure, est
+
+    def _answer(self, decision, legal):
+        view = decision.view
+        team = view["team"]
+        opp = 1 - team
+        hand = [CARD_ID[n] for n in view["hand"]]
+        trump, eff, strength = self._tables(decision)
+        if view["scores"][opp] + view["value"] >= view["target"]:
+            return next(a for a in legal if a.kind == ACCEPT)  # conceding would lose the game
+        sure, est = self._expected_tricks(decision, hand, trump, eff, strength)
+        need = 3 - view["tricks_won"][team]
+        if view["tricks_won"][opp] >= 2 and sure == 0 and est + 0.3 < need:
+            return next(a for a in legal if a.kind == CONCEDE)
+        return next(a for a in legal if a.kind == ACCEPT)
+
+    def _play(self, decision, legal):
+        view = decision.view
+        team = view["team"]
+        hand = [CARD_ID[n] for n in view["hand"]]
+        trump, eff, strength = self._tables(decision)
+        plays = [a for a in legal if a.kind == PLAY]
+        if any(a.kind == RAISE for a in legal):
+            sure, est = self._expected_tricks(decision, hand, trump, eff, strength)
+            need = 3 - view["tricks_won"][team]
+            if need <= 0 or sure >= need or (est >= need + 0.8 and view["tricks_won"][team] >= 1):
+                return next(a for a in legal if a.kind == RAISE)
+        cards = [a.arg for a in plays]
+        trick = view["trick"]
+        unseen = self._unseen(view, hand)
+        if not trick:
+            return self._lead(view, cards, hand, trump, eff, strength, unseen, plays)
+        led = eff[CARD_ID[trick[0][1]]]
+        row = strength[trump * 4 + led]
+        best_i, best_v = 0, -1
+        for i, (_, name) in enumerate(trick):
+            v = row[CARD_ID[name]]
+            if v > best_v:
+                best_i, best_v = i, v
+        winner_seat = trick[best_i][0]
+        last = len(trick) == 3
+        partner_wins = winner_seat == view["partner"]
+        beating = [c for c in cards if row[c] > best_v]
+        if partner_wins:
+            sure = all(row[u] <= best_v for u in unseen) or last
+            if sure or not beating:
+                return self._pick(plays, self._cheapest(cards, trump, eff, strength))
+            # partner's card may fall: take over only with a card nobody can beat
+            safe = [c for c in beating if all(row[u] < row[c] for u in unseen)]
+            return self._pick(plays, min(safe, key=lambda c: row[c]) if safe
+                              else self._cheapest(cards, trump, eff, strength))
+        if beating:
+            if last:
+                return self._pick(plays, min(beating, key=lambda c: row[c]))
+            safe = [c for c in beating if all(row[u] < row[c] for u in unseen)]
+            if safe:
+                return self._pick(plays, min(safe, key=lambda c: row[c]))
+            return self._pick(plays, min(beating, key=lambda c: row[c]))
+        return self._pick(plays, self._cheapest(cards, trump, eff, strength))
+
+    def _lead(self, view, cards, hand, trump, eff, strength, unseen, plays):
+        trump_row = strength[trump * 4 + trump]
+        trumps = sorted((c for c in cards if eff[c] == trump), key=lambda c: -trump_row[c])
+        sure = [c for c in trumps if self._sure(c, trump, eff, strength, unseen)]
+        unseen_trumps = sum(1 for u in unseen if eff[u] == trump)
+        if sure and unseen_trumps:
+            return self._pick(plays, sure[0])  # draw the opponents' trumps
+        if len(trumps) >= 3 or (len(trumps) >= 2 and sure):
+            return self._pick(plays, trumps[0])
+        plain = [c for c in cards if eff[c] != trump]
+        aces = [c for c in plain if RANK_OF[c] == 7]
+        if aces:
+            return self._pick(plays, aces[0])
+        if plain:
+            return self._pick(plays, min(plain, key=lambda c: RANK_OF[c]))
+        if sure:
+            return self._pick(plays, sure[0])
+        return self._pick(plays, trumps[-1])
+
+    @staticmethod
+    def _cheapest(cards, trump, eff, strength):
+        """The card least useful later: a low plain card before any trump."""
+        row = strength[trump * 4 + trump]
+        return min(cards, key=lambda c: (eff[c] == trump, row[c] if eff[c] == trump else RANK_OF[c]))
+
+    @staticmethod
+    def _pick(plays, c):
+        for a in plays:
+            if a.arg == c:
+                return a
+        return plays[0]
