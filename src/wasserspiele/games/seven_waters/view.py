@@ -163,12 +163,14 @@ def sample_world(state, seat: int, rng: random.Random):
                 face_down.append(i)
     seen.update(in_hand)
     seen.update(hidden)
+    if state.over and state.theme[opp] is not None:
+        seen.add(state.theme[opp])  # themes are turned up at the end (SW-5.2)
     unknown = [c for c in ALL_CARDS if c not in seen]
     rng.shuffle(unknown)
-    has_theme = state.theme[opp] is not None
+    has_theme = state.theme[opp] is not None and not state.over
     need = len(state.hands[opp]) + len(state.discards[opp]) + has_theme - len(in_hand) - len(hidden)
     dealt, rest = unknown[:need], unknown[need:]
-    theme = None
+    theme = state.theme[opp] if state.over else None
     if has_theme:
         if not any(c.rank for c in hidden) and not any(c.rank for c in dealt):
             # a theme is never a joker: swap a joker for an unseen plain card
