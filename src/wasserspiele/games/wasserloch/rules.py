@@ -87,6 +87,7 @@ class Wasserloch(Game):
         return s
 
 
+_SEATS = tuple((s,) for s in range(4))
 _VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
 
 
@@ -121,7 +122,7 @@ class WasserlochState(WasserlochData, State):
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
-        return () if self.over else (self.current,)
+        return () if self.over else _SEATS[self.current]
 
     def is_terminal(self) -> bool:
         return self.over
@@ -152,17 +153,22 @@ class WasserlochState(WasserlochData, State):
     def _apply(self, action: Play, seat: int) -> None:
         v, n = action.value, action.count
         self.hands[seat][v] -= n
-        self.hand_sizes[seat] -= n
+        size = self.hand_sizes[seat] - n
         self.hole[v] += n
-        driven, taken = self.drive_off(v)
-        if driven >= 0:
-            self.loot[self.round][seat] += taken
+        if self.hole[v] >= DRIVE_THRESHOLD:
+            driven, taken = self.drive_off(v)
+            if taken:
+                self.loot[-1][seat] += taken
+        else:
+            driven, taken = -1, 0
         self.last[seat] = (action._text, driven, taken, self.round)
-        self.draw_up(seat)
-        if self.hand_sizes[seat] == 0:
+        if size < HAND_LIMIT and self.pile_pos < len(self.pile):
+            size = self.draw_up(seat, size)
+        self.hand_sizes[seat] = size
+        if size == 0:
             self.end_round()
         else:
-            self.current = (seat + 1) % self.players
+            self.current = seat + 1 if seat + 1 < self.players else 0
 
     def drive_off(self, v: int) -> tuple[int, int]:
         """WL-4.2, WL-4.3, WL-4.5: a place with 3+ cards after a play drives off one place.
@@ -192,16 +198,15 @@ class WasserlochState(WasserlochData, State):
         self.gone[target] += taken
         return target, taken
 
-    def draw_up(self, seat: int) -> None:
-        """WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty."""
+    def draw_up(self, seat: int, size: int) -> int:
+        """WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty; the new hand size."""
         pos, pile = self.pile_pos, self.pile
-        end = min(pos + HAND_LIMIT - self.hand_sizes[seat], len(pile))
-        if end > pos:
-            hand = self.hands[seat]
-            for i in range(pos, end):
-                hand[pile[i]] += 1
-            self.hand_sizes[seat] += end - pos
-            self.pile_pos = end
+        end = min(pos + HAND_LIMIT - size, len(pile))
+        hand = self.hands[seat]
+        for i in range(pos, end):
+            hand[pile[i]] += 1
+        self.pile_pos = end
+        return size + end - pos
 
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next

@@ -1,0 +1,175 @@
+"""The command line: all-bot games, a scripted human, save/resume, replay, bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from wasserspiele.cli.main import main
+from wasserspiele.core.records import replay
+
+
+@pytest.fixture
+def run():
+    runner = CliRunner()
+
+    def _run(*args, input=None):
+        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
+
+    return _run
+
+
+def test_all_bot_game_plays_to_the_end_without_input(run):
+    result = run("play", "wasserloch", "--seats", "heuristic,random,random", "--seed", "4")
+    assert result.exit_code == 0, result.output
+    assert "Result" in result.output and "Total" in result.output
+    assert "Winner" in result.output or "Shared win" in result.output
+
+
+def test_all_bot_game_in_german(run):
+    result = run("play", "wasserloch", "--seats", "random,random", "--players", "2", "--seed", "4", "--lang", "de")
+    assert result.exit_code == 0
+    assert "Ergebnis" in result.output and "Summe" in result.output
+
+
+def test_scripted_human_game_explains_refusals_and_saves_on_quit(run, tmp_path):
+    save = tmp_path / "game.json"
+    result = run("play", "wasserloch", "--seed", "3", "--save", str(save), input="7x9\n8x1\nmoves\nhelp\nquit\n")
+    assert result.exit_code == 0
+    out = result.output
+    assert "the count must be a number from 1 to 8" in out
+    assert "refused: seat 0 holds no 8s" in out
+    assert "legal moves: Ax1, Ax2, 3x1, 3x2, 4x1" in out
+    assert "Commands:" in out
+    assert "game saved to" in out
+    doc = json.loads(save.read_text())
+    assert doc["actions"] == [] and len(doc["setup"]["decks"]) == 1
+
+
+def test_scripted_human_moves_and_resume_continues_the_same_game(run, tmp_path):
+    save = tmp_path / "game.json"
+    result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--save", str(save),
+                 input="Ax2\nquit\n")
+    assert result.exit_code == 0
+    doc = json.loads(save.read_text())
+    assert doc["actions"][0] == "Ax2" and len(doc["actions"]) == 3  # then both bots moved
+    assert doc["options"] == {"rounds": 1}
+    before = replay(doc)
+    result = run("play", "--resume", str(save), "--seats", "random,random,random", "--seed", "1")
+    assert result.exit_code == 0, result.output
+    done = replay(json.loads(save.read_text()))
+    assert done.is_terminal()
+    assert done.record()["actions"][:3] == before.record()["actions"]
+    assert done.record()["setup"]["decks"][0] == doc["setup"]["decks"][0]
+
+
+def test_eof_on_input_saves_and_stops(run, tmp_path):
+    save = tmp_path / "g.json"
+    result = run("play", "wasserloch", "--seed", "3", "--save", str(save), input="")
+    assert result.exit_code == 130
+    assert save.exists()
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "chess"], "unknown game 'chess'"),
+    (["play", "wasserloch", "--option", "chase=far"], "option chase"),
+    (["play", "wasserloch", "--option", "speed=3"], "no option 'speed'"),
+    (["play", "wasserloch", "--option", "rounds"], "expected key=value"),
+    (["play", "wasserloch", "--players", "7"], "option players"),
+    (["play", "wasserloch", "--seats", "human,robot,random"], "unknown seat kind 'robot'"),
+    (["play", "wasserloch", "--seats", "human,random"], "names 2 seat(s) but the game has 3"),
+    (["play"], "name a game"),
+    (["rules", "chess"], "unknown game"),
+])
+def test_bad_input_exits_2_with_a_message(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def _finished_record(tmp_path):
+    from wasserspiele.bots.match import play_game
+    from wasserspiele.bots.random_bot import RandomBot
+    from wasserspiele import load
+    game = load("wasserloch", rounds=1)
+    result = play_game(game, [RandomBot(1), RandomBot(2), RandomBot(3)], seed=5)
+    path = tmp_path / "rec.json"
+    path.write_text(json.dumps(result.state.record()))
+    return path, result
+
+
+def test_replay_json_matches_the_spec_shape(run, tmp_path):
+    path, result = _finished_record(tmp_path)
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 0
+    data = json.loads(out.output)
+    assert set(data) == {"game", "terminal", "to_move", "scores", "winners", "actions_applied", "state"}
+    assert data["terminal"] is True and data["to_move"] == []
+    assert data["scores"] == result.scores and data["winners"] == result.winners
+
+
+def test_replay_text_shows_the_result(run, tmp_path):
+    path, _ = _finished_record(tmp_path)
+    out = run("replay", str(path))
+    assert out.exit_code == 0 and "Result" in out.output
+
+
+def test_replay_of_an_unfinished_record_resumes_position(run, tmp_path):
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps({"format": "wasserspiele-record/1", "game": "wasserloch", "seed": 1, "actions": []}))
+    data = json.loads(run("replay", str(path), "--json").output)
+    assert data["terminal"] is False and data["to_move"] == [0] and data["winners"] == []
+
+
+def test_replay_illegal_action_exits_1_naming_index_action_seat_and_reason(run, tmp_path):
+    path, result = _finished_record(tmp_path)
+    doc = json.loads(path.read_text())
+    state = replay({**doc, "actions": doc["actions"][:5]})
+    seat = state.current_seat
+    held = state.hands[seat]
+    value = next(v for v in range(8) if held[v] < 3)
+    bad = f"{'A2345678'[value]}x{held[value] + 1}"
+    doc["actions"][5] = bad
+    path.write_text(json.dumps(doc))
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 1
+    assert f'action 5 "{bad}" by seat {seat}: seat {seat} holds' in out.output
+    assert "{" not in out.output  # nothing printed as a final position
+
+
+@pytest.mark.parametrize(("doc", "field"), [
+    ("not json", "not valid JSON"),
+    ('["a"]', "must be a JSON object"),
+    ('{"game": "chess", "seed": 1, "actions": []}', "game: unknown game"),
+    ('{"game": "wasserloch", "seed": 1, "actions": "7x2"}', "actions: must be a list"),
+    ('{"game": "wasserloch", "actions": []}', "setup: give exactly one of setup or seed"),
+    ('{"game": "wasserloch", "setup": {"decks": [["A"]]}, "actions": []}', "setup.decks[0]"),
+    ('{"game": "wasserloch", "players": "3", "seed": 1, "actions": []}', "players: must be an integer"),
+    ('{"game": "wasserloch", "options": {"rounds": 0}, "seed": 1, "actions": []}', "options: option rounds"),
+    ('{"game": "wasserloch", "seed": 1, "actions": [], "extra": 1}', "extra: unknown field"),
+])
+def test_replay_malformed_record_exits_2_naming_the_field(run, tmp_path, doc, field):
+    path = tmp_path / "bad.json"
+    path.write_text(doc)
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 2
+    assert field in out.output
+
+
+def test_replay_missing_file_exits_2(run, tmp_path):
+    out = run("replay", str(tmp_path / "nope.json"))
+    assert out.exit_code == 2 and "cannot read" in out.output
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_rules_in_both_languages(run, lang):
+    out = run("rules", "wasserloch", "--lang", lang)
+    assert out.exit_code == 0
+    assert ("WL-4.2" in out.output) if lang == "en" else ("Vertreiben" in out.output)
+
+
+def test_games_lists_every_game_and_option(run):
+    out = run("games")
+    assert "wasserloch" in out.output and "chase" in out.output
