@@ -164,7 +164,10 @@ def sample_world(state, seat: int, rng: random.Random):
     seen.update(in_hand)
     seen.update(hidden)
     if state.over and state.theme[opp] is not None:
-        seen.add(state.theme[opp])  # themes are turned up at the end (SW-5.2)
+        known = state.theme[opp]  # themes are turned up at the end (SW-5.2)
+        seen.add(known)
+        if known in hidden:
+            hidden.remove(known)
     unknown = [c for c in ALL_CARDS if c not in seen]
     rng.shuffle(unknown)
     has_theme = state.theme[opp] is not None and not state.over
