@@ -11,13 +11,13 @@ from .base import Bot
 from .random_bot import RandomBot
 
 
-def _heuristic(game: Game, seed: int | None) -> Bot:
+def _heuristic(game: Game, seed: int | None, **kwargs) -> Bot:
     module = import_module(f"{__package__}.heuristic.{game.name}")
-    return module.HeuristicBot(seed=seed)
+    return module.HeuristicBot(seed=seed, **kwargs)
 
 
-BOT_KINDS: dict[str, Callable[[Game, int | None], Bot]] = {
-    "random": lambda game, seed: RandomBot(seed),
+BOT_KINDS: dict[str, Callable[..., Bot]] = {
+    "random": lambda game, seed, **kwargs: RandomBot(seed),
     "heuristic": _heuristic,
 }
 
@@ -26,9 +26,9 @@ def bot_kinds() -> list[str]:
     return list(BOT_KINDS)
 
 
-def make_bot(kind: str, game: Game, seed: int | None = None) -> Bot:
+def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
     factory = BOT_KINDS.get(kind.strip().lower())
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
-    return factory(game, seed)
+    return factory(game, seed, **kwargs)

@@ -1,0 +1,29 @@
+"""Difficulty levels players understand, mapped to bots and thinking budgets."""
+
+from __future__ import annotations
+
+from ..core.errors import BadOption
+from ..core.protocol import Game
+from .base import Bot
+from .registry import make_bot
+
+# level -> (bot kind, keyword arguments for that bot)
+LEVELS: dict[str, tuple[str, dict]] = {
+    "easy": ("random", {}),
+    "medium": ("heuristic", {}),
+    "hard": ("heuristic", {}),
+    "expert": ("heuristic", {}),
+}
+
+
+def level_names() -> list[str]:
+    return list(LEVELS)
+
+
+def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:
+    """The bot that plays at `level` (easy, medium, hard, expert)."""
+    key = level.strip().lower()
+    if key not in LEVELS:
+        raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+    kind, kwargs = LEVELS[key]
+    return make_bot(kind, game, seed, **kwargs)
