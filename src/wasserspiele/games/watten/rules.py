@@ -158,6 +158,7 @@ class Watten(Game):
         s.event_no = 0
         s.signal_log = []
         s.last_hand = None
+        s.results = []
         s._start_hand(s._draw_deal())
         return s
 
@@ -442,9 +443,12 @@ class WattenState(StateData, State):
         WA-1.4: otherwise the deal passes clockwise."""
         points = self.value
         total = self.team_scores[team] + points
+        # (hand, dealer, trump, winning team, points, reason, tricks team 0, tricks team 1)
+        result = (self.hand_no, self.dealer, self.trump, team, points, reason, self.won[0], self.won[1])
         if total >= self.game.target:
             self.team_scores[team] = total
             self.last_hand = (team, points, reason, self.won[0], self.won[1])
+            self.results.append(result)
             self._log(EV_HAND, team, points * 4 + reason)
             self.phase = OVER
             self.winner_team = team
@@ -453,6 +457,7 @@ class WattenState(StateData, State):
         deal = self._draw_deal()  # before changing anything: a short record fails cleanly
         self.team_scores[team] = total
         self.last_hand = (team, points, reason, self.won[0], self.won[1])
+        self.results.append(result)
         self._log(EV_HAND, team, points * 4 + reason)
         self.dealer = (self.dealer + 1) % 4
         self._start_hand(deal)

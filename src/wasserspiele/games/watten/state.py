@@ -26,7 +26,7 @@ class StateData:
         "hands", "unused", "trick", "leader", "turn", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
-        "winner_team", "log", "event_no", "signal_log", "last_hand",
+        "winner_team", "log", "event_no", "signal_log", "last_hand", "results",
     )
 
     def _copy_into(self, c: "StateData") -> None:
@@ -57,6 +57,7 @@ class StateData:
         c.event_no = self.event_no
         c.signal_log = self.signal_log[:]
         c.last_hand = self.last_hand  # tuple or None
+        c.results = self.results[:]  # tuples
 
     def clone(self):
         """An independent copy (no deepcopy: lists of ints and tuples copied by slicing)."""
@@ -98,4 +99,5 @@ class StateData:
             "signals": [None if s < 0 else SIGNAL_LEVELS[s] for s in self.signals],
             "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in self.voids],
             "winner_team": None if self.winner_team < 0 else self.winner_team,
+            "results": [list(r) for r in self.results],
         }

@@ -110,6 +110,8 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
         "log": log,
         "last_hand": None if lh is None else {
             "team": lh[0], "points": lh[1], "reason": REASONS[lh[2]], "tricks_won": [lh[3], lh[4]]},
+        "results": [{"hand": r[0], "dealer": r[1], "trump": SUITS[r[2]], "team": r[3], "points": r[4],
+                     "reason": REASONS[r[5]], "tricks_won": [r[6], r[7]]} for r in state.results],
         "winner_team": state.winner_team if over else None,
         "winners": state.winners(),
     }
