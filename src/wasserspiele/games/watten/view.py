@@ -67,7 +67,8 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
     mode = game.signal_mode
     bit = 0 if seat is None else 1 << seat
     public = 0b1111
-    log = [_event(k, s, a) for (_, k, s, a, mask) in state.log if mask == public or mask & bit][-LOG_SHOWN:]
+    shown = [e for e in state.log if e[4] == public or e[4] & bit][-LOG_SHOWN:]
+    log = [_event(k, s, a) for (_, k, s, a, _m) in shown]
     leader = state.leader
     hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
     raising = game.raising
