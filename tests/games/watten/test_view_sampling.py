@@ -134,3 +134,15 @@ def test_property_sampled_worlds_keep_the_view_under_any_options(seed, cut, seat
     assert world.view(seat) == state.view(seat)
     assert world.view(None) == state.view(None)
     assert world.components() == state.components()
+
+
+def test_constrained_deal_finds_the_only_consistent_deal():
+    """When random dealing almost never fits, the matching step still finds a deal."""
+    from wasserspiele.games.watten.view import _deal_constrained
+    unseen = list(range(27))
+    only = {1: set(range(0, 5)), 2: set(range(5, 10)), 3: set(range(10, 27))}
+    for k in range(20):
+        dealt = _deal_constrained(unseen, {1: 5, 2: 5, 3: 5}, lambda o, c: c in only[o], random.Random(k))
+        assert dealt is not None
+        assert set(dealt[1]) == only[1] and set(dealt[2]) == only[2] and set(dealt[3]) <= only[3]
+    assert _deal_constrained(unseen, {1: 6, 2: 5}, lambda o, c: c in only[o], random.Random(0)) is None

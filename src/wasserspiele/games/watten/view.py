@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
 from .state import (
-    EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_GAME, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
+    EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
     EV_TRICK, EV_TRUMP, PHASE_NAMES,
 )
 
@@ -190,9 +190,6 @@ def sample_world(state: "WattenState", seat: int, rng: random.Random) -> "Watten
 
         def allowed(o: int, c: int) -> bool:
             return not (voids[o] >> eff[c]) & 1
-        # most constrained seats first helps the rejection step only through ordering
-        others.sort(key=lambda o: -bin(voids[o]).count("1"))
-        sizes = {o: sizes[o] for o in others}
     else:
         def allowed(o: int, c: int) -> bool:
             return True
