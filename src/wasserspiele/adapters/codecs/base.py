@@ -1,0 +1,177 @@
+"""The shared machinery of the per-game codecs: a fixed-size action space and a
+float32 observation vector of one seat's view, with a layout that documents itself.
+
+A codec reads only what the public protocol gives: the acting seat's `view` (JSON
+data), the legal actions and their notation (`str(action)`).  It never touches a
+state, so the same encoding serves environments, bots and recorded games alike.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Iterable, Mapping, Sequence
+
+import numpy as np
+
+from ...core.protocol import Action, Game
+
+
+class EncodingError(ValueError):
+    """A view or an action the codec cannot encode; the message says what was wrong."""
+
+
+class Vec:
+    """Builds one observation vector segment by segment; optionally records the layout."""
+
+    __slots__ = ("data", "segments")
+
+    def __init__(self, record: bool = False):
+        self.data: list[float] = []
+        self.segments: list[tuple[str, int, int, str]] | None = [] if record else None
+
+    def _segment(self, name: str, size: int, meaning: str) -> None:
+        if self.segments is not None:
+            self.segments.append((name, len(self.data), size, meaning))
+
+    def onehot(self, name: str, value: Any, choices: Mapping[Any, int], meaning: str = "") -> None:
+        """A one-hot over `choices` (value → position); a value outside them is an error."""
+        self._segment(name, len(choices), meaning or f"one-hot: {', '.join(map(str, choices))}")
+        block = [0.0] * len(choices)
+        i = choices.get(value)
+        if i is None:
+            raise EncodingError(f"{name}: {value!r} is not one of {', '.join(map(str, choices))}")
+        block[i] = 1.0
+        self.data += block
+
+    def multihot(self, name: str, values: Iterable[Any], choices: Mapping[Any, int], meaning: str = "") -> None:
+        """1 for every value present (counts add up when a value repeats)."""
+        self._segment(name, len(choices), meaning or "multi-hot")
+        block = [0.0] * len(choices)
+        for v in values:
+            i = choices.get(v)
+            if i is None:
+                raise EncodingError(f"{name}: {v!r} is not one of {', '.join(map(str, choices))}")
+            block[i] += 1.0
+        self.data += block
+
+    def scalar(self, name: str, x: float | None, scale: float = 1.0, meaning: str = "") -> None:
+        """`x / scale` (0 for None)."""
+        self._segment(name, 1, meaning or (f"value / {scale:g}" if scale != 1 else "value"))
+        self.data.append(0.0 if x is None else float(x) / scale)
+
+    def scalars(self, name: str, xs: Sequence[float | None], scale: float = 1.0, meaning: str = "") -> None:
+        self._segment(name, len(xs), meaning or (f"values / {scale:g}" if scale != 1 else "values"))
+        self.data += [0.0 if x is None else float(x) / scale for x in xs]
+
+    def flag(self, name: str, x: Any, meaning: str = "") -> None:
+        self._segment(name, 1, meaning or "1 if true")
+        self.data.append(1.0 if x else 0.0)
+
+    def zeros(self, name: str, size: int, meaning: str) -> None:
+        self._segment(name, size, meaning)
+        self.data += [0.0] * size
+
+
+def index_of(items: Iterable[Any]) -> dict[Any, int]:
+    """{item: position} for one-hot choices."""
+    return {v: i for i, v in enumerate(items)}
+
+
+class Codec(ABC):
+    """A game's fixed action space and observation encoding (one instance per Game)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.players = game.players
+        names = self._action_names()
+        self.action_names: tuple[str, ...] = tuple(names)
+        self.num_actions = len(self.action_names)
+        probe = Vec(record=True)
+        self._fill(game.new_game(seed=0).view(0), probe)
+        self.obs_size = len(probe.data)
+        self.layout: tuple[tuple[str, int, int, str], ...] = tuple(probe.segments or ())
+
+    # -- actions -------------------------------------------------------------
+    @abstractmethod
+    def _action_names(self) -> list[str]:
+        """A name per index: the notation itself, or a pattern for hand-relative actions."""
+
+    @abstractmethod
+    def action_index(self, action: Action | str, view: Mapping[str, Any]) -> int:
+        """The index of an action (or its notation) taken by the seat whose view this is."""
+
+    def legal_map(self, legal: Sequence[Action], view: Mapping[str, Any]) -> dict[int, Action]:
+        """{index: action} for the legal actions; two actions on one index is an error."""
+        out: dict[int, Action] = {}
+        for a in legal:
+            i = self.action_index(a, view)
+            if i in out:
+                raise EncodingError(f"{self.game.name}: actions {out[i]} and {a} share index {i} "
+                                    f"({self.action_names[i]})")
+            out[i] = a
+        return out
+
+    def mask(self, legal: Sequence[Action], view: Mapping[str, Any]) -> np.ndarray:
+        """An int8 vector with 1 exactly at the indices of the legal actions."""
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        for i in self.legal_map(legal, view):
+            m[i] = 1
+        return m
+
+    def decode(self, index: int, legal: Sequence[Action], view: Mapping[str, Any]) -> Action:
+        """The legal action an index stands for now; a clear error if none."""
+        index = self.check_index(index)
+        found = self.legal_map(legal, view).get(index)
+        if found is None:
+            allowed = ", ".join(str(a) for a in legal) or "none"
+            raise EncodingError(f"{self.game.name}: action {index} ({self.action_names[index]}) is not "
+                                f"legal now (legal: {allowed})")
+        return found
+
+    def check_index(self, index: Any) -> int:
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise EncodingError(f"{self.game.name}: {index!r} is not an action index") from None
+        if i != index or not 0 <= i < self.num_actions:
+            raise EncodingError(f"{self.game.name}: action index {index!r} is outside 0..{self.num_actions - 1}")
+        return i
+
+    # -- observations --------------------------------------------------------
+    @abstractmethod
+    def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
+        """Append the encoding of a view (always the same length for this game)."""
+
+    def observe(self, view: Mapping[str, Any]) -> np.ndarray:
+        """The view as a float32 vector of length `obs_size`."""
+        vec = Vec()
+        self._fill(view, vec)
+        if len(vec.data) != self.obs_size:
+            raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
+        return np.asarray(vec.data, dtype=np.float32)
+
+    def describe(self) -> str:
+        """The observation layout as a Markdown table (docs/encodings.md)."""
+        rows = ["| slice | name | meaning |", "|---|---|---|"]
+        for name, start, size, meaning in self.layout:
+            rows.append(f"| {start}:{start + size} | {name} | {meaning} |")
+        return "\n".join(rows)
+
+
+class NotationCodec(Codec):
+    """A codec whose indices are the game's notation strings themselves (every action
+    the game can ever have is in a small fixed list)."""
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self._index = {name: i for i, name in enumerate(self.action_names)}
+
+    def action_index(self, action: Action | str, view: Mapping[str, Any] | None = None) -> int:
+        text = action if isinstance(action, str) else str(action)
+        i = self._index.get(text)
+        if i is None:
+            text = str(self.game.parse_action(text))  # canonical notation; raises BadNotation
+            i = self._index.get(text)
+        if i is None:
+            raise EncodingError(f"{self.game.name}: {text!r} is not in the action codec")
+        return i

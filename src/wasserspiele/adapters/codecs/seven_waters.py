@@ -1,0 +1,157 @@
+"""Seven Waters: a fixed space of 2,830 hand-relative actions, and the view as a vector.
+
+The building actions name subsets of a hand of at most 7 cards (SW-4.1), so there are
+far too many notation strings to list (every subset of 54 cards).  As in Hanabi, the
+codec names hand *slots* instead: slot i is the i-th card of the hand as the view
+lists it, and a subset is a 7-bit mask (bit i = slot i).  What the engine emits is
+then fixed by a few small numbers:
+
+* `take R-C`: the pyramid position (28);
+* `theme CARD`: the slot (7);
+* `discard …`: the mask (127);
+* `slide K …`: line K and the mask (4 × 127): the joker values follow from the
+  line's sum, and the engine emits one split per subset;
+* `river …`: the run's first rank (A…K) and the mask (13 × 127): jokers fill the
+  gaps, X1 the lower, as the engine places them;
+* `pool …`: the pool's suit and the mask (4 × 127): jokers declare that suit;
+* `pass` (1).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from ...core.protocol import Action
+from .base import Codec, EncodingError, Vec, index_of
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+CARDS = tuple(r + s for s in SUITS for r in RANKS) + ("X1", "X2")
+CARD = index_of(CARDS)
+HAND_SLOTS = 7
+MASKS = (1 << HAND_SLOTS) - 1  # 127 non-empty subsets
+ROWS = 7
+PYRAMID = ROWS * (ROWS + 1) // 2
+LINES = 4
+
+TAKE = 0
+THEME = TAKE + PYRAMID
+DISCARD = THEME + HAND_SLOTS
+SLIDE = DISCARD + MASKS
+RIVER = SLIDE + LINES * MASKS
+POOL = RIVER + len(RANKS) * MASKS
+PASS = POOL + len(SUITS) * MASKS
+SIZE = PASS + 1
+
+
+def _slots(mask: int) -> str:
+    return ",".join(str(i) for i in range(HAND_SLOTS) if mask >> i & 1)
+
+
+def _rank(token: str) -> int:
+    """1…13 of a river piece: the card's rank, or a joker's declared rank."""
+    name, _, decl = token.partition("=")
+    r = decl if decl else name[0]
+    return RANKS.index("T" if r == "10" else r) + 1
+
+
+def _suit(token: str) -> str:
+    name, _, decl = token.partition("=")
+    return decl if decl else name[-1]
+
+
+class SevenWatersCodec(Codec):
+    def _action_names(self) -> list[str]:
+        names = [f"take {r}-{c}" for r in range(1, ROWS + 1) for c in range(1, r + 1)]
+        names += [f"theme slot {i}" for i in range(HAND_SLOTS)]
+        names += [f"discard slots {_slots(m)}" for m in range(1, MASKS + 1)]
+        names += [f"slide {k} slots {_slots(m)}" for k in range(1, LINES + 1) for m in range(1, MASKS + 1)]
+        names += [f"river from {r} slots {_slots(m)}" for r in RANKS for m in range(1, MASKS + 1)]
+        names += [f"pool {s} slots {_slots(m)}" for s in SUITS for m in range(1, MASKS + 1)]
+        names.append("pass")
+        return names
+
+    def _hand(self, view: Mapping[str, Any]) -> dict[str, int]:
+        seat = view["seat"]
+        hand = view["players"][seat]["hand"] if seat is not None else None
+        if hand is None:
+            raise EncodingError("seven_waters: the view shows no hand (a spectator cannot act)")
+        return {name: i for i, name in enumerate(hand)}
+
+    def _mask(self, tokens: list[str], hand: dict[str, int], text: str) -> int:
+        m = 0
+        for t in tokens:
+            slot = hand.get(t.partition("=")[0].upper())
+            if slot is None:
+                raise EncodingError(f"seven_waters: {text!r} names {t.partition('=')[0]}, which is not in the hand")
+            m |= 1 << slot
+        if not m:
+            raise EncodingError(f"seven_waters: {text!r} names no cards")
+        return m
+
+    def action_index(self, action: Action | str, view: Mapping[str, Any]) -> int:
+        text = str(self.game.parse_action(action)) if isinstance(action, str) else str(action)
+        verb, *args = text.split()
+        if verb == "pass":
+            return PASS
+        if verb == "take":
+            r, c = (int(x) for x in args[0].split("-"))
+            return TAKE + r * (r - 1) // 2 + c - 1
+        hand = self._hand(view)
+        if verb == "theme":
+            return THEME + self._mask(args, hand, text).bit_length() - 1
+        if verb == "discard":
+            return DISCARD + self._mask(args, hand, text) - 1
+        if verb == "slide":
+            return SLIDE + (int(args[0]) - 1) * MASKS + self._mask(args[1:], hand, text) - 1
+        if verb == "river":
+            start = min(_rank(t) for t in args)
+            return RIVER + (start - 1) * MASKS + self._mask(args, hand, text) - 1
+        if verb == "pool":
+            return POOL + SUITS.index(_suit(args[0])) * MASKS + self._mask(args, hand, text) - 1
+        raise EncodingError(f"seven_waters: {text!r} is not an action the codec knows")
+
+    def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
+        me = view["seat"] if view["seat"] is not None else 0
+        vec.onehot("seat", view["seat"], index_of([0, 1]), "the observing seat")
+        mover = view["to_move"][0] if view["to_move"] else None
+        vec.flag("my_turn", mover == me, "1 when the observing seat is to move")
+        vec.flag("extra_action", view["extra_action"], "1 during the extra action after a slide")
+        vec.scalar("pyramid_left", view["pyramid_left"], PYRAMID, "pyramid cards left / 28")
+        vec.scalar("slides_built", view["slides_built"], 7, "slides built by both / 7")
+        limit = view["slide_limit"]
+        vec.scalar("slide_limit", 0 if limit is None else limit, 7, "slide limit / 7 (0: no limit)")
+        left = view["final_turns_left"]
+        vec.scalar("final_turns_left", -1 if left is None else left, 2, "final turns left / 2 (-0.5: not started)")
+        vec.flag("over", view["over"], "1 once the game is over")
+        cells = [c for row in view["pyramid"] for c in row]
+        states = index_of(["empty", "face down", *CARDS])
+        for i, c in enumerate(cells):
+            vec.onehot(f"pyramid{i}", "empty" if c is None else "face down" if c == "##" else c, states,
+                       "pyramid position (rows top down): empty, face down, or the card (56)")
+        free = set(view["free"])
+        vec.scalars("free", [1.0 if f"{r}-{c}" in free else 0.0 for r in range(1, ROWS + 1)
+                             for c in range(1, r + 1)], 1, "1 for each pyramid position that may be taken")
+        mine = view["players"][me]
+        hand = mine["hand"] or []
+        for i in range(HAND_SLOTS):
+            vec.multihot(f"hand_slot{i}", [hand[i]] if i < len(hand) else [], CARD,
+                         "the card in this hand slot (the action codec's slot i)")
+        for who, p in (("me", mine), ("opponent", view["players"][1 - me])):
+            vec.multihot(f"{who}_lines", [c for line in p["lines"] for c in line], CARD, "cards in the 4 lines")
+            vec.scalars(f"{who}_line_sums", p["line_sums"], 40, "sum of lines 1…4 / 40")
+            vec.scalars(f"{who}_slide_built", [0.0 if s is None else 1.0 for s in p["slides"]], 1,
+                        "1 for each line whose slide is built")
+            vec.multihot(f"{who}_slides", [c.partition("=")[0] for s in p["slides"] if s for c in s], CARD,
+                         "cards in the slides")
+            vec.multihot(f"{who}_river", [c.partition("=")[0] for c in p["river"]], CARD, "cards in the lazy river")
+            ranks = [_rank(c) for c in p["river"]]
+            vec.scalars(f"{who}_river_ends", [min(ranks) if ranks else 0, max(ranks) if ranks else 0], 13,
+                        "lowest and highest river rank / 13 (0: no river)")
+            vec.multihot(f"{who}_pool", [c.partition("=")[0] for c in p["pool"]], CARD, "cards in the wave pool")
+            vec.onehot(f"{who}_pool_suit", p["pool_suit"], index_of([None, *SUITS]), "pool suit: none, C D H S")
+            vec.flag(f"{who}_theme_placed", p["theme_placed"], "1 once a theme card is placed")
+            vec.multihot(f"{who}_theme", [p["theme"]] if p["theme"] else [], CARD, "the theme card, if visible")
+            vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7")
+            vec.scalar(f"{who}_discard_count", p["discard_count"], 54, "cards discarded / 54")
+            vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")

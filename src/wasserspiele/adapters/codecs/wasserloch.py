@@ -1,0 +1,39 @@
+"""Wasserloch: 64 actions (`A x1` … `8 x8`) and the view as a vector."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import NotationCodec, Vec, index_of
+
+VALUES = "A2345678"
+MAX_SEATS = 4
+
+
+class WasserlochCodec(NotationCodec):
+    def _action_names(self) -> list[str]:
+        # index = value * 8 + (count - 1): value A=0 … 8=7
+        return [f"{v}x{n}" for v in VALUES for n in range(1, 9)]
+
+    def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
+        seats = index_of(range(MAX_SEATS))
+        vec.onehot("seat", view["seat"], seats, "the observing seat (one-hot over 4 seats)")
+        vec.onehot("players", view["players"], index_of(range(2, MAX_SEATS + 1)), "number of players: 2, 3, 4")
+        vec.onehot("to_move", view["to_move"][0] if view["to_move"] else None,
+                   index_of([0, 1, 2, 3, None]), "seat to move; last position: nobody (game over)")
+        vec.scalar("round", view["round"] - 1, max(1, view["rounds"]), "rounds played / rounds")
+        vec.onehot("start_player", view["start_player"], seats, "start player of this round")
+        vec.scalars("waterhole", view["waterhole"], 8, "cards of each value A…8 at the waterhole / 8")
+        hand = view["hand"] or [0] * 8
+        vec.scalars("hand", hand, 5, "own cards of each value A…8 / 5")
+        sizes = list(view["hand_sizes"]) + [0] * (MAX_SEATS - len(view["hand_sizes"]))
+        vec.scalars("hand_sizes", sizes, 5, "hand size of seats 0…3 / 5 (0 for absent seats)")
+        vec.scalar("pile", view["pile"], 64, "cards left in the draw pile / 64")
+        vec.scalars("gone", view["gone"], 8, "cards of each value driven off (gone) this round / 8")
+        loot = view["loot"][-1] if view["loot"] else []
+        loot = list(loot) + [0] * (MAX_SEATS - len(loot))
+        vec.scalars("loot", loot, 30, "this round's loot of seats 0…3 / 30")
+        scores = list(view["scores"]) + [0] * (MAX_SEATS - len(view["scores"]))
+        vec.scalars("scores", scores, 100, "match score of seats 0…3 / 100")
+        vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
+        vec.flag("over", view["over"], "1 once the match is over")

@@ -1,0 +1,55 @@
+"""Watten: 43 actions (32 cards, 4 trumps, 4 signals, raise, accept, concede) and the view."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .base import NotationCodec, Vec, index_of
+
+SUITS = "CSHD"
+RANKS = "789TJQKA"
+CARDS = tuple(r + s for s in SUITS for r in RANKS)  # card id = suit * 8 + rank, as the engine numbers them
+CARD = index_of(CARDS)
+SEATS = index_of(range(4))
+PHASES = ("trump", "signal", "play", "answer", "over")
+SIGNALS = (None, "none", "weak", "medium", "strong")
+
+
+class WattenCodec(NotationCodec):
+    def _action_names(self) -> list[str]:
+        return (list(CARDS) + [f"trump {s}" for s in SUITS]
+                + [f"signal {lvl}" for lvl in ("none", "weak", "medium", "strong")]
+                + ["raise", "accept", "concede"])
+
+    def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
+        target = max(1, view["target"])
+        vec.onehot("seat", view["seat"], SEATS, "the observing seat; its team is seat % 2")
+        vec.onehot("phase", view["phase"], index_of(PHASES), "phase: " + ", ".join(PHASES))
+        mover = view["to_move"][0] if view["to_move"] else None
+        vec.onehot("to_move", mover, index_of([0, 1, 2, 3, None]), "seat to move; last: nobody")
+        vec.onehot("dealer", view["dealer"], SEATS, "dealer of this hand")
+        vec.onehot("caller", view["caller"], SEATS, "seat that names trump this hand")
+        vec.onehot("leader", view["leader"], index_of([0, 1, 2, 3, None]), "leader of the current trick")
+        vec.onehot("trump", view["trump"], index_of([None, *SUITS]), "trump suit: none yet, C, S, H, D")
+        vec.multihot("hand", view["hand"] or [], CARD, "own cards (32: suit-major C S H D, ranks 7…A)")
+        vec.scalars("hand_sizes", view["hand_sizes"], 5, "cards in each seat's hand / 5")
+        trick = {seat: c for seat, c in view["trick"]}
+        for s in range(4):
+            vec.multihot(f"trick_seat{s}", [trick[s]] if s in trick else [], CARD,
+                         f"card seat {s} has played to the current trick")
+        played = [c for t in view["tricks"] for _seat, c in t["cards"]]
+        vec.multihot("played", played, CARD, "cards in completed tricks of this hand")
+        vec.scalars("tricks_won", view["tricks_won"], 5, "tricks won this hand by team 0 / 1, / 5")
+        vec.scalars("scores", view["scores"], target, "team scores / target")
+        vec.scalar("value", view["value"], target, "what this hand is worth / target")
+        r = view["raise"]
+        vec.flag("raising", r["enabled"], "raising is allowed (option)")
+        vec.onehot("raise_pending", r["pending"], index_of([None, 0, 1, 2, 3]), "seat whose raise awaits an answer")
+        vec.scalars("gespannt", [float(x) for x in r["gespannt"]], 1, "team 0 / 1 is one hand from winning")
+        vec.scalars("can_raise", [float(x) for x in r["can_raise"]], 1, "team 0 / 1 may raise now")
+        for s in range(4):
+            vec.onehot(f"signal_seat{s}", view["signals"][s], index_of(SIGNALS),
+                       f"seat {s}'s signal as far as visible: unseen/none-sent, none, weak, medium, strong")
+        for s in range(4):
+            vec.multihot(f"voids_seat{s}", view["voids"][s], index_of(SUITS), f"suits seat {s} has shown void in")
+        vec.flag("over", view["phase"] == "over", "1 once the game is over")
