@@ -159,14 +159,22 @@ def _high_first(c: Card) -> tuple[int, int]:
 
 
 def _subsets(hand: tuple[Card, ...]) -> tuple:
-    """Every non-empty subset of the hand, in bitmask order: (cards in hand order, plain
-    cards from the highest rank down as slides and pools list them, jokers)."""
+    """Every non-empty subset of the hand as (cards, plain cards, jokers, sum of the plain
+    cards' values, plain cards as pieces).  Cards are listed from the highest rank down,
+    jokers last, as actions list them; subsets come in a fixed order."""
     def make():
-        n = len(hand)
-        for mask in range(1, 1 << n):
-            cards = tuple(hand[i] for i in range(n) if mask >> i & 1)
-            plain = sorted((c for c in cards if c.rank), key=_high_first)
-            yield cards, tuple(plain), tuple(c for c in cards if not c.rank)
+        subs: list[tuple] = [((), (), 0)]
+        for c in sorted((c for c in hand if c.rank), key=_high_first):
+            piece, value = PLAIN[c.index], VALUE[c.index]
+            subs += [(plain + (c,), pieces + (piece,), total + value) for plain, pieces, total in subs]
+        joker_sets: list[tuple] = [()]
+        for j in hand:
+            if not j.rank:
+                joker_sets += [js + (j,) for js in joker_sets]
+        for jokers in joker_sets:
+            for plain, pieces, total in subs:
+                if plain or jokers:
+                    yield plain + jokers, plain, jokers, total, pieces
     return _cached(("subsets", hand), make)
 
 
@@ -176,19 +184,18 @@ def _slide_options(hand: tuple[Card, ...], line: int, target: int) -> tuple:
     remainder is split X1 = min(10, r - 1), X2 = r - X1 (any other split is legal too,
     but is the same play)."""
     def make():
-        for cards, plain, jokers in _subsets(hand):
-            r = target - sum(VALUE[c.index] for c in plain)
+        for _cards, _plain, jokers, total, pieces in _subsets(hand):
+            r = target - total
             if not jokers:
                 if r == 0:
-                    yield Slide(line, tuple(PLAIN[c.index] for c in plain))
+                    yield Slide(line, pieces)
             elif len(jokers) == 1:
                 if 1 <= r <= 10:
-                    yield Slide(line, tuple(PLAIN[c.index] for c in plain)
-                                + (SLIDE_JOKER[(jokers[0].index, r)],))
+                    yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, r)],))
             elif 2 <= r <= 20:
                 a = min(10, r - 1)
-                yield Slide(line, tuple(PLAIN[c.index] for c in plain)
-                            + (SLIDE_JOKER[(jokers[0].index, a)], SLIDE_JOKER[(jokers[1].index, r - a)]))
+                yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, a)],
+                                            SLIDE_JOKER[(jokers[1].index, r - a)]))
     return _cached(("slide", hand, line, target), make)
 
 
@@ -213,7 +220,7 @@ def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int)
 def _river_options(hand: tuple[Card, ...], lo: int, hi: int) -> tuple:
     """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
     def make():
-        for cards, plain, jokers in _subsets(hand):
+        for cards, plain, jokers, _total, _pieces in _subsets(hand):
             n = len(cards)
             if lo == 0:
                 ranks = [c.rank for c in plain]
@@ -232,7 +239,7 @@ def _river_options(hand: tuple[Card, ...], lo: int, hi: int) -> tuple:
 def _pool_options(hand: tuple[Card, ...], suit: str) -> tuple:
     """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
     def make():
-        for cards, plain, jokers in _subsets(hand):
+        for _cards, plain, jokers, _total, pieces in _subsets(hand):
             suits = {c.suit for c in plain}
             if len(suits) > 1:
                 continue
@@ -244,8 +251,7 @@ def _pool_options(hand: tuple[Card, ...], suit: str) -> tuple:
             else:
                 choices = (suit,) if suit else SUITS
             for s in choices:
-                yield Pool(tuple(PLAIN[c.index] for c in plain)
-                           + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
+                yield Pool(pieces + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
     return _cached(("pool", hand, suit), make)
 
 
@@ -254,7 +260,7 @@ def _theme_options(hand: tuple[Card, ...]) -> tuple:
 
 
 def _discard_options(hand: tuple[Card, ...]) -> tuple:
-    return _cached(("discard", hand), lambda: (Discard(cards) for cards, _, _ in _subsets(hand)))
+    return _cached(("discard", hand), lambda: (Discard(sub[0]) for sub in _subsets(hand)))
 
 
 def _names(cards) -> str:
