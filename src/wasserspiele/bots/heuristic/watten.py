@@ -13,6 +13,7 @@ from ..base import Bot, Decision
 from ...games.watten.actions import (
     ACCEPT, CARD_ID, CONCEDE, JACK, N_CARDS, PLAY, RAISE, RANK_OF, SIGNAL, SIGNAL_LEVELS, SUIT_OF, TRUMP,
 )
+from ...games.watten.rules import best_index
 
 SUITS = "CSHD"
 SIGNAL_VALUE = {"weak": 0.0, "medium": 1.0, "strong": 2.0, "none": None, None: None}
@@ -128,13 +129,10 @@ class HeuristicBot(Bot):
         unseen = self._unseen(view, hand)
         if not trick:
             return self._lead(view, cards, hand, trump, eff, strength, unseen, plays)
-        led = eff[CARD_ID[trick[0][1]]]
-        row = strength[trump * 4 + led]
-        best_i, best_v = 0, -1
-        for i, (_, name) in enumerate(trick):
-            v = row[CARD_ID[name]]
-            if v > best_v:
-                best_i, best_v = i, v
+        played = [CARD_ID[name] for _, name in trick]
+        row = strength[trump * 4 + eff[played[0]]]
+        best_i = best_index(row, played)
+        best_v = row[played[best_i]]
         winner_seat = trick[best_i][0]
         last = len(trick) == 3
         partner_wins = winner_seat == view["partner"]

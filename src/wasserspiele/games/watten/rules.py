@@ -70,6 +70,19 @@ def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tup
     return tuple(eff), tuple(strength)
 
 
+def best_index(row: tuple[int, ...], cards) -> int:
+    """WA-3.3: the position of the winning card among `cards` played in order, by the
+    strength `row` of the led suit; with equal strength the earlier card wins."""
+    best = 0
+    top = row[cards[0]]
+    for i in range(1, len(cards)):
+        v = row[cards[i]]
+        if v > top:
+            top = v
+            best = i
+    return best
+
+
 class Watten(Game):
     """WA-1.1: four players, two fixed teams of partners sitting opposite."""
 
@@ -157,7 +170,6 @@ class Watten(Game):
         s.log = []
         s.event_no = 0
         s.signal_log = []
-        s.last_hand = None
         s.results = []
         s._start_hand(s._draw_deal())
         return s
@@ -230,17 +242,21 @@ class WattenState(StateData, State):
             return list(SIGNALS)
         return [ACCEPT_ACTION, CONCEDE_ACTION]
 
-    def _playable(self, hand: list[int]) -> list[int]:
-        """WA-3.2: the cards of `hand` that may be played to the current trick."""
+    def _follow_duty(self) -> int:
+        """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none."""
         trick = self.trick
         if not trick:
+            return -1
+        led = self.game.eff[self.trump][trick[0]]
+        return led if self.game.follow_all or led == self.trump else -1
+
+    def _playable(self, hand: list[int]) -> list[int]:
+        """WA-3.2: the cards of `hand` that may be played to the current trick."""
+        led = self._follow_duty()
+        if led < 0:
             return hand
         eff = self.game.eff[self.trump]
-        led = eff[trick[0]]
-        if not (self.game.follow_all or led == self.trump):
-            return hand
-        follow = [c for c in hand if eff[c] == led]
-        return follow or hand
+        return [c for c in hand if eff[c] == led] or hand
 
     def _raise_problem(self, seat: int) -> str | None:
         """WA-6: why `seat`'s team may not raise now; None if it may."""
@@ -289,13 +305,10 @@ class WattenState(StateData, State):
         hand = self.hands[seat]
         if c not in hand:
             return f"you do not hold {CARD_NAMES[c]} (your hand: {' '.join(CARD_NAMES[x] for x in hand)})"
-        trick = self.trick
-        if not trick:
-            return None
+        led = self._follow_duty()
         trump = self.trump
         eff = self.game.eff[trump]
-        led = eff[trick[0]]
-        if eff[c] == led or not (self.game.follow_all or led == trump):
+        if led < 0 or eff[c] == led:
             return None
         must = [CARD_NAMES[x] for x in hand if eff[x] == led]
         if not must:
@@ -378,9 +391,8 @@ class WattenState(StateData, State):
         self.hands[seat].remove(c)
         trick = self.trick
         if trick:
-            eff = self.game.eff[self.trump]
-            led = eff[trick[0]]
-            if eff[c] != led and (self.game.follow_all or led == self.trump):
+            led = self._follow_duty()
+            if led >= 0 and self.game.eff[self.trump][c] != led:
                 self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
@@ -395,14 +407,7 @@ class WattenState(StateData, State):
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         trick = self.trick
         trump = self.trump
-        st = self.game.strength[trump * 4 + self.game.eff[trump][trick[0]]]
-        best = 0
-        top = st[trick[0]]
-        for i in (1, 2, 3):
-            v = st[trick[i]]
-            if v > top:  # equal strength: the earlier card keeps the trick
-                top = v
-                best = i
+        best = best_index(self.game.strength[trump * 4 + self.game.eff[trump][trick[0]]], trick)
         winner = (self.leader + best) % 4
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner & 1] += 1
@@ -443,22 +448,18 @@ class WattenState(StateData, State):
         WA-1.4: otherwise the deal passes clockwise."""
         points = self.value
         total = self.team_scores[team] + points
+        over = total >= self.game.target
+        if not over:
+            deal = self._draw_deal()  # before changing anything: a short record fails cleanly
+        self.team_scores[team] = total
         # (hand, dealer, trump, winning team, points, reason, tricks team 0, tricks team 1)
-        result = (self.hand_no, self.dealer, self.trump, team, points, reason, self.won[0], self.won[1])
-        if total >= self.game.target:
-            self.team_scores[team] = total
-            self.last_hand = (team, points, reason, self.won[0], self.won[1])
-            self.results.append(result)
-            self._log(EV_HAND, team, points * 4 + reason)
+        self.results.append((self.hand_no, self.dealer, self.trump, team, points, reason, self.won[0], self.won[1]))
+        self._log(EV_HAND, team, points * 4 + reason)
+        if over:
             self.phase = OVER
             self.winner_team = team
             self._log(EV_GAME, team, total)
             return
-        deal = self._draw_deal()  # before changing anything: a short record fails cleanly
-        self.team_scores[team] = total
-        self.last_hand = (team, points, reason, self.won[0], self.won[1])
-        self.results.append(result)
-        self._log(EV_HAND, team, points * 4 + reason)
         self.dealer = (self.dealer + 1) % 4
         self._start_hand(deal)
 

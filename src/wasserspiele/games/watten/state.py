@@ -26,7 +26,7 @@ class StateData:
         "hands", "unused", "trick", "leader", "turn", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
-        "winner_team", "log", "event_no", "signal_log", "last_hand", "results",
+        "winner_team", "log", "event_no", "signal_log", "results",
     )
 
     def _copy_into(self, c: "StateData") -> None:
@@ -56,7 +56,6 @@ class StateData:
         c.log = self.log[:]
         c.event_no = self.event_no
         c.signal_log = self.signal_log[:]
-        c.last_hand = self.last_hand  # tuple or None
         c.results = self.results[:]  # tuples
 
     def clone(self):

@@ -72,7 +72,7 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
     leader = state.leader
     hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
     raising = game.raising
-    lh = state.last_hand
+    lh = state.results[-1] if state.results else None
     over = state.winner_team >= 0
     return {
         "game": "watten",
@@ -110,7 +110,7 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
         "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in state.voids],
         "log": log,
         "last_hand": None if lh is None else {
-            "team": lh[0], "points": lh[1], "reason": REASONS[lh[2]], "tricks_won": [lh[3], lh[4]]},
+            "team": lh[3], "points": lh[4], "reason": REASONS[lh[5]], "tricks_won": [lh[6], lh[7]]},
         "results": [{"hand": r[0], "dealer": r[1], "trump": SUITS[r[2]], "team": r[3], "points": r[4],
                      "reason": REASONS[r[5]], "tricks_won": [r[6], r[7]]} for r in state.results],
         "winner_team": state.winner_team if over else None,
