@@ -65,6 +65,15 @@ class Wildwasser(Game):
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
         self.markers = MARKERS[:p]
+        self._without: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+
+    def without(self, seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
+        """`seats` less `seat`, interned (the pick phase's to_move shrinks pick by pick)."""
+        key = (seats, seat)
+        found = self._without.get(key)
+        if found is None:
+            found = self._without[key] = tuple(s for s in seats if s != seat)
+        return found
 
     def parse_action(self, text: str) -> WildAction:
         return parse_action(text)
@@ -469,11 +478,11 @@ class WildwasserState(WildwasserData, State):
             self.hand[seat] &= ~(1 << sp)
             self.pick[seat] = sp
             self._note("pick", seat)
-            self.waiting = tuple(s for s in self.waiting if s != seat)
+            self.waiting = self.game.without(self.waiting, seat)
             if not self.waiting:
                 self._next_turn()
             return
-        self._note("decide", seat, str(action))
+        self._note("decide", seat, action._text)
         self.phase = CHOOSE
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
