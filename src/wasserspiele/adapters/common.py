@@ -1,0 +1,64 @@
+"""What the three environments share: loading a game with its codec, zero-sum rewards,
+text rendering and seeding."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from ..core.protocol import Game, State
+from ..core.registry import game_class, load
+from .codecs import Codec, codec_for
+
+# Every encoded value is a one-hot, a flag or a count scaled to about [0, 1]; a few
+# scalars reach -0.5 and long matches push scaled scores past 1, never near these bounds.
+OBS_LOW, OBS_HIGH = -1.0, 100.0
+
+TITLES = {"wasserloch": "Wasserloch", "seven_waters": "SevenWaters", "watten": "Watten", "wildwasser": "Wildwasser"}
+
+
+def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Codec]:
+    if isinstance(game, Game):
+        if options:
+            raise ValueError("pass options either to wasserspiele.load or here, not both")
+        g = game
+    else:
+        g = load(game, **options)
+    return g, codec_for(g)
+
+
+def zero_sum(state: State) -> list[float]:
+    """Each seat's return minus the mean return: 0 for everybody while the game runs,
+    and a sum of 0 at the end (a 3-player win: +2/3, -1/3, -1/3; Watten: ±0.5 per partner)."""
+    r = state.returns()
+    mean = sum(r) / len(r)
+    return [x - mean for x in r]
+
+
+def render_text(state: State, seat: int | None) -> str:
+    """The position as `seat` sees it, via the CLI's renderer (markup stripped), or JSON."""
+    view = state.view(seat)
+    try:
+        from importlib import import_module
+        module = import_module(f"wasserspiele.cli.render.{state.game.name}")
+        text = module.render_view(view)
+    except Exception:  # a renderer that is missing or broken must not break training loops
+        return json.dumps(view, indent=1)
+    try:
+        from rich.text import Text
+        return Text.from_markup(text).plain
+    except Exception:
+        return text
+
+
+def seed_stream(seed: int | None) -> random.Random:
+    return random.Random(seed)
+
+
+def game_names_with_titles() -> dict[str, str]:
+    return dict(TITLES)
+
+
+def check_game_name(name: str) -> str:
+    return game_class(name).name

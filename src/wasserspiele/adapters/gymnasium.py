@@ -1,0 +1,154 @@
+"""Gymnasium single-agent environments: `gymnasium.make("wasserspiele/Wasserloch-v0")`.
+
+The agent plays one seat (`seat=0`) against bots chosen by name (`opponents="heuristic"`,
+or one name per other seat; any kind `bots.registry.make_bot` knows, e.g. random,
+heuristic, ismcts).  Observations are the float32 vector of the agent's view; the
+legal-action mask is in `info["action_mask"]` and from `action_masks()` (what
+sb3-contrib's MaskablePPO reads).  The reward comes at the end: the agent's share of
+the zero-sum transform of `state.returns()`.
+
+An index that is in the action space but illegal now ends the episode with
+`illegal_reward` (default -1) and the reason in `info["illegal_action"]`, so that
+unmasked agents (and gymnasium's env checker) can explore; `illegal_action="raise"`
+raises the engine's `IllegalAction` instead.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from ..bots.base import decision_for
+from ..bots.registry import make_bot
+from ..core.errors import IllegalAction
+from ..core.protocol import Game
+from .common import OBS_HIGH, OBS_LOW, TITLES, load_with_codec, render_text, zero_sum
+
+
+class WasserspieleEnv(gymnasium.Env):
+    """One seat of one game per episode against bots; seeded by `reset(seed=…)`."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(self, game: str | Game = "wasserloch", seat: int = 0,
+                 opponents: str | Sequence[str] = "random", render_mode: str | None = None,
+                 illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 options: dict[str, Any] | None = None, **game_options: Any):
+        super().__init__()
+        self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
+        players = self.game.players
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1} for {self.game.name} with {players} players, got {seat!r}")
+        self.seat = seat
+        others = [s for s in range(players) if s != seat]
+        kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        if len(kinds) != len(others):
+            raise ValueError(f"opponents: {len(others)} bot names needed (seats {others}), got {len(kinds)}")
+        self.opponent_kinds = dict(zip(others, kinds))
+        for kind in kinds:
+            make_bot(kind, self.game, seed=0)  # an unknown name fails here, with the known names
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, (self.codec.obs_size,), np.float32)
+        self.action_space = spaces.Discrete(self.codec.num_actions)
+        self._seeds = random.Random()
+        self.state = None
+        self.bots: dict[int, Any] = {}
+        self._legal: dict[int, Any] = {}
+
+    # -- helpers -----------------------------------------------------------------
+    def _play_bots(self) -> None:
+        """Bots move until the agent's seat is the current one or the game is over."""
+        s = self.state
+        while not s.is_terminal():
+            seat = s.current_seat
+            if seat == self.seat:
+                return
+            s.apply(self.bots[seat].choose(decision_for(s, seat)), seat)
+
+    def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
+        view = self.state.view(self.seat)
+        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        self._legal = {}
+        if not self.state.is_terminal():
+            self._legal = self.codec.legal_map(self.state.legal_actions(self.seat), view)
+            mask[list(self._legal)] = 1
+        self._mask = mask
+        return self.codec.observe(view), {"action_mask": mask.copy()}
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action mask (bool) for the agent's current decision."""
+        return self._mask.astype(bool)
+
+    # -- gymnasium API -------------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self.bots = {s: make_bot(k, self.game, seed=self._seeds.randrange(2**63))
+                     for s, k in self.opponent_kinds.items()}
+        self._play_bots()
+        return self._observation()
+
+    def step(self, action: int):
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
+        if self.state.is_terminal():
+            raise RuntimeError("the episode is over: call reset()")
+        index = self.codec.check_index(action)
+        move = self._legal.get(index)
+        if move is None:
+            reason = (f"action {index} ({self.codec.action_names[index]}) is not legal now "
+                      f"(legal: {', '.join(str(a) for a in self._legal.values())})")
+            if self.illegal_action == "raise":
+                raise IllegalAction(self.codec.action_names[index], self.seat, reason)
+            obs, info = self._observation()
+            info["illegal_action"] = reason
+            self._mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+            info["action_mask"] = self._mask.copy()
+            return obs, self.illegal_reward, True, False, info
+        self.state.apply(move, self.seat)
+        self._play_bots()
+        obs, info = self._observation()
+        terminated = self.state.is_terminal()
+        reward = zero_sum(self.state)[self.seat] if terminated else 0.0
+        if terminated:
+            info["returns"] = self.state.returns()
+            info["scores"] = self.state.scores()
+        if self.render_mode == "human":
+            self.render()
+        return obs, float(reward), terminated, False, info
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.state, self.seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def register_all() -> list[str]:
+    """Register `wasserspiele/<Game>-v0` for every game (idempotent); returns the ids."""
+    ids = []
+    for name, title in TITLES.items():
+        env_id = f"wasserspiele/{title}-v0"
+        if env_id not in gymnasium.envs.registry:
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:WasserspieleEnv", kwargs={"game": name})
+        ids.append(env_id)
+    return ids
+
+
+ENV_IDS = register_all()
