@@ -16,9 +16,15 @@ def _heuristic(game: Game, seed: int | None, **kwargs) -> Bot:
     return module.HeuristicBot(seed=seed, **kwargs)
 
 
+def _ismcts(game: Game, seed: int | None, **kwargs) -> Bot:
+    from .ismcts import ISMCTSBot, search_defaults
+    return ISMCTSBot(seed, game=game, **{**search_defaults(game.name), **kwargs})
+
+
 BOT_KINDS: dict[str, Callable[..., Bot]] = {
     "random": lambda game, seed, **kwargs: RandomBot(seed),
     "heuristic": _heuristic,
+    "ismcts": _ismcts,
 }
 
 

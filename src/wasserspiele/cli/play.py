@@ -21,10 +21,12 @@ HUMAN = "human"
 
 TEXT = {
     "en": {
-        "prompt": "seat {seat} – your move (help, moves, quit)",
+        "prompt": "seat {seat} – your move (help, moves, hint, quit)",
+        "hint": "hint: {best}   (alternatives: {others})",
+        "hint_line": "{action} (value {value:.2f} after {visits} simulations)",
         "refused": "refused: {reason}",
         "help": "Type a move in the game's notation, e.g. {example}.\n"
-                "Commands: moves (list legal moves), help, quit (saves with --save).",
+                "Commands: moves (list legal moves), hint (the strongest bot's advice), help, quit (saves with --save).",
         "moves": "legal moves: {moves}",
         "saved": "game saved to {path}; continue with: wasserspiele play --resume {path}",
         "not_saved": "game not saved (start with --save FILE to keep it)",
@@ -33,10 +35,12 @@ TEXT = {
         "bot_move": "seat {seat} ({kind}): {action}",
     },
     "de": {
-        "prompt": "Platz {seat} – dein Zug (help, moves, quit)",
+        "prompt": "Platz {seat} – dein Zug (help, moves, hint, quit)",
+        "hint": "Tipp: {best}   (Alternativen: {others})",
+        "hint_line": "{action} (Wert {value:.2f} nach {visits} Simulationen)",
         "refused": "nicht erlaubt: {reason}",
         "help": "Gib einen Zug in der Notation des Spiels ein, z. B. {example}.\n"
-                "Befehle: moves (erlaubte Züge), help, quit (speichert mit --save).",
+                "Befehle: moves (erlaubte Züge), hint (Rat des stärksten Bots), help, quit (speichert mit --save).",
         "moves": "erlaubte Züge: {moves}",
         "saved": "Spiel gespeichert in {path}; weiter mit: wasserspiele play --resume {path}",
         "not_saved": "Spiel nicht gespeichert (mit --save DATEI starten, um es zu behalten)",
@@ -135,6 +139,17 @@ class PlaySession:
         if self.save:
             write_record(self.state, self.save)
 
+    def hint(self, seat: int, alternatives: int = 3) -> str:
+        """The expert bot's choice for `seat` and its best alternatives, with estimated values."""
+        from ..bots.levels import bot_for_level
+        bot = bot_for_level("expert", self.state.game, seed=len(self.state.history))
+        choices = bot.search(decision_for(self.state, seat)) if hasattr(bot, "search") else []
+        lines = [self.t("hint_line", action=c.action, value=c.value, visits=c.visits)
+                 for c in choices[:alternatives + 1]]
+        if not lines:
+            return self.t("hint", best=bot.choose(decision_for(self.state, seat)), others="–")
+        return self.t("hint", best=lines[0], others="; ".join(lines[1:]) or "–")
+
     def ask(self, seat: int, r) -> Any:
         """Show `seat` its view and read a legal action."""
         hotseat = len(self.humans) > 1
@@ -160,6 +175,9 @@ class PlaySession:
                 continue
             if word in ("moves", "m"):
                 self.console.print(self.t("moves", moves=", ".join(map(str, legal))))
+                continue
+            if word in ("hint", "h"):
+                self.console.print(self.hint(seat))
                 continue
             try:
                 action = self.state.game.parse_action(line)

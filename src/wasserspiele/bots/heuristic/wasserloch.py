@@ -139,3 +139,33 @@ class HeuristicBot(Bot):
             risk += weight * best
             weight *= 0.5
         return risk
+
+
+def rollout_policy(world, seat: int, rng):
+    """A fast greedy policy for search rollouts in a *sampled* world (never the true state).
+
+    Take the biggest herd on offer with all copies of the value; otherwise lay a
+    single card where it does not make a second card on a place; otherwise any.
+    """
+    from ...games.wasserloch.actions import PLAYS
+    hand, hole, adjacent = world.hands[seat], world.hole, world.chase_adjacent
+    best, best_gain = None, 0
+    quiet = []
+    for v in range(8):
+        n = hand[v]
+        if not n:
+            continue
+        trial = hole.copy()
+        trial[v] += n
+        target = drive_target(trial, v, adjacent)
+        gain = trial[target] if target >= 0 else 0
+        if gain > best_gain:
+            best, best_gain = PLAYS[v][n], gain
+        elif hole[v] != 1:
+            quiet.append(PLAYS[v][1])
+    if best is not None:
+        return best
+    if quiet:
+        return quiet[rng.randrange(len(quiet))]
+    legal = world.legal_actions(seat)
+    return legal[rng.randrange(len(legal))]

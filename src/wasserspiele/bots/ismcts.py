@@ -1,0 +1,232 @@
+"""Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012) for any game.
+
+Each iteration deals a world consistent with the bot's view (`Decision.sample`),
+walks the one tree of the observer's information set with UCB over the actions
+legal in that world (availability counts), expands one node, plays the rest
+out, and backs up every seat's reward.  Chance is resolved inside the sampled
+world by its own blind generator, so the tree is open-loop over dice and draws.
+
+* Team games: rewards are `State.returns()`, where partners share a win.
+* Simultaneous secret picks (Wildwasser): another seat's pick made in the same
+  phase as ours is not a tree decision it could base on ours — it is drawn by
+  the rollout policy, so the tree never lets an opponent "see" our pick.
+* Multi-step turns (Seven Waters' extra actions) are ordinary consecutive nodes
+  of the same seat.
+
+The bot never touches the true state: it sees the view, the legal actions and
+worlds dealt from what it cannot see.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..core.protocol import Action, State
+from .base import Bot, Decision, decision_for
+
+# A score difference of about this size decides a game, per game; used to turn
+# the scores of a position cut off mid-game into a win estimate.
+SCORE_SCALE: dict[str, float] = {"wasserloch": 6.0, "seven_waters": 8.0, "watten": 2.0, "wildwasser": 4.0}
+DEFAULT_SCORE_SCALE = 5.0
+
+# Per game: how far a rollout runs before the position is judged by its scores
+# (long matches are decided hand by hand; full-match rollouts only add noise).
+SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
+    "wasserloch": {"rollout_depth": 20},
+    "seven_waters": {"rollout_depth": 20},
+    "watten": {"rollout_depth": 25},
+    "wildwasser": {"rollout_depth": 30},
+}
+
+
+def search_defaults(game_name: str) -> dict[str, Any]:
+    """The tuned search settings of a game (empty for an untuned game)."""
+    return dict(SEARCH_DEFAULTS.get(game_name, {}))
+
+
+class Node:
+    __slots__ = ("action", "seat", "parent", "children", "visits", "avail", "reward")
+
+    def __init__(self, action: Action | None, seat: int, parent: "Node | None"):
+        self.action = action
+        self.seat = seat          # who took `action` (whose reward this node accumulates)
+        self.parent = parent
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.reward = 0.0
+
+    def mean(self) -> float:
+        return self.reward / self.visits if self.visits else 0.0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """An action the search considered, with what it learned about it."""
+
+    action: Action
+    visits: int
+    value: float  # mean reward for the deciding seat, 0..1
+
+
+def evaluate(state: State) -> list[float]:
+    """Per-seat value in [0, 1]: the result when over, else a logistic of the score lead."""
+    if state.is_terminal():
+        return state.returns()
+    scores = state.scores()
+    scale = SCORE_SCALE.get(state.game.name, DEFAULT_SCORE_SCALE)
+    out = []
+    for s, mine in enumerate(scores):
+        best_other = max((x for t, x in enumerate(scores) if t != s), default=mine)
+        out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
+    return out
+
+
+def random_rollout(world: State, rng: random.Random, depth: int) -> None:
+    """Uniformly random play for at most `depth` actions."""
+    for _ in range(depth):
+        pending = world.to_move()
+        if not pending:
+            return
+        seat = pending[0]
+        world.apply(rng.choice(world.legal_actions(seat)), seat)
+
+
+def fast_rollout(policy: Callable[[State, int, random.Random], Action]) -> Callable[[State, random.Random, int], None]:
+    """Rollouts by a game's fast policy, which reads the sampled world directly."""
+    def rollout(world: State, rng: random.Random, depth: int) -> None:
+        for _ in range(depth):
+            pending = world.to_move()
+            if not pending:
+                return
+            seat = pending[0]
+            world.apply(policy(world, seat, rng), seat)
+    return rollout
+
+
+def policy_rollout(policy: Bot) -> Callable[[State, random.Random, int], None]:
+    """Rollouts by another bot (e.g. the game's heuristic) reading the sampled world's views."""
+    def rollout(world: State, rng: random.Random, depth: int) -> None:
+        for _ in range(depth):
+            pending = world.to_move()
+            if not pending:
+                return
+            seat = pending[0]
+            world.apply(policy.choose(decision_for(world, seat)), seat)
+    return rollout
+
+
+class ISMCTSBot(Bot):
+    """ISMCTS with an iteration and/or time budget; deterministic for a fixed seed and iteration budget."""
+
+    kind = "ismcts"
+
+    def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
+                 exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
+                 game=None):
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            raise ValueError("ISMCTS needs an iteration or a time budget")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.rollout_depth = rollout_depth
+        if rollout == "random":
+            self._rollout = random_rollout
+        elif rollout == "policy":
+            from importlib import import_module
+            module = import_module(f"{__package__}.heuristic.{game.name}") if game is not None else None
+            if module is None or not hasattr(module, "rollout_policy"):
+                raise ValueError("policy rollouts need a game whose heuristic defines rollout_policy")
+            self._rollout = fast_rollout(module.rollout_policy)
+        elif rollout == "heuristic":
+            if game is None:
+                raise ValueError("heuristic rollouts need the game")
+            from .registry import make_bot
+            self._rollout = policy_rollout(make_bot("heuristic", game, seed))
+        else:
+            raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
+        self.last_iterations = 0
+
+    def choose(self, decision: Decision) -> Action:
+        if len(decision.legal) == 1:
+            self.last_iterations = 0
+            return decision.legal[0]
+        return self.search(decision)[0].action
+
+    def search(self, decision: Decision) -> list[Choice]:
+        """Run the search; the root's actions, most visited first."""
+        rng = self.rng
+        root = Node(None, decision.seat, None)
+        deadline = time.perf_counter() + self.seconds if self.seconds else None
+        n = 0
+        c = self.exploration
+        me = decision.seat
+        while True:
+            if self.iterations is not None and n >= self.iterations:
+                break
+            if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
+                break
+            self._iterate(root, decision.sample(rng), rng, c, me)
+            n += 1
+        self.last_iterations = n
+        legal_keys = set(decision.legal)
+        choices = [Choice(ch.action, ch.visits, ch.mean()) for key, ch in root.children.items() if key in legal_keys]
+        choices.sort(key=lambda ch: (-ch.visits, -ch.value))
+        if not choices:  # budget too small to expand anything
+            choices = [Choice(rng.choice(decision.legal), 0, 0.0)]
+        return choices
+
+    def _iterate(self, root: Node, world: State, rng: random.Random, c: float, me: int) -> None:
+        node = root
+        path = []
+        simultaneous = False
+        previous: tuple[int, ...] = ()
+        while True:
+            pending = world.to_move()
+            if not pending:
+                break
+            # a simultaneous phase: several seats pending, down to its last picker
+            simultaneous = len(pending) > 1 or (simultaneous and len(previous) == 2 and pending[0] in previous)
+            previous = pending
+            seat = pending[0]
+            legal = world.legal_actions(seat)
+            if simultaneous and seat != me:
+                # another seat's secret pick cannot depend on ours: not a tree decision
+                world.apply(legal[rng.randrange(len(legal))], seat)
+                continue
+            children = node.children
+            untried = []
+            best, best_ucb = None, -1.0
+            for a in legal:
+                child = children.get(a)
+                if child is None:
+                    untried.append(a)
+                    continue
+                child.avail += 1
+                if not untried:
+                    ucb = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                    if ucb > best_ucb:
+                        best, best_ucb = child, ucb
+            if untried:
+                a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = Node(a, seat, node)
+                child.avail = 1
+                children[a] = child
+                world.apply(a, seat)
+                path.append(child)
+                break
+            world.apply(best.action, seat)
+            path.append(best)
+            node = best
+        if world.to_move():
+            self._rollout(world, rng, self.rollout_depth)
+        rewards = evaluate(world)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.seat]
+

@@ -1,0 +1,69 @@
+"""`wasserspiele arena`: bots against bots, seat-rotated and seeded, with confidence intervals."""
+
+from __future__ import annotations
+
+import os
+
+import click
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from ..bots.arena import parse_bot_spec, run_arena
+from ..core.errors import WasserspieleError
+from ..core.registry import game_class
+from ..core.stats import mean_ci
+from .console import make_console
+
+
+class RateColumn(ProgressColumn):
+    """Games per second so far."""
+
+    def render(self, task) -> Text:
+        return Text(f"{task.speed:.1f} games/s" if task.speed else "")
+
+
+def progress_bar(console) -> Progress:
+    """The progress bar shared by long runs: count, rate, time remaining."""
+    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                    RateColumn(), TimeRemainingColumn(), console=console, transient=True)
+
+
+@click.command("arena")
+@click.argument("game")
+@click.option("--bots", required=True, help="comma-separated bots: ismcts, heuristic, random, a level "
+              "(easy…expert), with settings as ismcts:iterations=500")
+@click.option("--games", type=int, default=100, show_default=True, help="games to play (whole duplicate groups)")
+@click.option("--players", type=int, help="number of players (games with a variable count)")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
+    """Play bots against each other in GAME and report win rates with 95 % intervals."""
+    from .main import UsageFailure, parse_options_for
+    try:
+        opts = parse_options_for(game, list(options))
+        name = game_class(game).name
+        if players is not None and not game_class(game).fixed_players:
+            opts["players"] = players
+        specs = [parse_bot_spec(b) for b in bots.split(",") if b.strip()]
+        if games < 1:
+            raise click.BadParameter("must be at least 1", param_hint="--games")
+        jobs = jobs or os.cpu_count() or 1
+        console = make_console()
+        with progress_bar(console) as progress:
+            task = progress.add_task(f"{name} arena", total=games)
+            result = run_arena(name, opts, specs, games, seed, jobs,
+                               on_progress=lambda k: progress.advance(task, k))
+    except WasserspieleError as exc:
+        raise UsageFailure(str(exc)) from None
+    table = Table(title=f"{name}: {len(result.games)} games, seed {seed}, {result.game.players} players")
+    for col in ("bot", "seats", "win rate", "95 % CI", "mean score", "mean place"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for r in result.by_spec():
+        rate, lo, hi = r.win_rate()
+        ms, ms_lo, ms_hi = mean_ci(r.scores)
+        mp, mp_lo, mp_hi = mean_ci(r.places)
+        table.add_row(r.spec, str(r.seats), f"{rate:.3f}", f"{lo:.3f}–{hi:.3f}",
+                      f"{ms:.2f} ± {(ms_hi - ms_lo) / 2:.2f}", f"{mp:.2f} ± {(mp_hi - mp_lo) / 2:.2f}")
+    console.print(table)

@@ -1,0 +1,59 @@
+"""The arena: seat rotation, duplicate deals, reproducible results, clear errors."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from wasserspiele import load
+from wasserspiele.bots.arena import lineups, parse_bot_spec, run_arena
+from wasserspiele.cli.main import main
+from wasserspiele.core.errors import BadOption
+from wasserspiele.core.stats import mean_ci, placements, wilson
+
+
+def test_lineups_rotate_bots_over_seats_and_teams():
+    assert lineups(load("wasserloch", players=3), 2) == [[0, 1, 1], [1, 1, 0], [1, 0, 1]]
+    assert lineups(load("watten"), 2) == [[0, 1, 0, 1], [1, 0, 1, 0]]
+
+
+def test_duplicate_groups_share_the_deal_and_results_reproduce_whatever_jobs():
+    specs = [parse_bot_spec("heuristic"), parse_bot_spec("random")]
+    a = run_arena("wasserloch", {"players": 2, "rounds": 1}, specs, 6, seed=9, jobs=1)
+    b = run_arena("wasserloch", {"players": 2, "rounds": 1}, specs, 6, seed=9, jobs=2)
+    assert [(g.seed, g.lineup, g.scores) for g in a.games] == [(g.seed, g.lineup, g.scores) for g in b.games]
+    assert a.games[0].seed == a.games[1].seed and a.games[0].lineup != a.games[1].lineup
+    heuristic = a.by_spec()[0]
+    assert heuristic.win_rate()[0] > 0.5
+
+
+def test_bot_specs_take_settings_and_levels():
+    spec = parse_bot_spec("ismcts:iterations=50:exploration=0.5")
+    assert spec.kind == "ismcts" and dict(spec.kwargs) == {"iterations": 50, "exploration": 0.5}
+    assert parse_bot_spec("expert").kind == "ismcts"
+    for bad in ("robot", "ismcts:iterations"):
+        with pytest.raises(BadOption):
+            parse_bot_spec(bad)
+
+
+def test_too_many_bots_for_the_table_is_an_error():
+    with pytest.raises(BadOption, match="3 bots for 2"):
+        run_arena("watten", {}, [parse_bot_spec("random")] * 3, 2)
+
+
+def test_arena_command_prints_a_table_with_intervals():
+    out = CliRunner().invoke(main, ["arena", "wasserloch", "--bots", "heuristic,random", "--games", "4",
+                                    "--players", "2", "--jobs", "1", "--option", "rounds=1"])
+    assert out.exit_code == 0, out.output
+    assert "win rate" in out.output and "heuristic" in out.output and "95 % CI" in out.output
+    bad = CliRunner().invoke(main, ["arena", "wasserloch", "--bots", "robot"])
+    assert bad.exit_code == 2 and "unknown bot 'robot'" in bad.output
+
+
+def test_statistics():
+    lo, hi = wilson(50, 100)
+    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-9
+    assert wilson(0, 10)[0] == 0.0
+    m, lo, hi = mean_ci([1, 2, 3, 4])
+    assert m == 2.5 and lo < 2.5 < hi
+    assert placements([5, 9, 5, 1]) == [2.5, 1.0, 2.5, 4.0]

@@ -1,0 +1,123 @@
+"""The ISMCTS bot: views only, deterministic, always legal, within its budget — in every game."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+
+import pytest
+
+from wasserspiele import game_names, load
+from wasserspiele.bots.base import Decision, decision_for
+from wasserspiele.bots.ismcts import ISMCTSBot
+from wasserspiele.bots.registry import make_bot
+from wasserspiele.core.protocol import State
+
+
+def _midgame(name: str, seed: int = 3, steps: int = 7) -> State:
+    state = load(name).new_game(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        seat = state.current_seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    return state
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_bot_receives_views_only_and_never_touches_the_true_state(name, monkeypatch):
+    state = _midgame(name)
+    seat = state.current_seat
+    decision = decision_for(state, seat)
+    # nothing in what the bot is handed is a State: the view is plain JSON data
+    assert not any(isinstance(getattr(decision, f), State) for f in ("game", "seat", "view", "legal"))
+    json.dumps(decision.view)
+    touched = []
+    cls = type(state)
+    for method in ("apply", "legal_actions", "to_move", "view", "scores", "state_json", "is_terminal"):
+        original = getattr(cls, method)
+
+        def spy(self, *args, _original=original, **kwargs):
+            if self is state:
+                touched.append(_original.__name__)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, method, spy)
+    bot = ISMCTSBot(seed=1, iterations=60, game=state.game)
+    action = bot.choose(decision)
+    assert action in decision.legal
+    assert touched == [], f"the bot reached the true state through {touched}"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_deterministic_for_a_fixed_seed_and_iteration_budget(name):
+    state = _midgame(name, seed=5)
+    seat = state.current_seat
+    runs = []
+    for _ in range(2):
+        bot = ISMCTSBot(seed=42, iterations=80, game=state.game)
+        runs.append([(str(c.action), c.visits, round(c.value, 9)) for c in bot.search(decision_for(state, seat))])
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_always_returns_a_legal_action_through_a_whole_game(name):
+    game = load(name)
+    state = game.new_game(seed=11)
+    bot = make_bot("ismcts", game, seed=3, iterations=8)
+    rng = random.Random(0)
+    moves = 0
+    while not state.is_terminal() and moves < 400:
+        seat = state.current_seat
+        if moves % 3 == 0:
+            decision = decision_for(state, seat)
+            action = bot.choose(decision)
+            assert action in decision.legal
+        else:
+            action = rng.choice(list(state.legal_actions(seat)))
+        state.apply(action, seat)
+        moves += 1
+
+
+def test_respects_its_iteration_budget():
+    state = _midgame("wasserloch")
+    bot = ISMCTSBot(seed=1, iterations=37, game=state.game)
+    choices = bot.search(decision_for(state, state.current_seat))
+    assert bot.last_iterations == 37
+    assert sum(c.visits for c in choices) <= 37
+
+
+def test_respects_its_time_budget():
+    state = _midgame("wasserloch")
+    bot = ISMCTSBot(seed=1, iterations=None, seconds=0.1, game=state.game)
+    start = time.perf_counter()
+    bot.search(decision_for(state, state.current_seat))
+    # generous slack: this only checks that the clock is consulted, not the machine's speed
+    assert time.perf_counter() - start < 2.0
+    assert bot.last_iterations > 0
+
+
+def test_a_single_legal_action_needs_no_search():
+    game = load("wasserloch")
+    state = game.new_game(seed=1)
+    decision = decision_for(state, 0)
+    only = Decision(decision.game, 0, decision.view, decision.legal[:1], decision.sample)
+    bot = ISMCTSBot(seed=1, iterations=1000, game=game)
+    assert bot.choose(only) is decision.legal[0] and bot.last_iterations == 0
+
+
+def test_budget_must_be_given():
+    with pytest.raises(ValueError, match="budget"):
+        ISMCTSBot(seed=1, iterations=None, seconds=None)
+
+
+def test_team_rewards_are_shared_between_partners():
+    state = load("watten").new_game(seed=2)
+    rng = random.Random(1)
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    r = state.returns()
+    assert r[0] == r[2] and r[1] == r[3] and sorted({r[0], r[1]}) == [0.0, 1.0]
