@@ -116,5 +116,12 @@ def parse_options_for(game: str, texts: list[str]) -> dict:
     return parse_option_texts(game_class(game).option_list, texts, game)
 
 
+from .arena import arena_cmd  # noqa: E402  (commands in their own modules)
+
+main.add_command(arena_cmd)
+
+from .serve import serve_cmd; main.add_command(serve_cmd)  # noqa: E402,E702
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
