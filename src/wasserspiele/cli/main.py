@@ -123,5 +123,8 @@ main.add_command(arena_cmd)
 from .serve import serve_cmd; main.add_command(serve_cmd)  # noqa: E402,E702
 
 
+from .lab import lab_cmd; main.add_command(lab_cmd)  # noqa: E402,E702
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,156 @@
+"""Bot specs on the command line: `heuristic`, `random`, `ismcts`, `heuristic:keep_pairs=0`.
+
+Syntax (documented in `wasserspiele lab --help` and docs/reports/README.md)::
+
+    SPEC  := KIND [":" PARAM ("," PARAM)*]
+    PARAM := NAME "=" NUMBER-OR-WORD
+
+* KIND is any kind `bots.registry.make_bot` knows (`random`, `heuristic`, and
+  `ismcts` once it is registered).
+* For `heuristic`, each PARAM sets one strategy trait (a weight; 0 switches the tip
+  off) of that game's heuristic `Traits`, e.g. `heuristic:avoid_second_card=0,keep_pairs=2`.
+  A game whose heuristic bot has no traits refuses any PARAM.
+* For any other kind, PARAMs are passed to the bot as keyword arguments
+  (`ismcts:iterations=200`).
+
+Several specs go in one `--bots` value separated by spaces or `;`, or in repeated
+`--bots` options.  Every spec is checked by building its bot once, before any game
+is played; problems raise `BadOption` naming the spec and what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Any
+
+from ..bots.base import Bot
+from ..bots.registry import bot_kinds, make_bot
+from ..core.errors import BadOption
+from ..core.protocol import Game
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """One parsed bot spec: a kind and its parameters, in the order given."""
+
+    kind: str
+    params: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def text(self) -> str:
+        """The canonical spelling (used as the bot's label in reports)."""
+        if not self.params:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
+
+    def __str__(self) -> str:
+        return self.text
+
+    def make(self, game: Game, seed: int | None) -> Bot:
+        """A fresh bot for `game` with its own generator seeded by `seed`."""
+        return make_bot(self.kind, game, seed, **self._kwargs(game))
+
+    def _kwargs(self, game: Game) -> dict[str, Any]:
+        if not self.params:
+            return {}
+        if self.kind == "heuristic":
+            traits_cls = heuristic_traits(game.name)
+            return {"traits": traits_cls(**dict(self.params))}
+        return dict(self.params)
+
+
+def _fmt(v: Any) -> str:
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    return str(v)
+
+
+def _value(text: str) -> Any:
+    t = text.strip()
+    for conv in (int, float):
+        try:
+            return conv(t)
+        except ValueError:
+            pass
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    return t
+
+
+def heuristic_traits(game_name: str) -> type | None:
+    """The `Traits` dataclass of the game's heuristic bot, or None if it has none."""
+    try:
+        module = import_module(f"wasserspiele.bots.heuristic.{game_name}")
+    except ModuleNotFoundError:
+        raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game_name} yet "
+                        f"(use random{' or ismcts' if 'ismcts' in bot_kinds() else ''})") from None
+    traits = getattr(module, "Traits", None)
+    return traits if dataclasses.is_dataclass(traits) else None
+
+
+def trait_names(game_name: str) -> list[str]:
+    """The names of the heuristic bot's switchable traits for a game ([] if none)."""
+    traits = heuristic_traits(game_name)
+    return [f.name for f in dataclasses.fields(traits)] if traits else []
+
+
+def parse_bot_spec(text: str) -> BotSpec:
+    """Parse one spec (syntax only; `check_spec` validates it against a game)."""
+    raw = text.strip()
+    if not raw:
+        raise BadOption("bot spec: empty")
+    kind, sep, rest = raw.partition(":")
+    kind = kind.strip().lower()
+    if not kind:
+        raise BadOption(f"bot spec {raw!r}: missing the bot kind before ':'")
+    params: list[tuple[str, Any]] = []
+    if sep:
+        if not rest.strip():
+            raise BadOption(f"bot spec {raw!r}: nothing after ':' (expected NAME=VALUE,...)")
+        seen = set()
+        for part in rest.split(","):
+            name, eq, value = part.partition("=")
+            name = name.strip()
+            if not eq or not name or not value.strip():
+                raise BadOption(f"bot spec {raw!r}: {part.strip()!r} is not NAME=VALUE")
+            if name in seen:
+                raise BadOption(f"bot spec {raw!r}: {name!r} given twice")
+            seen.add(name)
+            params.append((name, _value(value)))
+    return BotSpec(kind, tuple(params))
+
+
+def split_spec_texts(values: list[str] | tuple[str, ...]) -> list[str]:
+    """`--bots` values into single spec texts (split on whitespace and ';')."""
+    out: list[str] = []
+    for v in values:
+        out.extend(p for p in v.replace(";", " ").split() if p)
+    return out
+
+
+def check_spec(spec: BotSpec, game: Game) -> None:
+    """Raise BadOption naming the spec if it cannot make a bot for `game`."""
+    if spec.kind not in bot_kinds():
+        raise BadOption(f"bot spec {spec.text!r}: unknown bot {spec.kind!r} (bots: {', '.join(bot_kinds())})")
+    if spec.kind == "heuristic":
+        traits = heuristic_traits(game.name)  # raises if the game has no heuristic bot
+        if spec.params:
+            if traits is None:
+                raise BadOption(f"bot spec {spec.text!r}: the {game.name} heuristic bot has no "
+                                f"switchable traits")
+            names = [f.name for f in dataclasses.fields(traits)]
+            for name, value in spec.params:
+                if name not in names:
+                    raise BadOption(f"bot spec {spec.text!r}: unknown trait {name!r} "
+                                    f"(traits of the {game.name} heuristic: {', '.join(names)})")
+                if isinstance(value, bool) or not isinstance(value, (int, float)):
+                    raise BadOption(f"bot spec {spec.text!r}: trait {name} needs a number, not {value!r}")
+    try:
+        spec.make(game, 0)
+    except BadOption as exc:
+        raise BadOption(f"bot spec {spec.text!r}: {exc}") from None
+    except (TypeError, ValueError, ModuleNotFoundError) as exc:
+        raise BadOption(f"bot spec {spec.text!r}: {exc}") from None

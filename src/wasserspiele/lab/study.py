@@ -1,0 +1,267 @@
+"""A balance study: which games to play, playing them, and their results table.
+
+A `Study` is plain data (picklable, so worker processes and Ray tasks get it
+whole): the game, its conditions (player counts × compared option values), the
+bot lineup and the master seed.  Everything about game `i` of a condition is
+derived from the master seed and `i` alone — the game's seed, which bot sits in
+which seat, every bot's seed — so results never depend on how the games are
+split over processes, and the same game seed is used under every condition
+(common random numbers: a compared option changes the rules, not the deal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from ..bots.base import decision_for
+from ..core.errors import BadOption, WasserspieleError
+from ..core.options import parse_option_texts
+from ..core.protocol import Game, State
+from ..core.registry import game_class, load
+from .measures import measures_for
+from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
+
+MAX_ACTIONS = 100_000
+MAX_ARRANGEMENTS = 50_000
+
+
+def derive_seed(master: int, *parts: Any) -> int:
+    """A 63-bit seed from the master seed and a path of parts (stable across runs and Pythons)."""
+    text = ":".join(str(p) for p in (master, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One set of game options under study (player count included)."""
+
+    label: str
+    options: tuple[tuple[str, Any], ...]   # passed to `load`, players included if variable
+
+    def load(self, game: str) -> Game:
+        return load(game, **dict(self.options))
+
+
+@dataclass(frozen=True)
+class Study:
+    """Everything needed to play (and re-play) every game of a study."""
+
+    game: str
+    conditions: tuple[Condition, ...]
+    bots: tuple[BotSpec, ...]
+    games: int                     # per condition
+    seed: int
+    compare: tuple[str, ...] = ()  # option names being compared
+    base_options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def total(self) -> int:
+        return self.games * len(self.conditions)
+
+    def tasks(self) -> list[tuple[int, int]]:
+        """(condition, game index) of every game, in results-table order."""
+        return [(c, i) for c in range(len(self.conditions)) for i in range(self.games)]
+
+    def game_seed(self, index: int) -> int:
+        return derive_seed(self.seed, "game", index)
+
+    def arrangement(self, players: int, index: int) -> tuple[int, ...]:
+        """Which bot (index into `bots`) sits in each seat for game `index`.
+
+        With no more bots than seats, the lineup (bots repeated to fill the table) is
+        rotated one seat per game, so every bot plays every seat equally often.  With
+        more bots than seats, the games cycle through every ordered choice of bots
+        for the seats in a seeded order."""
+        b = len(self.bots)
+        if b <= players:
+            lineup = [s % b for s in range(players)]
+            r = index % players
+            return tuple(lineup[(s + r) % players] for s in range(players))
+        perms = _arrangements(b, players, self.seed)
+        return perms[index % len(perms)]
+
+
+_perm_cache: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
+def _arrangements(bots: int, players: int, seed: int) -> list[tuple[int, ...]]:
+    key = (bots, players, seed)
+    if key not in _perm_cache:
+        perms = list(itertools.permutations(range(bots), players))
+        random.Random(derive_seed(seed, "arrangements", bots, players)).shuffle(perms)
+        _perm_cache[key] = perms
+    return _perm_cache[key]
+
+
+# ----------------------------------------------------------------------------- building a study
+def _split_csv(values: Iterable[str]) -> list[str]:
+    return [p.strip() for v in values for p in str(v).split(",") if p.strip()]
+
+
+def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
+               options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
+               seed: int = 0) -> Study:
+    """Parse and check a study's command line; raises BadOption / UnknownGame naming the problem.
+
+    Nothing is played here: every condition is loaded and every bot built once, so
+    a bad option, value or bot fails before the first game."""
+    cls = game_class(game)
+    name = cls.name
+    if games < 1:
+        raise BadOption(f"--games: {games} is not a positive number of games")
+    base = parse_option_texts(cls.option_list, list(options), name)
+    by_name = {o.name: o for o in cls.option_list}
+
+    # player counts
+    counts: list[int | None] = []
+    for text in _split_csv(players):
+        try:
+            n = int(text)
+        except ValueError:
+            raise BadOption(f"--players: {text!r} is not a number") from None
+        if cls.fixed_players is not None and n != cls.fixed_players:
+            raise BadOption(f"--players: {name} is for exactly {cls.fixed_players} players, not {n}")
+        counts.append(n)
+    if "players" in base:
+        if counts:
+            raise BadOption("players: give it with --players or --option players=…, not both")
+        counts = [base.pop("players")]
+    if cls.fixed_players is not None:
+        counts = [None]
+    elif not counts:
+        counts = [None]  # the game's default
+    if len(set(counts)) != len(counts):
+        raise BadOption("--players: a player count is given twice")
+
+    # compared options: KEY=V1,V2[,...]; several --compare multiply
+    axes: list[tuple[str, list[Any]]] = []
+    for text in compare:
+        key, eq, raw = text.partition("=")
+        key = key.strip()
+        if not eq:
+            raise BadOption(f"--compare {text!r}: expected KEY=VALUE1,VALUE2")
+        if key == "players":
+            raise BadOption("--compare players: use --players 2,3,4 to compare player counts")
+        if key not in by_name:
+            raise BadOption(f"--compare: {name} has no option {key!r} (options: {', '.join(sorted(by_name))})")
+        if key in base:
+            raise BadOption(f"--compare {key}: also fixed with --option {key}=…; give it once")
+        if any(k == key for k, _ in axes):
+            raise BadOption(f"--compare {key}: compared twice")
+        values = [by_name[key].parse_text(v) for v in raw.split(",") if v.strip()]
+        if len(values) < 2:
+            raise BadOption(f"--compare {key}: give at least two values, e.g. {key}=a,b")
+        if len(set(map(repr, values))) != len(values):
+            raise BadOption(f"--compare {key}: a value is given twice")
+        axes.append((key, values))
+
+    conditions = []
+    for n in counts:
+        for combo in itertools.product(*[vals for _, vals in axes]):
+            opts = dict(base)
+            if n is not None:
+                opts["players"] = n
+            label_parts = [f"players={n}"] if len(counts) > 1 or n is not None else []
+            for (key, _), value in zip(axes, combo):
+                opts[key] = value
+                label_parts.append(f"{key}={'null' if value is None else value}")
+            cond = Condition(" ".join(label_parts) or "default", tuple(opts.items()))
+            cond.load(name)  # BadOption naming the option if a combination is refused
+            conditions.append(cond)
+
+    specs = [parse_bot_spec(t) for t in split_spec_texts(bots)]
+    if not specs:
+        from .specs import heuristic_traits
+        try:
+            heuristic_traits(name)
+            specs = [parse_bot_spec("heuristic")]
+        except BadOption:
+            specs = [parse_bot_spec("random")]
+    for cond in conditions:
+        g = cond.load(name)
+        for spec in specs:
+            check_spec(spec, g)
+        if len(specs) > g.players:
+            count = 1
+            for k in range(len(specs) - g.players + 1, len(specs) + 1):
+                count *= k
+            if count > MAX_ARRANGEMENTS:
+                raise BadOption(f"--bots: {len(specs)} bots for {g.players} seats make {count} seatings; "
+                                f"give at most a few more bots than seats")
+    return Study(name, tuple(conditions), tuple(specs), games, seed, tuple(k for k, _ in axes),
+                 tuple(base.items()))
+
+
+# ----------------------------------------------------------------------------- playing
+def play_one(study: Study, cond: int, index: int, keep_state: bool = False) -> dict[str, Any]:
+    """Play game `index` of condition `cond`; its row of the results table."""
+    game = study.conditions[cond].load(study.game)
+    seed = study.game_seed(index)
+    seating = study.arrangement(game.players, index)
+    bots = [study.bots[b].make(game, derive_seed(study.seed, "bot", index, seat))
+            for seat, b in enumerate(seating)]
+    measures = measures_for(game)
+    per_step = measures.per_step
+    state = game.new_game(seed=seed)
+    history = state.history
+    while not state.is_terminal():
+        if len(history) >= MAX_ACTIONS:
+            raise RuntimeError(f"{game.name} seed {seed}: no end after {MAX_ACTIONS} actions")
+        seat = state.current_seat
+        action = bots[seat].choose(decision_for(state, seat))
+        state.apply(action, seat)
+        if per_step:
+            measures.step(state, action, seat)
+    m = measures.finish(state)
+    units = m.pop("units", 0)
+    row = {
+        "condition": study.conditions[cond].label, "cond": cond, "game": index, "seed": seed,
+        "players": game.players, "bots": [study.bots[b].text for b in seating],
+        "bot_index": list(seating), "scores": list(state.scores()), "winners": list(state.winners()),
+        "returns": list(state.returns()),
+        "shared": int(len({game.team_of(s) for s in state.winners()}) > 1), "actions": len(history), "units": units, "measures": m,
+    }
+    if keep_state:
+        row["state"] = state
+    return row
+
+
+def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
+    """Play a chunk of games in this process (what a worker or Ray task runs)."""
+    return [play_one(study, c, i) for c, i in tasks]
+
+
+def chunked(tasks: list[tuple[int, int]], jobs: int, most: int = 64) -> list[list[tuple[int, int]]]:
+    """Split tasks into chunks: about 16 per worker so the load balances, but at most
+    `most` games each so progress stays lively and an interrupt loses little."""
+    size = max(1, min(most, len(tasks) // max(1, jobs * 16)))
+    return [tasks[k:k + size] for k in range(0, len(tasks), size)]
+
+
+@dataclass
+class StudyResult:
+    """The rows of the games that finished (in table order) and whether the run was cut short."""
+
+    study: Study
+    rows: list[dict[str, Any]]
+    interrupted: bool = False
+    seconds: float = 0.0
+    backend: str = "serial"
+    jobs: int = 1
+    notes: list[str] = field(default_factory=list)
+
+
+ProgressFn = Callable[[int], None]
+
+
+def replay_game(study: Study, row: dict[str, Any]) -> State:
+    """Play one game of the table again (deterministic) and check it gives the same result."""
+    again = play_one(study, row["cond"], row["game"], keep_state=True)
+    if again["scores"] != row["scores"] or again["actions"] != row["actions"]:
+        raise WasserspieleError(f"game {row['game']} ({row['condition']}) did not repeat: a bot or the "
+                                f"game is not deterministic for its seed")
+    return again["state"]
