@@ -212,6 +212,8 @@ def test_validate_setup_reports_duplicates_and_size():
     dup = bad[:-1] + [bad[0]]
     with pytest.raises(BadRecord, match=r"setup.deals\[0\]: .* appears twice"):
         load("watten").validate_setup({"deals": [dup]})
+    with pytest.raises(BadRecord, match=r"setup.deals\[0\]: has 31 cards, a deal has exactly 32 \(missing: "):
+        load("watten").validate_setup({"deals": [bad[:-1]]})
     with pytest.raises(BadRecord, match=r"setup.deals\[0\]: has 33 cards"):
         load("watten").validate_setup({"deals": [bad + ["7C"]]})
 

@@ -70,6 +70,16 @@ def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tup
     return tuple(eff), tuple(strength)
 
 
+def _missing(deal: list) -> str:
+    """' (missing: 7C, 8H)' for a short deal of valid names; '' if that cannot be said."""
+    try:
+        present = {card_id(n) for n in deal}
+    except (BadNotation, AttributeError, TypeError):
+        return ""
+    gone = [CARD_NAMES[c] for c in range(N_CARDS) if c not in present]
+    return f" (missing: {', '.join(gone)})" if gone and len(deal) < N_CARDS else ""
+
+
 def best_index(row: tuple[int, ...], cards) -> int:
     """WA-3.3: the position of the winning card among `cards` played in order, by the
     strength `row` of the led suit; with equal strength the earlier card wins."""
@@ -136,7 +146,7 @@ class Watten(Game):
             if not isinstance(deal, list):
                 raise BadRecord(f"{where}: must be a list of 32 cards")
             if len(deal) != N_CARDS:
-                raise BadRecord(f"{where}: has {len(deal)} cards, a deal has exactly 32")
+                raise BadRecord(f"{where}: has {len(deal)} cards, a deal has exactly 32{_missing(deal)}")
             seen: dict[int, int] = {}
             for j, name in enumerate(deal):
                 if not isinstance(name, str):
