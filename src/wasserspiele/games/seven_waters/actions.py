@@ -74,46 +74,53 @@ def _interned_piece(kind: str, index: int, decl) -> Piece:
 
 
 def piece_rank(p: Piece) -> int:
-    """A river piece's rank (declared for a joker)."""
+    """SW-2.1, SW-2.2: a river piece's rank, A = 1 … K = 13 (declared for a joker)."""
     return p.decl if p.card.rank == 0 else p.card.rank  # type: ignore[return-value]
 
 
 def piece_suit(p: Piece) -> str:
-    """A pool piece's suit (declared for a joker)."""
+    """SW-2.2: a pool piece's suit (declared for a joker)."""
     return p.decl if p.card.rank == 0 else p.card.suit  # type: ignore[return-value]
 
 
 def piece_value(p: Piece) -> int:
-    """A slide piece's value (declared for a joker)."""
+    """SW-2.1, SW-2.2: a slide piece's value, A = 1, J Q K = 10 (declared 1-10 for a joker)."""
     return p.decl if p.card.rank == 0 else VALUE[p.card.index]  # type: ignore[return-value]
 
 
 # -- actions ---------------------------------------------------------------------
 class Action:
-    """Base of the Seven Waters actions: equality and hash by (kind, payload)."""
+    """Base of the Seven Waters actions: equality and hash by (kind, payload).
 
-    __slots__ = ("_key", "_text", "_hash")
+    The notation text is made on first use: legal-action generation builds many
+    actions that are never printed."""
+
+    __slots__ = ("_key", "_text")
     kind = ""
 
-    def _init(self, key: tuple, text: str) -> None:
+    def _init(self, key: tuple) -> None:
         self._key = key
-        self._text = text
-        self._hash = hash(key)
+        self._text: str | None = None
+
+    def _notation(self) -> str:
+        raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and other._key == self._key  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
-        return self._hash
+        return hash(self._key)
 
     def __str__(self) -> str:
+        if self._text is None:
+            self._text = self._notation()
         return self._text
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self._text!r})"
+        return f"{type(self).__name__}({str(self)!r})"
 
     def __reduce__(self):
-        return (parse_action, (self._text,))
+        return (parse_action, (str(self),))
 
 
 class Take(Action):
@@ -124,8 +131,11 @@ class Take(Action):
 
     def __init__(self, index: int):
         self.index = index
-        r, c = POS[index]
-        self._init(("take", index), f"take {r}-{c}")
+        self._init(("take", index))
+
+    def _notation(self) -> str:
+        r, c = POS[self.index]
+        return f"take {r}-{c}"
 
 
 class Discard(Action):
@@ -136,7 +146,10 @@ class Discard(Action):
 
     def __init__(self, cards: tuple[Card, ...]):
         self.cards = cards
-        self._init(("discard", cards), "discard " + " ".join(c.name for c in cards))
+        self._init(("discard", cards))
+
+    def _notation(self) -> str:
+        return "discard " + " ".join(c.name for c in self.cards)
 
 
 class Slide(Action):
@@ -148,7 +161,10 @@ class Slide(Action):
     def __init__(self, line: int, pieces: tuple[Piece, ...]):
         self.line = line
         self.pieces = pieces
-        self._init(("slide", line, pieces), f"slide {line} " + " ".join(p._text for p in pieces))
+        self._init(("slide", line, pieces))
+
+    def _notation(self) -> str:
+        return f"slide {self.line} " + " ".join(p._text for p in self.pieces)
 
 
 class River(Action):
@@ -159,7 +175,10 @@ class River(Action):
 
     def __init__(self, pieces: tuple[Piece, ...]):
         self.pieces = pieces
-        self._init(("river", pieces), "river " + " ".join(p._text for p in pieces))
+        self._init(("river", pieces))
+
+    def _notation(self) -> str:
+        return "river " + " ".join(p._text for p in self.pieces)
 
 
 class Pool(Action):
@@ -170,7 +189,10 @@ class Pool(Action):
 
     def __init__(self, pieces: tuple[Piece, ...]):
         self.pieces = pieces
-        self._init(("pool", pieces), "pool " + " ".join(p._text for p in pieces))
+        self._init(("pool", pieces))
+
+    def _notation(self) -> str:
+        return "pool " + " ".join(p._text for p in self.pieces)
 
 
 class Theme(Action):
@@ -181,7 +203,10 @@ class Theme(Action):
 
     def __init__(self, c: Card):
         self.card = c
-        self._init(("theme", c), f"theme {c.name}")
+        self._init(("theme", c))
+
+    def _notation(self) -> str:
+        return f"theme {self.card.name}"
 
 
 class Pass(Action):
@@ -191,7 +216,10 @@ class Pass(Action):
     kind = "pass"
 
     def __init__(self):
-        self._init(("pass",), "pass")
+        self._init(("pass",))
+
+    def _notation(self) -> str:
+        return "pass"
 
 
 TAKES: tuple[Take, ...] = tuple(Take(i) for i in range(PYRAMID_SIZE))

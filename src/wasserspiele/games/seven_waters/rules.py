@@ -83,7 +83,8 @@ class SevenWaters(Game):
                             f"(missing: {' '.join(missing[:8])}{' …' if len(missing) > 8 else ''})")
 
     def _initial_state(self, chance: Chance) -> "SevenWatersState":
-        """SW-3.2 - SW-3.4: deal the pyramid row by row, each seat's lines 1-4, then 3 cards each."""
+        """SW-3.2, SW-3.3, SW-3.4: deal the pyramid row by row, each seat's lines 1-4 (their
+        sums by SW-2.1, a joker 10 by SW-2.2), then 3 cards to each hand."""
         remaining = [c.name for c in ALL_CARDS]
 
         def shuffle_one(rng: random.Random) -> str:
@@ -362,7 +363,8 @@ class SevenWatersState(SevenWatersData, State):
         return None
 
     def _why_not_slide(self, action: Slide, seat: int) -> str | None:
-        """SW-4.3a, SW-4.4: a slide on a line without one, summing exactly, within the limit."""
+        """SW-4.3a, SW-4.4: a slide on a line without one, summing exactly, within the limit
+        (no limit in the competition edition, SW-7.1)."""
         if self.slides_built >= self.slide_limit:
             return (f"no more slides: {self.slides_built} have been built, the limit for both "
                     f"players together (SW-4.4)")
@@ -394,8 +396,11 @@ class SevenWatersState(SevenWatersData, State):
         if river:
             lo, hi = piece_rank(river[0]), piece_rank(river[-1])
             if ranks[0] != hi + 1 and ranks[-1] != lo - 1:
-                ends = [f"a run ending at {rank_text(lo - 1)}" for _ in (0,) if lo > 1]
-                ends += [f"a run starting at {rank_text(hi + 1)}" for _ in (0,) if hi < 13]
+                ends = []
+                if lo > 1:
+                    ends.append(f"a run ending at {rank_text(lo - 1)}")
+                if hi < 13:
+                    ends.append(f"a run starting at {rank_text(hi + 1)}")
                 if not ends:
                     return "your river already runs from A to K"
                 return (f"your river runs {rank_text(lo)}-{rank_text(hi)}; new cards must continue it "
@@ -437,8 +442,8 @@ class SevenWatersState(SevenWatersData, State):
         return None
 
     def _apply(self, action: Action, seat: int) -> None:
-        """Carry out a legal action (SW-4.1 - SW-4.3d), then end the turn unless a slide
-        was completed (its extra action, SW-4.3a)."""
+        """SW-4, SW-4.1, SW-4.2, SW-4.3 (a-d): carry out a legal action on one attraction,
+        then end the turn unless a slide was completed (its extra action, SW-4.3a)."""
         t = type(action)
         hand = self.hands[seat]
         taken = None
