@@ -20,7 +20,7 @@ WATERFALL_RISK = 0.45  # chance-ish that an animal on the last slot is washed aw
 NEXT_SLOT_RISK = 0.08
 
 
-class Board:
+class Track:
     """The track as the view shows it, with the few queries the heuristic needs."""
 
     def __init__(self, view: dict):
@@ -123,7 +123,7 @@ class HeuristicBot(Bot):
         view, legal = decision.view, decision.legal
         if len(legal) == 1:
             return legal[0]
-        b = Board(view)
+        b = Track(view)
         phase = view["phase"]
         if phase == "pick":
             return self._pick(b, legal)
@@ -135,7 +135,7 @@ class HeuristicBot(Bot):
         return max(legal, key=lambda a: self._option_value(b, card, str(a)) + self.rng.random() * 1e-6)
 
     # -- values ---------------------------------------------------------------
-    def _move_value(self, b: Board, sp: str, n: int, depth: int = 0) -> float:
+    def _move_value(self, b: Track, sp: str, n: int, depth: int = 0) -> float:
         p = b.field(b.seat, sp)
         if p is None:
             return -1.0
@@ -162,11 +162,11 @@ class HeuristicBot(Bot):
                 gain += ICON_BONUS[icon]
         return gain
 
-    def _push_value(self, b: Board) -> float:
+    def _push_value(self, b: Track) -> float:
         mine, opp = b.push_delta()
         return mine - opp / max(1, b.players - 1)
 
-    def _die_value(self, b: Board) -> float:
+    def _die_value(self, b: Track) -> float:
         values = []
         for face in ("1", "2", "3", "4", "5"):
             sp = DIE_FACE_SPECIES[face]
@@ -174,7 +174,7 @@ class HeuristicBot(Bot):
         values.append(max([0.0] + [self._move_value(b, sp, 1) for sp in SPECIES]))
         return sum(values) / len(values)
 
-    def _option_value(self, b: Board, card: str, text: str) -> float:
+    def _option_value(self, b: Track, card: str, text: str) -> float:
         words = text.split()
         if words[0] == "move":
             sp = words[1] if len(words) > 1 else card
@@ -194,7 +194,7 @@ class HeuristicBot(Bot):
             return -0.1
         return 0.0
 
-    def _card_value(self, b: Board, card: str) -> float:
+    def _card_value(self, b: Track, card: str) -> float:
         options = []
         if card == "turtle":
             options = [self._move_value(b, sp, 1) for sp in TURTLE_CARD]
@@ -211,5 +211,5 @@ class HeuristicBot(Bot):
                     options.append(0.3 * sum(b.speeds[c] for c in revealed) + 0.3 * b.speeds["meerkat"])
         return max(options) if options else -1.0
 
-    def _pick(self, b: Board, legal):
+    def _pick(self, b: Track, legal):
         return max(legal, key=lambda a: self._card_value(b, str(a).split()[1]) + self.rng.random() * 0.05)
