@@ -10,15 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.cards import card
+from ...core.cards import RANKS, SUITS, card
+from ...games.seven_waters.actions import POS, VALUE
 from ..base import Bot, Decision
-
-VALUE = {r: min(r, 10) for r in range(1, 14)}
-SUITS = "CDHS"
 
 
 def _value(c) -> int:
-    return VALUE[c.rank] if c.rank else 10
+    return VALUE[c.index]
 
 
 def _sums(cards) -> set[int]:
@@ -32,7 +30,7 @@ def _sums(cards) -> set[int]:
 
 def _rank(piece_text: str) -> int:
     name, _, decl = piece_text.partition("=")
-    return "A23456789TJQK".index((decl or name[0]).upper()[0]) + 1
+    return RANKS.index((decl or name[0]).upper()[0]) + 1
 
 
 class HeuristicBot(Bot):
@@ -156,7 +154,7 @@ class HeuristicBot(Bot):
         return 1.5 + urgency - 0.5 * (c in ctx["keep"])
 
     def _score_take(self, action, ctx) -> float:
-        r, col = divmod_rc(str(action))
+        r, col = POS[action.index]
         name = ctx["pyramid"][r - 1][col - 1]
         c = card(name)
         size = len(ctx["hand"])
@@ -220,9 +218,3 @@ class HeuristicBot(Bot):
         if c.suit == ctx["opp_pool_suit"]:
             u += 1.5
         return u
-
-
-def divmod_rc(take_text: str) -> tuple[int, int]:
-    """'take 7-3' → (7, 3)."""
-    r, _, c = take_text.split()[1].partition("-")
-    return int(r), int(c)

@@ -35,7 +35,6 @@ LABELS: dict[str, dict[str, str]] = {
         "cat_theme": "Mottofarbe", "cat_hand": "Karten auf der Hand", "cat_discards": "Abgeworfen",
     },
 }
-CATEGORIES = ("slides", "river", "pool", "theme", "hand", "discards")
 
 
 def _labels(lang: str) -> dict[str, str]:
@@ -134,7 +133,7 @@ def render_result(view: dict[str, Any], lang: str = "en") -> str:
     scores = view["scores"]
     head = f"{'':<22}{t['seat']} 0{'':>3}{t['seat']} 1"
     rows = [head]
-    for cat in CATEGORIES:
+    for cat in scores[0]:  # the categories of the scoring table (SW-5.2), in its order
         rows.append(f"{t['cat_' + cat]:<22}{scores[0][cat]:>7}{scores[1][cat]:>9}")
     rows.append(f"{t['total']:<22}{view['totals'][0]:>7}{view['totals'][1]:>9}")
     winners = view["winners"]

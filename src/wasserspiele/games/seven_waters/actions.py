@@ -29,6 +29,7 @@ FACE_UP_ROW: tuple[bool, ...] = tuple(r % 2 == 1 for r, _ in POS)  # rows 1, 3, 
 # VALUE[card.index]: A = 1, 2-10 as printed, J Q K = 10; jokers 10 (their worth in a line, SW-2.2).
 VALUE: tuple[int, ...] = tuple(min(c.rank, 10) if c.rank else 10 for c in ALL_CARDS)
 SLIDE_VALUES = range(1, 11)  # SW-2.2: a joker in a slide stands for any value 1-10
+HAND_LIMIT = 7  # SW-4.1: no take while holding 7 cards
 
 
 def rank_text(rank: int) -> str:

@@ -13,7 +13,7 @@ from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
 from .actions import (
-    COVERED_BY, COVERS, FACE_UP_ROW, PASS, PLAIN, POOL_JOKER, PYRAMID_SIZE, RIVER_JOKER,
+    COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, PLAIN, POOL_JOKER, PYRAMID_SIZE, RIVER_JOKER,
     SLIDE_JOKER, TAKES, THEMES, VALUE, Action, Discard, Pass, Piece, Pool, River, Slide, Take,
     Theme, parse_action, piece_rank, piece_suit, piece_value, rank_text,
 )
@@ -24,7 +24,6 @@ DECK_SIZE = 54
 LINE_SIZES = (1, 2, 3, 4)           # SW-3.3
 LINE_CARDS = sum(LINE_SIZES)        # 10 per seat
 START_HAND = 3                      # SW-3.4
-HAND_LIMIT = 7                      # SW-4.1
 FINAL_TURNS = {"both": 2, "opponent_only": 1, "none": 0}  # SW-5.1 and its option
 
 # -- SW-5.2: the scoring table, the ONE place that holds the point values ------------
@@ -38,9 +37,6 @@ SCORING: dict[str, int] = {
     "hand": -1,       # per card left in hand (jokers too)
     "discards": -2,   # per discarded card
 }
-CATEGORIES = tuple(SCORING)
-
-_NUMBER = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
 
 
 class SevenWaters(Game):

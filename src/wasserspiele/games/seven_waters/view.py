@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.cards import ALL_CARDS, Card
 from .actions import (
-    PYRAMID_SIZE, ROWS, Discard, Pool, River, Slide, Take, Theme, THEMES, piece_suit,
+    HAND_LIMIT, PYRAMID_SIZE, ROWS, Discard, Pool, River, Slide, Take, Theme, THEMES, piece_suit,
 )
 from .state import position_name
 
@@ -81,7 +81,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "pyramid": [cells[r * (r - 1) // 2: r * (r + 1) // 2] for r in range(1, ROWS + 1)],
         "free": [position_name(i) for i in s.free_positions()],
         "pyramid_left": s.left,
-        "hand_limit": 7,
+        "hand_limit": HAND_LIMIT,
         "slides_built": s.slides_built,
         "slide_limit": options["slide_limit"],
         "final_turns": options["final_turns"],
