@@ -151,7 +151,13 @@ class HeuristicBot(Bot):
             safe = [c for c in beating if all(row[u] < row[c] for u in unseen)]
             if safe:
                 return self._pick(plays, min(safe, key=lambda c: row[c]))
-            return self._pick(plays, min(beating, key=lambda c: row[c]))
+            cheapest_win = min(beating, key=lambda c: row[c])
+            partner_after = len(trick) == 1  # second to play: the partner plays last
+            if (partner_after and eff[cheapest_win] == trump
+                    and view["signals"][view["partner"]] == "strong" and len(view["tricks"]) < 3):
+                # a strong partner plays last: keep my trump, let the partner take it
+                return self._pick(plays, self._cheapest(cards, trump, eff, strength))
+            return self._pick(plays, cheapest_win)
         return self._pick(plays, self._cheapest(cards, trump, eff, strength))
 
     def _lead(self, view, cards, hand, trump, eff, strength, unseen, plays):
