@@ -65,6 +65,9 @@ class Wildwasser(Game):
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
         self.markers = MARKERS[:p]
+        # per field (field, crossing, slot, column, bank icon) under this river flow, for views
+        self.field_table = tuple((f, k, self.flow[k] if k >= 0 else -1, b.field_column[f], b.bank_icon[f])
+                                 for f in range(1, b.fields + 1) for k in (b.field_crossing[f],))
         self._without: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 
     def without(self, seats: tuple[int, ...], seat: int) -> tuple[int, ...]:

@@ -60,6 +60,19 @@ def _event(i: int, e: tuple, b) -> dict[str, Any]:
     return d
 
 
+_EVENTS: dict[tuple, dict[str, Any]] = {}  # JSON form of log events, shared by all views (bounded)
+
+
+def _event_json(i: int, e: tuple, b) -> dict[str, Any]:
+    key = (i, e)
+    d = _EVENTS.get(key)
+    if d is None:
+        if len(_EVENTS) > 100_000:
+            _EVENTS.clear()
+        d = _EVENTS[key] = _event(i, e, b)
+    return dict(d)
+
+
 def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know (None: a spectator), JSON-ready."""
     b = state.board
@@ -70,16 +83,18 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
     resolving = state.phase in (CHOOSE, SUN_CHOICE, MARKER_CHOICE)
 
     track = []
-    for f in range(1, b.fields + 1):
-        k = b.field_crossing[f]
-        a = state.occ[f]
-        cell: dict[str, Any] = {"field": f, "icon": ICON_NAME[state.icon_at(f)],
-                                "animal": [a // n, SPECIES[a % n]] if a >= 0 else None}
-        if k >= 0:
-            slot = state.flow[k]
-            cell.update(crossing=k + 1, slot=slot + 1, column=b.field_column[f],
-                        tile=state.tile_id(state.slots[slot]), passable=state.slots[slot] >= 0)
-        track.append(cell)
+    slots, occ = state.slots, state.occ
+    names, tile_ids, icons = ICON_NAME, b.tile_ids, b.tile_icons
+    for f, k, slot, col, bank in g.field_table:
+        a = occ[f]
+        who = [a // n, SPECIES[a % n]] if a >= 0 else None
+        if k < 0:
+            track.append({"field": f, "icon": names[bank], "animal": who})
+        else:
+            t = slots[slot]
+            track.append({"field": f, "icon": names[icons[t][col]] if t >= 0 else None, "animal": who,
+                          "crossing": k + 1, "slot": slot + 1, "column": col,
+                          "tile": tile_ids[t] if t >= 0 else None, "passable": t >= 0})
 
     river = []
     for s, t in enumerate(state.slots):
@@ -143,7 +158,7 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
         "podiums": podiums,
         "podium_points": {SPECIES[sp]: list(b.podium[sp]) for sp in range(n)},
         "speeds": {SPECIES[sp]: b.speed[sp] for sp in range(n)},
-        "log": [_event(i, e, b) for i, e in state.events(LOG_LENGTH)],
+        "log": [_event_json(i, e, b) for i, e in state.events(LOG_LENGTH)],
         "scores": state.points(),
         "winners": state.winners() if over else [],
     }
