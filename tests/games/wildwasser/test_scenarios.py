@@ -102,3 +102,24 @@ def test_ww_5_2_alternative_end_two_pushes_in_the_last_round_and_a_blocked_anima
     assert s.state_json()["river"] == [None, None, "T09", "T00", "T05"]
     assert s.is_terminal() and s.winners() == [0, 1, 2, 3]
     assert s.components() == new(4).components()
+
+
+def test_spec_example_setup_tiles_and_dice_3_sun_5():
+    """The spec's record setup example: tiles starting T17, T03 …, dice 3, sun, 5; and the
+    seed's die example (5 = cheetah 5 fields)."""
+    from .helpers import TILES
+
+    tiles = ["T17", "T03"] + [t for t in TILES if t not in ("T17", "T03")]
+    s = new(3, tiles=tiles, dice=["3", "sun", "5"])
+    j = s.state_json()
+    assert j["removed"][:2] == ["T17", "T03"] and len(j["removed"]) == 6
+    picks(s, "rhino", "rhino", "rhino")
+    s.apply("action")  # 3: the rhino moves 3
+    assert field_of(s, 0, "rhino") == 3
+    s.apply("action")  # sun
+    s.apply("sun turtle")
+    assert field_of(s, 1, "turtle") == 1
+    s.apply("action")  # 5: the cheetah moves 5
+    assert field_of(s, 2, "cheetah") == 5
+    assert s.record()["setup"] == {"tiles": tiles, "dice": ["3", "sun", "5"]}
+    assert s.record()["actions"] == ["pick rhino"] * 3 + ["action", "action", "sun turtle", "action"]
