@@ -120,6 +120,9 @@ class Watten(Game):
         self.follow_all = o["follow"] == "all"
         self.caller_offset = 3 if o["caller"] == "dealer_right" else 1
         self.signal_mode = o["signals"]
+        # WA-5: who sees a signal of each seat, as a bit mask of seats
+        self.signal_masks = tuple(sum(1 << v for v in range(4) if _view.signal_visible(self.signal_mode, v, s))
+                                  for s in range(4))
         self.detection_p = o["signal_detection_p"]
         self.target = o["target"]
         self.hand_value = o["hand_value"]
@@ -373,8 +376,7 @@ class WattenState(StateData, State):
         """WA-5: one signal per player in play order from the caller, seen by the partner only
         (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
         self.signals[seat] = level
-        mask = ALL_SEATS if self.game.signal_mode == "public" else (1 << seat) | (1 << ((seat + 2) % 4))
-        self._log(EV_SIGNAL, seat, level, mask)
+        self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
         self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
         p = self.game.detection_p
