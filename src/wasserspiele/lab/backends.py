@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from typing import Any, Callable
 
 from ..core.errors import BadOption
@@ -82,11 +82,20 @@ def _run_pool(study: Study, jobs: int, progress) -> tuple[list, bool]:
                 rows.extend(part)
                 progress(len(part))
     except KeyboardInterrupt:
+        # stop handing out work; keep what the workers (which ignore SIGINT) are finishing
         for fut in pending:
             fut.cancel()
+        try:
+            for fut in pending:
+                if not fut.cancelled():
+                    try:
+                        rows.extend(fut.result())
+                    except CancelledError:
+                        pass
+        except KeyboardInterrupt:  # a second Ctrl-C: stop our own workers now
+            for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                proc.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
-        for proc in list(getattr(pool, "_processes", {}).values()):  # our own workers only
-            proc.terminate()
         return rows, True
     pool.shutdown()
     return rows, False

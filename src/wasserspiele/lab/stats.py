@@ -65,7 +65,9 @@ def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(max(p * (1 - p) / n + z * z / (4 * n * n), 0.0)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), n)
+    low = 0.0 if successes <= 0 else max(0.0, centre - half)
+    high = 1.0 if successes >= n else min(1.0, centre + half)
+    return Estimate(p, low, high, n)
 
 
 def proportion_difference(k1: float, n1: int, k2: float, n2: int) -> Estimate:

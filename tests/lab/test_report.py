@@ -1,0 +1,114 @@
+"""The report files, notable records that replay, and the `lab` command."""
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from wasserspiele.cli.main import main
+from wasserspiele.core.records import read_record, replay
+from wasserspiele.lab import write_report
+from wasserspiele.lab.report import read_csv
+
+FILES = ("report.html", "report.md", "results.csv")
+
+
+@pytest.fixture(scope="module")
+def written(small_result, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    info = write_report(small_result, out)
+    return out, info
+
+
+def test_results_csv_has_one_row_per_game_with_its_seed(written, small_result):
+    out, _ = written
+    rows = read_csv(out / "results.csv")
+    assert len(rows) == len(small_result.rows) == 24
+    for row, r in zip(rows, small_result.rows):
+        assert int(row["seed"]) == r["seed"] and int(row["game"]) == r["game"]
+        assert [float(row["score_0"]), float(row["score_1"])] == r["scores"]
+        assert row["winners"] == " ".join(map(str, r["winners"]))
+        assert int(row["actions"]) == r["actions"]
+        assert int(row["m_drive_offs"]) == r["measures"]["drive_offs"]
+        assert {row["bot_0"], row["bot_1"]} == {"heuristic", "random"}
+
+
+def test_notable_records_replay_to_the_reported_scores(written, small_result):
+    out, info = written
+    notable = info["notable"]
+    assert {n["kind"] for n in notable} == {"longest", "shortest", "most_lopsided"}
+    assert len(notable) == 6  # three per condition
+    table = {(r["condition"], r["game"]): r for r in small_result.rows}
+    for n in notable:
+        state = replay(read_record(out / n["file"]))
+        row = table[(n["condition"], n["game"])]
+        assert state.is_terminal()
+        assert state.scores() == row["scores"] == n["scores"]
+        assert state.winners() == row["winners"]
+        assert len(state.history) == row["actions"]
+    lengths = [r["actions"] for r in small_result.rows if r["cond"] == 0]
+    longest = next(n for n in notable if n["kind"] == "longest" and n["condition"] == small_result.rows[0]["condition"])
+    assert longest["actions"] == max(lengths)
+
+
+def test_the_replay_command_accepts_a_notable_record(written):
+    out, info = written
+    n = info["notable"][0]
+    res = CliRunner().invoke(main, ["replay", str(out / n["file"]), "--json"])
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["scores"] == n["scores"]
+
+
+def test_report_is_self_contained_and_names_the_measures(written):
+    out, _ = written
+    html = (out / "report.html").read_text()
+    assert html.count("data:image/png;base64,") >= 4 and 'src="plots/' not in html
+    md = (out / "report.md").read_text()
+    for text in ("Win rate by seat", "loot per drive-off", "aces taking the 8s",
+                 "Variant: players=2 chase=adjacent against players=2 chase=nearest", "Notable games"):
+        assert text in md
+    assert all((out / "plots" / name).exists() for name in ("seat_win_rate.png", "scores.png", "length.png"))
+
+
+def test_seat_and_bot_rates_add_up(written):
+    _, info = written
+    for s in info["summaries"]:
+        assert math.isclose(sum(e.value for e in s.seat_win), 1.0)  # Wasserloch always has a winner
+        assert s.bot_win["heuristic"].value > s.bot_win["random"].value
+        assert s.bot_win["heuristic"].excludes(0.5)  # 12 games are enough to see that
+
+
+def test_cli_writes_every_report_file(tmp_path):
+    out = tmp_path / "study"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option",
+                                    "rounds=1", "--compare", "rounds=1,2", "--games", "6", "--seed", "3",
+                                    "--jobs", "1", "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 2 and "rounds" in res.output  # fixed and compared at once
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random",
+                                    "--compare", "rounds=1,2", "--games", "6", "--seed", "3",
+                                    "--jobs", "1", "--out", str(out), "--quiet"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    for name in FILES:
+        assert (out / name).stat().st_size > 0
+    records = sorted(p.name for p in (out / "records").iterdir())
+    assert len(records) == 6 and all(p.endswith(".json") for p in records)
+    assert len(read_csv(out / "results.csv")) == 12
+
+
+@pytest.mark.parametrize("args, words", [
+    (["wasserloch", "--option", "chase=sideways"], ["chase", "sideways"]),
+    (["wasserloch", "--bots", "heuristic:keep_pears=0"], ["keep_pears"]),
+    (["wasserloch", "--bots", "grandmaster"], ["grandmaster"]),
+    (["wasserloch", "--compare", "slide_limit=7,null"], ["slide_limit"]),
+    (["seven_waters", "--players", "3"], ["players", "2"]),
+    (["wasserloch", "--jobs", "0"], ["--jobs"]),
+])
+def test_cli_refuses_bad_input_before_playing(tmp_path, args, words):
+    out = tmp_path / "never"
+    res = CliRunner().invoke(main, ["lab", *args, "--games", "2", "--out", str(out), "--quiet"])
+    assert res.exit_code == 2, res.output
+    for word in words:
+        assert word in res.output
+    assert not out.exists()
