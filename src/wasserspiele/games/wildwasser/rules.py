@@ -10,9 +10,9 @@ from ...core.errors import BadRecord
 from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
 from . import view as _view
-from .actions import (ACT, ACT_SEAT, ACTION, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
+from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
                       SUN, SUNS, WildAction, parse_action)
-from .board import (CARDS, CHEETAH, DIE, MEERKAT, PUSH, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board)
+from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
 from .board import MARKER as MARKER_ICON
 from .state import (CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, SUN_CHOICE, TEAM_CARD,
                     WildwasserData)
@@ -31,10 +31,6 @@ PICKS_BY_MASK: tuple[tuple[WildAction, ...], ...] = tuple(
 SUN_BY_MASK = tuple(tuple(SUNS[sp] for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))
 TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >> sp & 1)
                        for m in range(1 << N_SPECIES))
-
-
-def _a(name: str) -> str:
-    return "an" if name[0] in "aeiou" else "a"
 
 
 class Wildwasser(Game):
@@ -307,7 +303,7 @@ class WildwasserState(WildwasserData, State):
             elif icon == CARDS:
                 self._cards_back(seat)
                 return False
-            else:  # PUSH
+            else:  # the push icon
                 self._push(seat)
                 return False
 
