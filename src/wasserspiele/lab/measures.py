@@ -68,18 +68,24 @@ class WasserlochMeasures(Measures):
     def __init__(self, game: Game):
         super().__init__(game)
         self.drive_offs = self.loot = self.ace_eights = self.ace_eight_loot = self.big = 0
+        self.before = [0.0] * game.players
 
     def step(self, state: State, action: Any, seat: int) -> None:
-        last = state.view(None)["last"][seat]
-        if last is None or last["drove_off"] is None:
+        # A play drove off a herd exactly when the player's score rose (WL-5.3: one point per
+        # looted card), and aces only ever drive off the 8s (WL-4.3).  Reading scores() is
+        # much cheaper than building a view after every play.
+        scores = state.scores()
+        loot = scores[seat] - self.before[seat]
+        self.before = scores
+        if loot <= 0:
             return
         self.drive_offs += 1
-        self.loot += last["loot"]
-        if last["loot"] >= 5:
+        self.loot += loot
+        if loot >= 5:
             self.big += 1
-        if last["drove_off"] == "8" and last["play"].upper().startswith("A"):
+        if str(action).upper().startswith("A"):
             self.ace_eights += 1
-            self.ace_eight_loot += last["loot"]
+            self.ace_eight_loot += loot
 
     def finish(self, state: State) -> dict[str, float]:
         return {"units": state.view(None)["round"], "drive_offs": self.drive_offs, "loot": self.loot,
