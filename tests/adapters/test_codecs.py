@@ -1,0 +1,101 @@
+"""The codecs: every legal action round-trips through its index, masks equal the legal sets,
+observations have the documented layout."""
+
+import numpy as np
+import pytest
+
+import wasserspiele
+from wasserspiele.adapters import codec_for
+from wasserspiele.adapters.codecs import EncodingError
+from wasserspiele.core.errors import BadNotation
+
+from .helpers import FAST, GAMES, random_positions
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_legal_action_round_trips_and_the_mask_is_the_legal_set(name):
+    codec = codec_for(wasserspiele.load(name, **FAST[name]))
+    steps = 0
+    for state, seat in random_positions(name, seeds=range(3)):
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
+        mask = codec.mask(legal, view)
+        assert mask.dtype == np.int8 and mask.shape == (codec.num_actions,)
+        assert mask.sum() == len(legal)
+        decoded = {str(codec.decode(i, legal, view)) for i in np.flatnonzero(mask)}
+        assert decoded == {str(a) for a in legal}
+        for a in legal:
+            i = codec.action_index(a, view)
+            assert mask[i] == 1
+            assert codec.decode(i, legal, view) == a          # index -> action -> index
+            assert codec.action_index(str(a), view) == i      # notation gives the same index
+        obs = codec.observe(view)
+        assert obs.dtype == np.float32 and obs.shape == (codec.obs_size,)
+        assert np.all(np.isfinite(obs)) and obs.min() >= -1.0 and obs.max() <= 100.0
+        steps += 1
+    assert steps > 50
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_layout_covers_the_vector_exactly_once(name):
+    codec = codec_for(wasserspiele.load(name))
+    pos = 0
+    for seg_name, start, size, meaning in codec.layout:
+        assert start == pos and size > 0 and meaning, seg_name
+        pos += size
+    assert pos == codec.obs_size
+    assert "| slice | name | meaning |" in codec.describe()
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_observations_differ_between_seats(name):
+    game = wasserspiele.load(name, **FAST[name])
+    codec = codec_for(game)
+    state = game.new_game(seed=5)
+    a, b = codec.observe(state.view(0)), codec.observe(state.view(1))
+    assert not np.array_equal(a, b)
+
+
+def test_action_space_sizes():
+    sizes = {n: codec_for(wasserspiele.load(n)).num_actions for n in GAMES}
+    assert sizes == {"wasserloch": 64, "seven_waters": 2830, "watten": 43, "wildwasser": 29}
+    names = codec_for(wasserspiele.load("wasserloch")).action_names
+    assert names[0] == "Ax1" and names[63] == "8x8" and len(set(names)) == 64
+
+
+def test_seven_waters_indices_name_hand_slots():
+    game = wasserspiele.load("seven_waters")
+    codec = codec_for(game)
+    view = {"seat": 0, "players": [{"hand": ["KD", "5C", "X1"]}, {"hand": None}]}
+    assert codec.action_index("take 1-1", view) == 0
+    assert codec.action_index("take 7-7", view) == 27
+    assert codec.action_names[codec.action_index("discard 5C X1", view)] == "discard slots 1,2"
+    assert codec.action_names[codec.action_index("slide 2 KD X1=3", view)] == "slide 2 slots 0,2"
+    assert codec.action_names[codec.action_index("river 5C X1=6", view)] == "river from 5 slots 1,2"
+    assert codec.action_names[codec.action_index("pool X1=H", view)] == "pool H slots 2"
+    assert codec.action_names[codec.action_index("theme KD", view)] == "theme slot 0"
+    assert codec.action_index("pass", view) == codec.num_actions - 1
+    with pytest.raises(EncodingError, match="9H, which is not in the hand"):
+        codec.action_index("discard 9H", view)
+
+
+def test_bad_input_gets_a_clear_error():
+    game = wasserspiele.load("wasserloch")
+    codec = codec_for(game)
+    state = game.new_game(seed=1)
+    view, legal = state.view(0), state.legal_actions(0)
+    with pytest.raises(EncodingError, match="outside 0..63"):
+        codec.decode(64, legal, view)
+    with pytest.raises(EncodingError, match="not an action index"):
+        codec.decode("7x2", legal, view)
+    illegal = next(i for i in range(64) if i not in codec.legal_map(legal, view))
+    with pytest.raises(EncodingError, match="is not legal now"):
+        codec.decode(illegal, legal, view)
+    with pytest.raises(BadNotation):
+        codec.action_index("9x1", view)
+    with pytest.raises(EncodingError, match="no codec for game"):
+        from wasserspiele.adapters.codecs import codec_for as cf
+
+        class Fake:
+            name = "chess"
+        cf(Fake())

@@ -1,0 +1,106 @@
+"""Gymnasium single-seat environments: gymnasium's env checker for every game, registration,
+seeding, masks and bad input."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import wasserspiele
+from wasserspiele.adapters.gymnasium import ENV_IDS, WasserspieleEnv
+from wasserspiele.core.errors import BadOption, IllegalAction
+
+from .helpers import FAST, GAMES
+
+IDS = dict(zip(GAMES, ["wasserspiele/Wasserloch-v0", "wasserspiele/SevenWaters-v0",
+                       "wasserspiele/Watten-v0", "wasserspiele/Wildwasser-v0"]))
+
+
+def test_every_game_is_registered():
+    assert sorted(ENV_IDS) == sorted(IDS.values())
+    for env_id in ENV_IDS:
+        assert env_id in gymnasium.envs.registry
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_gymnasium_env_checker(name):
+    env = gymnasium.make(IDS[name], opponents="heuristic" if name != "wildwasser" else "random", **FAST[name])
+    check_env(env.unwrapped, skip_render_check=False)
+    env.close()
+
+
+def run_episode(env, seed, policy_seed=0):
+    obs, info = env.reset(seed=seed)
+    rng = np.random.default_rng(policy_seed)
+    total, steps, observations = 0.0, 0, [obs]
+    while True:
+        assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"].astype(bool))
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        obs, reward, terminated, truncated, info = env.step(action)
+        observations.append(obs)
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, steps, observations, info
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_masked_episode_ends_with_the_seat_zero_sum_return(name):
+    env = gymnasium.make(IDS[name], **FAST[name])
+    total, steps, _obs, info = run_episode(env, seed=4)
+    state = env.unwrapped.state
+    assert state.is_terminal() and steps > 0
+    r = state.returns()
+    assert total == pytest.approx(r[0] - sum(r) / len(r))
+    assert info["returns"] == r and "illegal_action" not in info
+
+
+def test_same_seed_same_episode():
+    a = run_episode(gymnasium.make(IDS["watten"], opponents="heuristic", target=3), seed=7)
+    b = run_episode(gymnasium.make(IDS["watten"], opponents="heuristic", target=3), seed=7)
+    assert a[0] == b[0] and a[1] == b[1]
+    assert all(np.array_equal(x, y) for x, y in zip(a[2], b[2]))
+    c = run_episode(gymnasium.make(IDS["watten"], opponents="heuristic", target=3), seed=8)
+    assert not all(np.array_equal(x, y) for x, y in zip(a[2], c[2]))
+
+
+def test_the_agent_can_take_any_seat_against_named_bots():
+    env = WasserspieleEnv("wasserloch", seat=2, opponents=["heuristic", "random"], rounds=1)
+    obs, info = env.reset(seed=1)
+    assert env.state.current_seat == 2
+    assert env.state.view(2)["seat"] == 2 and obs[2] == 1.0  # the seat one-hot
+
+
+def test_illegal_action_ends_the_episode_or_raises():
+    env = WasserspieleEnv("wasserloch", rounds=1)
+    _obs, info = env.reset(seed=3)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _obs, reward, terminated, _trunc, info = env.step(illegal)
+    assert terminated and reward == -1.0 and "is not legal now" in info["illegal_action"]
+    strict = WasserspieleEnv("wasserloch", rounds=1, illegal_action="raise")
+    strict.reset(seed=3)
+    with pytest.raises(IllegalAction, match="is not legal now"):
+        strict.step(illegal)
+
+
+def test_bad_configuration_gets_a_clear_error():
+    with pytest.raises(BadOption, match="unknown bot 'grandmaster'"):
+        WasserspieleEnv("wasserloch", opponents="grandmaster")
+    with pytest.raises(ValueError, match="2 bot names needed"):
+        WasserspieleEnv("wasserloch", opponents=["random"])
+    with pytest.raises(ValueError, match="seat must be 0..2"):
+        WasserspieleEnv("wasserloch", seat=3)
+    with pytest.raises(BadOption):
+        WasserspieleEnv("wasserloch", players=9)
+    env = WasserspieleEnv("wasserloch")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="outside 0..63"):
+        env.step(64)
+
+
+def test_a_loaded_game_can_be_passed():
+    env = WasserspieleEnv(wasserspiele.load("wasserloch", players=2, rounds=1))
+    obs, _info = env.reset(seed=0)
+    assert obs.shape == env.observation_space.shape

@@ -1,0 +1,161 @@
+"""OpenSpiel registrations: pyspiel's random simulation test for every game, chance nodes
+that reproduce the engine's own draws exactly, observers, and OpenSpiel's ISMCTS."""
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install -e .[rl])")
+
+import wasserspiele  # noqa: E402
+from wasserspiele.adapters import openspiel as wos  # noqa: E402
+from wasserspiele.adapters.codecs import codec_for  # noqa: E402
+
+from .helpers import FAST, GAMES  # noqa: E402
+
+# pyspiel parameters: short games (random_sim_test checks every node thoroughly).
+PARAMS = {"wasserloch": {"rounds": 1}, "seven_waters": {}, "watten": {"target": 2, "signal_detection_p": 0.5}, "wildwasser": {"players": 2}}
+
+
+def test_every_game_is_registered():
+    assert wos.GAME_NAMES == [f"wasserspiele_{n}" for n in wasserspiele.game_names()]
+    assert set(wos.GAME_NAMES) <= set(pyspiel.registered_names())
+    assert wos.register() == wos.GAME_NAMES  # idempotent
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_pyspiel_random_sim_test(name):
+    game = pyspiel.load_game(f"wasserspiele_{name}", PARAMS[name])
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+class RecordingRandom(random.Random):
+    """A generator that notes every uniform choice it makes (what OpenSpiel's chance nodes are)."""
+
+    def __init__(self, seed):
+        super().__init__(seed)
+        self.choices = []
+
+    def _randbelow(self, n):
+        k = super()._randbelow(n)
+        self.choices.append(k)
+        return k
+
+
+@pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+def test_chance_nodes_reproduce_the_engines_own_draws(name):
+    """Feed the choices a seeded generator made in the engine to the chance nodes: the
+    OpenSpiel game deals exactly the same game, and players' actions map one to one."""
+    engine_game = wasserspiele.load(name, **FAST[name])
+    recorder = RecordingRandom(21)
+    truth = engine_game.new_game(rng=recorder)
+    moves = random.Random(4)
+    game = pyspiel.load_game(f"wasserspiele_{name}", FAST[name])
+    state = game.new_initial_state()
+    codec = codec_for(engine_game)
+    used = 0
+    for _ in range(60):
+        while state.is_chance_node():
+            k = recorder.choices[used]
+            assert k in dict(state.chance_outcomes())
+            state.apply_action(k)
+            used += 1
+        assert used == len(recorder.choices)
+        if truth.is_terminal():
+            break
+        seat = truth.current_seat
+        assert state.current_player() == seat
+        assert state.view(seat) == truth.view(seat)
+        action = moves.choice(truth.legal_actions(seat))
+        index = codec.action_index(action, truth.view(seat))
+        assert index in state.legal_actions()
+        assert state.action_to_string(seat, index) == str(action)
+        truth.apply(action, seat)
+        state.apply_action(index)
+    assert used > 20
+
+
+def test_a_deck_is_a_sequence_of_shrinking_uniform_nodes():
+    state = pyspiel.load_game("wasserspiele_wasserloch").new_initial_state()
+    sizes = []
+    while state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+        sizes.append(len(outcomes))
+        state.apply_action(outcomes[-1][0])
+    assert sizes == list(range(64, 1, -1))  # Fisher-Yates: 64, 63, ..., 2
+
+
+def test_watten_signal_check_is_one_two_way_node():
+    from wasserspiele.adapters.openspiel import NeedChance, ScriptedRandom
+    rng = ScriptedRandom(32, cuts=(0.25,))
+    with pytest.raises(NeedChance) as need:
+        rng.random()
+    assert need.value.outcomes == [(0, 0.25), (1, 0.75)]
+    rng.script, rng.pos = [0, 1], 0
+    assert rng.random() < 0.25 <= rng.random()
+
+
+def test_observer_tensors_and_strings():
+    game = pyspiel.load_game("wasserspiele_watten", {"target": 2})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    seat = state.current_player()
+    codec = codec_for(wasserspiele.load("watten"))
+    obs = np.asarray(state.observation_tensor(seat))
+    assert obs.shape == (codec.obs_size,) == tuple(game.observation_tensor_shape())
+    assert np.array_equal(obs, codec.observe(state.view(seat)))
+    assert np.array_equal(np.asarray(state.information_state_tensor(seat)), obs)
+    assert state.observation_string(seat) != state.observation_string((seat + 1) % 4)
+    assert "own:" in state.information_state_string(seat)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_resampled_states_look_the_same_to_the_player(name):
+    game = pyspiel.load_game(f"wasserspiele_{name}", PARAMS[name])
+    rng = np.random.RandomState(3)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 5:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randint(len(outcomes))][0])
+            continue
+        seat = state.current_player()
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.view(seat) == state.view(seat)
+        assert world.legal_actions() == state.legal_actions()
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked == 5
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_openspiel_ismcts_bot_plays(name):
+    from open_spiel.python.algorithms import ismcts, mcts
+    game = pyspiel.load_game(f"wasserspiele_{name}", PARAMS[name])
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, max_simulations=4, random_state=rs)
+    state = game.new_initial_state()
+    decisions = 0
+    while not state.is_terminal() and decisions < 2:
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        decisions += 1
+    assert decisions == 2
+
+
+def test_bad_chance_outcome_and_bad_parameters():
+    state = pyspiel.load_game("wasserspiele_wasserloch").new_initial_state()
+    with pytest.raises(Exception, match="chance outcome 64"):
+        state.apply_action(64)
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("wasserspiele_wasserloch", {"players": 7})
