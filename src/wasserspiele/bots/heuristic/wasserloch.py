@@ -14,6 +14,7 @@ The tips are switchable traits, so the lab can test which of them actually win.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from math import comb
 
 from ..base import Bot, Decision
@@ -47,6 +48,7 @@ def drive_target(hole: list[int], v: int, adjacent: bool) -> int:
     return -1
 
 
+@lru_cache(maxsize=65536)  # few distinct arguments: k ≤ 3, hand ≤ 5, copies ≤ 8, unseen ≤ 64
 def p_holds_at_least(k: int, hand: int, copies: int, unseen: int) -> float:
     """Hypergeometric: chance that a hand of `hand` cards from `unseen` holds ≥ k of `copies`."""
     if k <= 0:
@@ -118,28 +120,40 @@ class HeuristicBot(Bot):
     @staticmethod
     def exposure(view: dict, hole: list[int], hand: list[int], v: int, n: int, adjacent: bool) -> float:
         """Expected loot the next two opponents can take from the waterhole `hole`."""
-        players, me = view["players"], view["seat"]
-        unseen_by_value = [8 - hole[w] - view["gone"][w] - (hand[w] - (n if w == v else 0)) for w in range(8)]
-        # cards already counted on the table before this play are in `hole`; the played cards too
+        players, me, gone = view["players"], view["seat"], view["gone"]
+        unseen_by_value = [8 - hole[w] - gone[w] - hand[w] + (n if w == v else 0) for w in range(8)]
         unseen = sum(unseen_by_value)
+        threats = herds_in_reach(hole, adjacent)
         risk, weight = 0.0, 1.0
         for k in range(1, min(players, 3)):
-            opp = (me + k) % players
-            size = view["hand_sizes"][opp]
+            size = view["hand_sizes"][(me + k) % players]
             best = 0.0
-            for w in range(8):
-                need = max(1, THRESHOLD - hole[w])
-                trial = hole.copy()
-                trial[w] += need
-                target = drive_target(trial, w, adjacent)
-                if target < 0:
-                    continue
+            for w, herd in threats:
+                need = THRESHOLD - hole[w] if hole[w] < THRESHOLD - 1 else 1
                 p = p_holds_at_least(need, size, max(unseen_by_value[w], 0), unseen)
-                best = max(best, p * trial[target])
+                if p * herd > best:
+                    best = p * herd
             risk += weight * best
             weight *= 0.5
         return risk
 
+
+def herds_in_reach(hole: list[int], adjacent: bool) -> list[tuple[int, int]]:
+    """(place, herd it would drive off) for every place that drives something once it holds 3+."""
+    out = []
+    lower = -1  # nearest occupied place below the one looked at
+    for w in range(8):
+        if w == ACE:
+            target = EIGHT if hole[EIGHT] else -1
+        elif adjacent:
+            target = w - 1 if hole[w - 1] else -1
+        else:
+            target = lower
+        if target >= 0:
+            out.append((w, hole[target]))
+        if hole[w]:
+            lower = w
+    return out
 
 def rollout_policy(world, seat: int, rng):
     """A fast greedy policy for search rollouts in a *sampled* world (never the true state).
