@@ -20,12 +20,22 @@ from wasserspiele.core.records import summary  # noqa: E402
 
 SEED = 2026
 POLICY_SEED = 7
-VIEW_EVERY = 15
+VIEW_POINTS = 8  # views of every seat at about this many evenly spaced steps
+
+
+def _length(game) -> int:
+    state = game.new_game(seed=SEED)
+    rng = random.Random(POLICY_SEED)
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    return len(state.history)
 
 
 def playthrough(name: str) -> dict:
-    """A seeded random game with the views of every seat every VIEW_EVERY actions."""
+    """A seeded random game with the views of every seat at a few evenly spaced steps."""
     game = load(name)
+    every = max(1, _length(game) // VIEW_POINTS)
     state = game.new_game(seed=SEED)
     rng = random.Random(POLICY_SEED)
     steps = []
@@ -34,7 +44,7 @@ def playthrough(name: str) -> dict:
         legal = state.legal_actions(seat)
         action = rng.choice(list(legal))
         step = {"seat": seat, "legal": len(legal), "action": str(action)}
-        if len(state.history) % VIEW_EVERY == 0:
+        if len(state.history) % every == 0:
             step["views"] = [state.view(s) for s in range(game.players)] + [state.view(None)]
         steps.append(step)
         state.apply(action, seat)
