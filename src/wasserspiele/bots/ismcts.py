@@ -86,38 +86,28 @@ def evaluate(state: State) -> list[float]:
     return out
 
 
-def random_rollout(world: State, rng: random.Random, depth: int) -> None:
-    """Uniformly random play for at most `depth` actions."""
+RolloutPolicy = Callable[[State, int, random.Random], Action]
+
+
+def random_policy(world: State, seat: int, rng: random.Random) -> Action:
+    """A uniformly random legal action."""
+    legal = world.legal_actions(seat)
+    return legal[rng.randrange(len(legal))]
+
+
+def bot_policy(bot: Bot) -> RolloutPolicy:
+    """Another bot (e.g. the game's heuristic) as a rollout policy, reading the sampled world's views."""
+    return lambda world, seat, rng: bot.choose(decision_for(world, seat))
+
+
+def rollout(world: State, policy: RolloutPolicy, rng: random.Random, depth: int) -> None:
+    """Play `policy` in the sampled world for at most `depth` actions."""
     for _ in range(depth):
         pending = world.to_move()
         if not pending:
             return
         seat = pending[0]
-        world.apply(rng.choice(world.legal_actions(seat)), seat)
-
-
-def fast_rollout(policy: Callable[[State, int, random.Random], Action]) -> Callable[[State, random.Random, int], None]:
-    """Rollouts by a game's fast policy, which reads the sampled world directly."""
-    def rollout(world: State, rng: random.Random, depth: int) -> None:
-        for _ in range(depth):
-            pending = world.to_move()
-            if not pending:
-                return
-            seat = pending[0]
-            world.apply(policy(world, seat, rng), seat)
-    return rollout
-
-
-def policy_rollout(policy: Bot) -> Callable[[State, random.Random, int], None]:
-    """Rollouts by another bot (e.g. the game's heuristic) reading the sampled world's views."""
-    def rollout(world: State, rng: random.Random, depth: int) -> None:
-        for _ in range(depth):
-            pending = world.to_move()
-            if not pending:
-                return
-            seat = pending[0]
-            world.apply(policy.choose(decision_for(world, seat)), seat)
-    return rollout
+        world.apply(policy(world, seat, rng), seat)
 
 
 class ISMCTSBot(Bot):
@@ -136,18 +126,19 @@ class ISMCTSBot(Bot):
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         if rollout == "random":
-            self._rollout = random_rollout
+            self._policy: RolloutPolicy = random_policy
         elif rollout == "policy":
+            # a game's fast policy that reads the sampled world directly
             from importlib import import_module
             module = import_module(f"{__package__}.heuristic.{game.name}") if game is not None else None
             if module is None or not hasattr(module, "rollout_policy"):
                 raise ValueError("policy rollouts need a game whose heuristic defines rollout_policy")
-            self._rollout = fast_rollout(module.rollout_policy)
+            self._policy = module.rollout_policy
         elif rollout == "heuristic":
             if game is None:
                 raise ValueError("heuristic rollouts need the game")
             from .registry import make_bot
-            self._rollout = policy_rollout(make_bot("heuristic", game, seed))
+            self._policy = bot_policy(make_bot("heuristic", game, seed))
         else:
             raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
         self.last_iterations = 0
@@ -197,7 +188,7 @@ class ISMCTSBot(Bot):
             legal = world.legal_actions(seat)
             if simultaneous and seat != me:
                 # another seat's secret pick cannot depend on ours: not a tree decision
-                world.apply(legal[rng.randrange(len(legal))], seat)
+                world.apply(self._policy(world, seat, rng), seat)
                 continue
             children = node.children
             untried = []
@@ -224,7 +215,7 @@ class ISMCTSBot(Bot):
             path.append(best)
             node = best
         if world.to_move():
-            self._rollout(world, rng, self.rollout_depth)
+            rollout(world, self._policy, rng, self.rollout_depth)
         rewards = evaluate(world)
         for visited in path:
             visited.visits += 1
