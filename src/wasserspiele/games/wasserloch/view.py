@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ...core.chance import shuffle_fast
 from .actions import VALUES
 
 CARDS_PER_VALUE = 8
@@ -55,7 +56,7 @@ def sample_world(state, seat: int, rng: random.Random):
     """Deal the other hands and the pile anew from the cards `seat` cannot see."""
     world = state.clone()
     cards = unseen_values(state, seat)
-    rng.shuffle(cards)
+    shuffle_fast(cards, rng)
     pos = 0
     for other in range(state.players):
         if other == seat:
