@@ -56,6 +56,7 @@ class WasserspieleAEC(AECEnv):
         if seed is not None:
             self._seeds = random.Random(seed)
         self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self._legal_key = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -64,12 +65,22 @@ class WasserspieleAEC(AECEnv):
         self.infos = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.state.current_seat]
 
+    def _legal(self, seat: int, view=None) -> dict[int, Any]:
+        """{index: action} of `seat` now (cached until the next action)."""
+        key = (len(self.state.history), seat)
+        if self._legal_key != key:
+            if view is None:
+                view = self.state.view(seat)
+            self._legal_map = self.codec.legal_map(self.state.legal_actions(seat), view)
+            self._legal_key = key
+        return self._legal_map
+
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         view = self.state.view(seat)
         mask = np.zeros(self.codec.num_actions, dtype=np.int8)
         if seat in self.state.to_move():
-            mask = self.codec.mask(self.state.legal_actions(seat), view)
+            mask[list(self._legal(seat, view))] = 1
         return {"observation": self.codec.observe(view), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -80,7 +91,10 @@ class WasserspieleAEC(AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} must act (an index 0..{self.codec.num_actions - 1}), not None")
-        move = self.codec.decode(action, self.state.legal_actions(seat), self.state.view(seat))
+        index = self.codec.check_index(action)
+        move = self._legal(seat).get(index)
+        if move is None:  # let the codec say why, with the legal actions listed
+            self.codec.decode(index, self.state.legal_actions(seat), self.state.view(seat))
         self.state.apply(move, seat)
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_terminal():

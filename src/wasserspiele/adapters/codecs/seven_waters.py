@@ -42,6 +42,10 @@ RIVER = SLIDE + LINES * MASKS
 POOL = RIVER + len(RANKS) * MASKS
 PASS = POOL + len(SUITS) * MASKS
 SIZE = PASS + 1
+SEAT_AT = index_of([0, 1])
+CELL_AT = index_of(["empty", "face down", *CARDS])
+POOL_SUIT_AT = index_of([None, *SUITS])
+POSITIONS = tuple(f"{r}-{c}" for r in range(1, ROWS + 1) for c in range(1, r + 1))
 
 
 def _slots(mask: int) -> str:
@@ -113,7 +117,7 @@ class SevenWatersCodec(Codec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         me = view["seat"] if view["seat"] is not None else 0
-        vec.onehot("seat", view["seat"], index_of([0, 1]), "the observing seat")
+        vec.onehot("seat", view["seat"], SEAT_AT, "the observing seat")
         mover = view["to_move"][0] if view["to_move"] else None
         vec.flag("my_turn", mover == me, "1 when the observing seat is to move")
         vec.flag("extra_action", view["extra_action"], "1 during the extra action after a slide")
@@ -125,13 +129,12 @@ class SevenWatersCodec(Codec):
         vec.scalar("final_turns_left", -1 if left is None else left, 2, "final turns left / 2 (-0.5: not started)")
         vec.flag("over", view["over"], "1 once the game is over")
         cells = [c for row in view["pyramid"] for c in row]
-        states = index_of(["empty", "face down", *CARDS])
+        states = CELL_AT
         for i, c in enumerate(cells):
             vec.onehot(f"pyramid{i}", "empty" if c is None else "face down" if c == "##" else c, states,
                        "pyramid position (rows top down): empty, face down, or the card (56)")
         free = set(view["free"])
-        vec.scalars("free", [1.0 if f"{r}-{c}" in free else 0.0 for r in range(1, ROWS + 1)
-                             for c in range(1, r + 1)], 1, "1 for each pyramid position that may be taken")
+        vec.scalars("free", [1.0 if rc in free else 0.0 for rc in POSITIONS], 1, "1 for each pyramid position that may be taken")
         mine = view["players"][me]
         hand = mine["hand"] or []
         for i in range(HAND_SLOTS):
@@ -149,7 +152,7 @@ class SevenWatersCodec(Codec):
             vec.scalars(f"{who}_river_ends", [min(ranks) if ranks else 0, max(ranks) if ranks else 0], 13,
                         "lowest and highest river rank / 13 (0: no river)")
             vec.multihot(f"{who}_pool", [c.partition("=")[0] for c in p["pool"]], CARD, "cards in the wave pool")
-            vec.onehot(f"{who}_pool_suit", p["pool_suit"], index_of([None, *SUITS]), "pool suit: none, C D H S")
+            vec.onehot(f"{who}_pool_suit", p["pool_suit"], POOL_SUIT_AT, "pool suit: none, C D H S")
             vec.flag(f"{who}_theme_placed", p["theme_placed"], "1 once a theme card is placed")
             vec.multihot(f"{who}_theme", [p["theme"]] if p["theme"] else [], CARD, "the theme card, if visible")
             vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7")

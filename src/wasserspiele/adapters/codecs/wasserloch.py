@@ -8,6 +8,9 @@ from .base import NotationCodec, Vec, index_of
 
 VALUES = "A2345678"
 MAX_SEATS = 4
+SEATS = index_of(range(MAX_SEATS))
+PLAYERS_AT = index_of(range(2, MAX_SEATS + 1))
+MOVER_AT = index_of([0, 1, 2, 3, None])
 
 
 class WasserlochCodec(NotationCodec):
@@ -16,11 +19,11 @@ class WasserlochCodec(NotationCodec):
         return [f"{v}x{n}" for v in VALUES for n in range(1, 9)]
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
-        seats = index_of(range(MAX_SEATS))
+        seats = SEATS
         vec.onehot("seat", view["seat"], seats, "the observing seat (one-hot over 4 seats)")
-        vec.onehot("players", view["players"], index_of(range(2, MAX_SEATS + 1)), "number of players: 2, 3, 4")
+        vec.onehot("players", view["players"], PLAYERS_AT, "number of players: 2, 3, 4")
         vec.onehot("to_move", view["to_move"][0] if view["to_move"] else None,
-                   index_of([0, 1, 2, 3, None]), "seat to move; last position: nobody (game over)")
+                   MOVER_AT, "seat to move; last position: nobody (game over)")
         vec.scalar("round", view["round"] - 1, max(1, view["rounds"]), "rounds played / rounds")
         vec.onehot("start_player", view["start_player"], seats, "start player of this round")
         vec.scalars("waterhole", view["waterhole"], 8, "cards of each value A…8 at the waterhole / 8")

@@ -13,6 +13,12 @@ CARD = index_of(CARDS)
 SEATS = index_of(range(4))
 PHASES = ("trump", "signal", "play", "answer", "over")
 SIGNALS = (None, "none", "weak", "medium", "strong")
+PHASE_AT = index_of(PHASES)
+MAYBE_SEAT = index_of([0, 1, 2, 3, None])
+TRUMP_AT = index_of([None, *SUITS])
+RAISER_AT = index_of([None, 0, 1, 2, 3])
+SIGNAL_AT = index_of(SIGNALS)
+SUIT_AT = index_of(SUITS)
 
 
 class WattenCodec(NotationCodec):
@@ -24,13 +30,13 @@ class WattenCodec(NotationCodec):
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         target = max(1, view["target"])
         vec.onehot("seat", view["seat"], SEATS, "the observing seat; its team is seat % 2")
-        vec.onehot("phase", view["phase"], index_of(PHASES), "phase: " + ", ".join(PHASES))
+        vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
         mover = view["to_move"][0] if view["to_move"] else None
-        vec.onehot("to_move", mover, index_of([0, 1, 2, 3, None]), "seat to move; last: nobody")
+        vec.onehot("to_move", mover, MAYBE_SEAT, "seat to move; last: nobody")
         vec.onehot("dealer", view["dealer"], SEATS, "dealer of this hand")
         vec.onehot("caller", view["caller"], SEATS, "seat that names trump this hand")
-        vec.onehot("leader", view["leader"], index_of([0, 1, 2, 3, None]), "leader of the current trick")
-        vec.onehot("trump", view["trump"], index_of([None, *SUITS]), "trump suit: none yet, C, S, H, D")
+        vec.onehot("leader", view["leader"], MAYBE_SEAT, "leader of the current trick")
+        vec.onehot("trump", view["trump"], TRUMP_AT, "trump suit: none yet, C, S, H, D")
         vec.multihot("hand", view["hand"] or [], CARD, "own cards (32: suit-major C S H D, ranks 7…A)")
         vec.scalars("hand_sizes", view["hand_sizes"], 5, "cards in each seat's hand / 5")
         trick = {seat: c for seat, c in view["trick"]}
@@ -44,12 +50,12 @@ class WattenCodec(NotationCodec):
         vec.scalar("value", view["value"], target, "what this hand is worth / target")
         r = view["raise"]
         vec.flag("raising", r["enabled"], "raising is allowed (option)")
-        vec.onehot("raise_pending", r["pending"], index_of([None, 0, 1, 2, 3]), "seat whose raise awaits an answer")
+        vec.onehot("raise_pending", r["pending"], RAISER_AT, "seat whose raise awaits an answer")
         vec.scalars("gespannt", [float(x) for x in r["gespannt"]], 1, "team 0 / 1 is one hand from winning")
         vec.scalars("can_raise", [float(x) for x in r["can_raise"]], 1, "team 0 / 1 may raise now")
         for s in range(4):
-            vec.onehot(f"signal_seat{s}", view["signals"][s], index_of(SIGNALS),
+            vec.onehot(f"signal_seat{s}", view["signals"][s], SIGNAL_AT,
                        f"seat {s}'s signal as far as visible: unseen/none-sent, none, weak, medium, strong")
         for s in range(4):
-            vec.multihot(f"voids_seat{s}", view["voids"][s], index_of(SUITS), f"suits seat {s} has shown void in")
+            vec.multihot(f"voids_seat{s}", view["voids"][s], SUIT_AT, f"suits seat {s} has shown void in")
         vec.flag("over", view["phase"] == "over", "1 once the game is over")

@@ -13,6 +13,10 @@ PHASES = ("pick", "resolve", "sun", "marker", "over")
 WHERE = ("team card", "track", "podium")
 MAX_SEATS = 6
 COLUMNS = 3
+ICON_AT = index_of(ICONS)
+PHASE_AT = index_of(PHASES)
+WHERE_AT = index_of(WHERE)
+MAYBE_SPECIES = index_of([None, *SPECIES])
 
 
 class WildwasserCodec(NotationCodec):
@@ -23,28 +27,30 @@ class WildwasserCodec(NotationCodec):
 
     def __init__(self, game):
         self.fields = game.new_game(seed=0).view(0)["fields"]
+        p = game.players
+        self.seats = index_of(range(p))
+        self.maybe_seat = index_of([None, *range(p)])
+        self.owners = index_of([(s, a) for s in range(p) for a in SPECIES])
         super().__init__(game)
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         p = view["players"]
-        seats = index_of(range(p))
-        maybe_seat = index_of([None, *range(p)])
+        seats, maybe_seat, owners = self.seats, self.maybe_seat, self.owners
         vec.onehot("seat", view["seat"], seats, f"the observing seat (one-hot over {p} seats)")
-        vec.onehot("phase", view["phase"], index_of(PHASES), "phase: " + ", ".join(PHASES))
+        vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
         vec.multihot("to_move", view["to_move"], seats, "seats whose decision is pending")
         vec.scalar("round", view["round"], 30, "round number / 30")
         vec.onehot("start_marker", view["start_marker"], seats, "seat holding the start marker")
         vec.scalars("order", [view["order"].index(s) for s in range(p)], max(1, p - 1),
                     "each seat's position in this round's resolving order / (players - 1)")
         vec.onehot("resolving", view["resolving"], maybe_seat, "seat resolving its card: none, then seats")
-        vec.onehot("card", view["card"], index_of([None, *SPECIES]), "card being resolved: none, then animals")
+        vec.onehot("card", view["card"], MAYBE_SPECIES, "card being resolved: none, then animals")
         track = view["track"]
         if len(track) != self.fields:
             raise ValueError(f"wildwasser: the track has {len(track)} fields, the codec expects {self.fields}")
-        owners = index_of([(s, a) for s in range(p) for a in SPECIES])
         for cell in track:
             f = cell["field"]
-            vec.onehot(f"field{f}_icon", cell["icon"], index_of(ICONS),
+            vec.onehot(f"field{f}_icon", cell["icon"], ICON_AT,
                        "icon on the field: none, +1, +2, +3, die, marker, cards, push")
             animal = cell["animal"]
             vec.multihot(f"field{f}_animal", [tuple(animal)] if animal else [], owners,
@@ -54,7 +60,7 @@ class WildwasserCodec(NotationCodec):
         for slot in view["river"]:
             icons = slot["icons"] or [None] * COLUMNS
             for c in range(COLUMNS):
-                vec.onehot(f"slot{slot['slot']}_col{c + 1}_icon", icons[c], index_of(ICONS),
+                vec.onehot(f"slot{slot['slot']}_col{c + 1}_icon", icons[c], ICON_AT,
                            "icon on this river slot's tile column")
             vec.flag(f"slot{slot['slot']}_empty", slot["tile"] is None, "1 if the slot holds no tile")
         vec.scalar("stack", view["stack"], 25, "tiles left in the stack / 25")
@@ -68,11 +74,11 @@ class WildwasserCodec(NotationCodec):
             vec.multihot(f"seat{k}_unrevealed", s["unrevealed"], SPECIES_AT, "cards not yet revealed")
             vec.multihot(f"seat{k}_revealed", s["revealed"], SPECIES_AT, "cards revealed this cycle")
             vec.flag(f"seat{k}_picked", s["picked"], "1 once this seat has picked this round")
-            vec.onehot(f"seat{k}_pick", s["pick"], index_of([None, *SPECIES]),
+            vec.onehot(f"seat{k}_pick", s["pick"], MAYBE_SPECIES,
                        "the seat's own pick (only ever set for the observing seat)")
             for a in SPECIES:
                 where = s["animals"][a]
-                vec.onehot(f"seat{k}_{a}_at", where["at"], index_of(WHERE), "team card, track, podium")
+                vec.onehot(f"seat{k}_{a}_at", where["at"], WHERE_AT, "team card, track, podium")
                 vec.scalar(f"seat{k}_{a}_field", where["field"], self.fields, "field / number of fields")
                 vec.scalar(f"seat{k}_{a}_place", where["place"], p, "podium place / players")
             vec.scalar(f"seat{k}_finished", s["finished"], 5, "animals finished / 5")
