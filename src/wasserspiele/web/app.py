@@ -1,0 +1,268 @@
+"""The ASGI app: pages, the JSON API and the WebSocket of each table."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..bots.levels import level_names
+from ..core.errors import BadRecord, ReplayError
+from ..core.records import FORMAT, replay
+from ..core.registry import game_class, game_names
+from .hub import HUMAN, Connection, Hub, Refused
+from .storage import Storage
+
+log = logging.getLogger("wasserspiele.web")
+
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 16_384          # bytes of a JSON request body
+MAX_MESSAGE = 4_096        # characters of one WebSocket message
+HELLO_TIMEOUT = 10.0       # seconds a new WebSocket has to say who it is
+
+
+def _refusal(exc: Refused) -> JSONResponse:
+    return JSONResponse({"error": exc.code, "reason": exc.reason}, status_code=exc.status)
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise Refused("too_large", f"the request body is too large ({len(body)} bytes, at most {MAX_BODY})", 413)
+    try:
+        return json.loads(body or b"null")
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise Refused("bad_json", f"the request body is not valid JSON ({exc})") from None
+
+
+def _bearer(request: Request) -> str | None:
+    auth = request.headers.get("authorization", "")
+    if auth.lower().startswith("bearer "):
+        return auth[7:].strip()
+    return None
+
+
+def option_json(o) -> dict[str, Any]:
+    return {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
+            "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
+            "nullable": o.nullable}
+
+
+def games_json() -> list[dict[str, Any]]:
+    out = []
+    for name in game_names():
+        cls = game_class(name)
+        opts = [option_json(o) for o in cls.option_list]
+        out.append({"name": name, "title": cls.title, "fixed_players": cls.fixed_players,
+                    "options": opts})
+    return out
+
+
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads: bool = True,
+               resume: bool = True) -> Starlette:
+    """The web app over the database at `db_url` (default: SQLite in the user's data dir)."""
+    from .storage import default_db_url
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        storage = Storage(db_url or default_db_url())
+        hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
+        app.state.hub = hub
+        state["hub"] = hub
+        if resume:
+            hub.resume_all()
+        try:
+            yield
+        finally:
+            await hub.shutdown()
+            storage.close()
+
+    def hub_of(request) -> Hub:
+        return request.app.state.hub
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+
+    async def api_games(request: Request) -> Response:
+        return JSONResponse({"games": games_json(), "levels": level_names()})
+
+    async def api_tables(request: Request) -> Response:
+        hub = hub_of(request)
+        if request.method == "GET":
+            status = request.query_params.get("status", "running")
+            if status not in ("running", "over", "all"):
+                return _refusal(Refused("bad_request", "status: one of running, over, all"))
+            return JSONResponse({"tables": hub.storage.list_tables(None if status == "all" else status)})
+        try:
+            body = await _json_body(request)
+            table, tokens = hub.create(body)
+        except Refused as exc:
+            return _refusal(exc)
+        base = f"/table/{table.id}"
+        seats = []
+        for s in table.seats:
+            entry = {"seat": s.seat, "kind": s.kind, "level": s.level}
+            if s.kind == HUMAN:
+                entry["token"] = tokens[s.seat]
+                entry["link"] = f"{base}#seat={s.seat}&token={tokens[s.seat]}"
+            seats.append(entry)
+        return JSONResponse({"id": table.id, "game": table.game.name, "seats": seats,
+                             "spectator_link": base}, status_code=201)
+
+    async def api_table(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            seat = table.seat_for_token(_bearer(request))
+        except Refused as exc:
+            return _refusal(exc)
+        return JSONResponse(table.message_for(seat))
+
+    async def api_move(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            token = _bearer(request)
+            if token is None:
+                raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
+            seat = table.seat_for_token(token)
+            body = await _json_body(request)
+            if not isinstance(body, dict):
+                raise Refused("bad_message", "the body must be a JSON object {\"action\": ..., \"n\": ...}")
+            result = await table.submit(seat, body.get("action"), body.get("n"))
+        except Refused as exc:
+            return _refusal(exc)
+        return JSONResponse(result)
+
+    async def api_record(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            if not table.state.is_terminal():
+                raise Refused("running", "the record is available once the game is over", 409)
+        except Refused as exc:
+            return _refusal(exc)
+        return JSONResponse(table.state.record())
+
+    async def api_replay(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            if not table.state.is_terminal():
+                raise Refused("running", "a replay is available once the game is over", 409)
+            try:
+                step = int(request.path_params["step"])
+            except ValueError:
+                raise Refused("bad_request", "step: must be an integer") from None
+            record = table.state.record()
+            total = len(record["actions"])
+            if not 0 <= step <= total:
+                raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
+            try:
+                st = replay(record, stop_at=step)
+            except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
+                raise Refused("broken_table", str(exc), 500) from None
+        except Refused as exc:
+            return _refusal(exc)
+        return JSONResponse({"table": table.id, "game": table.game.name, "step": step, "total": total,
+                             "players": table.game.players, "teams": [list(t) for t in table.game.teams],
+                             "action": record["actions"][step - 1] if step else None,
+                             "view": st.view(None), "terminal": st.is_terminal(),
+                             "scores": st.scores(), "winners": st.winners() if st.is_terminal() else []})
+
+    async def ws_table(websocket: WebSocket) -> None:
+        hub: Hub = websocket.app.state.hub
+        await websocket.accept()
+        try:
+            table = hub.get(websocket.path_params["table_id"])
+            try:
+                first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+            except asyncio.TimeoutError:
+                raise Refused("bad_message", "say hello first: {\"type\": \"hello\", \"token\": ...}") from None
+            hello = _parse_message(first)
+            if hello.get("type") != "hello":
+                raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
+            seat = table.seat_for_token(hello.get("token"))
+        except Refused as exc:
+            await websocket.send_text(json.dumps(exc.to_json()))
+            await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+            return
+        except WebSocketDisconnect:
+            return
+        conn = Connection(websocket.send_text, seat)
+        table.attach(conn)
+        try:
+            while True:
+                text = await _receive(websocket)
+                try:
+                    msg = _parse_message(text)
+                    kind = msg.get("type")
+                    if kind == "move":
+                        if hub.tables.get(table.id) is not table:  # reloaded after a storage error
+                            raise Refused("reload", "the table was reloaded; please reconnect", 503)
+                        await table.submit(seat, msg.get("action"), msg.get("n"))
+                    elif kind == "ping":
+                        conn.push(json.dumps({"type": "pong"}))
+                    elif kind == "sync":
+                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
+                    else:
+                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, sync, ping)")
+                except Refused as exc:
+                    conn.push(json.dumps(exc.to_json()))
+                if conn.closed:
+                    break
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.detach(conn)
+            await conn.drain()
+
+    routes = [
+        Route("/", page),
+        Route("/table/{table_id}", page),
+        Route("/replay/{table_id}", page),
+        Route("/api/games", api_games),
+        Route("/api/tables", api_tables, methods=["GET", "POST"]),
+        Route("/api/tables/{table_id}", api_table),
+        Route("/api/tables/{table_id}/moves", api_move, methods=["POST"]),
+        Route("/api/tables/{table_id}/record", api_record),
+        Route("/api/tables/{table_id}/replay/{step}", api_replay),
+        WebSocketRoute("/ws/tables/{table_id}", ws_table),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+async def _receive(websocket: WebSocket) -> str | bytes:
+    """The next message, text or bytes (bytes are refused by _parse_message)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    return text if text is not None else (message.get("bytes") or b"")
+
+
+def _parse_message(text: Any) -> dict[str, Any]:
+    """One client message: a small JSON object, or Refused saying what is wrong."""
+    if not isinstance(text, str):
+        raise Refused("bad_message", "messages must be JSON text, not binary")
+    if len(text) > MAX_MESSAGE:
+        raise Refused("too_large", f"the message is too large ({len(text)} characters, at most {MAX_MESSAGE})")
+    try:
+        msg = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise Refused("bad_json", f"the message is not valid JSON ({exc.msg})") from None
+    if not isinstance(msg, dict):
+        raise Refused("bad_message", "a message must be a JSON object with a \"type\"")
+    return msg

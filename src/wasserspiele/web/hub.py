@@ -1,0 +1,464 @@
+"""Live tables: the single authority that validates moves, persists them and
+pushes each seat its own view.
+
+A table in memory is rebuilt from its record (`replay`) whenever it is first
+needed, so a restarted server continues every game where it was.  Chance still
+to come is reproducible: before every action the game's generator is reseeded
+from the table's secret seed and the number of actions so far.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots.base import decision_for
+from ..bots.levels import bot_for_level, level_names
+from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
+from ..core.protocol import State
+from ..core.records import FORMAT, replay
+from ..core.registry import game_class, load
+from .storage import SeatRow, Storage, TableRow, hash_token
+
+log = logging.getLogger("wasserspiele.web")
+
+HUMAN, BOT = "human", "bot"
+MAX_ACTION_CHARS = 200
+OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
+
+
+class Refused(Exception):
+    """A request the server turns down; `code` is stable (clients translate it), `reason` says why."""
+
+    def __init__(self, code: str, reason: str, status: int = 400):
+        super().__init__(reason)
+        self.code = code
+        self.reason = reason
+        self.status = status
+
+    def to_json(self) -> dict[str, Any]:
+        return {"type": "refused", "code": self.code, "reason": self.reason}
+
+
+def chance_rng(seed: int, n: int) -> random.Random:
+    """The generator for chance drawn while applying action number `n` (0: the setup)."""
+    return random.Random(f"wasserspiele:{seed}:{n}")
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+class Connection:
+    """One WebSocket client of a table: its seat (None: spectator) and an outbox."""
+
+    def __init__(self, send_text, seat: int | None):
+        self.seat = seat
+        self._send_text = send_text
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._pump())
+
+    def push(self, text: str) -> None:
+        if self.closed:
+            return
+        if self.outbox.qsize() >= OUTBOX_LIMIT:  # a stalled client; it resyncs when it reconnects
+            self.close()
+            return
+        self.outbox.put_nowait(text)
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.outbox.put_nowait(None)
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                text = await self.outbox.get()
+                if text is None:
+                    return
+                await self._send_text(text)
+        except Exception:  # the socket went away; the reader side cleans up
+            self.closed = True
+
+    async def drain(self) -> None:
+        """Stop after sending what is queued."""
+        self.close()
+        if self.task is not None:
+            try:
+                await self.task
+            except Exception:
+                pass
+
+
+@dataclass
+class SeatInfo:
+    seat: int
+    kind: str
+    level: str | None
+    token_hash: str | None
+
+
+class LiveTable:
+    """One game in play: its state, seats, buffered simultaneous choices, clients and bots."""
+
+    def __init__(self, hub: "Hub", row: TableRow, state: State):
+        self.hub = hub
+        self.id = row.id
+        self.seed = row.seed
+        self.created = row.created
+        self.state = state
+        self.game = state.game
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash) for s in row.seats]
+        self.pending: dict[int, str] = dict(row.pending)  # seat -> action text, not yet applied
+        self.lock = asyncio.Lock()
+        self.conns: set[Connection] = set()
+        self.bots: dict[int, Any] = {}
+        self.bot_task: asyncio.Task | None = None
+        self.drawn = self._drawn_counts()
+
+    # -- building ------------------------------------------------------------
+    @classmethod
+    def from_row(cls, hub: "Hub", row: TableRow) -> "LiveTable":
+        doc = {"format": FORMAT, "game": row.game, "players": row.players, "options": row.options,
+               "setup": row.setup, "actions": row.actions}
+        try:
+            state = replay(doc)  # strict: every outcome drawn so far is in the stored setup
+        except BadRecord:
+            state = replay(doc, rng=chance_rng(row.seed, len(row.actions)))
+        state.chance.rng = chance_rng(row.seed, len(state.history))
+        return cls(hub, row, state)
+
+    def _drawn_counts(self) -> dict[str, int]:
+        ch = self.state.chance
+        return {k: ch.used(k) for k in ch.setup}
+
+    # -- who is who ----------------------------------------------------------
+    def seat_for_token(self, token: Any) -> int | None:
+        """The seat a token belongs to; None (spectator) without a token."""
+        if token is None or token == "":
+            return None
+        if not isinstance(token, str) or len(token) > 200:
+            raise Refused("bad_token", "the seat token must be a short string", 403)
+        h = hash_token(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
+                return s.seat
+        raise Refused("bad_token", "this seat token does not belong to this table", 403)
+
+    @property
+    def n(self) -> int:
+        return len(self.state.history)
+
+    # -- messages ------------------------------------------------------------
+    def message_for(self, seat: int | None) -> dict[str, Any]:
+        """Everything one client may see: its seat's view, its legal moves, the table."""
+        st = self.state
+        terminal = st.is_terminal()
+        to_move = [] if terminal else list(st.to_move())
+        legal: list[str] = []
+        if seat is not None and seat in to_move and seat not in self.pending:
+            legal = [str(a) for a in st.legal_actions(seat)]
+        msg: dict[str, Any] = {
+            "type": "state",
+            "table": self.id,
+            "game": self.game.name,
+            "title": type(self.game).title,
+            "players": self.game.players,
+            "teams": [list(t) for t in self.game.teams],
+            "n": self.n,
+            "seat": seat,
+            "view": st.view(seat),
+            "to_move": to_move,
+            "waiting": [s for s in to_move if s not in self.pending],
+            "chosen": sorted(self.pending),          # who has chosen (not what)
+            "my_choice": self.pending.get(seat) if seat is not None else None,
+            "legal": legal,
+            "terminal": terminal,
+            "scores": st.scores(),
+            "winners": st.winners() if terminal else [],
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
+                       "online": any(c.seat == s.seat for c in self.conns)} for s in self.seats],
+        }
+        return msg
+
+    def broadcast(self) -> None:
+        """Push every client its own message (one view per seat, encoded once)."""
+        cache: dict[int | None, str] = {}
+        for c in list(self.conns):
+            if c.closed:
+                self.conns.discard(c)
+                continue
+            text = cache.get(c.seat)
+            if text is None:
+                text = cache[c.seat] = json.dumps(self.message_for(c.seat), separators=(",", ":"))
+            c.push(text)
+
+    def attach(self, conn: Connection) -> None:
+        self.conns.add(conn)
+        conn.start()
+        self.broadcast()  # the newcomer gets its state; the others see who is online
+
+    def detach(self, conn: Connection) -> None:
+        if conn in self.conns:
+            self.conns.discard(conn)
+            conn.close()
+            self.broadcast()
+
+    # -- moves ---------------------------------------------------------------
+    async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
+        """Validate and carry out one move of `seat`; persist, then broadcast."""
+        async with self.lock:
+            result = self._accept(seat, text, n, check_n)
+            self.broadcast()
+        self.schedule_bots()
+        return result
+
+    def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> dict[str, Any]:
+        st = self.state
+        if seat is None:
+            raise Refused("spectator", "spectators cannot move; open a seat link to play", 403)
+        if not isinstance(text, str) or not text.strip():
+            raise Refused("bad_message", "a move needs an action: a non-empty string in the game's notation")
+        if len(text) > MAX_ACTION_CHARS:
+            raise Refused("bad_message", f"the action is too long ({len(text)} characters, at most {MAX_ACTION_CHARS})")
+        if check_n:
+            if isinstance(n, bool) or not isinstance(n, int):
+                raise Refused("bad_message", "a move must say which move number it was based on (n, an integer)")
+            if n != self.n:
+                raise Refused("stale", f"your move was based on move {n}, but the game is at move {self.n}; "
+                                       "the position has been updated", 409)
+        if st.is_terminal():
+            raise Refused("game_over", "the game is over", 409)
+        pending_seats = st.to_move()
+        if seat not in pending_seats:
+            raise Refused("not_your_turn", f"it is not seat {seat}'s turn (waiting for seat "
+                                           f"{', '.join(map(str, pending_seats))})", 409)
+        if seat in self.pending:
+            raise Refused("already_chosen", "you have already chosen this turn; wait for the others", 409)
+        try:
+            action = self.game.parse_action(text)
+        except BadNotation as exc:
+            raise Refused("bad_notation", str(exc)) from None
+        reason = st.why_illegal(action, seat)
+        if reason is not None:
+            raise Refused("illegal", reason, 422)
+
+        first_n = self.n
+        applied: list[tuple[int, str]] = []
+        if seat != pending_seats[0]:
+            # a simultaneous choice out of seat order: keep it hidden until it is this seat's turn
+            self.pending[seat] = str(action)
+        else:
+            self._apply(action, seat)
+            applied.append((seat, str(action)))
+            applied += self._apply_buffered()
+        self._persist(first_n, applied)
+        return {"type": "accepted", "n": self.n, "buffered": not applied}
+
+    def _apply(self, action: Any, seat: int) -> None:
+        st = self.state
+        st.chance.rng = chance_rng(self.seed, len(st.history) + 1)
+        st.apply(action, seat)
+
+    def _apply_buffered(self) -> list[tuple[int, str]]:
+        """Apply buffered choices in seat order as far as the lowest pending seat has one."""
+        st = self.state
+        done: list[tuple[int, str]] = []
+        while not st.is_terminal():
+            seat = st.to_move()[0]
+            text = self.pending.pop(seat, None)
+            if text is None:
+                break
+            action = self.game.parse_action(text)
+            if st.why_illegal(action, seat) is not None:  # cannot happen for independent picks
+                log.warning("table %s: dropped buffered %r of seat %d", self.id, text, seat)
+                continue
+            self._apply(action, seat)
+            done.append((seat, text))
+        if st.is_terminal():
+            self.pending.clear()
+        return done
+
+    def _persist(self, first_n: int, applied: list[tuple[int, str]]) -> None:
+        """Commit before anything is broadcast; on failure the table is rebuilt from the database."""
+        drawn = self._drawn_counts()
+        setup = self.state.chance.used_setup() if drawn != self.drawn else None
+        terminal = self.state.is_terminal()
+        result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
+        try:
+            self.hub.storage.save_progress(self.id, first_n, applied, setup, self.pending,
+                                           "over" if terminal else "running", result)
+        except Exception:
+            log.exception("table %s: could not save; reloading it from the database", self.id)
+            self.hub.forget(self.id)
+            raise Refused("storage", "the move could not be saved; please try again", 503) from None
+        self.drawn = drawn
+
+    # -- bots ----------------------------------------------------------------
+    def bot_seats_to_move(self) -> list[int]:
+        st = self.state
+        if st.is_terminal():
+            return []
+        return [s for s in st.to_move() if self.seats[s].kind == BOT and s not in self.pending]
+
+    def schedule_bots(self) -> None:
+        if self.bot_task is not None and not self.bot_task.done():
+            return
+        if self.bot_seats_to_move():
+            self.bot_task = asyncio.create_task(self._run_bots())
+
+    def _bot(self, seat: int):
+        bot = self.bots.get(seat)
+        if bot is None:
+            info = self.seats[seat]
+            bot = self.bots[seat] = bot_for_level(info.level or "medium", self.game,
+                                                  seed=random.Random(f"bot:{self.seed}:{seat}").randrange(2**31))
+        return bot
+
+    async def _run_bots(self) -> None:
+        try:
+            while self.hub.running:
+                seats = self.bot_seats_to_move()
+                if not seats:
+                    return
+                await asyncio.sleep(self.hub.bot_delay)
+                for seat in seats:
+                    snapshot = self.state.clone()
+                    bot = self._bot(seat)
+                    if self.hub.bot_threads:
+                        action = await asyncio.to_thread(lambda: bot.choose(decision_for(snapshot, seat)))
+                    else:
+                        action = bot.choose(decision_for(snapshot, seat))
+                    try:
+                        await self.submit_bot(seat, str(action))
+                    except Refused as exc:
+                        log.info("table %s: bot seat %d refused (%s); thinking again", self.id, seat, exc.reason)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s: bot failed", self.id)
+
+    async def submit_bot(self, seat: int, text: str) -> None:
+        async with self.lock:
+            self._accept(seat, text, None, check_n=False)
+            self.broadcast()
+
+
+class Hub:
+    """Every live table of this server process, loaded on first use."""
+
+    def __init__(self, storage: Storage, bot_delay: float = 0.7, bot_threads: bool = True):
+        self.storage = storage
+        self.bot_delay = bot_delay
+        self.bot_threads = bot_threads
+        self.tables: dict[str, LiveTable] = {}
+        self.running = True
+
+    def forget(self, table_id: str) -> None:
+        t = self.tables.pop(table_id, None)
+        if t is not None:
+            for c in list(t.conns):
+                c.close()
+
+    def get(self, table_id: str) -> LiveTable:
+        t = self.tables.get(table_id)
+        if t is not None:
+            return t
+        if not isinstance(table_id, str) or len(table_id) > 32:
+            raise Refused("no_table", "no such table", 404)
+        row = self.storage.load_table(table_id)
+        if row is None:
+            raise Refused("no_table", f"no table {table_id!r}", 404)
+        try:
+            t = LiveTable.from_row(self, row)
+        except (BadRecord, ReplayError, WasserspieleError) as exc:
+            raise Refused("broken_table", f"table {table_id} cannot be rebuilt: {exc}", 500) from None
+        self.tables[table_id] = t
+        t.schedule_bots()
+        return t
+
+    def resume_all(self) -> None:
+        """After a restart: load the unfinished tables so their bots carry on."""
+        for table_id in self.storage.unfinished_ids():
+            try:
+                self.get(table_id)
+            except Refused as exc:
+                log.error("%s", exc.reason)
+
+    def create(self, body: Any) -> tuple[LiveTable, dict[int, str]]:
+        """A new table from a lobby request; returns it and the fresh seat tokens."""
+        if not isinstance(body, dict):
+            raise Refused("bad_request", "the request body must be a JSON object")
+        unknown = sorted(set(body) - {"game", "options", "seats"})
+        if unknown:
+            raise Refused("bad_request", f"unknown field {unknown[0]!r} (fields: game, options, seats)")
+        name = body.get("game")
+        if not isinstance(name, str):
+            raise Refused("bad_request", "game: missing or not a string")
+        options = body.get("options", {})
+        if options is None:
+            options = {}
+        if not isinstance(options, dict):
+            raise Refused("bad_request", "options: must be an object")
+        try:
+            cls = game_class(name)
+            game = load(name, **options)
+        except UnknownGame as exc:
+            raise Refused("bad_request", f"game: {exc}") from None
+        except BadOption as exc:
+            raise Refused("bad_option", str(exc)) from None
+        seats_in = body.get("seats")
+        if seats_in is None:
+            seats_in = [{"kind": HUMAN}] + [{"kind": BOT, "level": "medium"}] * (game.players - 1)
+        if not isinstance(seats_in, list) or len(seats_in) != game.players:
+            raise Refused("bad_request", f"seats: give a list of {game.players} seats for {cls.name} "
+                                         f"with these options")
+        seats: list[SeatRow] = []
+        tokens: dict[int, str] = {}
+        for i, s in enumerate(seats_in):
+            if not isinstance(s, dict) or s.get("kind") not in (HUMAN, BOT):
+                raise Refused("bad_request", f"seats[{i}]: kind must be \"human\" or \"bot\"")
+            extra = sorted(set(s) - {"kind", "level"})
+            if extra:
+                raise Refused("bad_request", f"seats[{i}]: unknown field {extra[0]!r} (fields: kind, level)")
+            if s["kind"] == BOT:
+                level = s.get("level", "medium")
+                if level not in level_names():
+                    raise Refused("bad_request", f"seats[{i}].level: {level!r} is not one of {', '.join(level_names())}")
+                seats.append(SeatRow(i, BOT, level, None))
+            else:
+                if s.get("level") is not None:
+                    raise Refused("bad_request", f"seats[{i}]: a human seat has no level")
+                token = secrets.token_urlsafe(24)
+                tokens[i] = token
+                seats.append(SeatRow(i, HUMAN, None, hash_token(token)))
+        seed = secrets.randbits(62)
+        state = game.new_game(rng=chance_rng(seed, 0))
+        state.chance.rng = chance_rng(seed, 1)
+        from .storage import now
+        row = TableRow(id=new_table_id(), game=game.name, options=game.non_default_options(),
+                       players=game.players, seed=seed, setup=state.chance.used_setup(), pending={},
+                       status="over" if state.is_terminal() else "running", created=now(), seats=seats)
+        self.storage.create_table(row)
+        table = LiveTable(self, row, state)
+        self.tables[row.id] = table
+        table.schedule_bots()
+        return table, tokens
+
+    async def shutdown(self) -> None:
+        self.running = False
+        for t in list(self.tables.values()):
+            if t.bot_task is not None:
+                t.bot_task.cancel()
+            for c in list(t.conns):
+                c.close()

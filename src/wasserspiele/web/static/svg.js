@@ -1,0 +1,69 @@
+// Small helpers to build SVG and HTML from view JSON (no framework, no build step).
+const NS = "http://www.w3.org/2000/svg";
+
+export function s(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  return node;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false)
+    node.append(typeof c === "string" || typeof c === "number" ? document.createTextNode(String(c)) : c);
+  return node;
+}
+
+export function svgRoot(w, hgt, ...children) {
+  return s("svg", { viewBox: `0 0 ${w} ${hgt}`, role: "img", preserveAspectRatio: "xMidYMid meet" }, ...children);
+}
+
+export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
+export const SUIT_COLOR = { C: "#1d2a33", S: "#1d2a33", D: "#c62828", H: "#c62828" };
+
+export function rankText(r) { return r === "T" ? "10" : r; }
+
+// A playing card ("TH", "X1", "X1=7", "##" face down, null empty) at (x, y).
+export function card(code, x, y, w = 44, hgt = 62) {
+  const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
+  if (code === null || code === undefined) {
+    g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 5, fill: "none",
+                        stroke: "#0002", "stroke-dasharray": "4 3" }));
+    return g;
+  }
+  if (code === "##") {
+    g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 5, fill: "#3d8fc4", stroke: "#1d4f70" }));
+    g.append(s("path", { d: `M6 ${hgt / 2} q${(w - 12) / 4} -8 ${(w - 12) / 2} 0 t${(w - 12) / 2} 0`, stroke: "#cfe6f5", fill: "none", "stroke-width": 2 }));
+    return g;
+  }
+  g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 5, fill: "#fffdf7", stroke: "#555" }));
+  const [base, decl] = code.split("=");
+  if (base[0] === "X") {
+    g.append(s("text", { x: w / 2, y: hgt / 2 - 2, "text-anchor": "middle", "font-size": 18, fill: "#6a1b9a" }, "★"));
+    g.append(s("text", { x: w / 2, y: hgt - 8, "text-anchor": "middle", "font-size": 11, fill: "#6a1b9a" },
+      decl ? `=${rankText(decl)}` : "Joker"));
+    return g;
+  }
+  const r = rankText(base.slice(0, -1)), suit = base.slice(-1);
+  const col = SUIT_COLOR[suit] || "#333";
+  g.append(s("text", { x: 5, y: 17, "font-size": 15, "font-weight": "bold", fill: col }, r));
+  g.append(s("text", { x: w / 2, y: hgt / 2 + 13, "text-anchor": "middle", "font-size": 24, fill: col }, SUIT_SYMBOL[suit] || suit));
+  return g;
+}
+
+export function cardText(code) {
+  if (!code) return "";
+  const [base, decl] = code.split("=");
+  if (base[0] === "X") return `★${decl ? "=" + rankText(decl) : ""}`;
+  return rankText(base.slice(0, -1)) + (SUIT_SYMBOL[base.slice(-1)] || base.slice(-1));
+}
+
+export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#00838f"];

@@ -1,0 +1,202 @@
+"""Persistence: a table is its record (setup + moves) plus metadata, never pickled state.
+
+SQLAlchemy Core over any database URL (SQLite by default, PostgreSQL works too);
+the schema is created and upgraded by the Alembic migrations in `migrations/`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+tables_t = sa.Table(
+    "tables", metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game", sa.String(32), nullable=False),
+    sa.Column("options", sa.Text, nullable=False),      # JSON: the non-default options
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),    # chance still to come derives from it
+    sa.Column("setup", sa.Text, nullable=False),        # JSON: every chance outcome drawn so far
+    sa.Column("pending", sa.Text, nullable=False, server_default="{}"),  # JSON: buffered simultaneous choices
+    sa.Column("status", sa.String(16), nullable=False),  # running | over
+    sa.Column("moves", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("result", sa.Text, nullable=True),        # JSON: scores and winners once over
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+)
+
+seats_t = sa.Table(
+    "seats", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("kind", sa.String(16), nullable=False),    # human | bot
+    sa.Column("level", sa.String(16), nullable=True),    # bots: easy | medium | hard | expert
+    sa.Column("token_hash", sa.String(64), nullable=True),  # humans: sha256 of the seat token
+)
+
+moves_t = sa.Table(
+    "moves", metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True),
+    sa.Column("n", sa.Integer, primary_key=True),        # 0-based index in the record's actions
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.String(200), nullable=False),
+    sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def hash_token(token: str) -> str:
+    """Seat tokens are stored only as hashes."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+@dataclass
+class SeatRow:
+    seat: int
+    kind: str
+    level: str | None
+    token_hash: str | None
+
+
+@dataclass
+class TableRow:
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: int
+    seed: int
+    setup: dict[str, Any]
+    pending: dict[int, str]
+    status: str
+    created: dt.datetime
+    seats: list[SeatRow] = field(default_factory=list)
+    actions: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+
+def default_db_url() -> str:
+    """SQLite in a file under the user's data directory."""
+    import platformdirs
+    folder = Path(platformdirs.user_data_dir("wasserspiele", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'wasserspiele.sqlite3'}"
+
+
+def make_engine(url: str) -> sa.Engine:
+    """An engine for `url`; SQLite gets WAL and foreign keys."""
+    if url.startswith("sqlite"):
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised through every test
+            cur = dbapi_conn.cursor()
+            if ":memory:" not in url:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: sa.Engine) -> None:
+    """Bring the schema to the newest Alembic revision (run at every start-up)."""
+    from alembic import command
+    from alembic.config import Config
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Storage:
+    """The small interface the hub needs: create, load, append moves, list."""
+
+    def __init__(self, url: str):
+        self.url = url
+        self.engine = make_engine(url)
+        migrate(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_table(self, row: TableRow) -> None:
+        t = now()
+        with self.engine.begin() as conn:
+            conn.execute(tables_t.insert().values(
+                id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
+                seed=row.seed, setup=json.dumps(row.setup), pending="{}", status=row.status,
+                moves=0, result=None, created=t, updated=t))
+            conn.execute(seats_t.insert(), [
+                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
+                 "token_hash": s.token_hash} for s in row.seats])
+
+    def save_progress(self, table_id: str, first_n: int, moves: list[tuple[int, str]],
+                      setup: dict[str, Any] | None, pending: dict[int, str],
+                      status: str, result: dict[str, Any] | None) -> None:
+        """Append accepted moves (numbered from `first_n`) and the table's new status in one
+        transaction; the setup is rewritten only when chance drew something new."""
+        t = now()
+        values: dict[str, Any] = {"pending": json.dumps({str(k): v for k, v in pending.items()}),
+                                  "status": status, "moves": first_n + len(moves), "updated": t,
+                                  "result": json.dumps(result) if result is not None else None}
+        if setup is not None:
+            values["setup"] = json.dumps(setup)
+        with self.engine.begin() as conn:
+            if moves:
+                conn.execute(moves_t.insert(), [
+                    {"table_id": table_id, "n": first_n + i, "seat": seat, "action": action, "created": t}
+                    for i, (seat, action) in enumerate(moves)])
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+
+    def load_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(tables_t.select().where(tables_t.c.id == table_id)).mappings().first()
+            if r is None:
+                return None
+            seats = conn.execute(seats_t.select().where(seats_t.c.table_id == table_id)
+                                 .order_by(seats_t.c.seat)).mappings().all()
+            actions = conn.execute(sa.select(moves_t.c.action).where(moves_t.c.table_id == table_id)
+                                   .order_by(moves_t.c.n)).scalars().all()
+        return TableRow(
+            id=r["id"], game=r["game"], options=json.loads(r["options"]), players=r["players"],
+            seed=r["seed"], setup=json.loads(r["setup"]),
+            pending={int(k): v for k, v in json.loads(r["pending"] or "{}").items()},
+            status=r["status"], created=r["created"],
+            seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"]) for s in seats],
+            actions=list(actions), result=json.loads(r["result"]) if r["result"] else None)
+
+    def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
+        """Tables newest first, with their seats (no token hashes)."""
+        q = tables_t.select().order_by(tables_t.c.created.desc()).limit(limit)
+        if status is not None:
+            q = q.where(tables_t.c.status == status)
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).mappings().all()
+            ids = [r["id"] for r in rows]
+            seats = conn.execute(seats_t.select().where(seats_t.c.table_id.in_(ids))
+                                 .order_by(seats_t.c.seat)).mappings().all() if ids else []
+        by_table: dict[str, list[dict[str, Any]]] = {}
+        for s in seats:
+            by_table.setdefault(s["table_id"], []).append(
+                {"seat": s["seat"], "kind": s["kind"], "level": s["level"]})
+        return [{"id": r["id"], "game": r["game"], "options": json.loads(r["options"]),
+                 "players": r["players"], "status": r["status"], "moves": r["moves"],
+                 "created": r["created"].isoformat() if r["created"] else None,
+                 "seats": by_table.get(r["id"], [])} for r in rows]
+
+    def unfinished_ids(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return list(conn.execute(sa.select(tables_t.c.id).where(tables_t.c.status == "running")).scalars())
