@@ -8,6 +8,7 @@ state, so the same encoding serves environments, bots and recorded games alike.
 
 from __future__ import annotations
 
+import re
 from abc import ABC, abstractmethod
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -151,10 +152,29 @@ class Codec(ABC):
         return np.asarray(vec.data, dtype=np.float32)
 
     def describe(self) -> str:
-        """The observation layout as a Markdown table (docs/encodings.md)."""
+        """The observation layout as a Markdown table (docs/encodings.md).  A block of
+        segments repeated for each field, slot or seat is one row per member: `a:b + s·j`
+        (j = 0 … r-1) means slices a+s·j : b+s·j, and `N` in a name stands for the number."""
+        segs = self.layout
+        keys = [(re.sub(r"\d+", "N", name), size, meaning) for name, _start, size, meaning in segs]
         rows = ["| slice | name | meaning |", "|---|---|---|"]
-        for name, start, size, meaning in self.layout:
-            rows.append(f"| {start}:{start + size} | {name} | {meaning} |")
+        i = 0
+        while i < len(segs):
+            period, reps = 1, 1
+            for k in range(1, 41):  # the repeated block covering the most segments
+                r = 1
+                while i + (r + 1) * k <= len(segs) and keys[i + r * k:i + (r + 1) * k] == keys[i:i + k]:
+                    r += 1
+                if r > 1 and k * r > period * reps:
+                    period, reps = k, r
+            step = segs[i + period][1] - segs[i][1] if reps > 1 else 0
+            for name, start, size, meaning in segs[i:i + period]:
+                if reps > 1:
+                    label = re.sub(r"\d+", "N", name)
+                    rows.append(f"| {start}:{start + size} + {step}·j (j = 0…{reps - 1}) | {label} | {meaning} |")
+                else:
+                    rows.append(f"| {start}:{start + size} | {name} | {meaning} |")
+            i += period * reps
         return "\n".join(rows)
 
 

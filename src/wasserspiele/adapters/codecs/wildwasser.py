@@ -61,7 +61,7 @@ class WildwasserCodec(NotationCodec):
             icons = slot["icons"] or [None] * COLUMNS
             for c in range(COLUMNS):
                 vec.onehot(f"slot{slot['slot']}_col{c + 1}_icon", icons[c], ICON_AT,
-                           "icon on this river slot's tile column")
+                           f"icon on column {c + 1} of the tile in this river slot")
             vec.flag(f"slot{slot['slot']}_empty", slot["tile"] is None, "1 if the slot holds no tile")
         vec.scalar("stack", view["stack"], 25, "tiles left in the stack / 25")
         vec.scalar("removed", view["removed"], 25, "tiles removed from the game / 25")
