@@ -234,6 +234,22 @@ def findings(summaries: list[ConditionSummary], comparisons: list[Comparison]) -
     return out
 
 
+def key_numbers(study, summaries: list[ConditionSummary]) -> list[str]:
+    """The headline figures of every condition, whether or not an effect shows."""
+    out = []
+    units = MEASURES[study.game].units if study.game in MEASURES else ""
+    for s in summaries:
+        where = f"{s.label}: " if s.label != "default" else ""
+        seat0 = s.seat_win[0]
+        lead = "team of seat 0" if len(s.teams[0]) > 1 else "seat 0 (starts)"
+        text = (f"{where}{lead} wins {_pct(seat0)} (fair {100 * s.bot_fair:.1f} %); shared wins "
+                f"{_pct(s.shared)}; {s.actions.fmt(digits=1)} actions per game")
+        if units and study.game != "wasserloch":
+            text += f", {s.units.fmt(digits=1)} {units}"
+        out.append(text + f" ({s.n} games).")
+    return out
+
+
 def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[tuple]:
     """The report as a list of blocks both writers render: h1 h2 h3 p ul table img."""
     study = result.study
@@ -248,6 +264,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[
     b.append(("p", setup))
     if result.interrupted:
         b.append(("p", f"**Interrupted**: only the {done} of {study.total} games that had finished are reported."))
+    b.append(("h2", "Key numbers"))
+    b.append(("ul", key_numbers(study, summaries)))
     b.append(("h2", "Findings"))
     fs = findings(summaries, comparisons)
     b.append(("ul", fs) if fs else ("p", "No effect is clear at 95 % confidence with this many games."))

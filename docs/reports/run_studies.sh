@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Regenerates every committed balance study in docs/reports/ (about 10 minutes on 2 cores).
+#   docs/reports/run_studies.sh            # all studies
+#   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+LAB=".venv/bin/wasserspiele lab"
+ALL_TIPS="heuristic heuristic:avoid_second_card=0 heuristic:keep_pairs=0 heuristic:grow_herds=0 heuristic:watch_eights=0 heuristic:avoid_second_card=0,keep_pairs=0,grow_herds=0,watch_eights=0"
+run() {
+  local name=$1; shift
+  if [[ -n "${ONLY:-}" && "$name" != *"$ONLY"* ]]; then return; fi
+  echo "== $name ($(date -u +%H:%M:%S))"
+  $LAB "$@" --seed 7 --out "docs/reports/$name" --quiet
+}
+ONLY=${1:-}
+run wasserloch-seats-rounds wasserloch --players 2,3,4 --compare rounds=1,3 --games 1000
+run wasserloch-chase        wasserloch --players 2,3,4 --option rounds=1 --compare chase=nearest,adjacent --games 2000
+run wasserloch-tips         wasserloch --players 2,3,4 --option rounds=1 --bots "$ALL_TIPS" --games 3000
+run wasserloch-ismcts       wasserloch --players 3 --option rounds=1 --bots "ismcts:iterations=200 heuristic" --games 150
+run seven-waters-slide-limit seven_waters --compare slide_limit=7,null --games 2000
+run watten-raising          watten --compare raising=false,true --games 600
+run wildwasser-river-flow   wildwasser --players 2,4,6 --compare river_flow=forward,back --games 300
