@@ -1,0 +1,39 @@
+"""Fixtures for the web tests: an app over a fresh SQLite file, and helpers to play."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import pytest
+
+warnings.filterwarnings("ignore", message=".*httpx.*")
+from starlette.testclient import TestClient  # noqa: E402
+
+from wasserspiele.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def db_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'web.sqlite3'}"
+
+
+@pytest.fixture
+def make_client(db_url):
+    """Start an app (optionally over another URL; bots wait `bot_delay` s); every client is closed at the end."""
+    clients = []
+
+    def make(url: str | None = None, bot_delay: float = 30.0) -> TestClient:
+        client = TestClient(create_app(url or db_url, bot_delay=bot_delay))
+        client.__enter__()
+        clients.append(client)
+        return client
+
+    yield make
+    for c in reversed(clients):
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def client(make_client):
+    return make_client()

@@ -1,0 +1,51 @@
+"""Helpers for the web tests: create tables, read states, play moves."""
+
+from __future__ import annotations
+
+import json
+
+
+def create(client, game="wasserloch", options=None, seats=None):
+    body = {"game": game, "options": options or {}}
+    if seats is not None:
+        body["seats"] = seats
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def humans(n):
+    return [{"kind": "human"}] * n
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def table_state(client, table_id, token=None):
+    r = client.get(f"/api/tables/{table_id}", headers=auth(token) if token else {})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def move(client, table_id, token, action, n):
+    return client.post(f"/api/tables/{table_id}/moves", headers=auth(token),
+                       content=json.dumps({"action": action, "n": n}))
+
+
+def play_first_legal(client, table, steps):
+    """Each step: the seat to move plays its first legal move over HTTP."""
+    tokens = {s["seat"]: s["token"] for s in table["seats"] if s["kind"] == "human"}
+    for _ in range(steps):
+        spectator = table_state(client, table["id"])
+        if spectator["terminal"]:
+            return
+        seat = spectator["to_move"][0]
+        mine = table_state(client, table["id"], tokens[seat])
+        r = move(client, table["id"], tokens[seat], mine["legal"][0], mine["n"])
+        assert r.status_code == 200, r.text
+
+
+def hello(ws, token=None):
+    ws.send_text(json.dumps({"type": "hello", "token": token}))
+    return ws.receive_json()

@@ -1,0 +1,167 @@
+"""Persistence: records in the database, restarts, reproducible chance, migrations,
+and the same behaviour on PostgreSQL when a server can be had."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+
+import pytest
+import sqlalchemy as sa
+
+from wasserspiele.core.records import replay
+from wasserspiele.web.storage import Storage
+
+from .helpers import create, humans, move, play_first_legal, table_state
+
+
+def test_a_restarted_server_continues_every_game_where_it_was(make_client):
+    client = make_client()
+    t = create(client, "watten", seats=humans(4))
+    play_first_legal(client, t, 9)
+    before = {s["seat"]: table_state(client, t["id"], s["token"]) for s in t["seats"]}
+    client.__exit__(None, None, None)
+    client = make_client()
+    after = {s["seat"]: table_state(client, t["id"], s["token"]) for s in t["seats"]}
+    for seat in before:
+        before[seat]["seats"] = after[seat]["seats"] = None  # who is online differs
+    assert after == before and after[0]["n"] == 9
+    play_first_legal(client, t, 3)
+    assert table_state(client, t["id"])["n"] == 12
+
+
+def _copy_sqlite(url: str, dest: str) -> str:
+    src = sqlite3.connect(url.removeprefix("sqlite:///"))
+    dst = sqlite3.connect(dest)
+    src.backup(dst)
+    src.close()
+    dst.close()
+    return f"sqlite:///{dest}"
+
+
+def test_chance_still_to_come_is_the_same_with_or_without_a_restart(make_client, db_url, tmp_path):
+    """Round 2's deck is drawn after the snapshot: the live game and a game restarted
+    from the snapshot must draw the same one."""
+    live = make_client()
+    t = create(live, options={"players": 2, "rounds": 2}, seats=humans(2))
+    play_first_legal(live, t, 4)
+    copy_url = _copy_sqlite(db_url, str(tmp_path / "copy.sqlite3"))
+    play_first_legal(live, t, 1000)
+    restarted = make_client(copy_url)
+    play_first_legal(restarted, t, 1000)
+    a = live.get(f"/api/tables/{t['id']}/record").json()
+    b = restarted.get(f"/api/tables/{t['id']}/record").json()
+    assert len(a["setup"]["decks"]) == 2 and a == b
+
+
+def test_every_accepted_move_is_in_the_database_before_anyone_hears_of_it(client, db_url):
+    t = create(client, seats=humans(3))
+    play_first_legal(client, t, 3)
+    con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
+    moves = con.execute("select seat, action from moves where table_id = ? order by n", (t["id"],)).fetchall()
+    status = con.execute("select status, moves from tables where id = ?", (t["id"],)).fetchone()
+    con.close()
+    record_actions = client.app.state.hub.tables[t["id"]].state.record_actions()
+    assert [a for _, a in moves] == record_actions and [s for s, _ in moves] == [0, 1, 2]
+    assert status == ("running", 3)
+
+
+def test_a_failed_save_refuses_the_move_and_keeps_the_game(client, monkeypatch):
+    t = create(client, seats=humans(3))
+    tok = t["seats"][0]["token"]
+    me = table_state(client, t["id"], tok)
+    storage = client.app.state.hub.storage
+
+    def broken(*args, **kwargs):
+        raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
+    monkeypatch.setattr(storage, "save_progress", broken)
+    r = move(client, t["id"], tok, me["legal"][0], 0)
+    assert r.status_code == 503 and "could not be saved" in r.json()["reason"]
+    monkeypatch.undo()
+    assert table_state(client, t["id"], tok) == me          # rebuilt from the database
+    assert move(client, t["id"], tok, me["legal"][0], 0).status_code == 200
+
+
+def test_migrations_run_at_start_up_and_are_idempotent(db_url):
+    Storage(db_url).close()
+    Storage(db_url).close()
+    engine = sa.create_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        names = set(sa.inspect(conn).get_table_names())
+    engine.dispose()
+    assert {"tables", "seats", "moves", "alembic_version"} <= names
+
+
+# -- PostgreSQL ---------------------------------------------------------------------
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def pg_url():
+    """A PostgreSQL URL: $WASSERSPIELE_TEST_PG_URL, or a throwaway cluster from initdb."""
+    url = os.environ.get("WASSERSPIELE_TEST_PG_URL")
+    if url:
+        yield url
+        return
+    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[postgres])")
+    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
+    if not (initdb and pg_ctl):
+        pytest.skip("no PostgreSQL server: set WASSERSPIELE_TEST_PG_URL or install initdb/pg_ctl")
+    run_as: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses to run as root
+        if not shutil.which("runuser"):
+            pytest.skip("running as root without runuser: cannot start a PostgreSQL cluster")
+        try:
+            import pwd
+            pwd.getpwnam("postgres")
+        except KeyError:
+            pytest.skip("running as root and there is no postgres user to run the cluster")
+        run_as = ["runuser", "-u", "postgres", "--"]
+    folder = tempfile.mkdtemp(prefix="wasserspiele-pg-")
+    if run_as:
+        shutil.chown(folder, "postgres")
+    data = os.path.join(folder, "data")
+    port = _free_port()
+    try:
+        subprocess.run([*run_as, initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
+                       check=True, capture_output=True, timeout=120)
+        subprocess.run([*run_as, pg_ctl, "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
+                        f"-k {folder} -p {port} -h 127.0.0.1 -F", "start"],
+                       check=True, capture_output=True, timeout=60)
+    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.skip(f"could not start a throwaway PostgreSQL cluster: {exc}")
+    try:
+        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*run_as, pg_ctl, "-D", data, "-m", "immediate", "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_postgresql_stores_moves_and_survives_a_restart(make_client, pg_url):
+    client = make_client(pg_url)
+    t = create(client, "seven_waters", seats=humans(2))
+    play_first_legal(client, t, 6)
+    before = table_state(client, t["id"], t["seats"][1]["token"])
+    client.__exit__(None, None, None)
+    client = make_client(pg_url)
+    after = table_state(client, t["id"], t["seats"][1]["token"])
+    before["seats"] = after["seats"] = None
+    assert after == before and after["n"] == 6
+    r = move(client, t["id"], t["seats"][0]["token"], "take 9-9", 6)
+    assert r.status_code in (400, 409, 422)
+    started = time.monotonic()
+    play_first_legal(client, t, 4)
+    assert table_state(client, t["id"])["n"] == 10 and time.monotonic() - started < 30
+    record = client.app.state.hub.tables[t["id"]].state.record()
+    assert replay(record).view(None) == table_state(client, t["id"])["view"]

@@ -1,0 +1,140 @@
+"""The WebSocket of a table: hello, live states, moves, refusals, simultaneous picks."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from wasserspiele.core.records import replay
+
+from .helpers import create, hello, humans, move, table_state
+
+
+def refused_then_closed(ws, code):
+    msg = ws.receive_json()
+    assert msg["type"] == "refused"
+    with pytest.raises(WebSocketDisconnect) as exc:
+        ws.receive_json()
+    assert exc.value.code == code
+    return msg
+
+
+def test_seat_and_spectator_get_their_own_views(client):
+    t = create(client, seats=humans(3))
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        msg = hello(ws, t["seats"][0]["token"])
+        assert msg["type"] == "state" and msg["seat"] == 0 and msg["legal"] and msg["view"]["hand"]
+        assert msg["seats"][0]["online"] is True and msg["seats"][1]["online"] is False
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        msg = hello(ws, None)
+        assert msg["seat"] is None and msg["legal"] == [] and msg["view"]["hand"] is None
+
+
+def test_hello_is_required_and_checked(client):
+    t = create(client, seats=humans(3))
+    other = create(client, seats=humans(3))
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text(json.dumps({"type": "move", "action": "Ax1", "n": 0}))
+        assert "first message must be" in refused_then_closed(ws, 4400)["reason"]
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text("{nope")
+        assert refused_then_closed(ws, 4400)["code"] == "bad_json"
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": other["seats"][0]["token"]}))
+        assert refused_then_closed(ws, 4403)["code"] == "bad_token"
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": 12}))
+        assert refused_then_closed(ws, 4403)["code"] == "bad_token"
+    with client.websocket_connect("/ws/tables/nosuchtable") as ws:
+        assert refused_then_closed(ws, 4404)["code"] == "no_table"
+
+
+def test_moves_are_broadcast_to_every_tab_and_seat(client):
+    t = create(client, seats=humans(3))
+    tid, tok = t["id"], [s["token"] for s in t["seats"]]
+    path = f"/ws/tables/{tid}"
+    with client.websocket_connect(path) as a1, client.websocket_connect(path) as a2, \
+            client.websocket_connect(path) as b, client.websocket_connect(path) as spec:
+        first = hello(a1, tok[0])
+        hello(a2, tok[0]); a1.receive_json()                 # a1 hears that a2 joined
+        hello(b, tok[1]); a1.receive_json(); a2.receive_json()
+        hello(spec, None)
+        for ws in (a1, a2, b):
+            ws.receive_json()                                # the spectator joined
+        a1.send_text(json.dumps({"type": "move", "action": first["legal"][0], "n": 0}))
+        got = [ws.receive_json() for ws in (a1, a2, b, spec)]
+        assert [m["n"] for m in got] == [1, 1, 1, 1]
+        assert got[0]["view"] == got[1]["view"] and got[0]["view"]["hand"] is not None
+        assert got[2]["seat"] == 1 and got[2]["legal"] and got[0]["legal"] == []
+        assert got[3]["view"]["hand"] is None
+        # the other tab of seat 0 still holds move 0: its move is stale
+        a2.send_text(json.dumps({"type": "move", "action": first["legal"][0], "n": 0}))
+        msg = a2.receive_json()
+        assert msg["type"] == "refused" and msg["code"] == "stale"
+        # no other seat's hand in anything seat 1 receives
+        server = client.app.state.hub.tables[tid].state
+        assert got[2]["view"] == server.view(1)
+
+
+def test_bad_messages_are_refused_and_the_game_goes_on(client):
+    t = create(client, seats=humans(3))
+    tid, tok = t["id"], [s["token"] for s in t["seats"]]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        state = hello(ws, tok[0])
+        for text, code in [("x" * 5000, "too_large"), ("[1]", "bad_message"), ("{bad", "bad_json"),
+                           (json.dumps({"type": "shout"}), "bad_message"),
+                           (json.dumps({"type": "move", "action": "Zx9", "n": 0}), "bad_notation"),
+                           (json.dumps({"type": "move", "action": state["legal"][0]}), "bad_message")]:
+            ws.send_text(text)
+            msg = ws.receive_json()
+            assert msg["type"] == "refused" and msg["code"] == code, (text[:20], msg)
+        ws.send_bytes(b"\x00\x01")
+        assert ws.receive_json()["reason"] == "messages must be JSON text, not binary"
+        ws.send_text(json.dumps({"type": "ping"}))
+        assert ws.receive_json() == {"type": "pong"}
+        ws.send_text(json.dumps({"type": "sync"}))
+        assert ws.receive_json() == state
+        ws.send_text(json.dumps({"type": "move", "action": state["legal"][0], "n": 0}))
+        assert ws.receive_json()["n"] == 1
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        hello(ws, None)
+        ws.send_text(json.dumps({"type": "move", "action": "Ax1", "n": 1}))
+        assert ws.receive_json()["code"] == "spectator"
+
+
+def test_wildwasser_picks_are_buffered_hidden_and_applied_in_seat_order(make_client, db_url):
+    client = make_client()
+    t = create(client, "wildwasser", seats=humans(4))
+    tid, tok = t["id"], [s["token"] for s in t["seats"]]
+    before0 = table_state(client, tid, tok[0])
+    assert before0["to_move"] == [0, 1, 2, 3]
+    # seat 2 picks first: accepted, but nothing is applied yet
+    r = move(client, tid, tok[2], "pick turtle", 0)
+    assert r.json() == {"type": "accepted", "n": 0, "buffered": True}
+    s2 = table_state(client, tid, tok[2])
+    assert s2["my_choice"] == "pick turtle" and s2["legal"] == [] and s2["chosen"] == [2]
+    s0 = table_state(client, tid, tok[0])
+    assert s0["view"] == before0["view"] and s0["my_choice"] is None and s0["chosen"] == [2]
+    hidden = {k: v for k, v in s0.items() if k not in ("chosen", "waiting")}
+    assert hidden == {k: v for k, v in before0.items() if k not in ("chosen", "waiting")}
+    spectator = table_state(client, tid)
+    assert spectator["my_choice"] is None and spectator["waiting"] == [0, 1, 3]
+    r = move(client, tid, tok[2], "pick zebra", 0)
+    assert r.status_code == 409 and r.json()["error"] == "already_chosen"
+    # seat 3 too; then a restart: the buffered picks survive it
+    assert move(client, tid, tok[3], "pick cheetah", 0).json()["buffered"] is True
+    client.__exit__(None, None, None)
+    client = make_client()
+    assert table_state(client, tid, tok[2])["my_choice"] == "pick turtle"
+    # seat 0 picks: applied; seat 1 picks: applied with 2 and 3 after it, in seat order
+    assert move(client, tid, tok[0], "pick zebra", 0).json() == {"type": "accepted", "n": 1, "buffered": False}
+    assert move(client, tid, tok[1], "pick rhino", 1).json()["n"] == 4
+    hub_state = client.app.state.hub.tables[tid].state
+    assert hub_state.record_actions()[:4] == ["pick zebra", "pick rhino", "pick turtle", "pick cheetah"]
+    import sqlite3
+    con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
+    rows = con.execute("select n, seat, action from moves where table_id = ? order by n", (tid,)).fetchall()
+    con.close()
+    assert rows == [(0, 0, "pick zebra"), (1, 1, "pick rhino"), (2, 2, "pick turtle"), (3, 3, "pick cheetah")]
