@@ -112,3 +112,25 @@ def test_cli_refuses_bad_input_before_playing(tmp_path, args, words):
     for word in words:
         assert word in res.output
     assert not out.exists()
+
+
+def test_ctrl_c_writes_the_report_of_the_finished_games(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "cut"
+    proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "lab", "wasserloch", "--bots", "random",
+                             "--option", "rounds=1", "--games", "1000000", "--jobs", "2", "--quiet",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(6)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    rows = read_csv(out / "results.csv")
+    assert 0 < len(rows) < 1_000_000
+    assert "Interrupted" in (out / "report.md").read_text()
+    for name in FILES:
+        assert (out / name).exists()

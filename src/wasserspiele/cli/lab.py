@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 
 import click
@@ -83,7 +84,12 @@ def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, a
     if not result.rows:
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
-    info = write_report(result, out)
+    # the games are played: a Ctrl-C now must not leave a half-written report behind
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        info = write_report(result, out)
+    finally:
+        signal.signal(signal.SIGINT, previous)
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
     console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.1f} games/s); "
                   f"report: {info['dir'] / 'report.html'}")

@@ -8,6 +8,7 @@ every chunk that had finished (`StudyResult.interrupted`).
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import time
@@ -71,15 +72,20 @@ def _ignore_sigint() -> None:
 def _run_pool(study: Study, jobs: int, progress) -> tuple[list, bool]:
     rows: list[dict[str, Any]] = []
     pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    pending = set()
+    pending: set = set()
+    chunks = iter(chunked(study.tasks(), jobs))
+    window = 2 * jobs + 1  # chunks in flight: keeps every worker busy, and Ctrl-C has little to wait for
     try:
-        for chunk in chunked(study.tasks(), jobs):
+        for chunk in itertools.islice(chunks, window):
             pending.add(pool.submit(run_chunk, study, chunk))
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
             for fut in done:
                 part = fut.result()
                 rows.extend(part)
+                nxt = next(chunks, None)
+                if nxt is not None:
+                    pending.add(pool.submit(run_chunk, study, nxt))
                 progress(len(part))
     except KeyboardInterrupt:
         # stop handing out work; keep what the workers (which ignore SIGINT) are finishing
