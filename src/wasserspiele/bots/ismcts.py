@@ -37,7 +37,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4},
-    "seven_waters": {"rollout_depth": 20},
+    "seven_waters": {"rollout_depth": 120, "rollout": "policy"},
     "watten": {"rollout_depth": 25},
     "wildwasser": {"rollout_depth": 30},
 }
@@ -73,17 +73,30 @@ class Choice:
     value: float  # mean reward for the deciding seat, 0..1
 
 
-def evaluate(state: State) -> list[float]:
-    """Per-seat value in [0, 1]: the result when over, else a logistic of the score lead."""
-    if state.is_terminal():
-        return state.returns()
+# At the end of a game the reward is mostly the result, a little the margin,
+# so that the search still prefers a big win to a narrow one.
+MARGIN_WEIGHT = 0.2
+
+
+def score_leads(state: State) -> list[float]:
+    """Per seat, a logistic in [0, 1] of its score lead over the best seat of another team."""
+    game = state.game
     scores = state.scores()
-    scale = SCORE_SCALE.get(state.game.name, DEFAULT_SCORE_SCALE)
+    scale = SCORE_SCALE.get(game.name, DEFAULT_SCORE_SCALE)
     out = []
     for s, mine in enumerate(scores):
-        best_other = max((x for t, x in enumerate(scores) if t != s), default=mine)
+        team = game.teams[game.team_of(s)]
+        best_other = max((x for t, x in enumerate(scores) if t not in team), default=mine)
         out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
     return out
+
+
+def evaluate(state: State) -> list[float]:
+    """Per-seat value in [0, 1]: the result (and margin) when over, else the score lead."""
+    leads = score_leads(state)
+    if not state.is_terminal():
+        return leads
+    return [(1 - MARGIN_WEIGHT) * r + MARGIN_WEIGHT * m for r, m in zip(state.returns(), leads)]
 
 
 RolloutPolicy = Callable[[State, int, random.Random], Action]

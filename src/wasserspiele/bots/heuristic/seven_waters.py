@@ -218,3 +218,41 @@ class HeuristicBot(Bot):
         if c.suit == ctx["opp_pool_suit"]:
             u += 1.5
         return u
+
+
+def rollout_policy(world, seat: int, rng):
+    """A fast greedy policy for search rollouts in a *sampled* world (never the true state).
+
+    Complete the biggest slide on offer, else the biggest river or pool build,
+    else take a card while the hand has room, else place a theme, else discard
+    one card (or pass).  Ties are broken at random.
+    """
+    from ...games.seven_waters.actions import Discard, Pool, River, Slide, Take, Theme
+    legal = world.legal_actions(seat)
+    best_kind, best = 9, []
+    for a in legal:
+        kind = type(a)
+        if kind is Slide:
+            rank, size = 0, len(a.pieces)
+        elif kind is River or kind is Pool:
+            rank, size = (1, len(a.pieces)) if len(a.pieces) >= 2 or rng.random() < 0.3 else (4, 0)
+        elif kind is Take:
+            rank, size = 2, 0
+        elif kind is Theme:
+            rank, size = 3, 0
+        elif kind is Discard:
+            if len(a.cards) != 1:
+                continue
+            rank, size = 5, 0
+        else:
+            rank, size = 6, 0
+        if rank < best_kind:
+            best_kind, best, best_size = rank, [a], size
+        elif rank == best_kind:
+            if size > best_size:
+                best, best_size = [a], size
+            elif size == best_size:
+                best.append(a)
+    if not best:
+        return legal[rng.randrange(len(legal))]
+    return best[rng.randrange(len(best))]
