@@ -249,7 +249,7 @@ function tablePage(tableId) {
         const moved = !msg || msg.n !== data.n || msg.my_choice !== data.my_choice;
         msg = data;
         if (moved || !picker) picker = null;
-        if (notice.cls !== "refused" || moved) notice = { text: "", cls: "" };
+        if (notice.conn || notice.cls !== "refused" || moved) notice = { text: "", cls: "" };
         render();
       } else if (data.type === "refused") {
         notice = { text: t("refused", { reason: errorText(data) }), cls: "refused" };
@@ -260,7 +260,7 @@ function tablePage(tableId) {
     });
     socket.addEventListener("close", () => {
       if (closedForGood) return;
-      notice = { text: t("reconnecting"), cls: "refused" };
+      notice = { text: t("reconnecting"), cls: "refused", conn: true };
       render();
       retry = Math.min(retry + 1, 5);
       setTimeout(connect, 300 * retry);
@@ -299,7 +299,8 @@ function tablePage(tableId) {
       h("h2", {}, game.title[lang] || msg.title),
       h("div", { class: "muted" }, msg.seat === null ? t("spectating") : t("you_are", { n: msg.seat }), " ", game.status(msg.view, msg)),
       seatChips(),
-      h("div", { class: `status ${msg.legal.length && !msg.terminal ? "yourturn" : ""}`, id: "turn" }, statusLine()),
+      h("div", { class: `status ${msg.legal.length && !msg.terminal ? "yourturn" : ""}`, id: "turn", "data-n": msg.n,
+        "data-mine": msg.legal.length ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" }, statusLine()),
       notice.text ? h("div", { class: `status ${notice.cls}`, id: "notice" }, notice.text) : null,
       h("div", { class: "board", id: "board" }, game.draw(msg.view, ui, msg)),
       msg.legal.length ? h("div", { class: "actions", id: "actions" },

@@ -1,0 +1,264 @@
+"""The browser client, driven by Playwright in Debian's Chromium: lobby, clicking moves,
+two seats live side by side, a server restart mid-game, the replay viewer, German."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 20_000
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`wasserspiele serve` in a subprocess on a free loopback port."""
+
+    def __init__(self, db_url: str, port: int | None = None):
+        self.db_url = db_url
+        self.port = port or _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", self.db_url, "--bot-delay", "0.05"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/games", timeout=1).read()
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server died: {self.proc.stderr.read().decode()}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("server did not start")
+                time.sleep(0.1)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str, token: str | None = None):
+        req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+        return json.loads(urllib.request.urlopen(req, timeout=5).read())
+
+    def post(self, path: str, body):
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
+                                     headers={"content-type": "application/json"}, method="POST")
+        return json.loads(urllib.request.urlopen(req, timeout=5).read())
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}").start()
+    yield srv
+    srv.stop()
+
+
+def new_page(browser, errors):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")  # a phone
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return page
+
+
+def wait_for_my_turn_or_end(page, after_n: int) -> bool:
+    """Wait until the page shows a position after move `after_n` that is mine or final."""
+    page.wait_for_function(
+        """(n) => { const t = document.querySelector('#turn');
+                    return t && +t.dataset.n > n && (t.dataset.mine === '1' || t.dataset.terminal === '1'); }""",
+        arg=after_n)
+    return page.get_attribute("#turn", "data-terminal") == "1"
+
+
+def current_n(page) -> int:
+    return int(page.get_attribute("#turn", "data-n"))
+
+
+def click_a_move(page, prefer: str = "") -> None:
+    """Play one legal move by clicking: a highlighted element, then a button if one appears."""
+    buttons = page.locator("#actions button[data-action]")
+    if buttons.count() == 0:
+        page.locator(f".clickable{prefer}").first.click()
+        if page.locator("#actions button[data-action]").count() == 0:
+            return  # the click fitted exactly one move and played it
+    page.locator("#actions button[data-action]").first.click()
+
+
+def create_in_lobby(page, base, game, options=None, seats=None) -> dict:
+    page.goto(base + "/")
+    page.select_option("#game", game)
+    for name, value in (options or {}).items():
+        page.fill(f"#opt-{name}", str(value))
+        page.dispatch_event(f"#opt-{name}", "change")
+    for i, kind in enumerate(seats or []):
+        page.select_option(f"#seat-{i}", kind)
+    page.click("#create")
+    page.wait_for_selector("#created")
+    links = {int(a.get_attribute("data-seat-link")): a.get_attribute("href")
+             for a in page.query_selector_all("[data-seat-link]")}
+    return {"links": links, "spectator": page.get_attribute("#spectator-link", "href")}
+
+
+def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    made = create_in_lobby(page, server.base, "wasserloch", {"rounds": 1},
+                           ["human", "bot:easy", "bot:medium"])
+    assert set(made["links"]) == {0}
+    page.goto(server.base + made["links"][0])
+    page.wait_for_selector("#turn")
+    n, moves = -1, 0
+    while not wait_for_my_turn_or_end(page, n):
+        n = current_n(page)
+        click_a_move(page, "[data-key^='v:']")
+        moves += 1
+        assert moves < 80
+    assert moves >= 3
+    result = page.inner_text("#result")
+    table_id = made["spectator"].rsplit("/", 1)[1]
+    final = server.get(f"/api/tables/{table_id}")
+    assert final["terminal"] and str(final["scores"][0]) in result
+    page.click("#to-replay")
+    page.wait_for_selector("#step")
+    assert page.inner_text("#step") == f"Move 0 of {final['n']}"
+    page.click("#next")
+    page.wait_for_function("document.querySelector('#step').textContent.startsWith('Move 1 ')")
+    page.click("#last")
+    page.wait_for_selector("#result")
+    assert errors == []
+
+
+def test_a_watten_hand_by_clicking(browser, server):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    made = create_in_lobby(page, server.base, "watten", {}, ["human", "bot:easy", "bot:easy", "bot:easy"])
+    table_id = made["spectator"].rsplit("/", 1)[1]
+    page.goto(server.base + made["links"][0])
+    page.wait_for_selector("#turn")
+    n, moves = -1, 0
+    while not server.get(f"/api/tables/{table_id}")["view"]["results"]:
+        if wait_for_my_turn_or_end(page, n):
+            break
+        if server.get(f"/api/tables/{table_id}")["view"]["results"]:
+            break
+        n = current_n(page)
+        click_a_move(page)
+        moves += 1
+        assert moves < 30
+    assert moves >= 5  # at least one card in each of the five tricks
+    assert server.get(f"/api/tables/{table_id}")["view"]["results"][0]["hand"] == 1
+    assert errors == []
+
+
+def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browser, server):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2, "rounds": 1},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    errors: list[str] = []
+    pages, frames = [], {0: [], 1: []}
+    for seat in (0, 1):
+        page = new_page(browser, errors)
+        page.on("websocket", lambda ws, seat=seat: ws.on("framereceived", lambda payload: frames[seat].append(payload)))
+        page.goto(server.base + table["seats"][seat]["link"])
+        page.wait_for_selector("#turn")
+        pages.append(page)
+    for turn in range(4):
+        seat = turn % 2
+        me, other = pages[seat], pages[1 - seat]
+        n = current_n(me)
+        assert me.get_attribute("#turn", "data-mine") == "1"
+        click_a_move(me, "[data-key^='v:']")
+        wait_for_my_turn_or_end(other, n)  # the other seat sees it without reloading
+        assert other.get_attribute("#turn", "data-mine") == "1"
+    for seat in (0, 1):
+        own = server.get(f"/api/tables/{table['id']}", table["seats"][seat]["token"])["view"]["hand"]
+        states = [json.loads(f) for f in frames[seat] if '"type":"state"' in f]
+        assert states and all(m["seat"] == seat and m["view"]["seat"] == seat for m in states)
+        assert states[-1]["view"]["hand"] == own
+        shown = sorted(pages[seat].get_attribute(f"#board .hand [data-key='v:{v}']", "data-key") or ""
+                       for v, c in zip("A2345678", own) if c)
+        assert all(shown)
+    assert errors == []
+
+
+def test_the_game_continues_after_a_server_restart(browser, tmp_path):
+    db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
+    srv = Server(db).start()
+    try:
+        table = srv.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+        errors: list[str] = []
+        page = new_page(browser, errors)
+        page.goto(srv.base + table["seats"][0]["link"])
+        page.wait_for_selector("#turn")
+        n = -1
+        for _ in range(2):
+            wait_for_my_turn_or_end(page, n)
+            n = current_n(page)
+            click_a_move(page, "[data-key^='v:']")
+        wait_for_my_turn_or_end(page, n)
+        n = current_n(page)
+        hand_before = srv.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"]
+        srv.stop()
+        page.wait_for_selector("#notice.refused")  # "reconnecting"
+        srv = Server(db, port=srv.port).start()
+        page.wait_for_function("!document.querySelector('#notice.refused')")
+        assert current_n(page) == n and page.get_attribute("#turn", "data-mine") == "1"
+        assert srv.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"] == hand_before
+        click_a_move(page, "[data-key^='v:']")
+        wait_for_my_turn_or_end(page, n)
+        assert current_n(page) >= n + 2  # my move and the bot's answer
+        assert errors == []
+    finally:
+        srv.stop()
+
+
+def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
+    ctx = browser.new_context(locale="de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    assert page.inner_text("#create") == "Tisch eröffnen"
+    page.select_option("#lang", "en")
+    assert page.inner_text("#create") == "Create table"
+    page.reload()
+    page.wait_for_selector("#create")
+    assert page.inner_text("#create") == "Create table"  # the choice is remembered
+    ctx.close()
