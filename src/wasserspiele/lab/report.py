@@ -127,11 +127,13 @@ def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison])
         ys = [100 * e.value for e in s.seat_win]
         errs = list(zip(*[_err(e, 100) for e in s.seat_win]))
         ax.bar(xs, ys, width, yerr=errs, capsize=3, label=s.label)
-        ax.hlines(100 * s.bot_fair, xs[0] - width / 2, xs[-1] + width / 2, colors="k", linestyles="dotted")
+        ax.hlines([100 * s.bot_fair] * len(xs), [x - width / 2 for x in xs], [x + width / 2 for x in xs],
+                  colors="k", linewidths=1.5)
     ax.set_xlabel("seat (0 starts)")
     ax.set_ylabel("win rate, % (95 % CI)")
-    ax.set_xticks(range(max(s.players for s in summaries)))
-    ax.set_title("Win rate by seat (dotted: a fair share)")
+    most = max(s.players for s in summaries)
+    ax.set_xticks([i + (len(summaries) - 1) * width / 2 for i in range(most)], [str(i) for i in range(most)])
+    ax.set_title("Win rate by seat (black line on each bar: a fair share)")
     if len(summaries) > 1:
         ax.legend(fontsize=7)
     plots.append(("seat_win_rate.png", "Win rate by seat with 95 % Wilson intervals; bots rotate over the seats.",
