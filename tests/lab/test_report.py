@@ -78,6 +78,9 @@ def test_seat_and_bot_rates_add_up(written):
         assert math.isclose(sum(e.value for e in s.seat_win), 1.0)  # Wasserloch always has a winner
         assert s.bot_win["heuristic"].value > s.bot_win["random"].value
         assert s.bot_win["heuristic"].excludes(0.5)  # 12 games are enough to see that
+        d = s.bot_vs_first["random"]  # random against the first bot given, heuristic
+        assert d.value == pytest.approx(s.bot_win["random"].value - s.bot_win["heuristic"].value)
+        assert d.high < 0
 
 
 def test_cli_writes_every_report_file(tmp_path):

@@ -55,6 +55,7 @@ class ConditionSummary:
     margin: Estimate                    # winner's score minus the best loser's
     measures: list[tuple[Measure, Estimate]]
     rows: list[dict[str, Any]] = field(repr=False, default_factory=list)
+    bot_vs_first: dict[str, Estimate] = field(default_factory=dict)  # win rate minus the first bot's
 
 
 def measure_estimate(m: Measure, rows: list[dict]) -> Estimate:
@@ -81,13 +82,17 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
             credit[b] += r["returns"][s]
             seats[b] += 1
     bot_win = {b: wilson(credit[b], seats[b]) for b in bots if seats[b]}
+    ref = next((b for b in bots if seats[b]), None)
+    bot_vs_first = {b: proportion_difference(credit[b], seats[b], credit[ref], seats[ref])
+                    for b in bots if seats[b] and b != ref}
     shared = wilson(sum(r["shared"] for r in rows), n)
     no_winner = wilson(sum(1 for r in rows if not r["winners"]), n)
     margins = [_margin(r, teams) for r in rows]
     units = mean_ci(r["units"] for r in rows)
     ms = [(m, measure_estimate(m, rows)) for m in (MEASURES[game_name].describe if game_name in MEASURES else ())]
     return ConditionSummary(label, p, teams, n, seat_win, seat_score, bot_win, 1.0 / len(teams), shared,
-                            no_winner, mean_ci(r["actions"] for r in rows), units, mean_ci(margins), ms, rows)
+                            no_winner, mean_ci(r["actions"] for r in rows), units, mean_ci(margins), ms, rows,
+                            bot_vs_first)
 
 
 @dataclass

@@ -224,6 +224,12 @@ def findings(summaries: list[ConditionSummary], comparisons: list[Comparison]) -
                 out.append(f"Seat {seat} wins {word} often than a fair share{where}: {_pct(e)} "
                            f"against {100 * s.bot_fair:.1f} %.")
         if len(s.bot_win) > 1:
+            first = next(iter(s.bot_win))
+            for b, d in s.bot_vs_first.items():
+                if d.excludes(0.0):
+                    word = "more" if d.value > 0 else "less"
+                    out.append(f"Bot `{b}` wins {word} often than `{first}`{where}: "
+                               f"{_diff(d, True).rstrip(' *')}.")
             for b, e in s.bot_win.items():
                 if e.excludes(s.bot_fair):
                     word = "above" if e.value > s.bot_fair else "below"
@@ -283,8 +289,11 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[
                   [[str(i), _pct(w), sc.fmt()] for i, (w, sc) in enumerate(zip(s.seat_win, s.seat_score))]))
         if len(s.bot_win) > 1:
             b.append(("h3", "Bots and strategy traits"))
-            b.append(("table", ["bot", "win rate per seat played", "fair share"],
-                      [[f"`{k}`", _pct(e), f"{100 * s.bot_fair:.1f} %"] for k, e in s.bot_win.items()]))
+            first = next(iter(s.bot_win))
+            b.append(("table", ["bot", "win rate per seat played", "fair share", f"difference to `{first}`"],
+                      [[f"`{k}`", _pct(e), f"{100 * s.bot_fair:.1f} %",
+                        _diff(s.bot_vs_first[k], True) if k in s.bot_vs_first else "–"]
+                       for k, e in s.bot_win.items()]))
         b.append(("h3", "Outcome and length"))
         rows = [["shared wins (tie)", _pct(s.shared)], ["games without a winner", _pct(s.no_winner)],
                 ["winning margin (points)", s.margin.fmt()], ["actions per game", s.actions.fmt(digits=1)]]
