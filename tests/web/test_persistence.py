@@ -64,7 +64,8 @@ def test_every_accepted_move_is_in_the_database_before_anyone_hears_of_it(client
     play_first_legal(client, t, 3)
     con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
     moves = con.execute("select seat, action from moves where table_id = ? order by n", (t["id"],)).fetchall()
-    status = con.execute("select status, moves from tables where id = ?", (t["id"],)).fetchone()
+    status = con.execute("select status, (select count(*) from moves where table_id = id) from tables "
+                         "where id = ?", (t["id"],)).fetchone()
     con.close()
     record_actions = client.app.state.hub.tables[t["id"]].state.record_actions()
     assert [a for _, a in moves] == record_actions and [s for s, _ in moves] == [0, 1, 2]
@@ -79,7 +80,7 @@ def test_a_failed_save_refuses_the_move_and_keeps_the_game(client, monkeypatch):
 
     def broken(*args, **kwargs):
         raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
-    monkeypatch.setattr(storage, "save_progress", broken)
+    monkeypatch.setattr(storage, "save_batch", broken)
     r = move(client, t["id"], tok, me["legal"][0], 0)
     assert r.status_code == 503 and "could not be saved" in r.json()["reason"]
     monkeypatch.undo()
@@ -165,3 +166,38 @@ def test_postgresql_stores_moves_and_survives_a_restart(make_client, pg_url):
     assert table_state(client, t["id"])["n"] == 10 and time.monotonic() - started < 30
     record = client.app.state.hub.tables[t["id"]].state.record()
     assert replay(record).view(None) == table_state(client, t["id"])["view"]
+
+
+def test_group_commit_writes_concurrent_moves_together_and_isolates_a_failure(db_url):
+    import asyncio
+
+    from wasserspiele.web.hub import Hub, Refused
+
+    async def scenario():
+        storage = Storage(db_url)
+        hub = Hub(storage, bot_delay=30)
+        tables = [hub.create({"game": "wasserloch", "seats": humans(3)})[0] for _ in range(6)]
+        calls = []
+        real = storage.save_batch
+
+        def counting(batch):
+            calls.append([p.table_id for p in batch])
+            if any(p.table_id == tables[0].id for p in batch):
+                raise RuntimeError("disk trouble for one table")
+            real(batch)
+        storage.save_batch = counting
+        moves = [t.submit(0, str(t.state.legal_actions(0)[0]), 0) for t in tables]
+        results = await asyncio.gather(*moves, return_exceptions=True)
+        await hub.shutdown()
+        storage.close()
+        return tables, calls, results
+
+    tables, calls, results = asyncio.run(scenario())
+    assert len(calls[0]) == 6                       # one transaction for six tables' moves ...
+    assert isinstance(results[0], Refused) and results[0].status == 503
+    assert all(r["n"] == 1 for r in results[1:])    # ... and the others are saved one by one
+    storage = Storage(db_url)
+    for t in tables:
+        row = storage.load_table(t.id)
+        assert len(row.actions) == (0 if t is tables[0] else 1)
+    storage.close()

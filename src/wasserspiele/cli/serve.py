@@ -30,4 +30,4 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float) -> Non
         raise click.ClickException(f"--db: cannot open {url!r}: {exc}") from None
     click.echo(f"wasserspiele: http://{host}:{port}/  (database: {url})")
     uvicorn.run(create_app(url, bot_delay=bot_delay), host=host, port=port, log_level="warning",
-                ws_max_size=65_536, access_log=False)
+                ws_max_size=65_536, ws_per_message_deflate=False, access_log=False)

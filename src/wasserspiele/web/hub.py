@@ -23,7 +23,7 @@ from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, Unknow
 from ..core.protocol import State
 from ..core.records import FORMAT, replay
 from ..core.registry import game_class, load
-from .storage import SeatRow, Storage, TableRow, hash_token
+from .storage import Progress, SeatRow, Storage, TableRow, hash_token
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -125,6 +125,7 @@ class LiveTable:
         self.bots: dict[int, Any] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
+        self._saved_pending = bool(self.pending)
 
     # -- building ------------------------------------------------------------
     @classmethod
@@ -218,12 +219,12 @@ class LiveTable:
     async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
         """Validate and carry out one move of `seat`; persist, then broadcast."""
         async with self.lock:
-            result = self._accept(seat, text, n, check_n)
+            result = await self._accept(seat, text, n, check_n)
             self.broadcast()
         self.schedule_bots()
         return result
 
-    def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> dict[str, Any]:
+    async def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> dict[str, Any]:
         st = self.state
         if seat is None:
             raise Refused("spectator", "spectators cannot move; open a seat link to play", 403)
@@ -262,7 +263,7 @@ class LiveTable:
             self._apply(action, seat)
             applied.append((seat, str(action)))
             applied += self._apply_buffered()
-        self._persist(first_n, applied)
+        await self._persist(first_n, applied)
         return {"type": "accepted", "n": self.n, "buffered": not applied}
 
     def _apply(self, action: Any, seat: int) -> None:
@@ -289,20 +290,22 @@ class LiveTable:
             self.pending.clear()
         return done
 
-    def _persist(self, first_n: int, applied: list[tuple[int, str]]) -> None:
+    async def _persist(self, first_n: int, applied: list[tuple[int, str]]) -> None:
         """Commit before anything is broadcast; on failure the table is rebuilt from the database."""
         drawn = self._drawn_counts()
         setup = self.state.chance.used_setup() if drawn != self.drawn else None
         terminal = self.state.is_terminal()
         result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
         try:
-            self.hub.storage.save_progress(self.id, first_n, applied, setup, self.pending,
-                                           "over" if terminal else "running", result)
+            touch = setup is not None or terminal or bool(self.pending) or self._saved_pending
+            await self.hub.committer.save(Progress(self.id, first_n, applied, setup, dict(self.pending),
+                                                   "over" if terminal else "running", result, touch))
         except Exception:
             log.exception("table %s: could not save; reloading it from the database", self.id)
             self.hub.forget(self.id)
             raise Refused("storage", "the move could not be saved; please try again", 503) from None
         self.drawn = drawn
+        self._saved_pending = bool(self.pending)
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
@@ -350,8 +353,48 @@ class LiveTable:
 
     async def submit_bot(self, seat: int, text: str) -> None:
         async with self.lock:
-            self._accept(seat, text, None, check_n=False)
+            await self._accept(seat, text, None, check_n=False)
             self.broadcast()
+
+
+class Committer:
+    """Group commit: the moves accepted at all tables while a transaction is being written
+    are written together in the next one.  Each caller returns only once its move is
+    committed, so nothing is broadcast before it is stored."""
+
+    def __init__(self, storage: Storage):
+        self.storage = storage
+        self.batch: list[tuple[Progress, asyncio.Future]] = []
+        self.task: asyncio.Task | None = None
+
+    async def save(self, progress: Progress) -> None:
+        fut = asyncio.get_running_loop().create_future()
+        self.batch.append((progress, fut))
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._flush())
+        await fut
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # let the moves that arrived in this turn of the loop join
+        while self.batch:
+            batch, self.batch = self.batch, []
+            try:
+                self.storage.save_batch([p for p, _ in batch])
+            except Exception as exc:
+                if len(batch) > 1:  # one bad table must not fail the others: retry one by one
+                    for p, fut in batch:
+                        try:
+                            self.storage.save_batch([p])
+                            fut.set_result(None)
+                        except Exception as one:
+                            fut.set_exception(one)
+                else:
+                    batch[0][1].set_exception(exc)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+            await asyncio.sleep(0)
 
 
 class Hub:
@@ -359,6 +402,7 @@ class Hub:
 
     def __init__(self, storage: Storage, bot_delay: float = 0.7, bot_threads: bool = True):
         self.storage = storage
+        self.committer = Committer(storage)
         self.bot_delay = bot_delay
         self.bot_threads = bot_threads
         self.tables: dict[str, LiveTable] = {}

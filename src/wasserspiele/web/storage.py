@@ -27,7 +27,6 @@ tables_t = sa.Table(
     sa.Column("setup", sa.Text, nullable=False),        # JSON: every chance outcome drawn so far
     sa.Column("pending", sa.Text, nullable=False, server_default="{}"),  # JSON: buffered simultaneous choices
     sa.Column("status", sa.String(16), nullable=False),  # running | over
-    sa.Column("moves", sa.Integer, nullable=False, server_default="0"),
     sa.Column("result", sa.Text, nullable=True),        # JSON: scores and winners once over
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
@@ -50,6 +49,20 @@ moves_t = sa.Table(
     sa.Column("action", sa.String(200), nullable=False),
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
 )
+
+
+@dataclass
+class Progress:
+    """What one accepted request changed at a table (see Storage.save_batch)."""
+
+    table_id: str
+    first_n: int
+    moves: list[tuple[int, str]]
+    setup: dict[str, Any] | None
+    pending: dict[int, str]
+    status: str
+    result: dict[str, Any] | None
+    touch_table: bool = True  # False: only moves were added
 
 
 def hash_token(token: str) -> str:
@@ -138,28 +151,55 @@ class Storage:
             conn.execute(tables_t.insert().values(
                 id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
                 seed=row.seed, setup=json.dumps(row.setup), pending="{}", status=row.status,
-                moves=0, result=None, created=t, updated=t))
+                result=None, created=t, updated=t))
             conn.execute(seats_t.insert(), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
                  "token_hash": s.token_hash} for s in row.seats])
+
+    # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
+    _insert_moves = moves_t.insert()
+    _update_table = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
+        pending=sa.bindparam("pending"), status=sa.bindparam("status"),
+        updated=sa.bindparam("updated"), result=sa.bindparam("result"))
+    _update_table_setup = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
+        pending=sa.bindparam("pending"), status=sa.bindparam("status"),
+        updated=sa.bindparam("updated"), result=sa.bindparam("result"), setup=sa.bindparam("setup"))
 
     def save_progress(self, table_id: str, first_n: int, moves: list[tuple[int, str]],
                       setup: dict[str, Any] | None, pending: dict[int, str],
                       status: str, result: dict[str, Any] | None) -> None:
         """Append accepted moves (numbered from `first_n`) and the table's new status in one
         transaction; the setup is rewritten only when chance drew something new."""
+        self.save_batch([Progress(table_id, first_n, moves, setup, pending, status, result)])
+
+    def save_batch(self, batch: list["Progress"]) -> None:
+        """Several tables' progress in one transaction (group commit under load).  A table's
+        row is rewritten only when more than its moves changed (new chance outcomes, a
+        buffered choice, the end), so a plain move costs one insert."""
         t = now()
-        values: dict[str, Any] = {"pending": json.dumps({str(k): v for k, v in pending.items()}),
-                                  "status": status, "moves": first_n + len(moves), "updated": t,
-                                  "result": json.dumps(result) if result is not None else None}
-        if setup is not None:
-            values["setup"] = json.dumps(setup)
+        move_rows: list[dict[str, Any]] = []
+        plain: list[dict[str, Any]] = []
+        with_setup: list[dict[str, Any]] = []
+        for p in batch:
+            move_rows += [{"table_id": p.table_id, "n": p.first_n + i, "seat": seat, "action": action, "created": t}
+                          for i, (seat, action) in enumerate(p.moves)]
+            if not p.touch_table:
+                continue
+            params = {"tid": p.table_id, "pending": json.dumps({str(k): v for k, v in p.pending.items()}),
+                      "status": p.status, "updated": t,
+                      "result": json.dumps(p.result) if p.result is not None else None}
+            if p.setup is not None:
+                params["setup"] = json.dumps(p.setup)
+                with_setup.append(params)
+            else:
+                plain.append(params)
         with self.engine.begin() as conn:
-            if moves:
-                conn.execute(moves_t.insert(), [
-                    {"table_id": table_id, "n": first_n + i, "seat": seat, "action": action, "created": t}
-                    for i, (seat, action) in enumerate(moves)])
-            conn.execute(tables_t.update().where(tables_t.c.id == table_id).values(**values))
+            if move_rows:
+                conn.execute(self._insert_moves, move_rows)
+            if plain:
+                conn.execute(self._update_table, plain)
+            if with_setup:
+                conn.execute(self._update_table_setup, with_setup)
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
@@ -180,7 +220,9 @@ class Storage:
 
     def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
         """Tables newest first, with their seats (no token hashes)."""
-        q = tables_t.select().order_by(tables_t.c.created.desc()).limit(limit)
+        count = (sa.select(sa.func.count()).select_from(moves_t)
+                 .where(moves_t.c.table_id == tables_t.c.id).scalar_subquery().label("moves"))
+        q = sa.select(tables_t, count).order_by(tables_t.c.created.desc()).limit(limit)
         if status is not None:
             q = q.where(tables_t.c.status == status)
         with self.engine.connect() as conn:

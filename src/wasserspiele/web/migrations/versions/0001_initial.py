@@ -24,7 +24,6 @@ def upgrade() -> None:
         sa.Column("setup", sa.Text, nullable=False),
         sa.Column("pending", sa.Text, nullable=False, server_default="{}"),
         sa.Column("status", sa.String(16), nullable=False),
-        sa.Column("moves", sa.Integer, nullable=False, server_default="0"),
         sa.Column("result", sa.Text, nullable=True),
         sa.Column("created", sa.DateTime(timezone=True), nullable=False),
         sa.Column("updated", sa.DateTime(timezone=True), nullable=False),

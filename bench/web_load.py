@@ -1,0 +1,176 @@
+"""Load benchmark of the web app: N concurrent tables played by random clients over
+WebSockets on loopback.  Prints moves per second and move latency (p50/p99).
+
+    python bench/web_load.py [--tables 20] [--seconds 10] [--game wasserloch] [--db URL]
+
+The server runs as `wasserspiele serve` in a subprocess with its own SQLite file (or
+--db), so the figures include validation, persistence (one commit per move) and
+pushing every seat its own view.  Latency: from sending a move to receiving the
+position after it on the mover's socket.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websockets
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(port: int, db: str) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", "--port", str(port),
+                             "--db", db, "--bot-delay", "0"], stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).read()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit("the server did not start")
+            time.sleep(0.1)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time of a process (Linux), to report server cost per move."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def create_table(base: str, game: str, players: int | None) -> dict:
+    body = {"game": game, "options": {"players": players} if players else {}}
+    probe = {"game": game, "options": body["options"], "seats": None}
+    # all seats human: the benchmark's clients are the (random) players
+    n = players or {"watten": 4, "seven_waters": 2}.get(game, 3 if game == "wasserloch" else 4)
+    probe["seats"] = [{"kind": "human"}] * n
+    req = urllib.request.Request(base + "/api/tables", data=json.dumps(probe).encode(),
+                                 headers={"content-type": "application/json"}, method="POST")
+    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+class Stats:
+    def __init__(self):
+        self.latencies: list[float] = []
+        self.moves = 0
+        self.refused = 0
+        self.games = 0
+
+
+async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float, done: asyncio.Event):
+    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent: dict[int, float] = {}
+        async for raw in ws:
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            if msg["type"] == "refused":
+                stats.refused += 1
+                continue
+            if msg["type"] != "state":
+                continue
+            n = msg["n"]
+            if n - 1 in sent:
+                stats.latencies.append(now - sent.pop(n - 1))
+                stats.moves += 1
+            if msg["terminal"]:
+                done.set()
+                return
+            if time.monotonic() > stop_at:
+                done.set()
+                return
+            if done.is_set():
+                return
+            if msg["legal"] and n not in sent:
+                sent[n] = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "action": rng.choice(msg["legal"]), "n": n}))
+
+
+async def table_loop(base: str, ws_base: str, game: str, players: int | None, rng: random.Random,
+                     stats: Stats, stop_at: float):
+    while time.monotonic() < stop_at:
+        table = await asyncio.to_thread(create_table, base, game, players)
+        done = asyncio.Event()
+        url = f"{ws_base}/ws/tables/{table['id']}"
+        await asyncio.gather(*(seat_client(url, s["token"], random.Random(rng.random()), stats, stop_at, done)
+                               for s in table["seats"]))
+        stats.games += 1
+
+
+async def run(args) -> None:
+    proc = None
+    if args.server:
+        base = args.server.rstrip("/")
+    else:
+        port = free_port()
+        folder = tempfile.mkdtemp(prefix="wasserspiele-bench-")
+        db = args.db or f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
+        proc = start_server(port, db)
+        base = f"http://127.0.0.1:{port}"
+    ws_base = "ws" + base[4:]
+    stats = Stats()
+    rng = random.Random(args.seed)
+    try:
+        cpu0 = cpu_seconds(proc.pid) if proc else None
+        load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        started = time.monotonic()
+        stop_at = started + args.seconds
+        await asyncio.gather(*(table_loop(base, ws_base, args.game, args.players, random.Random(rng.random()),
+                                          stats, stop_at) for _ in range(args.tables)))
+        elapsed = time.monotonic() - started
+        cpu1 = cpu_seconds(proc.pid) if proc else None
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(10)
+    lat = sorted(stats.latencies)
+    if not lat:
+        raise SystemExit("no moves were made")
+    p50 = lat[len(lat) // 2] * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished")
+    print(f"  moves/s      {stats.moves / elapsed:,.0f}  ({stats.moves} moves, {stats.refused} refused)")
+    print(f"  latency p50  {p50:.1f} ms")
+    print(f"  latency p99  {p99:.1f} ms")
+    print(f"  latency mean {statistics.fmean(lat) * 1000:.1f} ms")
+    if cpu0 is not None and cpu1 is not None and stats.moves:
+        used = cpu1 - cpu0
+        print(f"  server CPU   {used / stats.moves * 1000:.2f} ms per move "
+              f"({stats.moves / used:,.0f} moves per server CPU-second)")
+    if load0 is not None:
+        print(f"  machine load {load0:.1f} (1-min load average at the start; {os.cpu_count()} CPUs)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=20, help="concurrent tables")
+    ap.add_argument("--seconds", type=float, default=10.0, help="how long to run")
+    ap.add_argument("--game", default="wasserloch")
+    ap.add_argument("--players", type=int, default=None)
+    ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--server", default=None, help="use a running server at this URL instead of starting one")
+    asyncio.run(run(ap.parse_args()))
+
+
+if __name__ == "__main__":
+    main()
