@@ -1,4 +1,22 @@
-"""The ASGI app: pages, the JSON API and the WebSocket of each table."""
+"""The ASGI app: pages, the JSON API and the WebSocket of each table.
+
+HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status):
+
+    GET  /api/games                      games, their declared options, bot levels
+    GET  /api/tables?status=running|over|all
+    POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
+                                          {"kind": "bot", "level": "easy"}]} -> seat tokens, links
+    GET  /api/tables/ID                  the table as a spectator, or as the seat of
+                                         `Authorization: Bearer TOKEN`
+    POST /api/tables/ID/moves            {"action": notation, "n": move number seen} with the token
+    GET  /api/tables/ID/record           the full record, once the game is over
+    GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
+
+WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
+`{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
+sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
+every change, and `{"type": "refused", "code", "reason"}` for a refused message.
+"""
 
 from __future__ import annotations
 
