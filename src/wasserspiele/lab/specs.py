@@ -82,9 +82,12 @@ def _value(text: str) -> Any:
 
 def heuristic_traits(game_name: str) -> type | None:
     """The `Traits` dataclass of the game's heuristic bot, or None if it has none."""
+    name = f"wasserspiele.bots.heuristic.{game_name}"
     try:
-        module = import_module(f"wasserspiele.bots.heuristic.{game_name}")
-    except ModuleNotFoundError:
+        module = import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name != name:
+            raise  # the bot exists but something it imports is missing: not a bad spec
         raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game_name} yet "
                         f"(use random{' or ismcts' if 'ismcts' in bot_kinds() else ''})") from None
     traits = getattr(module, "Traits", None)
