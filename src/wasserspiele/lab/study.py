@@ -98,6 +98,15 @@ def _arrangements(bots: int, players: int, seed: int) -> list[tuple[int, ...]]:
 
 
 # ----------------------------------------------------------------------------- building a study
+def _option_text(value: Any) -> str:
+    """An option value as the command line spells it (null, true, false)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    return str(value)
+
+
 def _split_csv(values: Iterable[str]) -> list[str]:
     return [p.strip() for v in values for p in str(v).split(",") if p.strip()]
 
@@ -168,7 +177,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             label_parts = [f"players={n}"] if len(counts) > 1 or n is not None else []
             for (key, _), value in zip(axes, combo):
                 opts[key] = value
-                label_parts.append(f"{key}={'null' if value is None else value}")
+                label_parts.append(f"{key}={_option_text(value)}")
             cond = Condition(" ".join(label_parts) or "default", tuple(opts.items()))
             cond.load(name)  # BadOption naming the option if a combination is refused
             conditions.append(cond)
