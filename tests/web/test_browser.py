@@ -33,8 +33,9 @@ def _free_port() -> int:
 class Server:
     """`wasserspiele serve` in a subprocess on a free loopback port."""
 
-    def __init__(self, db_url: str, port: int | None = None):
+    def __init__(self, db_url: str, port: int | None = None, log_path: str | None = None):
         self.db_url = db_url
+        self.log_path = log_path or db_url.rsplit("/", 1)[-1] + ".log"
         self.port = port or _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
@@ -43,7 +44,7 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", "0.05"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -51,7 +52,7 @@ class Server:
                 return self
             except OSError:
                 if self.proc.poll() is not None:
-                    raise RuntimeError(f"server died: {self.proc.stderr.read().decode()}")
+                    raise RuntimeError(f"server died: {open(self.log_path).read()}")
                 if time.monotonic() > deadline:
                     raise RuntimeError("server did not start")
                 time.sleep(0.1)
@@ -85,7 +86,7 @@ def browser():
 
 @pytest.fixture
 def server(tmp_path):
-    srv = Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}").start()
+    srv = Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", log_path=str(tmp_path / "server.log")).start()
     yield srv
     srv.stop()
 
@@ -219,7 +220,7 @@ def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browse
 
 def test_the_game_continues_after_a_server_restart(browser, tmp_path):
     db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
-    srv = Server(db).start()
+    srv = Server(db, log_path=str(tmp_path / "server.log")).start()
     try:
         table = srv.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                          "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
@@ -237,7 +238,7 @@ def test_the_game_continues_after_a_server_restart(browser, tmp_path):
         hand_before = srv.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"]
         srv.stop()
         page.wait_for_selector("#notice.refused")  # "reconnecting"
-        srv = Server(db, port=srv.port).start()
+        srv = Server(db, port=srv.port, log_path=str(tmp_path / "server.log")).start()
         page.wait_for_function("!document.querySelector('#notice.refused')")
         assert current_n(page) == n and page.get_attribute("#turn", "data-mine") == "1"
         assert srv.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"] == hand_before
@@ -261,4 +262,34 @@ def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
     page.reload()
     page.wait_for_selector("#create")
     assert page.inner_text("#create") == "Create table"  # the choice is remembered
+    ctx.close()
+
+
+@pytest.mark.parametrize("game, locale", [("wasserloch", "de-DE"), ("seven_waters", "de-DE"),
+                                          ("watten", "de-DE"), ("wildwasser", "de-DE"),
+                                          ("seven_waters", "en-US"), ("wildwasser", "en-US")])
+def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, locale):
+    from wasserspiele.core.registry import game_class
+    cls = game_class(game)
+    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] +
+                                        [{"kind": "bot", "level": "easy"}] * (players - 1)})
+    errors: list[str] = []
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][0]["link"])
+    n = -1
+    for _ in range(3):
+        if wait_for_my_turn_or_end(page, n):
+            break
+        n = current_n(page)
+        assert page.locator("#board svg").count() >= 1
+        click_a_move(page)
+    wait_for_my_turn_or_end(page, n)
+    assert current_n(page) > 0
+    text = page.inner_text("body")
+    assert f"{game}." not in text  # every string is translated, no raw keys
+    assert errors == []
     ctx.close()

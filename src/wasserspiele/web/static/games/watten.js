@@ -61,20 +61,22 @@ export default {
     const played = Object.fromEntries((view.trick || []).map(([seat, c]) => [seat, c]));
     const trickSpots = [[158, 160], [100, 118], [158, 76], [216, 118]];
     const g = svgRoot(W, H,
-      s("ellipse", { cx: 180, cy: 150, rx: 170, ry: 140, fill: "#2e7d32", stroke: "#1b5e20", "stroke-width": 4 }));
+      s("rect", { x: 2, y: 2, width: 356, height: 296, rx: 60, fill: "#2e7d32", stroke: "#1b5e20", "stroke-width": 4 }));
     for (let k = 0; k < 4; k++) {
       const seat = (me + k) % 4;
       const [x, y] = spots[k];
       const turn = (view.to_move || []).includes(seat);
       const sig = view.signals?.[seat];
-      g.append(s("text", { x, y: k === 0 ? y + 40 : y, "text-anchor": "middle", "font-size": 13,
+      const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
+      const lx = k === 1 ? 6 : k === 3 ? 354 : x;
+      g.append(s("text", { x: lx, y: k === 0 ? y + 32 : k === 2 ? y - 8 : y, "text-anchor": anchor, "font-size": 12,
         fill: turn ? "#ffd54f" : "white", "font-weight": turn ? "bold" : null },
         `${t("seat", { n: seat })}${view.seat === seat ? " (" + t("you") + ")" : ""} · ${t("cards_n", { n: view.hand_sizes[seat] })}${sig ? " · " + t(`watten.sig.${sig}`) : ""}${seat === view.dealer ? " · D" : ""}`));
       if (played[seat]) g.append(card(played[seat], ...trickSpots[k]));
     }
-    g.append(s("text", { x: 10, y: 20, "font-size": 14, fill: "white" },
+    g.append(s("text", { x: 20, y: 24, "font-size": 14, fill: "white" },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
-    g.append(s("text", { x: 350, y: 20, "text-anchor": "end", "font-size": 13, fill: "white" },
+    g.append(s("text", { x: 340, y: 24, "text-anchor": "end", "font-size": 13, fill: "white" },
       `${t("watten.tricks")} ${view.tricks_won.join(" : ")}`));
     const parts = [h("div", {}, g)];
     if (view.hand) {

@@ -38,7 +38,7 @@ export default {
           "wildwasser.pick": "Pick {a}", "wildwasser.move": "Move", "wildwasser.move_a": "Move the {a}",
           "wildwasser.action": "Take the action", "wildwasser.action_s": "Action on seat {n}", "wildwasser.sun": "Sun: {a}",
           "wildwasser.marker": "Start marker to seat {n}", "wildwasser.phase": "phase: {p}", "wildwasser.card": "card: {a} of seat {n}",
-          "wildwasser.team": "Team card of seat {n}", "wildwasser.hand": "Your cards", "wildwasser.podiums": "Podiums",
+          "wildwasser.team": "Team card of seat {n}", "wildwasser.hand": "Your cards", "wildwasser.cards": "cards in hand", "wildwasser.revealed": "played", "wildwasser.podiums": "Podiums",
           "wildwasser.points": "points", "wildwasser.stack": "tiles left: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Round {r} begins", "wildwasser.ev.pick": "Seat {seat} picks a card",
           "wildwasser.ev.reveal": "Seat {seat} reveals the {a}", "wildwasser.ev.move": "Seat {seat}'s {a}: {from} → {to}",
@@ -53,7 +53,7 @@ export default {
           "wildwasser.pick": "{a} wählen", "wildwasser.move": "Ziehen", "wildwasser.move_a": "{a} ziehen",
           "wildwasser.action": "Aktion ausführen", "wildwasser.action_s": "Aktion gegen Platz {n}", "wildwasser.sun": "Sonne: {a}",
           "wildwasser.marker": "Startmarker an Platz {n}", "wildwasser.phase": "Phase: {p}", "wildwasser.card": "Karte: {a} von Platz {n}",
-          "wildwasser.team": "Teamkarte von Platz {n}", "wildwasser.hand": "Deine Karten", "wildwasser.podiums": "Siegertreppchen",
+          "wildwasser.team": "Teamkarte von Platz {n}", "wildwasser.hand": "Deine Karten", "wildwasser.cards": "Karten auf der Hand", "wildwasser.revealed": "gespielt", "wildwasser.podiums": "Siegertreppchen",
           "wildwasser.points": "Punkte", "wildwasser.stack": "Plättchen übrig: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Runde {r} beginnt", "wildwasser.ev.pick": "Platz {seat} wählt eine Karte",
           "wildwasser.ev.reveal": "Platz {seat} deckt {a} auf", "wildwasser.ev.move": "{a} von Platz {seat}: {from} → {to}",
@@ -128,7 +128,7 @@ export default {
         s("text", { x: 10, y: 20, "font-size": 13, "font-weight": "bold" },
           `${t("wildwasser.team", { n: st.seat })}${mine ? " (" + t("you") + ")" : ""} · ${st.points} ${t("wildwasser.points")}${st.seat === view.start_marker ? " · ⚑" : ""}${st.picked ? " · ✓" : ""}`),
         waiting.map((sp, i) => animalToken(st.seat, sp, 24 + i * 32, 50)),
-        s("text", { x: 190, y: 56, "font-size": 12 }, `${t("wildwasser.hand")}: ${st.unrevealed.length} · ${st.revealed.map((sp) => EMOJI[sp]).join("")}`));
+        s("text", { x: 190, y: 56, "font-size": 12 }, `${t("wildwasser.cards")}: ${st.unrevealed.length}${st.revealed.length ? " · " + t("wildwasser.revealed") + " " + st.revealed.map((sp) => EMOJI[sp]).join(" ") : ""}`));
       parts.push(h("div", { "data-team": st.seat }, ui.mark(g, `team:${st.seat}`)));
       if (mine && st.hand) {
         parts.push(h("h3", {}, t("wildwasser.hand")),
