@@ -87,6 +87,8 @@ def test_create_refuses_malformed_and_oversize_bodies(client):
     assert r.status_code == 400 and r.json()["error"] == "bad_json"
     r = client.post("/api/tables", content=b" " * 20_000)
     assert r.status_code == 413 and "too large" in r.json()["reason"]
+    r = client.post("/api/tables", content=iter([b" " * 10_000, b" " * 10_000]))  # chunked, no length
+    assert r.status_code == 413 and "over 16384 bytes" in r.json()["reason"]
     assert client.get("/api/tables?status=all").json()["tables"] == []
 
 

@@ -54,9 +54,17 @@ def _refusal(exc: Refused) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise Refused("too_large", f"the request body is too large ({len(body)} bytes, at most {MAX_BODY})", 413)
+    """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > MAX_BODY:
+        raise Refused("too_large", f"the request body is too large ({declared} bytes, at most {MAX_BODY})", 413)
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise Refused("too_large", f"the request body is too large (over {MAX_BODY} bytes)", 413)
+        chunks.append(chunk)
+    body = b"".join(chunks)
     try:
         return json.loads(body or b"null")
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
