@@ -1,0 +1,48 @@
+"""`wasserspiele serve`: options, the default database location, clear errors for bad URLs."""
+
+from __future__ import annotations
+
+import time
+
+from click.testing import CliRunner
+
+from wasserspiele.cli.main import main
+from wasserspiele.web.storage import default_db_url
+
+from .helpers import create, move, table_state
+
+
+def test_serve_is_a_command_with_host_port_and_db():
+    result = CliRunner().invoke(main, ["serve", "--help"])
+    assert result.exit_code == 0
+    for word in ("--host", "--port", "--db", "127.0.0.1", "8000", "SQLAlchemy"):
+        assert word in result.output
+
+
+def test_the_default_database_is_sqlite_under_the_users_data_directory(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    url = default_db_url()
+    assert url == f"sqlite:///{tmp_path / 'wasserspiele' / 'wasserspiele.sqlite3'}"
+    assert (tmp_path / "wasserspiele").is_dir()
+
+
+def test_a_bad_or_unreachable_database_is_refused_with_a_clear_message():
+    result = CliRunner().invoke(main, ["serve", "--db", "not a url"])
+    assert result.exit_code == 1 and "--db: 'not a url' is not a database URL" in result.output
+    result = CliRunner().invoke(main, ["serve", "--db", "sqlite:////nonexistent-dir/x/y.sqlite3"])
+    assert result.exit_code == 1 and "--db: cannot open" in result.output
+    result = CliRunner().invoke(main, ["serve", "--port", "70000"])
+    assert result.exit_code == 2
+
+
+def test_bots_wait_the_configured_delay_before_moving(make_client):
+    client = make_client(bot_delay=0.4)
+    t = create(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
+    tok = t["seats"][0]["token"]
+    started = time.monotonic()
+    assert move(client, t["id"], tok, table_state(client, t["id"], tok)["legal"][0], 0).status_code == 200
+    assert table_state(client, t["id"])["n"] == 1          # the bot has not moved at once
+    while table_state(client, t["id"])["n"] < 3:
+        assert time.monotonic() - started < 10
+        time.sleep(0.05)
+    assert time.monotonic() - started >= 0.8              # two bots, each after the delay
