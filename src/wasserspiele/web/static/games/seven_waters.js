@@ -97,10 +97,10 @@ export default {
   draw(view, ui) {
     const free = new Set(view.free || []);
     const W = 7 * (CW + 4) + 8;
-    const pyr = svgRoot(W, 7 * (CH * 0.62) + CH * 0.4 + 8);
+    const pyr = svgRoot(W, 6 * (CH * 0.72) + CH + 8);
     view.pyramid.forEach((row, r) => row.forEach((c, i) => {
       const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4);
-      const node = card(c, x, 4 + r * CH * 0.62, CW, CH);
+      const node = card(c, x, 4 + r * CH * 0.72, CW, CH);
       pyr.append(free.has(`${r + 1}-${i + 1}`) ? ui.mark(node, `pyr:${r + 1}-${i + 1}`) : node);
     }));
     const parts = [h("h3", {}, t("seven_waters.pyramid")), h("div", {}, pyr)];
@@ -120,7 +120,7 @@ export default {
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
       let a = e.action;
-      if (e.kind === "take" && e.card) a = `${this.label(e.action, null).replace(/\S+$/, "")}${cardText(e.card)}`;
+      if (e.kind === "take" && e.card) a = t("seven_waters.take", { c: cardText(e.card) });
       else if (e.kind === "discard" && e.count !== undefined && !e.action.includes(" ")) a = `${t("seven_waters.discard", { c: t("cards_n", { n: e.count }) })}`;
       else a = this.label(e.action, null);
       return t("seven_waters.log", { seat: e.seat, a });
