@@ -17,7 +17,7 @@ export default {
           "watten.concede": "Concede", "watten.play": "Play {c}",
           "watten.sig.none": "none", "watten.sig.weak": "weak", "watten.sig.medium": "medium", "watten.sig.strong": "strong",
           "watten.phase.trump": "naming trump", "watten.phase.signal": "signals", "watten.phase.play": "playing",
-          "watten.phase.raise": "raise answered", "watten.value": "hand worth {n}",
+          "watten.phase.answer": "answering a raise", "watten.phase.over": "game over", "watten.value": "hand worth {n}",
           "watten.log.deal": "Hand dealt by seat {d}; seat {c} names trump", "watten.log.trump": "Seat {seat} names trump {s}",
           "watten.log.signal": "Seat {seat} signals", "watten.log.play": "Seat {seat} plays {c}",
           "watten.log.trick": "Seat {w} takes the trick", "watten.log.raise": "Seat {seat} raises",
@@ -31,7 +31,7 @@ export default {
           "watten.concede": "Aufgeben", "watten.play": "{c} spielen",
           "watten.sig.none": "nichts", "watten.sig.weak": "schwach", "watten.sig.medium": "mittel", "watten.sig.strong": "stark",
           "watten.phase.trump": "Trumpf ansagen", "watten.phase.signal": "Deuten", "watten.phase.play": "Stechen",
-          "watten.phase.raise": "Bieten", "watten.value": "Spiel zählt {n}",
+          "watten.phase.answer": "Antwort aufs Bieten", "watten.phase.over": "Spielende", "watten.value": "Spiel zählt {n}",
           "watten.log.deal": "Platz {d} gibt; Platz {c} sagt Trumpf an", "watten.log.trump": "Platz {seat} sagt Trumpf {s} an",
           "watten.log.signal": "Platz {seat} deutet", "watten.log.play": "Platz {seat} spielt {c}",
           "watten.log.trick": "Platz {w} sticht", "watten.log.raise": "Platz {seat} bietet",
@@ -79,7 +79,7 @@ export default {
     g.append(s("text", { x: 340, y: 24, "text-anchor": "end", "font-size": 13, fill: "white" },
       `${t("watten.tricks")} ${view.tricks_won.join(" : ")}`));
     const parts = [h("div", {}, g)];
-    if (view.hand) {
+    if (view.hand && view.seat !== null && view.seat !== undefined) {
       const width = Math.max(300, view.hand.length * 58 + 10);
       parts.push(h("h3", {}, t("watten.hand")), h("div", { class: "hand" },
         svgRoot(width, 86, view.hand.map((c, i) => ui.mark(card(c, 6 + i * 58, 8, 54, 74), `hand:${c}`)))));

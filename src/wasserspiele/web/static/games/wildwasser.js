@@ -37,7 +37,8 @@ export default {
           "wildwasser.sp.meerkat": "meerkat", "wildwasser.sp.turtle": "turtle",
           "wildwasser.pick": "Pick {a}", "wildwasser.move": "Move", "wildwasser.move_a": "Move the {a}",
           "wildwasser.action": "Take the action", "wildwasser.action_s": "Action on seat {n}", "wildwasser.sun": "Sun: {a}",
-          "wildwasser.marker": "Start marker to seat {n}", "wildwasser.phase": "phase: {p}", "wildwasser.card": "card: {a} of seat {n}",
+          "wildwasser.marker": "Start marker to seat {n}", "wildwasser.ph.pick": "everyone picks a card", "wildwasser.ph.resolve": "cards are resolved",
+          "wildwasser.ph.sun": "sun: choose an animal", "wildwasser.ph.marker": "pass the start marker", "wildwasser.ph.over": "game over", "wildwasser.card": "card: {a} of seat {n}",
           "wildwasser.team": "Team card of seat {n}", "wildwasser.hand": "Your cards", "wildwasser.cards": "cards in hand", "wildwasser.revealed": "played", "wildwasser.podiums": "Podiums",
           "wildwasser.points": "points", "wildwasser.stack": "tiles left: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Round {r} begins", "wildwasser.ev.pick": "Seat {seat} picks a card",
@@ -52,7 +53,8 @@ export default {
           "wildwasser.sp.meerkat": "Erdmännchen", "wildwasser.sp.turtle": "Schildkröte",
           "wildwasser.pick": "{a} wählen", "wildwasser.move": "Ziehen", "wildwasser.move_a": "{a} ziehen",
           "wildwasser.action": "Aktion ausführen", "wildwasser.action_s": "Aktion gegen Platz {n}", "wildwasser.sun": "Sonne: {a}",
-          "wildwasser.marker": "Startmarker an Platz {n}", "wildwasser.phase": "Phase: {p}", "wildwasser.card": "Karte: {a} von Platz {n}",
+          "wildwasser.marker": "Startmarker an Platz {n}", "wildwasser.ph.pick": "alle wählen eine Karte", "wildwasser.ph.resolve": "Karten werden ausgeführt",
+          "wildwasser.ph.sun": "Sonne: wähle ein Tier", "wildwasser.ph.marker": "Startmarker weitergeben", "wildwasser.ph.over": "Spielende", "wildwasser.card": "Karte: {a} von Platz {n}",
           "wildwasser.team": "Teamkarte von Platz {n}", "wildwasser.hand": "Deine Karten", "wildwasser.cards": "Karten auf der Hand", "wildwasser.revealed": "gespielt", "wildwasser.podiums": "Siegertreppchen",
           "wildwasser.points": "Punkte", "wildwasser.stack": "Plättchen übrig: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Runde {r} beginnt", "wildwasser.ev.pick": "Platz {seat} wählt eine Karte",
@@ -83,7 +85,7 @@ export default {
 
   status(view) {
     const card = view.card && view.resolving !== null ? ` · ${t("wildwasser.card", { a: t(`wildwasser.sp.${view.card}`), n: view.resolving })}` : "";
-    return `${t("round", { n: view.round })} · ${t("wildwasser.phase", { p: view.phase })}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
+    return `${t("round", { n: view.round })} · ${t(`wildwasser.ph.${view.phase}`)}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
   },
 
   draw(view, ui) {

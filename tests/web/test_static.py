@@ -1,0 +1,74 @@
+"""The shipped client: plain ES modules (no build step), every string in English and German."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import wasserspiele.web
+
+STATIC = Path(wasserspiele.web.__file__).parent / "static"
+GAMES = ["wasserloch", "seven_waters", "watten", "wildwasser"]
+
+
+def block(text: str, opener: str) -> str:
+    """The text of the `{...}` that follows `opener` (braces balanced; strings hold none)."""
+    start = text.index(opener) + len(opener) - 1
+    depth = 0
+    for i in range(start, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[i], 0)
+        if depth == 0:
+            return text[start:i + 1]
+    raise AssertionError(f"unbalanced {opener}")
+
+
+def sections(text: str) -> tuple[str, str]:
+    """The English and German parts of a strings table (`en: {...}, de: {...}`)."""
+    return block(text, "en: {"), block(text, "de: {")
+
+
+def test_core_strings_exist_in_both_languages():
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    en, de = sections(text)
+    keys_en = set(re.findall(r"(\w+):\s*\"", en))
+    keys_de = set(re.findall(r"(\w+):\s*\"", de))
+    assert keys_en and keys_en == keys_de, keys_en ^ keys_de
+    used = set()
+    for js in STATIC.rglob("*.js"):
+        used |= set(re.findall(r"\bt\(\"(\w+)\"\s*[,)]", js.read_text(encoding="utf-8")))
+    assert used <= keys_en, used - keys_en
+    from wasserspiele.bots.levels import level_names
+    assert {f"level_{name}" for name in level_names()} <= keys_en
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_module_has_every_string_in_both_languages(game):
+    text = (STATIC / "games" / f"{game}.js").read_text(encoding="utf-8")
+    en, de = sections(text)
+    keys_en = set(re.findall(r"\"([\w.]+)\":", en))
+    keys_de = set(re.findall(r"\"([\w.]+)\":", de))
+    assert keys_en and keys_en == keys_de, keys_en ^ keys_de
+    literal = set(re.findall(r"\bt\(\"(%s\.[\w.]+)\"" % game, text))
+    assert literal <= keys_en, literal - keys_en
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_option_of_every_game_has_a_label(game):
+    from wasserspiele.core.registry import game_class
+    text = (STATIC / "games" / f"{game}.js").read_text(encoding="utf-8")
+    for o in game_class(game).option_list:
+        assert f'"{game}.opt.{o.name}"' in text, o.name
+
+
+def test_modules_are_plain_es_modules_served_without_a_build_step():
+    html = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert '<script type="module" src="/static/app.js">' in html
+    app = (STATIC / "app.js").read_text(encoding="utf-8")
+    for game in GAMES:
+        assert f'import {game} from "./games/{game}.js";' in app
+    for js in STATIC.rglob("*.js"):
+        for spec in re.findall(r"from \"(.+?)\"", js.read_text(encoding="utf-8")):
+            assert spec.startswith("./") or spec.startswith("../"), (js.name, spec)  # no bare npm imports
+            assert (js.parent / spec).resolve().exists(), (js.name, spec)
