@@ -201,3 +201,25 @@ def test_group_commit_writes_concurrent_moves_together_and_isolates_a_failure(db
         row = storage.load_table(t.id)
         assert len(row.actions) == (0 if t is tables[0] else 1)
     storage.close()
+
+
+def test_bots_carry_on_after_a_restart(make_client):
+    client = make_client(bot_delay=0.02)
+    t = create(client, options={"players": 2, "rounds": 1},
+               seats=[{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}])
+    deadline = time.monotonic() + 20
+    while table_state(client, t["id"])["n"] < 4:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    client.__exit__(None, None, None)
+    storage = Storage(client.app.state.hub.storage.url)
+    stopped_at = storage.load_table(t["id"])
+    storage.close()
+    assert stopped_at.status == "running" and len(stopped_at.actions) >= 4
+    client = make_client(bot_delay=0.0)        # nobody opens the table: the start-up resumes it
+    deadline = time.monotonic() + 30
+    while not client.get("/api/tables?status=over").json()["tables"]:
+        assert time.monotonic() < deadline, "the bots did not carry on"
+        time.sleep(0.05)
+    record = client.get(f"/api/tables/{t['id']}/record").json()
+    assert record["actions"][:len(stopped_at.actions)] == stopped_at.actions

@@ -161,15 +161,13 @@ class LiveTable:
         return len(self.state.history)
 
     # -- messages ------------------------------------------------------------
-    def message_for(self, seat: int | None) -> dict[str, Any]:
-        """Everything one client may see: its seat's view, its legal moves, the table."""
+    def _table_part(self) -> dict[str, Any]:
+        """The part of every client's message that is the same for all seats."""
         st = self.state
         terminal = st.is_terminal()
         to_move = [] if terminal else list(st.to_move())
-        legal: list[str] = []
-        if seat is not None and seat in to_move and seat not in self.pending:
-            legal = [str(a) for a in st.legal_actions(seat)]
-        msg: dict[str, Any] = {
+        online = {c.seat for c in self.conns}
+        return {
             "type": "state",
             "table": self.id,
             "game": self.game.name,
@@ -177,31 +175,41 @@ class LiveTable:
             "players": self.game.players,
             "teams": [list(t) for t in self.game.teams],
             "n": self.n,
-            "seat": seat,
-            "view": st.view(seat),
             "to_move": to_move,
             "waiting": [s for s in to_move if s not in self.pending],
             "chosen": sorted(self.pending),          # who has chosen (not what)
-            "my_choice": self.pending.get(seat) if seat is not None else None,
-            "legal": legal,
             "terminal": terminal,
             "scores": st.scores(),
             "winners": st.winners() if terminal else [],
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level,
-                       "online": any(c.seat == s.seat for c in self.conns)} for s in self.seats],
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "online": s.seat in online}
+                      for s in self.seats],
         }
+
+    def message_for(self, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Everything one client may see: its seat's view, its legal moves, the table."""
+        msg = dict(table or self._table_part())
+        legal: list[str] = []
+        if seat is not None and seat in msg["to_move"] and seat not in self.pending:
+            legal = [str(a) for a in self.state.legal_actions(seat)]
+        msg["seat"] = seat
+        msg["view"] = self.state.view(seat)
+        msg["my_choice"] = self.pending.get(seat) if seat is not None else None
+        msg["legal"] = legal
         return msg
 
     def broadcast(self) -> None:
         """Push every client its own message (one view per seat, encoded once)."""
         cache: dict[int | None, str] = {}
+        table = None
         for c in list(self.conns):
             if c.closed:
                 self.conns.discard(c)
                 continue
             text = cache.get(c.seat)
             if text is None:
-                text = cache[c.seat] = json.dumps(self.message_for(c.seat), separators=(",", ":"))
+                if table is None:
+                    table = self._table_part()
+                text = cache[c.seat] = json.dumps(self.message_for(c.seat, table), separators=(",", ":"))
             c.push(text)
 
     def attach(self, conn: Connection) -> None:
