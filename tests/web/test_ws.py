@@ -7,7 +7,6 @@ import json
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from wasserspiele.core.records import replay
 
 from .helpers import create, hello, humans, move, table_state
 

@@ -36,7 +36,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
-from ..core.records import FORMAT, replay
+from ..core.records import replay
 from ..core.registry import game_class, game_names
 from .hub import HUMAN, Connection, Hub, Refused
 from .storage import Storage
@@ -98,14 +98,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                resume: bool = True) -> Starlette:
     """The web app over the database at `db_url` (default: SQLite in the user's data dir)."""
     from .storage import default_db_url
-    state: dict[str, Any] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
         storage = Storage(db_url or default_db_url())
         hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
         app.state.hub = hub
-        state["hub"] = hub
         if resume:
             hub.resume_all()
         try:
