@@ -3,6 +3,7 @@ and the same behaviour on PostgreSQL when a server can be had."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -13,6 +14,7 @@ import time
 
 import pytest
 import sqlalchemy as sa
+from starlette.websockets import WebSocketDisconnect
 
 from wasserspiele.core.records import replay
 from wasserspiele.web.storage import Storage
@@ -81,8 +83,14 @@ def test_a_failed_save_refuses_the_move_and_keeps_the_game(client, monkeypatch):
     def broken(*args, **kwargs):
         raise sa.exc.OperationalError("insert", {}, Exception("disk full"))
     monkeypatch.setattr(storage, "save_batch", broken)
-    r = move(client, t["id"], tok, me["legal"][0], 0)
-    assert r.status_code == 503 and "could not be saved" in r.json()["reason"]
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": None}))
+        assert ws.receive_json()["n"] == 0
+        r = move(client, t["id"], tok, me["legal"][0], 0)
+        assert r.status_code == 503 and "could not be saved" in r.json()["reason"]
+        with pytest.raises(WebSocketDisconnect) as closed:   # clients are sent to reconnect
+            ws.receive_json()
+        assert closed.value.code == 1012
     monkeypatch.undo()
     assert table_state(client, t["id"], tok) == me          # rebuilt from the database
     assert move(client, t["id"], tok, me["legal"][0], 0).status_code == 200

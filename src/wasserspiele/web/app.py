@@ -224,7 +224,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
             return
         except WebSocketDisconnect:
             return
-        conn = Connection(websocket.send_text, seat)
+        conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
         table.attach(conn)
         try:
             while True:
@@ -233,8 +233,6 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                     msg = _parse_message(text)
                     kind = msg.get("type")
                     if kind == "move":
-                        if hub.tables.get(table.id) is not table:  # reloaded after a storage error
-                            raise Refused("reload", "the table was reloaded; please reconnect", 503)
                         await table.submit(seat, msg.get("action"), msg.get("n"))
                     elif kind == "ping":
                         conn.push(json.dumps({"type": "pong"}))

@@ -57,9 +57,10 @@ def new_table_id() -> str:
 class Connection:
     """One WebSocket client of a table: its seat (None: spectator) and an outbox."""
 
-    def __init__(self, send_text, seat: int | None):
+    def __init__(self, send_text, seat: int | None, close_socket=None):
         self.seat = seat
         self._send_text = send_text
+        self._close_socket = close_socket  # called when the server ends the connection
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.task: asyncio.Task | None = None
@@ -85,10 +86,16 @@ class Connection:
             while True:
                 text = await self.outbox.get()
                 if text is None:
-                    return
+                    break
                 await self._send_text(text)
         except Exception:  # the socket went away; the reader side cleans up
             self.closed = True
+            return
+        if self._close_socket is not None:  # stalled, reloaded or shutting down: the client reconnects
+            try:
+                await self._close_socket()
+            except Exception:
+                pass
 
     async def drain(self) -> None:
         """Stop after sending what is queued."""
@@ -233,6 +240,8 @@ class LiveTable:
         return result
 
     async def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> dict[str, Any]:
+        if self.hub.tables.get(self.id) is not self:  # dropped after a storage error: never act on it
+            raise Refused("reload", "the table was reloaded; please reconnect", 503)
         st = self.state
         if seat is None:
             raise Refused("spectator", "spectators cannot move; open a seat link to play", 403)
@@ -338,7 +347,7 @@ class LiveTable:
 
     async def _run_bots(self) -> None:
         try:
-            while self.hub.running:
+            while self.hub.running and self.hub.tables.get(self.id) is self:
                 seats = self.bot_seats_to_move()
                 if not seats:
                     return
