@@ -31,7 +31,8 @@ class LabFailure(click.ClickException):
 @click.option("--seed", type=int, default=0, show_default=True, help="master seed (every game's seed derives from it)")
 @click.option("--jobs", type=int, default=None, help="parallel processes (default: the local cores)")
 @click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True)
-@click.option("--address", metavar="HOST:PORT", help="Ray cluster to join (with --backend ray)")
+@click.option("--address", metavar="HOST:PORT", help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed); "
+                   "without it a local Ray instance is started")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="report directory (default: lab-GAME)")
 @click.option("--quiet", is_flag=True, help="no progress bar")
