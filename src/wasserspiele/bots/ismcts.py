@@ -37,7 +37,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4},
-    "seven_waters": {"rollout_depth": 120, "rollout": "policy"},
+    "seven_waters": {"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
     "watten": {"rollout_depth": 25},
     "wildwasser": {"rollout_depth": 30},
 }
@@ -130,8 +130,20 @@ class ISMCTSBot(Bot):
 
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
-                 game=None):
+                 root_candidates: int | None = None, game=None):
         super().__init__(seed)
+        # With root_candidates = k the search weighs only the game heuristic's k best
+        # actions at the root: in games with hundreds of actions a second of search
+        # cannot tell them all apart, but it can correct the heuristic's first choice.
+        self.ranker = None
+        if root_candidates:
+            if game is None:
+                raise ValueError("root_candidates needs the game (its heuristic ranks the actions)")
+            from .registry import make_bot
+            self.ranker = make_bot("heuristic", game, seed)
+            if not hasattr(self.ranker, "rank"):
+                raise ValueError(f"the {game.name} heuristic cannot rank actions")
+        self.root_candidates = root_candidates
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget")
         self.iterations = iterations
@@ -166,6 +178,9 @@ class ISMCTSBot(Bot):
         """Run the search; the root's actions, most visited first."""
         rng = self.rng
         root = Node(None, decision.seat, None)
+        candidates = None
+        if self.ranker is not None and len(decision.legal) > self.root_candidates:
+            candidates = set(self.ranker.rank(decision)[:self.root_candidates])
         deadline = time.perf_counter() + self.seconds if self.seconds else None
         n = 0
         c = self.exploration
@@ -175,7 +190,7 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, decision.sample(rng), rng, c, me)
+            self._iterate(root, decision.sample(rng), rng, c, me, candidates)
             n += 1
         self.last_iterations = n
         legal_keys = set(decision.legal)
@@ -185,7 +200,8 @@ class ISMCTSBot(Bot):
             choices = [Choice(rng.choice(decision.legal), 0, 0.0)]
         return choices
 
-    def _iterate(self, root: Node, world: State, rng: random.Random, c: float, me: int) -> None:
+    def _iterate(self, root: Node, world: State, rng: random.Random, c: float, me: int,
+                 candidates: set | None) -> None:
         node = root
         path = []
         simultaneous = False
@@ -203,6 +219,8 @@ class ISMCTSBot(Bot):
                 # another seat's secret pick cannot depend on ours: not a tree decision
                 world.apply(self._policy(world, seat, rng), seat)
                 continue
+            if candidates is not None and node is root:
+                legal = [a for a in legal if a in candidates]
             children = node.children
             untried = []
             best, best_ucb = None, -1.0

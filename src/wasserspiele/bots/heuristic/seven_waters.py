@@ -37,15 +37,15 @@ class HeuristicBot(Bot):
     kind = "heuristic"
 
     def choose(self, decision: Decision):
-        v = decision.view
-        me = decision.seat
-        ctx = self._context(v, me)
-        best, best_score = None, float("-inf")
-        for action in decision.legal:
-            score = self._score(action, ctx) + self.rng.random() * 0.01
-            if score > best_score:
-                best, best_score = action, score
-        return best
+        return self.rank(decision)[0]
+
+    def rank(self, decision: Decision) -> list:
+        """The legal actions, best first by this bot's one-ply score (search uses the top few)."""
+        ctx = self._context(decision.view, decision.seat)
+        scored = [(self._score(action, ctx) + self.rng.random() * 0.01, i, action)
+                  for i, action in enumerate(decision.legal)]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [a for _, _, a in scored]
 
     # -- what the bot reads from its view ----------------------------------------------
     def _context(self, v: dict[str, Any], me: int) -> dict[str, Any]:

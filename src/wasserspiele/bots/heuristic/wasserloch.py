@@ -69,13 +69,15 @@ class HeuristicBot(Bot):
         self.traits = traits or Traits()
 
     def choose(self, decision: Decision):
+        return self.rank(decision)[0]
+
+    def rank(self, decision: Decision) -> list:
+        """The legal plays, best first by the tips (search uses the top few)."""
         view = decision.view
-        best, best_score = None, float("-inf")
-        for action in decision.legal:
-            score = self.evaluate(view, action.value, action.count) + self.rng.random() * 1e-6
-            if score > best_score:
-                best, best_score = action, score
-        return best
+        scored = [(self.evaluate(view, a.value, a.count) + self.rng.random() * 1e-6, i, a)
+                  for i, a in enumerate(decision.legal)]
+        scored.sort(key=lambda t: (-t[0], t[1]))
+        return [a for _, _, a in scored]
 
     def evaluate(self, view: dict, v: int, n: int) -> float:
         """The value of playing n cards of value index v, from `view`."""
