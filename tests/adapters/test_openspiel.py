@@ -27,7 +27,27 @@ def test_every_game_is_registered():
 @pytest.mark.parametrize("name", GAMES)
 def test_pyspiel_random_sim_test(name):
     game = pyspiel.load_game(f"wasserspiele_{name}", PARAMS[name])
-    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_serialized_states_come_back_equal():
+    game = pyspiel.load_game("wasserspiele_watten", {"target": 2})
+    rs = np.random.RandomState(1)
+    state = game.new_initial_state()
+    for _ in range(120):
+        if state.is_terminal() or (_ > 80 and not state.is_chance_node()):
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+        else:
+            state.apply_action(int(rs.choice(state.legal_actions())))
+    game2, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(back) == str(state) and back.history() == state.history()
+    assert back.legal_actions() == state.legal_actions()
+    seat = state.current_player()
+    assert seat >= 0 and back.view(seat) == state.view(seat)
+    assert game2.get_parameters()["target"] == 2
 
 
 class RecordingRandom(random.Random):

@@ -93,6 +93,15 @@ class ScriptedRandom(random.Random):
     def getrandbits(self, k: int) -> int:
         raise NotImplementedError("the OpenSpiel adapter models chance through _randbelow and random() only")
 
+    def __reduce__(self):
+        return (_scripted, (self.limit, self.intervals, self.script, self.pos))
+
+
+def _scripted(limit, intervals, script, pos) -> ScriptedRandom:
+    r = ScriptedRandom(limit)
+    r.intervals, r.script, r.pos = intervals, list(script), pos
+    return r
+
 
 def _cuts(game) -> tuple[float, ...]:
     if game.name == "watten":
@@ -117,6 +126,19 @@ class _Core:
         c.need = self.need
         c.own = [list(x) for x in self.own]
         return c
+
+    def __reduce__(self):
+        """Pickled (OpenSpiel's serialization) without the codec, which is rebuilt."""
+        return (_restore_core, (self.game, self.rng, self.engine, self.pending, self.outcomes, self.need, self.own))
+
+
+def _restore_core(game, rng, engine, pending, outcomes, need, own) -> _Core:
+    c = _Core.__new__(_Core)
+    c.game, c.codec, c.rng = game, codec_for(game), rng
+    if engine is not None:
+        engine.chance.rng = rng
+    c.engine, c.pending, c.outcomes, c.need, c.own = engine, pending, outcomes, need, own
+    return c
 
 
 class WasserspieleState(pyspiel.State):
