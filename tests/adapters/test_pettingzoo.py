@@ -31,7 +31,14 @@ def play_out(env, seed):
         if term or trunc:
             env.step(None)
             continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        state = env.unwrapped.state
+        seat = int(agent.split("_")[1])
+        legal = state.legal_actions(seat)
+        mask = obs["action_mask"]
+        assert mask.sum() == len(legal)  # the mask is exactly the legal set
+        codec = env.unwrapped.codec
+        assert {codec.action_index(a, state.view(seat)) for a in legal} == set(np.flatnonzero(mask))
+        env.step(int(rng.choice(np.flatnonzero(mask))))
     return total
 
 

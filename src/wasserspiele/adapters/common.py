@@ -4,11 +4,10 @@ text rendering and seeding."""
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from ..core.protocol import Game, State
-from ..core.registry import game_class, load
+from ..core.registry import load
 from .codecs import Codec, codec_for
 
 # Every encoded value is a one-hot, a flag or a count scaled to about [0, 1]; a few
@@ -50,15 +49,3 @@ def render_text(state: State, seat: int | None) -> str:
         return Text.from_markup(text).plain
     except Exception:
         return text
-
-
-def seed_stream(seed: int | None) -> random.Random:
-    return random.Random(seed)
-
-
-def game_names_with_titles() -> dict[str, str]:
-    return dict(TITLES)
-
-
-def check_game_name(name: str) -> str:
-    return game_class(name).name

@@ -144,7 +144,7 @@ def _restore_core(game, rng, engine, pending, outcomes, need, own) -> _Core:
 class WasserspieleState(pyspiel.State):
     """An OpenSpiel state wrapping an engine state (plus a step waiting for chance)."""
 
-    def __init__(self, game: "WasserspieleGame"):
+    def __init__(self, game: pyspiel.Game):
         super().__init__(game)
         c = self._core = _Core()
         c.game, c.codec = game.engine_game, game.codec
