@@ -99,3 +99,40 @@ def test_bad_input_gets_a_clear_error():
         class Fake:
             name = "chess"
         cf(Fake())
+
+
+VARIANTS = [
+    ("wasserloch", {"players": 4, "rounds": 1, "chase": "adjacent"}),
+    ("wasserloch", {"players": 2, "rounds": 2}),
+    ("seven_waters", {"slide_limit": None, "final_turns": "none"}),
+    ("watten", {"target": 4, "raising": True, "signals": "public", "signal_detection_p": 0.5}),
+    ("wildwasser", {"players": 2}),
+    ("wildwasser", {"players": 6, "river_flow": "back"}),
+]
+
+
+@pytest.mark.parametrize("name,options", VARIANTS)
+def test_option_variants_round_trip_too(name, options):
+    game = wasserspiele.load(name, **options)
+    codec = codec_for(game)
+    seen = set()
+    for state, seat in random_positions(name, seeds=range(2), options=options):
+        view = state.view(seat)
+        legal = state.legal_actions(seat)
+        mapping = codec.legal_map(legal, view)
+        assert len(mapping) == len(legal)
+        for i, a in mapping.items():
+            assert codec.action_index(str(a), view) == i
+            seen.add(str(a).split()[0])
+        assert codec.observe(view).shape == (codec.obs_size,)
+    assert seen
+
+
+def test_seven_waters_many_games_never_put_two_actions_on_one_index():
+    codec = codec_for(wasserspiele.load("seven_waters"))
+    kinds = set()
+    for state, seat in random_positions("seven_waters", seeds=range(10, 30)):
+        legal = state.legal_actions(seat)
+        assert len(codec.legal_map(legal, state.view(seat))) == len(legal)
+        kinds.update(str(a).split()[0] for a in legal)
+    assert kinds >= {"take", "discard", "slide", "river", "pool", "theme"}
