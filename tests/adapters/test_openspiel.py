@@ -115,6 +115,8 @@ def test_watten_signal_check_is_one_two_way_node():
     assert need.value.outcomes == [(0, 0.25), (1, 0.75)]
     rng.script, rng.pos = [0, 1], 0
     assert rng.random() < 0.25 <= rng.random()
+    with pytest.raises(NotImplementedError, match="declares no cut points"):
+        ScriptedRandom(64).random()
 
 
 def test_observer_tensors_and_strings():

@@ -58,14 +58,17 @@ class NeedChance(BaseException):
 class ScriptedRandom(random.Random):
     """A `random.Random` whose choices come from a script of chance outcomes."""
 
-    def __init__(self, limit: int, cuts: tuple[float, ...] = ()):
+    def __init__(self, limit: int, cuts: tuple[float, ...] | None = None):
         super().__init__(0)
         self.script: list[int] = []
         self.pos = 0
         self.limit = limit
-        # random() is one node whose outcomes are the intervals between the cuts.
-        points = [0.0] + sorted(c for c in cuts if 0.0 < c < 1.0) + [1.0]
-        self.intervals = [(a, b) for a, b in zip(points, points[1:])]
+        # random() is one node whose outcomes are the intervals between the cuts: exact
+        # for a game that only compares random() with those cuts.  None: not allowed.
+        self.intervals = None
+        if cuts is not None:
+            points = [0.0] + sorted(c for c in cuts if 0.0 < c < 1.0) + [1.0]
+            self.intervals = [(a, b) for a, b in zip(points, points[1:])]
 
     def _next(self) -> int | None:
         if self.pos < len(self.script):
@@ -84,6 +87,9 @@ class ScriptedRandom(random.Random):
         return k
 
     def random(self) -> float:
+        if self.intervals is None:
+            raise NotImplementedError("this game draws random() but declares no cut points for it "
+                                      "(see _cuts in adapters/openspiel.py)")
         k = self._next()
         if k is None:
             raise NeedChance([(i, b - a) for i, (a, b) in enumerate(self.intervals)], "interval")
@@ -103,10 +109,11 @@ def _scripted(limit, intervals, script, pos) -> ScriptedRandom:
     return r
 
 
-def _cuts(game) -> tuple[float, ...]:
+def _cuts(game) -> tuple[float, ...] | None:
+    """The values a game compares `random()` with (Watten: `x < signal_detection_p`)."""
     if game.name == "watten":
         return (float(game.options["signal_detection_p"]),)
-    return ()
+    return None
 
 
 class _Core:
