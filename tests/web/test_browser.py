@@ -160,7 +160,7 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     page.wait_for_selector("#step")
     assert page.inner_text("#step") == f"Move 0 of {final['n']}"
     page.click("#next")
-    page.wait_for_function("document.querySelector('#step').textContent.startsWith('Move 1 ')")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('Move 1 ')")
     page.click("#last")
     page.wait_for_selector("#result")
     assert errors == []
@@ -239,7 +239,7 @@ def test_the_game_continues_after_a_server_restart(browser, tmp_path):
         srv.stop()
         page.wait_for_selector("#notice.refused")  # "reconnecting"
         srv = Server(db, port=srv.port, log_path=str(tmp_path / "server.log")).start()
-        page.wait_for_function("!document.querySelector('#notice.refused')")
+        page.wait_for_function("() => !document.querySelector('#notice.refused')")
         assert current_n(page) == n and page.get_attribute("#turn", "data-mine") == "1"
         assert srv.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"] == hand_before
         click_a_move(page, "[data-key^='v:']")

@@ -137,3 +137,25 @@ def test_wildwasser_picks_are_buffered_hidden_and_applied_in_seat_order(make_cli
     rows = con.execute("select n, seat, action from moves where table_id = ? order by n", (tid,)).fetchall()
     con.close()
     assert rows == [(0, 0, "pick zebra"), (1, 1, "pick rhino"), (2, 2, "pick turtle"), (3, 3, "pick cheetah")]
+
+
+def test_a_flood_of_messages_is_refused_and_the_game_goes_on(client):
+    t = create(client, seats=humans(3))
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        state = hello(ws, t["seats"][0]["token"])
+        for _ in range(100):
+            ws.send_text(json.dumps({"type": "ping"}))
+        answers = [ws.receive_json() for _ in range(100)]
+        refused = [a for a in answers if a["type"] == "refused"]
+        assert refused and all(a["code"] == "too_many" for a in refused)
+        assert 30 <= answers.count({"type": "pong"}) < 100
+        import time
+        time.sleep(0.2)                     # the allowance refills
+        ws.send_text(json.dumps({"type": "move", "action": state["legal"][0], "n": 0}))
+        assert ws.receive_json()["n"] == 1
+
+
+def test_the_page_sends_security_headers(client):
+    r = client.get("/")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["referrer-policy"] == "no-referrer" and r.headers["x-content-type-options"] == "nosniff"

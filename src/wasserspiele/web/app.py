@@ -47,6 +47,17 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384          # bytes of a JSON request body
 MAX_MESSAGE = 4_096        # characters of one WebSocket message
 HELLO_TIMEOUT = 10.0       # seconds a new WebSocket has to say who it is
+RATE = 20.0                # messages per second a connection may send on average ...
+BURST = 40.0               # ... and at once
+PAGE_HEADERS = {
+    "cache-control": "no-cache",
+    # scripts and connections only from this server; the seat token stays in the fragment
+    "content-security-policy": "default-src 'self'; script-src 'self'; connect-src 'self'; "
+                               "img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                               "frame-ancestors 'none'; base-uri 'none'",
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+}
 
 
 def _refusal(exc: Refused) -> JSONResponse:
@@ -116,7 +127,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         return request.app.state.hub
 
     async def page(request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", headers={"cache-control": "no-cache"})
+        return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
@@ -226,10 +237,18 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
             return
         conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
         table.attach(conn)
+        allowance, last = BURST, asyncio.get_running_loop().time()
         try:
             while True:
                 text = await _receive(websocket)
+                now = asyncio.get_running_loop().time()
+                allowance = min(BURST, allowance + (now - last) * RATE)
+                last = now
                 try:
+                    if allowance < 1.0:
+                        raise Refused("too_many", f"too many messages (at most {RATE:g} a second); "
+                                                  "this one was ignored")
+                    allowance -= 1.0
                     msg = _parse_message(text)
                     kind = msg.get("type")
                     if kind == "move":
