@@ -136,3 +136,16 @@ def test_seven_waters_many_games_never_put_two_actions_on_one_index():
         assert len(codec.legal_map(legal, state.view(seat))) == len(legal)
         kinds.update(str(a).split()[0] for a in legal)
     assert kinds >= {"take", "discard", "slide", "river", "pool", "theme"}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_fast_path_and_the_recording_path_encode_alike(name):
+    from wasserspiele.adapters.codecs import Vec
+    codec = codec_for(wasserspiele.load(name, **FAST[name]))
+    for i, (state, seat) in enumerate(random_positions(name, seeds=[7])):
+        if i % 7:
+            continue
+        view = state.view(seat)
+        recorded = Vec(record=True)
+        codec._fill(view, recorded)
+        assert np.array_equal(np.asarray(recorded.data, dtype=np.float32), codec.observe(view))

@@ -36,7 +36,8 @@ class Vec:
 
     def onehot(self, name: str, value: Any, choices: Mapping[Any, int], meaning: str = "") -> None:
         """A one-hot over `choices` (value → position); a value outside them is an error."""
-        self._segment(name, len(choices), meaning or f"one-hot: {', '.join(map(str, choices))}")
+        if self.segments is not None:
+            self._segment(name, len(choices), meaning or f"one-hot: {', '.join(map(str, choices))}")
         block = [0.0] * len(choices)
         i = choices.get(value)
         if i is None:
@@ -46,7 +47,8 @@ class Vec:
 
     def multihot(self, name: str, values: Iterable[Any], choices: Mapping[Any, int], meaning: str = "") -> None:
         """1 for every value present (counts add up when a value repeats)."""
-        self._segment(name, len(choices), meaning or "multi-hot")
+        if self.segments is not None:
+            self._segment(name, len(choices), meaning or "multi-hot")
         block = [0.0] * len(choices)
         for v in values:
             i = choices.get(v)
@@ -57,15 +59,18 @@ class Vec:
 
     def scalar(self, name: str, x: float | None, scale: float = 1.0, meaning: str = "") -> None:
         """`x / scale` (0 for None)."""
-        self._segment(name, 1, meaning or (f"value / {scale:g}" if scale != 1 else "value"))
+        if self.segments is not None:
+            self._segment(name, 1, meaning or (f"value / {scale:g}" if scale != 1 else "value"))
         self.data.append(0.0 if x is None else float(x) / scale)
 
     def scalars(self, name: str, xs: Sequence[float | None], scale: float = 1.0, meaning: str = "") -> None:
-        self._segment(name, len(xs), meaning or (f"values / {scale:g}" if scale != 1 else "values"))
+        if self.segments is not None:
+            self._segment(name, len(xs), meaning or (f"values / {scale:g}" if scale != 1 else "values"))
         self.data += [0.0 if x is None else float(x) / scale for x in xs]
 
     def flag(self, name: str, x: Any, meaning: str = "") -> None:
-        self._segment(name, 1, meaning or "1 if true")
+        if self.segments is not None:
+            self._segment(name, 1, meaning or "1 if true")
         self.data.append(1.0 if x else 0.0)
 
     def zeros(self, name: str, size: int, meaning: str) -> None:

@@ -48,15 +48,28 @@ class WildwasserCodec(NotationCodec):
         track = view["track"]
         if len(track) != self.fields:
             raise ValueError(f"wildwasser: the track has {len(track)} fields, the codec expects {self.fields}")
-        for cell in track:
-            f = cell["field"]
-            vec.onehot(f"field{f}_icon", cell["icon"], ICON_AT,
-                       "icon on the field: none, +1, +2, +3, die, marker, cards, push")
-            animal = cell["animal"]
-            vec.multihot(f"field{f}_animal", [tuple(animal)] if animal else [], owners,
-                         "animal on the field, one-hot over (seat, species) seat-major")
-            vec.flag(f"field{f}_blocked", "crossing" in cell and not cell["passable"],
-                     "1 on a river crossing with no tile (impassable)")
+        if vec.segments is None:  # the fast path: the same values without naming segments
+            data = vec.data
+            n_icons, n_owners = len(ICON_AT), len(owners)
+            for cell in track:
+                block = [0.0] * (n_icons + n_owners + 1)
+                block[ICON_AT[cell["icon"]]] = 1.0
+                animal = cell["animal"]
+                if animal:
+                    block[n_icons + owners[animal[0], animal[1]]] = 1.0
+                if "crossing" in cell and not cell["passable"]:
+                    block[-1] = 1.0
+                data += block
+        else:
+            for cell in track:
+                f = cell["field"]
+                vec.onehot(f"field{f}_icon", cell["icon"], ICON_AT,
+                           "icon on the field: none, +1, +2, +3, die, marker, cards, push")
+                animal = cell["animal"]
+                vec.multihot(f"field{f}_animal", [tuple(animal)] if animal else [], owners,
+                             "animal on the field, one-hot over (seat, species) seat-major")
+                vec.flag(f"field{f}_blocked", "crossing" in cell and not cell["passable"],
+                         "1 on a river crossing with no tile (impassable)")
         for slot in view["river"]:
             icons = slot["icons"] or [None] * COLUMNS
             for c in range(COLUMNS):
