@@ -231,3 +231,36 @@ def test_bots_carry_on_after_a_restart(make_client):
         time.sleep(0.05)
     record = client.get(f"/api/tables/{t['id']}/record").json()
     assert record["actions"][:len(stopped_at.actions)] == stopped_at.actions
+
+
+def test_a_table_whose_record_cannot_be_rebuilt_is_refused_clearly_and_kept(make_client, db_url):
+    client = make_client()
+    t = create(client, seats=humans(3))
+    play_first_legal(client, t, 2)
+    client.__exit__(None, None, None)
+    con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
+    con.execute("insert into moves (table_id, n, seat, action, created) values (?, 2, 2, 'Zx9', '2026-01-01')",
+                (t["id"],))
+    con.commit()
+    con.close()
+    client = make_client()
+    r = client.get(f"/api/tables/{t['id']}")
+    assert r.status_code == 500 and r.json()["error"] == "broken_table"
+    assert 'action 2 "Zx9"' in r.json()["reason"]
+    storage = Storage(db_url)
+    assert storage.load_table(t["id"]).actions[2] == "Zx9"   # nothing was deleted
+    storage.close()
+
+
+def test_a_dropped_table_object_refuses_to_act(client):
+    from wasserspiele.web.hub import Refused
+    t = create(client, seats=humans(3))
+    hub = client.app.state.hub
+    old = hub.get(t["id"])
+    hub.forget(t["id"])
+    legal = str(old.state.legal_actions(0)[0])
+    with pytest.raises(Refused) as exc:
+        client.portal.call(old.submit, 0, legal, 0)
+    assert exc.value.code == "reload"
+    assert table_state(client, t["id"])["n"] == 0          # a fresh object from the database
+    assert hub.get(t["id"]) is not old
