@@ -104,3 +104,16 @@ def test_a_loaded_game_can_be_passed():
     env = WasserspieleEnv(wasserspiele.load("wasserloch", players=2, rounds=1))
     obs, _info = env.reset(seed=0)
     assert obs.shape == env.observation_space.shape
+
+
+def test_ismcts_opponents_with_their_settings():
+    env = WasserspieleEnv("wasserloch", opponents=["ismcts", "random"], rounds=1,
+                          opponent_options={"ismcts": {"iterations": 20}})
+    _obs, info = env.reset(seed=5)
+    assert env.bots[1].kind != env.bots[2].kind
+    done = False
+    while not done:
+        _obs, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert env.state.is_terminal()
+    with pytest.raises(TypeError):
+        WasserspieleEnv("wasserloch", opponents="ismcts", opponent_options={"ismcts": {"iterationz": 5}})

@@ -2,7 +2,7 @@
 
 The agent plays one seat (`seat=0`) against bots chosen by name (`opponents="heuristic"`,
 or one name per other seat; any kind `bots.registry.make_bot` knows, e.g. random,
-heuristic, ismcts).  Observations are the float32 vector of the agent's view; the
+heuristic, ismcts), with settings per kind (`opponent_options={"ismcts": {"iterations": 200}}`).  Observations are the float32 vector of the agent's view; the
 legal-action mask is in `info["action_mask"]` and from `action_masks()` (what
 sb3-contrib's MaskablePPO reads).  The reward comes at the end: the agent's share of
 the zero-sum transform of `state.returns()`.
@@ -37,6 +37,7 @@ class WasserspieleEnv(gymnasium.Env):
     def __init__(self, game: str | Game = "wasserloch", seat: int = 0,
                  opponents: str | Sequence[str] = "random", render_mode: str | None = None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
+                 opponent_options: dict[str, dict[str, Any]] | None = None,
                  options: dict[str, Any] | None = None, **game_options: Any):
         super().__init__()
         self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
@@ -49,8 +50,10 @@ class WasserspieleEnv(gymnasium.Env):
         if len(kinds) != len(others):
             raise ValueError(f"opponents: {len(others)} bot names needed (seats {others}), got {len(kinds)}")
         self.opponent_kinds = dict(zip(others, kinds))
-        for kind in kinds:
-            make_bot(kind, self.game, seed=0)  # an unknown name fails here, with the known names
+        # keyword arguments per bot kind, e.g. {"ismcts": {"iterations": 200}}
+        self.opponent_options = {k.strip().lower(): dict(v) for k, v in (opponent_options or {}).items()}
+        for kind in kinds:  # an unknown name or a bad setting fails here, naming what is known
+            make_bot(kind, self.game, seed=0, **self.opponent_options.get(kind.strip().lower(), {}))
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -95,7 +98,8 @@ class WasserspieleEnv(gymnasium.Env):
         if seed is not None:
             self._seeds = random.Random(seed)
         self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
-        self.bots = {s: make_bot(k, self.game, seed=self._seeds.randrange(2**63))
+        self.bots = {s: make_bot(k, self.game, seed=self._seeds.randrange(2**63),
+                                 **self.opponent_options.get(k.strip().lower(), {}))
                      for s, k in self.opponent_kinds.items()}
         self._play_bots()
         return self._observation()
