@@ -264,3 +264,21 @@ def test_a_dropped_table_object_refuses_to_act(client):
     assert exc.value.code == "reload"
     assert table_state(client, t["id"])["n"] == 0          # a fresh object from the database
     assert hub.get(t["id"]) is not old
+
+
+def test_bots_play_the_same_game_with_or_without_a_restart(make_client, db_url, tmp_path):
+    live = make_client(bot_delay=0.01)
+    t = create(live, options={"players": 2, "rounds": 2},
+               seats=[{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}])
+    while table_state(live, t["id"])["n"] < 5:
+        time.sleep(0.01)
+    copy_url = _copy_sqlite(db_url, str(tmp_path / "copy.sqlite3"))
+    restarted = make_client(copy_url, bot_delay=0.0)
+    records = []
+    for client in (live, restarted):
+        deadline = time.monotonic() + 60
+        while not table_state(client, t["id"])["terminal"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        records.append(client.get(f"/api/tables/{t['id']}/record").json())
+    assert records[0] == records[1] and len(records[0]["setup"]["decks"]) == 2

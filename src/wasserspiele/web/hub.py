@@ -355,6 +355,8 @@ class LiveTable:
                 for seat in seats:
                     snapshot = self.state.clone()
                     bot = self._bot(seat)
+                    # reseeded per decision: a bot plays the same after a restart as without one
+                    bot.rng = random.Random(f"bot:{self.seed}:{seat}:{len(snapshot.history)}")
                     if self.hub.bot_threads:
                         action = await asyncio.to_thread(lambda: bot.choose(decision_for(snapshot, seat)))
                     else:
