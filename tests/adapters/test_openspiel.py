@@ -181,3 +181,24 @@ def test_bad_chance_outcome_and_bad_parameters():
         state.apply_action(64)
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game("wasserspiele_wasserloch", {"players": 7})
+
+
+def test_public_observer_is_the_spectator_view():
+    from open_spiel.python.observation import make_observation
+    game = pyspiel.load_game("wasserspiele_wasserloch", {"rounds": 1})
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(perfect_recall=False))
+    public.set_from(state, 0)
+    seat0 = public.tensor.copy()
+    public.set_from(state, 1)
+    assert np.array_equal(seat0, public.tensor)            # nobody's hand in it
+    private.set_from(state, 0)
+    assert not np.array_equal(seat0, private.tensor)
+    assert public.string_from(state, 0) == public.string_from(state, 1)
+    with pytest.raises(ValueError, match="hidden information"):
+        make_observation(game, pyspiel.IIGObservationType(
+            perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))

@@ -287,21 +287,27 @@ class WasserspieleObserver:
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self.codec = codec
+        private = iig_obs_type.private_info if iig_obs_type is not None else pyspiel.PrivateInfoType.SINGLE_PLAYER
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("wasserspiele games have hidden information: no observation shows every "
+                             "player's private information (use SINGLE_PLAYER or NONE)")
+        # NONE: the public observation, i.e. a spectator's view (`view(None)`).
+        self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         self.tensor = np.zeros(codec.obs_size, np.float32)
         self.dict = {name: self.tensor[start:start + size] for name, start, size, _ in codec.layout}
 
     def set_from(self, state: WasserspieleState, player: int) -> None:
-        view = state.view(player)
+        view = state.view(None if self.public_only else player)
         if view is None:
             self.tensor.fill(0)
         else:
             self.tensor[:] = self.codec.observe(view)
 
     def string_from(self, state: WasserspieleState, player: int) -> str:
-        view = state.view(player)
+        view = state.view(None if self.public_only else player)
         text = "" if view is None else json.dumps(view, sort_keys=True, separators=(",", ":"))
-        if self.perfect_recall:
+        if self.perfect_recall and not self.public_only:
             text += " own:" + ",".join(map(str, state._core.own[player]))
         return text
 

@@ -78,6 +78,11 @@ class Vec:
         self.data += [0.0] * size
 
 
+def _seat(view: Mapping[str, Any]) -> list[int]:
+    """[the observing seat], or [] for a spectator's view."""
+    return [] if view["seat"] is None else [view["seat"]]
+
+
 def index_of(items: Iterable[Any]) -> dict[Any, int]:
     """{item: position} for one-hot choices."""
     return {v: i for i, v in enumerate(items)}

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...core.protocol import Action
-from .base import Codec, EncodingError, Vec, index_of
+from .base import Codec, EncodingError, Vec, index_of, _seat
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -117,7 +117,7 @@ class SevenWatersCodec(Codec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         me = view["seat"] if view["seat"] is not None else 0
-        vec.onehot("seat", view["seat"], SEAT_AT, "the observing seat")
+        vec.multihot("seat", _seat(view), SEAT_AT, "the observing seat (all 0 for a spectator)")
         mover = view["to_move"][0] if view["to_move"] else None
         vec.flag("my_turn", mover == me, "1 when the observing seat is to move")
         vec.flag("extra_action", view["extra_action"], "1 during the extra action after a slide")

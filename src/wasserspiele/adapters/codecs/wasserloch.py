@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import NotationCodec, Vec, index_of
+from .base import NotationCodec, Vec, index_of, _seat
 
 VALUES = "A2345678"
 MAX_SEATS = 4
@@ -20,7 +20,7 @@ class WasserlochCodec(NotationCodec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         seats = SEATS
-        vec.onehot("seat", view["seat"], seats, "the observing seat (one-hot over 4 seats)")
+        vec.multihot("seat", _seat(view), seats, "the observing seat (one-hot over 4 seats; all 0 for a spectator)")
         vec.onehot("players", view["players"], PLAYERS_AT, "number of players: 2, 3, 4")
         vec.onehot("to_move", view["to_move"][0] if view["to_move"] else None,
                    MOVER_AT, "seat to move; last position: nobody (game over)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import NotationCodec, Vec, index_of
+from .base import NotationCodec, Vec, index_of, _seat
 
 SUITS = "CSHD"
 RANKS = "789TJQKA"
@@ -29,7 +29,7 @@ class WattenCodec(NotationCodec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         target = max(1, view["target"])
-        vec.onehot("seat", view["seat"], SEATS, "the observing seat; its team is seat % 2")
+        vec.multihot("seat", _seat(view), SEATS, "the observing seat; its team is seat % 2 (all 0 for a spectator)")
         vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
         mover = view["to_move"][0] if view["to_move"] else None
         vec.onehot("to_move", mover, MAYBE_SEAT, "seat to move; last: nobody")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import NotationCodec, Vec, index_of
+from .base import NotationCodec, Vec, index_of, _seat
 
 SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
 SPECIES_AT = index_of(SPECIES)
@@ -36,7 +36,7 @@ class WildwasserCodec(NotationCodec):
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         p = view["players"]
         seats, maybe_seat, owners = self.seats, self.maybe_seat, self.owners
-        vec.onehot("seat", view["seat"], seats, f"the observing seat (one-hot over {p} seats)")
+        vec.multihot("seat", _seat(view), seats, f"the observing seat (one-hot over {p} seats; all 0 for a spectator)")
         vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
         vec.multihot("to_move", view["to_move"], seats, "seats whose decision is pending")
         vec.scalar("round", view["round"], 30, "round number / 30")
