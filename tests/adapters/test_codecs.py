@@ -149,3 +149,12 @@ def test_the_fast_path_and_the_recording_path_encode_alike(name):
         recorded = Vec(record=True)
         codec._fill(view, recorded)
         assert np.array_equal(np.asarray(recorded.data, dtype=np.float32), codec.observe(view))
+
+
+def test_docs_hold_the_current_layouts():
+    """docs/encodings.md carries the tables `python -m wasserspiele.adapters.codecs` prints."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "encodings.md").read_text(encoding="utf-8")
+    for name, options in [("wasserloch", {}), ("seven_waters", {}), ("watten", {}), ("wildwasser", {"players": 2})]:
+        table = codec_for(wasserspiele.load(name, **options)).describe()
+        assert table in doc, f"docs/encodings.md is out of date for {name}: regenerate its table"
