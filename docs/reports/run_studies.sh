@@ -20,5 +20,7 @@ run wasserloch-tips-stronger wasserloch --players 3 --option rounds=1 --games 30
 run wasserloch-10000-rounds wasserloch --option rounds=1 --games 10000
 run wasserloch-ismcts       wasserloch --players 3 --option rounds=1 --bots "ismcts:iterations=200 heuristic" --games 150
 run seven-waters-slide-limit seven_waters --compare slide_limit=7,null --games 2000
+run seven-waters-final-turns seven_waters --compare final_turns=both,opponent_only,none --games 2000
 run watten-raising          watten --compare raising=false,true --games 600
 run wildwasser-river-flow   wildwasser --players 2,4,6 --compare river_flow=forward,back --games 300
+run wildwasser-2p-seats     wildwasser --players 2 --games 3000
