@@ -253,7 +253,9 @@ class WasserspieleState(pyspiel.State):
         c = self._core
         if c.need is not None:
             raise ValueError("resample_from_infostate at a chance node: resample at a decision")
-        u = probability_sampler() if callable(probability_sampler) else random.random()
+        if not callable(probability_sampler):
+            raise TypeError("probability_sampler must be callable (OpenSpiel passes a UniformProbabilitySampler)")
+        u = probability_sampler()
         world = c.engine.sample_world(player_id, random.Random(int(u * 2**53)))
         new = self.clone()
         world.chance.rng = new._core.rng
