@@ -81,3 +81,16 @@ def test_wildwasser_finishes_match_the_final_position(seed):
                for a in state.state_json()["animals"])
     assert m["end_tiles"] == (0 if done >= 3 else 1)
     assert m["washed_winner"] <= m["washed"] and m["icon_pushes"] <= m["pushes"]
+
+
+@pytest.mark.parametrize("name, options", [("wasserloch", ["rounds=2"]), ("seven_waters", []),
+                                           ("watten", ["target=4"]), ("wildwasser", ["players=3"])])
+def test_measures_from_a_replayed_record_equal_those_taken_in_play(name, options):
+    from wasserspiele.lab import make_study
+    from wasserspiele.lab.measures import measure_record
+    from wasserspiele.lab.study import play_one
+    study = make_study(name, bots=["heuristic"], options=options, games=1, seed=3)
+    row = play_one(study, 0, 0, keep_state=True)
+    m = measure_record(row["state"].record())
+    assert m.pop("units") == row["units"]
+    assert m == row["measures"]

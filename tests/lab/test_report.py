@@ -137,3 +137,14 @@ def test_ctrl_c_writes_the_report_of_the_finished_games(tmp_path):
     assert "Interrupted" in (out / "report.md").read_text()
     for name in FILES:
         assert (out / name).exists()
+
+
+def test_measures_of_a_notable_record_match_its_row(written, small_result):
+    from wasserspiele.lab.measures import measure_record
+    out, info = written
+    table = {(r["condition"], r["game"]): r for r in small_result.rows}
+    for n in info["notable"]:
+        m = measure_record(read_record(out / n["file"]))
+        row = table[(n["condition"], n["game"])]
+        assert m.pop("units") == row["units"]
+        assert m == row["measures"]

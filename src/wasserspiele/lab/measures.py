@@ -302,3 +302,19 @@ MEASURES: dict[str, type[Measures]] = {
 def measures_for(game: Game) -> Measures:
     """A fresh measures object for one game (the common ones only for an unknown game)."""
     return MEASURES.get(game.name, Measures)(game)
+
+
+def measure_record(doc: Any) -> dict[str, float]:
+    """The measures of a recorded game, by replaying its record step by step through
+    the public protocol (any saved game, not only the lab's own)."""
+    from ..core.records import parse_record
+    game, doc = parse_record(doc)
+    state = game.new_game(setup=doc["setup"]) if "setup" in doc else game.new_game(seed=doc["seed"])
+    measures = measures_for(game)
+    for text in doc.get("actions", []):
+        seat = state.current_seat
+        action = game.parse_action(text)
+        state.apply(action, seat)
+        if measures.per_step:
+            measures.step(state, action, seat)
+    return measures.finish(state)
