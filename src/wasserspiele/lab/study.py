@@ -15,7 +15,7 @@ import hashlib
 import itertools
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from ..bots.base import decision_for
 from ..core.errors import BadOption, WasserspieleError
@@ -263,8 +263,6 @@ class StudyResult:
     jobs: int = 1
     notes: list[str] = field(default_factory=list)
 
-
-ProgressFn = Callable[[int], None]
 
 
 def replay_game(study: Study, row: dict[str, Any]) -> State:
