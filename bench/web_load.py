@@ -6,7 +6,7 @@ WebSockets on loopback.  Prints moves per second and move latency (p50/p99).
 The server runs as `wasserspiele serve` in a subprocess with its own SQLite file (or
 --db), so the figures include validation, persistence (one commit per move) and
 pushing every seat its own view.  Latency: from sending a move to receiving the
-position after it on the mover's socket.
+server's answer ("accepted", sent after the new position) on the mover's socket.
 """
 
 from __future__ import annotations
@@ -73,36 +73,48 @@ class Stats:
         self.latencies: list[float] = []
         self.moves = 0
         self.refused = 0
+        self.refused_codes: dict[str, int] = {}
         self.games = 0
 
 
 async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float, done: asyncio.Event):
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
-        sent: dict[int, float] = {}
-        async for raw in ws:
+        sent_at: float | None = None  # a move of ours is on its way: wait for its answer
+        latest: dict | None = None
+        while True:
+            try:  # wake up now and then: another seat may have ended this table
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except asyncio.TimeoutError:
+                if done.is_set():
+                    return
+                continue
             now = time.perf_counter()
             msg = json.loads(raw)
-            if msg["type"] == "refused":
-                stats.refused += 1
+            kind = msg["type"]
+            if kind in ("accepted", "refused") and sent_at is not None:
+                if kind == "accepted":
+                    stats.latencies.append(now - sent_at)
+                    stats.moves += 1
+                else:
+                    stats.refused += 1
+                    stats.refused_codes[msg["code"]] = stats.refused_codes.get(msg["code"], 0) + 1
+                sent_at = None
+            elif kind == "state":
+                latest = msg
+            else:
                 continue
-            if msg["type"] != "state":
+            if latest is None or sent_at is not None:
                 continue
-            n = msg["n"]
-            if n - 1 in sent:
-                stats.latencies.append(now - sent.pop(n - 1))
-                stats.moves += 1
-            if msg["terminal"]:
-                done.set()
-                return
-            if time.monotonic() > stop_at:
+            if latest["terminal"] or time.monotonic() > stop_at:
                 done.set()
                 return
             if done.is_set():
                 return
-            if msg["legal"] and n not in sent:
-                sent[n] = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "action": rng.choice(msg["legal"]), "n": n}))
+            if latest["legal"]:
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "action": rng.choice(latest["legal"]), "n": latest["n"]}))
+                latest = None  # answer only positions that arrive after this move's answer
 
 
 async def table_loop(base: str, ws_base: str, game: str, players: int | None, rng: random.Random,
@@ -148,7 +160,9 @@ async def run(args) -> None:
     p50 = lat[len(lat) // 2] * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
     print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished")
-    print(f"  moves/s      {stats.moves / elapsed:,.0f}  ({stats.moves} moves, {stats.refused} refused)")
+    codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.refused_codes.items()))
+    print(f"  moves/s      {stats.moves / elapsed:,.0f}  ({stats.moves} moves, {stats.refused} refused"
+          f"{': ' + codes if codes else ''})")
     print(f"  latency p50  {p50:.1f} ms")
     print(f"  latency p99  {p99:.1f} ms")
     print(f"  latency mean {statistics.fmean(lat) * 1000:.1f} ms")

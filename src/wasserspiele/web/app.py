@@ -15,7 +15,8 @@ HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx statu
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
 `{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
-every change, and `{"type": "refused", "code", "reason"}` for a refused message.
+every change, then `{"type": "accepted", "n", "buffered"}` to the mover, and
+`{"type": "refused", "code", "reason"}` for a refused message.
 """
 
 from __future__ import annotations
@@ -47,8 +48,8 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384          # bytes of a JSON request body
 MAX_MESSAGE = 4_096        # characters of one WebSocket message
 HELLO_TIMEOUT = 10.0       # seconds a new WebSocket has to say who it is
-RATE = 20.0                # messages per second a connection may send on average ...
-BURST = 40.0               # ... and at once
+RATE = 200.0               # messages per second a connection may send on average (a program
+BURST = 400.0              # playing fast stays below), and at once
 PAGE_HEADERS = {
     "cache-control": "no-cache",
     # scripts and connections only from this server; the seat token stays in the fragment
@@ -252,7 +253,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                     msg = _parse_message(text)
                     kind = msg.get("type")
                     if kind == "move":
-                        await table.submit(seat, msg.get("action"), msg.get("n"))
+                        result = await table.submit(seat, msg.get("action"), msg.get("n"))
+                        conn.push(json.dumps(result))  # after the new state: "your move is in"
                     elif kind == "ping":
                         conn.push(json.dumps({"type": "pong"}))
                     elif kind == "sync":

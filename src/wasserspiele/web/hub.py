@@ -133,6 +133,11 @@ class LiveTable:
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
         self._saved_pending = bool(self.pending)
+        # seat -> the move number since which it has been deciding, continuously: a move based
+        # on any position since then is not stale (only other seats' hidden simultaneous
+        # choices can have been applied meanwhile)
+        self.waiting_since: dict[int, int] = {}
+        self._track_waiting(set())
 
     # -- building ------------------------------------------------------------
     @classmethod
@@ -252,7 +257,8 @@ class LiveTable:
         if check_n:
             if isinstance(n, bool) or not isinstance(n, int):
                 raise Refused("bad_message", "a move must say which move number it was based on (n, an integer)")
-            if n != self.n:
+            since = self.waiting_since.get(seat)
+            if n != self.n and (since is None or not since <= n <= self.n):
                 raise Refused("stale", f"your move was based on move {n}, but the game is at move {self.n}; "
                                        "the position has been updated", 409)
         if st.is_terminal():
@@ -280,8 +286,19 @@ class LiveTable:
             self._apply(action, seat)
             applied.append((seat, str(action)))
             applied += self._apply_buffered()
+        self._track_waiting({seat} | {s for s, _ in applied})
         await self._persist(first_n, applied)
         return {"type": "accepted", "n": self.n, "buffered": not applied}
+
+    def _track_waiting(self, acted: set[int]) -> None:
+        """Keep `waiting_since` up to date after `acted` seats moved or chose."""
+        st = self.state
+        deciding = set() if st.is_terminal() else {s for s in st.to_move() if s not in self.pending}
+        for s in list(self.waiting_since):
+            if s not in deciding or s in acted:
+                del self.waiting_since[s]
+        for s in deciding:
+            self.waiting_since.setdefault(s, self.n)
 
     def _apply(self, action: Any, seat: int) -> None:
         st = self.state
