@@ -21,7 +21,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 20_000
+TIMEOUT_MS = 30_000
 
 
 def _free_port() -> int:
@@ -145,6 +145,11 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     assert set(made["links"]) == {0}
     page.goto(server.base + made["links"][0])
     page.wait_for_selector("#turn")
+    wait_for_my_turn_or_end(page, -1)
+    # a place whose value I do not hold: the server says why it cannot be played
+    page.locator(".board-hole [data-key^='v:'].inactive").first.click()
+    page.wait_for_selector("#notice.refused")
+    assert "holds no" in page.inner_text("#notice")
     n, moves = -1, 0
     while not wait_for_my_turn_or_end(page, n):
         n = current_n(page)

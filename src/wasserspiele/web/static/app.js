@@ -210,6 +210,13 @@ class Picker {
           node.classList.add("clickable");
           if (this.selected.has(key)) node.classList.add("selected");
           node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChange(); });
+        } else {
+          // not a legal choice: send the move it stands for anyway, so the server explains why
+          const guess = this.game.guess ? this.game.guess(key, this.view) : null;
+          if (guess) {
+            node.classList.add("inactive");
+            node.addEventListener("click", (ev) => { ev.stopPropagation(); this.play(guess); });
+          }
         }
         return node;
       },

@@ -77,6 +77,8 @@ export default {
     return (p.cards || []).map((c) => `hand:${base(c)}`);
   },
 
+  guess(key) { return key.startsWith("pyr:") ? `take ${key.slice(4)}` : null; },
+
   label(action, view) {
     const p = parse(action);
     const cards = (p.cards || []).map(cardText).join(" ");
@@ -95,13 +97,12 @@ export default {
   },
 
   draw(view, ui) {
-    const free = new Set(view.free || []);
     const W = 7 * (CW + 4) + 8;
     const pyr = svgRoot(W, 6 * (CH * 0.72) + CH + 8);
     view.pyramid.forEach((row, r) => row.forEach((c, i) => {
       const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4);
       const node = card(c, x, 4 + r * CH * 0.72, CW, CH);
-      pyr.append(free.has(`${r + 1}-${i + 1}`) ? ui.mark(node, `pyr:${r + 1}-${i + 1}`) : node);
+      pyr.append(c ? ui.mark(node, `pyr:${r + 1}-${i + 1}`) : node);
     }));
     const parts = [h("h3", {}, t("seven_waters.pyramid")), h("div", {}, pyr)];
     view.players.forEach((p, seat) => {

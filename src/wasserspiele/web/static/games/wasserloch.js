@@ -53,6 +53,7 @@ export default {
   },
 
   keys(action) { return [`v:${parse(action).value}`]; },
+  guess(key) { return key.startsWith("v:") ? `${key.slice(2)}x1` : null; },
   label(action) { const p = parse(action); return t("wasserloch.play", { n: p.count, v: p.value }); },
 
   status(view) {

@@ -40,6 +40,7 @@ export default {
   },
 
   keys(action) { return isCard(action) ? [`hand:${action.toUpperCase()}`] : []; },
+  guess(key, view) { return key.startsWith("hand:") && view.phase === "play" ? key.slice(5) : null; },
   label(action) {
     const [verb, arg] = action.split(" ");
     if (isCard(action)) return t("watten.play", { c: cardText(action) });

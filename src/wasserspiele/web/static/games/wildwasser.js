@@ -72,6 +72,8 @@ export default {
     return [];
   },
 
+  guess(key, view) { return key.startsWith("hand:") && view.phase === "pick" ? `pick ${key.slice(5)}` : null; },
+
   label(action) {
     const [verb, arg] = action.trim().split(/\s+/);
     const sp = arg ? t(`wildwasser.sp.${arg}`) : "";
