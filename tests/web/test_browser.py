@@ -286,11 +286,14 @@ def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, 
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + table["seats"][0]["link"])
     n = -1
-    for _ in range(3):
+    for _ in range(4):
         if wait_for_my_turn_or_end(page, n):
             break
         n = current_n(page)
         assert page.locator("#board svg").count() >= 1
+        needed = json.loads(page.get_attribute("#app", "data-keys"))
+        drawn = set(page.eval_on_selector_all("[data-key]", "els => els.map(e => e.dataset.key)"))
+        assert set(needed) <= drawn, set(needed) - drawn   # every legal move can be tapped
         click_a_move(page)
     wait_for_my_turn_or_end(page, n)
     assert current_n(page) > 0

@@ -301,6 +301,8 @@ function tablePage(tableId) {
     if (!picker) picker = new Picker(game, msg.view, msg.legal, play);
     const ui = msg.legal.length ? picker.ui(render) : passiveUi;
     const buttons = msg.legal.length ? picker.buttons() : [];
+    // every element some legal move needs, for checking that each move can be reached by tapping
+    app.dataset.keys = JSON.stringify([...new Set(picker.entries.flatMap((e) => e.keys))]);
     const log = game.logLines(msg.view, msg);
     show(
       h("h2", {}, game.title[lang] || msg.title),
