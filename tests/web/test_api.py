@@ -214,3 +214,21 @@ def test_a_human_plays_against_bots_which_answer(make_client):
         assert time.monotonic() < deadline
         time.sleep(0.02)
     assert table_state(client, t["id"])["n"] == 3
+
+
+def test_a_broken_bot_does_not_stall_the_table(make_client, monkeypatch):
+    from wasserspiele.bots.random_bot import RandomBot
+
+    def broken(self, decision):
+        raise RuntimeError("bug in a bot")
+    monkeypatch.setattr(RandomBot, "choose", broken)
+    client = make_client(bot_delay=0.0)
+    t = create(client, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "easy"}])
+    tok = t["seats"][0]["token"]
+    assert move(client, t["id"], tok, table_state(client, t["id"], tok)["legal"][0], 0).status_code == 200
+    import time
+    deadline = time.monotonic() + 10
+    while table_state(client, t["id"])["to_move"] != [0]:
+        assert time.monotonic() < deadline, "the bots stalled"
+        time.sleep(0.02)
+    assert table_state(client, t["id"])["n"] == 3

@@ -371,17 +371,28 @@ class LiveTable:
                 await asyncio.sleep(self.hub.bot_delay)
                 for seat in seats:
                     snapshot = self.state.clone()
-                    bot = self._bot(seat)
                     # reseeded per decision: a bot plays the same after a restart as without one
-                    bot.rng = random.Random(f"bot:{self.seed}:{seat}:{len(snapshot.history)}")
-                    if self.hub.bot_threads:
-                        action = await asyncio.to_thread(lambda: bot.choose(decision_for(snapshot, seat)))
-                    else:
-                        action = bot.choose(decision_for(snapshot, seat))
+                    rng = random.Random(f"bot:{self.seed}:{seat}:{len(snapshot.history)}")
+                    try:
+                        bot = self._bot(seat)
+                        bot.rng = rng
+                        if self.hub.bot_threads:
+                            action = await asyncio.to_thread(lambda: bot.choose(decision_for(snapshot, seat)))
+                        else:
+                            action = bot.choose(decision_for(snapshot, seat))
+                    except Exception:  # a broken bot must not stall the table
+                        log.exception("table %s: the bot of seat %d failed; it plays a random legal move",
+                                      self.id, seat)
+                        action = rng.choice(list(snapshot.legal_actions(seat)))
                     try:
                         await self.submit_bot(seat, str(action))
                     except Refused as exc:
-                        log.info("table %s: bot seat %d refused (%s); thinking again", self.id, seat, exc.reason)
+                        if exc.code not in ("illegal", "bad_notation"):
+                            log.info("table %s: bot seat %d refused (%s)", self.id, seat, exc.reason)
+                            continue
+                        log.error("table %s: the bot of seat %d chose %r (%s); it plays a random legal move",
+                                  self.id, seat, str(action), exc.reason)
+                        await self.submit_bot(seat, str(rng.choice(list(snapshot.legal_actions(seat)))))
         except asyncio.CancelledError:
             raise
         except Exception:
