@@ -130,7 +130,7 @@ class ISMCTSBot(Bot):
 
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
-                 root_candidates: int | None = None, game=None):
+                 root_candidates: int | None = None, widening: float = 2.0, game=None):
         super().__init__(seed)
         # With root_candidates = k the search weighs only the game heuristic's k best
         # actions at the root: in games with hundreds of actions a second of search
@@ -144,6 +144,7 @@ class ISMCTSBot(Bot):
             if not hasattr(self.ranker, "rank"):
                 raise ValueError(f"the {game.name} heuristic cannot rank actions")
         self.root_candidates = root_candidates
+        self.widening = widening  # a node may have about widening·√visits children
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget")
         self.iterations = iterations
@@ -191,6 +192,7 @@ class ISMCTSBot(Bot):
             if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
                 break
             self._iterate(root, decision.sample(rng), rng, c, me, candidates)
+            root.visits += 1
             n += 1
         self.last_iterations = n
         legal_keys = set(decision.legal)
@@ -222,26 +224,32 @@ class ISMCTSBot(Bot):
             if candidates is not None and node is root:
                 legal = [a for a in legal if a in candidates]
             children = node.children
+            present: list[Node] = []
             untried = []
-            best, best_ucb = None, -1.0
             for a in legal:
                 child = children.get(a)
                 if child is None:
                     untried.append(a)
-                    continue
-                child.avail += 1
-                if not untried:
-                    ucb = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
-                    if ucb > best_ucb:
-                        best, best_ucb = child, ucb
-            if untried:
-                a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                else:
+                    present.append(child)
+            if untried and len(present) < self.widening * math.sqrt(node.visits + 1):
+                # progressive widening: the rollout policy's choice first, so a
+                # node with a hundred actions is not judged by random replies
+                a = self._policy(world, seat, rng)
+                if a in children or a not in untried:
+                    a = untried[rng.randrange(len(untried))]
                 child = Node(a, seat, node)
                 child.avail = 1
                 children[a] = child
                 world.apply(a, seat)
                 path.append(child)
                 break
+            best, best_ucb = None, -1.0
+            for child in present:
+                child.avail += 1
+                ucb = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+                if ucb > best_ucb:
+                    best, best_ucb = child, ucb
             world.apply(best.action, seat)
             path.append(best)
             node = best
