@@ -16,6 +16,7 @@ import asyncio
 import json
 import os
 import random
+import shutil
 import socket
 import statistics
 import subprocess
@@ -130,6 +131,7 @@ async def table_loop(base: str, ws_base: str, game: str, players: int | None, rn
 
 async def run(args) -> None:
     proc = None
+    folder = None
     if args.server:
         base = args.server.rstrip("/")
     else:
@@ -154,6 +156,8 @@ async def run(args) -> None:
         if proc is not None:
             proc.terminate()
             proc.wait(10)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
     lat = sorted(stats.latencies)
     if not lat:
         raise SystemExit("no moves were made")
