@@ -37,7 +37,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4},
-    "seven_waters": {"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
+    "seven_waters": {"rollout_depth": 120, "rollout": "heuristic", "root_candidates": 5},
     "watten": {"rollout_depth": 25},
     "wildwasser": {"rollout_depth": 30},
 }

@@ -37,4 +37,6 @@ def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     factory = BOT_KINDS.get(kind.strip().lower())
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
+    # a setting given per game, e.g. a search budget: {"seven_waters": 100, "default": 1500}
+    kwargs = {k: (v.get(game.name, v.get("default")) if isinstance(v, dict) else v) for k, v in kwargs.items()}
     return factory(game, seed, **kwargs)
