@@ -209,3 +209,19 @@ def test_a_seat_that_moves_again_cannot_reuse_the_old_move_number(db_url):
         return found
 
     assert asyncio.run(scenario()) >= 1
+
+
+def test_a_finished_table_nobody_watches_leaves_memory_and_still_replays(client):
+    t = create(client, options={"players": 2, "rounds": 1}, seats=humans(2))
+    from .helpers import play_first_legal
+    play_first_legal(client, t, 500)
+    hub = client.app.state.hub
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        assert hello(ws, None)["terminal"] is True
+        assert t["id"] in hub.tables
+    import time
+    deadline = time.monotonic() + 5
+    while t["id"] in hub.tables:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert client.get(f"/api/tables/{t['id']}/replay/1").json()["step"] == 1

@@ -234,6 +234,8 @@ class LiveTable:
             self.conns.discard(conn)
             conn.close()
             self.broadcast()
+        if not self.conns and self.state.is_terminal() and self.hub.tables.get(self.id) is self:
+            del self.hub.tables[self.id]  # a finished game nobody watches: reloaded when asked for
 
     # -- moves ---------------------------------------------------------------
     async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
