@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from wasserspiele import load
-from wasserspiele.bots.arena import lineups, parse_bot_spec, run_arena
+from wasserspiele.bots.arena import lineups, parse_bots, run_arena
+from wasserspiele.bots.specs import parse_bot_spec, split_spec_texts
 from wasserspiele.cli.main import main
 from wasserspiele.core.errors import BadOption
 from wasserspiele.core.stats import mean_ci, placements, wilson
@@ -24,21 +25,32 @@ def test_duplicate_groups_share_the_deal_and_results_reproduce_whatever_jobs():
     assert [(g.seed, g.lineup, g.scores) for g in a.games] == [(g.seed, g.lineup, g.scores) for g in b.games]
     assert a.games[0].seed == a.games[1].seed and a.games[0].lineup != a.games[1].lineup
     heuristic = a.by_spec()[0]
-    assert heuristic.win_rate()[0] > 0.5
+    assert heuristic.win_rate().value > 0.5
 
 
 def test_bot_specs_take_settings_and_levels():
-    spec = parse_bot_spec("ismcts:iterations=50:exploration=0.5")
-    assert spec.kind == "ismcts" and dict(spec.kwargs) == {"iterations": 50, "exploration": 0.5}
-    assert parse_bot_spec("expert").kind == "ismcts"
-    for bad in ("robot", "ismcts:iterations"):
-        with pytest.raises(BadOption):
-            parse_bot_spec(bad)
+    texts = split_spec_texts(["ismcts:iterations=50,exploration=0.5,heuristic"])
+    assert texts == ["ismcts:iterations=50,exploration=0.5", "heuristic"]
+    spec = parse_bot_spec(texts[0])
+    assert spec.kind == "ismcts" and dict(spec.params) == {"iterations": 50, "exploration": 0.5}
+    expert = parse_bot_spec("expert:iterations=10")
+    assert expert.kind == "ismcts" and expert.text == "expert:iterations=10"
+    bot = expert.make(load("wasserloch"), 1)
+    assert bot.iterations == 10 and bot.seconds == 0.95  # the level's time cap, the given budget
+    with pytest.raises(BadOption, match="unknown bot 'robot'"):
+        parse_bots(["robot"], load("wasserloch"))
+    with pytest.raises(BadOption, match="not NAME=VALUE"):
+        parse_bot_spec("ismcts:iterations")
 
 
 def test_too_many_bots_for_the_table_is_an_error():
     with pytest.raises(BadOption, match="3 bots for 2"):
         run_arena("watten", {}, [parse_bot_spec("random")] * 3, 2)
+
+
+def test_arena_and_lab_read_the_same_bot_specs():
+    from wasserspiele.lab import study
+    assert study.parse_bot_spec is parse_bot_spec
 
 
 def test_arena_command_prints_a_table_with_intervals():
@@ -51,9 +63,9 @@ def test_arena_command_prints_a_table_with_intervals():
 
 
 def test_statistics():
-    lo, hi = wilson(50, 100)
-    assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-9
-    assert wilson(0, 10)[0] == 0.0
-    m, lo, hi = mean_ci([1, 2, 3, 4])
-    assert m == 2.5 and lo < 2.5 < hi
+    est = wilson(50, 100)
+    assert est.low < 0.5 < est.high and abs((est.low + est.high) / 2 - 0.5) < 1e-9
+    assert wilson(0, 10).low == 0.0
+    m = mean_ci([1, 2, 3, 4])
+    assert m.value == 2.5 and m.low < 2.5 < m.high
     assert placements([5, 9, 5, 1]) == [2.5, 1.0, 2.5, 4.0]

@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from wasserspiele.lab.stats import mean_ci, mean_difference, proportion_difference, t95, wilson
+from wasserspiele.core.stats import mean_ci, mean_difference, proportion_difference, t95, wilson
 
 
 def test_wilson_matches_reference_values():

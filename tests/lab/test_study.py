@@ -5,7 +5,7 @@ import pytest
 from wasserspiele.core.errors import BadOption, UnknownGame
 from wasserspiele.core.protocol import Game
 from wasserspiele.lab import make_study, run_study
-from wasserspiele.lab.study import derive_seed
+from wasserspiele.core.chance import derive_seed
 
 
 def _table(result):
@@ -85,7 +85,7 @@ def test_unknown_game_is_refused():
 
 @pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
 def test_trait_params_are_checked_against_the_games_heuristic(name):
-    from wasserspiele.lab.specs import trait_names
+    from wasserspiele.bots.specs import trait_names
     names = trait_names(name)
     with pytest.raises(BadOption) as info:
         make_study(name, bots=["heuristic:aggression=1"], games=1)

@@ -8,64 +8,25 @@ derived from the master seed, so a result is reproducible whatever `jobs`.
 
 from __future__ import annotations
 
-import random
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+from ..core.chance import derive_seed
 from ..core.errors import BadOption
 from ..core.protocol import Game
 from ..core.registry import load
-from ..core.stats import mean_ci, placements, wilson
-from .base import Bot
-from .levels import LEVELS
+from ..core.stats import Estimate, mean_ci, placements, wilson
 from .match import play_game
-from .registry import BOT_KINDS, make_bot
+from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 
 
-@dataclass(frozen=True)
-class BotSpec:
-    """A bot named on the command line: `kind[:key=value…]` or a level (`expert`)."""
-
-    text: str
-    kind: str
-    kwargs: tuple[tuple[str, Any], ...] = ()
-
-    def make(self, game: Game, seed: int) -> Bot:
-        return make_bot(self.kind, game, seed, **dict(self.kwargs))
-
-
-def _value(text: str) -> Any:
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
-def parse_bot_spec(text: str) -> BotSpec:
-    """`ismcts`, `ismcts:iterations=500`, `heuristic`, `random`, or a level `easy`…`expert`."""
-    head, *params = [p.strip() for p in text.strip().split(":")]
-    head = head.lower()
-    if head in LEVELS and head not in BOT_KINDS:
-        kind, kwargs = LEVELS[head]
-        kw = dict(kwargs)
-    elif head in BOT_KINDS:
-        kind, kw = head, {}
-    else:
-        raise BadOption(f"unknown bot {text!r} (bots: {', '.join(BOT_KINDS)}; levels: {', '.join(LEVELS)})")
-    for p in params:
-        key, sep, val = p.partition("=")
-        if not sep or not key:
-            raise BadOption(f"bot {text!r}: expected key=value after ':', got {p!r}")
-        kw[key.strip()] = _value(val.strip())
-    return BotSpec(text.strip(), kind, tuple(sorted(kw.items())))
-
-
-def derive_seed(*parts: int) -> int:
-    """A 63-bit seed from a master seed and indices (stable across processes and versions)."""
-    return random.Random(":".join(map(str, parts))).getrandbits(63)
+def parse_bots(texts: list[str] | tuple[str, ...], game: Game) -> list[BotSpec]:
+    """The `--bots` specs (bots/specs.py), each checked against `game` before any play."""
+    specs = [parse_bot_spec(t) for t in split_spec_texts(texts)]
+    for spec in specs:
+        check_spec(spec, game)
+    return specs
 
 
 @dataclass
@@ -86,11 +47,14 @@ class SpecResult:
     scores: list[float] = field(default_factory=list)
     places: list[float] = field(default_factory=list)
 
-    def win_rate(self) -> tuple[float, float, float]:
-        n = len(self.credits)
-        rate = sum(self.credits) / n if n else float("nan")
-        lo, hi = wilson(sum(self.credits), n)
-        return rate, lo, hi
+    def win_rate(self) -> Estimate:
+        return wilson(sum(self.credits), len(self.credits))
+
+    def mean_score(self) -> Estimate:
+        return mean_ci(self.scores)
+
+    def mean_place(self) -> Estimate:
+        return mean_ci(self.places)
 
 
 @dataclass

@@ -9,10 +9,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
-from ..bots.arena import parse_bot_spec, run_arena
+from ..bots.arena import parse_bots, run_arena
 from ..core.errors import WasserspieleError
-from ..core.registry import game_class
-from ..core.stats import mean_ci
+from ..core.registry import game_class, load
 from .console import make_console
 
 
@@ -31,8 +30,8 @@ def progress_bar(console) -> Progress:
 
 @click.command("arena")
 @click.argument("game")
-@click.option("--bots", required=True, help="comma-separated bots: ismcts, heuristic, random, a level "
-              "(easy…expert), with settings as ismcts:iterations=500")
+@click.option("--bots", required=True, help="comma-separated bots: ismcts, heuristic, random or a level "
+              "(easy…expert), with settings as ismcts:iterations=500 (docs/bots.md)")
 @click.option("--games", type=int, default=100, show_default=True, help="games to play (whole duplicate groups)")
 @click.option("--players", type=int, help="number of players (games with a variable count)")
 @click.option("--seed", type=int, default=0, show_default=True)
@@ -46,7 +45,7 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
         name = game_class(game).name
         if players is not None and not game_class(game).fixed_players:
             opts["players"] = players
-        specs = [parse_bot_spec(b) for b in bots.split(",") if b.strip()]
+        specs = parse_bots([bots], load(name, **opts))
         if games < 1:
             raise click.BadParameter("must be at least 1", param_hint="--games")
         jobs = jobs or os.cpu_count() or 1
@@ -61,9 +60,8 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
     for col in ("bot", "seats", "win rate", "95 % CI", "mean score", "mean place"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for r in result.by_spec():
-        rate, lo, hi = r.win_rate()
-        ms, ms_lo, ms_hi = mean_ci(r.scores)
-        mp, mp_lo, mp_hi = mean_ci(r.places)
-        table.add_row(r.spec, str(r.seats), f"{rate:.3f}", f"{lo:.3f}–{hi:.3f}",
-                      f"{ms:.2f} ± {(ms_hi - ms_lo) / 2:.2f}", f"{mp:.2f} ± {(mp_hi - mp_lo) / 2:.2f}")
+        rate, score, place = r.win_rate(), r.mean_score(), r.mean_place()
+        table.add_row(r.spec, str(r.seats), f"{rate.value:.3f}", f"{rate.low:.3f}–{rate.high:.3f}",
+                      f"{score.value:.2f} ± {(score.high - score.low) / 2:.2f}",
+                      f"{place.value:.2f} ± {(place.high - place.low) / 2:.2f}")
     console.print(table)

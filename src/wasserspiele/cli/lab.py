@@ -9,9 +9,9 @@ import click
 
 from ..core.errors import BadOption, WasserspieleError
 
-BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `heuristic:keep_pairs=0,avoid_second_card=2`
-(KIND[:NAME=VALUE,...]; for `heuristic` the names are the game's strategy traits, 0 switches a
-tip off).  Several per value separated by spaces, or repeat --bots.  Fewer bots than seats:
+BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
+(KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
+0 switches a tip off).  Several per value separated by commas or spaces, or repeat --bots.  Fewer bots than seats:
 the lineup repeats and rotates one seat per game; more bots than seats: every seating in turn."""
 
 

@@ -3,6 +3,7 @@ generator and written into the setup, so a record replays with no generator at a
 
 from __future__ import annotations
 
+import hashlib
 import random
 from typing import Any, Callable
 
@@ -78,3 +79,10 @@ def shuffle_fast(items: list, rng: random.Random) -> None:
     """Shuffle `items` in place uniformly: sorting by random keys runs in C and is
     about twice as fast as `random.shuffle` in CPython (search deals worlds often)."""
     items.sort(key=lambda _, r=rng.random: r())
+
+
+def derive_seed(master: int, *parts: object) -> int:
+    """A 63-bit seed from a master seed and a path of parts (stable across runs,
+    processes and Python versions), so every game of a study or arena has its own."""
+    text = ":".join(str(p) for p in (master, *parts))
+    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.registry import load
 from .measures import MEASURES, Measure
-from .stats import NONE, Estimate, mean_ci, mean_difference, proportion_difference, t95, wilson
+from ..core.stats import NONE, Estimate, mean_ci, mean_difference, proportion_difference, t95, wilson
 from .study import Study, StudyResult
 
 

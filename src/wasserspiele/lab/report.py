@@ -15,7 +15,7 @@ from typing import Any
 from ..core.records import write_record
 from .analysis import Comparison, ConditionSummary, analyse
 from .measures import MEASURES
-from .stats import Estimate
+from ..core.stats import Estimate
 from .study import StudyResult, replay_game
 
 NOTABLE = ("longest", "shortest", "most_lopsided")

@@ -11,7 +11,6 @@ split over processes, and the same game seed is used under every condition
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import random
 from dataclasses import dataclass, field
@@ -23,16 +22,11 @@ from ..core.options import parse_option_texts
 from ..core.protocol import Game, State
 from ..core.registry import game_class, load
 from .measures import measures_for
-from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
+from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
+from ..core.chance import derive_seed
 
 MAX_ACTIONS = 100_000
 MAX_ARRANGEMENTS = 50_000
-
-
-def derive_seed(master: int, *parts: Any) -> int:
-    """A 63-bit seed from the master seed and a path of parts (stable across runs and Pythons)."""
-    text = ":".join(str(p) for p in (master, *parts))
-    return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
 @dataclass(frozen=True)
@@ -184,7 +178,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
 
     specs = [parse_bot_spec(t) for t in split_spec_texts(bots)]
     if not specs:
-        from .specs import heuristic_traits
+        from ..bots.specs import heuristic_traits
         try:
             heuristic_traits(name)
             specs = [parse_bot_spec("heuristic")]

@@ -1,20 +1,22 @@
-"""Bot specs on the command line: `heuristic`, `random`, `ismcts`, `heuristic:keep_pairs=0`.
+"""Bot specs on the command line (arena and lab): `heuristic`, `expert`, `heuristic:keep_pairs=0`.
 
-Syntax (documented in `wasserspiele lab --help` and docs/reports/README.md)::
+Syntax (documented in `wasserspiele lab --help`, docs/bots.md and docs/reports/README.md)::
 
     SPEC  := KIND [":" PARAM ("," PARAM)*]
     PARAM := NAME "=" NUMBER-OR-WORD
 
-* KIND is any kind `bots.registry.make_bot` knows (`random`, `heuristic`, and
-  `ismcts` once it is registered).
+* KIND is any kind `bots.registry.make_bot` knows (`random`, `heuristic`, `ismcts`)
+  or a level (`easy`, `medium`, `hard`, `expert`: the level's bot and budget, which
+  PARAMs may override).
 * For `heuristic`, each PARAM sets one strategy trait (a weight; 0 switches the tip
   off) of that game's heuristic `Traits`, e.g. `heuristic:avoid_second_card=0,keep_pairs=2`.
   A game whose heuristic bot has no traits refuses any PARAM.
 * For any other kind, PARAMs are passed to the bot as keyword arguments
   (`ismcts:iterations=200`).
 
-Several specs go in one `--bots` value separated by spaces or `;`, or in repeated
-`--bots` options.  Every spec is checked by building its bot once, before any game
+Several specs go in one `--bots` value separated by commas, spaces or `;`, or in
+repeated `--bots` options; a comma followed by NAME=VALUE continues the parameters
+of the spec before it (`ismcts:iterations=500,exploration=0.5,heuristic` is two specs).  Every spec is checked by building its bot once, before any game
 is played; problems raise `BadOption` naming the spec and what is wrong.
 """
 
@@ -25,10 +27,11 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any
 
-from ..bots.base import Bot
-from ..bots.registry import bot_kinds, make_bot
 from ..core.errors import BadOption
 from ..core.protocol import Game
+from .base import Bot
+from .levels import LEVELS
+from .registry import bot_kinds, make_bot
 
 
 @dataclass(frozen=True)
@@ -37,13 +40,15 @@ class BotSpec:
 
     kind: str
     params: tuple[tuple[str, Any], ...] = ()
+    level: str | None = None  # the level named, whose bot is `kind`
 
     @property
     def text(self) -> str:
         """The canonical spelling (used as the bot's label in reports)."""
+        name = self.level or self.kind
         if not self.params:
-            return self.kind
-        return self.kind + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
+            return name
+        return name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
 
     def __str__(self) -> str:
         return self.text
@@ -53,12 +58,13 @@ class BotSpec:
         return make_bot(self.kind, game, seed, **self._kwargs(game))
 
     def _kwargs(self, game: Game) -> dict[str, Any]:
+        base = dict(LEVELS[self.level][1]) if self.level else {}
         if not self.params:
-            return {}
+            return base
         if self.kind == "heuristic":
             traits_cls = heuristic_traits(game.name)
             return {"traits": traits_cls(**dict(self.params))}
-        return dict(self.params)
+        return {**base, **dict(self.params)}
 
 
 def _fmt(v: Any) -> str:
@@ -109,6 +115,9 @@ def parse_bot_spec(text: str) -> BotSpec:
     kind = kind.strip().lower()
     if not kind:
         raise BadOption(f"bot spec {raw!r}: missing the bot kind before ':'")
+    level = None
+    if kind in LEVELS and kind not in bot_kinds():
+        level, kind = kind, LEVELS[kind][0]
     params: list[tuple[str, Any]] = []
     if sep:
         if not rest.strip():
@@ -123,21 +132,30 @@ def parse_bot_spec(text: str) -> BotSpec:
                 raise BadOption(f"bot spec {raw!r}: {name!r} given twice")
             seen.add(name)
             params.append((name, _value(value)))
-    return BotSpec(kind, tuple(params))
+    return BotSpec(kind, tuple(params), level)
 
 
 def split_spec_texts(values: list[str] | tuple[str, ...]) -> list[str]:
-    """`--bots` values into single spec texts (split on whitespace and ';')."""
+    """`--bots` values into single spec texts: split on commas, whitespace and ';',
+    where a NAME=VALUE piece without ':' continues the spec before it."""
     out: list[str] = []
     for v in values:
-        out.extend(p for p in v.replace(";", " ").split() if p)
+        for word in v.replace(";", " ").split():
+            for piece in word.split(","):
+                if not piece:
+                    continue
+                if "=" in piece and ":" not in piece and out and ":" in out[-1]:
+                    out[-1] += "," + piece
+                else:
+                    out.append(piece)
     return out
 
 
 def check_spec(spec: BotSpec, game: Game) -> None:
     """Raise BadOption naming the spec if it cannot make a bot for `game`."""
     if spec.kind not in bot_kinds():
-        raise BadOption(f"bot spec {spec.text!r}: unknown bot {spec.kind!r} (bots: {', '.join(bot_kinds())})")
+        raise BadOption(f"bot spec {spec.text!r}: unknown bot {spec.kind!r} "
+                        f"(bots: {', '.join(bot_kinds())}; levels: {', '.join(LEVELS)})")
     if spec.kind == "heuristic":
         traits = heuristic_traits(game.name)  # raises if the game has no heuristic bot
         if spec.params:
