@@ -36,7 +36,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # Per game: how far a rollout runs before the position is judged by its scores
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
-    "wasserloch": {"rollout_depth": 4},
+    "wasserloch": {"rollout_depth": 4, "rollout": "policy"},
     "seven_waters": {"rollout_depth": 120, "rollout": "heuristic", "root_candidates": 5},
     "watten": {"rollout_depth": 25},
     "wildwasser": {"rollout_depth": 30},
