@@ -173,3 +173,26 @@ def test_rules_in_both_languages(run, lang):
 def test_games_lists_every_game_and_option(run):
     out = run("games")
     assert "wasserloch" in out.output and "chase" in out.output
+
+
+def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
+    # records.md's shape, written here by hand: two players, one round; the deck puts
+    # A A A 2 2 in seat 0's hand, 8 8 3 3 4 in seat 1's, then the pile starts 5 5 6 6 7
+    head = ["A", "A", "A", "2", "2", "8", "8", "3", "3", "4", "5", "5", "6", "6", "7"]
+    rest = [v for v in "A2345678" for _ in range(8)]
+    for v in head:
+        rest.remove(v)
+    doc = {"format": "wasserspiele-record/1", "game": "wasserloch", "rules_version": "1",
+           "players": 2, "options": {"rounds": 1}, "setup": {"decks": [head + rest]},
+           "actions": ["2x2", "8x2", "Ax3"]}
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(doc))
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 0, out.output
+    data = json.loads(out.output)
+    # seat 0 lays two 2s (nothing lower), seat 1 two 8s, seat 0 three aces: the 8s go (WL-4.3)
+    assert data["scores"] == [2, 0] and data["to_move"] == [1] and data["terminal"] is False
+    assert data["actions_applied"] == 3
+    assert data["state"]["waterhole"] == {"A": 3, "2": 2}
+    # draws refill in turn from the pile: seat 0 took 5 5, seat 1 6 6, seat 0 7 A A
+    assert data["state"]["hands"] == [{"A": 2, "5": 2, "7": 1}, {"3": 2, "4": 1, "6": 2}]
