@@ -154,8 +154,9 @@ class WasserlochState(WasserlochData, State):
         v, n = action.value, action.count
         self.hands[seat][v] -= n
         size = self.hand_sizes[seat] - n
-        self.hole[v] += n
-        if self.hole[v] >= DRIVE_THRESHOLD:
+        hole = self.hole
+        placed = hole[v] = hole[v] + n
+        if placed >= DRIVE_THRESHOLD:
             driven, taken = self.drive_off(v)
             if taken:
                 self.loot[-1][seat] += taken
