@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 
 import click
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
@@ -49,7 +50,8 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
         if games < 1:
             raise click.BadParameter("must be at least 1", param_hint="--games")
         jobs = jobs or os.cpu_count() or 1
-        console = make_console()
+        # wide enough for bot specs with settings, even when the output goes to a file
+        console = make_console(width=max(shutil.get_terminal_size().columns, 120))
         with progress_bar(console) as progress:
             task = progress.add_task(f"{name} arena", total=games)
             result = run_arena(name, opts, specs, games, seed, jobs,
@@ -58,7 +60,7 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
         raise UsageFailure(str(exc)) from None
     table = Table(title=f"{name}: {len(result.games)} games, seed {seed}, {result.game.players} players")
     for col in ("bot", "seats", "win rate", "95 % CI", "mean score", "mean place"):
-        table.add_column(col, justify="left" if col == "bot" else "right")
+        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
     for r in result.by_spec():
         rate, score, place = r.win_rate(), r.mean_score(), r.mean_place()
         table.add_row(r.spec, str(r.seats), f"{rate.value:.3f}", f"{rate.low:.3f}–{rate.high:.3f}",
