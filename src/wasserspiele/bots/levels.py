@@ -10,14 +10,14 @@ from .registry import make_bot
 # level -> (bot kind, keyword arguments for that bot); a value given per game
 # ({"wasserloch": …, "default": …}) is picked by make_bot.  `expert` thinks at
 # most 0.95 s a move: its iteration budget is what an idle machine searches in
-# about 0.7 s (bench/ismcts.py), so it normally ends the search and a seeded
+# about 0.5–0.9 s (bench/ismcts.py), so it normally ends the search and a seeded
 # expert is reproducible; the time cap only bites under load.
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("random", {}),
     "medium": ("heuristic", {}),
     "hard": ("ismcts", {"iterations": {"seven_waters": 30, "default": 200}, "seconds": 0.5}),
-    "expert": ("ismcts", {"iterations": {"seven_waters": 100, "wildwasser": 1000, "default": 1500},
-                          "seconds": 0.95}),
+    "expert": ("ismcts", {"iterations": {"wasserloch": 5000, "wildwasser": 3000, "seven_waters": 100,
+                                         "default": 1500}, "seconds": 0.95}),
 }
 
 
