@@ -191,3 +191,44 @@ class HeuristicBot(Bot):
             if a.arg == c:
                 return a
         return plays[0]
+
+
+def rollout_policy(world, seat: int, rng):
+    """A fast greedy policy for search rollouts in a *sampled* world (never the true state).
+
+    Call the suit with most cards (jacks count as trump); send no signal; accept a
+    raise, never raise; lead the top jack if held, else the weakest card; follow by
+    winning the trick with the cheapest card that beats it unless the partner is
+    already ahead, otherwise throw the weakest card.
+    """
+    from ...games.watten.actions import ACCEPT_ACTION, PLAY, PLAYS, SIGNALS, TRUMPS
+    from ...games.watten.rules import best_index
+    from ...games.watten.state import ANSWER_PHASE, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE
+    phase = world.phase
+    game = world.game
+    if phase == TRUMP_PHASE:
+        hand = world.hands[seat]
+        counts = [sum(1 for c in hand if game.eff[t][c] == t) for t in range(4)]
+        return TRUMPS[max(range(4), key=lambda t: (counts[t], rng.random()))]
+    if phase == SIGNAL_PHASE:
+        return SIGNALS[0]
+    if phase == ANSWER_PHASE:
+        return ACCEPT_ACTION
+    if phase != PLAY_PHASE:
+        legal = world.legal_actions(seat)
+        return legal[rng.randrange(len(legal))]
+    cards = [a.arg for a in world.legal_actions(seat) if a.kind == PLAY]
+    trump, trick = world.trump, world.trick
+    if not trick:
+        own = game.strength[trump * 4 + trump]  # a lead's strength as a trump lead
+        top = max(cards, key=lambda c: own[c])
+        if own[top] >= 99:
+            return PLAYS[top]
+        return PLAYS[min(cards, key=lambda c: (own[c], c % 8))]
+    row = game.strength[trump * 4 + game.eff[trump][trick[0]]]
+    best = best_index(row, trick)
+    partner_ahead = best == len(trick) - 2
+    beating = [c for c in cards if row[c] > row[trick[best]]]
+    if beating and not partner_ahead:
+        return PLAYS[min(beating, key=lambda c: row[c])]
+    return PLAYS[min(cards, key=lambda c: (row[c], c % 8))]
