@@ -216,11 +216,11 @@ class ISMCTSBot(Bot):
             simultaneous = len(pending) > 1 or (simultaneous and len(previous) == 2 and pending[0] in previous)
             previous = pending
             seat = pending[0]
-            legal = world.legal_actions(seat)
             if simultaneous and seat != me:
                 # another seat's secret pick cannot depend on ours: not a tree decision
                 world.apply(self._policy(world, seat, rng), seat)
                 continue
+            legal = world.legal_actions(seat)
             if candidates is not None and node is root:
                 legal = [a for a in legal if a in candidates]
             children = node.children
