@@ -121,3 +121,13 @@ def test_team_rewards_are_shared_between_partners():
         state.apply(rng.choice(list(state.legal_actions(seat))), seat)
     r = state.returns()
     assert r[0] == r[2] and r[1] == r[3] and sorted({r[0], r[1]}) == [0.0, 1.0]
+
+
+def test_belief_and_conventions_need_a_heuristic_that_offers_them():
+    game = load("wildwasser")
+    with pytest.raises(ValueError, match="plausibility"):
+        ISMCTSBot(seed=1, iterations=10, belief=True, game=game)
+    with pytest.raises(ValueError, match="convention"):
+        ISMCTSBot(seed=1, iterations=10, conventions=True, game=game)
+    with pytest.raises(ValueError, match="requires the game"):
+        ISMCTSBot(seed=1, iterations=10, belief=True)

@@ -101,6 +101,20 @@ def evaluate(state: State) -> list[float]:
 
 RolloutPolicy = Callable[[State, int, random.Random], Action]
 
+BELIEF_TRIES = 20
+
+
+def _heuristic_hook(game, name: str, what: str):
+    """A function the game's heuristic module offers to the search (e.g. `rollout_policy`)."""
+    from importlib import import_module
+    if game is None:
+        raise ValueError(f"{what} requires the game")
+    module = import_module(f"{__package__}.heuristic.{game.name}")
+    hook = getattr(module, name, None)
+    if hook is None:
+        raise ValueError(f"{what}: the {game.name} heuristic does not define {name}")
+    return hook
+
 
 def random_policy(world: State, seat: int, rng: random.Random) -> Action:
     """A uniformly random legal action."""
@@ -130,8 +144,15 @@ class ISMCTSBot(Bot):
 
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
-                 root_candidates: int | None = None, widening: float = 2.0, game=None):
+                 root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
+                 conventions: bool = False, game=None):
         super().__init__(seed)
+        # belief: weigh each dealt world by the game heuristic's `plausibility` (what the
+        # others' signals and calls say about their hands) instead of dealing uniformly.
+        # conventions: let the heuristic's `convention` make the moves whose worth lies in
+        # what the partner reads from them (signals), which rollouts cannot value.
+        self._plausibility = _heuristic_hook(game, "plausibility", "belief") if belief else None
+        self._convention = _heuristic_hook(game, "convention", "conventions") if conventions else None
         # With root_candidates = k the search weighs only the game heuristic's k best
         # actions at the root: in games with hundreds of actions a second of search
         # cannot tell them all apart, but it can correct the heuristic's first choice.
@@ -155,11 +176,7 @@ class ISMCTSBot(Bot):
             self._policy: RolloutPolicy = random_policy
         elif rollout == "policy":
             # a game's fast policy that reads the sampled world directly
-            from importlib import import_module
-            module = import_module(f"{__package__}.heuristic.{game.name}") if game is not None else None
-            if module is None or not hasattr(module, "rollout_policy"):
-                raise ValueError("policy rollouts need a game whose heuristic defines rollout_policy")
-            self._policy = module.rollout_policy
+            self._policy = _heuristic_hook(game, "rollout_policy", "policy rollouts")
         elif rollout == "heuristic":
             if game is None:
                 raise ValueError("heuristic rollouts need the game")
@@ -173,7 +190,26 @@ class ISMCTSBot(Bot):
         if len(decision.legal) == 1:
             self.last_iterations = 0
             return decision.legal[0]
+        if self._convention is not None:
+            action = self._convention(decision)
+            if action is not None:
+                self.last_iterations = 0
+                return action
         return self.search(decision)[0].action
+
+    def _deal(self, decision: Decision, rng: random.Random) -> State:
+        """A world consistent with the view; with a belief, kept with its plausibility
+        (rejection sampling, at most BELIEF_TRIES deals so a surprising table stays cheap)."""
+        world = decision.sample(rng)
+        plausibility = self._plausibility
+        if plausibility is None:
+            return world
+        seat = decision.seat
+        for _ in range(BELIEF_TRIES - 1):
+            if rng.random() < plausibility(world, seat):
+                break
+            world = decision.sample(rng)
+        return world
 
     def search(self, decision: Decision) -> list[Choice]:
         """Run the search; the root's actions, most visited first."""
@@ -191,7 +227,7 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, decision.sample(rng), rng, c, me, candidates)
+            self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
             root.visits += 1
             n += 1
         self.last_iterations = n

@@ -124,3 +124,60 @@ def test_render_result_table_at_the_end():
     text = r.render_result(v, "en")
     assert "Result" in text and "Winners: Team" in text and len(v["results"]) >= 3
     assert "Ergebnis" in r.render_result(v, "de")
+
+
+# -- the conventions the search borrows (ISMCTS belief=true, conventions=true) ---------
+
+def _world_after_signals(partner_hand: str, partner_signal: str, caller_hand: str = "7H 8H 9H QH 8D"):
+    """Seat 3 calls hearts and signals; seat 0 (an opponent) signals none; seat 1 (seat 3's
+    partner) sends `partner_signal`; seat 2 answers.  Returns the state at seat 3's lead."""
+    state = new({3: caller_hand, 1: partner_hand})
+    state.apply("trump H")
+    for signal in ("signal weak", "signal none", f"signal {partner_signal}", "signal none"):
+        state.apply(signal)
+    return state
+
+
+def test_wa5_plausibility_reads_the_partners_honest_signal():
+    from wasserspiele.bots.heuristic.watten import SIGNAL_MISMATCH, plausibility
+    strong = "JH JC JS AH KH"
+    # the true world agrees with an honest strong signal, and disagrees with a "weak" one
+    assert plausibility(_world_after_signals(strong, "strong"), 3) == 1.0
+    assert plausibility(_world_after_signals(strong, "weak"), 3) == SIGNAL_MISMATCH
+    # seat 2 cannot see seat 1's signal (an opponent's): it is not read, whatever it was
+    assert plausibility(_world_after_signals(strong, "weak"), 2) == 1.0
+
+
+def test_wa1_3_plausibility_reads_the_call():
+    from wasserspiele.bots.heuristic.watten import CALL_MISMATCH, plausibility
+    # seat 3 called hearts holding no heart and four clubs: unlikely for a caller who names its best suit
+    state = _world_after_signals("7S 8S 9S TS QS", "weak", caller_hand="7C 8C 9C AC 8D")
+    assert plausibility(state, 0) == CALL_MISMATCH
+    state = _world_after_signals("7S 8S 9S TS QS", "weak", caller_hand="7H 8H AH KH 8D")
+    assert plausibility(state, 0) == 1.0
+    assert plausibility(state, 3) == 1.0  # the caller knows its own hand
+
+
+def test_search_worlds_follow_the_partners_signal_with_belief():
+    """With belief=true, dealt worlds give the partner a hand matching its strong signal far
+    more often than uniform deals do."""
+    from wasserspiele.bots.heuristic.watten import _dealt_hand, signal_level
+    from wasserspiele.bots.ismcts import ISMCTSBot
+    state = _world_after_signals("JH JC JS AH KH", "strong")
+    decision = decision_for(state, 3)
+
+    def share(belief: bool) -> float:
+        bot = ISMCTSBot(seed=1, iterations=10, rollout="policy", belief=belief, game=state.game)
+        worlds = [bot._deal(decision, bot.rng) for _ in range(300)]
+        return sum(signal_level(_dealt_hand(w, 1), 2) == "strong" for w in worlds) / len(worlds)
+
+    uniform, believed = share(False), share(True)
+    assert uniform < 0.1 and believed > 0.45, (uniform, believed)  # Bayes with SIGNAL_MISMATCH: about 0.6
+
+
+def test_search_signals_by_the_convention_without_searching():
+    from wasserspiele.bots.ismcts import ISMCTSBot
+    state = new({3: "JH JC JS AH KH"})
+    state.apply("trump H")
+    bot = ISMCTSBot(seed=1, iterations=500, conventions=True, game=state.game)
+    assert str(bot.choose(decision_for(state, 3))) == "signal strong" and bot.last_iterations == 0

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 from ..base import Bot, Decision
 from ...games.watten.actions import (
-    ACCEPT, CARD_ID, CONCEDE, JACK, N_CARDS, PLAY, RAISE, RANK_OF, SIGNAL, SIGNAL_LEVELS, SUIT_OF, TRUMP,
+    ACCEPT, ACCEPT_ACTION, CARD_ID, CONCEDE, JACK, N_CARDS, PLAY, PLAYS, RAISE, RANK_OF, SIGNAL, SIGNAL_LEVELS,
+    SIGNALS, SUIT_OF, TRUMP, TRUMPS,
 )
 from ...games.watten.rules import best_index
+from ...games.watten.state import ANSWER_PHASE, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE
+from ...games.watten.view import signal_visible
 
 SUITS = "CSHD"
 SIGNAL_VALUE = {"weak": 0.0, "medium": 1.0, "strong": 2.0, "none": None, None: None}
@@ -32,6 +35,23 @@ def hand_points(cards: list[int], trump: int) -> float:
         elif r == 7:  # a plain ace
             pts += 0.5
     return pts
+
+
+def signal_level(cards: list[int], trump: int) -> str:
+    """The honest signal for a hand of the current deal (WA-5): its strength in three steps."""
+    pts = hand_points(cards, trump)
+    return "weak" if pts < 3.5 else "medium" if pts < 6.0 else "strong"
+
+
+def honest_signal(decision: Decision):
+    """The convention this bot and the search share: signal the hand's strength truthfully,
+    or nothing when a signal risks being caught too often (WA-5.1)."""
+    view = decision.view
+    legal = decision.legal
+    if decision.game.options["signal_detection_p"] > MAX_SIGNAL_RISK:
+        return legal[0]  # signal none
+    level = signal_level([CARD_ID[n] for n in view["hand"]], SUITS.index(view["trump"]))
+    return next(a for a in legal if SIGNAL_LEVELS[a.arg] == level)
 
 
 class HeuristicBot(Bot):
@@ -56,13 +76,7 @@ class HeuristicBot(Bot):
         return best
 
     def _signal(self, decision, legal):
-        view = decision.view
-        if decision.game.options["signal_detection_p"] > MAX_SIGNAL_RISK:
-            return legal[0]  # signal none
-        hand = [CARD_ID[n] for n in view["hand"]]
-        pts = hand_points(hand, SUITS.index(view["trump"]))
-        level = "weak" if pts < 3.5 else "medium" if pts < 6.0 else "strong"
-        return next(a for a in legal if SIGNAL_LEVELS[a.arg] == level)
+        return honest_signal(decision)
 
     # -- card play -------------------------------------------------------------------
     def _tables(self, decision):
@@ -201,9 +215,6 @@ def rollout_policy(world, seat: int, rng):
     winning the trick with the cheapest card that beats it unless the partner is
     already ahead, otherwise throw the weakest card.
     """
-    from ...games.watten.actions import ACCEPT_ACTION, PLAY, PLAYS, SIGNALS, TRUMPS
-    from ...games.watten.rules import best_index
-    from ...games.watten.state import ANSWER_PHASE, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE
     phase = world.phase
     game = world.game
     if phase == TRUMP_PHASE:
@@ -232,3 +243,66 @@ def rollout_policy(world, seat: int, rng):
     if beating and not partner_ahead:
         return PLAYS[min(beating, key=lambda c: row[c])]
     return PLAYS[min(cards, key=lambda c: (row[c], c % 8))]
+
+
+# -- what search borrows from this bot's conventions -------------------------------
+
+def convention(decision: Decision):
+    """The action a convention dictates, or None when the position is for search to judge.
+
+    A signal is worth only what the partner reads from it, which a search over sampled
+    worlds cannot value (every rollout ignores it): the search signals honestly, like
+    this bot, so that partners can read each other (see `plausibility`)."""
+    if decision.legal[0].kind == SIGNAL:
+        return honest_signal(decision)
+    return None
+
+
+# A visible signal that contradicts a sampled hand is not impossible (a bluff, or a
+# partner with other habits), only unlikely: such worlds are kept with this weight.
+SIGNAL_MISMATCH = 0.05
+# The caller names the suit its hand supports best; a world where another suit would
+# have been clearly better for the caller is kept with this weight.
+CALL_MISMATCH = 0.35
+CALL_SLACK = 1.0  # hand points by which the called suit may trail the best one
+
+
+def _dealt_hand(world, seat: int) -> list[int]:
+    """`seat`'s five cards of the current deal in a sampled world: held plus played."""
+    cards = list(world.hands[seat])
+    for leader, played, _winner in world.tricks:
+        i = (seat - leader) % 4
+        if i < len(played):
+            cards.append(played[i])
+    if world.trick:
+        i = (seat - world.leader) % 4
+        if i < len(world.trick):
+            cards.append(world.trick[i])
+    return cards
+
+
+def plausibility(world, seat: int) -> float:
+    """How likely a sampled world's hidden hands are, given what `seat` saw others do.
+
+    Reads the honest-signal convention (a visible signal states the sender's strength in
+    the trump) and the call (the caller names its best suit).  ISMCTS keeps a dealt
+    world with this probability, so its worlds follow the table's information rather
+    than a uniform deal."""
+    trump = world.trump
+    if trump < 0:
+        return 1.0
+    weight = 1.0
+    mode = world.game.signal_mode
+    for other in range(4):
+        level = world.signals[other]
+        if other == seat or level <= 0 or not signal_visible(mode, seat, other):
+            continue  # no signal, or one this seat cannot see (re-drawn at random)
+        if signal_level(_dealt_hand(world, other), trump) != SIGNAL_LEVELS[level]:
+            weight *= SIGNAL_MISMATCH
+    caller = world.caller
+    if caller != seat:
+        hand = _dealt_hand(world, caller)
+        best = max(hand_points(hand, t) for t in range(4))
+        if hand_points(hand, trump) + CALL_SLACK < best:
+            weight *= CALL_MISMATCH
+    return weight

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from ...core.chance import shuffle_fast
 from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
 from .state import (
     EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
@@ -128,7 +129,7 @@ def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: ra
     total = sum(sizes.values())
     pool = list(unseen)
     for _ in range(24):
-        rng.shuffle(pool)
+        shuffle_fast(pool, rng)
         out: dict[int, list[int]] = {}
         i = 0
         ok = True
@@ -142,8 +143,8 @@ def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: ra
         if ok:
             return out
     slots = [o for o in seats for _ in range(sizes[o])]
-    rng.shuffle(slots)
-    rng.shuffle(pool)
+    shuffle_fast(slots, rng)
+    shuffle_fast(pool, rng)
     owner: dict[int, int] = {}  # card -> slot index
 
     def augment(k: int, seen: set[int]) -> bool:
@@ -166,7 +167,7 @@ def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: ra
     for c, k in owner.items():
         out[slots[k]].append(c)
     for o in seats:
-        rng.shuffle(out[o])
+        shuffle_fast(out[o], rng)
     return out
 
 
@@ -201,7 +202,7 @@ def sample_world(state: "WattenState", seat: int, rng: random.Random) -> "Watten
         w.hands[o] = cards
         rest.difference_update(cards)
     unused = [c for c in unseen if c in rest]
-    rng.shuffle(unused)
+    shuffle_fast(unused, rng)
     w.unused = unused
     _resample_signals(state, w, seat, rng)
     return w
