@@ -196,3 +196,19 @@ def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
     assert data["state"]["waterhole"] == {"A": 3, "2": 2}
     # draws refill in turn from the pile: seat 0 took 5 5, seat 1 6 6, seat 0 7 A A
     assert data["state"]["hands"] == [{"A": 2, "5": 2, "7": 1}, {"3": 2, "4": 1, "6": 2}]
+
+
+def test_hint_shows_the_strongest_bots_choice_and_alternatives_with_values(run):
+    result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", input="hint\nquit\n")
+    assert result.exit_code == 0
+    line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
+    best, others = line.removeprefix("hint: ").split("   (alternatives: ")
+    # "Ax2 (value 0.61 after 1234 simulations)": a legal move with its value and visit count
+    assert best.split()[0] in "Ax1, Ax2, 3x1, 3x2, 4x1".split(", ")
+    assert "value" in best and "simulations" in best
+    assert others.count("value") >= 1  # at least one alternative, with its value
+
+
+def test_hint_in_german(run):
+    result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--lang", "de", input="hint\nquit\n")
+    assert "Tipp:" in result.output and "Simulationen" in result.output

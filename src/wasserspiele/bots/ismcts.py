@@ -190,12 +190,15 @@ class ISMCTSBot(Bot):
         if len(decision.legal) == 1:
             self.last_iterations = 0
             return decision.legal[0]
-        if self._convention is not None:
-            action = self._convention(decision)
-            if action is not None:
-                self.last_iterations = 0
-                return action
+        action = self.conventional(decision)
+        if action is not None:
+            self.last_iterations = 0
+            return action
         return self.search(decision)[0].action
+
+    def conventional(self, decision: Decision) -> Action | None:
+        """The move the game's convention dictates here (with conventions on), else None."""
+        return self._convention(decision) if self._convention is not None else None
 
     def _deal(self, decision: Decision, rng: random.Random) -> State:
         """A world consistent with the view; with a belief, kept with its plausibility

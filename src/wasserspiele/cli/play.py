@@ -143,11 +143,14 @@ class PlaySession:
         """The expert bot's choice for `seat` and its best alternatives, with estimated values."""
         from ..bots.levels import bot_for_level
         bot = bot_for_level("expert", self.state.game, seed=len(self.state.history))
-        choices = bot.search(decision_for(self.state, seat)) if hasattr(bot, "search") else []
+        decision = decision_for(self.state, seat)
+        # a move made by convention (a Watten signal) has no searched value to show
+        searched = hasattr(bot, "search") and getattr(bot, "conventional", lambda d: None)(decision) is None
+        choices = bot.search(decision) if searched else []
         lines = [self.t("hint_line", action=c.action, value=c.value, visits=c.visits)
                  for c in choices[:alternatives + 1]]
         if not lines:
-            return self.t("hint", best=bot.choose(decision_for(self.state, seat)), others="–")
+            return self.t("hint", best=bot.choose(decision), others="–")
         return self.t("hint", best=lines[0], others="; ".join(lines[1:]) or "–")
 
     def ask(self, seat: int, r) -> Any:
