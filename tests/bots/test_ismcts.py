@@ -131,3 +131,14 @@ def test_belief_and_conventions_need_a_heuristic_that_offers_them():
         ISMCTSBot(seed=1, iterations=10, conventions=True, game=game)
     with pytest.raises(ValueError, match="requires the game"):
         ISMCTSBot(seed=1, iterations=10, belief=True)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"iterations": 0}, "iterations must be a positive number, not 0"),
+    ({"seconds": -1.0, "iterations": None}, "seconds must be a positive number"),
+    ({"exploration": -0.1}, "exploration must be a non-negative number"),
+    ({"rollout_depth": "deep"}, "rollout_depth must be a non-negative number, not 'deep'"),
+])
+def test_bad_budget_or_setting_is_refused_naming_it(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        ISMCTSBot(seed=1, game=load("watten"), **kwargs)

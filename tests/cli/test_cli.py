@@ -28,6 +28,14 @@ def test_all_bot_game_plays_to_the_end_without_input(run):
     assert "Winner" in result.output or "Shared win" in result.output
 
 
+def test_seats_take_levels_and_bot_specs(run):
+    result = run("play", "wasserloch", "--seats", "hard,medium,ismcts:iterations=20,exploration=0.5",
+                 "--option", "rounds=1", "--seed", "4", "--verbose")
+    assert result.exit_code == 0, result.output
+    assert "Result" in result.output
+    assert "hard" in result.output and "ismcts:iterations=20,exploration=0.5" in result.output
+
+
 def test_all_bot_game_in_german(run):
     result = run("play", "wasserloch", "--seats", "random,random", "--players", "2", "--seed", "4", "--lang", "de")
     assert result.exit_code == 0
@@ -80,6 +88,8 @@ def test_eof_on_input_saves_and_stops(run, tmp_path):
     (["play", "wasserloch", "--players", "7"], "option players"),
     (["play", "wasserloch", "--seats", "human,robot,random"], "unknown seat kind 'robot'"),
     (["play", "wasserloch", "--seats", "human,random"], "names 2 seat(s) but the game has 3"),
+    (["play", "wasserloch", "--seats", "human,hard:iterations=0,random"], "bot spec 'hard:iterations=0'"),
+    (["play", "wasserloch", "--seats", "human,ismcts:depth=3,random"], "unexpected keyword argument 'depth'"),
     (["play"], "name a game"),
     (["rules", "chess"], "unknown game"),
 ])

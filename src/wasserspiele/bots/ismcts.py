@@ -168,6 +168,14 @@ class ISMCTSBot(Bot):
         self.widening = widening  # a node may have about widening·√visits children
         if iterations is None and seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget")
+        for name, value, positive in (("iterations", iterations, True), ("seconds", seconds, True),
+                                      ("widening", widening, True), ("exploration", exploration, False),
+                                      ("rollout_depth", rollout_depth, False)):
+            if value is None:
+                continue
+            number = isinstance(value, (int, float)) and not isinstance(value, bool)
+            if not number or value < 0 or (positive and value == 0):
+                raise ValueError(f"{name} must be a {'positive' if positive else 'non-negative'} number, not {value!r}")
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration

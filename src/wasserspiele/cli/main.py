@@ -47,7 +47,7 @@ def games_cmd() -> None:
 @main.command("play")
 @click.argument("game", required=False)
 @click.option("--players", type=int, help="number of players (games with a variable count)")
-@click.option("--seats", help="comma-separated: human, heuristic, random (default: one human, the rest heuristic)")
+@click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), help="save the game here after every move")

@@ -9,7 +9,9 @@ from typing import Any
 import click
 
 from ..bots.base import Bot, decision_for
-from ..bots.registry import bot_kinds, make_bot
+from ..bots.levels import level_names
+from ..bots.registry import bot_kinds
+from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadNotation, BadOption
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
@@ -56,16 +58,19 @@ class Quit(Exception):
 
 
 def parse_seats(text: str | None, players: int) -> list[str]:
-    """`human,heuristic,random` → one kind per seat (default: one human, the rest heuristic)."""
+    """`human,expert,heuristic` → one seat kind per seat: `human` or a bot spec (a level,
+    a bot, `ismcts:iterations=300`; see bots/specs.py).  Default: one human, the rest heuristic."""
     if not text:
         return [HUMAN] + ["heuristic"] * (players - 1)
-    kinds = [k.strip().lower() for k in text.split(",")]
+    kinds = [k.strip().lower() for k in split_spec_texts([text])]
     if len(kinds) != players:
         raise BadOption(f"--seats names {len(kinds)} seat(s) but the game has {players} players")
-    known = [HUMAN, *bot_kinds()]
     for k in kinds:
-        if k not in known:
-            raise BadOption(f"--seats: unknown seat kind {k!r} (kinds: {', '.join(known)})")
+        if k != HUMAN:
+            spec = parse_bot_spec(k)
+            if spec.kind not in bot_kinds():
+                raise BadOption(f"--seats: unknown seat kind {k!r} (human, bots: {', '.join(bot_kinds())}; "
+                                f"levels: {', '.join(level_names())})")
     return kinds
 
 
@@ -100,8 +105,11 @@ class PlaySession:
             game = load(game_name, **options)
             state = game.new_game(seed=seed)
         kinds = parse_seats(seats, game.players)
+        specs = {s: parse_bot_spec(k) for s, k in enumerate(kinds) if k != HUMAN}
+        for spec in set(specs.values()):
+            check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = random.Random(seed)
-        bots = {s: make_bot(k, game, seeder.randrange(2**31)) for s, k in enumerate(kinds) if k != HUMAN}
+        bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
         return cls(state, kinds, bots, save, lang)
 
     def t(self, key: str, **kw) -> str:
