@@ -38,7 +38,12 @@ DEFAULT_SCORE_SCALE = 5.0
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4, "rollout": "policy"},
     "seven_waters": {"rollout_depth": 120, "rollout": "heuristic", "root_candidates": 5},
-    "watten": {"rollout_depth": 25},
+    # Watten: a hand's result moves the score-lead reward by only ~0.25, so exploration
+    # is scaled down with it; worlds follow the signals and the call, and signals are
+    # sent by the honest convention (arena: 0.600 -> 0.665 of games at 600 iterations
+    # with exploration 0.7 -> 0.25; docs/performance.md)
+    "watten": {"rollout_depth": 25, "rollout": "policy", "belief": True, "conventions": True,
+               "exploration": 0.25},
     "wildwasser": {"rollout_depth": 30},
 }
 

@@ -59,8 +59,11 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     table = Table(title=f"{name}: {len(result.games)} games, seed {seed}, {result.game.players} players")
-    for col in ("bot", "seats", "win rate", "95 % CI", "mean score", "mean place"):
-        table.add_column(col, justify="left" if col == "bot" else "right", no_wrap=True)
+    # a long bot spec wraps; the figures never do (a narrow terminal or a log file
+    # must not cut them to "0.6…")
+    table.add_column("bot", justify="left", overflow="fold", ratio=1)
+    for col in ("seats", "win rate", "95 % CI", "mean score", "mean place"):
+        table.add_column(col, justify="right", no_wrap=True, min_width=len(col))
     for r in result.by_spec():
         rate, score, place = r.win_rate(), r.mean_score(), r.mean_place()
         table.add_row(r.spec, str(r.seats), f"{rate.value:.3f}", f"{rate.low:.3f}–{rate.high:.3f}",
