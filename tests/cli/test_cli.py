@@ -222,3 +222,11 @@ def test_hint_shows_the_strongest_bots_choice_and_alternatives_with_values(run):
 def test_hint_in_german(run):
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--lang", "de", input="hint\nquit\n")
     assert "Tipp:" in result.output and "Simulationen" in result.output
+
+
+def test_hint_for_a_watten_signal_gives_the_convention_without_a_value(run):
+    # seat 3 calls and signals first; seat 0's first decision is its signal (WA-5)
+    result = run("play", "watten", "--seats", "human,random,random,random", "--seed", "1", input="hint\nquit\n")
+    line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
+    assert line.startswith("hint: signal ") and line.endswith("(alternatives: –)")
+    assert "value" not in line
