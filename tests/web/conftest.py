@@ -22,8 +22,8 @@ def make_client(db_url):
     """Start an app (optionally over another URL; bots wait `bot_delay` s); every client is closed at the end."""
     clients = []
 
-    def make(url: str | None = None, bot_delay: float = 30.0) -> TestClient:
-        client = TestClient(create_app(url or db_url, bot_delay=bot_delay))
+    def make(url: str | None = None, bot_delay: float = 30.0, bot_pool: str = "thread", **kwargs) -> TestClient:
+        client = TestClient(create_app(url or db_url, bot_delay=bot_delay, bot_pool=bot_pool, **kwargs))
         client.__enter__()
         clients.append(client)
         return client

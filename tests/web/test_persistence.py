@@ -101,7 +101,7 @@ def test_migrations_run_at_start_up_and_are_idempotent(db_url):
     Storage(db_url).close()
     engine = sa.create_engine(db_url)
     with engine.connect() as conn:
-        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0002"
         names = set(sa.inspect(conn).get_table_names())
     engine.dispose()
     assert {"tables", "seats", "moves", "alembic_version"} <= names
@@ -184,7 +184,7 @@ def test_group_commit_writes_concurrent_moves_together_and_isolates_a_failure(db
     async def scenario():
         storage = Storage(db_url)
         hub = Hub(storage, bot_delay=30)
-        tables = [hub.create({"game": "wasserloch", "seats": humans(3)})[0] for _ in range(6)]
+        tables = [(await hub.create({"game": "wasserloch", "seats": humans(3)}))[0] for _ in range(6)]
         calls = []
         real = storage.save_batch
 
@@ -256,14 +256,14 @@ def test_a_dropped_table_object_refuses_to_act(client):
     from wasserspiele.web.hub import Refused
     t = create(client, seats=humans(3))
     hub = client.app.state.hub
-    old = hub.get(t["id"])
+    old = client.portal.call(hub.open, t["id"])
     hub.forget(t["id"])
     legal = str(old.state.legal_actions(0)[0])
     with pytest.raises(Refused) as exc:
         client.portal.call(old.submit, 0, legal, 0)
     assert exc.value.code == "reload"
     assert table_state(client, t["id"])["n"] == 0          # a fresh object from the database
-    assert hub.get(t["id"]) is not old
+    assert client.portal.call(hub.open, t["id"]) is not old
 
 
 def test_bots_play_the_same_game_with_or_without_a_restart(make_client, db_url, tmp_path):

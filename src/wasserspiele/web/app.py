@@ -28,7 +28,9 @@ import logging
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy.exc
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,7 +41,11 @@ from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
 from ..core.records import replay
 from ..core.registry import game_class, game_names
-from .hub import HUMAN, Connection, Hub, Refused
+from . import schemas
+from .botpool import BotPool
+from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused
+from .limits import Limits, RateLimit
+from .notify import Listener
 from .storage import Storage
 
 log = logging.getLogger("wasserspiele.web")
@@ -48,8 +54,6 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384          # bytes of a JSON request body
 MAX_MESSAGE = 4_096        # characters of one WebSocket message
 HELLO_TIMEOUT = 10.0       # seconds a new WebSocket has to say who it is
-RATE = 200.0               # messages per second a connection may send on average (a program
-BURST = 400.0              # playing fast stays below), and at once
 PAGE_HEADERS = {
     "cache-control": "no-cache",
     # scripts and connections only from this server; the seat token stays in the fragment
@@ -61,14 +65,47 @@ PAGE_HEADERS = {
 }
 
 
-def _refusal(exc: Refused) -> JSONResponse:
+def _refusal(exc: Refused | schemas.Invalid) -> JSONResponse:
     return JSONResponse({"error": exc.code, "reason": exc.reason}, status_code=exc.status)
+
+
+async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Response:
+    return _refusal(exc)
+
+
+async def _on_http_error(request: Request, exc: HTTPException) -> Response:
+    code = {404: "not_found", 405: "bad_method"}.get(exc.status_code, "bad_request")
+    return JSONResponse({"error": code, "reason": exc.detail}, status_code=exc.status_code,
+                        headers=exc.headers)
+
+
+async def _on_storage_error(request: Request, exc: Exception) -> Response:
+    """The database is down, stalled or refused: the request can be tried again later."""
+    log.error("storage failed during %s %s: %s", request.method, request.url.path, exc)
+    return JSONResponse({"error": "storage", "reason": "the database is not available; please try again"},
+                        status_code=503, headers={"retry-after": "5"})
+
+
+async def _on_crash(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error during %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal", "reason": "the server failed unexpectedly; it has been logged"},
+                        status_code=500)
+
+
+EXCEPTION_HANDLERS = {
+    Refused: _on_refused,
+    schemas.Invalid: _on_refused,
+    HTTPException: _on_http_error,
+    sqlalchemy.exc.SQLAlchemyError: _on_storage_error,
+    TimeoutError: _on_storage_error,
+    Exception: _on_crash,
+}
 
 
 async def _json_body(request: Request) -> Any:
     """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdigit() and (len(declared) > 9 or int(declared) > MAX_BODY):
         raise Refused("too_large", f"the request body is too large ({declared} bytes, at most {MAX_BODY})", 413)
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -76,11 +113,7 @@ async def _json_body(request: Request) -> Any:
         if size > MAX_BODY:
             raise Refused("too_large", f"the request body is too large (over {MAX_BODY} bytes)", 413)
         chunks.append(chunk)
-    body = b"".join(chunks)
-    try:
-        return json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise Refused("bad_json", f"the request body is not valid JSON ({exc})") from None
+    return schemas.parse_json(b"".join(chunks))
 
 
 def _bearer(request: Request) -> str | None:
@@ -106,21 +139,32 @@ def games_json() -> list[dict[str, Any]]:
     return out
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads: bool = True,
-               resume: bool = True) -> Starlette:
-    """The web app over the database at `db_url` (default: SQLite in the user's data dir)."""
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: str = "process",
+               resume: bool = True, limits: Limits | None = None) -> Starlette:
+    """The web app over the database at `db_url` (default: SQLite in the user's data dir).
+    `bot_pool`: where bots think ("process"; "thread" or "inline" for tests)."""
     from .storage import default_db_url
+
+    lim = limits or Limits.from_env()
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        storage = Storage(db_url or default_db_url())
-        hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
+        storage = Storage(db_url or default_db_url(), exclusive=True)
+        hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim)
         app.state.hub = hub
+        background = [asyncio.create_task(hub.sweeper())]
+        if storage.postgresql:
+            listener = Listener(storage.url, storage.origin, hub.on_notice, hub.catch_up_all)
+            app.state.listener = listener
+            background.append(asyncio.create_task(listener.run()))
+            await asyncio.wait_for(listener.ready.wait(), lim.storage_seconds)
         if resume:
-            hub.resume_all()
+            await hub.resume_all()
         try:
             yield
         finally:
+            for task in background:
+                task.cancel()
             await hub.shutdown()
             storage.close()
 
@@ -138,13 +182,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         if request.method == "GET":
             status = request.query_params.get("status", "running")
             if status not in ("running", "over", "all"):
-                return _refusal(Refused("bad_request", "status: one of running, over, all"))
-            return JSONResponse({"tables": hub.storage.list_tables(None if status == "all" else status)})
-        try:
-            body = await _json_body(request)
-            table, tokens = hub.create(body)
-        except Refused as exc:
-            return _refusal(exc)
+                raise Refused("bad_request", "status: one of running, over, all")
+            return JSONResponse({"tables": await hub.db(hub.storage.list_tables,
+                                                        None if status == "all" else status)})
+        body = await _json_body(request)
+        table, tokens = await hub.create(body, client_of(request))
         base = f"/table/{table.id}"
         seats = []
         for s in table.seats:
@@ -157,60 +199,42 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                              "spectator_link": base}, status_code=201)
 
     async def api_table(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            seat = table.seat_for_token(_bearer(request))
-        except Refused as exc:
-            return _refusal(exc)
-        return JSONResponse(table.message_for(seat))
+        table = await hub_of(request).open(request.path_params["table_id"])
+        return JSONResponse(table.message_for(table.seat_for_token(_bearer(request))))
 
     async def api_move(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            token = _bearer(request)
-            if token is None:
-                raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
-            seat = table.seat_for_token(token)
-            body = await _json_body(request)
-            if not isinstance(body, dict):
-                raise Refused("bad_message", "the body must be a JSON object {\"action\": ..., \"n\": ...}")
-            result = await table.submit(seat, body.get("action"), body.get("n"))
-        except Refused as exc:
-            return _refusal(exc)
-        return JSONResponse(result)
+        table = await hub_of(request).open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        body = schemas.load(schemas.MoveBody, await _json_body(request))
+        return JSONResponse(await table.submit(seat, body.action, body.n))
+
+    async def finished(request: Request, what: str):
+        table = await hub_of(request).open(request.path_params["table_id"])
+        if not table.state.is_terminal():
+            raise Refused("running", f"{what} is available once the game is over", 409)
+        return table
 
     async def api_record(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            if not table.state.is_terminal():
-                raise Refused("running", "the record is available once the game is over", 409)
-        except Refused as exc:
-            return _refusal(exc)
+        table = await finished(request, "the record")
         return JSONResponse(table.state.record())
 
     async def api_replay(request: Request) -> Response:
-        hub = hub_of(request)
+        table = await finished(request, "a replay")
+        text = request.path_params["step"]
+        if not (text.isdigit() and len(text) < 7):
+            raise Refused("bad_request", "step: must be a whole number of actions")
+        step = int(text)
+        record = table.state.record()
+        total = len(record["actions"])
+        if not 0 <= step <= total:
+            raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
         try:
-            table = hub.get(request.path_params["table_id"])
-            if not table.state.is_terminal():
-                raise Refused("running", "a replay is available once the game is over", 409)
-            try:
-                step = int(request.path_params["step"])
-            except ValueError:
-                raise Refused("bad_request", "step: must be an integer") from None
-            record = table.state.record()
-            total = len(record["actions"])
-            if not 0 <= step <= total:
-                raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
-            try:
-                st = replay(record, stop_at=step)
-            except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
-                raise Refused("broken_table", str(exc), 500) from None
-        except Refused as exc:
-            return _refusal(exc)
+            st = replay(record, stop_at=step)
+        except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
+            raise Refused("broken_table", str(exc), 500) from None
         return JSONResponse({"table": table.id, "game": table.game.name, "step": step, "total": total,
                              "players": table.game.players, "teams": [list(t) for t in table.game.teams],
                              "action": record["actions"][step - 1] if step else None,
@@ -219,55 +243,62 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def ws_table(websocket: WebSocket) -> None:
         hub: Hub = websocket.app.state.hub
+        client = client_of(websocket)
         await websocket.accept()
+        counted = False
         try:
-            table = hub.get(websocket.path_params["table_id"])
+            table = await hub.open(websocket.path_params["table_id"])
             try:
                 first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
             except asyncio.TimeoutError:
                 raise Refused("bad_message", "say hello first: {\"type\": \"hello\", \"token\": ...}") from None
-            hello = _parse_message(first)
-            if hello.get("type") != "hello":
+            data = schemas.parse_json(_text(first), "the message")
+            if not isinstance(data, dict) or data.get("type") != "hello":
                 raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
-            seat = table.seat_for_token(hello.get("token"))
-        except Refused as exc:
-            await websocket.send_text(json.dumps(exc.to_json()))
-            await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+            seat = table.seat_for_token(schemas.load(schemas.Hello, data).token)
+            too_many = hub.sockets.open(client, len(table.conns))
+            if too_many:
+                raise Refused("too_many", too_many, 429)
+            counted = True
+        except (Refused, schemas.Invalid) as exc:
+            await _refuse_socket(websocket, exc)
+            return
+        except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
+            await _refuse_socket(websocket, Refused("storage", "the database is not available; please try again", 503))
             return
         except WebSocketDisconnect:
             return
         conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
         table.attach(conn)
-        allowance, last = BURST, asyncio.get_running_loop().time()
+        bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
         try:
             while True:
                 text = await _receive(websocket)
-                now = asyncio.get_running_loop().time()
-                allowance = min(BURST, allowance + (now - last) * RATE)
-                last = now
                 try:
-                    if allowance < 1.0:
-                        raise Refused("too_many", f"too many messages (at most {RATE:g} a second); "
-                                                  "this one was ignored")
-                    allowance -= 1.0
-                    msg = _parse_message(text)
-                    kind = msg.get("type")
-                    if kind == "move":
-                        result = await table.submit(seat, msg.get("action"), msg.get("n"))
+                    if not bucket.take():
+                        # answered while the outbox has room, then dropped unanswered: a flood
+                        # gets its refusals and never fills the outbox to its cap
+                        if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
+                            raise Refused("too_many", f"too many messages (at most {hub.limits.message_rate:g} "
+                                                      "a second); this one was ignored")
+                        continue
+                    msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
+                    if isinstance(msg, schemas.MoveMessage):
+                        result = await table.submit(seat, msg.action, msg.n)
                         conn.push(json.dumps(result))  # after the new state: "your move is in"
-                    elif kind == "ping":
+                    elif isinstance(msg, schemas.Ping):
                         conn.push(json.dumps({"type": "pong"}))
-                    elif kind == "sync":
-                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
                     else:
-                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, sync, ping)")
-                except Refused as exc:
-                    conn.push(json.dumps(exc.to_json()))
+                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
+                except (Refused, schemas.Invalid) as exc:
+                    conn.push(json.dumps({"type": "refused", "code": exc.code, "reason": exc.reason}))
                 if conn.closed:
                     break
         except WebSocketDisconnect:
             pass
         finally:
+            if counted:
+                hub.sockets.close(client)
             table.detach(conn)
             await conn.drain()
 
@@ -284,11 +315,30 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+
+
+def app_from_env() -> Starlette:
+    """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`):
+    configured by WASSERSPIELE_DB, WASSERSPIELE_BOT_DELAY and the limits' variables."""
+    import os
+    return create_app(os.environ.get("WASSERSPIELE_DB"),
+                      bot_delay=float(os.environ.get("WASSERSPIELE_BOT_DELAY", "0.7")))
+
+
+def client_of(conn: Request | WebSocket) -> str:
+    """Who a request comes from, for the limits: the peer's address (the player's, when
+    uvicorn trusts the reverse proxy's X-Forwarded-For)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid) -> None:
+    await websocket.send_text(json.dumps({"type": "refused", "code": exc.code, "reason": exc.reason}))
+    await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:
-    """The next message, text or bytes (bytes are refused by _parse_message)."""
+    """The next message, text or bytes (bytes are refused by _text)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -296,16 +346,10 @@ async def _receive(websocket: WebSocket) -> str | bytes:
     return text if text is not None else (message.get("bytes") or b"")
 
 
-def _parse_message(text: Any) -> dict[str, Any]:
-    """One client message: a small JSON object, or Refused saying what is wrong."""
+def _text(text: Any) -> str:
+    """One client message's text, or Refused saying what is wrong."""
     if not isinstance(text, str):
         raise Refused("bad_message", "messages must be JSON text, not binary")
     if len(text) > MAX_MESSAGE:
         raise Refused("too_large", f"the message is too large ({len(text)} characters, at most {MAX_MESSAGE})")
-    try:
-        msg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Refused("bad_json", f"the message is not valid JSON ({exc.msg})") from None
-    if not isinstance(msg, dict):
-        raise Refused("bad_message", "a message must be a JSON object with a \"type\"")
-    return msg
+    return text
