@@ -2,11 +2,17 @@
 WebSockets on loopback.  Prints moves per second and move latency (p50/p99).
 
     python bench/web_load.py [--tables 20] [--seconds 10] [--game wasserloch] [--db URL]
+    python bench/web_load.py --pg --workers 2            # 2 processes on a throwaway PostgreSQL
+    python bench/web_load.py --tables 1 --bot-tables 20  # a human's latency under bot load
 
 The server runs as `wasserspiele serve` in a subprocess with its own SQLite file (or
---db), so the figures include validation, persistence (one commit per move) and
-pushing every seat its own view.  Latency: from sending a move to receiving the
-server's answer ("accepted", sent after the new position) on the mover's socket.
+--db, or --pg: a throwaway PostgreSQL cluster), so the figures include validation,
+persistence (one commit per move) and pushing every seat its own view.  With
+--workers N the server runs N processes on one port (PostgreSQL only): a table's seats
+land on different processes, so moves also travel by LISTEN/NOTIFY.  Latency: from
+sending a move to receiving the server's answer ("accepted", sent after the new
+position) on the mover's socket.  --bot-tables K keeps K all-bot tables busy
+(--bot-game, --bot-level; no delay) while the measured tables are played.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -34,9 +41,17 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db: str) -> subprocess.Popen:
+BENCH_LIMITS = {  # one load client creates every table: lift the per-client limits
+    "WASSERSPIELE_TABLES_PER_CLIENT": "100000", "WASSERSPIELE_TABLES_PER_SERVER": "100000",
+    "WASSERSPIELE_BOT_SEATS_PER_CLIENT": "100000", "WASSERSPIELE_BOT_SEATS_PER_SERVER": "100000",
+    "WASSERSPIELE_SOCKETS_PER_CLIENT": "100000",
+}
+
+
+def start_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", "--port", str(port),
-                             "--db", db, "--bot-delay", "0"], stdout=subprocess.DEVNULL)
+                             "--db", db, "--bot-delay", "0", "--workers", str(workers)],
+                            stdout=subprocess.DEVNULL, env={**os.environ, **BENCH_LIMITS}, start_new_session=True)
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -49,21 +64,33 @@ def start_server(port: int, db: str) -> subprocess.Popen:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (Linux), to report server cost per move."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+    """User + system CPU time of a process and its live children (Linux): the server's
+    workers and its bots' worker processes, to report server cost per move."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+            except (OSError, ValueError, IndexError):
+                continue
+    if pid not in stats:
         return None
+    tree, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        tree.add(p)
+        todo += [c for c, (parent, _) in stats.items() if parent == p and c not in tree]
+    return sum(stats[p][1] for p in tree) / os.sysconf("SC_CLK_TCK")
 
 
-def create_table(base: str, game: str, players: int | None) -> dict:
+def create_table(base: str, game: str, players: int | None, bot_level: str | None = None) -> dict:
     body = {"game": game, "options": {"players": players} if players else {}}
     probe = {"game": game, "options": body["options"], "seats": None}
-    # all seats human: the benchmark's clients are the (random) players
+    # all seats human: the benchmark's clients are the (random) players (or all bots)
     n = players or {"watten": 4, "seven_waters": 2}.get(game, 3 if game == "wasserloch" else 4)
-    probe["seats"] = [{"kind": "human"}] * n
+    probe["seats"] = [{"kind": "bot", "level": bot_level} if bot_level else {"kind": "human"}] * n
     req = urllib.request.Request(base + "/api/tables", data=json.dumps(probe).encode(),
                                  headers={"content-type": "application/json"}, method="POST")
     return json.loads(urllib.request.urlopen(req, timeout=10).read())
@@ -129,16 +156,34 @@ async def table_loop(base: str, ws_base: str, game: str, players: int | None, rn
         stats.games += 1
 
 
+async def bot_table_loop(base: str, game: str, level: str, stop_at: float, finished: list) -> None:
+    """Keep one all-bot table busy: a new one as soon as the last is over."""
+    while time.monotonic() < stop_at:
+        table = await asyncio.to_thread(create_table, base, game, None, level)
+        while time.monotonic() < stop_at:
+            state = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(
+                f"{base}/api/tables/{table['id']}", timeout=30).read()))
+            if state["terminal"]:
+                finished.append(state["n"])
+                break
+            await asyncio.sleep(0.5)  # polling the lobby API: the bots play on their own
+
+
 async def run(args) -> None:
     proc = None
     folder = None
+    cluster = None
     if args.server:
         base = args.server.rstrip("/")
     else:
         port = free_port()
         folder = tempfile.mkdtemp(prefix="wasserspiele-bench-")
         db = args.db or f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
-        proc = start_server(port, db)
+        if args.pg:
+            from wasserspiele.web.devdb import throwaway_postgresql
+            cluster = throwaway_postgresql(fsync=True, max_connections=400)
+            db = cluster.__enter__()
+        proc = start_server(port, db, args.workers)
         base = f"http://127.0.0.1:{port}"
     ws_base = "ws" + base[4:]
     stats = Stats()
@@ -146,16 +191,27 @@ async def run(args) -> None:
     try:
         cpu0 = cpu_seconds(proc.pid) if proc else None
         load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
         started = time.monotonic()
-        stop_at = started + args.seconds
+        stop_at = started + warmup + args.seconds
+        bot_games: list[int] = []
+        bots = [bot_table_loop(base, args.bot_game, args.bot_level, stop_at, bot_games)
+                for _ in range(args.bot_tables)]
+        bot_tasks = [asyncio.create_task(b) for b in bots]
+        if bots:
+            await asyncio.sleep(warmup)
+            started = time.monotonic()
         await asyncio.gather(*(table_loop(base, ws_base, args.game, args.players, random.Random(rng.random()),
                                           stats, stop_at) for _ in range(args.tables)))
         elapsed = time.monotonic() - started
+        await asyncio.gather(*bot_tasks)
         cpu1 = cpu_seconds(proc.pid) if proc else None
     finally:
         if proc is not None:
-            proc.terminate()
-            proc.wait(10)
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(30)
+        if cluster is not None:
+            cluster.__exit__(None, None, None)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     lat = sorted(stats.latencies)
@@ -163,7 +219,12 @@ async def run(args) -> None:
         raise SystemExit("no moves were made")
     p50 = lat[len(lat) // 2] * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished")
+    where = "PostgreSQL" if args.pg else ("SQLite" if not args.db else args.db.split(":")[0])
+    print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished, "
+          f"{args.workers} server process{'es' if args.workers > 1 else ''} on {where}")
+    if args.bot_tables:
+        print(f"  bot load     {args.bot_tables} all-{args.bot_level} {args.bot_game} tables "
+              f"({len(bot_games)} games finished meanwhile)")
     codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.refused_codes.items()))
     print(f"  moves/s      {stats.moves / elapsed:,.0f}  ({stats.moves} moves, {stats.refused} refused"
           f"{': ' + codes if codes else ''})")
@@ -187,6 +248,12 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server", default=None, help="use a running server at this URL instead of starting one")
+    ap.add_argument("--pg", action="store_true", help="start a throwaway PostgreSQL cluster (fsync on) as the database")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (more than one needs --pg or a "
+                                                           "PostgreSQL --db)")
+    ap.add_argument("--bot-tables", type=int, default=0, help="all-bot tables kept busy meanwhile (bot pressure)")
+    ap.add_argument("--bot-game", default="watten")
+    ap.add_argument("--bot-level", default="expert")
     asyncio.run(run(ap.parse_args()))
 
 

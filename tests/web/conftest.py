@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import tempfile
 import warnings
 
 import pytest
@@ -45,12 +41,6 @@ def client(make_client):
 
 # -- PostgreSQL ---------------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def pg_url():
     """A PostgreSQL URL: $WASSERSPIELE_TEST_PG_URL, or a throwaway cluster from initdb."""
@@ -58,36 +48,13 @@ def pg_url():
     if url:
         yield url
         return
-    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[postgres])")
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if not (initdb and pg_ctl):
-        pytest.skip("no PostgreSQL server: set WASSERSPIELE_TEST_PG_URL or install initdb/pg_ctl")
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root
-        if not shutil.which("runuser"):
-            pytest.skip("running as root without runuser: cannot start a PostgreSQL cluster")
-        try:
-            import pwd
-            pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user to run the cluster")
-        run_as = ["runuser", "-u", "postgres", "--"]
-    folder = tempfile.mkdtemp(prefix="wasserspiele-pg-")
-    if run_as:
-        shutil.chown(folder, "postgres")
-    data = os.path.join(folder, "data")
-    port = _free_port()
+    from wasserspiele.web.devdb import Unavailable, throwaway_postgresql
+    cluster = throwaway_postgresql()
     try:
-        subprocess.run([*run_as, initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([*run_as, pg_ctl, "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
-                        f"-k {folder} -p {port} -h 127.0.0.1 -F", "start"],
-                       check=True, capture_output=True, timeout=60)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start a throwaway PostgreSQL cluster: {exc}")
+        url = cluster.__enter__()
+    except Unavailable as exc:
+        pytest.skip(str(exc))
     try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
+        yield url
     finally:
-        subprocess.run([*run_as, pg_ctl, "-D", data, "-m", "immediate", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.__exit__(None, None, None)

@@ -10,7 +10,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,20 +17,16 @@ import urllib.request
 
 import pytest
 
+from wasserspiele.web.devdb import free_port
+
 websockets = pytest.importorskip("websockets")
 
 GAMES = {"wasserloch": 3, "seven_waters": 2, "watten": 4, "wildwasser": 4}
 WAIT = 60.0  # seconds before a test gives up waiting for a state (a failure, never a sleep)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def start_server(db: str, *extra: str) -> tuple[subprocess.Popen, str]:
-    port = _free_port()
+    port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", "--port", str(port),
                              "--db", db, "--bot-delay", "0", *extra],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
