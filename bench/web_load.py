@@ -207,9 +207,13 @@ async def run(args) -> None:
         await asyncio.gather(*bot_tasks)
         cpu1 = cpu_seconds(proc.pid) if proc else None
     finally:
-        if proc is not None:
-            os.killpg(proc.pid, signal.SIGTERM)
-            proc.wait(30)
+        if proc is not None:  # the server stops its workers and bot processes itself
+            proc.terminate()
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait(30)
         if cluster is not None:
             cluster.__exit__(None, None, None)
         if folder is not None:

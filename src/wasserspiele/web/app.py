@@ -1,6 +1,9 @@
 """The ASGI app: pages, the JSON API and the WebSocket of each table.
 
-HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status):
+HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status, for
+every failure: bad input, unknown route, database outage, unexpected error — see the
+exception handlers below; bodies and messages are checked by `schemas.py`, use is
+limited by `limits.py`; docs/web-server.md):
 
     GET  /api/games                      games, their declared options, bot levels
     GET  /api/tables?status=running|over|all

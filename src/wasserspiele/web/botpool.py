@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+from concurrent.futures.process import BrokenProcessPool
 import multiprocessing
 import random
 from typing import Any
@@ -56,7 +57,12 @@ class BotPool:
         if self.kind == "inline":
             return think(record, seat, level, bot_seed, decision_key)
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool(), think, record, seat, level, bot_seed, decision_key)
+        try:
+            return await loop.run_in_executor(self._pool(), think, record, seat, level, bot_seed, decision_key)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the next decision gets a fresh pool
+            self._executor = None
+            raise
 
     def close(self) -> None:
         if self._executor is not None:
