@@ -323,10 +323,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
 def app_from_env() -> Starlette:
     """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`):
-    configured by WASSERSPIELE_DB, WASSERSPIELE_BOT_DELAY and the limits' variables."""
+    configured by WASSERSPIELE_DB, WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process;
+    thread to compare) and the limits' variables."""
     import os
     return create_app(os.environ.get("WASSERSPIELE_DB"),
-                      bot_delay=float(os.environ.get("WASSERSPIELE_BOT_DELAY", "0.7")))
+                      bot_delay=float(os.environ.get("WASSERSPIELE_BOT_DELAY", "0.7")),
+                      bot_pool=os.environ.get("WASSERSPIELE_BOT_POOL", "process"))
 
 
 def client_of(conn: Request | WebSocket) -> str:

@@ -2,8 +2,10 @@
 
 A search bot holds a core for as long as it thinks; in a thread it would also hold the
 interpreter lock and delay every human's move on the same server.  In a worker process
-it only takes its share of the CPUs, and at most `workers` bots think at once however
-many tables want one (the others wait their turn in the pool's queue).
+it only takes its share of the CPUs — at a lower priority (nice 10), so that the server
+process, where people's moves are handled, runs first when the machine is busy — and at
+most `workers` bots think at once however many tables want one (the others wait their
+turn in the pool's queue).
 
 A worker gets the table's record (its setup stays in the server's processes, the bot
 sees only `decision_for`'s view) and rebuilds the position by replay, so nothing but
@@ -18,6 +20,7 @@ import asyncio
 import concurrent.futures as cf
 from concurrent.futures.process import BrokenProcessPool
 import multiprocessing
+import os
 import random
 from typing import Any
 
@@ -31,6 +34,16 @@ def think(record: dict[str, Any], seat: int, level: str, bot_seed: int, decision
     bot = bot_for_level(level, state.game, seed=bot_seed)
     bot.rng = random.Random(decision_key)
     return str(bot.choose(decision_for(state, seat)))
+
+
+BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where people's moves are handled
+
+
+def _worker_start() -> None:
+    try:
+        os.nice(BOT_NICENESS)
+    except OSError:  # not permitted here: the pool still bounds how many bots think at once
+        pass
 
 
 class BotPool:
@@ -48,7 +61,8 @@ class BotPool:
         if self._executor is None:  # started on the first decision: a server without bots pays nothing
             if self.kind == "process":
                 # spawn: the server has threads (storage, listener); forking them is unsafe
-                self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                        initializer=_worker_start)
             else:
                 self._executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
         return self._executor

@@ -528,6 +528,7 @@ class Hub:
         self.sockets = SocketCounter(self.limits)
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()
         self.running = True
 
     async def db(self, fn, *args):
@@ -592,12 +593,18 @@ class Hub:
         """Another process committed `version` of a table: catch up if this one holds it."""
         t = self.tables.get(table_id)
         if t is not None and t.version < version:
-            asyncio.get_running_loop().create_task(t.catch_up(version))
+            self._background(t.catch_up(version))
 
     def catch_up_all(self) -> None:
         """After notifications may have been missed (the listener reconnected)."""
         for t in list(self.tables.values()):
-            asyncio.get_running_loop().create_task(t.reload())
+            self._background(t.reload())
+
+    def _background(self, work) -> None:
+        """Run `work` as a task held until it ends (the loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def sweep(self) -> int:
         """Drop tables nobody has used for `idle_seconds` (no clients, no bot thinking);
