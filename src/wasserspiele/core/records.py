@@ -100,7 +100,10 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
     for index, text in enumerate(actions):
         seat = state.current_seat
         try:
-            state.apply(game.parse_action(text), seat)
+            named, action = game.parse_decision(text)
+            if named is not None:
+                seat = named
+            state.apply(action, seat)
         except (BadNotation, IllegalAction) as exc:
             reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
             raise ReplayError(index, text, seat, reason) from None

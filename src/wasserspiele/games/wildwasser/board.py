@@ -12,6 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ...core.chance import Uniform
 from ...core.errors import WasserspieleError
 
 BOARD_FILE = Path(__file__).with_name("board.json")
@@ -117,6 +118,7 @@ class Board:
                 fail("die", "needs at least one face")
             by_speed = {str(s): i for i, s in enumerate(self.speed)}
             self.die_faces: tuple[str, ...] = tuple(faces)
+            self.die = Uniform(self.die_faces, "die roll")  # WW-3.2: one roll of this die
             self.face_species: dict[str, int] = {}
             for i, face in enumerate(faces):
                 if face == SUN:
