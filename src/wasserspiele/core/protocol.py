@@ -178,7 +178,8 @@ class State(ABC):
         reason = self._why_illegal(action, seat)
         if reason is not None:
             raise IllegalAction(action, seat, reason)
-        if self.chance.strict:
+        chance = self.chance
+        if chance.rng is None and chance.chooser is None:  # chance.strict, inlined: a hot path
             # A strict replay may run out of chance outcomes halfway through an action:
             # apply it as a transaction, so the state is left exactly as it was.  (With
             # a generator or a chooser every draw succeeds and no copy is needed.)
