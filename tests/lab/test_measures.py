@@ -5,7 +5,10 @@ import pytest
 from wasserspiele.bots.base import decision_for
 from wasserspiele.bots.registry import make_bot
 from wasserspiele.core.registry import load
-from wasserspiele.lab.measures import SevenWatersMeasures, WasserlochMeasures, WildwasserMeasures, measures_for
+from wasserspiele.games.seven_waters.measures import SevenWatersMeasures
+from wasserspiele.games.wasserloch.measures import WasserlochMeasures
+from wasserspiele.games.wildwasser.measures import WildwasserMeasures
+from wasserspiele.lab.measures import measures_for
 
 
 def _play(game, kind, seed, measures):
