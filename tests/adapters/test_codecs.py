@@ -93,12 +93,15 @@ def test_bad_input_gets_a_clear_error():
         codec.decode(illegal, legal, view)
     with pytest.raises(BadNotation):
         codec.action_index("9x1", view)
-    with pytest.raises(EncodingError, match="no codec for game"):
-        from wasserspiele.adapters.codecs import codec_for as cf
+    with pytest.raises(EncodingError, match="no codec for game 'chess': its manifest declares none"):
+        import dataclasses
+
+        from wasserspiele.core.manifest import Plugins
 
         class Fake:
             name = "chess"
-        cf(Fake())
+            manifest = dataclasses.replace(game.manifest, name="chess", plugins=Plugins())
+        codec_for(Fake())
 
 
 VARIANTS = [
