@@ -2,6 +2,7 @@
 that reproduce the engine's own draws exactly, observers, and OpenSpiel's ISMCTS."""
 
 import random
+from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -15,7 +16,8 @@ from wasserspiele.adapters.codecs import codec_for  # noqa: E402
 from .helpers import FAST, GAMES  # noqa: E402
 
 # pyspiel parameters: short games (random_sim_test checks every node thoroughly).
-PARAMS = {"wasserloch": {"rounds": 1}, "seven_waters": {}, "watten": {"target": 2, "signal_detection_p": 0.5}, "wildwasser": {"players": 2}}
+PARAMS = defaultdict(dict, {"wasserloch": {"rounds": 1}, "watten": {"target": 2, "signal_detection_p": 0.5},
+                            "wildwasser": {"players": 2}})
 
 
 def test_every_game_is_registered():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 TEXT = {
     "en": {"round": "Round {r} of {n}", "prize": "prize", "hand": "your pebbles", "placed": "placed",
-           "scores": "scores", "took": "Seat {w} took the prize {p} with pebble {n}.", "won": "Winner(s): {w}"},
+           "scores": "scores", "took": "Seat {w} took the prize {p} with pebble {n}.", "won": "Winner(s): {w}", "result": "Result"},
     "de": {"round": "Runde {r} von {n}", "prize": "Preis", "hand": "deine Kiesel", "placed": "gelegt",
-           "scores": "Punkte", "took": "Platz {w} nimmt den Preis {p} mit Kiesel {n}.", "won": "Sieger: {w}"},
+           "scores": "Punkte", "took": "Platz {w} nimmt den Preis {p} mit Kiesel {n}.", "won": "Sieger: {w}", "result": "Ergebnis"},
 }
 
 
@@ -28,4 +28,5 @@ def describe_last(view: dict, lang: str = "en") -> str:
 
 def render_result(view: dict, lang: str = "en") -> str:
     t = TEXT[lang]
-    return f"{t['scores']}: {' : '.join(map(str, view['scores']))}\n{t['won'].format(w=', '.join(map(str, view['winners'])))}"
+    return (f"[bold]{t['result']}[/bold] {t['scores']}: {' : '.join(map(str, view['scores']))}\n"
+            f"{t['won'].format(w=', '.join(map(str, view['winners'])))}")

@@ -35,7 +35,7 @@ class WasserspieleEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str | Game = "wasserloch", seat: int = 0,
+    def __init__(self, game: str | Game, seat: int = 0,
                  opponents: str | Sequence[str] = "random", render_mode: str | None = None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
                  opponent_options: dict[str, dict[str, Any]] | None = None,

@@ -31,7 +31,7 @@ def _fail(message: str) -> "UsageFailure":
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 def main() -> None:
-    """Wasserloch, Seven Waters, Watten and Wildwasser: play, replay, study."""
+    """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
 
 @main.command("games")
