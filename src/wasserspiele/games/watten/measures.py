@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core.protocol import State
 from ...lab.measures import Measure, Measures
 
