@@ -65,7 +65,7 @@ class RecordingRandom(random.Random):
         return k
 
 
-@pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+@pytest.mark.parametrize("name", GAMES)
 def test_chance_nodes_reproduce_the_engines_own_draws(name):
     """Feed the choices a seeded generator made in the engine to the chance nodes: the
     OpenSpiel game deals exactly the same game, and players' actions map one to one."""
@@ -95,7 +95,7 @@ def test_chance_nodes_reproduce_the_engines_own_draws(name):
         assert state.action_to_string(seat, index) == str(action)
         truth.apply(action, seat)
         state.apply_action(index)
-    assert used > 20
+    assert used > 10  # the deal alone draws this many
 
 
 def test_a_deck_is_a_sequence_of_shrinking_uniform_nodes():
