@@ -62,7 +62,8 @@ def test_cli_lists_plays_all_bot_and_replays(tmp_path):
     from wasserspiele.cli.main import main
     runner = CliRunner()
     listed = runner.invoke(main, ["games"], catch_exceptions=False)
-    assert "pebbles  (Pebbles)" in listed.output and "first_player" in listed.output
+    assert "pebbles  (Pebbles, 2-3 players)" in listed.output and "moves: play N" in listed.output
+    assert "first_player" in listed.output
     save = tmp_path / "pebbles.json"
     played = runner.invoke(main, ["play", "pebbles", "--players", "3", "--seats", "heuristic,random,expert",
                                   "--seed", "4", "--save", str(save)], catch_exceptions=False)
@@ -204,7 +205,7 @@ def test_an_entry_point_registers_a_game_from_another_package(tmp_path):
     assert plain.returncode == 0 and "pebbles" not in plain.stdout  # importable is not registered
     plugin = [_dist(tmp_path, "pebbles = fifth_game.manifest:MANIFEST"), TESTS]
     listed = _cli("games", path=plugin)
-    assert listed.returncode == 0 and "pebbles  (Pebbles)" in listed.stdout, listed.stderr
+    assert listed.returncode == 0 and "pebbles  (Pebbles, 2-3 players)" in listed.stdout, listed.stderr
     played = _cli("play", "pebbles", "--seats", "heuristic,random", "--seed", "5", path=plugin)
     assert played.returncode == 0 and "Winner(s):" in played.stdout, played.stderr
 

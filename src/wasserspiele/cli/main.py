@@ -15,7 +15,7 @@ import click
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
-from ..core.registry import game_class, game_names
+from ..core.registry import game_class, manifests
 
 
 class UsageFailure(click.ClickException):
@@ -36,11 +36,12 @@ def main() -> None:
 
 @main.command("games")
 def games_cmd() -> None:
-    """List the games and their options."""
-    for name in game_names():
-        cls = game_class(name)
-        click.echo(f"{name}  ({cls.title})")
-        for opt in cls.option_list:
+    """List the games, their seats, notation and options."""
+    for m in manifests():
+        lo, hi = m.players
+        click.echo(f"{m.name}  ({m.title['en']}, {lo if lo == hi else f'{lo}-{hi}'} players)")
+        click.echo(f"    moves: {m.notation}")
+        for opt in m.options:
             click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
 
 
