@@ -5,7 +5,9 @@ every failure: bad input, unknown route, database outage, unexpected error — s
 exception handlers below; bodies and messages are checked by `schemas.py`, use is
 limited by `limits.py`; docs/web-server.md):
 
-    GET  /api/games                      games, their declared options, bot levels
+    GET  /api/games                      games (from their manifests: titles, options, the URL
+                                         of the client module), bot levels
+    GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
     GET  /api/tables?status=running|over|all
     POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
                                           {"kind": "bot", "level": "easy"}]} -> seat tokens, links
@@ -18,7 +20,7 @@ limited by `limits.py`; docs/web-server.md):
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
 `{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
-every change, then `{"type": "accepted", "n", "buffered"}` to the mover, and
+every change, then `{"type": "accepted", "n"}` to the mover, and
 `{"type": "refused", "code", "reason"}` for a refused message.
 """
 
@@ -43,7 +45,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
 from ..core.records import replay
-from ..core.registry import game_class, game_names
+from ..core.errors import UnknownGame
+from ..core.manifest import GameManifest, PluginMissing
+from ..core.registry import manifest, manifests
 from . import schemas
 from .botpool import BotPool
 from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused
@@ -132,14 +136,16 @@ def option_json(o) -> dict[str, Any]:
             "nullable": o.nullable}
 
 
+def client_url(m: GameManifest) -> str | None:
+    """Where the browser loads the game's client module (beside the shared modules it imports)."""
+    return f"/static/games/{m.name}.js" if m.plugins.web is not None else None
+
+
 def games_json() -> list[dict[str, Any]]:
-    out = []
-    for name in game_names():
-        cls = game_class(name)
-        opts = [option_json(o) for o in cls.option_list]
-        out.append({"name": name, "title": cls.title, "fixed_players": cls.fixed_players,
-                    "options": opts})
-    return out
+    return [{"name": m.name, "title": m.title["en"], "titles": dict(m.title),
+             "fixed_players": m.fixed_players, "players": list(m.players), "notation": m.notation,
+             "options": [option_json(o) for o in m.options], "client": client_url(m)}
+            for m in manifests()]
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: str = "process",
@@ -179,6 +185,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
+
+    async def game_client(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            source = manifest(name).web_source()
+        except (UnknownGame, PluginMissing):
+            raise Refused("not_found", f"no client module for game {name!r}", 404) from None
+        return Response(source, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_tables(request: Request) -> Response:
         hub = hub_of(request)
@@ -316,6 +330,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
+        Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)

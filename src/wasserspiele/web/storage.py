@@ -40,7 +40,6 @@ tables_t = sa.Table(
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),    # chance still to come derives from it
     sa.Column("setup", sa.Text, nullable=False),        # JSON: every chance outcome drawn so far
-    sa.Column("pending", sa.Text, nullable=False, server_default="{}"),  # JSON: buffered simultaneous choices
     sa.Column("status", sa.String(16), nullable=False),  # running | over
     sa.Column("result", sa.Text, nullable=True),        # JSON: scores and winners once over
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
@@ -77,7 +76,6 @@ class Progress:
     first_n: int
     moves: list[tuple[int, str]]
     setup: dict[str, Any] | None
-    pending: dict[int, str]
     status: str
     result: dict[str, Any] | None
     version: int = 0          # the table's version this progress was based on
@@ -120,7 +118,6 @@ class TableRow:
     players: int
     seed: int
     setup: dict[str, Any]
-    pending: dict[int, str]
     status: str
     created: dt.datetime
     seats: list[SeatRow] = field(default_factory=list)
@@ -239,7 +236,7 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(tables_t.insert().values(
                 id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
-                seed=row.seed, setup=json.dumps(row.setup), pending="{}", status=row.status,
+                seed=row.seed, setup=json.dumps(row.setup), status=row.status,
                 result=None, created=t, updated=t, version=0, creator=row.creator, bot_turn=row.bot_turn))
             conn.execute(seats_t.insert(), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
@@ -247,7 +244,7 @@ class Storage:
 
     # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
     _insert_moves = moves_t.insert()
-    _columns = dict(pending=sa.bindparam("pending"), status=sa.bindparam("status"),
+    _columns = dict(status=sa.bindparam("status"),
                     updated=sa.bindparam("updated"), result=sa.bindparam("result"),
                     bot_turn=sa.bindparam("bot_turn"), version=tables_t.c.version + 1)
     _where = sa.and_(tables_t.c.id == sa.bindparam("tid"), tables_t.c.version == sa.bindparam("seen"))
@@ -256,11 +253,11 @@ class Storage:
     _notify = sa.text("SELECT pg_notify(:channel, :payload)")
 
     def save_progress(self, table_id: str, first_n: int, moves: list[tuple[int, str]],
-                      setup: dict[str, Any] | None, pending: dict[int, str],
+                      setup: dict[str, Any] | None,
                       status: str, result: dict[str, Any] | None, version: int = 0) -> None:
         """Append accepted moves (numbered from `first_n`) and the table's new status in one
         transaction; the setup is rewritten only when chance drew something new."""
-        self.save_batch([Progress(table_id, first_n, moves, setup, pending, status, result, version)])
+        self.save_batch([Progress(table_id, first_n, moves, setup, status, result, version)])
 
     def save_batch(self, batch: list["Progress"]) -> None:
         """Several tables' progress in one transaction (group commit under load).  Each
@@ -274,7 +271,6 @@ class Storage:
         with self.engine.begin() as conn:
             for p in batch:
                 params = {"tid": p.table_id, "seen": p.version, "status": p.status, "updated": t,
-                          "pending": json.dumps({str(k): v for k, v in p.pending.items()}),
                           "result": json.dumps(p.result) if p.result is not None else None,
                           "bot_turn": p.bot_turn}
                 if p.setup is not None:
@@ -311,26 +307,24 @@ class Storage:
         return TableRow(
             id=r["id"], game=r["game"], options=json.loads(r["options"]), players=r["players"],
             seed=r["seed"], setup=json.loads(r["setup"]),
-            pending={int(k): v for k, v in json.loads(r["pending"] or "{}").items()},
             status=r["status"], created=r["created"],
             seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"]) for s in seats],
             actions=list(actions), result=json.loads(r["result"]) if r["result"] else None,
             version=r["version"], creator=r["creator"], bot_turn=bool(r["bot_turn"]))
 
-    def load_since(self, table_id: str, n: int) -> tuple[list[tuple[int, str]], dict[int, str], int] | None:
-        """What another process added to a table: the actions from number `n` on, the
-        buffered choices and the version (None: the table is gone)."""
+    def load_since(self, table_id: str, n: int) -> tuple[list[tuple[int, str]], int] | None:
+        """What another process added to a table: the (seat, action) entries from number
+        `n` on and the table's version (None: the table is gone)."""
         with self.engine.connect() as conn:
             conn = self._reading(conn)
-            r = conn.execute(sa.select(tables_t.c.pending, tables_t.c.version)
+            r = conn.execute(sa.select(tables_t.c.version)
                              .where(tables_t.c.id == table_id)).first()
             if r is None:
                 return None
             moves = conn.execute(sa.select(moves_t.c.seat, moves_t.c.action)
                                  .where(moves_t.c.table_id == table_id, moves_t.c.n >= n)
                                  .order_by(moves_t.c.n)).all()
-        pending = {int(k): v for k, v in json.loads(r.pending or "{}").items()}
-        return [(seat, action) for seat, action in moves], pending, r.version
+        return [(seat, action) for seat, action in moves], r.version
 
     def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
         """Tables newest first, with their seats (no token hashes)."""
