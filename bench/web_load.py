@@ -8,8 +8,10 @@ WebSockets on loopback.  Prints moves per second and move latency (p50/p99).
 The server runs as `wasserspiele serve` in a subprocess with its own SQLite file (or
 --db, or --pg: a throwaway PostgreSQL cluster), so the figures include validation,
 persistence (one commit per move) and pushing every seat its own view.  With
---workers N the server runs N processes on one port (PostgreSQL only): a table's seats
-land on different processes, so moves also travel by LISTEN/NOTIFY.  Latency: from
+--workers N (PostgreSQL only) N servers run on N ports and table k is played on server
+k mod N, as behind a load balancer that hashes the table; --spread connects a table's
+seats to different servers (every move then also travels by LISTEN/NOTIFY);
+--shared-port runs `serve --workers N` on one port instead.  Latency: from
 sending a move to receiving the server's answer ("accepted", sent after the new
 position) on the mover's socket.  --bot-tables K keeps K all-bot tables busy
 (--bot-game, --bot-level; no delay) while the measured tables are played.
@@ -52,6 +54,7 @@ def start_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", "--port", str(port),
                              "--db", db, "--bot-delay", "0", "--workers", str(workers)],
                             stdout=subprocess.DEVNULL, env={**os.environ, **BENCH_LIMITS}, start_new_session=True)
+    proc.port = port
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -145,14 +148,16 @@ async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, st
                 latest = None  # answer only positions that arrive after this move's answer
 
 
-async def table_loop(base: str, ws_base: str, game: str, players: int | None, rng: random.Random,
-                     stats: Stats, stop_at: float):
+async def table_loop(bases: list[str], game: str, players: int | None, rng: random.Random,
+                     stats: Stats, stop_at: float, spread: bool):
+    """Tables one after another on bases[0]; `spread`: seat i connects to bases[i % len(bases)]
+    (a table's seats on different processes), else every seat to bases[0]."""
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, base, game, players)
+        table = await asyncio.to_thread(create_table, bases[0], game, players)
         done = asyncio.Event()
-        url = f"{ws_base}/ws/tables/{table['id']}"
-        await asyncio.gather(*(seat_client(url, s["token"], random.Random(rng.random()), stats, stop_at, done)
-                               for s in table["seats"]))
+        urls = ["ws" + b[4:] + f"/ws/tables/{table['id']}" for b in (bases if spread else bases[:1])]
+        await asyncio.gather(*(seat_client(urls[i % len(urls)], s["token"], random.Random(rng.random()), stats,
+                                           stop_at, done) for i, s in enumerate(table["seats"])))
         stats.games += 1
 
 
@@ -171,6 +176,7 @@ async def bot_table_loop(base: str, game: str, level: str, stop_at: float, finis
 
 async def run(args) -> None:
     proc = None
+    procs: list[subprocess.Popen] = []
     folder = None
     cluster = None
     if args.server:
@@ -183,37 +189,47 @@ async def run(args) -> None:
             from wasserspiele.web.devdb import throwaway_postgresql
             cluster = throwaway_postgresql(fsync=True, max_connections=400)
             db = cluster.__enter__()
-        proc = start_server(port, db, args.workers)
-        base = f"http://127.0.0.1:{port}"
-    ws_base = "ws" + base[4:]
+        if args.shared_port:  # `serve --workers N`: the kernel spreads connections over the processes
+            procs = [start_server(port, db, args.workers)]
+            bases = [f"http://127.0.0.1:{port}"]
+        else:  # N processes on N ports, as N machines behind a load balancer
+            procs = [start_server(port, db)]
+            for _ in range(args.workers - 1):
+                procs.append(start_server(free_port(), db))
+            bases = [f"http://127.0.0.1:{p.port}" for p in procs]
+        proc = procs[0]
+    if args.server:
+        bases = [base]
     stats = Stats()
     rng = random.Random(args.seed)
     try:
-        cpu0 = cpu_seconds(proc.pid) if proc else None
+        cpu0 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
         load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
         started = time.monotonic()
         stop_at = started + warmup + args.seconds
         bot_games: list[int] = []
-        bots = [bot_table_loop(base, args.bot_game, args.bot_level, stop_at, bot_games)
-                for _ in range(args.bot_tables)]
+        bots = [bot_table_loop(bases[k % len(bases)], args.bot_game, args.bot_level, stop_at, bot_games)
+                for k in range(args.bot_tables)]
         bot_tasks = [asyncio.create_task(b) for b in bots]
         if bots:
             await asyncio.sleep(warmup)
             started = time.monotonic()
-        await asyncio.gather(*(table_loop(base, ws_base, args.game, args.players, random.Random(rng.random()),
-                                          stats, stop_at) for _ in range(args.tables)))
+        # table k lives on process k mod N (a load balancer hashing the table does the same)
+        await asyncio.gather(*(table_loop(bases[k % len(bases):] + bases[:k % len(bases)], args.game, args.players,
+                                          random.Random(rng.random()), stats, stop_at, args.spread)
+                               for k in range(args.tables)))
         elapsed = time.monotonic() - started
         await asyncio.gather(*bot_tasks)
-        cpu1 = cpu_seconds(proc.pid) if proc else None
+        cpu1 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
     finally:
-        if proc is not None:  # the server stops its workers and bot processes itself
-            proc.terminate()
+        for p in procs:  # each server stops its workers and bot processes itself
+            p.terminate()
             try:
-                proc.wait(30)
+                p.wait(30)
             except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait(30)
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(30)
         if cluster is not None:
             cluster.__exit__(None, None, None)
         if folder is not None:
@@ -225,7 +241,9 @@ async def run(args) -> None:
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
     where = "PostgreSQL" if args.pg else ("SQLite" if not args.db else args.db.split(":")[0])
     print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished, "
-          f"{args.workers} server process{'es' if args.workers > 1 else ''} on {where}")
+          f"{args.workers} server process{'es' if args.workers > 1 else ''} on {where}"
+          + (", one port" if args.shared_port and args.workers > 1 else "")
+          + (", each table's seats spread over them" if args.spread and args.workers > 1 else ""))
     if args.bot_tables:
         print(f"  bot load     {args.bot_tables} all-{args.bot_level} {args.bot_game} tables "
               f"({len(bot_games)} games finished meanwhile)")
@@ -255,6 +273,11 @@ def main() -> None:
     ap.add_argument("--pg", action="store_true", help="start a throwaway PostgreSQL cluster (fsync on) as the database")
     ap.add_argument("--workers", type=int, default=1, help="server processes (more than one needs --pg or a "
                                                            "PostgreSQL --db)")
+    ap.add_argument("--shared-port", action="store_true",
+                    help="run `serve --workers N` on one port (connections land on processes at random) "
+                         "instead of N servers on N ports")
+    ap.add_argument("--spread", action="store_true",
+                    help="connect a table's seats to different processes (every move then travels by NOTIFY)")
     ap.add_argument("--bot-tables", type=int, default=0, help="all-bot tables kept busy meanwhile (bot pressure)")
     ap.add_argument("--bot-game", default="watten")
     ap.add_argument("--bot-level", default="expert")
