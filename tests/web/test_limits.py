@@ -141,3 +141,12 @@ def test_bots_think_in_worker_processes(make_client):
     pool = client.app.state.hub.bots._executor
     pids = {p.pid for p in pool._processes.values()}
     assert len(pids) == 1 and os.getpid() not in pids
+
+
+def test_limits_come_from_the_environment_with_clear_errors():
+    lim = Limits.from_env({"WASSERSPIELE_TABLES_PER_CLIENT": "7", "WASSERSPIELE_MESSAGE_RATE": "2.5"})
+    assert lim.tables_per_client == 7 and lim.message_rate == 2.5 and lim.sockets_per_table == 100
+    with pytest.raises(ValueError, match="WASSERSPIELE_TABLES_PER_CLIENT='many': not an int"):
+        Limits.from_env({"WASSERSPIELE_TABLES_PER_CLIENT": "many"})
+    with pytest.raises(ValueError, match="must be a number ≥ 0"):
+        Limits(idle_seconds=float("nan"))
