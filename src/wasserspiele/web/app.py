@@ -169,6 +169,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             await asyncio.wait_for(listener.ready.wait(), lim.storage_seconds)
         if resume:
             await hub.resume_all()
+        hub.bots.warm()
         try:
             yield
         finally:

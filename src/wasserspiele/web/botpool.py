@@ -46,6 +46,10 @@ def _worker_start() -> None:
         pass
 
 
+def _ready() -> int:
+    return os.getpid()  # the bots' modules were imported with this one's
+
+
 class BotPool:
     """`workers` processes (kind "process"), threads ("thread", for tests) or the event loop
     itself ("inline", deterministic single-threaded tests)."""
@@ -58,7 +62,7 @@ class BotPool:
         self._executor: cf.Executor | None = None
 
     def _pool(self) -> cf.Executor:
-        if self._executor is None:  # started on the first decision: a server without bots pays nothing
+        if self._executor is None:  # started by warm() at start-up, or by the first decision
             if self.kind == "process":
                 # spawn: the server has threads (storage, listener); forking them is unsafe
                 self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
@@ -77,6 +81,14 @@ class BotPool:
             # a worker died (killed, out of memory): the next decision gets a fresh pool
             self._executor = None
             raise
+
+    def warm(self) -> None:
+        """Start the workers now (a spawned process imports the bots for a second or more),
+        so that the first bot to move does not wait for it."""
+        if self.kind == "process":
+            pool = self._pool()
+            for _ in range(self.workers):
+                pool.submit(_ready)
 
     def close(self) -> None:
         if self._executor is not None:
