@@ -44,7 +44,10 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", "0.05"],
-            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
+            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"),  # a file: a pipe could fill up
+            # bots answer at once (in threads): a bot pick landing while a click is under way
+            # re-renders the board under the pointer; the process pool is tested in test_limits
+            env={**os.environ, "WASSERSPIELE_BOT_POOL": "thread"})
         deadline = time.monotonic() + 30
         while True:
             try:
