@@ -51,8 +51,9 @@ def games_cmd() -> None:
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), help="save the game here after every move")
-@click.option("--resume", type=click.Path(dir_okay=False), help="continue a game saved with --save")
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--resume", type=click.Path(dir_okay=False),
+              help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
+@click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
 def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -> None:
     """Play GAME in the terminal against bots or friends at one screen."""
@@ -99,13 +100,16 @@ def replay_cmd(file, as_json, lang) -> None:
 @click.argument("game")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def rules_cmd(game, lang) -> None:
-    """Print the rules of GAME (English: the project's own words; German: the original text)."""
+    """Print the rules of GAME for players in LANG (rules.<lang>.md), or else the reference
+    text (English: the project's spec summary; German: the original text)."""
     try:
         cls = game_class(game)
     except WasserspieleError as exc:
         raise _fail(str(exc)) from None
     folder = Path(sys.modules[cls.__module__].__file__).parent
-    path = folder / ("RULES.md" if lang == "en" else "RULES.de.txt")
+    path = folder / f"rules.{lang}.md"
+    if not path.exists():
+        path = folder / ("RULES.md" if lang == "en" else "RULES.de.txt")
     if not path.exists():
         raise _fail(f"no {lang} rules text for {cls.name}")
     click.echo(path.read_text(encoding="utf-8"))

@@ -23,12 +23,14 @@ class BadNotation(WasserspieleError, ValueError):
 
 
 class IllegalAction(WasserspieleError, ValueError):
-    """A well-formed action that the rules do not allow now; `reason` says why."""
+    """A well-formed action that the rules do not allow now; `reason` says why (a
+    messages.Reason: `reason.code` and `reason.params` for interfaces that translate it)."""
 
     def __init__(self, action: object, seat: int | None, reason: str):
+        from .messages import reason_of  # messages renders with the catalogues; errors stays import-light
         self.action = action
         self.seat = seat
-        self.reason = reason
+        self.reason = reason_of(reason)
         who = f" by seat {seat}" if seat is not None else ""
         super().__init__(f'"{action}"{who}: {reason}')
 

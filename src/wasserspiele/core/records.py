@@ -12,7 +12,9 @@ from .protocol import Game, State
 from .registry import load
 
 FORMAT = "wasserspiele-record/1"
-_FIELDS = {"format", "game", "rules_version", "players", "options", "setup", "seed", "actions"}
+# `session`: optional, written by an interface for itself (the terminal: seats and language);
+# replaying ignores it
+_FIELDS = {"format", "game", "rules_version", "players", "options", "setup", "seed", "actions", "session"}
 
 
 def make_record(state: State) -> dict[str, Any]:

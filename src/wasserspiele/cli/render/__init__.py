@@ -4,15 +4,37 @@ Each module defines
   render_view(view: dict, lang: str = "en") -> str    the position as one seat (or a spectator) sees it
   render_result(view: dict, lang: str = "en") -> str  the end-of-game score table (from a terminal view)
   describe_last(view: dict, lang: str = "en") -> str  what happened since that seat last acted ("" if nothing)
-Text may carry rich markup ([bold], [red] …).  Renderers read views only.
+Text may carry rich markup ([bold], [red] …).  Renderers read views only; every word
+comes from the message catalogue (core/messages.py: `<game>.ui.*` labels, `<game>.event.*`
+event texts — an event's kind is its code).
+
+Optional, for the terminal's input and move lists in the player's language:
+  seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
+  show_action(text, lang) -> str        an action's notation as the board shows it
+  read_action(text, lang) -> str        typed text (German words, the board's names) → notation
+  legend(lang) -> str                   extra lines for `help` (card ranks, suits)
 """
 
 from __future__ import annotations
 
 from importlib import import_module
 from types import ModuleType
+from typing import Any
+
+from ...core.messages import render
 
 
 def renderer(game_name: str) -> ModuleType:
     """The renderer module of a game."""
     return import_module(f"{__package__}.{game_name}")
+
+
+class Words:
+    """The catalogue entries under one prefix in one language: `t("round", r=2)`."""
+
+    def __init__(self, prefix: str, lang: str):
+        self.prefix = prefix
+        self.lang = lang
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return render(f"{self.prefix}.{key}", params, self.lang)
