@@ -106,13 +106,19 @@ def rules_cmd(game, lang) -> None:
         cls = game_class(game)
     except WasserspieleError as exc:
         raise _fail(str(exc)) from None
-    folder = Path(sys.modules[cls.__module__].__file__).parent
-    path = folder / f"rules.{lang}.md"
-    if not path.exists():
-        path = folder / ("RULES.md" if lang == "en" else "RULES.de.txt")
-    if not path.exists():
+    path = rules_path(Path(sys.modules[cls.__module__].__file__).parent, lang)
+    if path is None:
         raise _fail(f"no {lang} rules text for {cls.name}")
     click.echo(path.read_text(encoding="utf-8"))
+
+
+def rules_path(folder: Path, lang: str) -> Path | None:
+    """The rules text of a game folder for players in `lang`: `rules.<lang>.md`, else the
+    reference text (`RULES.md` in English, the German seed `RULES.de.txt`); None if neither."""
+    for name in (f"rules.{lang}.md", "RULES.md" if lang == "en" else "RULES.de.txt"):
+        if (folder / name).exists():
+            return folder / name
+    return None
 
 
 def parse_options_for(game: str, texts: list[str]) -> dict:
