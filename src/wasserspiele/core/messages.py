@@ -163,7 +163,7 @@ def term(value: Any, kind: str, lang: str) -> str:
         return found
     template = cat.text(kind)
     if template is not None:
-        return template.format(value=value)
+        return _Formatter(cat).vformat(template, (), {"value": value})
     return str(value)
 
 

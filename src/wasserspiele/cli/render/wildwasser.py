@@ -24,18 +24,19 @@ def player(seat: int | None, me: int | None = None, lang: str = "en") -> str:
     return tag + (f" ({Words('wildwasser.ui', lang)('you')})" if me is not None and seat == me else "")
 
 
-def _token(animal: list | None) -> str:
+def _token(animal: list | None, lang: str = "en") -> str:
+    """An animal on the track: its player's letter and the animal's initial (Az: A's zebra)."""
     if not animal:
         return "  "
     seat, sp = animal
-    return f"[{COLOURS[seat]}]{LETTERS[seat]}{sp[0]}[/{COLOURS[seat]}]"
+    return f"[{COLOURS[seat]}]{LETTERS[seat]}{_animal(sp, lang)[0].lower()}[/{COLOURS[seat]}]"
 
 
 def _cell(cell: dict, lang: str) -> str:
     icon = cell["icon"]
     label = term(icon, "wildwasser.icon", lang) if icon else ""
     mark = f"[yellow]{label}[/yellow]" if label else ""
-    return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'])}]"
+    return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'], lang)}]"
 
 
 def _sections(view: dict) -> list[tuple[str, list[dict]]]:
