@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .messages import reason_of
+
 
 class WasserspieleError(Exception):
     """Base of every error the project raises on purpose."""
@@ -27,7 +29,6 @@ class IllegalAction(WasserspieleError, ValueError):
     messages.Reason: `reason.code` and `reason.params` for interfaces that translate it)."""
 
     def __init__(self, action: object, seat: int | None, reason: str):
-        from .messages import reason_of  # messages renders with the catalogues; errors stays import-light
         self.action = action
         self.seat = seat
         self.reason = reason_of(reason)

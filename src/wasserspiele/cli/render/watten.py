@@ -3,8 +3,8 @@ your partner's signal (to you alone), the raise state, and a result table."""
 
 from __future__ import annotations
 
-from ...core.cards import SUIT_SYMBOLS, card
-from ...core.messages import card_text, render, term
+from ...core.cards import SUIT_SYMBOLS
+from ...core.messages import render, term
 from ..words import read_words, show_words
 from . import Words
 

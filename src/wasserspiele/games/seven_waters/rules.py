@@ -6,10 +6,10 @@ import random
 from bisect import insort
 from typing import Any, Mapping
 
-from ...core.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, card
+from ...core.cards import ALL_CARDS, SUITS, Card, card
 from ...core.chance import Chance
-from ...core.messages import Reason
 from ...core.errors import BadNotation, BadRecord
+from ...core.messages import Reason
 from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
@@ -259,10 +259,6 @@ def _theme_options(hand: tuple[Card, ...]) -> tuple:
 
 def _discard_options(hand: tuple[Card, ...]) -> tuple:
     return _cached(("discard", hand), lambda: (Discard(sub[0]) for sub in _subsets(hand)))
-
-
-def _names(cards) -> str:
-    return " ".join(c.name for c in cards)
 
 
 class SevenWatersState(SevenWatersData, State):
