@@ -196,6 +196,7 @@ def test_resume_restores_seats_and_language(run, tmp_path):
     assert again.exit_code == 0, again.output
     assert "Platz 1 – dein Zug" in again.output and "Platz 1 (du)" in again.output  # the same seat, in German
     assert "Platz 0 – dein Zug" not in again.output
+    assert "Wasserloch fortgesetzt nach" in again.output and "Platz 1: Mensch" in again.output
     doc = json.loads(save.read_text())
     assert doc["session"]["seats"] == ["heuristic", "human", "random"]
     assert len(doc["actions"]) >= made  # the bots before seat 1 moved again; nothing was lost

@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
+from ..core.messages import render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, game_names
@@ -35,13 +36,15 @@ def main() -> None:
 
 
 @main.command("games")
-def games_cmd() -> None:
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+def games_cmd(lang) -> None:
     """List the games and their options."""
     for name in game_names():
         cls = game_class(name)
         click.echo(f"{name}  ({cls.title})")
         for opt in cls.option_list:
             click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
+            click.echo(f"    {'':<20} {render(f'option.{name}.{opt.name}', None, lang)}")
 
 
 @main.command("play")
@@ -92,8 +95,7 @@ def replay_cmd(file, as_json, lang) -> None:
     if state.is_terminal():
         console.print(r.render_result(view, lang))
     else:
-        console.print(f"not finished: {len(state.history)} actions applied, waiting for seat(s) "
-                      f"{', '.join(map(str, state.to_move()))}")
+        console.print(render("cli.not_finished", {"n": len(state.history), "seats": list(state.to_move())}, lang))
 
 
 @main.command("rules")

@@ -74,6 +74,7 @@ class PlaySession:
     save: str | None
     lang: str = "en"
     console: Any = field(default_factory=make_console)
+    resumed: bool = False
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang) -> "PlaySession":
@@ -111,7 +112,7 @@ class PlaySession:
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = random.Random(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
-        return cls(state, kinds, bots, save, lang or "en")
+        return cls(state, kinds, bots, save, lang or "en", resumed=bool(resume))
 
     def t(self, key: str, **kw) -> str:
         return render(f"cli.{key}", kw, self.lang)
@@ -137,6 +138,10 @@ class PlaySession:
     def run(self, verbose: bool = False) -> int:
         """Play to the end; 0 when finished, 130 when stopped early."""
         r = renderer(self.state.game.name)
+        if self.resumed:
+            seats = ", ".join(f"{self.seat_name(s)}: {self.t('human') if k == HUMAN else k}"
+                              for s, k in enumerate(self.kinds))
+            self.console.print(self.t("resumed", game=self.state.game.title, n=len(self.state.history), seats=seats))
         try:
             while not self.state.is_terminal():
                 seat = self.state.current_seat
