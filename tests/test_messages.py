@@ -166,3 +166,30 @@ def test_every_event_kind_in_views_has_text_in_both_languages(name):
     for kind in kinds:
         for lang in LANGS:
             assert catalogue(lang).has(f"{name}.event.{kind}"), (lang, kind)
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_option_has_help_in_both_languages_and_english_matches_the_code(name):
+    from wasserspiele.core.registry import game_class
+    for option in game_class(name).option_list:
+        code = f"option.{name}.{option.name}"
+        assert catalogue("en").text(code) == option.help, code  # one English text, never two that drift
+        assert catalogue("de").has(code), code
+
+
+def test_watten_raise_refusals_and_the_cheap_check_agree():
+    """legal_actions asks a code only; the refusal is the same code with its numbers."""
+    game = load("watten", raising=True, target=2)
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    seen = set()
+    while not state.is_terminal():
+        seat = state.current_seat
+        block = state._raise_block(seat)
+        problem = state._raise_problem(seat)
+        assert (block is None) == (problem is None) and (problem is None or problem.code == block)
+        if problem is not None:
+            seen.add(problem.code)
+            assert problem.render("de") != str(problem)
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    assert seen

@@ -247,7 +247,7 @@ class WattenState(StateData, State):
             return []
         if phase == PLAY_PHASE:
             acts = [PLAYS[c] for c in self._playable(self.hands[self.turn])]
-            if self.game.raising and self._raise_problem(self.turn) is None:
+            if self.game.raising and self._raise_block(self.turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
         if phase == TRUMP_PHASE:
@@ -272,19 +272,28 @@ class WattenState(StateData, State):
         eff = self.game.eff[self.trump]
         return [c for c in hand if eff[c] == led] or hand
 
-    def _raise_problem(self, seat: int) -> Reason | None:
-        """WA-6: why `seat`'s team may not raise now; None if it may."""
+    def _raise_block(self, seat: int) -> str | None:
+        """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
+        legal_actions and views ask it; only a refusal builds the Reason.)"""
         if not self.game.raising:
-            return Reason("watten.raising_off")
+            return "watten.raising_off"
         team = seat & 1
         if self.last_raise_team == team:
-            return Reason("watten.raise_alternate")
+            return "watten.raise_alternate"
         if self.won[0] >= 3 or self.won[1] >= 3:
-            return Reason("watten.raise_after_three")
+            return "watten.raise_after_three"
         if self.team_scores[team] + self.value >= self.game.target:
-            return Reason("watten.gespannt", points=self.team_scores[team], value=self.value,
-                          target=self.game.target)
+            return "watten.gespannt"
         return None
+
+    def _raise_problem(self, seat: int) -> Reason | None:
+        """WA-6: why `seat`'s team may not raise now, as a Reason; None if it may."""
+        code = self._raise_block(seat)
+        if code is None:
+            return None
+        if code == "watten.gespannt":
+            return Reason(code, points=self.team_scores[seat & 1], value=self.value, target=self.game.target)
+        return Reason(code)
 
     def _why_illegal(self, action: Action, seat: int) -> Reason | None:
         if not isinstance(action, Action):
