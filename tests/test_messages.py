@@ -24,7 +24,7 @@ def _fields(template: str) -> set[str]:
 
 # parameters a translation may use that the English text leaves out (the English error
 # message already quotes the text; German replaces the English error by its own words)
-_EXTRA = {"cli.not_understood": {"text"}}
+_EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"}}
 
 
 def test_every_code_has_text_in_both_languages():

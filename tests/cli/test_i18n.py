@@ -270,3 +270,11 @@ def test_rules_text_for_players_is_preferred_when_present(tmp_path):
     assert rules_path(tmp_path, "de").name == "rules.de.md"
     assert rules_path(tmp_path, "en").name == "RULES.md"
     assert rules_path(tmp_path / "none", "en") is None
+
+
+def test_seven_waters_reports_your_own_take():
+    state = load("seven_waters").new_game(seed=1)
+    take = next(a for a in state.legal_actions(0) if str(a).startswith("take"))
+    state.apply(take, 0)
+    text = renderer("seven_waters").describe_own(state.view(0), "de")
+    assert text.startswith("Platz 0 nahm ") and str(take).split()[1] in text

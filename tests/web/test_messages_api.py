@@ -69,3 +69,13 @@ def test_lobby_option_help_in_both_languages(client):
     for g in games.values():
         for o in g["options"]:
             assert o["help_text"]["de"] and o["help_text"]["de"] != f"option.{g['name']}.{o['name']}"
+
+
+def test_unparsable_move_is_refused_in_german_words(client):
+    table, tok, mine, _ = _illegal_wasserloch_move(client)
+    r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[0]),
+                    content=json.dumps({"action": "zebra", "n": mine["n"]}))
+    body = r.json()
+    assert body["error"] == "bad_notation" and body["reason_code"] == "bad_notation"
+    assert body["message"] == "„zebra“ ist kein gültiger Zug in diesem Spiel"
+    assert "zebra" in body["reason"]  # the English words say what was wrong

@@ -278,7 +278,7 @@ class LiveTable:
         try:
             action = self.game.parse_action(text)
         except BadNotation as exc:
-            raise Refused("bad_notation", str(exc)) from None
+            raise Refused("bad_notation", Reason("bad_notation", text=text, error=str(exc))) from None
         reason = st.why_illegal(action, seat)
         if reason is not None:
             raise Refused("illegal", reason, 422)

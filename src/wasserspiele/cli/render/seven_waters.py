@@ -150,6 +150,13 @@ def describe_last(view: dict[str, Any], lang: str = "en") -> str:
     return "\n".join(describe_event(e, lang) for e in reversed(recent))
 
 
+def describe_own(view: dict[str, Any], lang: str = "en") -> str:
+    """The viewing seat's own last action and what it brought (the cards a take turned up)."""
+    me = view.get("seat")
+    own = [e for e in view.get("log") or [] if e["seat"] == me]
+    return describe_event(own[-1], lang).strip() if me is not None and own else ""
+
+
 def legend(lang: str = "en") -> str:
     return Words("seven_waters.ui", lang)("legend")
 
