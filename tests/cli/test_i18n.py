@@ -278,3 +278,15 @@ def test_seven_waters_reports_your_own_take():
     state.apply(take, 0)
     text = renderer("seven_waters").describe_own(state.view(0), "de")
     assert text.startswith("Platz 0 nahm ") and str(take).split()[1] in text
+
+
+def test_wasserloch_tells_the_play_that_ended_the_round_before_the_new_round():
+    r = renderer("wasserloch")
+    view = {"seat": 0, "players": 3, "round": 2, "start_player": 1,
+            "last": [{"play": "7x1", "drove_off": None, "loot": 0, "round": 1},
+                     {"play": "3x1", "drove_off": None, "loot": 0, "round": 2},
+                     {"play": "8x3", "drove_off": "7", "loot": 1, "round": 1}]}
+    assert r.describe_last(view, "en").splitlines() == [
+        "Seat 2 played 8x3 and drove off the 7s: 1 card of loot",
+        "Round 2 begins; seat 1 starts",
+        "Seat 1 played 3x1"]

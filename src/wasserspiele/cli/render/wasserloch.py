@@ -60,9 +60,11 @@ def describe_last(view: dict, lang: str = "en") -> str:
     else:
         order = [(me + k) % players for k in range(1, players)]
         since = last[me]["round"] if last[me] is not None else view["round"]
-    lines = [describe_one(view, s, lang) for s in order if last[s] is not None and last[s]["round"] >= since]
+    shown = [s for s in order if last[s] is not None and last[s]["round"] >= since]
+    lines = [describe_one(view, s, lang) for s in shown if last[s]["round"] < view["round"]]  # ended the round
     if me is not None and since < view["round"]:
         lines.append(render("wasserloch.event.round", {"round": view["round"], "seat": view["start_player"]}, lang))
+    lines += [describe_one(view, s, lang) for s in shown if last[s]["round"] == view["round"]]
     return "\n".join(x for x in lines if x)
 
 
