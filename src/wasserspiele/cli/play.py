@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import shlex
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import click
@@ -20,7 +18,7 @@ from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadNotation, BadOption
 from ..core.messages import LANGS, render
 from ..core.protocol import State
-from ..core.records import read_record, replay
+from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load
 from .console import make_console
 from .render import renderer
@@ -184,12 +182,7 @@ class PlaySession:
 
     def autosave(self) -> None:
         if self.save:
-            doc = self.state.record()
-            doc["session"] = self.session()
-            path = Path(self.save)
-            tmp = path.with_name(path.name + ".tmp")
-            tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-            tmp.replace(path)
+            write_record(self.state, self.save, self.session())
 
     def hint(self, seat: int, alternatives: int = 3) -> str:
         """The expert bot's choice for `seat` and its best alternatives, each with what the
