@@ -14,9 +14,11 @@ from rich.text import Text
 from wasserspiele.cli.main import main, rules_path
 from wasserspiele.cli.play import PlaySession, command_word, resume_command
 from wasserspiele.cli.render import renderer
-from wasserspiele.cli.words import read_words, show_words
+from wasserspiele.core.words import read_words, show_words
 from wasserspiele.core.records import read_record, replay
-from wasserspiele.core.registry import game_names, load
+from wasserspiele.core.registry import load
+
+SHIPPED = ("wasserloch", "seven_waters", "watten", "wildwasser")  # games with catalogue entries
 
 # Words of English sentences that German text never contains (German words such as
 # Hand, Team, Zebra, Bot, die, also are deliberately absent).
@@ -74,7 +76,7 @@ def _sweep(name: str, seed: int, lang: str = "de"):
         yield r.legend(lang)
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", SHIPPED)
 def test_a_german_game_shows_no_english_sentence(name):
     for seed in (1, 2):
         for text in _sweep(name, seed):
@@ -82,7 +84,7 @@ def test_a_german_game_shows_no_english_sentence(name):
             assert not found, f"English {sorted(found)} in: {Text.from_markup(text).plain}"
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", SHIPPED)
 def test_the_english_sweep_finds_english(name):
     """The detector works: the same game in English trips it."""
     assert any(english_words(t) for t in _sweep(name, 1, "en"))
@@ -230,7 +232,7 @@ def test_the_continue_hint_names_the_installed_command_by_default(monkeypatch):
     assert resume_command("f.json") == "./dev play --resume f.json"
 
 
-@pytest.mark.parametrize("name", game_names())
+@pytest.mark.parametrize("name", SHIPPED)
 def test_the_final_moves_appear_in_the_transcript_of_an_all_bot_game(run, tmp_path, name):
     players = load(name).players
     save = tmp_path / "g.json"

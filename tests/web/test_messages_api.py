@@ -7,6 +7,8 @@ import json
 
 from .helpers import auth, create, humans, move, table_state
 
+SHIPPED = ("wasserloch", "seven_waters", "watten", "wildwasser")  # games with catalogue entries
+
 
 def _illegal_wasserloch_move(client):
     table = create(client, "wasserloch", {"players": 2}, humans(2))
@@ -67,8 +69,8 @@ def test_lobby_option_help_in_both_languages(client):
     assert target["help_text"]["en"] == target["help"]
     assert target["help_text"]["de"] == "Punkte, mit denen ein Team gewinnt (WA-4.2)"
     for g in games.values():
-        for o in g["options"]:
-            assert o["help_text"]["de"] and o["help_text"]["de"] != f"option.{g['name']}.{o['name']}"
+        for o in g["options"]:  # a game without catalogue entries shows its own words
+            assert o["help_text"]["de"] and (o["help_text"]["de"] != o["help"] or g["name"] not in SHIPPED)
 
 
 def test_unparsable_move_is_refused_in_german_words(client):

@@ -13,10 +13,10 @@ from pathlib import Path
 import click
 
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
-from ..core.messages import render
+from ..core.messages import catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
-from ..core.registry import game_class, game_names
+from ..core.registry import game_class, manifests
 
 
 class UsageFailure(click.ClickException):
@@ -32,19 +32,21 @@ def _fail(message: str) -> "UsageFailure":
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 def main() -> None:
-    """Wasserloch, Seven Waters, Watten and Wildwasser: play, replay, study."""
+    """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
 
 @main.command("games")
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="language of the titles and option help")
 def games_cmd(lang) -> None:
-    """List the games and their options."""
-    for name in game_names():
-        cls = game_class(name)
-        click.echo(f"{name}  ({cls.title})")
-        for opt in cls.option_list:
+    """List the games, their seats, notation and options."""
+    for m in manifests():
+        lo, hi = m.players
+        click.echo(f"{m.name}  ({m.title.get(lang, m.title['en'])}, {lo if lo == hi else f'{lo}-{hi}'} players)")
+        click.echo(f"    moves: {m.notation}")
+        for opt in m.options:
             click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
-            click.echo(f"    {'':<20} {render(f'option.{name}.{opt.name}', None, lang)}")
+            click.echo(f"    {'':<20} {catalogue(lang).text(f'option.{m.name}.{opt.name}') or opt.help}")
 
 
 @main.command("play")

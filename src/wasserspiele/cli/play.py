@@ -20,9 +20,9 @@ from ..core.messages import LANGS, render
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load
+from ..core.words import alternatives
 from .console import make_console
 from .render import renderer
-from .words import alternatives
 
 HUMAN = "human"
 # `./dev` sets this so the hints name the command that works where the player typed it

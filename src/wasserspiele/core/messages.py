@@ -196,3 +196,14 @@ def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en")
 def text(code: str, lang: str = "en", **params: Any) -> str:
     """Shorthand: render(code, params, lang)."""
     return render(code, params, lang)
+
+
+class Words:
+    """The catalogue entries under one prefix in one language, for renderers: `t("round", r=2)`."""
+
+    def __init__(self, prefix: str, lang: str):
+        self.prefix = prefix
+        self.lang = lang
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return render(f"{self.prefix}.{key}", params, self.lang)

@@ -14,7 +14,8 @@ from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
 from .chance import Chance, Chooser, make_rng
 from .errors import BadRecord, GameOver, IllegalAction, NotYourTurn
-from .messages import Reason
+from .manifest import GameManifest
+from .messages import Reason, reason_of
 from .options import Option, resolve_options
 
 Action = Hashable  # each game defines small frozen action objects whose str() is the notation
@@ -30,11 +31,21 @@ def entry_notation(entry: tuple[int, Action, bool]) -> str:
 class Game(ABC):
     """A game with fixed options: creates states, parses notation, validates setups."""
 
+    # What the game declares about itself (core/manifest.py); a subclass that sets it
+    # takes its name, English title, options and seat count from it.
+    manifest: ClassVar[GameManifest]
     name: ClassVar[str]
     title: ClassVar[str]
     rules_version: ClassVar[str] = "1"
     option_list: ClassVar[tuple[Option, ...]]
     fixed_players: ClassVar[int | None] = None  # games for exactly N players have no `players` option
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        m = cls.__dict__.get("manifest")
+        if m is not None:
+            cls.name, cls.title, cls.option_list = m.name, m.title["en"], m.options
+            cls.fixed_players = m.fixed_players
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_list, options, self.name)
@@ -162,7 +173,8 @@ class State(ABC):
             seat = pending[0]
         elif seat not in pending:
             return Reason("not_your_turn", seat=seat, waiting=list(pending))
-        return self._why_illegal(action, seat)
+        reason = self._why_illegal(action, seat)
+        return None if reason is None else reason_of(reason)  # a game without codes: its words as they are
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply an action in place, raising IllegalAction (with a reason) if refused."""
@@ -178,7 +190,8 @@ class State(ABC):
         reason = self._why_illegal(action, seat)
         if reason is not None:
             raise IllegalAction(action, seat, reason)
-        if self.chance.strict:
+        chance = self.chance
+        if chance.rng is None and chance.chooser is None:  # chance.strict, inlined: a hot path
             # A strict replay may run out of chance outcomes halfway through an action:
             # apply it as a transaction, so the state is left exactly as it was.  (With
             # a generator or a chooser every draw succeeds and no copy is needed.)

@@ -6,6 +6,9 @@ HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "param
 
     GET  /api/games                      games, their declared options (help in every language), bot levels
     GET  /api/messages/LANG              the message catalogue of LANG (en, de) for rendering codes
+    GET  /api/games                      games (from their manifests: titles, options, the URL
+                                         of the client module), bot levels
+    GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
     GET  /api/tables?status=running|over|all
     POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
                                           {"kind": "bot", "level": "easy"}]} -> seat tokens, links
@@ -40,9 +43,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
-from ..core.messages import LANGS, catalogue, normalise_lang, render
+from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
-from ..core.registry import game_class, game_names
+from ..core.errors import UnknownGame
+from ..core.manifest import GameManifest, PluginMissing
+from ..core.registry import manifest, manifests
 from .hub import HUMAN, Connection, Hub, Refused
 from .storage import Storage
 
@@ -110,18 +115,20 @@ def option_json(o, game: str | None = None) -> dict[str, Any]:
            "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
            "nullable": o.nullable}
     if game is not None:
-        out["help_text"] = {lang: render(f"option.{game}.{o.name}", None, lang) for lang in LANGS}
+        out["help_text"] = {lang: catalogue(lang).text(f"option.{game}.{o.name}") or o.help for lang in LANGS}
     return out
+
+
+def client_url(m: GameManifest) -> str | None:
+    """Where the browser loads the game's client module (beside the shared modules it imports)."""
+    return f"/static/games/{m.name}.js" if m.plugins.web is not None else None
 
 
 def games_json() -> list[dict[str, Any]]:
-    out = []
-    for name in game_names():
-        cls = game_class(name)
-        opts = [option_json(o, name) for o in cls.option_list]
-        out.append({"name": name, "title": cls.title, "fixed_players": cls.fixed_players,
-                    "options": opts})
-    return out
+    return [{"name": m.name, "title": m.title["en"], "titles": dict(m.title),
+             "fixed_players": m.fixed_players, "players": list(m.players), "notation": m.notation,
+             "options": [option_json(o, m.name) for o in m.options], "client": client_url(m)}
+            for m in manifests()]
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads: bool = True,
@@ -156,6 +163,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         if lang not in LANGS:
             return _refusal(Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404))
         return JSONResponse(catalogue(lang).to_json())
+
+    async def game_client(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            source = manifest(name).web_source()
+        except (UnknownGame, PluginMissing):
+            return _refusal(Refused("not_found", f"no client module for game {name!r}", 404))
+        return Response(source, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_tables(request: Request) -> Response:
         hub = hub_of(request)
@@ -309,6 +324,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
+        Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import functools
 
-from ..core.cards import SUIT_SYMBOLS, card
-from ..core.errors import BadNotation
-from ..core.messages import LANGS, card_text, catalogue
+from .cards import SUIT_SYMBOLS, card
+from .errors import BadNotation
+from .messages import LANGS, card_text, catalogue
 
 _RANK_LETTERS = {"B": "J", "D": "Q"}  # German Bube, Dame; K and A agree; 10 is T
 

@@ -4,9 +4,8 @@ Picks are secret: a view shows only its own."""
 
 from __future__ import annotations
 
-from ...core.messages import render, term
-from ..words import read_words, show_words
-from . import Words
+from ...core.messages import Words, render, term
+from ...core.words import read_words, show_words
 
 LETTERS = "ABCDEF"
 COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")

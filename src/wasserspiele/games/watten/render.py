@@ -4,9 +4,8 @@ your partner's signal (to you alone), the raise state, and a result table."""
 from __future__ import annotations
 
 from ...core.cards import SUIT_SYMBOLS
-from ...core.messages import render, term
-from ..words import read_words, show_words
-from . import Words
+from ...core.messages import Words, render, term
+from ...core.words import read_words, show_words
 
 def _card(name: str, lang: str = "en") -> str:
     """'JC' → 'J♣' (German 'B♣') with red hearts and diamonds."""

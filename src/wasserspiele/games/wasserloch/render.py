@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from ...core.messages import render
-from ...games.wasserloch.actions import VALUES
-from . import Words
+from ...core.messages import Words, render
+from .actions import VALUES
 
 
 def _place(count: int) -> str:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.cards import SUIT_SYMBOLS, card
-from ...core.messages import render, term
-from ..words import show_words
-from . import Words
+from ...core.messages import Words, render, term
+from ...core.words import show_words
 
 def _pretty(name: str | None, lang: str = "en") -> str:
     """'KD' → 'K♦', 'TH' → '10♥' in German, 'X1=T' → 'Jk1=T', '##' stays, None → blank."""
