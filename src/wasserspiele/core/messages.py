@@ -2,9 +2,10 @@
 
 Engines never word a refusal or an event themselves: they return a `Reason` — a code
 such as `watten.must_follow` with parameters — and the interfaces render it with
-`render(code, params, lang)`.  The catalogues are gettext `.po` files in
-`wasserspiele/locale/` (msgid = the code), read at runtime with Babel, so a plain
-checkout or `pip install -e .` needs no compile step.  A message with plural forms is
+`render(code, params, lang)`.  The catalogues are gettext `.po` files (msgid = the
+code): the project's in `wasserspiele/locale/`, each game's in its own `locale/`, read
+at runtime with Babel and merged into one catalogue per language, so a plain checkout
+or `pip install -e .` needs no compile step and a new game brings its own words.  A message with plural forms is
 chosen by its parameter `n`, with the plural rule of the catalogue's language.
 
 Templates are `str.format` strings.  A format spec that starts with a letter names a
@@ -20,6 +21,7 @@ from __future__ import annotations
 import functools
 import gettext
 import string
+from importlib import resources
 from io import BytesIO
 from pathlib import Path
 from types import MappingProxyType
@@ -71,14 +73,19 @@ def reason_of(value: Any) -> Reason:
 
 # -- catalogues --------------------------------------------------------------------
 class Catalogue:
-    """The messages of one language: gettext lookups plus the raw entries (for export)."""
+    """The messages of one language: the project's file (`wasserspiele/locale/<lang>.po`)
+    merged with each registered game's (`<game package>/locale/<lang>.po`, codes under
+    the game's name): gettext lookups plus the raw entries (for export)."""
 
     def __init__(self, lang: str):
         path = LOCALE_DIR / f"{lang}.po"
         if lang not in LANGS or not path.exists():
             raise ValueError(f"no message catalogue for language {lang!r} (languages: {', '.join(LANGS)})")
-        with path.open("rb") as f:
-            po = read_po(f, locale=lang)
+        po = _read(path, lang)
+        for game_file in _game_files(lang):
+            for m in _read(game_file, lang):
+                if m.id:
+                    po[m.id] = m
         self.lang = lang
         self.locale = Locale.parse(lang)
         self.plural_expr = po.plural_expr
@@ -112,6 +119,21 @@ class Catalogue:
         """The catalogue for a browser: plural rule (a C expression in n) and every entry."""
         return {"lang": self.lang, "plural": self.plural_expr,
                 "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(self.entries.items())}}
+
+
+def _read(path, lang: str):
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _game_files(lang: str):
+    """The `locale/<lang>.po` of every registered game that ships one (next to its rules)."""
+    from .registry import manifests  # the registry lists games; messages load after it
+    for m in manifests():
+        package = m.game.partition(":")[0].rpartition(".")[0]
+        path = resources.files(package).joinpath("locale", f"{lang}.po")
+        if path.is_file():
+            yield path
 
 
 @functools.cache
