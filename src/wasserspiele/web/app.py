@@ -1,10 +1,14 @@
 """The ASGI app: pages, the JSON API and the WebSocket of each table.
 
-HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status, for
-every failure: bad input, unknown route, database outage, unexpected error — see the
-exception handlers below; bodies and messages are checked by `schemas.py`, use is
-limited by `limits.py`; docs/web-server.md):
+HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "params",
+"message": the reason in the client's language (`?lang=` or Accept-Language)}` with a
+4xx/5xx status, for every failure: bad input, unknown route, database outage, unexpected
+error — see the exception handlers below; `reason_code`/`params` name a rule's refusal,
+core/messages.py; bodies and messages are checked by `schemas.py`, use is limited by
+`limits.py`; docs/web-server.md):
 
+    GET  /api/games                      games, their declared options (help in every language), bot levels
+    GET  /api/messages/LANG              the message catalogue of LANG (en, de) for rendering codes
     GET  /api/games                      games (from their manifests: titles, options, the URL
                                          of the client module), bot levels
     GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
@@ -17,11 +21,11 @@ limited by `limits.py`; docs/web-server.md):
     GET  /api/tables/ID/record           the full record, once the game is over
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
 
-WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
+WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
 `{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n"}` to the mover, and
-`{"type": "refused", "code", "reason"}` for a refused message.
+`{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
+from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.errors import UnknownGame
 from ..core.manifest import GameManifest, PluginMissing
@@ -72,12 +77,26 @@ PAGE_HEADERS = {
 }
 
 
-def _refusal(exc: Refused | schemas.Invalid) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "reason": exc.reason}, status_code=exc.status)
+def _refusal(exc: Refused | schemas.Invalid, request: Request | None = None) -> JSONResponse:
+    """The refusal as JSON; with the request, its `message` is in the client's language."""
+    body = _refused(exc).to_json(request_lang(request) if request is not None else "en")
+    body.pop("type")
+    body["error"] = body.pop("code")
+    return JSONResponse(body, status_code=exc.status)
+
+
+def _refused(exc: Refused | schemas.Invalid) -> Refused:
+    """Input of the wrong shape is refused like anything else (one payload for clients)."""
+    return exc if isinstance(exc, Refused) else Refused(exc.code, exc.reason, exc.status)
+
+
+def request_lang(conn) -> str:
+    """The client's language: `?lang=de`, else its Accept-Language header; English by default."""
+    return normalise_lang(conn.query_params.get("lang") or conn.headers.get("accept-language"))
 
 
 async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Response:
-    return _refusal(exc)
+    return _refusal(exc, request)
 
 
 async def _on_http_error(request: Request, exc: HTTPException) -> Response:
@@ -130,10 +149,15 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
-def option_json(o) -> dict[str, Any]:
-    return {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
-            "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
-            "nullable": o.nullable}
+def option_json(o, game: str | None = None) -> dict[str, Any]:
+    """An option for the lobby; `help_text` has its help in every language (catalogue
+    entry `option.GAME.NAME`)."""
+    out = {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
+           "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
+           "nullable": o.nullable}
+    if game is not None:
+        out["help_text"] = {lang: catalogue(lang).text(f"option.{game}.{o.name}") or o.help for lang in LANGS}
+    return out
 
 
 def client_url(m: GameManifest) -> str | None:
@@ -144,7 +168,7 @@ def client_url(m: GameManifest) -> str | None:
 def games_json() -> list[dict[str, Any]]:
     return [{"name": m.name, "title": m.title["en"], "titles": dict(m.title),
              "fixed_players": m.fixed_players, "players": list(m.players), "notation": m.notation,
-             "options": [option_json(o) for o in m.options], "client": client_url(m)}
+             "options": [option_json(o, m.name) for o in m.options], "client": client_url(m)}
             for m in manifests()]
 
 
@@ -186,6 +210,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
+
+    async def api_messages(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            raise Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404)
+        return JSONResponse(catalogue(lang).to_json())
 
     async def game_client(request: Request) -> Response:
         name = request.path_params["name"]
@@ -273,16 +303,19 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             data = schemas.parse_json(_text(first), "the message")
             if not isinstance(data, dict) or data.get("type") != "hello":
                 raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
-            seat = table.seat_for_token(schemas.load(schemas.Hello, data).token)
+            hello = schemas.load(schemas.Hello, data)
+            seat = table.seat_for_token(hello.token)
+            lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
             too_many = hub.sockets.open(client, len(table.conns))
             if too_many:
                 raise Refused("too_many", too_many, 429)
             counted = True
         except (Refused, schemas.Invalid) as exc:
-            await _refuse_socket(websocket, exc)
+            await _refuse_socket(websocket, exc, request_lang(websocket))
             return
         except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
-            await _refuse_socket(websocket, Refused("storage", "the database is not available; please try again", 503))
+            await _refuse_socket(websocket, Refused("storage", "the database is not available; please try again", 503),
+                                 request_lang(websocket))
             return
         except WebSocketDisconnect:
             return
@@ -309,7 +342,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                     else:
                         conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
                 except (Refused, schemas.Invalid) as exc:
-                    conn.push(json.dumps({"type": "refused", "code": exc.code, "reason": exc.reason}))
+                    conn.push(json.dumps(_refused(exc).to_json(lang)))
                 if conn.closed:
                     break
         except WebSocketDisconnect:
@@ -325,6 +358,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/table/{table_id}", page),
         Route("/replay/{table_id}", page),
         Route("/api/games", api_games),
+        Route("/api/messages/{lang}", api_messages),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/moves", api_move, methods=["POST"]),
@@ -353,8 +387,8 @@ def client_of(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "unknown"
 
 
-async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid) -> None:
-    await websocket.send_text(json.dumps({"type": "refused", "code": exc.code, "reason": exc.reason}))
+async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, lang: str) -> None:
+    await websocket.send_text(json.dumps(_refused(exc).to_json(lang)))
     await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
 
 

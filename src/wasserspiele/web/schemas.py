@@ -111,6 +111,7 @@ class Hello(Schema):
     refusal_code: ClassVar[str] = "bad_message"
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=MAX_TOKEN_CHARS)
+    lang: str | None = Field(default=None, max_length=35)   # a language tag: en, de, de-AT
 
 
 class MoveMessage(MoveBody):
