@@ -5,75 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from .browser_support import (ARGS, CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, mid_game_table,
+                             new_context, players_of)
+
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 30_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`wasserspiele serve` in a subprocess on a free loopback port."""
-
-    def __init__(self, db_url: str, port: int | None = None, log_path: str | None = None):
-        self.db_url = db_url
-        self.log_path = log_path or db_url.rsplit("/", 1)[-1] + ".log"
-        self.port = port or _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> "Server":
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db_url, "--bot-delay", "0.05"],
-            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/api/games", timeout=1).read()
-                return self
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"server died: {open(self.log_path).read()}")
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not start")
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def get(self, path: str, token: str | None = None):
-        req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-        return json.loads(urllib.request.urlopen(req, timeout=5).read())
-
-    def post(self, path: str, body):
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"}, method="POST")
-        return json.loads(urllib.request.urlopen(req, timeout=5).read())
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +32,7 @@ def server(tmp_path):
 
 
 def new_page(browser, errors):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")  # a phone
+    ctx = new_context(browser, "phone")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -113,12 +53,19 @@ def current_n(page) -> int:
 
 
 def click_a_move(page, prefer: str = "") -> None:
-    """Play one legal move by clicking: a highlighted element, then a button if one appears."""
-    buttons = page.locator("#actions button[data-action]")
-    if buttons.count() == 0:
+    """Play one legal move by clicking: a highlighted element, then a button if one appears.
+    Each step waits for the page to show its result (never for a time): a click that
+    fitted exactly one move moves the position on; one that did not shows buttons."""
+    n = current_n(page)
+    if page.locator("#actions button[data-action]").count() == 0:
         page.locator(f".clickable{prefer}").first.click()
+        page.wait_for_function(
+            """(n) => { const t = document.querySelector('#turn');
+                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                               || document.querySelector('#actions button[data-action]')
+                               || document.querySelector('.clickable.selected'); }""", arg=n)
         if page.locator("#actions button[data-action]").count() == 0:
-            return  # the click fitted exactly one move and played it
+            return  # the click fitted exactly one move and played it (or selected a part of one)
     page.locator("#actions button[data-action]").first.click()
 
 
@@ -147,7 +94,7 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     page.wait_for_selector("#turn")
     wait_for_my_turn_or_end(page, -1)
     # a place whose value I do not hold: the server says why it cannot be played
-    page.locator(".board-hole [data-key^='v:'].inactive").first.click()
+    page.locator("#board [data-key^='v:'].inactive").first.click(force=True)  # aria-disabled, yet it explains
     page.wait_for_selector("#notice.refused")
     assert "holds no" in page.inner_text("#notice")
     n, moves = -1, 0
@@ -217,7 +164,7 @@ def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browse
         states = [json.loads(f) for f in frames[seat] if '"type":"state"' in f]
         assert states and all(m["seat"] == seat and m["view"]["seat"] == seat for m in states)
         assert states[-1]["view"]["hand"] == own
-        shown = sorted(pages[seat].get_attribute(f"#board .hand [data-key='v:{v}']", "data-key") or ""
+        shown = sorted(pages[seat].get_attribute(f"#hand [data-key='v:{v}']", "data-key") or ""
                        for v, c in zip("A2345678", own) if c)
         assert all(shown)
     assert errors == []
@@ -299,5 +246,53 @@ def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, 
     assert current_n(page) > 0
     text = page.inner_text("body")
     assert f"{game}." not in text  # every string is translated, no raw keys
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- one screen
+VISIBLE = {"#turn": "turn indicator", "#board": "board", "#hand": "hand", "#seats": "scores"}
+
+
+def boxes_outside(page, width, height) -> dict:
+    """The parts a player decides with whose bounding box leaves the viewport (without scrolling)."""
+    out = {}
+    for sel, what in VISIBLE.items():
+        box = page.locator(sel).bounding_box()
+        assert box is not None, f"{what} ({sel}) is not drawn"
+        if box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > width + 1 or box["y"] + box["height"] > height + 1:
+            out[what] = box
+    for sel in ("#board [data-key]", "#hand [data-key]"):      # each card and place, not only the frame
+        for i, box in enumerate(page.eval_on_selector_all(sel, "els => els.map(e => e.getBoundingClientRect().toJSON())")):
+            if box["left"] < -1 or box["top"] < -1 or box["right"] > width + 1 or box["bottom"] > height + 1:
+                out[f"{sel}[{i}]"] = box
+    return out
+
+
+@pytest.fixture(scope="module")
+def mid_games(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("mid")
+    srv = Server(f"sqlite:///{tmp / 'mid.sqlite3'}", log_path=str(tmp / "server.log")).start()
+    try:
+        yield srv, {g: mid_game_table(srv, g) for g in GAMES}
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", GAMES)
+def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, game, size):
+    srv, tables = mid_games
+    ctx = new_context(browser, size)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(srv.base + tables[game]["seats"][0]["link"])
+    page.wait_for_selector("#turn[data-mine='1']")
+    width, height = SIZES[size]
+    assert page.locator("#board [data-key]").count() + page.locator("#hand [data-key]").count() > 0
+    assert boxes_outside(page, width, height) == {}
+    assert page.evaluate("() => window.scrollY") == 0
     assert errors == []
     ctx.close()
