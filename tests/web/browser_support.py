@@ -113,3 +113,21 @@ def new_context(browser, size: str = "phone", locale: str = "en-US", reduced_mot
     w, h = SIZES[size]
     return browser.new_context(viewport={"width": w, "height": h}, locale=locale,
                                reduced_motion="reduce" if reduced_motion else "no-preference")
+
+
+def finished_table(server: Server, game: str = "wasserloch", options: dict | None = None, seed: int = 3) -> dict:
+    """A table of humans played to its end over HTTP (a seeded choice among the legal moves)."""
+    opts = {"players": 2, "rounds": 1} if options is None and game == "wasserloch" else (options or {})
+    players = opts.get("players") or players_of(game)
+    table = server.post("/api/tables", {"game": game, "options": opts, "seats": [{"kind": "human"}] * players})
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    rng = random.Random(seed)
+    for _ in range(5000):
+        spectator = server.get(f"/api/tables/{table['id']}")
+        if spectator["terminal"]:
+            return table
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                    tokens[seat])
+    raise RuntimeError(f"{game}: no end within 5000 moves")

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from .browser_support import (ARGS, CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, mid_game_table,
+from .browser_support import (ARGS, CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, finished_table, mid_game_table,
                              new_context, players_of)
 
 if not os.path.exists(CHROMIUM):
@@ -221,13 +221,11 @@ def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
                                           ("watten", "de-DE"), ("wildwasser", "de-DE"),
                                           ("seven_waters", "en-US"), ("wildwasser", "en-US")])
 def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, locale):
-    from wasserspiele.core.registry import game_class
-    cls = game_class(game)
-    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    players = players_of(game)
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] +
                                         [{"kind": "bot", "level": "easy"}] * (players - 1)})
     errors: list[str] = []
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    ctx = new_context(browser, "phone", locale)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("pageerror", lambda e: errors.append(str(e)))

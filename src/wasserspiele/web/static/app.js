@@ -213,14 +213,14 @@ function seatNamerFor(seats) {
 function seatStrip(game, msg, ui) {
   const view = msg.view;
   const seats = msg.seats.length ? msg.seats : Array.from({ length: msg.players }, (_, i) => ({ seat: i, kind: "human" }));
-  return h("ul", { class: "seats", id: "seats", "data-group": "seats", "aria-label": t("seats") }, seats.map((s) => {
+  return h("div", { class: "seats", id: "seats", "data-group": "seats", role: "group", "aria-label": t("seats") }, seats.map((s) => {
     const turn = (msg.waiting || msg.to_move || view.to_move || []).includes(s.seat);
     const chosen = (msg.chosen || []).includes(s.seat);
     const extra = game.seatInfo && !game.seatInfoOnBoard ? game.seatInfo(view, s.seat) : "";
     const score = game.seatScore ? game.seatScore(view, s.seat, msg) : msg.scores?.[s.seat];
     const everyone = (msg.waiting || []).length > 1;
     const state = chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : (s.kind === "human" && s.online === false ? t("offline") : "");
-    const chip = h("li", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
+    const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
       h("span", { class: "who" }, seatLabel(s.seat), s.seat === msg.seat ? ` (${t("you")})` : ""),
       score !== undefined && score !== null ? h("span", { class: "score", title: t("score") }, String(score)) : null,
@@ -261,6 +261,13 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
       h("section", { class: "box" }, h("h2", {}, t("log")), logList(game.logLines(msg.view, msg))),
       (drawn.side || []).map(([id, name, node]) => panel(id, name, node, false))));
   page.querySelectorAll("#board [data-key]").forEach((n) => { if (last.has(n.dataset.key)) n.classList.add("last"); });
+  // the board and the hand hold choosable pieces: groups, not pictures; a picture has a name
+  page.querySelectorAll("#board svg, #hand svg").forEach((svg) => { svg.setAttribute("role", "group"); });
+  page.querySelector("#board > svg")?.setAttribute("aria-label", t("board"));
+  page.querySelector("#hand > svg")?.setAttribute("aria-label", t("your_hand"));
+  page.querySelectorAll("svg[role='img']:not([aria-label])").forEach((svg) => {
+    svg.setAttribute("aria-label", svg.closest("details")?.querySelector("summary")?.textContent || title);
+  });
   rovingTabIndex(page);
   return page;
 }
