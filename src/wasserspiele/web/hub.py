@@ -138,6 +138,9 @@ class LiveTable:
         # choices can have been applied meanwhile)
         self.waiting_since: dict[int, int] = {}
         self._track_waiting(set())
+        # (table id, seat -> token) of the rematch with the same seats, once someone asked
+        # for it; kept in memory only (after a restart a new rematch can be started)
+        self.rematch: tuple[str, dict[int, str]] | None = None
 
     # -- building ------------------------------------------------------------
     @classmethod
@@ -207,6 +210,8 @@ class LiveTable:
         msg["view"] = self.state.view(seat)
         msg["my_choice"] = self.pending.get(seat) if seat is not None else None
         msg["legal"] = legal
+        if self.rematch is not None:
+            msg["rematch"] = self.rematch[0]
         return msg
 
     def broadcast(self) -> None:
@@ -225,6 +230,12 @@ class LiveTable:
             c.push(text)
 
     def attach(self, conn: Connection) -> None:
+        if conn.seat is not None:
+            # one controller per seat: the newest connection takes over, the older ones are told
+            for old in [c for c in self.conns if c.seat == conn.seat]:
+                old.push(json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"}))
+                old.close()
+                self.conns.discard(old)
         self.conns.add(conn)
         conn.start()
         self.broadcast()  # the newcomer gets its state; the others see who is online

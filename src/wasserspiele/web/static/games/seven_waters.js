@@ -65,7 +65,8 @@ function pyramid(view, ui) {
 export default {
   title: { en: "Seven Waters", de: "Sieben Wasser" },
   strings: {
-    en: { "seven_waters.opt.first_player": "Start player", "seven_waters.opt.slide_limit": "Slides in all",
+    en: { "seven_waters.help.first_player": "Who makes the first move.", "seven_waters.help.slide_limit": "Slides both players may build together; none: no limit (competition edition).", "seven_waters.help.final_turns": "Turns after the last pyramid card is taken: both players, only the opponent, or none.", 
+          "seven_waters.opt.first_player": "Start player", "seven_waters.opt.slide_limit": "Slides in all",
           "seven_waters.opt.final_turns": "Turns after the last take",
           "seven_waters.final_turns.both": "both", "seven_waters.final_turns.opponent_only": "opponent only", "seven_waters.final_turns.none": "none",
           "seven_waters.take": "Take {c}", "seven_waters.discard": "Discard {c}", "seven_waters.discard_none": "Discard nothing",
@@ -82,7 +83,8 @@ export default {
           "seven_waters.by_pool": "Both have {p} points; the larger pool decides: {who} wins.",
           "seven_waters.cat.slides": "Slides", "seven_waters.cat.river": "River", "seven_waters.cat.pool": "Pool",
           "seven_waters.cat.theme": "Theme", "seven_waters.cat.hand": "Hand", "seven_waters.cat.discards": "Discards" },
-    de: { "seven_waters.opt.first_player": "Startspieler", "seven_waters.opt.slide_limit": "Rutschen insgesamt",
+    de: { "seven_waters.help.first_player": "Wer den ersten Zug macht.", "seven_waters.help.slide_limit": "Rutschen, die beide zusammen bauen dürfen; keine: ohne Grenze (Turnierausgabe).", "seven_waters.help.final_turns": "Züge nach der letzten Pyramidenkarte: beide, nur der Gegner oder keiner.", 
+          "seven_waters.opt.first_player": "Startspieler", "seven_waters.opt.slide_limit": "Rutschen insgesamt",
           "seven_waters.opt.final_turns": "Züge nach der letzten Karte",
           "seven_waters.final_turns.both": "beide", "seven_waters.final_turns.opponent_only": "nur Gegner", "seven_waters.final_turns.none": "keine",
           "seven_waters.take": "{c} nehmen", "seven_waters.discard": "{c} abwerfen", "seven_waters.discard_none": "Nichts abwerfen",

@@ -47,7 +47,8 @@ function handGroup(value, count, x, ui) {
 export default {
   title: { en: "Wasserloch", de: "Wasserloch" },
   strings: {
-    en: { "wasserloch.opt.players": "Players", "wasserloch.opt.rounds": "Rounds",
+    en: { "wasserloch.help.players": "How many play (2–4).", "wasserloch.help.rounds": "Rounds in a game; points add up. 1 is the short game.", "wasserloch.help.first_player": "Who begins the first round.", "wasserloch.help.chase": "nearest: the nearest lower place with cards is driven off; adjacent: only the place directly below.", 
+          "wasserloch.opt.players": "Players", "wasserloch.opt.rounds": "Rounds",
           "wasserloch.opt.first_player": "Start player", "wasserloch.opt.chase": "Driving off",
           "wasserloch.chase.nearest": "nearest", "wasserloch.chase.adjacent": "adjacent",
           "wasserloch.play": "play {n} × {v}", "wasserloch.log": "{who} plays {n} × {v} ({a}).",
@@ -59,7 +60,8 @@ export default {
           "wasserloch.gone": "Driven off this round", "wasserloch.animal.mouse": "mouse", "wasserloch.animal.flamingo": "flamingo",
           "wasserloch.animal.zebra": "zebra", "wasserloch.animal.cheetah": "cheetah", "wasserloch.animal.giraffe": "giraffe",
           "wasserloch.animal.rhino": "rhino", "wasserloch.animal.elephant": "elephant", "wasserloch.animal.crocodile": "crocodile" },
-    de: { "wasserloch.opt.players": "Spieler", "wasserloch.opt.rounds": "Durchgänge",
+    de: { "wasserloch.help.players": "Wie viele mitspielen (2–4).", "wasserloch.help.rounds": "Durchgänge je Spiel; die Punkte werden addiert. 1 ist das kurze Spiel.", "wasserloch.help.first_player": "Wer den ersten Durchgang beginnt.", "wasserloch.help.chase": "nächster: der nächste niedrigere Platz mit Karten wird vertrieben; benachbarter: nur der direkt darunter.", 
+          "wasserloch.opt.players": "Spieler", "wasserloch.opt.rounds": "Durchgänge",
           "wasserloch.opt.first_player": "Startspieler", "wasserloch.opt.chase": "Vertreiben",
           "wasserloch.chase.nearest": "nächster", "wasserloch.chase.adjacent": "benachbarter",
           "wasserloch.play": "{n} × {v} ausspielen", "wasserloch.log": "{who} spielt {n} × {v} ({a}).",

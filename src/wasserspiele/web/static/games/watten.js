@@ -15,7 +15,8 @@ function isCard(a) { return /^[2-9TJQKA][CDHS]$/i.test(a); }
 export default {
   title: { en: "Watten", de: "Watten" },
   strings: {
-    en: { "watten.opt.target": "Points to win", "watten.opt.first_dealer": "First dealer", "watten.opt.raising": "Raising",
+    en: { "watten.help.target": "The first team to reach this many points wins.", "watten.help.first_dealer": "Who deals the first hand.", "watten.help.raising": "Allow raising a hand's value by 1; the opponents accept or concede.", "watten.help.signals": "Who sees a signal: the partner, nobody (off) or everyone (for learning).", "watten.help.signal_detection_p": "House rule: the chance that a signal is caught; a caught team loses the hand.", "watten.help.jack_order": "skat: ♣ > ♠ > ♥ > ♦ among the non-trump jacks; first played: the earliest of them wins.", "watten.help.follow": "all: every lead must be followed; trump only: only a trump lead.", "watten.help.caller": "Who names trump: the player right or left of the dealer.", "watten.help.hand_value": "What a hand is worth before raising.", 
+          "watten.opt.target": "Points to win", "watten.opt.first_dealer": "First dealer", "watten.opt.raising": "Raising",
           "watten.opt.signals": "Signals", "watten.opt.signal_detection_p": "Chance a signal is caught",
           "watten.opt.jack_order": "Jack order", "watten.opt.follow": "Following", "watten.opt.caller": "Trump caller",
           "watten.opt.hand_value": "Points per hand",
@@ -37,7 +38,8 @@ export default {
           "watten.took": "{who} takes the trick", "watten.dealer": "deals",
           "watten.why_phase": "Cards are played once trump is named and signals are given (now: {p}).",
           "watten.why_card": "You must follow: this card may not be played now." },
-    de: { "watten.opt.target": "Punkte zum Sieg", "watten.opt.first_dealer": "Erster Geber", "watten.opt.raising": "Bieten",
+    de: { "watten.help.target": "Das erste Team mit so vielen Punkten gewinnt.", "watten.help.first_dealer": "Wer das erste Spiel gibt.", "watten.help.raising": "Erlaubt, den Wert eines Spiels um 1 zu erhöhen; die Gegner nehmen an oder geben auf.", "watten.help.signals": "Wer das Deuten sieht: der Partner, niemand (aus) oder alle (zum Lernen).", "watten.help.signal_detection_p": "Hausregel: die Chance, dass Deuten auffällt; das ertappte Team verliert das Spiel.", "watten.help.jack_order": "Skat: ♣ > ♠ > ♥ > ♦ unter den Nicht-Trumpf-Buben; zuerst gespielt: der früheste von ihnen gewinnt.", "watten.help.follow": "alle: jedes Ausspiel muss bedient werden; nur Trumpf: nur Trumpf.", "watten.help.caller": "Wer Trumpf ansagt: der Spieler rechts oder links vom Geber.", "watten.help.hand_value": "Was ein Spiel vor dem Bieten wert ist.", 
+          "watten.opt.target": "Punkte zum Sieg", "watten.opt.first_dealer": "Erster Geber", "watten.opt.raising": "Bieten",
           "watten.opt.signals": "Deuten", "watten.opt.signal_detection_p": "Chance, dass Deuten auffällt",
           "watten.opt.jack_order": "Reihenfolge der Buben", "watten.opt.follow": "Bedienen", "watten.opt.caller": "Wer sagt Trumpf an",
           "watten.opt.hand_value": "Punkte je Spiel",

@@ -35,7 +35,8 @@ function animalCard(species, x, y, ui, key, hidden = false) {
 export default {
   title: { en: "Wildwasser", de: "Wildwasser" },
   strings: {
-    en: { "wildwasser.opt.players": "Players", "wildwasser.opt.first_player": "Start marker", "wildwasser.opt.river_flow": "River flow",
+    en: { "wildwasser.help.players": "How many play (2–6).", "wildwasser.help.first_player": "Who holds the start marker at the start.", "wildwasser.help.river_flow": "forward: a push carries animals on the logs further along; back: it washes them back.", 
+          "wildwasser.opt.players": "Players", "wildwasser.opt.first_player": "Start marker", "wildwasser.opt.river_flow": "River flow",
           "wildwasser.river_flow.forward": "forward", "wildwasser.river_flow.back": "back",
           "wildwasser.sp.cheetah": "cheetah", "wildwasser.sp.zebra": "zebra", "wildwasser.sp.rhino": "rhino",
           "wildwasser.sp.meerkat": "meerkat", "wildwasser.sp.turtle": "turtle",
@@ -61,7 +62,8 @@ export default {
           "wildwasser.round_over": "Round {r} is over", "wildwasser.round_line": "{who}: {p} points",
           "wildwasser.shared": "A tie at {p} points that no podium breaks: the tied players share the win.",
           "wildwasser.decided_by": "A tie at {p} points: the better {a} place decides for {who}." },
-    de: { "wildwasser.opt.players": "Spieler", "wildwasser.opt.first_player": "Startmarker", "wildwasser.opt.river_flow": "Fließrichtung",
+    de: { "wildwasser.help.players": "Wie viele mitspielen (2–6).", "wildwasser.help.first_player": "Wer zu Beginn den Startmarker hat.", "wildwasser.help.river_flow": "vorwärts: Schieben trägt Tiere auf den Stämmen weiter; zurück: es spült sie zurück.", 
+          "wildwasser.opt.players": "Spieler", "wildwasser.opt.first_player": "Startmarker", "wildwasser.opt.river_flow": "Fließrichtung",
           "wildwasser.river_flow.forward": "vorwärts", "wildwasser.river_flow.back": "zurück",
           "wildwasser.sp.cheetah": "Gepard", "wildwasser.sp.zebra": "Zebra", "wildwasser.sp.rhino": "Nashorn",
           "wildwasser.sp.meerkat": "Erdmännchen", "wildwasser.sp.turtle": "Schildkröte",
