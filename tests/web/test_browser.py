@@ -294,3 +294,66 @@ def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, g
     assert page.evaluate("() => window.scrollY") == 0
     assert errors == []
     ctx.close()
+
+
+# ---------------------------------------------------------------- people
+def test_the_seat_link_survives_a_lobby_reload_and_a_rematch_starts_a_new_table(browser, server):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    made = create_in_lobby(page, server.base, "wasserloch", {"players": 2, "rounds": 1}, ["human", "bot:easy"])
+    page.reload()
+    page.wait_for_selector("#my-tables")
+    table_id = made["spectator"].rsplit("/", 1)[1]
+    link = page.get_attribute(f"#my-tables a[data-my-table='{table_id}']", "href")
+    assert link == made["links"][0]                        # "My tables" keeps the seat link
+    page.click(f"#my-tables a[data-my-table='{table_id}']")
+    page.wait_for_selector("#turn")
+    n = -1
+    while not wait_for_my_turn_or_end(page, n):
+        n = current_n(page)
+        click_a_move(page, "[data-key^='v:']")
+    page.click("#rematch")
+    page.wait_for_function(f"() => !location.pathname.endsWith('{table_id}')")
+    page.wait_for_selector("#turn[data-n='0'], #turn[data-n='1']")
+    new_id = page.evaluate("() => location.pathname.split('/').pop()")
+    fresh = server.get(f"/api/tables/{new_id}")
+    assert new_id != table_id and fresh["game"] == "wasserloch" and not fresh["terminal"]
+    assert [s["kind"] for s in fresh["seats"]] == ["human", "bot"]
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"#my-tables a[data-my-table='{new_id}']")   # the rematch is remembered too
+    assert errors == []
+
+
+def test_a_seat_opened_in_a_second_tab_takes_over_and_the_first_is_told(browser, server):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    errors: list[str] = []
+    first = new_page(browser, errors)
+    first.goto(server.base + table["seats"][0]["link"])
+    first.wait_for_selector("#turn[data-mine='1']")
+    second = first.context.new_page()
+    second.goto(server.base + table["seats"][0]["link"])
+    second.wait_for_selector("#turn[data-mine='1']")
+    first.wait_for_selector("#notice.refused #take-back")
+    assert "another tab" in first.inner_text("#notice")
+    n = current_n(second)
+    click_a_move(second, "[data-key^='v:']")            # the new tab plays
+    second.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    assert errors == []
+
+
+def test_a_hint_names_one_of_my_moves(browser, server):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#turn[data-mine='1']")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text")
+    legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
+    hinted = page.eval_on_selector_all(".hinted[data-key]", "els => els.map(e => e.dataset.key)")
+    assert hinted and all(k.startswith("v:") for k in hinted)
+    assert any(f"v:{a.split('x')[0].upper().replace('1', 'A') if a[0] == '1' else a.split('x')[0].upper()}" in hinted
+               for a in legal)
+    assert errors == []

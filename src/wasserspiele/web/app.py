@@ -179,7 +179,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
             if not table.state.is_terminal():
                 raise Refused("running", "a rematch can start once the game is over", 409)
             if table.rematch is None:
-                body = {"game": table.game.name, "options": table.game.non_default_options(),
+                options = table.game.non_default_options()
+                if any(o.name == "players" for o in table.game.option_list):
+                    options["players"] = table.game.players
+                body = {"game": table.game.name, "options": options,
                         "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
                                   for s in table.seats]}
                 new, tokens = hub.create(body)

@@ -311,7 +311,6 @@ function tablePage(tableId) {
   let closedForGood = false;
   let retry = 0;
   let summary = null;         // the last hand's or round's summary
-  let rematch = null;
 
   if (token) remember({ table: tableId, seat: +params.get("seat"), link: location.pathname + location.hash });
 
@@ -394,24 +393,19 @@ function tablePage(tableId) {
     render();
   }
 
+  // The rematch: the first seat to ask creates it, everyone else joins it; each seat gets
+  // its own new link (and "My tables" remembers it when the page opens).
   async function startRematch(button) {
     button.disabled = true;
     try {
       const res = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
       const body = await res.json();
       if (!res.ok) throw new Error(refusalText(body));
-      rematch = body;
+      location.assign(body.link);
     } catch (err) {
       notice = { text: t("refused", { reason: err.message }), cls: "refused" };
+      render();
     }
-    render();
-  }
-
-  function rematchLink() {
-    const id = rematch?.id || msg.rematch;
-    if (!id) return null;
-    const link = token ? `/table/${id}#seat=${msg.seat}&token=${token}` : `/table/${id}`;
-    return h("a", { href: link, id: "rematch-link", class: "button primary" }, t("join_rematch"));
   }
 
   function render(fromServer = false) {
@@ -443,7 +437,9 @@ function tablePage(tableId) {
       msg.legal.length && token ? h("button", { id: "hint", class: "secondary", onclick: (e) => askHint(e.target) }, t("hint")) : null);
     const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
       h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")),
-      rematchLink() || (token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) }, t("rematch")) : null))) : null;
+      token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) },
+                msg.rematch ? t("join_rematch") : t("rematch"))
+            : (msg.rematch ? h("a", { href: `/table/${msg.rematch}`, id: "rematch-link" }, t("join_rematch")) : null))) : null;
     const summaryBox = summary && !msg.terminal
       ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, summary.title), summary.lines.map((l) => h("p", {}, l))) : null;
     show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
