@@ -30,10 +30,13 @@ def main(out: Path) -> None:
                 for game, table in tables.items():
                     for size in SIZES:
                         ctx = new_context(browser, size)
+                        ctx.add_init_script("localStorage.setItem('player_name', 'Anna')")  # a named seat
                         page = ctx.new_page()
+                        page.on("pageerror", lambda e: print(f"page error: {e}", file=sys.stderr))
                         page.set_default_timeout(TIMEOUT_MS)
                         page.goto(server.base + table["seats"][0]["link"])
                         page.wait_for_selector("#turn[data-mine='1']")
+                        page.wait_for_selector("#seats [data-seat='0']:has-text('Anna')")
                         path = out / f"{game}-{size}.png"
                         page.screenshot(path=str(path))
                         print(path)

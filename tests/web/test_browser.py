@@ -357,3 +357,22 @@ def test_a_hint_names_one_of_my_moves(browser, server):
     assert any(f"v:{a.split('x')[0].upper().replace('1', 'A') if a[0] == '1' else a.split('x')[0].upper()}" in hinted
                for a in legal)
     assert errors == []
+
+
+def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_remembers(browser, server):
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                                                                    {"kind": "human"}, {"kind": "bot", "level": "hard"}]})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#name-form")
+    page.fill("#my-name", "Anna")
+    page.press("#my-name", "Enter")
+    page.wait_for_selector("#seats [data-seat='0']:has-text('Anna')")
+    assert page.locator("#name-form").count() == 0
+    assert "Bot (easy)" in page.inner_text("#seats [data-seat='1']")
+    assert "Anna" in page.inner_text("#board")                     # the table names the seat too
+    other = page.context.new_page()                                # the same browser, another seat
+    other.goto(server.base + table["seats"][2]["link"])
+    other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
+    assert errors == []

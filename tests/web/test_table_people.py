@@ -50,3 +50,22 @@ def test_a_hint_is_one_of_my_legal_moves_and_only_on_my_turn(client):
     assert r.status_code == 409 and "your turn" in r.json()["reason"]
     assert client.get(f"/api/tables/{t['id']}/hint").status_code == 401
     assert move(client, t["id"], t["seats"][0]["token"], mine["legal"][0], mine["n"]).status_code == 200
+
+
+def test_a_player_names_the_seat_and_every_seat_list_shows_it(client, make_client, db_url):
+    import json
+    t = create(client, options={"players": 2}, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        hello(ws, t["seats"][0]["token"])
+        ws.send_text(json.dumps({"type": "name", "name": "  Anna   Maria "}))
+        msg = ws.receive_json()
+        while msg.get("type") != "state" or msg["seats"][0]["name"] is None:
+            msg = ws.receive_json()
+        assert msg["seats"][0]["name"] == "Anna Maria" and msg["seats"][1]["name"] is None
+        ws.send_text(json.dumps({"type": "name", "name": "x" * 41}))
+        while msg.get("type") != "refused":
+            msg = ws.receive_json()
+        assert msg["code"] == "bad_name" and "at most 40" in msg["reason"]
+    assert client.get("/api/tables?status=running").json()["tables"][0]["seats"][0]["name"] == "Anna Maria"
+    client.app.state.hub.forget(t["id"])
+    assert table_state(client, t["id"])["seats"][0]["name"] == "Anna Maria"     # kept in the database

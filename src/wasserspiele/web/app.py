@@ -17,7 +17,8 @@ HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx statu
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
-`{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
+`{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name),
+`{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n", "buffered"}` to the mover, and
 `{"type": "refused", "code", "reason"}` for a refused message.  A seat opened again
@@ -186,6 +187,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                         "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
                                   for s in table.seats]}
                 new, tokens = hub.create(body)
+                for old_seat in table.seats:           # the same people: their names come along
+                    if old_seat.name:
+                        new.set_name(old_seat.seat, old_seat.name)
                 table.rematch = (new.id, tokens)
                 table.broadcast()                     # the other seats see that it exists
         except Refused as exc:
@@ -319,12 +323,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                     if kind == "move":
                         result = await table.submit(seat, msg.get("action"), msg.get("n"))
                         conn.push(json.dumps(result))  # after the new state: "your move is in"
+                    elif kind == "name":
+                        table.set_name(seat, msg.get("name"))
                     elif kind == "ping":
                         conn.push(json.dumps({"type": "pong"}))
                     elif kind == "sync":
                         conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
                     else:
-                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, sync, ping)")
+                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, name, sync, ping)")
                 except Refused as exc:
                     conn.push(json.dumps(exc.to_json()))
                 if conn.closed:

@@ -113,6 +113,24 @@ class SeatInfo:
     kind: str
     level: str | None
     token_hash: str | None
+    name: str | None = None
+
+
+MAX_NAME = 40
+
+
+def clean_name(name: Any) -> str:
+    """A player's chosen name, trimmed; Refused saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise Refused("bad_name", "a name must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise Refused("bad_name", "a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise Refused("bad_name", f"a name has at most {MAX_NAME} characters ({len(name)} given)")
+    if not name.isprintable():
+        raise Refused("bad_name", "a name cannot contain control characters")
+    return name
 
 
 class LiveTable:
@@ -125,7 +143,7 @@ class LiveTable:
         self.created = row.created
         self.state = state
         self.game = state.game
-        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash) for s in row.seats]
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self.pending: dict[int, str] = dict(row.pending)  # seat -> action text, not yet applied
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
@@ -196,7 +214,7 @@ class LiveTable:
             "terminal": terminal,
             "scores": st.scores(),
             "winners": st.winners() if terminal else [],
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "online": s.seat in online}
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online}
                       for s in self.seats],
         }
 
@@ -228,6 +246,14 @@ class LiveTable:
                     table = self._table_part()
                 text = cache[c.seat] = json.dumps(self.message_for(c.seat, table), separators=(",", ":"))
             c.push(text)
+
+    def set_name(self, seat: int | None, name: Any) -> None:
+        """The player of `seat` chooses the name every seat list shows."""
+        if seat is None:
+            raise Refused("spectator", "spectators have no seat to name", 403)
+        self.seats[seat].name = clean_name(name)
+        self.hub.storage.set_seat_name(self.id, seat, self.seats[seat].name)
+        self.broadcast()
 
     def attach(self, conn: Connection) -> None:
         if conn.seat is not None:

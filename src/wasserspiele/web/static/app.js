@@ -149,7 +149,7 @@ async function lobby() {
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
         `${GAMES[tb.game]?.title?.[lang] || tb.game} · ${t("moves_n", { n: tb.moves })} · `,
-        tb.seats.map((s) => s.kind === "human" ? t("human") : `${t("bot")} (${t("level_" + s.level)})`).join(", "),
+        tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : t("bot_named", { level: t("level_" + s.level) })).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
 
@@ -333,6 +333,25 @@ function tablePage(tableId) {
 
   const pacer = new Pacer((data) => receive(data));
 
+  // A name when taking a seat: the one this browser used before is sent at once; a
+  // first-time player gets a small form (kept across redraws so typing is never lost).
+  const nameInput = h("input", { id: "my-name", name: "name", maxlength: "40", autocomplete: "nickname",
+                                 value: localStorage.getItem("player_name") || "" });
+  const nameForm = h("form", { id: "name-form", class: "name-form row", onsubmit: (ev) => {
+      ev.preventDefault();
+      const name = nameInput.value.trim();
+      if (name) { localStorage.setItem("player_name", name); send({ type: "name", name }); }
+    } },
+    h("label", { for: "my-name" }, t("your_name")), nameInput, h("button", { type: "submit" }, t("save_name")));
+  let nameSent = false;
+  function maybeSendName() {
+    const saved = localStorage.getItem("player_name");
+    if (!nameSent && token && msg && msg.seat !== null && !msg.seats[msg.seat]?.name && saved) {
+      nameSent = true;
+      send({ type: "name", name: saved });
+    }
+  }
+
   function receive(data) {
     const moved = !msg || msg.n !== data.n || msg.my_choice !== data.my_choice;
     prev = msg;
@@ -348,6 +367,7 @@ function tablePage(tableId) {
       const s = game.summary ? game.summary(prev.view, msg.view, msg) : null;
       if (s) summary = s;
     }
+    maybeSendName();
     render(true);
   }
 
@@ -432,7 +452,9 @@ function tablePage(tableId) {
       picker.selected.size ? h("button", { id: "clear", class: "secondary", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
       !buttons.length && !picker.selected.size ? h("span", { class: "hint-text" }, t("pick_hint")) : null,
       hint ? h("span", { class: "hint-text", id: "hint-text" }, t("hint_is", { a: game.label(hint.action, msg.view) })) : null) : null;
+    const needName = token && msg.seat !== null && !msg.seats[msg.seat]?.name && !msg.terminal;
     const tools = h("span", { class: "tools" },
+      needName ? nameForm : null,
       h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
       msg.legal.length && token ? h("button", { id: "hint", class: "secondary", onclick: (e) => askHint(e.target) }, t("hint")) : null);
     const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
