@@ -137,6 +137,10 @@ def test_a_watten_hand_by_clicking(browser, server):
         assert moves < 30
     assert moves >= 5  # at least one card in each of the five tricks
     assert server.get(f"/api/tables/{table_id}")["view"]["results"][0]["hand"] == 1
+    # between hands a summary says who won the hand and why; the log reads as sentences
+    page.wait_for_selector("#summary:has-text('Hand 1 is over')")
+    assert "team" in page.inner_text("#summary") and "tricks" in page.inner_text("#summary")
+    assert "event:" not in page.inner_text("#log") and "{" not in page.inner_text("#log")
     assert errors == []
 
 
@@ -375,4 +379,31 @@ def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_reme
     other = page.context.new_page()                                # the same browser, another seat
     other.goto(server.base + table["seats"][2]["link"])
     other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
+    assert errors == []
+
+
+# ---------------------------------------------------------------- replay
+def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
+    table = finished_table(server, "watten", {"target": 2})
+    record = server.get(f"/api/tables/{table['id']}/record")
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + f"/replay/{table['id']}")
+    page.wait_for_selector("#step")
+    page.click("#next-hand")
+    page.wait_for_function("() => !document.querySelector('#step').textContent.startsWith('Move 0 ')")
+    step = int(page.inner_text("#step").split()[1])
+    # the first step of hand 2: one step earlier it was still hand 1
+    assert server.get(f"/api/tables/{table['id']}/replay/{step}")["view"]["hand_no"] == 2
+    assert server.get(f"/api/tables/{table['id']}/replay/{step - 1}")["view"]["hand_no"] == 1
+    page.click("#prev-hand")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('Move 0 ')")
+    page.select_option("#speed", "4")
+    page.reload()
+    page.wait_for_selector("#step")
+    assert page.eval_on_selector("#speed", "s => s.value") == "4"
+    page.click("#autoplay")
+    page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)",
+                           arg=len(record["actions"]))
+    page.wait_for_selector("#result")
     assert errors == []

@@ -47,7 +47,7 @@ export default {
           "wildwasser.team": "Team card of {n}", "wildwasser.hand": "Your cards", "wildwasser.cards": "cards in hand", "wildwasser.revealed": "played", "wildwasser.podiums": "Podiums",
           "wildwasser.points": "points", "wildwasser.stack": "tiles left: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Round {r} begins.", "wildwasser.ev.pick": "{who} picks a card.",
-          "wildwasser.ev.reveal": "{who} reveals the {a}.", "wildwasser.ev.move": "{who}'s {a} moves from field {from} to {to}.",
+          "wildwasser.ev.reveal": "{who} reveals the {a}.", "wildwasser.ev.move": "{who}'s {a} moves from field {from} to {to}.", "wildwasser.ev.enter": "{who}'s {a} leaves the team card for field {to}.",
           "wildwasser.ev.finish": "{who}'s {a} reaches the goal in place {p}.", "wildwasser.ev.roll": "The die shows {f}.",
           "wildwasser.ev.icon": "{who} lands on {i} (field {f}).", "wildwasser.ev.push": "{who} pushes the river.",
           "wildwasser.ev.marker": "The start marker goes to {who2}.", "wildwasser.ev.blocked": "{who}'s {a} is blocked.",
@@ -74,7 +74,7 @@ export default {
           "wildwasser.team": "Teamkarte von {n}", "wildwasser.hand": "Deine Karten", "wildwasser.cards": "Karten auf der Hand", "wildwasser.revealed": "gespielt", "wildwasser.podiums": "Siegertreppchen",
           "wildwasser.points": "Punkte", "wildwasser.stack": "Plättchen übrig: {n}", "wildwasser.ev": "{e}",
           "wildwasser.ev.round": "Runde {r} beginnt.", "wildwasser.ev.pick": "{who} wählt eine Karte.",
-          "wildwasser.ev.reveal": "{who} deckt {a} auf.", "wildwasser.ev.move": "{a} von {who} zieht von Feld {from} nach {to}.",
+          "wildwasser.ev.reveal": "{who} deckt {a} auf.", "wildwasser.ev.move": "{a} von {who} zieht von Feld {from} nach {to}.", "wildwasser.ev.enter": "{a} von {who} verlässt die Teamkarte, Feld {to}.",
           "wildwasser.ev.finish": "{a} von {who} ist im Ziel, Platz {p}.", "wildwasser.ev.roll": "Der Würfel zeigt {f}.",
           "wildwasser.ev.icon": "{who} landet auf {i} (Feld {f}).", "wildwasser.ev.push": "{who} schiebt den Fluss.",
           "wildwasser.ev.marker": "Der Startmarker geht an {who2}.", "wildwasser.ev.blocked": "{a} von {who} ist blockiert.",
@@ -227,7 +227,7 @@ export default {
   logLines(view) {
     return (view.log || []).filter((e) => e.event !== "decide" && e.event !== "pick").slice(-14).map((e) => {
       const a = e.animal ? spName(e.animal) : (e.card ? spName(e.card) : "");
-      const key = `wildwasser.ev.${e.event}`;
+      const key = e.event === "move" && !e.start ? "wildwasser.ev.enter" : `wildwasser.ev.${e.event}`;
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
                               i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon, who2: e.to !== undefined && e.event === "marker" ? seatLabel(e.to) : "" });
       return text === key ? say("wildwasser.ev.other", { seat: e.seat ?? undefined }) : text;
