@@ -182,7 +182,9 @@ def test_rules_in_both_languages(run, lang):
 
 def test_games_lists_every_game_and_option(run):
     out = run("games")
-    assert "wasserloch" in out.output and "chase" in out.output
+    assert "wasserloch  (Wasserloch, 2-4 players)" in out.output and "chase" in out.output
+    assert "seven_waters  (Seven Waters, 2 players)" in out.output
+    assert "moves: VALUExCOUNT" in out.output
 
 
 def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...core.chance import Chance
+from ...core.chance import Chance, Shuffle
 from ...core.errors import BadRecord
-from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import HAND_LIMIT, PLAYS, VALUES, Play, parse_action
 from .state import WasserlochData
 
@@ -35,15 +35,7 @@ _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 class Wasserloch(Game):
     """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
 
-    name = "wasserloch"
-    title = "Wasserloch"
-    option_list = (
-        Option("players", 3, "int", "number of players", minimum=2, maximum=4),
-        Option("rounds", 3, "int", "rounds in a match (WL-5.5; 1 is the variant WL-7.1)", minimum=1),
-        Option("first_player", 0, "int", "start player of round 1", minimum=0, check=seat_check),
-        Option("chase", "nearest", "choice", "which lower place is driven off (WL-4.2)",
-               choices=("nearest", "adjacent")),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
 
     def parse_action(self, text: str) -> Play:
         return parse_action(text)
@@ -91,10 +83,8 @@ _SEATS = tuple((s,) for s in range(4))
 _VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
 
 
-def _shuffled_deck(rng: random.Random) -> list[str]:
-    deck = [v for v in VALUES for _ in range(CARDS_PER_VALUE)]
-    rng.shuffle(deck)
-    return deck
+# WL-2: the whole deck, shuffled anew for every round
+DECK = Shuffle([v for v in VALUES for _ in range(CARDS_PER_VALUE)], "deck")
 
 
 class WasserlochState(WasserlochData, State):
@@ -106,7 +96,7 @@ class WasserlochState(WasserlochData, State):
         from the round's start player; the start player moves one seat clockwise per round."""
         self.round = r
         self.start_player = (self.game.options["first_player"] + r) % self.players
-        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", _shuffled_deck, "deck")]
+        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", DECK)]
         self.hands = [[0] * len(VALUES) for _ in range(self.players)]
         for k in range(self.players):
             seat = (self.start_player + k) % self.players

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...core.chance import Chance
-from ...core.errors import BadNotation, BadRecord, ChanceExhausted
-from ...core.options import Option
+from ...core.chance import Chance, Shuffle, UnitInterval
+from ...core.errors import BadNotation, BadRecord
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import (
     ACCEPT, ACCEPT_ACTION, CARD_NAMES, CONCEDE, CONCEDE_ACTION, JACK, N_CARDS, PLAY, PLAYS,
     RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, TRUMP, TRUMPS, Action, card_id,
@@ -24,19 +24,11 @@ from .state import (
 HAND_SIZE = 5
 REASON_TRICKS, REASON_CONCEDE, REASON_CAUGHT = range(3)
 REASON_NAMES = ("tricks", "concede", "caught")
-SIGNAL_MODES = ("partner", "off", "public")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 
 
-def _shuffled_deck(rng: random.Random) -> list[str]:
-    deck = list(CARD_NAMES)
-    rng.shuffle(deck)
-    return deck
-
-
-def _check_value(rng: random.Random) -> float:
-    return rng.random()
+DECK = Shuffle(CARD_NAMES, "deal")
 
 
 def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -96,22 +88,7 @@ def best_index(row: tuple[int, ...], cards) -> int:
 class Watten(Game):
     """WA-1.1: four players, two fixed teams of partners sitting opposite."""
 
-    name = "watten"
-    title = "Watten"
-    fixed_players = 4
-    option_list = (
-        Option("target", 11, "int", "points that win the game (WA-4.2)", minimum=1),
-        Option("first_dealer", 0, "int", "dealer of the first hand", minimum=0, maximum=3),
-        Option("raising", False, "bool", "allow raising the hand's value (WA-6)"),
-        Option("signals", "partner", "choice", "who sees a signal (WA-5)", choices=SIGNAL_MODES),
-        Option("signal_detection_p", 0.0, "float", "chance a signal is caught (WA-5.1)", minimum=0, maximum=1),
-        Option("jack_order", "skat", "choice", "order of the non-trump jacks (WA-2)",
-               choices=("skat", "first_played")),
-        Option("follow", "all", "choice", "which leads must be followed (WA-3.2)", choices=("all", "trump_only")),
-        Option("caller", "dealer_right", "choice", "who names trump (WA-1.3)",
-               choices=("dealer_right", "dealer_left")),
-        Option("hand_value", 1, "int", "points a hand is worth before raising (WA-4.1)", minimum=1),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
 
     def __init__(self, **options: Any):
         super().__init__(**options)
@@ -124,6 +101,8 @@ class Watten(Game):
         self.signal_masks = tuple(sum(1 << v for v in range(4) if _view.signal_visible(self.signal_mode, v, s))
                                   for s in range(4))
         self.detection_p = o["signal_detection_p"]
+        # WA-5.1: the check draws x and catches the signal when x < p
+        self.signal_check = UnitInterval((self.detection_p,), "signal check")
         self.target = o["target"]
         self.hand_value = o["hand_value"]
         self.raising = o["raising"]
@@ -196,7 +175,7 @@ class WattenState(StateData, State):
     # -- dealing --------------------------------------------------------------
     def _draw_deal(self) -> list[int]:
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
-        deal = self.chance.draw("deals", _shuffled_deck, "deal")
+        deal = self.chance.draw("deals", DECK)
         return [card_id(n) for n in deal]
 
     def _start_hand(self, deal: list[int]) -> None:
@@ -332,21 +311,6 @@ class WattenState(StateData, State):
 
     def _apply(self, action: Action, seat: int) -> None:
         kind = action.kind
-        if ((kind == PLAY and len(self.trick) == 3 and len(self.tricks) == HAND_SIZE - 1)
-                or kind == CONCEDE or (kind == SIGNAL and action.arg and self.game.detection_p > 0)):
-            # this action draws chance (next deal, a signal check): a record that runs
-            # short must leave the position untouched
-            backup = self.clone()
-            try:
-                self._do(action, seat)
-            except ChanceExhausted:
-                backup._copy_into(self)
-                raise
-        else:
-            self._do(action, seat)
-
-    def _do(self, action: Action, seat: int) -> None:
-        kind = action.kind
         if kind == PLAY:
             self._play(action.arg, seat)
         elif kind == TRUMP:
@@ -381,7 +345,7 @@ class WattenState(StateData, State):
         self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
         p = self.game.detection_p
         if level and p > 0:
-            x = self.chance.draw("signal_checks", _check_value, "signal check")
+            x = self.chance.draw("signal_checks", self.game.signal_check)
             if x < p:
                 self._caught(seat, level)
                 return
