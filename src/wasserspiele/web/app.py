@@ -164,7 +164,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                 raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
             seat = table.seat_for_token(token)
             st = table.state
-            if st.is_terminal() or seat not in st.to_move() or seat in table.pending:
+            if st.is_terminal() or seat not in st.to_move():
                 raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
             n = table.n
             decision = decision_for(st, seat)        # a snapshot of this seat's view and moves
