@@ -46,10 +46,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level, level_names
-from ..core.errors import BadRecord, ReplayError, WasserspieleError
-from ..core.rules_text import LANGUAGES, player_rules
+from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.records import replay
-from ..core.errors import UnknownGame
+from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import manifest, manifests
 from .hub import HUMAN, Connection, Hub, Refused
@@ -405,7 +404,7 @@ def render_rules(game: str, lang: str) -> str:
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     other, other_name = OTHER_LANG[lang]
     head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'
-    title = f"{RULES_TITLE[lang]}: {game_class(game).title}"
+    title = f"{RULES_TITLE[lang]}: {manifest(game).title_in(lang)}"
     return _page_html(lang, title, f'<p><a href="/">{BACK[lang]}</a></p>\n{html}', head)
 
 
