@@ -407,3 +407,31 @@ def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
                            arg=len(record["actions"]))
     page.wait_for_selector("#result")
     assert errors == []
+
+
+# ---------------------------------------------------------------- motion
+def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_winner(browser, server):
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] +
+                                        [{"kind": "bot", "level": "easy"}] * 3})
+    errors: list[str] = []
+    ctx = new_context(browser, "desktop", reduced_motion=False)
+    # every drawn position is seen: a MutationObserver notes one with the whole trick going away
+    ctx.add_init_script("""new MutationObserver(() => {
+        if (document.querySelectorAll('#board .trick-away').length === 4) window.sawTrick = true;
+      }).observe(document, { childList: true, subtree: true });""")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][0]["link"])
+    n = -1
+    for _ in range(12):
+        if page.evaluate("() => !!window.sawTrick"):
+            break
+        wait_for_my_turn_or_end(page, n)
+        n = current_n(page)
+        click_a_move(page)
+        page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    page.wait_for_function("() => window.sawTrick === true")      # the first trick completes
+    assert "takes the trick" in page.inner_text("#log")
+    assert errors == []
+    ctx.close()

@@ -95,6 +95,9 @@ export default {
 
   lastKeys() { return []; },
 
+  // a complete trick stays long enough to be seen going to its winner
+  hold(view) { return !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? 1900 : 650; },
+
   phaseNo(view) { return view.hand_no; },
 
   summary(before, view) {
@@ -113,7 +116,10 @@ export default {
     const trickSpots = [[178, 178], [112, 132], [178, 86], [244, 132]];
     // a complete trick stays on the table, with its winner named, until the next card is played
     const done = !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? view.tricks.at(-1) : null;
-    const shown = done ? done.cards : (view.trick || []);
+    // with motion, the complete trick shows all four cards, then goes to its winner (once)
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const shown = done ? (still || msg.fresh ? done.cards : []) : (view.trick || []);
+    const toWinner = done && msg.fresh && !still ? ["to-s", "to-w", "to-n", "to-e"][(done.winner - me + 4) % 4] : null;
     const played = Object.fromEntries(shown.map(([seat, c]) => [seat, c]));
     const g = svgRoot(W, H,
       s("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 60, fill: "#2e7d32", stroke: "#1b5e20", "stroke-width": 4 }));
@@ -129,8 +135,10 @@ export default {
         s("text", { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" }, this.seatInfo(view, seat))));
       if (played[seat]) {
         const from = seat === view.seat ? null : `tseat:${seat}`;
-        g.append(anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),
-          `c:${played[seat]}`, from));
+        const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),
+          `c:${played[seat]}`, from);
+        if (toWinner) c.firstChild.classList.add("trick-away", toWinner);
+        g.append(c);
       }
     }
     if (done) {

@@ -330,7 +330,7 @@ function tablePage(tableId) {
     render();
   }
 
-  const pacer = new Pacer((data) => receive(data));
+  const pacer = new Pacer((data) => receive(data), (m) => GAMES[m.game]?.hold?.(m.view) ?? 650);
 
   // A name when taking a seat: the one this browser used before is sent at once; a
   // first-time player gets a small form (kept across redraws so typing is never lost).

@@ -25,7 +25,7 @@ const STRINGS = {
     err_bad_token: "this seat link is not valid", err_no_table: "no such table",
     err_too_large: "message too large", err_bad_message: "malformed message", err_too_many: "too many messages",
     round: "Round {n}", hand_no: "Hand {n}", pile: "Pile: {n}", you: "you", team: "Team {n}",
-    total: "Total", cards_n: "{n} cards",
+    total: "Total", cards_n: "{n} cards", cards_n_1: "1 card", moves_n_1: "1 move",
     bot_named: "Bot ({level})", to_move: "to move", your_hand: "Your hand", board: "Board", details: "Details",
     choices: "Your choices", not_now: "That is not one of your choices right now.",
     not_your_turn_now: "It is not your turn.", replaced: "This seat was opened in another tab or window; this one has stopped.",
@@ -64,7 +64,7 @@ const STRINGS = {
     err_bad_token: "dieser Platz-Link ist ungültig", err_no_table: "diesen Tisch gibt es nicht",
     err_too_large: "Nachricht zu groß", err_bad_message: "fehlerhafte Nachricht", err_too_many: "zu viele Nachrichten",
     round: "Durchgang {n}", hand_no: "Spiel {n}", pile: "Stapel: {n}", you: "du", team: "Team {n}",
-    total: "Summe", cards_n: "{n} Karten",
+    total: "Summe", cards_n: "{n} Karten", cards_n_1: "1 Karte", moves_n_1: "1 Zug",
     bot_named: "Bot ({level})", to_move: "am Zug", your_hand: "Deine Hand", board: "Spielplan", details: "Details",
     choices: "Deine Wahl", not_now: "Das kannst du gerade nicht wählen.",
     not_your_turn_now: "Du bist nicht am Zug.", replaced: "Dieser Platz wurde in einem anderen Tab oder Fenster geöffnet; hier ist er beendet.",
@@ -124,6 +124,8 @@ export function refusalText(data) {
 }
 
 export function t(key, params = {}) {
+  // a singular form "KEY_1" is used when n is 1 ("1 card", not "1 cards")
+  if (params.n === 1 || params.n === "1") key = (STRINGS[lang][key + "_1"] ?? STRINGS.en[key + "_1"]) !== undefined ? key + "_1" : key;
   let s = STRINGS[lang][key] ?? STRINGS.en[key] ?? key;
   for (const [k, v] of Object.entries(params)) s = s.replaceAll(`{${k}}`, v);
   return s;

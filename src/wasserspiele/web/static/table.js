@@ -174,16 +174,16 @@ export function animateFrom(before, root, duration = 450) {
 // they are shown one after another, each at least `gap` ms; a position where it is this
 // seat's turn, and every position with reduced motion, is shown at once.
 export class Pacer {
-  constructor(show, gap = 650) { this.show = show; this.gap = gap; this.queue = []; this.timer = null; this.last = 0; }
+  // `gapAfter(msg)`: how long the position `msg` stays before the next one is shown
+  constructor(show, gapAfter = () => 650) { this.show = show; this.gapAfter = gapAfter; this.queue = []; this.timer = null; this.last = 0; this.gap = 0; }
   push(msg, urgent) {
     const now = performance.now();
-    if (reducedMotion() || (urgent && !this.queue.length) || (!this.timer && now - this.last >= this.gap)) {
+    if (reducedMotion() || (urgent && !this.queue.length && now - this.last >= this.gap) || (!this.timer && now - this.last >= this.gap)) {
       this.queue = [];
       this.flush(msg);
       return;
     }
     this.queue.push(msg);
-    if (urgent) { this.queue = [msg]; }
     if (!this.timer) this.timer = setTimeout(() => this.tick(), Math.max(0, this.gap - (now - this.last)));
   }
   tick() {
@@ -192,7 +192,7 @@ export class Pacer {
     if (next) this.flush(next);
     if (this.queue.length) this.timer = setTimeout(() => this.tick(), this.gap);
   }
-  flush(msg) { this.last = performance.now(); this.show(msg); }
+  flush(msg) { this.last = performance.now(); this.gap = this.gapAfter(msg); this.show(msg); }
 }
 
 // ---------------------------------------------------------------- pieces of the page
