@@ -435,3 +435,32 @@ def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_w
     assert "takes the trick" in page.inner_text("#log")
     assert errors == []
     ctx.close()
+
+
+def test_with_motion_driven_off_cards_fly_to_their_taker(browser, server):
+    table = mid_game_table(server, "wasserloch", 0)
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    errors: list[str] = []
+    ctx = new_context(browser, "phone", reduced_motion=False)
+    ctx.add_init_script("""new MutationObserver(() => {
+        if (document.querySelector('#board [data-fly-to]')) window.sawFlight = true;
+      }).observe(document, { childList: true, subtree: true });""")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][1]["link"])      # seat 1 watches the others play
+    page.wait_for_selector("#turn")
+    # play over HTTP until some play drives off (seeded choices among the legal moves)
+    import random
+    rng = random.Random(5)
+    for _ in range(200):
+        st = server.get(f"/api/tables/{table['id']}")
+        if any(e and e["drove_off"] for e in st["view"]["last"]) or st["terminal"]:
+            break
+        seat = st["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]}, tokens[seat])
+    page.wait_for_function("() => window.sawFlight === true")
+    page.wait_for_function("() => !document.querySelector('#board [data-fly-to]')")   # gone once it arrived
+    assert errors == []
+    ctx.close()

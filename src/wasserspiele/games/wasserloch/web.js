@@ -117,7 +117,7 @@ export default {
     return w.length > 1 ? t("wasserloch.shared", { p: view.scores[w[0]] }) : null;
   },
 
-  draw(view, ui) {
+  draw(view, ui, msg = {}) {
     const W = 340, R = 120, C = 170;
     const mover = lastMover(view);
     const from = mover === null ? null : mover === view.seat ? `hand:${parse(view.last[mover].play).value}` : `seat:${mover}`;
@@ -129,6 +129,15 @@ export default {
         const a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
         return place(v, view.waterhole[i], C + R * Math.cos(a), C + R * Math.sin(a), ui, from, view.round);
       }));
+    // the cards just driven off go to their taker (drawn once, on the position that shows it)
+    const e = mover === null ? null : view.last[mover];
+    if (e && e.drove_off && msg.fresh) {
+      const i = VALUES.indexOf(e.drove_off), a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
+      hole.append(s("g", { "data-fly-to": `seat:${mover}`, "aria-hidden": "true" },
+        s("g", { transform: `translate(${C + R * Math.cos(a) - 22},${C + R * Math.sin(a) - 30})` },
+          s("rect", { width: 44, height: 60, rx: 5, fill: "#fffdf7", stroke: "#555" }),
+          s("text", { x: 22, y: 38, "text-anchor": "middle", "font-size": 20, "font-weight": "bold" }, `${e.drove_off}×${e.loot}`))));
+    }
     let hand = null;
     if (view.hand) {
       const groups = VALUES.map((v, i) => [v, view.hand[i]]).filter(([, n]) => n > 0);

@@ -4,7 +4,7 @@
 import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText } from "./i18n.js";
 import { h, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
-         announce, logList, panel } from "./table.js";
+         announce, logList, panel, flyAway } from "./table.js";
 
 // Each game's client module is where its manifest puts it (`client` in /api/games).
 const GAMES = {};
@@ -367,7 +367,7 @@ function tablePage(tableId) {
       if (s) summary = s;
     }
     maybeSendName();
-    render(true);
+    render(moved);          // motion and one-time effects only when the position changed
   }
 
   function connect() {
@@ -469,6 +469,7 @@ function tablePage(tableId) {
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
     });
     animateFrom(before, app);
+    flyAway(app);
     restoreFocus(focus);
     if (fromServer && msg.terminal && prev && !prev.terminal) document.getElementById("result")?.focus({ preventScroll: true });
   }

@@ -169,6 +169,22 @@ export function animateFrom(before, root, duration = 450) {
   });
 }
 
+// Pieces that leave the table (driven-off cards, a taken trick) are drawn once as a ghost
+// with `data-fly-to` naming where they go (a seat); they glide there and fade.
+export function flyAway(root, duration = 900) {
+  root.querySelectorAll("[data-fly-to]").forEach((n) => {
+    const target = root.querySelector(`[data-origin="${CSS.escape(n.dataset.flyTo)}"]`);
+    if (!target || reducedMotion()) { n.remove(); return; }
+    const from = n.getBoundingClientRect(), to = target.getBoundingClientRect();
+    const k = n instanceof SVGElement ? svgScale(n) : 1;
+    const dx = (to.left + to.width / 2 - (from.left + from.width / 2)) / k;
+    const dy = (to.top + to.height / 2 - (from.top + from.height / 2)) / k;
+    n.animate([{ transform: "translate(0, 0)", opacity: 1 }, { transform: "translate(0, 0)", opacity: 1, offset: 0.3 },
+               { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
+              { duration, easing: "ease-in", fill: "forwards" }).finished.then(() => n.remove(), () => {});
+  });
+}
+
 // ---------------------------------------------------------------- pacing
 // Other players' moves arrive faster than a person can follow (a bot answers at once):
 // they are shown one after another, each at least `gap` ms; a position where it is this
