@@ -373,7 +373,7 @@ function tablePage(tableId) {
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
-    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token })); });
+    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token, lang })); });
     socket.addEventListener("message", (ev) => {
       const data = JSON.parse(ev.data);
       if (data.type === "state") {

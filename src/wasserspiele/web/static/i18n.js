@@ -118,9 +118,11 @@ export function say(code, params = {}) {
 }
 
 export function refusalText(data) {
+  // the server's catalogue message (in the language sent with hello) first
+  if (data.message) return data.message;
   const key = "err_" + data.code;
   const local = t(key);
-  return local !== key && lang !== "en" ? local : (data.message || data.reason || local);
+  return local !== key && lang !== "en" ? local : (data.reason || local);
 }
 
 export function t(key, params = {}) {
