@@ -68,7 +68,8 @@ def test_report_is_self_contained_and_names_the_measures(written):
     for text in ("Win rate by seat", "loot per drive-off", "aces taking the 8s",
                  "Variant: players=2 chase=adjacent against players=2 chase=nearest", "Notable games"):
         assert text in md
-    assert all((out / "plots" / name).exists() for name in ("seat_win_rate.png", "scores.png", "length.png"))
+    assert all((out / "plots" / name).exists() for name in ("seat_win_rate.png", "outcomes.png", "bots.png",
+                                                              "variants.png"))
 
 
 def test_seat_and_bot_rates_add_up(written):

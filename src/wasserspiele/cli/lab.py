@@ -35,8 +35,15 @@ class LabFailure(click.ClickException):
                    "without it a local Ray instance is started")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
               help="report directory (default: lab-GAME)")
+@click.option("--seating", type=click.Choice(["rotated", "duplicate"]), default="rotated", show_default=True,
+              help="rotated: a new deal every game, the line-up one seat on; duplicate: every rotation of the "
+                   "line-up over the teams plays the same deal")
+@click.option("--min-effect", "min_effect", type=float, default=3.0, show_default=True, metavar="PP",
+              help="the smallest effect worth a flag: percentage points for shares, percent of the baseline "
+                   "for counts and lengths")
 @click.option("--quiet", is_flag=True, help="no progress bar")
-def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, address, out, quiet) -> None:
+def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, address, out, seating, min_effect,
+            quiet) -> None:
     """Play many seeded bot games of GAME and write a balance report to --out.
 
     The report (report.html, report.md, results.csv, plots/, records/) answers: win rate
@@ -49,7 +56,9 @@ def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, a
 
     try:
         study = make_study(game, players=players, bots=bots, options=options, compare=compare,
-                           games=games, seed=seed)
+                           games=games, seed=seed, seating=seating)
+        if not 0 <= min_effect < 100:
+            raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (0 to 100)")
         if jobs is not None and jobs < 1:
             raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
         if address and backend != "ray":
@@ -88,7 +97,7 @@ def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, a
     # the games are played: a Ctrl-C now must not leave a half-written report behind
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        info = write_report(result, out)
+        info = write_report(result, out, min_effect=min_effect / 100)
     finally:
         signal.signal(signal.SIGINT, previous)
     rate = len(result.rows) / result.seconds if result.seconds else 0.0

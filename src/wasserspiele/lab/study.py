@@ -60,7 +60,38 @@ class Study:
     def series(self, cond: int) -> Series:
         """The games of condition `cond`: the same game seeds under every condition
         (common random numbers), the lab's measures watching every game."""
-        return Series(self.game, self.conditions[cond].options, self.bots, self.seed, self.seating, measures_for)
+        return Series(self.game, self.conditions[cond].options, self.bots, self.seed, self.seating, Watch)
+
+
+class Watch:
+    """What the lab observes in a game: the game's own measures, and how often the lead
+    changed hands (the leading team: the one with the single highest score so far)."""
+
+    per_step = True
+
+    def __init__(self, game: Game):
+        self.own = measures_for(game)
+        self.teams = game.teams
+        self.leader: int | None = None
+        self.lead_changes = 0
+
+    def step(self, state: State, action: Any, seat: int) -> None:
+        if self.own.per_step:
+            self.own.step(state, action, seat)
+        scores = state.scores()
+        best = [max(scores[s] for s in team) for team in self.teams]
+        top = max(best)
+        if best.count(top) == 1:
+            leader = best.index(top)
+            if self.leader is not None and leader != self.leader:
+                self.lead_changes += 1
+            self.leader = leader
+
+    def finish(self, state: State) -> dict[str, float]:
+        return {**self.own.finish(state), LEAD_CHANGES: self.lead_changes}
+
+
+LEAD_CHANGES = "_lead_changes"   # kept apart from the game's own measures in the row
 
 
 # ----------------------------------------------------------------------------- building a study
@@ -177,12 +208,13 @@ def play_one(study: Study, cond: int, index: int, keep_state: bool = False) -> d
 def _row(study: Study, cond: int, game: Game, p: Played) -> dict[str, Any]:
     m = dict(p.measures)
     units = m.pop("units", 0)
+    lead_changes = m.pop(LEAD_CHANGES, 0)
     row = {
         "condition": study.conditions[cond].label, "cond": cond, "game": p.index, "seed": p.seed,
         "players": game.players, "bots": [study.bots[b].text for b in p.lineup],
         "bot_index": list(p.lineup), "scores": p.scores, "winners": p.winners, "returns": p.returns,
         "shared": int(len({game.team_of(s) for s in p.winners}) > 1), "actions": p.actions,
-        "units": units, "measures": m,
+        "units": units, "lead_changes": lead_changes, "measures": m,
     }
     if p.state is not None:
         row["state"] = p.state
