@@ -23,16 +23,18 @@ def table_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def run_study(study: Study, *, jobs: int | None = None, backend: str = "process", address: str | None = None,
-              progress: Callable[[int], None] | None = None, runner: Backend | None = None) -> StudyResult:
-    """Play every game of the study; `progress(n)` is called as n more games finish.
+              progress: Callable[[int], None] | None = None, runner: Backend | None = None,
+              start: int = 0) -> StudyResult:
+    """Play every game of the study (from game `start` of each condition on); `progress(n)` is
+    called as n more games finish.
 
     `runner`: an open backend to use (and leave open); otherwise one is opened and closed here."""
-    start = time.perf_counter()
+    began = time.perf_counter()
     own = runner is None
     runner = runner or open_backend(backend, jobs, address)
     try:
-        rows, interrupted = runner.run(functools.partial(run_chunk, study), study.tasks(), progress)
+        rows, interrupted = runner.run(functools.partial(run_chunk, study), study.tasks(start), progress)
     finally:
         if own:
             runner.close()
-    return StudyResult(study, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs)
+    return StudyResult(study, table_order(rows), interrupted, time.perf_counter() - began, runner.name, runner.jobs)

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BadOption
 from ..core.records import write_record
 from ..core.stats import Estimate
 from .analysis import (ALPHA, CLOSE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share, analyse,
@@ -469,10 +470,54 @@ def _write_text(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
+# ----------------------------------------------------------------------------- the report directory
+OWN_FILES = ("report.html", "report.md", "results.csv", "tune.md")
+OWN_DIRS = {"plots": ".png", "records": ".json"}
+
+
+def _own(path: Path, top: bool) -> bool:
+    name = path.name[:-4] if path.name.endswith(".tmp") else path.name  # an interrupted write
+    if top:
+        return (path.is_file() and name in OWN_FILES) or (path.is_dir() and name in OWN_DIRS)
+    return path.is_file() and name.endswith(OWN_DIRS[path.parent.name])
+
+
+def lab_files(out: str | Path) -> list[Path]:
+    """The lab's own files of an earlier report in `out` (to be replaced).
+
+    Raises BadOption naming what else `out` holds: the lab never deletes what it did not write."""
+    out = Path(out)
+    if not out.exists():
+        return []
+    if not out.is_dir():
+        raise BadOption(f"--out {out}: is a file, not a directory")
+    mine, others = [], []
+    for entry in sorted(out.iterdir()):
+        if not _own(entry, True):
+            others.append(entry.name)
+        elif entry.is_dir():
+            for sub in sorted(entry.iterdir()):
+                (mine if _own(sub, False) else others).append(sub if _own(sub, False) else f"{entry.name}/{sub.name}")
+        else:
+            mine.append(entry)
+    if others:
+        shown = ", ".join(map(str, others[:5])) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise BadOption(f"--out {out}: holds files the lab did not write ({shown}); choose an empty or new "
+                        f"directory")
+    return mine
+
+
+def clear_out(out: str | Path) -> None:
+    """Remove an earlier report's files from `out`, so no old plot or record stays beside the new report."""
+    for path in lab_files(out):
+        path.unlink()
+
+
 def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_EFFECT,
                  alpha: float = ALPHA) -> dict[str, Any]:
-    """Write every report file into `out`; returns the paths and the analysis."""
+    """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis."""
     out = Path(out)
+    clear_out(out)
     out.mkdir(parents=True, exist_ok=True)
     summaries, comparisons = analyse(result)
     raise_flags(summaries, comparisons, alpha, min_effect)  # the plots mark the flags

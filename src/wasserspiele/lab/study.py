@@ -53,9 +53,9 @@ class Study:
     def total(self) -> int:
         return self.games * len(self.conditions)
 
-    def tasks(self) -> list[tuple[int, int]]:
-        """(condition, game index) of every game, in results-table order."""
-        return [(c, i) for c in range(len(self.conditions)) for i in range(self.games)]
+    def tasks(self, start: int = 0) -> list[tuple[int, int]]:
+        """(condition, game index) of every game from game `start` on, in results-table order."""
+        return [(c, i) for c in range(len(self.conditions)) for i in range(start, self.games)]
 
     def series(self, cond: int) -> Series:
         """The games of condition `cond`: the same game seeds under every condition
