@@ -387,7 +387,14 @@ class RayBackend(Backend):
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
-                for part in ray.get(done):
+                try:
+                    parts = ray.get(done)
+                except (ray.exceptions.TaskCancelledError, ray.exceptions.RayTaskError) as exc:
+                    # a worker that caught the terminal's SIGINT itself: an interrupt, not a failure
+                    if isinstance(exc, ray.exceptions.RayTaskError) and not isinstance(exc.cause, KeyboardInterrupt):
+                        raise
+                    raise KeyboardInterrupt from exc
+                for part in parts:
                     out.extend(part)
                     progress(len(part))
         except KeyboardInterrupt:

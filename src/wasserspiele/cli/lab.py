@@ -6,6 +6,7 @@ GAME --vary OPTION=RANGE …` searches option values for a goal (lab/tune.py).
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
 from typing import Any, Callable
@@ -210,4 +211,70 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         click.echo(f"  - {line}")
     if result.interrupted:
         console.print(f"interrupted: reported the {len(result.rows)} games that finished")
+        sys.exit(130)
+
+
+@lab_cmd.command("tune")
+@click.argument("game")
+@click.option("--vary", "vary", multiple=True, required=True, metavar="OPTION=RANGE",
+              help="option values to choose from: a list (river_flow=forward,backward; slide_limit=6,7,null) or "
+                   "an integer range LOW..HIGH (slide_limit=5..9); several --vary try every combination")
+@click.option("--goal", type=click.Choice(["fair-seats", "decisive", "shorter"]), required=True,
+              help="fair-seats: every seat (team) wins a fair share; decisive: fewest games without a single "
+                   "winner; shorter: fewest actions per game")
+@click.option("--games", type=int, default=100, show_default=True,
+              help="games per candidate in the first round (doubled each round)")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="directory for tune.md (default: tune-GAME)")
+@study_options
+def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,
+             quiet) -> None:
+    """Search values of GAME's options for a goal by successive halving (docs/reports/README.md).
+
+    Every candidate plays the first --games games; the better half by the goal plays on
+    with twice as many, until one is left.  Writes tune.md and prints the ranking."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ..bots.runner import default_jobs, open_backend
+    from ..lab.report import lab_files
+    from ..lab.tune import expand_vary, tune, tune_markdown
+
+    from ..core.registry import game_class
+    try:
+        expand_vary(game_class(game).name, vary)
+        check_common(jobs, backend, address, min_effect)
+        out = Path(out or f"tune-{game_class(game).name}")
+        lab_files(out)
+    except WasserspieleError as exc:
+        raise LabFailure(str(exc)) from None
+    console = Console(stderr=True)
+    candidates = math.prod(len(t.partition("=")[2].split(",")) for t in expand_vary(game_class(game).name, vary))
+    try:
+        with open_backend(backend, jobs or default_jobs(), address) as runner, Reporter(console, quiet) as report:
+            report.set_total(candidates * games)
+
+            def next_round(rnd, alive):
+                report.set_total(report.done + len(alive) * games * 2 ** (rnd - 1),
+                                 f"round {rnd + 1}: {len(alive)} candidate(s) left")
+
+            result = tune(game, vary, goal, runner, players=players, bots=bots, options=options, first=games,
+                          seed=seed, seating=seating, progress=report.advance, on_round=next_round)
+    except KeyboardInterrupt:
+        console.print("interrupted before any game finished: nothing written")
+        sys.exit(130)
+    except WasserspieleError as exc:
+        raise LabFailure(str(exc)) from None
+    text = tune_markdown(result)
+
+    def write():
+        for path in lab_files(out):
+            path.unlink()
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "tune.md").write_text(text, encoding="utf-8")
+
+    finish(write)
+    click.echo(text)
+    if result.interrupted:
         sys.exit(130)
