@@ -10,7 +10,7 @@ which seat moves) lives in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..core.protocol import Game, State
 from .base import Bot, decision_for
@@ -19,6 +19,14 @@ MAX_ACTIONS = 100_000
 
 STOP = object()
 """What `choose` returns to end the loop before the game is over (a record ran out)."""
+
+
+class Seated(NamedTuple):
+    """What `choose` returns to act for another pending seat than the lowest (a recorded
+    simultaneous pick names its seat)."""
+
+    seat: int
+    action: Any
 
 Choose = Callable[[State, int], Any]
 OnStep = Callable[[State, Any, int], None]
@@ -39,6 +47,8 @@ def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
         action = choose(state, seat)
         if action is STOP:
             break
+        if isinstance(action, Seated):
+            seat, action = action
         state.apply(action, seat)
         if on_step is not None:
             on_step(state, action, seat)
