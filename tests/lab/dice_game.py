@@ -10,6 +10,7 @@ import random
 from collections import Counter
 from typing import Any, Mapping
 
+from wasserspiele.core.chance import Uniform
 from wasserspiele.core.errors import BadRecord
 from wasserspiele.core.options import Option
 from wasserspiele.core.protocol import Game, State
@@ -50,7 +51,7 @@ class DuelState(State):
         return None if action == "roll" else "the only move is 'roll'"
 
     def _apply(self, action, seat: int) -> None:
-        self.rolls.append(self.chance.draw("dice", lambda rng: rng.randint(1, 6), "die"))
+        self.rolls.append(self.chance.draw("dice", Uniform((1, 2, 3, 4, 5, 6), "die")))
 
     def clone(self) -> "DuelState":
         c = DuelState(self.game, self.chance.clone())

@@ -174,10 +174,18 @@ def test_an_out_holding_other_files_is_refused_before_any_game(tmp_path, monkeyp
     (out / "notes.txt").write_text("keep me")
     (out / "plots" / "sketch.svg").write_text("<svg/>")
     played = []
-    monkeypatch.setattr(Game, "new_game", lambda self, *a, **k: played.append(1))
-    res = CliRunner().invoke(main, ["lab", "wasserloch", "--games", "2", "--jobs", "1", "--quiet", "--out", str(out)])
+    with monkeypatch.context() as m:
+        m.setattr(Game, "new_game", lambda self, *a, **k: played.append(1))
+        res = CliRunner().invoke(main, ["lab", "wasserloch", "--games", "2", "--jobs", "1", "--quiet",
+                                        "--out", str(out)])
     assert res.exit_code == 2 and "notes.txt" in res.output and "plots/sketch.svg" in res.output
     assert (out / "notes.txt").read_text() == "keep me" and played == []
+    (out / "notes.txt").unlink()
+    (out / "plots" / "sketch.svg").unlink()
+    (out / "README.md").write_text("a designer's summary")  # docs/reports keeps one beside each report
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--games", "2", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "README.md").read_text() == "a designer's summary" and (out / "report.md").exists()
 
 
 def test_the_lab_needs_only_the_plain_install():

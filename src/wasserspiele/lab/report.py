@@ -473,6 +473,7 @@ def _write_text(path: Path, text: str) -> None:
 # ----------------------------------------------------------------------------- the report directory
 OWN_FILES = ("report.html", "report.md", "results.csv", "tune.md")
 OWN_DIRS = {"plots": ".png", "records": ".json"}
+KEPT = ("README.md",)  # a designer's summary beside the report (docs/reports/*/README.md) stays as it is
 
 
 def _own(path: Path, top: bool) -> bool:
@@ -493,6 +494,8 @@ def lab_files(out: str | Path) -> list[Path]:
         raise BadOption(f"--out {out}: is a file, not a directory")
     mine, others = [], []
     for entry in sorted(out.iterdir()):
+        if entry.name in KEPT and entry.is_file():
+            continue
         if not _own(entry, True):
             others.append(entry.name)
         elif entry.is_dir():
