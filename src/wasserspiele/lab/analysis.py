@@ -259,7 +259,7 @@ def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
     bl, ol = base.label, other.label
     unit = base.units_name
     out: list[Line] = []
-    for t in range(len(base.teams)):
+    for t in range(1 if len(base.teams) == 2 else len(base.teams)):  # two: the second mirrors the first
         team = base.teams[t]
         out.append(_share_line("seats", f"{base.team_label(t)} win rate", [_team_credit(r, team) for r in b],
                                [_team_credit(r, team) for r in o], bl, ol))

@@ -278,7 +278,7 @@ def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
         teams = ", ".join(f"{s.team_label(t)} {_pct(e)}" for t, e in enumerate(s.team_win))
         text = (f"{where}win rate {teams} (fair {100 * s.bot_fair:.1f} %); shared wins {_pct(s.shared)}; "
                 f"{s.actions.fmt(digits=1)} actions per game")
-        if s.units_name:
+        if s.units_name and s.units.high > s.units.low:  # a fixed number of rounds says nothing
             text += f", {s.units.fmt(digits=1)} {s.units_name}"
         out.append(text + f" ({s.n} games).")
     return out
