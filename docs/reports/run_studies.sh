@@ -31,5 +31,5 @@ run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 300
 # search bots in every seat (iterations without a time cap, so the games repeat exactly); sized to
 # minutes on the 2 shared cores: small samples, read their intervals
 run watten-strongest        watten --bots ismcts:iterations=50 --games 30
-run seven-waters-strongest  seven_waters --bots ismcts:iterations=30 --games 60
-run wildwasser-strongest    wildwasser --players 3 --bots ismcts:iterations=200 --games 30
+run seven-waters-strongest  seven_waters --bots ismcts:iterations=30 --games 40
+run wildwasser-strongest    wildwasser --players 3 --bots ismcts:iterations=200 --games 20

@@ -205,7 +205,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         sys.exit(130)
     info = finish(lambda: write_report(result, out, min_effect=min_effect / 100))
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
-    console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.1f} games/s); "
+    console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
     for line in info["findings"][:5]:
         click.echo(f"  - {line}")

@@ -284,6 +284,10 @@ def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
     return out
 
 
+def _tests(n: int) -> str:
+    return f"{n} test" + "s" * (n != 1)
+
+
 def _flag_cell(x: Line) -> str:
     return "**flag**" if x.flagged else ""
 
@@ -303,7 +307,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
              f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "
              f"and bot effects separate). Fixed options: "
              f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
-             f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.1f} games/s.")
+             f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.3g} games/s.")
     b.append(("p", setup))
     for note in result.notes:
         b.append(("p", note))
@@ -316,10 +320,10 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         if len(flags) > 5:
             b.append(("p", f"{len(flags) - 5} more flag(s) in the tables below (marked **flag**)."))
     else:
-        b.append(("p", f"No effect is both significant after Holm's correction over the {tests} tests of this "
+        b.append(("p", f"No effect is both significant after Holm's correction over the {_tests(tests)} of this "
                        f"report (α = {100 * alpha:g} %) and at least the practical size ({100 * min_effect:g} "
                        f"percentage points for shares, {100 * min_effect:g} % of the baseline otherwise)."))
-    b.append(("p", f"A flag needs a Holm-adjusted p-value ≤ {alpha:g} over all {tests} tests of the report and an "
+    b.append(("p", f"A flag needs a Holm-adjusted p-value ≤ {alpha:g} over the {_tests(tests)} of the report and an "
                    f"effect of at least {100 * min_effect:g} pp (shares) or {100 * min_effect:g} % of the baseline "
                    f"(counts, lengths); every figure is followed by its 95 % confidence interval in brackets."))
     b.append(("h2", "Key numbers"))
