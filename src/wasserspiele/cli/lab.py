@@ -195,9 +195,11 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
                 else:
                     report.set_total(study.total)
                     result = run_study(study, runner=runner, progress=report.advance)
-    except KeyboardInterrupt:  # before any game was handed out (starting Ray, say)
-        console.print("interrupted before any game finished: no report written")
-        sys.exit(130)
+    except KeyboardInterrupt:  # while starting Ray, say, or a second Ctrl-C while the workers stop
+        if result is None or not result.rows:
+            console.print("interrupted before any game finished: no report written")
+            sys.exit(130)
+        result.interrupted = True
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     if not result.rows:
