@@ -12,15 +12,23 @@ from typing import Any, Mapping
 
 from wasserspiele.core.chance import Uniform
 from wasserspiele.core.errors import BadRecord
+from wasserspiele.core.manifest import GameManifest, Limits
 from wasserspiele.core.options import Option
 from wasserspiele.core.protocol import Game, State
 
+MANIFEST = GameManifest(
+    name="dice_duel",
+    title={"en": "Dice duel (tests only)"},
+    game=f"{__name__}:DiceDuel",
+    players=(2, 2),
+    options=(Option("handicap", 0, "int", "points added to seat 0's roll", minimum=-5, maximum=5),),
+    notation="roll",
+    limits=Limits(max_game_length=4, max_chance_outcomes=6, num_distinct_actions=1),
+)
+
 
 class DiceDuel(Game):
-    name = "dice_duel"
-    title = "Dice duel (tests only)"
-    fixed_players = 2
-    option_list = (Option("handicap", 0, "int", "points added to seat 0's roll", minimum=-5, maximum=5),)
+    manifest = MANIFEST
 
     def _initial_state(self, chance) -> "DuelState":
         return DuelState(self, chance)

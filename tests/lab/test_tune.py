@@ -11,12 +11,12 @@ from wasserspiele.lab.tune import expand_vary, tune, tune_markdown
 
 
 @pytest.fixture
-def dice_duel(monkeypatch):
+def dice_duel():
     """Register the test-only dice duel (tests/lab/dice_game.py) for this test (in this process)."""
-    from lab.dice_game import DiceDuel
-    monkeypatch.setitem(registry._GAMES, "dice_duel", "lab.dice_game:DiceDuel")
-    monkeypatch.setitem(registry._loaded, "dice_duel", DiceDuel)
-    return "dice_duel"
+    from lab.dice_game import MANIFEST
+    registry.register(MANIFEST)
+    yield MANIFEST.name
+    registry.unregister(MANIFEST.name)
 
 
 def test_tune_finds_the_fair_handicap(dice_duel):

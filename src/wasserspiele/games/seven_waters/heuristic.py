@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.cards import RANKS, SUITS, card
-from ...games.seven_waters.actions import POS, VALUE
-from ..base import Bot, Decision
+from .actions import POS, VALUE
+from ...bots.base import Bot, Decision
 
 
 def _value(c) -> int:
@@ -227,7 +227,7 @@ def rollout_policy(world, seat: int, rng):
     else take a card while the hand has room, else place a theme, else discard
     one card (or pass).  Ties are broken at random.
     """
-    from ...games.seven_waters.actions import Discard, Pool, River, Slide, Take, Theme
+    from .actions import Discard, Pool, River, Slide, Take, Theme
     legal = world.legal_actions(seat)
     best_kind, best = 9, []
     for a in legal:

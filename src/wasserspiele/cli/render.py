@@ -1,0 +1,33 @@
+"""Text renderers of views: each game names one in its manifest (`plugins.render`,
+e.g. `games/<game>/render.py`).
+
+A renderer module defines
+  render_view(view: dict, lang: str = "en") -> str    the position as one seat (or a spectator) sees it
+  render_result(view: dict, lang: str = "en") -> str  the end-of-game score table (from a terminal view)
+  describe_last(view: dict, lang: str = "en") -> str  what happened since that seat last acted ("" if nothing)
+Text may carry rich markup ([bold], [red] …).  Renderers read views only; every word
+comes from the message catalogue (core/messages.py: `<game>.ui.*` labels, `<game>.event.*`
+event texts — an event's kind is its code).
+
+Optional, for the terminal's input and move lists in the player's language:
+  seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
+  show_action(text, lang) -> str        an action's notation as the board shows it
+  read_action(text, lang) -> str        typed text (German words, the board's names) → notation
+  legend(lang) -> str                   extra lines for `help` (card ranks, suits)
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from ..core.errors import WasserspieleError
+from ..core.manifest import PluginMissing
+from ..core.registry import manifest
+
+
+def renderer(game_name: str) -> ModuleType:
+    """The renderer module of a game."""
+    try:
+        return manifest(game_name).plugin("render")
+    except PluginMissing:
+        raise WasserspieleError(f"{game_name} has no terminal renderer (its manifest declares none)") from None

@@ -1,0 +1,166 @@
+"""Text renderer of Seven Waters views (labels and events from the message catalogue)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.cards import SUIT_SYMBOLS, card
+from ...core.messages import Words, render, term
+from ...core.words import show_words
+
+def _pretty(name: str | None, lang: str = "en") -> str:
+    """'KD' → 'K♦', 'TH' → '10♥' in German, 'X1=T' → 'Jk1=T', '##' stays, None → blank."""
+    if name is None:
+        return "  "
+    if name == "##":
+        return "##"
+    base, eq, decl = name.partition("=")
+    c = card(base)
+    text = "Jk" + base[1:] if c.is_joker else term(c.rank_char, "card.rank", lang) + SUIT_SYMBOLS[c.suit]
+    if eq:
+        text += "=" + (SUIT_SYMBOLS.get(decl) or term(decl, "card.rank", lang))
+    return text
+
+
+def _cards(names: list[str] | None, empty: str, lang: str = "en") -> str:
+    return " ".join(_pretty(n, lang) for n in names) if names else empty
+
+
+def render_pyramid(view: dict[str, Any], lang: str = "en") -> str:
+    """The pyramid, row 1 at the top; free cards in bold, face-down cards as ##."""
+    t = Words("seven_waters.ui", lang)
+    free = set(view["free"])
+    rows = []
+    width = 7 * 4
+    for r, row in enumerate(view["pyramid"], 1):
+        if all(name is None for name in row):
+            continue
+        cells = []
+        for c, name in enumerate(row, 1):
+            cell = f"{_pretty(name, lang):>3}"
+            cells.append(f"[bold]{cell}[/bold]" if f"{r}-{c}" in free else cell)
+        pad = " " * ((width - 4 * len(row)) // 2)
+        rows.append(f"{r} {pad}{' '.join(cells)}")
+    head = f"{t('pyramid')} ({t('left', n=view['pyramid_left'])})"
+    return "\n".join([head, *rows])
+
+
+def render_park(view: dict[str, Any], seat: int, lang: str = "en") -> str:
+    """One seat's park: lines with their slides, river, pool, theme, hand and discards."""
+    t = Words("seven_waters.ui", lang)
+    p = view["players"][seat]
+    who = f"{t('seat')} {seat}" + (f" ({t('you')})" if view.get("seat") == seat else "")
+    out = [f"[bold]{who}[/bold]"]
+    for k, (line, total, slide) in enumerate(zip(p["lines"], p["line_sums"], p["slides"]), 1):
+        built = _cards(slide, t('no_slide'), lang) if slide else t('no_slide')
+        out.append(f"  {t('line')} {k}: {_cards(line, '', lang)} (={total})  {t('slide')}: {built}")
+    out.append(f"  {t('river')}: {_cards(p['river'], t('empty'), lang)}")
+    suit = f" ({SUIT_SYMBOLS[p['pool_suit']]})" if p["pool_suit"] else ""
+    out.append(f"  {t('pool')}{suit}: {_cards(p['pool'], t('empty'), lang)}")
+    if p["theme"]:
+        theme = _pretty(p["theme"], lang)
+    else:
+        theme = t('theme_secret') if p["theme_placed"] else t('theme_none')
+    out.append(f"  {t('theme')}: {theme}")
+    hand = _cards(p["hand"], t('empty'), lang) if p["hand"] is not None else t('cards', n=p['hand_count'])
+    out.append(f"  {t('hand')}: {hand}")
+    discards = t('cards', n=p['discard_count'])
+    if p["discards"]:
+        discards += f" ({_cards(p['discards'], '', lang)})"
+    out.append(f"  {t('discards')}: {discards}")
+    return "\n".join(out)
+
+
+def render_view(view: dict[str, Any], lang: str = "en") -> str:
+    """The whole position as one seat (or a spectator) sees it."""
+    t = Words("seven_waters.ui", lang)
+    limit = view["slide_limit"]
+    status = f"{t('slides')}: {view['slides_built']}/{'∞' if limit is None else limit}"
+    if view["over"]:
+        status += f"   {t('over')}"
+    else:
+        status += f"   {t('to_move')}: {t('seat')} {view['to_move'][0]}"
+        if view["extra_action"]:
+            status += f" ({t('extra')})"
+        if view["final_turns_left"] is not None:
+            status += f"   {t('final', n=view['final_turns_left'] + 1)}"
+    me = view.get("seat")
+    order = [1 - me, me] if me in (0, 1) else [0, 1]
+    parts = [status, render_pyramid(view, lang), *(render_park(view, s, lang) for s in order)]
+    return "\n\n".join(parts)
+
+
+def render_result(view: dict[str, Any], lang: str = "en") -> str:
+    """The end-of-game score table by category (SW-5.2) and the winner (SW-5.3)."""
+    t = Words("seven_waters.ui", lang)
+    if not view.get("over"):
+        return ""
+    scores = view["scores"]
+    head = f"{'':<22}{t('seat')} 0{'':>3}{t('seat')} 1"
+    rows = [head]
+    for cat in scores[0]:  # the categories of the scoring table (SW-5.2), in its order
+        rows.append(f"{t('cat_' + cat):<22}{scores[0][cat]:>7}{scores[1][cat]:>9}")
+    rows.append(f"{t('total'):<22}{view['totals'][0]:>7}{view['totals'][1]:>9}")
+    winners = view["winners"]
+    if len(winners) == 2:
+        rows.append(t('draw'))
+    else:
+        rows.append(f"[bold]{t('winner')}: {t('seat')} {winners[0]}[/bold]")
+    return "\n".join(rows)
+
+
+def describe_event(event: dict[str, Any], lang: str = "en") -> str:
+    """One public event in words: its kind is its code (`seven_waters.event.<kind>`)."""
+    kind, words = event["kind"], event["action"].split()
+    params: dict[str, Any] = {"seat": event["seat"]}
+    code = f"seven_waters.event.{kind}"
+    if kind == "take":
+        params.update(card=event["card"], position=words[1])
+    elif kind == "slide":
+        params.update(line=words[1], cards=words[2:])
+    elif kind in ("river", "pool", "discard"):
+        params["cards"] = words[1:]
+        if kind == "discard" and not params["cards"]:
+            code, params["n"] = code + ".secret", event["count"]
+    elif kind == "theme":
+        if len(words) > 1:
+            params["card"] = words[1]
+        else:
+            code += ".secret"
+    line = render(code, params, lang)
+    if kind == "take" and event.get("revealed"):
+        line += " " + render("seven_waters.event.revealed", {"cards": event["revealed"]}, lang)
+    if event.get("extra"):
+        line = "  + " + line
+    return line
+
+
+def describe_last(view: dict[str, Any], lang: str = "en") -> str:
+    """What happened since the viewing seat last acted (a spectator: the last event)."""
+    log = view.get("log") or []
+    me = view.get("seat")
+    recent = []
+    for event in reversed(log):
+        if me is not None and event["seat"] == me:
+            break
+        recent.append(event)
+        if me is None:
+            break
+    return "\n".join(describe_event(e, lang) for e in reversed(recent))
+
+
+def describe_own(view: dict[str, Any], lang: str = "en") -> str:
+    """The viewing seat's own last action and what it brought (the cards a take turned up)."""
+    me = view.get("seat")
+    own = [e for e in view.get("log") or [] if e["seat"] == me]
+    return describe_event(own[-1], lang).strip() if me is not None and own else ""
+
+
+def legend(lang: str = "en") -> str:
+    return Words("seven_waters.ui", lang)("legend")
+
+
+def show_action(text: str, lang: str = "en") -> str:
+    """Notation as the board shows it: jokers `Jk1`, German words and cards in German."""
+    return " ".join(w.replace("X", "Jk", 1) if w.startswith("X") else w
+                    for w in show_words("seven_waters", text, lang).split())

@@ -1,0 +1,116 @@
+"""Watten in the terminal: trump, the trick in progress, tricks and score per team,
+your partner's signal (to you alone), the raise state, and a result table."""
+
+from __future__ import annotations
+
+from ...core.cards import SUIT_SYMBOLS
+from ...core.messages import Words, render, term
+from ...core.words import read_words, show_words
+
+def _card(name: str, lang: str = "en") -> str:
+    """'JC' → 'J♣' (German 'B♣') with red hearts and diamonds."""
+    text = term(name[:-1], "card.rank", lang) + SUIT_SYMBOLS[name[-1]]
+    return f"[red]{text}[/red]" if name[-1] in "HD" else text
+
+
+def _suit(letter: str, lang: str) -> str:
+    return f"{SUIT_SYMBOLS[letter]} {term(letter, 'suit', lang)}"
+
+
+def _lvl(level: str, lang: str) -> str:
+    return term(level, "watten.signal", lang)
+
+
+def render_view(view: dict, lang: str = "en") -> str:
+    """The position as one seat (or a spectator) sees it."""
+    t = Words("watten.ui", lang)
+    me = view["seat"]
+    lines = [
+        f"[bold]{t('hand_no', n=view['hand_no'])}[/bold] · {t('dealer', s=view['dealer'])} · "
+        f"{t('caller', s=view['caller'])} · {t('target', t=view['target'])}",
+        f"{t('trump')}: " + (f"[bold]{_suit(view['trump'], lang)}[/bold]" if view["trump"] else t('no_trump')),
+    ]
+    teams = []
+    for team, (a, b) in enumerate(view["teams"]):
+        label = t('team', t=team) + f" ({t('seats', a=a, b=b)}"
+        label += f", {t('you')})" if me is not None and me in (a, b) else ")"
+        extra = ""
+        if view["raise"]["enabled"] and view["raise"]["gespannt"][team]:
+            extra = f" [yellow]{t('gespannt')}[/yellow]"
+        teams.append(f"{label}: {t('score')} {view['scores'][team]} · {t('tricks')} {view['tricks_won'][team]}{extra}")
+    lines += teams
+    if view["raise"]["enabled"] or view["value"] != view["options"]["hand_value"]:
+        lines.append(t('value', v=view["value"]))
+    if view["raise"]["pending"] is not None:
+        r = view["raise"]
+        lines.append(f"[yellow]{t('raise_pending', s=r['pending'], v=view['value'] + 1, a=r['answerer'])}[/yellow]")
+    if view["trick"]:
+        lines.append(f"{t('trick')}: " + "  ".join(f"{t('seat')} {s}: {_card(c, lang)}" for s, c in view["trick"]))
+    elif view["trump"] and view["phase"] == "play":
+        lines.append(f"{t('trick')}: " + t('empty', s=view["leader"]))
+    if me is not None:
+        partner = view["partner"]
+        lvl = view["signals"][partner]
+        if lvl is not None and view["options"]["signals"] == "partner":
+            lines.append(f"[cyan]{t('signal', s=partner, lvl=_lvl(lvl, lang))}[/cyan]")
+    if view["options"]["signals"] == "public" and any(x is not None for x in view["signals"]):
+        lines.append(f"{t('signals')}: " + " · ".join(
+            f"{t('seat')} {s}: {_lvl(x, lang)}" for s, x in enumerate(view["signals"]) if x is not None))
+    if me is not None and view["hand"]:
+        lines.append(f"[bold]{t('hand')}:[/bold] " + " ".join(_card(c, lang) for c in view["hand"]))
+    if view["to_move"]:
+        lines.append(t('to_move', s=view["to_move"][0]))
+    return "\n".join(lines)
+
+
+def describe_event(e: dict, lang: str = "en") -> str:
+    """One log event in words: its kind is its code (`watten.event.<kind>`)."""
+    return render(f"watten.event.{e['event']}", e, lang)
+
+
+_OWN_ACTIONS = {"trump", "signal", "play", "raise", "accept", "concede"}
+
+
+def describe_last(view: dict, lang: str = "en") -> str:
+    """What happened since the view's seat last acted ("" if nothing)."""
+    log = view["log"]
+    me = view["seat"]
+    start = 0
+    if me is not None:
+        for i in range(len(log) - 1, -1, -1):
+            if log[i]["event"] in _OWN_ACTIONS and log[i].get("seat") == me:
+                start = i + 1
+                break
+    return "\n".join(describe_event(e, lang) for e in log[start:])
+
+
+def render_result(view: dict, lang: str = "en") -> str:
+    """The end-of-game table: every hand, who won it, how, and the totals."""
+    t = Words("watten.ui", lang)
+    lines = [f"[bold]{t('result')}[/bold]",
+             f"{t('hand_col'):<8}{t('trump_col'):<8}{t('won_by'):<10}{t('points'):<8}{t('tricks'):<8}{t('how')}"]
+    for r in view.get("results", []):
+        lines.append(f"{r['hand']:<8}{SUIT_SYMBOLS[r['trump']]:<8}{t('team', t=r['team']):<10}"
+                     f"{r['points']:<8}{r['tricks_won'][0]}:{r['tricks_won'][1]:<6}{term(r['reason'], 'watten.reason', lang)}")
+    lines.append(f"{t('total')}: " + " · ".join(
+        f"{t('team', t=k)} {view['scores'][k]}" for k in (0, 1)))
+    if view["winners"]:
+        w = view["winners"]
+        lines.append(f"[bold]{t('winner')}: {t('team', t=w[0] % 2)} "
+                     f"({t('seat')} {w[0]} + {w[1]})[/bold]")
+    return "\n".join(lines)
+
+
+def legend(lang: str = "en") -> str:
+    """Card names and the rank order, for `help`."""
+    return Words("watten.ui", lang)("legend")
+
+
+def show_action(text: str, lang: str = "en") -> str:
+    """Notation as the board shows it: `trump H` → `trumpf Herz`, `JC` → `B♣` in German."""
+    return show_words("watten", text, lang)
+
+
+def read_action(text: str, lang: str = "en") -> str:
+    """German words and card names (`trumpf Herz`, `BKr`, `B♣`) → notation."""
+    return read_words("watten", text, lang)

@@ -1,0 +1,183 @@
+"""Wildwasser in the terminal: the track with its river crossings, every animal, the
+podiums, hands and revealed cards, and what happened since the seat last acted.
+Picks are secret: a view shows only its own."""
+
+from __future__ import annotations
+
+from ...core.messages import Words, render, term
+from ...core.words import read_words, show_words
+
+LETTERS = "ABCDEF"
+COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
+SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
+
+def _animal(sp: str, lang: str) -> str:
+    return term(sp, "wildwasser.animal", lang)
+
+
+def player(seat: int | None, me: int | None = None, lang: str = "en") -> str:
+    """A seat as a coloured letter: [red]A[/red] (you)."""
+    if seat is None:
+        return "-"
+    tag = f"[bold {COLOURS[seat]}]{LETTERS[seat]}[/bold {COLOURS[seat]}]"
+    return tag + (f" ({Words('wildwasser.ui', lang)('you')})" if me is not None and seat == me else "")
+
+
+def _token(animal: list | None, lang: str = "en") -> str:
+    """An animal on the track: its player's letter and the animal's initial (Az: A's zebra)."""
+    if not animal:
+        return "  "
+    seat, sp = animal
+    return f"[{COLOURS[seat]}]{LETTERS[seat]}{_animal(sp, lang)[0].lower()}[/{COLOURS[seat]}]"
+
+
+def _cell(cell: dict, lang: str) -> str:
+    icon = cell["icon"]
+    label = term(icon, "wildwasser.icon", lang) if icon else ""
+    mark = f"[yellow]{label}[/yellow]" if label else ""
+    return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'], lang)}]"
+
+
+def _sections(view: dict) -> list[tuple[str, list[dict]]]:
+    """The track cut into banks and crossings, in track order."""
+    out: list[tuple[str, list[dict]]] = []
+    for cell in view["track"]:
+        key = f"crossing {cell['crossing']}" if "crossing" in cell else "bank"
+        if out and out[-1][0] == key:
+            out[-1][1].append(cell)
+        else:
+            out.append((key, [cell]))
+    return out
+
+
+def render_view(view: dict, lang: str = "en") -> str:
+    t = Words("wildwasser.ui", lang)
+    me = view["seat"]
+    lines = [
+        f"[bold]{t('round', r=view['round'])}[/bold] · {t('marker', p=player(view['start_marker'], me, lang))}"
+        f" · {t('flow', f=t(view['river_flow']))} · {t('stack', n=view['stack'], k=view['removed'])}",
+    ]
+    if view["discard"]:
+        lines.append(t('discard', t=", ".join(view["discard"])))
+    if view["last_round"]:
+        lines.append(f"[bold red]{t('last_round')}[/bold red]")
+    sections = _sections(view)
+    for i, (key, cells) in enumerate(sections):
+        if key == "bank":
+            name = t('start_bank') if i == 0 else t('final_bank') if i == len(sections) - 1 else t('bank')
+            lines.append(f"{name:<12} " + " ".join(_cell(c, lang) for c in cells))
+        else:
+            first = cells[0]
+            tile = first['tile'] or f"[red]{t('no_tile')}[/red]"
+            lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
+            # columns in crossing order (the track may run right to left here)
+            lines.append(f"{'':<12} " + " ".join(_cell(c, lang) for c in cells))
+    lines.append(f"{'':<12} [bold]{t('finish')}[/bold]")
+    podium = []
+    for sp in SPECIES:
+        places = view["podiums"][sp]
+        pts = view["podium_points"][sp]
+        row = " ".join(f"{t('place', n=k + 1)}{player(s)}({pts[k] if k < len(pts) else 0})"
+                       for k, s in enumerate(places))
+        podium.append(f"  {_animal(sp, lang):<12} {row or '-'}")
+    lines.append(f"[bold]{t('podiums')}[/bold]")
+    lines.extend(podium)
+    for s in view["seats"]:
+        seat = s["seat"]
+        off = [_animal(sp, lang) for sp, a in s["animals"].items() if a["at"] == "team card"]
+        parts = [f"{player(seat, me, lang)}: {t('points', n=s['points'])}"]
+        if off:
+            parts.append(f"{t('team')}: {', '.join(off)}")
+        if s["hand"] is not None:
+            parts.append(f"{t('hand')}: {', '.join(_animal(c, lang) for c in s['hand']) or '-'}")
+        else:  # a face-down pick hides which of these is still in hand
+            parts.append(f"{t('unrevealed')}: {', '.join(_animal(c, lang) for c in s['unrevealed'])}")
+        if s["revealed"]:
+            parts.append(f"{t('revealed')}: {', '.join(_animal(c, lang) for c in s['revealed'])}")
+        if view["phase"] == "pick":
+            parts.append(t('picked') if s["picked"] else t('not_picked'))
+        if s["pick"]:
+            parts.append(f"[bold]{t('your_pick', c=_animal(s['pick'], lang))}[/bold]")
+        lines.append(" · ".join(parts))
+    phase = view["phase"]
+    if phase == "resolve":
+        lines.append(t('resolving', p=player(view["resolving"], me, lang), c=_animal(view["card"], lang)))
+    elif phase == "sun":
+        lines.append(t('sun', p=player(view["resolving"], me, lang)))
+    elif phase == "marker":
+        lines.append(t('marker_choice', p=player(view["resolving"], me, lang)))
+    if view["to_move"]:
+        lines.append(t('to_move', p=", ".join(player(s, me, lang) for s in view["to_move"])))
+    return "\n".join(lines)
+
+
+def describe_event(e: dict, lang: str = "en", me: int | None = None) -> str:
+    """One log event in words: its kind is its code (`wildwasser.event.<kind>`); a push
+    names every animal it washes back.  Decisions are narrated by their effects."""
+    kind = e["event"]
+    if kind == "decide":
+        return ""
+    text = render(f"wildwasser.event.{kind}", e, lang)
+    if kind == "push":
+        for seat, sp in e["washed"]:
+            text += " " + render("wildwasser.event.washed", {"seat": seat, "animal": sp}, lang)
+    return text
+
+
+def describe_last(view: dict, lang: str = "en") -> str:
+    """The public events since `view`'s seat last decided (a spectator: the last round)."""
+    me = view["seat"]
+    log = view["log"]
+    start = 0
+    for i, e in enumerate(log):
+        if me is not None and e["seat"] == me and e["event"] in ("pick", "decide"):
+            start = i + 1
+        elif me is None and e["event"] == "round":
+            start = i
+    lines = [describe_event(e, lang, me) for e in log[start:]]
+    return "\n".join(x for x in lines if x)
+
+
+def render_result(view: dict, lang: str = "en") -> str:
+    t = Words("wildwasser.ui", lang)
+    lines = [f"[bold]{t('result')}[/bold]",
+             f"{t('player'):<8}" + "".join(f"{_animal(sp, lang)[:11]:<12}" for sp in SPECIES) + t('total')]
+    for s in view["seats"]:
+        row = []
+        for sp in SPECIES:
+            a = s["animals"][sp]
+            row.append(f"{t('place', n=a['place']) if a['place'] else '-':<12}")
+        lines.append(player(s["seat"]) + " " * 7 + "".join(row) + str(s["points"]))
+    won = view["winners"]
+    if won:
+        label = t('winner') if len(won) == 1 else t('winners')
+        lines.append(f"[bold]{label}: " + ", ".join(player(s, view["seat"], lang) for s in won) + "[/bold]")
+    return "\n".join(lines)
+
+
+def seat_name(seat: int, lang: str = "en") -> str:
+    """The board names players by letter."""
+    return Words("wildwasser.ui", lang)("player_name", seat=seat)
+
+
+def legend(lang: str = "en") -> str:
+    return Words("wildwasser.ui", lang)("legend")
+
+
+_SEAT_KINDS = ("action", "marker")
+
+
+def show_action(text: str, lang: str = "en") -> str:
+    """`action 2` → `action C` (German `aktion C`): seats as the board's letters."""
+    words = text.split()
+    if len(words) == 2 and words[0] in _SEAT_KINDS and words[1].isdigit():
+        words[1] = LETTERS[int(words[1])]
+    return show_words("wildwasser", " ".join(words), lang)
+
+
+def read_action(text: str, lang: str = "en") -> str:
+    """German words and player letters (`aktion B`, `marker c`) → notation (`action 1`)."""
+    words = read_words("wildwasser", text, lang).split()
+    if len(words) == 2 and words[0] in _SEAT_KINDS and len(words[1]) == 1 and words[1].upper() in LETTERS:
+        words[1] = str(LETTERS.index(words[1].upper()))
+    return " ".join(words)
