@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates every committed balance study in docs/reports/ (about 75 minutes on 2 cores,
+# Regenerates every committed balance study in docs/reports/ (about 1¾ hours on 2 shared cores,
 # most of it the studies with search bots).
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
