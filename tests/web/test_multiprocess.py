@@ -241,7 +241,7 @@ def test_servers_starting_together_on_a_fresh_database_migrate_once(pg_url):
         assert [p.returncode for p in procs] == [0, 0, 0], errors
         engine = sa.create_engine(url)
         with engine.connect() as conn:
-            assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0003"
+            assert conn.execute(sa.text("select version_num from alembic_version")).scalar() == "0004"
         engine.dispose()
     finally:
         with admin.connect() as conn:

@@ -20,12 +20,19 @@ core/messages.py; bodies and messages are checked by `schemas.py`, use is limite
     POST /api/tables/ID/moves            {"action": notation, "n": move number seen} with the token
     GET  /api/tables/ID/record           the full record, once the game is over
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
+    GET  /api/tables/ID/hint             the expert bot's suggestion for the seat of the token
+    POST /api/tables/ID/rematch          a new table with the same game, options and seats, once
+                                         over; every seat's own token works there too
+    GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
-`{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
+`{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name),
+`{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n"}` to the mover, and
 `{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
+A seat opened again (another tab) takes over: the older connection gets
+`{"type": "replaced"}` and is closed.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -41,16 +49,16 @@ import sqlalchemy.exc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.levels import level_names
-from ..core.errors import BadRecord, ReplayError
+from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
-from ..core.errors import UnknownGame
+from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import manifest, manifests
 from . import schemas
@@ -208,6 +216,58 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
 
+    async def rules_page(request: Request) -> Response:
+        name = request.path_params["game"]
+        lang = request.query_params.get("lang") or _accepted_language(request)
+        try:
+            html = render_rules(name, lang)
+        except WasserspieleError as exc:      # an unknown game or language: say which exist
+            return HTMLResponse(_page_html("en", "Wasserspiele", f"<h1>Not found</h1><p>{escape(str(exc))}</p>"),
+                                404, headers=PAGE_HEADERS)
+        return HTMLResponse(html, headers=PAGE_HEADERS)
+
+    async def api_hint(request: Request) -> Response:
+        hub = hub_of(request)
+        table = await hub.open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        st = table.state
+        if st.is_terminal() or seat not in st.to_move():
+            raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
+        n = table.n
+        # the expert searches for a while: in the bot pool (bounded, below people's moves),
+        # on the position as it is now
+        action = await hub.bots.choose(st.record(), seat, "expert", n, f"hint:{table.seed}:{seat}:{n}")
+        return JSONResponse({"action": action, "n": n})
+
+    async def api_rematch(request: Request) -> Response:
+        hub = hub_of(request)
+        table = await hub.open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "a rematch needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        if not table.state.is_terminal():
+            raise Refused("running", "a rematch can start once the game is over", 409)
+        if table.rematch is None:
+            options = table.game.non_default_options()
+            if any(o.name == "players" for o in table.game.option_list):
+                options["players"] = table.game.players
+            body = {"game": table.game.name, "options": options,
+                    "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
+                              for s in table.seats]}
+            new, tokens = await hub.create(body, client_of(request))
+            for old_seat in table.seats:           # the same people: their names come along
+                if old_seat.name:
+                    await new.set_name(old_seat.seat, old_seat.name)
+            table.rematch = (new.id, tokens)
+            table.broadcast()                     # the other seats see that it exists
+        new_id, tokens = table.rematch
+        link = f"/table/{new_id}#seat={seat}&token={tokens[seat]}" if seat in tokens else f"/table/{new_id}"
+        return JSONResponse({"id": new_id, "link": link})
+
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
 
@@ -337,6 +397,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                     if isinstance(msg, schemas.MoveMessage):
                         result = await table.submit(seat, msg.action, msg.n)
                         conn.push(json.dumps(result))  # after the new state: "your move is in"
+                    elif isinstance(msg, schemas.NameMessage):
+                        await table.set_name(seat, msg.name)
                     elif isinstance(msg, schemas.Ping):
                         conn.push(json.dumps({"type": "pong"}))
                     else:
@@ -364,6 +426,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/api/tables/{table_id}/moves", api_move, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
+        Route("/api/tables/{table_id}/hint", api_hint),
+        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
+        Route("/rules/{game}", rules_page),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -390,6 +455,40 @@ def client_of(conn: Request | WebSocket) -> str:
 async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, lang: str) -> None:
     await websocket.send_text(json.dumps(_refused(exc).to_json(lang)))
     await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+
+
+def _accepted_language(request: Request) -> str:
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+RULES_TITLE = {"en": "Rules", "de": "Regeln"}
+BACK = {"en": "Back to the lobby", "de": "Zurück zur Lobby"}
+OTHER_LANG = {"en": ("de", "Deutsch"), "de": ("en", "English")}
+
+
+def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
+    """A server-rendered page in the client's frame (same header and style sheet, no script)."""
+    return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{escape(title)}</title>\n'
+            f'<link rel="stylesheet" href="/static/style.css">\n<link rel="icon" href="data:,">\n</head>\n<body>\n'
+            f'<header><a href="/" id="home">Wasserspiele</a><span class="spacer"></span>{header_extra}</header>\n'
+            f'<main class="rules">\n{main}\n</main>\n</body>\n</html>\n')
+
+
+def render_rules(game: str, lang: str) -> str:
+    """The rules page of `game` in `lang` (the Markdown file rendered, with a language switch)."""
+    from markdown_it import MarkdownIt
+
+    text = player_rules(game, lang)
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    other, other_name = OTHER_LANG[lang]
+    head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'
+    title = f"{RULES_TITLE[lang]}: {manifest(game).title_in(lang)}"
+    return _page_html(lang, title, f'<p><a href="/">{BACK[lang]}</a></p>\n{html}', head)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:

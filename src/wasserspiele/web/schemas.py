@@ -118,6 +118,12 @@ class MoveMessage(MoveBody):
     type: Literal["move"]
 
 
+class NameMessage(Schema):
+    refusal_code: ClassVar[str] = "bad_message"
+    type: Literal["name"]
+    name: str = Field(max_length=200, description="the seat's player name")  # the hub says what is wrong with it
+
+
 class Sync(Schema):
     refusal_code: ClassVar[str] = "bad_message"
     type: Literal["sync"]
@@ -128,7 +134,7 @@ class Ping(Schema):
     type: Literal["ping"]
 
 
-MESSAGES: dict[str, type[Schema]] = {"move": MoveMessage, "sync": Sync, "ping": Ping}
+MESSAGES: dict[str, type[Schema]] = {"move": MoveMessage, "name": NameMessage, "sync": Sync, "ping": Ping}
 
 
 def _path(loc: tuple[Any, ...]) -> str:

@@ -2,15 +2,15 @@
 created a table (limits per client) and whether a bot is to move (start-up resumes only
 those tables).
 
-Revision ID: 0003
-Revises: 0002
+Revision ID: 0004
+Revises: seat_names_t19
 Create Date: 2026-11-30
 """
 from alembic import op
 import sqlalchemy as sa
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "seat_names_t19"
 branch_labels = None
 depends_on = None
 
