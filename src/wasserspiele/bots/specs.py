@@ -56,9 +56,9 @@ class BotSpec:
 
     def make(self, game: Game, seed: int | None) -> Bot:
         """A fresh bot for `game` with its own generator seeded by `seed`."""
-        return make_bot(self.kind, game, seed, **self._kwargs(game))
+        return make_bot(self.kind, game, seed, **self.kwargs(game))
 
-    def _kwargs(self, game: Game) -> dict[str, Any]:
+    def kwargs(self, game: Game) -> dict[str, Any]:
         base = level_settings(self.level, game)[1] if self.level else {}
         if not self.params:
             return base
