@@ -23,7 +23,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
 from ..core.manifest import PluginMissing
 from ..core.protocol import Action, Game, State
@@ -36,7 +36,7 @@ def search_defaults(game: Game) -> dict[str, Any]:
 
 
 class Node:
-    __slots__ = ("action", "seat", "parent", "children", "visits", "avail", "reward")
+    __slots__ = ("action", "seat", "parent", "children", "visits", "avail", "reward", "priors")
 
     def __init__(self, action: Action | None, seat: int, parent: "Node | None"):
         self.action = action
@@ -46,6 +46,7 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        self.priors: dict[Any, float] | None = None  # a guide's prior per action (guided search)
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
@@ -88,6 +89,17 @@ def evaluate(state: State) -> list[float]:
 
 
 RolloutPolicy = Callable[[State, int, random.Random], Action]
+
+
+class Guide(Protocol):
+    """What a guided search asks a learned model (PUCT prior and leaf value, as in
+    AlphaZero): the model reads views of the sampled world, never the true state."""
+
+    def priors(self, world: State, seat: int, legal: Sequence[Action]) -> Sequence[float]:
+        """A probability per legal action of `seat` in `world` (summing to 1)."""
+
+    def values(self, world: State) -> Sequence[float]:
+        """Per seat, the expected reward (0..1) of the position in `world`."""
 
 BELIEF_TRIES = 20
 
@@ -135,8 +147,11 @@ class ISMCTSBot(Bot):
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
-                 conventions: bool = False, game=None):
+                 conventions: bool = False, game=None, guide: Guide | None = None):
         super().__init__(seed)
+        # guide: a learned prior and value (bots/learned.py) in place of progressive
+        # widening, UCB and rollouts: PUCT selection, the value at the new leaf
+        self.guide = guide
         # belief: weigh each dealt world by the game heuristic's `plausibility` (what the
         # others' signals and calls say about their hands) instead of dealing uniformly.
         # conventions: let the heuristic's `convention` make the moves whose worth lies in
@@ -228,7 +243,10 @@ class ISMCTSBot(Bot):
                 break
             if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
+            if self.guide is not None:
+                self._iterate_guided(root, self._deal(decision, rng), rng, c, me, candidates)
+            else:
+                self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
             root.visits += 1
             n += 1
         self.last_iterations = n
@@ -292,3 +310,58 @@ class ISMCTSBot(Bot):
             visited.visits += 1
             visited.reward += rewards[visited.seat]
 
+
+    def _iterate_guided(self, root: Node, world: State, rng: random.Random, c: float, me: int,
+                        candidates: set | None) -> None:
+        """One PUCT iteration: descend by value + c·prior·√N/(1+n) over the actions legal in
+        this world, expand one new child, and back up the guide's value of its position.
+        A node's priors come from the first world that reaches it; an action first legal
+        in a later world gets the mean prior.  Unvisited actions count the parent's mean."""
+        guide = self.guide
+        node = root
+        path = []
+        while True:
+            pending = world.to_move()
+            if not pending:
+                break
+            seat = pending[0]
+            if seat != me and world.simultaneous():
+                # another seat's secret pick cannot depend on ours: not a tree decision
+                world.apply(self._policy(world, seat, rng), seat)
+                continue
+            legal = world.legal_actions(seat)
+            if candidates is not None and node is root:
+                legal = [a for a in legal if a in candidates]
+            if node.priors is None:
+                node.priors = dict(zip(legal, guide.priors(world, seat, legal)))
+            priors = node.priors
+            fallback = 1.0 / len(legal)
+            sqrt_n = math.sqrt(node.visits + 1)
+            children = node.children
+            visited = [ch for ch in children.values() if ch.visits]
+            fpu = sum(ch.reward / ch.visits for ch in visited) / len(visited) if visited else 0.5
+            best_action, best_score = None, -math.inf
+            for a in legal:
+                child = children.get(a)
+                p = priors.get(a, fallback)
+                if child is None:
+                    score = fpu + c * p * sqrt_n
+                else:
+                    child.avail += 1
+                    score = child.reward / child.visits + c * p * sqrt_n / (1 + child.visits)
+                if score > best_score:
+                    best_action, best_score = a, score
+            child = children.get(best_action)
+            world.apply(best_action, seat)
+            if child is None:
+                child = Node(best_action, seat, node)
+                child.avail = 1
+                children[best_action] = child
+                path.append(child)
+                break
+            path.append(child)
+            node = child
+        rewards = evaluate(world) if world.is_terminal() else guide.values(world)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.seat]
