@@ -116,7 +116,8 @@ def test_bounds_are_exact_for_one_hots_and_hold_in_play(name):
             (codec.layout, i) for i in np.flatnonzero((obs < low) | (obs > high))][:1]
 
 
-OPPONENTS = ["easy", "medium", "hard", "expert", "ismcts:iterations=4", "heuristic", "random"]
+OPPONENTS = ["easy", "medium", "hard", "expert", "ismcts:iterations=4", "heuristic", "random", "learned",
+             "learned:search=4", "python:bots.outside_policy:make"]
 
 
 @pytest.mark.parametrize("spec", OPPONENTS)
