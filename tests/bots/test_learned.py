@@ -94,7 +94,7 @@ def test_shipped_weights_load_and_say_how_they_were_made(name):
     path = shipped_weights(game)
     meta = json.loads(path.with_suffix(".json").read_text())
     assert meta["game"] == name and meta["command"].startswith(f"wasserspiele train {name}")
-    assert {"seed", "budget", "date", "version", "generations"} <= set(meta)
+    assert {"seed", "budget", "date", "version", "generations", "codec"} <= set(meta)
     assert path.stat().st_size < 3_000_000  # small enough to ship
     bot = LearnedBot(0, game=game)  # the shipped weights
     state = _midgame(name)
@@ -111,6 +111,11 @@ def test_weights_that_do_not_fit_are_refused_clearly(tmp_path, untrained):
     (tmp_path / "junk.npz").write_text("not weights")
     with pytest.raises(BadOption, match="not a weights file"):
         LearnedBot(0, game=load("watten"), weights=str(tmp_path / "junk.npz"))
+    codec = codec_of(load("watten"))
+    Network.init(codec.obs_size, codec.num_actions, (4,), np.random.default_rng(0)).save(
+        tmp_path / "old.npz", {"codec": "0123456789abcdef", "command": "wasserspiele train watten"})
+    with pytest.raises(BadOption, match="another encoding of watten.*retrain"):
+        LearnedBot(0, game=load("watten"), weights=str(tmp_path / "old.npz"))
     with pytest.raises(BadOption, match="learned:search=-1"):
         parse_bots(["learned:search=-1"], load("watten"))
 

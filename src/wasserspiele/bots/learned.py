@@ -123,6 +123,11 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
         raise BadOption(f"learned weights {path.name}: made for observations of {net.obs_size} and "
                         f"{net.num_actions} actions (options {trained}), but {game.name} with these "
                         f"options has {codec.obs_size} and {codec.num_actions}")
+    made_for = net.meta.get("codec")
+    if made_for is not None and made_for != codec_fingerprint(codec):
+        raise BadOption(f"learned weights {path.name}: made for another encoding of {game.name} "
+                        f"(codec {made_for}, now {codec_fingerprint(codec)}): retrain them "
+                        f"({net.meta.get('command', 'wasserspiele train ' + game.name)})")
     return net
 
 
@@ -133,6 +138,14 @@ def codec_of(game: Game):
     except PluginMissing:
         raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
     return cls(game)
+
+
+def codec_fingerprint(codec) -> str:
+    """A digest of the codec's observation layout and action names: weights trained on
+    one encoding are refused by another of the same size."""
+    import hashlib
+    text = repr((codec.layout, codec.action_names))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
 def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:

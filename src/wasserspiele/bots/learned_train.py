@@ -29,7 +29,7 @@ from ..core.chance import derive_seed
 from ..core.protocol import Action, Game, State
 from .base import decision_for
 from .ismcts import ISMCTSBot, search_defaults
-from .learned import Network, NetworkGuide, codec_of
+from .learned import Network, NetworkGuide, codec_fingerprint, codec_of
 
 
 @dataclass(frozen=True)
@@ -244,6 +244,7 @@ class Trainer:
         from .. import __version__
         return {"game": self.game.name, "options": self.game.non_default_options(),
                 "obs_size": self.codec.obs_size, "num_actions": self.codec.num_actions,
+                "codec": codec_fingerprint(self.codec),
                 "command": command, "seed": self.seed, "budget": asdict(self.budget),
                 "generations": self.history,
                 "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
