@@ -167,3 +167,19 @@ def test_every_game_with_a_codec_can_train(untrained):
         trainer = train(load(m.name), 1, Budget(games=1, generations=2, iterations=4, epochs=1, hidden=(8,),
                                                 max_decisions=6))
         assert len(trainer.history) == 2 and trainer.history[1]["positions"] >= trainer.history[0]["positions"]
+
+
+def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "5",
+                                       "--epochs", "1", "--hidden", "8", "--option", "rounds=1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["command"] == ("wasserspiele train wasserloch --seed 3 --games 1 --iterations 5 --epochs 1 "
+                               "--hidden 8 --option rounds=1")
+    assert meta["seed"] == 3 and meta["options"] == {"rounds": 1} and len(meta["generations"]) == 2
+    assert LearnedBot(0, game=load("wasserloch", rounds=1), weights=str(out)).network.obs_size == meta["obs_size"]
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--hidden", "big", "--out", str(out)])
+    assert bad.exit_code == 2 and "'big' is not sizes like 128,64" in bad.output

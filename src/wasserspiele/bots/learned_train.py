@@ -226,7 +226,9 @@ class Trainer:
             losses = (total_p / n, total_v / n)
         return losses
 
-    def run(self) -> Network:
+    def run(self, on_generation: Callable[["Trainer"], None] | None = None) -> Network:
+        """All generations; `on_generation` sees the trainer after each (to save a checkpoint,
+        so a run stopped early still has its last finished generation)."""
         for generation in range(self.budget.generations):
             t0 = time.process_time()
             self.gather(generation)
@@ -238,6 +240,8 @@ class Trainer:
                     "selfplay_cpu_s": round(t1 - t0, 1), "fit_cpu_s": round(t2 - t1, 1)}
             self.history.append(step)
             self.log(f"generation {generation}: {step}")
+            if on_generation is not None:
+                on_generation(self)
         return self.network
 
     def metadata(self, command: str) -> dict[str, Any]:
@@ -251,10 +255,11 @@ class Trainer:
                 "version": __version__, "numpy": np.__version__, "python": platform.python_version()}
 
 
-def train(game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None) -> Trainer:
+def train(game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None,
+          on_generation: Callable[[Trainer], None] | None = None) -> Trainer:
     """Run expert iteration; the trainer holds the network, its history and positions."""
     trainer = Trainer(game, seed, budget, log)
-    trainer.run()
+    trainer.run(on_generation)
     return trainer
 
 

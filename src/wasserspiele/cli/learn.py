@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import sys
 from pathlib import Path
 
 import click
@@ -66,17 +65,23 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, out, o
                 raise click.BadParameter("must be at least 1", param_hint=f"--{k}")
         budget = replace(budget, **changes)
         path = Path(out) if out else shipped_weights(g)
-        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True))
+        # the command that remakes these weights where they ship
+        words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
+        for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
+                            ("epochs", epochs), ("hidden", hidden)):
+            if value is not None:
+                words += [f"--{name}", str(value)]
+        for text in options:
+            words += ["--option", text]
+        command = " ".join(shlex.quote(w) for w in words)
+
+        def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
+            t.network.save(path, t.metadata(command))
+            click.echo(f"wrote {path} (generation {len(t.history) - 1}, {len(t.positions)} positions)", err=True)
+
+        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    args, skip = [], False
-    for a in sys.argv[1:]:  # the command that remakes these weights where they ship
-        if skip or a.startswith("--out"):
-            skip = a == "--out" and not skip
-            continue
-        args.append(shlex.quote(a))
-    command = "wasserspiele " + " ".join(args)
-    trainer.network.save(path, trainer.metadata(command))
     click.echo(f"wrote {path} ({len(trainer.positions)} positions)")
 
 
