@@ -183,3 +183,23 @@ def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path
     assert LearnedBot(0, game=load("wasserloch", rounds=1), weights=str(out)).network.obs_size == meta["obs_size"]
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--hidden", "big", "--out", str(out)])
     assert bad.exit_code == 2 and "'big' is not sizes like 128,64" in bad.output
+
+
+def test_guided_search_with_a_sensible_guide_beats_random_play():
+    # the PUCT search itself (bots/ismcts.py `_iterate_guided`), apart from any network:
+    # a uniform prior and the score lead as the value must already beat random play
+    from wasserspiele.bots.ismcts import ISMCTSBot, score_leads
+    from wasserspiele.bots.match import seat_rotated_win_rate
+    from wasserspiele.bots.random_bot import RandomBot
+
+    class ScoreGuide:
+        def priors(self, world, seat, legal):
+            return [1 / len(legal)] * len(legal)
+
+        def values(self, world):
+            return score_leads(world)
+
+    game = load("wasserloch", players=2, rounds=1)
+    share, _ = seat_rotated_win_rate(game, lambda s: ISMCTSBot(s, iterations=50, game=game, guide=ScoreGuide()),
+                                     lambda s: RandomBot(s), 10, seed=1)
+    assert share >= 0.8
