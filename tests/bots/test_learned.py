@@ -188,18 +188,7 @@ def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path
 def test_guided_search_with_a_sensible_guide_beats_random_play():
     # the PUCT search itself (bots/ismcts.py `_iterate_guided`), apart from any network:
     # a uniform prior and the score lead as the value must already beat random play
-    from wasserspiele.bots.ismcts import ISMCTSBot, score_leads
-    from wasserspiele.bots.match import seat_rotated_win_rate
-    from wasserspiele.bots.random_bot import RandomBot
-
-    class ScoreGuide:
-        def priors(self, world, seat, legal):
-            return [1 / len(legal)] * len(legal)
-
-        def values(self, world):
-            return score_leads(world)
-
     game = load("wasserloch", players=2, rounds=1)
-    share, _ = seat_rotated_win_rate(game, lambda s: ISMCTSBot(s, iterations=50, game=game, guide=ScoreGuide()),
-                                     lambda s: RandomBot(s), 10, seed=1)
-    assert share >= 0.8
+    specs = parse_bots(["python:bots.outside_policy:score_guided", "random"], game)
+    result = run_arena("wasserloch", {"players": 2, "rounds": 1}, specs, games=10, seed=1)
+    assert result.by_spec()[0].win_rate().value >= 0.8
