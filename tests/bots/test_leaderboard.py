@@ -25,6 +25,8 @@ def test_leaderboard_command_writes_the_page(tmp_path):
     result = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "random,heuristic",
                                        "--games", "3", "--jobs", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "| heuristic |" in out.read_text() or "| random |" in out.read_text()
+    page = out.read_text()
+    assert "| heuristic |" in page and "| random |" in page
+    assert "`wasserspiele leaderboard wasserloch --bots random,heuristic --games 3 --seed 0`" in page
     bad = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "robot", "--games", "2"])
     assert bad.exit_code == 2 and "unknown bot 'robot'" in bad.output

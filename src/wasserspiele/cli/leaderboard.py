@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import sys
 from pathlib import Path
 
 import click
@@ -43,8 +42,9 @@ def leaderboard_cmd(games_, bots, games, seed, jobs, out) -> None:
             boards.append(round_robin(name, {}, specs, games, seed, jobs or os.cpu_count() or 1))
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    command = "wasserspiele " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    page = markdown(boards, command)
+    # what regenerates the page (jobs change nothing in the results)
+    words = ["wasserspiele", "leaderboard", *games_, "--bots", bots, "--games", str(games), "--seed", str(seed)]
+    page = markdown(boards, " ".join(shlex.quote(w) for w in words))
     if out:
         Path(out).write_text(page)
         click.echo(f"wrote {out}")
