@@ -37,7 +37,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4, "rollout": "policy"},
-    "seven_waters": {"rollout_depth": 120, "rollout": "heuristic", "root_candidates": 5},
+    "seven_waters": {"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
     # Watten: a hand's result moves the score-lead reward by only ~0.25, so exploration
     # is scaled down with it; worlds follow the signals and the call, and signals are
     # sent by the honest convention (arena: 0.600 -> 0.665 of games at 600 iterations

@@ -135,77 +135,120 @@ def _card_or_none(name: str) -> Card | None:
         return None
 
 
-# -- legal-action generation, cached by hand ------------------------------------------
-# Every compound action depends only on the hand (≤ 7 cards, so ≤ 127 subsets) and one
-# or two small numbers; the caches turn generation into dictionary look-ups during search.
-_CACHE: dict[tuple, tuple] = {}
-_CACHE_LIMIT = 300_000
-
-
-def _cached(key: tuple, make) -> tuple:
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = tuple(make())
-    return found
+# -- legal-action generation: subset tables per hand -----------------------------------
+# A hand holds at most 7 cards.  Its plain cards, highest rank first, are numbered
+# 0..n-1 and a subset of them is a bit mask m; its jokers are chosen separately.  Per
+# mask the tables hold the sum of values, the ranks and the suits, each made from the
+# mask without its lowest card (incremental subset sums), so a compound action is found
+# by integer tests and only actions that exist are built: a slide looks its target up
+# among the sums.  Actions come in the order (jokers chosen, mask), which is the listing
+# order of RULES.md; tests/games/seven_waters check it against the enumeration of every
+# subset.  Tables and the actions made from them are cached by hand.
+_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
+_BIT_SUIT = {1 << i: s for i, s in enumerate(SUITS)}
+_TABLES: dict[tuple, "_HandTables"] = {}
+_TABLES_LIMIT = 50_000
 
 
 def _high_first(c: Card) -> tuple[int, int]:
     return -c.rank, c.index
 
 
-def _subsets(hand: tuple[Card, ...]) -> tuple:
-    """Every non-empty subset of the hand as (cards, plain cards, jokers, sum of the plain
-    cards' values, plain cards as pieces).  Cards are listed from the highest rank down,
-    jokers last, as actions list them; subsets come in a fixed order."""
-    def make():
-        subs: list[tuple] = [((), (), 0)]
-        for c in sorted((c for c in hand if c.rank), key=_high_first):
-            piece, value = PLAIN[c.index], VALUE[c.index]
-            subs += [(plain + (c,), pieces + (piece,), total + value) for plain, pieces, total in subs]
-        joker_sets: list[tuple] = [()]
-        for j in hand:
-            if not j.rank:
-                joker_sets += [js + (j,) for js in joker_sets]
-        for jokers in joker_sets:
-            for plain, pieces, total in subs:
-                if plain or jokers:
-                    yield plain + jokers, plain, jokers, total, pieces
-    return _cached(("subsets", hand), make)
+class _HandTables:
+    """Subset tables of one hand, and the actions already made from them."""
+
+    __slots__ = ("plain", "joker_sets", "full", "sums", "by_sum", "ranks", "low", "high", "suits", "made")
+
+    def __init__(self, hand: tuple[Card, ...]):
+        plain = sorted((c for c in hand if c.rank), key=_high_first)
+        self.plain = plain
+        jokers = [c for c in hand if not c.rank]
+        joker_sets: list[tuple[Card, ...]] = [()]
+        for j in jokers:
+            joker_sets += [js + (j,) for js in joker_sets]
+        self.joker_sets = joker_sets
+        size = 1 << len(plain)
+        self.full = size
+        sums = [0] * size
+        ranks = [0] * size          # bit r set for rank r; -1 when two cards share a rank
+        low = [14] * size
+        high = [0] * size
+        suits = [0] * size          # bit per suit (_SUIT_BIT)
+        by_sum: dict[int, list[int]] = {0: [0]}
+        for m in range(1, size):
+            bit = m & -m
+            i = bit.bit_length() - 1
+            rest = m ^ bit
+            c = plain[i]
+            sums[m] = total = sums[rest] + VALUE[c.index]
+            r = ranks[rest]
+            ranks[m] = -1 if r < 0 or r >> c.rank & 1 else r | 1 << c.rank
+            low[m] = min(low[rest], c.rank)
+            high[m] = max(high[rest], c.rank)
+            suits[m] = suits[rest] | _SUIT_BIT[c.suit]
+            found = by_sum.get(total)
+            if found is None:
+                by_sum[total] = [m]
+            else:
+                found.append(m)
+        self.sums, self.by_sum, self.ranks, self.low, self.high, self.suits = sums, by_sum, ranks, low, high, suits
+        self.made: dict[tuple, tuple] = {}
+
+    def cards(self, m: int) -> tuple[Card, ...]:
+        """The plain cards of mask m, highest rank first."""
+        plain = self.plain
+        return tuple(plain[i] for i in range(len(plain)) if m >> i & 1)
+
+    def pieces(self, m: int) -> tuple[Piece, ...]:
+        plain = self.plain
+        return tuple(PLAIN[plain[i].index] for i in range(len(plain)) if m >> i & 1)
 
 
-def _slide_options(hand: tuple[Card, ...], line: int, target: int) -> tuple:
+def _tables(hand: tuple[Card, ...]) -> _HandTables:
+    found = _TABLES.get(hand)
+    if found is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        found = _TABLES[hand] = _HandTables(hand)
+    return found
+
+
+def _made(t: _HandTables, key: tuple, make) -> tuple:
+    found = t.made.get(key)
+    if found is None:
+        found = t.made[key] = tuple(make(t, *key[1:]))
+    return found
+
+
+def _slide_options(t: _HandTables, line: int, target: int):
     """SW-4.3a: subsets summing exactly to `target`.  A joker's value is fixed by the
     rest of the subset, so each subset gives at most one slide: with two jokers the
     remainder is split X1 = min(10, r - 1), X2 = r - X1 (any other split is legal too,
     but is the same play)."""
-    def make():
-        for _cards, _plain, jokers, total, pieces in _subsets(hand):
-            r = target - total
-            if not jokers:
-                if r == 0:
-                    yield Slide(line, pieces)
-            elif len(jokers) == 1:
-                if 1 <= r <= 10:
-                    yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, r)],))
-            elif 2 <= r <= 20:
+    by_sum, sums = t.by_sum, t.sums
+    for jokers in t.joker_sets:
+        if not jokers:
+            for m in by_sum.get(target, ()):
+                if m:
+                    yield Slide(line, t.pieces(m))
+            continue
+        two = len(jokers) == 2
+        lowest = target - (20 if two else 10)
+        masks = sorted(m for total in range(max(0, lowest), target - two) for m in by_sum.get(total, ()))
+        for m in masks:
+            r = target - sums[m]
+            if not two:
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(jokers[0].index, r)],))
+            else:
                 a = min(10, r - 1)
-                yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, a)],
-                                            SLIDE_JOKER[(jokers[1].index, r - a)]))
-    return _cached(("slide", hand, line, target), make)
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(jokers[0].index, a)],
+                                                 SLIDE_JOKER[(jokers[1].index, r - a)]))
 
 
-def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int) -> tuple[Piece, ...] | None:
-    """The run start..start+n-1 from these cards (jokers fill the gaps, X1 the lower), or None."""
-    n = len(plain) + len(jokers)
-    if start < 1 or start + n - 1 > 13:
-        return None
-    by_rank: dict[int, Card] = {}
-    for c in plain:
-        if not start <= c.rank < start + n or c.rank in by_rank:
-            return None
-        by_rank[c.rank] = c
+def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int, n: int) -> tuple[Piece, ...]:
+    """The run start..start+n-1 from these cards of distinct ranks inside it (jokers fill
+    the gaps, X1 the lower)."""
+    by_rank = {c.rank: c for c in cards}
     free = iter(jokers)
     out = []
     for r in range(start, start + n):
@@ -214,50 +257,49 @@ def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int)
     return tuple(out)
 
 
-def _river_options(hand: tuple[Card, ...], lo: int, hi: int) -> tuple:
+def _river_options(t: _HandTables, lo: int, hi: int):
     """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
-    def make():
-        for cards, plain, jokers, _total, _pieces in _subsets(hand):
-            n = len(cards)
+    ranks, low, high = t.ranks, t.low, t.high
+    for jokers in t.joker_sets:
+        nj = len(jokers)
+        for m in range(0 if nj else 1, t.full):
+            if ranks[m] < 0:
+                continue  # two cards of one rank never lie in one run
+            n = m.bit_count() + nj
             if lo == 0:
-                ranks = [c.rank for c in plain]
-                first = max(1, max(ranks) - n + 1) if ranks else 1
-                last = min(min(ranks), 14 - n) if ranks else 14 - n
-                starts = range(first, last + 1)
+                if m:
+                    starts = range(max(1, high[m] - n + 1), min(low[m], 14 - n) + 1)
+                else:
+                    starts = range(1, 15 - n)
             else:
                 starts = (hi + 1, lo - n)
             for start in starts:
-                pieces = _river_pieces(plain, jokers, start)
-                if pieces is not None:
-                    yield River(pieces)
-    return _cached(("river", hand, lo, hi), make)
+                if start >= 1 and start + n <= 14 and (not m or start <= low[m] and high[m] < start + n):
+                    yield River(_river_pieces(t.cards(m), jokers, start, n))
 
 
-def _pool_options(hand: tuple[Card, ...], suit: str) -> tuple:
+def _pool_options(t: _HandTables, suit: str):
     """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
-    def make():
-        for _cards, plain, jokers, _total, pieces in _subsets(hand):
-            suits = {c.suit for c in plain}
-            if len(suits) > 1:
-                continue
-            if suits:
-                (s,) = suits
-                if suit and s != suit:
-                    continue
-                choices: tuple[str, ...] = (s,)
-            else:
-                choices = (suit,) if suit else SUITS
+    suits = t.suits
+    want = _SUIT_BIT[suit] if suit else 0
+    for jokers in t.joker_sets:
+        for m in range(0 if jokers else 1, t.full):
+            bits = suits[m]
+            if bits & (bits - 1) or (want and bits and bits != want):
+                continue  # mixed suits, or not the pool's suit
+            choices = (_BIT_SUIT[bits],) if bits else (suit,) if suit else SUITS
             for s in choices:
-                yield Pool(pieces + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
-    return _cached(("pool", hand, suit), make)
+                yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
 
 
-def _theme_options(hand: tuple[Card, ...]) -> tuple:
-    return _cached(("theme", hand), lambda: (THEMES[c.index] for c in hand if c.rank))
+def _theme_options(t: _HandTables, hand: tuple[Card, ...]):
+    return (THEMES[c.index] for c in hand if c.rank)
 
 
-def _discard_options(hand: tuple[Card, ...]) -> tuple:
-    return _cached(("discard", hand), lambda: (Discard(sub[0]) for sub in _subsets(hand)))
+def _discard_options(t: _HandTables):
+    for jokers in t.joker_sets:
+        for m in range(0 if jokers else 1, t.full):
+            yield Discard(t.cards(m) + jokers)
 
 
 def _names(cards) -> str:
@@ -279,6 +321,14 @@ class SevenWatersState(SevenWatersData, State):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """SW-4: takes (pyramid order), slides (line 1-4), river, pool, theme, discards;
         pass only when none of these exists (SW-4.5)."""
+        return self._legal(seat, True)
+
+    def legal_actions_but_discards(self, seat: int | None = None) -> list[Action]:
+        """`legal_actions` without the discards (for rollout policies that weigh discards
+        of single cards themselves); [PASS] when nothing but pass is legal."""
+        return self._legal(seat, False)
+
+    def _legal(self, seat: int | None, discards: bool) -> list[Action]:
         if self.over or (seat is not None and seat != self.turn):
             return []
         s = self.turn
@@ -289,19 +339,21 @@ class SevenWatersState(SevenWatersData, State):
         if not hand:
             return out or [PASS]
         key = tuple(hand)
+        t = _tables(key)
         if self.slides_built < self.slide_limit:
             sums = self.line_sums[s]
             for k, slide in enumerate(self.slides[s]):
                 if slide is None:
-                    out += _slide_options(key, k + 1, sums[k])
+                    out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
         river = self.river[s]
-        out += _river_options(key, piece_rank(river[0]), piece_rank(river[-1])) if river \
-            else _river_options(key, 0, 0)
+        out += _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])) if river
+                     else (_river_options, 0, 0), _river_options)
         pool = self.pool[s]
-        out += _pool_options(key, piece_suit(pool[0]) if pool else "")
+        out += _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
         if self.theme[s] is None:
-            out += _theme_options(key)
-        out += _discard_options(key)
+            out += _made(t, (_theme_options, key), _theme_options)
+        if discards:
+            out += _made(t, (_discard_options,), _discard_options)
         return out
 
     def _free_takes(self) -> list[Take]:
