@@ -19,6 +19,7 @@ worlds dealt from what it cannot see.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
@@ -27,6 +28,8 @@ from typing import Any, Callable
 
 from ..core.protocol import Action, State
 from .base import Bot, Decision, decision_for
+
+log = logging.getLogger(__name__)
 
 # A score difference of about this size decides a game, per game; used to turn
 # the scores of a position cut off mid-game into a win estimate.
@@ -37,7 +40,7 @@ DEFAULT_SCORE_SCALE = 5.0
 # (long matches are decided hand by hand; full-match rollouts only add noise).
 SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
     "wasserloch": {"rollout_depth": 4, "rollout": "policy"},
-    "seven_waters": {"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
+    "seven_waters": {"rollout_depth": 10, "rollout": "policy", "root_candidates": 5},
     # Watten: a hand's result moves the score-lead reward by only ~0.25, so exploration
     # is scaled down with it; worlds follow the signals and the call, and signals are
     # sent by the honest convention (arena: 0.600 -> 0.665 of games at 600 iterations
@@ -143,11 +146,19 @@ def rollout(world: State, policy: RolloutPolicy, rng: random.Random, depth: int)
 
 
 class ISMCTSBot(Bot):
-    """ISMCTS with an iteration and/or time budget; deterministic for a fixed seed and iteration budget."""
+    """ISMCTS with an iteration and/or time budget; deterministic for a fixed seed and iteration budget.
+
+    Budgets: `iterations`; `seconds` of wall-clock time (what a benchmark asks for; on a
+    busy machine it cuts searches short, so a seeded bot stops being reproducible); and
+    `cpu_seconds`, a safety net on the searching thread's CPU time for budgets given in
+    iterations: it should never fire, and when it does the search says so (`last_stop`
+    and a logged warning), as the move may then differ from run to run.
+    """
 
     kind = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
+                 cpu_seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
                  conventions: bool = False, game=None):
@@ -171,9 +182,10 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"the {game.name} heuristic cannot rank actions")
         self.root_candidates = root_candidates
         self.widening = widening  # a node may have about widening·√visits children
-        if iterations is None and seconds is None:
+        if iterations is None and seconds is None and cpu_seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget")
         for name, value, positive in (("iterations", iterations, True), ("seconds", seconds, True),
+                                      ("cpu_seconds", cpu_seconds, True),
                                       ("widening", widening, True), ("exploration", exploration, False),
                                       ("rollout_depth", rollout_depth, False)):
             if value is None:
@@ -183,6 +195,7 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"{name} must be a {'positive' if positive else 'non-negative'} number, not {value!r}")
         self.iterations = iterations
         self.seconds = seconds
+        self.cpu_seconds = cpu_seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         if rollout == "random":
@@ -198,6 +211,7 @@ class ISMCTSBot(Bot):
         else:
             raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
         self.last_iterations = 0
+        self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
@@ -235,14 +249,24 @@ class ISMCTSBot(Bot):
         if self.ranker is not None and len(decision.legal) > self.root_candidates:
             candidates = set(self.ranker.rank(decision)[:self.root_candidates])
         deadline = time.perf_counter() + self.seconds if self.seconds else None
+        cpu_deadline = time.thread_time() + self.cpu_seconds if self.cpu_seconds else None
         n = 0
         c = self.exploration
         me = decision.seat
+        self.last_stop = "iterations"
         while True:
             if self.iterations is not None and n >= self.iterations:
                 break
-            if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
-                break
+            if n and (n & 7) == 0:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.last_stop = "seconds"
+                    break
+                if cpu_deadline is not None and time.thread_time() >= cpu_deadline:
+                    self.last_stop = "cpu_seconds"
+                    log.warning("ISMCTS safety net: %.2f CPU-s spent after %d of %s iterations; the search "
+                                "was cut short and a seeded bot may not repeat this move",
+                                self.cpu_seconds, n, self.iterations)
+                    break
             self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
             root.visits += 1
             n += 1

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.cards import RANKS, SUITS, card
-from ...games.seven_waters.actions import COVERED_BY, COVERS, VALUE, Discard, piece_rank, piece_suit
+from ...games.seven_waters.actions import COVERED_BY, COVERS, FACE_UP_ROW, VALUE, Discard, piece_rank, piece_suit
 from ..base import Bot, Decision
 
 FACE_DOWN = "##"  # a face-down pyramid card, as views show it
@@ -102,9 +102,12 @@ def state_context(state, me: int) -> dict[str, Any]:
 
     def cell(i: int):
         c = pyramid[i]
-        if c is None or state.face_up(i):
+        if c is None or FACE_UP_ROW[i]:
             return c
-        return FACE_DOWN
+        for j in COVERED_BY[i]:
+            if pyramid[j] is not None:
+                return FACE_DOWN  # SW-3.2: face down until free
+        return c
 
     ctx = {
         "hand": state.hands[me],
@@ -135,11 +138,34 @@ def _finish_context(ctx: dict[str, Any], park_suits: list[str]) -> dict[str, Any
     """Add what follows from the seen facts: the hand's subset sums, the suit to aim for
     and the hand cards that could still complete an open slide."""
     hand = ctx["hand"]
-    ctx["sums"] = _sums(hand)
+    ctx["sums"], ctx["helpful"], ctx["keep"] = _hand_facts(tuple(hand), tuple(ctx["targets"]))
     ctx["suit"] = ctx["theme"] or _favourite_suit(park_suits, hand)
     ctx["use"] = {}  # usefulness of hand cards, filled on demand
-    ctx["keep"] = {c for c in hand if ctx["targets"] and _helps_slide(c, ctx, in_hand=True)}
     return ctx
+
+
+_FACTS: dict[tuple, tuple] = {}
+
+
+def _hand_facts(hand: tuple, targets: tuple) -> tuple[frozenset[int], frozenset[int], frozenset]:
+    """(subset sums of the hand, card values that would complete an open slide with hand
+    cards, hand cards that could complete one with the other hand cards); cached, as
+    hands and targets repeat across a search's rollouts."""
+    found = _FACTS.get((hand, targets))
+    if found is None:
+        if len(_FACTS) > 100_000:
+            _FACTS.clear()
+        sums = _sums(hand)
+        helpful = frozenset(t - s for t in targets for s in sums if 1 <= t - s <= 10)
+        keep = frozenset(c for c in hand if targets and _completes(c, _sums([x for x in hand if x is not c]), targets))
+        found = _FACTS[(hand, targets)] = (sums, helpful, keep)
+    return found
+
+
+def _completes(c, sums, targets) -> bool:
+    """Whether card c with a subset making one of `sums` completes one of `targets`."""
+    options = range(1, 11) if c.is_joker else (VALUE[c.index],)
+    return any(t - v in sums for t in targets for v in options)
 
 
 def _favourite_suit(park_suits: list[str], hand) -> str:
@@ -157,6 +183,8 @@ def _favourite_suit(park_suits: list[str], hand) -> str:
 def score(action, ctx) -> float:
     """The bot's one-ply score of a legal action."""
     kind = action.kind
+    if kind == "take":
+        return _score_take(action, ctx)
     if kind == "slide":
         jokers = sum(1 for p in action.pieces if p.card.is_joker)
         return 30 + 2 * len(action.pieces) - jokers
@@ -169,8 +197,6 @@ def score(action, ctx) -> float:
         return _score_pool(action, ctx)
     if kind == "theme":
         return _score_theme(action, ctx)
-    if kind == "take":
-        return _score_take(action, ctx)
     if kind == "discard":
         use = ctx["use"]
         worth = 0.0
@@ -239,11 +265,10 @@ def _usefulness(c, ctx) -> float:
     return u
 
 
-def _helps_slide(c, ctx, in_hand: bool = False) -> bool:
+def _helps_slide(c, ctx) -> bool:
     """Whether the card (with hand cards) can complete an open line's slide."""
-    sums = ctx["sums"] if not in_hand else _sums([x for x in ctx["hand"] if x is not c])
-    options = range(1, 11) if c.is_joker else (VALUE[c.index],)
-    return any(t - v in sums for t in ctx["targets"] for v in options)
+    helpful = ctx["helpful"]
+    return bool(helpful) if c.rank == 0 else VALUE[c.index] in helpful
 
 
 def _exposure(taken: int, ctx) -> float:
@@ -253,8 +278,11 @@ def _exposure(taken: int, ctx) -> float:
     penalty = 0.0
     for below in COVERS[taken]:
         c = cell(below)
-        if c is None or any(j != taken and cell(j) is not None for j in COVERED_BY[below]):
+        if c is None:
             continue
+        a, b = COVERED_BY[below]
+        if cell(b if a == taken else a) is not None:
+            continue  # still covered by the other card
         if c == FACE_DOWN:
             penalty += 0.3
             continue
