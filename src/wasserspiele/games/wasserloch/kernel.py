@@ -239,3 +239,107 @@ def winners(loot_row) -> list[int]:
     """WL-5.4: the seats with the most loot (all tied seats win)."""
     best = max(loot_row)
     return [s for s, n in enumerate(loot_row) if n == best]
+
+
+# -- many tables at once, one seat played from outside (adapters/vector.py) -----------------
+# Row e of each array is table e: decks (E, 64), pos (E,), hands (E, 8·players),
+# sizes, loot (E, players), hole, gone (E, 8), current (E,), over (E,) and the tables'
+# generator states xs (E,).  Every table is a one-round game (WL-7.1) started by seat 0.
+@kernel
+def table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                  over, xs, codes, trial):
+    """The other seats play (by their policies) until it is `agent`'s turn or the round is over."""
+    while not over[e] and current[e] != agent:
+        seat = current[e]
+        code, x = choose(policies[seat], hands[e], 8 * seat, sizes[e, seat], hole[e], adjacent, xs[e], codes, trial)
+        xs[e] = x
+        pos[e] = play(code, seat, decks[e], pos[e], hands[e], sizes[e], hole[e], gone[e], loot[e], adjacent)
+        if sizes[e, seat] == 0:
+            over[e] = True
+        else:
+            current[e] = seat + 1 if seat + 1 < players else 0
+
+
+@kernel
+def table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                over, xs, codes, trial):
+    """Deal table e anew and play the other seats up to `agent`'s first turn."""
+    xs[e] = deal(decks[e], xs[e])
+    pos[e] = start_round(decks[e], players, 0, hands[e], sizes[e], hole[e], gone[e], loot[e])
+    current[e] = 0
+    over[e] = False
+    table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                  over, xs, codes, trial)
+
+
+@kernel
+def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                over, xs, needs_reset, rewards, terminated, illegal, illegal_reward):
+    """One agent action per table (next-step autoreset: a table whose round ended on the
+    previous step is dealt anew and its action ignored).  The reward at the end is the
+    agent's zero-sum return (WL-5.4: a k-way shared win is 1/k, minus the mean 1/players);
+    an action that is not a legal play ends the episode with `illegal_reward`."""
+    codes = np.zeros(40, np.int64)
+    trial = np.zeros(8, np.int64)
+    for e in range(len(actions)):
+        rewards[e] = 0.0
+        terminated[e] = False
+        illegal[e] = False
+        if needs_reset[e]:
+            needs_reset[e] = False
+            table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                        over, xs, codes, trial)
+            continue
+        a = actions[e]
+        if a < 0 or a >= 64 or hands[e, 8 * agent + a // 8] < a % 8 + 1:
+            rewards[e] = illegal_reward
+            terminated[e] = illegal[e] = needs_reset[e] = True
+            continue
+        pos[e] = play(a, agent, decks[e], pos[e], hands[e], sizes[e], hole[e], gone[e], loot[e], adjacent)
+        if sizes[e, agent] == 0:
+            over[e] = True
+        else:
+            current[e] = agent + 1 if agent + 1 < players else 0
+            table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot,
+                          current, over, xs, codes, trial)
+        if over[e]:
+            best, tied = 0, 0
+            for s in range(players):
+                if loot[e, s] > best:
+                    best, tied = loot[e, s], 1
+                elif loot[e, s] == best:
+                    tied += 1
+            won = 1.0 / tied if loot[e, agent] == best else 0.0
+            rewards[e] = won - 1.0 / players
+            terminated[e] = needs_reset[e] = True
+
+
+@kernel
+def tables_encode(agent, players, adjacent, pos, hands, sizes, hole, gone, loot, current, over, obs, masks):
+    """The agent's observation and legal-action mask per table, in the layout of
+    adapters/codecs/wasserloch.py (docs/encodings.md) for a one-round game."""
+    for e in range(obs.shape[0]):
+        row = obs[e]
+        row[:] = 0.0
+        row[agent] = 1.0                                   # seat
+        row[4 + players - 2] = 1.0                         # players
+        row[7 + (4 if over[e] else current[e])] = 1.0      # to_move (4: nobody)
+        # 12: round 0 of 1 is 0; 13-16: start player seat 0
+        row[13] = 1.0
+        for v in range(8):
+            row[17 + v] = hole[e, v] / 8
+            row[25 + v] = hands[e, 8 * agent + v] / 5
+            row[38 + v] = gone[e, v] / 8
+        for s in range(players):
+            row[33 + s] = sizes[e, s] / 5
+            row[46 + s] = loot[e, s] / 30
+            row[50 + s] = loot[e, s] / 100
+        row[37] = (64 - pos[e]) / 64
+        row[54] = 1.0 if adjacent else 0.0
+        row[55] = 1.0 if over[e] else 0.0
+        m = masks[e]
+        m[:] = 0
+        if not over[e]:
+            for v in range(8):
+                for n in range(1, hands[e, 8 * agent + v] + 1):
+                    m[8 * v + n - 1] = 1
