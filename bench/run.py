@@ -100,7 +100,7 @@ def playouts(game, checked: bool = True):
                 seat = state.current_seat
                 action = rng.choice(state.legal_actions(seat))
                 state._apply(action, seat)
-                history.append(action)
+                history.append((seat, action, False))
         return 1
     return run
 

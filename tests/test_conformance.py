@@ -12,10 +12,10 @@ import json
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from wasserspiele import load
-from wasserspiele.core.errors import GameOver, IllegalAction, NotYourTurn
+from wasserspiele.core.errors import ChanceExhausted, GameOver, IllegalAction, NotYourTurn
 from wasserspiele.core.records import replay, summary
 from wasserspiele.core.registry import game_class, game_names
 
@@ -39,23 +39,22 @@ def _game(name: str, players: int):
     return load(name) if cls.fixed_players else load(name, players=players)
 
 
-def _random_step(state, rng: random.Random, in_seat_order: bool = False):
-    # Simultaneous choices may arrive in any order; records list them in seat order
-    # (records.md), so a record taken mid-phase is exact only for seat-ordered play.
-    seat = state.to_move()[0] if in_seat_order else rng.choice(state.to_move())
+def _random_step(state, rng: random.Random):
+    # Simultaneous choices may arrive in any order; records keep the order they came in.
+    seat = rng.choice(state.to_move())
     action = rng.choice(list(state.legal_actions(seat)))
     state.apply(action, seat)
     return seat, action
 
 
-def _playout(game, seed: int, policy_seed: int, every=None, in_seat_order: bool = False):
+def _playout(game, seed: int, policy_seed: int, every=None):
     state = game.new_game(seed=seed)
     rng = random.Random(policy_seed)
     while not state.is_terminal():
         assert len(state.history) < MAX_ACTIONS, "playout did not end"
         if every:
             every(state, rng)
-        _random_step(state, rng, in_seat_order)
+        _random_step(state, rng)
     return state
 
 
@@ -205,7 +204,7 @@ def test_records_replay_exactly(name, players):
             assert again.state_json() == state.state_json()
             assert summary(again) == summary(state)
 
-    final = _playout(game, 13, 13, check, in_seat_order=True)
+    final = _playout(game, 13, 13, check)
     doc = json.loads(json.dumps(final.record()))
     assert doc["format"] == "wasserspiele-record/1" and doc["game"] == name
     again = replay(doc)
@@ -235,3 +234,70 @@ def test_property_any_prefix_replays_and_samples_consistently(name, seed, policy
     assert len(state.history) == k
     for seat in range(game.players):
         assert state.sample_world(seat, random.Random(seed)).view(seat) == state.view(seat)
+
+
+def _snapshot(state) -> tuple:
+    """Everything an observer could compare: the position, every seat's view, the record."""
+    seats = [None, *range(state.game.players)]
+    return (json.dumps(state.state_json(), sort_keys=True), [state.view(s) for s in seats],
+            state.record(), state.to_move())
+
+
+@pytest.mark.parametrize("name", game_names())
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), policy=st.integers(0, 2**32), cut=st.floats(0, 1), probe=st.integers(0, 2**32))
+def test_property_a_refused_or_failing_apply_changes_nothing(name, seed, policy, cut, probe):
+    """Apply is a transaction: an illegal action, a seat out of turn, or a strict replay
+    whose setup runs out in the middle of an action (ChanceExhausted) leave the state,
+    every seat's view and the record exactly as they were."""
+    game = load(name)
+    full = _playout(game, seed, policy)
+    k = int(cut * len(full.history))
+    doc = full.record()
+    doc["actions"] = doc["actions"][:k]
+    state = replay(doc)
+    if state.is_terminal():
+        return
+    # the same position, strict, with only the chance outcomes drawn so far
+    strict = replay(dict(doc, setup=state.chance.used_setup()))
+    rng = random.Random(probe)
+    for target in (state, strict):
+        before = _snapshot(target)
+        for seat in range(game.players):
+            for action in rng.sample(list(full.actions()), min(6, len(full.history))):
+                if target.why_illegal(action, seat) is None:
+                    continue
+                with pytest.raises(IllegalAction):
+                    target.apply(action, seat)
+                assert _snapshot(target) == before
+    # every legal action of the strict state either applies or raises leaving it untouched
+    before = _snapshot(strict)
+    for seat in strict.to_move():
+        for action in strict.legal_actions(seat):
+            try:
+                strict.child(action, seat)
+            except ChanceExhausted:
+                trial = strict.clone()
+                with pytest.raises(ChanceExhausted):
+                    trial.apply(action, seat)
+                assert _snapshot(trial) == before
+    assert _snapshot(strict) == before
+
+
+def test_an_exhausted_setup_mid_round_leaves_wasserloch_unchanged():
+    """The issue's case: a Wasserloch record whose setup runs out when a play ends the
+    round (the next deck is needed) must not leave the round advanced and the hand empty."""
+    game = load("wasserloch", players=2, rounds=2)
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    while state.chance.used("decks") < 2:
+        last = state.clone()
+        _random_step(state, rng)
+    # `last` is the position before the action that shuffled deck 2
+    action_seat, action, _ = state.history[-1]
+    strict = replay(dict(last.record(), setup=last.chance.used_setup()))
+    before = _snapshot(strict)
+    with pytest.raises(ChanceExhausted):
+        strict.apply(action, action_seat)
+    assert _snapshot(strict) == before
+    assert strict.legal_actions(strict.current_seat)

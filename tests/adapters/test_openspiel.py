@@ -9,6 +9,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is not installed (pip install -e .[rl])")
 
 import wasserspiele  # noqa: E402
+from wasserspiele import load  # noqa: E402
 from wasserspiele.adapters import openspiel as wos  # noqa: E402
 from wasserspiele.adapters.codecs import codec_for  # noqa: E402
 
@@ -108,15 +109,20 @@ def test_a_deck_is_a_sequence_of_shrinking_uniform_nodes():
 
 
 def test_watten_signal_check_is_one_two_way_node():
-    from wasserspiele.adapters.openspiel import NeedChance, ScriptedRandom
-    rng = ScriptedRandom(32, cuts=(0.25,))
+    from wasserspiele.adapters.openspiel import NeedChance, Script
+    check = load("watten", signal_detection_p=0.25).signal_check
     with pytest.raises(NeedChance) as need:
-        rng.random()
+        check.build(Script(32))
     assert need.value.outcomes == [(0, 0.25), (1, 0.75)]
-    rng.script, rng.pos = [0, 1], 0
-    assert rng.random() < 0.25 <= rng.random()
-    with pytest.raises(NotImplementedError, match="declares no cut points"):
-        ScriptedRandom(64).random()
+    assert check.build(Script(32, [0])) < 0.25 <= check.build(Script(32, [1]))
+    with pytest.raises(ValueError, match="more than the declared 2"):
+        load("wasserloch").new_game(chooser=Script(2))
+
+
+def test_the_adapter_reads_declared_chance_not_random_internals():
+    import wasserspiele.adapters.openspiel as adapter
+    source = open(adapter.__file__, encoding="utf-8").read()
+    assert "_randbelow" not in source and "random.Random)" not in source
 
 
 def test_observer_tensors_and_strings():

@@ -40,19 +40,19 @@ def test_every_message_is_the_seats_own_view_and_nothing_more(db_url, game):
             st = table.state
             if st.is_terminal():
                 break
-            pending = [s for s in st.to_move() if s not in table.pending]
-            seat = rng.choice(pending)   # simultaneous choices in a random order
+            seat = rng.choice(st.to_move())   # simultaneous choices in a random order
             await table.submit(seat, str(rng.choice(list(st.legal_actions(seat)))), table.n)
             await asyncio.sleep(0)       # let the connections send
             for s, msgs in inbox.items():
                 msg = msgs[-1]
                 assert set(msg) == TABLE_KEYS
                 assert msg["seat"] == s and msg["view"] == json.loads(json.dumps(st.view(s)))
-                assert msg["my_choice"] == (table.pending.get(s) if s is not None else None)
+                committed = {k: str(v) for k, v in st.committed().items()}
+                assert msg["my_choice"] == committed.get(s)
                 expected = ([str(a) for a in st.legal_actions(s)]
-                            if s is not None and s in msg["to_move"] and s not in table.pending else [])
+                            if s is not None and s in msg["to_move"] else [])
                 assert msg["legal"] == expected
-                others = {k: v for k, v in table.pending.items() if k != s}
+                others = {k: v for k, v in committed.items() if k != s}
                 public = json.dumps({k: m for k, m in msg.items() if k not in ("legal", "view", "my_choice")})
                 for v in others.values():
                     assert v not in public, (s, v, public)

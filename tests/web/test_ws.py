@@ -7,6 +7,8 @@ import json
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
+from wasserspiele import load
+
 
 from .helpers import create, hello, humans, move, table_state
 
@@ -97,47 +99,77 @@ def test_bad_messages_are_refused_and_the_game_goes_on(client):
         assert ws.receive_json() == state
         ws.send_text(json.dumps({"type": "move", "action": state["legal"][0], "n": 0}))
         assert ws.receive_json()["n"] == 1
-        assert ws.receive_json() == {"type": "accepted", "n": 1, "buffered": False}
+        assert ws.receive_json() == {"type": "accepted", "n": 1}
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         hello(ws, None)
         ws.send_text(json.dumps({"type": "move", "action": "Ax1", "n": 1}))
         assert ws.receive_json()["code"] == "spectator"
 
 
-def test_wildwasser_picks_are_buffered_hidden_and_applied_in_seat_order(make_client, db_url):
+def test_wildwasser_picks_are_hidden_commitments_applied_at_once_in_any_order(make_client, db_url):
     client = make_client()
     t = create(client, "wildwasser", seats=humans(4))
     tid, tok = t["id"], [s["token"] for s in t["seats"]]
     before0 = table_state(client, tid, tok[0])
     assert before0["to_move"] == [0, 1, 2, 3]
-    # seat 2 picks first: accepted, but nothing is applied yet
+    # seat 2 picks first: applied at once, as a commitment only seat 2 can see
     r = move(client, tid, tok[2], "pick turtle", 0)
-    assert r.json() == {"type": "accepted", "n": 0, "buffered": True}
+    assert r.json() == {"type": "accepted", "n": 1}
     s2 = table_state(client, tid, tok[2])
     assert s2["my_choice"] == "pick turtle" and s2["legal"] == [] and s2["chosen"] == [2]
     s0 = table_state(client, tid, tok[0])
-    assert s0["view"] == before0["view"] and s0["my_choice"] is None and s0["chosen"] == [2]
-    hidden = {k: v for k, v in s0.items() if k not in ("chosen", "waiting")}
-    assert hidden == {k: v for k, v in before0.items() if k not in ("chosen", "waiting")}
+    assert s0["my_choice"] is None and s0["chosen"] == [2] and s0["waiting"] == [0, 1, 3]
+    assert s0["view"]["seats"][2]["picked"] and s0["view"]["seats"][2]["pick"] is None
+    assert all(e["event"] != "pick" or "card" not in e for e in s0["view"]["log"])
     spectator = table_state(client, tid)
     assert spectator["my_choice"] is None and spectator["waiting"] == [0, 1, 3]
-    r = move(client, tid, tok[2], "pick zebra", 0)
+    r = move(client, tid, tok[2], "pick zebra", 1)
     assert r.status_code == 409 and r.json()["error"] == "already_chosen"
-    # seat 3 too; then a restart: the buffered picks survive it
-    assert move(client, tid, tok[3], "pick cheetah", 0).json()["buffered"] is True
+    # seat 3 too; then a restart: the picks survive it, with their seats
+    assert move(client, tid, tok[3], "pick cheetah", 1).json()["n"] == 2
     client.__exit__(None, None, None)
     client = make_client()
     assert table_state(client, tid, tok[2])["my_choice"] == "pick turtle"
-    # seat 0 picks: applied; seat 1 picks: applied with 2 and 3 after it, in seat order
-    assert move(client, tid, tok[0], "pick zebra", 0).json() == {"type": "accepted", "n": 1, "buffered": False}
-    assert move(client, tid, tok[1], "pick rhino", 1).json()["n"] == 4
+    assert move(client, tid, tok[0], "pick zebra", 0).json() == {"type": "accepted", "n": 3}
+    assert move(client, tid, tok[1], "pick rhino", 3).json()["n"] == 4
     hub_state = client.app.state.hub.tables[tid].state
-    assert hub_state.record_actions()[:4] == ["pick zebra", "pick rhino", "pick turtle", "pick cheetah"]
+    assert hub_state.record_actions()[:4] == ["2: pick turtle", "3: pick cheetah", "0: pick zebra", "pick rhino"]
     import sqlite3
     con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
     rows = con.execute("select n, seat, action from moves where table_id = ? order by n", (tid,)).fetchall()
     con.close()
-    assert rows == [(0, 0, "pick zebra"), (1, 1, "pick rhino"), (2, 2, "pick turtle"), (3, 3, "pick cheetah")]
+    assert rows == [(0, 2, "2: pick turtle"), (1, 3, "3: pick cheetah"), (2, 0, "0: pick zebra"), (3, 1, "pick rhino")]
+
+
+def test_picks_buffered_by_an_older_server_become_moves_in_the_migration(tmp_path):
+    """Revision 0002: a database written before picks were moves keeps every buffered pick."""
+    import sqlite3
+
+    from alembic import command
+    from alembic.config import Config
+
+    import wasserspiele.web.storage as storage
+    from wasserspiele.core.records import replay
+
+    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
+    engine = storage.make_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(storage.Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    game = load("wildwasser", players=3)
+    setup = game.new_game(seed=5).chance.used_setup()
+    con = sqlite3.connect(tmp_path / "old.sqlite3")
+    con.execute("insert into tables values ('t1', 'wildwasser', '{}', 3, 5, ?, ?, 'running', null, "
+                "'2026-01-01', '2026-01-01')", (json.dumps(setup), json.dumps({"2": "pick turtle"})))
+    con.execute("insert into moves values ('t1', 0, 0, 'pick zebra', '2026-01-01')")
+    con.commit()
+    con.close()
+    row = storage.Storage(url).load_table("t1")
+    assert row.actions == ["pick zebra", "2: pick turtle"]
+    state = replay({"game": "wildwasser", "players": 3, "setup": row.setup, "actions": row.actions})
+    assert state.to_move() == (1,) and state.committed()[2] == game.parse_action("pick turtle")
 
 
 def test_a_flood_of_messages_is_refused_and_the_game_goes_on(client):
@@ -166,8 +198,8 @@ def test_a_pick_seen_before_other_seats_picked_is_not_stale(client):
     """Other seats' hidden picks change nothing a picking seat knew: its pick still counts."""
     t = create(client, "wildwasser", seats=humans(4))
     tid, tok = t["id"], [s["token"] for s in t["seats"]]
-    assert move(client, tid, tok[1], "pick zebra", 0).json()["buffered"] is True
-    assert move(client, tid, tok[0], "pick rhino", 0).json()["n"] == 2     # 0, then 1 from the buffer
+    assert move(client, tid, tok[1], "pick zebra", 0).json()["n"] == 1
+    assert move(client, tid, tok[0], "pick rhino", 0).json()["n"] == 2     # seen at move 0
     r = move(client, tid, tok[2], "pick turtle", 0)                         # seen at move 0
     assert r.status_code == 200 and r.json()["n"] == 3
     r = move(client, tid, tok[3], "pick cheetah", 5)                        # a move from the future

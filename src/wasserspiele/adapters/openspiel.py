@@ -1,22 +1,22 @@
 """OpenSpiel registrations of the four games as Python games:
 `pyspiel.load_game("wasserspiele_watten", {"target": 5})` after `import wasserspiele.adapters.openspiel`.
 
-Chance.  The engine draws every chance outcome through `Chance.draw(key, make)`, and
-every `make` of the four games uses only `randrange`, `choice` and `shuffle` (plus
-one `random()` in Watten's signal check).  All of these reduce to `_randbelow(n)`:
-a uniform choice among n.  So the adapter drives the engine with a `ScriptedRandom`
-whose `_randbelow(n)` returns the next outcome OpenSpiel chose at a chance node of n
-equally likely outcomes; when there is none yet, the engine's step is abandoned (it
-ran on a clone) and the state becomes that chance node.  Once OpenSpiel picks the
-outcome the step is run again from the start with one more outcome scripted.  Hence:
+Chance.  The engine draws every chance outcome through `Chance.draw(key, dist)`, and
+each draw declares its distribution (`core.chance`: `Shuffle`, `Uniform`,
+`UnitInterval`), which can build its outcome from elementary chance nodes.  The
+adapter sets the engine's chance `chooser` to a `Script` that answers those nodes with
+the outcomes OpenSpiel chose; when it has none yet, the engine's step is abandoned (it
+ran on a clone, and `apply` is a transaction) and the state becomes that chance node
+with the probabilities the distribution declared.  Once OpenSpiel picks the outcome the
+step is run again from the start with one more outcome scripted.  Hence:
 
-* a shuffled deck (Wasserloch, Watten) is the sequence of the Fisher-Yates choices of
-  Python's own `shuffle` (63 nodes of 64, 63, … 2 outcomes for 64 cards);
-* Seven Waters and Wildwasser draw cards and tiles one at a time (`randrange` over
-  what is left), so each node is "which of the remaining cards/tiles";
+* a shuffled deck (Wasserloch, Watten) is the Fisher-Yates sequence of `Shuffle.build`
+  (63 nodes of 64, 63, … 2 outcomes for 64 cards);
+* Seven Waters and Wildwasser draw cards and tiles one at a time (`Uniform` over what
+  is left), so each node is "which of the remaining cards/tiles";
 * a die (Wildwasser) is one node over its faces;
-* Watten's signal check `random() < p` is one node with two outcomes, caught
-  (probability p) and not caught (1 - p).
+* Watten's signal check (`UnitInterval` with the cut p) is one node with two outcomes,
+  caught (probability p) and not caught (1 - p).
 
 The distribution is exactly the engine's; no game code knows about OpenSpiel.
 
@@ -55,72 +55,35 @@ class NeedChance(BaseException):
         self.what = what
 
 
-class ScriptedRandom(random.Random):
-    """A `random.Random` whose choices come from a script of chance outcomes."""
+class Script:
+    """A chance chooser (`Chance.chooser`) that answers elementary chance nodes from a
+    script of outcomes, and raises NeedChance at the first node it has no answer for."""
 
-    def __init__(self, limit: int, cuts: tuple[float, ...] | None = None):
-        super().__init__(0)
-        self.script: list[int] = []
+    __slots__ = ("outcomes", "pos", "limit")
+
+    def __init__(self, limit: int, outcomes: list[int] | None = None):
+        self.outcomes: list[int] = outcomes if outcomes is not None else []
         self.pos = 0
         self.limit = limit
-        # random() is one node whose outcomes are the intervals between the cuts: exact
-        # for a game that only compares random() with those cuts.  None: not allowed.
-        self.intervals = None
-        if cuts is not None:
-            points = [0.0] + sorted(c for c in cuts if 0.0 < c < 1.0) + [1.0]
-            self.intervals = [(a, b) for a, b in zip(points, points[1:])]
 
-    def _next(self) -> int | None:
-        if self.pos < len(self.script):
-            self.pos += 1
-            return self.script[self.pos - 1]
-        return None
-
-    def _randbelow(self, n: int) -> int:
+    def __call__(self, probabilities) -> int:
+        n = len(probabilities)
         if n > self.limit:
             raise ValueError(f"a chance node with {n} outcomes, more than the declared {self.limit}")
-        k = self._next()
-        if k is None:
-            raise NeedChance([(i, 1.0 / n) for i in range(n)], f"uniform of {n}")
-        if not 0 <= k < n:
-            raise ValueError(f"chance outcome {k} outside 0..{n - 1}")
+        if self.pos == len(self.outcomes):
+            raise NeedChance(list(enumerate(probabilities)), f"a node of {n} outcomes")
+        k = self.outcomes[self.pos]
+        if not 0 <= k < n or probabilities[k] <= 0:
+            raise ValueError(f"chance outcome {k} is not a possible outcome of this node (0..{n - 1})")
+        self.pos += 1
         return k
-
-    def random(self) -> float:
-        if self.intervals is None:
-            raise NotImplementedError("this game draws random() but declares no cut points for it "
-                                      "(see _cuts in adapters/openspiel.py)")
-        k = self._next()
-        if k is None:
-            raise NeedChance([(i, b - a) for i, (a, b) in enumerate(self.intervals)], "interval")
-        a, b = self.intervals[k]
-        return (a + b) / 2
-
-    def getrandbits(self, k: int) -> int:
-        raise NotImplementedError("the OpenSpiel adapter models chance through _randbelow and random() only")
-
-    def __reduce__(self):
-        return (_scripted, (self.limit, self.intervals, self.script, self.pos))
-
-
-def _scripted(limit, intervals, script, pos) -> ScriptedRandom:
-    r = ScriptedRandom(limit)
-    r.intervals, r.script, r.pos = intervals, list(script), pos
-    return r
-
-
-def _cuts(game) -> tuple[float, ...] | None:
-    """The values a game compares `random()` with (Watten: `x < signal_detection_p`)."""
-    if game.name == "watten":
-        return (float(game.options["signal_detection_p"]),)
-    return None
 
 
 class _Core:
     """All of a state's Python data in one attribute, cloned by hand (OpenSpiel's
     PyState::Clone deep-copies each attribute; this makes that a fast engine clone)."""
 
-    __slots__ = ("game", "codec", "rng", "engine", "pending", "outcomes", "need", "own", "views")
+    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "own", "views")
 
     def view_of(self, player: int | None) -> dict[str, Any]:
         """The engine's view of `player`, built once per engine position: a step asks for
@@ -137,9 +100,7 @@ class _Core:
 
     def __deepcopy__(self, memo) -> "_Core":
         c = _Core.__new__(_Core)
-        c.game, c.codec = self.game, self.codec
-        c.rng = ScriptedRandom(self.rng.limit)
-        c.rng.intervals = self.rng.intervals
+        c.game, c.codec, c.limit = self.game, self.codec, self.limit
         c.engine = self.engine.clone() if self.engine is not None else None
         c.pending = self.pending
         c.outcomes = list(self.outcomes)
@@ -149,14 +110,12 @@ class _Core:
 
     def __reduce__(self):
         """Pickled (OpenSpiel's serialization) without the codec, which is rebuilt."""
-        return (_restore_core, (self.game, self.rng, self.engine, self.pending, self.outcomes, self.need, self.own))
+        return (_restore_core, (self.game, self.limit, self.engine, self.pending, self.outcomes, self.need, self.own))
 
 
-def _restore_core(game, rng, engine, pending, outcomes, need, own) -> _Core:
+def _restore_core(game, limit, engine, pending, outcomes, need, own) -> _Core:
     c = _Core.__new__(_Core)
-    c.game, c.codec, c.rng = game, codec_for(game), rng
-    if engine is not None:
-        engine.chance.rng = rng
+    c.game, c.codec, c.limit = game, codec_for(game), limit
     c.engine, c.pending, c.outcomes, c.need, c.own = engine, pending, outcomes, need, own
     return c
 
@@ -168,7 +127,7 @@ class WasserspieleState(pyspiel.State):
         super().__init__(game)
         c = self._core = _Core()
         c.game, c.codec = game.engine_game, game.codec
-        c.rng = ScriptedRandom(MAX_CHANCE_OUTCOMES[c.game.name], _cuts(c.game))
+        c.limit = MAX_CHANCE_OUTCOMES[c.game.name]
         c.engine = None
         c.pending = None  # None: the deal of a new game; else (action, seat)
         c.outcomes = []
@@ -186,21 +145,21 @@ class WasserspieleState(pyspiel.State):
     def _settle(self) -> None:
         """Run the pending step with the outcomes chosen so far; stop at the next chance node."""
         c = self._core
-        c.rng.script = c.outcomes
-        c.rng.pos = 0
+        script = Script(c.limit, c.outcomes)
         try:
             if c.engine is None:
-                engine = c.game.new_game(rng=c.rng)
+                engine = c.game.new_game(chooser=script)
             else:
                 engine = c.engine.clone()
-                engine.chance.rng = c.rng
+                engine.chance.chooser = script
                 action, seat = c.pending
                 engine.apply(action, seat)
         except NeedChance as need:
             c.need = need.outcomes
             return
-        if c.rng.pos != len(c.outcomes):
+        if script.pos != len(c.outcomes):
             raise RuntimeError("chance outcomes were left unused")  # cannot happen: one is added per node
+        engine.chance.chooser = None  # spent; the next step gets a script of its own
         c.engine, c.pending, c.outcomes, c.need = engine, None, [], None
 
     # -- OpenSpiel API -----------------------------------------------------------
@@ -271,7 +230,7 @@ class WasserspieleState(pyspiel.State):
         u = probability_sampler()
         world = c.engine.sample_world(player_id, random.Random(int(u * 2**53)))
         new = self.clone()
-        world.chance.rng = new._core.rng
+        world.chance.rng = None  # every future outcome is a chance node of OpenSpiel's
         new._core.engine = world
         return new
 

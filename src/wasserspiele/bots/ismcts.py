@@ -282,17 +282,12 @@ class ISMCTSBot(Bot):
                  candidates: set | None) -> None:
         node = root
         path = []
-        simultaneous = False
-        previous: tuple[int, ...] = ()
         while True:
             pending = world.to_move()
             if not pending:
                 break
-            # a simultaneous phase: several seats pending, down to its last picker
-            simultaneous = len(pending) > 1 or (simultaneous and len(previous) == 2 and pending[0] in previous)
-            previous = pending
             seat = pending[0]
-            if simultaneous and seat != me:
+            if seat != me and world.simultaneous():
                 # another seat's secret pick cannot depend on ours: not a tree decision
                 world.apply(self._policy(world, seat, rng), seat)
                 continue

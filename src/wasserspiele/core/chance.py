@@ -1,13 +1,120 @@
 """Chance as explicit outcomes: read from a record's setup, or drawn from a seeded
-generator and written into the setup, so a record replays with no generator at all."""
+generator and written into the setup, so a record replays with no generator at all.
+
+Every draw declares its distribution (`Shuffle`, `Uniform`, `UnitInterval`), so
+adapters and search can enumerate or sample outcomes without knowing how a game
+shuffles and without touching `random`'s internals (OpenSpiel's `chance_outcomes`)."""
 
 from __future__ import annotations
 
 import hashlib
 import random
-from typing import Any, Callable
+from abc import ABC, abstractmethod
+from typing import Any, Callable, Sequence
 
 from .errors import ChanceExhausted
+
+# An elementary chance node: given the probabilities of its outcomes, the index chosen.
+Chooser = Callable[[Sequence[float]], int]
+
+
+class Distribution(ABC):
+    """What one chance draw draws.
+
+    `sample(rng)` is how the engines draw from a seeded generator (it consumes the
+    generator exactly as the games always have, so a seed deals what it always dealt);
+    `build(choose)` makes the same distribution out of elementary nodes, each a choice
+    among a few weighted outcomes, for callers that pick outcomes themselves."""
+
+    __slots__ = ()
+    what: str = "outcome"  # how error messages name one outcome
+
+    @abstractmethod
+    def sample(self, rng: random.Random) -> Any:
+        """An outcome drawn from `rng`."""
+
+    @abstractmethod
+    def build(self, choose: Chooser) -> Any:
+        """An outcome assembled from elementary chance nodes answered by `choose`."""
+
+    def largest_node(self) -> int:
+        """The most outcomes any elementary node of `build` has."""
+        return 0
+
+
+class Shuffle(Distribution):
+    """A uniformly random order of `items` (a shuffled deck)."""
+
+    __slots__ = ("items", "what")
+
+    def __init__(self, items: Sequence[Any], what: str = "deck"):
+        self.items = tuple(items)
+        self.what = what
+
+    def sample(self, rng: random.Random) -> list[Any]:
+        deck = list(self.items)
+        rng.shuffle(deck)
+        return deck
+
+    def build(self, choose: Chooser) -> list[Any]:
+        # Fisher-Yates from the end, as random.shuffle: node k chooses among k + 1
+        deck = list(self.items)
+        for i in reversed(range(1, len(deck))):
+            j = choose([1.0 / (i + 1)] * (i + 1))
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
+    def largest_node(self) -> int:
+        return len(self.items)
+
+
+class Uniform(Distribution):
+    """One of `items`, each equally likely (the next card of a deck, a die face)."""
+
+    __slots__ = ("items", "what")
+
+    def __init__(self, items: Sequence[Any], what: str = "outcome"):
+        if not items:
+            raise ValueError("a uniform draw needs at least one outcome")
+        self.items = items
+        self.what = what
+
+    def sample(self, rng: random.Random) -> Any:
+        return self.items[rng.randrange(len(self.items))]
+
+    def build(self, choose: Chooser) -> Any:
+        n = len(self.items)
+        return self.items[choose([1.0 / n] * n)]
+
+    def largest_node(self) -> int:
+        return len(self.items)
+
+
+class UnitInterval(Distribution):
+    """A uniform number in [0, 1) that the game only compares with `cuts` (a check
+    `x < p`): `build` chooses an interval between cuts with its length as probability
+    and answers its midpoint, which every comparison treats like any point of it."""
+
+    __slots__ = ("cuts", "what")
+
+    def __init__(self, cuts: Sequence[float], what: str = "number"):
+        self.cuts = tuple(sorted(c for c in cuts if 0.0 < c < 1.0))
+        self.what = what
+
+    def _intervals(self) -> list[tuple[float, float]]:
+        points = (0.0, *self.cuts, 1.0)
+        return list(zip(points, points[1:]))
+
+    def sample(self, rng: random.Random) -> float:
+        return rng.random()
+
+    def build(self, choose: Chooser) -> float:
+        intervals = self._intervals()
+        a, b = intervals[choose([b - a for a, b in intervals])]
+        return (a + b) / 2
+
+    def largest_node(self) -> int:
+        return len(self.cuts) + 1
 
 
 def make_rng(seed: int | None) -> random.Random:
@@ -18,30 +125,42 @@ def make_rng(seed: int | None) -> random.Random:
 class Chance:
     """Streams of chance outcomes keyed by the setup field they belong to.
 
-    Each stream (`"decks"`, `"dice"`, …) is a list in `setup`.  `draw(key, make)`
+    Each stream (`"decks"`, `"dice"`, …) is a list in `setup`.  `draw(key, dist)`
     returns the next unread outcome of that stream; when the stream is used up it
-    calls `make(rng)` and appends the result, so `setup` always holds every
-    outcome the game has seen.  Without a generator an exhausted stream is an
-    error: a strict replay must not invent outcomes.
+    draws one from `dist` and appends it, so `setup` always holds every outcome the
+    game has seen.  New outcomes come from `chooser` when one is set (a caller that
+    picks chance outcomes itself, as OpenSpiel does), else from the generator `rng`.
+    With neither, an exhausted stream is an error: a strict replay must not invent
+    outcomes.
     """
 
-    __slots__ = ("setup", "_read", "rng")
+    __slots__ = ("setup", "_read", "rng", "chooser")
 
     def __init__(self, setup: dict[str, list[Any]] | None = None, rng: random.Random | None = None):
         self.setup: dict[str, list[Any]] = {k: list(v) for k, v in (setup or {}).items()}
         self._read: dict[str, int] = {}
         self.rng = rng
+        self.chooser: Chooser | None = None
 
-    def draw(self, key: str, make: Callable[[random.Random], Any], what: str = "outcome") -> Any:
-        """The next outcome of stream `key`."""
+    @property
+    def strict(self) -> bool:
+        """True when an exhausted stream is an error (nothing can invent outcomes)."""
+        return self.rng is None and self.chooser is None
+
+    def draw(self, key: str, dist: Distribution) -> Any:
+        """The next outcome of stream `key`, distributed as `dist`."""
         stream = self.setup.setdefault(key, [])
         i = self._read.get(key, 0)
         if i >= len(stream):
-            if self.rng is None:
+            if self.chooser is not None:
+                stream.append(dist.build(self.chooser))
+            elif self.rng is not None:
+                stream.append(dist.sample(self.rng))
+            else:
+                what = dist.what
                 raise ChanceExhausted(
                     f"setup.{key} has {len(stream)} {what}(s) but the game needs {what} number {i + 1}"
                 )
-            stream.append(make(self.rng))
         self._read[key] = i + 1
         return stream[i]
 
@@ -59,6 +178,7 @@ class Chance:
         c.setup = {k: list(v) for k, v in self.setup.items()}
         c._read = dict(self._read)
         c.rng = self.rng
+        c.chooser = self.chooser
         return c
 
     def blind(self, rng: random.Random) -> "Chance":
@@ -72,6 +192,7 @@ class Chance:
         c.setup = {k: [None] * self._read.get(k, 0) for k in self.setup}
         c._read = dict(self._read)
         c.rng = rng
+        c.chooser = None
         return c
 
 

@@ -12,11 +12,18 @@ from abc import ABC, abstractmethod
 from collections import Counter
 from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
-from .chance import Chance, make_rng
+from .chance import Chance, Chooser, make_rng
 from .errors import BadRecord, GameOver, IllegalAction, NotYourTurn
 from .options import Option, resolve_options
 
 Action = Hashable  # each game defines small frozen action objects whose str() is the notation
+
+
+def entry_notation(entry: tuple[int, Action, bool]) -> str:
+    """A history entry as a record writes it: a decision taken while several seats were
+    pending names its seat (`"2: pick zebra"`), so the record keeps the real order."""
+    seat, action, together = entry
+    return f"{seat}: {action}" if together else str(action)
 
 
 class Game(ABC):
@@ -55,14 +62,16 @@ class Game(ABC):
 
     # -- states --------------------------------------------------------------
     def new_game(self, seed: int | None = None, setup: Mapping[str, Any] | None = None,
-                 rng: random.Random | None = None) -> "State":
+                 rng: random.Random | None = None, chooser: Chooser | None = None) -> "State":
         """A fresh game.  With `setup` the chance outcomes are read from it (strictly,
-        unless `rng` is given to draw what it lacks); otherwise from `seed`."""
+        unless `rng` is given to draw what it lacks); otherwise from `seed`.  A `chooser`
+        answers every new chance node itself (see `core.chance.Chance`)."""
         if setup is not None:
             self.validate_setup(setup)
             chance = Chance(dict(setup), rng)
         else:
-            chance = Chance({}, rng if rng is not None else make_rng(seed))
+            chance = Chance({}, rng if rng is not None or chooser is not None else make_rng(seed))
+        chance.chooser = chooser
         return self._initial_state(chance)
 
     @abstractmethod
@@ -76,6 +85,14 @@ class Game(ABC):
     @abstractmethod
     def parse_action(self, text: str) -> Action:
         """Parse notation into an action (raises BadNotation); str(action) is canonical."""
+
+    def parse_decision(self, text: str) -> tuple[int | None, Action]:
+        """Parse a record entry: notation, optionally prefixed by its seat (`"2: pick zebra"`,
+        records.md).  The seat is None when the entry names none."""
+        head, sep, rest = text.partition(":")
+        if sep and head.strip().isdigit():
+            return int(head), self.parse_action(rest)
+        return None, self.parse_action(text)
 
     def _setup_keys(self, setup: Mapping[str, Any], allowed: Sequence[str]) -> None:
         """Reject a setup that is not an object or has unknown fields."""
@@ -91,13 +108,22 @@ class State(ABC):
 
     game: Game
     chance: Chance
-    history: list[Action]
+    # Every decision taken so far, in order, as `(seat, action, simultaneous)`: who took
+    # it, what it was, and whether several seats were pending at the time (records then
+    # name the seat, records.md).  Plain tuples: search appends thousands a second.
+    history: list[tuple[int, Action, bool]]
 
     # -- whose decision ------------------------------------------------------
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:
         """Seats whose decision is pending, ascending; several only for simultaneous choices.
         Empty exactly when the game is over."""
+
+    def simultaneous(self) -> bool:
+        """True while the pending decisions belong to a simultaneous phase: the seats
+        choose independently, none seeing another's choice until all are revealed.
+        Games with such phases say so even when one seat of the phase is left."""
+        return len(self.to_move()) > 1
 
     @property
     def current_seat(self) -> int | None:
@@ -152,8 +178,35 @@ class State(ABC):
         reason = self._why_illegal(action, seat)
         if reason is not None:
             raise IllegalAction(action, seat, reason)
-        self._apply(action, seat)
-        self.history.append(action)
+        chance = self.chance
+        if chance.rng is None and chance.chooser is None:  # chance.strict, inlined: a hot path
+            # A strict replay may run out of chance outcomes halfway through an action:
+            # apply it as a transaction, so the state is left exactly as it was.  (With
+            # a generator or a chooser every draw succeeds and no copy is needed.)
+            backup = self.clone()
+            try:
+                self._apply(action, seat)
+            except BaseException:
+                self._restore(backup)
+                raise
+        else:
+            self._apply(action, seat)
+        self.history.append((seat, action, len(pending) > 1))
+
+    def _restore(self, backup: "State") -> None:
+        """Take over the data of `backup`, an untouched clone of this state."""
+        for cls in type(self).__mro__:
+            names = getattr(cls, "__slots__", ())
+            for name in (names,) if isinstance(names, str) else names:
+                if name == "__dict__":
+                    continue
+                if hasattr(backup, name):
+                    setattr(self, name, getattr(backup, name))
+                elif hasattr(self, name):
+                    delattr(self, name)
+        if hasattr(backup, "__dict__"):
+            self.__dict__.clear()
+            self.__dict__.update(backup.__dict__)
 
     def child(self, action: Action | str, seat: int | None = None) -> "State":
         """A new state: this one with the action applied; this one is unchanged."""
@@ -206,9 +259,25 @@ class State(ABC):
         """The full position as JSON-ready data (for replay summaries and debugging)."""
 
     # -- records -------------------------------------------------------------
+    def actions(self) -> list[Action]:
+        """The actions taken so far, in order (without their seats)."""
+        return [a for _, a, _ in self.history]
+
+    def committed(self) -> dict[int, Action]:
+        """The hidden commitments of the simultaneous phase in progress, seat -> action:
+        taken, but shown to no other seat until the phase is revealed."""
+        if not self.simultaneous():
+            return {}
+        out: dict[int, Action] = {}
+        for seat, action, together in reversed(self.history):
+            if not together:  # the last decision of the previous phase had the table alone
+                break
+            out[seat] = action
+        return out
+
     def record_actions(self) -> list[str]:
-        """The decisions so far, in notation, in the order a replay applies them."""
-        return [str(a) for a in self.history]
+        """The decisions so far in notation, in the order they were taken (records.md)."""
+        return [entry_notation(e) for e in self.history]
 
     def record(self) -> dict[str, Any]:
         """This game as a record document (records.md), setup explicit."""

@@ -5,14 +5,28 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
 from .protocol import Game, State
 from .registry import load
+from .schema import Schema, validate
 
 FORMAT = "wasserspiele-record/1"
-_FIELDS = {"format", "game", "rules_version", "players", "options", "setup", "seed", "actions"}
+
+
+class RecordDocument(Schema):
+    """The shape of a record (records.md); what the fields mean is checked by the game."""
+
+    format: Literal["wasserspiele-record/1"] = FORMAT
+    game: str
+    rules_version: str | None = None
+    players: int | None = None
+    options: dict[str, Any] = {}
+    # the game's own chance fields, checked by Game.validate_setup (permutations as code)
+    setup: dict[str, Any] | None = None
+    seed: int | None = None
+    actions: list[str] = []
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -35,31 +49,18 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     """Check a record document's shape; return its game and the document.  Raises BadRecord."""
     if not isinstance(doc, Mapping):
         raise BadRecord("record: must be a JSON object")
-    unknown = sorted(set(doc) - _FIELDS)
-    if unknown:
-        raise BadRecord(f"{unknown[0]}: unknown field (fields: {', '.join(sorted(_FIELDS))})")
-    if doc.get("format", FORMAT) != FORMAT:
-        raise BadRecord(f"format: {doc.get('format')!r} is not {FORMAT!r}")
-    name = doc.get("game")
-    if not isinstance(name, str):
-        raise BadRecord("game: missing or not a string")
-    options = doc.get("options", {})
-    if not isinstance(options, Mapping):
-        raise BadRecord("options: must be an object")
-    options = dict(options)
-    if "players" in doc:
-        players = doc["players"]
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise BadRecord("players: must be an integer")
+    shape = validate(RecordDocument, dict(doc), BadRecord)
+    name = shape.game
+    options = dict(shape.options)
     try:
         from .registry import game_class
         cls = game_class(name)
         if "players" in doc:
             if cls.fixed_players is not None:
-                if doc["players"] != cls.fixed_players:
-                    raise BadRecord(f"players: {name} is for exactly {cls.fixed_players} players, not {doc['players']}")
+                if shape.players != cls.fixed_players:
+                    raise BadRecord(f"players: {name} is for exactly {cls.fixed_players} players, not {shape.players}")
             else:
-                options["players"] = doc["players"]
+                options["players"] = shape.players
         game = load(name, **options)
     except UnknownGame as exc:
         raise BadRecord(f"game: {exc}") from None
@@ -68,16 +69,10 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     rv = doc.get("rules_version", game.rules_version)
     if rv != game.rules_version:
         raise BadRecord(f"rules_version: {rv!r} is not supported (this is {game.rules_version!r})")
-    has_setup, has_seed = "setup" in doc, "seed" in doc
-    if has_setup == has_seed:
+    if (shape.setup is None) == (shape.seed is None):
         raise BadRecord("setup: give exactly one of setup or seed")
-    if has_seed and (isinstance(doc["seed"], bool) or not isinstance(doc["seed"], int)):
-        raise BadRecord("seed: must be an integer")
-    if has_setup:
+    if shape.setup is not None:
         game.validate_setup(doc["setup"])
-    actions = doc.get("actions", [])
-    if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
-        raise BadRecord("actions: must be a list of strings")
     return game, dict(doc)
 
 
@@ -100,7 +95,10 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
     for index, text in enumerate(actions):
         seat = state.current_seat
         try:
-            state.apply(game.parse_action(text), seat)
+            named, action = game.parse_decision(text)
+            if named is not None:
+                seat = named
+            state.apply(action, seat)
         except (BadNotation, IllegalAction) as exc:
             reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
             raise ReplayError(index, text, seat, reason) from None

@@ -312,8 +312,9 @@ def measure_record(doc: Any) -> dict[str, float]:
     state = game.new_game(setup=doc["setup"]) if "setup" in doc else game.new_game(seed=doc["seed"])
     measures = measures_for(game)
     for text in doc.get("actions", []):
-        seat = state.current_seat
-        action = game.parse_action(text)
+        seat, action = game.parse_decision(text)
+        if seat is None:
+            seat = state.current_seat
         state.apply(action, seat)
         if measures.per_step:
             measures.step(state, action, seat)

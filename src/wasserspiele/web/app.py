@@ -15,7 +15,7 @@ HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx statu
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
 `{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
-every change, then `{"type": "accepted", "n", "buffered"}` to the mover, and
+every change, then `{"type": "accepted", "n"}` to the mover, and
 `{"type": "refused", "code", "reason"}` for a refused message.
 """
 

@@ -20,7 +20,7 @@ from typing import Any
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level, level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
-from ..core.protocol import State
+from ..core.protocol import State, entry_notation
 from ..core.records import FORMAT, replay
 from ..core.registry import game_class, load
 from .storage import Progress, SeatRow, Storage, TableRow, hash_token
@@ -116,7 +116,7 @@ class SeatInfo:
 
 
 class LiveTable:
-    """One game in play: its state, seats, buffered simultaneous choices, clients and bots."""
+    """One game in play: its state, seats, clients and bots."""
 
     def __init__(self, hub: "Hub", row: TableRow, state: State):
         self.hub = hub
@@ -126,13 +126,11 @@ class LiveTable:
         self.state = state
         self.game = state.game
         self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash) for s in row.seats]
-        self.pending: dict[int, str] = dict(row.pending)  # seat -> action text, not yet applied
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bots: dict[int, Any] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
-        self._saved_pending = bool(self.pending)
         # seat -> the move number since which it has been deciding, continuously: a move based
         # on any position since then is not stale (only other seats' hidden simultaneous
         # choices can have been applied meanwhile)
@@ -179,6 +177,7 @@ class LiveTable:
         terminal = st.is_terminal()
         to_move = [] if terminal else list(st.to_move())
         online = {c.seat for c in self.conns}
+        chosen = st.committed()
         return {
             "type": "state",
             "table": self.id,
@@ -188,8 +187,8 @@ class LiveTable:
             "teams": [list(t) for t in self.game.teams],
             "n": self.n,
             "to_move": to_move,
-            "waiting": [s for s in to_move if s not in self.pending],
-            "chosen": sorted(self.pending),          # who has chosen (not what)
+            "waiting": to_move,
+            "chosen": sorted(chosen),          # who has chosen in a simultaneous phase (not what)
             "terminal": terminal,
             "scores": st.scores(),
             "winners": st.winners() if terminal else [],
@@ -201,11 +200,12 @@ class LiveTable:
         """Everything one client may see: its seat's view, its legal moves, the table."""
         msg = dict(table or self._table_part())
         legal: list[str] = []
-        if seat is not None and seat in msg["to_move"] and seat not in self.pending:
+        if seat is not None and seat in msg["to_move"]:
             legal = [str(a) for a in self.state.legal_actions(seat)]
         msg["seat"] = seat
         msg["view"] = self.state.view(seat)
-        msg["my_choice"] = self.pending.get(seat) if seat is not None else None
+        mine = self.state.committed().get(seat) if seat in msg["chosen"] else None
+        msg["my_choice"] = str(mine) if mine is not None else None
         msg["legal"] = legal
         return msg
 
@@ -267,10 +267,10 @@ class LiveTable:
             raise Refused("game_over", "the game is over", 409)
         pending_seats = st.to_move()
         if seat not in pending_seats:
+            if seat in st.committed():
+                raise Refused("already_chosen", "you have already chosen this turn; wait for the others", 409)
             raise Refused("not_your_turn", f"it is not seat {seat}'s turn (waiting for seat "
                                            f"{', '.join(map(str, pending_seats))})", 409)
-        if seat in self.pending:
-            raise Refused("already_chosen", "you have already chosen this turn; wait for the others", 409)
         try:
             action = self.game.parse_action(text)
         except BadNotation as exc:
@@ -280,51 +280,30 @@ class LiveTable:
             raise Refused("illegal", reason, 422)
 
         first_n = self.n
-        applied: list[tuple[int, str]] = []
-        if seat != pending_seats[0]:
-            # a simultaneous choice out of seat order: keep it hidden until it is this seat's turn
-            self.pending[seat] = str(action)
-        else:
-            self._apply(action, seat)
-            applied.append((seat, str(action)))
-            applied += self._apply_buffered()
-        self._track_waiting({seat} | {s for s, _ in applied})
-        await self._persist(first_n, applied)
-        return {"type": "accepted", "n": self.n, "buffered": not applied}
+        # a simultaneous choice is applied at once as a hidden commitment (views show
+        # only that the seat has chosen); the record names its seat
+        self._apply(action, seat)
+        self._track_waiting({seat})
+        await self._persist(first_n, [(seat, entry_notation(st.history[-1]))])
+        return {"type": "accepted", "n": self.n}
 
     def _track_waiting(self, acted: set[int]) -> None:
         """Keep `waiting_since` up to date after `acted` seats moved or chose."""
         st = self.state
-        deciding = set() if st.is_terminal() else {s for s in st.to_move() if s not in self.pending}
+        deciding = set() if st.is_terminal() else set(st.to_move())
         for s in list(self.waiting_since):
             if s not in deciding or s in acted:
                 del self.waiting_since[s]
+        # a seat in a simultaneous phase has been deciding since the phase began (also
+        # after a restart): the others' commitments since then changed nothing it saw
+        since = self.n - len(st.committed())
         for s in deciding:
-            self.waiting_since.setdefault(s, self.n)
+            self.waiting_since.setdefault(s, since)
 
     def _apply(self, action: Any, seat: int) -> None:
         st = self.state
         st.chance.rng = chance_rng(self.seed, len(st.history) + 1)
         st.apply(action, seat)
-
-    def _apply_buffered(self) -> list[tuple[int, str]]:
-        """Apply buffered choices in seat order as far as the lowest pending seat has one."""
-        st = self.state
-        done: list[tuple[int, str]] = []
-        while not st.is_terminal():
-            seat = st.to_move()[0]
-            text = self.pending.pop(seat, None)
-            if text is None:
-                break
-            action = self.game.parse_action(text)
-            if st.why_illegal(action, seat) is not None:  # cannot happen for independent picks
-                log.warning("table %s: dropped buffered %r of seat %d", self.id, text, seat)
-                continue
-            self._apply(action, seat)
-            done.append((seat, text))
-        if st.is_terminal():
-            self.pending.clear()
-        return done
 
     async def _persist(self, first_n: int, applied: list[tuple[int, str]]) -> None:
         """Commit before anything is broadcast; on failure the table is rebuilt from the database."""
@@ -333,22 +312,21 @@ class LiveTable:
         terminal = self.state.is_terminal()
         result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
         try:
-            touch = setup is not None or terminal or bool(self.pending) or self._saved_pending
-            await self.hub.committer.save(Progress(self.id, first_n, applied, setup, dict(self.pending),
+            touch = setup is not None or terminal
+            await self.hub.committer.save(Progress(self.id, first_n, applied, setup,
                                                    "over" if terminal else "running", result, touch))
         except Exception:
             log.exception("table %s: could not save; reloading it from the database", self.id)
             self.hub.forget(self.id)
             raise Refused("storage", "the move could not be saved; please try again", 503) from None
         self.drawn = drawn
-        self._saved_pending = bool(self.pending)
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
         st = self.state
         if st.is_terminal():
             return []
-        return [s for s in st.to_move() if self.seats[s].kind == BOT and s not in self.pending]
+        return [s for s in st.to_move() if self.seats[s].kind == BOT]
 
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
@@ -540,7 +518,7 @@ class Hub:
         state.chance.rng = chance_rng(seed, 1)
         from .storage import now
         row = TableRow(id=new_table_id(), game=game.name, options=game.non_default_options(),
-                       players=game.players, seed=seed, setup=state.chance.used_setup(), pending={},
+                       players=game.players, seed=seed, setup=state.chance.used_setup(),
                        status="over" if state.is_terminal() else "running", created=now(), seats=seats)
         self.storage.create_table(row)
         table = LiveTable(self, row, state)

@@ -25,7 +25,6 @@ tables_t = sa.Table(
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),    # chance still to come derives from it
     sa.Column("setup", sa.Text, nullable=False),        # JSON: every chance outcome drawn so far
-    sa.Column("pending", sa.Text, nullable=False, server_default="{}"),  # JSON: buffered simultaneous choices
     sa.Column("status", sa.String(16), nullable=False),  # running | over
     sa.Column("result", sa.Text, nullable=True),        # JSON: scores and winners once over
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
@@ -59,7 +58,6 @@ class Progress:
     first_n: int
     moves: list[tuple[int, str]]
     setup: dict[str, Any] | None
-    pending: dict[int, str]
     status: str
     result: dict[str, Any] | None
     touch_table: bool = True  # False: only moves were added
@@ -90,7 +88,6 @@ class TableRow:
     players: int
     seed: int
     setup: dict[str, Any]
-    pending: dict[int, str]
     status: str
     created: dt.datetime
     seats: list[SeatRow] = field(default_factory=list)
@@ -150,7 +147,7 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(tables_t.insert().values(
                 id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
-                seed=row.seed, setup=json.dumps(row.setup), pending="{}", status=row.status,
+                seed=row.seed, setup=json.dumps(row.setup), status=row.status,
                 result=None, created=t, updated=t))
             conn.execute(seats_t.insert(), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
@@ -159,23 +156,23 @@ class Storage:
     # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
     _insert_moves = moves_t.insert()
     _update_table = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
-        pending=sa.bindparam("pending"), status=sa.bindparam("status"),
+        status=sa.bindparam("status"),
         updated=sa.bindparam("updated"), result=sa.bindparam("result"))
     _update_table_setup = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
-        pending=sa.bindparam("pending"), status=sa.bindparam("status"),
+        status=sa.bindparam("status"),
         updated=sa.bindparam("updated"), result=sa.bindparam("result"), setup=sa.bindparam("setup"))
 
     def save_progress(self, table_id: str, first_n: int, moves: list[tuple[int, str]],
-                      setup: dict[str, Any] | None, pending: dict[int, str],
+                      setup: dict[str, Any] | None,
                       status: str, result: dict[str, Any] | None) -> None:
         """Append accepted moves (numbered from `first_n`) and the table's new status in one
         transaction; the setup is rewritten only when chance drew something new."""
-        self.save_batch([Progress(table_id, first_n, moves, setup, pending, status, result)])
+        self.save_batch([Progress(table_id, first_n, moves, setup, status, result)])
 
     def save_batch(self, batch: list["Progress"]) -> None:
         """Several tables' progress in one transaction (group commit under load).  A table's
-        row is rewritten only when more than its moves changed (new chance outcomes, a
-        buffered choice, the end), so a plain move costs one insert."""
+        row is rewritten only when more than its moves changed (new chance outcomes, the
+        end), so a plain move costs one insert."""
         t = now()
         move_rows: list[dict[str, Any]] = []
         plain: list[dict[str, Any]] = []
@@ -185,8 +182,7 @@ class Storage:
                           for i, (seat, action) in enumerate(p.moves)]
             if not p.touch_table:
                 continue
-            params = {"tid": p.table_id, "pending": json.dumps({str(k): v for k, v in p.pending.items()}),
-                      "status": p.status, "updated": t,
+            params = {"tid": p.table_id, "status": p.status, "updated": t,
                       "result": json.dumps(p.result) if p.result is not None else None}
             if p.setup is not None:
                 params["setup"] = json.dumps(p.setup)
@@ -213,7 +209,6 @@ class Storage:
         return TableRow(
             id=r["id"], game=r["game"], options=json.loads(r["options"]), players=r["players"],
             seed=r["seed"], setup=json.loads(r["setup"]),
-            pending={int(k): v for k, v in json.loads(r["pending"] or "{}").items()},
             status=r["status"], created=r["created"],
             seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"]) for s in seats],
             actions=list(actions), result=json.loads(r["result"]) if r["result"] else None)

@@ -109,7 +109,7 @@ def test_sample_world_hides_the_true_secret_actions_from_the_history():
     for k in range(10):
         w = s.sample_world(0, random.Random(k))
         assert len(w.history) == len(s.history)
-        assert [c.name for c in w.discards[1]] == [c.name for c in w.history[1].cards]
+        assert [c.name for c in w.discards[1]] == [c.name for c in w.history[1][1].cards]
         seen_true += w.history[1] == s.history[1]
     assert seen_true < 10
     assert s.sample_world(0, random.Random(0)).chance.setup["deck"][0] is None

@@ -113,8 +113,8 @@ def test_sample_world_hides_opponents_signals_even_in_history():
     for k in range(30):
         world = state.sample_world(0, random.Random(k))  # seat 0: partner 2, opponents 1 and 3
         assert world.view(0) == state.view(0)
-        assert str(world.history[2]) == "signal weak" and str(world.history[4]) == "signal none"
-        seen_levels.add(str(world.history[1]))
+        assert str(world.history[2][1]) == "signal weak" and str(world.history[4][1]) == "signal none"
+        seen_levels.add(str(world.history[1][1]))
     assert len(seen_levels) > 1  # seat 3's strong signal is not known to seat 0
 
 

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from wasserspiele import load
-from wasserspiele.core.errors import BadNotation, BadRecord, ChanceExhausted, IllegalAction
+from wasserspiele.core.errors import BadNotation, BadRecord, ChanceExhausted, IllegalAction, ReplayError
 from wasserspiele.core.records import replay
 
 from .helpers import TILES, new, picks
@@ -108,34 +108,62 @@ def test_record_round_trip_of_whole_games(players):
         assert again.winners() == s.winners()
 
 
-def test_record_round_trip_at_every_prefix_with_picks_in_seat_order():
-    s = playout(3, 2, 2)
+def test_record_round_trip_at_every_prefix_with_picks_in_any_order():
+    s = playout(3, 2, 2, in_order=False)
     doc = s.record()
     for k in range(0, len(doc["actions"]), 7):
         part = dict(doc, actions=doc["actions"][:k])
-        assert replay(part).state_json() == playout(3, 2, 2, stop=k).state_json()
+        assert replay(part).state_json() == playout(3, 2, 2, in_order=False, stop=k).state_json()
 
 
-def test_record_lists_each_rounds_picks_in_seat_order():
+def test_record_keeps_picks_in_the_order_taken_with_their_seats():
     s = new(3)
     s.apply("pick turtle", 2)
     s.apply("pick zebra", 0)
-    s.apply("pick rhino", 1)
-    assert s.record_actions() == ["pick zebra", "pick rhino", "pick turtle"]
+    s.apply("pick rhino", 1)  # the last picker has the table alone: no prefix needed
+    assert s.record_actions() == ["2: pick turtle", "0: pick zebra", "pick rhino"]
+    assert [seat for seat, _, _ in s.history] == [2, 0, 1]
     assert replay(s.record()).state_json() == s.state_json()
 
 
-def test_record_in_a_pick_phase_holds_the_picks_of_seats_0_1_up_to_the_first_gap():
+def test_record_in_a_pick_phase_keeps_every_pick_taken_out_of_seat_order():
     s = new(3)
-    s.apply("pick zebra", 0)
     s.apply("pick turtle", 2)
-    assert s.record_actions() == ["pick zebra"]  # seat 2's pick must be made again on resume
-    back = replay(s.record())
-    assert back.to_move() == (1, 2)
+    s.apply("pick zebra", 0)
+    assert s.record_actions() == ["2: pick turtle", "0: pick zebra"]
+    back = replay(json.loads(json.dumps(s.record())))
+    assert back.to_move() == (1,) and back.committed() == s.committed()
+    assert back.state_json() == s.state_json()
     back.apply("pick rhino", 1)
-    back.apply("pick turtle", 2)
     s.apply("pick rhino", 1)
     assert back.state_json() == s.state_json()
+
+
+def test_records_without_seat_prefixes_still_replay():
+    s = new(3)
+    for text in ("pick zebra", "pick rhino", "pick turtle"):
+        s.apply(text)
+    old = dict(s.record(), actions=["pick zebra", "pick rhino", "pick turtle"])
+    assert replay(old).state_json() == s.state_json()
+
+
+def test_a_prefix_naming_a_seat_that_is_not_pending_is_an_illegal_action():
+    s = new(3)
+    s.apply("pick zebra", 0)
+    doc = dict(s.record(), actions=["0: pick zebra", "0: pick rhino"])
+    with pytest.raises(ReplayError) as err:
+        replay(doc)
+    assert err.value.index == 1 and err.value.seat == 0 and "not seat 0's turn" in err.value.reason
+
+
+def test_committed_picks_are_hidden_commitments_until_revealed():
+    s = new(3)
+    s.apply("pick turtle", 2)
+    assert s.simultaneous() and s.committed() == {2: load("wildwasser").parse_action("pick turtle")}
+    assert s.view(0)["seats"][2]["pick"] is None and s.view(2)["seats"][2]["pick"] == "turtle"
+    s.apply("pick zebra", 0)
+    s.apply("pick rhino", 1)
+    assert not s.committed()  # revealed: the phase is over
 
 
 def test_record_of_out_of_order_picks_replays_exactly_once_the_phase_is_complete():
@@ -168,7 +196,7 @@ def test_sample_world_redeals_hidden_parts_and_blinds_chance():
         assert w.components() == s.components()
         seen.add((tuple(w.pick), tuple(w.stack)))
         assert all(x is None for x in w.chance.setup["tiles"])
-        assert [str(a) for a in w.history] == [f"pick {['cheetah', 'zebra', 'rhino', 'meerkat', 'turtle'][w.pick[st]]}"
+        assert [str(a) for a in w.actions()] == [f"pick {['cheetah', 'zebra', 'rhino', 'meerkat', 'turtle'][w.pick[st]]}"
                                                for st in (1, 2, 3)]
     assert len(seen) > 20
 

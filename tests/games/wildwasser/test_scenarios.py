@@ -32,7 +32,7 @@ def test_ww_4_3_chain_die_sun_then_start_marker_are_extra_decisions_of_the_same_
     assert s.marker == 1 and s.to_move() == (1,)
     s.apply("move")
     assert s.order == (1, 0)
-    assert s.record()["actions"] == ["pick rhino", "pick zebra", "move", "sun turtle", "marker 1", "move"]
+    assert s.record()["actions"] == ["0: pick rhino", "pick zebra", "move", "sun turtle", "marker 1", "move"]
     assert s.record()["setup"]["dice"] == ["sun"]
 
 
@@ -122,4 +122,4 @@ def test_spec_example_setup_tiles_and_dice_3_sun_5():
     s.apply("action")  # 5: the cheetah moves 5
     assert field_of(s, 2, "cheetah") == 5
     assert s.record()["setup"] == {"tiles": tiles, "dice": ["3", "sun", "5"]}
-    assert s.record()["actions"] == ["pick rhino"] * 3 + ["action", "action", "sun turtle", "action"]
+    assert s.record()["actions"] == ["0: pick rhino", "1: pick rhino", "pick rhino", "action", "action", "sun turtle", "action"]

@@ -7,7 +7,7 @@ from bisect import insort
 from typing import Any, Mapping
 
 from ...core.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, card
-from ...core.chance import Chance
+from ...core.chance import Chance, Uniform
 from ...core.errors import BadNotation, BadRecord
 from ...core.options import Option
 from ...core.protocol import Game, State
@@ -83,12 +83,9 @@ class SevenWaters(Game):
         sums by SW-2.1, a joker 10 by SW-2.2), then 3 cards to each hand."""
         remaining = [c.name for c in ALL_CARDS]
 
-        def shuffle_one(rng: random.Random) -> str:
-            return remaining[rng.randrange(len(remaining))]
-
         names = []
         for _ in range(DECK_SIZE):
-            name = chance.draw("deck", shuffle_one, "card")
+            name = chance.draw("deck", Uniform(remaining, "card"))
             remaining.remove(name)
             names.append(name)
         deck = [_card_or_none(n) for n in names]

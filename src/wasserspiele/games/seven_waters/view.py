@@ -193,14 +193,14 @@ def sample_world(state, seat: int, rng: random.Random):
     pile = iter(world.discards[opp])
     log = None
     history = []
-    for p, action, taken, revealed, extra, _prev in events:
+    for (p, action, taken, revealed, extra, _prev), (_, _, together) in zip(events, state.history):
         if p == opp:
             if type(action) is Discard:
                 action = Discard(tuple(next(pile) for _ in action.cards))
             elif type(action) is Theme:
                 action = THEMES[theme.index]
         log = (p, action, taken, revealed, extra, log)
-        history.append(action)
+        history.append((p, action, together))
     world.log = log
     world.history = history
     world.chance = state.chance.blind(rng)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...core.chance import Chance
+from ...core.chance import Chance, Shuffle
 from ...core.errors import BadRecord
 from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
@@ -91,10 +91,8 @@ _SEATS = tuple((s,) for s in range(4))
 _VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
 
 
-def _shuffled_deck(rng: random.Random) -> list[str]:
-    deck = [v for v in VALUES for _ in range(CARDS_PER_VALUE)]
-    rng.shuffle(deck)
-    return deck
+# WL-2: the whole deck, shuffled anew for every round
+DECK = Shuffle([v for v in VALUES for _ in range(CARDS_PER_VALUE)], "deck")
 
 
 class WasserlochState(WasserlochData, State):
@@ -106,7 +104,7 @@ class WasserlochState(WasserlochData, State):
         from the round's start player; the start player moves one seat clockwise per round."""
         self.round = r
         self.start_player = (self.game.options["first_player"] + r) % self.players
-        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", _shuffled_deck, "deck")]
+        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", DECK)]
         self.hands = [[0] * len(VALUES) for _ in range(self.players)]
         for k in range(self.players):
             seat = (self.start_player + k) % self.players

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...core.chance import Chance
-from ...core.errors import BadNotation, BadRecord, ChanceExhausted
+from ...core.chance import Chance, Shuffle, UnitInterval
+from ...core.errors import BadNotation, BadRecord
 from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
@@ -29,14 +29,7 @@ _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 
 
-def _shuffled_deck(rng: random.Random) -> list[str]:
-    deck = list(CARD_NAMES)
-    rng.shuffle(deck)
-    return deck
-
-
-def _check_value(rng: random.Random) -> float:
-    return rng.random()
+DECK = Shuffle(CARD_NAMES, "deal")
 
 
 def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -124,6 +117,8 @@ class Watten(Game):
         self.signal_masks = tuple(sum(1 << v for v in range(4) if _view.signal_visible(self.signal_mode, v, s))
                                   for s in range(4))
         self.detection_p = o["signal_detection_p"]
+        # WA-5.1: the check draws x and catches the signal when x < p
+        self.signal_check = UnitInterval((self.detection_p,), "signal check")
         self.target = o["target"]
         self.hand_value = o["hand_value"]
         self.raising = o["raising"]
@@ -196,7 +191,7 @@ class WattenState(StateData, State):
     # -- dealing --------------------------------------------------------------
     def _draw_deal(self) -> list[int]:
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
-        deal = self.chance.draw("deals", _shuffled_deck, "deal")
+        deal = self.chance.draw("deals", DECK)
         return [card_id(n) for n in deal]
 
     def _start_hand(self, deal: list[int]) -> None:
@@ -332,21 +327,6 @@ class WattenState(StateData, State):
 
     def _apply(self, action: Action, seat: int) -> None:
         kind = action.kind
-        if ((kind == PLAY and len(self.trick) == 3 and len(self.tricks) == HAND_SIZE - 1)
-                or kind == CONCEDE or (kind == SIGNAL and action.arg and self.game.detection_p > 0)):
-            # this action draws chance (next deal, a signal check): a record that runs
-            # short must leave the position untouched
-            backup = self.clone()
-            try:
-                self._do(action, seat)
-            except ChanceExhausted:
-                backup._copy_into(self)
-                raise
-        else:
-            self._do(action, seat)
-
-    def _do(self, action: Action, seat: int) -> None:
-        kind = action.kind
         if kind == PLAY:
             self._play(action.arg, seat)
         elif kind == TRUMP:
@@ -381,7 +361,7 @@ class WattenState(StateData, State):
         self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
         p = self.game.detection_p
         if level and p > 0:
-            x = self.chance.draw("signal_checks", _check_value, "signal check")
+            x = self.chance.draw("signal_checks", self.game.signal_check)
             if x < p:
                 self._caught(seat, level)
                 return

@@ -217,10 +217,10 @@ def _resample_signals(state: "WattenState", w: "WattenState", seat: int, rng: ra
     sent = 0
     history = w.history
     for idx, sender, hand_no, ev_no, revealed in state.signal_log:
-        level = history[idx].arg
+        level = history[idx][1].arg
         if not revealed and not signal_visible(mode, seat, sender):
             level = rng.randrange(4)
-            history[idx] = SIGNALS[level]
+            history[idx] = (sender, SIGNALS[level], history[idx][2])
             new_log_level[ev_no] = level
             if hand_no == state.hand_no:
                 w.signals[sender] = level

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping
 
-from ...core.chance import Chance
+from ...core.chance import Chance, Uniform
 from ...core.errors import BadRecord
 from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
@@ -116,7 +116,6 @@ class Wildwasser(Game):
         s.game = self
         s.chance = chance
         s.history = []
-        s.seats = []
         s.board = b
         s.players = p
         s.flow = self.flow
@@ -137,7 +136,7 @@ class Wildwasser(Game):
         remaining = list(b.regular_ids)
         order = []
         for _ in range(len(b.regular_ids)):
-            t = chance.draw("tiles", lambda rng: remaining[rng.randrange(len(remaining))], "tile")
+            t = chance.draw("tiles", Uniform(remaining, "tile"))
             remaining.remove(t)
             order.append(b.tile_index[t])
         k = self.removed_count
@@ -149,7 +148,7 @@ class Wildwasser(Game):
         s.gaps = False
         s.last_round = False
         s.card = -1
-        s._begin_round()
+        s._begin_round(0)
         return s
 
 
@@ -164,15 +163,16 @@ class WildwasserState(WildwasserData, State):
         self.log_len += 1
 
     # -- WW-3.1 rounds -------------------------------------------------------
-    def _begin_round(self) -> None:
-        """WW-3.1: every seat picks one card face down; resolution starts at the start marker."""
+    def _begin_round(self, first_pick: int) -> None:
+        """WW-3.1: every seat picks one card face down; resolution starts at the start marker.
+        `first_pick` is the history index the round's first pick will have."""
         g = self.game
         self.phase = PICK_PHASE
         self.waiting = g.all_seats
         self.order = g.orders[self.marker]
         self.turn = -1
         self.card = -1
-        self.round_start = len(self.seats)  # seats already holds the action being applied
+        self.round_start = first_pick
         self._note("round", -1, self.round, self.marker)
 
     def _next_turn(self) -> None:
@@ -209,7 +209,8 @@ class WildwasserState(WildwasserData, State):
             self._note("end", -1, "tiles" if self.last_round else "finish")
             return
         self.round += 1
-        self._begin_round()
+        # called inside _apply: the action being applied joins the history after it
+        self._begin_round(len(self.history) + 1)
 
     def _unfinished(self, seat: int, species) -> int:
         """Bit mask of `species` of `seat` that have not finished."""
@@ -311,7 +312,7 @@ class WildwasserState(WildwasserData, State):
         """WW-3.2 rhino action / WW-4.3 die icon: roll; the animal to move by its speed,
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
-        face = self.chance.draw("dice", lambda rng: rng.choice(b.die_faces), "die roll")
+        face = self.chance.draw("dice", b.die)
         self._note("roll", seat, face)
         sp = b.face_species[face]
         if sp < 0:
@@ -468,8 +469,11 @@ class WildwasserState(WildwasserData, State):
             return f"the {name} card's action takes no seat: write just 'action'"
         return None
 
+    def simultaneous(self) -> bool:
+        """WW-3.1: the picks of a round are simultaneous, down to the last picker."""
+        return self.phase == PICK_PHASE
+
     def _apply(self, action: WildAction, seat: int) -> None:
-        self.seats.append(seat)
         ph = self.phase
         if ph == PICK_PHASE:
             # WW-3.1: a secret pick; the first reveal waits for the last pick
@@ -547,29 +551,3 @@ class WildwasserState(WildwasserData, State):
 
     def sample_world(self, seat: int, rng: random.Random) -> "WildwasserState":
         return _view.sample_world(self, seat, rng)
-
-    # -- records ---------------------------------------------------------------------
-    def record_actions(self) -> list[str]:
-        """The picks of each round in seat order (replay gives each to the lowest pending
-        seat).  A pick phase in progress contributes only the picks of seats 0, 1, … up to
-        the first seat that has not picked yet: interfaces buffer out-of-order picks and
-        apply them in seat order, so in practice nothing is left out (RULES.md)."""
-        out: list[str] = []
-        hist, seats = self.history, self.seats
-        p = self.players
-        i, n = 0, len(hist)
-        while i < n:
-            if hist[i].kind != PICK:
-                out.append(str(hist[i]))
-                i += 1
-                continue
-            j = i
-            while j < n and j - i < p and hist[j].kind == PICK:
-                j += 1
-            by_seat = {seats[k]: hist[k] for k in range(i, j)}
-            for s in range(p):
-                if s not in by_seat:
-                    break
-                out.append(str(by_seat[s]))
-            i = j
-        return out

@@ -28,11 +28,11 @@ class WildwasserData:
     `discard`: over the waterfall; `order`: this round's resolution order, `turn` an index
     into it; `card`: the species of the card being resolved; `waiting`: to_move();
     `log`: the public event log as a shared linked list `(event, previous)`;
-    `seats`: the seat of every history entry (records list a round's picks in seat order).
+    `round_start`: the history index of this round's first pick.
     """
 
     __slots__ = (
-        "game", "chance", "history", "seats", "board", "players", "flow", "finish",
+        "game", "chance", "history", "board", "players", "flow", "finish",
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting",
         "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_len",
@@ -41,7 +41,6 @@ class WildwasserData:
     game: Any
     chance: Chance
     history: list
-    seats: list[int]
     board: Board
     players: int
     flow: tuple[int, ...]      # crossing k uses slot flow[k]
@@ -77,7 +76,6 @@ class WildwasserData:
         c.game = self.game
         c.chance = self.chance.clone()
         c.history = self.history.copy()
-        c.seats = self.seats.copy()
         c.board = self.board
         c.players = self.players
         c.flow = self.flow

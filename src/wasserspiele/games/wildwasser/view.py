@@ -181,8 +181,9 @@ def sample_world(state: "WildwasserState", seat: int | None, rng: random.Random)
         redealt[s] = sp
     if redealt:  # the history must not keep the true picks of this round either
         for i in range(w.round_start, len(w.history)):
-            if w.history[i].kind == PICK and w.seats[i] in redealt:
-                w.history[i] = PICKS[redealt[w.seats[i]]]
+            s, action, together = w.history[i]
+            if action.kind == PICK and s in redealt:
+                w.history[i] = (s, PICKS[redealt[s]], together)
     tiles = w.stack + w.removed
     rng.shuffle(tiles)
     k = len(w.stack)

@@ -1,0 +1,60 @@
+"""Declared chance distributions (core/chance.py): a seed deals what it always dealt,
+and `build` from elementary nodes is the same distribution as `sample`."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from wasserspiele.core.chance import Chance, Shuffle, Uniform, UnitInterval
+from wasserspiele.core.errors import ChanceExhausted
+
+
+def _uniform_chooser(rng: random.Random):
+    """Answers each node as random.Random would draw among equally likely outcomes."""
+    def choose(probabilities):
+        assert sum(probabilities) == pytest.approx(1.0)
+        return rng._randbelow(len(probabilities))
+    return choose
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_shuffle_consumes_the_generator_as_random_shuffle(seed):
+    items = list(range(32))
+    expected = items.copy()
+    random.Random(seed).shuffle(expected)
+    assert Shuffle(items).sample(random.Random(seed)) == expected
+    # build is Fisher-Yates node by node: the same choices give the same deck
+    assert Shuffle(items).build(_uniform_chooser(random.Random(seed))) == expected
+
+
+def test_uniform_matches_randrange_and_choice():
+    faces = ("1", "2", "sun")
+    for seed in range(20):
+        assert Uniform(faces).sample(random.Random(seed)) == random.Random(seed).choice(faces)
+
+
+def test_unit_interval_nodes_weigh_the_intervals_between_cuts():
+    check = UnitInterval((0.3,))
+    seen = []
+    assert check.build(lambda p: seen.append(list(p)) or 1) >= 0.3
+    assert seen == [[pytest.approx(0.3), pytest.approx(0.7)]]
+    assert UnitInterval(()).largest_node() == 1 and check.largest_node() == 2
+
+
+def test_build_is_the_same_distribution_as_sample():
+    rng = random.Random(1)
+    counts = Counter(tuple(Shuffle("abc").build(_uniform_chooser(rng))) for _ in range(6000))
+    assert len(counts) == 6 and min(counts.values()) > 850  # each of 3! orders ≈ 1000
+
+
+def test_a_strict_chance_refuses_to_invent_outcomes_and_a_chooser_answers():
+    chance = Chance({"dice": ["sun"]})
+    assert chance.strict and chance.draw("dice", Uniform(("1", "sun"), "die roll")) == "sun"
+    with pytest.raises(ChanceExhausted, match="setup.dice has 1 die roll"):
+        chance.draw("dice", Uniform(("1", "sun"), "die roll"))
+    chance.chooser = lambda p: 0
+    assert not chance.strict and chance.draw("dice", Uniform(("1", "sun"))) == "1"
+    assert chance.used_setup() == {"dice": ["sun", "1"]}

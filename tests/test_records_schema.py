@@ -1,0 +1,27 @@
+"""Records are validated by a schema (core/schema.py): every malformed field is named."""
+
+from __future__ import annotations
+
+import pytest
+
+from wasserspiele.core.errors import BadRecord
+from wasserspiele.core.records import parse_record
+
+
+@pytest.mark.parametrize(("doc", "message"), [
+    ([], "record: must be a JSON object"),
+    ({"seed": 1}, "game: missing"),
+    ({"game": 7, "seed": 1}, "game: must be a string"),
+    ({"game": "watten", "seed": True}, "seed: must be an integer"),
+    ({"game": "watten", "seed": "1"}, "seed: must be an integer"),
+    ({"game": "wasserloch", "players": True, "seed": 1}, "players: must be an integer"),
+    ({"game": "watten", "seed": 1, "actions": ["take", 3]}, "actions[1]: must be a string"),
+    ({"game": "watten", "seed": 1, "options": []}, "options: must be an object"),
+    ({"game": "watten", "setup": [], "actions": []}, "setup: must be an object"),
+    ({"game": "watten", "seed": 1, "format": "other/2"}, "format: 'other/2' is not one of"),
+    ({"game": "watten", "seed": 1, "moves": []}, "moves: unknown field"),
+])
+def test_malformed_records_name_the_field(doc, message):
+    with pytest.raises(BadRecord) as err:
+        parse_record(doc)
+    assert str(err.value).startswith(message)
