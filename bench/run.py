@@ -9,8 +9,8 @@ burst of load hits both sides alike.
 Sections (default: all):
   engines   random games through the public protocol, per game and option set; the
             same engines at --baseline REV (a git revision, default main, run in a
-            child process from `git archive`); the unchecked path (`_apply`) against
-            the checked one; clones
+            child process from `git archive`); the trusted path (`apply_legal`)
+            against the checked one; clones
   search    ISMCTS µs per iteration per game (default settings); Seven Waters' search
             against its earlier settings (view-reading heuristic rollouts to the end)
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
@@ -84,7 +84,7 @@ def interleaved(a, b, seconds: float) -> tuple[float, float, float]:
 # -- engines ---------------------------------------------------------------------------
 def playouts(game, checked: bool = True):
     """A run() playing one uniformly random game (seeded) through apply, or through the
-    unchecked `_apply` (what a trusted caller could skip: the turn and legality checks)."""
+    trusted `apply_legal` (no turn and legality checks, as search plays)."""
     rng = random.Random(0)
     seeds = iter(range(10**9))
 
@@ -95,12 +95,9 @@ def playouts(game, checked: bool = True):
                 seat = state.current_seat
                 state.apply(rng.choice(state.legal_actions(seat)), seat)
         else:
-            history = state.history
             while not state.is_terminal():
                 seat = state.current_seat
-                action = rng.choice(state.legal_actions(seat))
-                state._apply(action, seat)
-                history.append((seat, action, False))
+                state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
         return 1
     return run
 
@@ -165,7 +162,7 @@ def engines(names, seconds: float, rev: str) -> None:
     src = baseline_tree(rev) if rev else None
     print(f"\n## engines: random games per CPU-second (baseline: {rev or 'none'})")
     print(f"{'game':<14}{'options':<22}{'games/s':>10}{'at ' + (rev or '-'):>12}{'ratio':>8}"
-          f"{'unchecked':>11}{'clones/s':>11}")
+          f"{'trusted':>11}{'clones/s':>11}")
     for name in names:
         for options in configs(name):
             game = load(name, **options)

@@ -107,6 +107,7 @@ def evaluate(state: State) -> list[float]:
     return [(1 - MARGIN_WEIGHT) * r + MARGIN_WEIGHT * m for r, m in zip(state.returns(), leads)]
 
 
+# A rollout policy returns one of `world.legal_actions(seat)`: search applies it unchecked.
 RolloutPolicy = Callable[[State, int, random.Random], Action]
 
 BELIEF_TRIES = 20
@@ -142,7 +143,7 @@ def rollout(world: State, policy: RolloutPolicy, rng: random.Random, depth: int)
         if not pending:
             return
         seat = pending[0]
-        world.apply(policy(world, seat, rng), seat)
+        world.apply_legal(policy(world, seat, rng), seat)
 
 
 class ISMCTSBot(Bot):
@@ -289,7 +290,7 @@ class ISMCTSBot(Bot):
             seat = pending[0]
             if seat != me and world.simultaneous():
                 # another seat's secret pick cannot depend on ours: not a tree decision
-                world.apply(self._policy(world, seat, rng), seat)
+                world.apply_legal(self._policy(world, seat, rng), seat)
                 continue
             legal = world.legal_actions(seat)
             if candidates is not None and node is root:
@@ -312,7 +313,7 @@ class ISMCTSBot(Bot):
                 child = Node(a, seat, node)
                 child.avail = 1
                 children[a] = child
-                world.apply(a, seat)
+                world.apply_legal(a, seat)
                 path.append(child)
                 break
             best, best_ucb = None, -1.0
@@ -321,7 +322,7 @@ class ISMCTSBot(Bot):
                 ucb = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if ucb > best_ucb:
                     best, best_ucb = child, ucb
-            world.apply(best.action, seat)
+            world.apply_legal(best.action, seat)
             path.append(best)
             node = best
         if world.to_move():
