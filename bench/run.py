@@ -16,7 +16,8 @@ Sections (default: all):
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
             engine and against the kernel's pure-Python fallback
   adapters  PettingZoo AEC steps per CPU-second against connect_four_v3 (needs the
-            `rl` and `bench` extras: pettingzoo, pygame)
+            `rl` and `bench` extras: pettingzoo, pygame); the batched Wasserloch
+            VectorEnv's agent steps against the same baseline
 
     ./dev bench                       # everything, 1 s per side of each ratio
     ./dev bench engines -s 3 --baseline HEAD~5
@@ -298,6 +299,28 @@ def adapters(names, seconds: float) -> None:
         mine = aec_steps(lambda: make_env(name))
         now, then, ratio = interleaved(lambda s: rate(mine, s), lambda s: rate(four, s), seconds)
         print(f"{name:<14}{now:>10,.0f} steps/s   connect_four_v3 {then:>9,.0f}   {ratio:>5.2f}×", flush=True)
+    if "wasserloch" in names:
+        vector = vector_steps()
+        now, then, ratio = interleaved(lambda s: rate(vector, s), lambda s: rate(four, s), seconds)
+        print(f"{'wasserloch':<14}{now:>10,.0f} agent steps/s in WasserlochVectorEnv(1024 tables)   "
+              f"connect_four_v3 {then:>9,.0f}   {ratio:>5.0f}×")
+
+
+def vector_steps():
+    """A run() stepping 1,024 Wasserloch tables once with random legal actions."""
+    import numpy as np
+    from wasserspiele.adapters.vector import WasserlochVectorEnv
+    envs = WasserlochVectorEnv(1024, players=3, seed=0)
+    rng = np.random.default_rng(0)
+    _obs, info = envs.reset()
+    state = {"mask": info["action_mask"]}
+
+    def run() -> int:
+        noise = rng.random(state["mask"].shape) * state["mask"]
+        _obs, _r, _t, _tr, info = envs.step(noise.argmax(axis=1))
+        state["mask"] = info["action_mask"]
+        return envs.num_envs
+    return run
 
 
 SECTIONS = {"engines": engines, "search": search, "kernels": kernels, "adapters": adapters}
