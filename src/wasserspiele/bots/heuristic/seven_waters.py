@@ -186,11 +186,11 @@ def score(action, ctx) -> float:
     if kind == "take":
         return _score_take(action, ctx)
     if kind == "slide":
-        jokers = sum(1 for p in action.pieces if p.card.is_joker)
+        jokers = sum(1 for p in action.pieces if p.card.rank == 0)
         return 30 + 2 * len(action.pieces) - jokers
     if kind == "river":
         n = len(action.pieces)
-        jokers = sum(1 for p in action.pieces if p.card.is_joker)
+        jokers = sum(1 for p in action.pieces if p.card.rank == 0)
         start = 0 if ctx["river"] else -1.5
         return 2.5 * n + start - (0 if ctx["ending"] else 3 * jokers) - _slide_use(action, ctx)
     if kind == "pool":
@@ -218,9 +218,9 @@ def _slide_use(action, ctx) -> float:
 
 def _score_pool(action, ctx) -> float:
     n = len(action.pieces)
-    jokers = sum(1 for p in action.pieces if p.card.is_joker)
-    suit = ctx["pool_suit"] or (action.pieces[0].decl if action.pieces[0].card.is_joker
-                                else action.pieces[0].card.suit)
+    jokers = sum(1 for p in action.pieces if p.card.rank == 0)
+    first = action.pieces[0]
+    suit = ctx["pool_suit"] or (first.decl if first.card.rank == 0 else first.card.suit)
     total = 1.6 * n
     if suit == ctx["suit"]:
         total += 1.0 * (n - jokers)
@@ -250,7 +250,7 @@ def _score_take(action, ctx) -> float:
 
 def _usefulness(c, ctx) -> float:
     """How much a card helps this park."""
-    if c.is_joker:
+    if c.rank == 0:
         return 4.0
     u = 0.0
     if _helps_slide(c, ctx):
@@ -291,7 +291,7 @@ def _exposure(taken: int, ctx) -> float:
 
 
 def _opp_usefulness(c, ctx) -> float:
-    if c.is_joker:
+    if c.rank == 0:
         return 4.0
     u = 0.0
     if VALUE[c.index] in ctx["opp_targets"]:

@@ -147,6 +147,11 @@ _TABLES: dict[tuple, "_HandTables"] = {}
 _TABLES_LIMIT = 50_000
 
 
+# SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
+_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
+_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
+
+
 def _high_first(c: Card) -> tuple[int, int]:
     return -c.rank, c.index
 
@@ -354,15 +359,11 @@ class SevenWatersState(SevenWatersData, State):
         return out
 
     def _free_takes(self) -> list[Take]:
-        """SW-4.1 / SW-3.2: one take per free pyramid card."""
+        """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
+        them are gone, then row 7: pyramid order)."""
         p = self.pyramid
-        out = []
-        for i in range(PYRAMID_SIZE):
-            if p[i] is not None:
-                cov = COVERED_BY[i]
-                if not cov or (p[cov[0]] is None and p[cov[1]] is None):
-                    out.append(TAKES[i])
-        return out
+        return [take for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None] \
+            + [take for i, take in _BOTTOM if p[i] is not None]
 
     def _why_illegal(self, action: Any, seat: int) -> str | None:
         t = type(action)
