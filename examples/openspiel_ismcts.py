@@ -16,20 +16,21 @@ import numpy as np
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
-import wasserspiele.adapters.openspiel  # noqa: F401  (registers wasserspiele_<game>)
+from wasserspiele.adapters.openspiel import GAME_NAMES, PREFIX  # registers wasserspiele_<game>
 
-PARAMS = {"wasserloch": {"rounds": 1}, "seven_waters": {}, "watten": {"target": 3}, "wildwasser": {"players": 3}}
+# shorter games where the defaults are long; every other game with its defaults
+PARAMS = {"wasserloch": {"rounds": 1}, "watten": {"target": 3}, "wildwasser": {"players": 3}}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="wasserloch", choices=list(PARAMS))
+    parser.add_argument("--game", default="wasserloch", choices=[n.removeprefix(PREFIX) for n in GAME_NAMES])
     parser.add_argument("--games", type=int, default=10)
     parser.add_argument("--simulations", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
 
-    game = pyspiel.load_game(f"wasserspiele_{args.game}", PARAMS[args.game])
+    game = pyspiel.load_game(f"wasserspiele_{args.game}", PARAMS.get(args.game, {}))
     rs = np.random.RandomState(args.seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), 2.0, args.simulations, random_state=rs)
     total, start = 0.0, time.monotonic()

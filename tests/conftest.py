@@ -9,3 +9,10 @@ settings.register_profile("default", max_examples=25, deadline=None,
 settings.register_profile("ci", max_examples=25, deadline=None, derandomize=True,
                           suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# A test-only fifth game (tests/fifth_game) joins the registry like a game from another
+# package, so every registry-driven test (conformance, golden, web, bots) also proves that
+# generic code needs no game's name.
+from fifth_game import register as _register_fifth_game  # noqa: E402
+
+_register_fifth_game()

@@ -1,17 +1,20 @@
 """Small, fast game configurations for the adapter tests."""
 
 import random
+from collections import defaultdict
 
 import wasserspiele
+from wasserspiele.core.registry import manifests
 
-# Options that keep a whole game short enough to play many times in tests.
-FAST = {
+# Options that keep a whole game short enough to play many times in tests (defaults otherwise).
+FAST = defaultdict(dict, {
     "wasserloch": {"rounds": 1},
-    "seven_waters": {},
     "watten": {"target": 3},
     "wildwasser": {"players": 3},
-}
-GAMES = list(FAST)
+    "pebbles": {"players": 3},  # the test-only fifth game, at its longest
+})
+# every registered game with a codec (the test-only fifth game included)
+GAMES = [m.name for m in manifests() if m.plugins.codec is not None]
 
 
 def random_positions(name, seeds, options=None):

@@ -33,7 +33,7 @@ def test_every_legal_action_round_trips_and_the_mask_is_the_legal_set(name):
         assert obs.dtype == np.float32 and obs.shape == (codec.obs_size,)
         assert np.all(np.isfinite(obs)) and obs.min() >= -1.0 and obs.max() <= 100.0
         steps += 1
-    assert steps > 50
+    assert steps > 30  # three whole games
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -58,7 +58,7 @@ def test_observations_differ_between_seats(name):
 
 def test_action_space_sizes():
     sizes = {n: codec_for(wasserspiele.load(n)).num_actions for n in GAMES}
-    assert sizes == {"wasserloch": 64, "seven_waters": 2830, "watten": 43, "wildwasser": 29}
+    assert {"wasserloch": 64, "seven_waters": 2830, "watten": 43, "wildwasser": 29}.items() <= sizes.items()
     names = codec_for(wasserspiele.load("wasserloch")).action_names
     assert names[0] == "Ax1" and names[63] == "8x8" and len(set(names)) == 64
 
@@ -93,12 +93,15 @@ def test_bad_input_gets_a_clear_error():
         codec.decode(illegal, legal, view)
     with pytest.raises(BadNotation):
         codec.action_index("9x1", view)
-    with pytest.raises(EncodingError, match="no codec for game"):
-        from wasserspiele.adapters.codecs import codec_for as cf
+    with pytest.raises(EncodingError, match="no codec for game 'chess': its manifest declares none"):
+        import dataclasses
+
+        from wasserspiele.core.manifest import Plugins
 
         class Fake:
             name = "chess"
-        cf(Fake())
+            manifest = dataclasses.replace(game.manifest, name="chess", plugins=Plugins())
+        codec_for(Fake())
 
 
 VARIANTS = [
@@ -158,6 +161,16 @@ def test_docs_hold_the_current_layouts():
     for name, options in [("wasserloch", {}), ("seven_waters", {}), ("watten", {}), ("wildwasser", {"players": 2})]:
         table = codec_for(wasserspiele.load(name, **options)).describe()
         assert table in doc, f"docs/encodings.md is out of date for {name}: regenerate its table"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_manifest_limits_agree_with_the_codec_at_every_player_count(name):
+    from wasserspiele.core.registry import manifest
+    m = manifest(name)
+    lo, hi = m.players
+    for players in range(lo, hi + 1):
+        game = wasserspiele.load(name, **({"players": players} if lo < hi else {}))
+        assert m.limits.distinct_actions(game.options) == codec_for(game).num_actions, players
 
 
 @pytest.mark.parametrize("name,options", [(g, FAST[g]) for g in GAMES] + [

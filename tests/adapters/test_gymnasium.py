@@ -12,12 +12,13 @@ from wasserspiele.core.errors import BadOption, IllegalAction
 
 from .helpers import FAST, GAMES
 
-IDS = dict(zip(GAMES, ["wasserspiele/Wasserloch-v0", "wasserspiele/SevenWaters-v0",
-                       "wasserspiele/Watten-v0", "wasserspiele/Wildwasser-v0"]))
+IDS = {name: f"wasserspiele/{wasserspiele.core.registry.manifest(name).class_name}-v0" for name in GAMES}
 
 
 def test_every_game_is_registered():
     assert sorted(ENV_IDS) == sorted(IDS.values())
+    assert {"wasserspiele/Wasserloch-v0", "wasserspiele/SevenWaters-v0", "wasserspiele/Watten-v0",
+            "wasserspiele/Wildwasser-v0"} <= set(ENV_IDS)  # the ids the docs name
     for env_id in ENV_IDS:
         assert env_id in gymnasium.envs.registry
 

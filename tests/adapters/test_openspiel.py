@@ -2,6 +2,7 @@
 that reproduce the engine's own draws exactly, observers, and OpenSpiel's ISMCTS."""
 
 import random
+from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -16,7 +17,8 @@ from wasserspiele.adapters.codecs import codec_for  # noqa: E402
 from .helpers import FAST, GAMES  # noqa: E402
 
 # pyspiel parameters: short games (random_sim_test checks every node thoroughly).
-PARAMS = {"wasserloch": {"rounds": 1}, "seven_waters": {}, "watten": {"target": 2, "signal_detection_p": 0.5}, "wildwasser": {"players": 2}}
+PARAMS = defaultdict(dict, {"wasserloch": {"rounds": 1}, "watten": {"target": 2, "signal_detection_p": 0.5},
+                            "wildwasser": {"players": 2}})
 
 
 def test_every_game_is_registered():
@@ -64,7 +66,7 @@ class RecordingRandom(random.Random):
         return k
 
 
-@pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+@pytest.mark.parametrize("name", GAMES)
 def test_chance_nodes_reproduce_the_engines_own_draws(name):
     """Feed the choices a seeded generator made in the engine to the chance nodes: the
     OpenSpiel game deals exactly the same game, and players' actions map one to one."""
@@ -94,7 +96,7 @@ def test_chance_nodes_reproduce_the_engines_own_draws(name):
         assert state.action_to_string(seat, index) == str(action)
         truth.apply(action, seat)
         state.apply_action(index)
-    assert used > 20
+    assert used > 10  # the deal alone draws this many
 
 
 def test_a_deck_is_a_sequence_of_shrinking_uniform_nodes():

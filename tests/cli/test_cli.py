@@ -182,7 +182,9 @@ def test_rules_in_both_languages(run, lang):
 
 def test_games_lists_every_game_and_option(run):
     out = run("games")
-    assert "wasserloch" in out.output and "chase" in out.output
+    assert "wasserloch  (Wasserloch, 2-4 players)" in out.output and "chase" in out.output
+    assert "seven_waters  (Seven Waters, 2 players)" in out.output
+    assert "moves: VALUExCOUNT" in out.output
 
 
 def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
@@ -230,3 +232,26 @@ def test_hint_for_a_watten_signal_gives_the_convention_without_a_value(run):
     line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
     assert line.startswith("hint: signal ") and line.endswith("(alternatives: –)")
     assert "value" not in line
+
+
+def test_replay_keeps_simultaneous_picks_taken_out_of_seat_order(run, tmp_path):
+    """Records name the seat of a simultaneous pick (records.md): a game whose picks came
+    in any order replays through the command to the same position, mid-phase too."""
+    import random
+
+    from wasserspiele import load
+    game = load("wildwasser", players=3)
+    state = game.new_game(seed=8)
+    rng = random.Random(8)
+    while not state.is_terminal() and len(state.history) < 40:
+        seat = rng.choice(state.to_move())
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    # a pick of seat 1 or 2 taken while lower seats were still to pick
+    assert any(text.startswith(("1:", "2:")) for text in state.record_actions())
+    path = tmp_path / "picks.json"
+    path.write_text(json.dumps(state.record()))
+    out = run("replay", str(path), "--json")
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.output)
+    assert summary["state"] == json.loads(json.dumps(state.state_json()))
+    assert summary["to_move"] == list(state.to_move())

@@ -2,6 +2,8 @@
 
 import pytest
 
+from wasserspiele import game_names
+
 from wasserspiele.core.errors import BadOption, UnknownGame
 from wasserspiele.core.protocol import Game
 from wasserspiele.lab import make_study, run_study
@@ -83,7 +85,7 @@ def test_unknown_game_is_refused():
         make_study("wasserball")
 
 
-@pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+@pytest.mark.parametrize("name", game_names())
 def test_trait_params_are_checked_against_the_games_heuristic(name):
     from wasserspiele.bots.specs import trait_names
     names = trait_names(name)

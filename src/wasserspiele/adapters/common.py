@@ -14,8 +14,6 @@ from .codecs import Codec, codec_for
 # scalars reach -0.5 and long matches push scaled scores past 1, never near these bounds.
 OBS_LOW, OBS_HIGH = -1.0, 100.0
 
-TITLES = {"wasserloch": "Wasserloch", "seven_waters": "SevenWaters", "watten": "Watten", "wildwasser": "Wildwasser"}
-
 
 def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Codec]:
     if isinstance(game, Game):
@@ -36,12 +34,10 @@ def zero_sum(state: State) -> list[float]:
 
 
 def render_text(state: State, seat: int | None) -> str:
-    """The position as `seat` sees it, via the CLI's renderer (markup stripped), or JSON."""
+    """The position as `seat` sees it, via the game's terminal renderer (markup stripped), or JSON."""
     view = state.view(seat)
     try:
-        from importlib import import_module
-        module = import_module(f"wasserspiele.cli.render.{state.game.name}")
-        text = module.render_view(view)
+        text = state.game.manifest.plugin("render").render_view(view)
     except Exception:  # a renderer that is missing or broken must not break training loops
         return json.dumps(view, indent=1)
     try:

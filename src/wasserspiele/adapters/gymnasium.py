@@ -26,7 +26,8 @@ from ..bots.base import decision_for
 from ..bots.registry import make_bot
 from ..core.errors import IllegalAction
 from ..core.protocol import Game
-from .common import OBS_HIGH, OBS_LOW, TITLES, load_with_codec, render_text, zero_sum
+from ..core.registry import manifests
+from .common import OBS_HIGH, OBS_LOW, load_with_codec, render_text, zero_sum
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -34,7 +35,7 @@ class WasserspieleEnv(gymnasium.Env):
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
-    def __init__(self, game: str | Game = "wasserloch", seat: int = 0,
+    def __init__(self, game: str | Game, seat: int = 0,
                  opponents: str | Sequence[str] = "random", render_mode: str | None = None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
                  opponent_options: dict[str, dict[str, Any]] | None = None,
@@ -148,12 +149,15 @@ class WasserspieleEnv(gymnasium.Env):
 
 
 def register_all() -> list[str]:
-    """Register `wasserspiele/<Game>-v0` for every game (idempotent); returns the ids."""
+    """Register `wasserspiele/<Game>-v0` for every game with a codec (idempotent); returns the ids.
+    A game registered later is added by calling this again."""
     ids = []
-    for name, title in TITLES.items():
-        env_id = f"wasserspiele/{title}-v0"
+    for m in manifests():
+        if m.plugins.codec is None:
+            continue
+        env_id = f"wasserspiele/{m.class_name}-v0"
         if env_id not in gymnasium.envs.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:WasserspieleEnv", kwargs={"game": name})
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:WasserspieleEnv", kwargs={"game": m.name})
         ids.append(env_id)
     return ids
 

@@ -36,13 +36,11 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from ..core.registry import game_class, game_names, load
+from ..core.registry import game_class, load, manifests
 from .codecs import codec_for
 from .common import zero_sum
 
 PREFIX = "wasserspiele_"
-# The largest `n` any chance node of the game can have (cards in a deck, tiles, die faces).
-MAX_CHANCE_OUTCOMES = {"wasserloch": 64, "seven_waters": 54, "watten": 32, "wildwasser": 25}
 
 
 class NeedChance(BaseException):
@@ -127,7 +125,7 @@ class WasserspieleState(pyspiel.State):
         super().__init__(game)
         c = self._core = _Core()
         c.game, c.codec = game.engine_game, game.codec
-        c.limit = MAX_CHANCE_OUTCOMES[c.game.name]
+        c.limit = c.game.manifest.limits.max_chance_outcomes
         c.engine = None
         c.pending = None  # None: the deal of a new game; else (action, seat)
         c.outcomes = []
@@ -318,18 +316,6 @@ def game_type(name: str) -> pyspiel.GameType:
     )
 
 
-def _max_length(game) -> int:
-    """A bound on the number of actions (chance included) in one game."""
-    o = game.options
-    if game.name == "wasserloch":
-        return o["rounds"] * (64 + 64)
-    if game.name == "seven_waters":
-        return 54 + 600
-    if game.name == "watten":
-        return (2 * o["target"] // o["hand_value"] + 2) * (31 + 4 + 4 + 20 + 40)
-    return 5000
-
-
 def _make_game_class(name: str) -> type:
     gtype = game_type(name)
 
@@ -345,14 +331,18 @@ def _make_game_class(name: str) -> type:
             self.first_need: list[tuple[int, float]] | None = None
             self.codec = codec_for(self.engine_game)
             g = self.engine_game
+            limits = g.manifest.limits
+            if limits.distinct_actions(g.options) != self.codec.num_actions:
+                raise ValueError(f"{name}: the manifest declares {limits.distinct_actions(g.options)} distinct "
+                                 f"actions, its codec has {self.codec.num_actions}")
             info = pyspiel.GameInfo(
                 num_distinct_actions=self.codec.num_actions,
-                max_chance_outcomes=MAX_CHANCE_OUTCOMES[name],
+                max_chance_outcomes=limits.max_chance_outcomes,
                 num_players=g.players,
                 min_utility=-1.0,
                 max_utility=1.0,
                 utility_sum=0.0,
-                max_game_length=_max_length(g),
+                max_game_length=limits.game_length(g.options),
             )
             super().__init__(gtype, info, values)
 
@@ -370,10 +360,11 @@ GAME_CLASSES: dict[str, type] = {}
 
 
 def register() -> list[str]:
-    """Register every game with pyspiel (idempotent); returns the short names."""
+    """Register every game with a codec with pyspiel (idempotent); returns the short names.
+    A game registered later is added by calling this again."""
     names = []
     registered = set(pyspiel.registered_names())
-    for name in game_names():
+    for name in (m.name for m in manifests() if m.plugins.codec is not None):
         short = PREFIX + name
         if name not in GAME_CLASSES:
             GAME_CLASSES[name] = _make_game_class(name)

@@ -26,34 +26,16 @@ import time
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ..core.protocol import Action, State
+from ..core.manifest import PluginMissing
+from ..core.protocol import Action, Game, State
 from .base import Bot, Decision, decision_for
 
 log = logging.getLogger(__name__)
 
-# A score difference of about this size decides a game, per game; used to turn
-# the scores of a position cut off mid-game into a win estimate.
-SCORE_SCALE: dict[str, float] = {"wasserloch": 6.0, "seven_waters": 8.0, "watten": 2.0, "wildwasser": 4.0}
-DEFAULT_SCORE_SCALE = 5.0
 
-# Per game: how far a rollout runs before the position is judged by its scores
-# (long matches are decided hand by hand; full-match rollouts only add noise).
-SEARCH_DEFAULTS: dict[str, dict[str, Any]] = {
-    "wasserloch": {"rollout_depth": 4, "rollout": "policy"},
-    "seven_waters": {"rollout_depth": 10, "rollout": "policy", "root_candidates": 5},
-    # Watten: a hand's result moves the score-lead reward by only ~0.25, so exploration
-    # is scaled down with it; worlds follow the signals and the call, and signals are
-    # sent by the honest convention (arena: 0.600 -> 0.665 of games at 600 iterations
-    # with exploration 0.7 -> 0.25; docs/performance.md)
-    "watten": {"rollout_depth": 25, "rollout": "policy", "belief": True, "conventions": True,
-               "exploration": 0.25},
-    "wildwasser": {"rollout_depth": 30},
-}
-
-
-def search_defaults(game_name: str) -> dict[str, Any]:
-    """The tuned search settings of a game (empty for an untuned game)."""
-    return dict(SEARCH_DEFAULTS.get(game_name, {}))
+def search_defaults(game: Game) -> dict[str, Any]:
+    """The search settings the game's manifest tunes (empty for an untuned game)."""
+    return dict(game.manifest.search.ismcts)
 
 
 class Node:
@@ -90,7 +72,8 @@ def score_leads(state: State) -> list[float]:
     """Per seat, a logistic in [0, 1] of its score lead over the best seat of another team."""
     game = state.game
     scores = state.scores()
-    scale = SCORE_SCALE.get(game.name, DEFAULT_SCORE_SCALE)
+    # a score difference of about this size decides a game (the manifest's search hint)
+    scale = game.manifest.search.score_scale
     out = []
     for s, mine in enumerate(scores):
         team = game.teams[game.team_of(s)]
@@ -115,10 +98,12 @@ BELIEF_TRIES = 20
 
 def _heuristic_hook(game, name: str, what: str):
     """A function the game's heuristic module offers to the search (e.g. `rollout_policy`)."""
-    from importlib import import_module
     if game is None:
         raise ValueError(f"{what} requires the game")
-    module = import_module(f"{__package__}.heuristic.{game.name}")
+    try:
+        module = game.manifest.plugin_module("heuristic")
+    except PluginMissing:
+        raise ValueError(f"{what}: {game.name} has no heuristic bot") from None
     hook = getattr(module, name, None)
     if hook is None:
         raise ValueError(f"{what}: the {game.name} heuristic does not define {name}")

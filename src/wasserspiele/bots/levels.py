@@ -7,18 +7,17 @@ from ..core.protocol import Game
 from .base import Bot
 from .registry import make_bot
 
-# level -> (bot kind, keyword arguments for that bot); a value given per game
-# ({"wasserloch": …, "default": …}) is picked by make_bot.  Search levels are budgeted
-# in iterations, so a seeded bot makes the same move on a busy machine as on an idle
-# one; `expert`'s budgets are what one idle core searches in about 0.5–0.9 s
-# (bench/ismcts.py, docs/performance.md).  `cpu_seconds` is a safety net on the
-# search's CPU time (about twice the budget's cost) that is logged when it fires.
+# level -> (bot kind, keyword arguments for that bot); a game's manifest may replace
+# some for its own search speed (`search.levels`).  Search levels are budgeted in
+# iterations, so a seeded bot makes the same move on a busy machine as on an idle one;
+# `expert`'s budgets are what one idle core searches in about 0.5–0.9 s (`./dev bench
+# search`, docs/performance.md).  `cpu_seconds` is a safety net on the search's CPU
+# time (about twice the budget's cost) that is logged when it fires.
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("random", {}),
     "medium": ("heuristic", {}),
     "hard": ("ismcts", {"iterations": 200, "cpu_seconds": 1.0}),
-    "expert": ("ismcts", {"iterations": {"wasserloch": 5000, "wildwasser": 3000, "seven_waters": 800,
-                                         "default": 1500}, "cpu_seconds": 2.0}),
+    "expert": ("ismcts", {"iterations": 1500, "cpu_seconds": 2.0}),
 }
 
 
@@ -26,10 +25,16 @@ def level_names() -> list[str]:
     return list(LEVELS)
 
 
-def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:
-    """The bot that plays at `level` (easy, medium, hard, expert)."""
+def level_settings(level: str, game: Game) -> tuple[str, dict]:
+    """The bot kind and keyword arguments of `level` for `game` (its manifest's budgets applied)."""
     key = level.strip().lower()
     if key not in LEVELS:
         raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     kind, kwargs = LEVELS[key]
+    return kind, {**kwargs, **game.manifest.search.levels.get(key, {})}
+
+
+def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:
+    """The bot that plays at `level` (easy, medium, hard, expert)."""
+    kind, kwargs = level_settings(level, game)
     return make_bot(kind, game, seed, **kwargs)

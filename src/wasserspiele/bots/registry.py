@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import Callable
 
 from ..core.errors import BadOption
+from ..core.manifest import PluginMissing
 from ..core.protocol import Game
 from .base import Bot
 from .random_bot import RandomBot
 
 
 def _heuristic(game: Game, seed: int | None, **kwargs) -> Bot:
-    module = import_module(f"{__package__}.heuristic.{game.name}")
-    return module.HeuristicBot(seed=seed, **kwargs)
+    try:
+        cls = game.manifest.plugin("heuristic")
+    except PluginMissing:
+        raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game.name} yet "
+                        f"(use random or ismcts)") from None
+    return cls(seed=seed, **kwargs)
 
 
 def _ismcts(game: Game, seed: int | None, **kwargs) -> Bot:
     from .ismcts import ISMCTSBot, search_defaults
-    return ISMCTSBot(seed, game=game, **{**search_defaults(game.name), **kwargs})
+    return ISMCTSBot(seed, game=game, **{**search_defaults(game), **kwargs})
 
 
 BOT_KINDS: dict[str, Callable[..., Bot]] = {
@@ -37,6 +41,4 @@ def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     factory = BOT_KINDS.get(kind.strip().lower())
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
-    # a setting given per game, e.g. a search budget: {"seven_waters": 100, "default": 1500}
-    kwargs = {k: (v.get(game.name, v.get("default")) if isinstance(v, dict) else v) for k, v in kwargs.items()}
     return factory(game, seed, **kwargs)

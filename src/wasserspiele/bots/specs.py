@@ -24,13 +24,14 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from importlib import import_module
 from typing import Any
 
 from ..core.errors import BadOption
+from ..core.manifest import PluginMissing
+from ..core.registry import manifest
 from ..core.protocol import Game
 from .base import Bot
-from .levels import LEVELS
+from .levels import LEVELS, level_settings
 from .registry import bot_kinds, make_bot
 
 
@@ -58,7 +59,7 @@ class BotSpec:
         return make_bot(self.kind, game, seed, **self._kwargs(game))
 
     def _kwargs(self, game: Game) -> dict[str, Any]:
-        base = dict(LEVELS[self.level][1]) if self.level else {}
+        base = level_settings(self.level, game)[1] if self.level else {}
         if not self.params:
             return base
         if self.kind == "heuristic":
@@ -88,12 +89,9 @@ def _value(text: str) -> Any:
 
 def heuristic_traits(game_name: str) -> type | None:
     """The `Traits` dataclass of the game's heuristic bot, or None if it has none."""
-    name = f"wasserspiele.bots.heuristic.{game_name}"
     try:
-        module = import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name != name:
-            raise  # the bot exists but something it imports is missing: not a bad spec
+        module = manifest(game_name).plugin_module("heuristic")
+    except PluginMissing:
         raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game_name} yet "
                         f"(use random{' or ismcts' if 'ismcts' in bot_kinds() else ''})") from None
     traits = getattr(module, "Traits", None)

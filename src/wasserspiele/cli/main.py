@@ -15,7 +15,7 @@ import click
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
-from ..core.registry import game_class, game_names
+from ..core.registry import game_class, manifests
 
 
 class UsageFailure(click.ClickException):
@@ -31,16 +31,17 @@ def _fail(message: str) -> "UsageFailure":
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 def main() -> None:
-    """Wasserloch, Seven Waters, Watten and Wildwasser: play, replay, study."""
+    """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
 
 @main.command("games")
 def games_cmd() -> None:
-    """List the games and their options."""
-    for name in game_names():
-        cls = game_class(name)
-        click.echo(f"{name}  ({cls.title})")
-        for opt in cls.option_list:
+    """List the games, their seats, notation and options."""
+    for m in manifests():
+        lo, hi = m.players
+        click.echo(f"{m.name}  ({m.title['en']}, {lo if lo == hi else f'{lo}-{hi}'} players)")
+        click.echo(f"    moves: {m.notation}")
+        for opt in m.options:
             click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
 
 

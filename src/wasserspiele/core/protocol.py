@@ -14,6 +14,7 @@ from typing import Any, ClassVar, Hashable, Mapping, Sequence
 
 from .chance import Chance, Chooser, make_rng
 from .errors import BadRecord, GameOver, IllegalAction, NotYourTurn
+from .manifest import GameManifest
 from .options import Option, resolve_options
 
 Action = Hashable  # each game defines small frozen action objects whose str() is the notation
@@ -29,11 +30,21 @@ def entry_notation(entry: tuple[int, Action, bool]) -> str:
 class Game(ABC):
     """A game with fixed options: creates states, parses notation, validates setups."""
 
+    # What the game declares about itself (core/manifest.py); a subclass that sets it
+    # takes its name, English title, options and seat count from it.
+    manifest: ClassVar[GameManifest]
     name: ClassVar[str]
     title: ClassVar[str]
     rules_version: ClassVar[str] = "1"
     option_list: ClassVar[tuple[Option, ...]]
     fixed_players: ClassVar[int | None] = None  # games for exactly N players have no `players` option
+
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        m = cls.__dict__.get("manifest")
+        if m is not None:
+            cls.name, cls.title, cls.option_list = m.name, m.title["en"], m.options
+            cls.fixed_players = m.fixed_players
 
     def __init__(self, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_list, options, self.name)

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core.registry import load
-from .measures import MEASURES, Measure
+from .measures import Measure, measures_class
 from ..core.stats import NONE, Estimate, mean_ci, mean_difference, proportion_difference, t95, wilson
 from .study import Study, StudyResult
 
@@ -89,7 +89,7 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
     no_winner = wilson(sum(1 for r in rows if not r["winners"]), n)
     margins = [_margin(r, teams) for r in rows]
     units = mean_ci(r["units"] for r in rows)
-    ms = [(m, measure_estimate(m, rows)) for m in (MEASURES[game_name].describe if game_name in MEASURES else ())]
+    ms = [(m, measure_estimate(m, rows)) for m in measures_class(game_name).describe]
     return ConditionSummary(label, p, teams, n, seat_win, seat_score, bot_win, 1.0 / len(teams), shared,
                             no_winner, mean_ci(r["actions"] for r in rows), units, mean_ci(margins), ms, rows,
                             bot_vs_first)

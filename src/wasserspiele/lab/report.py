@@ -14,7 +14,7 @@ from typing import Any
 
 from ..core.records import write_record
 from .analysis import Comparison, ConditionSummary, analyse
-from .measures import MEASURES
+from .measures import measures_class
 from ..core.stats import Estimate
 from .study import StudyResult, replay_game
 
@@ -245,14 +245,16 @@ def findings(summaries: list[ConditionSummary], comparisons: list[Comparison]) -
 def key_numbers(study, summaries: list[ConditionSummary]) -> list[str]:
     """The headline figures of every condition, whether or not an effect shows."""
     out = []
-    units = MEASURES[study.game].units if study.game in MEASURES else ""
+    measures = measures_class(study.game)
+    # a length the options fix (Wasserloch's rounds) is no finding
+    units = "" if measures.units_fixed else measures.units
     for s in summaries:
         where = f"{s.label}: " if s.label != "default" else ""
         seat0 = s.seat_win[0]
         lead = "team of seat 0" if len(s.teams[0]) > 1 else "seat 0 (starts)"
         text = (f"{where}{lead} wins {_pct(seat0)} (fair {100 * s.bot_fair:.1f} %); shared wins "
                 f"{_pct(s.shared)}; {s.actions.fmt(digits=1)} actions per game")
-        if units and study.game != "wasserloch":
+        if units:
             text += f", {s.units.fmt(digits=1)} {units}"
         out.append(text + f" ({s.n} games).")
     return out
@@ -297,7 +299,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[
         b.append(("h3", "Outcome and length"))
         rows = [["shared wins (tie)", _pct(s.shared)], ["games without a winner", _pct(s.no_winner)],
                 ["winning margin (points)", s.margin.fmt()], ["actions per game", s.actions.fmt(digits=1)]]
-        units = MEASURES[study.game].units if study.game in MEASURES else ""
+        units = measures_class(study.game).units
         if units:
             rows.append([f"{units} per game", s.units.fmt(digits=2)])
         b.append(("table", ["what", "value"], rows))

@@ -2,7 +2,9 @@
 
 HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status):
 
-    GET  /api/games                      games, their declared options, bot levels
+    GET  /api/games                      games (from their manifests: titles, options, the URL
+                                         of the client module), bot levels
+    GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
     GET  /api/tables?status=running|over|all
     POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
                                           {"kind": "bot", "level": "easy"}]} -> seat tokens, links
@@ -38,7 +40,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
 from ..core.records import replay
-from ..core.registry import game_class, game_names
+from ..core.errors import UnknownGame
+from ..core.manifest import GameManifest, PluginMissing
+from ..core.registry import manifest, manifests
 from .hub import HUMAN, Connection, Hub, Refused
 from .storage import Storage
 
@@ -96,14 +100,16 @@ def option_json(o) -> dict[str, Any]:
             "nullable": o.nullable}
 
 
+def client_url(m: GameManifest) -> str | None:
+    """Where the browser loads the game's client module (beside the shared modules it imports)."""
+    return f"/static/games/{m.name}.js" if m.plugins.web is not None else None
+
+
 def games_json() -> list[dict[str, Any]]:
-    out = []
-    for name in game_names():
-        cls = game_class(name)
-        opts = [option_json(o) for o in cls.option_list]
-        out.append({"name": name, "title": cls.title, "fixed_players": cls.fixed_players,
-                    "options": opts})
-    return out
+    return [{"name": m.name, "title": m.title["en"], "titles": dict(m.title),
+             "fixed_players": m.fixed_players, "players": list(m.players), "notation": m.notation,
+             "options": [option_json(o) for o in m.options], "client": client_url(m)}
+            for m in manifests()]
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads: bool = True,
@@ -132,6 +138,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
+
+    async def game_client(request: Request) -> Response:
+        name = request.path_params["name"]
+        try:
+            source = manifest(name).web_source()
+        except (UnknownGame, PluginMissing):
+            return _refusal(Refused("not_found", f"no client module for game {name!r}", 404))
+        return Response(source, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_tables(request: Request) -> Response:
         hub = hub_of(request)
@@ -282,6 +296,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
+        Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)

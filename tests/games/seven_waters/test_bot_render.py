@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from wasserspiele import load
 from wasserspiele.bots.base import decision_for
-from wasserspiele.bots.heuristic.seven_waters import HeuristicBot
+from wasserspiele.games.seven_waters.heuristic import HeuristicBot
 from wasserspiele.bots.match import play_game, seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from wasserspiele import load
-from wasserspiele.bots.heuristic.seven_waters import HeuristicBot, rollout_policy, score, state_context
+from wasserspiele.games.seven_waters.heuristic import HeuristicBot, rollout_policy, score, state_context
 from wasserspiele.core.cards import ALL_CARDS, SUITS
 from wasserspiele.games.seven_waters.actions import PLAIN, Discard
 

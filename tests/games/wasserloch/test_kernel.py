@@ -87,7 +87,7 @@ def test_kernel_greedy_is_the_heuristic_rollout_policy():
     it picks at random, the kernel picks among the same plays."""
     import random
 
-    from wasserspiele.bots.heuristic.wasserloch import rollout_policy
+    from wasserspiele.games.wasserloch.heuristic import rollout_policy
     rng = random.Random(3)
     game = load("wasserloch", players=3, rounds=1)
     trial, codes = np.zeros(8, np.int64), np.zeros(40, np.int64)

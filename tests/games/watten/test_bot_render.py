@@ -6,7 +6,7 @@ import random
 
 from wasserspiele import load
 from wasserspiele.bots.base import decision_for
-from wasserspiele.bots.heuristic.watten import HeuristicBot
+from wasserspiele.games.watten.heuristic import HeuristicBot
 from wasserspiele.bots.match import play_game, seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer
@@ -139,7 +139,7 @@ def _world_after_signals(partner_hand: str, partner_signal: str, caller_hand: st
 
 
 def test_wa5_plausibility_reads_the_partners_honest_signal():
-    from wasserspiele.bots.heuristic.watten import SIGNAL_MISMATCH, plausibility
+    from wasserspiele.games.watten.heuristic import SIGNAL_MISMATCH, plausibility
     strong = "JH JC JS AH KH"
     # the true world agrees with an honest strong signal, and disagrees with a "weak" one
     assert plausibility(_world_after_signals(strong, "strong"), 3) == 1.0
@@ -149,7 +149,7 @@ def test_wa5_plausibility_reads_the_partners_honest_signal():
 
 
 def test_wa1_3_plausibility_reads_the_call():
-    from wasserspiele.bots.heuristic.watten import CALL_MISMATCH, plausibility
+    from wasserspiele.games.watten.heuristic import CALL_MISMATCH, plausibility
     # seat 3 called hearts holding no heart and four clubs: unlikely for a caller who names its best suit
     state = _world_after_signals("7S 8S 9S TS QS", "weak", caller_hand="7C 8C 9C AC 8D")
     assert plausibility(state, 0) == CALL_MISMATCH
@@ -161,7 +161,7 @@ def test_wa1_3_plausibility_reads_the_call():
 def test_search_worlds_follow_the_partners_signal_with_belief():
     """With belief=true, dealt worlds give the partner a hand matching its strong signal far
     more often than uniform deals do."""
-    from wasserspiele.bots.heuristic.watten import _dealt_hand, signal_level
+    from wasserspiele.games.watten.heuristic import _dealt_hand, signal_level
     from wasserspiele.bots.ismcts import ISMCTSBot
     state = _world_after_signals("JH JC JS AH KH", "strong")
     decision = decision_for(state, 3)

@@ -7,7 +7,7 @@ import random
 
 from wasserspiele import load
 from wasserspiele.bots.base import decision_for
-from wasserspiele.bots.heuristic.wildwasser import HeuristicBot
+from wasserspiele.games.wildwasser.heuristic import HeuristicBot
 from wasserspiele.bots.match import play_game, seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer

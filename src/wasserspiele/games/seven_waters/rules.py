@@ -9,9 +9,9 @@ from typing import Any, Mapping
 from ...core.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, card
 from ...core.chance import Chance, Uniform
 from ...core.errors import BadNotation, BadRecord
-from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import (
     COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, PLAIN, POOL_JOKER, PYRAMID_SIZE, RIVER_JOKER,
     SLIDE_JOKER, TAKES, THEMES, VALUE, Action, Discard, Pass, Piece, Pool, River, Slide, Take,
@@ -42,16 +42,7 @@ SCORING: dict[str, int] = {
 class SevenWaters(Game):
     """Seven Waters: two rival water parks built from a 28-card pyramid (54 cards)."""
 
-    name = "seven_waters"
-    title = "Seven Waters"
-    fixed_players = 2
-    option_list = (
-        Option("first_player", 0, "int", "seat that makes the first move", minimum=0, maximum=1),
-        Option("slide_limit", 7, "int", "slides both players may build together (SW-4.4); null: "
-               "no limit, the competition edition (SW-7.1)", minimum=0, nullable=True),
-        Option("final_turns", "both", "choice", "turns after the last pyramid card is taken (SW-5.1)",
-               choices=tuple(FINAL_TURNS)),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
 
     def parse_action(self, text: str) -> Action:
         return parse_action(text)

@@ -1,5 +1,11 @@
 """Wasserloch: a Kariba-like game for 2–4 players (shared/spec/wasserloch.md)."""
 
-from .rules import Wasserloch, WasserlochState
-
 __all__ = ["Wasserloch", "WasserlochState"]
+
+
+def __getattr__(name: str):
+    # The rules load on first use: listing the games imports only `manifest`.
+    if name in __all__:
+        from . import rules
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -317,7 +317,7 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
 @kernel
 def tables_encode(agent, players, adjacent, pos, hands, sizes, hole, gone, loot, current, over, obs, masks):
     """The agent's observation and legal-action mask per table, in the layout of
-    adapters/codecs/wasserloch.py (docs/encodings.md) for a one-round game."""
+    games/wasserloch/codec.py (docs/encodings.md) for a one-round game."""
     for e in range(obs.shape[0]):
         row = obs[e]
         row[:] = 0.0

@@ -7,9 +7,9 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
 from ...core.errors import BadRecord
-from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import HAND_LIMIT, PLAYS, VALUES, Play, parse_action
 from .state import WasserlochData
 
@@ -35,15 +35,7 @@ _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "e
 class Wasserloch(Game):
     """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
 
-    name = "wasserloch"
-    title = "Wasserloch"
-    option_list = (
-        Option("players", 3, "int", "number of players", minimum=2, maximum=4),
-        Option("rounds", 3, "int", "rounds in a match (WL-5.5; 1 is the variant WL-7.1)", minimum=1),
-        Option("first_player", 0, "int", "start player of round 1", minimum=0, check=seat_check),
-        Option("chase", "nearest", "choice", "which lower place is driven off (WL-4.2)",
-               choices=("nearest", "adjacent")),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
 
     def parse_action(self, text: str) -> Play:
         return parse_action(text)

@@ -7,9 +7,9 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle, UnitInterval
 from ...core.errors import BadNotation, BadRecord
-from ...core.options import Option
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import (
     ACCEPT, ACCEPT_ACTION, CARD_NAMES, CONCEDE, CONCEDE_ACTION, JACK, N_CARDS, PLAY, PLAYS,
     RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, TRUMP, TRUMPS, Action, card_id,
@@ -24,7 +24,6 @@ from .state import (
 HAND_SIZE = 5
 REASON_TRICKS, REASON_CONCEDE, REASON_CAUGHT = range(3)
 REASON_NAMES = ("tricks", "concede", "caught")
-SIGNAL_MODES = ("partner", "off", "public")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 
@@ -89,22 +88,7 @@ def best_index(row: tuple[int, ...], cards) -> int:
 class Watten(Game):
     """WA-1.1: four players, two fixed teams of partners sitting opposite."""
 
-    name = "watten"
-    title = "Watten"
-    fixed_players = 4
-    option_list = (
-        Option("target", 11, "int", "points that win the game (WA-4.2)", minimum=1),
-        Option("first_dealer", 0, "int", "dealer of the first hand", minimum=0, maximum=3),
-        Option("raising", False, "bool", "allow raising the hand's value (WA-6)"),
-        Option("signals", "partner", "choice", "who sees a signal (WA-5)", choices=SIGNAL_MODES),
-        Option("signal_detection_p", 0.0, "float", "chance a signal is caught (WA-5.1)", minimum=0, maximum=1),
-        Option("jack_order", "skat", "choice", "order of the non-trump jacks (WA-2)",
-               choices=("skat", "first_played")),
-        Option("follow", "all", "choice", "which leads must be followed (WA-3.2)", choices=("all", "trump_only")),
-        Option("caller", "dealer_right", "choice", "who names trump (WA-1.3)",
-               choices=("dealer_right", "dealer_left")),
-        Option("hand_value", 1, "int", "points a hand is worth before raising (WA-4.1)", minimum=1),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
 
     def __init__(self, **options: Any):
         super().__init__(**options)

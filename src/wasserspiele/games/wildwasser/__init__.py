@@ -1,5 +1,11 @@
 """Wildwasser: an animal race over a drifting river (shared/spec/wildwasser.md)."""
 
-from .rules import Wildwasser, WildwasserState
-
 __all__ = ["Wildwasser", "WildwasserState"]
+
+
+def __getattr__(name: str):
+    # The rules load on first use: listing the games imports only `manifest`.
+    if name in __all__:
+        from . import rules
+        return getattr(rules, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -7,9 +7,9 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Uniform
 from ...core.errors import BadRecord
-from ...core.options import Option, seat_check
 from ...core.protocol import Game, State
 from . import view as _view
+from .manifest import MANIFEST
 from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
                       SUN, SUNS, WildAction, parse_action)
 from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
@@ -36,16 +36,7 @@ TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >>
 class Wildwasser(Game):
     """Wildwasser: an animal race over a drifting river, 2–6 players."""
 
-    name = "wildwasser"
-    title = "Wildwasser"
-    option_list = (
-        Option("players", 4, "int", "number of players", minimum=2, maximum=6),
-        Option("first_player", 0, "int", "seat holding the start marker at the start", minimum=0,
-               check=seat_check),
-        Option("river_flow", "forward", "choice",
-               "forward: crossing k uses slot k (a push carries animals on); back: slot 6-k (washes them back)",
-               choices=("forward", "back")),
-    )
+    manifest = MANIFEST  # name, title, options and seat count
     board: Board = BOARD
 
     def __init__(self, **options: Any):

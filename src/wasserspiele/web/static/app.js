@@ -3,12 +3,11 @@
 // notation; each game module maps a move to the elements a player clicks.
 import { t, lang, setLang, addStrings } from "./i18n.js";
 import { h } from "./svg.js";
-import wasserloch from "./games/wasserloch.js";
-import seven_waters from "./games/seven_waters.js";
-import watten from "./games/watten.js";
-import wildwasser from "./games/wildwasser.js";
 
-const GAMES = { wasserloch, seven_waters, watten, wildwasser };
+// Each game's client module is where its manifest puts it (`client` in /api/games).
+const GAMES = {};
+const { games: GAME_LIST } = await (await fetch("/api/games")).json();
+await Promise.all(GAME_LIST.filter((g) => g.client).map(async (g) => { GAMES[g.name] = (await import(g.client)).default; }));
 for (const g of Object.values(GAMES)) addStrings(g.strings || {});
 
 const app = document.getElementById("app");

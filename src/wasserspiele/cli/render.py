@@ -1,6 +1,7 @@
-"""Text renderers of views, one module per game: `cli.render.<game>`.
+"""Text renderers of views: each game names one in its manifest (`plugins.render`,
+e.g. `games/<game>/render.py`).
 
-Each module defines
+A renderer module defines
   render_view(view: dict, lang: str = "en") -> str    the position as one seat (or a spectator) sees it
   render_result(view: dict, lang: str = "en") -> str  the end-of-game score table (from a terminal view)
   describe_last(view: dict, lang: str = "en") -> str  what happened since that seat last acted ("" if nothing)
@@ -9,10 +10,16 @@ Text may carry rich markup ([bold], [red] …).  Renderers read views only.
 
 from __future__ import annotations
 
-from importlib import import_module
 from types import ModuleType
+
+from ..core.errors import WasserspieleError
+from ..core.manifest import PluginMissing
+from ..core.registry import manifest
 
 
 def renderer(game_name: str) -> ModuleType:
     """The renderer module of a game."""
-    return import_module(f"{__package__}.{game_name}")
+    try:
+        return manifest(game_name).plugin("render")
+    except PluginMissing:
+        raise WasserspieleError(f"{game_name} has no terminal renderer (its manifest declares none)") from None

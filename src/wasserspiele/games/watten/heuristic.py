@@ -9,14 +9,14 @@
 
 from __future__ import annotations
 
-from ..base import Bot, Decision
-from ...games.watten.actions import (
+from ...bots.base import Bot, Decision
+from .actions import (
     ACCEPT, ACCEPT_ACTION, CARD_ID, CONCEDE, JACK, N_CARDS, PLAY, PLAYS, RAISE, RANK_OF, SIGNAL, SIGNAL_LEVELS,
     SIGNALS, SUIT_OF, TRUMP, TRUMPS,
 )
-from ...games.watten.rules import best_index
-from ...games.watten.state import ANSWER_PHASE, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE
-from ...games.watten.view import signal_visible
+from .rules import best_index
+from .state import ANSWER_PHASE, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE
+from .view import signal_visible
 
 SUITS = "CSHD"
 SIGNAL_VALUE = {"weak": 0.0, "medium": 1.0, "strong": 2.0, "none": None, None: None}

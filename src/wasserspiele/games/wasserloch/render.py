@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...games.wasserloch.actions import VALUES
+from .actions import VALUES
 
 L = {
     "en": {"round": "Round {r}/{n}", "start": "start player: seat {s}", "pile": "pile: {n} cards",

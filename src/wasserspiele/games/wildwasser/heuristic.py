@@ -10,8 +10,8 @@ is taken when the hand is thin.  Reads `decision.view` and `decision.legal` only
 
 from __future__ import annotations
 
-from ...games.wildwasser.board import SPECIES
-from ..base import Bot, Decision
+from .board import SPECIES
+from ...bots.base import Bot, Decision
 
 DIE_FACE_SPECIES = {"1": "turtle", "2": "meerkat", "3": "rhino", "4": "zebra", "5": "cheetah"}
 TURTLE_CARD = ("turtle", "rhino", "meerkat")

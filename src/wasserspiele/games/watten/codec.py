@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import NotationCodec, Vec, index_of, _seat
+from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
 
 SUITS = "CSHD"
 RANKS = "789TJQKA"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .base import NotationCodec, Vec, index_of, _seat
+from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
 
 VALUES = "A2345678"
 MAX_SEATS = 4

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from math import comb
 
-from ..base import Bot, Decision
+from ...bots.base import Bot, Decision
 
 ACE, EIGHT = 0, 7
 THRESHOLD = 3
@@ -163,7 +163,7 @@ def rollout_policy(world, seat: int, rng):
     Take the biggest herd on offer with all copies of the value; otherwise lay a
     single card where it does not make a second card on a place; otherwise any.
     """
-    from ...games.wasserloch.actions import PLAYS
+    from .actions import PLAYS
     hand, hole, adjacent = world.hands[seat], world.hole, world.chase_adjacent
     best, best_gain = None, 0
     quiet = []

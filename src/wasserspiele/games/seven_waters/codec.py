@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ...core.protocol import Action
-from .base import Codec, EncodingError, Vec, index_of, _seat
+from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, _seat
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"

@@ -17,8 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 from ...core.cards import RANKS, SUITS, card
-from ...games.seven_waters.actions import COVERED_BY, COVERS, FACE_UP_ROW, VALUE, Discard, piece_rank, piece_suit
-from ..base import Bot, Decision
+from ...bots.base import Bot, Decision
+from .actions import COVERED_BY, COVERS, FACE_UP_ROW, VALUE, Discard, piece_rank, piece_suit
 
 FACE_DOWN = "##"  # a face-down pyramid card, as views show it
 

@@ -1,1 +1,0 @@
-"""Per-game heuristic bots: module `bots.heuristic.<game>` defines `HeuristicBot`."""

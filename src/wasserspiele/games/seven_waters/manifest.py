@@ -1,0 +1,41 @@
+"""What Seven Waters declares about itself (core/manifest.py); imports only core."""
+
+from ...core.manifest import GameManifest, Limits, Plugins, SearchHints
+from ...core.options import Option
+
+_HERE = __package__
+
+MANIFEST = GameManifest(
+    name="seven_waters",
+    title={"en": "Seven Waters", "de": "Sieben Wasser"},
+    game=f"{_HERE}.rules:SevenWaters",
+    players=(2, 2),
+    options=(
+        Option("first_player", 0, "int", "seat that makes the first move", minimum=0, maximum=1),
+        Option("slide_limit", 7, "int", "slides both players may build together (SW-4.4); null: "
+               "no limit, the competition edition (SW-7.1)", minimum=0, nullable=True),
+        Option("final_turns", "both", "choice", "turns after the last pyramid card is taken (SW-5.1)",
+               choices=("both", "opponent_only", "none")),
+    ),
+    notation=("take R-C, discard CARDS, slide K CARDS, river CARDS, pool CARDS, theme CARD, pass; "
+              "cards as TH, jokers declared X1=7, e.g. take 7-3, slide 2 KD AC"),
+    limits=Limits(
+        max_game_length=54 + 600,  # 54 cards drawn, and far fewer decisions than 600
+        max_chance_outcomes=54,    # the cards left to draw
+        num_distinct_actions=2830,  # hand-relative actions (games/seven_waters/codec.py)
+    ),
+    search=SearchHints(
+        score_scale=8.0,
+        # rollouts: the heuristic's choice read from the sampled world, 10 actions, then
+        # the score lead; about 1,000 iterations per CPU-second (docs/performance.md)
+        ismcts={"rollout_depth": 10, "rollout": "policy", "root_candidates": 5},
+        levels={"expert": {"iterations": 800}},
+    ),
+    plugins=Plugins(
+        heuristic=f"{_HERE}.heuristic:HeuristicBot",
+        codec=f"{_HERE}.codec:SevenWatersCodec",
+        render=f"{_HERE}.render",
+        measures=f"{_HERE}.measures:SevenWatersMeasures",
+        web=f"{_HERE}:web.js",
+    ),
+)

@@ -1,0 +1,52 @@
+"""The lab's measures of Wasserloch (lab/measures.py explains the contract)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.protocol import State
+from ...lab.measures import Measure, Measures
+
+
+class WasserlochMeasures(Measures):
+    """Drive-offs and loot (WL-4.2), aces taking the 8s (WL-4.3)."""
+
+    per_step = True
+    units = "rounds"
+    units_fixed = True  # the `rounds` option
+    describe = (
+        Measure("drive_offs", "mean", "drive-offs per game"),
+        Measure("loot", "ratio", "loot per drive-off (cards)", "drive_offs"),
+        Measure("ace_eights", "mean", "aces taking the 8s, per game"),
+        Measure("ace_eights_any", "share", "games in which 3+ aces took the 8s at least once"),
+        Measure("ace_eight_loot", "ratio", "loot per ace→8 drive-off", "ace_eights"),
+        Measure("ace_eights", "ratio", "share of drive-offs that are aces taking the 8s", "drive_offs"),
+        Measure("big_drive_offs", "ratio", "share of drive-offs taking 5+ cards", "drive_offs"),
+    )
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self.drive_offs = self.loot = self.ace_eights = self.ace_eight_loot = self.big = 0
+        self.before = [0.0] * game.players
+
+    def step(self, state: State, action: Any, seat: int) -> None:
+        # A play drove off a herd exactly when the player's score rose (WL-5.3: one point per
+        # looted card), and aces only ever drive off the 8s (WL-4.3).  Reading scores() is
+        # much cheaper than building a view after every play.
+        scores = state.scores()
+        loot = scores[seat] - self.before[seat]
+        self.before = scores
+        if loot <= 0:
+            return
+        self.drive_offs += 1
+        self.loot += loot
+        if loot >= 5:
+            self.big += 1
+        if str(action).upper().startswith("A"):
+            self.ace_eights += 1
+            self.ace_eight_loot += loot
+
+    def finish(self, state: State) -> dict[str, float]:
+        return {"units": state.view(None)["round"], "drive_offs": self.drive_offs, "loot": self.loot,
+                "ace_eights": self.ace_eights, "ace_eights_any": int(self.ace_eights > 0),
+                "ace_eight_loot": self.ace_eight_loot, "big_drive_offs": self.big}

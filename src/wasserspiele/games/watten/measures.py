@@ -1,0 +1,43 @@
+"""The lab's measures of Watten (lab/measures.py explains the contract)."""
+
+from __future__ import annotations
+
+from ...core.protocol import State
+from ...lab.measures import Measure, Measures
+
+
+class WattenMeasures(Measures):
+    """Hands per game (WA-1.4), the caller's team (WA-1.3), raising (WA-6)."""
+
+    units = "hands"
+    describe = (
+        Measure("units", "mean", "hands per game"),
+        Measure("caller_wins", "ratio", "hands won by the caller's team", "hands"),
+        Measure("raised", "ratio", "hands played for more than the base value", "hands"),
+        Measure("conceded", "ratio", "hands ended by a concede", "hands"),
+        Measure("caught", "ratio", "hands lost to a caught signal", "hands"),
+        Measure("points", "ratio", "points per hand", "hands"),
+        Measure("caller_team_wins_game", "share", "games won by the team that called the first hand"),
+    )
+
+    def finish(self, state: State) -> dict[str, float]:
+        view = state.view(None)
+        results = view["results"]
+        left = self.game.options.get("caller") == "dealer_left"
+        base = self.game.options.get("hand_value", 1)
+        caller_wins = raised = conceded = caught = points = 0
+        first_caller_team = None
+        for r in results:
+            caller = (r["dealer"] + (1 if left else -1)) % 4
+            team = caller % 2
+            if first_caller_team is None:
+                first_caller_team = team
+            caller_wins += r["team"] == team
+            raised += r["points"] > base
+            conceded += r["reason"] == "concede"
+            caught += r["reason"] == "caught"
+            points += r["points"]
+        winners = state.winners()
+        return {"units": len(results), "hands": len(results), "caller_wins": caller_wins, "raised": raised,
+                "conceded": conceded, "caught": caught, "points": points,
+                "caller_team_wins_game": int(bool(winners) and winners[0] % 2 == first_caller_team)}

@@ -1,0 +1,74 @@
+"""The lab's measures of Wildwasser (lab/measures.py explains the contract)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.protocol import State
+from ...lab.measures import Measure, Measures
+
+
+_SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
+
+
+class WildwasserMeasures(Measures):
+    """How games end (WW-5.1 / WW-5.2), finishes per species (WW-4.2), pushes (WW-4.4)."""
+
+    per_step = True
+    units = "rounds"
+    describe = (
+        Measure("units", "mean", "rounds per game"),
+        Measure("end_tiles", "share", "games ended by the empty tile stack (WW-5.2), not a third finish"),
+        Measure("finishes", "mean", "animals finished per game"),
+    ) + tuple(Measure(f"finish_{sp}", "mean", f"{sp}s finished per game") for sp in _SPECIES) + tuple(
+        Measure(f"first_{sp}", "share", f"games in which the {sp} podium's 1st place was taken") for sp in _SPECIES
+    ) + (
+        Measure("pushes", "mean", "river pushes per game"),
+        Measure("icon_pushes", "mean", "pushes from a push icon (not a zebra action), per game"),
+        Measure("washed", "ratio", "animals washed over the waterfall per push", "pushes"),
+        Measure("washed_winner", "ratio", "share of washed animals that belonged to the eventual winner(s)", "washed"),
+    )
+
+    def __init__(self, game: Game):
+        super().__init__(game)
+        self.seen = -1
+        self.end = ""
+        self.finishes = {sp: 0 for sp in _SPECIES}
+        self.first = {sp: 0 for sp in _SPECIES}
+        self.pushes = self.icon_pushes = 0
+        self.washed_by_seat = [0] * game.players
+        self.pending_icon = False
+
+    def step(self, state: State, action: Any, seat: int) -> None:
+        for e in state.view(None)["log"]:
+            if e["i"] <= self.seen:
+                continue
+            self.seen = e["i"]
+            kind = e["event"]
+            if kind == "finish":
+                self.finishes[e["animal"]] += 1
+                if e["place"] == 1:
+                    self.first[e["animal"]] = 1
+            elif kind == "icon":
+                self.pending_icon = e["icon"] == "push"
+                continue
+            elif kind == "push":
+                self.pushes += 1
+                self.icon_pushes += self.pending_icon
+                for owner, _animal in e["washed"]:
+                    self.washed_by_seat[owner] += 1
+            elif kind == "end":
+                self.end = e["why"]
+            elif kind == "last_round":
+                continue  # noted inside a push, between the push icon and the push itself
+            self.pending_icon = False
+
+    def finish(self, state: State) -> dict[str, float]:
+        winners = state.winners()
+        out = {"units": state.view(None)["round"], "end_tiles": int(self.end == "tiles"),
+               "finishes": sum(self.finishes.values()), "pushes": self.pushes, "icon_pushes": self.icon_pushes,
+               "washed": sum(self.washed_by_seat),
+               "washed_winner": sum(self.washed_by_seat[s] for s in winners)}
+        out.update({f"finish_{sp}": n for sp, n in self.finishes.items()})
+        out.update({f"first_{sp}": n for sp, n in self.first.items()})
+        return out
