@@ -150,51 +150,53 @@ def _high_first(c: Card) -> tuple[int, int]:
 class _HandTables:
     """Subset tables of one hand, and the actions already made from them."""
 
-    __slots__ = ("plain", "joker_sets", "full", "sums", "by_sum", "ranks", "low", "high", "suits", "made")
+    __slots__ = ("plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
+                 "_cards", "_pieces", "made")
 
     def __init__(self, hand: tuple[Card, ...]):
         plain = sorted((c for c in hand if c.rank), key=_high_first)
         self.plain = plain
-        jokers = [c for c in hand if not c.rank]
         joker_sets: list[tuple[Card, ...]] = [()]
-        for j in jokers:
-            joker_sets += [js + (j,) for js in joker_sets]
+        for j in hand:
+            if not j.rank:
+                joker_sets += [js + (j,) for js in joker_sets]
         self.joker_sets = joker_sets
-        size = 1 << len(plain)
-        self.full = size
-        sums = [0] * size
-        ranks = [0] * size          # bit r set for rank r; -1 when two cards share a rank
-        low = [14] * size
-        high = [0] * size
-        suits = [0] * size          # bit per suit (_SUIT_BIT)
-        by_sum: dict[int, list[int]] = {0: [0]}
-        for m in range(1, size):
-            bit = m & -m
-            i = bit.bit_length() - 1
-            rest = m ^ bit
-            c = plain[i]
-            sums[m] = total = sums[rest] + VALUE[c.index]
-            r = ranks[rest]
-            ranks[m] = -1 if r < 0 or r >> c.rank & 1 else r | 1 << c.rank
-            low[m] = min(low[rest], c.rank)
-            high[m] = max(high[rest], c.rank)
-            suits[m] = suits[rest] | _SUIT_BIT[c.suit]
-            found = by_sum.get(total)
-            if found is None:
-                by_sum[total] = [m]
-            else:
-                found.append(m)
-        self.sums, self.by_sum, self.ranks, self.low, self.high, self.suits = sums, by_sum, ranks, low, high, suits
+        # Doubling: adding card i appends, for every mask so far, the mask with bit i,
+        # so the lists stay in mask order.  Cards come highest rank first, so card i is
+        # the lowest rank of every new mask.
+        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
+        low = [14]
+        for c in plain:
+            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
+            sums += [x + v for x in sums]
+            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+            low += [r] * len(low)
+            high += [x or r for x in high]
+            suits += [x | sb for x in suits]
+            count += [x + 1 for x in count]
+        self.full = len(sums)
+        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
+        self._cards: list | None = None
+        self._pieces: list | None = None
         self.made: dict[tuple, tuple] = {}
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        plain = self.plain
-        return tuple(plain[i] for i in range(len(plain)) if m >> i & 1)
+        if self._cards is None:
+            table: list[tuple[Card, ...]] = [()]
+            for c in self.plain:
+                table += [x + (c,) for x in table]
+            self._cards = table
+        return self._cards[m]
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
-        plain = self.plain
-        return tuple(PLAIN[plain[i].index] for i in range(len(plain)) if m >> i & 1)
+        if self._pieces is None:
+            table: list[tuple[Piece, ...]] = [()]
+            for c in self.plain:
+                p = PLAIN[c.index]
+                table += [x + (p,) for x in table]
+            self._pieces = table
+        return self._pieces[m]
 
 
 def _tables(hand: tuple[Card, ...]) -> _HandTables:
@@ -218,24 +220,21 @@ def _slide_options(t: _HandTables, line: int, target: int):
     rest of the subset, so each subset gives at most one slide: with two jokers the
     remainder is split X1 = min(10, r - 1), X2 = r - X1 (any other split is legal too,
     but is the same play)."""
-    by_sum, sums = t.by_sum, t.sums
+    sums = t.sums
     for jokers in t.joker_sets:
         if not jokers:
-            for m in by_sum.get(target, ()):
-                if m:
-                    yield Slide(line, t.pieces(m))
-            continue
-        two = len(jokers) == 2
-        lowest = target - (20 if two else 10)
-        masks = sorted(m for total in range(max(0, lowest), target - two) for m in by_sum.get(total, ()))
-        for m in masks:
-            r = target - sums[m]
-            if not two:
-                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(jokers[0].index, r)],))
-            else:
+            for m in [m for m in range(1, t.full) if sums[m] == target]:
+                yield Slide(line, t.pieces(m))
+        elif len(jokers) == 1:
+            j = jokers[0].index
+            for m in [m for m in range(t.full) if 1 <= target - sums[m] <= 10]:
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j, target - sums[m])],))
+        else:
+            j1, j2 = jokers[0].index, jokers[1].index
+            for m in [m for m in range(t.full) if 2 <= target - sums[m] <= 20]:
+                r = target - sums[m]
                 a = min(10, r - 1)
-                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(jokers[0].index, a)],
-                                                 SLIDE_JOKER[(jokers[1].index, r - a)]))
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j1, a)], SLIDE_JOKER[(j2, r - a)]))
 
 
 def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int, n: int) -> tuple[Piece, ...]:
@@ -252,18 +251,20 @@ def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int,
 
 def _river_options(t: _HandTables, lo: int, hi: int):
     """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
-    ranks, low, high = t.ranks, t.low, t.high
+    ranks, low, high, count = t.ranks, t.low, t.high, t.count
     for jokers in t.joker_sets:
         nj = len(jokers)
-        for m in range(0 if nj else 1, t.full):
-            if ranks[m] < 0:
-                continue  # two cards of one rank never lie in one run
-            n = m.bit_count() + nj
+        first = 0 if nj else 1
+        if lo == 0:
+            # plain ranks distinct and within a window of n = cards + jokers ranks
+            masks = [m for m in range(first, t.full) if ranks[m] >= 0 and high[m] - low[m] < count[m] + nj]
+        else:
+            # entirely above the river's top or entirely below its bottom
+            masks = [m for m in range(first, t.full) if ranks[m] >= 0 and (not m or low[m] > hi or high[m] < lo)]
+        for m in masks:
+            n = count[m] + nj
             if lo == 0:
-                if m:
-                    starts = range(max(1, high[m] - n + 1), min(low[m], 14 - n) + 1)
-                else:
-                    starts = range(1, 15 - n)
+                starts = range(max(1, high[m] - n + 1), min(low[m], 14 - n) + 1) if m else range(1, 15 - n)
             else:
                 starts = (hi + 1, lo - n)
             for start in starts:
@@ -274,12 +275,10 @@ def _river_options(t: _HandTables, lo: int, hi: int):
 def _pool_options(t: _HandTables, suit: str):
     """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
     suits = t.suits
-    want = _SUIT_BIT[suit] if suit else 0
+    allowed = {0, _SUIT_BIT[suit]} if suit else {0, 1, 2, 4, 8}  # jokers only, or one suit
     for jokers in t.joker_sets:
-        for m in range(0 if jokers else 1, t.full):
+        for m in [m for m in range(0 if jokers else 1, t.full) if suits[m] in allowed]:
             bits = suits[m]
-            if bits & (bits - 1) or (want and bits and bits != want):
-                continue  # mixed suits, or not the pool's suit
             choices = (_BIT_SUIT[bits],) if bits else (suit,) if suit else SUITS
             for s in choices:
                 yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
