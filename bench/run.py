@@ -309,7 +309,7 @@ def adapters(names, seconds: float) -> None:
 def vector_steps():
     """A run() stepping 1,024 Wasserloch tables once with random legal actions."""
     import numpy as np
-    from wasserspiele.adapters.vector import WasserlochVectorEnv
+    from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
     envs = WasserlochVectorEnv(1024, players=3, seed=0)
     rng = np.random.default_rng(0)
     _obs, info = envs.reset()

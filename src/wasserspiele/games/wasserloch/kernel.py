@@ -241,7 +241,7 @@ def winners(loot_row) -> list[int]:
     return [s for s, n in enumerate(loot_row) if n == best]
 
 
-# -- many tables at once, one seat played from outside (adapters/vector.py) -----------------
+# -- many tables at once, one seat played from outside (vector.py) -----------------
 # Row e of each array is table e: decks (E, 64), pos (E,), hands (E, 8·players),
 # sizes, loot (E, players), hole, gone (E, 8), current (E,), over (E,) and the tables'
 # generator states xs (E,).  Every table is a one-round game (WL-7.1) started by seat 0.

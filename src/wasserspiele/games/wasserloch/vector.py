@@ -8,7 +8,7 @@ once by the compiled kernel (games/wasserloch/kernel.py; numba when installed).
 Each table is a one-round game (WL-7.1) started by seat 0; the agent plays `seat`, the
 other seats play the kernel's random or greedy policy.  The action space, the
 observation layout and the mask are those of the single-table environments
-(`wasserspiele/Wasserloch-v0` with rounds=1: games/wasserloch/codec.py); the reward
+(`wasserspiele/Wasserloch-v0` with rounds=1: codec.py beside it); the reward
 at the end is the agent's zero-sum return, an illegal index ends the episode with
 `illegal_reward` (info["illegal_action"] marks it).  Tables reset on the step after the
 one that ended them (Gymnasium's next-step autoreset).
@@ -23,11 +23,11 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from ..core.registry import load
-from ..fast import seed_state
-from ..games.wasserloch import kernel as K
-from .codecs import codec_for
-from .common import OBS_HIGH, OBS_LOW
+from ...adapters.codecs import codec_for
+from ...adapters.common import OBS_HIGH, OBS_LOW
+from ...core.registry import load
+from ...fast import seed_state
+from . import kernel as K
 
 POLICIES = {"random": K.RANDOM, "greedy": K.GREEDY}
 

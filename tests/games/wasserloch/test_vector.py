@@ -9,7 +9,7 @@ import pytest
 from wasserspiele import load
 from wasserspiele.adapters import codec_for
 from wasserspiele.adapters.common import zero_sum
-from wasserspiele.adapters.vector import WasserlochVectorEnv
+from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
 
 
 def _engine_state(envs: WasserlochVectorEnv, e: int, game):
