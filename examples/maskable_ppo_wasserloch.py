@@ -8,7 +8,7 @@ Needs PyTorch and sb3-contrib besides the `[rl]` extra (not needed by the tests)
 The agent plays seat 0 of `wasserspiele/Wasserloch-v0` (3 players, one round) against
 random and heuristic bots; the legal-action mask comes from the environment's
 `action_masks()`.  Afterwards the policy plays as a `Bot` (views and legal actions only)
-in seat-rotated matches against heuristic bots (`bots.match`).
+in seat-rotated matches against heuristic bots (`bots.runner`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers wasserspiele/<Game>-v0)
 from wasserspiele.adapters import codec_for
 from wasserspiele.bots.base import Bot, Decision
-from wasserspiele.bots.match import seat_rotated_win_rate
+from wasserspiele.bots.runner import seat_rotated_win_rate
 from wasserspiele.bots.registry import make_bot
 
 OPTIONS = {"players": 3, "rounds": 1}

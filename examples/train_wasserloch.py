@@ -1,5 +1,5 @@
 """Train a small masked policy-gradient agent on Wasserloch, then evaluate it against the
-heuristic bot with `bots.match` — numpy only (the `[rl]` extra), CPU, a few minutes.
+heuristic bot with `bots.runner` — numpy only (the `[rl]` extra), CPU, a few minutes.
 
     .venv/bin/python examples/train_wasserloch.py [--minutes 2] [--games 300] [--seed 0]
 
@@ -23,7 +23,7 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers wasserspiele/<Game>-v0)
 from wasserspiele.adapters import codec_for
 from wasserspiele.bots.base import Bot, Decision
-from wasserspiele.bots.match import seat_rotated_win_rate
+from wasserspiele.bots.runner import seat_rotated_win_rate
 from wasserspiele.bots.registry import make_bot
 
 OPTIONS = {"players": 3, "rounds": 1}

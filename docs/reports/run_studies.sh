@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates every committed balance study in docs/reports/ (about 45 minutes on 2 cores,
-# half of it the ISMCTS study wasserloch-strongest).
+# Regenerates every committed balance study in docs/reports/ (about 1¾ hours on 2 shared cores,
+# most of it the studies with search bots).
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
 set -euo pipefail
@@ -26,3 +26,10 @@ run seven-waters-final-turns seven_waters --compare final_turns=both,opponent_on
 run watten-raising          watten --compare raising=false,true --games 600
 run wildwasser-river-flow   wildwasser --players 2,4,6 --compare river_flow=forward,back --games 300
 run wildwasser-2p-seats     wildwasser --players 2 --games 3000
+# follow-up of wasserloch-tips: the bot that follows only the first tip, played (about 2 minutes)
+run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:keep_pairs=0,grow_herds=0,watch_eights=0"
+# search bots in every seat (iterations without a time cap, so the games repeat exactly); sized to
+# minutes on the 2 shared cores: small samples, read their intervals
+run watten-strongest        watten --bots ismcts:iterations=50 --games 30
+run seven-waters-strongest  seven_waters --bots ismcts:iterations=30 --games 40
+run wildwasser-strongest    wildwasser --players 3 --bots ismcts:iterations=200 --games 20

@@ -6,7 +6,8 @@ import pytest
 from click.testing import CliRunner
 
 from wasserspiele import load
-from wasserspiele.bots.arena import lineups, parse_bots, run_arena
+from wasserspiele.bots.arena import parse_bots, run_arena
+from wasserspiele.bots.runner import team_rotations
 from wasserspiele.bots.specs import parse_bot_spec, split_spec_texts
 from wasserspiele.cli.main import main
 from wasserspiele.core.errors import BadOption
@@ -14,8 +15,8 @@ from wasserspiele.core.stats import mean_ci, placements, wilson
 
 
 def test_lineups_rotate_bots_over_seats_and_teams():
-    assert lineups(load("wasserloch", players=3), 2) == [[0, 1, 1], [1, 1, 0], [1, 0, 1]]
-    assert lineups(load("watten"), 2) == [[0, 1, 0, 1], [1, 0, 1, 0]]
+    assert team_rotations(load("wasserloch", players=3), 2) == [(0, 1, 1), (1, 1, 0), (1, 0, 1)]
+    assert team_rotations(load("watten"), 2) == [(0, 1, 0, 1), (1, 0, 1, 0)]
 
 
 def test_duplicate_groups_share_the_deal_and_results_reproduce_whatever_jobs():

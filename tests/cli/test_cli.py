@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import json
 
 import pytest
@@ -213,25 +215,28 @@ def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
 def test_hint_shows_the_strongest_bots_choice_and_alternatives_with_values(run):
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", input="hint\nquit\n")
     assert result.exit_code == 0
-    line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
-    best, others = line.removeprefix("hint: ").split("   (alternatives: ")
-    # "Ax2 (value 0.61 after 1234 simulations)": a legal move with its value and visit count
+    lines = result.output.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("hint:"))
+    best = lines[at].removeprefix("hint: ")
+    others = " ".join(lines[at + 1:at + 5])
+    # "Ax2 (about 61% of a win on average in 1234 simulated games)": the value in words
     assert best.split()[0] in "Ax1, Ax2, 3x1, 3x2, 4x1".split(", ")
-    assert "value" in best and "simulations" in best
-    assert others.count("value") >= 1  # at least one alternative, with its value
+    assert re.search(r"about \d+% of a win on average in \d+ simulated games", best)
+    assert "alternatives:" in others and others.count("% of a win") >= 1
 
 
 def test_hint_in_german(run):
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--lang", "de", input="hint\nquit\n")
-    assert "Tipp:" in result.output and "Simulationen" in result.output
+    assert "Tipp:" in result.output and "simulierten Partien" in result.output
+    assert re.search(r"etwa \d+\s% eines Siegs", result.output)  # German percent: a (non-breaking) space before %
 
 
 def test_hint_for_a_watten_signal_gives_the_convention_without_a_value(run):
     # seat 3 calls and signals first; seat 0's first decision is its signal (WA-5)
     result = run("play", "watten", "--seats", "human,random,random,random", "--seed", "1", input="hint\nquit\n")
     line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
-    assert line.startswith("hint: signal ") and line.endswith("(alternatives: –)")
-    assert "value" not in line
+    assert line.startswith("hint: signal ") and "no search" in line
+    assert "%" not in line
 
 
 def test_replay_keeps_simultaneous_picks_taken_out_of_seat_order(run, tmp_path):

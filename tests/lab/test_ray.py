@@ -1,8 +1,16 @@
 """The Ray backend on a local Ray instance started here (skipped when ray is not installed)."""
 
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+
 import pytest
 
 from wasserspiele.lab import run_study
+from wasserspiele.lab.report import read_csv
 
 ray = pytest.importorskip("ray", reason="ray is not installed (optional extra: pip install 'wasserspiele[ray]')")
 
@@ -20,3 +28,44 @@ def test_ray_backend_gives_the_same_table_as_one_process(local_ray, small_study,
     assert [(r["cond"], r["game"], r["scores"], r["bots"], r["measures"]) for r in result.rows] == \
            [(r["cond"], r["game"], r["scores"], r["bots"], r["measures"]) for r in small_result.rows]
     assert ray.is_initialized()  # a cluster the caller started is left running
+
+
+def _processes_mentioning(text: str) -> list[str]:
+    """Command lines of the live processes that name `text` (Ray's own name its session directory)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmd = open(f"/proc/{pid}/cmdline", "rb").read().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            if text in cmd:
+                found.append(f"{pid}: {cmd[:120]}")
+    return found
+
+
+def test_ctrl_c_on_the_ray_backend_writes_the_partial_report_and_leaves_no_ray_process():
+    # a short temporary directory of its own (Ray's socket paths must stay short), named by every Ray process
+    tmp = tempfile.mkdtemp(prefix="wsray", dir="/tmp")
+    out = os.path.join(tmp, "out")
+    proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "lab", "wasserloch", "--bots", "random",
+                             "--option", "rounds=1", "--games", "1000000", "--jobs", "2", "--backend", "ray",
+                             "--out", out], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, RAY_TMPDIR=tmp), start_new_session=True)
+    try:
+        for line in proc.stderr:  # wait until games have finished (a line on stderr when it is not a terminal)
+            if "games finished" in line:
+                break
+        assert _processes_mentioning(tmp), "the local Ray instance should be running now"
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole process group
+        _, stderr = proc.communicate(timeout=300)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stderr
+    rows = read_csv(os.path.join(out, "results.csv"))
+    assert 0 < len(rows) < 1_000_000
+    assert "Interrupted" in open(os.path.join(out, "report.md"), encoding="utf-8").read()
+    assert _processes_mentioning(tmp) == []
+    shutil.rmtree(tmp, ignore_errors=True)

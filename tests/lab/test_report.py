@@ -68,7 +68,8 @@ def test_report_is_self_contained_and_names_the_measures(written):
     for text in ("Win rate by seat", "loot per drive-off", "aces taking the 8s",
                  "Variant: players=2 chase=adjacent against players=2 chase=nearest", "Notable games"):
         assert text in md
-    assert all((out / "plots" / name).exists() for name in ("seat_win_rate.png", "scores.png", "length.png"))
+    assert all((out / "plots" / name).exists() for name in ("seat_win_rate.png", "outcomes.png", "bots.png",
+                                                              "variants.png"))
 
 
 def test_seat_and_bot_rates_add_up(written):
@@ -117,17 +118,20 @@ def test_cli_refuses_bad_input_before_playing(tmp_path, args, words):
 
 
 def test_ctrl_c_writes_the_report_of_the_finished_games(tmp_path):
+    import os
     import signal
     import subprocess
     import sys
-    import time
 
     out = tmp_path / "cut"
     proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "lab", "wasserloch", "--bots", "random",
-                             "--option", "rounds=1", "--games", "1000000", "--jobs", "2", "--quiet",
-                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(6)
-    proc.send_signal(signal.SIGINT)
+                             "--option", "rounds=1", "--games", "1000000", "--jobs", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    for line in proc.stderr:  # stderr is not a terminal: a plain line when the first games have finished
+        if "games finished" in line:
+            break
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: to the whole process group
     stdout, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     assert "interrupted" in stderr
@@ -147,3 +151,65 @@ def test_measures_of_a_notable_record_match_its_row(written, small_result):
         row = table[(n["condition"], n["game"])]
         assert m.pop("units") == row["units"]
         assert m == row["measures"]
+
+
+def test_a_reused_out_keeps_nothing_of_the_earlier_report(tmp_path):
+    out = tmp_path / "study"
+    args = ["lab", "wasserloch", "--players", "2", "--bots", "random", "--games", "4", "--jobs", "1", "--quiet",
+            "--out", str(out)]
+    assert CliRunner().invoke(main, [*args, "--compare", "rounds=1,2"]).exit_code == 0
+    before = sorted(p.name for p in (out / "records").iterdir())
+    assert any("rounds-2" in name for name in before)
+    res = CliRunner().invoke(main, [*args, "--option", "rounds=1"])
+    assert res.exit_code == 0, res.output
+    after = sorted(p.name for p in (out / "records").iterdir())
+    assert after and not any("rounds" in name for name in after)  # the old variant's records are gone
+    assert not (out / "plots" / "variants.png").exists()
+
+
+def test_an_out_holding_other_files_is_refused_before_any_game(tmp_path, monkeypatch):
+    from wasserspiele.core.protocol import Game
+    out = tmp_path / "mine"
+    (out / "plots").mkdir(parents=True)
+    (out / "notes.txt").write_text("keep me")
+    (out / "plots" / "sketch.svg").write_text("<svg/>")
+    played = []
+    with monkeypatch.context() as m:
+        m.setattr(Game, "new_game", lambda self, *a, **k: played.append(1))
+        res = CliRunner().invoke(main, ["lab", "wasserloch", "--games", "2", "--jobs", "1", "--quiet",
+                                        "--out", str(out)])
+    assert res.exit_code == 2 and "notes.txt" in res.output and "plots/sketch.svg" in res.output
+    assert (out / "notes.txt").read_text() == "keep me" and played == []
+    (out / "notes.txt").unlink()
+    (out / "plots" / "sketch.svg").unlink()
+    (out / "README.md").write_text("a designer's summary")  # docs/reports keeps one beside each report
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--games", "2", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert (out / "README.md").read_text() == "a designer's summary" and (out / "report.md").exists()
+
+
+def test_the_lab_needs_only_the_plain_install():
+    """Every module the lab, its statistics and the runner import is the standard library, the
+    project or a core dependency of pyproject.toml (Ray alone is optional, imported on demand)."""
+    import ast
+    import sys
+    import tomllib
+    from pathlib import Path
+
+    import wasserspiele
+    root = Path(wasserspiele.__file__).parent
+    project = tomllib.loads((root.parents[1] / "pyproject.toml").read_text())["project"]
+    core = {d.split(">")[0].split("[")[0].split("=")[0].strip().lower().replace("-", "_")
+            for d in project["dependencies"]}
+    files = [*root.joinpath("lab").glob("*.py"), root / "cli" / "lab.py", root / "core" / "stats.py",
+             root / "bots" / "runner.py", root / "bots" / "match.py", root / "bots" / "arena.py"]
+    missing = set()
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+            for name in names:
+                top = name.split(".")[0]
+                if top not in sys.stdlib_module_names and top != "wasserspiele" and top.lower() not in core:
+                    missing.add((path.name, top))
+    assert missing == {("runner.py", "ray")}

@@ -52,7 +52,8 @@ def test_bots_rotate_over_the_seats(small_result):
 def test_more_bots_than_seats_cycle_through_every_seating():
     study = make_study("wasserloch", players=["2"], bots=["random", "heuristic", "heuristic:keep_pairs=0"],
                        games=6, seed=1)
-    seatings = {study.arrangement(2, i) for i in range(6)}
+    game = study.series(0).load()
+    seatings = {study.seating.lineup(game, 3, i, study.seed) for i in range(6)}
     assert len(seatings) == 6 and all(len(set(s)) == 2 for s in seatings)
 
 

@@ -1,13 +1,63 @@
-"""Playing whole games between bots: the loop the CLI, tests and the lab share."""
+"""Playing one whole game: the one play-a-game loop of the project.
+
+`play_out` drives any state to its end with a `choose(state, seat)` callback and
+an optional `on_step(state, action, seat)` hook; bots (`play_game`), record
+replays (`lab.measures.measure_record`) and the many-games runner
+(`bots.runner`) all go through it, so a rule of the loop (a cap on the length,
+which seat moves) lives in one place.
+"""
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from ..core.protocol import Game, State
 from .base import Bot, decision_for
+
+MAX_ACTIONS = 100_000
+
+STOP = object()
+"""What `choose` returns to end the loop before the game is over (a record ran out)."""
+
+
+class Seated(NamedTuple):
+    """What `choose` returns to act for another pending seat than the lowest (a recorded
+    simultaneous pick names its seat)."""
+
+    seat: int
+    action: Any
+
+Choose = Callable[[State, int], Any]
+OnStep = Callable[[State, Any, int], None]
+
+
+def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
+             max_actions: int = MAX_ACTIONS, label: str = "") -> State:
+    """Apply `choose(state, seat)` for the seat to move until the game ends (or `STOP`).
+
+    `on_step(state, action, seat)` runs after every applied action.  A game that has
+    not ended after `max_actions` actions raises (a bot or an engine loops)."""
+    history = state.history
+    while not state.is_terminal():
+        if len(history) >= max_actions:
+            where = f" {label}" if label else ""
+            raise RuntimeError(f"{state.game.name}{where}: no end after {max_actions} actions")
+        seat = state.current_seat
+        action = choose(state, seat)
+        if action is STOP:
+            break
+        if isinstance(action, Seated):
+            seat, action = action
+        state.apply(action, seat)
+        if on_step is not None:
+            on_step(state, action, seat)
+    return state
+
+
+def bots_choose(bots: Sequence[Bot]) -> Choose:
+    """The `choose` of a table of bots: the seat's bot decides from its own view."""
+    return lambda state, seat: bots[seat].choose(decision_for(state, seat))
 
 
 @dataclass
@@ -20,33 +70,10 @@ class GameResult:
     state: State
 
 
-def play_game(game: Game, bots: Sequence[Bot], seed: int, max_actions: int = 100_000) -> GameResult:
+def play_game(game: Game, bots: Sequence[Bot], seed: int, max_actions: int = MAX_ACTIONS,
+              on_step: OnStep | None = None) -> GameResult:
     """Play one game from `seed` with one bot per seat; bots see views only."""
     if len(bots) != game.players:
         raise ValueError(f"{game.name} needs {game.players} bots, got {len(bots)}")
-    state = game.new_game(seed=seed)
-    while not state.is_terminal():
-        if len(state.history) >= max_actions:
-            raise RuntimeError(f"{game.name} seed {seed}: no end after {max_actions} actions")
-        seat = state.current_seat
-        action = bots[seat].choose(decision_for(state, seat))
-        state.apply(action, seat)
+    state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, max_actions, f"seed {seed}")
     return GameResult(seed, state.scores(), state.winners(), state.returns(), len(state.history), state)
-
-
-def seat_rotated_win_rate(game: Game, make_a, make_b, games: int, seed: int = 0) -> tuple[float, int]:
-    """Share of the available win credit taken by bot A seated once in every seat in
-    turn against B bots in the other seats (team games: A plays one team).
-
-    Returns (A's mean share of wins, games played).  make_a/make_b take a seed.
-    """
-    rng = random.Random(seed)
-    total = 0.0
-    teams = game.teams
-    for i in range(games):
-        team = teams[i % len(teams)]
-        bots = [make_a(rng.randrange(2**31)) if s in team else make_b(rng.randrange(2**31))
-                for s in range(game.players)]
-        result = play_game(game, bots, seed=rng.randrange(2**63))
-        total += sum(result.returns[s] for s in team) / len(team)
-    return total / games, games

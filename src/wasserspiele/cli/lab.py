@@ -1,9 +1,15 @@
-"""`wasserspiele lab`: balance studies from the command line (GitHub issue 7)."""
+"""`wasserspiele lab`: balance studies from the command line (GitHub issues 7 and 16).
+
+`wasserspiele lab GAME …` runs a study and writes its report; `wasserspiele lab tune
+GAME --vary OPTION=RANGE …` searches option values for a goal (lab/tune.py).
+"""
 
 from __future__ import annotations
 
+import math
 import signal
 import sys
+from typing import Any, Callable
 
 import click
 
@@ -14,88 +20,263 @@ BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuri
 0 switches a tip off).  Several per value separated by commas or spaces, or repeat --bots.  Fewer bots than seats:
 the lineup repeats and rotates one seat per game; more bots than seats: every seating in turn."""
 
+DEFAULT_GAMES = 200
+DEFAULT_CAP = 100_000  # games per condition at most with --precision
+
 
 class LabFailure(click.ClickException):
     exit_code = 2
 
 
-@click.command("lab")
+class LabGroup(click.Group):
+    """`lab GAME …` runs a study; `lab tune GAME …` is the one subcommand."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
+            args = ["study", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("lab", cls=LabGroup)
+def lab_cmd() -> None:
+    """Balance studies: `lab GAME [options]` plays many seeded bot games of GAME and writes a
+    report; `lab tune GAME --vary OPTION=RANGE --goal …` searches option values for a goal.
+    `lab GAME --help` and `lab tune --help` list the options."""
+
+
+class Reporter:
+    """Progress on stderr: a live bar on a terminal, plain lines (first games, then every
+    tenth) when stderr is a file or a pipe, nothing with --quiet."""
+
+    def __init__(self, console, quiet: bool):
+        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
+                                   TimeElapsedColumn, TimeRemainingColumn)
+        from rich.text import Text
+
+        class RateColumn(ProgressColumn):
+            def render(self, task):
+                speed = task.finished_speed or task.speed
+                return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
+
+        self.console, self.quiet = console, quiet
+        self.live = console.is_terminal and not quiet
+        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                            console=console, disable=not self.live, transient=False)
+        self.task = self.bar.add_task("games", total=None)
+        self.done, self.total, self.next_line = 0, 0, 1
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        self.bar.__exit__(*exc)
+
+    def set_total(self, total: int, description: str = "games") -> None:
+        self.total = total
+        self.bar.update(self.task, total=total, description=description)
+        if not self.live and not self.quiet and description != "games":
+            click.echo(description, err=True)
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        self.bar.advance(self.task, n)
+        if not self.live and not self.quiet and self.done >= self.next_line:
+            click.echo(f"{self.done}/{self.total} games finished", err=True)
+            step = max(1, self.total // 10)
+            self.next_line = (self.done // step + 1) * step
+
+
+def study_options(f: Callable) -> Callable:
+    """The options that say which games a study plays (shared by `lab` and `lab tune`)."""
+    for decorator in reversed([
+        click.option("--players", "players", multiple=True, metavar="P[,P...]",
+                     help="player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"),
+        click.option("--bots", "bots", multiple=True, metavar="SPEC", help=BOTS_HELP),
+        click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
+                     help="a fixed game option; repeatable"),
+        click.option("--seed", type=int, default=0, show_default=True,
+                     help="master seed (every game's seed derives from it)"),
+        click.option("--jobs", type=int, default=None, help="parallel processes (default: the local cores)"),
+        click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True),
+        click.option("--address", metavar="HOST:PORT",
+                     help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed); "
+                          "without it a local Ray instance is started and stopped"),
+        click.option("--seating", type=click.Choice(["rotated", "duplicate"]), default="rotated", show_default=True,
+                     help="rotated: a new deal every game, the line-up one seat on; duplicate: every rotation of "
+                          "the line-up over the teams plays the same deal"),
+        click.option("--min-effect", "min_effect", type=float, default=3.0, show_default=True, metavar="PP",
+                     help="the smallest effect worth a flag: percentage points for shares, percent of the "
+                          "baseline for counts and lengths"),
+        click.option("--quiet", is_flag=True, help="no progress output"),
+    ]):
+        f = decorator(f)
+    return f
+
+
+def check_common(jobs, backend, address, min_effect) -> None:
+    if jobs is not None and jobs < 1:
+        raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
+    if address and backend != "ray":
+        raise BadOption("--address needs --backend ray")
+    if not 0 <= min_effect < 100:
+        raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (0 to 100)")
+
+
+def finish(write: Callable[[], Any]) -> Any:
+    """Run `write` with Ctrl-C held off: the games are played, a half-written report helps nobody."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        return write()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@lab_cmd.command("study", hidden=True)
 @click.argument("game")
-@click.option("--players", "players", multiple=True, metavar="P[,P...]",
-              help="player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)")
-@click.option("--bots", "bots", multiple=True, metavar="SPEC", help=BOTS_HELP)
-@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a fixed game option; repeatable")
 @click.option("--compare", "compare", multiple=True, metavar="KEY=V1,V2",
               help="compare values of an option, e.g. rounds=1,3 or slide_limit=7,null; repeatable")
-@click.option("--games", type=int, default=200, show_default=True, help="games per condition")
-@click.option("--seed", type=int, default=0, show_default=True, help="master seed (every game's seed derives from it)")
-@click.option("--jobs", type=int, default=None, help="parallel processes (default: the local cores)")
-@click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True)
-@click.option("--address", metavar="HOST:PORT", help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed); "
-                   "without it a local Ray instance is started")
+@click.option("--games", type=int, default=None,
+              help=f"games per condition (default {DEFAULT_GAMES}; with --precision the most to play, "
+                   f"default {DEFAULT_CAP})")
+@click.option("--precision", metavar="PP", default=None,
+              help="play until every headline interval (each seat's or team's win rate) is at most ±PP wide, "
+                   "e.g. 1pp (a fixed-width sequential rule; the same seed stops at the same games)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None,
-              help="report directory (default: lab-GAME)")
-@click.option("--quiet", is_flag=True, help="no progress bar")
-def lab_cmd(game, players, bots, options, compare, games, seed, jobs, backend, address, out, quiet) -> None:
+              help="report directory (default: lab-GAME); an earlier report there is replaced, other files "
+                   "make the lab refuse")
+@study_options
+def study_cmd(game, players, bots, options, compare, games, precision, seed, jobs, backend, address, out, seating,
+              min_effect, quiet) -> None:
     """Play many seeded bot games of GAME and write a balance report to --out.
 
     The report (report.html, report.md, results.csv, plots/, records/) answers: win rate
     by seat, score distributions, game length, ties, the game's own measures, bots and
     strategy traits against each other, and variants against each other, each with 95 %
-    confidence intervals.  Ctrl-C stops early and reports the games that finished."""
-    from ..lab.backends import default_jobs, run_study
-    from ..lab.report import write_report
+    confidence intervals and tested flags.  Ctrl-C stops early and reports the games that finished."""
+    from rich.console import Console
+
+    from ..bots.runner import default_jobs, open_backend
+    from ..lab.backends import run_study
+    from ..lab.precision import parse_precision, run_until
+    from ..lab.report import lab_files, write_report
     from ..lab.study import make_study
 
     try:
+        target = parse_precision(precision) if precision is not None else None
+        if games is not None and games < 1:
+            raise BadOption(f"--games: {games} is not a positive number of games")
+        most = games or (DEFAULT_CAP if target else DEFAULT_GAMES)
         study = make_study(game, players=players, bots=bots, options=options, compare=compare,
-                           games=games, seed=seed)
-        if jobs is not None and jobs < 1:
-            raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
-        if address and backend != "ray":
-            raise BadOption("--address needs --backend ray")
+                           games=most, seed=seed, seating=seating)
+        check_common(jobs, backend, address, min_effect)
+        out = out or f"lab-{study.game}"
+        lab_files(out)  # refuse a directory holding other files before any game is played
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     jobs = jobs or default_jobs()
-    out = out or f"lab-{study.game}"
-    from rich.console import Console
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                               TimeElapsedColumn, TimeRemainingColumn)
-    from rich.text import Text
-
-    class RateColumn(ProgressColumn):
-        def render(self, task):
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
-
     console = Console(stderr=True)
     conds = len(study.conditions)
-    console.print(f"{study.game}: {study.total} games ({conds} condition{'s' * (conds != 1)} × {study.games}), "
-                  f"bots {', '.join(b.text for b in study.bots)}, {backend} backend, {jobs} job(s)")
-    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                        RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                        console=console, disable=quiet, transient=False)
+    size = f"until ±{100 * target:g} pp (at most {most} per condition)" if target else f"{study.total}"
+    result = None
     try:
-        with progress:
-            task = progress.add_task("games", total=study.total)
-            result = run_study(study, jobs=jobs, backend=backend, address=address,
-                               progress=lambda n: progress.advance(task, n))
+        with open_backend(backend, jobs, address) as runner:
+            if not quiet:
+                console.print(f"{study.game}: {size} games ({conds} condition{'s' * (conds != 1)}), bots "
+                              f"{', '.join(b.text for b in study.bots)}, {runner.name} backend, {jobs} job(s)")
+            with Reporter(console, quiet) as report:
+                if target:
+                    def batch(have: int, goal: int, widest: float) -> None:
+                        report.set_total(goal * conds, f"widest ±{100 * widest:.2f} pp → ±{100 * target:g} pp")
+
+                    report.set_total(min(most, 100) * conds)
+                    result = run_until(study, target, runner, most=most, progress=report.advance, on_batch=batch)
+                else:
+                    report.set_total(study.total)
+                    result = run_study(study, runner=runner, progress=report.advance)
+    except KeyboardInterrupt:  # while starting Ray, say, or a second Ctrl-C while the workers stop
+        if result is None or not result.rows:
+            console.print("interrupted before any game finished: no report written")
+            sys.exit(130)
+        result.interrupted = True
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     if not result.rows:
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
-    # the games are played: a Ctrl-C now must not leave a half-written report behind
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        info = write_report(result, out)
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    info = finish(lambda: write_report(result, out, min_effect=min_effect / 100))
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
-    console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.1f} games/s); "
+    console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
-    for line in info["findings"][:12]:
+    for line in info["findings"][:5]:
         click.echo(f"  - {line}")
     if result.interrupted:
-        console.print(f"interrupted: reported the {len(result.rows)} of {study.total} games that finished")
+        console.print(f"interrupted: reported the {len(result.rows)} games that finished")
+        sys.exit(130)
+
+
+@lab_cmd.command("tune")
+@click.argument("game")
+@click.option("--vary", "vary", multiple=True, required=True, metavar="OPTION=RANGE",
+              help="option values to choose from: a list (river_flow=forward,backward; slide_limit=6,7,null) or "
+                   "an integer range LOW..HIGH (slide_limit=5..9); several --vary try every combination")
+@click.option("--goal", type=click.Choice(["fair-seats", "decisive", "shorter"]), required=True,
+              help="fair-seats: every seat (team) wins a fair share; decisive: fewest games without a single "
+                   "winner; shorter: fewest actions per game")
+@click.option("--games", type=int, default=100, show_default=True,
+              help="games per candidate in the first round (doubled each round)")
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+              help="directory for tune.md (default: tune-GAME)")
+@study_options
+def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,
+             quiet) -> None:
+    """Search values of GAME's options for a goal by successive halving (docs/reports/README.md).
+
+    Every candidate plays the first --games games; the better half by the goal plays on
+    with twice as many, until one is left.  Writes tune.md and prints the ranking."""
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from ..bots.runner import default_jobs, open_backend
+    from ..lab.report import lab_files
+    from ..lab.tune import expand_vary, tune, tune_markdown
+
+    from ..core.registry import game_class
+    try:
+        expand_vary(game_class(game).name, vary)
+        check_common(jobs, backend, address, min_effect)
+        out = Path(out or f"tune-{game_class(game).name}")
+        lab_files(out)
+    except WasserspieleError as exc:
+        raise LabFailure(str(exc)) from None
+    console = Console(stderr=True)
+    candidates = math.prod(len(t.partition("=")[2].split(",")) for t in expand_vary(game_class(game).name, vary))
+    try:
+        with open_backend(backend, jobs or default_jobs(), address) as runner, Reporter(console, quiet) as report:
+            report.set_total(candidates * games)
+
+            def next_round(rnd, alive):
+                report.set_total(report.done + len(alive) * games * 2 ** (rnd - 1),
+                                 f"round {rnd + 1}: {len(alive)} candidate(s) left")
+
+            result = tune(game, vary, goal, runner, players=players, bots=bots, options=options, first=games,
+                          seed=seed, seating=seating, progress=report.advance, on_round=next_round)
+    except KeyboardInterrupt:
+        console.print("interrupted before any game finished: nothing written")
+        sys.exit(130)
+    except WasserspieleError as exc:
+        raise LabFailure(str(exc)) from None
+    text = tune_markdown(result)
+
+    def write():
+        for path in lab_files(out):
+            path.unlink()
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "tune.md").write_text(text, encoding="utf-8")
+
+    finish(write)
+    click.echo(text)
+    if result.interrupted:
         sys.exit(130)

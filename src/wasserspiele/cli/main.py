@@ -13,6 +13,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
+from ..core.messages import catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
@@ -35,14 +36,17 @@ def main() -> None:
 
 
 @main.command("games")
-def games_cmd() -> None:
+@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,
+              help="language of the titles and option help")
+def games_cmd(lang) -> None:
     """List the games, their seats, notation and options."""
     for m in manifests():
         lo, hi = m.players
-        click.echo(f"{m.name}  ({m.title['en']}, {lo if lo == hi else f'{lo}-{hi}'} players)")
+        click.echo(f"{m.name}  ({m.title.get(lang, m.title['en'])}, {lo if lo == hi else f'{lo}-{hi}'} players)")
         click.echo(f"    moves: {m.notation}")
         for opt in m.options:
             click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
+            click.echo(f"    {'':<20} {catalogue(lang).text(f'option.{m.name}.{opt.name}') or opt.help}")
 
 
 @main.command("play")
@@ -52,8 +56,9 @@ def games_cmd() -> None:
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), help="save the game here after every move")
-@click.option("--resume", type=click.Path(dir_okay=False), help="continue a game saved with --save")
-@click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
+@click.option("--resume", type=click.Path(dir_okay=False),
+              help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
+@click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
 def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -> None:
     """Play GAME in the terminal against bots or friends at one screen."""
@@ -92,24 +97,32 @@ def replay_cmd(file, as_json, lang) -> None:
     if state.is_terminal():
         console.print(r.render_result(view, lang))
     else:
-        console.print(f"not finished: {len(state.history)} actions applied, waiting for seat(s) "
-                      f"{', '.join(map(str, state.to_move()))}")
+        console.print(render("cli.not_finished", {"n": len(state.history), "seats": list(state.to_move())}, lang))
 
 
 @main.command("rules")
 @click.argument("game")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def rules_cmd(game, lang) -> None:
-    """Print the rules of GAME (English: the project's own words; German: the original text)."""
+    """Print the rules of GAME for players in LANG (rules.<lang>.md), or else the reference
+    text (English: the project's spec summary; German: the original text)."""
     try:
         cls = game_class(game)
     except WasserspieleError as exc:
         raise _fail(str(exc)) from None
-    folder = Path(sys.modules[cls.__module__].__file__).parent
-    path = folder / ("RULES.md" if lang == "en" else "RULES.de.txt")
-    if not path.exists():
+    path = rules_path(Path(sys.modules[cls.__module__].__file__).parent, lang)
+    if path is None:
         raise _fail(f"no {lang} rules text for {cls.name}")
     click.echo(path.read_text(encoding="utf-8"))
+
+
+def rules_path(folder: Path, lang: str) -> Path | None:
+    """The rules text of a game folder for players in `lang`: `rules.<lang>.md`, else the
+    reference text (`RULES.md` in English, the German seed `RULES.de.txt`); None if neither."""
+    for name in (f"rules.{lang}.md", "RULES.md" if lang == "en" else "RULES.de.txt"):
+        if (folder / name).exists():
+            return folder / name
+    return None
 
 
 def parse_options_for(game: str, texts: list[str]) -> dict:

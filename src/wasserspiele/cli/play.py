@@ -2,55 +2,45 @@
 
 from __future__ import annotations
 
+import os
 import random
+import shlex
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
+from babel.numbers import format_percent
 
 from ..bots.base import Bot, decision_for
 from ..bots.levels import level_names
 from ..bots.registry import bot_kinds
 from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadNotation, BadOption
+from ..core.messages import LANGS, render
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load
+from ..core.words import alternatives
 from .console import make_console
 from .render import renderer
 
 HUMAN = "human"
+# `./dev` sets this so the hints name the command that works where the player typed it
+LAUNCHER_ENV = "WASSERSPIELE_LAUNCHER"
+COMMANDS = ("help", "moves", "hint", "quit")
 
-TEXT = {
-    "en": {
-        "prompt": "seat {seat} – your move (help, moves, hint, quit)",
-        "hint": "hint: {best}   (alternatives: {others})",
-        "hint_line": "{action} (value {value:.2f} after {visits} simulations)",
-        "refused": "refused: {reason}",
-        "help": "Type a move in the game's notation, e.g. {example}.\n"
-                "Commands: moves (list legal moves), hint (the strongest bot's advice), help, quit (saves with --save).",
-        "moves": "legal moves: {moves}",
-        "saved": "game saved to {path}; continue with: wasserspiele play --resume {path}",
-        "not_saved": "game not saved (start with --save FILE to keep it)",
-        "pass_to": "Seat {seat}: press Enter when only you are looking at the screen",
-        "over": "Game over.",
-        "bot_move": "seat {seat} ({kind}): {action}",
-    },
-    "de": {
-        "prompt": "Platz {seat} – dein Zug (help, moves, hint, quit)",
-        "hint": "Tipp: {best}   (Alternativen: {others})",
-        "hint_line": "{action} (Wert {value:.2f} nach {visits} Simulationen)",
-        "refused": "nicht erlaubt: {reason}",
-        "help": "Gib einen Zug in der Notation des Spiels ein, z. B. {example}.\n"
-                "Befehle: moves (erlaubte Züge), hint (Rat des stärksten Bots), help, quit (speichert mit --save).",
-        "moves": "erlaubte Züge: {moves}",
-        "saved": "Spiel gespeichert in {path}; weiter mit: wasserspiele play --resume {path}",
-        "not_saved": "Spiel nicht gespeichert (mit --save DATEI starten, um es zu behalten)",
-        "pass_to": "Platz {seat}: Enter drücken, wenn nur du auf den Bildschirm schaust",
-        "over": "Spielende.",
-        "bot_move": "Platz {seat} ({kind}): {action}",
-    },
-}
+
+def command_word(word: str) -> str | None:
+    """A typed command in either language (`hilfe`, `züge`, `tipp`, `ende`, `help` …) → its name."""
+    for name in COMMANDS:
+        if any(word in alternatives(f"cli.word.{name}", lang) for lang in LANGS):
+            return name
+    return None
+
+
+def resume_command(path: str) -> str:
+    """The command that continues a save, as the player can type it."""
+    return f"{os.environ.get(LAUNCHER_ENV) or 'wasserspiele'} play --resume {shlex.quote(str(path))}"
 
 
 class Quit(Exception):
@@ -82,15 +72,25 @@ class PlaySession:
     save: str | None
     lang: str = "en"
     console: Any = field(default_factory=make_console)
+    resumed: bool = False
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang) -> "PlaySession":
+        """A new game, or (`resume`) a saved one with the seats and language it was saved
+        with; `seats` / `lang` given explicitly replace the saved ones."""
         if resume:
             if game_name or option_texts or players:
                 raise BadOption("--resume continues a saved game: give no game, --players or --option")
-            state = replay(read_record(resume), rng=random.Random(seed))
+            doc = read_record(resume)
+            state = replay(doc, rng=random.Random(seed))
             game = state.game
             save = save or resume
+            saved_seats, saved_lang = saved_session(doc, game.players, resume)
+            if seats is None and saved_seats is None:
+                raise BadOption(f"{resume} does not say who plays which seat: give --seats "
+                                f"(e.g. --seats {','.join([HUMAN] + ['heuristic'] * (game.players - 1))})")
+            seats = seats or ",".join(saved_seats)
+            lang = lang or saved_lang
         else:
             if not game_name:
                 raise BadOption("name a game to play, e.g. wasserspiele play wasserloch")
@@ -110,10 +110,24 @@ class PlaySession:
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = random.Random(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
-        return cls(state, kinds, bots, save, lang)
+        return cls(state, kinds, bots, save, lang or "en", resumed=bool(resume))
 
     def t(self, key: str, **kw) -> str:
-        return TEXT[self.lang][key].format(**kw)
+        return render(f"cli.{key}", kw, self.lang)
+
+    def seat_name(self, seat: int) -> str:
+        name = getattr(renderer(self.state.game.name), "seat_name", None)
+        return name(seat, self.lang) if name else self.t("seat", seat=seat)
+
+    def show(self, action: Any) -> str:
+        """An action as the board shows it in the player's language."""
+        show = getattr(renderer(self.state.game.name), "show_action", None)
+        return show(str(action), self.lang) if show else str(action)
+
+    def read(self, line: str) -> str:
+        """Typed text (the board's names, German words) → notation."""
+        read = getattr(renderer(self.state.game.name), "read_action", None)
+        return read(line, self.lang) if read else line
 
     @property
     def humans(self) -> list[int]:
@@ -122,6 +136,10 @@ class PlaySession:
     def run(self, verbose: bool = False) -> int:
         """Play to the end; 0 when finished, 130 when stopped early."""
         r = renderer(self.state.game.name)
+        if self.resumed:
+            seats = ", ".join(f"{self.seat_name(s)}: {self.t('human') if k == HUMAN else k}"
+                              for s, k in enumerate(self.kinds))
+            self.console.print(self.t("resumed", game=self.state.game.title, n=len(self.state.history), seats=seats))
         try:
             while not self.state.is_terminal():
                 seat = self.state.current_seat
@@ -130,43 +148,80 @@ class PlaySession:
                 else:
                     action = self.bots[seat].choose(decision_for(self.state, seat))
                     if verbose and not self.humans:
-                        self.console.print(self.t("bot_move", seat=seat, kind=self.kinds[seat], action=action))
+                        self.console.print(self.t("bot_move", who=self.seat_name(seat), kind=self.kinds[seat],
+                                                  action=self.show(action)))
                 self.state.apply(action, seat)
                 self.autosave()
+                if self.kinds[seat] == HUMAN:
+                    self.narrate_own(seat, r)
         except (Quit, KeyboardInterrupt, EOFError, click.Abort) as stop:
             self.console.print()
             self.autosave()
-            self.console.print(self.t("saved", path=self.save) if self.save else self.t("not_saved"))
+            self.console.print(self.t("saved", path=self.save, command=resume_command(self.save))
+                               if self.save else self.t("not_saved"))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
+        news = r.describe_last(view, self.lang)  # the moves that ended the game
+        if news:
+            self.console.print(news)
         self.console.print(r.render_view(view, self.lang))
         self.console.print(r.render_result(view, self.lang))
         return 0
 
+    def narrate_own(self, seat: int, r) -> None:
+        """The result of a human's own move ("You played 5x3 and drove off the 4s …")."""
+        own = getattr(r, "describe_own", None)
+        if own is not None:
+            text = own(self.state.view(seat), self.lang)
+            if text:
+                self.console.print(text)
+
+    def session(self) -> dict[str, Any]:
+        """What the record needs besides the game to resume it as it was."""
+        return {"seats": list(self.kinds), "lang": self.lang}
+
     def autosave(self) -> None:
         if self.save:
-            write_record(self.state, self.save)
+            write_record(self.state, self.save, self.session())
 
     def hint(self, seat: int, alternatives: int = 3) -> str:
-        """The expert bot's choice for `seat` and its best alternatives, with estimated values."""
+        """The expert bot's choice for `seat` and its best alternatives, each with what the
+        search expects of it in words."""
         from ..bots.levels import bot_for_level
         bot = bot_for_level("expert", self.state.game, seed=len(self.state.history))
         decision = decision_for(self.state, seat)
         # a move made by convention (a Watten signal) has no searched value to show
         searched = hasattr(bot, "search") and getattr(bot, "conventional", lambda d: None)(decision) is None
         choices = bot.search(decision) if searched else []
-        lines = [self.t("hint_line", action=c.action, value=c.value, visits=c.visits)
+        lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits,
+                        pct=format_percent(c.value, locale=self.lang))
                  for c in choices[:alternatives + 1]]
         if not lines:
-            return self.t("hint", best=bot.choose(decision), others="–")
-        return self.t("hint", best=lines[0], others="; ".join(lines[1:]) or "–")
+            return self.t("hint_plain", best=self.show(bot.choose(decision)))
+        return self.t("hint", best=lines[0], others="\n    ".join([""] + lines[1:]) if lines[1:] else " " + self.t("none"))
+
+    def help(self, r, legal) -> str:
+        """How to move, the commands, the move words and the game's legend, in the player's language."""
+        commands = ", ".join(self.t(f"cmd.{c}") for c in COMMANDS)
+        lines = [self.t("help", example=self.show(legal[0]), commands=commands)]
+        game = self.state.game.name
+        if self.lang != "en":
+            words = [f"{w} = {alternatives(f'{game}.word.{w}', self.lang)[0]}"
+                     for w in _word_entries(game)]
+            if words:
+                lines.append(self.t("help_words", words=", ".join(words)))
+        legend = getattr(r, "legend", None)
+        if legend is not None:
+            lines.append(legend(self.lang))
+        return "\n".join(lines)
 
     def ask(self, seat: int, r) -> Any:
         """Show `seat` its view and read a legal action."""
         hotseat = len(self.humans) > 1
         if hotseat:
             self.console.clear()
-            click.prompt(self.t("pass_to", seat=seat), default="", show_default=False, prompt_suffix=" ")
+            click.prompt(self.t("pass_to", who=self.seat_name(seat)), default="", show_default=False,
+                         prompt_suffix=" ")
         view = self.state.view(seat)
         news = r.describe_last(view, self.lang)
         if news:
@@ -174,29 +229,52 @@ class PlaySession:
         self.console.print(r.render_view(view, self.lang))
         legal = self.state.legal_actions(seat)
         while True:
-            line = click.prompt(self.t("prompt", seat=seat), default="", show_default=False,
+            line = click.prompt(self.t("prompt", who=self.seat_name(seat)), default="", show_default=False,
                                 prompt_suffix="> ").strip()
-            word = line.lower()
-            if not word:
+            if not line:
                 continue
-            if word in ("quit", "exit", "q"):
+            command = command_word(line.lower())
+            if command == "quit":
                 raise Quit
-            if word in ("help", "?"):
-                self.console.print(self.t("help", example=str(legal[0])))
+            if command == "help":
+                self.console.print(self.help(r, legal))
                 continue
-            if word in ("moves", "m"):
-                self.console.print(self.t("moves", moves=", ".join(map(str, legal))))
+            if command == "moves":
+                self.console.print(self.t("moves", moves=", ".join(self.show(a) for a in legal)))
                 continue
-            if word in ("hint", "h"):
+            if command == "hint":
                 self.console.print(self.hint(seat))
                 continue
             try:
-                action = self.state.game.parse_action(line)
+                action = self.state.game.parse_action(self.read(line))
             except BadNotation as exc:
-                self.console.print(self.t("refused", reason=str(exc)))
+                self.console.print(self.t("not_understood", error=str(exc), text=line))
                 continue
             reason = self.state.why_illegal(action, seat)
             if reason:
-                self.console.print(self.t("refused", reason=reason))
+                self.console.print(self.t("refused", reason=reason.render(self.lang)))
                 continue
             return action
+
+
+def _word_entries(game: str) -> list[str]:
+    """The notation words of `game` that have catalogue translations."""
+    from ..core.messages import catalogue
+    prefix = f"{game}.word."
+    return [code[len(prefix):] for code in catalogue("en").entries if code.startswith(prefix)]
+
+
+def saved_session(doc: Any, players: int, path: str) -> tuple[list[str] | None, str | None]:
+    """The seats and language a terminal save records (None, None for a plain record);
+    BadOption naming the field when they are malformed."""
+    session = doc.get("session") if isinstance(doc, dict) else None
+    if session is None:
+        return None, None
+    if not isinstance(session, dict):
+        raise BadOption(f"{path}: session: must be an object")
+    seats, lang = session.get("seats"), session.get("lang", "en")
+    if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) for k in seats)):
+        raise BadOption(f"{path}: session.seats: must list {players} seat kinds (human or a bot)")
+    if lang not in LANGS:
+        raise BadOption(f"{path}: session.lang: {lang!r} is not one of {', '.join(LANGS)}")
+    return seats, lang

@@ -5,7 +5,15 @@ A renderer module defines
   render_view(view: dict, lang: str = "en") -> str    the position as one seat (or a spectator) sees it
   render_result(view: dict, lang: str = "en") -> str  the end-of-game score table (from a terminal view)
   describe_last(view: dict, lang: str = "en") -> str  what happened since that seat last acted ("" if nothing)
-Text may carry rich markup ([bold], [red] …).  Renderers read views only.
+Text may carry rich markup ([bold], [red] …).  Renderers read views only; every word
+comes from the message catalogue (core/messages.py: `<game>.ui.*` labels, `<game>.event.*`
+event texts — an event's kind is its code).
+
+Optional, for the terminal's input and move lists in the player's language:
+  seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
+  show_action(text, lang) -> str        an action's notation as the board shows it
+  read_action(text, lang) -> str        typed text (German words, the board's names) → notation
+  legend(lang) -> str                   extra lines for `help` (card ranks, suits)
 """
 
 from __future__ import annotations

@@ -62,11 +62,17 @@ ALL_CARDS: tuple[Card, ...] = tuple(
 _BY_NAME = {c.name: c for c in ALL_CARDS}
 
 
+_SYMBOL_SUITS = str.maketrans({sym: letter for letter, sym in SUIT_SYMBOLS.items()})
+
+
 def card(text: str) -> Card:
-    """Parse a card: rank then suit ('TH', '10h', 'jc'), or a joker ('X1'); case-insensitive."""
-    t = text.strip().upper()
+    """Parse a card: rank then suit ('TH', '10h', 'jc', 'T♥' as the board shows it), or a
+    joker ('X1', or 'Jk1' as the board shows it); case-insensitive."""
+    t = text.strip().upper().translate(_SYMBOL_SUITS)
     if t.startswith("10"):
         t = "T" + t[2:]
+    elif t.startswith("JK"):
+        t = "X" + t[2:]
     found = _BY_NAME.get(t)
     if found is None:
         raise BadNotation(f"{text!r} is not a card (rank A 2-9 T J Q K then suit C D H S, or joker X1/X2)")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .messages import reason_of
+
 
 class WasserspieleError(Exception):
     """Base of every error the project raises on purpose."""
@@ -23,12 +25,13 @@ class BadNotation(WasserspieleError, ValueError):
 
 
 class IllegalAction(WasserspieleError, ValueError):
-    """A well-formed action that the rules do not allow now; `reason` says why."""
+    """A well-formed action that the rules do not allow now; `reason` says why (a
+    messages.Reason: `reason.code` and `reason.params` for interfaces that translate it)."""
 
     def __init__(self, action: object, seat: int | None, reason: str):
         self.action = action
         self.seat = seat
-        self.reason = reason
+        self.reason = reason_of(reason)
         who = f" by seat {seat}" if seat is not None else ""
         super().__init__(f'"{action}"{who}: {reason}')
 

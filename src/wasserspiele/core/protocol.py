@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Hashable, Mapping, Sequence
 from .chance import Chance, Chooser, make_rng
 from .errors import BadRecord, GameOver, IllegalAction, NotYourTurn
 from .manifest import GameManifest
+from .messages import Reason, reason_of
 from .options import Option, resolve_options
 
 Action = Hashable  # each game defines small frozen action objects whose str() is the notation
@@ -153,26 +154,27 @@ class State(ABC):
         Callers must not mutate the result (games may return a cached sequence)."""
 
     @abstractmethod
-    def _why_illegal(self, action: Action, seat: int) -> str | None:
-        """Why `seat` may not take `action` now, in words; None when legal.
-        Called only for a seat whose decision is pending."""
+    def _why_illegal(self, action: Action, seat: int) -> Reason | None:
+        """Why `seat` may not take `action` now, as a code with parameters (messages.py);
+        None when legal.  Called only for a seat whose decision is pending."""
 
     @abstractmethod
     def _apply(self, action: Action, seat: int) -> None:
         """Carry out a legal action in place (no checking)."""
 
-    def why_illegal(self, action: Action | str, seat: int | None = None) -> str | None:
-        """Why the action is refused now, in words a player understands; None if legal."""
+    def why_illegal(self, action: Action | str, seat: int | None = None) -> Reason | None:
+        """Why the action is refused now (a Reason: code, parameters, English as str); None if legal."""
         if isinstance(action, str):
             action = self.game.parse_action(action)
         if self.is_terminal():
-            return "the game is over"
+            return Reason("game_over")
         pending = self.to_move()
         if seat is None:
             seat = pending[0]
         elif seat not in pending:
-            return f"it is not seat {seat}'s turn (waiting for seat {', '.join(map(str, pending))})"
-        return self._why_illegal(action, seat)
+            return Reason("not_your_turn", seat=seat, waiting=list(pending))
+        reason = self._why_illegal(action, seat)
+        return None if reason is None else reason_of(reason)  # a game without codes: its words as they are
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """Apply an action in place, raising IllegalAction (with a reason) if refused."""
@@ -180,12 +182,11 @@ class State(ABC):
             action = self.game.parse_action(action)
         pending = self.to_move()  # empty exactly when the game is over
         if not pending:
-            raise GameOver(action, seat, "the game is over")
+            raise GameOver(action, seat, Reason("game_over"))
         if seat is None:
             seat = pending[0]
         elif seat not in pending:
-            raise NotYourTurn(action, seat, f"it is not seat {seat}'s turn "
-                                            f"(waiting for seat {', '.join(map(str, pending))})")
+            raise NotYourTurn(action, seat, Reason("not_your_turn", seat=seat, waiting=list(pending)))
         reason = self._why_illegal(action, seat)
         if reason is not None:
             raise IllegalAction(action, seat, reason)

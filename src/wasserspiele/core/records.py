@@ -27,6 +27,8 @@ class RecordDocument(Schema):
     setup: dict[str, Any] | None = None
     seed: int | None = None
     actions: list[str] = []
+    # written by an interface for itself (the terminal: seats and language); replaying ignores it
+    session: dict[str, Any] | None = None
 
 
 def make_record(state: State) -> dict[str, Any]:
@@ -137,9 +139,13 @@ def read_record(path: str | Path) -> Any:
     return load_record_text(text, str(p))
 
 
-def write_record(state: State, path: str | Path) -> None:
-    """Save a state's record atomically (write to a temporary file, then rename)."""
+def write_record(state: State, path: str | Path, session: Mapping[str, Any] | None = None) -> None:
+    """Save a state's record atomically (write to a temporary file, then rename), with
+    the interface's `session` (e.g. the terminal's seats and language) if given."""
     p = Path(path)
+    doc = state.record()
+    if session is not None:
+        doc["session"] = dict(session)
     tmp = p.with_name(p.name + ".tmp")
-    tmp.write_text(json.dumps(state.record(), indent=1) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     tmp.replace(p)

@@ -1,11 +1,17 @@
-"""Statistics for the arena and the lab: 95 % intervals for proportions, means and differences.
+"""Statistics for the arena and the lab: 95 % intervals, tests and multiple-comparison control.
+
+Intervals:
 
 * proportions: Wilson score interval (good at small counts and near 0 or 1);
 * differences of proportions: Newcombe's hybrid score interval (built from two Wilsons);
-* means and differences of means: Student / Welch t intervals.
+* means and differences of means: Student / Welch t intervals (exact t quantiles, scipy);
+* ratios pooled over games: delta-method (cluster) t interval.
 
-Pure Python (no scipy): the t quantile comes from a short table and the
-Cornish–Fisher expansion beyond it.
+Tests (two-sided p-values, each the test its interval belongs to): the score test of
+a proportion against a reference share, the two-proportion z test, Welch's t test and
+a z test of two ratio estimates.  `holm` adjusts a family of p-values so that the
+chance of any false flag in the family stays at or below α whatever the dependence
+between the tests (Holm 1979).
 """
 
 from __future__ import annotations
@@ -14,22 +20,16 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-Z95 = 1.959963984540054
+from scipy import stats as _sp
 
-# two-sided 95 % t quantiles for 1..30 degrees of freedom
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+Z95 = 1.959963984540054
 
 
 def t95(df: float) -> float:
-    """The two-sided 95 % quantile of Student's t with `df` degrees of freedom."""
-    if df < 1:
+    """The two-sided 95 % quantile of Student's t with `df` (possibly fractional) degrees of freedom."""
+    if not df > 0:
         return float("inf")
-    if df <= 30 and float(df).is_integer():
-        return _T95[int(df) - 1]
-    z = Z95  # Cornish–Fisher: accurate to 3 decimals from df ≈ 10 on
-    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+    return float(_sp.t.ppf(0.975, df))
 
 
 @dataclass(frozen=True)
@@ -129,4 +129,100 @@ def placements(scores: Sequence[float]) -> list[float]:
         for k in range(i, j + 1):
             out[order[k]] = (i + j) / 2 + 1
         i = j + 1
+    return out
+
+
+def ratio_ci(nums: Sequence[float], dens: Sequence[float]) -> Estimate:
+    """Σnum / Σden over games with a delta-method (cluster) t interval."""
+    n = len(nums)
+    total = math.fsum(dens)
+    if n == 0 or total == 0:
+        return NONE
+    r = math.fsum(nums) / total
+    if n < 2:
+        return Estimate(r, float("-inf"), float("inf"), n)
+    mean_den = total / n
+    resid = math.fsum((y - r * x) ** 2 for y, x in zip(nums, dens)) / (n - 1)
+    se = math.sqrt(resid / n) / mean_den
+    half = t95(n - 1) * se
+    return Estimate(r, r - half, r + half, n)
+
+
+def ratio_difference(a: Estimate, b: Estimate) -> Estimate:
+    """Difference of two independent ratio estimates (normal approximation from their intervals)."""
+    if a.n < 2 or b.n < 2:
+        return NONE
+    sa, sb = (a.high - a.low) / 2 / Z95, (b.high - b.low) / 2 / Z95
+    half = Z95 * math.sqrt(sa * sa + sb * sb)
+    d = a.value - b.value
+    return Estimate(d, d - half, d + half, min(a.n, b.n))
+
+
+# ----------------------------------------------------------------------------- tests
+@dataclass(frozen=True)
+class Test:
+    """A two-sided test: its name (as a report states it) and p-value."""
+
+    name: str
+    p: float
+
+
+def _two_sided_z(z: float) -> float:
+    return float(2 * _sp.norm.sf(abs(z)))
+
+
+def proportion_test(successes: float, n: int, p0: float) -> Test:
+    """Score test of a proportion against p0 (the test the Wilson interval inverts)."""
+    name = f"score test against {100 * p0:.1f} %"
+    if n <= 0 or not 0 < p0 < 1:
+        return Test(name, 1.0)
+    z = (successes / n - p0) / math.sqrt(p0 * (1 - p0) / n)
+    return Test(name, _two_sided_z(z))
+
+
+def two_proportion_test(k1: float, n1: int, k2: float, n2: int) -> Test:
+    """Two-proportion z test with the pooled variance."""
+    name = "two-proportion z test"
+    if n1 <= 0 or n2 <= 0:
+        return Test(name, 1.0)
+    pooled = (k1 + k2) / (n1 + n2)
+    var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
+    if var <= 0:
+        return Test(name, 1.0 if k1 / n1 == k2 / n2 else 0.0)
+    return Test(name, _two_sided_z((k1 / n1 - k2 / n2) / math.sqrt(var)))
+
+
+def welch_test(xs: Sequence[float], ys: Sequence[float]) -> Test:
+    """Welch's unequal-variance t test of mean(xs) = mean(ys)."""
+    name = "Welch t test"
+    xs, ys = list(xs), list(ys)
+    if len(xs) < 2 or len(ys) < 2:
+        return Test(name, 1.0)
+    _, mx, vx = _moments(xs)
+    _, my, vy = _moments(ys)
+    if vx == 0 and vy == 0:
+        return Test(name, 1.0 if mx == my else 0.0)
+    return Test(name, float(_sp.ttest_ind(xs, ys, equal_var=False).pvalue))
+
+
+def estimate_test(d: Estimate, name: str = "z test of two ratios") -> Test:
+    """z test of a difference whose 95 % interval came from a normal approximation."""
+    se = (d.high - d.low) / 2 / Z95
+    if d.n == 0 or not math.isfinite(se):
+        return Test(name, 1.0)
+    if se == 0:
+        return Test(name, 1.0 if d.value == 0 else 0.0)
+    return Test(name, _two_sided_z(d.value / se))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjusted p-values (reject where adjusted p ≤ α): family-wise error ≤ α
+    under any dependence between the tests."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: pvalues[i])
+    out = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        out[i] = running
     return out

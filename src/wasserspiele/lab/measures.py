@@ -66,15 +66,19 @@ def measures_for(game: Game) -> Measures:
 def measure_record(doc: Any) -> dict[str, float]:
     """The measures of a recorded game, by replaying its record step by step through
     the public protocol (any saved game, not only the lab's own)."""
+    from ..bots.match import STOP, Seated, play_out
     from ..core.records import parse_record
     game, doc = parse_record(doc)
     state = game.new_game(setup=doc["setup"]) if "setup" in doc else game.new_game(seed=doc["seed"])
     measures = measures_for(game)
-    for text in doc.get("actions", []):
-        seat, action = game.parse_decision(text)
-        if seat is None:
-            seat = state.current_seat
-        state.apply(action, seat)
-        if measures.per_step:
-            measures.step(state, action, seat)
+    texts = iter(doc.get("actions", []))
+
+    def recorded(state, seat):
+        text = next(texts, None)
+        if text is None:
+            return STOP
+        recorded_seat, action = game.parse_decision(text)  # "2: pick zebra" names its seat
+        return Seated(seat if recorded_seat is None else recorded_seat, action)
+
+    play_out(state, recorded, measures.step if measures.per_step else None)
     return measures.finish(state)

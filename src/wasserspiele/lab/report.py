@@ -8,14 +8,16 @@ import csv
 import html
 import io
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
 
+from ..core.errors import BadOption
 from ..core.records import write_record
-from .analysis import Comparison, ConditionSummary, analyse
-from .measures import measures_class
 from ..core.stats import Estimate
+from .analysis import (ALPHA, CLOSE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share, analyse,
+                       raise_flags)
 from .study import StudyResult, replay_game
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
@@ -38,7 +40,7 @@ def write_csv(result: StudyResult, path: Path) -> None:
     mcols = measure_columns(rows)
     header = (["condition", "game", "seed", "players"] + [f"bot_{s}" for s in range(players)]
               + [f"score_{s}" for s in range(players)] + [f"return_{s}" for s in range(players)]
-              + ["winners", "shared_win", "actions", "units"] + [f"m_{c}" for c in mcols])
+              + ["winners", "shared_win", "actions", "units", "lead_changes"] + [f"m_{c}" for c in mcols])
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -47,7 +49,7 @@ def write_csv(result: StudyResult, path: Path) -> None:
             pad = [""] * (players - r["players"])
             w.writerow([r["condition"], r["game"], r["seed"], r["players"]] + r["bots"] + pad
                        + [_num(x) for x in r["scores"]] + pad + [_num(x) for x in r["returns"]] + pad
-                       + [" ".join(map(str, r["winners"])), r["shared"], r["actions"], r["units"]]
+                       + [" ".join(map(str, r["winners"])), r["shared"], r["actions"], r["units"], r["lead_changes"]]
                        + [_num(r["measures"].get(c, "")) for c in mcols])
     tmp.replace(path)
 
@@ -98,9 +100,13 @@ def write_notable(result: StudyResult, summaries: list[ConditionSummary], out: P
 
 
 # ----------------------------------------------------------------------------- plots
+DPI = 180          # twice the screen's 90: sharp on a high-density display and when zoomed to 2×
+FONT = 10
+
+
 def _figure_png(fig) -> bytes:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=90, bbox_inches="tight")
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
     import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
@@ -110,91 +116,111 @@ def _err(e: Estimate, scale: float = 1.0) -> tuple[float, float]:
     return (max(0.0, (e.value - e.low) * scale), max(0.0, (e.high - e.value) * scale))
 
 
-def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison]) -> list[tuple[str, str, bytes]]:
-    """(file name, caption, PNG) of every plot."""
+def _pyplot():
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    plt.rcParams.update({"font.size": FONT, "axes.titlesize": FONT + 1, "legend.fontsize": FONT - 1,
+                         "xtick.labelsize": FONT - 1, "ytick.labelsize": FONT - 1})
+    return plt
 
-    plots = []
+
+def _hist_panel(ax, summaries, values, xlabel: str, title: str) -> None:
+    for s in summaries:
+        xs = values(s)
+        ax.hist(xs, bins=min(40, max(5, len(set(xs)))), histtype="step", density=True, label=s.label, lw=1.5)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel("density")
+    ax.set_title(title)
+    if len(summaries) > 1:
+        ax.legend()
+
+
+def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
+               min_effect: float = MIN_EFFECT) -> list[tuple[str, str, bytes]]:
+    """(file name, caption, PNG) of every plot: one figure per kind of question, a panel per kind of measure."""
+    plots: list[tuple[str, str, bytes]] = []
     if not summaries:
         return plots
-    # 1. win rate by seat
-    fig, ax = plt.subplots(figsize=(7, 3.6))
+    plt = _pyplot()
+    # 1. win rate by seat (by team where partners play together)
+    most = max(len(s.teams) for s in summaries)
+    fig, ax = plt.subplots(figsize=(8, 4.2))
     width = 0.8 / len(summaries)
     for k, s in enumerate(summaries):
-        xs = [i + k * width for i in range(s.players)]
-        ys = [100 * e.value for e in s.seat_win]
-        errs = list(zip(*[_err(e, 100) for e in s.seat_win]))
-        ax.bar(xs, ys, width, yerr=errs, capsize=3, label=s.label)
+        xs = [i + k * width for i in range(len(s.teams))]
+        ax.bar(xs, [100 * e.value for e in s.team_win], width, label=s.label,
+               yerr=list(zip(*[_err(e, 100) for e in s.team_win])), capsize=4)
         ax.hlines([100 * s.bot_fair] * len(xs), [x - width / 2 for x in xs], [x + width / 2 for x in xs],
-                  colors="k", linewidths=1.5)
-    ax.set_xlabel("seat (0 starts)")
+                  colors="k", linewidths=2)
+    widest = max(summaries, key=lambda s: len(s.teams))
+    ax.set_xticks([i + (len(summaries) - 1) * width / 2 for i in range(most)],
+                  [widest.team_label(t).replace("team of seats ", "seats ") for t in range(most)])
+    ax.set_xlabel("seat (0 starts)" if all(len(t) == 1 for t in widest.teams) else "team (seat 0 starts)")
     ax.set_ylabel("win rate, % (95 % CI)")
-    most = max(s.players for s in summaries)
-    ax.set_xticks([i + (len(summaries) - 1) * width / 2 for i in range(most)], [str(i) for i in range(most)])
-    ax.set_title("Win rate by seat (black line on each bar: a fair share)")
+    ax.set_title("Win rate by seat (black line: a fair share)")
     if len(summaries) > 1:
-        ax.legend(fontsize=7)
-    plots.append(("seat_win_rate.png", "Win rate by seat with 95 % Wilson intervals; bots rotate over the seats.",
-                  _figure_png(fig)))
+        ax.legend()
+    plots.append(("seat_win_rate.png", "Win rate by seat (by team where partners play together) with 95 % Wilson "
+                  "intervals; the bots rotate over the seats.", _figure_png(fig)))
 
-    # 2. score distributions
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for s in summaries:
-        scores = [x for r in s.rows for x in r["scores"]]
-        ax.hist(scores, bins=min(40, max(5, len(set(scores)))), histtype="step", density=True, label=s.label)
-    ax.set_xlabel("final score (every seat)")
-    ax.set_ylabel("density")
-    ax.set_title("Score distribution")
-    if len(summaries) > 1:
-        ax.legend(fontsize=7)
-    plots.append(("scores.png", "Distribution of final scores over all seats.", _figure_png(fig)))
+    # 2. outcomes: scores and length, one panel each
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
+    _hist_panel(a1, summaries, lambda s: [x for r in s.rows for x in r["scores"]], "final score (every seat)",
+                "Score distribution")
+    _hist_panel(a2, summaries, lambda s: [r["actions"] for r in s.rows], "actions per game", "Game length")
+    fig.tight_layout()
+    plots.append(("outcomes.png", "Distributions of final scores (every seat) and of game length.", _figure_png(fig)))
 
-    # 3. game length
-    fig, ax = plt.subplots(figsize=(7, 3.6))
-    for s in summaries:
-        xs = [r["actions"] for r in s.rows]
-        ax.hist(xs, bins=min(40, max(5, len(set(xs)))), histtype="step", density=True, label=s.label)
-    ax.set_xlabel("actions per game")
-    ax.set_ylabel("density")
-    ax.set_title("Game length")
-    if len(summaries) > 1:
-        ax.legend(fontsize=7)
-    plots.append(("length.png", "Distribution of game length in actions.", _figure_png(fig)))
-
-    # 4. bots
+    # 3. bots
     if any(len(s.bot_win) > 1 for s in summaries):
-        fig, ax = plt.subplots(figsize=(7, 0.8 + 0.35 * sum(len(s.bot_win) for s in summaries)))
-        labels, vals, errs, y = [], [], [], 0
+        n = sum(len(s.bot_win) for s in summaries)
+        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * n))
+        labels, vals, errs = [], [], []
         for s in summaries:
             for b, e in s.bot_win.items():
                 labels.append(f"{b}  ({s.label})" if len(summaries) > 1 else b)
                 vals.append(100 * (e.value - s.bot_fair))
                 errs.append(_err(e, 100))
-        ax.barh(range(len(vals)), vals, xerr=list(zip(*errs)), capsize=3, color="tab:green")
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_yticks(range(len(vals)), labels, fontsize=7)
+        ax.barh(range(n), vals, xerr=list(zip(*errs)), capsize=4, color="tab:green")
+        ax.axvline(0, color="k", lw=1)
+        ax.set_yticks(range(n), labels)
         ax.invert_yaxis()
         ax.set_xlabel("win rate minus a fair share, percentage points (95 % CI)")
         ax.set_title("Bots and strategy traits")
         plots.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.",
                       _figure_png(fig)))
 
-    # 5. comparisons of proportions
-    items = [(f"{c.label}: {what}", d) for c in comparisons for what, _, _, d, pct in c.rows
-             if pct and d.n > 0]
-    if items:
-        fig, ax = plt.subplots(figsize=(7, 0.8 + 0.3 * len(items)))
-        ax.errorbar([100 * d.value for _, d in items], range(len(items)),
-                    xerr=list(zip(*[_err(d, 100) for _, d in items])), fmt="o", capsize=3)
-        ax.axvline(0, color="k", lw=0.8)
-        ax.set_yticks(range(len(items)), [w for w, _ in items], fontsize=7)
-        ax.invert_yaxis()
-        ax.set_xlabel("difference to the baseline, percentage points (95 % CI)")
-        ax.set_title("Variants against the baseline")
-        plots.append(("variants.png", "Differences of shares between each variant and its baseline.",
-                      _figure_png(fig)))
+    # 4. variants: shares in percentage points, counts and lengths in percent of the baseline
+    panels = []
+    shares = [(c, x) for c in comparisons for x in c.shown() if x.pct]
+    counts = [(c, x) for c in comparisons for x in c.shown() if not x.pct and not math.isnan(x.relative())]
+    if shares:
+        panels.append(("shares: difference to the baseline, percentage points", shares, 100.0, False))
+    if counts:
+        panels.append(("counts and lengths: change, % of the baseline", counts, None, True))
+    if panels:
+        rows = max(len(p[1]) for p in panels)
+        fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 1.4 + 0.42 * rows), squeeze=False)
+        for ax, (title, items, scale, relative) in zip(axes[0], panels):
+            xs, errs, colours = [], [], []
+            for c, x in items:
+                f = 100 / abs(x.base.value) if relative else scale
+                xs.append(x.diff.value * f)
+                errs.append(_err(x.diff, f))
+                colours.append("tab:red" if x.flagged else "tab:blue")
+            ax.scatter(xs, range(len(items)), c=colours, zorder=3)
+            ax.errorbar(xs, range(len(items)), xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
+            ax.axvline(0, color="k", lw=1)
+            many = len(comparisons) > 1
+            ax.set_yticks(range(len(items)), [f"{x.what} ({c.label})" if many else x.what for c, x in items])
+            ax.invert_yaxis()
+            ax.set_xlabel(title)
+        fig.suptitle("Variants against their baseline (red: flagged)")
+        fig.tight_layout()
+        plots.append(("variants.png", "Each variant against its baseline, largest effect first; red points are "
+                      "flagged (significant after Holm's correction and at least the practical size). Rows that "
+                      "never vary are left out.", _figure_png(fig)))
     return plots
 
 
@@ -207,111 +233,147 @@ def _diff(d: Estimate, pct: bool) -> str:
     if d.n == 0:
         return "–"
     if pct:
-        txt = f"{100 * d.value:+.1f} pp [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+        return f"{100 * d.value:+.1f} pp [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
+    return f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
+
+
+def _p(p: float) -> str:
+    return "–" if math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+
+
+FIGURE_OF = {"seats": "seat_win_rate.png", "bots": "bots.png"}
+
+
+def finding_text(where: str, x: Line) -> str:
+    """One sentence a designer can act on: the effect, its interval, its test and its figure."""
+    if x.section == "seats" and x.reference is not None:
+        word = "more" if x.diff.value > 0 else "less"
+        head = (f"{x.what.replace(' win rate', '').capitalize()} wins {word} often than a fair share ({where}): "
+                f"{_pct(x.this)} against {100 * x.reference:.1f} %")
+    elif x.reference is not None:
+        word = "above" if x.diff.value > 0 else "below"
+        head = f"{x.what.capitalize()} is {word} a fair share ({where}): {_pct(x.this)} against {100 * x.reference:.1f} %"
+    elif x.base is not None and x.section != "bots":
+        rel = x.relative()
+        change = _diff(x.diff, x.pct) + ("" if math.isnan(rel) else f", {100 * rel:+.0f} %")
+        head = (f"{where}: {x.what} {'rises' if x.diff.value > 0 else 'falls'} from "
+                f"{x.base.fmt(pct=x.pct)} to {x.this.fmt(pct=x.pct)} ({change})")
     else:
-        txt = f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
-    return txt + (" *" if d.excludes(0.0) else "")
+        head = f"{x.what.capitalize()} ({where}): {_diff(x.diff, x.pct)}"
+    figure = FIGURE_OF.get(x.section, "variants.png" if x.base is not None else "seat_win_rate.png")
+    return f"{head}; {x.test.name}, Holm-adjusted p {_p(x.p_adjusted)} [figure](plots/{figure})."
 
 
-def findings(summaries: list[ConditionSummary], comparisons: list[Comparison]) -> list[str]:
-    """Plain sentences for the effects whose 95 % interval excludes 'no effect'."""
-    out = []
-    for s in summaries:
-        where = f" ({s.label})" if len(summaries) > 1 else ""
-        for seat, e in enumerate(s.seat_win):
-            if e.excludes(s.bot_fair) and s.players > 1:
-                word = "more" if e.value > s.bot_fair else "less"
-                out.append(f"Seat {seat} wins {word} often than a fair share{where}: {_pct(e)} "
-                           f"against {100 * s.bot_fair:.1f} %.")
-        if len(s.bot_win) > 1:
-            first = next(iter(s.bot_win))
-            for b, d in s.bot_vs_first.items():
-                if d.excludes(0.0):
-                    word = "more" if d.value > 0 else "less"
-                    out.append(f"Bot `{b}` wins {word} often than `{first}`{where}: "
-                               f"{_diff(d, True).rstrip(' *')}.")
-            for b, e in s.bot_win.items():
-                if e.excludes(s.bot_fair):
-                    word = "above" if e.value > s.bot_fair else "below"
-                    out.append(f"Bot `{b}` wins {word} a fair share{where}: {_pct(e)} against "
-                               f"{100 * s.bot_fair:.1f} %.")
-    for c in comparisons:
-        for what, _, _, d, pct in c.rows:
-            if d.excludes(0.0):
-                out.append(f"{c.label} against {c.baseline}: {what} changes by {_diff(d, pct).rstrip(' *')}.")
-    return out
+def findings(summaries: list[ConditionSummary], comparisons: list[Comparison], alpha: float = ALPHA,
+             min_effect: float = MIN_EFFECT) -> list[str]:
+    """A sentence for every flag of the report, largest effect first."""
+    return [finding_text(w, x) for w, x in raise_flags(summaries, comparisons, alpha, min_effect)]
 
 
-def key_numbers(study, summaries: list[ConditionSummary]) -> list[str]:
+def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
     """The headline figures of every condition, whether or not an effect shows."""
     out = []
-    measures = measures_class(study.game)
-    # a length the options fix (Wasserloch's rounds) is no finding
-    units = "" if measures.units_fixed else measures.units
     for s in summaries:
         where = f"{s.label}: " if s.label != "default" else ""
-        seat0 = s.seat_win[0]
-        lead = "team of seat 0" if len(s.teams[0]) > 1 else "seat 0 (starts)"
-        text = (f"{where}{lead} wins {_pct(seat0)} (fair {100 * s.bot_fair:.1f} %); shared wins "
-                f"{_pct(s.shared)}; {s.actions.fmt(digits=1)} actions per game")
-        if units:
-            text += f", {s.units.fmt(digits=1)} {units}"
+        teams = ", ".join(f"{s.team_label(t)} {_pct(e)}" for t, e in enumerate(s.team_win))
+        text = (f"{where}win rate {teams} (fair {100 * s.bot_fair:.1f} %); shared wins {_pct(s.shared)}; "
+                f"{s.actions.fmt(digits=1)} actions per game")
+        if s.units_name and s.units.high > s.units.low:  # a fixed number of rounds says nothing
+            text += f", {s.units.fmt(digits=1)} {s.units_name}"
         out.append(text + f" ({s.n} games).")
     return out
 
 
-def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[tuple]:
+def _tests(n: int) -> str:
+    return f"{n} test" + "s" * (n != 1)
+
+
+def _flag_cell(x: Line) -> str:
+    return "**flag**" if x.flagged else ""
+
+
+def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effect: float = MIN_EFFECT,
+           alpha: float = ALPHA) -> list[tuple]:
     """The report as a list of blocks both writers render: h1 h2 h3 p ul table img."""
     study = result.study
     done = len(result.rows)
+    flags = raise_flags(summaries, comparisons, alpha, min_effect)
+    tests = sum(1 for s in summaries for x in s.lines if not x.hidden) + sum(
+        1 for c in comparisons for x in c.lines if not x.hidden)
     rate = done / result.seconds if result.seconds > 0 else 0.0
     b: list[tuple] = [("h1", f"Balance study: {study.game}")]
-    setup = (f"{done} games played ({study.games} per condition, {len(study.conditions)} condition(s)), "
-             f"master seed {study.seed}; bots: {', '.join(f'`{x.text}`' for x in study.bots)} "
-             f"(rotated over the seats so that seat and bot effects separate). "
-             f"Fixed options: {json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
-             f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.1f} games/s.")
+    per = f"{study.games} per condition" if not result.notes else "per condition as the precision rule decided"
+    setup = (f"{done} games played ({per}, {len(study.conditions)} condition(s)), master seed {study.seed}; "
+             f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "
+             f"and bot effects separate). Fixed options: "
+             f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
+             f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.3g} games/s.")
     b.append(("p", setup))
+    for note in result.notes:
+        b.append(("p", note))
     if result.interrupted:
-        b.append(("p", f"**Interrupted**: only the {done} of {study.total} games that had finished are reported."))
-    b.append(("h2", "Key numbers"))
-    b.append(("ul", key_numbers(study, summaries)))
+        b.append(("p", f"**Interrupted**: only the {done} games that had finished are reported."))
     b.append(("h2", "Findings"))
-    fs = findings(summaries, comparisons)
-    b.append(("ul", fs) if fs else ("p", "No effect is clear at 95 % confidence with this many games."))
-    b.append(("p", "Every figure is followed by its 95 % confidence interval in brackets; "
-                   "`*` marks a difference whose interval excludes zero."))
+    shown = [finding_text(w, x) for w, x in flags[:5]]
+    if shown:
+        b.append(("ul", shown))
+        if len(flags) > 5:
+            b.append(("p", f"{len(flags) - 5} more flag(s) in the tables below (marked **flag**)."))
+    else:
+        b.append(("p", f"No effect is both significant after Holm's correction over the {_tests(tests)} of this "
+                       f"report (α = {100 * alpha:g} %) and at least the practical size ({100 * min_effect:g} "
+                       f"percentage points for shares, {100 * min_effect:g} % of the baseline otherwise)."))
+    b.append(("p", f"A flag needs a Holm-adjusted p-value ≤ {alpha:g} over the {_tests(tests)} of the report and an "
+                   f"effect of at least {100 * min_effect:g} pp (shares) or {100 * min_effect:g} % of the baseline "
+                   f"(counts, lengths); every figure is followed by its 95 % confidence interval in brackets."))
+    b.append(("h2", "Key numbers"))
+    b.append(("ul", key_numbers(summaries)))
     for name, caption, _png in plots:
         b.append(("img", name, caption))
     for s in summaries:
         b.append(("h2", f"Condition: {s.label}" if s.label != "default" else "Results"))
         b.append(("p", f"{s.n} games, {s.players} players."))
-        b.append(("h3", "Seats"))
-        b.append(("table", ["seat", "win rate", "mean score"],
-                  [[str(i), _pct(w), sc.fmt()] for i, (w, sc) in enumerate(zip(s.seat_win, s.seat_score))]))
+        b.append(("h3", "Seats" if all(len(t) == 1 for t in s.teams) else "Teams"))
+        tested = {x.what: x for x in s.lines if x.section == "seats"}
+        b.append(("table", ["who", "win rate", "mean score", "against a fair share", "test", "Holm p", ""],
+                  [[s.team_label(t), _pct(w), s.seat_score[s.teams[t][0]].fmt(),
+                    _diff(tested[k].diff, True) if (k := f"{s.team_label(t)} win rate") in tested else "–",
+                    tested[k].test.name if k in tested else "", _p(tested[k].p_adjusted) if k in tested else "",
+                    _flag_cell(tested[k]) if k in tested else ""]
+                   for t, w in enumerate(s.team_win)]))
         if len(s.bot_win) > 1:
             b.append(("h3", "Bots and strategy traits"))
-            first = next(iter(s.bot_win))
-            b.append(("table", ["bot", "win rate per seat played", "fair share", f"difference to `{first}`"],
-                      [[f"`{k}`", _pct(e), f"{100 * s.bot_fair:.1f} %",
-                        _diff(s.bot_vs_first[k], True) if k in s.bot_vs_first else "–"]
-                       for k, e in s.bot_win.items()]))
+            b.append(("table", ["what", "value", "effect", "test", "Holm p", ""],
+                      [[x.what, _pct(x.this), _diff(x.diff, True), x.test.name, _p(x.p_adjusted), _flag_cell(x)]
+                       for x in s.lines if x.section == "bots"]))
         b.append(("h3", "Outcome and length"))
         rows = [["shared wins (tie)", _pct(s.shared)], ["games without a winner", _pct(s.no_winner)],
+                [f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)", _pct(s.close)],
+                ["lead changes per game", s.lead_changes.fmt()],
                 ["winning margin (points)", s.margin.fmt()], ["actions per game", s.actions.fmt(digits=1)]]
-        units = measures_class(study.game).units
-        if units:
-            rows.append([f"{units} per game", s.units.fmt(digits=2)])
+        if s.units_name:
+            rows.append([f"{s.units_name} per game", s.units.fmt(digits=2)])
         b.append(("table", ["what", "value"], rows))
-        if s.measures:
+        shown_m = [(m, e) for m, e in s.measures if e.n and not (e.value == 0 and e.high - e.low == 0)]
+        if shown_m:
             b.append(("h3", f"{study.game} measures"))
             b.append(("table", ["measure", "value"],
-                      [[m.label, e.fmt(pct=(m.kind == "share" or m.label.startswith(("share", "hands"))))]
-                       for m, e in s.measures]))
+                      [[m.label, e.fmt(pct=_is_share(m))] for m, e in shown_m]))
+            if len(shown_m) < len(s.measures):
+                b.append(("p", "Always 0 here, so left out: " + ", ".join(
+                    m.label for m, e in s.measures if (m, e) not in shown_m) + "."))
     for c in comparisons:
         b.append(("h2", f"Variant: {c.label} against {c.baseline}"))
-        b.append(("table", ["what", c.baseline, c.label, "difference"],
-                  [[w, e1.fmt(pct=p), e2.fmt(pct=p), _diff(d, p)] for w, e1, e2, d, p in c.rows]))
+        b.append(("p", "Flags first, then by the size of the standardised effect (d: the difference in per-game "
+                       "standard deviations); shares in percentage points, other differences in their own units "
+                       "with the change in % of the baseline."))
+        b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", ""],
+                  [[x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
+                    _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({100 * x.relative():+.0f} %)"),
+                    f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), _flag_cell(x)] for x in c.shown()]))
+        if c.hidden():
+            b.append(("p", "Not compared, because a side never varied (set by the rules, or too rare in these "
+                           "games): " + "; ".join(f"{x.what} ({x.hidden})" for x in c.hidden()) + "."))
     if notable:
         b.append(("h2", "Notable games"))
         b.append(("p", "Replay any of them with `wasserspiele replay FILE`."))
@@ -327,7 +389,20 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots) -> list[
         "Win rate = share of the win credit (a k-way shared win gives each 1/k; partners win whole); "
         "intervals: Wilson score.",
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
-        "interval; ratios pooled over games (e.g. loot per drive-off): delta method over games.",
+        "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
+        "t quantiles are exact (scipy).",
+        "Tests: a share against the fair share — the score test (the one the Wilson interval inverts); "
+        "two shares — the two-proportion z test; two means — Welch's t test; two pooled ratios — a z test "
+        "on their delta-method standard errors. The conditions are tested as independent samples "
+        "(they share seeds, which only makes the tests conservative).",
+        f"Multiple comparisons: Holm's step-down correction over every test of the report ({tests} here), "
+        "which keeps the chance of any false flag at or below α whatever the dependence between the tests — "
+        "the seats' shares of one game sum to one, so their tests are negatively dependent, where the "
+        "Benjamini–Hochberg false-discovery-rate guarantee does not hold.",
+        f"A flag also needs a practical size (`--min-effect`, here {100 * min_effect:g}): {100 * min_effect:g} "
+        f"percentage points for shares, {100 * min_effect:g} % of the baseline for counts, lengths and margins.",
+        "Counts are normalised per round (hand) where the game has such a unit, so a longer variant does "
+        "not win every comparison by being longer.",
         "Bot win rates count each seat a bot played; seats of one game are not independent, so "
         "treat those intervals as slightly optimistic.",
         "The full table is `results.csv` (one row per game).",
@@ -358,6 +433,7 @@ def render_md(bl: list[tuple]) -> str:
 def _html_inline(text: str) -> str:
     t = html.escape(text)
     t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
+    t = re.sub(r"\[(.+?)\]\(plots/(.+?)\)", r'<a href="#\2">\1</a>', t)  # the figure is embedded below
     return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
 
 
@@ -373,7 +449,7 @@ def render_html(bl: list[tuple], images: dict[str, bytes]) -> str:
             body.append("<ul>" + "".join(f"<li>{_html_inline(x)}</li>" for x in block[1]) + "</ul>")
         elif kind == "img":
             data = base64.b64encode(images[block[1]]).decode()
-            body.append(f'<figure><img alt="{html.escape(block[2])}" src="data:image/png;base64,{data}">'
+            body.append(f'<figure id="{html.escape(block[1])}"><img alt="{html.escape(block[2])}" src="data:image/png;base64,{data}">'
                         f"<figcaption>{html.escape(block[2])}</figcaption></figure>")
         elif kind == "table":
             def cell(c, tag):
@@ -398,19 +474,68 @@ def _write_text(path: Path, text: str) -> None:
     tmp.replace(path)
 
 
-def write_report(result: StudyResult, out: str | Path) -> dict[str, Any]:
-    """Write every report file into `out`; returns the paths and the analysis."""
+# ----------------------------------------------------------------------------- the report directory
+OWN_FILES = ("report.html", "report.md", "results.csv", "tune.md")
+OWN_DIRS = {"plots": ".png", "records": ".json"}
+KEPT = ("README.md",)  # a designer's summary beside the report (docs/reports/*/README.md) stays as it is
+
+
+def _own(path: Path, top: bool) -> bool:
+    name = path.name[:-4] if path.name.endswith(".tmp") else path.name  # an interrupted write
+    if top:
+        return (path.is_file() and name in OWN_FILES) or (path.is_dir() and name in OWN_DIRS)
+    return path.is_file() and name.endswith(OWN_DIRS[path.parent.name])
+
+
+def lab_files(out: str | Path) -> list[Path]:
+    """The lab's own files of an earlier report in `out` (to be replaced).
+
+    Raises BadOption naming what else `out` holds: the lab never deletes what it did not write."""
     out = Path(out)
+    if not out.exists():
+        return []
+    if not out.is_dir():
+        raise BadOption(f"--out {out}: is a file, not a directory")
+    mine, others = [], []
+    for entry in sorted(out.iterdir()):
+        if entry.name in KEPT and entry.is_file():
+            continue
+        if not _own(entry, True):
+            others.append(entry.name)
+        elif entry.is_dir():
+            for sub in sorted(entry.iterdir()):
+                (mine if _own(sub, False) else others).append(sub if _own(sub, False) else f"{entry.name}/{sub.name}")
+        else:
+            mine.append(entry)
+    if others:
+        shown = ", ".join(map(str, others[:5])) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise BadOption(f"--out {out}: holds files the lab did not write ({shown}); choose an empty or new "
+                        f"directory")
+    return mine
+
+
+def clear_out(out: str | Path) -> None:
+    """Remove an earlier report's files from `out`, so no old plot or record stays beside the new report."""
+    for path in lab_files(out):
+        path.unlink()
+
+
+def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_EFFECT,
+                 alpha: float = ALPHA) -> dict[str, Any]:
+    """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis."""
+    out = Path(out)
+    clear_out(out)
     out.mkdir(parents=True, exist_ok=True)
     summaries, comparisons = analyse(result)
+    raise_flags(summaries, comparisons, alpha, min_effect)  # the plots mark the flags
     write_csv(result, out / "results.csv")
     notable = write_notable(result, summaries, out)
-    plots = make_plots(summaries, comparisons)
+    plots = make_plots(summaries, comparisons, min_effect)
     (out / "plots").mkdir(exist_ok=True)
     for name, _caption, png in plots:
         (out / "plots" / name).write_bytes(png)
-    bl = blocks(result, summaries, comparisons, notable, plots)
+    bl = blocks(result, summaries, comparisons, notable, plots, min_effect, alpha)
     _write_text(out / "report.md", render_md(bl))
     _write_text(out / "report.html", render_html(bl, {n: p for n, _, p in plots}))
     return {"dir": out, "summaries": summaries, "comparisons": comparisons, "notable": notable,
-            "findings": findings(summaries, comparisons)}
+            "findings": findings(summaries, comparisons, alpha, min_effect)}

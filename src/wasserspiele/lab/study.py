@@ -12,21 +12,17 @@ split over processes, and the same game seed is used under every condition
 from __future__ import annotations
 
 import itertools
-import random
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..bots.base import decision_for
+from ..bots.runner import Played, RotatedSeating, Seating, Series
+from ..bots.runner import seating as make_seating
+from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadOption, WasserspieleError
 from ..core.options import parse_option_texts
 from ..core.protocol import Game, State
 from ..core.registry import game_class, load
 from .measures import measures_for
-from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
-from ..core.chance import derive_seed
-
-MAX_ACTIONS = 100_000
-MAX_ARRANGEMENTS = 50_000
 
 
 @dataclass(frozen=True)
@@ -51,44 +47,51 @@ class Study:
     seed: int
     compare: tuple[str, ...] = ()  # option names being compared
     base_options: tuple[tuple[str, Any], ...] = ()
+    seating: Seating = RotatedSeating()
 
     @property
     def total(self) -> int:
         return self.games * len(self.conditions)
 
-    def tasks(self) -> list[tuple[int, int]]:
-        """(condition, game index) of every game, in results-table order."""
-        return [(c, i) for c in range(len(self.conditions)) for i in range(self.games)]
+    def tasks(self, start: int = 0) -> list[tuple[int, int]]:
+        """(condition, game index) of every game from game `start` on, in results-table order."""
+        return [(c, i) for c in range(len(self.conditions)) for i in range(start, self.games)]
 
-    def game_seed(self, index: int) -> int:
-        return derive_seed(self.seed, "game", index)
-
-    def arrangement(self, players: int, index: int) -> tuple[int, ...]:
-        """Which bot (index into `bots`) sits in each seat for game `index`.
-
-        With no more bots than seats, the lineup (bots repeated to fill the table) is
-        rotated one seat per game, so every bot plays every seat equally often.  With
-        more bots than seats, the games cycle through every ordered choice of bots
-        for the seats in a seeded order."""
-        b = len(self.bots)
-        if b <= players:
-            lineup = [s % b for s in range(players)]
-            r = index % players
-            return tuple(lineup[(s + r) % players] for s in range(players))
-        perms = _arrangements(b, players, self.seed)
-        return perms[index % len(perms)]
+    def series(self, cond: int) -> Series:
+        """The games of condition `cond`: the same game seeds under every condition
+        (common random numbers), the lab's measures watching every game."""
+        return Series(self.game, self.conditions[cond].options, self.bots, self.seed, self.seating, Watch)
 
 
-_perm_cache: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+class Watch:
+    """What the lab observes in a game: the game's own measures, and how often the lead
+    changed hands (the leading team: the one with the single highest score so far)."""
+
+    per_step = True
+
+    def __init__(self, game: Game):
+        self.own = measures_for(game)
+        self.teams = game.teams
+        self.leader: int | None = None
+        self.lead_changes = 0
+
+    def step(self, state: State, action: Any, seat: int) -> None:
+        if self.own.per_step:
+            self.own.step(state, action, seat)
+        scores = state.scores()
+        best = [max(scores[s] for s in team) for team in self.teams]
+        top = max(best)
+        if best.count(top) == 1:
+            leader = best.index(top)
+            if self.leader is not None and leader != self.leader:
+                self.lead_changes += 1
+            self.leader = leader
+
+    def finish(self, state: State) -> dict[str, float]:
+        return {**self.own.finish(state), LEAD_CHANGES: self.lead_changes}
 
 
-def _arrangements(bots: int, players: int, seed: int) -> list[tuple[int, ...]]:
-    key = (bots, players, seed)
-    if key not in _perm_cache:
-        perms = list(itertools.permutations(range(bots), players))
-        random.Random(derive_seed(seed, "arrangements", bots, players)).shuffle(perms)
-        _perm_cache[key] = perms
-    return _perm_cache[key]
+LEAD_CHANGES = "_lead_changes"   # kept apart from the game's own measures in the row
 
 
 # ----------------------------------------------------------------------------- building a study
@@ -107,7 +110,7 @@ def _split_csv(values: Iterable[str]) -> list[str]:
 
 def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
-               seed: int = 0) -> Study:
+               seed: int = 0, seating: str = "rotated") -> Study:
     """Parse and check a study's command line; raises BadOption / UnknownGame naming the problem.
 
     Nothing is played here: every condition is loaded and every bot built once, so
@@ -116,6 +119,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
     name = cls.name
     if games < 1:
         raise BadOption(f"--games: {games} is not a positive number of games")
+    seats = make_seating(seating)
     base = parse_option_texts(cls.option_list, list(options), name)
     by_name = {o.name: o for o in cls.option_list}
 
@@ -188,61 +192,43 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         g = cond.load(name)
         for spec in specs:
             check_spec(spec, g)
-        if len(specs) > g.players:
-            count = 1
-            for k in range(len(specs) - g.players + 1, len(specs) + 1):
-                count *= k
-            if count > MAX_ARRANGEMENTS:
-                raise BadOption(f"--bots: {len(specs)} bots for {g.players} seats make {count} seatings; "
-                                f"give at most a few more bots than seats")
+        seats.check(g, len(specs))
     return Study(name, tuple(conditions), tuple(specs), games, seed, tuple(k for k, _ in axes),
-                 tuple(base.items()))
+                 tuple(base.items()), seats)
 
 
 # ----------------------------------------------------------------------------- playing
 def play_one(study: Study, cond: int, index: int, keep_state: bool = False) -> dict[str, Any]:
     """Play game `index` of condition `cond`; its row of the results table."""
-    game = study.conditions[cond].load(study.game)
-    seed = study.game_seed(index)
-    seating = study.arrangement(game.players, index)
-    bots = [study.bots[b].make(game, derive_seed(study.seed, "bot", index, seat))
-            for seat, b in enumerate(seating)]
-    measures = measures_for(game)
-    per_step = measures.per_step
-    state = game.new_game(seed=seed)
-    history = state.history
-    while not state.is_terminal():
-        if len(history) >= MAX_ACTIONS:
-            raise RuntimeError(f"{game.name} seed {seed}: no end after {MAX_ACTIONS} actions")
-        seat = state.current_seat
-        action = bots[seat].choose(decision_for(state, seat))
-        state.apply(action, seat)
-        if per_step:
-            measures.step(state, action, seat)
-    m = measures.finish(state)
+    series = study.series(cond)
+    game = series.load()
+    return _row(study, cond, game, series.play(index, keep_state, game))
+
+
+def _row(study: Study, cond: int, game: Game, p: Played) -> dict[str, Any]:
+    m = dict(p.measures)
     units = m.pop("units", 0)
+    lead_changes = m.pop(LEAD_CHANGES, 0)
     row = {
-        "condition": study.conditions[cond].label, "cond": cond, "game": index, "seed": seed,
-        "players": game.players, "bots": [study.bots[b].text for b in seating],
-        "bot_index": list(seating), "scores": list(state.scores()), "winners": list(state.winners()),
-        "returns": list(state.returns()),
-        "shared": int(len({game.team_of(s) for s in state.winners()}) > 1), "actions": len(history), "units": units, "measures": m,
+        "condition": study.conditions[cond].label, "cond": cond, "game": p.index, "seed": p.seed,
+        "players": game.players, "bots": [study.bots[b].text for b in p.lineup],
+        "bot_index": list(p.lineup), "scores": p.scores, "winners": p.winners, "returns": p.returns,
+        "shared": int(len({game.team_of(s) for s in p.winners}) > 1), "actions": p.actions,
+        "units": units, "lead_changes": lead_changes, "measures": m,
     }
-    if keep_state:
-        row["state"] = state
+    if p.state is not None:
+        row["state"] = p.state
     return row
 
 
 def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Play a chunk of games in this process (what a worker or Ray task runs)."""
-    return [play_one(study, c, i) for c, i in tasks]
-
-
-def chunked(tasks: list[tuple[int, int]], jobs: int, most: int = 64) -> list[list[tuple[int, int]]]:
-    """Split tasks into chunks: about 16 per worker so the load balances, but at most
-    `most` games each so progress stays lively and an interrupt loses little."""
-    size = max(1, min(most, len(tasks) // max(1, jobs * 16)))
-    return [tasks[k:k + size] for k in range(0, len(tasks), size)]
+    """Play a chunk of (condition, game) tasks in this process (what a worker or Ray task runs)."""
+    out = []
+    for cond, indices in itertools.groupby(tasks, key=lambda t: t[0]):
+        series = study.series(cond)
+        game = series.load()
+        out += [_row(study, cond, game, series.play(i, game=game)) for _, i in indices]
+    return out
 
 
 @dataclass

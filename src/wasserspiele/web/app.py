@@ -1,7 +1,11 @@
 """The ASGI app: pages, the JSON API and the WebSocket of each table.
 
-HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx status):
+HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "params",
+"message": the reason in the client's language (`?lang=` or Accept-Language)}` with a
+4xx/5xx status; `reason_code`/`params` name a rule's refusal, core/messages.py):
 
+    GET  /api/games                      games, their declared options (help in every language), bot levels
+    GET  /api/messages/LANG              the message catalogue of LANG (en, de) for rendering codes
     GET  /api/games                      games (from their manifests: titles, options, the URL
                                          of the client module), bot levels
     GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
@@ -14,11 +18,11 @@ HTTP (JSON; refusals are `{"error": code, "reason": words}` with a 4xx/5xx statu
     GET  /api/tables/ID/record           the full record, once the game is over
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
 
-WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null}`; then
+WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
 `{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n"}` to the mover, and
-`{"type": "refused", "code", "reason"}` for a refused message.
+`{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError
+from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.errors import UnknownGame
 from ..core.manifest import GameManifest, PluginMissing
@@ -65,8 +70,17 @@ PAGE_HEADERS = {
 }
 
 
-def _refusal(exc: Refused) -> JSONResponse:
-    return JSONResponse({"error": exc.code, "reason": exc.reason}, status_code=exc.status)
+def _refusal(exc: Refused, request: Request | None = None) -> JSONResponse:
+    """The refusal as JSON; with the request, its `message` is in the client's language."""
+    body = exc.to_json(request_lang(request) if request is not None else "en")
+    body.pop("type")
+    body["error"] = body.pop("code")
+    return JSONResponse(body, status_code=exc.status)
+
+
+def request_lang(conn) -> str:
+    """The client's language: `?lang=de`, else its Accept-Language header; English by default."""
+    return normalise_lang(conn.query_params.get("lang") or conn.headers.get("accept-language"))
 
 
 async def _json_body(request: Request) -> Any:
@@ -94,10 +108,15 @@ def _bearer(request: Request) -> str | None:
     return None
 
 
-def option_json(o) -> dict[str, Any]:
-    return {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
-            "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
-            "nullable": o.nullable}
+def option_json(o, game: str | None = None) -> dict[str, Any]:
+    """An option for the lobby; `help_text` has its help in every language (catalogue
+    entry `option.GAME.NAME`)."""
+    out = {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
+           "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
+           "nullable": o.nullable}
+    if game is not None:
+        out["help_text"] = {lang: catalogue(lang).text(f"option.{game}.{o.name}") or o.help for lang in LANGS}
+    return out
 
 
 def client_url(m: GameManifest) -> str | None:
@@ -108,7 +127,7 @@ def client_url(m: GameManifest) -> str | None:
 def games_json() -> list[dict[str, Any]]:
     return [{"name": m.name, "title": m.title["en"], "titles": dict(m.title),
              "fixed_players": m.fixed_players, "players": list(m.players), "notation": m.notation,
-             "options": [option_json(o) for o in m.options], "client": client_url(m)}
+             "options": [option_json(o, m.name) for o in m.options], "client": client_url(m)}
             for m in manifests()]
 
 
@@ -138,6 +157,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
+
+    async def api_messages(request: Request) -> Response:
+        lang = request.path_params["lang"]
+        if lang not in LANGS:
+            return _refusal(Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404))
+        return JSONResponse(catalogue(lang).to_json())
 
     async def game_client(request: Request) -> Response:
         name = request.path_params["name"]
@@ -192,7 +217,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                 raise Refused("bad_message", "the body must be a JSON object {\"action\": ..., \"n\": ...}")
             result = await table.submit(seat, body.get("action"), body.get("n"))
         except Refused as exc:
-            return _refusal(exc)
+            return _refusal(exc, request)
         return JSONResponse(result)
 
     async def api_record(request: Request) -> Response:
@@ -244,8 +269,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
             if hello.get("type") != "hello":
                 raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
             seat = table.seat_for_token(hello.get("token"))
+            asked = hello.get("lang")
+            lang = normalise_lang(asked) if isinstance(asked, str) and asked else request_lang(websocket)
         except Refused as exc:
-            await websocket.send_text(json.dumps(exc.to_json()))
+            await websocket.send_text(json.dumps(exc.to_json(request_lang(websocket))))
             await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
             return
         except WebSocketDisconnect:
@@ -276,7 +303,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                     else:
                         raise Refused("bad_message", f"unknown message type {kind!r} (types: move, sync, ping)")
                 except Refused as exc:
-                    conn.push(json.dumps(exc.to_json()))
+                    conn.push(json.dumps(exc.to_json(lang)))
                 if conn.closed:
                     break
         except WebSocketDisconnect:
@@ -290,6 +317,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         Route("/table/{table_id}", page),
         Route("/replay/{table_id}", page),
         Route("/api/games", api_games),
+        Route("/api/messages/{lang}", api_messages),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),
         Route("/api/tables/{table_id}", api_table),
         Route("/api/tables/{table_id}/moves", api_move, methods=["POST"]),

@@ -20,6 +20,7 @@ from typing import Any
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level, level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
+from ..core.messages import Reason, reason_of
 from ..core.protocol import State, entry_notation
 from ..core.records import FORMAT, replay
 from ..core.registry import game_class, load
@@ -33,16 +34,20 @@ OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is 
 
 
 class Refused(Exception):
-    """A request the server turns down; `code` is stable (clients translate it), `reason` says why."""
+    """A request the server turns down; `code` is stable (clients translate it), `reason` says
+    why in English.  A refusal by the rules also carries the engine's Reason, so the payload
+    names its code and parameters and gives the `message` in the client's language."""
 
     def __init__(self, code: str, reason: str, status: int = 400):
         super().__init__(reason)
         self.code = code
-        self.reason = reason
+        self.reason = reason_of(reason)
         self.status = status
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "refused", "code": self.code, "reason": self.reason}
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        return {"type": "refused", "code": self.code, "reason": str(self.reason),
+                "reason_code": self.reason.code, "params": dict(self.reason.params),
+                "message": self.reason.render(lang)}
 
 
 def chance_rng(seed: int, n: int) -> random.Random:
@@ -264,17 +269,16 @@ class LiveTable:
                 raise Refused("stale", f"your move was based on move {n}, but the game is at move {self.n}; "
                                        "the position has been updated", 409)
         if st.is_terminal():
-            raise Refused("game_over", "the game is over", 409)
+            raise Refused("game_over", Reason("game_over"), 409)
         pending_seats = st.to_move()
         if seat not in pending_seats:
             if seat in st.committed():
                 raise Refused("already_chosen", "you have already chosen this turn; wait for the others", 409)
-            raise Refused("not_your_turn", f"it is not seat {seat}'s turn (waiting for seat "
-                                           f"{', '.join(map(str, pending_seats))})", 409)
+            raise Refused("not_your_turn", Reason("not_your_turn", seat=seat, waiting=list(pending_seats)), 409)
         try:
             action = self.game.parse_action(text)
         except BadNotation as exc:
-            raise Refused("bad_notation", str(exc)) from None
+            raise Refused("bad_notation", Reason("bad_notation", text=text, error=str(exc))) from None
         reason = st.why_illegal(action, seat)
         if reason is not None:
             raise Refused("illegal", reason, 422)

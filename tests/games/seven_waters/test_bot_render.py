@@ -1,6 +1,6 @@
 """Seven Waters heuristic bot and text renderer.
 
-Measured: bots.match.seat_rotated_win_rate(game, HeuristicBot, RandomBot, 1000, seed=1)
+Measured: bots.runner.seat_rotated_win_rate(game, HeuristicBot, RandomBot, 1000, seed=1)
 = 1.000 over 1,000 seat-rotated games (15-40 s on the shared 2-core machine).
 The test below checks 200 games.
 """
@@ -10,7 +10,8 @@ from __future__ import annotations
 from wasserspiele import load
 from wasserspiele.bots.base import decision_for
 from wasserspiele.games.seven_waters.heuristic import HeuristicBot
-from wasserspiele.bots.match import play_game, seat_rotated_win_rate
+from wasserspiele.bots.match import play_game
+from wasserspiele.bots.runner import seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer
 

@@ -130,7 +130,7 @@ def test_illegal_card_not_held_says_so():
     state = start({3: "7C 9S TS QS KS"})
     with pytest.raises(IllegalAction) as err:
         state.apply("AH")
-    assert err.value.reason.startswith("you do not hold AH")
+    assert err.value.reason.startswith("you do not hold A♥")
 
 
 def test_illegal_trump_twice_and_signal_after_the_phase():

@@ -54,7 +54,7 @@ def test_illegal_actions_raise_with_a_reason():
     picks(s, "cheetah", "rhino")
     with pytest.raises(IllegalAction, match="all cards are picked"):
         s.apply("pick zebra")
-    with pytest.raises(IllegalAction, match="there is no seat 4"):
+    with pytest.raises(IllegalAction, match="there is no player E"):
         s.apply("action 4")
     with pytest.raises(IllegalAction, match="no sun choice is due"):
         s.apply("sun zebra")

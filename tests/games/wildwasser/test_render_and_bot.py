@@ -8,7 +8,8 @@ import random
 from wasserspiele import load
 from wasserspiele.bots.base import decision_for
 from wasserspiele.games.wildwasser.heuristic import HeuristicBot
-from wasserspiele.bots.match import play_game, seat_rotated_win_rate
+from wasserspiele.bots.match import play_game
+from wasserspiele.bots.runner import seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer
 

@@ -97,7 +97,7 @@ def test_ww_3_2_cheetah_moves_5_or_moves_the_start_marker_elsewhere():
     for seat in range(4):
         s.apply("pick cheetah", seat)
     assert legal(s) == ["move", "action 1", "action 2", "action 3"]
-    assert "already lies on seat 0" in reason(s, "action 0")
+    assert "already lies on player A" in reason(s, "action 0")
     assert "say which team card" in reason(s, "action")
     s.apply("move")
     assert field_of(s, 0, "cheetah") == 5

@@ -6,9 +6,10 @@ import random
 from bisect import insort
 from typing import Any, Mapping
 
-from ...core.cards import ALL_CARDS, SUIT_NAMES, SUITS, Card, card
+from ...core.cards import ALL_CARDS, SUITS, Card, card
 from ...core.chance import Chance, Uniform
 from ...core.errors import BadNotation, BadRecord
+from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
@@ -294,10 +295,6 @@ def _discard_options(t: _HandTables):
             yield Discard(t.cards(m) + jokers)
 
 
-def _names(cards) -> str:
-    return " ".join(c.name for c in cards)
-
-
 class SevenWatersState(SevenWatersData, State):
     """A Seven Waters position with the rules as methods."""
 
@@ -355,7 +352,7 @@ class SevenWatersState(SevenWatersData, State):
         return [take for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None] \
             + [take for i, take in _BOTTOM if p[i] is not None]
 
-    def _why_illegal(self, action: Any, seat: int) -> str | None:
+    def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)
         if t is Take:
             return self._why_not_take(action, seat)
@@ -371,53 +368,51 @@ class SevenWatersState(SevenWatersData, State):
             return self._not_in_hand(action.cards, seat)
         if t is Pass:
             return self._why_not_pass(seat)
-        return f"{action!r} is not a Seven Waters action"
+        return Reason("not_an_action", action=repr(action), game=self.game.title)
 
-    def _not_in_hand(self, cards, seat: int) -> str | None:
+    def _not_in_hand(self, cards, seat: int) -> Reason | None:
         """The cards of an action must all be in the hand, each once."""
         hand = self.hands[seat]
         for i, c in enumerate(cards):
             if c not in hand:
-                if c.is_joker:
-                    return f"you do not hold joker {c.name}"
-                return f"you do not hold {c.name}" + ("" if hand else " (your hand is empty)")
+                if not hand:
+                    return Reason("seven_waters.hand_empty", card=c.name)
+                return Reason("seven_waters.not_held", card=c.name)
             if c in cards[:i]:
-                return f"{c.name} is named twice"
+                return Reason("seven_waters.named_twice", card=c.name)
         return None
 
-    def _why_not_take(self, action: Take, seat: int) -> str | None:
+    def _why_not_take(self, action: Take, seat: int) -> Reason | None:
         """SW-4.1: take one free pyramid card; not while holding 7 cards."""
         if len(self.hands[seat]) >= HAND_LIMIT:
-            return f"you already hold {HAND_LIMIT} cards, the most allowed: discard or build instead"
+            return Reason("seven_waters.hand_full", n=HAND_LIMIT)
         i = action.index
         if self.pyramid[i] is None:
-            return f"the pyramid card at {position_name(i)} has already been taken"
+            return Reason("seven_waters.already_taken", position=position_name(i))
         covering = [position_name(j) for j in COVERED_BY[i] if self.pyramid[j] is not None]
         if covering:
-            return (f"the pyramid card at {position_name(i)} is not free: "
-                    f"{' and '.join(covering)} still lie{'s' if len(covering) == 1 else ''} on it")
+            return Reason("seven_waters.covered", position=position_name(i), covering=covering, n=len(covering))
         return None
 
-    def _why_not_slide(self, action: Slide, seat: int) -> str | None:
+    def _why_not_slide(self, action: Slide, seat: int) -> Reason | None:
         """SW-4.3a, SW-4.4: a slide on a line without one, summing exactly, within the limit
         (no limit in the competition edition, SW-7.1)."""
         if self.slides_built >= self.slide_limit:
-            return (f"no more slides: {self.slides_built} have been built, the limit for both "
-                    f"players together (SW-4.4)")
+            return Reason("seven_waters.no_more_slides", n=self.slides_built)
         k = action.line
         if self.slides[seat][k - 1] is not None:
-            return f"your line {k} already has its slide"
+            return Reason("seven_waters.line_has_slide", line=k)
         problem = self._not_in_hand([p.card for p in action.pieces], seat)
         if problem:
             return problem
         total = sum(piece_value(p) for p in action.pieces)
         target = self.line_sums[seat][k - 1]
         if total != target:
-            return (f"those cards sum to {total}, but line {k} ({_names(self.lines[seat][k - 1])}) "
-                    f"sums to {target}: a slide must match exactly and be built all at once")
+            return Reason("seven_waters.slide_sum", total=total, line=k, target=target,
+                          cards=[c.name for c in self.lines[seat][k - 1]])
         return None
 
-    def _why_not_river(self, action: River, seat: int) -> str | None:
+    def _why_not_river(self, action: River, seat: int) -> Reason | None:
         """SW-4.3b: a run of consecutive ranks (A low, no wrap) that starts the river or
         extends it at one end."""
         problem = self._not_in_hand([p.card for p in action.pieces], seat)
@@ -426,24 +421,20 @@ class SevenWatersState(SevenWatersData, State):
         ranks = [piece_rank(p) for p in action.pieces]
         for a, b in zip(ranks, ranks[1:]):
             if b != a + 1:
-                return (f"river cards must be consecutive ranks (A low, no wrap from K to A): "
-                        f"{' '.join(rank_text(r) for r in ranks)} is not a run")
+                return Reason("seven_waters.not_a_run", ranks=[rank_text(r) for r in ranks])
         river = self.river[seat]
         if river:
             lo, hi = piece_rank(river[0]), piece_rank(river[-1])
             if ranks[0] != hi + 1 and ranks[-1] != lo - 1:
-                ends = []
-                if lo > 1:
-                    ends.append(f"a run ending at {rank_text(lo - 1)}")
-                if hi < 13:
-                    ends.append(f"a run starting at {rank_text(hi + 1)}")
-                if not ends:
-                    return "your river already runs from A to K"
-                return (f"your river runs {rank_text(lo)}-{rank_text(hi)}; new cards must continue it "
-                        f"at one end: {' or '.join(ends)}")
+                if lo == 1 and hi == 13:
+                    return Reason("seven_waters.river_full")
+                code = ("seven_waters.river_ends_both" if lo > 1 and hi < 13 else
+                        "seven_waters.river_ends_low" if lo > 1 else "seven_waters.river_ends_high")
+                return Reason(code, low=rank_text(lo), high=rank_text(hi),
+                              below=rank_text(max(lo - 1, 1)), above=rank_text(min(hi + 1, 13)))
         return None
 
-    def _why_not_pool(self, action: Pool, seat: int) -> str | None:
+    def _why_not_pool(self, action: Pool, seat: int) -> Reason | None:
         """SW-4.3c: cards of one suit, the pool's suit once it is started."""
         problem = self._not_in_hand([p.card for p in action.pieces], seat)
         if problem:
@@ -454,27 +445,25 @@ class SevenWatersState(SevenWatersData, State):
         for p, s in zip(action.pieces, suits):
             if s != want:
                 if pool:
-                    return (f"your wave pool is {SUIT_NAMES[want]}: {p} is not "
-                            f"(only {SUIT_NAMES[want]} or jokers declared ={want} may join it)")
-                return f"a wave pool holds one suit, but {action.pieces[0]} and {p} differ"
+                    return Reason("seven_waters.pool_suit", suit=want, card=str(p))
+                return Reason("seven_waters.pool_mixed", first=str(action.pieces[0]), card=str(p))
         return None
 
-    def _why_not_theme(self, action: Theme, seat: int) -> str | None:
+    def _why_not_theme(self, action: Theme, seat: int) -> Reason | None:
         """SW-4.3d: once per game, a non-joker hand card."""
         if self.theme[seat] is not None:
-            return "you have already placed your theme (once per game)"
+            return Reason("seven_waters.theme_placed")
         if action.card.is_joker:
-            return "a joker cannot be the theme"
+            return Reason("seven_waters.joker_theme")
         return self._not_in_hand((action.card,), seat)
 
-    def _why_not_pass(self, seat: int) -> str | None:
+    def _why_not_pass(self, seat: int) -> Reason | None:
         """SW-4.5: pass only when no other action is legal."""
         hand = self.hands[seat]
         if hand:
-            return (f"you may pass only when nothing else is legal, and you can still discard "
-                    f"(or build with) the {len(hand)} card{'s' if len(hand) > 1 else ''} in your hand")
+            return Reason("seven_waters.pass_can_discard", n=len(hand))
         if self.left:
-            return "you may pass only when nothing else is legal, and you can still take a pyramid card"
+            return Reason("seven_waters.pass_can_take")
         return None
 
     def _apply(self, action: Action, seat: int) -> None:

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
 from ...core.errors import BadRecord
+from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
@@ -19,18 +20,8 @@ ACE, EIGHT = 0, 7
 DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 
 
-def value_name(v: int, n: int = 2) -> str:
-    """'ace'/'aces', '7'/'7s' for messages."""
-    if v == ACE:
-        return "ace" if n == 1 else "aces"
-    return VALUES[v] if n == 1 else VALUES[v] + "s"
-
-
 # Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
-
-_NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
-
 
 class Wasserloch(Game):
     """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
@@ -129,16 +120,16 @@ class WasserlochState(WasserlochData, State):
                 PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
         return found
 
-    def _why_illegal(self, action: Any, seat: int) -> str | None:
+    def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
         if type(action) is not Play:
-            return f"{action!r} is not a Wasserloch play"
+            return Reason("not_an_action", action=repr(action), game=self.game.title)
         held = self.hands[seat][action.value]
         if held >= action.count:
             return None
         if held == 0:
-            return f"seat {seat} holds no {value_name(action.value)}"
-        return f"seat {seat} holds only {_NUMBER_WORDS[held]} {value_name(action.value, held)}"
+            return Reason("wasserloch.holds_none", seat=seat, value=VALUES[action.value])
+        return Reason("wasserloch.holds_only", seat=seat, value=VALUES[action.value], n=held)
 
     def _apply(self, action: Play, seat: int) -> None:
         v, n = action.value, action.count

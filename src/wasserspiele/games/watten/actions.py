@@ -6,7 +6,7 @@ order C S H D (the jack order of WA-2) and ranks 7 8 9 T J Q K A.
 
 from __future__ import annotations
 
-from ...core.cards import SUIT_NAMES, Card, card as parse_card
+from ...core.cards import Card, card as parse_card
 from ...core.errors import BadNotation
 
 SUITS = "CSHD"  # clubs > spades > hearts > diamonds (jack order, WA-2)
@@ -25,11 +25,6 @@ SIGNAL_LEVELS = ("none", "weak", "medium", "strong")
 
 # action kinds
 PLAY, TRUMP, SIGNAL, RAISE, ACCEPT, CONCEDE = range(6)
-
-
-def suit_name(suit: int) -> str:
-    """'hearts' for suit index 2."""
-    return SUIT_NAMES[SUITS[suit]]
 
 
 class Action:

@@ -7,13 +7,14 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle, UnitInterval
 from ...core.errors import BadNotation, BadRecord
+from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
 from .actions import (
     ACCEPT, ACCEPT_ACTION, CARD_NAMES, CONCEDE, CONCEDE_ACTION, JACK, N_CARDS, PLAY, PLAYS,
-    RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, TRUMP, TRUMPS, Action, card_id,
-    parse_action as _parse_action, suit_name,
+    RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, SUITS, TRUMP, TRUMPS, Action, card_id,
+    parse_action as _parse_action,
 )
 from .state import (
     ALL_SEATS, ANSWER_PHASE, EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_GAME, EV_HAND, EV_PLAY,
@@ -225,7 +226,7 @@ class WattenState(StateData, State):
             return []
         if phase == PLAY_PHASE:
             acts = [PLAYS[c] for c in self._playable(self.hands[self.turn])]
-            if self.game.raising and self._raise_problem(self.turn) is None:
+            if self.game.raising and self._raise_block(self.turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
         if phase == TRUMP_PHASE:
@@ -250,23 +251,32 @@ class WattenState(StateData, State):
         eff = self.game.eff[self.trump]
         return [c for c in hand if eff[c] == led] or hand
 
-    def _raise_problem(self, seat: int) -> str | None:
-        """WA-6: why `seat`'s team may not raise now; None if it may."""
+    def _raise_block(self, seat: int) -> str | None:
+        """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
+        legal_actions and views ask it; only a refusal builds the Reason.)"""
         if not self.game.raising:
-            return "raising is off in this game (option raising=false)"
+            return "watten.raising_off"
         team = seat & 1
         if self.last_raise_team == team:
-            return "your team made the last raise; raises alternate, so the other team must raise next"
+            return "watten.raise_alternate"
         if self.won[0] >= 3 or self.won[1] >= 3:
-            return "no raising once a team has won 3 tricks"
+            return "watten.raise_after_three"
         if self.team_scores[team] + self.value >= self.game.target:
-            return (f"your team is gespannt ({self.team_scores[team]} points + hand value {self.value} "
-                    f"reaches the target {self.game.target}): it may answer a raise but not raise")
+            return "watten.gespannt"
         return None
 
-    def _why_illegal(self, action: Action, seat: int) -> str | None:
+    def _raise_problem(self, seat: int) -> Reason | None:
+        """WA-6: why `seat`'s team may not raise now, as a Reason; None if it may."""
+        code = self._raise_block(seat)
+        if code is None:
+            return None
+        if code == "watten.gespannt":
+            return Reason(code, points=self.team_scores[seat & 1], value=self.value, target=self.game.target)
+        return Reason(code)
+
+    def _why_illegal(self, action: Action, seat: int) -> Reason | None:
         if not isinstance(action, Action):
-            return f"{action!r} is not a Watten action"
+            return Reason("not_an_action", action=repr(action), game=self.game.title)
         kind = action.kind
         phase = self.phase
         if phase == PLAY_PHASE:
@@ -275,28 +285,27 @@ class WattenState(StateData, State):
             if kind == RAISE:
                 return self._raise_problem(seat)
             if kind == TRUMP:
-                return f"trump is already named: {suit_name(self.trump)}"
+                return Reason("watten.trump_named", suit=SUITS[self.trump])
             if kind == SIGNAL:
-                return "the signals are over: play a card"
-            return "there is no raise to answer"
+                return Reason("watten.signals_over")
+            return Reason("watten.no_raise")
         if phase == TRUMP_PHASE:
             if kind == TRUMP:
                 return None
-            return "first the caller names trump (`trump C`, `trump S`, `trump H` or `trump D`)"
+            return Reason("watten.name_trump_first")
         if phase == SIGNAL_PHASE:
             if kind == SIGNAL:
                 return None
-            return ("first each player, starting with the caller, sends a signal "
-                    "(`signal weak`, `signal medium`, `signal strong` or `signal none`)")
+            return Reason("watten.signal_first")
         if kind == ACCEPT or kind == CONCEDE:
             return None
-        return f"seat {self.raiser} raised the hand to {self.value + 1}: answer with `accept` or `concede` first"
+        return Reason("watten.answer_raise", seat=self.raiser, value=self.value + 1)
 
-    def _play_problem(self, c: int, seat: int) -> str | None:
+    def _play_problem(self, c: int, seat: int) -> Reason | None:
         """WA-3.2: must follow the led suit (jacks count as trump) if you can."""
         hand = self.hands[seat]
         if c not in hand:
-            return f"you do not hold {CARD_NAMES[c]} (your hand: {' '.join(CARD_NAMES[x] for x in hand)})"
+            return Reason("watten.not_held", card=CARD_NAMES[c], hand=[CARD_NAMES[x] for x in hand])
         led = self._follow_duty()
         trump = self.trump
         eff = self.game.eff[trump]
@@ -306,8 +315,8 @@ class WattenState(StateData, State):
         if not must:
             return None
         if led == trump:
-            return f"you must follow trump ({suit_name(trump)} or any jack): you hold {', '.join(must)}"
-        return f"you must follow {suit_name(led)}: you hold {', '.join(must)}"
+            return Reason("watten.must_follow_trump", suit=SUITS[trump], held=must)
+        return Reason("watten.must_follow", suit=SUITS[led], held=must)
 
     def _apply(self, action: Action, seat: int) -> None:
         kind = action.kind

@@ -104,7 +104,7 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
             "pending": None if state.raiser < 0 else state.raiser,
             "answerer": None if state.raiser < 0 else (state.raiser + 1) % 4,
             "gespannt": [state.team_scores[t] + state.value >= game.target for t in (0, 1)],
-            "can_raise": [raising and not over and state._raise_problem(t) is None for t in (0, 1)],
+            "can_raise": [raising and not over and state._raise_block(t) is None for t in (0, 1)],
         },
         "signals": [SIGNAL_LEVELS[lvl] if lvl >= 0 and signal_visible(mode, seat, s) else None
                     for s, lvl in enumerate(state.signals)],

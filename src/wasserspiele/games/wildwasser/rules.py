@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Uniform
 from ...core.errors import BadRecord
+from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
@@ -396,68 +397,67 @@ class WildwasserState(WildwasserData, State):
             return move + self.game.cheetah_actions[self.marker]
         return move + (ACT,)
 
-    def _why_illegal(self, action, seat: int) -> str | None:
+    def _why_illegal(self, action, seat: int) -> Reason | None:
         if action.__class__ is not WildAction:
-            return f"{action!r} is not a Wildwasser action"
+            return Reason("not_an_action", action=repr(action), game=self.game.title)
         ph = self.phase
         kind = action.kind
         if ph == PICK_PHASE:
             if kind != PICK:
-                return ("every player first picks a card face down (pick ANIMAL); "
-                        "cards are resolved once all have picked")
+                return Reason("wildwasser.pick_first")
             if not self.hand[seat] >> action.arg & 1:
-                return f"your {SPECIES[action.arg]} card is not in your hand (it lies revealed in front of you)"
+                return Reason("wildwasser.card_not_in_hand", animal=SPECIES[action.arg])
             return None
         if ph == CHOOSE:
             return self._why_not_choice(action, seat)
         if ph == SUN_CHOICE:
             if kind != SUN:
-                return "you rolled the sun: choose one of your animals to move 1 field (sun ANIMAL)"
+                return Reason("wildwasser.sun_choice_due")
             if self.pos[seat * N_SPECIES + action.arg] == self.finish:
-                return f"your {SPECIES[action.arg]} has already finished; choose an animal still racing"
+                return Reason("wildwasser.sun_finished", animal=SPECIES[action.arg])
             return None
         if kind != MARKER:
-            return "your animal landed on the start-marker icon: choose the team card that gets it (marker SEAT)"
+            return Reason("wildwasser.marker_choice_due")
         if action.arg >= self.players:
-            return f"there is no seat {action.arg} (seats 0..{self.players - 1})"
+            return Reason("wildwasser.no_such_player", seat=action.arg, last=self.players - 1)
         return None
 
-    def _why_not_choice(self, action: WildAction, seat: int) -> str | None:
-        """WW-3.2/WW-3.3 in words."""
+    def _why_not_choice(self, action: WildAction, seat: int) -> Reason | None:
+        """WW-3.2/WW-3.3: why a choice does not resolve the revealed card."""
         c = self.card
         name = SPECIES[c]
         kind, arg = action.kind, action.arg
         if kind == PICK:
-            return f"all cards are picked; resolve your revealed {name} card (move or action)"
+            return Reason("wildwasser.all_picked", card=name)
         if kind in (SUN, MARKER):
-            return f"no {kind} choice is due; resolve your revealed {name} card (move or action)"
+            return Reason(f"wildwasser.no_{kind}_choice", card=name)
         if kind == MOVE:
             if c == TURTLE:
                 if arg is None:
-                    return "the turtle card moves your turtle, rhino or meerkat 1 field: say which (move turtle)"
+                    return Reason("wildwasser.turtle_say_which")
                 if arg not in TURTLE_CARD_MOVES:
-                    return f"the turtle card moves only your turtle, rhino or meerkat, not your {SPECIES[arg]}"
+                    return Reason("wildwasser.turtle_moves_only", animal=SPECIES[arg])
                 if self.pos[seat * N_SPECIES + arg] == self.finish:
-                    return f"your {SPECIES[arg]} has already finished"
+                    return Reason("wildwasser.already_finished", animal=SPECIES[arg])
                 return None
             if arg is not None:
-                return f"the {name} card moves only your {name}: write just 'move'"
+                return Reason("wildwasser.move_takes_no_animal", card=name)
             if self.pos[seat * N_SPECIES + c] == self.finish:
-                return f"your {name} has already finished, so you must take the {name} card's action"
+                return Reason("wildwasser.finished_take_action", card=name)
             return None
         # ACTION
         if c == TURTLE:
-            return "the turtle card has no action: move your turtle, rhino or meerkat 1 field"
+            return Reason("wildwasser.turtle_no_action")
         if c == CHEETAH:
             if arg is None:
-                return "say which team card gets the start marker: action SEAT"
+                return Reason("wildwasser.marker_say_which")
             if arg >= self.players:
-                return f"there is no seat {arg} (seats 0..{self.players - 1})"
+                return Reason("wildwasser.no_such_player", seat=arg, last=self.players - 1)
             if arg == self.marker:
-                return f"the start marker already lies on seat {arg}'s team card; move it to another one"
+                return Reason("wildwasser.marker_already_there", seat=arg)
             return None
         if arg is not None:
-            return f"the {name} card's action takes no seat: write just 'action'"
+            return Reason("wildwasser.action_takes_no_player", card=name)
         return None
 
     def simultaneous(self) -> bool:

@@ -1,0 +1,447 @@
+"""Many seeded games: seatings, a series of games, and the backends that play them.
+
+One way to play many games serves the arena, the lab, the examples and the tests:
+
+* a `Seating` says which bot sits where in game `i` and which seeds game `i` and
+  its bots get — `RotatedSeating` (a new deal every game, the line-up rotated one
+  seat on; the lab's default) or `DuplicateSeating` (every rotation of the line-up
+  over the teams plays the same deal, so the luck of the deal cancels; the arena's);
+* a `Series` is one game configuration, its bots, a seating and a master seed —
+  plain picklable data — and `Series.play(i)` plays game `i` through the one loop
+  (`bots.match.play_out`), with an optional observer (the lab's measures) hooked
+  into every step;
+* a `Backend` (in this process, a local process pool, or Ray) plays chunks of work
+  and returns what finished; Ctrl-C stops handing out work and keeps every finished
+  chunk, and the backend leaves no worker process behind.
+
+Everything about game `i` derives from the master seed and `i` alone, so results
+never depend on the backend or on how games are split into chunks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import signal
+import time
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Protocol, Sequence
+
+from ..core.chance import derive_seed
+from ..core.errors import BadOption
+from ..core.protocol import Game, State
+from ..core.registry import load
+from .base import Bot
+from .match import MAX_ACTIONS, bots_choose, play_out
+
+BACKENDS = ("process", "ray")
+SEATINGS = ("rotated", "duplicate")
+MAX_ARRANGEMENTS = 50_000
+
+
+class BotMaker(Protocol):
+    """What a series seats: a label and a factory (a `BotSpec` is one)."""
+
+    text: str
+
+    def make(self, game: Game, seed: int | None) -> Bot: ...
+
+
+@dataclass(frozen=True)
+class FactoryBot:
+    """A bot maker from a plain `make(seed)` callable (examples, tests)."""
+
+    factory: Callable[[int], Bot]
+    text: str = "bot"
+
+    def make(self, game: Game, seed: int | None) -> Bot:
+        return self.factory(seed)
+
+
+class Observer(Protocol):
+    """Watches one game: `step` after each action when `per_step`, `finish` at the end."""
+
+    per_step: bool
+
+    def step(self, state: State, action: Any, seat: int) -> None: ...
+
+    def finish(self, state: State) -> dict[str, float]: ...
+
+
+# ----------------------------------------------------------------------------- seatings
+def team_rotations(game: Game, n_bots: int) -> list[tuple[int, ...]]:
+    """Every rotation of the line-up over the teams: per seat, the index of its bot.
+
+    Bots fill the teams in order (the last bot fills any team left over); each
+    rotation moves every bot one team on, so each plays every position."""
+    teams = game.teams
+    base = [min(i, n_bots - 1) for i in range(len(teams))]
+    out = []
+    for r in range(len(teams)):
+        seat_bot = [0] * game.players
+        for t, team in enumerate(teams):
+            for s in team:
+                seat_bot[s] = base[(t + r) % len(teams)]
+        out.append(tuple(seat_bot))
+    return out
+
+
+@dataclass(frozen=True)
+class RotatedSeating:
+    """A new deal every game; the line-up moves one seat on each game.
+
+    With no more bots than seats the line-up (bots repeated to fill the table)
+    rotates, so every bot plays every seat equally often; with more bots than seats
+    the games cycle through every ordered choice of bots in a seeded order."""
+
+    name = "rotated"
+
+    def check(self, game: Game, n_bots: int) -> None:
+        if n_bots > game.players:
+            count = 1
+            for k in range(n_bots - game.players + 1, n_bots + 1):
+                count *= k
+            if count > MAX_ARRANGEMENTS:
+                raise BadOption(f"--bots: {n_bots} bots for {game.players} seats make {count} seatings; "
+                                f"give at most a few more bots than seats")
+
+    def group(self, game: Game, n_bots: int) -> int:
+        return 1
+
+    def lineup(self, game: Game, n_bots: int, index: int, seed: int) -> tuple[int, ...]:
+        players = game.players
+        if n_bots <= players:
+            lineup = [s % n_bots for s in range(players)]
+            r = index % players
+            return tuple(lineup[(s + r) % players] for s in range(players))
+        perms = _arrangements(n_bots, players, seed)
+        return perms[index % len(perms)]
+
+    def game_seed(self, seed: int, index: int, game: Game, n_bots: int) -> int:
+        return derive_seed(seed, "game", index)
+
+    def bot_seed(self, seed: int, index: int, seat: int) -> int:
+        return derive_seed(seed, "bot", index, seat)
+
+
+@dataclass(frozen=True)
+class DuplicateSeating:
+    """Duplicate deals: the rotations of the line-up over the teams share one deal.
+
+    (The seed derivations differ from `RotatedSeating`'s only so that the arena's
+    published results repeat.)"""
+
+    name = "duplicate"
+
+    def check(self, game: Game, n_bots: int) -> None:
+        if n_bots > len(game.teams):
+            raise BadOption(f"{n_bots} bots for {len(game.teams)} seats/teams")
+
+    def group(self, game: Game, n_bots: int) -> int:
+        return len(game.teams)
+
+    def lineup(self, game: Game, n_bots: int, index: int, seed: int) -> tuple[int, ...]:
+        rotations = team_rotations(game, n_bots)
+        return rotations[index % len(rotations)]
+
+    def game_seed(self, seed: int, index: int, game: Game, n_bots: int) -> int:
+        return derive_seed(seed, index // len(game.teams))
+
+    def bot_seed(self, seed: int, index: int, seat: int) -> int:
+        return derive_seed(seed, index, seat)
+
+
+Seating = RotatedSeating | DuplicateSeating
+
+
+def seating(name: str) -> Seating:
+    """The seating scheme called `name` (rotated | duplicate)."""
+    if name == "rotated":
+        return RotatedSeating()
+    if name == "duplicate":
+        return DuplicateSeating()
+    raise BadOption(f"--seating: {name!r} is not one of {', '.join(SEATINGS)}")
+
+
+_perm_cache: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
+
+
+def _arrangements(bots: int, players: int, seed: int) -> list[tuple[int, ...]]:
+    key = (bots, players, seed)
+    if key not in _perm_cache:
+        perms = list(itertools.permutations(range(bots), players))
+        random.Random(derive_seed(seed, "arrangements", bots, players)).shuffle(perms)
+        _perm_cache[key] = perms
+    return _perm_cache[key]
+
+
+# ----------------------------------------------------------------------------- a series of games
+@dataclass
+class Played:
+    """One finished game of a series."""
+
+    index: int
+    seed: int
+    lineup: tuple[int, ...]     # bot index per seat
+    scores: list[float]
+    winners: list[int]
+    returns: list[float]
+    actions: int
+    measures: dict[str, float] = field(default_factory=dict)
+    state: State | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class Series:
+    """Many games of one configuration: everything needed to play (and re-play) game `i`."""
+
+    game: str
+    options: tuple[tuple[str, Any], ...]
+    bots: tuple[BotMaker, ...]
+    seed: int
+    seating: Seating = RotatedSeating()
+    observer: Callable[[Game], Observer] | None = None  # a fresh observer per game (picklable)
+    max_actions: int = MAX_ACTIONS
+
+    def load(self) -> Game:
+        return load(self.game, **dict(self.options))
+
+    def check(self) -> Game:
+        """Load the game and check the seating and every bot once, before any play."""
+        if not self.bots:
+            raise BadOption("name at least one bot")
+        game = self.load()
+        self.seating.check(game, len(self.bots))
+        return game
+
+    def play(self, index: int, keep_state: bool = False, game: Game | None = None) -> Played:
+        game = game or self.load()
+        n = len(self.bots)
+        lineup = self.seating.lineup(game, n, index, self.seed)
+        seed = self.seating.game_seed(self.seed, index, game, n)
+        bots = [self.bots[b].make(game, self.seating.bot_seed(self.seed, index, s)) for s, b in enumerate(lineup)]
+        observer = self.observer(game) if self.observer else None
+        on_step = observer.step if observer is not None and observer.per_step else None
+        state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, self.max_actions, f"seed {seed}")
+        measures = observer.finish(state) if observer is not None else {}
+        return Played(index, seed, lineup, list(state.scores()), list(state.winners()), list(state.returns()),
+                      len(state.history), measures, state if keep_state else None)
+
+    def play_many(self, indices: Iterable[int]) -> list[Played]:
+        game = self.load()
+        return [self.play(i, game=game) for i in indices]
+
+
+# ----------------------------------------------------------------------------- backends
+def default_jobs() -> int:
+    """The local cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # pragma: no cover - not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def chunked(tasks: Sequence[Any], jobs: int, most: int = 64) -> list[list[Any]]:
+    """Split tasks into chunks: about 16 per worker so the load balances, but at most
+    `most` games each so progress stays lively and an interrupt loses little."""
+    size = max(1, min(most, len(tasks) // max(1, jobs * 16)))
+    return [list(tasks[k:k + size]) for k in range(0, len(tasks), size)]
+
+
+Work = Callable[[list[Any]], list[Any]]   # plays one chunk of tasks; picklable for pools and Ray
+Progress = Callable[[int], None]
+
+
+class Backend:
+    """Plays chunks of work and collects the results; a context manager that frees its workers."""
+
+    name = "serial"
+
+    def __init__(self, jobs: int = 1):
+        self.jobs = jobs
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Free the workers (a backend can run several batches before)."""
+
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
+        """Results of every finished chunk (in no set order) and whether Ctrl-C cut the run short."""
+        progress = progress or (lambda n: None)
+        out: list[Any] = []
+        try:
+            for chunk in chunked(tasks, 1):
+                out.extend(work(chunk))
+                progress(len(chunk))
+        except KeyboardInterrupt:
+            return out, True
+        return out, False
+
+
+def _ignore_sigint() -> None:
+    # Ctrl-C goes to the whole process group; only the parent decides what to keep
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class PoolBackend(Backend):
+    """A local process pool with a window of chunks in flight."""
+
+    name = "process"
+
+    def __init__(self, jobs: int):
+        super().__init__(jobs)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
+        progress = progress or (lambda n: None)
+        out: list[Any] = []
+        pending: set = set()
+        chunks = iter(chunked(tasks, self.jobs))
+        window = 2 * self.jobs + 1  # keeps every worker busy, and Ctrl-C has little to wait for
+        try:
+            for chunk in itertools.islice(chunks, window):
+                pending.add(self.pool.submit(work, chunk))
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    part = fut.result()
+                    out.extend(part)
+                    nxt = next(chunks, None)
+                    if nxt is not None:
+                        pending.add(self.pool.submit(work, nxt))
+                    progress(len(part))
+        except KeyboardInterrupt:
+            # stop handing out work; keep what the workers (which ignore SIGINT) are finishing
+            for fut in pending:
+                fut.cancel()
+            try:
+                for fut in pending:
+                    if not fut.cancelled():
+                        try:
+                            out.extend(fut.result())
+                        except CancelledError:
+                            pass
+            except KeyboardInterrupt:  # a second Ctrl-C: stop our own workers now
+                for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
+                    proc.terminate()
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            return out, True
+        return out, False
+
+
+def _call(work: Work, chunk: list[Any]) -> list[Any]:
+    return work(chunk)
+
+
+class RayBackend(Backend):
+    """A Ray cluster: joins `address`, or starts a local Ray instance that `close` stops.
+
+    A local instance is started with its processes in their own session, so a Ctrl-C
+    at the terminal reaches this process only: the run stops handing out work, keeps
+    the finished chunks, and `close` shuts Ray down with nothing left running."""
+
+    name = "ray"
+
+    def __init__(self, jobs: int, address: str | None = None):
+        super().__init__(jobs)
+        try:
+            import ray
+        except ImportError:
+            raise BadOption("--backend ray: ray is not installed (pip install 'wasserspiele[ray]')") from None
+        self.ray = ray
+        self.started_here = False
+        if not ray.is_initialized():
+            # the raylet, GCS and workers inherit SIGINT ignored: the terminal's Ctrl-C
+            # (sent to the whole process group) must not crash them under our feet
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                if address:
+                    ray.init(address=address, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+            finally:
+                signal.signal(signal.SIGINT, previous)
+            self.started_here = True
+        self.workers = max(jobs, int(ray.cluster_resources().get("CPU", jobs)))
+        self.remote = ray.remote(_call)
+
+    def close(self) -> None:
+        if self.started_here and self.ray.is_initialized():
+            self.ray.shutdown()
+
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
+        ray = self.ray
+        progress = progress or (lambda n: None)
+        out: list[Any] = []
+        work_ref = ray.put(work)
+        pending = [self.remote.remote(work_ref, chunk) for chunk in chunked(tasks, self.workers, most=256)]
+        try:
+            while pending:
+                done, pending = ray.wait(pending, num_returns=1)
+                try:
+                    parts = ray.get(done)
+                except (ray.exceptions.TaskCancelledError, ray.exceptions.RayTaskError) as exc:
+                    # a worker that caught the terminal's SIGINT itself: an interrupt, not a failure
+                    if isinstance(exc, ray.exceptions.RayTaskError) and not isinstance(exc.cause, KeyboardInterrupt):
+                        raise
+                    raise KeyboardInterrupt from exc
+                for part in parts:
+                    out.extend(part)
+                    progress(len(part))
+        except KeyboardInterrupt:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+            return out, True
+        return out, False
+
+
+def open_backend(backend: str = "process", jobs: int | None = None, address: str | None = None) -> Backend:
+    """The backend called `backend` with `jobs` workers (process with one job: this process)."""
+    if backend not in BACKENDS:
+        raise BadOption(f"--backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+    jobs = default_jobs() if jobs is None else jobs
+    if jobs < 1:
+        raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
+    if address and backend != "ray":
+        raise BadOption("--address needs --backend ray")
+    if backend == "ray":
+        return RayBackend(jobs, address)
+    return Backend(1) if jobs == 1 else PoolBackend(jobs)
+
+
+# ----------------------------------------------------------------------------- convenience
+def run_series(series: Series, games: int, *, jobs: int | None = 1, backend: str = "process",
+               progress: Progress | None = None) -> tuple[list[Played], bool]:
+    """Play games 0..games-1 of `series` (rounded up to whole duplicate groups); sorted by index."""
+    game = series.check()
+    group = series.seating.group(game, len(series.bots))
+    total = -(-games // group) * group
+    with open_backend(backend, jobs) as runner:
+        played, interrupted = runner.run(series.play_many, list(range(total)), progress)
+    return sorted(played, key=lambda p: p.index), interrupted
+
+
+def seat_rotated_win_rate(game: Game, make_a: Callable[[int], Bot], make_b: Callable[[int], Bot], games: int,
+                          seed: int = 0) -> tuple[float, int]:
+    """Share of the available win credit taken by bot A, seated in every team in turn on
+    duplicate deals against B bots in the other seats (team games: A plays one team).
+
+    Returns (A's mean share of wins, games played).  make_a/make_b take a seed."""
+    series = Series(game.name, tuple(game.options.items()), (FactoryBot(make_a, "A"), FactoryBot(make_b, "B")),
+                    seed, DuplicateSeating())
+    series.seating.check(game, len(series.bots))
+    total = 0.0
+    for i in range(games):
+        p = series.play(i, game=game)
+        team = [s for s, b in enumerate(p.lineup) if b == 0]
+        total += sum(p.returns[s] for s in team) / len(team)
+    return total / games, games

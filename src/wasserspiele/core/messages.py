@@ -1,0 +1,231 @@
+"""Stable message codes, rendered in the player's language from one catalogue per language.
+
+Engines never word a refusal or an event themselves: they return a `Reason` — a code
+such as `watten.must_follow` with parameters — and the interfaces render it with
+`render(code, params, lang)`.  The catalogues are gettext `.po` files (msgid = the
+code): the project's in `wasserspiele/locale/`, each game's in its own `locale/`, read
+at runtime with Babel and merged into one catalogue per language, so a plain checkout
+or `pip install -e .` needs no compile step and a new game brings its own words.  A message with plural forms is
+chosen by its parameter `n`, with the plural rule of the catalogue's language.
+
+Templates are `str.format` strings.  A format spec that starts with a letter names a
+*term* looked up in the catalogue instead of printing the value as it is:
+`{suit:watten.suit}` prints the entry `watten.suit.H` for `suit="H"`; a list prints
+each item as a term, joined as a list of the language ("8C, 9C and JC"); a spec that
+starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card`
+(a card name in the language's letters), `letter` (seat 2 → C).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import string
+from importlib import resources
+from io import BytesIO
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Mapping
+
+from babel import Locale
+from babel.lists import format_list
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+LANGS = ("en", "de")
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"
+
+
+class Reason(str):
+    """A refusal (or event) as a code with parameters; as a `str` it is the English text,
+    so callers that print, compare or serialise reasons keep working."""
+
+    __slots__ = ("code", "params")
+
+    def __new__(cls, code: str, **params: Any) -> "Reason":
+        self = super().__new__(cls, render(code, params, "en"))
+        self.code = code
+        self.params = MappingProxyType(params)
+        return self
+
+    def render(self, lang: str) -> str:
+        """The reason in `lang` ("en", "de")."""
+        return render(self.code, self.params, lang)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+    def __repr__(self) -> str:
+        return f"Reason({self.code!r}, {dict(self.params)!r})"
+
+    def __reduce__(self):
+        return (_reason, (self.code, dict(self.params)))
+
+
+def _reason(code: str, params: dict) -> Reason:
+    return Reason(code, **params)
+
+
+def reason_of(value: Any) -> Reason:
+    """`value` as a Reason: itself, or plain text wrapped in the code `text`."""
+    return value if isinstance(value, Reason) else Reason("text", text=str(value))
+
+
+# -- catalogues --------------------------------------------------------------------
+class Catalogue:
+    """The messages of one language: the project's file (`wasserspiele/locale/<lang>.po`)
+    merged with each registered game's (`<game package>/locale/<lang>.po`, codes under
+    the game's name): gettext lookups plus the raw entries (for export)."""
+
+    def __init__(self, lang: str):
+        path = LOCALE_DIR / f"{lang}.po"
+        if lang not in LANGS or not path.exists():
+            raise ValueError(f"no message catalogue for language {lang!r} (languages: {', '.join(LANGS)})")
+        po = _read(path, lang)
+        for game_file in _game_files(lang):
+            for m in _read(game_file, lang):
+                if m.id:
+                    po[m.id] = m
+        self.lang = lang
+        self.locale = Locale.parse(lang)
+        self.plural_expr = po.plural_expr
+        self.entries: dict[str, str | tuple[str, ...]] = {}
+        for m in po:
+            if not m.id:
+                continue
+            if isinstance(m.id, tuple):
+                self.entries[m.id[0]] = tuple(m.string)
+            else:
+                self.entries[m.id] = m.string
+        mo = BytesIO()
+        write_mo(mo, po)
+        mo.seek(0)
+        self.gnu = gettext.GNUTranslations(mo)
+
+    def has(self, code: str) -> bool:
+        text = self.entries.get(code)
+        return bool(text) and (not isinstance(text, tuple) or all(text))
+
+    def text(self, code: str, n: int | None = None) -> str | None:
+        """The template of `code` (its plural form for `n`), None if the catalogue lacks it."""
+        entry = self.entries.get(code)
+        if not entry:
+            return None
+        if isinstance(entry, tuple):
+            return self.gnu.ngettext(code, code, 1 if n is None else int(n))
+        return entry
+
+    def to_json(self) -> dict[str, Any]:
+        """The catalogue for a browser: plural rule (a C expression in n) and every entry."""
+        return {"lang": self.lang, "plural": self.plural_expr,
+                "messages": {k: list(v) if isinstance(v, tuple) else v for k, v in sorted(self.entries.items())}}
+
+
+def _read(path, lang: str):
+    with path.open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _game_files(lang: str):
+    """The `locale/<lang>.po` of every registered game that ships one (next to its rules)."""
+    from .registry import manifests  # the registry lists games; messages load after it
+    for m in manifests():
+        package = m.game.partition(":")[0].rpartition(".")[0]
+        path = resources.files(package).joinpath("locale", f"{lang}.po")
+        if path.is_file():
+            yield path
+
+
+@functools.cache
+def catalogue(lang: str) -> Catalogue:
+    return Catalogue(lang)
+
+
+def normalise_lang(value: str | None) -> str:
+    """A supported language from `de`, `de-AT`, or an Accept-Language header; default English."""
+    if not value:
+        return "en"
+    for part in value.split(","):
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+# -- rendering -------------------------------------------------------------------------
+class _Formatter(string.Formatter):
+    def __init__(self, cat: Catalogue):
+        self.cat = cat
+
+    def format_field(self, value: Any, spec: str) -> str:
+        if spec and (spec[0].isalpha() or spec[0] == "*"):
+            return terms(value, spec, self.cat.lang)
+        return super().format_field(value, spec)
+
+
+def terms(value: Any, kind: str, lang: str) -> str:
+    """`value` (or each item of a list) as the term `kind` in `lang`."""
+    if isinstance(value, (list, tuple)):
+        if kind.startswith("*"):
+            return " ".join(term(v, kind[1:], lang) for v in value)
+        return format_list([term(v, kind, lang) for v in value], locale=catalogue(lang).locale)
+    return term(value, kind.lstrip("*"), lang)
+
+
+def term(value: Any, kind: str, lang: str) -> str:
+    """One word from the catalogue: entry `kind.value`, else the template `kind` applied
+    to the value, else the value itself."""
+    if kind == "card":
+        return card_text(str(value), lang)
+    if kind == "letter":
+        return chr(ord("A") + int(value))
+    cat = catalogue(lang)
+    found = cat.text(f"{kind}.{value}")
+    if found is not None:
+        return found
+    template = cat.text(kind)
+    if template is not None:
+        return _Formatter(cat).vformat(template, (), {"value": value})
+    return str(value)
+
+
+def card_text(name: str, lang: str) -> str:
+    """A card in the letters of `lang`: 'JC' → 'JC' / 'B♣', 'X1' → 'Jk1', 'X1=H' → 'Jk1=♥'."""
+    base, eq, decl = name.partition("=")
+    cat = catalogue(lang)
+    if base.startswith("X"):
+        text = "Jk" + base[1:]
+    else:
+        text = term(base[:-1], "card.rank", lang) + (cat.text(f"card.suit.{base[-1]}") or base[-1])
+    if eq:
+        text += "=" + (cat.text(f"card.decl.{decl}") or decl)
+    return text
+
+
+def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en") -> str:
+    """The message `code` with `params` in `lang`; an unknown code renders as itself
+    with its parameters (never silently empty)."""
+    params = params or {}
+    cat = catalogue(lang if lang in LANGS else "en")
+    template = cat.text(code, params.get("n"))
+    if template is None and cat.lang != "en":
+        template = catalogue("en").text(code, params.get("n"))
+    if template is None:
+        return code + (f" {dict(params)}" if params else "")
+    return _Formatter(cat).vformat(template, (), params)
+
+
+def text(code: str, lang: str = "en", **params: Any) -> str:
+    """Shorthand: render(code, params, lang)."""
+    return render(code, params, lang)
+
+
+class Words:
+    """The catalogue entries under one prefix in one language, for renderers: `t("round", r=2)`."""
+
+    def __init__(self, prefix: str, lang: str):
+        self.prefix = prefix
+        self.lang = lang
+
+    def __call__(self, key: str, **params: Any) -> str:
+        return render(f"{self.prefix}.{key}", params, self.lang)

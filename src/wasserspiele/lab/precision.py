@@ -1,0 +1,113 @@
+"""Precision on demand: play until every headline interval is as narrow as asked.
+
+The headline intervals are the win rates of every seat (team) under every condition
+(95 % Wilson).  The stopping rule is the fixed-width rule of Chow & Robbins (1965):
+play in batches and stop at the first batch boundary where every interval's
+half-width is at most the target.  As the target shrinks, its coverage tends to the
+nominal 95 % (their theorem: the rule stops when n·d² ≈ z²σ², and the stopped
+interval covers with probability → 1 − α), which is the regime `--precision 1pp`
+(thousands of games per condition) is in; a pilot of `PILOT` games per condition
+keeps the rule from stopping on an early, degenerate estimate (a win rate of 0 %
+has a narrow interval at tiny n).  Checking only at batch boundaries looks at a
+subsequence of the games, which keeps the theorem.
+
+Batch sizes depend only on the results so far, and every game's seed on the master
+seed and its number, so the same command stops at the same number of games and
+repeats its report byte for byte, whatever `--jobs` or backend.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+import time
+from typing import Any, Callable
+
+from ..bots.runner import Backend
+from ..core.errors import BadOption
+from ..core.stats import Z95, wilson
+from .backends import run_study, table_order
+from .study import Study, StudyResult
+
+PILOT = 100          # games per condition before the rule may stop
+GROWTH = 2.0         # a batch at most doubles the games played (the variance estimate is refreshed)
+
+
+def parse_precision(text: str) -> float:
+    """`1pp`, `0.5pp` or `1` (percentage points) → the half-width as a share (0.01)."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(pp|%)?\s*", str(text))
+    if not m:
+        raise BadOption(f"--precision: {text!r} is not a half-width in percentage points, e.g. 1pp")
+    value = float(m.group(1))
+    if not 0.05 <= value <= 50:
+        raise BadOption(f"--precision: {text!r} is out of range (0.05pp to 50pp)")
+    return value / 100
+
+
+def headline_half_widths(study: Study, rows: list[dict[str, Any]]) -> list[float]:
+    """The half-width of every headline interval: each team's win rate under each condition."""
+    out = []
+    for c, cond in enumerate(study.conditions):
+        mine = [r for r in rows if r["cond"] == c]
+        n = len(mine)
+        teams = study.series(c).load().teams
+        for team in teams:
+            e = wilson(sum(sum(r["returns"][s] for s in team) / len(team) for r in mine), n)
+            out.append(max(e.value - e.low, e.high - e.value) if n else math.inf)
+    return out
+
+
+def next_games(study: Study, rows: list[dict[str, Any]], have: int, target: float, most: int) -> int:
+    """Games per condition to have after the next batch: the estimated need, at most doubling."""
+    need = have
+    for c, cond in enumerate(study.conditions):
+        mine = [r for r in rows if r["cond"] == c]
+        for team in study.series(c).load().teams:
+            p = sum(sum(r["returns"][s] for s in team) / len(team) for r in mine) / max(1, len(mine))
+            var = max(p * (1 - p), 0.01)  # never plan from a degenerate 0 % or 100 %
+            # the Wilson half-width is a little wider than the normal one: plan 2 % more
+            need = max(need, math.ceil(1.02 * Z95 * Z95 * var / (target * target)))
+    step = max(1, math.ceil(have / 20))  # at least 5 % more per batch: no crawling towards the target
+    return min(most, max(have + step, min(need, math.ceil(GROWTH * have))))
+
+
+def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_000,
+              progress: Callable[[int], None] | None = None,
+              on_batch: Callable[[int, int, float], None] | None = None) -> StudyResult:
+    """Play batches of every condition until every headline half-width ≤ `target` (or `most` games each).
+
+    `on_batch(games per condition so far, planned next, widest half-width)` after every batch."""
+    start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    have, goal = 0, min(most, PILOT)
+    interrupted = False
+    widest = math.inf
+    while True:
+        batch = dataclasses.replace(study, games=goal)
+        part = run_study(batch, runner=runner, progress=progress, start=have)
+        rows += part.rows
+        if part.interrupted:
+            interrupted = True
+            break
+        have = goal
+        widest = max(headline_half_widths(study, rows))
+        if widest <= target or have >= most:
+            if on_batch:
+                on_batch(have, have, widest)
+            break
+        goal = next_games(study, rows, have, target, most)
+        if on_batch:
+            on_batch(have, goal, widest)
+    played = max((r["game"] for r in rows), default=-1) + 1
+    final = dataclasses.replace(study, games=max(have, 1) if not interrupted else max(played, 1))
+    result = StudyResult(final, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs)
+    reached = widest <= target
+    result.notes.append(
+        f"Precision on demand: play until every headline interval (each seat's or team's win rate under each "
+        f"condition) has a half-width of at most {100 * target:g} pp — the fixed-width stopping rule of Chow & "
+        f"Robbins (1965), checked after each batch, with a pilot of {PILOT} games per condition. "
+        + (f"Reached after {have} games per condition (widest ±{100 * widest:.2f} pp)." if reached and not interrupted
+           else f"Not reached: stopped at {have} games per condition (widest ±{100 * widest:.2f} pp)"
+           + (" by Ctrl-C." if interrupted else f", the cap (--games {most}).")))
+    return result

@@ -1,0 +1,55 @@
+"""`--precision`: play until every headline interval is as narrow as asked, reproducibly."""
+
+import pytest
+from click.testing import CliRunner
+
+from wasserspiele.bots.runner import open_backend
+from wasserspiele.cli.main import main
+from wasserspiele.core.errors import BadOption
+from wasserspiele.lab import make_study
+from wasserspiele.lab.analysis import analyse
+from wasserspiele.lab.precision import PILOT, headline_half_widths, parse_precision, run_until
+
+
+def test_precision_texts():
+    assert parse_precision("1pp") == pytest.approx(0.01)
+    assert parse_precision("2.5") == pytest.approx(0.025)
+    for bad in ("one", "0pp", "-1pp", "80pp"):
+        with pytest.raises(BadOption, match="--precision"):
+            parse_precision(bad)
+
+
+def test_it_stops_with_every_headline_interval_at_the_target_and_repeats():
+    study = make_study("wasserloch", players=["3"], bots=["random"], options=["rounds=1"],
+                       compare=["chase=nearest,adjacent"], games=100_000, seed=4)
+    target = 0.04
+    seen = []
+    with open_backend("process", 1) as runner:
+        result = run_until(study, target, runner, on_batch=lambda have, goal, widest: seen.append((have, widest)))
+    summaries, _ = analyse(result)
+    n = result.study.games
+    assert n > PILOT and len(result.rows) == 2 * n and not result.interrupted
+    for s in summaries:  # every seat under every condition
+        assert s.n == n
+        for e in s.team_win:
+            assert max(e.value - e.low, e.high - e.value) <= target
+    assert max(headline_half_widths(study, result.rows)) <= target
+    # the widest interval shrinks batch by batch, and it was not yet narrow enough one batch earlier
+    assert [w for _, w in seen] == sorted((w for _, w in seen), reverse=True)
+    assert len(seen) >= 2 and seen[-2][1] > target
+    with open_backend("process", 2) as runner:
+        again = run_until(study, target, runner)
+    assert again.study.games == n
+    assert [(r["cond"], r["game"], r["scores"]) for r in again.rows] == \
+           [(r["cond"], r["game"], r["scores"]) for r in result.rows]
+    assert "Chow & Robbins" in result.notes[0] and f"{n} games per condition" in result.notes[0]
+
+
+def test_the_cap_is_reported_when_the_target_is_not_reached(tmp_path):
+    out = tmp_path / "capped"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
+                                    "--precision", "1pp", "--games", "150", "--jobs", "1", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    text = (out / "report.md").read_text()
+    assert "Not reached: stopped at 150 games per condition" in text and "the cap (--games 150)" in text

@@ -1,0 +1,205 @@
+"""The message catalogues (core/messages.py): complete in both languages, and every
+refusal an engine gives is a code with text in both."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+import random
+import string
+from pathlib import Path
+
+import pytest
+
+from wasserspiele.core.errors import IllegalAction
+from wasserspiele.core.messages import LANGS, Reason, catalogue, render, term
+from wasserspiele.core.registry import load
+
+# the games the project ships a catalogue for (a test-only game registers beside them)
+SHIPPED = ("wasserloch", "seven_waters", "watten", "wildwasser")
+SRC = Path(__file__).resolve().parent.parent / "src" / "wasserspiele"
+
+
+def _fields(template: str) -> set[str]:
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+# parameters a translation may use that the English text leaves out (the English error
+# message already quotes the text; German replaces the English error by its own words)
+_EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"}}
+
+
+def test_every_code_has_text_in_both_languages():
+    en, de = catalogue("en"), catalogue("de")
+    assert set(en.entries) == set(de.entries), set(en.entries) ^ set(de.entries)
+    for code in en.entries:
+        for cat in (en, de):
+            assert cat.has(code), f"{cat.lang}: {code} has no text"
+            entry = cat.entries[code]
+            forms = entry if isinstance(entry, tuple) else (entry,)
+            # a translation uses only the parameters the code has (the English text names them all)
+            english = en.entries[code]
+            known = set().union(*map(_fields, english if isinstance(english, tuple) else (english,)))
+            for form in forms:
+                assert _fields(form) <= known | _EXTRA.get(code, set()), f"{cat.lang}: {code} uses unknown parameters"
+
+
+def test_plural_forms_follow_the_language():
+    assert render("wasserloch.ui.cards", {"n": 1}, "de") == "1 Karte"
+    assert render("wasserloch.ui.cards", {"n": 3}, "de") == "3 Karten"
+    assert render("wasserloch.ui.cards", {"n": 0}, "en") == "0 cards"
+    assert term("A", "wasserloch.values", "de") == "Asse" and term("5", "wasserloch.values", "de") == "5er"
+    assert render("wasserloch.event.drove_off", {"seat": 1, "play": "Ax3", "value": "8", "n": 2}, "de") == \
+        "Platz 1 legte Ax3 und vertrieb die 8er: 2 Karten Beute"
+
+
+def test_a_reason_is_its_english_text_and_renders_german():
+    r = Reason("wasserloch.holds_only", seat=0, value="A", n=2)
+    assert r == "seat 0 holds only two aces" and r.code == "wasserloch.holds_only"
+    assert r.render("de") == "Platz 0 hat nur 2 Karten vom Wert Ass"
+    assert r.to_json() == {"code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
+    again = pickle.loads(pickle.dumps(r))
+    assert again == r and again.code == r.code and again.params == r.params
+
+
+def test_terms_render_cards_lists_and_letters():
+    r = Reason("watten.must_follow_trump", suit="H", held=["JC", "TH"])
+    assert r == "you must follow trump (hearts or any jack): you hold J♣ and T♥"
+    assert r.render("de") == "du musst Trumpf bedienen (Herz oder ein Bube): du hast B♣ und 10♥"
+    assert Reason("wildwasser.no_such_player", seat=4, last=2).render("de") == \
+        "es gibt keinen Spieler E (Spieler A-C)"
+
+
+def test_an_unknown_code_shows_itself_not_nothing():
+    assert render("no.such.code", {"x": 1}) == "no.such.code {'x': 1}"
+
+
+def test_unknown_language_is_refused_by_the_catalogue():
+    with pytest.raises(ValueError, match="no message catalogue"):
+        catalogue("fr")
+
+
+# -- every engine refusal is a code ------------------------------------------------
+_REFUSERS = ("why_illegal", "_why_illegal", "_not_in_hand", "_raise_problem", "_play_problem")
+
+
+def _coded(v: ast.expr) -> bool:
+    """None, a variable, Reason(...)/reason_of(...), another refusal function, or a choice of these."""
+    if isinstance(v, ast.IfExp):
+        return _coded(v.body) and _coded(v.orelse)
+    if isinstance(v, ast.Constant):
+        return v.value is None
+    if isinstance(v, ast.Name):
+        return True
+    return isinstance(v, ast.Call) and (getattr(v.func, "id", None) in ("Reason", "reason_of")
+                                        or getattr(v.func, "attr", "").startswith(("_why", "_not", "_raise", "_play")))
+
+
+def _refusing_functions(path: Path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and (node.name in _REFUSERS or node.name.startswith("_why_not")):
+            yield node
+
+
+@pytest.mark.parametrize("path", sorted(SRC.glob("games/*/rules.py")) + [SRC / "core" / "protocol.py"],
+                         ids=lambda p: p.parent.name)
+def test_no_engine_refusal_is_plain_words(path):
+    """Static check: a refusal function returns None, a Reason(...) or another refusal."""
+    found = 0
+    for fn in _refusing_functions(path):
+        found += 1
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Return) and node.value is not None:
+                v = node.value
+                assert _coded(v), f"{path.name}:{node.lineno} {fn.name} returns {ast.unparse(v)}"
+    assert found
+
+
+def _random_play(game, seed: int, steps: int):
+    """States along a seeded random game (at most `steps`)."""
+    rng = random.Random(seed)
+    state = game.new_game(seed=seed)
+    out = []
+    while not state.is_terminal() and len(out) < steps:
+        out.append(state.clone())
+        seat = state.current_seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_sweep_every_refusal_has_a_code_with_text_in_both_languages(name):
+    """Ask many positions of random games about many actions: every refusal is a known
+    code whose German and English texts render."""
+    game = load(name)
+    pool = set()
+    for seed in range(3):
+        for st in _random_play(game, seed, 400):
+            if not st.is_terminal():
+                pool.update(st.legal_actions(st.current_seat))
+    pool = sorted(pool, key=str)
+    codes = set()
+    rng = random.Random(7)
+    for st in _random_play(game, 11, 300)[::3]:
+        if st.is_terminal():
+            continue
+        for action in rng.sample(pool, min(40, len(pool))):
+            for seat in range(game.players):
+                reason = st.why_illegal(action, seat)
+                if reason is None:
+                    continue
+                assert isinstance(reason, Reason) and reason.code != "text", (action, reason)
+                assert catalogue("en").has(reason.code) and catalogue("de").has(reason.code), reason.code
+                assert reason.render("de") and reason.render("de") != reason.render("en"), reason.code
+                codes.add(reason.code)
+    assert len(codes) >= 3, codes
+    finished = _random_play(game, 1, 10_000)[-1]
+    assert finished.is_terminal()
+    assert finished.why_illegal(pool[0]).code == "game_over"
+    with pytest.raises(IllegalAction) as err:
+        finished.apply(pool[0])
+    assert err.value.reason.code == "game_over"
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_event_kind_in_views_has_text_in_both_languages(name):
+    """Event kinds in views are codes `<game>.event.<kind>` (what the browser renders)."""
+    game = load(name)
+    kinds = set()
+    for seed in range(4):
+        for st in _random_play(game, seed, 2_000):
+            view = st.view(None)
+            for e in view.get("log") or []:
+                kinds.add(e.get("event") or e.get("kind"))
+    for kind in kinds:
+        for lang in LANGS:
+            assert catalogue(lang).has(f"{name}.event.{kind}"), (lang, kind)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_every_option_has_help_in_both_languages_and_english_matches_the_code(name):
+    from wasserspiele.core.registry import game_class
+    for option in game_class(name).option_list:
+        code = f"option.{name}.{option.name}"
+        assert catalogue("en").text(code) == option.help, code  # one English text, never two that drift
+        assert catalogue("de").has(code), code
+
+
+def test_watten_raise_refusals_and_the_cheap_check_agree():
+    """legal_actions asks a code only; the refusal is the same code with its numbers."""
+    game = load("watten", raising=True, target=2)
+    state = game.new_game(seed=3)
+    rng = random.Random(3)
+    seen = set()
+    while not state.is_terminal():
+        seat = state.current_seat
+        block = state._raise_block(seat)
+        problem = state._raise_problem(seat)
+        assert (block is None) == (problem is None) and (problem is None or problem.code == block)
+        if problem is not None:
+            seen.add(problem.code)
+            assert problem.render("de") != str(problem)
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    assert seen

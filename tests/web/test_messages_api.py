@@ -1,0 +1,83 @@
+"""The web API speaks the client's language (issue 14): refusals carry the rule's code,
+parameters and a localised message; the catalogue is served for the browser client."""
+
+from __future__ import annotations
+
+import json
+
+from .helpers import auth, create, humans, move, table_state
+
+SHIPPED = ("wasserloch", "seven_waters", "watten", "wildwasser")  # games with catalogue entries
+
+
+def _illegal_wasserloch_move(client):
+    table = create(client, "wasserloch", {"players": 2}, humans(2))
+    tok = {s["seat"]: s["token"] for s in table["seats"]}
+    mine = table_state(client, table["id"], tok[0])
+    absent = next(v for v, n in zip("A2345678", mine["view"]["hand"]) if n == 0)
+    return table, tok, mine, f"{absent}x1"
+
+
+def test_refusal_payload_has_code_params_and_german_message(client):
+    table, tok, mine, action = _illegal_wasserloch_move(client)
+    r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[0]),
+                    content=json.dumps({"action": action, "n": mine["n"]}))
+    assert r.status_code == 422
+    body = r.json()
+    assert body["error"] == "illegal" and body["reason_code"] == "wasserloch.holds_none"
+    assert body["params"] == {"seat": 0, "value": action[0]}
+    assert body["message"].startswith("Platz 0 hat keine Karte vom Wert")
+    assert body["reason"].startswith("seat 0 holds no")  # the English words stay
+
+
+def test_accept_language_picks_the_message_language(client):
+    table, tok, mine, action = _illegal_wasserloch_move(client)
+    r = client.post(f"/api/tables/{table['id']}/moves", headers={**auth(tok[0]), "Accept-Language": "de-AT,de;q=0.9"},
+                    content=json.dumps({"action": action, "n": mine["n"]}))
+    assert r.json()["message"].startswith("Platz 0")
+    r = move(client, table["id"], tok[1], "Ax1", mine["n"])  # not seat 1's turn; no language asked: English
+    body = r.json()
+    assert body["reason_code"] == "not_your_turn" and body["message"].startswith("it is not seat 1's turn")
+
+
+def test_websocket_refusals_in_the_language_of_the_hello(client):
+    table, tok, mine, action = _illegal_wasserloch_move(client)
+    with client.websocket_connect(f"/ws/tables/{table['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": tok[0], "lang": "de"}))
+        ws.receive_json()  # the state
+        ws.send_text(json.dumps({"type": "move", "action": action, "n": mine["n"]}))
+        msg = ws.receive_json()
+        while msg["type"] != "refused":
+            msg = ws.receive_json()
+    assert msg["code"] == "illegal" and msg["reason_code"] == "wasserloch.holds_none"
+    assert msg["message"].startswith("Platz 0 hat keine Karte")
+
+
+def test_messages_endpoint_serves_each_catalogue(client):
+    de = client.get("/api/messages/de").json()
+    en = client.get("/api/messages/en").json()
+    assert de["lang"] == "de" and de["plural"] == "(n != 1)"
+    assert de["messages"]["watten.must_follow"] == "du musst {suit:suit} bedienen: du hast {held:card}"
+    assert de["messages"]["wasserloch.ui.cards"] == ["1 Karte", "{n} Karten"]
+    assert set(de["messages"]) == set(en["messages"])
+    assert client.get("/api/messages/fr").status_code == 404
+
+
+def test_lobby_option_help_in_both_languages(client):
+    games = {g["name"]: g for g in client.get("/api/games").json()["games"]}
+    target = next(o for o in games["watten"]["options"] if o["name"] == "target")
+    assert target["help_text"]["en"] == target["help"]
+    assert target["help_text"]["de"] == "Punkte, mit denen ein Team gewinnt (WA-4.2)"
+    for g in games.values():
+        for o in g["options"]:  # a game without catalogue entries shows its own words
+            assert o["help_text"]["de"] and (o["help_text"]["de"] != o["help"] or g["name"] not in SHIPPED)
+
+
+def test_unparsable_move_is_refused_in_german_words(client):
+    table, tok, mine, _ = _illegal_wasserloch_move(client)
+    r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[0]),
+                    content=json.dumps({"action": "zebra", "n": mine["n"]}))
+    body = r.json()
+    assert body["error"] == "bad_notation" and body["reason_code"] == "bad_notation"
+    assert body["message"] == "„zebra“ ist kein gültiger Zug in diesem Spiel"
+    assert "zebra" in body["reason"]  # the English words say what was wrong
