@@ -177,9 +177,11 @@ def test_replay_missing_file_exits_2(run, tmp_path):
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_rules_in_both_languages(run, lang):
+    from wasserspiele.core.rules_text import player_rules
     out = run("rules", "wasserloch", "--lang", lang)
     assert out.exit_code == 0
-    assert ("WL-4.2" in out.output) if lang == "en" else ("Vertreiben" in out.output)
+    assert out.output.strip() == player_rules("wasserloch", lang).strip()   # the web's rules pages, too
+    assert ("Driving off" in out.output) if lang == "en" else ("Vertreiben" in out.output)
 
 
 def test_games_lists_every_game_and_option(run):

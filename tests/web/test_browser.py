@@ -5,75 +5,15 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+from .browser_support import (ARGS, CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, finished_table, mid_game_table,
+                             new_context, players_of)
+
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-TIMEOUT_MS = 30_000
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """`wasserspiele serve` in a subprocess on a free loopback port."""
-
-    def __init__(self, db_url: str, port: int | None = None, log_path: str | None = None):
-        self.db_url = db_url
-        self.log_path = log_path or db_url.rsplit("/", 1)[-1] + ".log"
-        self.port = port or _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> "Server":
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
-             "--port", str(self.port), "--db", self.db_url, "--bot-delay", "0.05"],
-            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.base + "/api/games", timeout=1).read()
-                return self
-            except OSError:
-                if self.proc.poll() is not None:
-                    raise RuntimeError(f"server died: {open(self.log_path).read()}")
-                if time.monotonic() > deadline:
-                    raise RuntimeError("server did not start")
-                time.sleep(0.1)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-    def get(self, path: str, token: str | None = None):
-        req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-        return json.loads(urllib.request.urlopen(req, timeout=5).read())
-
-    def post(self, path: str, body):
-        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"}, method="POST")
-        return json.loads(urllib.request.urlopen(req, timeout=5).read())
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +32,7 @@ def server(tmp_path):
 
 
 def new_page(browser, errors):
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-US")  # a phone
+    ctx = new_context(browser, "phone")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -113,12 +53,19 @@ def current_n(page) -> int:
 
 
 def click_a_move(page, prefer: str = "") -> None:
-    """Play one legal move by clicking: a highlighted element, then a button if one appears."""
-    buttons = page.locator("#actions button[data-action]")
-    if buttons.count() == 0:
+    """Play one legal move by clicking: a highlighted element, then a button if one appears.
+    Each step waits for the page to show its result (never for a time): a click that
+    fitted exactly one move moves the position on; one that did not shows buttons."""
+    n = current_n(page)
+    if page.locator("#actions button[data-action]").count() == 0:
         page.locator(f".clickable{prefer}").first.click()
+        page.wait_for_function(
+            """(n) => { const t = document.querySelector('#turn');
+                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                               || document.querySelector('#actions button[data-action]')
+                               || document.querySelector('.clickable.selected'); }""", arg=n)
         if page.locator("#actions button[data-action]").count() == 0:
-            return  # the click fitted exactly one move and played it
+            return  # the click fitted exactly one move and played it (or selected a part of one)
     page.locator("#actions button[data-action]").first.click()
 
 
@@ -147,7 +94,7 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     page.wait_for_selector("#turn")
     wait_for_my_turn_or_end(page, -1)
     # a place whose value I do not hold: the server says why it cannot be played
-    page.locator(".board-hole [data-key^='v:'].inactive").first.click()
+    page.locator("#board [data-key^='v:'].inactive").first.click(force=True)  # aria-disabled, yet it explains
     page.wait_for_selector("#notice.refused")
     assert "holds no" in page.inner_text("#notice")
     n, moves = -1, 0
@@ -190,6 +137,10 @@ def test_a_watten_hand_by_clicking(browser, server):
         assert moves < 30
     assert moves >= 5  # at least one card in each of the five tricks
     assert server.get(f"/api/tables/{table_id}")["view"]["results"][0]["hand"] == 1
+    # between hands a summary says who won the hand and why; the log reads as sentences
+    page.wait_for_selector("#summary:has-text('Hand 1 is over')")
+    assert "team" in page.inner_text("#summary") and "tricks" in page.inner_text("#summary")
+    assert "event:" not in page.inner_text("#log") and "{" not in page.inner_text("#log")
     assert errors == []
 
 
@@ -217,7 +168,7 @@ def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browse
         states = [json.loads(f) for f in frames[seat] if '"type":"state"' in f]
         assert states and all(m["seat"] == seat and m["view"]["seat"] == seat for m in states)
         assert states[-1]["view"]["hand"] == own
-        shown = sorted(pages[seat].get_attribute(f"#board .hand [data-key='v:{v}']", "data-key") or ""
+        shown = sorted(pages[seat].get_attribute(f"#hand [data-key='v:{v}']", "data-key") or ""
                        for v, c in zip("A2345678", own) if c)
         assert all(shown)
     assert errors == []
@@ -274,13 +225,11 @@ def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
                                           ("watten", "de-DE"), ("wildwasser", "de-DE"),
                                           ("seven_waters", "en-US"), ("wildwasser", "en-US")])
 def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, locale):
-    from wasserspiele.core.registry import game_class
-    cls = game_class(game)
-    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    players = players_of(game)
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] +
                                         [{"kind": "bot", "level": "easy"}] * (players - 1)})
     errors: list[str] = []
-    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale=locale)
+    ctx = new_context(browser, "phone", locale)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -299,5 +248,219 @@ def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, 
     assert current_n(page) > 0
     text = page.inner_text("body")
     assert f"{game}." not in text  # every string is translated, no raw keys
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- one screen
+VISIBLE = {"#turn": "turn indicator", "#board": "board", "#hand": "hand", "#seats": "scores"}
+
+
+def boxes_outside(page, width, height) -> dict:
+    """The parts a player decides with whose bounding box leaves the viewport (without scrolling)."""
+    out = {}
+    for sel, what in VISIBLE.items():
+        box = page.locator(sel).bounding_box()
+        assert box is not None, f"{what} ({sel}) is not drawn"
+        if box["x"] < -1 or box["y"] < -1 or box["x"] + box["width"] > width + 1 or box["y"] + box["height"] > height + 1:
+            out[what] = box
+    for sel in ("#board [data-key]", "#hand [data-key]"):      # each card and place, not only the frame
+        for i, box in enumerate(page.eval_on_selector_all(sel, "els => els.map(e => e.getBoundingClientRect().toJSON())")):
+            if box["left"] < -1 or box["top"] < -1 or box["right"] > width + 1 or box["bottom"] > height + 1:
+                out[f"{sel}[{i}]"] = box
+    return out
+
+
+@pytest.fixture(scope="module")
+def mid_games(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("mid")
+    srv = Server(f"sqlite:///{tmp / 'mid.sqlite3'}", log_path=str(tmp / "server.log")).start()
+    try:
+        yield srv, {g: mid_game_table(srv, g) for g in GAMES}
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", GAMES)
+def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, game, size):
+    srv, tables = mid_games
+    ctx = new_context(browser, size)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(srv.base + tables[game]["seats"][0]["link"])
+    page.wait_for_selector("#turn[data-mine='1']")
+    width, height = SIZES[size]
+    assert page.locator("#board [data-key]").count() + page.locator("#hand [data-key]").count() > 0
+    assert boxes_outside(page, width, height) == {}
+    assert page.evaluate("() => window.scrollY") == 0
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- people
+def test_the_seat_link_survives_a_lobby_reload_and_a_rematch_starts_a_new_table(browser, server):
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    made = create_in_lobby(page, server.base, "wasserloch", {"players": 2, "rounds": 1}, ["human", "bot:easy"])
+    page.reload()
+    page.wait_for_selector("#my-tables")
+    table_id = made["spectator"].rsplit("/", 1)[1]
+    link = page.get_attribute(f"#my-tables a[data-my-table='{table_id}']", "href")
+    assert link == made["links"][0]                        # "My tables" keeps the seat link
+    page.click(f"#my-tables a[data-my-table='{table_id}']")
+    page.wait_for_selector("#turn")
+    n = -1
+    while not wait_for_my_turn_or_end(page, n):
+        n = current_n(page)
+        click_a_move(page, "[data-key^='v:']")
+    page.click("#rematch")
+    page.wait_for_function(f"() => !location.pathname.endsWith('{table_id}')")
+    page.wait_for_selector("#turn[data-n='0'], #turn[data-n='1']")
+    new_id = page.evaluate("() => location.pathname.split('/').pop()")
+    fresh = server.get(f"/api/tables/{new_id}")
+    assert new_id != table_id and fresh["game"] == "wasserloch" and not fresh["terminal"]
+    assert [s["kind"] for s in fresh["seats"]] == ["human", "bot"]
+    page.goto(server.base + "/")
+    page.wait_for_selector(f"#my-tables a[data-my-table='{new_id}']")   # the rematch is remembered too
+    assert errors == []
+
+
+def test_a_seat_opened_in_a_second_tab_takes_over_and_the_first_is_told(browser, server):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    errors: list[str] = []
+    first = new_page(browser, errors)
+    first.goto(server.base + table["seats"][0]["link"])
+    first.wait_for_selector("#turn[data-mine='1']")
+    second = first.context.new_page()
+    second.goto(server.base + table["seats"][0]["link"])
+    second.wait_for_selector("#turn[data-mine='1']")
+    first.wait_for_selector("#notice.refused #take-back")
+    assert "another tab" in first.inner_text("#notice")
+    n = current_n(second)
+    click_a_move(second, "[data-key^='v:']")            # the new tab plays
+    second.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    assert errors == []
+
+
+def test_a_hint_names_one_of_my_moves(browser, server):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#turn[data-mine='1']")
+    page.click("#hint")
+    page.wait_for_selector("#hint-text")
+    legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
+    hinted = page.eval_on_selector_all(".hinted[data-key]", "els => els.map(e => e.dataset.key)")
+    assert hinted and all(k.startswith("v:") for k in hinted)
+    assert any(f"v:{a.split('x')[0].upper().replace('1', 'A') if a[0] == '1' else a.split('x')[0].upper()}" in hinted
+               for a in legal)
+    assert errors == []
+
+
+def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_remembers(browser, server):
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                                                                    {"kind": "human"}, {"kind": "bot", "level": "hard"}]})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#name-form")
+    page.fill("#my-name", "Anna")
+    page.press("#my-name", "Enter")
+    page.wait_for_selector("#seats [data-seat='0']:has-text('Anna')")
+    assert page.locator("#name-form").count() == 0
+    assert "Bot (easy)" in page.inner_text("#seats [data-seat='1']")
+    assert "Anna" in page.inner_text("#board")                     # the table names the seat too
+    other = page.context.new_page()                                # the same browser, another seat
+    other.goto(server.base + table["seats"][2]["link"])
+    other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
+    assert errors == []
+
+
+# ---------------------------------------------------------------- replay
+def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
+    table = finished_table(server, "watten", {"target": 2})
+    record = server.get(f"/api/tables/{table['id']}/record")
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + f"/replay/{table['id']}")
+    page.wait_for_selector("#step")
+    page.click("#next-hand")
+    page.wait_for_function("() => !document.querySelector('#step').textContent.startsWith('Move 0 ')")
+    step = int(page.inner_text("#step").split()[1])
+    # the first step of hand 2: one step earlier it was still hand 1
+    assert server.get(f"/api/tables/{table['id']}/replay/{step}")["view"]["hand_no"] == 2
+    assert server.get(f"/api/tables/{table['id']}/replay/{step - 1}")["view"]["hand_no"] == 1
+    page.click("#prev-hand")
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('Move 0 ')")
+    page.select_option("#speed", "4")
+    page.reload()
+    page.wait_for_selector("#step")
+    assert page.eval_on_selector("#speed", "s => s.value") == "4"
+    page.click("#autoplay")
+    page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)",
+                           arg=len(record["actions"]))
+    page.wait_for_selector("#result")
+    assert errors == []
+
+
+# ---------------------------------------------------------------- motion
+def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_winner(browser, server):
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] +
+                                        [{"kind": "bot", "level": "easy"}] * 3})
+    errors: list[str] = []
+    ctx = new_context(browser, "desktop", reduced_motion=False)
+    # every drawn position is seen: a MutationObserver notes one with the whole trick going away
+    ctx.add_init_script("""new MutationObserver(() => {
+        if (document.querySelectorAll('#board .trick-away').length === 4) window.sawTrick = true;
+      }).observe(document, { childList: true, subtree: true });""")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][0]["link"])
+    n = -1
+    for _ in range(12):
+        if page.evaluate("() => !!window.sawTrick"):
+            break
+        wait_for_my_turn_or_end(page, n)
+        n = current_n(page)
+        click_a_move(page)
+        page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    page.wait_for_function("() => window.sawTrick === true")      # the first trick completes
+    assert "takes the trick" in page.inner_text("#log")
+    assert errors == []
+    ctx.close()
+
+
+def test_with_motion_driven_off_cards_fly_to_their_taker(browser, server):
+    table = mid_game_table(server, "wasserloch", 0)
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    errors: list[str] = []
+    ctx = new_context(browser, "phone", reduced_motion=False)
+    ctx.add_init_script("""new MutationObserver(() => {
+        if (document.querySelector('#board [data-fly-to]')) window.sawFlight = true;
+      }).observe(document, { childList: true, subtree: true });""")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][1]["link"])      # seat 1 watches the others play
+    page.wait_for_selector("#turn")
+    # play over HTTP until some play drives off (seeded choices among the legal moves)
+    import random
+    rng = random.Random(5)
+    for _ in range(200):
+        st = server.get(f"/api/tables/{table['id']}")
+        if any(e and e["drove_off"] for e in st["view"]["last"]) or st["terminal"]:
+            break
+        seat = st["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]}, tokens[seat])
+    page.wait_for_function("() => window.sawFlight === true")
+    page.wait_for_function("() => !document.querySelector('#board [data-fly-to]')")   # gone once it arrived
     assert errors == []
     ctx.close()

@@ -281,7 +281,9 @@ def test_bots_play_the_same_game_with_or_without_a_restart(make_client, db_url, 
     live = make_client(bot_delay=0.01)
     t = create(live, options={"players": 2, "rounds": 2},
                seats=[{"kind": "bot", "level": "easy"}, {"kind": "bot", "level": "medium"}])
+    deadline = time.monotonic() + 60   # a deadline: a stalled bot fails this test instead of hanging the suite
     while table_state(live, t["id"])["n"] < 5:
+        assert time.monotonic() < deadline, "the bots did not make five moves within 60 s"
         time.sleep(0.01)
     copy_url = _copy_sqlite(db_url, str(tmp_path / "copy.sqlite3"))
     restarted = make_client(copy_url, bot_delay=0.0)

@@ -17,12 +17,19 @@ HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "param
     POST /api/tables/ID/moves            {"action": notation, "n": move number seen} with the token
     GET  /api/tables/ID/record           the full record, once the game is over
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
+    GET  /api/tables/ID/hint             the expert bot's suggestion for the seat of the token
+    POST /api/tables/ID/rematch          a new table with the same game, options and seats, once
+                                         over; every seat's own token works there too
+    GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
-`{"type": "move", "action", "n"}`, `{"type": "sync"}`, `{"type": "ping"}`.  The server
+`{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name),
+`{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n"}` to the mover, and
 `{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
+A seat opened again (another tab) takes over: the older connection gets
+`{"type": "replaced"}` and is closed.
 """
 
 from __future__ import annotations
@@ -31,21 +38,23 @@ import asyncio
 import contextlib
 import json
 import logging
+from html import escape
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots.levels import level_names
-from ..core.errors import BadRecord, ReplayError
+from ..bots.base import decision_for
+from ..bots.levels import bot_for_level, level_names
+from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
-from ..core.errors import UnknownGame
+from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import manifest, manifests
 from .hub import HUMAN, Connection, Hub, Refused
@@ -154,6 +163,65 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers=PAGE_HEADERS)
+
+    async def rules_page(request: Request) -> Response:
+        name = request.path_params["game"]
+        lang = request.query_params.get("lang") or _accepted_language(request)
+        try:
+            html = render_rules(name, lang)
+        except WasserspieleError as exc:      # an unknown game or language: say which exist
+            return HTMLResponse(_page_html("en", "Wasserspiele", f"<h1>Not found</h1><p>{escape(str(exc))}</p>"),
+                                404, headers=PAGE_HEADERS)
+        return HTMLResponse(html, headers=PAGE_HEADERS)
+
+    async def api_hint(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            token = _bearer(request)
+            if token is None:
+                raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
+            seat = table.seat_for_token(token)
+            st = table.state
+            if st.is_terminal() or seat not in st.to_move():
+                raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
+            n = table.n
+            decision = decision_for(st, seat)        # a snapshot of this seat's view and moves
+        except Refused as exc:
+            return _refusal(exc)
+        # the expert searches for a while: off the event loop, on the snapshot
+        bot = bot_for_level("expert", table.game, seed=n)
+        action = await asyncio.to_thread(bot.choose, decision)
+        return JSONResponse({"action": str(action), "n": n})
+
+    async def api_rematch(request: Request) -> Response:
+        hub = hub_of(request)
+        try:
+            table = hub.get(request.path_params["table_id"])
+            token = _bearer(request)
+            if token is None:
+                raise Refused("bad_token", "a rematch needs a seat token (Authorization: Bearer TOKEN)", 401)
+            seat = table.seat_for_token(token)
+            if not table.state.is_terminal():
+                raise Refused("running", "a rematch can start once the game is over", 409)
+            if table.rematch is None:
+                options = table.game.non_default_options()
+                if any(o.name == "players" for o in table.game.option_list):
+                    options["players"] = table.game.players
+                body = {"game": table.game.name, "options": options,
+                        "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
+                                  for s in table.seats]}
+                new, tokens = hub.create(body)
+                for old_seat in table.seats:           # the same people: their names come along
+                    if old_seat.name:
+                        new.set_name(old_seat.seat, old_seat.name)
+                table.rematch = (new.id, tokens)
+                table.broadcast()                     # the other seats see that it exists
+        except Refused as exc:
+            return _refusal(exc)
+        new_id, tokens = table.rematch
+        link = f"/table/{new_id}#seat={seat}&token={tokens[seat]}" if seat in tokens else f"/table/{new_id}"
+        return JSONResponse({"id": new_id, "link": link})
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
@@ -296,12 +364,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                     if kind == "move":
                         result = await table.submit(seat, msg.get("action"), msg.get("n"))
                         conn.push(json.dumps(result))  # after the new state: "your move is in"
+                    elif kind == "name":
+                        table.set_name(seat, msg.get("name"))
                     elif kind == "ping":
                         conn.push(json.dumps({"type": "pong"}))
                     elif kind == "sync":
                         conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
                     else:
-                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, sync, ping)")
+                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, name, sync, ping)")
                 except Refused as exc:
                     conn.push(json.dumps(exc.to_json(lang)))
                 if conn.closed:
@@ -323,11 +393,48 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         Route("/api/tables/{table_id}/moves", api_move, methods=["POST"]),
         Route("/api/tables/{table_id}/record", api_record),
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
+        Route("/api/tables/{table_id}/hint", api_hint),
+        Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
+        Route("/rules/{game}", rules_page),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     return Starlette(routes=routes, lifespan=lifespan)
+
+
+def _accepted_language(request: Request) -> str:
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+RULES_TITLE = {"en": "Rules", "de": "Regeln"}
+BACK = {"en": "Back to the lobby", "de": "Zurück zur Lobby"}
+OTHER_LANG = {"en": ("de", "Deutsch"), "de": ("en", "English")}
+
+
+def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
+    """A server-rendered page in the client's frame (same header and style sheet, no script)."""
+    return (f'<!doctype html>\n<html lang="{lang}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{escape(title)}</title>\n'
+            f'<link rel="stylesheet" href="/static/style.css">\n<link rel="icon" href="data:,">\n</head>\n<body>\n'
+            f'<header><a href="/" id="home">Wasserspiele</a><span class="spacer"></span>{header_extra}</header>\n'
+            f'<main class="rules">\n{main}\n</main>\n</body>\n</html>\n')
+
+
+def render_rules(game: str, lang: str) -> str:
+    """The rules page of `game` in `lang` (the Markdown file rendered, with a language switch)."""
+    from markdown_it import MarkdownIt
+
+    text = player_rules(game, lang)
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    other, other_name = OTHER_LANG[lang]
+    head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'
+    title = f"{RULES_TITLE[lang]}: {manifest(game).title_in(lang)}"
+    return _page_html(lang, title, f'<p><a href="/">{BACK[lang]}</a></p>\n{html}', head)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:

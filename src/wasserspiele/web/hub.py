@@ -118,6 +118,24 @@ class SeatInfo:
     kind: str
     level: str | None
     token_hash: str | None
+    name: str | None = None
+
+
+MAX_NAME = 40
+
+
+def clean_name(name: Any) -> str:
+    """A player's chosen name, trimmed; Refused saying what is wrong with it."""
+    if not isinstance(name, str):
+        raise Refused("bad_name", "a name must be text")
+    name = " ".join(name.split())
+    if not name:
+        raise Refused("bad_name", "a name cannot be empty")
+    if len(name) > MAX_NAME:
+        raise Refused("bad_name", f"a name has at most {MAX_NAME} characters ({len(name)} given)")
+    if not name.isprintable():
+        raise Refused("bad_name", "a name cannot contain control characters")
+    return name
 
 
 class LiveTable:
@@ -130,7 +148,7 @@ class LiveTable:
         self.created = row.created
         self.state = state
         self.game = state.game
-        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash) for s in row.seats]
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.bots: dict[int, Any] = {}
@@ -141,6 +159,9 @@ class LiveTable:
         # choices can have been applied meanwhile)
         self.waiting_since: dict[int, int] = {}
         self._track_waiting(set())
+        # (table id, seat -> token) of the rematch with the same seats, once someone asked
+        # for it; kept in memory only (after a restart a new rematch can be started)
+        self.rematch: tuple[str, dict[int, str]] | None = None
 
     # -- building ------------------------------------------------------------
     @classmethod
@@ -197,7 +218,7 @@ class LiveTable:
             "terminal": terminal,
             "scores": st.scores(),
             "winners": st.winners() if terminal else [],
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "online": s.seat in online}
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online}
                       for s in self.seats],
         }
 
@@ -212,6 +233,8 @@ class LiveTable:
         mine = self.state.committed().get(seat) if seat in msg["chosen"] else None
         msg["my_choice"] = str(mine) if mine is not None else None
         msg["legal"] = legal
+        if self.rematch is not None:
+            msg["rematch"] = self.rematch[0]
         return msg
 
     def broadcast(self) -> None:
@@ -229,7 +252,21 @@ class LiveTable:
                 text = cache[c.seat] = json.dumps(self.message_for(c.seat, table), separators=(",", ":"))
             c.push(text)
 
+    def set_name(self, seat: int | None, name: Any) -> None:
+        """The player of `seat` chooses the name every seat list shows."""
+        if seat is None:
+            raise Refused("spectator", "spectators have no seat to name", 403)
+        self.seats[seat].name = clean_name(name)
+        self.hub.storage.set_seat_name(self.id, seat, self.seats[seat].name)
+        self.broadcast()
+
     def attach(self, conn: Connection) -> None:
+        if conn.seat is not None:
+            # one controller per seat: the newest connection takes over, the older ones are told
+            for old in [c for c in self.conns if c.seat == conn.seat]:
+                old.push(json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"}))
+                old.close()
+                self.conns.discard(old)
         self.conns.add(conn)
         conn.start()
         self.broadcast()  # the newcomer gets its state; the others see who is online

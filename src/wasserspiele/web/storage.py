@@ -38,6 +38,7 @@ seats_t = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),    # human | bot
     sa.Column("level", sa.String(16), nullable=True),    # bots: easy | medium | hard | expert
     sa.Column("token_hash", sa.String(64), nullable=True),  # humans: sha256 of the seat token
+    sa.Column("name", sa.String(40), nullable=True),     # humans: the name the player chose
 )
 
 moves_t = sa.Table(
@@ -78,6 +79,7 @@ class SeatRow:
     kind: str
     level: str | None
     token_hash: str | None
+    name: str | None = None
 
 
 @dataclass
@@ -151,7 +153,7 @@ class Storage:
                 result=None, created=t, updated=t))
             conn.execute(seats_t.insert(), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
-                 "token_hash": s.token_hash} for s in row.seats])
+                 "token_hash": s.token_hash, "name": s.name} for s in row.seats])
 
     # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
     _insert_moves = moves_t.insert()
@@ -210,7 +212,7 @@ class Storage:
             id=r["id"], game=r["game"], options=json.loads(r["options"]), players=r["players"],
             seed=r["seed"], setup=json.loads(r["setup"]),
             status=r["status"], created=r["created"],
-            seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"]) for s in seats],
+            seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"], s["name"]) for s in seats],
             actions=list(actions), result=json.loads(r["result"]) if r["result"] else None)
 
     def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
@@ -228,11 +230,16 @@ class Storage:
         by_table: dict[str, list[dict[str, Any]]] = {}
         for s in seats:
             by_table.setdefault(s["table_id"], []).append(
-                {"seat": s["seat"], "kind": s["kind"], "level": s["level"]})
+                {"seat": s["seat"], "kind": s["kind"], "level": s["level"], "name": s["name"]})
         return [{"id": r["id"], "game": r["game"], "options": json.loads(r["options"]),
                  "players": r["players"], "status": r["status"], "moves": r["moves"],
                  "created": r["created"].isoformat() if r["created"] else None,
                  "seats": by_table.get(r["id"], [])} for r in rows]
+
+    def set_seat_name(self, table_id: str, seat: int, name: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(seats_t.update().where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat))
+                         .values(name=name))
 
     def unfinished_ids(self) -> list[str]:
         with self.engine.connect() as conn:

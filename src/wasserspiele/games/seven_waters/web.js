@@ -1,6 +1,6 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
-import { s, h, svgRoot, card, cardText, SUIT_SYMBOL } from "../svg.js";
-import { t } from "../i18n.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, SUIT_SYMBOL } from "../svg.js";
+import { t, say, seatLabel } from "../i18n.js";
 
 const CW = 40, CH = 56;
 
@@ -14,37 +14,59 @@ function parse(action) {
   return { verb, cards: words.slice(1) };
 }
 
-function park(p, seatNo, mine, ui, y0) {
-  const g = s("g", { transform: `translate(0,${y0})` });
-  g.append(s("text", { x: 4, y: 14, "font-size": 14, "font-weight": "bold" },
-    `${t("seat", { n: seatNo })}${mine ? " (" + t("you") + ")" : ""} · ${t("cards_n", { n: p.hand_count })} · ${t("seven_waters.discards")} ${p.discard_count}`));
-  let y = 22;
+const SW = 0.9 * CW, SH = 0.7 * CH;   // a card in a park
+
+function parkCard(c, x, y) {
+  const node = card(c, x, y, SW, SH);
+  return c && c !== "##" ? anim(node, `c:${base(c)}`) : node;
+}
+
+// A player's park: lines (with their slides), river, pool, theme.  Only your own lines
+// are places to choose (a slide goes onto one).
+function park(p, seatNo, mine, ui) {
+  const g = s("g", {});
+  let y = 0;
   p.lines.forEach((line, k) => {
     const row = s("g", { transform: `translate(4,${y})` });
-    const frame = s("rect", { class: "hl", x: -2, y: -2, width: 4 * 30 + CW + 4, height: CH * 0.7 + 4, rx: 4, fill: "#0000", stroke: "#0001" });
-    row.append(frame);
-    line.forEach((c, i) => row.append(card(c, i * 30, 0, CW * 0.9, CH * 0.7)));
-    row.append(s("text", { x: 4 * 30 + CW + 8, y: 24, "font-size": 12 }, `${t("seven_waters.line", { k: k + 1 })}: ${p.line_sums[k]}`));
+    row.append(s("rect", { class: "hl", x: -2, y: -2, width: 4 * 30 + CW + 4, height: SH + 4, rx: 4, fill: "#0000", stroke: "#0001" }));
+    line.forEach((c, i) => row.append(parkCard(c, i * 30, 0)));
+    row.append(s("text", { x: 4 * 30 + CW + 8, y: 16, "font-size": 12 }, t("seven_waters.line", { k: k + 1 })));
+    row.append(s("text", { x: 4 * 30 + CW + 8, y: 32, "font-size": 12, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
     const slide = p.slides[k];
-    if (slide) slide.forEach((c, i) => row.append(card(c, 4 * 30 + CW + 80 + i * 30, 0, CW * 0.9, CH * 0.7)));
+    if (slide) slide.forEach((c, i) => row.append(parkCard(c, 4 * 30 + CW + 60 + i * 30, 0)));
     g.append(mine ? ui.mark(row, `line:${k + 1}`) : row);
-    y += CH * 0.7 + 6;
+    y += SH + 6;
   });
-  const strip = (label, cards, yy) => {
-    const r = s("g", { transform: `translate(4,${yy})` }, s("text", { x: 0, y: 24, "font-size": 12 }, label));
-    cards.forEach((c, i) => r.append(card(c, 70 + i * 26, 0, CW * 0.9, CH * 0.7)));
+  const strip = (label, cards) => {
+    const r = s("g", { transform: `translate(4,${y})` }, s("text", { x: 0, y: 24, "font-size": 12 }, label));
+    cards.forEach((c, i) => r.append(parkCard(c, 56 + i * 26, 0)));
     g.append(r);
+    y += SH + 6;
   };
-  strip(t("seven_waters.river"), p.river, y); y += CH * 0.7 + 6;
-  strip(`${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`, p.pool, y); y += CH * 0.7 + 6;
-  strip(t("seven_waters.theme"), p.theme ? [p.theme] : (p.theme_placed ? ["##"] : []), y); y += CH * 0.7 + 6;
+  strip(t("seven_waters.river"), p.river);
+  strip(`${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`, p.pool);
+  strip(t("seven_waters.theme"), p.theme ? [p.theme] : (p.theme_placed ? ["##"] : []));
   return [g, y];
+}
+
+function pyramid(view, ui) {
+  const W = 7 * (CW + 4) + 8;
+  const g = s("g", {});
+  view.pyramid.forEach((row, r) => row.forEach((c, i) => {
+    const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4);
+    const node = card(c, x, 4 + r * CH * 0.72, CW, CH);
+    if (!c) { g.append(node); return; }
+    const marked = ui.mark(node, `pyr:${r + 1}-${i + 1}`);
+    g.append(c === "##" ? marked : anim(marked, `c:${base(c)}`));
+  }));
+  return [g, W, 6 * (CH * 0.72) + CH + 8];
 }
 
 export default {
   title: { en: "Seven Waters", de: "Sieben Wasser" },
   strings: {
-    en: { "seven_waters.opt.first_player": "Start player", "seven_waters.opt.slide_limit": "Slides in all",
+    en: { "seven_waters.help.first_player": "Who makes the first move.", "seven_waters.help.slide_limit": "Slides both players may build together; none: no limit (competition edition).", "seven_waters.help.final_turns": "Turns after the last pyramid card is taken: both players, only the opponent, or none.", 
+          "seven_waters.opt.first_player": "Start player", "seven_waters.opt.slide_limit": "Slides in all",
           "seven_waters.opt.final_turns": "Turns after the last take",
           "seven_waters.final_turns.both": "both", "seven_waters.final_turns.opponent_only": "opponent only", "seven_waters.final_turns.none": "none",
           "seven_waters.take": "Take {c}", "seven_waters.discard": "Discard {c}", "seven_waters.discard_none": "Discard nothing",
@@ -53,10 +75,16 @@ export default {
           "seven_waters.line": "line {k}", "seven_waters.river": "River", "seven_waters.pool": "Pool", "seven_waters.theme": "Theme",
           "seven_waters.discards": "discards", "seven_waters.hand": "Your hand", "seven_waters.pyramid": "Pyramid",
           "seven_waters.left": "{n} cards left in the pyramid", "seven_waters.extra": "extra action",
-          "seven_waters.log": "Seat {seat}: {a}",
+          "seven_waters.log": "{who}: {a}{x}.", "seven_waters.extra_log": " (extra action)", "seven_waters.park": "park",
+          "seven_waters.name_pyr": "{c}, pyramid row {r}, place {k}", "seven_waters.name_line": "line {k}, sum {s}: {c}",
+          "seven_waters.why_line": "A line takes a slide: first choose the cards from your hand; the lines they fit then light up.",
+          "seven_waters.why_hand": "This card fits none of your moves right now.",
+          "seven_waters.draw": "Both have {p} points and equally large pools: a draw.",
+          "seven_waters.by_pool": "Both have {p} points; the larger pool decides: {who} wins.",
           "seven_waters.cat.slides": "Slides", "seven_waters.cat.river": "River", "seven_waters.cat.pool": "Pool",
           "seven_waters.cat.theme": "Theme", "seven_waters.cat.hand": "Hand", "seven_waters.cat.discards": "Discards" },
-    de: { "seven_waters.opt.first_player": "Startspieler", "seven_waters.opt.slide_limit": "Rutschen insgesamt",
+    de: { "seven_waters.help.first_player": "Wer den ersten Zug macht.", "seven_waters.help.slide_limit": "Rutschen, die beide zusammen bauen dürfen; keine: ohne Grenze (Turnierausgabe).", "seven_waters.help.final_turns": "Züge nach der letzten Pyramidenkarte: beide, nur der Gegner oder keiner.", 
+          "seven_waters.opt.first_player": "Startspieler", "seven_waters.opt.slide_limit": "Rutschen insgesamt",
           "seven_waters.opt.final_turns": "Züge nach der letzten Karte",
           "seven_waters.final_turns.both": "beide", "seven_waters.final_turns.opponent_only": "nur Gegner", "seven_waters.final_turns.none": "keine",
           "seven_waters.take": "{c} nehmen", "seven_waters.discard": "{c} abwerfen", "seven_waters.discard_none": "Nichts abwerfen",
@@ -65,7 +93,12 @@ export default {
           "seven_waters.line": "Reihe {k}", "seven_waters.river": "Fluss", "seven_waters.pool": "Teich", "seven_waters.theme": "Thema",
           "seven_waters.discards": "abgeworfen", "seven_waters.hand": "Deine Hand", "seven_waters.pyramid": "Pyramide",
           "seven_waters.left": "{n} Karten in der Pyramide", "seven_waters.extra": "Zusatzaktion",
-          "seven_waters.log": "Platz {seat}: {a}",
+          "seven_waters.log": "{who}: {a}{x}.", "seven_waters.extra_log": " (Zusatzaktion)", "seven_waters.park": "Auslage",
+          "seven_waters.name_pyr": "{c}, Pyramide Reihe {r}, Platz {k}", "seven_waters.name_line": "Reihe {k}, Summe {s}: {c}",
+          "seven_waters.why_line": "An eine Reihe kommt eine Rutsche: wähle zuerst die Karten aus deiner Hand; dann leuchten die passenden Reihen auf.",
+          "seven_waters.why_hand": "Diese Karte passt gerade zu keinem deiner Züge.",
+          "seven_waters.draw": "Beide haben {p} Punkte und gleich große Teiche: unentschieden.",
+          "seven_waters.by_pool": "Beide haben {p} Punkte; der größere Teich entscheidet: {who} gewinnt.",
           "seven_waters.cat.slides": "Rutschen", "seven_waters.cat.river": "Fluss", "seven_waters.cat.pool": "Teich",
           "seven_waters.cat.theme": "Thema", "seven_waters.cat.hand": "Hand", "seven_waters.cat.discards": "Abwurf" },
   },
@@ -96,26 +129,81 @@ export default {
     return `${t("seven_waters.left", { n: view.pyramid_left })}${view.extra_action ? " · " + t("seven_waters.extra") : ""}`;
   },
 
-  draw(view, ui) {
-    const W = 7 * (CW + 4) + 8;
-    const pyr = svgRoot(W, 6 * (CH * 0.72) + CH + 8);
-    view.pyramid.forEach((row, r) => row.forEach((c, i) => {
-      const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4);
-      const node = card(c, x, 4 + r * CH * 0.72, CW, CH);
-      pyr.append(c ? ui.mark(node, `pyr:${r + 1}-${i + 1}`) : node);
-    }));
-    const parts = [h("h3", {}, t("seven_waters.pyramid")), h("div", {}, pyr)];
-    view.players.forEach((p, seat) => {
-      const [g, height] = park(p, seat, seat === view.seat, ui, 0);
-      parts.push(h("div", { class: "park", "data-park": seat }, svgRoot(420, height + 4, g)));
-    });
-    const me = view.seat !== null && view.seat !== undefined ? view.players[view.seat] : null;
-    if (me && me.hand) {
-      const width = Math.max(300, me.hand.length * 50 + 10);
-      parts.push(h("h3", {}, t("seven_waters.hand")), h("div", { class: "hand" },
-        svgRoot(width, CH + 16, me.hand.map((c, i) => ui.mark(card(c, 6 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`)))));
+  name(key, view) {
+    const [kind, arg] = key.split(":");
+    if (kind === "pyr") {
+      const [r, c] = arg.split("-").map(Number);
+      const code = view.pyramid[r - 1][c - 1];
+      return t("seven_waters.name_pyr", { c: cardName(code), r, k: c });
     }
-    return h("div", {}, parts);
+    if (kind === "line") {
+      const me = view.players[view.seat ?? 0];
+      const line = me.lines[+arg - 1] || [];
+      return t("seven_waters.name_line", { k: arg, s: me.line_sums[+arg - 1], c: line.map(cardName).join(", ") || "–" });
+    }
+    return cardName(arg);
+  },
+
+  explain(key, view) {
+    if (key.startsWith("line:")) return t("seven_waters.why_line");
+    if (key.startsWith("hand:")) return t("seven_waters.why_hand");
+    return null;
+  },
+
+  seatInfo(view, seat) {
+    const p = view.players[seat];
+    return `${t("cards_n", { n: p.hand_count })}`;
+  },
+
+  seatScore(view, seat, msg) {
+    const sc = (msg.scores || [])[seat];
+    return typeof sc === "number" ? sc : (view.totals ? view.totals[seat] : null);
+  },
+
+  lastKeys(view) {
+    const e = (view.log || []).at(-1);
+    if (!e) return [];
+    if (e.kind === "take") return [`pyr:${e.action.split(" ")[1]}`];
+    if (e.kind === "slide") return [`line:${e.action.split(" ")[1]}`];
+    return [];
+  },
+
+  tieBreak(view, msg) {
+    const totals = view.totals || [];
+    if (totals.length === 2 && totals[0] === totals[1]) {
+      const pools = view.players.map((p) => p.pool.length);
+      return pools[0] === pools[1] ? t("seven_waters.draw", { p: totals[0] })
+        : t("seven_waters.by_pool", { p: totals[0], who: seatLabel(pools[0] > pools[1] ? 0 : 1) });
+    }
+    return null;
+  },
+
+  draw(view, ui) {
+    const mySeat = view.seat ?? null;
+    const shown = mySeat ?? (view.to_move?.[0] ?? 0);   // a spectator sees the player to move
+    const [pyr, PW, PH] = pyramid(view, ui);
+    const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);
+    const wide = window.innerWidth > 760;
+    const MW = 420;
+    const W = wide ? PW + MW + 12 : Math.max(PW, MW), H = wide ? Math.max(PH, MH + 22) : PH + MH + 30;
+    const mx = wide ? PW + 12 : 0, my = wide ? 0 : PH + 8;
+    const board = svgRoot(W, H,
+      s("g", { transform: `translate(${wide ? 0 : (W - PW) / 2},0)` }, pyr),
+      s("g", { transform: `translate(${mx},${my})` },
+        s("text", { x: 4, y: 14, "font-size": 14, "font-weight": "bold" },
+          `${seatLabel(shown)}${mySeat === shown ? " (" + t("you") + ")" : ""} · ${t("seven_waters.discards")} ${view.players[shown].discard_count}`),
+        s("g", { transform: "translate(0,22)" }, mine)));
+    const side = view.players.map((p, seat) => seat === shown ? null : (() => {
+      const [g, height] = park(p, seat, false, ui);
+      return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`, h("div", { class: "park", "data-park": seat }, svgRoot(420, height + 4, g))];
+    })()).filter(Boolean);
+    let hand = null;
+    const me = mySeat !== null ? view.players[mySeat] : null;
+    if (me && me.hand) {
+      hand = svgRoot(Math.max(300, me.hand.length * 50 + 10), CH + 16,
+        me.hand.map((c, i) => anim(ui.mark(card(c, 6 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`), `c:${base(c)}`)));
+    }
+    return { board, hand, side };
   },
 
   logLines(view) {
@@ -124,7 +212,7 @@ export default {
       if (e.kind === "take" && e.card) a = t("seven_waters.take", { c: cardText(e.card) });
       else if (e.kind === "discard" && e.count !== undefined && !e.action.includes(" ")) a = `${t("seven_waters.discard", { c: t("cards_n", { n: e.count }) })}`;
       else a = this.label(e.action, null);
-      return t("seven_waters.log", { seat: e.seat, a });
+      return say("seven_waters.log", { seat: e.seat, a, x: e.extra ? t("seven_waters.extra_log") : "" });
     });
   },
 
@@ -132,7 +220,7 @@ export default {
     const cats = ["slides", "river", "pool", "theme", "hand", "discards"];
     const scores = Array.isArray(view.scores) ? view.scores : [];
     return h("table", { class: "score" },
-      h("tr", {}, h("th", {}, ""), scores.map((_, i) => h("th", {}, t("seat", { n: i })))),
+      h("tr", {}, h("th", {}, ""), scores.map((_, i) => h("th", { scope: "col" }, seatLabel(i)))),
       cats.map((c) => h("tr", {}, h("th", {}, t(`seven_waters.cat.${c}`)), scores.map((x) => h("td", {}, x?.[c] ?? "")))),
       h("tr", {}, h("th", {}, t("total")), (view.totals || []).map((x) => h("td", {}, h("b", {}, x)))));
   },

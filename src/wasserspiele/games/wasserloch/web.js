@@ -1,6 +1,6 @@
 // Wasserloch: the waterhole (eight places in a circle), your hand, loot.
 import { s, h, svgRoot, SEAT_COLORS } from "../svg.js";
-import { t } from "../i18n.js";
+import { t, say, seatLabel } from "../i18n.js";
 
 const VALUES = ["A", "2", "3", "4", "5", "6", "7", "8"];
 const ANIMALS = ["mouse", "flamingo", "zebra", "cheetah", "giraffe", "rhino", "elephant", "crocodile"];
@@ -10,23 +10,36 @@ function parse(action) {
   return { value: v === "1" ? "A" : v, count: parseInt(n, 10) };
 }
 
-function place(value, count, cx, cy, ui) {
+// The seat whose play is the newest: the one before the seat to move (none at a round's start).
+function lastMover(view) {
+  const n = view.hand_sizes.length;
+  const next = (view.to_move || [])[0];
+  if (next === undefined) return view.last.findIndex((e) => e) >= 0 ? (view.start_player + n - 1) % n : null;
+  const seat = (next + n - 1) % n;
+  return view.last[seat] && view.last[seat].round === view.round ? seat : null;
+}
+
+function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }
+
+function place(value, count, cx, cy, ui, from, round) {
   const g = s("g", { transform: `translate(${cx},${cy})` },
-    s("circle", { class: "hl", r: 34, fill: count ? "#cfe6f5" : "#e9f3f9", stroke: "#3d8fc4", "stroke-width": 2 }),
+    s("circle", { class: "hl", r: 34, fill: count ? "#cfe6f5" : "#e9f3f9", stroke: "#1f6fa3", "stroke-width": 2 }),
     s("text", { y: 6, "text-anchor": "middle", "font-size": 22, "font-weight": "bold" }, value),
-    s("text", { y: -14, "text-anchor": "middle", "font-size": 9, fill: "#1d4f70" }, t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`)),
-    s("text", { y: 28, "text-anchor": "middle", "font-size": 12, fill: "#1d4f70" }, count ? `×${count}` : "–"));
+    s("text", { y: -14, "text-anchor": "middle", "font-size": 10, fill: "#0b3a5a" }, animalName(value)),
+    count ? s("g", { "data-anim": `pile:${round}:${value}:${count}`, "data-from": from },
+      s("text", { y: 28, "text-anchor": "middle", "font-size": 13, fill: "#0b3a5a", "font-weight": "bold" }, `×${count}`))
+      : s("text", { y: 28, "text-anchor": "middle", "font-size": 13, fill: "#0b3a5a" }, "–"));
   return ui.mark(g, `v:${value}`);
 }
 
 function handGroup(value, count, x, ui) {
-  const g = s("g", { transform: `translate(${x},6)` });
+  const g = s("g", { transform: `translate(${x},6)`, "data-origin": `hand:${value}` });
   for (let i = count - 1; i >= 0; i--) {
     g.append(s("rect", { class: i === 0 ? "hl" : null, x: i * 5, y: i * 3, width: 48, height: 66, rx: 5,
       fill: "#fffdf7", stroke: "#555" }));
   }
   g.append(s("text", { x: 24, y: 38, "text-anchor": "middle", "font-size": 24, "font-weight": "bold" }, value));
-  g.append(s("text", { x: 24, y: 14, "text-anchor": "middle", "font-size": 8 }, t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`)));
+  g.append(s("text", { x: 24, y: 14, "text-anchor": "middle", "font-size": 8 }, animalName(value)));
   g.append(s("text", { x: 24, y: 58, "text-anchor": "middle", "font-size": 13 }, `×${count}`));
   return ui.mark(g, `v:${value}`);
 }
@@ -34,19 +47,29 @@ function handGroup(value, count, x, ui) {
 export default {
   title: { en: "Wasserloch", de: "Wasserloch" },
   strings: {
-    en: { "wasserloch.opt.players": "Players", "wasserloch.opt.rounds": "Rounds",
+    en: { "wasserloch.help.players": "How many play (2–4).", "wasserloch.help.rounds": "Rounds in a game; points add up. 1 is the short game.", "wasserloch.help.first_player": "Who begins the first round.", "wasserloch.help.chase": "nearest: the nearest lower place with cards is driven off; adjacent: only the place directly below.", 
+          "wasserloch.opt.players": "Players", "wasserloch.opt.rounds": "Rounds",
           "wasserloch.opt.first_player": "Start player", "wasserloch.opt.chase": "Driving off",
           "wasserloch.chase.nearest": "nearest", "wasserloch.chase.adjacent": "adjacent",
-          "wasserloch.play": "play {n} × {v}", "wasserloch.log": "Seat {seat}: {n} × {v}",
-          "wasserloch.drove": " — drove off the {v}s, +{loot}", "wasserloch.hand": "Your hand",
+          "wasserloch.play": "play {n} × {v}", "wasserloch.log": "{who} plays {n} × {v} ({a}).",
+          "wasserloch.drove": "That drives off the {v}s; {loot} points.",
+          "wasserloch.name": "{v}, {a}: {n} at the waterhole, {m} in your hand",
+          "wasserloch.why_none": "You hold no {v}: you can only play values from your hand.",
+          "wasserloch.round_over": "Round {r} is over", "wasserloch.round_line": "{who}: +{p} this round, {total} in all",
+          "wasserloch.shared": "A tie at {p} points: the tied players share the win.", "wasserloch.hand": "Your hand",
           "wasserloch.gone": "Driven off this round", "wasserloch.animal.mouse": "mouse", "wasserloch.animal.flamingo": "flamingo",
           "wasserloch.animal.zebra": "zebra", "wasserloch.animal.cheetah": "cheetah", "wasserloch.animal.giraffe": "giraffe",
           "wasserloch.animal.rhino": "rhino", "wasserloch.animal.elephant": "elephant", "wasserloch.animal.crocodile": "crocodile" },
-    de: { "wasserloch.opt.players": "Spieler", "wasserloch.opt.rounds": "Durchgänge",
+    de: { "wasserloch.help.players": "Wie viele mitspielen (2–4).", "wasserloch.help.rounds": "Durchgänge je Spiel; die Punkte werden addiert. 1 ist das kurze Spiel.", "wasserloch.help.first_player": "Wer den ersten Durchgang beginnt.", "wasserloch.help.chase": "nächster: der nächste niedrigere Platz mit Karten wird vertrieben; benachbarter: nur der direkt darunter.", 
+          "wasserloch.opt.players": "Spieler", "wasserloch.opt.rounds": "Durchgänge",
           "wasserloch.opt.first_player": "Startspieler", "wasserloch.opt.chase": "Vertreiben",
           "wasserloch.chase.nearest": "nächster", "wasserloch.chase.adjacent": "benachbarter",
-          "wasserloch.play": "{n} × {v} ausspielen", "wasserloch.log": "Platz {seat}: {n} × {v}",
-          "wasserloch.drove": " — vertreibt die {v}er, +{loot}", "wasserloch.hand": "Deine Hand",
+          "wasserloch.play": "{n} × {v} ausspielen", "wasserloch.log": "{who} spielt {n} × {v} ({a}).",
+          "wasserloch.drove": "Das vertreibt die {v}er; {loot} Punkte.",
+          "wasserloch.name": "{v}, {a}: {n} am Wasserloch, {m} auf deiner Hand",
+          "wasserloch.why_none": "Du hast keine {v}: du kannst nur Werte von deiner Hand spielen.",
+          "wasserloch.round_over": "Durchgang {r} ist vorbei", "wasserloch.round_line": "{who}: +{p} in diesem Durchgang, {total} insgesamt",
+          "wasserloch.shared": "Gleichstand bei {p} Punkten: die Gleichplatzierten teilen sich den Sieg.", "wasserloch.hand": "Deine Hand",
           "wasserloch.gone": "In diesem Durchgang vertrieben", "wasserloch.animal.mouse": "Maus", "wasserloch.animal.flamingo": "Flamingo",
           "wasserloch.animal.zebra": "Zebra", "wasserloch.animal.cheetah": "Gepard", "wasserloch.animal.giraffe": "Giraffe",
           "wasserloch.animal.rhino": "Nashorn", "wasserloch.animal.elephant": "Elefant", "wasserloch.animal.crocodile": "Krokodil" },
@@ -60,44 +83,89 @@ export default {
     return `${t("round", { n: view.round })} / ${view.rounds} · ${t("pile", { n: view.pile })}`;
   },
 
-  draw(view, ui) {
+  name(key, view) {
+    const v = key.slice(2), i = VALUES.indexOf(v);
+    const here = view.waterhole[i], mine = view.hand ? view.hand[i] : 0;
+    return t("wasserloch.name", { v, a: animalName(v), n: here, m: mine });
+  },
+
+  explain(key, view) {
+    const v = key.slice(2), i = VALUES.indexOf(v);
+    if (view.hand && !view.hand[i]) return t("wasserloch.why_none", { v });
+    return null;
+  },
+
+  seatInfo(view, seat) { return t("cards_n", { n: view.hand_sizes[seat] }); },
+
+  lastKeys(view) {
+    const seat = lastMover(view);
+    return seat === null ? [] : [`v:${parse(view.last[seat].play).value}`];
+  },
+
+  phaseNo(view) { return view.round; },
+
+  summary(before, view) {
+    if (before.round === view.round && !(view.over && !before.over)) return null;
+    const r = before.round;
+    const loot = view.loot[r - 1] || [];
+    return { title: t("wasserloch.round_over", { r }),
+             lines: loot.map((p, seat) => t("wasserloch.round_line", { who: seatLabel(seat), p, total: view.scores[seat] })) };
+  },
+
+  tieBreak(view, msg) {
+    const w = msg.winners || [];
+    return w.length > 1 ? t("wasserloch.shared", { p: view.scores[w[0]] }) : null;
+  },
+
+  draw(view, ui, msg = {}) {
     const W = 340, R = 120, C = 170;
+    const mover = lastMover(view);
+    const from = mover === null ? null : mover === view.seat ? `hand:${parse(view.last[mover].play).value}` : `seat:${mover}`;
     const hole = svgRoot(W, W,
-      s("circle", { cx: C, cy: C, r: R + 40, fill: "#a7d3ee", stroke: "#3d8fc4", "stroke-width": 3 }),
-      s("text", { x: C, y: C + 5, "text-anchor": "middle", "font-size": 14, fill: "#1d4f70" },
+      s("circle", { cx: C, cy: C, r: R + 40, fill: "#a7d3ee", stroke: "#1f6fa3", "stroke-width": 3 }),
+      s("text", { x: C, y: C + 5, "text-anchor": "middle", "font-size": 14, fill: "#0b3a5a" },
         t("pile", { n: view.pile })),
       VALUES.map((v, i) => {
         const a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
-        return place(v, view.waterhole[i], C + R * Math.cos(a), C + R * Math.sin(a), ui);
+        return place(v, view.waterhole[i], C + R * Math.cos(a), C + R * Math.sin(a), ui, from, view.round);
       }));
-    const parts = [h("div", { class: "board-hole" }, hole)];
+    // the cards just driven off go to their taker (drawn once, on the position that shows it)
+    const e = mover === null ? null : view.last[mover];
+    if (e && e.drove_off && msg.fresh) {
+      const i = VALUES.indexOf(e.drove_off), a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
+      hole.append(s("g", { "data-fly-to": `seat:${mover}`, "aria-hidden": "true" },
+        s("g", { transform: `translate(${C + R * Math.cos(a) - 22},${C + R * Math.sin(a) - 30})` },
+          s("rect", { width: 44, height: 60, rx: 5, fill: "#fffdf7", stroke: "#555" }),
+          s("text", { x: 22, y: 38, "text-anchor": "middle", "font-size": 20, "font-weight": "bold" }, `${e.drove_off}×${e.loot}`))));
+    }
+    let hand = null;
     if (view.hand) {
       const groups = VALUES.map((v, i) => [v, view.hand[i]]).filter(([, n]) => n > 0);
-      const width = Math.max(340, groups.length * 66 + 10);
-      parts.push(h("h3", {}, t("wasserloch.hand")),
-        h("div", { class: "hand" }, svgRoot(width, 84, groups.map(([v, n], i) => handGroup(v, n, 6 + i * 66, ui)))));
+      hand = svgRoot(Math.max(340, groups.length * 66 + 10), 84, groups.map(([v, n], i) => handGroup(v, n, 6 + i * 66, ui)));
     }
-    const gone = VALUES.filter((_, i) => view.gone[i] > 0).map((v, i) => `${v}×${view.gone[VALUES.indexOf(v)]}`);
-    parts.push(h("p", { class: "muted" }, `${t("wasserloch.gone")}: ${gone.join(", ") || "–"}`));
-    parts.push(h("div", { class: "seats" }, view.hand_sizes.map((n, seat) =>
-      h("span", { class: "seat-chip", style: `border-left: 6px solid ${SEAT_COLORS[seat]}` },
-        `${t("seat", { n: seat })}: ${t("cards_n", { n })} · ${t("score")} ${view.scores[seat]}`))));
-    return h("div", {}, parts);
+    const gone = VALUES.filter((_, i) => view.gone[i] > 0).map((v) => `${v}×${view.gone[VALUES.indexOf(v)]}`);
+    return {
+      board: hole,
+      boardClass: "board-hole",
+      hand,
+      side: [["gone", t("wasserloch.gone"), h("p", {}, gone.join(", ") || "–")],
+             ["scores", t("score"), this.breakdown(view)]],
+    };
   },
 
   logLines(view) {
     return view.last.map((e, seat) => [e, seat]).filter(([e]) => e).map(([e, seat]) => {
       const p = parse(e.play);
-      let line = `${t("round", { n: e.round })} · ${t("wasserloch.log", { seat, n: p.count, v: p.value })}`;
-      if (e.drove_off) line += t("wasserloch.drove", { v: e.drove_off, loot: e.loot });
-      return line;
+      let line = say("wasserloch.log", { seat, n: p.count, v: p.value, a: animalName(p.value) });
+      if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), loot: e.loot });
+      return `${t("round", { n: e.round })}: ${line}`;
     });
   },
 
   breakdown(view) {
-    const rows = view.loot.map((r, i) => h("tr", {}, h("th", {}, t("round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
+    const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row" }, t("round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
-      h("tr", {}, h("th", {}, ""), view.scores.map((_, s2) => h("th", {}, t("seat", { n: s2 })))),
-      rows, h("tr", {}, h("th", {}, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
+      h("tr", {}, h("th", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
+      rows, h("tr", {}, h("th", { scope: "row" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
   },
 };

@@ -1,6 +1,12 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
-import { s, h, svgRoot, card, cardText, SUIT_SYMBOL } from "../svg.js";
-import { t } from "../i18n.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, SUIT_SYMBOL } from "../svg.js";
+import { t, say, seatLabel } from "../i18n.js";
+
+function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatLabel(0)} + ${seatLabel(2)}` : `${seatLabel(1)} + ${seatLabel(3)}`; }
+
+function resultLine(r) {
+  return t("watten.res", { n: r.hand, team: teamName(r.team), p: r.points, why: t(`watten.reason.${r.reason}`), a: r.tricks_won[0], b: r.tricks_won[1] });
+}
 
 const SIGNALS = ["none", "weak", "medium", "strong"];
 
@@ -9,7 +15,9 @@ function isCard(a) { return /^[2-9TJQKA][CDHS]$/i.test(a); }
 export default {
   title: { en: "Watten", de: "Watten" },
   strings: {
-    en: { "watten.opt.target": "Points to win", "watten.opt.first_dealer": "First dealer", "watten.opt.raising": "Raising",
+    en: { "watten.signals.partner": "partner sees it", "watten.signals.off": "off", "watten.signals.public": "everyone sees it", "watten.jack_order.skat": "♣ ♠ ♥ ♦ (skat)", "watten.jack_order.first_played": "first played wins", "watten.follow.all": "every lead", "watten.follow.trump_only": "trump leads only", "watten.caller.dealer_right": "right of the dealer", "watten.caller.dealer_left": "left of the dealer", 
+          "watten.help.target": "The first team to reach this many points wins.", "watten.help.first_dealer": "Who deals the first hand.", "watten.help.raising": "Allow raising a hand's value by 1; the opponents accept or concede.", "watten.help.signals": "Who sees a signal: the partner, nobody (off) or everyone (for learning).", "watten.help.signal_detection_p": "House rule: the chance that a signal is caught; a caught team loses the hand.", "watten.help.jack_order": "skat: ♣ > ♠ > ♥ > ♦ among the non-trump jacks; first played: the earliest of them wins.", "watten.help.follow": "all: every lead must be followed; trump only: only a trump lead.", "watten.help.caller": "Who names trump: the player right or left of the dealer.", "watten.help.hand_value": "What a hand is worth before raising.", 
+          "watten.opt.target": "Points to win", "watten.opt.first_dealer": "First dealer", "watten.opt.raising": "Raising",
           "watten.opt.signals": "Signals", "watten.opt.signal_detection_p": "Chance a signal is caught",
           "watten.opt.jack_order": "Jack order", "watten.opt.follow": "Following", "watten.opt.caller": "Trump caller",
           "watten.opt.hand_value": "Points per hand",
@@ -18,12 +26,22 @@ export default {
           "watten.sig.none": "none", "watten.sig.weak": "weak", "watten.sig.medium": "medium", "watten.sig.strong": "strong",
           "watten.phase.trump": "naming trump", "watten.phase.signal": "signals", "watten.phase.play": "playing",
           "watten.phase.answer": "answering a raise", "watten.phase.over": "game over", "watten.value": "hand worth {n}",
-          "watten.log.deal": "Hand dealt by seat {d}; seat {c} names trump", "watten.log.trump": "Seat {seat} names trump {s}",
-          "watten.log.signal": "Seat {seat} signals", "watten.log.play": "Seat {seat} plays {c}",
-          "watten.log.trick": "Seat {w} takes the trick", "watten.log.raise": "Seat {seat} raises",
+          "watten.log.deal": "{d} deals; {c} names trump.", "watten.log.trump": "{who} names {s} trump.",
+          "watten.log.signal": "{who} signals: {s}.", "watten.log.play": "{who} plays the {c}.",
+          "watten.log.trick": "{who} takes the trick.", "watten.log.raise": "{who} raises.",
+          "watten.log.accept": "{who} accepts the raise.", "watten.log.concede": "{who} concedes.",
+          "watten.log.hand": "The hand goes to team {team}: {p} points ({why}).", "watten.log.caught": "{who} is caught signalling.",
+          "watten.log.signal_hidden": "{who} signals.", "watten.log.game": "Team {team} wins the game with {score} points.",
           "watten.log.other": "{e}", "watten.tricks": "Tricks", "watten.hand": "Your hand",
-          "watten.res": "Hand {n}: team {team} +{p} ({why})", "watten.target": "Target {n}" },
-    de: { "watten.opt.target": "Punkte zum Sieg", "watten.opt.first_dealer": "Erster Geber", "watten.opt.raising": "Bieten",
+          "watten.res": "Hand {n}: team {team} scores {p} ({why}; tricks {a}:{b}).", "watten.target": "Target {n}",
+          "watten.reason.tricks": "three tricks", "watten.reason.concede": "the others conceded", "watten.reason.caught": "the others were caught signalling",
+          "watten.results": "Hands played", "watten.hand_over": "Hand {n} is over", "watten.standing": "Standing {a} : {b}.",
+          "watten.took": "{who} takes the trick", "watten.dealer": "deals",
+          "watten.why_phase": "Cards are played once trump is named and signals are given (now: {p}).",
+          "watten.why_card": "You must follow: this card may not be played now." },
+    de: { "watten.signals.partner": "der Partner sieht es", "watten.signals.off": "aus", "watten.signals.public": "alle sehen es", "watten.jack_order.skat": "♣ ♠ ♥ ♦ (Skat)", "watten.jack_order.first_played": "zuerst gespielt gewinnt", "watten.follow.all": "jedes Ausspiel", "watten.follow.trump_only": "nur Trumpf", "watten.caller.dealer_right": "rechts vom Geber", "watten.caller.dealer_left": "links vom Geber", 
+          "watten.help.target": "Das erste Team mit so vielen Punkten gewinnt.", "watten.help.first_dealer": "Wer das erste Spiel gibt.", "watten.help.raising": "Erlaubt, den Wert eines Spiels um 1 zu erhöhen; die Gegner nehmen an oder geben auf.", "watten.help.signals": "Wer das Deuten sieht: der Partner, niemand (aus) oder alle (zum Lernen).", "watten.help.signal_detection_p": "Hausregel: die Chance, dass Deuten auffällt; das ertappte Team verliert das Spiel.", "watten.help.jack_order": "Skat: ♣ > ♠ > ♥ > ♦ unter den Nicht-Trumpf-Buben; zuerst gespielt: der früheste von ihnen gewinnt.", "watten.help.follow": "alle: jedes Ausspiel muss bedient werden; nur Trumpf: nur Trumpf.", "watten.help.caller": "Wer Trumpf ansagt: der Spieler rechts oder links vom Geber.", "watten.help.hand_value": "Was ein Spiel vor dem Bieten wert ist.", 
+          "watten.opt.target": "Punkte zum Sieg", "watten.opt.first_dealer": "Erster Geber", "watten.opt.raising": "Bieten",
           "watten.opt.signals": "Deuten", "watten.opt.signal_detection_p": "Chance, dass Deuten auffällt",
           "watten.opt.jack_order": "Reihenfolge der Buben", "watten.opt.follow": "Bedienen", "watten.opt.caller": "Wer sagt Trumpf an",
           "watten.opt.hand_value": "Punkte je Spiel",
@@ -32,11 +50,19 @@ export default {
           "watten.sig.none": "nichts", "watten.sig.weak": "schwach", "watten.sig.medium": "mittel", "watten.sig.strong": "stark",
           "watten.phase.trump": "Trumpf ansagen", "watten.phase.signal": "Deuten", "watten.phase.play": "Stechen",
           "watten.phase.answer": "Antwort aufs Bieten", "watten.phase.over": "Spielende", "watten.value": "Spiel zählt {n}",
-          "watten.log.deal": "Platz {d} gibt; Platz {c} sagt Trumpf an", "watten.log.trump": "Platz {seat} sagt Trumpf {s} an",
-          "watten.log.signal": "Platz {seat} deutet", "watten.log.play": "Platz {seat} spielt {c}",
-          "watten.log.trick": "Platz {w} sticht", "watten.log.raise": "Platz {seat} bietet",
+          "watten.log.deal": "{d} gibt; {c} sagt Trumpf an.", "watten.log.trump": "{who} sagt {s} als Trumpf an.",
+          "watten.log.signal": "{who} deutet: {s}.", "watten.log.play": "{who} spielt {c}.",
+          "watten.log.trick": "{who} macht den Stich.", "watten.log.raise": "{who} bietet.",
+          "watten.log.accept": "{who} nimmt das Gebot an.", "watten.log.concede": "{who} gibt auf.",
+          "watten.log.hand": "Das Spiel geht an Team {team}: {p} Punkte ({why}).", "watten.log.caught": "{who} wird beim Deuten erwischt.",
+          "watten.log.signal_hidden": "{who} deutet.", "watten.log.game": "Team {team} gewinnt die Partie mit {score} Punkten.",
           "watten.log.other": "{e}", "watten.tricks": "Stiche", "watten.hand": "Deine Hand",
-          "watten.res": "Spiel {n}: Team {team} +{p} ({why})", "watten.target": "Ziel {n}" },
+          "watten.res": "Spiel {n}: Team {team} erhält {p} ({why}; Stiche {a}:{b}).", "watten.target": "Ziel {n}",
+          "watten.reason.tricks": "drei Stiche", "watten.reason.concede": "die anderen gaben auf", "watten.reason.caught": "die anderen wurden beim Deuten erwischt",
+          "watten.results": "Gespielte Spiele", "watten.hand_over": "Spiel {n} ist vorbei", "watten.standing": "Stand {a} : {b}.",
+          "watten.took": "{who} macht den Stich", "watten.dealer": "gibt",
+          "watten.why_phase": "Karten werden gespielt, sobald Trumpf angesagt und gedeutet ist (jetzt: {p}).",
+          "watten.why_card": "Du musst bedienen: diese Karte darfst du jetzt nicht spielen." },
   },
 
   keys(action) { return isCard(action) ? [`hand:${action.toUpperCase()}`] : []; },
@@ -51,61 +77,106 @@ export default {
 
   status(view) {
     const trump = view.trump ? ` · ${t("watten.trump", { s: SUIT_SYMBOL[view.trump] })}` : "";
-    return `${t("hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}${trump} · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })} · ${t("score")} ${view.scores.join(" : ")}`;
+    return `${t("hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}${trump} · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })}`;
   },
 
-  draw(view, ui) {
+  name(key) { return cardName(key.slice(5)); },
+
+  explain(key, view) {
+    if (view.phase !== "play") return t("watten.why_phase", { p: t(`watten.phase.${view.phase}`) });
+    return t("watten.why_card");
+  },
+
+  seatInfo(view, seat) {
+    const sig = view.signals?.[seat];
+    return `${t("cards_n", { n: view.hand_sizes[seat] })}${sig ? " · " + t(`watten.sig.${sig}`) : ""}${seat === view.dealer ? " · " + t("watten.dealer") : ""}`;
+  },
+
+  seatInfoOnBoard: true,
+  seatScore(view, seat) { return view.scores[seat % 2]; },
+
+  lastKeys() { return []; },
+
+  // a complete trick stays long enough to be seen going to its winner
+  hold(view) { return !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? 1900 : 650; },
+
+  phaseNo(view) { return view.hand_no; },
+
+  summary(before, view) {
+    if ((view.results || []).length <= (before.results || []).length) return null;
+    const r = view.results.at(-1);
+    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), t("watten.standing", { a: view.scores[0], b: view.scores[1] })] };
+  },
+
+  tieBreak() { return null; },
+
+  draw(view, ui, msg = {}) {
     const me = view.seat ?? 0;
-    const W = 360, H = 300;
+    const W = 400, H = 320;
     // seats around the table: me at the bottom, then clockwise left, top, right
-    const spots = [[180, 250], [45, 150], [180, 45], [315, 150]];
-    const played = Object.fromEntries((view.trick || []).map(([seat, c]) => [seat, c]));
-    const trickSpots = [[158, 160], [100, 118], [158, 76], [216, 118]];
+    const spots = [[200, 290], [8, 160], [200, 22], [392, 160]];
+    const trickSpots = [[178, 178], [112, 132], [178, 86], [244, 132]];
+    // a complete trick stays on the table, with its winner named, until the next card is played
+    const done = !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? view.tricks.at(-1) : null;
+    // with motion, the complete trick shows all four cards, then goes to its winner (once)
+    const still = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const shown = done ? (still || msg.fresh ? done.cards : []) : (view.trick || []);
+    const toWinner = done && msg.fresh && !still ? ["to-s", "to-w", "to-n", "to-e"][(done.winner - me + 4) % 4] : null;
+    const played = Object.fromEntries(shown.map(([seat, c]) => [seat, c]));
     const g = svgRoot(W, H,
-      s("rect", { x: 2, y: 2, width: 356, height: 296, rx: 60, fill: "#2e7d32", stroke: "#1b5e20", "stroke-width": 4 }));
+      s("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 60, fill: "#2e7d32", stroke: "#1b5e20", "stroke-width": 4 }));
     for (let k = 0; k < 4; k++) {
       const seat = (me + k) % 4;
       const [x, y] = spots[k];
       const turn = (view.to_move || []).includes(seat);
-      const sig = view.signals?.[seat];
       const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
-      const lx = k === 1 ? 6 : k === 3 ? 354 : x;
-      g.append(s("text", { x: lx, y: k === 0 ? y + 32 : k === 2 ? y - 8 : y, "text-anchor": anchor, "font-size": 12,
-        fill: turn ? "#ffd54f" : "white", "font-weight": turn ? "bold" : null },
-        `${t("seat", { n: seat })}${view.seat === seat ? " (" + t("you") + ")" : ""} · ${t("cards_n", { n: view.hand_sizes[seat] })}${sig ? " · " + t(`watten.sig.${sig}`) : ""}${seat === view.dealer ? " · D" : ""}`));
-      if (played[seat]) g.append(card(played[seat], ...trickSpots[k]));
+      const dy = k === 2 ? 0 : k === 0 ? 0 : -8;
+      g.append(s("g", { "data-origin": `tseat:${seat}` },
+        s("text", { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
+          `${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`),
+        s("text", { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" }, this.seatInfo(view, seat))));
+      if (played[seat]) {
+        const from = seat === view.seat ? null : `tseat:${seat}`;
+        const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),
+          `c:${played[seat]}`, from);
+        if (toWinner) c.firstChild.classList.add("trick-away", toWinner);
+        g.append(c);
+      }
     }
-    g.append(s("text", { x: 20, y: 24, "font-size": 14, fill: "white" },
+    if (done) {
+      g.append(s("text", { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" },
+        t("watten.took", { who: seatLabel(done.winner) })));
+    }
+    g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white" },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
-    g.append(s("text", { x: 340, y: 24, "text-anchor": "end", "font-size": 13, fill: "white" },
+    g.append(s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white" },
       `${t("watten.tricks")} ${view.tricks_won.join(" : ")}`));
-    const parts = [h("div", {}, g)];
+    let hand = null;
     if (view.hand && view.seat !== null && view.seat !== undefined) {
-      const width = Math.max(300, view.hand.length * 58 + 10);
-      parts.push(h("h3", {}, t("watten.hand")), h("div", { class: "hand" },
-        svgRoot(width, 86, view.hand.map((c, i) => ui.mark(card(c, 6 + i * 58, 8, 54, 74), `hand:${c}`)))));
+      hand = svgRoot(Math.max(300, view.hand.length * 58 + 10), 86,
+        view.hand.map((c, i) => anim(ui.mark(card(c, 6 + i * 58, 8, 54, 74), `hand:${c}`), `c:${c}`)));
     }
-    return h("div", {}, parts);
+    return { board: g, hand, side: [["results", t("watten.results"), this.breakdown(view)]] };
   },
 
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
       switch (e.event) {
-        case "deal": return t("watten.log.deal", { d: e.dealer, c: e.caller });
-        case "trump": return t("watten.log.trump", { seat: e.seat, s: SUIT_SYMBOL[e.suit] || "?" });
-        case "signal": return t("watten.log.signal", { seat: e.seat }) + (e.signal ? `: ${t(`watten.sig.${e.signal}`)}` : "");
-        case "play": return t("watten.log.play", { seat: e.seat, c: cardText(e.card) });
-        case "trick": return t("watten.log.trick", { w: e.winner });
-        case "raise": return t("watten.log.raise", { seat: e.seat });
-        default: return Object.entries(e).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(", ");
+        case "deal": return say("watten.log.deal", { d: seatLabel(e.dealer), c: seatLabel(e.caller) });
+        case "trump": return say("watten.log.trump", { seat: e.seat, s: t("suit_" + e.suit) });
+        case "signal": return e.signal ? say("watten.log.signal", { seat: e.seat, s: t(`watten.sig.${e.signal}`) }) : say("watten.log.signal_hidden", { seat: e.seat });
+        case "play": return say("watten.log.play", { seat: e.seat, c: cardName(e.card) });
+        case "trick": return say("watten.log.trick", { seat: e.winner });
+        case "raise": return say("watten.log.raise", { seat: e.seat });
+        case "hand": return say("watten.log.hand", { team: teamName(e.team), p: e.points, why: t(`watten.reason.${e.reason}`) });
+        default: return say(`watten.log.${e.event}`, { seat: e.seat, team: e.team === undefined ? "" : teamName(e.team), score: e.score });
       }
     });
   },
 
   breakdown(view) {
     return h("div", {},
-      h("p", {}, h("b", {}, `${t("team", { n: "0+2" })} ${view.scores[0]} : ${view.scores[1]} ${t("team", { n: "1+3" })}`)),
-      h("ul", {}, (view.results || []).map((r) => h("li", {},
-        t("watten.res", { n: r.hand, team: r.team === 0 ? "0+2" : "1+3", p: r.points, why: `${r.reason}, ${r.tricks_won.join(":")}` })))));
+      h("p", {}, h("b", {}, `${t("team", { n: teamName(0) })} ${view.scores[0]} : ${view.scores[1]} ${t("team", { n: teamName(1) })}`)),
+      h("ul", {}, (view.results || []).map((r) => h("li", {}, resultLine(r)))));
   },
 };

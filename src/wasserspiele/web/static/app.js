@@ -1,8 +1,10 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, lang, setLang, addStrings } from "./i18n.js";
-import { h } from "./svg.js";
+import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText } from "./i18n.js";
+import { h, SEAT_COLORS } from "./svg.js";
+import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
+         announce, logList, panel, flyAway } from "./table.js";
 
 // Each game's client module is where its manifest puts it (`client` in /api/games).
 const GAMES = {};
@@ -34,10 +36,26 @@ async function api(path, options = {}) {
 
 function seatName(seat) { return t("seat", { n: seat }); }
 
-function errorText(msg) {
-  const key = "err_" + msg.code;
+// "My tables": the seats this browser holds, so a reload or a closed tab never loses a game.
+const MY_TABLES = "my_tables";
+function myTables() {
+  try { return JSON.parse(localStorage.getItem(MY_TABLES) || "[]"); } catch { return []; }
+}
+function remember(entry) {
+  const rest = myTables().filter((e) => !(e.table === entry.table && e.seat === entry.seat));
+  localStorage.setItem(MY_TABLES, JSON.stringify([{ ...myTables().find((e) => e.table === entry.table && e.seat === entry.seat), ...entry, at: Date.now() }, ...rest].slice(0, 50)));
+}
+function forget(table) {
+  localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((e) => e.table !== table)));
+}
+
+// Option help in the player's language: the game module's text, else the server's
+// (without the rule clause ids a player cannot look up).
+function optionHelp(game, o) {
+  const key = `${game}.help.${o.name}`;
   const local = t(key);
-  return local !== key && lang !== "en" ? `${local} (${msg.reason})` : msg.reason;
+  if (local !== key) return local;
+  return (o.help || "").replace(/\s*\(?\b[A-Z]{2}-\d+(\.\d+)*[a-z]?\b\)?/g, "").trim();
 }
 
 // ---------------------------------------------------------------- lobby
@@ -98,7 +116,7 @@ async function lobby() {
     const labelKey = `${current.name}.opt.${o.name}`;
     const label = t(labelKey) === labelKey ? o.name : t(labelKey);
     return [h("label", { for: id }, label), h("div", { class: "row" }, parts),
-            h("div", { class: "help" }, o.help)];
+            h("div", { class: "help", id: `help-${o.name}` }, optionHelp(current.name, o))];
   }
 
   function seatInput(i) {
@@ -117,6 +135,7 @@ async function lobby() {
     try {
       created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: current.name, options, seats }) });
       created.error = null;
+      for (const s of created.seats) if (s.link) remember({ table: created.id, seat: s.seat, game: created.game, link: s.link });
     } catch (err) {
       created = { error: err.message };
     }
@@ -129,8 +148,17 @@ async function lobby() {
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
         `${GAMES[tb.game]?.title?.[lang] || tb.game} · ${t("moves_n", { n: tb.moves })} · `,
-        tb.seats.map((s) => s.kind === "human" ? t("human") : `${t("bot")} (${t("level_" + s.level)})`).join(", "),
+        tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : t("bot_named", { level: t("level_" + s.level) })).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
+  }
+
+  function myTablesBox() {
+    const mine = myTables();
+    if (!mine.length) return null;
+    return h("section", { class: "box", id: "my-tables" }, h("h2", {}, t("my_tables")),
+      h("ul", { class: "links" }, mine.map((e) => h("li", {},
+        h("a", { href: e.link, "data-my-table": e.table }, `${GAMES[e.game]?.title?.[lang] || e.game || e.table} · ${t("seat", { n: e.seat })}`),
+        " ", h("button", { class: "secondary small", "aria-label": t("forget_l", { id: e.table }), onclick: () => { forget(e.table); render(); } }, t("forget"))))));
   }
 
   function render() {
@@ -145,12 +173,15 @@ async function lobby() {
             h("li", {}, h("a", { href: created.spectator_link, id: "spectator-link" }, t("spectator_link")), ": ",
               h("code", {}, origin + created.spectator_link)))));
     show(
+      h("h1", { class: "sr-only" }, t("lobby")),
+      myTablesBox(),
       h("section", { class: "box" },
         h("h2", {}, t("new_table")),
         h("div", { class: "form-grid", id: "new-table" },
           h("label", { for: "game" }, t("game")),
           h("select", { id: "game", name: "game", onchange: (e) => { resetGame(e.target.value); render(); } },
             games.map((g) => h("option", { value: g.name, selected: g === current ? true : null }, GAMES[g.name]?.title?.[lang] || g.title))),
+          h("span", {}), h("a", { href: `/rules/${current.name}?lang=${lang}`, id: "lobby-rules" }, t("rules_of", { g: GAMES[current.name]?.title?.[lang] || current.title })),
           current.options.map(optionInput).flat(),
           seatKinds.map((_, i) => seatInput(i)).flat()),
         h("div", { class: "row" }, h("button", { class: "primary", id: "create", onclick: (e) => create(e.target) }, t("create")))),
@@ -165,102 +196,197 @@ async function lobby() {
   loadLists();
 }
 
-// ---------------------------------------------------------------- choosing moves by clicking
-// Each legal move has a set of keys (elements to click) from the game module.  The player
-// selects keys; elements that lead to some move are highlighted; moves whose keys equal the
-// selection appear as buttons, and a selection that fits exactly one move plays it.
-class Picker {
-  constructor(game, view, legal, play) {
-    this.game = game;
-    this.view = view;
-    this.play = play;
-    this.entries = legal.map((a) => ({ action: a, keys: game.keys(a, view), label: game.label(a, view) }));
-    this.selected = new Set();
-  }
-  candidates() {
-    return this.entries.filter((e) => [...this.selected].every((k) => e.keys.includes(k)));
-  }
-  clickable() {
-    const out = new Set();
-    for (const e of this.candidates()) e.keys.forEach((k) => out.add(k));
-    this.selected.forEach((k) => out.add(k));
-    return out;
-  }
-  buttons() {
-    if (!this.selected.size) return this.entries.filter((e) => !e.keys.length);
-    return this.candidates().filter((e) => e.keys.length === this.selected.size);
-  }
-  click(key) {
-    if (this.selected.has(key)) this.selected.delete(key);
-    else {
-      this.selected.add(key);
-      if (!this.candidates().length) this.selected = new Set([key]);
-    }
-    const c = this.candidates();
-    if (c.length === 1 && c[0].keys.length === this.selected.size) { this.play(c[0].action); return false; }
-    return true;
-  }
-  ui(onChange) {
-    const clickable = this.clickable();
-    return {
-      mark: (node, key) => {
-        node.setAttribute("data-key", key);
-        if (clickable.has(key)) {
-          node.classList.add("clickable");
-          if (this.selected.has(key)) node.classList.add("selected");
-          node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChange(); });
-        } else {
-          // not a legal choice: send the move it stands for anyway, so the server explains why
-          const guess = this.game.guess ? this.game.guess(key, this.view) : null;
-          if (guess) {
-            node.classList.add("inactive");
-            node.addEventListener("click", (ev) => { ev.stopPropagation(); this.play(guess); });
-          }
-        }
-        return node;
-      },
-    };
-  }
+// ---------------------------------------------------------------- the table, live or replayed
+// One screen: the play column (turn, seats and scores, the board you act on, your hand,
+// the move buttons) fills the window; the side column (summary, log, details) sits to the
+// right on a wide screen and below the play column on a phone.
+function seatNamerFor(seats) {
+  return (n) => {
+    const s = seats?.[n];
+    if (s?.name) return s.name;
+    if (s?.kind === "bot") return t("bot_named", { level: t("level_" + s.level) });
+    return t("seat", { n });
+  };
 }
 
-const passiveUi = { mark: (node, key) => { node.setAttribute("data-key", key); return node; } };
+function seatStrip(game, msg, ui) {
+  const view = msg.view;
+  const seats = msg.seats.length ? msg.seats : Array.from({ length: msg.players }, (_, i) => ({ seat: i, kind: "human" }));
+  return h("div", { class: "seats", id: "seats", "data-group": "seats", role: "group", "aria-label": t("seats") }, seats.map((s) => {
+    const turn = (msg.waiting || msg.to_move || view.to_move || []).includes(s.seat);
+    const chosen = (msg.chosen || []).includes(s.seat);
+    const extra = game.seatInfo && !game.seatInfoOnBoard ? game.seatInfo(view, s.seat) : "";
+    const score = game.seatScore ? game.seatScore(view, s.seat, msg) : msg.scores?.[s.seat];
+    const everyone = (msg.waiting || []).length > 1;
+    const state = chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : (s.kind === "human" && s.online === false ? t("offline") : "");
+    const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
+                           "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
+      h("span", { class: "who" }, seatLabel(s.seat), s.seat === msg.seat ? ` (${t("you")})` : ""),
+      score !== undefined && score !== null ? h("span", { class: "score", title: t("score") }, String(score)) : null,
+      extra ? h("span", { class: "extra" }, extra) : null,
+      state ? h("span", { class: "state" }, state) : null);
+    const key = game.seatKey ? game.seatKey(s.seat, view) : null;
+    return key ? ui.mark(chip, key) : chip;
+  }));
+}
 
-// ---------------------------------------------------------------- live table
+function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh }) {
+  const raw = game.draw(msg.view, ui, { ...msg, fresh });
+  const drawn = raw instanceof Node ? { board: raw } : raw;
+  const title = game.title[lang] || msg.title || msg.game;
+  const hand = drawn.hand
+    ? h("div", { class: "hand", id: "hand", "data-group": "hand", role: "group", "aria-label": t("your_hand") }, drawn.hand) : null;
+  const last = new Set(game.lastKeys ? game.lastKeys(msg.view, msg) : []);
+  const page = h("div", { class: `table-page game-${msg.game}`, id: "table" },
+    h("section", { class: "play", id: "play", "aria-label": title },
+      h("div", { class: "topbar" },
+        h("h1", { class: "title" }, title),
+        h("span", { class: "status-text muted" }, game.status(msg.view, msg)),
+        h("span", { class: "spacer" }),
+        tools),
+      replayBar || null,
+      h("div", { class: `turn ${msg.legal.length && !msg.terminal ? "yourturn" : ""}`, id: "turn", tabindex: "-1",
+        "data-n": msg.n, "data-mine": msg.legal.length ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" },
+        statusLine(game, msg)),
+      seatStrip(game, msg, ui),
+      h("div", { class: `board ${drawn.boardClass || ""}`, id: "board", "data-group": "board", role: "group",
+                 "aria-label": t("board") }, drawn.board),
+      notice,
+      result,
+      hand,
+      actions),
+    h("aside", { class: "side", id: "side", "aria-label": t("details") },
+      summary,
+      h("section", { class: "box" }, h("h2", {}, t("log")), logList(game.logLines(msg.view, msg))),
+      (drawn.side || []).map(([id, name, node]) => panel(id, name, node, false))));
+  page.querySelectorAll("#board [data-key]").forEach((n) => { if (last.has(n.dataset.key)) n.classList.add("last"); });
+  // the board and the hand hold choosable pieces: groups, not pictures; a picture has a name
+  page.querySelectorAll("#board svg, #hand svg").forEach((svg) => { svg.setAttribute("role", "group"); });
+  page.querySelector("#board > svg")?.setAttribute("aria-label", t("board"));
+  page.querySelector("#hand > svg")?.setAttribute("aria-label", t("your_hand"));
+  page.querySelectorAll("svg[role='img']:not([aria-label])").forEach((svg) => {
+    svg.setAttribute("aria-label", svg.closest("details")?.querySelector("summary")?.textContent || title);
+  });
+  rovingTabIndex(page);
+  return page;
+}
+
+function statusLine(game, msg) {
+  if (msg.terminal) {
+    const w = msg.winners.map(seatLabel).join(", ");
+    return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
+  }
+  if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
+  if (msg.seat !== null && msg.legal.length) return t("your_turn");
+  return t("waiting_for", { who: (msg.waiting || msg.to_move || []).map(seatLabel).join(", ") });
+}
+
+function resultBox(game, msg, extra) {
+  const why = game.tieBreak ? game.tieBreak(msg.view, msg) : null;
+  return h("section", { class: "box result", id: "result", tabindex: "-1" },
+    h("h2", {}, t("result")),
+    h("p", { class: "winners" }, statusLine(game, msg)),
+    why ? h("p", { id: "tie-break" }, why) : null,
+    game.breakdown(msg.view, msg),
+    extra);
+}
+
+// What others did since the last position, for the live region and the summary.
+function newLines(before, after) {
+  if (!before) return [];
+  let k = Math.min(before.length, after.length);
+  while (k > 0 && before.slice(before.length - k).join("\n") !== after.slice(0, k).join("\n")) k--;
+  return after.slice(k);
+}
+
 function tablePage(tableId) {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
-  let msg = null;
-  let notice = { text: t("connecting"), cls: "" };
+  let msg = null, prev = null;
+  let notice = null;          // {text, cls, key}: a refusal or an explanation, shown next to the hand
+  let hint = null;            // {action, label}
   let picker = null;
   let socket = null;
   let closedForGood = false;
   let retry = 0;
+  let summary = null;         // the last hand's or round's summary
+
+  if (token) remember({ table: tableId, seat: +params.get("seat"), link: location.pathname + location.hash });
 
   function send(obj) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
   }
 
-  function play(action) {
-    notice = { text: "", cls: "" };
+  function play(action, node) {
+    notice = node ? { text: "", cls: "", key: node.dataset.key } : null;
+    hint = null;
     send({ type: "move", action, n: msg.n });
+  }
+
+  function explain(key, node) {
+    const game = GAMES[msg.game];
+    const text = (game.explain && game.explain(key, msg.view, msg)) || (msg.legal.length ? t("not_now") : t("not_your_turn_now"));
+    notice = { text, cls: "info", key };
+    render();
+  }
+
+  const pacer = new Pacer((data) => receive(data), (m) => GAMES[m.game]?.hold?.(m.view) ?? 650);
+
+  // A name when taking a seat: the one this browser used before is sent at once; a
+  // first-time player gets a small form (kept across redraws so typing is never lost).
+  const nameInput = h("input", { id: "my-name", name: "name", maxlength: "40", autocomplete: "nickname",
+                                 value: localStorage.getItem("player_name") || "" });
+  const nameForm = h("form", { id: "name-form", class: "name-form row", onsubmit: (ev) => {
+      ev.preventDefault();
+      const name = nameInput.value.trim();
+      if (name) { localStorage.setItem("player_name", name); send({ type: "name", name }); }
+    } },
+    h("label", { for: "my-name" }, t("your_name")), nameInput, h("button", { type: "submit" }, t("save_name")));
+  let nameSent = false;
+  function maybeSendName() {
+    const saved = localStorage.getItem("player_name");
+    if (!nameSent && token && msg && msg.seat !== null && !msg.seats[msg.seat]?.name && saved) {
+      nameSent = true;
+      send({ type: "name", name: saved });
+    }
+  }
+
+  function receive(data) {
+    const moved = !msg || msg.n !== data.n || msg.my_choice !== data.my_choice;
+    prev = msg;
+    msg = data;
+    setSeatNamer(seatNamerFor(msg.seats));
+    if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link: location.pathname + location.hash });
+    if (moved || !picker) picker = null;
+    if (moved) { notice = null; hint = null; }
+    const game = GAMES[msg.game];
+    if (prev && moved) {
+      const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
+      if (lines.length) announce(lines);
+      const s = game.summary ? game.summary(prev.view, msg.view, msg) : null;
+      if (s) summary = s;
+    }
+    maybeSendName();
+    render(moved);          // motion and one-time effects only when the position changed
   }
 
   function connect() {
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
-    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token })); });
+    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token, lang })); });
     socket.addEventListener("message", (ev) => {
       const data = JSON.parse(ev.data);
       if (data.type === "state") {
-        const moved = !msg || msg.n !== data.n || msg.my_choice !== data.my_choice;
-        msg = data;
-        if (moved || !picker) picker = null;
-        if (notice.conn || notice.cls !== "refused" || moved) notice = { text: "", cls: "" };
-        render();
+        if (notice?.conn) notice = null;
+        pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
-        notice = { text: t("refused", { reason: errorText(data) }), cls: "refused" };
+        notice = { text: t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key };
         if (data.code === "bad_token" || data.code === "no_table") closedForGood = true;
         if (data.code === "stale") send({ type: "sync" });
+        render();
+      } else if (data.type === "replaced") {
+        closedForGood = true;
+        notice = { text: t("replaced"), cls: "refused", replaced: true };
         render();
       }
     });
@@ -273,53 +399,82 @@ function tablePage(tableId) {
     });
   }
 
-  function statusLine() {
-    if (!msg) return "";
-    if (msg.terminal) {
-      const w = msg.winners.map(seatName).join(", ");
-      return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
+  async function askHint(button) {
+    button.disabled = true;
+    try {
+      const res = await fetch(`/api/tables/${tableId}/hint`, { headers: { authorization: `Bearer ${token}` } });
+      const body = await res.json();
+      if (!res.ok) throw new Error(refusalText(body));
+      if (body.n === msg.n) hint = body;
+    } catch (err) {
+      notice = { text: t("refused", { reason: err.message }), cls: "refused" };
     }
-    if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: GAMES[msg.game].label(msg.my_choice, msg.view) });
-    if (msg.seat !== null && msg.legal.length) return t("your_turn");
-    return t("waiting_for", { who: msg.waiting.map(seatName).join(", ") });
+    render();
   }
 
-  function seatChips() {
-    return h("div", { class: "seats", id: "seats" }, msg.seats.map((s) => {
-      const turn = msg.waiting.includes(s.seat);
-      const who = s.kind === "bot" ? `${t("bot_short")} ${t("level_" + s.level)}` : (s.online ? t("online") : t("offline"));
-      const extra = msg.chosen.includes(s.seat) ? ` · ${t("chosen")}` : (turn && s.kind === "bot" ? ` · ${t("thinking")}` : "");
-      return h("span", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat },
-        `${seatName(s.seat)}${s.seat === msg.seat ? " (" + t("you") + ")" : ""} · ${who}${extra} · ${t("score")} ${msg.scores[s.seat]}`);
-    }));
+  // The rematch: the first seat to ask creates it, everyone else joins it; each seat gets
+  // its own new link (and "My tables" remembers it when the page opens).
+  async function startRematch(button) {
+    button.disabled = true;
+    try {
+      const res = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
+      const body = await res.json();
+      if (!res.ok) throw new Error(refusalText(body));
+      location.assign(body.link);
+    } catch (err) {
+      notice = { text: t("refused", { reason: err.message }), cls: "refused" };
+      render();
+    }
   }
 
-  function render() {
-    if (!msg) { show(h("div", { class: `status ${notice.cls}`, id: "notice" }, notice.text)); return; }
+  function render(fromServer = false) {
+    if (!msg) {
+      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, notice?.text || t("connecting")));
+      return;
+    }
     const game = GAMES[msg.game];
-    if (!picker) picker = new Picker(game, msg.view, msg.legal, play);
-    const ui = msg.legal.length ? picker.ui(render) : passiveUi;
+    const before = fromServer ? measure(app) : null;
+    const focus = rememberFocus();
+    if (!picker) picker = new Picker(game, msg.view, msg.legal, play, explain);
+    const ui = picker.ui(render, msg.legal.length > 0);
     const buttons = msg.legal.length ? picker.buttons() : [];
     // every element some legal move needs, for checking that each move can be reached by tapping
     app.dataset.keys = JSON.stringify([...new Set(picker.entries.flatMap((e) => e.keys))]);
-    const log = game.logLines(msg.view, msg);
-    show(
-      h("h2", {}, game.title[lang] || msg.title),
-      h("div", { class: "muted" }, msg.seat === null ? t("spectating") : t("you_are", { n: msg.seat }), " ", game.status(msg.view, msg)),
-      seatChips(),
-      h("div", { class: `status ${msg.legal.length && !msg.terminal ? "yourturn" : ""}`, id: "turn", "data-n": msg.n,
-        "data-mine": msg.legal.length ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" }, statusLine()),
-      notice.text ? h("div", { class: `status ${notice.cls}`, id: "notice" }, notice.text) : null,
-      h("div", { class: "board", id: "board" }, game.draw(msg.view, ui, msg)),
-      msg.legal.length ? h("div", { class: "actions", id: "actions" },
-        buttons.map((e) => h("button", { "data-action": e.action, onclick: () => play(e.action) }, e.label)),
-        picker.selected.size ? h("button", { id: "clear", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
-        !buttons.length && !picker.selected.size ? h("span", { class: "muted" }, t("pick_hint")) : null) : null,
-      msg.terminal ? h("section", { class: "box", id: "result" }, h("h3", {}, t("result")), game.breakdown(msg.view, msg),
-        h("p", {}, h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")))) : null,
-      h("section", { class: "box" }, h("h3", {}, t("log")), h("ol", { class: "log", id: "log" }, log.map((l) => h("li", {}, l)))));
+    const noticeBox = notice?.text
+      ? h("div", { class: `status ${notice.cls}`, id: "notice", role: notice.cls === "refused" ? "alert" : "status" }, notice.text,
+          notice.replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
+      : null;
+    const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
+    const actions = msg.legal.length ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices") },
+      buttons.map((e) => h("button", { "data-action": e.action, class: hint?.action === e.action ? "hinted" : null,
+                                       onclick: () => play(e.action) }, e.label)),
+      picker.selected.size ? h("button", { id: "clear", class: "secondary", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
+      !buttons.length && !picker.selected.size ? h("span", { class: "hint-text" }, t("pick_hint")) : null,
+      hint ? h("span", { class: "hint-text", id: "hint-text" }, t("hint_is", { a: game.label(hint.action, msg.view) })) : null) : null;
+    const needName = token && msg.seat !== null && !msg.seats[msg.seat]?.name && !msg.terminal;
+    const tools = h("span", { class: "tools" },
+      needName ? nameForm : null,
+      h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
+      msg.legal.length && token ? h("button", { id: "hint", class: "secondary", onclick: (e) => askHint(e.target) }, t("hint")) : null);
+    const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
+      h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")),
+      token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) },
+                msg.rematch ? t("join_rematch") : t("rematch"))
+            : (msg.rematch ? h("a", { href: `/table/${msg.rematch}`, id: "rematch-link" }, t("join_rematch")) : null))) : null;
+    const summaryBox = summary && !msg.terminal
+      ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, summary.title), summary.lines.map((l) => h("p", {}, l))) : null;
+    show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
+    document.querySelectorAll("[data-key]").forEach((n) => {
+      if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
+      if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
+    });
+    animateFrom(before, app);
+    flyAway(app);
+    restoreFocus(focus);
+    if (fromServer && msg.terminal && prev && !prev.terminal) document.getElementById("result")?.focus({ preventScroll: true });
   }
 
+  app.addEventListener("keydown", keyboardHandler(() => { if (picker) { picker.selected.clear(); notice = null; render(); } }));
   rerender = render;
   render();
   connect();
@@ -327,42 +482,76 @@ function tablePage(tableId) {
 
 // ---------------------------------------------------------------- replay viewer
 async function replayPage(tableId) {
-  let step = 0, data = null, timer = null, error = null;
+  let step = 0, data = null, timer = null, error = null, prev = null;
+  let speed = +(localStorage.getItem("replay_speed") || 1);
+  const cache = new Map();
+
+  async function fetchStep(k) {
+    if (!cache.has(k)) cache.set(k, api(`/api/tables/${tableId}/replay/${k}`));
+    return cache.get(k);
+  }
 
   async function go(k) {
     try {
-      data = await api(`/api/tables/${tableId}/replay/${k}`);
+      const next = await fetchStep(k);
+      prev = data;
+      data = next;
       step = data.step;
       error = null;
-    } catch (err) { error = err.message; }
-    render();
+    } catch (err) { error = err.message; cache.delete(k); }
+    render(true);
   }
 
-  function render() {
+  async function jump(dir) {
+    // the step where the next (or previous) hand or round begins
+    const game = GAMES[data.game];
+    const unit = (d) => (game.phaseNo ? game.phaseNo(d.view) : null);
+    const here = unit(data);
+    if (here === null) { go(dir > 0 ? data.total : 0); return; }
+    let lo = dir > 0 ? step : 0, hi = dir > 0 ? data.total : step;
+    const target = dir > 0 ? here + 1 : here - 1;
+    if (dir < 0 && here <= 1) { go(0); return; }
+    // the first step whose hand/round number is at least `target` (numbers never go down)
+    while (lo < hi) {
+      const mid = Math.floor((lo + hi) / 2);
+      const d = await fetchStep(mid);
+      if (unit(d) >= target) hi = mid; else lo = mid + 1;
+    }
+    go(lo);
+  }
+
+  function render(fromServer = false) {
     if (error) { show(h("div", { class: "status refused", id: "notice" }, t("refused", { reason: error }))); return; }
     if (!data) return;
     const game = GAMES[data.game];
-    const msg = { ...data, seat: null, n: data.step, legal: [], seats: [] };
-    show(
-      h("h2", {}, `${t("replay_title")}: ${game.title[lang] || data.game}`),
-      h("div", { class: "row" },
-        h("button", { id: "first", onclick: () => go(0) }, t("first")),
-        h("button", { id: "prev", disabled: step === 0 ? true : null, onclick: () => go(step - 1) }, t("prev")),
-        h("span", { id: "step" }, t("step", { i: step, n: data.total })),
-        h("button", { id: "next", disabled: step === data.total ? true : null, onclick: () => go(step + 1) }, t("next")),
-        h("button", { id: "last", onclick: () => go(data.total) }, t("last")),
-        h("button", { id: "autoplay", onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
-        h("a", { href: `/api/tables/${tableId}/record`, download: `${tableId}.json` }, t("record"))),
-      h("div", { class: "muted" }, game.status(data.view, msg)),
-      h("div", { class: "board", id: "board" }, game.draw(data.view, passiveUi, msg)),
-      data.terminal ? h("section", { class: "box", id: "result" }, game.breakdown(data.view, msg)) : null,
-      h("section", { class: "box" }, h("h3", {}, t("log")),
-        h("ol", { class: "log", id: "log" }, game.logLines(data.view, msg).map((l) => h("li", {}, l)))));
+    setSeatNamer(seatNamerFor(data.seats));
+    const msg = { ...data, seat: null, n: data.step, legal: [], seats: data.seats || [], waiting: data.view.to_move || [] };
+    const before = fromServer ? measure(app) : null;
+    const focus = rememberFocus();
+    const bar = h("div", { class: "row replay-bar", id: "replay-bar", role: "group", "aria-label": t("replay_title") },
+      h("button", { id: "first", "aria-label": t("first_l"), onclick: () => go(0) }, t("first")),
+      game.phaseNo ? h("button", { id: "prev-hand", onclick: () => jump(-1) }, t("prev_hand")) : null,
+      h("button", { id: "prev", "aria-label": t("prev_l"), disabled: step === 0 ? true : null, onclick: () => go(step - 1) }, t("prev")),
+      h("span", { id: "step", role: "status" }, t("step", { i: step, n: data.total })),
+      h("button", { id: "next", "aria-label": t("next_l"), disabled: step === data.total ? true : null, onclick: () => go(step + 1) }, t("next")),
+      game.phaseNo ? h("button", { id: "next-hand", onclick: () => jump(1) }, t("next_hand")) : null,
+      h("button", { id: "last", "aria-label": t("last_l"), onclick: () => go(data.total) }, t("last")),
+      h("button", { id: "autoplay", onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
+      h("label", {}, t("speed"), " ", h("select", { id: "speed", onchange: (e) => { speed = +e.target.value; localStorage.setItem("replay_speed", speed); if (timer) { toggle(); toggle(); } } },
+        [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null }, `${v}×`)))),
+      h("a", { href: `/api/tables/${tableId}/record`, download: `${tableId}.json` }, t("record")));
+    const ui = passiveUi(game, data.view);
+    const result = data.terminal ? resultBox(game, msg, null) : null;
+    show(tableLayout({ game, msg, ui, notice: null, actions: null, result, summary: null,
+                       tools: h("a", { href: `/rules/${data.game}?lang=${lang}`, id: "rules-link" }, t("rules")), replayBar: bar, fresh: fromServer }));
+    document.querySelector("#play h1").textContent = `${t("replay_title")}: ${game.title[lang] || data.game}`;
+    animateFrom(before, app);
+    restoreFocus(focus);
   }
 
   function toggle() {
     if (timer) { clearInterval(timer); timer = null; render(); return; }
-    timer = setInterval(() => { if (data && step < data.total) go(step + 1); else { clearInterval(timer); timer = null; render(); } }, 700);
+    timer = setInterval(() => { if (data && step < data.total) go(step + 1); else { clearInterval(timer); timer = null; render(); } }, 900 / speed);
     render();
   }
 
@@ -370,9 +559,13 @@ async function replayPage(tableId) {
   go(0);
 }
 
+function passiveUi(game, view) {
+  return new Picker(game, view, [], () => {}, () => {}).ui(() => {}, false);
+}
+
 // ---------------------------------------------------------------- routes
 const path = location.pathname;
 let m;
-if ((m = path.match(/^\/table\/([\w-]+)$/))) tablePage(m[1]);
-else if ((m = path.match(/^\/replay\/([\w-]+)$/))) replayPage(m[1]);
+if ((m = path.match(/^\/table\/([\w-]+)$/))) { document.body.classList.add("at-table"); tablePage(m[1]); }
+else if ((m = path.match(/^\/replay\/([\w-]+)$/))) { document.body.classList.add("at-table"); replayPage(m[1]); }
 else lobby();

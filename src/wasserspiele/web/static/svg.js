@@ -1,4 +1,5 @@
 // Small helpers to build SVG and HTML from view JSON (no framework, no build step).
+import { t } from "./i18n.js";
 const NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
@@ -67,3 +68,17 @@ export function cardText(code) {
 }
 
 export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#00838f"];
+
+// A card as a screen reader speaks it: "queen of hearts", "joker standing for 7".
+export function cardName(code) {
+  if (!code) return t("card_empty");
+  if (code === "##") return t("card_hidden");
+  const [base, decl] = code.split("=");
+  if (base[0] === "X") return decl ? t("card_joker_as", { r: t("rank_" + decl) }) : t("card_joker");
+  return t("card_name", { r: t("rank_" + base.slice(0, -1)), s: t("suit_" + base.slice(-1)) });
+}
+
+// Wraps a piece so it can glide from where it was (the wrapper has no transform of its own).
+export function anim(node, id, from = null) {
+  return s("g", { "data-anim": id, "data-from": from }, node);
+}

@@ -1,0 +1,233 @@
+// The pieces of the live table and the replay that are the same for every game:
+// choosing moves (pointer and keyboard), the one-screen layout, motion, announcements.
+// Rules never run here: the server sends this seat's view and its legal moves in notation;
+// each game module maps a move to the elements a player clicks.
+import { t } from "./i18n.js";
+import { h } from "./svg.js";
+
+export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+
+// ---------------------------------------------------------------- choosing moves
+// Each legal move has a set of keys (elements to click) from the game module.  The player
+// selects keys; elements that lead to some move are highlighted; moves whose keys equal the
+// selection appear as buttons, and a selection that fits exactly one move plays it.
+export class Picker {
+  constructor(game, view, legal, play, explain) {
+    this.game = game;
+    this.view = view;
+    this.play = play;
+    this.explain = explain;   // (key, node) => show why tapping this does nothing
+    this.entries = legal.map((a) => ({ action: a, keys: game.keys(a, view), label: game.label(a, view) }));
+    this.selected = new Set();
+  }
+  candidates() {
+    return this.entries.filter((e) => [...this.selected].every((k) => e.keys.includes(k)));
+  }
+  clickable() {
+    const out = new Set();
+    for (const e of this.candidates()) e.keys.forEach((k) => out.add(k));
+    this.selected.forEach((k) => out.add(k));
+    return out;
+  }
+  buttons() {
+    if (!this.selected.size) return this.entries.filter((e) => !e.keys.length);
+    return this.candidates().filter((e) => e.keys.length === this.selected.size);
+  }
+  click(key) {
+    if (this.selected.has(key)) this.selected.delete(key);
+    else {
+      this.selected.add(key);
+      if (!this.candidates().length) this.selected = new Set([key]);
+    }
+    const c = this.candidates();
+    if (c.length === 1 && c[0].keys.length === this.selected.size) { this.play(c[0].action); return false; }
+    return true;
+  }
+  ui(onChange, active = true) {
+    const clickable = active ? this.clickable() : new Set();
+    const name = (key) => (this.game.name ? this.game.name(key, this.view) : key);
+    return {
+      mark: (node, key) => {
+        node.setAttribute("data-key", key);
+        node.setAttribute("role", "button");
+        node.setAttribute("tabindex", "-1");
+        node.setAttribute("aria-label", name(key));
+        if (clickable.has(key)) {
+          node.classList.add("clickable");
+          if (this.selected.has(key)) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
+          node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChange(); });
+          return node;
+        }
+        node.setAttribute("aria-disabled", "true");
+        // not a legal choice: send the move it stands for anyway, so the server explains why;
+        // or say here why tapping it does nothing now
+        const guess = active && this.game.guess ? this.game.guess(key, this.view) : null;
+        node.classList.add("inactive");
+        node.addEventListener("click", (ev) => {
+          ev.stopPropagation();
+          if (guess) this.play(guess, node);
+          else this.explain(key, node);
+        });
+        return node;
+      },
+    };
+  }
+}
+
+// ---------------------------------------------------------------- keyboard
+// Tab reaches each group (board, hand, seats) once; arrow keys move within it; Enter or
+// Space chooses; Escape clears the selection.  One element per group is in the tab order.
+export function rovingTabIndex(root) {
+  root.querySelectorAll("[data-group]").forEach((group) => {
+    const items = [...group.querySelectorAll("[data-key]")];
+    if (!items.length) return;
+    const entry = items.find((n) => n.classList.contains("selected"))
+      || items.find((n) => n.classList.contains("clickable")) || items[0];
+    entry.setAttribute("tabindex", "0");
+  });
+}
+
+export function keyboardHandler(onEscape) {
+  return (ev) => {
+    const node = ev.target.closest?.("[data-key]");
+    if (ev.key === "Escape") { onEscape(); ev.preventDefault(); return; }
+    if (!node) return;
+    if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      return;
+    }
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1, Home: -Infinity, End: Infinity }[ev.key];
+    if (step === undefined) return;
+    const group = node.closest("[data-group]");
+    if (!group) return;
+    ev.preventDefault();
+    const items = [...group.querySelectorAll("[data-key]")];
+    let i = items.indexOf(node);
+    i = step === -Infinity ? 0 : step === Infinity ? items.length - 1 : (i + step + items.length) % items.length;
+    node.setAttribute("tabindex", "-1");
+    items[i].setAttribute("tabindex", "0");
+    items[i].focus();
+  };
+}
+
+// Where the keyboard focus was, so that a redraw can put it back on the same card or place.
+export function rememberFocus() {
+  const a = document.activeElement;
+  if (!a || a === document.body) return null;
+  return { key: a.dataset?.key, action: a.dataset?.action, id: a.id, group: a.closest?.("[data-group]")?.dataset.group,
+           inPlay: !!a.closest?.("#play") };
+}
+
+export function restoreFocus(saved) {
+  if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
+  const q = (sel) => document.querySelector(sel);
+  const target = (saved.key && q(`[data-key="${CSS.escape(saved.key)}"]`))
+    || (saved.action && q(`#actions button[data-action]`))
+    || (saved.id && document.getElementById(saved.id))
+    || (saved.group && q(`[data-group="${saved.group}"] [data-key][tabindex="0"]`))
+    || (saved.inPlay && (q("#actions button") || q("[data-group] [data-key][tabindex='0']") || q("#turn")));
+  if (target) {
+    if (target.dataset.key) {
+      const group = target.closest("[data-group]");
+      group?.querySelectorAll("[data-key][tabindex='0']").forEach((n) => n.setAttribute("tabindex", "-1"));
+      target.setAttribute("tabindex", "0");
+    }
+    target.focus({ preventScroll: true });
+  }
+}
+
+// ---------------------------------------------------------------- motion
+// Elements carry `data-anim` (the same piece before and after a move: a card's code, an
+// animal) and may carry `data-from` (where a newly shown piece comes from: a seat).
+// Before a redraw their screen positions are measured; afterwards each piece glides from
+// where it was ("FLIP"), so a card travels from a hand to its place.
+export function measure(root) {
+  const out = new Map();
+  root.querySelectorAll("[data-anim]").forEach((n) => out.set(n.dataset.anim, n.getBoundingClientRect()));
+  root.querySelectorAll("[data-origin]").forEach((n) => out.set("origin:" + n.dataset.origin, n.getBoundingClientRect()));
+  return out;
+}
+
+function svgScale(node) {
+  const m = node.ownerSVGElement?.getScreenCTM?.() || node.getScreenCTM?.();
+  return m && m.a ? m.a : 1;
+}
+
+export function animateFrom(before, root, duration = 450) {
+  if (!before || reducedMotion()) return;
+  root.querySelectorAll("[data-anim]").forEach((n) => {
+    const was = before.get(n.dataset.anim) || (n.dataset.from && before.get("origin:" + n.dataset.from));
+    if (!was) return;
+    const now = n.getBoundingClientRect();
+    const dx = was.left + was.width / 2 - (now.left + now.width / 2);
+    const dy = was.top + was.height / 2 - (now.top + now.height / 2);
+    if (Math.abs(dx) < 2 && Math.abs(dy) < 2) return;
+    const k = n instanceof SVGElement ? svgScale(n) : 1;
+    n.animate([{ transform: `translate(${dx / k}px, ${dy / k}px)` }, { transform: "translate(0, 0)" }],
+      { duration, easing: "cubic-bezier(.2,.7,.3,1)" });
+  });
+}
+
+// Pieces that leave the table (driven-off cards, a taken trick) are drawn once as a ghost
+// with `data-fly-to` naming where they go (a seat); they glide there and fade.
+export function flyAway(root, duration = 900) {
+  root.querySelectorAll("[data-fly-to]").forEach((n) => {
+    const target = root.querySelector(`[data-origin="${CSS.escape(n.dataset.flyTo)}"]`);
+    if (!target || reducedMotion()) { n.remove(); return; }
+    const from = n.getBoundingClientRect(), to = target.getBoundingClientRect();
+    const k = n instanceof SVGElement ? svgScale(n) : 1;
+    const dx = (to.left + to.width / 2 - (from.left + from.width / 2)) / k;
+    const dy = (to.top + to.height / 2 - (from.top + from.height / 2)) / k;
+    n.animate([{ transform: "translate(0, 0)", opacity: 1 }, { transform: "translate(0, 0)", opacity: 1, offset: 0.3 },
+               { transform: `translate(${dx}px, ${dy}px) scale(.4)`, opacity: 0 }],
+              { duration, easing: "ease-in", fill: "forwards" }).finished.then(() => n.remove(), () => {});
+  });
+}
+
+// ---------------------------------------------------------------- pacing
+// Other players' moves arrive faster than a person can follow (a bot answers at once):
+// they are shown one after another, each at least `gap` ms; a position where it is this
+// seat's turn, and every position with reduced motion, is shown at once.
+export class Pacer {
+  // `gapAfter(msg)`: how long the position `msg` stays before the next one is shown
+  constructor(show, gapAfter = () => 650) { this.show = show; this.gapAfter = gapAfter; this.queue = []; this.timer = null; this.last = 0; this.gap = 0; }
+  push(msg, urgent) {
+    const now = performance.now();
+    if (reducedMotion() || (urgent && !this.queue.length && now - this.last >= this.gap) || (!this.timer && now - this.last >= this.gap)) {
+      this.queue = [];
+      this.flush(msg);
+      return;
+    }
+    this.queue.push(msg);
+    if (!this.timer) this.timer = setTimeout(() => this.tick(), Math.max(0, this.gap - (now - this.last)));
+  }
+  tick() {
+    this.timer = null;
+    const next = this.queue.shift();
+    if (next) this.flush(next);
+    if (this.queue.length) this.timer = setTimeout(() => this.tick(), this.gap);
+  }
+  flush(msg) { this.last = performance.now(); this.gap = this.gapAfter(msg); this.show(msg); }
+}
+
+// ---------------------------------------------------------------- pieces of the page
+export function announcer() {
+  return h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
+}
+
+export function announce(lines) {
+  const box = document.getElementById("announce");
+  if (!box || !lines.length) return;
+  box.replaceChildren(...lines.map((l) => h("p", {}, l)));
+}
+
+export function logList(lines) {
+  // newest first: the latest move is always in view
+  return h("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": t("log") },
+    [...lines].reverse().map((l, i) => h("li", { class: i === 0 ? "newest" : null }, l)));
+}
+
+export function panel(id, title, body, open = false) {
+  return h("details", { class: "panel", id, open: open ? true : null }, h("summary", {}, title), body);
+}

@@ -1,0 +1,133 @@
+"""What the browser tests and `docs/screenshots.py` share: a server in a subprocess, a
+Chromium page at a given size, and a table brought to a mid-game position over HTTP."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+TIMEOUT_MS = 30_000
+SIZES = {"desktop": (1280, 800), "phone": (390, 844)}
+GAMES = ("wasserloch", "seven_waters", "watten", "wildwasser")
+# moves into the game at which each game shows its typical middle (cards on the table,
+# animals on the track, a trick half played)
+MID_GAME = {"wasserloch": 7, "seven_waters": 14, "watten": 8, "wildwasser": 14}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """`wasserspiele serve` in a subprocess on a free loopback port."""
+
+    def __init__(self, db_url: str, port: int | None = None, log_path: str | None = None,
+                 bot_delay: float = 0.05):
+        self.db_url = db_url
+        self.log_path = log_path or db_url.rsplit("/", 1)[-1] + ".log"
+        self.port = port or free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.bot_delay = bot_delay
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> "Server":
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
+             "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
+            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                urllib.request.urlopen(self.base + "/api/games", timeout=1).read()
+                return self
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server died: {open(self.log_path).read()}")
+                if time.monotonic() > deadline:
+                    raise RuntimeError("server did not start within 60 s")
+                time.sleep(0.1)  # polling a subprocess that has no readiness signal, under a deadline
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def get(self, path: str, token: str | None = None):
+        req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+    def post(self, path: str, body, token: str | None = None):
+        headers = {"content-type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        req = urllib.request.Request(self.base + path, data=json.dumps(body).encode(), headers=headers, method="POST")
+        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+
+
+def players_of(game: str) -> int:
+    from wasserspiele.core.registry import game_class
+    cls = game_class(game)
+    return cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+
+
+def mid_game_table(server: Server, game: str, moves: int | None = None, seed: int = 7) -> dict:
+    """A table of humans played over HTTP (a seeded choice among the legal moves) until
+    at least `moves` actions are in and seat 0 is to move.  Returns the creation answer."""
+    target = MID_GAME[game] if moves is None else moves
+    table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    rng = random.Random(seed)
+    for _ in range(500):
+        spectator = server.get(f"/api/tables/{table['id']}")
+        if spectator["terminal"]:
+            raise RuntimeError(f"{game}: the game ended before the middle")
+        waiting = spectator["waiting"]
+        if spectator["n"] >= target and 0 in waiting:
+            return table
+        seat = waiting[0] if waiting[0] != 0 or len(waiting) == 1 else waiting[-1]
+        if seat == 0 and spectator["n"] >= target:
+            return table
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                    tokens[seat])
+    raise RuntimeError(f"{game}: no mid-game position with seat 0 to move")
+
+
+def new_context(browser, size: str = "phone", locale: str = "en-US", reduced_motion: bool = True):
+    w, h = SIZES[size]
+    return browser.new_context(viewport={"width": w, "height": h}, locale=locale,
+                               reduced_motion="reduce" if reduced_motion else "no-preference")
+
+
+def finished_table(server: Server, game: str = "wasserloch", options: dict | None = None, seed: int = 3) -> dict:
+    """A table of humans played to its end over HTTP (a seeded choice among the legal moves)."""
+    opts = {"players": 2, "rounds": 1} if options is None and game == "wasserloch" else (options or {})
+    players = opts.get("players") or players_of(game)
+    table = server.post("/api/tables", {"game": game, "options": opts, "seats": [{"kind": "human"}] * players})
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    rng = random.Random(seed)
+    for _ in range(5000):
+        spectator = server.get(f"/api/tables/{table['id']}")
+        if spectator["terminal"]:
+            return table
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                    tokens[seat])
+    raise RuntimeError(f"{game}: no end within 5000 moves")

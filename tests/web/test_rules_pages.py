@@ -1,0 +1,72 @@
+"""Player-facing rules: a text per game and language, served as a page, reachable
+from the lobby and the table; written for players (no clause ids)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from wasserspiele.core.errors import WasserspieleError
+from wasserspiele.core.registry import game_class
+from wasserspiele.core.rules_text import LANGUAGES, player_rules
+
+GAMES = ["wasserloch", "seven_waters", "watten", "wildwasser"]
+# the word for each option in each language's options table (the lobby's labels)
+OPTION_WORDS = {
+    "en": {"players": "Players", "rounds": "Rounds", "first_player": "Start", "chase": "Driving off",
+           "slide_limit": "Slides in all", "final_turns": "Turns after the last take", "target": "Points to win",
+           "first_dealer": "First dealer", "raising": "Raising", "signals": "Signals",
+           "signal_detection_p": "Chance a signal is caught", "jack_order": "Jack order", "follow": "Following",
+           "caller": "Trump caller", "hand_value": "Points per hand", "river_flow": "River flow"},
+    "de": {"players": "Spieler", "rounds": "Durchgänge", "first_player": "Start", "chase": "Vertreiben",
+           "slide_limit": "Rutschen insgesamt", "final_turns": "Züge nach der letzten Karte",
+           "target": "Punkte zum Sieg", "first_dealer": "Erster Geber", "raising": "Bieten", "signals": "Deuten",
+           "signal_detection_p": "Chance, dass Deuten auffällt", "jack_order": "Reihenfolge der Buben",
+           "follow": "Bedienen", "caller": "Wer sagt Trumpf an", "hand_value": "Punkte je Spiel",
+           "river_flow": "Fließrichtung"},
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_player_rules_that_explain_every_option(game, lang):
+    text = player_rules(game, lang)
+    assert text.startswith("# "), "a title first"
+    assert not re.search(r"\b(WL|SW|WA|WW)-\d", text), "clause ids are for developers"
+    options_part = text[text.index("## Option"):]
+    for o in game_class(game).option_list:
+        assert f"| {OPTION_WORDS[lang][o.name]}" in options_part, o.name
+
+
+def test_the_project_s_own_choices_are_in_the_rules():
+    assert "J♥ > J♣ > J♠ > J♦" in player_rules("watten", "en")          # the rank table
+    assert "B♥ > B♣ > B♠ > B♦" in player_rules("watten", "de")
+    for lang in LANGUAGES:
+        ww = player_rules("wildwasser", lang)
+        assert "| 10 | 6 | 3 |" in ww and "37" in ww                     # podium points, the board
+
+
+def test_unknown_rules_are_refused_with_a_reason():
+    with pytest.raises(WasserspieleError, match="language"):
+        player_rules("watten", "fr")
+    with pytest.raises(WasserspieleError, match="unknown game"):
+        player_rules("chess", "en")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_page_is_served_in_both_languages(client, game, lang):
+    r = client.get(f"/rules/{game}?lang={lang}")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    assert f'<html lang="{lang}">' in r.text and "<h1>" in r.text and "<table>" in r.text
+    other = "de" if lang == "en" else "en"
+    assert f'href="/rules/{game}?lang={other}"' in r.text
+
+
+def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(client):
+    r = client.get("/rules/watten", headers={"accept-language": "de-AT,de;q=0.9,en;q=0.5"})
+    assert '<html lang="de">' in r.text
+    assert client.get("/rules/chess").status_code == 404
+    r = client.get("/rules/watten?lang=fr")
+    assert r.status_code == 404 and "language" in r.text
