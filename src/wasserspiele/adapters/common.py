@@ -30,11 +30,12 @@ def zero_sum(state: State) -> list[float]:
     return [x - mean for x in r]
 
 
-def agent_info(state: State, seat: int, acting: bool) -> dict[str, Any]:
+def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | None = None) -> dict[str, Any]:
     """What the environments put in a seat's `info`: the notation of its legal actions
-    (empty while it waits) and the raw view its observation encodes."""
+    (empty while it waits) and the raw view its observation encodes (`view` if the
+    caller has it already)."""
     legal = [str(a) for a in state.legal_actions(seat)] if acting else []
-    return {"legal_actions": legal, "view": state.view(seat)}
+    return {"legal_actions": legal, "view": state.view(seat) if view is None else view}
 
 
 def render_text(state: State, seat: int | None) -> str:

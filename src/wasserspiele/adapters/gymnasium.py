@@ -92,15 +92,17 @@ class WasserspieleEnv(gymnasium.Env):
             s.apply(self.bots[seat].choose(decision_for(s, seat)), seat)
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
-        view = self.state.view(self.seat)
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        codec = self.codec
+        # no view at all when the codec encodes from the state and its masks need none
+        view = None if codec.reads_state else self.state.view(self.seat)
+        mask = np.zeros(codec.num_actions, dtype=np.int8)
         self._legal = {}
         if not self.state.is_terminal():
-            self._legal = self.codec.legal_map(self.state.legal_actions(self.seat), view)
+            self._legal = codec.legal_map(self.state.legal_actions(self.seat), view)
             mask[list(self._legal)] = 1
         self._mask = mask
-        return self.codec.observe(view), {"action_mask": mask.copy(),
-                                          **agent_info(self.state, self.seat, bool(self._legal))}
+        obs = codec.observe_state(self.state, self.seat) if view is None else codec.observe(view)
+        return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal), view)}
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (bool) for the agent's current decision."""

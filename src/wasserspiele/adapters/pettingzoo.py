@@ -100,7 +100,7 @@ class WasserspieleAEC(AECEnv):
         """{index: action} of `seat` now (cached until the next action)."""
         key = (len(self.game_state.history), seat)
         if self._legal_key != key:
-            if view is None:
+            if view is None and self.codec.actions_need_view:
                 view = self.game_state.view(seat)
             self._legal_map = self.codec.legal_map(self.game_state.legal_actions(seat), view)
             self._legal_key = key
@@ -108,11 +108,14 @@ class WasserspieleAEC(AECEnv):
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        view = self.game_state.view(seat)
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        codec = self.codec
+        # no view at all when the codec encodes from the state and its masks need none
+        view = None if codec.reads_state else self.game_state.view(seat)
+        mask = np.zeros(codec.num_actions, dtype=np.int8)
         if seat in self.game_state.to_move():
             mask[list(self._legal(seat, view))] = 1
-        return {"observation": self.codec.observe(view), "action_mask": mask}
+        obs = codec.observe_state(self.game_state, seat) if view is None else codec.observe(view)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection

@@ -181,6 +181,24 @@ class Codec(ABC):
             high[start:start + size] = hi
         return low, high
 
+    # A codec that can encode straight from a state (no JSON view in between) overrides
+    # `_fill_state` and sets `reads_state`; one whose action indices do not depend on the
+    # view (NotationCodec) needs no view for masks either.  Both paths give equal vectors
+    # (tests/adapters/test_codecs.py).
+    reads_state = False
+    actions_need_view = True
+
+    def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:
+        self._fill(state.view(seat), vec)
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))`, encoded from the state where the codec can."""
+        vec = Vec()
+        self._fill_state(state, seat, vec)
+        if len(vec.data) != self.obs_size:
+            raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
+        return np.asarray(vec.data, dtype=np.float32)
+
     def describe(self) -> str:
         """The observation layout as a Markdown table (docs/encodings.md).  A block of
         segments repeated for each field, slot or seat is one row per member: `a:b + s·j`
@@ -211,6 +229,8 @@ class Codec(ABC):
 class NotationCodec(Codec):
     """A codec whose indices are the game's notation strings themselves (every action
     the game can ever have is in a small fixed list)."""
+
+    actions_need_view = False
 
     def __init__(self, game: Game):
         super().__init__(game)
