@@ -24,7 +24,6 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
-from ...adapters.common import OBS_HIGH, OBS_LOW
 from ...core.registry import load
 from ...fast import seed_state
 from . import kernel as K
@@ -48,7 +47,8 @@ class WasserlochVectorEnv(VectorEnv):
         self.adjacent = chase == "adjacent"
         self.illegal_reward = float(illegal_reward)
         self.policies = np.full(players, POLICIES[opponents], np.int64)
-        self.single_observation_space = spaces.Box(OBS_LOW, OBS_HIGH, (codec.obs_size,), np.float32)
+        low, high = codec.bounds()  # the same space as the single-table environments
+        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
         self.single_action_space = spaces.Discrete(codec.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
