@@ -49,7 +49,7 @@ export async function setLang(l) {
 function codeOf(key) { return words[key] ?? key; }
 
 // A game that ships no catalogue of its own (the test-only fifth game) may bring its
-// words in its module (`strings: {en: {...}, de: {...}}`); the catalogue wins.
+// words in its module (`strings`, a table per language); the catalogue wins.
 const moduleWords = { en: {}, de: {} };
 export function addStrings(table) {
   for (const l of LANGS) Object.assign(moduleWords[l], table[l] || {});
