@@ -1,6 +1,6 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
 import { s, h, svgRoot, anim, SEAT_COLORS } from "../svg.js";
-import { t, say, seatLabel } from "../i18n.js";
+import { t, say, seatLabel, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // letters, not emoji: they render on every system font
@@ -128,10 +128,11 @@ export default {
     const [fx, fy] = fieldXY(0);
     board.append(s("text", { x: fx, y: fy - 8, "font-size": 12 }, `▶ ${t("wildwasser.start")}`));
     if (last && last.event === "roll") {
-      board.append(s("g", { transform: `translate(${W - 40},6)` },
+      // the die shows a number or the sun (a symbol; its word, from the catalogue, for screen readers)
+      board.append(s("g", { transform: `translate(${W - 40},6)`, role: "img", "aria-label": term(last.face ?? "?", "wildwasser.face") },
         s("g", { class: msg.fresh ? "rolling" : null },
           s("rect", { width: 26, height: 26, rx: 5, fill: "#fff", stroke: "#333" }),
-          s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face ?? "?"))));
+          s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face === "sun" ? "☀" : (last.face ?? "?")))));
     }
 
     // podiums
