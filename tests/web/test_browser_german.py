@@ -179,3 +179,23 @@ def test_the_plural_rule_is_evaluated_as_gettext_does(browser, server):
         try { pluralRule("alert(1)"); return null; } catch (e) { return e.message; } }""")
     assert refused and "plural rule" in refused
     ctx.close()
+
+
+def test_a_refusal_is_worded_in_the_pages_language(browser, server):
+    """A rule's refusal (code + params) is rendered by the page from its catalogue, so it
+    follows a language switch; a server code without params uses the client's words."""
+    ctx = new_context(browser, "desktop", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    refusal = {"error": "illegal", "reason": "seat 0 holds only two aces", "message": "x",
+               "reason_code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
+    ask = """async (data) => (await import('/static/i18n.js')).refusalText(data)"""
+    assert page.evaluate(ask, refusal) == render("wasserloch.holds_only", refusal["params"], "de")
+    assert page.evaluate(ask, {"type": "refused", "code": "stale", "reason": "stale"}) == \
+        render("web.err_stale", {}, "de")
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
+    ctx.close()

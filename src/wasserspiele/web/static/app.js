@@ -30,7 +30,7 @@ applyStaticText();
 async function api(path, options = {}) {
   const res = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.reason || res.statusText);
+  if (!res.ok) throw new Error(refusalText(body) || res.statusText);
   return body;
 }
 

@@ -71,14 +71,14 @@ export function say(code, params = {}) {
   return t(code, out);
 }
 
-// A refusal from the server: its code rendered here, else the server's localised
-// message, else its English words.
+// A refusal from the server: a rule's refusal (reason_code + params) rendered here in
+// the page's language; else the client's words for the server's code (`err_CODE`);
+// else the server's localised message, else its English words.
 export function refusalText(data) {
-  const code = data.reason_code || data.code;
-  if (code && data.params && current?.has(code)) return current.render(code, data.params);
-  if (data.message) return data.message;
+  if (data.reason_code && current?.has(data.reason_code)) return current.render(data.reason_code, data.params || {});
+  const code = data.code || data.error;
   if (code && has("err_" + code)) return t("err_" + code);
-  return data.reason || String(code || "");
+  return data.message || data.reason || String(data.code || data.error || "");
 }
 
 // The text of a client key or catalogue code with `params`; an unknown key shows itself.
