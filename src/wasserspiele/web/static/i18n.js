@@ -36,9 +36,12 @@ function index(cat) {
 }
 
 // Load (or switch to) the catalogue of `l`; resolves when the page can render in it.
+let wanted = null;
 export async function setLang(l) {
   if (!LANGS.includes(l)) return;
+  wanted = l;
   const cat = await fetchCatalogue(l);
+  if (wanted !== l) return;  // a later switch overtook this one
   current = cat;
   words = index(cat);
   lang = l;
