@@ -1,51 +1,147 @@
-"""The shared benchmark: random games per second through the public protocol, and
-clones per second, for every registered game.  Prints its figures; not a test.
+"""The shared benchmark (`./dev bench`): every speed figure of the project as a ratio to
+a baseline measured in the same run.  Prints its figures; not a test.
 
-Rates are per second of this process's CPU time (time.process_time), so a figure
-taken while other jobs share the cores still says what one core does.
+Rates are per second of CPU time (time.process_time), so a figure taken while other
+jobs share the cores still says what one core does.  Each ratio interleaves the two
+sides (A B A B A B) and reports the median of the per-pair ratios, so a neighbour's
+burst of load hits both sides alike.
 
-    ./dev bench                 # every game
-    ./dev bench wasserloch -s 5 # one game, 5 seconds per figure
+Sections (default: all):
+  engines   random games through the public protocol, per game and option set; the
+            same engines at --baseline REV (a git revision, default main, run in a
+            child process from `git archive`); the trusted path (`apply_legal`)
+            against the checked one; clones
+  search    ISMCTS µs per iteration per game (default settings); Seven Waters' search
+            against its earlier settings (view-reading heuristic rollouts to the end)
+  kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
+            engine and against the kernel's pure-Python fallback
+  adapters  PettingZoo AEC steps per CPU-second against connect_four_v3 (needs the
+            `rl` and `bench` extras: pettingzoo, pygame); the batched Wasserloch
+            VectorEnv's agent steps against the same baseline
+
+    ./dev bench                       # everything, 1 s per side of each ratio
+    ./dev bench engines -s 3 --baseline HEAD~5
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
+from pathlib import Path
 
 from wasserspiele import game_names, load
 from wasserspiele.core.registry import game_class
 
+ROOT = Path(__file__).resolve().parent.parent
+
 # What one "game" means for each figure: Wasserloch is measured per round (rounds=1),
-# as the issue states its target in rounds per second.
+# as its targets are stated in rounds per second.
 CONFIGS = {
     "wasserloch": [dict(players=3, rounds=1), dict(players=2, rounds=1), dict(players=4, rounds=1)],
     "wildwasser": [dict(players=2), dict(players=4), dict(players=6)],
 }
+REPEATS = 3
 
 
-def random_games_per_second(game, seconds: float) -> tuple[float, float]:
-    """(games/s, actions/s) of uniformly random play, one core."""
-    rng = random.Random(0)
-    games = actions = 0
+def configs(name: str) -> list[dict]:
+    out = []
+    for options in CONFIGS.get(name) or [{}]:
+        if game_class(name).fixed_players:
+            options = {k: v for k, v in options.items() if k != "players"}
+        out.append(options)
+    return out
+
+
+def label(options: dict) -> str:
+    return ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
+
+
+def rate(run, seconds: float) -> float:
+    """Units per CPU-second of `run() -> units`, repeated for `seconds` of CPU time."""
+    units = 0
     start = time.process_time()
     end = start + seconds
-    seed = 0
     while time.process_time() < end:
-        state = game.new_game(seed=seed)
-        seed += 1
-        while not state.is_terminal():
-            seat = state.current_seat
-            state.apply(rng.choice(state.legal_actions(seat)), seat)
-        games += 1
-        actions += len(state.history)
-    dt = time.process_time() - start
-    return games / dt, actions / dt
+        units += run()
+    return units / (time.process_time() - start)
+
+
+def interleaved(a, b, seconds: float) -> tuple[float, float, float]:
+    """(median rate of a, median rate of b, median of the pairwise ratios a/b), each side
+    measured REPEATS times for seconds / REPEATS, alternately."""
+    ra, rb = [], []
+    for _ in range(REPEATS):
+        ra.append(a(seconds / REPEATS))
+        rb.append(b(seconds / REPEATS))
+    return statistics.median(ra), statistics.median(rb), statistics.median(x / y for x, y in zip(ra, rb))
+
+
+# -- engines ---------------------------------------------------------------------------
+def playouts(game, checked: bool = True):
+    """A run() playing one uniformly random game (seeded) through apply, or through the
+    trusted `apply_legal` (no turn and legality checks, as search plays)."""
+    rng = random.Random(0)
+    seeds = iter(range(10**9))
+
+    def run() -> int:
+        state = game.new_game(seed=next(seeds))
+        if checked:
+            while not state.is_terminal():
+                seat = state.current_seat
+                state.apply(rng.choice(state.legal_actions(seat)), seat)
+        else:
+            while not state.is_terminal():
+                seat = state.current_seat
+                state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
+        return 1
+    return run
+
+
+_CHILD = """
+import random, sys, time
+from wasserspiele import load
+game = load(sys.argv[1], **eval(sys.argv[2]))
+rng = random.Random(0)
+seed = games = 0
+start = time.process_time()
+end = start + float(sys.argv[3])
+while time.process_time() < end:
+    state = game.new_game(seed=seed)
+    seed += 1
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    games += 1
+print(games / (time.process_time() - start))
+"""
+
+
+def baseline_tree(rev: str) -> Path | None:
+    """The package at git revision `rev`, unpacked into a temporary directory."""
+    tmp = Path(tempfile.mkdtemp(prefix="wasserspiele-baseline-"))
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], capture_output=True)
+    if archive.returncode != 0:
+        print(f"(no baseline: git archive {rev} failed: {archive.stderr.decode().strip()})")
+        return None
+    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
+    return tmp / "src"
+
+
+def child_rate(src: Path, name: str, options: dict, seconds: float) -> float:
+    """Random games per CPU-second of the engine in `src`, measured in a child process."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    out = subprocess.run([sys.executable, "-c", _CHILD, name, repr(options), str(seconds)],
+                         env=env, capture_output=True, text=True, check=True)
+    return float(out.stdout)
 
 
 def clones_per_second(game, seconds: float) -> float:
-    """clone() of mid-game positions per second."""
     rng = random.Random(1)
     positions = []
     for seed in range(20):
@@ -55,33 +151,198 @@ def clones_per_second(game, seconds: float) -> float:
                 break
             state.apply(rng.choice(state.legal_actions(state.current_seat)), state.current_seat)
         positions.append(state)
-    n = 0
-    start = time.process_time()
-    end = start + seconds
-    while time.process_time() < end:
+
+    def run() -> int:
         for p in positions:
             p.clone()
-        n += len(positions)
-    return n / (time.process_time() - start)
+        return len(positions)
+    return rate(run, seconds)
+
+
+def engines(names, seconds: float, rev: str) -> None:
+    src = baseline_tree(rev) if rev else None
+    print(f"\n## engines: random games per CPU-second (baseline: {rev or 'none'})")
+    print(f"{'game':<14}{'options':<22}{'games/s':>10}{'at ' + (rev or '-'):>12}{'ratio':>8}"
+          f"{'trusted':>11}{'clones/s':>11}")
+    for name in names:
+        for options in configs(name):
+            game = load(name, **options)
+            checked = playouts(game)
+            mine = lambda s: rate(checked, s)  # noqa: E731
+            if src is not None:
+                now, then, ratio = interleaved(mine, lambda s: child_rate(src, name, options, s), seconds)
+                base = f"{then:>12,.0f}{ratio:>7.2f}×"
+            else:
+                now, base = mine(seconds), f"{'':>12}{'':>8}"
+            unchecked = playouts(game, checked=False)
+            _, _, skip = interleaved(lambda s: rate(unchecked, s), mine, seconds)
+            print(f"{name:<14}{label(options):<22}{now:>10,.0f}{base}{skip:>10.2f}×"
+                  f"{clones_per_second(game, seconds / 2):>11,.0f}", flush=True)
+
+
+# -- search ----------------------------------------------------------------------------
+def search_positions(name: str, count: int = 5):
+    game = load(name)
+    out = []
+    for seed in range(count):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(rng.randrange(3, 25)):
+            if state.is_terminal():
+                break
+            seat = state.current_seat
+            state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+        if not state.is_terminal():
+            out.append(state)
+    return game, out
+
+
+def iterations_per_second(name: str, seconds: float, **settings) -> float:
+    from wasserspiele.bots.base import decision_for
+    from wasserspiele.bots.registry import make_bot
+    game, states = search_positions(name)
+    decisions = [decision_for(s, s.current_seat) for s in states]
+    total_it = total_s = 0.0
+    for i, decision in enumerate(decisions):
+        bot = make_bot("ismcts", game, seed=i, iterations=None, seconds=seconds / len(decisions), **settings)
+        start = time.process_time()
+        bot.search(decision)
+        total_s += time.process_time() - start
+        total_it += bot.last_iterations
+    return total_it / total_s
+
+
+def search(names, seconds: float) -> None:
+    print("\n## search: ISMCTS per CPU-second at five mid-game decisions (default settings)")
+    print(f"{'game':<14}{'iterations/s':>14}{'µs/iteration':>14}")
+    for name in names:
+        r = iterations_per_second(name, seconds)
+        print(f"{name:<14}{r:>14,.0f}{1e6 / r:>14,.0f}", flush=True)
+    if "seven_waters" in names:
+        old = {"rollout": "heuristic", "rollout_depth": 120}
+        now, then, ratio = interleaved(lambda s: iterations_per_second("seven_waters", s),
+                                       lambda s: iterations_per_second("seven_waters", s, **old), seconds)
+        print(f"seven_waters: {now:,.0f} iterations/s against {then:,.0f} with view-reading heuristic "
+              f"rollouts to the end: {ratio:.1f}×")
+
+
+# -- kernels ---------------------------------------------------------------------------
+_FALLBACK = """
+import sys, time
+from wasserspiele.games.wasserloch import kernel as K
+n, t0 = 0, time.process_time()
+while time.process_time() - t0 < float(sys.argv[1]):
+    K.play_rounds(200, players=3, seed=n)
+    n += 200
+print(n / (time.process_time() - t0))
+"""
+
+
+def kernels(names, seconds: float) -> None:
+    if "wasserloch" not in names:
+        return
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.games.wasserloch import kernel as K
+    print(f"\n## kernels: Wasserloch one-round games per CPU-second, 3 players "
+          f"({'numba' if COMPILED else 'pure Python: numba is not installed'})")
+    K.play_rounds(10, 3)  # compile (or load the compiled code) before timing
+    seeds = iter(range(10**9))
+    batch = 10_000 if COMPILED else 100
+
+    def kernel_rounds(policy):
+        return lambda: len(K.play_rounds(batch, players=3, seed=next(seeds), policies=policy))
+
+    engine = playouts(load("wasserloch", players=3, rounds=1))
+    now, then, ratio = interleaved(lambda s: rate(kernel_rounds(K.RANDOM), s), lambda s: rate(engine, s), seconds)
+    print(f"random seats   kernel {now:>12,.0f}   Python engine {then:>9,.0f}   {ratio:>6.1f}×  (target ≥ 300,000)")
+    greedy = rate(kernel_rounds(K.GREEDY), seconds)
+    print(f"greedy seats   kernel {greedy:>12,.0f}")
+    if COMPILED:
+        env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+        slow = float(subprocess.run([sys.executable, "-c", _FALLBACK, str(seconds)], env=env,
+                                    capture_output=True, text=True, check=True).stdout)
+        print(f"pure-Python fallback {slow:>10,.0f}   compiled/fallback {now / slow:,.0f}×")
+
+
+# -- adapters --------------------------------------------------------------------------
+def aec_steps(make_env):
+    """A run() playing one AEC episode with random legal actions; its agent steps."""
+    import numpy as np
+    env = make_env()
+    rng = np.random.default_rng(0)
+    seeds = iter(range(10**9))
+
+    def run() -> int:
+        env.reset(seed=next(seeds))
+        n = 0
+        for _agent in env.agent_iter():
+            obs, _r, term, trunc, _i = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        return n
+    return run
+
+
+def adapters(names, seconds: float) -> None:
+    try:
+        from pettingzoo.classic import connect_four_v3
+        from wasserspiele.adapters.pettingzoo import env as make_env
+    except ImportError as exc:
+        print(f"\n## adapters: skipped ({exc}; install the rl and bench extras)")
+        return
+    print("\n## adapters: PettingZoo AEC steps per CPU-second against connect_four_v3")
+    four = aec_steps(connect_four_v3.env)
+    for name in names:
+        mine = aec_steps(lambda: make_env(name))
+        now, then, ratio = interleaved(lambda s: rate(mine, s), lambda s: rate(four, s), seconds)
+        print(f"{name:<14}{now:>10,.0f} steps/s   connect_four_v3 {then:>9,.0f}   {ratio:>5.2f}×", flush=True)
+    if "wasserloch" in names:
+        vector = vector_steps()
+        now, then, ratio = interleaved(lambda s: rate(vector, s), lambda s: rate(four, s), seconds)
+        print(f"{'wasserloch':<14}{now:>10,.0f} agent steps/s in WasserlochVectorEnv(1024 tables)   "
+              f"connect_four_v3 {then:>9,.0f}   {ratio:>5.0f}×")
+
+
+def vector_steps():
+    """A run() stepping 1,024 Wasserloch tables once with random legal actions."""
+    import numpy as np
+    from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
+    envs = WasserlochVectorEnv(1024, players=3, seed=0)
+    rng = np.random.default_rng(0)
+    _obs, info = envs.reset()
+    state = {"mask": info["action_mask"]}
+
+    def run() -> int:
+        noise = rng.random(state["mask"].shape) * state["mask"]
+        _obs, _r, _t, _tr, info = envs.step(noise.argmax(axis=1))
+        state["mask"] = info["action_mask"]
+        return envs.num_envs
+    return run
+
+
+SECTIONS = {"engines": engines, "search": search, "kernels": kernels, "adapters": adapters}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("games", nargs="*", default=None)
-    parser.add_argument("-s", "--seconds", type=float, default=3.0, help="seconds per figure")
+    parser.add_argument("what", nargs="*", help=f"sections ({', '.join(SECTIONS)}) and/or games")
+    parser.add_argument("-s", "--seconds", type=float, default=1.0, help="CPU seconds per side of each figure")
+    parser.add_argument("--baseline", default="main", help="git revision of the baseline engines ('' for none)")
     args = parser.parse_args()
-    names = args.games or game_names()
-    print(f"{'game':<14}{'options':<28}{'games/s':>10}{'actions/s':>12}{'clones/s':>12}")
-    for name in names:
-        configs = CONFIGS.get(name) or [{}]
-        for options in configs:
-            if game_class(name).fixed_players:
-                options = {k: v for k, v in options.items() if k != "players"}
-            game = load(name, **options)
-            gps, aps = random_games_per_second(game, args.seconds)
-            cps = clones_per_second(game, args.seconds / 2)
-            label = ",".join(f"{k}={v}" for k, v in options.items()) or "defaults"
-            print(f"{name:<14}{label:<28}{gps:>10.0f}{aps:>12.0f}{cps:>12.0f}", flush=True)
+    sections = [w for w in args.what if w in SECTIONS] or list(SECTIONS)
+    names = [w for w in args.what if w not in SECTIONS] or game_names()
+    unknown = [n for n in names if n not in game_names()]
+    if unknown:
+        parser.error(f"unknown section or game {unknown[0]!r} (sections: {', '.join(SECTIONS)}; "
+                     f"games: {', '.join(game_names())})")
+    for section in sections:
+        if section == "engines":
+            engines(names, args.seconds, args.baseline)
+        else:
+            SECTIONS[section](names, args.seconds)
 
 
 if __name__ == "__main__":

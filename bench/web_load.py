@@ -2,11 +2,19 @@
 WebSockets on loopback.  Prints moves per second and move latency (p50/p99).
 
     python bench/web_load.py [--tables 20] [--seconds 10] [--game wasserloch] [--db URL]
+    python bench/web_load.py --pg --workers 2            # 2 processes on a throwaway PostgreSQL
+    python bench/web_load.py --tables 1 --bot-tables 20  # a human's latency under bot load
 
 The server runs as `wasserspiele serve` in a subprocess with its own SQLite file (or
---db), so the figures include validation, persistence (one commit per move) and
-pushing every seat its own view.  Latency: from sending a move to receiving the
-server's answer ("accepted", sent after the new position) on the mover's socket.
+--db, or --pg: a throwaway PostgreSQL cluster), so the figures include validation,
+persistence (one commit per move) and pushing every seat its own view.  With
+--workers N (PostgreSQL only) N servers run on N ports and table k is played on server
+k mod N, as behind a load balancer that hashes the table; --spread connects a table's
+seats to different servers (every move then also travels by LISTEN/NOTIFY);
+--shared-port runs `serve --workers N` on one port instead.  Latency: from
+sending a move to receiving the server's answer ("accepted", sent after the new
+position) on the mover's socket.  --bot-tables K keeps K all-bot tables busy
+(--bot-game, --bot-level; no delay) while the measured tables are played.
 """
 
 from __future__ import annotations
@@ -17,6 +25,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -34,9 +43,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_server(port: int, db: str) -> subprocess.Popen:
+BENCH_LIMITS = {  # one load client creates every table: lift the per-client limits
+    "WASSERSPIELE_TABLES_PER_CLIENT": "100000", "WASSERSPIELE_TABLES_PER_SERVER": "100000",
+    "WASSERSPIELE_BOT_SEATS_PER_CLIENT": "100000", "WASSERSPIELE_BOT_SEATS_PER_SERVER": "100000",
+    "WASSERSPIELE_SOCKETS_PER_CLIENT": "100000",
+}
+
+
+def start_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", "--port", str(port),
-                             "--db", db, "--bot-delay", "0"], stdout=subprocess.DEVNULL)
+                             "--db", db, "--bot-delay", "0", "--workers", str(workers)],
+                            stdout=subprocess.DEVNULL, env={**os.environ, **BENCH_LIMITS}, start_new_session=True)
+    proc.port = port
     deadline = time.monotonic() + 30
     while True:
         try:
@@ -49,21 +67,33 @@ def start_server(port: int, db: str) -> subprocess.Popen:
 
 
 def cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time of a process (Linux), to report server cost per move."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, ValueError, IndexError):
+    """User + system CPU time of a process and its live children (Linux): the server's
+    workers and its bots' worker processes, to report server cost per move."""
+    stats = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+            except (OSError, ValueError, IndexError):
+                continue
+    if pid not in stats:
         return None
+    tree, todo = set(), [pid]
+    while todo:
+        p = todo.pop()
+        tree.add(p)
+        todo += [c for c, (parent, _) in stats.items() if parent == p and c not in tree]
+    return sum(stats[p][1] for p in tree) / os.sysconf("SC_CLK_TCK")
 
 
-def create_table(base: str, game: str, players: int | None) -> dict:
+def create_table(base: str, game: str, players: int | None, bot_level: str | None = None) -> dict:
     body = {"game": game, "options": {"players": players} if players else {}}
     probe = {"game": game, "options": body["options"], "seats": None}
-    # all seats human: the benchmark's clients are the (random) players
+    # all seats human: the benchmark's clients are the (random) players (or all bots)
     n = players or {"watten": 4, "seven_waters": 2}.get(game, 3 if game == "wasserloch" else 4)
-    probe["seats"] = [{"kind": "human"}] * n
+    probe["seats"] = [{"kind": "bot", "level": bot_level} if bot_level else {"kind": "human"}] * n
     req = urllib.request.Request(base + "/api/tables", data=json.dumps(probe).encode(),
                                  headers={"content-type": "application/json"}, method="POST")
     return json.loads(urllib.request.urlopen(req, timeout=10).read())
@@ -118,44 +148,90 @@ async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, st
                 latest = None  # answer only positions that arrive after this move's answer
 
 
-async def table_loop(base: str, ws_base: str, game: str, players: int | None, rng: random.Random,
-                     stats: Stats, stop_at: float):
+async def table_loop(bases: list[str], game: str, players: int | None, rng: random.Random,
+                     stats: Stats, stop_at: float, spread: bool):
+    """Tables one after another on bases[0]; `spread`: seat i connects to bases[i % len(bases)]
+    (a table's seats on different processes), else every seat to bases[0]."""
     while time.monotonic() < stop_at:
-        table = await asyncio.to_thread(create_table, base, game, players)
+        table = await asyncio.to_thread(create_table, bases[0], game, players)
         done = asyncio.Event()
-        url = f"{ws_base}/ws/tables/{table['id']}"
-        await asyncio.gather(*(seat_client(url, s["token"], random.Random(rng.random()), stats, stop_at, done)
-                               for s in table["seats"]))
+        urls = ["ws" + b[4:] + f"/ws/tables/{table['id']}" for b in (bases if spread else bases[:1])]
+        await asyncio.gather(*(seat_client(urls[i % len(urls)], s["token"], random.Random(rng.random()), stats,
+                                           stop_at, done) for i, s in enumerate(table["seats"])))
         stats.games += 1
+
+
+async def bot_table_loop(base: str, game: str, level: str, stop_at: float, finished: list) -> None:
+    """Keep one all-bot table busy: a new one as soon as the last is over."""
+    while time.monotonic() < stop_at:
+        table = await asyncio.to_thread(create_table, base, game, None, level)
+        while time.monotonic() < stop_at:
+            state = await asyncio.to_thread(lambda: json.loads(urllib.request.urlopen(
+                f"{base}/api/tables/{table['id']}", timeout=30).read()))
+            if state["terminal"]:
+                finished.append(state["n"])
+                break
+            await asyncio.sleep(0.5)  # polling the lobby API: the bots play on their own
 
 
 async def run(args) -> None:
     proc = None
+    procs: list[subprocess.Popen] = []
     folder = None
+    cluster = None
     if args.server:
         base = args.server.rstrip("/")
     else:
         port = free_port()
         folder = tempfile.mkdtemp(prefix="wasserspiele-bench-")
         db = args.db or f"sqlite:///{os.path.join(folder, 'bench.sqlite3')}"
-        proc = start_server(port, db)
-        base = f"http://127.0.0.1:{port}"
-    ws_base = "ws" + base[4:]
+        if args.pg:
+            from wasserspiele.web.devdb import throwaway_postgresql
+            cluster = throwaway_postgresql(fsync=True, max_connections=400)
+            db = cluster.__enter__()
+        if args.shared_port:  # `serve --workers N`: the kernel spreads connections over the processes
+            procs = [start_server(port, db, args.workers)]
+            bases = [f"http://127.0.0.1:{port}"]
+        else:  # N processes on N ports, as N machines behind a load balancer
+            procs = [start_server(port, db)]
+            for _ in range(args.workers - 1):
+                procs.append(start_server(free_port(), db))
+            bases = [f"http://127.0.0.1:{p.port}" for p in procs]
+        proc = procs[0]
+    if args.server:
+        bases = [base]
     stats = Stats()
     rng = random.Random(args.seed)
     try:
-        cpu0 = cpu_seconds(proc.pid) if proc else None
+        cpu0 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
         load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
         started = time.monotonic()
-        stop_at = started + args.seconds
-        await asyncio.gather(*(table_loop(base, ws_base, args.game, args.players, random.Random(rng.random()),
-                                          stats, stop_at) for _ in range(args.tables)))
+        stop_at = started + warmup + args.seconds
+        bot_games: list[int] = []
+        bots = [bot_table_loop(bases[k % len(bases)], args.bot_game, args.bot_level, stop_at, bot_games)
+                for k in range(args.bot_tables)]
+        bot_tasks = [asyncio.create_task(b) for b in bots]
+        if bots:
+            await asyncio.sleep(warmup)
+            started = time.monotonic()
+        # table k lives on process k mod N (a load balancer hashing the table does the same)
+        await asyncio.gather(*(table_loop(bases[k % len(bases):] + bases[:k % len(bases)], args.game, args.players,
+                                          random.Random(rng.random()), stats, stop_at, args.spread)
+                               for k in range(args.tables)))
         elapsed = time.monotonic() - started
-        cpu1 = cpu_seconds(proc.pid) if proc else None
+        await asyncio.gather(*bot_tasks)
+        cpu1 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(10)
+        for p in procs:  # each server stops its workers and bot processes itself
+            p.terminate()
+            try:
+                p.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(p.pid, signal.SIGKILL)
+                p.wait(30)
+        if cluster is not None:
+            cluster.__exit__(None, None, None)
         if folder is not None:
             shutil.rmtree(folder, ignore_errors=True)
     lat = sorted(stats.latencies)
@@ -163,7 +239,14 @@ async def run(args) -> None:
         raise SystemExit("no moves were made")
     p50 = lat[len(lat) // 2] * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished")
+    where = "PostgreSQL" if args.pg else ("SQLite" if not args.db else args.db.split(":")[0])
+    print(f"web load: {args.tables} tables of {args.game}, {elapsed:.1f} s, {stats.games} games finished, "
+          f"{args.workers} server process{'es' if args.workers > 1 else ''} on {where}"
+          + (", one port" if args.shared_port and args.workers > 1 else "")
+          + (", each table's seats spread over them" if args.spread and args.workers > 1 else ""))
+    if args.bot_tables:
+        print(f"  bot load     {args.bot_tables} all-{args.bot_level} {args.bot_game} tables "
+              f"({len(bot_games)} games finished meanwhile)")
     codes = ", ".join(f"{k} {v}" for k, v in sorted(stats.refused_codes.items()))
     print(f"  moves/s      {stats.moves / elapsed:,.0f}  ({stats.moves} moves, {stats.refused} refused"
           f"{': ' + codes if codes else ''})")
@@ -187,6 +270,17 @@ def main() -> None:
     ap.add_argument("--db", default=None, help="database URL (default: a fresh SQLite file)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--server", default=None, help="use a running server at this URL instead of starting one")
+    ap.add_argument("--pg", action="store_true", help="start a throwaway PostgreSQL cluster (fsync on) as the database")
+    ap.add_argument("--workers", type=int, default=1, help="server processes (more than one needs --pg or a "
+                                                           "PostgreSQL --db)")
+    ap.add_argument("--shared-port", action="store_true",
+                    help="run `serve --workers N` on one port (connections land on processes at random) "
+                         "instead of N servers on N ports")
+    ap.add_argument("--spread", action="store_true",
+                    help="connect a table's seats to different processes (every move then travels by NOTIFY)")
+    ap.add_argument("--bot-tables", type=int, default=0, help="all-bot tables kept busy meanwhile (bot pressure)")
+    ap.add_argument("--bot-game", default="watten")
+    ap.add_argument("--bot-level", default="expert")
     asyncio.run(run(ap.parse_args()))
 
 

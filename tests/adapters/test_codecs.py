@@ -171,3 +171,18 @@ def test_manifest_limits_agree_with_the_codec_at_every_player_count(name):
     for players in range(lo, hi + 1):
         game = wasserspiele.load(name, **({"players": players} if lo < hi else {}))
         assert m.limits.distinct_actions(game.options) == codec_for(game).num_actions, players
+
+
+@pytest.mark.parametrize("name,options", [(g, FAST[g]) for g in GAMES] + [
+    ("wasserloch", {"players": 4, "rounds": 2, "chase": "adjacent"}), ("wasserloch", {"players": 2})])
+def test_encoding_from_the_state_equals_encoding_the_view(name, options):
+    """observe_state (straight from the state where a codec can) gives the vector of
+    observe(view), for every seat at every decision, game over included."""
+    codec = codec_for(wasserspiele.load(name, **options))
+    state = None
+    for state, _seat in random_positions(name, seeds=range(6), options=options):
+        for seat in range(codec.players):
+            assert np.array_equal(codec.observe_state(state, seat), codec.observe(state.view(seat))), seat
+    assert state is not None and state.is_terminal()  # the last game, played out
+    for seat in range(codec.players):
+        assert np.array_equal(codec.observe_state(state, seat), codec.observe(state.view(seat)))

@@ -31,7 +31,7 @@ def play_out(env, seed):
         if term or trunc:
             env.step(None)
             continue
-        state = env.unwrapped.state
+        state = env.unwrapped.game_state
         seat = int(agent.split("_")[1])
         legal = state.legal_actions(seat)
         mask = obs["action_mask"]
@@ -48,7 +48,7 @@ def test_rewards_come_at_the_end_and_sum_to_zero(name):
     total = play_out(env, seed=3)
     assert abs(sum(total.values())) < 1e-9
     assert max(total.values()) > 0
-    state = env.unwrapped.state
+    state = env.unwrapped.game_state
     assert state.is_terminal()
     mean = sum(state.returns()) / len(state.returns())
     assert total == {f"player_{s}": r - mean for s, r in enumerate(state.returns())}

@@ -37,7 +37,7 @@ def test_bot_specs_take_settings_and_levels():
     expert = parse_bot_spec("expert:iterations=10")
     assert expert.kind == "ismcts" and expert.text == "expert:iterations=10"
     bot = expert.make(load("wasserloch"), 1)
-    assert bot.iterations == 10 and bot.seconds == 0.95  # the level's time cap, the given budget
+    assert bot.iterations == 10 and bot.cpu_seconds == 2.0  # the level's CPU safety net, the given budget
     with pytest.raises(BadOption, match="unknown bot 'robot'"):
         parse_bots(["robot"], load("wasserloch"))
     with pytest.raises(BadOption, match="not NAME=VALUE"):

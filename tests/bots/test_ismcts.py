@@ -142,3 +142,28 @@ def test_belief_and_conventions_need_a_heuristic_that_offers_them():
 def test_bad_budget_or_setting_is_refused_naming_it(kwargs, message):
     with pytest.raises(ValueError, match=message):
         ISMCTSBot(seed=1, game=load("watten"), **kwargs)
+
+
+def test_levels_are_reproducible_when_the_wall_clock_races(monkeypatch):
+    """Search levels are budgeted in iterations: a wall clock that jumps a minute per
+    reading (a very busy machine) changes nothing about a seeded bot's move."""
+    from wasserspiele.bots import ismcts
+    from wasserspiele.bots.levels import bot_for_level
+    state = _midgame("wasserloch")
+    decision = decision_for(state, state.current_seat)
+    calm = bot_for_level("hard", state.game, seed=5)
+    expected = [(str(c.action), c.visits) for c in calm.search(decision)]
+    clock = iter(range(0, 10**9, 60))
+    monkeypatch.setattr(ismcts.time, "perf_counter", lambda: float(next(clock)))
+    busy = bot_for_level("hard", state.game, seed=5)
+    assert [(str(c.action), c.visits) for c in busy.search(decision)] == expected
+    assert busy.last_stop == "iterations" and busy.last_iterations == 200
+
+
+def test_cpu_safety_net_ends_the_search_and_says_so(caplog):
+    state = _midgame("wasserloch")
+    bot = ISMCTSBot(seed=1, iterations=10**9, cpu_seconds=0.05, game=state.game)
+    with caplog.at_level("WARNING", logger="wasserspiele.bots.ismcts"):
+        bot.search(decision_for(state, state.current_seat))
+    assert bot.last_stop == "cpu_seconds" and 0 < bot.last_iterations < 10**9
+    assert "safety net" in caplog.text

@@ -4,6 +4,7 @@ Chromium page at a given size, and a table brought to a mid-game position over H
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import socket
@@ -46,7 +47,10 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "wasserspiele.cli.main", "serve", "--host", "127.0.0.1",
              "--port", str(self.port), "--db", self.db_url, "--bot-delay", str(self.bot_delay)],
-            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"))  # a file: a pipe could fill up
+            stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"),  # a file: a pipe could fill up
+            # bots answer at once (in threads): a bot pick landing while a click is under way
+            # re-renders the board under the pointer; the process pool is tested in test_limits
+            env={**os.environ, "WASSERSPIELE_BOT_POOL": "thread"})
         deadline = time.monotonic() + 60
         while True:
             try:

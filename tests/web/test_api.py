@@ -68,10 +68,10 @@ def test_options_are_validated_and_stored(client):
     ({"game": "wasserloch", "options": {"colour": 1}}, "bad_option", "no option 'colour'"),
     ({"game": "wasserloch", "options": [1]}, "bad_request", "options: must be an object"),
     ({"game": "wasserloch", "seats": [{"kind": "human"}]}, "bad_request", "a list of 3 seats"),
-    ({"game": "wasserloch", "seats": [{"kind": "alien"}] * 3}, "bad_request", "seats[0]: kind"),
+    ({"game": "wasserloch", "seats": [{"kind": "alien"}] * 3}, "bad_request", "seats[0].kind: input should be 'human' or 'bot'"),
     ({"game": "wasserloch", "seats": [{"kind": "bot", "level": "godlike"}] * 3}, "bad_request", "'godlike'"),
     ({"game": "wasserloch", "seats": [{"kind": "human", "level": "easy"}] * 3}, "bad_request", "no level"),
-    ({"game": "wasserloch", "seats": [{"kind": "human", "x": 1}] * 3}, "bad_request", "unknown field 'x'"),
+    ({"game": "wasserloch", "seats": [{"kind": "human", "x": 1}] * 3}, "bad_request", "seats[0].x: unknown field 'x' (fields: kind, level)"),
     ({"game": "wasserloch", "turbo": True}, "bad_request", "unknown field 'turbo'"),
     ({}, "bad_request", "game: missing"),
     ([1, 2], "bad_request", "must be a JSON object"),
@@ -144,9 +144,9 @@ def test_move_refusals_say_why_and_leave_the_game_alone(client):
         (tok[0], me["legal"][0], 3, 409, "stale", "based on move 3"),
         (tok[0], me["legal"][0], "0", 400, "bad_message", "move number"),
         (tok[0], "9x1", 0, 400, "bad_notation", "'9' is not a card value"),
-        (tok[0], "", 0, 400, "bad_message", "non-empty"),
-        (tok[0], "x" * 500, 0, 400, "bad_message", "too long"),
-        (tok[0], None, 0, 400, "bad_message", "needs an action"),
+        (tok[0], "", 0, 400, "bad_message", "action (the move in the game's notation): string should have at least 1"),
+        (tok[0], "x" * 500, 0, 400, "bad_message", "at most 200 characters"),
+        (tok[0], None, 0, 400, "bad_message", "action (the move in the game's notation): must be a string"),
     ]
     values = ["A", "2", "3", "4", "5", "6", "7", "8"]
     absent = [v for v, c in zip(values, held) if c == 0]

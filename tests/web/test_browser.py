@@ -71,6 +71,7 @@ def click_a_move(page, prefer: str = "") -> None:
 
 def create_in_lobby(page, base, game, options=None, seats=None) -> dict:
     page.goto(base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")  # the lists have arrived and redrawn the form
     page.select_option("#game", game)
     for name, value in (options or {}).items():
         page.fill(f"#opt-{name}", str(value))

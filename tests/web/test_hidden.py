@@ -25,7 +25,7 @@ def test_every_message_is_the_seats_own_view_and_nothing_more(db_url, game):
     async def scenario():
         storage = Storage(db_url)
         hub = Hub(storage, bot_delay=30)
-        table, _ = hub.create({"game": game, "seats": [{"kind": "human"}] * players})
+        table, _ = await hub.create({"game": game, "seats": [{"kind": "human"}] * players})
         inbox: dict[int | None, list[dict]] = {}
 
         def sink(seat):

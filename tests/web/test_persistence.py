@@ -4,12 +4,7 @@ and the same behaviour on PostgreSQL when a server can be had."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import sqlite3
-import subprocess
-import tempfile
 import time
 from pathlib import Path
 
@@ -120,54 +115,6 @@ def test_migrations_run_at_start_up_and_are_idempotent(db_url):
 
 # -- PostgreSQL ---------------------------------------------------------------------
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@pytest.fixture(scope="module")
-def pg_url():
-    """A PostgreSQL URL: $WASSERSPIELE_TEST_PG_URL, or a throwaway cluster from initdb."""
-    url = os.environ.get("WASSERSPIELE_TEST_PG_URL")
-    if url:
-        yield url
-        return
-    pytest.importorskip("psycopg", reason="psycopg is not installed (pip install -e .[postgres])")
-    initdb, pg_ctl = shutil.which("initdb"), shutil.which("pg_ctl")
-    if not (initdb and pg_ctl):
-        pytest.skip("no PostgreSQL server: set WASSERSPIELE_TEST_PG_URL or install initdb/pg_ctl")
-    run_as: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root
-        if not shutil.which("runuser"):
-            pytest.skip("running as root without runuser: cannot start a PostgreSQL cluster")
-        try:
-            import pwd
-            pwd.getpwnam("postgres")
-        except KeyError:
-            pytest.skip("running as root and there is no postgres user to run the cluster")
-        run_as = ["runuser", "-u", "postgres", "--"]
-    folder = tempfile.mkdtemp(prefix="wasserspiele-pg-")
-    if run_as:
-        shutil.chown(folder, "postgres")
-    data = os.path.join(folder, "data")
-    port = _free_port()
-    try:
-        subprocess.run([*run_as, initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"],
-                       check=True, capture_output=True, timeout=120)
-        subprocess.run([*run_as, pg_ctl, "-D", data, "-w", "-l", os.path.join(folder, "log"), "-o",
-                        f"-k {folder} -p {port} -h 127.0.0.1 -F", "start"],
-                       check=True, capture_output=True, timeout=60)
-    except (subprocess.CalledProcessError, subprocess.TimeoutExpired, OSError) as exc:
-        shutil.rmtree(folder, ignore_errors=True)
-        pytest.skip(f"could not start a throwaway PostgreSQL cluster: {exc}")
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run([*run_as, pg_ctl, "-D", data, "-m", "immediate", "stop"], capture_output=True, timeout=60)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def test_postgresql_stores_moves_and_survives_a_restart(make_client, pg_url):
     client = make_client(pg_url)
     t = create(client, "seven_waters", seats=humans(2))
@@ -195,7 +142,7 @@ def test_group_commit_writes_concurrent_moves_together_and_isolates_a_failure(db
     async def scenario():
         storage = Storage(db_url)
         hub = Hub(storage, bot_delay=30)
-        tables = [hub.create({"game": "wasserloch", "seats": humans(3)})[0] for _ in range(6)]
+        tables = [(await hub.create({"game": "wasserloch", "seats": humans(3)}))[0] for _ in range(6)]
         calls = []
         real = storage.save_batch
 
@@ -267,14 +214,14 @@ def test_a_dropped_table_object_refuses_to_act(client):
     from wasserspiele.web.hub import Refused
     t = create(client, seats=humans(3))
     hub = client.app.state.hub
-    old = hub.get(t["id"])
+    old = client.portal.call(hub.open, t["id"])
     hub.forget(t["id"])
     legal = str(old.state.legal_actions(0)[0])
     with pytest.raises(Refused) as exc:
         client.portal.call(old.submit, 0, legal, 0)
     assert exc.value.code == "reload"
     assert table_state(client, t["id"])["n"] == 0          # a fresh object from the database
-    assert hub.get(t["id"]) is not old
+    assert client.portal.call(hub.open, t["id"]) is not old
 
 
 def test_bots_play_the_same_game_with_or_without_a_restart(make_client, db_url, tmp_path):

@@ -46,3 +46,23 @@ def test_bots_wait_the_configured_delay_before_moving(make_client):
         assert time.monotonic() - started < 10
         time.sleep(0.05)
     assert time.monotonic() - started >= 0.8              # two bots, each after the delay
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_with_a_message(db_url):
+    from wasserspiele.web.storage import SQLiteInUse, Storage
+    first = Storage(db_url, exclusive=True)
+    try:
+        result = CliRunner().invoke(main, ["serve", "--db", db_url])
+        assert result.exit_code == 1
+        assert "is in use by another wasserspiele server" in result.output and "PostgreSQL" in result.output
+        try:
+            Storage(db_url, exclusive=True)
+        except SQLiteInUse as exc:
+            assert f"process {__import__('os').getpid()}" in str(exc)   # it names the holder
+        else:
+            raise AssertionError("a second exclusive storage was allowed")
+    finally:
+        first.close()
+    Storage(db_url, exclusive=True).close()                 # free again once the first has gone
+    result = CliRunner().invoke(main, ["serve", "--db", db_url, "--workers", "2"])
+    assert result.exit_code == 1 and "SQLite serves one process" in result.output

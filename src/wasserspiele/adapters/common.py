@@ -10,9 +10,6 @@ from ..core.protocol import Game, State
 from ..core.registry import load
 from .codecs import Codec, codec_for
 
-# Every encoded value is a one-hot, a flag or a count scaled to about [0, 1]; a few
-# scalars reach -0.5 and long matches push scaled scores past 1, never near these bounds.
-OBS_LOW, OBS_HIGH = -1.0, 100.0
 
 
 def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Codec]:
@@ -31,6 +28,14 @@ def zero_sum(state: State) -> list[float]:
     r = state.returns()
     mean = sum(r) / len(r)
     return [x - mean for x in r]
+
+
+def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | None = None) -> dict[str, Any]:
+    """What the environments put in a seat's `info`: the notation of its legal actions
+    (empty while it waits) and the raw view its observation encodes (`view` if the
+    caller has it already)."""
+    legal = [str(a) for a in state.legal_actions(seat)] if acting else []
+    return {"legal_actions": legal, "view": state.view(seat) if view is None else view}
 
 
 def render_text(state: State, seat: int | None) -> str:

@@ -1,10 +1,12 @@
 """Gymnasium single-agent environments: `gymnasium.make("wasserspiele/Wasserloch-v0")`.
 
-The agent plays one seat (`seat=0`) against bots chosen by name (`opponents="heuristic"`,
-or one name per other seat; any kind `bots.registry.make_bot` knows, e.g. random,
-heuristic, ismcts), with settings per kind (`opponent_options={"ismcts": {"iterations": 200}}`).  Observations are the float32 vector of the agent's view; the
-legal-action mask is in `info["action_mask"]` and from `action_masks()` (what
-sb3-contrib's MaskablePPO reads).  The reward comes at the end: the agent's share of
+The agent plays one seat (`seat=0`) against bots named by any bot spec the CLI accepts
+(`opponents="heuristic"`, `"expert"`, `"ismcts:iterations=50"`, `"learned"`, or one spec
+per other seat; bots/specs.py), with extra settings per kind
+(`opponent_options={"ismcts": {"iterations": 200}}`).  Observations are the float32
+vector of the agent's view; the legal-action mask is in `info["action_mask"]` and from
+`action_masks()` (what sb3-contrib's MaskablePPO reads); `info["legal_actions"]` and
+`info["view"]` hold the legal actions' notation and the raw view.  The reward comes at the end: the agent's share of
 the zero-sum transform of `state.returns()`.
 
 An index that is in the action space but illegal now ends the episode with
@@ -24,10 +26,11 @@ from gymnasium import spaces
 
 from ..bots.base import decision_for
 from ..bots.registry import make_bot
+from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import OBS_HIGH, OBS_LOW, load_with_codec, render_text, zero_sum
+from .common import agent_info, load_with_codec, render_text, zero_sum
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -50,11 +53,13 @@ class WasserspieleEnv(gymnasium.Env):
         kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(kinds) != len(others):
             raise ValueError(f"opponents: {len(others)} bot names needed (seats {others}), got {len(kinds)}")
-        self.opponent_kinds = dict(zip(others, kinds))
         # keyword arguments per bot kind, e.g. {"ismcts": {"iterations": 200}}
         self.opponent_options = {k.strip().lower(): dict(v) for k, v in (opponent_options or {}).items()}
-        for kind in kinds:  # an unknown name or a bad setting fails here, naming what is known
-            make_bot(kind, self.game, seed=0, **self.opponent_options.get(kind.strip().lower(), {}))
+        specs = [parse_bot_spec(k) for k in kinds]
+        for spec in specs:  # an unknown name or a bad setting fails here, naming what is known
+            check_spec(spec, self.game)
+            self._make(spec, 0)
+        self.opponent_kinds = dict(zip(others, specs))
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -62,7 +67,8 @@ class WasserspieleEnv(gymnasium.Env):
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        self.observation_space = spaces.Box(OBS_LOW, OBS_HIGH, (self.codec.obs_size,), np.float32)
+        low, high = self.codec.bounds()
+        self.observation_space = spaces.Box(low, high, (self.codec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.num_actions)
         self._seeds = random.Random()
         self.state = None
@@ -70,6 +76,12 @@ class WasserspieleEnv(gymnasium.Env):
         self._legal: dict[int, Any] = {}
 
     # -- helpers -----------------------------------------------------------------
+    def _make(self, spec: BotSpec, seed: int):
+        extra = self.opponent_options.get(spec.kind, {})
+        if not extra:
+            return spec.make(self.game, seed)
+        return make_bot(spec.kind, self.game, seed, **{**spec.kwargs(self.game), **extra})
+
     def _play_bots(self) -> None:
         """Bots move until the agent's seat is the current one or the game is over."""
         s = self.state
@@ -80,14 +92,17 @@ class WasserspieleEnv(gymnasium.Env):
             s.apply(self.bots[seat].choose(decision_for(s, seat)), seat)
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
-        view = self.state.view(self.seat)
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        codec = self.codec
+        # no view at all when the codec encodes from the state and its masks need none
+        view = None if codec.reads_state else self.state.view(self.seat)
+        mask = np.zeros(codec.num_actions, dtype=np.int8)
         self._legal = {}
         if not self.state.is_terminal():
-            self._legal = self.codec.legal_map(self.state.legal_actions(self.seat), view)
+            self._legal = codec.legal_map(self.state.legal_actions(self.seat), view)
             mask[list(self._legal)] = 1
         self._mask = mask
-        return self.codec.observe(view), {"action_mask": mask.copy()}
+        obs = codec.observe_state(self.state, self.seat) if view is None else codec.observe(view)
+        return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal), view)}
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (bool) for the agent's current decision."""
@@ -99,9 +114,7 @@ class WasserspieleEnv(gymnasium.Env):
         if seed is not None:
             self._seeds = random.Random(seed)
         self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
-        self.bots = {s: make_bot(k, self.game, seed=self._seeds.randrange(2**63),
-                                 **self.opponent_options.get(k.strip().lower(), {}))
-                     for s, k in self.opponent_kinds.items()}
+        self.bots = {s: self._make(spec, self._seeds.randrange(2**63)) for s, spec in self.opponent_kinds.items()}
         self._play_bots()
         return self._observation()
 

@@ -81,7 +81,20 @@ class _Core:
     """All of a state's Python data in one attribute, cloned by hand (OpenSpiel's
     PyState::Clone deep-copies each attribute; this makes that a fast engine clone)."""
 
-    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "own")
+    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "own", "views")
+
+    def view_of(self, player: int | None) -> dict[str, Any]:
+        """The engine's view of `player`, built once per engine position: a step asks for
+        it up to three times (legal actions, decoding the action, the observation).
+        Callers only read it; `WasserspieleState.view` hands out a fresh one."""
+        e = self.engine
+        cache = getattr(self, "views", None)
+        if cache is None or cache[0] is not e:
+            cache = self.views = (e, {})
+        found = cache[1].get(player)
+        if found is None:
+            found = cache[1][player] = e.view(player)
+        return found
 
     def __deepcopy__(self, memo) -> "_Core":
         c = _Core.__new__(_Core)
@@ -161,7 +174,7 @@ class WasserspieleState(pyspiel.State):
         e = c.engine
         if c.need is not None or player not in e.to_move():
             return []
-        return sorted(c.codec.legal_map(e.legal_actions(player), e.view(player)))
+        return sorted(c.codec.legal_map(e.legal_actions(player), c.view_of(player)))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         need = self._core.need
@@ -177,7 +190,7 @@ class WasserspieleState(pyspiel.State):
             c.outcomes = c.outcomes + [action]
         else:
             seat = c.engine.current_seat
-            move = c.codec.decode(action, c.engine.legal_actions(seat), c.engine.view(seat))
+            move = c.codec.decode(action, c.engine.legal_actions(seat), c.view_of(seat))
             c.own[seat].append(action)
             c.pending = (move, seat)
             c.outcomes = []
@@ -189,7 +202,7 @@ class WasserspieleState(pyspiel.State):
             return f"chance {action}"
         e = c.engine
         if e is not None and c.need is None and player in e.to_move():
-            found = c.codec.legal_map(e.legal_actions(player), e.view(player)).get(action)
+            found = c.codec.legal_map(e.legal_actions(player), c.view_of(player)).get(action)
             if found is not None:
                 return str(found)
         return c.codec.action_names[action]
@@ -257,14 +270,16 @@ class WasserspieleObserver:
         self.dict = {name: self.tensor[start:start + size] for name, start, size, _ in codec.layout}
 
     def set_from(self, state: WasserspieleState, player: int) -> None:
-        view = state.view(None if self.public_only else player)
+        core = state._core
+        view = None if core.engine is None else core.view_of(None if self.public_only else player)
         if view is None:
             self.tensor.fill(0)
         else:
             self.tensor[:] = self.codec.observe(view)
 
     def string_from(self, state: WasserspieleState, player: int) -> str:
-        view = state.view(None if self.public_only else player)
+        core = state._core
+        view = None if core.engine is None else core.view_of(None if self.public_only else player)
         text = "" if view is None else json.dumps(view, sort_keys=True, separators=(",", ":"))
         if self.perfect_recall and not self.public_only:
             text += " own:" + ",".join(map(str, state._core.own[player]))

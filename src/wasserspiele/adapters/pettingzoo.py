@@ -1,11 +1,19 @@
-"""PettingZoo AEC environments for the four games: `env("watten", **options)`.
+"""PettingZoo environments for every game: the AEC `env("watten", **options)` and the
+parallel `parallel_env("wildwasser", players=3)`.
 
 Every seat is an agent `player_<seat>`.  An agent's observation is a dict
 `{"observation": float32 vector of its view, "action_mask": int8 vector}` (the mask
 is all zeros while the agent has nothing to decide).  Rewards come at the end: the
 zero-sum transform of `state.returns()` (both Watten partners get their team's).
-Simultaneous picks (Wildwasser) are taken as sequential turns in seat order; a pick
-stays hidden in the other agents' observations until the game reveals it.
+In the AEC env simultaneous picks (Wildwasser) are taken as sequential turns in seat
+order; a pick stays hidden in the other agents' observations until the game reveals it.
+In the parallel env every seat with a pending decision acts in the same step (all
+the picks of a simultaneous phase at once; otherwise the one seat to move).
+
+Each agent's `infos` entry holds `legal_actions` (the notation of its legal actions,
+empty while it waits) and `view` (the raw JSON view the observation encodes).
+`state()` is the global state: every seat's observation vector, concatenated.
+The engine state is `env.unwrapped.game_state`.
 """
 
 from __future__ import annotations
@@ -15,11 +23,41 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from ..core.protocol import Game
-from .common import OBS_HIGH, OBS_LOW, load_with_codec, render_text, zero_sum
+from .codecs import EncodingError
+from .common import agent_info, load_with_codec, render_text, zero_sum
+
+
+def _declare_agents(env) -> None:
+    """Agents, their spaces and the global state space (shared by the AEC and parallel envs)."""
+    env.possible_agents = [f"player_{s}" for s in range(env.game.players)]
+    env._seat = {a: s for s, a in enumerate(env.possible_agents)}
+    low, high = env.codec.bounds()
+    obs_space = spaces.Dict({
+        "observation": spaces.Box(low, high, (env.codec.obs_size,), np.float32),
+        "action_mask": spaces.Box(0, 1, (env.codec.num_actions,), np.int8),
+    })
+    env.observation_spaces = {a: obs_space for a in env.possible_agents}
+    env.action_spaces = {a: spaces.Discrete(env.codec.num_actions) for a in env.possible_agents}
+    players = env.game.players
+    env.state_space = spaces.Box(np.tile(low, players), np.tile(high, players),
+                                 (env.codec.obs_size * players,), np.float32)
+
+
+def _infos(env) -> dict[str, dict[str, Any]]:
+    """Per live agent: its legal actions' notation and its raw view."""
+    state = env.game_state
+    pending = state.to_move()
+    return {a: agent_info(state, env._seat[a], env._seat[a] in pending) for a in env.agents}
+
+
+def _global_state(env) -> np.ndarray:
+    if env.game_state is None:
+        raise RuntimeError("call reset() before state()")
+    return np.concatenate([env.codec.observe(env.game_state.view(s)) for s in range(env.game.players)])
 
 
 class WasserspieleAEC(AECEnv):
@@ -34,16 +72,9 @@ class WasserspieleAEC(AECEnv):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"wasserspiele_{self.game.name}_v0")
-        self.possible_agents = [f"player_{s}" for s in range(self.game.players)]
-        self._seat = {a: s for s, a in enumerate(self.possible_agents)}
-        obs_space = spaces.Dict({
-            "observation": spaces.Box(OBS_LOW, OBS_HIGH, (self.codec.obs_size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), np.int8),
-        })
-        self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.codec.num_actions) for a in self.possible_agents}
+        _declare_agents(self)
         self._seeds = random.Random()
-        self.state = None
+        self.game_state = None
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -55,33 +86,36 @@ class WasserspieleAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
         self._legal_key = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state.current_seat]
+        self.infos = _infos(self)
+        self.agent_selection = self.possible_agents[self.game_state.current_seat]
 
     def _legal(self, seat: int, view=None) -> dict[int, Any]:
         """{index: action} of `seat` now (cached until the next action)."""
-        key = (len(self.state.history), seat)
+        key = (len(self.game_state.history), seat)
         if self._legal_key != key:
-            if view is None:
-                view = self.state.view(seat)
-            self._legal_map = self.codec.legal_map(self.state.legal_actions(seat), view)
+            if view is None and self.codec.actions_need_view:
+                view = self.game_state.view(seat)
+            self._legal_map = self.codec.legal_map(self.game_state.legal_actions(seat), view)
             self._legal_key = key
         return self._legal_map
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        view = self.state.view(seat)
-        mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-        if seat in self.state.to_move():
+        codec = self.codec
+        # no view at all when the codec encodes from the state and its masks need none
+        view = None if codec.reads_state else self.game_state.view(seat)
+        mask = np.zeros(codec.num_actions, dtype=np.int8)
+        if seat in self.game_state.to_move():
             mask[list(self._legal(seat, view))] = 1
-        return {"observation": self.codec.observe(view), "action_mask": mask}
+        obs = codec.observe_state(self.game_state, seat) if view is None else codec.observe(view)
+        return {"observation": obs, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -94,11 +128,11 @@ class WasserspieleAEC(AECEnv):
         index = self.codec.check_index(action)
         move = self._legal(seat).get(index)
         if move is None:  # let the codec say why, with the legal actions listed
-            self.codec.decode(index, self.state.legal_actions(seat), self.state.view(seat))
-        self.state.apply(move, seat)
+            self.codec.decode(index, self.game_state.legal_actions(seat), self.game_state.view(seat))
+        self.game_state.apply(move, seat)
         self._cumulative_rewards[agent] = 0.0
-        if self.state.is_terminal():
-            final = zero_sum(self.state)
+        if self.game_state.is_terminal():
+            final = zero_sum(self.game_state)
             for a in self.agents:
                 self.rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
@@ -106,18 +140,23 @@ class WasserspieleAEC(AECEnv):
         else:
             for a in self.agents:
                 self.rewards[a] = 0.0
-            self.agent_selection = self.possible_agents[self.state.current_seat]
+            self.agent_selection = self.possible_agents[self.game_state.current_seat]
+        self.infos = _infos(self)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def state(self) -> np.ndarray:
+        """The global state: every seat's observation vector, seat after seat."""
+        return _global_state(self)
 
     def render(self) -> str | None:
         if self.render_mode is None:
             import gymnasium
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
             return None
-        seat = self._seat[self.agent_selection] if self.state is not None else None
-        text = render_text(self.state, seat)
+        seat = self._seat[self.agent_selection] if self.game_state is not None else None
+        text = render_text(self.game_state, seat)
         if self.render_mode == "human":
             print(text)
             return None
@@ -125,6 +164,128 @@ class WasserspieleAEC(AECEnv):
 
     def close(self) -> None:
         pass
+
+
+class WasserspieleParallel(ParallelEnv):
+    """One game per episode; each step takes an action from every seat whose decision
+    is pending (all the secret picks of a simultaneous phase, else the one seat to
+    move).  Actions of waiting agents are ignored; their mask is all zeros.
+
+    An illegal index raises `EncodingError` with the reason (`illegal_action="raise"`),
+    or, with `illegal_action="lose"` (for unmasked samplers such as PettingZoo's
+    `parallel_seed_test`), ends the episode: the offender gets `illegal_reward`, the
+    others 0, and the reason is in its info under `illegal_action`."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0"}
+
+    def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
+                 illegal_reward: float = -1.0, **options: Any):
+        self.game, self.codec = load_with_codec(game, options)
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.metadata = dict(self.metadata, name=f"wasserspiele_{self.game.name}_v0")
+        _declare_agents(self)
+        self.agents: list[str] = []
+        self._seeds = random.Random()
+        self.game_state = None
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str):
+        return self.action_spaces[agent]
+
+    def _observations(self) -> dict[str, dict[str, np.ndarray]]:
+        state = self.game_state
+        pending = state.to_move()
+        out = {}
+        for a in self.agents:
+            seat = self._seat[a]
+            view = state.view(seat)
+            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+            if seat in pending:
+                mask[list(self.codec.legal_map(state.legal_actions(seat), view))] = 1
+            out[a] = {"observation": self.codec.observe(view), "action_mask": mask}
+        return out
+
+    def reset(self, seed: int | None = None, options: dict | None = None):
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self.agents = list(self.possible_agents)
+        return self._observations(), _infos(self)
+
+    def step(self, actions: dict[str, int]):
+        state = self.game_state
+        if state is None or not self.agents:
+            raise RuntimeError("the episode is over (or never started): call reset()")
+        pending = state.to_move()
+        # every pending seat's choice is decoded against the same position before any is
+        # applied: in a simultaneous phase no pick may depend on another
+        moves = []
+        for seat in pending:
+            agent = self.possible_agents[seat]
+            if actions.get(agent) is None:
+                raise ValueError(f"{agent} must act now (an index 0..{self.codec.num_actions - 1}); "
+                                 f"acting: {', '.join(self.possible_agents[s] for s in pending)}")
+            try:
+                moves.append((seat, self.codec.decode(actions[agent], state.legal_actions(seat), state.view(seat))))
+            except EncodingError as exc:
+                if self.illegal_action == "raise":
+                    raise
+                return self._forfeit(agent, str(exc))
+        for seat, move in moves:
+            state.apply(move, seat)
+        over = state.is_terminal()
+        final = zero_sum(state) if over else [0.0] * self.game.players
+        observations = self._observations()
+        infos = _infos(self)
+        rewards = {a: float(final[self._seat[a]]) for a in self.agents}
+        terminations = {a: over for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        if over:
+            self.agents = []
+        if self.render_mode == "human":
+            self.render()
+        return observations, rewards, terminations, truncations, infos
+
+    def _forfeit(self, agent: str, reason: str):
+        """End the episode after `agent`'s illegal action (illegal_action="lose")."""
+        observations, infos = self._observations(), _infos(self)
+        infos[agent]["illegal_action"] = reason
+        rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}
+        terminations = {a: True for a in self.agents}
+        truncations = {a: False for a in self.agents}
+        self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def state(self) -> np.ndarray:
+        """The global state: every seat's observation vector, seat after seat."""
+        return _global_state(self)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.game_state, None)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def parallel_env(game: str | Game, render_mode: str | None = None, **options: Any) -> WasserspieleParallel:
+    """The parallel environment (every pending seat acts in one step)."""
+    return WasserspieleParallel(game, render_mode=render_mode, **options)
 
 
 def raw_env(game: str | Game, render_mode: str | None = None, **options: Any) -> WasserspieleAEC:

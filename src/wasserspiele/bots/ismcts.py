@@ -19,15 +19,18 @@ worlds dealt from what it cannot see.
 
 from __future__ import annotations
 
+import logging
 import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, Sequence
 
 from ..core.manifest import PluginMissing
 from ..core.protocol import Action, Game, State
 from .base import Bot, Decision, decision_for
+
+log = logging.getLogger(__name__)
 
 
 def search_defaults(game: Game) -> dict[str, Any]:
@@ -36,7 +39,7 @@ def search_defaults(game: Game) -> dict[str, Any]:
 
 
 class Node:
-    __slots__ = ("action", "seat", "parent", "children", "visits", "avail", "reward")
+    __slots__ = ("action", "seat", "parent", "children", "visits", "avail", "reward", "priors")
 
     def __init__(self, action: Action | None, seat: int, parent: "Node | None"):
         self.action = action
@@ -46,6 +49,7 @@ class Node:
         self.visits = 0
         self.avail = 0
         self.reward = 0.0
+        self.priors: dict[Any, float] | None = None  # a guide's prior per action (guided search)
 
     def mean(self) -> float:
         return self.reward / self.visits if self.visits else 0.0
@@ -87,7 +91,19 @@ def evaluate(state: State) -> list[float]:
     return [(1 - MARGIN_WEIGHT) * r + MARGIN_WEIGHT * m for r, m in zip(state.returns(), leads)]
 
 
+# A rollout policy returns one of `world.legal_actions(seat)`: search applies it unchecked.
 RolloutPolicy = Callable[[State, int, random.Random], Action]
+
+
+class Guide(Protocol):
+    """What a guided search asks a learned model (PUCT prior and leaf value, as in
+    AlphaZero): the model reads views of the sampled world, never the true state."""
+
+    def priors(self, world: State, seat: int, legal: Sequence[Action]) -> Sequence[float]:
+        """A probability per legal action of `seat` in `world` (summing to 1)."""
+
+    def values(self, world: State) -> Sequence[float]:
+        """Per seat, the expected reward (0..1) of the position in `world`."""
 
 BELIEF_TRIES = 20
 
@@ -124,19 +140,30 @@ def rollout(world: State, policy: RolloutPolicy, rng: random.Random, depth: int)
         if not pending:
             return
         seat = pending[0]
-        world.apply(policy(world, seat, rng), seat)
+        world.apply_legal(policy(world, seat, rng), seat)
 
 
 class ISMCTSBot(Bot):
-    """ISMCTS with an iteration and/or time budget; deterministic for a fixed seed and iteration budget."""
+    """ISMCTS with an iteration and/or time budget; deterministic for a fixed seed and iteration budget.
+
+    Budgets: `iterations`; `seconds` of wall-clock time (what a benchmark asks for; on a
+    busy machine it cuts searches short, so a seeded bot stops being reproducible); and
+    `cpu_seconds`, a safety net on the searching thread's CPU time for budgets given in
+    iterations: it should never fire, and when it does the search says so (`last_stop`
+    and a logged warning), as the move may then differ from run to run.
+    """
 
     kind = "ismcts"
 
     def __init__(self, seed: int | None = None, iterations: int | None = 1000, seconds: float | None = None,
+                 cpu_seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
-                 conventions: bool = False, game=None):
+                 conventions: bool = False, game=None, guide: Guide | None = None):
         super().__init__(seed)
+        # guide: a learned prior and value (bots/learned.py) in place of progressive
+        # widening, UCB and rollouts: PUCT selection, the value at the new leaf
+        self.guide = guide
         # belief: weigh each dealt world by the game heuristic's `plausibility` (what the
         # others' signals and calls say about their hands) instead of dealing uniformly.
         # conventions: let the heuristic's `convention` make the moves whose worth lies in
@@ -156,9 +183,10 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"the {game.name} heuristic cannot rank actions")
         self.root_candidates = root_candidates
         self.widening = widening  # a node may have about widening·√visits children
-        if iterations is None and seconds is None:
+        if iterations is None and seconds is None and cpu_seconds is None:
             raise ValueError("ISMCTS needs an iteration or a time budget")
         for name, value, positive in (("iterations", iterations, True), ("seconds", seconds, True),
+                                      ("cpu_seconds", cpu_seconds, True),
                                       ("widening", widening, True), ("exploration", exploration, False),
                                       ("rollout_depth", rollout_depth, False)):
             if value is None:
@@ -168,6 +196,7 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"{name} must be a {'positive' if positive else 'non-negative'} number, not {value!r}")
         self.iterations = iterations
         self.seconds = seconds
+        self.cpu_seconds = cpu_seconds
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         if rollout == "random":
@@ -183,6 +212,7 @@ class ISMCTSBot(Bot):
         else:
             raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
         self.last_iterations = 0
+        self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
@@ -220,15 +250,28 @@ class ISMCTSBot(Bot):
         if self.ranker is not None and len(decision.legal) > self.root_candidates:
             candidates = set(self.ranker.rank(decision)[:self.root_candidates])
         deadline = time.perf_counter() + self.seconds if self.seconds else None
+        cpu_deadline = time.thread_time() + self.cpu_seconds if self.cpu_seconds else None
         n = 0
         c = self.exploration
         me = decision.seat
+        self.last_stop = "iterations"
         while True:
             if self.iterations is not None and n >= self.iterations:
                 break
-            if deadline is not None and n and (n & 7) == 0 and time.perf_counter() >= deadline:
-                break
-            self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
+            if n and (n & 7) == 0:
+                if deadline is not None and time.perf_counter() >= deadline:
+                    self.last_stop = "seconds"
+                    break
+                if cpu_deadline is not None and time.thread_time() >= cpu_deadline:
+                    self.last_stop = "cpu_seconds"
+                    log.warning("ISMCTS safety net: %.2f CPU-s spent after %d of %s iterations; the search "
+                                "was cut short and a seeded bot may not repeat this move",
+                                self.cpu_seconds, n, self.iterations)
+                    break
+            if self.guide is not None:
+                self._iterate_guided(root, self._deal(decision, rng), rng, c, me, candidates)
+            else:
+                self._iterate(root, self._deal(decision, rng), rng, c, me, candidates)
             root.visits += 1
             n += 1
         self.last_iterations = n
@@ -250,7 +293,7 @@ class ISMCTSBot(Bot):
             seat = pending[0]
             if seat != me and world.simultaneous():
                 # another seat's secret pick cannot depend on ours: not a tree decision
-                world.apply(self._policy(world, seat, rng), seat)
+                world.apply_legal(self._policy(world, seat, rng), seat)
                 continue
             legal = world.legal_actions(seat)
             if candidates is not None and node is root:
@@ -273,7 +316,7 @@ class ISMCTSBot(Bot):
                 child = Node(a, seat, node)
                 child.avail = 1
                 children[a] = child
-                world.apply(a, seat)
+                world.apply_legal(a, seat)
                 path.append(child)
                 break
             best, best_ucb = None, -1.0
@@ -282,7 +325,7 @@ class ISMCTSBot(Bot):
                 ucb = child.reward / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
                 if ucb > best_ucb:
                     best, best_ucb = child, ucb
-            world.apply(best.action, seat)
+            world.apply_legal(best.action, seat)
             path.append(best)
             node = best
         if world.to_move():
@@ -292,3 +335,58 @@ class ISMCTSBot(Bot):
             visited.visits += 1
             visited.reward += rewards[visited.seat]
 
+
+    def _iterate_guided(self, root: Node, world: State, rng: random.Random, c: float, me: int,
+                        candidates: set | None) -> None:
+        """One PUCT iteration: descend by value + c·prior·√N/(1+n) over the actions legal in
+        this world, expand one new child, and back up the guide's value of its position.
+        A node's priors come from the first world that reaches it; an action first legal
+        in a later world gets the mean prior.  Unvisited actions count the parent's mean."""
+        guide = self.guide
+        node = root
+        path = []
+        while True:
+            pending = world.to_move()
+            if not pending:
+                break
+            seat = pending[0]
+            if seat != me and world.simultaneous():
+                # another seat's secret pick cannot depend on ours: not a tree decision
+                world.apply(self._policy(world, seat, rng), seat)
+                continue
+            legal = world.legal_actions(seat)
+            if candidates is not None and node is root:
+                legal = [a for a in legal if a in candidates]
+            if node.priors is None:
+                node.priors = dict(zip(legal, guide.priors(world, seat, legal)))
+            priors = node.priors
+            fallback = 1.0 / len(legal)
+            sqrt_n = math.sqrt(node.visits + 1)
+            children = node.children
+            visited = [ch for ch in children.values() if ch.visits]
+            fpu = sum(ch.reward / ch.visits for ch in visited) / len(visited) if visited else 0.5
+            best_action, best_score = None, -math.inf
+            for a in legal:
+                child = children.get(a)
+                p = priors.get(a, fallback)
+                if child is None:
+                    score = fpu + c * p * sqrt_n
+                else:
+                    child.avail += 1
+                    score = child.reward / child.visits + c * p * sqrt_n / (1 + child.visits)
+                if score > best_score:
+                    best_action, best_score = a, score
+            child = children.get(best_action)
+            world.apply(best_action, seat)
+            if child is None:
+                child = Node(best_action, seat, node)
+                child.avail = 1
+                children[best_action] = child
+                path.append(child)
+                break
+            path.append(child)
+            node = child
+        rewards = evaluate(world) if world.is_terminal() else guide.values(world)
+        for visited in path:
+            visited.visits += 1
+            visited.reward += rewards[visited.seat]

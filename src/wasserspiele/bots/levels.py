@@ -8,15 +8,16 @@ from .base import Bot
 from .registry import make_bot
 
 # level -> (bot kind, keyword arguments for that bot); a game's manifest may replace
-# some for its own search speed (`search.levels`).  `expert` thinks at most 0.95 s a
-# move: its iteration budget is what an idle machine searches in about 0.5–0.9 s
-# (bench/ismcts.py), so it normally ends the search and a seeded expert is
-# reproducible; the time cap only bites under load.
+# some for its own search speed (`search.levels`).  Search levels are budgeted in
+# iterations, so a seeded bot makes the same move on a busy machine as on an idle one;
+# `expert`'s budgets are what one idle core searches in about 0.5–0.9 s (`./dev bench
+# search`, docs/performance.md).  `cpu_seconds` is a safety net on the search's CPU
+# time (about twice the budget's cost) that is logged when it fires.
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("random", {}),
     "medium": ("heuristic", {}),
-    "hard": ("ismcts", {"iterations": 200, "seconds": 0.5}),
-    "expert": ("ismcts", {"iterations": 1500, "seconds": 0.95}),
+    "hard": ("ismcts", {"iterations": 200, "cpu_seconds": 1.0}),
+    "expert": ("ismcts", {"iterations": 1500, "cpu_seconds": 2.0}),
 }
 
 

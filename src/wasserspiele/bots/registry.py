@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import Callable
 
 from ..core.errors import BadOption
@@ -25,10 +26,38 @@ def _ismcts(game: Game, seed: int | None, **kwargs) -> Bot:
     return ISMCTSBot(seed, game=game, **{**search_defaults(game), **kwargs})
 
 
+def _learned(game: Game, seed: int | None, **kwargs) -> Bot:
+    from .learned import LearnedBot
+    return LearnedBot(seed, game=game, **kwargs)
+
+
+def _python(game: Game, seed: int | None, factory: str = "", **kwargs) -> Bot:
+    """An outside policy: `factory(game, seed)` from `package.module:factory` returns a
+    bot (anything with `choose(decision)`; it is handed views only, like every bot)."""
+    module_name, colon, attr = factory.rpartition(":")
+    if not colon or not module_name or not attr:
+        raise BadOption(f"bot 'python': {factory!r} is not package.module:factory")
+    if kwargs:
+        raise BadOption(f"bot 'python:{factory}': takes no settings (got {', '.join(kwargs)})")
+    try:
+        module = import_module(module_name)
+    except ImportError as exc:
+        raise BadOption(f"bot 'python:{factory}': cannot import {module_name} ({exc})") from None
+    make = getattr(module, attr, None)
+    if not callable(make):
+        raise BadOption(f"bot 'python:{factory}': {module_name} has no callable {attr!r}")
+    bot = make(game, seed)
+    if not callable(getattr(bot, "choose", None)):
+        raise BadOption(f"bot 'python:{factory}': the factory returned {bot!r}, which has no choose(decision)")
+    return bot
+
+
 BOT_KINDS: dict[str, Callable[..., Bot]] = {
     "random": lambda game, seed, **kwargs: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": _ismcts,
+    "learned": _learned,
+    "python": _python,
 }
 
 

@@ -8,6 +8,10 @@ Syntax (documented in `wasserspiele lab --help`, docs/bots.md and docs/reports/R
 * KIND is any kind `bots.registry.make_bot` knows (`random`, `heuristic`, `ismcts`)
   or a level (`easy`, `medium`, `hard`, `expert`: the level's bot and budget, which
   PARAMs may override).
+* `learned` is the learned bot (bots/learned.py; `learned:search=200` searches with it,
+  `learned:weights=FILE.npz` or just `FILE.npz` plays a checkpoint).
+* `python:package.module:factory` seats an outside policy: `factory(game, seed)` returns
+  a bot (anything with `choose(decision)`).
 * For `heuristic`, each PARAM sets one strategy trait (a weight; 0 switches the tip
   off) of that game's heuristic `Traits`, e.g. `heuristic:avoid_second_card=0,keep_pairs=2`.
   A game whose heuristic bot has no traits refuses any PARAM.
@@ -47,6 +51,8 @@ class BotSpec:
     def text(self) -> str:
         """The canonical spelling (used as the bot's label in reports)."""
         name = self.level or self.kind
+        if self.kind == "python":
+            return f"python:{dict(self.params).get('factory', '')}"
         if not self.params:
             return name
         return name + ":" + ",".join(f"{k}={_fmt(v)}" for k, v in self.params)
@@ -56,9 +62,9 @@ class BotSpec:
 
     def make(self, game: Game, seed: int | None) -> Bot:
         """A fresh bot for `game` with its own generator seeded by `seed`."""
-        return make_bot(self.kind, game, seed, **self._kwargs(game))
+        return make_bot(self.kind, game, seed, **self.kwargs(game))
 
-    def _kwargs(self, game: Game) -> dict[str, Any]:
+    def kwargs(self, game: Game) -> dict[str, Any]:
         base = level_settings(self.level, game)[1] if self.level else {}
         if not self.params:
             return base
@@ -109,6 +115,10 @@ def parse_bot_spec(text: str) -> BotSpec:
     raw = text.strip()
     if not raw:
         raise BadOption("bot spec: empty")
+    if raw.lower().endswith(".npz"):  # a checkpoint of the learned bot
+        return BotSpec("learned", (("weights", raw),))
+    if raw.lower().startswith("python:"):  # an outside policy: python:package.module:factory
+        return BotSpec("python", (("factory", raw.partition(":")[2].strip()),))
     kind, sep, rest = raw.partition(":")
     kind = kind.strip().lower()
     if not kind:
@@ -171,5 +181,5 @@ def check_spec(spec: BotSpec, game: Game) -> None:
         spec.make(game, 0)
     except BadOption as exc:
         raise BadOption(f"bot spec {spec.text!r}: {exc}") from None
-    except (TypeError, ValueError, ModuleNotFoundError) as exc:
+    except (TypeError, ValueError, ImportError) as exc:
         raise BadOption(f"bot spec {spec.text!r}: {exc}") from None

@@ -138,6 +138,8 @@ from .serve import serve_cmd; main.add_command(serve_cmd)  # noqa: E402,E702
 
 
 from .lab import lab_cmd; main.add_command(lab_cmd)  # noqa: E402,E702
+from .learn import corpus_cmd, train_cmd; main.add_command(train_cmd); main.add_command(corpus_cmd)  # noqa: E402,E702
+from .leaderboard import leaderboard_cmd; main.add_command(leaderboard_cmd)  # noqa: E402,E702
 
 
 if __name__ == "__main__":  # pragma: no cover

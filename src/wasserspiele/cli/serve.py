@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import click
 
 
@@ -13,21 +15,37 @@ import click
                    "e.g. postgresql+psycopg://user@host/dbname")
 @click.option("--bot-delay", default=0.7, show_default=True, type=click.FloatRange(0, 10),
               help="seconds a bot waits before it moves, so people can follow")
-def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float) -> None:
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="server processes on this port (more than one needs PostgreSQL)")
+@click.option("--forwarded-allow-ips", default=None, metavar="IPS",
+              help="trust X-Forwarded-For from these proxy addresses (comma-separated, or *), so "
+                   "per-client limits count players, not the proxy")
+def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, workers: int,
+              forwarded_allow_ips: str | None) -> None:
     """Start the web app: play in the browser at http://HOST:PORT/."""
     import uvicorn
     from sqlalchemy.exc import ArgumentError, OperationalError
 
-    from ..web.app import create_app
-    from ..web.storage import Storage, default_db_url
+    from ..web.storage import SQLiteInUse, Storage, default_db_url, sqlite_path
 
     url = db_url or default_db_url()
-    try:  # fail early, with a clear message, on a bad URL or an unreachable database
-        Storage(url).close()
+    try:  # fail early, with a clear message, on a bad URL, an unreachable or a busy database
+        if workers > 1 and sqlite_path(url) is not None:
+            raise click.ClickException(
+                f"--workers {workers}: SQLite serves one process; use PostgreSQL for several "
+                "(--db postgresql+psycopg://user@host/dbname)")
+        Storage(url, exclusive=True).close()  # also migrates, once, before any worker starts
     except ArgumentError as exc:
         raise click.ClickException(f"--db: {url!r} is not a database URL ({exc})") from None
-    except (OperationalError, ModuleNotFoundError) as exc:
+    except (OperationalError, ModuleNotFoundError, OSError) as exc:
         raise click.ClickException(f"--db: cannot open {url!r}: {exc}") from None
-    click.echo(f"wasserspiele: http://{host}:{port}/  (database: {url})")
-    uvicorn.run(create_app(url, bot_delay=bot_delay), host=host, port=port, log_level="warning",
-                ws_max_size=65_536, ws_per_message_deflate=False, access_log=False)
+    except SQLiteInUse as exc:
+        raise click.ClickException(f"--db: {exc}") from None
+    click.echo(f"wasserspiele: http://{host}:{port}/  (database: {url}"
+               f"{f', {workers} processes' if workers > 1 else ''})")
+    # the workers build their app from the environment (web.app.app_from_env)
+    os.environ["WASSERSPIELE_DB"] = url
+    os.environ["WASSERSPIELE_BOT_DELAY"] = repr(bot_delay)
+    uvicorn.run("wasserspiele.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                log_level="warning", ws_max_size=65_536, ws_per_message_deflate=False, access_log=False,
+                proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -10,6 +11,9 @@ from .errors import BadOption
 _NULL_WORDS = {"null", "none", "off"}
 _TRUE_WORDS = {"true", "yes", "on", "1"}
 _FALSE_WORDS = {"false", "no", "off", "0"}
+# an integer option declared without a maximum still has one: no option value may make a
+# game endless (a target of 10**18 points) or a table unbounded
+INT_MAXIMUM = 99
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,10 @@ class Option:
     maximum: float | None = None
     nullable: bool = False
     check: Callable[[Any, Mapping[str, Any]], str | None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind == "int" and self.maximum is None:
+            object.__setattr__(self, "maximum", INT_MAXIMUM)
 
     def describe(self) -> str:
         """A one-line description of the values this option takes."""
@@ -55,7 +63,10 @@ class Option:
             if self.kind == "int":
                 return int(t)
             if self.kind == "float":
-                return float(t)
+                value = float(t)
+                if not math.isfinite(value):
+                    raise ValueError(t)
+                return value
         except ValueError:
             raise BadOption(f"option {self.name}: {text!r} is not a{'n' if self.kind == 'int' else ''} {self.kind}") from None
         if self.kind == "bool":
@@ -78,7 +89,9 @@ class Option:
         elif self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
                 raise BadOption(f"option {self.name}: {value!r} is not a number")
-            value = float(value)
+            value = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
+            if not math.isfinite(value):  # NaN compares false with every bound: refuse it here
+                raise BadOption(f"option {self.name}: {value!r} is not a finite number")
         elif self.kind == "bool":
             if not isinstance(value, bool):
                 raise BadOption(f"option {self.name}: {value!r} is not true or false")

@@ -2,7 +2,10 @@
 
 HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "params",
 "message": the reason in the client's language (`?lang=` or Accept-Language)}` with a
-4xx/5xx status; `reason_code`/`params` name a rule's refusal, core/messages.py):
+4xx/5xx status, for every failure: bad input, unknown route, database outage, unexpected
+error — see the exception handlers below; `reason_code`/`params` name a rule's refusal,
+core/messages.py; bodies and messages are checked by `schemas.py`, use is limited by
+`limits.py`; docs/web-server.md):
 
     GET  /api/games                      games, their declared options (help in every language), bot levels
     GET  /api/messages/LANG              the message catalogue of LANG (en, de) for rendering codes
@@ -42,22 +45,27 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy.exc
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..bots.base import decision_for
-from ..bots.levels import bot_for_level, level_names
+from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import LANGS, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import manifest, manifests
-from .hub import HUMAN, Connection, Hub, Refused
+from . import schemas
+from .botpool import BotPool
+from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused
+from .limits import Limits, RateLimit
+from .notify import Listener
 from .storage import Storage
 
 log = logging.getLogger("wasserspiele.web")
@@ -66,8 +74,6 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 16_384          # bytes of a JSON request body
 MAX_MESSAGE = 4_096        # characters of one WebSocket message
 HELLO_TIMEOUT = 10.0       # seconds a new WebSocket has to say who it is
-RATE = 200.0               # messages per second a connection may send on average (a program
-BURST = 400.0              # playing fast stays below), and at once
 PAGE_HEADERS = {
     "cache-control": "no-cache",
     # scripts and connections only from this server; the seat token stays in the fragment
@@ -79,12 +85,17 @@ PAGE_HEADERS = {
 }
 
 
-def _refusal(exc: Refused, request: Request | None = None) -> JSONResponse:
+def _refusal(exc: Refused | schemas.Invalid, request: Request | None = None) -> JSONResponse:
     """The refusal as JSON; with the request, its `message` is in the client's language."""
-    body = exc.to_json(request_lang(request) if request is not None else "en")
+    body = _refused(exc).to_json(request_lang(request) if request is not None else "en")
     body.pop("type")
     body["error"] = body.pop("code")
     return JSONResponse(body, status_code=exc.status)
+
+
+def _refused(exc: Refused | schemas.Invalid) -> Refused:
+    """Input of the wrong shape is refused like anything else (one payload for clients)."""
+    return exc if isinstance(exc, Refused) else Refused(exc.code, exc.reason, exc.status)
 
 
 def request_lang(conn) -> str:
@@ -92,10 +103,43 @@ def request_lang(conn) -> str:
     return normalise_lang(conn.query_params.get("lang") or conn.headers.get("accept-language"))
 
 
+async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Response:
+    return _refusal(exc, request)
+
+
+async def _on_http_error(request: Request, exc: HTTPException) -> Response:
+    code = {404: "not_found", 405: "bad_method"}.get(exc.status_code, "bad_request")
+    return JSONResponse({"error": code, "reason": exc.detail}, status_code=exc.status_code,
+                        headers=exc.headers)
+
+
+async def _on_storage_error(request: Request, exc: Exception) -> Response:
+    """The database is down, stalled or refused: the request can be tried again later."""
+    log.error("storage failed during %s %s: %s", request.method, request.url.path, exc)
+    return JSONResponse({"error": "storage", "reason": "the database is not available; please try again"},
+                        status_code=503, headers={"retry-after": "5"})
+
+
+async def _on_crash(request: Request, exc: Exception) -> Response:
+    log.exception("unexpected error during %s %s", request.method, request.url.path, exc_info=exc)
+    return JSONResponse({"error": "internal", "reason": "the server failed unexpectedly; it has been logged"},
+                        status_code=500)
+
+
+EXCEPTION_HANDLERS = {
+    Refused: _on_refused,
+    schemas.Invalid: _on_refused,
+    HTTPException: _on_http_error,
+    sqlalchemy.exc.SQLAlchemyError: _on_storage_error,
+    TimeoutError: _on_storage_error,
+    Exception: _on_crash,
+}
+
+
 async def _json_body(request: Request) -> Any:
     """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BODY:
+    if declared.isdigit() and (len(declared) > 9 or int(declared) > MAX_BODY):
         raise Refused("too_large", f"the request body is too large ({declared} bytes, at most {MAX_BODY})", 413)
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -103,11 +147,7 @@ async def _json_body(request: Request) -> Any:
         if size > MAX_BODY:
             raise Refused("too_large", f"the request body is too large (over {MAX_BODY} bytes)", 413)
         chunks.append(chunk)
-    body = b"".join(chunks)
-    try:
-        return json.loads(body or b"null")
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise Refused("bad_json", f"the request body is not valid JSON ({exc})") from None
+    return schemas.parse_json(b"".join(chunks))
 
 
 def _bearer(request: Request) -> str | None:
@@ -140,21 +180,33 @@ def games_json() -> list[dict[str, Any]]:
             for m in manifests()]
 
 
-def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads: bool = True,
-               resume: bool = True) -> Starlette:
-    """The web app over the database at `db_url` (default: SQLite in the user's data dir)."""
+def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: str = "process",
+               resume: bool = True, limits: Limits | None = None) -> Starlette:
+    """The web app over the database at `db_url` (default: SQLite in the user's data dir).
+    `bot_pool`: where bots think ("process"; "thread" or "inline" for tests)."""
     from .storage import default_db_url
+
+    lim = limits or Limits.from_env()
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
-        storage = Storage(db_url or default_db_url())
-        hub = Hub(storage, bot_delay=bot_delay, bot_threads=bot_threads)
+        storage = Storage(db_url or default_db_url(), exclusive=True)
+        hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim)
         app.state.hub = hub
+        background = [asyncio.create_task(hub.sweeper())]
+        if storage.postgresql:
+            listener = Listener(storage.url, storage.origin, hub.on_notice, hub.catch_up_all)
+            app.state.listener = listener
+            background.append(asyncio.create_task(listener.run()))
+            await asyncio.wait_for(listener.ready.wait(), lim.storage_seconds)
         if resume:
-            hub.resume_all()
+            await hub.resume_all()
+        hub.bots.warm()
         try:
             yield
         finally:
+            for task in background:
+                task.cancel()
             await hub.shutdown()
             storage.close()
 
@@ -176,49 +228,42 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def api_hint(request: Request) -> Response:
         hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            token = _bearer(request)
-            if token is None:
-                raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
-            seat = table.seat_for_token(token)
-            st = table.state
-            if st.is_terminal() or seat not in st.to_move():
-                raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
-            n = table.n
-            decision = decision_for(st, seat)        # a snapshot of this seat's view and moves
-        except Refused as exc:
-            return _refusal(exc)
-        # the expert searches for a while: off the event loop, on the snapshot
-        bot = bot_for_level("expert", table.game, seed=n)
-        action = await asyncio.to_thread(bot.choose, decision)
-        return JSONResponse({"action": str(action), "n": n})
+        table = await hub.open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        st = table.state
+        if st.is_terminal() or seat not in st.to_move():
+            raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
+        n = table.n
+        # the expert searches for a while: in the bot pool (bounded, below people's moves),
+        # on the position as it is now
+        action = await hub.bots.choose(st.record(), seat, "expert", n, f"hint:{table.seed}:{seat}:{n}")
+        return JSONResponse({"action": action, "n": n})
 
     async def api_rematch(request: Request) -> Response:
         hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            token = _bearer(request)
-            if token is None:
-                raise Refused("bad_token", "a rematch needs a seat token (Authorization: Bearer TOKEN)", 401)
-            seat = table.seat_for_token(token)
-            if not table.state.is_terminal():
-                raise Refused("running", "a rematch can start once the game is over", 409)
-            if table.rematch is None:
-                options = table.game.non_default_options()
-                if any(o.name == "players" for o in table.game.option_list):
-                    options["players"] = table.game.players
-                body = {"game": table.game.name, "options": options,
-                        "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
-                                  for s in table.seats]}
-                new, tokens = hub.create(body)
-                for old_seat in table.seats:           # the same people: their names come along
-                    if old_seat.name:
-                        new.set_name(old_seat.seat, old_seat.name)
-                table.rematch = (new.id, tokens)
-                table.broadcast()                     # the other seats see that it exists
-        except Refused as exc:
-            return _refusal(exc)
+        table = await hub.open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "a rematch needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        if not table.state.is_terminal():
+            raise Refused("running", "a rematch can start once the game is over", 409)
+        if table.rematch is None:
+            options = table.game.non_default_options()
+            if any(o.name == "players" for o in table.game.option_list):
+                options["players"] = table.game.players
+            body = {"game": table.game.name, "options": options,
+                    "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
+                              for s in table.seats]}
+            new, tokens = await hub.create(body, client_of(request))
+            for old_seat in table.seats:           # the same people: their names come along
+                if old_seat.name:
+                    await new.set_name(old_seat.seat, old_seat.name)
+            table.rematch = (new.id, tokens)
+            table.broadcast()                     # the other seats see that it exists
         new_id, tokens = table.rematch
         link = f"/table/{new_id}#seat={seat}&token={tokens[seat]}" if seat in tokens else f"/table/{new_id}"
         return JSONResponse({"id": new_id, "link": link})
@@ -229,7 +274,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
     async def api_messages(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGS:
-            return _refusal(Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404))
+            raise Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404)
         return JSONResponse(catalogue(lang).to_json())
 
     async def game_client(request: Request) -> Response:
@@ -237,7 +282,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         try:
             source = manifest(name).web_source()
         except (UnknownGame, PluginMissing):
-            return _refusal(Refused("not_found", f"no client module for game {name!r}", 404))
+            raise Refused("not_found", f"no client module for game {name!r}", 404) from None
         return Response(source, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_tables(request: Request) -> Response:
@@ -245,13 +290,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         if request.method == "GET":
             status = request.query_params.get("status", "running")
             if status not in ("running", "over", "all"):
-                return _refusal(Refused("bad_request", "status: one of running, over, all"))
-            return JSONResponse({"tables": hub.storage.list_tables(None if status == "all" else status)})
-        try:
-            body = await _json_body(request)
-            table, tokens = hub.create(body)
-        except Refused as exc:
-            return _refusal(exc)
+                raise Refused("bad_request", "status: one of running, over, all")
+            return JSONResponse({"tables": await hub.db(hub.storage.list_tables,
+                                                        None if status == "all" else status)})
+        body = await _json_body(request)
+        table, tokens = await hub.create(body, client_of(request))
         base = f"/table/{table.id}"
         seats = []
         for s in table.seats:
@@ -264,60 +307,42 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
                              "spectator_link": base}, status_code=201)
 
     async def api_table(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            seat = table.seat_for_token(_bearer(request))
-        except Refused as exc:
-            return _refusal(exc)
-        return JSONResponse(table.message_for(seat))
+        table = await hub_of(request).open(request.path_params["table_id"])
+        return JSONResponse(table.message_for(table.seat_for_token(_bearer(request))))
 
     async def api_move(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            token = _bearer(request)
-            if token is None:
-                raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
-            seat = table.seat_for_token(token)
-            body = await _json_body(request)
-            if not isinstance(body, dict):
-                raise Refused("bad_message", "the body must be a JSON object {\"action\": ..., \"n\": ...}")
-            result = await table.submit(seat, body.get("action"), body.get("n"))
-        except Refused as exc:
-            return _refusal(exc, request)
-        return JSONResponse(result)
+        table = await hub_of(request).open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
+        seat = table.seat_for_token(token)
+        body = schemas.load(schemas.MoveBody, await _json_body(request))
+        return JSONResponse(await table.submit(seat, body.action, body.n))
+
+    async def finished(request: Request, what: str):
+        table = await hub_of(request).open(request.path_params["table_id"])
+        if not table.state.is_terminal():
+            raise Refused("running", f"{what} is available once the game is over", 409)
+        return table
 
     async def api_record(request: Request) -> Response:
-        hub = hub_of(request)
-        try:
-            table = hub.get(request.path_params["table_id"])
-            if not table.state.is_terminal():
-                raise Refused("running", "the record is available once the game is over", 409)
-        except Refused as exc:
-            return _refusal(exc)
+        table = await finished(request, "the record")
         return JSONResponse(table.state.record())
 
     async def api_replay(request: Request) -> Response:
-        hub = hub_of(request)
+        table = await finished(request, "a replay")
+        text = request.path_params["step"]
+        if not (text.isdigit() and len(text) < 7):
+            raise Refused("bad_request", "step: must be a whole number of actions")
+        step = int(text)
+        record = table.state.record()
+        total = len(record["actions"])
+        if not 0 <= step <= total:
+            raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
         try:
-            table = hub.get(request.path_params["table_id"])
-            if not table.state.is_terminal():
-                raise Refused("running", "a replay is available once the game is over", 409)
-            try:
-                step = int(request.path_params["step"])
-            except ValueError:
-                raise Refused("bad_request", "step: must be an integer") from None
-            record = table.state.record()
-            total = len(record["actions"])
-            if not 0 <= step <= total:
-                raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
-            try:
-                st = replay(record, stop_at=step)
-            except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
-                raise Refused("broken_table", str(exc), 500) from None
-        except Refused as exc:
-            return _refusal(exc)
+            st = replay(record, stop_at=step)
+        except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
+            raise Refused("broken_table", str(exc), 500) from None
         return JSONResponse({"table": table.id, "game": table.game.name, "step": step, "total": total,
                              "players": table.game.players, "teams": [list(t) for t in table.game.teams],
                              "action": record["actions"][step - 1] if step else None,
@@ -326,59 +351,67 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
 
     async def ws_table(websocket: WebSocket) -> None:
         hub: Hub = websocket.app.state.hub
+        client = client_of(websocket)
         await websocket.accept()
+        counted = False
         try:
-            table = hub.get(websocket.path_params["table_id"])
+            table = await hub.open(websocket.path_params["table_id"])
             try:
                 first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
             except asyncio.TimeoutError:
                 raise Refused("bad_message", "say hello first: {\"type\": \"hello\", \"token\": ...}") from None
-            hello = _parse_message(first)
-            if hello.get("type") != "hello":
+            data = schemas.parse_json(_text(first), "the message")
+            if not isinstance(data, dict) or data.get("type") != "hello":
                 raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
-            seat = table.seat_for_token(hello.get("token"))
-            asked = hello.get("lang")
-            lang = normalise_lang(asked) if isinstance(asked, str) and asked else request_lang(websocket)
-        except Refused as exc:
-            await websocket.send_text(json.dumps(exc.to_json(request_lang(websocket))))
-            await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+            hello = schemas.load(schemas.Hello, data)
+            seat = table.seat_for_token(hello.token)
+            lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
+            too_many = hub.sockets.open(client, len(table.conns))
+            if too_many:
+                raise Refused("too_many", too_many, 429)
+            counted = True
+        except (Refused, schemas.Invalid) as exc:
+            await _refuse_socket(websocket, exc, request_lang(websocket))
+            return
+        except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
+            await _refuse_socket(websocket, Refused("storage", "the database is not available; please try again", 503),
+                                 request_lang(websocket))
             return
         except WebSocketDisconnect:
             return
         conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
         table.attach(conn)
-        allowance, last = BURST, asyncio.get_running_loop().time()
+        bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
         try:
             while True:
                 text = await _receive(websocket)
-                now = asyncio.get_running_loop().time()
-                allowance = min(BURST, allowance + (now - last) * RATE)
-                last = now
                 try:
-                    if allowance < 1.0:
-                        raise Refused("too_many", f"too many messages (at most {RATE:g} a second); "
-                                                  "this one was ignored")
-                    allowance -= 1.0
-                    msg = _parse_message(text)
-                    kind = msg.get("type")
-                    if kind == "move":
-                        result = await table.submit(seat, msg.get("action"), msg.get("n"))
+                    if not bucket.take():
+                        # answered while the outbox has room, then dropped unanswered: a flood
+                        # gets its refusals and never fills the outbox to its cap
+                        if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
+                            raise Refused("too_many", f"too many messages (at most {hub.limits.message_rate:g} "
+                                                      "a second); this one was ignored")
+                        continue
+                    msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
+                    if isinstance(msg, schemas.MoveMessage):
+                        result = await table.submit(seat, msg.action, msg.n)
                         conn.push(json.dumps(result))  # after the new state: "your move is in"
-                    elif kind == "name":
-                        table.set_name(seat, msg.get("name"))
-                    elif kind == "ping":
+                    elif isinstance(msg, schemas.NameMessage):
+                        await table.set_name(seat, msg.name)
+                    elif isinstance(msg, schemas.Ping):
                         conn.push(json.dumps({"type": "pong"}))
-                    elif kind == "sync":
-                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
                     else:
-                        raise Refused("bad_message", f"unknown message type {kind!r} (types: move, name, sync, ping)")
-                except Refused as exc:
-                    conn.push(json.dumps(exc.to_json(lang)))
+                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
+                except (Refused, schemas.Invalid) as exc:
+                    conn.push(json.dumps(_refused(exc).to_json(lang)))
                 if conn.closed:
                     break
         except WebSocketDisconnect:
             pass
         finally:
+            if counted:
+                hub.sockets.close(client)
             table.detach(conn)
             await conn.drain()
 
@@ -400,7 +433,28 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_threads
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+
+
+def app_from_env() -> Starlette:
+    """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`):
+    configured by WASSERSPIELE_DB, WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process;
+    thread to compare) and the limits' variables."""
+    import os
+    return create_app(os.environ.get("WASSERSPIELE_DB"),
+                      bot_delay=float(os.environ.get("WASSERSPIELE_BOT_DELAY", "0.7")),
+                      bot_pool=os.environ.get("WASSERSPIELE_BOT_POOL", "process"))
+
+
+def client_of(conn: Request | WebSocket) -> str:
+    """Who a request comes from, for the limits: the peer's address (the player's, when
+    uvicorn trusts the reverse proxy's X-Forwarded-For)."""
+    return conn.client.host if conn.client else "unknown"
+
+
+async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, lang: str) -> None:
+    await websocket.send_text(json.dumps(_refused(exc).to_json(lang)))
+    await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
 
 
 def _accepted_language(request: Request) -> str:
@@ -438,7 +492,7 @@ def render_rules(game: str, lang: str) -> str:
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:
-    """The next message, text or bytes (bytes are refused by _parse_message)."""
+    """The next message, text or bytes (bytes are refused by _text)."""
     message = await websocket.receive()
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
@@ -446,16 +500,10 @@ async def _receive(websocket: WebSocket) -> str | bytes:
     return text if text is not None else (message.get("bytes") or b"")
 
 
-def _parse_message(text: Any) -> dict[str, Any]:
-    """One client message: a small JSON object, or Refused saying what is wrong."""
+def _text(text: Any) -> str:
+    """One client message's text, or Refused saying what is wrong."""
     if not isinstance(text, str):
         raise Refused("bad_message", "messages must be JSON text, not binary")
     if len(text) > MAX_MESSAGE:
         raise Refused("too_large", f"the message is too large ({len(text)} characters, at most {MAX_MESSAGE})")
-    try:
-        msg = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise Refused("bad_json", f"the message is not valid JSON ({exc.msg})") from None
-    if not isinstance(msg, dict):
-        raise Refused("bad_message", "a message must be a JSON object with a \"type\"")
-    return msg
+    return text

@@ -5,6 +5,14 @@ A table in memory is rebuilt from its record (`replay`) whenever it is first
 needed, so a restarted server continues every game where it was.  Chance still
 to come is reproducible: before every action the game's generator is reseeded
 from the table's secret seed and the number of actions so far.
+
+Several server processes may serve one PostgreSQL database.  Each keeps the tables its
+clients use in memory; every write is checked against the table's version in the
+database (storage.Conflict: the loser reloads and answers "stale"), and every process
+hears of the others' writes by `NOTIFY` (notify.py) and catches its copy up, pushing
+the new position to its own clients.  Storage runs in a thread pool and bots in a
+process pool (botpool.py), so neither a slow database nor a thinking bot holds up the
+event loop, where the moves of people are handled.
 """
 
 from __future__ import annotations
@@ -17,19 +25,24 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from ..bots.base import decision_for
-from ..bots.levels import bot_for_level, level_names
+import concurrent.futures as cf
+import datetime as dt
+
+from ..bots.levels import level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import Reason, reason_of
 from ..core.protocol import State, entry_notation
 from ..core.records import FORMAT, replay
-from ..core.registry import game_class, load
-from .storage import Progress, SeatRow, Storage, TableRow, hash_token
+from ..core.registry import load
+from . import schemas
+from .botpool import BotPool
+from .limits import Limits, SocketCounter
+from .storage import Conflict, Progress, SeatRow, Storage, TableRow, hash_token
 
 log = logging.getLogger("wasserspiele.web")
 
 HUMAN, BOT = "human", "bot"
-MAX_ACTION_CHARS = 200
+MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
 
 
@@ -151,9 +164,10 @@ class LiveTable:
         self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
-        self.bots: dict[int, Any] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
+        self.version = row.version          # of the table's row in the database
+        self.last_used = asyncio.get_running_loop().time()
         # seat -> the move number since which it has been deciding, continuously: a move based
         # on any position since then is not stale (only other seats' hidden simultaneous
         # choices can have been applied meanwhile)
@@ -164,8 +178,8 @@ class LiveTable:
         self.rematch: tuple[str, dict[int, str]] | None = None
 
     # -- building ------------------------------------------------------------
-    @classmethod
-    def from_row(cls, hub: "Hub", row: TableRow) -> "LiveTable":
+    @staticmethod
+    def state_of(row: TableRow) -> State:
         doc = {"format": FORMAT, "game": row.game, "players": row.players, "options": row.options,
                "setup": row.setup, "actions": row.actions}
         try:
@@ -173,7 +187,52 @@ class LiveTable:
         except BadRecord:
             state = replay(doc, rng=chance_rng(row.seed, len(row.actions)))
         state.chance.rng = chance_rng(row.seed, len(state.history))
-        return cls(hub, row, state)
+        return state
+
+    @classmethod
+    def from_row(cls, hub: "Hub", row: TableRow) -> "LiveTable":
+        return cls(hub, row, cls.state_of(row))
+
+    async def reload(self) -> None:
+        """Rebuild the position from the database (another process wrote first), keep the
+        clients and push them the position as stored."""
+        row = await self.hub.db(self.hub.storage.load_table, self.id)
+        if row is None:
+            self.hub.forget(self.id)
+            return
+        self.state = self.state_of(row)
+        self.version = row.version
+        self.drawn = self._drawn_counts()
+        self.waiting_since = {}
+        self._track_waiting(set())
+        self.broadcast()
+
+    async def catch_up(self, version: int) -> None:
+        """Apply what another process committed up to `version` (told by NOTIFY): the same
+        actions with the same reseeded chance give the same position as there."""
+        async with self.lock:
+            if self.version >= version or self.hub.tables.get(self.id) is not self:
+                return
+            self.last_used = asyncio.get_running_loop().time()
+            try:
+                got = await self.hub.db(self.hub.storage.load_since, self.id, self.n)
+                if got is None:
+                    self.hub.forget(self.id)
+                    return
+                moves, stored = got
+                acted = set()
+                for seat, text in moves:
+                    _, action = self.game.parse_decision(text)  # "2: pick zebra" names its seat
+                    self._apply(action, seat)
+                    acted.add(seat)
+                self.version = stored
+                self.drawn = self._drawn_counts()
+                self._track_waiting(acted)
+                self.broadcast()
+            except Exception:  # an inconsistent read: start again from the stored record
+                log.exception("table %s: catching up failed; reloading it", self.id)
+                await self.reload()
+        self.schedule_bots()
 
     def _drawn_counts(self) -> dict[str, int]:
         ch = self.state.chance
@@ -252,12 +311,13 @@ class LiveTable:
                 text = cache[c.seat] = json.dumps(self.message_for(c.seat, table), separators=(",", ":"))
             c.push(text)
 
-    def set_name(self, seat: int | None, name: Any) -> None:
+    async def set_name(self, seat: int | None, name: Any) -> None:
         """The player of `seat` chooses the name every seat list shows."""
         if seat is None:
             raise Refused("spectator", "spectators have no seat to name", 403)
-        self.seats[seat].name = clean_name(name)
-        self.hub.storage.set_seat_name(self.id, seat, self.seats[seat].name)
+        chosen = clean_name(name)
+        await self.hub.db(self.hub.storage.set_seat_name, self.id, seat, chosen)
+        self.seats[seat].name = chosen
         self.broadcast()
 
     def attach(self, conn: Connection) -> None:
@@ -269,13 +329,18 @@ class LiveTable:
                 self.conns.discard(old)
         self.conns.add(conn)
         conn.start()
-        self.broadcast()  # the newcomer gets its state; the others see who is online
+        self.last_used = asyncio.get_running_loop().time()
+        if conn.seat is None:  # a spectator changes nobody's view: only the newcomer is told
+            conn.push(json.dumps(self.message_for(None), separators=(",", ":")))
+        else:
+            self.broadcast()  # the newcomer gets its state; the others see who is online
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:
             self.conns.discard(conn)
             conn.close()
-            self.broadcast()
+            if conn.seat is not None and all(c.seat != conn.seat for c in self.conns):
+                self.broadcast()  # the seat went offline
         if not self.conns and self.state.is_terminal() and self.hub.tables.get(self.id) is self:
             del self.hub.tables[self.id]  # a finished game nobody watches: reloaded when asked for
 
@@ -283,6 +348,7 @@ class LiveTable:
     async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
         """Validate and carry out one move of `seat`; persist, then broadcast."""
         async with self.lock:
+            self.last_used = asyncio.get_running_loop().time()
             result = await self._accept(seat, text, n, check_n)
             self.broadcast()
         self.schedule_bots()
@@ -353,14 +419,19 @@ class LiveTable:
         terminal = self.state.is_terminal()
         result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
         try:
-            touch = setup is not None or terminal
             await self.hub.committer.save(Progress(self.id, first_n, applied, setup,
-                                                   "over" if terminal else "running", result, touch))
+                                                   "over" if terminal else "running", result,
+                                                   self.version, bool(self.bot_seats_to_move())))
+        except Conflict:
+            log.info("table %s: another process moved first; reloading it", self.id)
+            await self.reload()
+            raise Refused("stale", "another move came first; the position has been updated", 409) from None
         except Exception:
             log.exception("table %s: could not save; reloading it from the database", self.id)
             self.hub.forget(self.id)
             raise Refused("storage", "the move could not be saved; please try again", 503) from None
         self.drawn = drawn
+        self.version += 1
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
@@ -375,53 +446,49 @@ class LiveTable:
         if self.bot_seats_to_move():
             self.bot_task = asyncio.create_task(self._run_bots())
 
-    def _bot(self, seat: int):
-        bot = self.bots.get(seat)
-        if bot is None:
-            info = self.seats[seat]
-            bot = self.bots[seat] = bot_for_level(info.level or "medium", self.game,
-                                                  seed=random.Random(f"bot:{self.seed}:{seat}").randrange(2**31))
-        return bot
-
     async def _run_bots(self) -> None:
+        hub = self.hub
         try:
-            while self.hub.running and self.hub.tables.get(self.id) is self:
+            while hub.running and hub.tables.get(self.id) is self:
                 seats = self.bot_seats_to_move()
                 if not seats:
                     return
-                await asyncio.sleep(self.hub.bot_delay)
+                await asyncio.sleep(hub.bot_delay)
                 for seat in seats:
-                    snapshot = self.state.clone()
+                    n = self.n
+                    legal = [str(a) for a in self.state.legal_actions(seat)]
+                    if not legal:
+                        continue
                     # reseeded per decision: a bot plays the same after a restart as without one
-                    rng = random.Random(f"bot:{self.seed}:{seat}:{len(snapshot.history)}")
+                    key = f"bot:{self.seed}:{seat}:{n}"
                     try:
-                        bot = self._bot(seat)
-                        bot.rng = rng
-                        if self.hub.bot_threads:
-                            action = await asyncio.to_thread(lambda: bot.choose(decision_for(snapshot, seat)))
-                        else:
-                            action = bot.choose(decision_for(snapshot, seat))
+                        text = await hub.bots.choose(self.state.record(), seat, self.seats[seat].level or "medium",
+                                                     random.Random(f"bot:{self.seed}:{seat}").randrange(2**31), key)
                     except Exception:  # a broken bot must not stall the table
                         log.exception("table %s: the bot of seat %d failed; it plays a random legal move",
                                       self.id, seat)
-                        action = rng.choice(list(snapshot.legal_actions(seat)))
+                        text = random.Random(key).choice(legal)
                     try:
-                        await self.submit_bot(seat, str(action))
+                        await self.submit_bot(seat, text, n)
                     except Refused as exc:
                         if exc.code not in ("illegal", "bad_notation"):
                             log.info("table %s: bot seat %d refused (%s)", self.id, seat, exc.reason)
-                            continue
+                            continue  # the position moved on meanwhile: think again
                         log.error("table %s: the bot of seat %d chose %r (%s); it plays a random legal move",
-                                  self.id, seat, str(action), exc.reason)
-                        await self.submit_bot(seat, str(rng.choice(list(snapshot.legal_actions(seat)))))
+                                  self.id, seat, text, exc.reason)
+                        await self.submit_bot(seat, random.Random(key).choice(legal), n)
         except asyncio.CancelledError:
             raise
+        except Refused as exc:
+            log.info("table %s: bot stopped (%s)", self.id, exc.reason)
         except Exception:
             log.exception("table %s: bot failed", self.id)
 
-    async def submit_bot(self, seat: int, text: str) -> None:
+    async def submit_bot(self, seat: int, text: str, n: int) -> None:
+        """A bot's move, refused as stale if the position changed while it thought."""
         async with self.lock:
-            await self._accept(seat, text, None, check_n=False)
+            self.last_used = asyncio.get_running_loop().time()
+            await self._accept(seat, text, n, check_n=True)
             self.broadcast()
 
 
@@ -430,29 +497,30 @@ class Committer:
     are written together in the next one.  Each caller returns only once its move is
     committed, so nothing is broadcast before it is stored."""
 
-    def __init__(self, storage: Storage):
+    def __init__(self, storage: Storage, run=None):
         self.storage = storage
         self.batch: list[tuple[Progress, asyncio.Future]] = []
         self.task: asyncio.Task | None = None
+        self.run = run or (lambda fn, *args: asyncio.to_thread(fn, *args))  # off the event loop
 
     async def save(self, progress: Progress) -> None:
         fut = asyncio.get_running_loop().create_future()
         self.batch.append((progress, fut))
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._flush())
-        await fut
+        await asyncio.shield(fut)  # a cancelled caller leaves the batch intact
 
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let the moves that arrived in this turn of the loop join
         while self.batch:
             batch, self.batch = self.batch, []
             try:
-                self.storage.save_batch([p for p, _ in batch])
+                await self.run(self.storage.save_batch, [p for p, _ in batch])
             except Exception as exc:
                 if len(batch) > 1:  # one bad table must not fail the others: retry one by one
                     for p, fut in batch:
                         try:
-                            self.storage.save_batch([p])
+                            await self.run(self.storage.save_batch, [p])
                             fut.set_result(None)
                         except Exception as one:
                             fut.set_exception(one)
@@ -468,13 +536,26 @@ class Committer:
 class Hub:
     """Every live table of this server process, loaded on first use."""
 
-    def __init__(self, storage: Storage, bot_delay: float = 0.7, bot_threads: bool = True):
+    def __init__(self, storage: Storage, bot_delay: float = 0.7, bots: BotPool | None = None,
+                 limits: Limits | None = None):
         self.storage = storage
-        self.committer = Committer(storage)
+        self.limits = limits or Limits()
+        # storage calls run here, off the event loop: a stalled database holds up only the
+        # requests that need it (and each gives up after limits.storage_seconds)
+        self.db_pool = cf.ThreadPoolExecutor(8, thread_name_prefix="db")
+        self.committer = Committer(storage, run=self.db)
         self.bot_delay = bot_delay
-        self.bot_threads = bot_threads
+        self.bots = bots or BotPool(self.limits.workers())
+        self.sockets = SocketCounter(self.limits)
         self.tables: dict[str, LiveTable] = {}
+        self._loading: dict[str, asyncio.Future] = {}
+        self._tasks: set[asyncio.Task] = set()
         self.running = True
+
+    async def db(self, fn, *args):
+        """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls."""
+        loop = asyncio.get_running_loop()
+        return await asyncio.wait_for(loop.run_in_executor(self.db_pool, fn, *args), self.limits.storage_seconds)
 
     def forget(self, table_id: str) -> None:
         t = self.tables.pop(table_id, None)
@@ -482,13 +563,30 @@ class Hub:
             for c in list(t.conns):
                 c.close()
 
-    def get(self, table_id: str) -> LiveTable:
+    async def open(self, table_id: str) -> LiveTable:
+        """The live table, loaded from the database on first use (once, however many ask)."""
         t = self.tables.get(table_id)
         if t is not None:
             return t
         if not isinstance(table_id, str) or len(table_id) > 32:
             raise Refused("no_table", "no such table", 404)
-        row = self.storage.load_table(table_id)
+        loading = self._loading.get(table_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        loading = self._loading[table_id] = asyncio.get_running_loop().create_future()
+        try:
+            t = await self._load(table_id)
+            loading.set_result(t)
+            return t
+        except BaseException as exc:
+            loading.set_exception(exc)
+            loading.exception()  # retrieved: no "never retrieved" warning when nobody else waited
+            raise
+        finally:
+            del self._loading[table_id]
+
+    async def _load(self, table_id: str) -> LiveTable:
+        row = await self.db(self.storage.load_table, table_id)
         if row is None:
             raise Refused("no_table", f"no table {table_id!r}", 404)
         try:
@@ -499,70 +597,112 @@ class Hub:
         t.schedule_bots()
         return t
 
-    def resume_all(self) -> None:
-        """After a restart: load the unfinished tables so their bots carry on."""
-        for table_id in self.storage.unfinished_ids():
+    async def resume_all(self) -> None:
+        """After a restart: load the unfinished tables where a bot is to move, so their
+        bots carry on (tables waiting for people stay in the database until asked for)."""
+        for table_id in await self.db(self.storage.unfinished_ids, True):
             try:
-                self.get(table_id)
+                t = await self.open(table_id)
             except Refused as exc:
                 log.error("%s", exc.reason)
+                continue
+            if not t.bot_seats_to_move() and not t.conns:  # flagged before the flag was kept up
+                await self.db(self.storage.set_bot_turn, t.id, t.version, False)
+                self.tables.pop(t.id, None)
 
-    def create(self, body: Any) -> tuple[LiveTable, dict[int, str]]:
+    def on_notice(self, table_id: str, version: int) -> None:
+        """Another process committed `version` of a table: catch up if this one holds it."""
+        t = self.tables.get(table_id)
+        if t is not None and t.version < version:
+            self._background(t.catch_up(version))
+
+    def catch_up_all(self) -> None:
+        """After notifications may have been missed (the listener reconnected)."""
+        for t in list(self.tables.values()):
+            self._background(t.reload())
+
+    def _background(self, work) -> None:
+        """Run `work` as a task held until it ends (the loop keeps only weak references)."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def sweep(self) -> int:
+        """Drop tables nobody has used for `idle_seconds` (no clients, no bot thinking);
+        they come back from the database when asked for.  Returns how many left."""
+        now = asyncio.get_running_loop().time()
+        idle = [t for t in self.tables.values()
+                if not t.conns and (t.bot_task is None or t.bot_task.done()) and not t.lock.locked()
+                and now - t.last_used >= self.limits.idle_seconds]
+        for t in idle:
+            del self.tables[t.id]
+        return len(idle)
+
+    async def sweeper(self) -> None:
+        while self.running:
+            await asyncio.sleep(max(1.0, self.limits.idle_seconds / 4))
+            self.sweep()
+
+    async def _check_room(self, creator: str, bot_seats: int) -> None:
+        """Refuse a table one client or the whole server has no room for."""
+        lim = self.limits
+        since = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=lim.open_hours)
+        c = await self.db(self.storage.open_counts, creator, since)
+        if c["my_tables"] >= lim.tables_per_client:
+            raise Refused("too_many", f"you have {c['my_tables']} open tables, the most one client may "
+                                      f"({lim.tables_per_client}); finish or leave some first", 429)
+        if c["tables"] >= lim.tables_per_server:
+            raise Refused("too_many", f"the server has the most open tables it takes ({lim.tables_per_server}); "
+                                      "try again later", 503)
+        if bot_seats and c["my_bot_seats"] + bot_seats > lim.bot_seats_per_client:
+            raise Refused("too_many", f"your open tables have {c['my_bot_seats']} bot seats; with {bot_seats} "
+                                      f"more that would be over the {lim.bot_seats_per_client} one client may", 429)
+        if bot_seats and c["bot_seats"] + bot_seats > lim.bot_seats_per_server:
+            raise Refused("too_many", f"the server has the most bot seats it takes ({lim.bot_seats_per_server}); "
+                                      "try again later or play against people", 503)
+
+    async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
-        if not isinstance(body, dict):
-            raise Refused("bad_request", "the request body must be a JSON object")
-        unknown = sorted(set(body) - {"game", "options", "seats"})
-        if unknown:
-            raise Refused("bad_request", f"unknown field {unknown[0]!r} (fields: game, options, seats)")
-        name = body.get("game")
-        if not isinstance(name, str):
-            raise Refused("bad_request", "game: missing or not a string")
-        options = body.get("options", {})
-        if options is None:
-            options = {}
-        if not isinstance(options, dict):
-            raise Refused("bad_request", "options: must be an object")
+        spec = schemas.load(schemas.CreateTable, body)
         try:
-            cls = game_class(name)
-            game = load(name, **options)
+            game = load(spec.game, **(spec.options or {}))
         except UnknownGame as exc:
             raise Refused("bad_request", f"game: {exc}") from None
         except BadOption as exc:
             raise Refused("bad_option", str(exc)) from None
-        seats_in = body.get("seats")
+        seats_in = spec.seats
         if seats_in is None:
-            seats_in = [{"kind": HUMAN}] + [{"kind": BOT, "level": "medium"}] * (game.players - 1)
-        if not isinstance(seats_in, list) or len(seats_in) != game.players:
-            raise Refused("bad_request", f"seats: give a list of {game.players} seats for {cls.name} "
+            seats_in = [schemas.SeatSpec(kind=HUMAN)] + [schemas.SeatSpec(kind=BOT, level="medium")] * (game.players - 1)
+        if len(seats_in) != game.players:
+            raise Refused("bad_request", f"seats: give a list of {game.players} seats for {game.name} "
                                          f"with these options")
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(seats_in):
-            if not isinstance(s, dict) or s.get("kind") not in (HUMAN, BOT):
-                raise Refused("bad_request", f"seats[{i}]: kind must be \"human\" or \"bot\"")
-            extra = sorted(set(s) - {"kind", "level"})
-            if extra:
-                raise Refused("bad_request", f"seats[{i}]: unknown field {extra[0]!r} (fields: kind, level)")
-            if s["kind"] == BOT:
-                level = s.get("level", "medium")
+            if s.kind == BOT:
+                level = s.level or "medium"
                 if level not in level_names():
                     raise Refused("bad_request", f"seats[{i}].level: {level!r} is not one of {', '.join(level_names())}")
                 seats.append(SeatRow(i, BOT, level, None))
             else:
-                if s.get("level") is not None:
+                if s.level is not None:
                     raise Refused("bad_request", f"seats[{i}]: a human seat has no level")
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
                 seats.append(SeatRow(i, HUMAN, None, hash_token(token)))
+        creator = hash_token(f"client:{client}")
+        await self._check_room(creator, sum(s.kind == BOT for s in seats))
         seed = secrets.randbits(62)
         state = game.new_game(rng=chance_rng(seed, 0))
         state.chance.rng = chance_rng(seed, 1)
         from .storage import now
         row = TableRow(id=new_table_id(), game=game.name, options=game.non_default_options(),
                        players=game.players, seed=seed, setup=state.chance.used_setup(),
-                       status="over" if state.is_terminal() else "running", created=now(), seats=seats)
-        self.storage.create_table(row)
+                       status="over" if state.is_terminal() else "running", created=now(), seats=seats,
+                       creator=creator)
         table = LiveTable(self, row, state)
+        row.bot_turn = bool(table.bot_seats_to_move())
+        await self.db(self.storage.create_table, row)
         self.tables[row.id] = table
         table.schedule_bots()
         return table, tokens
@@ -574,3 +714,5 @@ class Hub:
                 t.bot_task.cancel()
             for c in list(t.conns):
                 c.close()
+        self.bots.close()
+        self.db_pool.shutdown(wait=False)

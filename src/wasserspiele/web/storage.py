@@ -1,7 +1,21 @@
 """Persistence: a table is its record (setup + moves) plus metadata, never pickled state.
 
-SQLAlchemy Core over any database URL (SQLite by default, PostgreSQL works too);
-the schema is created and upgraded by the Alembic migrations in `migrations/`.
+SQLAlchemy Core over any database URL (SQLite by default, PostgreSQL for several server
+processes); the schema is created and upgraded by the Alembic migrations in
+`migrations/`, under a PostgreSQL advisory lock so that processes starting together
+migrate once.
+
+Several processes write one table safely because every write is a version check: the
+table row's `version` must still be the one the process read (`UPDATE ... WHERE version
+= :seen`), and a move's number is the primary key of `moves`.  A process that lost the
+race gets `Conflict`, reloads the table and answers "stale".  On PostgreSQL each write
+also sends `NOTIFY wasserspiele` in its transaction, so the other processes hear of it
+exactly when it is committed (see notify.py).
+
+Durability: SQLite runs in WAL mode with `synchronous=FULL`, so a move is on disk before
+it is acknowledged and survives a power cut, not only a crash of the server process
+(`NORMAL` would lose the last transactions on power loss).  Group commit (hub.Committer)
+spreads the cost of that sync over every move that arrives meanwhile.
 """
 
 from __future__ import annotations
@@ -9,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +44,9 @@ tables_t = sa.Table(
     sa.Column("result", sa.Text, nullable=True),        # JSON: scores and winners once over
     sa.Column("created", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("version", sa.Integer, nullable=False, server_default="0"),  # +1 at every write
+    sa.Column("creator", sa.String(64), nullable=True),   # hash of the creating client's address
+    sa.Column("bot_turn", sa.Boolean, nullable=False, server_default=sa.true()),  # a bot is to move
 )
 
 seats_t = sa.Table(
@@ -61,7 +79,19 @@ class Progress:
     setup: dict[str, Any] | None
     status: str
     result: dict[str, Any] | None
-    touch_table: bool = True  # False: only moves were added
+    version: int = 0          # the table's version this progress was based on
+    bot_turn: bool = False    # after it, a bot is to move
+
+
+class Conflict(Exception):
+    """Another process wrote the table first: reload it and refuse the move as stale."""
+
+    def __init__(self, table_id: str):
+        super().__init__(f"table {table_id} was changed by another server process")
+        self.table_id = table_id
+
+
+NOTIFY_CHANNEL = "wasserspiele"
 
 
 def hash_token(token: str) -> str:
@@ -95,6 +125,9 @@ class TableRow:
     seats: list[SeatRow] = field(default_factory=list)
     actions: list[str] = field(default_factory=list)
     result: dict[str, Any] | None = None
+    version: int = 0
+    creator: str | None = None
+    bot_turn: bool = False
 
 
 def default_db_url() -> str:
@@ -115,34 +148,90 @@ def make_engine(url: str) -> sa.Engine:
             cur = dbapi_conn.cursor()
             if ":memory:" not in url:
                 cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA synchronous=FULL")  # an acknowledged move survives a power cut
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8, pool_timeout=10)
+
+
+MIGRATION_LOCK = 0x5741_5353  # "WASS": the advisory lock key migrations run under
 
 
 def migrate(engine: sa.Engine) -> None:
-    """Bring the schema to the newest Alembic revision (run at every start-up)."""
+    """Bring the schema to the newest Alembic revision (run at every start-up).  On
+    PostgreSQL under a transaction-scoped advisory lock: servers starting together wait
+    for the first one's migration and then find nothing left to do."""
     from alembic import command
     from alembic.config import Config
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+class SQLiteInUse(Exception):
+    """A second server process on one SQLite file."""
+
+
+def sqlite_path(url: str) -> str | None:
+    """The file of a SQLite URL (None: not SQLite, or in memory)."""
+    u = sa.engine.make_url(url)
+    if u.get_backend_name() != "sqlite" or not u.database or u.database == ":memory:":
+        return None
+    return u.database
+
+
+def claim_sqlite(url: str):
+    """Hold an exclusive lock beside a SQLite database for this process's lifetime (the OS
+    releases it when the process ends, even by kill -9); returns the open lock file, or
+    raises SQLiteInUse when another server holds it.  SQLite serves one process: its
+    writers would not see each other's tables in memory."""
+    path = sqlite_path(url)
+    if path is None:
+        return None
+    import fcntl
+    handle = open(path + ".lock", "a+")
+    try:
+        fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.seek(0)
+        holder = handle.read().strip() or "another process"
+        handle.close()
+        raise SQLiteInUse(f"the SQLite database {path} is in use by another wasserspiele server "
+                          f"({holder}); SQLite serves one process — stop it, or use PostgreSQL "
+                          "(--db postgresql+psycopg://...) for several") from None
+    handle.seek(0)
+    handle.truncate()
+    handle.write(f"process {os.getpid()}\n")
+    handle.flush()
+    return handle
 
 
 class Storage:
     """The small interface the hub needs: create, load, append moves, list."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, *, exclusive: bool = False):
+        """`exclusive`: this is a server's storage; on SQLite, refuse a second server."""
         self.url = url
+        self._lock = claim_sqlite(url) if exclusive else None
         self.engine = make_engine(url)
-        migrate(self.engine)
+        self.postgresql = self.engine.dialect.name == "postgresql"
+        self.origin = f"{os.getpid()}-{os.urandom(4).hex()}"  # this process, in notifications
+        try:
+            migrate(self.engine)
+        except BaseException:
+            self.close()
+            raise
 
     def close(self) -> None:
         self.engine.dispose()
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def create_table(self, row: TableRow) -> None:
         t = now()
@@ -150,57 +239,66 @@ class Storage:
             conn.execute(tables_t.insert().values(
                 id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
                 seed=row.seed, setup=json.dumps(row.setup), status=row.status,
-                result=None, created=t, updated=t))
+                result=None, created=t, updated=t, version=0, creator=row.creator, bot_turn=row.bot_turn))
             conn.execute(seats_t.insert(), [
                 {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
                  "token_hash": s.token_hash, "name": s.name} for s in row.seats])
 
     # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
     _insert_moves = moves_t.insert()
-    _update_table = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
-        status=sa.bindparam("status"),
-        updated=sa.bindparam("updated"), result=sa.bindparam("result"))
-    _update_table_setup = tables_t.update().where(tables_t.c.id == sa.bindparam("tid")).values(
-        status=sa.bindparam("status"),
-        updated=sa.bindparam("updated"), result=sa.bindparam("result"), setup=sa.bindparam("setup"))
+    _columns = dict(status=sa.bindparam("status"),
+                    updated=sa.bindparam("updated"), result=sa.bindparam("result"),
+                    bot_turn=sa.bindparam("bot_turn"), version=tables_t.c.version + 1)
+    _where = sa.and_(tables_t.c.id == sa.bindparam("tid"), tables_t.c.version == sa.bindparam("seen"))
+    _update_table = tables_t.update().where(_where).values(**_columns)
+    _update_table_setup = tables_t.update().where(_where).values(**_columns, setup=sa.bindparam("setup"))
+    _notify = sa.text("SELECT pg_notify(:channel, :payload)")
 
     def save_progress(self, table_id: str, first_n: int, moves: list[tuple[int, str]],
                       setup: dict[str, Any] | None,
-                      status: str, result: dict[str, Any] | None) -> None:
+                      status: str, result: dict[str, Any] | None, version: int = 0) -> None:
         """Append accepted moves (numbered from `first_n`) and the table's new status in one
         transaction; the setup is rewritten only when chance drew something new."""
-        self.save_batch([Progress(table_id, first_n, moves, setup, status, result)])
+        self.save_batch([Progress(table_id, first_n, moves, setup, status, result, version)])
 
     def save_batch(self, batch: list["Progress"]) -> None:
-        """Several tables' progress in one transaction (group commit under load).  A table's
-        row is rewritten only when more than its moves changed (new chance outcomes, the
-        end), so a plain move costs one insert."""
+        """Several tables' progress in one transaction (group commit under load).  Each
+        table's row must still have the version its progress was based on, else nothing is
+        written and Conflict names the table (the caller retries the others alone)."""
         t = now()
         move_rows: list[dict[str, Any]] = []
-        plain: list[dict[str, Any]] = []
-        with_setup: list[dict[str, Any]] = []
         for p in batch:
             move_rows += [{"table_id": p.table_id, "n": p.first_n + i, "seat": seat, "action": action, "created": t}
                           for i, (seat, action) in enumerate(p.moves)]
-            if not p.touch_table:
-                continue
-            params = {"tid": p.table_id, "status": p.status, "updated": t,
-                      "result": json.dumps(p.result) if p.result is not None else None}
-            if p.setup is not None:
-                params["setup"] = json.dumps(p.setup)
-                with_setup.append(params)
-            else:
-                plain.append(params)
         with self.engine.begin() as conn:
+            for p in batch:
+                params = {"tid": p.table_id, "seen": p.version, "status": p.status, "updated": t,
+                          "result": json.dumps(p.result) if p.result is not None else None,
+                          "bot_turn": p.bot_turn}
+                if p.setup is not None:
+                    params["setup"] = json.dumps(p.setup)
+                    done = conn.execute(self._update_table_setup, params)
+                else:
+                    done = conn.execute(self._update_table, params)
+                if done.rowcount != 1:
+                    raise Conflict(p.table_id)
             if move_rows:
-                conn.execute(self._insert_moves, move_rows)
-            if plain:
-                conn.execute(self._update_table, plain)
-            if with_setup:
-                conn.execute(self._update_table_setup, with_setup)
+                try:
+                    conn.execute(self._insert_moves, move_rows)
+                except sa.exc.IntegrityError:  # a move number taken meanwhile (the version guards it too)
+                    raise Conflict(batch[0].table_id if len(batch) == 1 else "?") from None
+            if self.postgresql:
+                for p in batch:
+                    conn.execute(self._notify, {"channel": NOTIFY_CHANNEL,
+                                                "payload": f"{self.origin} {p.table_id} {p.version + 1}"})
+
+    def _reading(self, conn: sa.Connection) -> sa.Connection:
+        """One consistent snapshot for several selects (PostgreSQL reads commit by commit)."""
+        return conn.execution_options(isolation_level="REPEATABLE READ") if self.postgresql else conn
 
     def load_table(self, table_id: str) -> TableRow | None:
         with self.engine.connect() as conn:
+            conn = self._reading(conn)
             r = conn.execute(tables_t.select().where(tables_t.c.id == table_id)).mappings().first()
             if r is None:
                 return None
@@ -213,7 +311,22 @@ class Storage:
             seed=r["seed"], setup=json.loads(r["setup"]),
             status=r["status"], created=r["created"],
             seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"], s["name"]) for s in seats],
-            actions=list(actions), result=json.loads(r["result"]) if r["result"] else None)
+            actions=list(actions), result=json.loads(r["result"]) if r["result"] else None,
+            version=r["version"], creator=r["creator"], bot_turn=bool(r["bot_turn"]))
+
+    def load_since(self, table_id: str, n: int) -> tuple[list[tuple[int, str]], int] | None:
+        """What another process added to a table: the (seat, action) entries from number
+        `n` on and the table's version (None: the table is gone)."""
+        with self.engine.connect() as conn:
+            conn = self._reading(conn)
+            r = conn.execute(sa.select(tables_t.c.version)
+                             .where(tables_t.c.id == table_id)).first()
+            if r is None:
+                return None
+            moves = conn.execute(sa.select(moves_t.c.seat, moves_t.c.action)
+                                 .where(moves_t.c.table_id == table_id, moves_t.c.n >= n)
+                                 .order_by(moves_t.c.n)).all()
+        return [(seat, action) for seat, action in moves], r.version
 
     def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
         """Tables newest first, with their seats (no token hashes)."""
@@ -241,6 +354,29 @@ class Storage:
             conn.execute(seats_t.update().where((seats_t.c.table_id == table_id) & (seats_t.c.seat == seat))
                          .values(name=name))
 
-    def unfinished_ids(self) -> list[str]:
+    def unfinished_ids(self, bot_turn_only: bool = False) -> list[str]:
+        q = sa.select(tables_t.c.id).where(tables_t.c.status == "running")
+        if bot_turn_only:
+            q = q.where(tables_t.c.bot_turn == sa.true())
         with self.engine.connect() as conn:
-            return list(conn.execute(sa.select(tables_t.c.id).where(tables_t.c.status == "running")).scalars())
+            return list(conn.execute(q).scalars())
+
+    def set_bot_turn(self, table_id: str, version: int, bot_turn: bool) -> None:
+        """Correct the flag of a table written before it existed (only if nobody wrote since)."""
+        with self.engine.begin() as conn:
+            conn.execute(tables_t.update().where(tables_t.c.id == table_id, tables_t.c.version == version)
+                         .values(bot_turn=bot_turn))
+
+    def open_counts(self, creator: str, since: dt.datetime) -> dict[str, int]:
+        """Running tables touched since `since` and their bot seats: the client's and all."""
+        recent = sa.and_(tables_t.c.status == "running", tables_t.c.updated >= since)
+        mine = tables_t.c.creator == creator
+        bots = (sa.select(sa.func.count()).select_from(seats_t)
+                .where(seats_t.c.table_id == tables_t.c.id, seats_t.c.kind == "bot").scalar_subquery())
+        q = sa.select(sa.func.count(), sa.func.coalesce(sa.func.sum(bots), 0),
+                      sa.func.coalesce(sa.func.sum(sa.case((mine, 1), else_=0)), 0),
+                      sa.func.coalesce(sa.func.sum(sa.case((mine, bots), else_=0)), 0)).where(recent)
+        with self.engine.connect() as conn:
+            tables, bot_seats, my_tables, my_bots = conn.execute(q).one()
+        return {"tables": int(tables), "bot_seats": int(bot_seats),
+                "my_tables": int(my_tables), "my_bot_seats": int(my_bots)}

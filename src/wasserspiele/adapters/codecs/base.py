@@ -21,23 +21,32 @@ class EncodingError(ValueError):
     """A view or an action the codec cannot encode; the message says what was wrong."""
 
 
+# The range assumed for counts and scaled scalars: every such value is a count or a
+# number scaled to about [0, 1]; a few reach -0.5 and long matches push scaled scores
+# past 1, never near these.  One-hots, flags and padding declare their exact range.
+LOOSE_LOW, LOOSE_HIGH = -1.0, 100.0
+
+
 class Vec:
     """Builds one observation vector segment by segment; optionally records the layout."""
 
-    __slots__ = ("data", "segments")
+    __slots__ = ("data", "segments", "ranges")
 
     def __init__(self, record: bool = False):
         self.data: list[float] = []
         self.segments: list[tuple[str, int, int, str]] | None = [] if record else None
+        # per recorded segment, the (low, high) its values can take
+        self.ranges: list[tuple[float, float]] | None = [] if record else None
 
-    def _segment(self, name: str, size: int, meaning: str) -> None:
+    def _segment(self, name: str, size: int, meaning: str, low: float = LOOSE_LOW, high: float = LOOSE_HIGH) -> None:
         if self.segments is not None:
             self.segments.append((name, len(self.data), size, meaning))
+            self.ranges.append((low, high))
 
     def onehot(self, name: str, value: Any, choices: Mapping[Any, int], meaning: str = "") -> None:
         """A one-hot over `choices` (value → position); a value outside them is an error."""
         if self.segments is not None:
-            self._segment(name, len(choices), meaning or f"one-hot: {', '.join(map(str, choices))}")
+            self._segment(name, len(choices), meaning or f"one-hot: {', '.join(map(str, choices))}", 0.0, 1.0)
         block = [0.0] * len(choices)
         i = choices.get(value)
         if i is None:
@@ -70,11 +79,11 @@ class Vec:
 
     def flag(self, name: str, x: Any, meaning: str = "") -> None:
         if self.segments is not None:
-            self._segment(name, 1, meaning or "1 if true")
+            self._segment(name, 1, meaning or "1 if true", 0.0, 1.0)
         self.data.append(1.0 if x else 0.0)
 
     def zeros(self, name: str, size: int, meaning: str) -> None:
-        self._segment(name, size, meaning)
+        self._segment(name, size, meaning, 0.0, 0.0)
         self.data += [0.0] * size
 
 
@@ -101,6 +110,7 @@ class Codec(ABC):
         self._fill(game.new_game(seed=0).view(0), probe)
         self.obs_size = len(probe.data)
         self.layout: tuple[tuple[str, int, int, str], ...] = tuple(probe.segments or ())
+        self._ranges = tuple(probe.ranges or ())
 
     # -- actions -------------------------------------------------------------
     @abstractmethod
@@ -161,6 +171,34 @@ class Codec(ABC):
             raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
         return np.asarray(vec.data, dtype=np.float32)
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Per value of the observation vector, the lowest and highest it can take
+        (exact for one-hots and flags, the loose LOOSE_LOW…LOOSE_HIGH for counts and scalars)."""
+        low = np.full(self.obs_size, LOOSE_LOW, dtype=np.float32)
+        high = np.full(self.obs_size, LOOSE_HIGH, dtype=np.float32)
+        for (_name, start, size, _meaning), (lo, hi) in zip(self.layout, self._ranges):
+            low[start:start + size] = lo
+            high[start:start + size] = hi
+        return low, high
+
+    # A codec that can encode straight from a state (no JSON view in between) overrides
+    # `_fill_state` and sets `reads_state`; one whose action indices do not depend on the
+    # view (NotationCodec) needs no view for masks either.  Both paths give equal vectors
+    # (tests/adapters/test_codecs.py).
+    reads_state = False
+    actions_need_view = True
+
+    def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:
+        self._fill(state.view(seat), vec)
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))`, encoded from the state where the codec can."""
+        vec = Vec()
+        self._fill_state(state, seat, vec)
+        if len(vec.data) != self.obs_size:
+            raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
+        return np.asarray(vec.data, dtype=np.float32)
+
     def describe(self) -> str:
         """The observation layout as a Markdown table (docs/encodings.md).  A block of
         segments repeated for each field, slot or seat is one row per member: `a:b + s·j`
@@ -191,6 +229,8 @@ class Codec(ABC):
 class NotationCodec(Codec):
     """A codec whose indices are the game's notation strings themselves (every action
     the game can ever have is in a small fixed list)."""
+
+    actions_need_view = False
 
     def __init__(self, game: Game):
         super().__init__(game)

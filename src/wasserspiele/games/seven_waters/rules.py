@@ -124,77 +124,124 @@ def _card_or_none(name: str) -> Card | None:
         return None
 
 
-# -- legal-action generation, cached by hand ------------------------------------------
-# Every compound action depends only on the hand (≤ 7 cards, so ≤ 127 subsets) and one
-# or two small numbers; the caches turn generation into dictionary look-ups during search.
-_CACHE: dict[tuple, tuple] = {}
-_CACHE_LIMIT = 300_000
+# -- legal-action generation: subset tables per hand -----------------------------------
+# A hand holds at most 7 cards.  Its plain cards, highest rank first, are numbered
+# 0..n-1 and a subset of them is a bit mask m; its jokers are chosen separately.  Per
+# mask the tables hold the sum of values, the ranks and the suits, each made from the
+# mask without its lowest card (incremental subset sums), so a compound action is found
+# by integer tests and only actions that exist are built: a slide looks its target up
+# among the sums.  Actions come in the order (jokers chosen, mask), which is the listing
+# order of RULES.md; tests/games/seven_waters check it against the enumeration of every
+# subset.  Tables and the actions made from them are cached by hand.
+_SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
+_BIT_SUIT = {1 << i: s for i, s in enumerate(SUITS)}
+_TABLES: dict[tuple, "_HandTables"] = {}
+_TABLES_LIMIT = 50_000
 
 
-def _cached(key: tuple, make) -> tuple:
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = tuple(make())
-    return found
+# SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
+_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
+_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
 
 
 def _high_first(c: Card) -> tuple[int, int]:
     return -c.rank, c.index
 
 
-def _subsets(hand: tuple[Card, ...]) -> tuple:
-    """Every non-empty subset of the hand as (cards, plain cards, jokers, sum of the plain
-    cards' values, plain cards as pieces).  Cards are listed from the highest rank down,
-    jokers last, as actions list them; subsets come in a fixed order."""
-    def make():
-        subs: list[tuple] = [((), (), 0)]
-        for c in sorted((c for c in hand if c.rank), key=_high_first):
-            piece, value = PLAIN[c.index], VALUE[c.index]
-            subs += [(plain + (c,), pieces + (piece,), total + value) for plain, pieces, total in subs]
-        joker_sets: list[tuple] = [()]
+class _HandTables:
+    """Subset tables of one hand, and the actions already made from them."""
+
+    __slots__ = ("plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
+                 "_cards", "_pieces", "made")
+
+    def __init__(self, hand: tuple[Card, ...]):
+        plain = sorted((c for c in hand if c.rank), key=_high_first)
+        self.plain = plain
+        joker_sets: list[tuple[Card, ...]] = [()]
         for j in hand:
             if not j.rank:
                 joker_sets += [js + (j,) for js in joker_sets]
-        for jokers in joker_sets:
-            for plain, pieces, total in subs:
-                if plain or jokers:
-                    yield plain + jokers, plain, jokers, total, pieces
-    return _cached(("subsets", hand), make)
+        self.joker_sets = joker_sets
+        # Doubling: adding card i appends, for every mask so far, the mask with bit i,
+        # so the lists stay in mask order.  Cards come highest rank first, so card i is
+        # the lowest rank of every new mask.
+        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
+        low = [14]
+        for c in plain:
+            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
+            sums += [x + v for x in sums]
+            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+            low += [r] * len(low)
+            high += [x or r for x in high]
+            suits += [x | sb for x in suits]
+            count += [x + 1 for x in count]
+        self.full = len(sums)
+        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
+        self._cards: list | None = None
+        self._pieces: list | None = None
+        self.made: dict[tuple, tuple] = {}
+
+    def cards(self, m: int) -> tuple[Card, ...]:
+        """The plain cards of mask m, highest rank first."""
+        if self._cards is None:
+            table: list[tuple[Card, ...]] = [()]
+            for c in self.plain:
+                table += [x + (c,) for x in table]
+            self._cards = table
+        return self._cards[m]
+
+    def pieces(self, m: int) -> tuple[Piece, ...]:
+        if self._pieces is None:
+            table: list[tuple[Piece, ...]] = [()]
+            for c in self.plain:
+                p = PLAIN[c.index]
+                table += [x + (p,) for x in table]
+            self._pieces = table
+        return self._pieces[m]
 
 
-def _slide_options(hand: tuple[Card, ...], line: int, target: int) -> tuple:
+def _tables(hand: tuple[Card, ...]) -> _HandTables:
+    found = _TABLES.get(hand)
+    if found is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        found = _TABLES[hand] = _HandTables(hand)
+    return found
+
+
+def _made(t: _HandTables, key: tuple, make) -> tuple:
+    found = t.made.get(key)
+    if found is None:
+        found = t.made[key] = tuple(make(t, *key[1:]))
+    return found
+
+
+def _slide_options(t: _HandTables, line: int, target: int):
     """SW-4.3a: subsets summing exactly to `target`.  A joker's value is fixed by the
     rest of the subset, so each subset gives at most one slide: with two jokers the
     remainder is split X1 = min(10, r - 1), X2 = r - X1 (any other split is legal too,
     but is the same play)."""
-    def make():
-        for _cards, _plain, jokers, total, pieces in _subsets(hand):
-            r = target - total
-            if not jokers:
-                if r == 0:
-                    yield Slide(line, pieces)
-            elif len(jokers) == 1:
-                if 1 <= r <= 10:
-                    yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, r)],))
-            elif 2 <= r <= 20:
+    sums = t.sums
+    for jokers in t.joker_sets:
+        if not jokers:
+            for m in [m for m in range(1, t.full) if sums[m] == target]:
+                yield Slide(line, t.pieces(m))
+        elif len(jokers) == 1:
+            j = jokers[0].index
+            for m in [m for m in range(t.full) if 1 <= target - sums[m] <= 10]:
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j, target - sums[m])],))
+        else:
+            j1, j2 = jokers[0].index, jokers[1].index
+            for m in [m for m in range(t.full) if 2 <= target - sums[m] <= 20]:
+                r = target - sums[m]
                 a = min(10, r - 1)
-                yield Slide(line, pieces + (SLIDE_JOKER[(jokers[0].index, a)],
-                                            SLIDE_JOKER[(jokers[1].index, r - a)]))
-    return _cached(("slide", hand, line, target), make)
+                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j1, a)], SLIDE_JOKER[(j2, r - a)]))
 
 
-def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int) -> tuple[Piece, ...] | None:
-    """The run start..start+n-1 from these cards (jokers fill the gaps, X1 the lower), or None."""
-    n = len(plain) + len(jokers)
-    if start < 1 or start + n - 1 > 13:
-        return None
-    by_rank: dict[int, Card] = {}
-    for c in plain:
-        if not start <= c.rank < start + n or c.rank in by_rank:
-            return None
-        by_rank[c.rank] = c
+def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int, n: int) -> tuple[Piece, ...]:
+    """The run start..start+n-1 from these cards of distinct ranks inside it (jokers fill
+    the gaps, X1 the lower)."""
+    by_rank = {c.rank: c for c in cards}
     free = iter(jokers)
     out = []
     for r in range(start, start + n):
@@ -203,50 +250,49 @@ def _river_pieces(plain: tuple[Card, ...], jokers: tuple[Card, ...], start: int)
     return tuple(out)
 
 
-def _river_options(hand: tuple[Card, ...], lo: int, hi: int) -> tuple:
+def _river_options(t: _HandTables, lo: int, hi: int):
     """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
-    def make():
-        for cards, plain, jokers, _total, _pieces in _subsets(hand):
-            n = len(cards)
+    ranks, low, high, count = t.ranks, t.low, t.high, t.count
+    for jokers in t.joker_sets:
+        nj = len(jokers)
+        first = 0 if nj else 1
+        if lo == 0:
+            # plain ranks distinct and within a window of n = cards + jokers ranks
+            masks = [m for m in range(first, t.full) if ranks[m] >= 0 and high[m] - low[m] < count[m] + nj]
+        else:
+            # entirely above the river's top or entirely below its bottom
+            masks = [m for m in range(first, t.full) if ranks[m] >= 0 and (not m or low[m] > hi or high[m] < lo)]
+        for m in masks:
+            n = count[m] + nj
             if lo == 0:
-                ranks = [c.rank for c in plain]
-                first = max(1, max(ranks) - n + 1) if ranks else 1
-                last = min(min(ranks), 14 - n) if ranks else 14 - n
-                starts = range(first, last + 1)
+                starts = range(max(1, high[m] - n + 1), min(low[m], 14 - n) + 1) if m else range(1, 15 - n)
             else:
                 starts = (hi + 1, lo - n)
             for start in starts:
-                pieces = _river_pieces(plain, jokers, start)
-                if pieces is not None:
-                    yield River(pieces)
-    return _cached(("river", hand, lo, hi), make)
+                if start >= 1 and start + n <= 14 and (not m or start <= low[m] and high[m] < start + n):
+                    yield River(_river_pieces(t.cards(m), jokers, start, n))
 
 
-def _pool_options(hand: tuple[Card, ...], suit: str) -> tuple:
+def _pool_options(t: _HandTables, suit: str):
     """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
-    def make():
-        for _cards, plain, jokers, _total, pieces in _subsets(hand):
-            suits = {c.suit for c in plain}
-            if len(suits) > 1:
-                continue
-            if suits:
-                (s,) = suits
-                if suit and s != suit:
-                    continue
-                choices: tuple[str, ...] = (s,)
-            else:
-                choices = (suit,) if suit else SUITS
+    suits = t.suits
+    allowed = {0, _SUIT_BIT[suit]} if suit else {0, 1, 2, 4, 8}  # jokers only, or one suit
+    for jokers in t.joker_sets:
+        for m in [m for m in range(0 if jokers else 1, t.full) if suits[m] in allowed]:
+            bits = suits[m]
+            choices = (_BIT_SUIT[bits],) if bits else (suit,) if suit else SUITS
             for s in choices:
-                yield Pool(pieces + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
-    return _cached(("pool", hand, suit), make)
+                yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
 
 
-def _theme_options(hand: tuple[Card, ...]) -> tuple:
-    return _cached(("theme", hand), lambda: (THEMES[c.index] for c in hand if c.rank))
+def _theme_options(t: _HandTables, hand: tuple[Card, ...]):
+    return (THEMES[c.index] for c in hand if c.rank)
 
 
-def _discard_options(hand: tuple[Card, ...]) -> tuple:
-    return _cached(("discard", hand), lambda: (Discard(sub[0]) for sub in _subsets(hand)))
+def _discard_options(t: _HandTables):
+    for jokers in t.joker_sets:
+        for m in range(0 if jokers else 1, t.full):
+            yield Discard(t.cards(m) + jokers)
 
 
 class SevenWatersState(SevenWatersData, State):
@@ -264,6 +310,14 @@ class SevenWatersState(SevenWatersData, State):
     def legal_actions(self, seat: int | None = None) -> list[Action]:
         """SW-4: takes (pyramid order), slides (line 1-4), river, pool, theme, discards;
         pass only when none of these exists (SW-4.5)."""
+        return self._legal(seat, True)
+
+    def legal_actions_but_discards(self, seat: int | None = None) -> list[Action]:
+        """`legal_actions` without the discards (for rollout policies that weigh discards
+        of single cards themselves); [PASS] when nothing but pass is legal."""
+        return self._legal(seat, False)
+
+    def _legal(self, seat: int | None, discards: bool) -> list[Action]:
         if self.over or (seat is not None and seat != self.turn):
             return []
         s = self.turn
@@ -274,31 +328,29 @@ class SevenWatersState(SevenWatersData, State):
         if not hand:
             return out or [PASS]
         key = tuple(hand)
+        t = _tables(key)
         if self.slides_built < self.slide_limit:
             sums = self.line_sums[s]
             for k, slide in enumerate(self.slides[s]):
                 if slide is None:
-                    out += _slide_options(key, k + 1, sums[k])
+                    out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
         river = self.river[s]
-        out += _river_options(key, piece_rank(river[0]), piece_rank(river[-1])) if river \
-            else _river_options(key, 0, 0)
+        out += _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])) if river
+                     else (_river_options, 0, 0), _river_options)
         pool = self.pool[s]
-        out += _pool_options(key, piece_suit(pool[0]) if pool else "")
+        out += _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
         if self.theme[s] is None:
-            out += _theme_options(key)
-        out += _discard_options(key)
+            out += _made(t, (_theme_options, key), _theme_options)
+        if discards:
+            out += _made(t, (_discard_options,), _discard_options)
         return out
 
     def _free_takes(self) -> list[Take]:
-        """SW-4.1 / SW-3.2: one take per free pyramid card."""
+        """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
+        them are gone, then row 7: pyramid order)."""
         p = self.pyramid
-        out = []
-        for i in range(PYRAMID_SIZE):
-            if p[i] is not None:
-                cov = COVERED_BY[i]
-                if not cov or (p[cov[0]] is None and p[cov[1]] is None):
-                    out.append(TAKES[i])
-        return out
+        return [take for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None] \
+            + [take for i, take in _BOTTOM if p[i] is not None]
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)

@@ -40,3 +40,25 @@ class WasserlochCodec(NotationCodec):
         vec.scalars("scores", scores, 100, "match score of seats 0…3 / 100")
         vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
         vec.flag("over", view["over"], "1 once the match is over")
+
+    reads_state = True
+
+    def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:
+        """`_fill` of `state.view(seat)`, read from the state (the same vector, faster)."""
+        seats = SEATS
+        players = state.players
+        vec.multihot("seat", [seat], seats)
+        vec.onehot("players", players, PLAYERS_AT)
+        vec.onehot("to_move", None if state.over else state.current, MOVER_AT)
+        vec.scalar("round", state.round, max(1, state.rounds))
+        vec.onehot("start_player", state.start_player, seats)
+        vec.scalars("waterhole", state.hole, 8)
+        vec.scalars("hand", state.hands[seat], 5)
+        pad = [0] * (MAX_SEATS - players)
+        vec.scalars("hand_sizes", state.hand_sizes + pad, 5)
+        vec.scalar("pile", state.pile_size, 64)
+        vec.scalars("gone", state.gone, 8)
+        vec.scalars("loot", (state.loot[-1] if state.loot else [0] * players) + pad, 30)
+        vec.scalars("scores", state.totals() + pad, 100)
+        vec.flag("chase_adjacent", state.chase_adjacent)
+        vec.flag("over", state.over)

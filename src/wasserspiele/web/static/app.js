@@ -71,6 +71,7 @@ async function lobby() {
     const [running, over] = await Promise.all([api("/api/tables?status=running"), api("/api/tables?status=over")]);
     lists = { running: running.tables, over: over.tables };
     render();
+    document.body.dataset.lobby = "ready";  // the form will not be redrawn under the user now
   }
 
   function players() {
@@ -100,9 +101,12 @@ async function lobby() {
       input = h("select", { id, name: o.name, onchange: (e) => set(e.target.value) },
         o.choices.map((c) => h("option", { value: c, selected: c === v ? true : null }, t(`${current.name}.${o.name}.${c}`) === `${current.name}.${o.name}.${c}` ? c : t(`${current.name}.${o.name}.${c}`))));
     } else {
+      const parse = (raw) => (raw === "" ? o.default : (o.kind === "float" ? parseFloat(raw) : parseInt(raw, 10)));
       input = h("input", { id, type: "number", name: o.name, value: v === null ? "" : v,
         step: o.kind === "float" ? "any" : "1", min: o.minimum ?? null, max: o.maximum ?? null,
         disabled: v === null ? true : null,
+        // keep what is typed at once: the lists arriving re-render the form before any change event
+        oninput: (e) => { if (e.target.value !== "") values[o.name] = parse(e.target.value); },
         onchange: (e) => {
           const raw = e.target.value;
           set(raw === "" ? o.default : (o.kind === "float" ? parseFloat(raw) : parseInt(raw, 10)));

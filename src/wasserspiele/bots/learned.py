@@ -1,0 +1,212 @@
+"""The learned bot: a small network over the codec's observation vector, played in numpy.
+
+A multilayer perceptron (ReLU hidden layers) reads the float32 vector a game's codec
+makes of the bot's view and has two heads: a policy over the codec's fixed action
+space, masked to the legal actions, and a value (a sigmoid: the seat's expected
+reward, 0..1, as `State.returns()` counts it, so Watten partners share).  Weights are
+trained by expert iteration (bots/learned_train.py) and shipped per game as
+`bots/weights/<game>.npz` with a JSON sidecar saying how they were made.
+
+* `learned` plays the policy head's best legal action (ties broken by the bot's own
+  generator): one forward pass a move, no search.
+* `learned:search=N` runs N iterations of ISMCTS guided by the network (PUCT with the
+  policy as prior, the value instead of rollouts; bots/ismcts.py `Guide`).
+* `learned:weights=FILE.npz` plays a checkpoint instead of the shipped weights.
+
+Playing needs numpy only.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..core.errors import BadOption
+from ..core.manifest import PluginMissing
+from ..core.protocol import Action, Game, State
+from .base import Bot, Decision
+
+WEIGHTS_PACKAGE = "wasserspiele.bots.weights"
+
+
+class Network:
+    """An MLP with a policy and a value head; parameters are float32 numpy arrays."""
+
+    def __init__(self, params: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None):
+        self.params = {k: np.asarray(v, dtype=np.float32) for k, v in params.items()}
+        self.meta = dict(meta or {})
+        self.depth = sum(1 for k in self.params if k.startswith("w") and k[1:].isdigit())
+        self.obs_size = self.params["w0"].shape[0]
+        self.num_actions = self.params["wp"].shape[1]
+
+    @classmethod
+    def init(cls, obs_size: int, num_actions: int, hidden: Sequence[int], rng: np.random.Generator,
+             meta: Mapping[str, Any] | None = None) -> "Network":
+        """Fresh weights (He initialisation; small policy and value outputs)."""
+        params: dict[str, np.ndarray] = {}
+        sizes = [obs_size, *hidden]
+        for i in range(len(hidden)):
+            params[f"w{i}"] = rng.normal(0, np.sqrt(2.0 / sizes[i]), (sizes[i], sizes[i + 1]))
+            params[f"b{i}"] = np.zeros(sizes[i + 1])
+        params["wp"] = rng.normal(0, 0.01, (sizes[-1], num_actions))
+        params["bp"] = np.zeros(num_actions)
+        params["wv"] = rng.normal(0, 0.01, (sizes[-1], 1))
+        params["bv"] = np.zeros(1)
+        return cls(params, meta)
+
+    def hidden(self, x: np.ndarray) -> list[np.ndarray]:
+        """The activations of every hidden layer (the input first)."""
+        acts = [x]
+        for i in range(self.depth):
+            acts.append(np.maximum(acts[-1] @ self.params[f"w{i}"] + self.params[f"b{i}"], 0.0))
+        return acts
+
+    def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(policy logits [n, actions], values in 0..1 [n]) for observations [n, obs_size]."""
+        h = self.hidden(np.atleast_2d(x))[-1]
+        logits = h @ self.params["wp"] + self.params["bp"]
+        z = (h @ self.params["wv"] + self.params["bv"])[:, 0]
+        return logits, 1.0 / (1.0 + np.exp(-z))
+
+    def save(self, path: str | Path, meta: Mapping[str, Any] | None = None) -> None:
+        """`path` (.npz, float16 to stay small) and its JSON sidecar `path.json`."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, **{k: v.astype(np.float16) for k, v in self.params.items()})
+        if meta is not None:
+            self.meta = dict(meta)
+        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=1, sort_keys=True) + "\n")
+
+    @classmethod
+    def load(cls, path: str | Path) -> "Network":
+        path = Path(path)
+        try:
+            with np.load(path) as data:
+                params = {k: data[k] for k in data.files}
+        except FileNotFoundError:
+            raise BadOption(f"learned weights {str(path)!r}: no such file") from None
+        except (OSError, ValueError) as exc:
+            raise BadOption(f"learned weights {str(path)!r}: not a weights file ({exc})") from None
+        missing = {"w0", "b0", "wp", "bp", "wv", "bv"} - set(params)
+        if missing:
+            raise BadOption(f"learned weights {str(path)!r}: missing {', '.join(sorted(missing))}")
+        sidecar = path.with_suffix(".json")
+        meta = json.loads(sidecar.read_text()) if sidecar.exists() else {}
+        return cls(params, meta)
+
+
+def shipped_weights(game: Game) -> Path:
+    """Where the package keeps the weights trained for `game`."""
+    return Path(str(resources.files(WEIGHTS_PACKAGE) / f"{game.name}.npz"))
+
+
+@lru_cache(maxsize=16)
+def _cached(path: str) -> Network:
+    return Network.load(path)
+
+
+def network_for(game: Game, codec, weights: str | Path | None = None) -> Network:
+    """The network for `game` (the shipped one unless `weights` names a file), checked
+    against the codec's sizes (they depend on options such as the number of players)."""
+    path = Path(weights) if weights else shipped_weights(game)
+    if not weights and not path.exists():
+        raise BadOption(f"bot 'learned': no weights shipped for {game.name} "
+                        f"(train some: wasserspiele train {game.name} --seed 1)")
+    net = _cached(str(path.resolve()))
+    if (net.obs_size, net.num_actions) != (codec.obs_size, codec.num_actions):
+        trained = net.meta.get("options", {})
+        raise BadOption(f"learned weights {path.name}: made for observations of {net.obs_size} and "
+                        f"{net.num_actions} actions (options {trained}), but {game.name} with these "
+                        f"options has {codec.obs_size} and {codec.num_actions}")
+    made_for = net.meta.get("codec")
+    if made_for is not None and made_for != codec_fingerprint(codec):
+        raise BadOption(f"learned weights {path.name}: made for another encoding of {game.name} "
+                        f"(codec {made_for}, now {codec_fingerprint(codec)}): retrain them "
+                        f"({net.meta.get('command', 'wasserspiele train ' + game.name)})")
+    return net
+
+
+def codec_of(game: Game):
+    """The game's codec, found through its manifest (codecs are plug-ins of the game)."""
+    try:
+        cls = game.manifest.plugin("codec")
+    except PluginMissing:
+        raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
+    return cls(game)
+
+
+def codec_fingerprint(codec) -> str:
+    """A digest of the codec's observation layout and action names: weights trained on
+    one encoding are refused by another of the same size."""
+    import hashlib
+    text = repr((codec.layout, codec.action_names))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
+    """Probabilities over `indices` only."""
+    z = logits[list(indices)].astype(np.float64)
+    z = np.exp(z - z.max())
+    return z / z.sum()
+
+
+class NetworkGuide:
+    """The network as a search guide (bots/ismcts.py `Guide`): it reads the sampled
+    world only through each seat's view, like a bot."""
+
+    def __init__(self, network: Network, codec):
+        self.network = network
+        self.codec = codec
+
+    def priors(self, world: State, seat: int, legal: Sequence[Action]) -> np.ndarray:
+        view = world.view(seat)
+        logits, _ = self.network.forward(self.codec.observe(view))
+        return masked_softmax(logits[0], [self.codec.action_index(a, view) for a in legal])
+
+    def values(self, world: State) -> list[float]:
+        obs = np.stack([self.codec.observe(world.view(s)) for s in range(world.game.players)])
+        return self.network.forward(obs)[1].tolist()
+
+
+class LearnedBot(Bot):
+    """Plays the network's policy (search=0) or an ISMCTS guided by it (search=N)."""
+
+    kind = "learned"
+
+    def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
+                 search: int = 0, exploration: float = 1.5):
+        super().__init__(seed)
+        if game is None:
+            raise ValueError("the learned bot needs the game (its codec and weights)")
+        if isinstance(search, bool) or not isinstance(search, int) or search < 0:
+            raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
+        self.codec = codec_of(game)
+        self.network = network_for(game, self.codec, weights)
+        self.searcher = None
+        if search:
+            from .ismcts import ISMCTSBot, search_defaults
+            settings = {k: v for k, v in search_defaults(game).items()
+                        if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
+            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game,
+                                      guide=NetworkGuide(self.network, self.codec), **settings)
+
+    def policy(self, decision: Decision) -> dict[Action, float]:
+        """The network's probability for each legal action."""
+        indices = [self.codec.action_index(a, decision.view) for a in decision.legal]
+        logits, _ = self.network.forward(self.codec.observe(decision.view))
+        return dict(zip(decision.legal, masked_softmax(logits[0], indices)))
+
+    def choose(self, decision: Decision) -> Action:
+        if len(decision.legal) == 1:
+            return decision.legal[0]
+        if self.searcher is not None:
+            return self.searcher.choose(decision)
+        probs = self.policy(decision)
+        best = max(probs.values())
+        top = [a for a, p in probs.items() if p >= best - 1e-9]
+        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]

@@ -1,0 +1,119 @@
+"""`wasserspiele train` (the learned bot's weights) and `wasserspiele corpus` (expert games
+with the search's visit counts, for offline learning)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from pathlib import Path
+
+import click
+
+from ..core.errors import WasserspieleError
+from ..core.registry import game_class, load
+
+
+def _game(game: str, options: tuple[str, ...]):
+    from .main import parse_options_for
+    opts = parse_options_for(game, list(options))
+    return load(game_class(game).name, **opts)
+
+
+def _budget_options(f):
+    for opt in reversed([
+        click.option("--games", type=int, default=None, help="self-play games per generation"),
+        click.option("--generations", type=int, default=None, help="1: imitate the expert; more: expert iteration"),
+        click.option("--iterations", type=int, default=None, help="search iterations per decision"),
+        click.option("--epochs", type=int, default=None, help="training passes per generation"),
+        click.option("--hidden", default=None, help="hidden layer sizes, e.g. 128,64"),
+    ]):
+        f = opt(f)
+    return f
+
+
+@click.command("train")
+@click.argument("game")
+@click.option("--seed", type=int, default=1, show_default=True)
+@_budget_options
+@click.option("--out", type=click.Path(dir_okay=False), default=None,
+              help="weights file (default: the package's bots/weights/GAME.npz)")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+def train_cmd(game, seed, games, generations, iterations, epochs, hidden, out, options) -> None:
+    """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
+
+    Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
+    on a shared machine (set here when numpy is not loaded yet)."""
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    from dataclasses import replace
+
+    from ..bots.learned import shipped_weights
+    from ..bots.learned_train import Budget, train
+    from .main import UsageFailure
+    try:
+        g = _game(game, options)
+        budget = Budget()
+        changes = {k: v for k, v in (("games", games), ("generations", generations), ("iterations", iterations),
+                                     ("epochs", epochs)) if v is not None}
+        if hidden:
+            try:
+                changes["hidden"] = tuple(int(x) for x in hidden.split(","))
+            except ValueError:
+                raise click.BadParameter(f"{hidden!r} is not sizes like 128,64", param_hint="--hidden") from None
+        for k, v in changes.items():
+            if k != "hidden" and v < 1:
+                raise click.BadParameter("must be at least 1", param_hint=f"--{k}")
+        budget = replace(budget, **changes)
+        path = Path(out) if out else shipped_weights(g)
+        # the command that remakes these weights where they ship
+        words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
+        for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
+                            ("epochs", epochs), ("hidden", hidden)):
+            if value is not None:
+                words += [f"--{name}", str(value)]
+        for text in options:
+            words += ["--option", text]
+        command = " ".join(shlex.quote(w) for w in words)
+
+        def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
+            t.network.save(path, t.metadata(command))
+            click.echo(f"wrote {path} (generation {len(t.history) - 1}, {len(t.positions)} positions)", err=True)
+
+        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint)
+    except WasserspieleError as exc:
+        raise UsageFailure(str(exc)) from None
+    click.echo(f"wrote {path} ({len(trainer.positions)} positions)")
+
+
+@click.command("corpus")
+@click.argument("game")
+@click.option("--games", type=int, default=10, show_default=True)
+@click.option("--iterations", type=int, default=200, show_default=True, help="search iterations per decision")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--out", type=click.Path(file_okay=False), required=True, help="directory for the records")
+@click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
+def corpus_cmd(game, games, iterations, seed, out, options) -> None:
+    """Write expert self-play games of GAME as records (game-NNNN.json, replayable) and the
+    search's visit counts per decision (visits.jsonl: one line per game, one entry per
+    searched decision: its index in the record, the seat and {action: visits})."""
+    from ..bots.learned_train import corpus_games
+    from ..core.records import write_record
+    from .main import UsageFailure
+    if games < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--games")
+    if iterations < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--iterations")
+    try:
+        g = _game(game, options)
+        folder = Path(out)
+        folder.mkdir(parents=True, exist_ok=True)
+        with open(folder / "visits.jsonl", "w") as lines:
+            for i, (state, decided) in enumerate(corpus_games(g, seed, games, iterations)):
+                name = f"game-{i:04d}.json"
+                write_record(state, folder / name)
+                entries = [{"index": d.index, "seat": d.seat, "played": str(d.played),
+                            "visits": {str(a): n for a, n in d.visits.items()}} for d in decided]
+                lines.write(json.dumps({"record": name, "decisions": entries}) + "\n")
+    except WasserspieleError as exc:
+        raise UsageFailure(str(exc)) from None
+    click.echo(f"wrote {games} games to {folder}")

@@ -1,0 +1,107 @@
+"""A batched Gymnasium `VectorEnv` for researchers: many Wasserloch tables stepped at
+once by the compiled kernel (games/wasserloch/kernel.py; numba when installed).
+
+    envs = WasserlochVectorEnv(num_envs=1024, players=3, opponents="greedy", seed=0)
+    obs, info = envs.reset(seed=0)           # obs (1024, 56) float32, info["action_mask"] (1024, 64)
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+
+Each table is a one-round game (WL-7.1) started by seat 0; the agent plays `seat`, the
+other seats play the kernel's random or greedy policy.  The action space, the
+observation layout and the mask are those of the single-table environments
+(`wasserspiele/Wasserloch-v0` with rounds=1: codec.py beside it); the reward
+at the end is the agent's zero-sum return, an illegal index ends the episode with
+`illegal_reward` (info["illegal_action"] marks it).  Tables reset on the step after the
+one that ended them (Gymnasium's next-step autoreset).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ...adapters.codecs import codec_for
+from ...adapters.common import OBS_HIGH, OBS_LOW
+from ...core.registry import load
+from ...fast import seed_state
+from . import kernel as K
+
+POLICIES = {"random": K.RANDOM, "greedy": K.GREEDY}
+
+
+class WasserlochVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int, players: int = 3, seat: int = 0, opponents: str = "random",
+                 chase: str = "nearest", illegal_reward: float = -1.0, seed: int | None = None):
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        codec = codec_for(load("wasserloch", players=players, rounds=1, chase=chase))  # checks the options
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1} for {players} players, got {seat!r}")
+        if opponents not in POLICIES:
+            raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
+        self.num_envs, self.players, self.seat = num_envs, players, seat
+        self.adjacent = chase == "adjacent"
+        self.illegal_reward = float(illegal_reward)
+        self.policies = np.full(players, POLICIES[opponents], np.int64)
+        self.single_observation_space = spaces.Box(OBS_LOW, OBS_HIGH, (codec.obs_size,), np.float32)
+        self.single_action_space = spaces.Discrete(codec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        E = num_envs
+        self.decks = np.zeros((E, 64), np.int64)
+        self.pos = np.zeros(E, np.int64)
+        self.hands = np.zeros((E, 8 * players), np.int64)
+        self.sizes = np.zeros((E, players), np.int64)
+        self.hole = np.zeros((E, 8), np.int64)
+        self.gone = np.zeros((E, 8), np.int64)
+        self.loot = np.zeros((E, players), np.int64)
+        self.current = np.zeros(E, np.int64)
+        self.over = np.zeros(E, np.bool_)
+        self.xs = np.zeros(E, np.int64)
+        self.needs_reset = np.zeros(E, np.bool_)
+        self._obs = np.zeros((E, codec.obs_size), np.float32)
+        self._masks = np.zeros((E, codec.num_actions), np.int8)
+        self._seed = seed
+
+    def _arrays(self) -> tuple:
+        return (self.decks, self.pos, self.hands, self.sizes, self.hole, self.gone, self.loot, self.current,
+                self.over, self.xs)
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        K.tables_encode(self.seat, self.players, self.adjacent, self.pos, self.hands, self.sizes, self.hole,
+                        self.gone, self.loot, self.current, self.over, self._obs, self._masks)
+        return self._obs.copy(), self._masks.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        seed = self._seed if seed is None else seed
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
+        codes, trial = np.zeros(40, np.int64), np.zeros(8, np.int64)
+        for e in range(self.num_envs):
+            K.table_reset(e, self.seat, self.players, self.adjacent, self.policies, *self._arrays(), codes, trial)
+        self.needs_reset[:] = False
+        obs, masks = self._observe()
+        return obs, {"action_mask": masks}
+
+    def step(self, actions):
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        illegal = np.zeros(self.num_envs, np.bool_)
+        K.tables_step(actions, self.seat, self.players, self.adjacent, self.policies, *self._arrays(),
+                      self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
+        obs, masks = self._observe()
+        info = {"action_mask": masks}
+        if illegal.any():
+            info["illegal_action"] = illegal
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
+        return self._masks.astype(bool)

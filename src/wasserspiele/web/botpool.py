@@ -1,0 +1,96 @@
+"""Bots think in a bounded pool of worker processes, never on the event loop.
+
+A search bot holds a core for as long as it thinks; in a thread it would also hold the
+interpreter lock and delay every human's move on the same server.  In a worker process
+it only takes its share of the CPUs — at a lower priority (nice 10), so that the server
+process, where people's moves are handled, runs first when the machine is busy — and at
+most `workers` bots think at once however many tables want one (the others wait their
+turn in the pool's queue).
+
+A worker gets the table's record (its setup stays in the server's processes, the bot
+sees only `decision_for`'s view) and rebuilds the position by replay, so nothing but
+JSON crosses the process boundary.  A fresh, seeded bot makes every decision (its
+helpers have generators of their own), so a bot chooses the same after a restart, or in
+another process, as without one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures as cf
+from concurrent.futures.process import BrokenProcessPool
+import multiprocessing
+import os
+import random
+from typing import Any
+
+from ..bots.base import decision_for
+from ..bots.levels import bot_for_level
+from ..core.records import replay
+
+def think(record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> str:
+    """The bot's choice for `seat` in the position after `record`'s actions (in a worker)."""
+    state = replay(record)
+    bot = bot_for_level(level, state.game, seed=bot_seed)
+    bot.rng = random.Random(decision_key)
+    return str(bot.choose(decision_for(state, seat)))
+
+
+BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where people's moves are handled
+
+
+def _worker_start() -> None:
+    try:
+        os.nice(BOT_NICENESS)
+    except OSError:  # not permitted here: the pool still bounds how many bots think at once
+        pass
+
+
+def _ready() -> int:
+    return os.getpid()  # the bots' modules were imported with this one's
+
+
+class BotPool:
+    """`workers` processes (kind "process"), threads ("thread", for tests) or the event loop
+    itself ("inline", deterministic single-threaded tests)."""
+
+    def __init__(self, workers: int, kind: str = "process"):
+        if kind not in ("process", "thread", "inline"):
+            raise ValueError(f"bot pool kind {kind!r}: one of process, thread, inline")
+        self.workers = max(1, workers)
+        self.kind = kind
+        self._executor: cf.Executor | None = None
+
+    def _pool(self) -> cf.Executor:
+        if self._executor is None:  # started by warm() at start-up, or by the first decision
+            if self.kind == "process":
+                # spawn: the server has threads (storage, listener); forking them is unsafe
+                self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                        initializer=_worker_start)
+            else:
+                self._executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+        return self._executor
+
+    async def choose(self, record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> str:
+        if self.kind == "inline":
+            return think(record, seat, level, bot_seed, decision_key)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool(), think, record, seat, level, bot_seed, decision_key)
+        except BrokenProcessPool:
+            # a worker died (killed, out of memory): the next decision gets a fresh pool
+            self._executor = None
+            raise
+
+    def warm(self) -> None:
+        """Start the workers now (a spawned process imports the bots for a second or more),
+        so that the first bot to move does not wait for it."""
+        if self.kind == "process":
+            pool = self._pool()
+            for _ in range(self.workers):
+                pool.submit(_ready)
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None

@@ -1,0 +1,106 @@
+"""What one client and the whole server may use: tables, bot seats, sockets, messages.
+
+Every limit has a safe default for a small public server and can be changed with an
+environment variable `WASSERSPIELE_<NAME>` (e.g. `WASSERSPIELE_TABLES_PER_CLIENT=50`) or
+by passing `Limits(...)` to `create_app`.  A client is its address as the server sees it
+(behind a reverse proxy, run uvicorn with `--forwarded-allow-ips` so that this is the
+player's address, see deploy/).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass, fields, replace
+
+
+@dataclass(frozen=True)
+class Limits:
+    # open tables (running, with a move or a creation in the last `open_hours`)
+    tables_per_client: int = 20
+    tables_per_server: int = 2_000
+    bot_seats_per_client: int = 40
+    bot_seats_per_server: int = 800
+    open_hours: float = 24.0
+    # WebSocket connections, counted per server process
+    sockets_per_table: int = 100
+    sockets_per_client: int = 40
+    # messages one WebSocket may send: `message_rate` a second on average, `message_burst` at
+    # once; the burst stays below the outbox cap so refusals arrive before any cap closes a socket
+    message_rate: float = 50.0
+    message_burst: int = 100
+    # bots think in this many worker processes (0: one less than the CPUs, at least one)
+    bot_workers: int = 0
+    # an unfinished table nobody has touched for this long leaves memory (reloaded when asked for)
+    idle_seconds: float = 600.0
+    # a storage call that takes longer is answered 503 (the database is stalled)
+    storage_seconds: float = 15.0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not value >= 0:
+                raise ValueError(f"limit {f.name}: {value!r} must be a number ≥ 0")
+
+    @classmethod
+    def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "Limits":
+        """The defaults, changed by `WASSERSPIELE_<NAME>` variables, then by `overrides`."""
+        env = os.environ if environ is None else environ
+        values = {}
+        for f in fields(cls):
+            text = env.get(f"WASSERSPIELE_{f.name.upper()}")
+            if text is not None:
+                kind = int if f.type in ("int", int) else float
+                try:
+                    values[f.name] = kind(text)
+                except ValueError:
+                    raise ValueError(f"WASSERSPIELE_{f.name.upper()}={text!r}: not a{'n' if kind is int else ''} "
+                                     f"{kind.__name__}") from None
+        return replace(cls(**values), **overrides)
+
+    def workers(self) -> int:
+        return self.bot_workers or max(1, (os.cpu_count() or 2) - 1)
+
+
+class RateLimit:
+    """A token bucket per WebSocket: `rate` messages a second, `burst` at once."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, float(burst)
+        self.allowance = self.burst
+        self.last = asyncio.get_running_loop().time()
+
+    def take(self) -> bool:
+        now = asyncio.get_running_loop().time()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
+
+
+class SocketCounter:
+    """Open WebSockets per client address in this process."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.by_client: dict[str, int] = {}
+
+    def open(self, client: str, table_sockets: int) -> str | None:
+        """Count one more socket of `client`, or say why it is one too many."""
+        if table_sockets >= self.limits.sockets_per_table:
+            return (f"this table has the most connections it takes ({self.limits.sockets_per_table}); "
+                    "try again later")
+        if self.by_client.get(client, 0) >= self.limits.sockets_per_client:
+            return (f"you have {self.limits.sockets_per_client} connections open, the most one client may; "
+                    "close some first")
+        self.by_client[client] = self.by_client.get(client, 0) + 1
+        return None
+
+    def close(self, client: str) -> None:
+        left = self.by_client.get(client, 0) - 1
+        if left > 0:
+            self.by_client[client] = left
+        else:
+            self.by_client.pop(client, None)

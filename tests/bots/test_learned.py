@@ -1,0 +1,194 @@
+"""The learned bot: legal, deterministic for a seed, views only, its shipped weights;
+the guided search; the hand-written training step; a tiny training run that must
+beat random play."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from wasserspiele import game_names, load
+from wasserspiele.bots.arena import parse_bots, run_arena
+from wasserspiele.bots.base import decision_for
+from wasserspiele.bots.learned import LearnedBot, Network, codec_of, shipped_weights
+from wasserspiele.bots.learned_train import Budget, Trainer, train
+from wasserspiele.core.errors import BadOption
+from wasserspiele.core.protocol import State
+from wasserspiele.core.registry import manifests
+
+SHIPPED = ["wasserloch", "seven_waters", "watten", "wildwasser"]  # the package's own games
+
+
+def _midgame(name: str, seed: int = 3, steps: int = 7) -> State:
+    state = load(name).new_game(seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        seat = state.current_seat
+        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+    return state
+
+
+@pytest.fixture(scope="module")
+def untrained(tmp_path_factory):
+    """Per game, a file of freshly initialised weights (any registered game, the fifth too)."""
+    folder = tmp_path_factory.mktemp("weights")
+
+    def make(name):
+        path = folder / f"{name}.npz"
+        if not path.exists():
+            codec = codec_of(load(name))
+            Network.init(codec.obs_size, codec.num_actions, (16,), np.random.default_rng(0)).save(path, {"game": name})
+        return str(path)
+    return make
+
+
+@pytest.mark.parametrize("search", [0, 6])
+@pytest.mark.parametrize("name", game_names())
+def test_learned_bot_receives_views_only(name, search, untrained, monkeypatch):
+    state = _midgame(name)
+    seat = state.current_seat
+    decision = decision_for(state, seat)
+    touched = []
+    cls = type(state)
+    for method in ("apply", "legal_actions", "to_move", "view", "scores", "state_json", "is_terminal"):
+        original = getattr(cls, method)
+
+        def spy(self, *args, _original=original, **kwargs):
+            if self is state:
+                touched.append(_original.__name__)
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(cls, method, spy)
+    bot = LearnedBot(1, game=state.game, weights=untrained(name), search=search)
+    assert bot.choose(decision) in decision.legal
+    assert touched == [], f"the bot reached the true state through {touched}"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_learned_bot_is_legal_and_deterministic_through_a_game(name, untrained):
+    def play(seed):
+        game = load(name)
+        state = game.new_game(seed=11)
+        bots = [LearnedBot(seed + s, game=game, weights=untrained(name), search=4 if s == 0 else 0)
+                for s in range(game.players)]
+        moves = []
+        while not state.is_terminal() and len(moves) < 150:
+            seat = state.current_seat
+            decision = decision_for(state, seat)
+            action = bots[seat].choose(decision)
+            assert action in decision.legal
+            moves.append(str(action))
+            state.apply(action, seat)
+        return moves
+    assert play(3) == play(3)
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_shipped_weights_load_and_say_how_they_were_made(name):
+    game = load(name)
+    path = shipped_weights(game)
+    meta = json.loads(path.with_suffix(".json").read_text())
+    assert meta["game"] == name and meta["command"].startswith(f"wasserspiele train {name}")
+    assert {"seed", "budget", "date", "version", "generations", "codec"} <= set(meta)
+    assert path.stat().st_size < 3_000_000  # small enough to ship
+    bot = LearnedBot(0, game=game)  # the shipped weights
+    state = _midgame(name)
+    decision = decision_for(state, state.current_seat)
+    assert bot.choose(decision) in decision.legal
+    assert sum(bot.policy(decision).values()) == pytest.approx(1.0)
+
+
+def test_weights_that_do_not_fit_are_refused_clearly(tmp_path, untrained):
+    with pytest.raises(BadOption, match="no such file"):
+        LearnedBot(0, game=load("watten"), weights=str(tmp_path / "missing.npz"))
+    with pytest.raises(BadOption, match="made for observations of"):
+        LearnedBot(0, game=load("watten"), weights=untrained("wasserloch"))
+    (tmp_path / "junk.npz").write_text("not weights")
+    with pytest.raises(BadOption, match="not a weights file"):
+        LearnedBot(0, game=load("watten"), weights=str(tmp_path / "junk.npz"))
+    codec = codec_of(load("watten"))
+    Network.init(codec.obs_size, codec.num_actions, (4,), np.random.default_rng(0)).save(
+        tmp_path / "old.npz", {"codec": "0123456789abcdef", "command": "wasserspiele train watten"})
+    with pytest.raises(BadOption, match="another encoding of watten.*retrain"):
+        LearnedBot(0, game=load("watten"), weights=str(tmp_path / "old.npz"))
+    with pytest.raises(BadOption, match="learned:search=-1"):
+        parse_bots(["learned:search=-1"], load("watten"))
+
+
+def test_backward_pass_matches_numerical_gradients():
+    game = load("wasserloch", rounds=1)
+    trainer = Trainer(game, 0, Budget(hidden=(7, 5)))
+    rng = np.random.default_rng(1)
+    codec = trainer.codec
+    x = rng.random((4, codec.obs_size)).astype(np.float32)
+    mask = rng.random((4, codec.num_actions)) < 0.3
+    mask[:, 0] = True
+    target = rng.random((4, codec.num_actions)) * mask
+    target /= target.sum(1, keepdims=True)
+    value = rng.random(4)
+    params = trainer.network.params
+    for k in params:
+        params[k] = params[k].astype(np.float64) + rng.normal(0, 0.1, params[k].shape)
+    _, _, grads = trainer.loss_and_grads(x, mask, target, value)
+    for key in ("w0", "b1", "wp", "bv"):
+        flat = params[key].reshape(-1)
+        for i in rng.choice(flat.size, min(3, flat.size), replace=False):
+            old = flat[i]
+            flat[i] = old + 1e-5
+            up = sum(trainer.loss_and_grads(x, mask, target, value)[:2])
+            flat[i] = old - 1e-5
+            down = sum(trainer.loss_and_grads(x, mask, target, value)[:2])
+            flat[i] = old
+            assert grads[key].reshape(-1)[i] == pytest.approx((up - down) / 2e-5, rel=1e-3, abs=1e-6), key
+
+
+def test_a_tiny_training_run_beats_random_play(tmp_path):
+    game = load("wasserloch", players=2, rounds=1)
+    trainer = train(game, 7, Budget(games=6, generations=1, iterations=60, epochs=40, hidden=(32,)))
+    assert trainer.history[0]["positions"] > 100
+    path = tmp_path / "tiny.npz"
+    trainer.network.save(path, trainer.metadata("test"))
+    result = run_arena("wasserloch", {"players": 2, "rounds": 1},
+                       parse_bots([str(path), "random"], game), games=200, seed=3)
+    learned = result.by_spec()[0].win_rate()
+    assert learned.low > 0.5, learned  # significantly better than the coin flip random play gets
+
+
+def test_every_game_with_a_codec_can_train(untrained):
+    # the generic trainer works for any registered game (the fifth, test-only one included)
+    for m in manifests():
+        if m.plugins.codec is None:
+            continue
+        trainer = train(load(m.name), 1, Budget(games=1, generations=2, iterations=4, epochs=1, hidden=(8,),
+                                                max_decisions=6))
+        assert len(trainer.history) == 2 and trainer.history[1]["positions"] >= trainer.history[0]["positions"]
+
+
+def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "5",
+                                       "--epochs", "1", "--hidden", "8", "--option", "rounds=1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert meta["command"] == ("wasserspiele train wasserloch --seed 3 --games 1 --iterations 5 --epochs 1 "
+                               "--hidden 8 --option rounds=1")
+    assert meta["seed"] == 3 and meta["options"] == {"rounds": 1} and len(meta["generations"]) == 2
+    assert LearnedBot(0, game=load("wasserloch", rounds=1), weights=str(out)).network.obs_size == meta["obs_size"]
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--hidden", "big", "--out", str(out)])
+    assert bad.exit_code == 2 and "'big' is not sizes like 128,64" in bad.output
+
+
+def test_guided_search_with_a_sensible_guide_beats_random_play():
+    # the PUCT search itself (bots/ismcts.py `_iterate_guided`), apart from any network:
+    # a uniform prior and the score lead as the value must already beat random play
+    game = load("wasserloch", players=2, rounds=1)
+    specs = parse_bots(["python:bots.outside_policy:score_guided", "random"], game)
+    result = run_arena("wasserloch", {"players": 2, "rounds": 1}, specs, games=10, seed=1)
+    assert result.by_spec()[0].win_rate().value >= 0.8
