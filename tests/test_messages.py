@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import pickle
+import re
 import random
 import string
 from pathlib import Path
@@ -203,3 +204,39 @@ def test_watten_raise_refusals_and_the_cheap_check_agree():
             assert problem.render("de") != str(problem)
         state.apply(rng.choice(list(state.legal_actions(seat))), seat)
     assert seen
+
+
+# -- the web client's words (web/static/*.js, games/<g>/web.js) ---------------------
+_CLIENT_CALL = re.compile(r"\b(?:t|say|has)\(\"([a-z][\w.]*)\"\s*[,)]")
+
+
+def _client_code(key: str, cat) -> str:
+    """The catalogue code of a client key, as web/static/i18n.js maps it: `K` → `web.K`,
+    `GAME.K` → `GAME.web.K`, anything else is a catalogue code of its own."""
+    game, dot, rest = key.partition(".")
+    for code in (f"web.{key}", f"{game}.web.{rest}" if dot else None):
+        if code and code in cat.entries:
+            return code
+    return key
+
+
+def test_every_word_the_web_client_names_is_in_both_catalogues():
+    from wasserspiele.bots.levels import level_names
+    from wasserspiele.core.registry import game_class
+    sources = sorted((SRC / "web" / "static").glob("*.js")) + [SRC / "games" / g / "web.js" for g in SHIPPED]
+    keys = set()
+    for path in sources:
+        keys |= set(_CLIENT_CALL.findall(path.read_text(encoding="utf-8")))
+    keys |= {f"level_{name}" for name in level_names()} | {f"err_{c}" for c in ("stale", "not_your_turn", "game_over")}
+    for name in SHIPPED:
+        keys |= {f"{name}.title"} | {f"{name}.opt.{o.name}" for o in game_class(name).option_list}
+    assert len(keys) > 100, len(keys)
+    for lang in LANGS:
+        cat = catalogue(lang)
+        missing = sorted(k for k in keys if not cat.has(_client_code(k, cat)))
+        assert not missing, f"{lang}: the web client names words the catalogue lacks: {missing}"
+
+
+def test_the_web_client_plural_entries_follow_the_language():
+    assert render("web.cards_n", {"n": 1}, "de") == "1 Karte" and render("web.cards_n", {"n": 2}, "de") == "2 Karten"
+    assert render("web.moves_n", {"n": 1}, "en") == "1 move" and render("web.moves_n", {"n": 0}, "en") == "0 moves"

@@ -63,46 +63,6 @@ function pyramid(view, ui) {
 }
 
 export default {
-  title: { en: "Seven Waters", de: "Sieben Wasser" },
-  strings: {
-    en: { "seven_waters.help.first_player": "Who makes the first move.", "seven_waters.help.slide_limit": "Slides both players may build together; none: no limit (competition edition).", "seven_waters.help.final_turns": "Turns after the last pyramid card is taken: both players, only the opponent, or none.", 
-          "seven_waters.opt.first_player": "Start player", "seven_waters.opt.slide_limit": "Slides in all",
-          "seven_waters.opt.final_turns": "Turns after the last take",
-          "seven_waters.final_turns.both": "both", "seven_waters.final_turns.opponent_only": "opponent only", "seven_waters.final_turns.none": "none",
-          "seven_waters.take": "Take {c}", "seven_waters.discard": "Discard {c}", "seven_waters.discard_none": "Discard nothing",
-          "seven_waters.slide": "Slide on line {k}: {c}", "seven_waters.river_a": "River: {c}", "seven_waters.pool_a": "Pool: {c}",
-          "seven_waters.theme_a": "Theme: {c}", "seven_waters.pass": "Pass",
-          "seven_waters.line": "line {k}", "seven_waters.river": "River", "seven_waters.pool": "Pool", "seven_waters.theme": "Theme",
-          "seven_waters.discards": "discards", "seven_waters.hand": "Your hand", "seven_waters.pyramid": "Pyramid",
-          "seven_waters.left": "{n} cards left in the pyramid", "seven_waters.extra": "extra action",
-          "seven_waters.log": "{who}: {a}{x}.", "seven_waters.extra_log": " (extra action)", "seven_waters.park": "park",
-          "seven_waters.name_pyr": "{c}, pyramid row {r}, place {k}", "seven_waters.name_line": "line {k}, sum {s}: {c}",
-          "seven_waters.why_line": "A line takes a slide: first choose the cards from your hand; the lines they fit then light up.",
-          "seven_waters.why_hand": "This card fits none of your moves right now.",
-          "seven_waters.draw": "Both have {p} points and equally large pools: a draw.",
-          "seven_waters.by_pool": "Both have {p} points; the larger pool decides: {who} wins.",
-          "seven_waters.cat.slides": "Slides", "seven_waters.cat.river": "River", "seven_waters.cat.pool": "Pool",
-          "seven_waters.cat.theme": "Theme", "seven_waters.cat.hand": "Hand", "seven_waters.cat.discards": "Discards" },
-    de: { "seven_waters.help.first_player": "Wer den ersten Zug macht.", "seven_waters.help.slide_limit": "Rutschen, die beide zusammen bauen dürfen; keine: ohne Grenze (Turnierausgabe).", "seven_waters.help.final_turns": "Züge nach der letzten Pyramidenkarte: beide, nur der Gegner oder keiner.", 
-          "seven_waters.opt.first_player": "Startspieler", "seven_waters.opt.slide_limit": "Rutschen insgesamt",
-          "seven_waters.opt.final_turns": "Züge nach der letzten Karte",
-          "seven_waters.final_turns.both": "beide", "seven_waters.final_turns.opponent_only": "nur Gegner", "seven_waters.final_turns.none": "keine",
-          "seven_waters.take": "{c} nehmen", "seven_waters.discard": "{c} abwerfen", "seven_waters.discard_none": "Nichts abwerfen",
-          "seven_waters.slide": "Rutsche an Reihe {k}: {c}", "seven_waters.river_a": "Fluss: {c}", "seven_waters.pool_a": "Teich: {c}",
-          "seven_waters.theme_a": "Thema: {c}", "seven_waters.pass": "Passen",
-          "seven_waters.line": "Reihe {k}", "seven_waters.river": "Fluss", "seven_waters.pool": "Teich", "seven_waters.theme": "Thema",
-          "seven_waters.discards": "abgeworfen", "seven_waters.hand": "Deine Hand", "seven_waters.pyramid": "Pyramide",
-          "seven_waters.left": "{n} Karten in der Pyramide", "seven_waters.extra": "Zusatzaktion",
-          "seven_waters.log": "{who}: {a}{x}.", "seven_waters.extra_log": " (Zusatzaktion)", "seven_waters.park": "Auslage",
-          "seven_waters.name_pyr": "{c}, Pyramide Reihe {r}, Platz {k}", "seven_waters.name_line": "Reihe {k}, Summe {s}: {c}",
-          "seven_waters.why_line": "An eine Reihe kommt eine Rutsche: wähle zuerst die Karten aus deiner Hand; dann leuchten die passenden Reihen auf.",
-          "seven_waters.why_hand": "Diese Karte passt gerade zu keinem deiner Züge.",
-          "seven_waters.draw": "Beide haben {p} Punkte und gleich große Teiche: unentschieden.",
-          "seven_waters.by_pool": "Beide haben {p} Punkte; der größere Teich entscheidet: {who} gewinnt.",
-          "seven_waters.cat.slides": "Rutschen", "seven_waters.cat.river": "Fluss", "seven_waters.cat.pool": "Teich",
-          "seven_waters.cat.theme": "Thema", "seven_waters.cat.hand": "Hand", "seven_waters.cat.discards": "Abwurf" },
-  },
-
   keys(action) {
     const p = parse(action);
     if (p.verb === "take") return [`pyr:${p.pos}`];

@@ -1,6 +1,6 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
 import { s, h, svgRoot, anim, SEAT_COLORS } from "../svg.js";
-import { t, say, seatLabel } from "../i18n.js";
+import { t, say, seatLabel, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // letters, not emoji: they render on every system font
@@ -33,64 +33,6 @@ function animalCard(species, x, y, ui, key, hidden = false) {
 }
 
 export default {
-  title: { en: "Wildwasser", de: "Wildwasser" },
-  strings: {
-    en: { "wildwasser.help.players": "How many play (2–6).", "wildwasser.help.first_player": "Who holds the start marker at the start.", "wildwasser.help.river_flow": "forward: a push carries animals on the logs further along; back: it washes them back.", 
-          "wildwasser.opt.players": "Players", "wildwasser.opt.first_player": "Start marker", "wildwasser.opt.river_flow": "River flow",
-          "wildwasser.river_flow.forward": "forward", "wildwasser.river_flow.back": "back",
-          "wildwasser.sp.cheetah": "cheetah", "wildwasser.sp.zebra": "zebra", "wildwasser.sp.rhino": "rhino",
-          "wildwasser.sp.meerkat": "meerkat", "wildwasser.sp.turtle": "turtle",
-          "wildwasser.pick": "Pick {a}", "wildwasser.move": "Move", "wildwasser.move_a": "Move the {a}",
-          "wildwasser.action": "Take the action", "wildwasser.action_s": "Action against {n}", "wildwasser.sun": "Sun: {a}",
-          "wildwasser.marker": "Start marker to {n}", "wildwasser.ph.pick": "everyone picks a card", "wildwasser.ph.resolve": "cards are resolved",
-          "wildwasser.ph.sun": "sun: choose an animal", "wildwasser.ph.marker": "pass the start marker", "wildwasser.ph.over": "game over", "wildwasser.card": "card: {a} of {n}",
-          "wildwasser.team": "Team card of {n}", "wildwasser.hand": "Your cards", "wildwasser.cards": "cards in hand", "wildwasser.revealed": "played", "wildwasser.podiums": "Podiums",
-          "wildwasser.points": "points", "wildwasser.stack": "tiles left: {n}", "wildwasser.ev": "{e}",
-          "wildwasser.ev.round": "Round {r} begins.", "wildwasser.ev.pick": "{who} picks a card.",
-          "wildwasser.ev.reveal": "{who} reveals the {a}.", "wildwasser.ev.move": "{who}'s {a} moves from field {from} to {to}.", "wildwasser.ev.enter": "{who}'s {a} leaves the team card for field {to}.",
-          "wildwasser.ev.finish": "{who}'s {a} reaches the goal in place {p}.", "wildwasser.ev.roll": "The die shows {f}.",
-          "wildwasser.ev.icon": "{who} lands on {i} (field {f}).", "wildwasser.ev.push": "{who} pushes the river.",
-          "wildwasser.ev.marker": "The start marker goes to {who2}.", "wildwasser.ev.blocked": "{who}'s {a} is blocked.",
-          "wildwasser.ev.end": "The game ends.", "wildwasser.ev.nothing": "Nothing happens for {who}.", "wildwasser.ev.other": "{who} acts.",
-          "wildwasser.icon.plus": "a bonus step", "wildwasser.icon.die": "the die", "wildwasser.icon.marker": "the start marker",
-          "wildwasser.icon.cards": "the card icon", "wildwasser.icon.push": "the river push",
-          "wildwasser.name_card": "{a} card (speed {sp})", "wildwasser.name_team": "{who}: {p} points; waiting on the team card: {w}",
-          "wildwasser.name_animal": "{who}'s {a} on field {f}", "wildwasser.start": "start", "wildwasser.teams": "Team cards",
-          "wildwasser.waiting": "waiting", "wildwasser.waiting_short": "waiting {w}",
-          "wildwasser.why_team": "Team cards are chosen only when your action card or the start marker points at another team.",
-          "wildwasser.why_pick": "Cards are picked at the start of a round (now: {p}).",
-          "wildwasser.round_over": "Round {r} is over", "wildwasser.round_line": "{who}: {p} points",
-          "wildwasser.shared": "A tie at {p} points that no podium breaks: the tied players share the win.",
-          "wildwasser.decided_by": "A tie at {p} points: the better {a} place decides for {who}." },
-    de: { "wildwasser.help.players": "Wie viele mitspielen (2–6).", "wildwasser.help.first_player": "Wer zu Beginn den Startmarker hat.", "wildwasser.help.river_flow": "vorwärts: Schieben trägt Tiere auf den Stämmen weiter; zurück: es spült sie zurück.", 
-          "wildwasser.opt.players": "Spieler", "wildwasser.opt.first_player": "Startmarker", "wildwasser.opt.river_flow": "Fließrichtung",
-          "wildwasser.river_flow.forward": "vorwärts", "wildwasser.river_flow.back": "zurück",
-          "wildwasser.sp.cheetah": "Gepard", "wildwasser.sp.zebra": "Zebra", "wildwasser.sp.rhino": "Nashorn",
-          "wildwasser.sp.meerkat": "Erdmännchen", "wildwasser.sp.turtle": "Schildkröte",
-          "wildwasser.pick": "{a} wählen", "wildwasser.move": "Ziehen", "wildwasser.move_a": "{a} ziehen",
-          "wildwasser.action": "Aktion ausführen", "wildwasser.action_s": "Aktion gegen {n}", "wildwasser.sun": "Sonne: {a}",
-          "wildwasser.marker": "Startmarker an {n}", "wildwasser.ph.pick": "alle wählen eine Karte", "wildwasser.ph.resolve": "Karten werden ausgeführt",
-          "wildwasser.ph.sun": "Sonne: wähle ein Tier", "wildwasser.ph.marker": "Startmarker weitergeben", "wildwasser.ph.over": "Spielende", "wildwasser.card": "Karte: {a} von {n}",
-          "wildwasser.team": "Teamkarte von {n}", "wildwasser.hand": "Deine Karten", "wildwasser.cards": "Karten auf der Hand", "wildwasser.revealed": "gespielt", "wildwasser.podiums": "Siegertreppchen",
-          "wildwasser.points": "Punkte", "wildwasser.stack": "Plättchen übrig: {n}", "wildwasser.ev": "{e}",
-          "wildwasser.ev.round": "Runde {r} beginnt.", "wildwasser.ev.pick": "{who} wählt eine Karte.",
-          "wildwasser.ev.reveal": "{who} deckt {a} auf.", "wildwasser.ev.move": "{a} von {who} zieht von Feld {from} nach {to}.", "wildwasser.ev.enter": "{a} von {who} verlässt die Teamkarte, Feld {to}.",
-          "wildwasser.ev.finish": "{a} von {who} ist im Ziel, Platz {p}.", "wildwasser.ev.roll": "Der Würfel zeigt {f}.",
-          "wildwasser.ev.icon": "{who} landet auf {i} (Feld {f}).", "wildwasser.ev.push": "{who} schiebt den Fluss.",
-          "wildwasser.ev.marker": "Der Startmarker geht an {who2}.", "wildwasser.ev.blocked": "{a} von {who} ist blockiert.",
-          "wildwasser.ev.end": "Das Spiel endet.", "wildwasser.ev.nothing": "Für {who} passiert nichts.", "wildwasser.ev.other": "{who} ist dran.",
-          "wildwasser.icon.plus": "einen Bonusschritt", "wildwasser.icon.die": "den Würfel", "wildwasser.icon.marker": "den Startmarker",
-          "wildwasser.icon.cards": "das Kartensymbol", "wildwasser.icon.push": "das Flussschieben",
-          "wildwasser.name_card": "Karte {a} (Tempo {sp})", "wildwasser.name_team": "{who}: {p} Punkte; auf der Teamkarte: {w}",
-          "wildwasser.name_animal": "{a} von {who} auf Feld {f}", "wildwasser.start": "Start", "wildwasser.teams": "Teamkarten",
-          "wildwasser.waiting": "wartet", "wildwasser.waiting_short": "wartet {w}",
-          "wildwasser.why_team": "Teamkarten wählst du nur, wenn deine Aktionskarte oder der Startmarker auf ein anderes Team zeigt.",
-          "wildwasser.why_pick": "Karten werden zu Beginn einer Runde gewählt (jetzt: {p}).",
-          "wildwasser.round_over": "Runde {r} ist vorbei", "wildwasser.round_line": "{who}: {p} Punkte",
-          "wildwasser.shared": "Gleichstand bei {p} Punkten, den kein Treppchen bricht: die Gleichplatzierten teilen sich den Sieg.",
-          "wildwasser.decided_by": "Gleichstand bei {p} Punkten: der bessere Platz {a} entscheidet für {who}." },
-  },
-
   keys(action) {
     const [verb, arg] = action.trim().split(/\s+/);
     if (verb === "pick") return [`hand:${arg}`];
@@ -186,10 +128,11 @@ export default {
     const [fx, fy] = fieldXY(0);
     board.append(s("text", { x: fx, y: fy - 8, "font-size": 12 }, `▶ ${t("wildwasser.start")}`));
     if (last && last.event === "roll") {
-      board.append(s("g", { transform: `translate(${W - 40},6)` },
+      // the die shows a number or the sun (a symbol; its word, from the catalogue, for screen readers)
+      board.append(s("g", { transform: `translate(${W - 40},6)`, role: "img", "aria-label": term(last.face ?? "?", "wildwasser.face") },
         s("g", { class: msg.fresh ? "rolling" : null },
           s("rect", { width: 26, height: 26, rx: 5, fill: "#fff", stroke: "#333" }),
-          s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face ?? "?"))));
+          s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face === "sun" ? "☀" : (last.face ?? "?")))));
     }
 
     // podiums

@@ -1,7 +1,7 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText } from "./i18n.js";
+import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
 import { h, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway } from "./table.js";
@@ -24,13 +24,13 @@ function applyStaticText() {
 
 const langSelect = document.getElementById("lang");
 langSelect.value = lang;
-langSelect.addEventListener("change", () => { setLang(langSelect.value); applyStaticText(); rerender(); });
+langSelect.addEventListener("change", async () => { await setLang(langSelect.value); applyStaticText(); rerender(); });
 applyStaticText();
 
 async function api(path, options = {}) {
   const res = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.reason || res.statusText);
+  if (!res.ok) throw new Error(refusalText(body) || res.statusText);
   return body;
 }
 
@@ -151,7 +151,7 @@ async function lobby() {
     if (!list.length) return h("p", { class: "muted" }, t("none_yet"));
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
-        `${GAMES[tb.game]?.title?.[lang] || tb.game} · ${t("moves_n", { n: tb.moves })} · `,
+        `${gameTitle(tb.game, GAMES[tb.game])} · ${t("moves_n", { n: tb.moves })} · `,
         tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : t("bot_named", { level: t("level_" + s.level) })).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
@@ -161,7 +161,7 @@ async function lobby() {
     if (!mine.length) return null;
     return h("section", { class: "box", id: "my-tables" }, h("h2", {}, t("my_tables")),
       h("ul", { class: "links" }, mine.map((e) => h("li", {},
-        h("a", { href: e.link, "data-my-table": e.table }, `${GAMES[e.game]?.title?.[lang] || e.game || e.table} · ${t("seat", { n: e.seat })}`),
+        h("a", { href: e.link, "data-my-table": e.table }, `${gameTitle(e.game || e.table, GAMES[e.game])} · ${t("seat", { n: e.seat })}`),
         " ", h("button", { class: "secondary small", "aria-label": t("forget_l", { id: e.table }), onclick: () => { forget(e.table); render(); } }, t("forget"))))));
   }
 
@@ -184,8 +184,8 @@ async function lobby() {
         h("div", { class: "form-grid", id: "new-table" },
           h("label", { for: "game" }, t("game")),
           h("select", { id: "game", name: "game", onchange: (e) => { resetGame(e.target.value); render(); } },
-            games.map((g) => h("option", { value: g.name, selected: g === current ? true : null }, GAMES[g.name]?.title?.[lang] || g.title))),
-          h("span", {}), h("a", { href: `/rules/${current.name}?lang=${lang}`, id: "lobby-rules" }, t("rules_of", { g: GAMES[current.name]?.title?.[lang] || current.title })),
+            games.map((g) => h("option", { value: g.name, selected: g === current ? true : null }, gameTitle(g.name, GAMES[g.name], g.title)))),
+          h("span", {}), h("a", { href: `/rules/${current.name}?lang=${lang}`, id: "lobby-rules" }, t("rules_of", { g: gameTitle(current.name, GAMES[current.name], current.title) })),
           current.options.map(optionInput).flat(),
           seatKinds.map((_, i) => seatInput(i)).flat()),
         h("div", { class: "row" }, h("button", { class: "primary", id: "create", onclick: (e) => create(e.target) }, t("create")))),
@@ -237,7 +237,7 @@ function seatStrip(game, msg, ui) {
 function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh }) {
   const raw = game.draw(msg.view, ui, { ...msg, fresh });
   const drawn = raw instanceof Node ? { board: raw } : raw;
-  const title = game.title[lang] || msg.title || msg.game;
+  const title = gameTitle(msg.game, game, msg.title);
   const hand = drawn.hand
     ? h("div", { class: "hand", id: "hand", "data-group": "hand", role: "group", "aria-label": t("your_hand") }, drawn.hand) : null;
   const last = new Set(game.lastKeys ? game.lastKeys(msg.view, msg) : []);
@@ -548,7 +548,7 @@ async function replayPage(tableId) {
     const result = data.terminal ? resultBox(game, msg, null) : null;
     show(tableLayout({ game, msg, ui, notice: null, actions: null, result, summary: null,
                        tools: h("a", { href: `/rules/${data.game}?lang=${lang}`, id: "rules-link" }, t("rules")), replayBar: bar, fresh: fromServer }));
-    document.querySelector("#play h1").textContent = `${t("replay_title")}: ${game.title[lang] || data.game}`;
+    document.querySelector("#play h1").textContent = `${t("replay_title")}: ${gameTitle(data.game, game)}`;
     animateFrom(before, app);
     restoreFocus(focus);
   }

@@ -1,0 +1,119 @@
+// The message catalogue of one language (GET /api/messages/LANG, core/messages.py) and
+// its template mini-language, the same as the server's: `{name}` prints a parameter;
+// `{name:kind}` prints it as a term (entry `kind.value`, else the template `kind` with
+// {value}, else the value); a list prints each item as a term joined as a list of the
+// language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
+// `card` (a card in the language's letters) and `letter` (seat 2 → C); `{{`/`}}` are
+// braces.  An entry with plural forms is chosen by the parameter `n` with the plural
+// rule the catalogue sends (a C expression in n, evaluated here without `eval`, which
+// the page's content security policy forbids).  No DOM here: tests import it as it is.
+
+// -- the plural rule: a C expression in n (?: || && == != < > <= >= + - * / % ! and parentheses)
+export function pluralRule(expr) {
+  const tokens = (expr || "(n != 1)").match(/\d+|n|\|\||&&|[=!<>]=|[-+*/%()?:<>!]/g) || [];
+  if (tokens.join("") !== (expr || "(n != 1)").replace(/\s+/g, "")) throw new Error(`plural rule not understood: ${expr}`);
+  let i = 0;
+  const peek = () => tokens[i];
+  const take = (want) => { if (tokens[i] !== want) throw new Error(`plural rule: expected ${want} in ${expr}`); i++; };
+  // precedence climbing over binary operators, lowest first
+  const LEVELS = [["||"], ["&&"], ["==", "!="], ["<", ">", "<=", ">="], ["+", "-"], ["*", "/", "%"]];
+  const OPS = { "||": (a, b) => +(a || b), "&&": (a, b) => +(a && b), "==": (a, b) => +(a === b), "!=": (a, b) => +(a !== b),
+                "<": (a, b) => +(a < b), ">": (a, b) => +(a > b), "<=": (a, b) => +(a <= b), ">=": (a, b) => +(a >= b),
+                "+": (a, b) => a + b, "-": (a, b) => a - b, "*": (a, b) => a * b,
+                "/": (a, b) => Math.trunc(a / b), "%": (a, b) => a % b };
+  function ternary() {
+    const cond = binary(0);
+    if (peek() !== "?") return cond;
+    i++; const yes = ternary(); take(":"); const no = ternary();
+    return (n) => (cond(n) ? yes(n) : no(n));
+  }
+  function binary(level) {
+    if (level === LEVELS.length) return unary();
+    let left = binary(level + 1);
+    while (LEVELS[level].includes(peek())) {
+      const op = OPS[tokens[i++]], l = left, right = binary(level + 1);
+      left = (n) => op(l(n), right(n));
+    }
+    return left;
+  }
+  function unary() {
+    const tok = tokens[i++];
+    if (tok === "!") { const inner = unary(); return (n) => +!inner(n); }
+    if (tok === "-") { const inner = unary(); return (n) => -inner(n); }
+    if (tok === "(") { const inner = ternary(); take(")"); return inner; }
+    if (tok === "n") return (n) => n;
+    if (/^\d+$/.test(tok || "")) { const v = +tok; return () => v; }
+    throw new Error(`plural rule: unexpected ${tok} in ${expr}`);
+  }
+  const fn = ternary();
+  if (i !== tokens.length) throw new Error(`plural rule: trailing ${tokens[i]} in ${expr}`);
+  return (n) => Number(fn(Math.abs(Math.trunc(Number(n)))));
+}
+
+export class Catalogue {
+  // json: {lang, plural, messages: {code: text | [forms]}}
+  constructor(json) {
+    this.lang = json.lang;
+    this.messages = json.messages || {};
+    this.plural = pluralRule(json.plural);
+    this.lists = typeof Intl !== "undefined" && Intl.ListFormat ? new Intl.ListFormat(this.lang, { type: "conjunction" }) : null;
+  }
+
+  has(code) {
+    const e = this.messages[code];
+    return Array.isArray(e) ? e.length > 0 && e.every(Boolean) : Boolean(e);
+  }
+
+  // the template of `code` (its plural form for n), undefined if the catalogue lacks it
+  text(code, n) {
+    const e = this.messages[code];
+    if (!e) return undefined;
+    if (!Array.isArray(e)) return e;
+    const form = this.plural(n === undefined || n === null ? 1 : n);
+    return e[Math.min(form, e.length - 1)];
+  }
+
+  render(code, params = {}) {
+    const template = this.text(code, params.n);
+    return template === undefined ? undefined : this.format(template, params);
+  }
+
+  format(template, params = {}) {
+    return template.replace(/\{\{|\}\}|\{([^{}:]+)(?::([^{}]*))?\}/g, (all, name, spec) => {
+      if (all === "{{") return "{";
+      if (all === "}}") return "}";
+      if (!(name in params)) return all;  // a missing parameter shows itself, never nothing
+      const value = params[name];
+      if (spec && /^[A-Za-z*]/.test(spec)) return this.terms(value, spec);
+      return String(value);
+    });
+  }
+
+  terms(value, kind) {
+    if (Array.isArray(value)) {
+      if (kind.startsWith("*")) return value.map((v) => this.term(v, kind.slice(1))).join(" ");
+      const items = value.map((v) => this.term(v, kind));
+      return this.lists ? this.lists.format(items) : items.join(", ");
+    }
+    return this.term(value, kind.replace(/^\*/, ""));
+  }
+
+  term(value, kind) {
+    if (kind === "card") return this.card(String(value));
+    if (kind === "letter") return String.fromCharCode(65 + Number(value));
+    const found = this.text(`${kind}.${value}`);
+    if (found !== undefined) return found;
+    const template = this.text(kind);
+    if (template !== undefined) return this.format(template, { value });
+    return String(value);
+  }
+
+  // a card in the letters of the language: 'JC' → 'J♣' / 'B♣', 'X1' → 'Jk1', 'X1=H' → 'Jk1=♥'
+  card(name) {
+    const [base, decl] = name.split("=");
+    let text = base.startsWith("X") ? "Jk" + base.slice(1)
+      : this.term(base.slice(0, -1), "card.rank") + (this.text(`card.suit.${base.slice(-1)}`) ?? base.slice(-1));
+    if (decl !== undefined) text += "=" + (this.text(`card.decl.${decl}`) ?? decl);
+    return text;
+  }
+}

@@ -1,0 +1,201 @@
+"""Issue 14 in the browser: the page renders every word from the server's message
+catalogue (static/messages.js, the same templates and plural rule as core/messages.py),
+and a random game of each game played in German shows no English sentence — not in the
+page's visible text, not in its live region.  The detector is the terminal sweep's word
+list; it is shown to fire on the same page switched to English."""
+
+from __future__ import annotations
+
+import gettext
+import json
+import random
+import re
+
+import pytest
+
+from wasserspiele.core.messages import catalogue, render
+
+from .browser_support import GAMES, TIMEOUT_MS, new_context, players_of
+from .test_browser import browser, server, current_n, sync_api, wait_for_my_turn_or_end  # noqa: F401 (fixtures)
+
+from cli.test_i18n import ENGLISH  # the terminal sweep's words of English sentences
+
+_WORD = re.compile(r"[A-Za-z']+")
+# short games: one round of Wasserloch for two, Watten to 3 points, Wildwasser for two
+SHORT = {"wasserloch": {"players": 2, "rounds": 1}, "seven_waters": {}, "watten": {"target": 3},
+         "wildwasser": {"players": 2}}
+# a click the page answered: the position moved on, buttons or a selection appeared, or
+# it explained why the element fits no move now
+ANSWERED = """(n) => { const t = document.querySelector('#turn');
+                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                               || document.querySelector('#actions button[data-action]')
+                               || document.querySelector('.clickable.selected')
+                               || document.querySelector('#notice.info'); }"""
+# every text the live region is given, kept as it comes (each announcement replaces the last)
+RECORD_ANNOUNCEMENTS = """
+  window.__said = [];
+  new MutationObserver(() => {
+    const box = document.getElementById('announce');
+    if (box && box.textContent.trim()) window.__said.push(box.textContent);
+  }).observe(document, { childList: true, subtree: true, characterData: true });
+"""
+
+
+def english_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text) if w.lower() in ENGLISH}
+
+
+def screen(page) -> str:
+    """What a player reads: the page's visible text and everything the live region said."""
+    return page.inner_text("body") + "\n" + "\n".join(page.evaluate("() => window.__said.splice(0)"))
+
+
+def play_a_random_move(page, rng: random.Random) -> None:
+    """Click a random element of a legal move, then (if the click fitted several moves)
+    a random one of the buttons offered, until the position moves on — waiting on the
+    page's state after each click, never on time."""
+    n = current_n(page)
+    moved = """(n) => { const t = document.querySelector('#turn');
+                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'; }"""
+    for _ in range(12):
+        buttons = page.locator("#actions button[data-action]")
+        choices = buttons if buttons.count() else page.locator(".clickable:not(.selected)")
+        count = choices.count()
+        if count:
+            try:  # the page may redraw between counting and clicking (an opponent's pick arrives)
+                choices.nth(rng.randrange(count)).click(timeout=5_000)
+            except sync_api.TimeoutError:
+                continue
+        page.wait_for_function(ANSWERED, arg=n)
+        if page.evaluate(moved, n):
+            return
+    raise AssertionError("no move was made after 12 clicks")
+
+
+def play_in(browser, server, game: str, locale: str, seed: int):
+    """A page in `locale` playing seat 0 of a short game against easy bots to its end.
+    Returns the page and every text it showed on the way."""
+    table = server.post("/api/tables", {"game": game, "options": SHORT[game], "seats": [{"kind": "human"}] +
+                                        [{"kind": "bot", "level": "easy"}] * ((SHORT[game].get("players") or players_of(game)) - 1)})
+    ctx = new_context(browser, "desktop", locale)
+    ctx.add_init_script(RECORD_ANNOUNCEMENTS)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][0]["link"])
+    rng = random.Random(seed)
+    shown = []
+    n = -1
+    for _ in range(2_000):
+        terminal = wait_for_my_turn_or_end(page, n)
+        shown.append(screen(page))
+        if terminal:
+            break
+        n = current_n(page)
+        play_a_random_move(page, rng)
+    else:
+        raise AssertionError(f"{game}: no end within 2,000 moves of seat 0")
+    page.wait_for_selector("#result")
+    shown.append(screen(page))
+    assert errors == [], errors
+    return page, shown
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_german_game_in_the_browser_shows_no_english_sentence(browser, server, game):
+    page, shown = play_in(browser, server, game, "de-DE", seed=GAMES.index(game) + 1)
+    found = {line.strip() for text in shown for line in text.splitlines() if english_words(line)}
+    assert not found, f"{game}: English on the German page: {sorted(found)[:10]}"
+    assert all(f"{game}.web." not in text and "web." not in text for text in shown)  # no raw codes
+    assert page.evaluate("() => document.documentElement.lang") == "de"
+    # the detector is not blind: the same page switched to English shows English
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en' && document.title === 'Wasserspiele'")
+    page.wait_for_function("() => /\\b(Seat|Game over|Result|Score)\\b/.test(document.body.innerText)")
+    assert english_words(screen(page)), f"{game}: the English page shows no English word"
+    page.context.close()
+
+
+# ------------------------------------------------- the catalogue renders in the browser as on the server
+CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web words
+    ("wasserloch.ui.cards", {"n": 1}), ("wasserloch.ui.cards", {"n": 3}), ("wasserloch.ui.cards", {"n": 0}),
+    ("wasserloch.event.drove_off", {"seat": 1, "play": "Ax3", "value": "8", "n": 2}),
+    ("wasserloch.holds_only", {"seat": 0, "value": "A", "n": 2}),
+    ("watten.must_follow_trump", {"suit": "H", "held": ["JC", "TH"]}),
+    ("watten.must_follow_trump", {"suit": "D", "held": ["JC", "TH", "8D"]}),
+    ("wildwasser.no_such_player", {"seat": 4, "last": 2}),
+    ("web.cards_n", {"n": 1}), ("web.cards_n", {"n": 7}), ("web.moves_n", {"n": 1}),
+    ("web.seat", {"n": 2}), ("web.refused", {"reason": "x"}), ("web.app_title", {}),
+]
+
+
+def test_the_browser_renders_the_catalogue_as_the_server_does(browser, server):
+    ctx = new_context(browser, "desktop")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    for lang in ("en", "de"):
+        got = page.evaluate("""async ([lang, cases]) => {
+            const { Catalogue } = await import('/static/messages.js');
+            const cat = new Catalogue(await (await fetch(`/api/messages/${lang}`)).json());
+            return cases.map(([code, params]) => cat.render(code, params));
+          }""", [lang, CASES])
+        want = [render(code, params, lang) for code, params in CASES]
+        assert got == want
+    # every plain entry of both catalogues (no parameters) renders as on the server
+    for lang in ("en", "de"):
+        plain = {k: v for k, v in catalogue(lang).entries.items() if isinstance(v, str) and "{" not in v}
+        got = page.evaluate("""async ([lang, codes]) => {
+            const { Catalogue } = await import('/static/messages.js');
+            const cat = new Catalogue(await (await fetch(`/api/messages/${lang}`)).json());
+            return codes.map((c) => cat.render(c, {}));
+          }""", [lang, sorted(plain)])
+        assert got == [render(c, {}, lang) for c in sorted(plain)]
+    ctx.close()
+
+
+PLURAL_RULES = ["(n != 1)", "(n > 1)", "0",
+                "(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2)",  # Polish
+                "(n%10==1 && n%100!=11 ? 0 : n != 0 ? 1 : 2)",  # Latvian
+                "(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5)"]  # Arabic
+
+
+def test_the_plural_rule_is_evaluated_as_gettext_does(browser, server):
+    ctx = new_context(browser, "desktop")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    ns = list(range(0, 230))
+    got = page.evaluate("""async ([rules, ns]) => {
+        const { pluralRule } = await import('/static/messages.js');
+        return rules.map((r) => { const f = pluralRule(r); return ns.map(f); });
+      }""", [PLURAL_RULES, ns])
+    assert got == [[gettext.c2py(rule)(n) for n in ns] for rule in PLURAL_RULES]
+    refused = page.evaluate("""async () => {
+        const { pluralRule } = await import('/static/messages.js');
+        try { pluralRule("alert(1)"); return null; } catch (e) { return e.message; } }""")
+    assert refused and "plural rule" in refused
+    ctx.close()
+
+
+def test_a_refusal_is_worded_in_the_pages_language(browser, server):
+    """A rule's refusal (code + params) is rendered by the page from its catalogue, so it
+    follows a language switch; a server code without params uses the client's words."""
+    ctx = new_context(browser, "desktop", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    refusal = {"error": "illegal", "reason": "seat 0 holds only two aces", "message": "x",
+               "reason_code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
+    ask = """async (data) => (await import('/static/i18n.js')).refusalText(data)"""
+    assert page.evaluate(ask, refusal) == render("wasserloch.holds_only", refusal["params"], "de")
+    assert page.evaluate(ask, {"type": "refused", "code": "stale", "reason": "stale"}) == \
+        render("web.err_stale", {}, "de")
+    page.select_option("#lang", "en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")
+    assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
+    ctx.close()
