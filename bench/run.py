@@ -38,6 +38,9 @@ from pathlib import Path
 from wasserspiele import game_names, load
 from wasserspiele.core.registry import game_class
 
+sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
+from ismcts import positions as search_positions  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 
 # What one "game" means for each figure: Wasserloch is measured per round (rounds=1),
@@ -181,26 +184,10 @@ def engines(names, seconds: float, rev: str) -> None:
 
 
 # -- search ----------------------------------------------------------------------------
-def search_positions(name: str, count: int = 5):
-    game = load(name)
-    out = []
-    for seed in range(count):
-        state = game.new_game(seed=seed)
-        rng = random.Random(seed)
-        for _ in range(rng.randrange(3, 25)):
-            if state.is_terminal():
-                break
-            seat = state.current_seat
-            state.apply(rng.choice(list(state.legal_actions(seat))), seat)
-        if not state.is_terminal():
-            out.append(state)
-    return game, out
-
-
 def iterations_per_second(name: str, seconds: float, **settings) -> float:
     from wasserspiele.bots.base import decision_for
     from wasserspiele.bots.registry import make_bot
-    game, states = search_positions(name)
+    game, states = search_positions(name)  # the same mid-game positions as bench/ismcts.py
     decisions = [decision_for(s, s.current_seat) for s in states]
     total_it = total_s = 0.0
     for i, decision in enumerate(decisions):

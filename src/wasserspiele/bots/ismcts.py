@@ -282,22 +282,33 @@ class ISMCTSBot(Bot):
             choices = [Choice(rng.choice(decision.legal), 0, 0.0)]
         return choices
 
+    def _tree_decision(self, world: State, at_root: bool, me: int, rng: random.Random,
+                       candidates: set | None) -> tuple[int, list] | None:
+        """The next decision of the tree walk, (seat, legal actions), or None at the end.
+        Other seats' simultaneous picks on the way are played by the policy: a secret pick
+        cannot depend on ours, so it is not a tree decision."""
+        while True:
+            pending = world.to_move()
+            if not pending:
+                return None
+            seat = pending[0]
+            if seat != me and world.simultaneous():
+                world.apply_legal(self._policy(world, seat, rng), seat)
+                continue
+            legal = world.legal_actions(seat)
+            if candidates is not None and at_root:
+                legal = [a for a in legal if a in candidates]
+            return seat, legal
+
     def _iterate(self, root: Node, world: State, rng: random.Random, c: float, me: int,
                  candidates: set | None) -> None:
         node = root
         path = []
         while True:
-            pending = world.to_move()
-            if not pending:
+            decision = self._tree_decision(world, node is root, me, rng, candidates)
+            if decision is None:
                 break
-            seat = pending[0]
-            if seat != me and world.simultaneous():
-                # another seat's secret pick cannot depend on ours: not a tree decision
-                world.apply_legal(self._policy(world, seat, rng), seat)
-                continue
-            legal = world.legal_actions(seat)
-            if candidates is not None and node is root:
-                legal = [a for a in legal if a in candidates]
+            seat, legal = decision
             children = node.children
             present: list[Node] = []
             untried = []
@@ -346,17 +357,10 @@ class ISMCTSBot(Bot):
         node = root
         path = []
         while True:
-            pending = world.to_move()
-            if not pending:
+            decision = self._tree_decision(world, node is root, me, rng, candidates)
+            if decision is None:
                 break
-            seat = pending[0]
-            if seat != me and world.simultaneous():
-                # another seat's secret pick cannot depend on ours: not a tree decision
-                world.apply(self._policy(world, seat, rng), seat)
-                continue
-            legal = world.legal_actions(seat)
-            if candidates is not None and node is root:
-                legal = [a for a in legal if a in candidates]
+            seat, legal = decision
             if node.priors is None:
                 node.priors = dict(zip(legal, guide.priors(world, seat, legal)))
             priors = node.priors
@@ -377,7 +381,7 @@ class ISMCTSBot(Bot):
                 if score > best_score:
                     best_action, best_score = a, score
             child = children.get(best_action)
-            world.apply(best_action, seat)
+            world.apply_legal(best_action, seat)
             if child is None:
                 child = Node(best_action, seat, node)
                 child.avail = 1
