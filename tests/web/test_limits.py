@@ -150,3 +150,52 @@ def test_limits_come_from_the_environment_with_clear_errors():
         Limits.from_env({"WASSERSPIELE_TABLES_PER_CLIENT": "many"})
     with pytest.raises(ValueError, match="must be a number ≥ 0"):
         Limits(idle_seconds=float("nan"))
+
+
+def _gone(pid: int, within: float) -> bool:
+    import os
+    import time
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        try:  # our own child: reap it, or it lingers as a zombie that kill(0) still finds
+            if os.waitpid(pid, os.WNOHANG)[0] == pid:
+                return True
+        except ChildProcessError:
+            pass
+        time.sleep(0.05)
+    return False
+
+
+def test_closing_the_bot_pool_stops_its_workers_at_once():
+    from wasserspiele.web.botpool import BotPool, _ready
+    pool = BotPool(1, "process")
+    pool.warm()
+    pid = pool._pool().submit(_ready).result(timeout=120)
+    pool.close()
+    assert _gone(pid, within=10), "a bot worker outlived its pool"
+
+
+def test_a_killed_server_leaves_no_bot_worker_behind(tmp_path):
+    """kill -9 gives the server no chance to close its pool: the workers notice on their own."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    script = ("from wasserspiele.web.botpool import BotPool, _ready\n"
+              "import time\n"
+              "pool = BotPool(1, 'process')\n"
+              "print(pool._pool().submit(_ready).result(timeout=120), flush=True)\n"
+              "time.sleep(600)\n")
+    server = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        worker = int(server.stdout.readline())
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait(30)
+        assert _gone(worker, within=10), "the bot worker outlived its killed server"
+    finally:
+        if server.poll() is None:
+            server.kill()

@@ -22,6 +22,8 @@ from concurrent.futures.process import BrokenProcessPool
 import multiprocessing
 import os
 import random
+import threading
+import time
 from typing import Any
 
 from ..bots.base import decision_for
@@ -39,11 +41,20 @@ def think(record: dict[str, Any], seat: int, level: str, bot_seed: int, decision
 BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where people's moves are handled
 
 
-def _worker_start() -> None:
+def _worker_start(server_pid: int) -> None:
     try:
         os.nice(BOT_NICENESS)
     except OSError:  # not permitted here: the pool still bounds how many bots think at once
         pass
+    # A server that dies without closing its pool (kill -9, a crash, an interpreter exit that
+    # skips the pool's shutdown) must not leave its bots behind, idle forever on the queue.
+    threading.Thread(target=_exit_with, args=(server_pid,), daemon=True, name="server-watch").start()
+
+
+def _exit_with(server_pid: int, every: float = 1.0) -> None:
+    while os.getppid() == server_pid:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _ready() -> int:
@@ -66,7 +77,7 @@ class BotPool:
             if self.kind == "process":
                 # spawn: the server has threads (storage, listener); forking them is unsafe
                 self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                        initializer=_worker_start)
+                                                        initializer=_worker_start, initargs=(os.getpid(),))
             else:
                 self._executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
         return self._executor
@@ -92,5 +103,10 @@ class BotPool:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+            executor, self._executor = self._executor, None
+            # a worker mid-search would finish its decision first (a second or more) and
+            # hold up the server's exit: nobody waits for that decision any more
+            processes = dict(getattr(executor, "_processes", None) or {})
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes.values():
+                process.terminate()
