@@ -66,6 +66,18 @@ def start_server(port: int, db: str, workers: int = 1) -> subprocess.Popen:
             time.sleep(0.1)
 
 
+def machine_times() -> tuple[int, int] | None:
+    """(busy, total) clock ticks of all CPUs since boot (Linux /proc/stat), to say whether
+    the machine was saturated: server, database and this load client share its cores."""
+    try:
+        with open("/proc/stat") as f:
+            ticks = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)  # idle + iowait
+    return sum(ticks) - idle, sum(ticks)
+
+
 def cpu_seconds(pid: int) -> float | None:
     """User + system CPU time of a process and its live children (Linux): the server's
     workers and its bots' worker processes, to report server cost per move."""
@@ -205,6 +217,7 @@ async def run(args) -> None:
     try:
         cpu0 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
         load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+        machine0, client0 = machine_times(), time.process_time()
         warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
         started = time.monotonic()
         stop_at = started + warmup + args.seconds
@@ -222,6 +235,7 @@ async def run(args) -> None:
         elapsed = time.monotonic() - started
         await asyncio.gather(*bot_tasks)
         cpu1 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
+        machine1, client1 = machine_times(), time.process_time()
     finally:
         for p in procs:  # each server stops its workers and bot processes itself
             p.terminate()
@@ -257,6 +271,11 @@ async def run(args) -> None:
         used = cpu1 - cpu0
         print(f"  server CPU   {used / stats.moves * 1000:.2f} ms per move "
               f"({stats.moves / used:,.0f} moves per server CPU-second)")
+    if stats.moves:
+        print(f"  client CPU   {(client1 - client0) / stats.moves * 1000:.2f} ms per move (this load client)")
+    if machine0 is not None and machine1 is not None and machine1[1] > machine0[1]:
+        busy = (machine1[0] - machine0[0]) / (machine1[1] - machine0[1])
+        print(f"  machine busy {busy:.0%} of {os.cpu_count()} CPUs over the run (server, database, client, others)")
     if load0 is not None:
         print(f"  machine load {load0:.1f} (1-min load average at the start; {os.cpu_count()} CPUs)")
 

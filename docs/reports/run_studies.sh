@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Regenerates every committed balance study in docs/reports/ (about 1¾ hours on 2 shared cores,
-# most of it the studies with search bots).
+# Regenerates every committed balance study in docs/reports/ (about 2 hours on 2 shared cores,
+# most of it the studies with search bots).  LAB_JOBS=1 keeps it to one core.
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
 set -euo pipefail
@@ -11,7 +11,7 @@ run() {
   local name=$1; shift
   if [[ -n "${ONLY:-}" && "$name" != *"$ONLY"* ]]; then return; fi
   echo "== $name ($(date -u +%H:%M:%S))"
-  $LAB "$@" --seed 7 --out "docs/reports/$name" --quiet
+  $LAB "$@" --seed 7 --out "docs/reports/$name" --quiet ${LAB_JOBS:+--jobs "$LAB_JOBS"}
 }
 ONLY=${1:-}
 run wasserloch-seats-rounds wasserloch --players 2,3,4 --compare rounds=1,3 --games 1000
@@ -28,8 +28,8 @@ run wildwasser-river-flow   wildwasser --players 2,4,6 --compare river_flow=forw
 run wildwasser-2p-seats     wildwasser --players 2 --games 3000
 # follow-up of wasserloch-tips: the bot that follows only the first tip, played (about 2 minutes)
 run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:keep_pairs=0,grow_herds=0,watch_eights=0"
-# search bots in every seat (iterations without a time cap, so the games repeat exactly); sized to
-# minutes on the 2 shared cores: small samples, read their intervals
-run watten-strongest        watten --bots ismcts:iterations=50 --games 30
-run seven-waters-strongest  seven_waters --bots ismcts:iterations=30 --games 40
-run wildwasser-strongest    wildwasser --players 3 --bots ismcts:iterations=200 --games 20
+# the `hard` level (ISMCTS, 200 iterations a decision, no time cap, so the games repeat exactly)
+# in every seat: about an hour on one core; read the intervals, the samples are still modest
+run watten-strongest        watten --bots hard --games 200
+run seven-waters-strongest  seven_waters --bots hard --games 100
+run wildwasser-strongest    wildwasser --players 3 --bots hard --games 200
