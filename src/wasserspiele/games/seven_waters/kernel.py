@@ -1,0 +1,452 @@
+"""Seven Waters as an array kernel for bulk play (uniformly random seats, whole games).
+
+The rules are those of `rules.py` on one int64 vector per game (the field layout
+below): a hand is a 54-bit mask of card indices (core/cards.py: suit-major, then the
+jokers 52 and 53), so its slots in ascending card order are the hand as the engine and
+the view hold it.  An action is its index in the codec's fixed space
+(games/seven_waters/codec.py: take, theme, discard, slide, river, pool, pass by hand
+slot masks), and `legal` lists the indices in the engine's order (`legal_actions`:
+takes, slides line 1-4, river, pool, theme, discards; within each, joker sets and
+subsets of the plain cards highest rank first, as rules.py enumerates them).  Chance
+and the random seats draw from the kernel's own xorshift32 generator
+(`wasserspiele.fast`), so compiled (numba) and pure-Python runs give the same games.
+tests/games/seven_waters/test_kernel.py replays thousands of kernel games through the
+Python engine (same deck, same actions: same legal lists, scores and winners).
+
+    scores, won = play_games(games=100_000, seed=1)  # (games, 2) int64; winner 0/1, or 2 for a draw
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...fast import below, kernel, seed_state, xorshift32
+
+# -- the codec's action space (codec.py) ---------------------------------------------
+SLOTS = 7                      # SW-4.1: at most 7 cards in hand
+MASKS = (1 << SLOTS) - 1       # 127 non-empty slot subsets
+TAKE = 0
+THEME = TAKE + 28
+DISCARD = THEME + SLOTS
+SLIDE = DISCARD + MASKS
+RIVER = SLIDE + 4 * MASKS
+POOL = RIVER + 13 * MASKS
+PASS = POOL + 4 * MASKS
+ACTIONS = PASS + 1             # 2,830
+
+# -- SW-3 / SW-5 constants -----------------------------------------------------------------
+DECK = 54
+PYRAMID = 28
+HAND_LIMIT = 7                 # SW-4.1
+FINAL_TURNS = {"both": 2, "opponent_only": 1, "none": 0}  # SW-5.1 and its option
+NO_LIMIT = 1 << 30             # SW-7.1: slide_limit None
+MAX_STEPS = 80                 # 28 takes + 34 cards leaving hands (one action each at most) + 2 passes
+
+# -- one game's int64 vector -----------------------------------------------------------------
+LEFT, TURN, EXTRA, FINAL, OVER, BUILT, LIMIT, FINAL_TURNS_AT = range(8)
+SEAT_FIELDS = 18
+HAND, NHAND, DISCARDS, SLIDE_CARDS, SLID, LO, HI, POOL_SUIT, POOL_N, THEME_CARD = range(10)
+SUMS, PARK = 10, 14            # line sums 1-4; park cards per suit (jokers never counted: SW-5.2)
+SEAT0 = 8
+PYR = SEAT0 + 2 * SEAT_FIELDS  # the pyramid: card index per position, -1 once taken
+FIELDS = PYR + PYRAMID         # 72
+
+# SW-3.2: card i at (row r, column c) lies under i + r and i + r + 1 (row 7: under nothing)
+_ROW = np.array([r for r in range(1, 8) for _c in range(r)], np.int64)
+
+
+@kernel
+def value(c: int) -> int:
+    """SW-2.1, SW-2.2: A = 1, 2-10 as printed, J Q K = 10, a joker in a line 10."""
+    if c >= 52:
+        return 10
+    return min(c % 13 + 1, 10)
+
+
+@kernel
+def deal(deck, x: int) -> int:
+    """SW-3.4: shuffle the 54 cards into `deck` (Fisher-Yates); the new generator state."""
+    for i in range(DECK):
+        deck[i] = i
+    for i in range(DECK - 1, 0, -1):
+        x = xorshift32(x)
+        j = below(x, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    return x
+
+
+@kernel
+def start_game(deck, g, first: int, limit: int, final_turns: int):
+    """SW-3.2-3.4: the pyramid row by row, each seat's lines 1-4, then 3 cards to each
+    hand, in the order of the record setup's deck (RULES.md)."""
+    g[:] = 0
+    for i in range(PYRAMID):
+        g[PYR + i] = deck[i]
+    g[LEFT] = PYRAMID
+    g[TURN] = first
+    g[FINAL] = -1
+    g[LIMIT] = limit
+    g[FINAL_TURNS_AT] = final_turns
+    pos = PYRAMID
+    for s in range(2):
+        b = SEAT0 + s * SEAT_FIELDS
+        for k in range(4):
+            total = 0
+            for _ in range(k + 1):
+                c = deck[pos]
+                pos += 1
+                total += value(c)
+                if c < 52:
+                    g[b + PARK + c // 13] += 1
+            g[b + SUMS + k] = total
+        g[b + LO] = 0
+        g[b + HI] = 0
+        g[b + POOL_SUIT] = -1
+        g[b + THEME_CARD] = -1
+    for s in range(2):
+        b = SEAT0 + s * SEAT_FIELDS
+        for _ in range(3):
+            g[b + HAND] |= 1 << deck[pos]
+            pos += 1
+        g[b + NHAND] = 3
+
+
+@kernel
+def is_free(g, i: int) -> bool:
+    """SW-3.2: still there, with neither card on it left."""
+    if g[PYR + i] < 0:
+        return False
+    if i >= PYRAMID - 7:
+        return True
+    r = _ROW[i]
+    return g[PYR + i + r] < 0 and g[PYR + i + r + 1] < 0
+
+
+@kernel
+def hand_cards(hand: int, cards) -> int:
+    """The cards of a hand mask into `cards` in slot order (ascending card index); how many."""
+    n = 0
+    for c in range(DECK):
+        if hand >> c & 1:
+            cards[n] = c
+            n += 1
+    return n
+
+
+@kernel
+def subset_tables(cards, n: int, tab) -> tuple:
+    """rules._HandTables on arrays: the plain cards highest rank first (card order within a
+    rank) are numbered 0..p-1 and mask m of them has, in tab[:, m], its value sum, its
+    ranks as bits (-1: a rank twice), lowest and highest rank (14 and 0 when empty), suits
+    as bits, count and hand-slot mask (tab[7] holds the ordering).  (p, slot bit of the first joker, of the second,
+    number of jokers)."""
+    order = tab[7]
+    p = 0
+    j1, j2, nj = 0, 0, 0
+    for slot in range(n):
+        c = cards[slot]
+        if c >= 52:
+            if nj == 0:
+                j1 = 1 << slot
+            else:
+                j2 = 1 << slot
+            nj += 1
+            continue
+        # insertion by rank, highest first; a later card of an equal rank goes after
+        k = p
+        while k > 0 and cards[order[k - 1]] % 13 < c % 13:
+            order[k] = order[k - 1]
+            k -= 1
+        order[k] = slot
+        p += 1
+    tab[0, 0] = 0
+    tab[1, 0] = 0
+    tab[2, 0] = 14
+    tab[3, 0] = 0
+    tab[4, 0] = 0
+    tab[5, 0] = 0
+    tab[6, 0] = 0
+    for i in range(p):
+        slot = order[i]
+        c = cards[slot]
+        r = c % 13 + 1
+        v = min(r, 10)
+        rbit = 1 << r
+        sbit = 1 << (c // 13)
+        size = 1 << i
+        for m in range(size):
+            t = m + size
+            tab[0, t] = tab[0, m] + v
+            rk = tab[1, m]
+            tab[1, t] = -1 if rk < 0 or rk & rbit else rk | rbit
+            tab[2, t] = r
+            tab[3, t] = tab[3, m] if tab[3, m] else r
+            tab[4, t] = tab[4, m] | sbit
+            tab[5, t] = tab[5, m] + 1
+            tab[6, t] = tab[6, m] | (1 << slot)
+    return p, j1, j2, nj
+
+
+@kernel
+def joker_set(js: int, j1: int, j2: int) -> tuple:
+    """Joker set number js of rules.py's order ((), X1, X2, X1 X2 for two jokers): its
+    slot mask and size."""
+    m, k = 0, 0
+    if js & 1:
+        m |= j1
+        k += 1
+    if js & 2:
+        m |= j2
+        k += 1
+    return m, k
+
+
+@kernel
+def legal(g, out, cards, tab) -> int:
+    """SW-4: the codec indices of the legal actions of the seat to move into `out`, in the
+    engine's order; their count.  Pass only when nothing else is legal (SW-4.5)."""
+    s = g[TURN]
+    b = SEAT0 + s * SEAT_FIELDS
+    nh = g[b + NHAND]
+    k = 0
+    if nh < HAND_LIMIT and g[LEFT] > 0:  # SW-4.1
+        for i in range(PYRAMID):
+            if is_free(g, i):
+                out[k] = TAKE + i
+                k += 1
+    if nh == 0:
+        if k == 0:
+            out[0] = PASS
+            return 1
+        return k
+    hand_cards(g[b + HAND], cards)
+    p, j1, j2, nj = subset_tables(cards, nh, tab)
+    full = 1 << p
+    sets = 1 << nj
+    if g[BUILT] < g[LIMIT]:  # SW-4.3a, SW-4.4: exact sums, a joker any value 1-10
+        for line in range(4):
+            if g[b + SLID] >> line & 1:
+                continue
+            target = g[b + SUMS + line]
+            base = SLIDE + line * MASKS - 1
+            for js in range(sets):
+                jm, jn = joker_set(js, j1, j2)
+                for m in range(0 if jn else 1, full):
+                    rest = target - tab[0, m]
+                    if (rest == 0) if jn == 0 else (jn <= rest <= 10 * jn):
+                        out[k] = base + (tab[6, m] | jm)
+                        k += 1
+    lo, hi = g[b + LO], g[b + HI]
+    for js in range(sets):  # SW-4.3b: start the river or extend it at one end
+        jm, jn = joker_set(js, j1, j2)
+        for m in range(0 if jn else 1, full):
+            if tab[1, m] < 0:
+                continue
+            low, high, n = tab[2, m], tab[3, m], tab[5, m] + jn
+            if lo == 0:  # a window of n ranks around the plain cards
+                if high - low >= n:
+                    continue
+                a, z = (max(1, high - n + 1), min(low, 14 - n)) if m else (1, 14 - n)
+                tries = z - a + 1
+            else:  # entirely above the river's top (tried first) or below its bottom
+                if m and low <= hi and high >= lo:
+                    continue
+                a, tries = hi + 1, 2
+            for t in range(tries):
+                start = a + t if lo == 0 else (hi + 1 if t == 0 else lo - n)
+                if start >= 1 and start + n <= 14 and (m == 0 or (start <= low and high < start + n)):
+                    out[k] = RIVER + (start - 1) * MASKS - 1 + (tab[6, m] | jm)
+                    k += 1
+    suit = g[b + POOL_SUIT]
+    for js in range(sets):  # SW-4.3c: one suit, the pool's once started
+        jm, jn = joker_set(js, j1, j2)
+        for m in range(0 if jn else 1, full):
+            bits = tab[4, m]
+            if bits:
+                if bits & (bits - 1):
+                    continue
+                su = 0
+                while bits >> su != 1:
+                    su += 1
+                if suit >= 0 and su != suit:
+                    continue
+                out[k] = POOL + su * MASKS - 1 + (tab[6, m] | jm)
+                k += 1
+            elif suit >= 0:
+                out[k] = POOL + suit * MASKS - 1 + jm
+                k += 1
+            else:
+                for su in range(4):
+                    out[k] = POOL + su * MASKS - 1 + jm
+                    k += 1
+    if g[b + THEME_CARD] < 0:  # SW-4.3d: once, never a joker
+        for slot in range(nh):
+            if cards[slot] < 52:
+                out[k] = THEME + slot
+                k += 1
+    for js in range(sets):  # SW-4.2
+        jm, jn = joker_set(js, j1, j2)
+        for m in range(0 if jn else 1, full):
+            out[k] = DISCARD - 1 + (tab[6, m] | jm)
+            k += 1
+    return k
+
+
+@kernel
+def remove(g, b: int, mask: int, cards, park: bool) -> int:
+    """Take the cards of hand-slot `mask` out of seat b's hand (counting the plain ones in
+    the park's suits when `park`); how many."""
+    n = hand_cards(g[b + HAND], cards)
+    k = 0
+    for slot in range(n):
+        if mask >> slot & 1:
+            c = cards[slot]
+            g[b + HAND] ^= 1 << c
+            k += 1
+            if park and c < 52:
+                g[b + PARK + c // 13] += 1
+    g[b + NHAND] -= k
+    return k
+
+
+@kernel
+def end_turn(g):
+    """SW-5.1: after the turn that took the last pyramid card each player has one more turn
+    (option final_turns), the opponent first; then the game ends."""
+    g[EXTRA] = 0
+    if g[LEFT] == 0:
+        if g[FINAL] < 0:
+            g[FINAL] = g[FINAL_TURNS_AT]
+        if g[FINAL] == 0:
+            g[OVER] = 1
+            return
+        g[FINAL] -= 1
+    g[TURN] ^= 1
+
+
+@kernel
+def apply(g, code: int, cards):
+    """SW-4.1-4.3: carry out legal action `code` for the seat to move; a completed slide
+    keeps the turn for its extra action (SW-4.3a)."""
+    b = SEAT0 + g[TURN] * SEAT_FIELDS
+    if code < THEME:  # SW-4.1, SW-3.2
+        c = g[PYR + code]
+        g[PYR + code] = -1
+        g[LEFT] -= 1
+        g[b + HAND] |= 1 << c
+        g[b + NHAND] += 1
+    elif code < DISCARD:  # SW-4.3d: the theme card counts in its own suit
+        remove(g, b, 1 << (code - THEME), cards, True)
+        g[b + THEME_CARD] = cards[code - THEME]
+    elif code < SLIDE:  # SW-4.2
+        g[b + DISCARDS] += remove(g, b, code - DISCARD + 1, cards, False)
+    elif code < RIVER:  # SW-4.3a, SW-4.4
+        line = (code - SLIDE) // MASKS
+        g[b + SLIDE_CARDS] += remove(g, b, (code - SLIDE) % MASKS + 1, cards, True)
+        g[b + SLID] |= 1 << line
+        g[BUILT] += 1
+        g[EXTRA] = 1
+        return
+    elif code < POOL:  # SW-4.3b
+        start = (code - RIVER) // MASKS + 1
+        n = remove(g, b, (code - RIVER) % MASKS + 1, cards, True)
+        if g[b + LO] == 0:
+            g[b + LO] = start
+            g[b + HI] = start + n - 1
+        elif start == g[b + HI] + 1:
+            g[b + HI] += n
+        else:
+            g[b + LO] = start
+    elif code < PASS:  # SW-4.3c
+        g[b + POOL_SUIT] = (code - POOL) // MASKS
+        g[b + POOL_N] += remove(g, b, (code - POOL) % MASKS + 1, cards, True)
+    end_turn(g)
+
+
+@kernel
+def score(g, s: int) -> int:
+    """SW-5.2 (rules.SCORING): 2 per slide card, 1 per river card, 5 for the strictly
+    larger pool, 1 per park card of the theme suit, -1 per hand card, -2 per discard."""
+    b = SEAT0 + s * SEAT_FIELDS
+    o = SEAT0 + (1 - s) * SEAT_FIELDS
+    total = 2 * g[b + SLIDE_CARDS] - g[b + NHAND] - 2 * g[b + DISCARDS]
+    if g[b + LO]:
+        total += g[b + HI] - g[b + LO] + 1
+    if g[b + POOL_N] > g[o + POOL_N]:
+        total += 5
+    if g[b + THEME_CARD] >= 0:
+        total += g[b + PARK + g[b + THEME_CARD] // 13]
+    return total
+
+
+@kernel
+def winner(g) -> int:
+    """SW-5.3: the higher total, then the larger pool; 2 for a draw (both seats win)."""
+    a, z = score(g, 0), score(g, 1)
+    if a == z:
+        a, z = g[SEAT0 + POOL_N], g[SEAT0 + SEAT_FIELDS + POOL_N]
+    if a == z:
+        return 2
+    return 0 if a > z else 1
+
+
+@kernel
+def _play_games(games, first, limit, final_turns, x, scores, won, decks, plays):
+    """`games` random games; decks and plays are recorded when those arrays have rows."""
+    deck = np.zeros(DECK, np.int64)
+    g = np.zeros(FIELDS, np.int64)
+    out = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    record = decks.shape[0] > 0
+    for e in range(games):
+        x = deal(deck, x)
+        start_game(deck, g, first, limit, final_turns)
+        t = 0
+        while not g[OVER]:
+            k = legal(g, out, cards, tab)
+            x = xorshift32(x)
+            code = out[below(x, k)]
+            if record:
+                plays[e, t] = code
+            t += 1
+            apply(g, code, cards)
+        if record:
+            decks[e, :] = deck
+        scores[e, 0] = score(g, 0)
+        scores[e, 1] = score(g, 1)
+        won[e] = winner(g)
+    return x
+
+
+def _options(first_player: int, slide_limit: int | None, final_turns: str) -> tuple[int, int, int]:
+    if first_player not in (0, 1):
+        raise ValueError(f"first_player must be seat 0 or 1, not {first_player!r}")
+    if slide_limit is not None and (not isinstance(slide_limit, int) or slide_limit < 0):
+        raise ValueError(f"slide_limit must be an integer >= 0 or None (no limit, SW-7.1), not {slide_limit!r}")
+    if final_turns not in FINAL_TURNS:
+        raise ValueError(f"final_turns must be one of {', '.join(FINAL_TURNS)}, not {final_turns!r}")
+    return first_player, NO_LIMIT if slide_limit is None else slide_limit, FINAL_TURNS[final_turns]
+
+
+def play_games(games: int, seed: int = 0, first_player: int = 0, slide_limit: int | None = 7,
+               final_turns: str = "both", record: bool = False):
+    """`games` independent games with uniformly random legal actions for both seats.
+
+    (scores (games, 2), winner (games,): 0, 1 or 2 for a draw); with `record` also the
+    decks dealt (games, 54) and the actions played (games, MAX_STEPS), -1 padded."""
+    first, limit, final = _options(first_player, slide_limit, final_turns)
+    scores = np.zeros((games, 2), np.int64)
+    won = np.zeros(games, np.int64)
+    rows = games if record else 0
+    decks = np.zeros((rows, DECK), np.int64)
+    plays = np.full((rows, MAX_STEPS), -1, np.int64)
+    _play_games(games, first, limit, final, seed_state(seed), scores, won, decks, plays)
+    if record:
+        return scores, won, decks, plays
+    return scores, won
+
+
+def winners(code: int) -> list[int]:
+    """The engine's `winners()` of a winner code."""
+    return [0, 1] if code == 2 else [int(code)]

@@ -1,0 +1,159 @@
+"""The Seven Waters kernel plays by the engine's rules: thousands of kernel games replayed
+through the Python engine (same deck, same actions) give the same legal actions in the
+same order at every decision, the same scores and the same winners; its action indices
+are the codec's; and the compiled kernel equals its pure-Python fallback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from wasserspiele import load
+from wasserspiele.adapters.codecs import codec_for
+from wasserspiele.core.cards import ALL_CARDS, SUITS
+from wasserspiele.games.seven_waters import kernel as K
+from wasserspiele.games.seven_waters.actions import (
+    Discard, Pool, River, Slide, Take, Theme, piece_rank, piece_suit,
+)
+
+
+def code(action, hand) -> int:
+    """The kernel's (the codec's) index of an engine action, from the mover's hand."""
+    slot = {c: i for i, c in enumerate(hand)}
+
+    def mask(cards) -> int:
+        return sum(1 << slot[c] for c in cards)
+
+    t = type(action)
+    if t is Take:
+        return K.TAKE + action.index
+    if t is Theme:
+        return K.THEME + slot[action.card]
+    if t is Discard:
+        return K.DISCARD + mask(action.cards) - 1
+    cards = [p.card for p in getattr(action, "pieces", ())]
+    if t is Slide:
+        return K.SLIDE + (action.line - 1) * K.MASKS + mask(cards) - 1
+    if t is River:
+        return K.RIVER + (min(piece_rank(p) for p in action.pieces) - 1) * K.MASKS + mask(cards) - 1
+    if t is Pool:
+        return K.POOL + SUITS.index(piece_suit(action.pieces[0])) * K.MASKS + mask(cards) - 1
+    return K.PASS
+
+
+def engine_game(game, deck):
+    return game.new_game(setup={"deck": [ALL_CARDS[c].name for c in deck]})
+
+
+def replay(options: dict, games: int, seed: int, engine_options: dict | None = None) -> dict:
+    """Replay `games` recorded kernel games through the engine and the kernel's own step
+    functions side by side, asserting equal legal lists, scores and winners; counts of
+    the action kinds played."""
+    scores, won, decks, plays = K.play_games(games, seed=seed, record=True, **options)
+    game = load("seven_waters", **(options if engine_options is None else engine_options))
+    limit = options.get("slide_limit", 7)
+    g = np.zeros(K.FIELDS, np.int64)
+    out = np.zeros(K.ACTIONS, np.int64)
+    cards = np.zeros(K.SLOTS, np.int64)
+    tab = np.zeros((8, 1 << K.SLOTS), np.int64)
+    kinds: dict[str, int] = {}
+    for e in range(games):
+        state = engine_game(game, decks[e])
+        K.start_game(decks[e], g, options.get("first_player", 0), K.NO_LIMIT if limit is None else limit,
+                     K.FINAL_TURNS[options.get("final_turns", "both")])
+        t = 0
+        while not state.is_terminal():
+            seat = state.current_seat
+            assert g[K.TURN] == seat and not g[K.OVER], (e, t)
+            legal = state.legal_actions(seat)
+            codes = [code(a, state.hands[seat]) for a in legal]
+            k = K.legal(g, out, cards, tab)
+            assert codes == out[:k].tolist(), (e, t, [str(a) for a in legal])
+            played = int(plays[e, t])
+            action = legal[codes.index(played)]
+            kinds[action.kind] = kinds.get(action.kind, 0) + 1
+            state.apply(action, seat)
+            K.apply(g, played, cards)
+            t += 1
+        assert g[K.OVER] and (t == K.MAX_STEPS or plays[e, t] == -1), e
+        assert state.scores() == scores[e].tolist() == [K.score(g, 0), K.score(g, 1)], e
+        assert state.winners() == K.winners(won[e]), e
+    return kinds
+
+
+@pytest.mark.parametrize("options, games, seed", [
+    ({}, 800, 1),
+    ({"first_player": 1}, 300, 2),
+    ({"slide_limit": 1}, 300, 3),
+    ({"slide_limit": None, "final_turns": "opponent_only"}, 300, 4),
+    ({"slide_limit": 0, "final_turns": "none"}, 300, 5),
+])
+def test_sw_4_kernel_games_replay_in_the_engine_with_equal_legal_lists_scores_and_winners(options, games, seed):
+    kinds = replay(options, games, seed)
+    builds = ("take", "theme", "discard", "river", "pool") + (("slide",) if options.get("slide_limit") != 0 else ())
+    assert all(kinds.get(k, 0) > 0 for k in builds), kinds
+
+
+def test_sw_4_4_the_replay_notices_a_rule_the_engine_plays_differently():
+    """The replay is a real check: kernel games without slides (slide_limit 0) against an
+    engine that allows seven disagree at the first decision where a slide is possible."""
+    with pytest.raises(AssertionError):
+        replay({"slide_limit": 0}, 100, 6, engine_options={})
+
+
+def test_kernel_action_indices_are_the_codecs():
+    game = load("seven_waters")
+    codec = codec_for(game)
+    _s, _w, decks, plays = K.play_games(20, seed=7, record=True)
+    checked = 0
+    for e in range(20):
+        state = engine_game(game, decks[e])
+        t = 0
+        while not state.is_terminal():
+            seat = state.current_seat
+            view = state.view(seat)
+            legal = state.legal_actions(seat)
+            codes = [code(a, state.hands[seat]) for a in legal]
+            assert codes == [codec.action_index(a, view) for a in legal]
+            checked += len(codes)
+            state.apply(legal[codes.index(int(plays[e, t]))], seat)
+            t += 1
+    assert checked > 1000
+
+
+def test_play_games_scores_add_up_and_bad_options_are_refused():
+    scores, won = K.play_games(300, seed=9)
+    assert scores.shape == (300, 2) and set(np.unique(won)) <= {0, 1, 2}
+    better = np.where(scores[:, 0] > scores[:, 1], 0, np.where(scores[:, 1] > scores[:, 0], 1, -1))
+    assert ((better == -1) | (better == won)).all()
+    with pytest.raises(ValueError, match="first_player"):
+        K.play_games(1, first_player=2)
+    with pytest.raises(ValueError, match="slide_limit"):
+        K.play_games(1, slide_limit=-1)
+    with pytest.raises(ValueError, match="final_turns"):
+        K.play_games(1, final_turns="many")
+
+
+_FALLBACK = """
+import json
+from wasserspiele.fast import COMPILED
+from wasserspiele.games.seven_waters import kernel as K
+scores, won, decks, plays = K.play_games(150, seed=12, record=True, slide_limit=3)
+print(json.dumps([COMPILED, scores.tolist(), won.tolist(), plays.tolist()]))
+"""
+
+
+def test_pure_python_fallback_plays_the_same_games_as_the_compiled_kernel():
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", _FALLBACK], env=env, capture_output=True, text=True, check=True)
+    compiled, scores, won, plays = json.loads(out.stdout)
+    assert compiled is False
+    expected = K.play_games(150, seed=12, record=True, slide_limit=3)
+    assert np.array_equal(np.array(scores), expected[0])
+    assert np.array_equal(np.array(won), expected[1])
+    assert np.array_equal(np.array(plays), expected[3])
