@@ -44,12 +44,14 @@ MAX_STEPS = 80                 # 28 takes + 34 cards leaving hands (one action e
 
 # -- one game's int64 vector -----------------------------------------------------------------
 LEFT, TURN, EXTRA, FINAL, OVER, BUILT, LIMIT, FINAL_TURNS_AT = range(8)
-SEAT_FIELDS = 18
+SEAT_FIELDS = 23
 HAND, NHAND, DISCARDS, SLIDE_CARDS, SLID, LO, HI, POOL_SUIT, POOL_N, THEME_CARD = range(10)
 SUMS, PARK = 10, 14            # line sums 1-4; park cards per suit (jokers never counted: SW-5.2)
+# where the cards lie, as card masks like the hand (for observations: vector.py)
+LINE_CARDS, SLIDE_SET, RIVER_SET, POOL_SET, DISCARD_SET = range(18, 23)
 SEAT0 = 8
 PYR = SEAT0 + 2 * SEAT_FIELDS  # the pyramid: card index per position, -1 once taken
-FIELDS = PYR + PYRAMID         # 72
+FIELDS = PYR + PYRAMID         # 82
 
 # SW-3.2: card i at (row r, column c) lies under i + r and i + r + 1 (row 7: under nothing)
 _ROW = np.array([r for r in range(1, 8) for _c in range(r)], np.int64)
@@ -96,6 +98,7 @@ def start_game(deck, g, first: int, limit: int, final_turns: int):
                 c = deck[pos]
                 pos += 1
                 total += value(c)
+                g[b + LINE_CARDS] |= 1 << c
                 if c < 52:
                     g[b + PARK + c // 13] += 1
             g[b + SUMS + k] = total
@@ -293,15 +296,17 @@ def legal(g, out, cards, tab) -> int:
 
 
 @kernel
-def remove(g, b: int, mask: int, cards, park: bool) -> int:
-    """Take the cards of hand-slot `mask` out of seat b's hand (counting the plain ones in
-    the park's suits when `park`); how many."""
+def remove(g, b: int, mask: int, cards, to: int, park: bool) -> int:
+    """Move the cards of hand-slot `mask` from seat b's hand to its card mask at field
+    b + to (none for 0), counting the plain ones in the park's suits when `park`; how many."""
     n = hand_cards(g[b + HAND], cards)
     k = 0
     for slot in range(n):
         if mask >> slot & 1:
             c = cards[slot]
             g[b + HAND] ^= 1 << c
+            if to:
+                g[b + to] |= 1 << c
             k += 1
             if park and c < 52:
                 g[b + PARK + c // 13] += 1
@@ -336,20 +341,20 @@ def apply(g, code: int, cards):
         g[b + HAND] |= 1 << c
         g[b + NHAND] += 1
     elif code < DISCARD:  # SW-4.3d: the theme card counts in its own suit
-        remove(g, b, 1 << (code - THEME), cards, True)
+        remove(g, b, 1 << (code - THEME), cards, 0, True)
         g[b + THEME_CARD] = cards[code - THEME]
     elif code < SLIDE:  # SW-4.2
-        g[b + DISCARDS] += remove(g, b, code - DISCARD + 1, cards, False)
+        g[b + DISCARDS] += remove(g, b, code - DISCARD + 1, cards, DISCARD_SET, False)
     elif code < RIVER:  # SW-4.3a, SW-4.4
         line = (code - SLIDE) // MASKS
-        g[b + SLIDE_CARDS] += remove(g, b, (code - SLIDE) % MASKS + 1, cards, True)
+        g[b + SLIDE_CARDS] += remove(g, b, (code - SLIDE) % MASKS + 1, cards, SLIDE_SET, True)
         g[b + SLID] |= 1 << line
         g[BUILT] += 1
         g[EXTRA] = 1
         return
     elif code < POOL:  # SW-4.3b
         start = (code - RIVER) // MASKS + 1
-        n = remove(g, b, (code - RIVER) % MASKS + 1, cards, True)
+        n = remove(g, b, (code - RIVER) % MASKS + 1, cards, RIVER_SET, True)
         if g[b + LO] == 0:
             g[b + LO] = start
             g[b + HI] = start + n - 1
@@ -359,7 +364,7 @@ def apply(g, code: int, cards):
             g[b + LO] = start
     elif code < PASS:  # SW-4.3c
         g[b + POOL_SUIT] = (code - POOL) // MASKS
-        g[b + POOL_N] += remove(g, b, (code - POOL) % MASKS + 1, cards, True)
+        g[b + POOL_N] += remove(g, b, (code - POOL) % MASKS + 1, cards, POOL_SET, True)
     end_turn(g)
 
 
@@ -450,3 +455,166 @@ def play_games(games: int, seed: int = 0, first_player: int = 0, slide_limit: in
 def winners(code: int) -> list[int]:
     """The engine's `winners()` of a winner code."""
     return [0, 1] if code == 2 else [int(code)]
+
+
+# -- many tables at once, one seat played from outside (vector.py) -----------------
+# Row e of `tables` (E, FIELDS) is table e, decks (E, 54) its deals, xs (E,) its
+# generator states, plays (E, MAX_STEPS) and steps (E,) the actions of its game so far;
+# the seat other than `agent` plays uniformly random legal actions.  `options` is
+# (first player, slide limit, final turns) as start_game takes them.
+@kernel
+def table_apply(e, code, tables, plays, steps, cards):
+    apply(tables[e], code, cards)
+    plays[e, steps[e]] = code
+    steps[e] += 1
+
+
+@kernel
+def table_advance(e, agent, tables, xs, plays, steps, out, cards, tab):
+    """The other seat plays until it is `agent`'s turn (a slide's extra action included)
+    or the game is over."""
+    g = tables[e]
+    while not g[OVER] and g[TURN] != agent:
+        k = legal(g, out, cards, tab)
+        x = xorshift32(xs[e])
+        xs[e] = x
+        table_apply(e, out[below(x, k)], tables, plays, steps, cards)
+
+
+@kernel
+def table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab):
+    """Deal table e anew and play the other seat up to `agent`'s first turn."""
+    xs[e] = deal(decks[e], xs[e])
+    start_game(decks[e], tables[e], options[0], options[1], options[2])
+    plays[e, :] = -1
+    steps[e] = 0
+    table_advance(e, agent, tables, xs, plays, steps, out, cards, tab)
+
+
+@kernel
+def tables_reset(agent, options, tables, decks, xs, plays, steps):
+    out = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    for e in range(tables.shape[0]):
+        table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab)
+
+
+@kernel
+def tables_step(actions, agent, options, tables, decks, xs, plays, steps, needs_reset, rewards, terminated, illegal,
+                illegal_reward):
+    """One agent action per table (next-step autoreset: a table whose game ended on the
+    previous step is dealt anew and its action ignored).  The reward at the end is the
+    agent's zero-sum return (SW-5.3: +1/2 for a win, -1/2 for a loss, 0 for a draw); an
+    action that is not legal ends the episode with `illegal_reward`."""
+    out = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    for e in range(len(actions)):
+        rewards[e] = 0.0
+        terminated[e] = False
+        illegal[e] = False
+        if needs_reset[e]:
+            needs_reset[e] = False
+            table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab)
+            continue
+        g = tables[e]
+        a = actions[e]
+        k = legal(g, out, cards, tab)
+        found = False
+        for i in range(k):
+            if out[i] == a:
+                found = True
+                break
+        if not found:
+            rewards[e] = illegal_reward
+            terminated[e] = illegal[e] = needs_reset[e] = True
+            continue
+        table_apply(e, a, tables, plays, steps, cards)
+        table_advance(e, agent, tables, xs, plays, steps, out, cards, tab)
+        if g[OVER]:
+            w = winner(g)
+            rewards[e] = 0.0 if w == 2 else (0.5 if w == agent else -0.5)
+            terminated[e] = needs_reset[e] = True
+
+
+# The codec's observation segments (codec.py) whose starts vector.py passes as `at`, in
+# this order; each of WHO's segments once for the observer ("me_…") and once for the
+# opponent ("opponent_…").
+OBS = ("seat", "my_turn", "extra_action", "pyramid_left", "slides_built", "slide_limit", "final_turns_left",
+       "over", "pyramid0", "free", "hand_slot0")
+WHO = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
+       "theme_placed", "theme", "hand_count", "discard_count", "discards")
+CELL = 2 + DECK                # a pyramid position's one-hot: empty, face down, the 54 cards
+
+
+@kernel
+def mark(row, at: int, mask: int):
+    """A multi-hot over the 54 cards from a card mask."""
+    for c in range(DECK):
+        if mask >> c & 1:
+            row[at + c] = 1.0
+
+
+@kernel
+def tables_encode(agent, tables, at, obs, masks):
+    """The agent's observation and legal-action mask per table, in the layout of
+    games/seven_waters/codec.py (`at`: the starts of OBS, then WHO for me and opponent)."""
+    out = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    for e in range(obs.shape[0]):
+        g = tables[e]
+        row = obs[e]
+        row[:] = 0.0
+        over = g[OVER] != 0
+        row[at[0] + agent] = 1.0
+        row[at[1]] = 1.0 if not over and g[TURN] == agent else 0.0
+        row[at[2]] = 1.0 if g[EXTRA] else 0.0
+        row[at[3]] = g[LEFT] / 28
+        row[at[4]] = g[BUILT] / 7
+        row[at[5]] = (0 if g[LIMIT] == NO_LIMIT else g[LIMIT]) / 7
+        row[at[6]] = g[FINAL] / 2
+        row[at[7]] = 1.0 if over else 0.0
+        for i in range(PYRAMID):  # SW-3.2: face-down rows show "##" until the card is free
+            c = g[PYR + i]
+            if c < 0:
+                cell = 0
+            elif _ROW[i] % 2 == 1 or is_free(g, i):
+                cell = 2 + c
+            else:
+                cell = 1
+            row[at[8] + CELL * i + cell] = 1.0
+            row[at[9] + i] = 1.0 if is_free(g, i) else 0.0
+        b = SEAT0 + agent * SEAT_FIELDS
+        n = hand_cards(g[b + HAND], cards)
+        for slot in range(n):
+            row[at[10] + DECK * slot + cards[slot]] = 1.0
+        for w in range(2):
+            s = agent if w == 0 else 1 - agent
+            b = SEAT0 + s * SEAT_FIELDS
+            o = len(OBS) + len(WHO) * w
+            mark(row, at[o], g[b + LINE_CARDS])
+            for k in range(4):
+                row[at[o + 1] + k] = g[b + SUMS + k] / 40
+                row[at[o + 2] + k] = 1.0 if g[b + SLID] >> k & 1 else 0.0
+            mark(row, at[o + 3], g[b + SLIDE_SET])
+            mark(row, at[o + 4], g[b + RIVER_SET])
+            row[at[o + 5]] = g[b + LO] / 13
+            row[at[o + 5] + 1] = g[b + HI] / 13
+            mark(row, at[o + 6], g[b + POOL_SET])
+            row[at[o + 7] + g[b + POOL_SUIT] + 1] = 1.0
+            theme = g[b + THEME_CARD]
+            row[at[o + 8]] = 1.0 if theme >= 0 else 0.0
+            if theme >= 0 and (s == agent or over):
+                row[at[o + 9] + theme] = 1.0
+            row[at[o + 10]] = g[b + NHAND] / 7
+            row[at[o + 11]] = g[b + DISCARDS] / 54
+            if s == agent:
+                mark(row, at[o + 12], g[b + DISCARD_SET])
+        m = masks[e]
+        m[:] = 0
+        if not over and g[TURN] == agent:
+            k = legal(g, out, cards, tab)
+            for i in range(k):
+                m[out[i]] = 1
