@@ -16,15 +16,38 @@ import pytest
 from wasserspiele import load
 from wasserspiele.adapters.codecs import codec_for
 from wasserspiele.games.seven_waters import kernel as K
+from wasserspiele.games.seven_waters.heuristic import rollout_policy
 
 from .kernel_codes import code, engine_game
 
 
-def replay(options: dict, games: int, seed: int, engine_options: dict | None = None) -> dict:
+class _Pick:
+    """A stand-in generator whose random index is the k-th choice; it notes how many
+    choices there were."""
+
+    def __init__(self, k: int):
+        self.k, self.n = k, 1
+
+    def randrange(self, n: int) -> int:
+        self.n = n
+        return min(self.k, n - 1)
+
+
+def heuristic_choices(state, seat) -> list:
+    """Every action heuristic.rollout_policy may choose here (its ties in turn)."""
+    first = _Pick(0)
+    options = [rollout_policy(state, seat, first)]
+    options += [rollout_policy(state, seat, _Pick(k)) for k in range(1, first.n)]
+    return [code(a, state.hands[seat]) for a in options]
+
+
+def replay(options: dict, games: int, seed: int, engine_options: dict | None = None, policies=K.RANDOM) -> dict:
     """Replay `games` recorded kernel games through the engine and the kernel's own step
-    functions side by side, asserting equal legal lists, scores and winners; counts of
-    the action kinds played."""
-    scores, won, decks, plays = K.play_games(games, seed=seed, record=True, **options)
+    functions side by side, asserting equal legal lists, scores and winners, and for a
+    HEURISTIC seat an action the heuristic's rollout policy may choose; counts of the
+    action kinds played."""
+    scores, won, decks, plays = K.play_games(games, seed=seed, record=True, policies=policies, **options)
+    seats = K.seat_policies(policies)
     game = load("seven_waters", **(options if engine_options is None else engine_options))
     limit = options.get("slide_limit", 7)
     g = np.zeros(K.FIELDS, np.int64)
@@ -45,6 +68,8 @@ def replay(options: dict, games: int, seed: int, engine_options: dict | None = N
             k = K.legal(g, out, cards, tab)
             assert codes == out[:k].tolist(), (e, t, [str(a) for a in legal])
             played = int(plays[e, t])
+            if seats[seat] == K.HEURISTIC:
+                assert played in heuristic_choices(state, seat), (e, t)
             action = legal[codes.index(played)]
             kinds[action.kind] = kinds.get(action.kind, 0) + 1
             state.apply(action, seat)
@@ -67,6 +92,16 @@ def test_sw_4_kernel_games_replay_in_the_engine_with_equal_legal_lists_scores_an
     kinds = replay(options, games, seed)
     builds = ("take", "theme", "discard", "river", "pool") + (("slide",) if options.get("slide_limit") != 0 else ())
     assert all(kinds.get(k, 0) > 0 for k in builds), kinds
+
+
+@pytest.mark.parametrize("policies, options, games, seed", [
+    (K.HEURISTIC, {}, 150, 21),
+    ((K.HEURISTIC, K.RANDOM), {"slide_limit": None}, 150, 22),
+    ((K.RANDOM, K.HEURISTIC), {"first_player": 1, "final_turns": "opponent_only"}, 150, 23),
+])
+def test_kernel_heuristic_seats_play_the_rollout_policy_by_the_engines_rules(policies, options, games, seed):
+    kinds = replay(options, games, seed, policies=policies)
+    assert all(kinds.get(k, 0) > 0 for k in ("take", "theme", "slide", "river", "pool")), kinds
 
 
 def test_sw_4_4_the_replay_notices_a_rule_the_engine_plays_differently():
@@ -107,13 +142,17 @@ def test_play_games_scores_add_up_and_bad_options_are_refused():
         K.play_games(1, slide_limit=-1)
     with pytest.raises(ValueError, match="final_turns"):
         K.play_games(1, final_turns="many")
+    with pytest.raises(ValueError, match="policies"):
+        K.play_games(1, policies=(0, 7))
 
 
 _FALLBACK = """
 import json
 from wasserspiele.fast import COMPILED
 from wasserspiele.games.seven_waters import kernel as K
-scores, won, decks, plays = K.play_games(150, seed=12, record=True, slide_limit=3)
+from wasserspiele.games.seven_waters.heuristic import rollout_policy
+scores, won, decks, plays = K.play_games(150, seed=12, record=True, policies=(K.HEURISTIC, K.RANDOM),
+                                        slide_limit=3)
 print(json.dumps([COMPILED, scores.tolist(), won.tolist(), plays.tolist()]))
 """
 
@@ -123,7 +162,7 @@ def test_pure_python_fallback_plays_the_same_games_as_the_compiled_kernel():
     out = subprocess.run([sys.executable, "-c", _FALLBACK], env=env, capture_output=True, text=True, check=True)
     compiled, scores, won, plays = json.loads(out.stdout)
     assert compiled is False
-    expected = K.play_games(150, seed=12, record=True, slide_limit=3)
+    expected = K.play_games(150, seed=12, record=True, policies=(K.HEURISTIC, K.RANDOM), slide_limit=3)
     assert np.array_equal(np.array(scores), expected[0])
     assert np.array_equal(np.array(won), expected[1])
     assert np.array_equal(np.array(plays), expected[3])

@@ -31,12 +31,13 @@ def _engine_state(envs: SevenWatersVectorEnv, e: int, game, cache: dict):
     return state
 
 
-@pytest.mark.parametrize("seat, options", [(0, {}), (1, {"slide_limit": 2, "final_turns": "none"}),
-                                           (0, {"first_player": 1, "slide_limit": None})])
-def test_observations_masks_and_rewards_equal_the_codec_and_engine(seat, options):
+@pytest.mark.parametrize("seat, opponent, options", [
+    (0, "random", {}), (1, "heuristic", {"slide_limit": 2, "final_turns": "none"}),
+    (0, "heuristic", {"first_player": 1, "slide_limit": None})])
+def test_observations_masks_and_rewards_equal_the_codec_and_engine(seat, opponent, options):
     game = load("seven_waters", **options)
     codec = codec_for(game)
-    envs = SevenWatersVectorEnv(6, seat=seat, seed=4, **options)
+    envs = SevenWatersVectorEnv(6, seat=seat, opponent=opponent, seed=4, **options)
     obs, info = envs.reset()
     rng = np.random.default_rng(0)
     ended, cache = 0, {}
@@ -76,5 +77,7 @@ def test_bad_settings_are_refused_naming_them():
         SevenWatersVectorEnv(0)
     with pytest.raises(ValueError, match="seat must be"):
         SevenWatersVectorEnv(2, seat=2)
+    with pytest.raises(ValueError, match="opponent must be"):
+        SevenWatersVectorEnv(2, opponent="clever")
     with pytest.raises(Exception, match="final_turns"):
         SevenWatersVectorEnv(2, final_turns="many")

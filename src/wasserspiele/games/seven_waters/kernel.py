@@ -395,23 +395,311 @@ def winner(g) -> int:
     return 0 if a > z else 1
 
 
+# -- the heuristic's rollout policy (heuristic.rollout_policy) -------------------------------
+RANDOM, HEURISTIC = 0, 1       # seat policies: uniformly random legal action; the heuristic's choice
+# the context heuristic.state_context builds, as integers (what the seat to move may see)
+(C_HELPFUL, C_KEEP, C_TARGETS, C_OPP_TARGETS, C_LO, C_HI, C_OPP_LO, C_OPP_HI, C_POOL_SUIT, C_OPP_POOL_SUIT,
+ C_POOL, C_OPP_POOL, C_SUIT, C_LEFT, C_ENDING, C_NHAND) = range(16)
+CONTEXT = 16
+SUMS_40 = (1 << 41) - 1        # subset sums 0..40 as bits: no line sums to more
+FACE_DOWN = -2                 # a cell's face-down card (-1: empty)
+
+
 @kernel
-def _play_games(games, first, limit, final_turns, x, scores, won, decks, plays):
-    """`games` random games; decks and plays are recorded when those arrays have rows."""
+def sum_bits(cards, n: int, skip: int) -> int:
+    """Every sum up to 40 a subset of the hand cards (but slot `skip`) can make, as bits; a
+    joker any value 1-10 (SW-2.2)."""
+    bits = 1
+    for slot in range(n):
+        if slot == skip:
+            continue
+        c = cards[slot]
+        if c < 52:
+            bits |= bits << value(c)
+        else:
+            b = bits
+            for v in range(1, 11):
+                bits |= b << v
+        bits &= SUMS_40
+    return bits
+
+
+@kernel
+def targets(g, s: int) -> int:
+    """The sums of s's lines without a slide while slides may be built, as bits."""
+    if g[BUILT] >= g[LIMIT]:
+        return 0
+    b = SEAT0 + s * SEAT_FIELDS
+    bits = 0
+    for k in range(4):
+        if not g[b + SLID] >> k & 1:
+            bits |= 1 << g[b + SUMS + k]
+    return bits
+
+
+@kernel
+def context(g, me: int, cards, ctx):
+    """heuristic.state_context for seat `me`: hand facts (`_hand_facts`), the suit to aim
+    for (`_favourite_suit`), the rivers, pools and pyramid count."""
+    b = SEAT0 + me * SEAT_FIELDS
+    o = SEAT0 + (1 - me) * SEAT_FIELDS
+    n = hand_cards(g[b + HAND], cards)
+    t = targets(g, me)
+    sums = sum_bits(cards, n, -1)
+    helpful = 0
+    for s in range(41):
+        if sums >> s & 1:
+            for v in range(1, 11):
+                if t >> (s + v) & 1:
+                    helpful |= 1 << v
+    keep = 0
+    if t:
+        for slot in range(n):
+            rest = sum_bits(cards, n, slot)
+            c = cards[slot]
+            lo_v, hi_v = (1, 10) if c >= 52 else (value(c), value(c))
+            for v in range(lo_v, hi_v + 1):
+                if rest << v & t:
+                    keep |= 1 << slot
+                    break
+    ctx[C_HELPFUL] = helpful
+    ctx[C_KEEP] = keep
+    ctx[C_TARGETS] = t
+    ctx[C_OPP_TARGETS] = targets(g, 1 - me)
+    ctx[C_LO], ctx[C_HI] = g[b + LO], g[b + HI]
+    ctx[C_OPP_LO], ctx[C_OPP_HI] = g[o + LO], g[o + HI]
+    ctx[C_POOL_SUIT], ctx[C_OPP_POOL_SUIT] = g[b + POOL_SUIT], g[o + POOL_SUIT]
+    ctx[C_POOL], ctx[C_OPP_POOL] = g[b + POOL_N], g[o + POOL_N]
+    ctx[C_LEFT] = g[LEFT]
+    ctx[C_ENDING] = 1 if g[FINAL] >= 0 else 0
+    ctx[C_NHAND] = n
+    if g[b + THEME_CARD] >= 0:
+        ctx[C_SUIT] = g[b + THEME_CARD] // 13
+    else:  # park cards count 1, plain hand cards 1/2: in halves; the first suit of the most
+        best, suit = -1, 0
+        for su in range(4):
+            count = 2 * g[b + PARK + su]
+            for slot in range(n):
+                if cards[slot] < 52 and cards[slot] // 13 == su:
+                    count += 1
+            if count > best:
+                best, suit = count, su
+        ctx[C_SUIT] = suit
+
+
+@kernel
+def cell(g, i: int) -> int:
+    """A pyramid position as the seat sees it: the card, FACE_DOWN, or -1 when empty."""
+    c = g[PYR + i]
+    if c < 0 or _ROW[i] % 2 == 1 or i >= PYRAMID - 7:
+        return c
+    r = _ROW[i]
+    if g[PYR + i + r] >= 0 or g[PYR + i + r + 1] >= 0:
+        return FACE_DOWN
+    return c
+
+
+@kernel
+def usefulness(c: int, ctx) -> float:
+    """heuristic._usefulness: how much a card helps this park."""
+    if c >= 52:
+        return 4.0
+    u = 0.0
+    if ctx[C_HELPFUL] >> value(c) & 1:
+        u += 3.0
+    r = c % 13 + 1
+    if ctx[C_LO] == 0:
+        u += 1.5
+    elif r == ctx[C_LO] - 1 or r == ctx[C_HI] + 1:
+        u += 2.0
+    if c // 13 == ctx[C_POOL_SUIT]:
+        u += 1.5
+    if c // 13 == ctx[C_SUIT]:
+        u += 0.7
+    return u
+
+
+@kernel
+def opp_usefulness(c: int, ctx) -> float:
+    if c >= 52:
+        return 4.0
+    u = 0.0
+    if ctx[C_OPP_TARGETS] >> value(c) & 1:
+        u += 3.0
+    r = c % 13 + 1
+    if ctx[C_OPP_LO] and (r == ctx[C_OPP_LO] - 1 or r == ctx[C_OPP_HI] + 1):
+        u += 2.0
+    if c // 13 == ctx[C_OPP_POOL_SUIT]:
+        u += 1.5
+    return u
+
+
+@kernel
+def exposure(g, taken: int, ctx) -> float:
+    """heuristic._exposure: freeing pyramid cards the opponent could use (SW-3.2: a card
+    is freed when the last of the two cards on it is taken)."""
+    penalty = 0.0
+    r = _ROW[taken]
+    col = taken - r * (r - 1) // 2  # 0-based; it lies on (r-1, col-1) and (r-1, col) where they exist
+    for t in range(2):
+        if t == 0:
+            if col < 1:
+                continue
+            under = taken - r
+        else:
+            if col > r - 2:
+                continue
+            under = taken - r + 1
+        c = cell(g, under)
+        if c == -1:
+            continue
+        first = under + r - 1  # the cards on `under`: first and first + 1
+        if cell(g, first + 1 if first == taken else first) != -1:
+            continue  # still covered by the other card
+        if c == FACE_DOWN:
+            penalty += 0.3
+            continue
+        penalty += 0.5 * opp_usefulness(c, ctx)
+    return penalty
+
+
+@kernel
+def slide_use(mask: int, ctx) -> float:
+    """heuristic._slide_use: reluctance to spend cards that could still complete a slide."""
+    if ctx[C_ENDING] or not ctx[C_TARGETS]:
+        return 0.0
+    k = 0
+    for slot in range(SLOTS):
+        if mask >> slot & 1 and ctx[C_KEEP] >> slot & 1:
+            k += 1
+    return 0.5 * k
+
+
+@kernel
+def jokers_in(mask: int, cards, n: int) -> int:
+    k = 0
+    for slot in range(n):
+        if mask >> slot & 1 and cards[slot] >= 52:
+            k += 1
+    return k
+
+
+@kernel
+def count_bits(mask: int) -> int:
+    k = 0
+    while mask:
+        mask &= mask - 1
+        k += 1
+    return k
+
+
+@kernel
+def action_score(g, code: int, cards, ctx) -> float:
+    """heuristic.score of a legal action other than a discard."""
+    n_hand = ctx[C_NHAND]
+    ending = ctx[C_ENDING] != 0
+    if code < THEME:  # take
+        base = 3.0 if n_hand <= 3 else 2.0 if n_hand <= 5 else 0.5
+        if ctx[C_LEFT] <= 6:
+            base -= 1.5
+        return base + usefulness(cell(g, code), ctx) - exposure(g, code, ctx)
+    if code < DISCARD:  # theme
+        slot = code - THEME
+        c = cards[slot]
+        if c // 13 != ctx[C_SUIT]:
+            return -5.0
+        urgency = 4.0 if ctx[C_LEFT] < 14 or ending else 0.0
+        return 1.5 + urgency - 0.5 * (ctx[C_KEEP] >> slot & 1)
+    if code < SLIDE:
+        return -1e9  # discards are weighed apart (rollout_policy)
+    if code < RIVER:
+        mask = (code - SLIDE) % MASKS + 1
+        return 30.0 + 2 * count_bits(mask) - jokers_in(mask, cards, n_hand)
+    if code < POOL:
+        mask = (code - RIVER) % MASKS + 1
+        n = count_bits(mask)
+        jokers = jokers_in(mask, cards, n_hand)
+        start = 0 if ctx[C_LO] else -1.5
+        return 2.5 * n + start - (0 if ending else 3 * jokers) - slide_use(mask, ctx)
+    if code < PASS:
+        mask = (code - POOL) % MASKS + 1
+        suit = (code - POOL) // MASKS
+        n = count_bits(mask)
+        jokers = jokers_in(mask, cards, n_hand)
+        total = 1.6 * n
+        if suit == ctx[C_SUIT]:
+            total += 1.0 * (n - jokers)
+        if ctx[C_POOL] <= ctx[C_OPP_POOL] < ctx[C_POOL] + n:
+            total += 3.0
+        if ctx[C_POOL_SUIT] < 0 and n == 1 and not ending:
+            total -= 1.0
+        return total - (0 if ending else 3 * jokers) - slide_use(mask, ctx)
+    return -50.0
+
+
+@kernel
+def heuristic(g, x, out, cards, tab, ctx, best) -> tuple:
+    """heuristic.rollout_policy: an action of the highest score (ties at random); when
+    only discards are legal, a single card of the least usefulness.  (code, generator state)."""
+    k = legal(g, out, cards, tab)
+    context(g, g[TURN], cards, ctx)
+    nb = 0
+    top = -1e9
+    for i in range(k):
+        code = out[i]
+        if DISCARD <= code < SLIDE:
+            continue
+        s = action_score(g, code, cards, ctx)
+        if s > top + 1e-9:
+            top = s
+            best[0] = code
+            nb = 1
+        elif s > top - 1e-9:
+            best[nb] = code
+            nb += 1
+    if nb == 0:
+        n = ctx[C_NHAND]
+        low = 1e9
+        for slot in range(n):
+            low = min(low, usefulness(cards[slot], ctx))
+        for slot in range(n):
+            if usefulness(cards[slot], ctx) < low + 1e-9:
+                best[nb] = DISCARD + (1 << slot) - 1
+                nb += 1
+    if nb == 1:
+        return best[0], x
+    x = xorshift32(x)
+    return best[below(x, nb)], x
+
+
+@kernel
+def choose(policy, g, x, out, cards, tab, ctx, best) -> tuple:
+    """The seat to move's action under `policy` (RANDOM or HEURISTIC): (code, generator state)."""
+    if policy == HEURISTIC:
+        return heuristic(g, x, out, cards, tab, ctx, best)
+    k = legal(g, out, cards, tab)
+    x = xorshift32(x)
+    return out[below(x, k)], x
+
+
+@kernel
+def _play_games(games, first, limit, final_turns, policies, x, scores, won, decks, plays):
+    """`games` games with the seats' policies; decks and plays are recorded when those
+    arrays have rows."""
     deck = np.zeros(DECK, np.int64)
     g = np.zeros(FIELDS, np.int64)
     out = np.zeros(ACTIONS, np.int64)
+    best = np.zeros(ACTIONS, np.int64)
     cards = np.zeros(SLOTS, np.int64)
     tab = np.zeros((8, 1 << SLOTS), np.int64)
+    ctx = np.zeros(CONTEXT, np.int64)
     record = decks.shape[0] > 0
     for e in range(games):
         x = deal(deck, x)
         start_game(deck, g, first, limit, final_turns)
         t = 0
         while not g[OVER]:
-            k = legal(g, out, cards, tab)
-            x = xorshift32(x)
-            code = out[below(x, k)]
+            code, x = choose(policies[g[TURN]], g, x, out, cards, tab, ctx, best)
             if record:
                 plays[e, t] = code
             t += 1
@@ -434,19 +722,29 @@ def _options(first_player: int, slide_limit: int | None, final_turns: str) -> tu
     return first_player, NO_LIMIT if slide_limit is None else slide_limit, FINAL_TURNS[final_turns]
 
 
-def play_games(games: int, seed: int = 0, first_player: int = 0, slide_limit: int | None = 7,
+def seat_policies(policies) -> np.ndarray:
+    """RANDOM or HEURISTIC for both seats, or one per seat, as an array."""
+    seats = np.array([policies] * 2 if np.isscalar(policies) else list(policies), np.int64)
+    if len(seats) != 2 or not np.isin(seats, (RANDOM, HEURISTIC)).all():
+        raise ValueError(f"policies: one of RANDOM ({RANDOM}) or HEURISTIC ({HEURISTIC}) per seat, got {policies!r}")
+    return seats
+
+
+def play_games(games: int, seed: int = 0, policies=RANDOM, first_player: int = 0, slide_limit: int | None = 7,
                final_turns: str = "both", record: bool = False):
-    """`games` independent games with uniformly random legal actions for both seats.
+    """`games` independent games, each seat playing uniformly random legal actions (RANDOM)
+    or the heuristic's rollout policy (HEURISTIC); `policies` one for both or one per seat.
 
     (scores (games, 2), winner (games,): 0, 1 or 2 for a draw); with `record` also the
     decks dealt (games, 54) and the actions played (games, MAX_STEPS), -1 padded."""
     first, limit, final = _options(first_player, slide_limit, final_turns)
+    seats = seat_policies(policies)
     scores = np.zeros((games, 2), np.int64)
     won = np.zeros(games, np.int64)
     rows = games if record else 0
     decks = np.zeros((rows, DECK), np.int64)
     plays = np.full((rows, MAX_STEPS), -1, np.int64)
-    _play_games(games, first, limit, final, seed_state(seed), scores, won, decks, plays)
+    _play_games(games, first, limit, final, seats, seed_state(seed), scores, won, decks, plays)
     if record:
         return scores, won, decks, plays
     return scores, won
@@ -460,7 +758,7 @@ def winners(code: int) -> list[int]:
 # -- many tables at once, one seat played from outside (vector.py) -----------------
 # Row e of `tables` (E, FIELDS) is table e, decks (E, 54) its deals, xs (E,) its
 # generator states, plays (E, MAX_STEPS) and steps (E,) the actions of its game so far;
-# the seat other than `agent` plays uniformly random legal actions.  `options` is
+# the seat other than `agent` plays by `policy` (RANDOM or HEURISTIC).  `options` is
 # (first player, slide limit, final turns) as start_game takes them.
 @kernel
 def table_apply(e, code, tables, plays, steps, cards):
@@ -470,53 +768,55 @@ def table_apply(e, code, tables, plays, steps, cards):
 
 
 @kernel
-def table_advance(e, agent, tables, xs, plays, steps, out, cards, tab):
+def table_advance(e, agent, policy, tables, xs, plays, steps, buffers, cards, tab, ctx):
     """The other seat plays until it is `agent`'s turn (a slide's extra action included)
     or the game is over."""
     g = tables[e]
     while not g[OVER] and g[TURN] != agent:
-        k = legal(g, out, cards, tab)
-        x = xorshift32(xs[e])
+        code, x = choose(policy, g, xs[e], buffers[0], cards, tab, ctx, buffers[1])
         xs[e] = x
-        table_apply(e, out[below(x, k)], tables, plays, steps, cards)
+        table_apply(e, code, tables, plays, steps, cards)
 
 
 @kernel
-def table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab):
+def table_reset(e, agent, policy, options, tables, decks, xs, plays, steps, buffers, cards, tab, ctx):
     """Deal table e anew and play the other seat up to `agent`'s first turn."""
     xs[e] = deal(decks[e], xs[e])
     start_game(decks[e], tables[e], options[0], options[1], options[2])
     plays[e, :] = -1
     steps[e] = 0
-    table_advance(e, agent, tables, xs, plays, steps, out, cards, tab)
+    table_advance(e, agent, policy, tables, xs, plays, steps, buffers, cards, tab, ctx)
 
 
 @kernel
-def tables_reset(agent, options, tables, decks, xs, plays, steps):
-    out = np.zeros(ACTIONS, np.int64)
+def tables_reset(agent, policy, options, tables, decks, xs, plays, steps):
+    buffers = np.zeros((2, ACTIONS), np.int64)
     cards = np.zeros(SLOTS, np.int64)
     tab = np.zeros((8, 1 << SLOTS), np.int64)
+    ctx = np.zeros(CONTEXT, np.int64)
     for e in range(tables.shape[0]):
-        table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab)
+        table_reset(e, agent, policy, options, tables, decks, xs, plays, steps, buffers, cards, tab, ctx)
 
 
 @kernel
-def tables_step(actions, agent, options, tables, decks, xs, plays, steps, needs_reset, rewards, terminated, illegal,
-                illegal_reward):
+def tables_step(actions, agent, policy, options, tables, decks, xs, plays, steps, needs_reset, rewards, terminated,
+                illegal, illegal_reward):
     """One agent action per table (next-step autoreset: a table whose game ended on the
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (SW-5.3: +1/2 for a win, -1/2 for a loss, 0 for a draw); an
     action that is not legal ends the episode with `illegal_reward`."""
-    out = np.zeros(ACTIONS, np.int64)
+    buffers = np.zeros((2, ACTIONS), np.int64)
     cards = np.zeros(SLOTS, np.int64)
     tab = np.zeros((8, 1 << SLOTS), np.int64)
+    ctx = np.zeros(CONTEXT, np.int64)
+    out = buffers[0]
     for e in range(len(actions)):
         rewards[e] = 0.0
         terminated[e] = False
         illegal[e] = False
         if needs_reset[e]:
             needs_reset[e] = False
-            table_reset(e, agent, options, tables, decks, xs, plays, steps, out, cards, tab)
+            table_reset(e, agent, policy, options, tables, decks, xs, plays, steps, buffers, cards, tab, ctx)
             continue
         g = tables[e]
         a = actions[e]
@@ -531,7 +831,7 @@ def tables_step(actions, agent, options, tables, decks, xs, plays, steps, needs_
             terminated[e] = illegal[e] = needs_reset[e] = True
             continue
         table_apply(e, a, tables, plays, steps, cards)
-        table_advance(e, agent, tables, xs, plays, steps, out, cards, tab)
+        table_advance(e, agent, policy, tables, xs, plays, steps, buffers, cards, tab, ctx)
         if g[OVER]:
             w = winner(g)
             rewards[e] = 0.0 if w == 2 else (0.5 if w == agent else -0.5)

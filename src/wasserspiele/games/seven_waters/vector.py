@@ -1,12 +1,13 @@
 """A batched Gymnasium `VectorEnv` for researchers: many Seven Waters tables stepped at
 once by the compiled kernel (games/seven_waters/kernel.py; numba when installed).
 
-    envs = SevenWatersVectorEnv(num_envs=1024, seat=0, seed=0)
+    envs = SevenWatersVectorEnv(num_envs=1024, seat=0, opponent="heuristic", seed=0)
     obs, info = envs.reset(seed=0)           # obs (1024, 1720) float32, info["action_mask"] (1024, 2830)
     obs, rewards, terminated, truncated, info = envs.step(actions)
 
-The agent plays `seat`; the other seat plays uniformly random legal actions (a slide's
-extra action is the same seat's turn again, SW-4.3a).  The action space, the
+The agent plays `seat`; the other seat plays uniformly random legal actions or the
+heuristic's rollout policy (a slide's extra action is the same seat's turn again,
+SW-4.3a).  The action space, the
 observation layout and the mask are those of the single-table environments
 (`wasserspiele/SevenWaters-v0`: codec.py beside it); the reward at the end is the
 agent's zero-sum return (+1/2 win, -1/2 loss, 0 draw), an illegal index ends the episode
@@ -27,6 +28,8 @@ from ...adapters.codecs import codec_for
 from ...core.registry import load
 from ...fast import seed_state
 from . import kernel as K
+
+POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
 
 
 def segment_starts(codec) -> np.ndarray:
@@ -50,12 +53,16 @@ def segment_starts(codec) -> np.ndarray:
 class SevenWatersVectorEnv(VectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs: int, seat: int = 0, first_player: int = 0, slide_limit: int | None = 7,
-                 final_turns: str = "both", illegal_reward: float = -1.0, seed: int | None = None):
+    def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
+                 slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
+                 seed: int | None = None):
         if not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        if opponent not in POLICIES:
+            raise ValueError(f"opponent must be one of {', '.join(POLICIES)}, not {opponent!r}")
+        self.policy = POLICIES[opponent]
         codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
                                final_turns=final_turns))  # checks the options
         self.options = np.array(K._options(first_player, slide_limit, final_turns), np.int64)
@@ -87,7 +94,7 @@ class SevenWatersVectorEnv(VectorEnv):
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
-        K.tables_reset(self.seat, self.options, self.tables, self.decks, self.xs, self.plays, self.steps)
+        K.tables_reset(self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps)
         self.needs_reset[:] = False
         obs, masks = self._observe()
         return obs, {"action_mask": masks}
@@ -97,7 +104,7 @@ class SevenWatersVectorEnv(VectorEnv):
         rewards = np.zeros(self.num_envs, np.float64)
         terminated = np.zeros(self.num_envs, np.bool_)
         illegal = np.zeros(self.num_envs, np.bool_)
-        K.tables_step(actions, self.seat, self.options, self.tables, self.decks, self.xs, self.plays, self.steps,
+        K.tables_step(actions, self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps,
                       self.needs_reset,
                       rewards, terminated, illegal, self.illegal_reward)
         obs, masks = self._observe()
