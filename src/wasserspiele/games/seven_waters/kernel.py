@@ -1,4 +1,5 @@
-"""Seven Waters as an array kernel for bulk play (uniformly random seats, whole games).
+"""Seven Waters as an array kernel for bulk play: whole games with uniformly random seats
+or the heuristic's rollout policy, and the tables of the batched VectorEnv (vector.py).
 
 The rules are those of `rules.py` on one int64 vector per game (the field layout
 below): a hand is a 54-bit mask of card indices (core/cards.py: suit-major, then the
@@ -11,9 +12,11 @@ subsets of the plain cards highest rank first, as rules.py enumerates them).  Ch
 and the random seats draw from the kernel's own xorshift32 generator
 (`wasserspiele.fast`), so compiled (numba) and pure-Python runs give the same games.
 tests/games/seven_waters/test_kernel.py replays thousands of kernel games through the
-Python engine (same deck, same actions: same legal lists, scores and winners).
+Python engine (same deck, same actions: same legal lists, scores and winners; a
+heuristic seat's every action one heuristic.rollout_policy may choose).
 
     scores, won = play_games(games=100_000, seed=1)  # (games, 2) int64; winner 0/1, or 2 for a draw
+    scores, won = play_games(10_000, seed=1, policies=(HEURISTIC, RANDOM))
 """
 
 from __future__ import annotations
