@@ -43,7 +43,8 @@ def heuristic_choices(state, seat) -> list:
 
 def replay(options: dict, games: int, seed: int, engine_options: dict | None = None, policies=K.RANDOM) -> dict:
     """Replay `games` recorded kernel games through the engine and the kernel's own step
-    functions side by side, asserting equal legal lists, scores and winners, and for a
+    functions side by side, asserting equal legal lists, positions (`from_state`), scores
+    and winners, and for a
     HEURISTIC seat an action the heuristic's rollout policy may choose; counts of the
     action kinds played."""
     scores, won, decks, plays = K.play_games(games, seed=seed, record=True, policies=policies, **options)
@@ -75,6 +76,9 @@ def replay(options: dict, games: int, seed: int, engine_options: dict | None = N
             state.apply(action, seat)
             K.apply(g, played, cards)
             t += 1
+            if t % 8 == 0:  # the kernel's whole vector is what from_state reads off the engine
+                assert np.array_equal(K.from_state(state), g), (e, t)
+        assert np.array_equal(K.from_state(state), g), e
         assert g[K.OVER] and (t == K.MAX_STEPS or plays[e, t] == -1), e
         assert state.scores() == scores[e].tolist() == [K.score(g, 0), K.score(g, 1)], e
         assert state.winners() == K.winners(won[e]), e
@@ -166,3 +170,40 @@ def test_pure_python_fallback_plays_the_same_games_as_the_compiled_kernel():
     assert np.array_equal(np.array(scores), expected[0])
     assert np.array_equal(np.array(won), expected[1])
     assert np.array_equal(np.array(plays), expected[3])
+
+
+def test_sw_4_engine_positions_go_on_in_the_kernel_by_the_same_rules():
+    """from_state: mid-game engine positions (random prefixes, slides, rivers and pools
+    built) as kernel vectors give the engine's legal lists, scores and winners from there
+    on; play_out finishes them (the heuristic's rollouts for search)."""
+    import random
+
+    game = load("seven_waters")
+    rng = random.Random(5)
+    out = np.zeros(K.ACTIONS, np.int64)
+    cards = np.zeros(K.SLOTS, np.int64)
+    tab = np.zeros((8, 1 << K.SLOTS), np.int64)
+    for n in range(150):
+        state = game.new_game(seed=n)
+        for _ in range(rng.randrange(60)):
+            if state.is_terminal():
+                break
+            seat = state.current_seat
+            state.apply(rollout_policy(state, seat, rng) if rng.random() < 0.7 else
+                        rng.choice(state.legal_actions(seat)), seat)
+        g = K.from_state(state)
+        assert [K.score(g, 0), K.score(g, 1)] == state.scores(), n
+        finished = g.copy()
+        K.play_out(finished, K.seat_policies(K.HEURISTIC), 1234 + n)
+        assert finished[K.OVER] and K.winner(finished) in (0, 1, 2)
+        while not state.is_terminal():
+            seat = state.current_seat
+            legal = state.legal_actions(seat)
+            codes = [code(a, state.hands[seat]) for a in legal]
+            k = K.legal(g, out, cards, tab)
+            assert codes == out[:k].tolist(), n
+            i = rng.randrange(len(legal))
+            state.apply(legal[i], seat)
+            K.apply(g, codes[i], cards)
+        assert g[K.OVER] and [K.score(g, 0), K.score(g, 1)] == state.scores(), n
+        assert state.winners() == K.winners(K.winner(g)), n

@@ -921,3 +921,63 @@ def tables_encode(agent, tables, at, obs, masks):
             k = legal(g, out, cards, tab)
             for i in range(k):
                 m[out[i]] = 1
+
+
+# -- from an engine position (for search rollouts) -------------------------------------
+def from_state(state) -> np.ndarray:
+    """The kernel's vector of an engine position (a real one or a sampled world), so a
+    rollout can go on in the kernel from there (`play_out`)."""
+    from .actions import piece_rank, piece_suit
+
+    game_options = state.game.options
+    g = np.zeros(FIELDS, np.int64)
+    g[LEFT], g[TURN], g[EXTRA] = state.left, state.turn, state.extra
+    g[FINAL], g[OVER], g[BUILT] = state.final_left, state.over, state.slides_built
+    g[LIMIT] = min(state.slide_limit, NO_LIMIT)
+    g[FINAL_TURNS_AT] = FINAL_TURNS[game_options["final_turns"]]
+    for i, c in enumerate(state.pyramid):
+        g[PYR + i] = -1 if c is None else c.index
+    for s in (0, 1):
+        b = SEAT0 + s * SEAT_FIELDS
+
+        def put(field: int, cards) -> None:
+            for c in cards:
+                g[b + field] |= 1 << c.index
+
+        put(HAND, state.hands[s])
+        put(LINE_CARDS, [c for line in state.lines[s] for c in line])
+        put(SLIDE_SET, [p.card for sl in state.slides[s] if sl for p in sl])
+        put(RIVER_SET, [p.card for p in state.river[s]])
+        put(POOL_SET, [p.card for p in state.pool[s]])
+        put(DISCARD_SET, state.discards[s])
+        g[b + NHAND] = len(state.hands[s])
+        g[b + DISCARDS] = len(state.discards[s])
+        g[b + SLIDE_CARDS] = sum(len(sl) for sl in state.slides[s] if sl)
+        g[b + SLID] = sum(1 << k for k, sl in enumerate(state.slides[s]) if sl is not None)
+        river, pool, theme = state.river[s], state.pool[s], state.theme[s]
+        g[b + LO] = piece_rank(river[0]) if river else 0
+        g[b + HI] = piece_rank(river[-1]) if river else 0
+        g[b + POOL_SUIT] = "CDHS".index(piece_suit(pool[0])) if pool else -1
+        g[b + POOL_N] = len(pool)
+        g[b + THEME_CARD] = theme.index if theme is not None else -1
+        for k in range(4):
+            g[b + SUMS + k] = state.line_sums[s][k]
+        for c in state.park_cards(s):
+            if c.rank:
+                g[b + PARK + c.index // 13] += 1
+    return g
+
+
+@kernel
+def play_out(g, policies, x) -> int:
+    """Play the game in `g` to its end by the seats' policies (RANDOM or HEURISTIC); the
+    new generator state.  `score` and `winner` read the result."""
+    out = np.zeros(ACTIONS, np.int64)
+    best = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    ctx = np.zeros(CONTEXT, np.int64)
+    while not g[OVER]:
+        code, x = choose(policies[g[TURN]], g, x, out, cards, tab, ctx, best)
+        apply(g, code, cards)
+    return x
