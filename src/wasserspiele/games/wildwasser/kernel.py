@@ -629,3 +629,181 @@ def trace_games(games: int, players: int, seed: int, first_player: int = 0, rive
     if overflow:
         raise ValueError(f"{overflow} game(s) needed more than max_steps={max_steps} or max_dice={max_dice}")
     return out
+
+
+# -- many tables at once, one seat played from outside (vector.py) -----------------
+# Row e of `st` (E, position_size) is table e; the other seats play uniformly random
+# legal actions from the table's generator.
+@kernel
+def table_advance(st, bd, agent, codes, dice):
+    """The other seats play until `agent` is to move or the game is over."""
+    while st[PHASE] != OVER and st[WAIT] != agent:
+        apply(st, bd, random_action(st, bd, codes), dice)
+
+
+@kernel
+def table_reset(st, bd, players, first, removed, agent, order, codes, dice):
+    """Deal the table anew (from its generator) and play the other seats up to `agent`'s
+    first decision."""
+    x = shuffle_tiles(bd, order, st[RNG])
+    start_game(st, bd, players, first, removed, order, x)
+    table_advance(st, bd, agent, codes, dice)
+
+
+@kernel
+def tables_reset(st, bd, players, first, removed, agent, xs):
+    """Every table dealt from its own generator state xs[e]."""
+    order = np.zeros(bd[B_REGULAR_N], np.int64)
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    dice = np.zeros(0, np.int64)
+    for e in range(st.shape[0]):
+        st[e, RNG] = xs[e]
+        table_reset(st[e], bd, players, first, removed, agent, order, codes, dice)
+
+
+@kernel
+def tables_step(actions, st, bd, players, first, removed, agent, needs_reset, rewards, terminated, illegal,
+                illegal_reward):
+    """One agent action per table (next-step autoreset: a table whose game ended on the
+    previous step is dealt anew and its action ignored).  The reward at the end is the
+    agent's zero-sum return (WW-5.3: a k-way shared win is 1/k, minus the mean
+    1/players); an action that is not legal ends the episode with `illegal_reward`."""
+    order = np.zeros(bd[B_REGULAR_N], np.int64)
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    dice = np.zeros(0, np.int64)
+    pts = np.zeros(players, np.int64)
+    won = np.zeros(players, np.int64)
+    for e in range(len(actions)):
+        row = st[e]
+        rewards[e] = 0.0
+        terminated[e] = False
+        illegal[e] = False
+        if needs_reset[e]:
+            needs_reset[e] = False
+            table_reset(row, bd, players, first, removed, agent, order, codes, dice)
+            continue
+        a = actions[e]
+        k = legal(row, bd, codes)
+        ok = False
+        for i in range(k):
+            if codes[i] == a:
+                ok = True
+        if not ok:
+            rewards[e] = illegal_reward
+            terminated[e] = illegal[e] = needs_reset[e] = True
+            continue
+        apply(row, bd, a, dice)
+        table_advance(row, bd, agent, codes, dice)
+        if row[PHASE] == OVER:
+            points(row, bd, pts)
+            winners(row, pts, won)
+            rewards[e] = (1.0 / won.sum() if won[agent] else 0.0) - 1.0 / players
+            terminated[e] = needs_reset[e] = True
+
+
+@kernel
+def tables_encode(st, bd, players, removed, agent, obs, masks):
+    """The agent's observation and legal-action mask per table, in the layout of
+    games/wildwasser/codec.py (the view's values, docs/encodings.md)."""
+    finish = bd[B_FINISH]
+    fields = finish - 1
+    ns = bd[B_SLOTS]
+    cols = bd[B_COLUMNS]
+    n_icons = 8
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    pts = np.zeros(players, np.int64)
+    for e in range(st.shape[0]):
+        row = st[e]
+        o = obs[e]
+        o[:] = 0.0
+        ph = row[PHASE]
+        resolving = ph == CHOOSE or ph == SUN_CHOICE or ph == MARKER_CHOICE
+        o[agent] = 1.0                                          # seat
+        i = players
+        o[i + ph] = 1.0                                         # phase
+        i += 5
+        if ph == PICK_PHASE:                                    # to_move
+            for s in range(players):
+                if row[PICK + s] < 0:
+                    o[i + s] = 1.0
+        elif ph != OVER:
+            o[i + row[WAIT]] = 1.0
+        i += players
+        o[i] = row[ROUND] / 30                                  # round
+        i += 1
+        o[i + row[MARKER]] = 1.0                                # start marker
+        i += players
+        for s in range(players):                                # place in the resolving order
+            o[i + s] = ((s - row[FIRST]) % players) / max(1, players - 1)
+        i += players
+        o[i + (1 + row[WAIT] if resolving else 0)] = 1.0        # resolving seat
+        i += players + 1
+        o[i + (1 + row[CARD] if resolving else 0)] = 1.0        # card
+        i += N_SPECIES + 1
+        occ = row[OCC_AT]
+        slots = row[SLOTS_AT]
+        for f in range(1, fields + 1):                          # the track
+            o[i + icon_at(row, bd, f)] = 1.0
+            a = row[occ + f]
+            if a >= 0:
+                o[i + n_icons + a] = 1.0
+            k = bd[bd[B_FIELD_CROSSING] + f]
+            if k >= 0 and row[slots + bd[bd[B_FLOW] + k]] < 0:
+                o[i + n_icons + N_SPECIES * players] = 1.0
+            i += n_icons + N_SPECIES * players + 1
+        for s in range(ns):                                     # the river
+            t = row[slots + s]
+            for c in range(cols):
+                icon = bd[bd[B_TILE_ICONS] + t * (cols + 1) + c + 1] if t >= 0 else 0
+                o[i + icon] = 1.0
+                i += n_icons
+            if t < 0:
+                o[i] = 1.0
+            i += 1
+        o[i] = row[NSTACK] / 25
+        o[i + 1] = removed / 25
+        o[i + 2] = row[NDISCARD] / 25
+        o[i + 3] = 1.0 if row[LAST_ROUND] else 0.0
+        i += 4
+        points(row, bd, pts)
+        for s in range(players):                                # the seats
+            pick = row[PICK + s]
+            hidden = pick >= 0 and s != agent
+            o[i] = 0.0 if hidden else 1.0                       # hand known
+            i += 1
+            hand = row[HAND + s]
+            unrevealed = hand | (1 << pick if pick >= 0 else 0)
+            for sp in range(N_SPECIES):
+                if not hidden and hand >> sp & 1:
+                    o[i + sp] = 1.0
+                if unrevealed >> sp & 1:
+                    o[i + N_SPECIES + sp] = 1.0
+                if row[REVEALED + s] >> sp & 1:
+                    o[i + 2 * N_SPECIES + sp] = 1.0
+            i += 3 * N_SPECIES
+            o[i] = 1.0 if pick >= 0 else 0.0                    # picked
+            i += 1
+            o[i + (1 + pick if pick >= 0 and s == agent else 0)] = 1.0  # own pick
+            i += N_SPECIES + 1
+            for sp in range(N_SPECIES):
+                a = s * N_SPECIES + sp
+                p = row[POS + a]
+                if p == TEAM_CARD:
+                    o[i] = 1.0
+                elif p == finish:
+                    o[i + 2] = 1.0
+                    o[i + 4] = row[PLACE + a] / players
+                else:
+                    o[i + 1] = 1.0
+                    o[i + 3] = p / fields
+                i += 5
+            o[i] = row[DONE + s] / 5
+            o[i + 1] = pts[s] / 30
+            i += 2
+        o[i] = 1.0 if ph == OVER else 0.0
+        m = masks[e]
+        m[:] = 0
+        if ph != OVER and row[WAIT] == agent:
+            k = legal(row, bd, codes)
+            for j in range(k):
+                m[codes[j]] = 1
