@@ -129,3 +129,34 @@ def test_pure_python_fallback_plays_the_same_games_as_the_compiled_kernel():
     assert compiled is False
     expected = K.play_games(120, players=4, seed=12, first_player=1, river_flow="back")
     assert np.array_equal(np.array(pts), expected[0]) and np.array_equal(np.array(won), expected[1])
+
+
+@pytest.mark.parametrize("players, river_flow", [(2, "forward"), (4, "back"), (6, "forward")])
+def test_from_state_gives_the_engine_position_to_the_kernel(players, river_flow):
+    """At every decision of engine games (picks made in any seat order, as simultaneous
+    picks allow), the kernel position made from the state has the engine's seat to move
+    and legal actions, and the vector env's encoder writes the codec's observation of it."""
+    import random
+    game = load("wildwasser", players=players, river_flow=river_flow)
+    codec = codec_for(game)
+    code = {a: i for i, a in enumerate(_actions(game))}
+    bd = K.BOARDS[river_flow]
+    out = np.zeros(K.MAX_LEGAL, np.int64)
+    rng = random.Random(players)
+    removed = game.board.removed_for(players)
+    for g in range(25):
+        state = game.new_game(seed=g)
+        while not state.is_terminal():
+            st = K.from_state(state, seed=g)
+            seat = state.current_seat
+            assert st[K.WAIT] == seat
+            k = K.legal(st, bd, out)
+            assert list(out[:k]) == [code[a] for a in state.legal_actions(seat)]
+            obs = np.zeros((1, codec.obs_size), np.float32)
+            masks = np.zeros((1, codec.num_actions), np.int8)
+            K.tables_encode(st[None, :], bd, players, removed, seat, obs, masks)
+            assert np.array_equal(obs[0], codec.observe_state(state, seat))
+            assert np.array_equal(masks[0], codec.mask(state.legal_actions(seat), state.view(seat)))
+            movers = state.to_move()
+            mover = movers[rng.randrange(len(movers))]  # any seat of a simultaneous pick
+            state.apply(rng.choice(state.legal_actions(mover)), mover)

@@ -106,6 +106,39 @@ def new_position(board=BOARD) -> np.ndarray:
     return np.zeros(position_size(board), np.int64)
 
 
+def from_state(state, seed: int = 0) -> np.ndarray:
+    """The kernel position of an engine state (rules.WildwasserState), its generator
+    seeded from `seed`: how a search or the lab hands a position to the kernel.  The
+    engine's stack keeps its top last, as the kernel's does."""
+    b = state.board
+    p = state.players
+    n = N_SPECIES * p
+    st = new_position(b)
+    slots_at, occ_at = BOARD_BLOCKS, BOARD_BLOCKS + b.slots
+    stack_at = occ_at + b.fields + 2
+    st[SLOTS_AT], st[OCC_AT], st[STACK_AT] = slots_at, occ_at, stack_at
+    st[POS:POS + n] = state.pos
+    st[PLACE:PLACE + n] = state.place
+    st[PODIUM_N:PODIUM_N + N_SPECIES] = state.podium_n
+    st[DONE:DONE + p] = state.done
+    st[HAND:HAND + p] = state.hand
+    st[REVEALED:REVEALED + p] = state.revealed
+    st[PICK:PICK + p] = state.pick
+    st[slots_at:slots_at + b.slots] = state.slots
+    st[occ_at:occ_at + b.fields + 2] = state.occ
+    st[stack_at:stack_at + len(state.stack)] = state.stack
+    st[NSTACK] = len(state.stack)
+    st[GAPS] = state.gaps
+    st[LAST_ROUND] = state.last_round
+    st[MARKER], st[PHASE], st[TURN], st[CARD], st[ROUND] = state.marker, state.phase, state.turn, state.card, state.round
+    st[FIRST] = state.order[0]
+    st[WAIT] = state.waiting[0] if state.waiting else -1  # picks: the lowest seat still to pick
+    st[NDISCARD] = len(state.discard)
+    st[RNG] = seed_state(seed)
+    st[PLAYERS] = p
+    return st
+
+
 # -- setup ----------------------------------------------------------------------------
 @kernel
 def shuffle_tiles(bd, order, x: int) -> int:
