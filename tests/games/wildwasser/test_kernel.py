@@ -52,7 +52,7 @@ def replay(t: dict, g: int, game, actions) -> object:
 ])
 def test_ww_kernel_games_replay_in_the_engine_with_equal_legal_actions_places_and_winners(players, first_player,
                                                                                           river_flow, seed):
-    games = 500
+    games = 400
     t = K.trace_games(games, players, seed, first_player, river_flow)
     game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)
     actions = _actions(game)
@@ -144,7 +144,7 @@ def test_from_state_gives_the_engine_position_to_the_kernel(players, river_flow)
     out = np.zeros(K.MAX_LEGAL, np.int64)
     rng = random.Random(players)
     removed = game.board.removed_for(players)
-    for g in range(25):
+    for g in range(12):
         state = game.new_game(seed=g)
         while not state.is_terminal():
             st = K.from_state(state, seed=g)
