@@ -13,8 +13,9 @@ compiled code), and `st`, one position (`new_position`):
     st[st[SLOTS_AT] + i], st[st[OCC_AT] + f], st[st[STACK_AT] + i]
                              tile per river slot or -1; animal per field or -1; the stack, top last
 
-One array per position keeps the compiled calls cheap (numba counts references per
-array argument).  Decisions are coded as the single-table codec's action indices
+One array per position keeps the compiled calls cheap: a tuple of eleven arrays,
+unpacked in every function, filled the compiled code with reference counting and ran
+5× slower.  Decisions are coded as the single-table codec's action indices
 (codec.py: `pick A` 0-4, `move` 5, `move A` 6-10, `action` 11, `action S` 12-17,
 `sun A` 18-22, `marker S` 23-28); `legal` lists them in the engine's order.  The picks
 of a round are made seat by seat (seat 0 first), as `state.current_seat` asks for
