@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.protocol import Game, State
 from ..core.registry import load
-from .codecs import Codec, codec_for
+from .codecs import Codec, NotationCodec, codec_for
 
 
 
@@ -36,6 +36,83 @@ def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | Non
     caller has it already)."""
     legal = [str(a) for a in state.legal_actions(seat)] if acting else []
     return {"legal_actions": legal, "view": state.view(seat) if view is None else view}
+
+
+class SeatInfo(dict):
+    """A seat's `info` as `agent_info` makes it, whose `view` is built when first read.
+
+    Building every seat's view at every step costs more than the rest of a step
+    (Wildwasser: five times a `connect_four_v3` step), and most training loops never
+    read it.  The info is a real dict: `legal_actions` is in it from the start, and
+    the first use of any other key, of the keys, items, length, equality, copying or
+    pickling adds `view` first.  It stays the view of the position the info was issued
+    for: before the environment moves on it calls `freeze`, which points unread infos
+    at one clone of that position."""
+
+    __slots__ = ("_state", "_seat")
+
+    def __init__(self, state: State, seat: int, legal: list[str]):
+        super().__init__(legal_actions=legal)  # never empty: json's C encoder skips empty dicts' items()
+        self._state: State | None = state
+        self._seat = seat
+
+    def _complete(self) -> None:
+        state = self._state
+        if state is not None:
+            self._state = None
+            dict.__setitem__(self, "view", state.view(self._seat))
+
+    def __reduce_ex__(self, protocol):  # copy, deepcopy and pickle give a plain dict
+        self._complete()
+        return dict, (dict(dict.items(self)),)
+
+    @staticmethod
+    def freeze(infos) -> None:
+        """Pin the unread views of `infos` (SeatInfo values) to a clone of their position."""
+        frozen = None
+        for info in infos:
+            state = getattr(info, "_state", None)
+            if state is not None:
+                if frozen is None:
+                    frozen = state.clone()
+                info._state = frozen
+
+
+def _completing(name: str):
+    method = getattr(dict, name)
+
+    def complete_first(self, *args, **kwargs):
+        if self._state is not None:
+            self._complete()
+        return method(self, *args, **kwargs)
+    complete_first.__name__ = name
+    complete_first.__doc__ = method.__doc__
+    return complete_first
+
+
+for _name in ("__getitem__", "__setitem__", "__delitem__", "__contains__", "__iter__", "__len__",
+              "__reversed__", "__eq__", "__ne__", "__repr__", "__or__", "__ror__", "__ior__", "get",
+              "keys", "values", "items", "copy", "pop", "popitem", "setdefault", "update", "clear"):
+    setattr(SeatInfo, _name, _completing(_name))
+SeatInfo.__hash__ = None  # a dict: unhashable (defining __eq__ keeps it so)
+
+
+def seat_infos(state: State, seats: dict[str, int], legal: dict[int, dict[int, Any]],
+               codec: Codec) -> dict[str, SeatInfo]:
+    """{agent: SeatInfo} for `seats` ({agent: seat}); `legal[seat]` is the {index: action}
+    map of each acting seat (the notation of a NotationCodec's index is its name)."""
+    names = codec.action_names if isinstance(codec, NotationCodec) else None
+    out = {}
+    for agent, seat in seats.items():
+        found = legal.get(seat)
+        if not found:
+            notation = []
+        elif names is not None:
+            notation = [names[i] for i in found]
+        else:
+            notation = [str(a) for a in found.values()]
+        out[agent] = SeatInfo(state, seat, notation)
+    return out
 
 
 def render_text(state: State, seat: int | None) -> str:

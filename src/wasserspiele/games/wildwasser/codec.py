@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
+import numpy as np
+
+from ...adapters.codecs.base import NotationCodec, Vec, index_of, sparse, _seat
+from .board import SPECIES as BOARD_SPECIES, ICON_NAME
+from .state import CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, SUN_CHOICE, TEAM_CARD
 
 SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
 SPECIES_AT = index_of(SPECIES)
@@ -17,6 +21,10 @@ ICON_AT = index_of(ICONS)
 PHASE_AT = index_of(PHASES)
 WHERE_AT = index_of(WHERE)
 MAYBE_SPECIES = index_of([None, *SPECIES])
+RESOLVING = (CHOOSE, SUN_CHOICE, MARKER_CHOICE)
+# the direct encoder writes the engine's species and icon codes as one-hot positions
+if BOARD_SPECIES != SPECIES or ICON_NAME != ICONS:
+    raise ImportError("wildwasser codec: its species or icons no longer match board.py's order")
 
 
 class WildwasserCodec(NotationCodec):
@@ -97,3 +105,101 @@ class WildwasserCodec(NotationCodec):
             vec.scalar(f"seat{k}_finished", s["finished"], 5, "animals finished / 5")
             vec.scalar(f"seat{k}_points", s["points"], 30, "points / 30")
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
+
+    # -- the environments' path: straight from the state ----------------------------
+    reads_state = True
+
+    def _offsets(self) -> None:
+        """Where the direct encoder writes: segment starts, found from the recorded layout."""
+        at = {name: start for name, start, _size, _meaning in self.layout}
+        self._at = at
+        self._track = at["card"] + len(MAYBE_SPECIES)
+        self._cell = len(ICON_AT) + len(self.owners) + 1
+        self._river = self._track + self.fields * self._cell
+        self._slot = COLUMNS * len(ICON_AT) + 1
+        self._seat_at = [at[f"seat{k}_hand_known"] for k in range(self.players)]
+        self._in_seat = {name[len("seat0_"):]: start - self._seat_at[0]
+                         for name, start in at.items() if name.startswith("seat0_")}
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector without
+        building the view (the track alone is a dict per field there)."""
+        if not hasattr(self, "_at"):
+            self._offsets()
+        at, p, n = self._at, state.players, N_SPECIES
+        phase = state.phase
+        ones = [at["seat"] + seat, at["phase"] + phase, at["start_marker"] + state.marker]
+        ones += [at["to_move"] + s for s in state.waiting]
+        idx = [at["round"]]
+        vals = [state.round / 30]
+        order = state.order
+        start, denom = at["order"], max(1, p - 1)
+        for s in range(p):
+            idx.append(start + s)
+            vals.append(order.index(s) / denom)
+        resolving = phase in RESOLVING
+        ones.append(at["resolving"] + (1 + order[state.turn] if resolving else 0))
+        ones.append(at["card"] + (1 + state.card if resolving else 0))
+        # the track: per field an icon one-hot, the animal's (seat, species) and the blocked flag
+        base, cell, n_icons = self._track, self._cell, len(ICON_AT)
+        slots, occ, icons = state.slots, state.occ, state.board.tile_icons
+        for f, k, slot, col, bank in state.game.field_table:
+            if k < 0:
+                ones.append(base + bank)
+            else:
+                t = slots[slot]
+                if t >= 0:
+                    ones.append(base + icons[t][col])
+                else:
+                    ones.append(base)  # no icon
+                    ones.append(base + cell - 1)  # a crossing without a tile: impassable
+            a = occ[f]
+            if a >= 0:
+                ones.append(base + n_icons + a)
+            base += cell
+        base = self._river
+        for t in slots:
+            if t >= 0:
+                tile = icons[t]
+                for c in range(COLUMNS):
+                    ones.append(base + c * n_icons + tile[c + 1])
+            else:
+                ones += [base, base + n_icons, base + 2 * n_icons, base + self._slot - 1]
+            base += self._slot
+        idx += [at["stack"], at["removed"], at["discard"]]
+        vals += [len(state.stack) / 25, len(state.removed) / 25, len(state.discard) / 25]
+        if state.last_round:
+            ones.append(at["last_round"])
+        rel, fields, finish = self._in_seat, self.fields, state.finish
+        pos, place, points = state.pos, state.place, state.points()
+        for s in range(p):
+            base = self._seat_at[s]
+            hand, pick = state.hand[s], state.pick[s]
+            if not (pick >= 0 and s != seat):
+                ones.append(base + rel["hand_known"])
+                ones += [base + rel["hand"] + sp for sp in range(n) if hand >> sp & 1]
+            unrevealed = hand | (1 << pick if pick >= 0 else 0)
+            ones += [base + rel["unrevealed"] + sp for sp in range(n) if unrevealed >> sp & 1]
+            revealed = state.revealed[s]
+            ones += [base + rel["revealed"] + sp for sp in range(n) if revealed >> sp & 1]
+            if pick >= 0:
+                ones.append(base + rel["picked"])
+            ones.append(base + rel["pick"] + (1 + pick if pick >= 0 and s == seat else 0))
+            for sp, name in enumerate(SPECIES):
+                where = base + rel[f"{name}_at"]
+                x = pos[s * n + sp]
+                if x == TEAM_CARD:
+                    ones.append(where)
+                elif x == finish:
+                    ones.append(where + 2)
+                    idx.append(base + rel[f"{name}_place"])
+                    vals.append(place[s * n + sp] / p)
+                else:
+                    ones.append(where + 1)
+                    idx.append(base + rel[f"{name}_field"])
+                    vals.append(x / fields)
+            idx += [base + rel["finished"], base + rel["points"]]
+            vals += [state.done[s] / 5, points[s] / 30]
+        if phase == OVER:
+            ones.append(at["over"])
+        return sparse(self.obs_size, ones, idx, vals)
