@@ -21,8 +21,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import numpy as np
+
+from ...core.cards import ALL_CARDS
 from ...core.protocol import Action
-from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, _seat
+from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, sparse, _seat
+from .actions import Discard, Pass, Pool, River, Slide, Take, Theme, piece_rank, piece_suit
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -46,6 +50,7 @@ SEAT_AT = index_of([0, 1])
 CELL_AT = index_of(["empty", "face down", *CARDS])
 POOL_SUIT_AT = index_of([None, *SUITS])
 POSITIONS = tuple(f"{r}-{c}" for r in range(1, ROWS + 1) for c in range(1, r + 1))
+POSITION = tuple(CARD[c.name] for c in ALL_CARDS)  # an engine card's index -> its one-hot position
 
 
 def _slots(mask: int) -> str:
@@ -158,3 +163,115 @@ class SevenWatersCodec(Codec):
             vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7")
             vec.scalar(f"{who}_discard_count", p["discard_count"], 54, "cards discarded / 54")
             vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")
+
+    # -- the environments' path: straight from the state ----------------------------
+    reads_state = True
+    actions_need_view = False
+    _at: dict[str, int] | None = None  # segment starts (the direct encoder's offsets)
+
+    def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
+        """`legal_map(state.legal_actions(seat), state.view(seat))` from the action
+        objects and the hand's order (the view's slots), without notation or a view."""
+        slot = {c: i for i, c in enumerate(state.hands[seat])}
+        out: dict[int, Action] = {}
+        for a in state.legal_actions(seat):
+            t = type(a)
+            if t is Take:
+                i = TAKE + a.index
+            elif t is Pass:
+                i = PASS
+            elif t is Theme:
+                i = THEME + slot[a.card]
+            elif t is Discard:
+                i = DISCARD + _cards_mask(a.cards, slot) - 1
+            elif t is Slide:
+                i = SLIDE + (a.line - 1) * MASKS + _cards_mask([p.card for p in a.pieces], slot) - 1
+            elif t is River:
+                start = min(piece_rank(p) for p in a.pieces)
+                i = RIVER + (start - 1) * MASKS + _cards_mask([p.card for p in a.pieces], slot) - 1
+            elif t is Pool:
+                i = (POOL + SUITS.index(piece_suit(a.pieces[0])) * MASKS
+                     + _cards_mask([p.card for p in a.pieces], slot) - 1)
+            else:
+                raise EncodingError(f"seven_waters: {a!r} is not an action the codec knows")
+            if i in out:
+                raise EncodingError(f"seven_waters: actions {out[i]} and {a} share index {i} ({self.action_names[i]})")
+            out[i] = a
+        return out
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector without
+        building the view (card names, the pyramid rows, the log)."""
+        at = self._at
+        if at is None:
+            at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        s = state
+        over = s.over
+        ones = [at["seat"] + seat]
+        if not over and s.turn == seat:
+            ones.append(at["my_turn"])
+        if s.extra:
+            ones.append(at["extra_action"])
+        if over:
+            ones.append(at["over"])
+        limit = s.game.options["slide_limit"]
+        idx = [at["pyramid_left"], at["slides_built"], at["slide_limit"], at["final_turns_left"]]
+        vals = [s.left / PYRAMID, s.slides_built / 7, (0 if limit is None else limit) / 7,
+                (-1 if s.final_left < 0 else s.final_left) / 2]
+        cell, free = at["pyramid0"], at["free"]
+        width = len(CELL_AT)
+        for i, c in enumerate(s.pyramid):
+            if c is None:
+                ones.append(cell)
+            elif s.face_up(i):
+                ones.append(cell + 2 + POSITION[c.index])
+                if s.is_free(i):
+                    ones.append(free + i)
+            else:
+                ones.append(cell + 1)  # face down, so covered: never free
+            cell += width
+        width = len(CARD)
+        for i, c in enumerate(s.hands[seat]):
+            ones.append(at[f"hand_slot{i}"] + POSITION[c.index])
+        for who, p in (("me", seat), ("opponent", 1 - seat)):
+            start = at[f"{who}_lines"]
+            ones += [start + POSITION[c.index] for line in s.lines[p] for c in line]
+            start = at[f"{who}_line_sums"]
+            idx += [start, start + 1, start + 2, start + 3]
+            vals += [x / 40 for x in s.line_sums[p]]
+            built, cards = at[f"{who}_slide_built"], at[f"{who}_slides"]
+            for k, slide in enumerate(s.slides[p]):
+                if slide is not None:
+                    ones.append(built + k)
+                    ones += [cards + POSITION[piece.card.index] for piece in slide]
+            river = s.river[p]
+            start = at[f"{who}_river"]
+            ones += [start + POSITION[piece.card.index] for piece in river]
+            if river:
+                ranks = [piece_rank(piece) for piece in river]
+                start = at[f"{who}_river_ends"]
+                idx += [start, start + 1]
+                vals += [min(ranks) / 13, max(ranks) / 13]
+            pool = s.pool[p]
+            start = at[f"{who}_pool"]
+            ones += [start + POSITION[piece.card.index] for piece in pool]
+            ones.append(at[f"{who}_pool_suit"] + (1 + SUITS.index(piece_suit(pool[0])) if pool else 0))
+            theme = s.theme[p]
+            if theme is not None:
+                ones.append(at[f"{who}_theme_placed"])
+                if p == seat or over:
+                    ones.append(at[f"{who}_theme"] + POSITION[theme.index])
+            idx += [at[f"{who}_hand_count"], at[f"{who}_discard_count"]]
+            vals += [len(s.hands[p]) / HAND_SLOTS, len(s.discards[p]) / 54]
+            if p == seat:
+                start = at[f"{who}_discards"]
+                ones += [start + POSITION[c.index] for c in s.discards[p]]
+        return sparse(self.obs_size, ones, idx, vals)
+
+
+def _cards_mask(cards, slot: dict) -> int:
+    """The hand-slot bit mask of `cards` (every one in the hand: they came from legal_actions)."""
+    m = 0
+    for c in cards:
+        m |= 1 << slot[c]
+    return m
