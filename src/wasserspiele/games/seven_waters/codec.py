@@ -26,7 +26,9 @@ import numpy as np
 from ...core.cards import ALL_CARDS
 from ...core.protocol import Action
 from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, sparse, _seat
-from .actions import Discard, Pass, Pool, River, Slide, Take, Theme, piece_rank, piece_suit
+from .actions import (
+    COVERED_BY, FACE_UP_ROW, Discard, Pass, Pool, River, Slide, Take, Theme, piece_rank, piece_suit,
+)
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -199,12 +201,19 @@ class SevenWatersCodec(Codec):
             out[i] = a
         return out
 
+    def _offsets(self) -> dict[str, int]:
+        """Segment starts (from the recorded layout), and per park (me, opponent) a tuple
+        of them in the order the direct encoder writes."""
+        at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        parts = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
+                 "theme_placed", "theme", "hand_count", "discard_count", "discards")
+        self._parks = tuple(tuple(at[f"{who}_{part}"] for part in parts) for who in ("me", "opponent"))
+        return at
+
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
         building the view (card names, the pyramid rows, the log)."""
-        at = self._at
-        if at is None:
-            at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        at = self._at or self._offsets()
         s = state
         over = s.over
         ones = [at["seat"] + seat]
@@ -218,54 +227,59 @@ class SevenWatersCodec(Codec):
         idx = [at["pyramid_left"], at["slides_built"], at["slide_limit"], at["final_turns_left"]]
         vals = [s.left / PYRAMID, s.slides_built / 7, (0 if limit is None else limit) / 7,
                 (-1 if s.final_left < 0 else s.final_left) / 2]
-        cell, free = at["pyramid0"], at["free"]
-        width = len(CELL_AT)
-        for i, c in enumerate(s.pyramid):
+        cell, free, width = at["pyramid0"], at["free"], len(CELL_AT)
+        pyramid = s.pyramid
+        for i, c in enumerate(pyramid):
             if c is None:
                 ones.append(cell)
-            elif s.face_up(i):
-                ones.append(cell + 2 + POSITION[c.index])
-                if s.is_free(i):
-                    ones.append(free + i)
             else:
-                ones.append(cell + 1)  # face down, so covered: never free
+                uncovered = True  # SW-3.2: free once neither covering card is left
+                for j in COVERED_BY[i]:
+                    if pyramid[j] is not None:
+                        uncovered = False
+                        break
+                if uncovered:
+                    ones += (cell + 2 + POSITION[c.index], free + i)
+                elif FACE_UP_ROW[i]:
+                    ones.append(cell + 2 + POSITION[c.index])
+                else:
+                    ones.append(cell + 1)  # face down
             cell += width
-        width = len(CARD)
-        for i, c in enumerate(s.hands[seat]):
-            ones.append(at[f"hand_slot{i}"] + POSITION[c.index])
-        for who, p in (("me", seat), ("opponent", 1 - seat)):
-            start = at[f"{who}_lines"]
-            ones += [start + POSITION[c.index] for line in s.lines[p] for c in line]
-            start = at[f"{who}_line_sums"]
-            idx += [start, start + 1, start + 2, start + 3]
+        start = at["hand_slot0"] - len(CARD)
+        for c in s.hands[seat]:
+            start += len(CARD)
+            ones.append(start + POSITION[c.index])
+        for p, park in ((seat, self._parks[0]), (1 - seat, self._parks[1])):
+            (lines, line_sums, slide_built, slides, river_at, river_ends, pool_at, pool_suit,
+             theme_placed, theme_at, hand_count, discard_count, discards) = park
+            ones += [lines + POSITION[c.index] for line in s.lines[p] for c in line]
+            idx += (line_sums, line_sums + 1, line_sums + 2, line_sums + 3)
             vals += [x / 40 for x in s.line_sums[p]]
-            built, cards = at[f"{who}_slide_built"], at[f"{who}_slides"]
             for k, slide in enumerate(s.slides[p]):
                 if slide is not None:
-                    ones.append(built + k)
-                    ones += [cards + POSITION[piece.card.index] for piece in slide]
+                    ones.append(slide_built + k)
+                    ones += [slides + POSITION[piece.card.index] for piece in slide]
             river = s.river[p]
-            start = at[f"{who}_river"]
-            ones += [start + POSITION[piece.card.index] for piece in river]
             if river:
+                ones += [river_at + POSITION[piece.card.index] for piece in river]
                 ranks = [piece_rank(piece) for piece in river]
-                start = at[f"{who}_river_ends"]
-                idx += [start, start + 1]
-                vals += [min(ranks) / 13, max(ranks) / 13]
+                idx += (river_ends, river_ends + 1)
+                vals += (min(ranks) / 13, max(ranks) / 13)
             pool = s.pool[p]
-            start = at[f"{who}_pool"]
-            ones += [start + POSITION[piece.card.index] for piece in pool]
-            ones.append(at[f"{who}_pool_suit"] + (1 + SUITS.index(piece_suit(pool[0])) if pool else 0))
+            if pool:
+                ones += [pool_at + POSITION[piece.card.index] for piece in pool]
+                ones.append(pool_suit + 1 + SUITS.index(piece_suit(pool[0])))
+            else:
+                ones.append(pool_suit)
             theme = s.theme[p]
             if theme is not None:
-                ones.append(at[f"{who}_theme_placed"])
+                ones.append(theme_placed)
                 if p == seat or over:
-                    ones.append(at[f"{who}_theme"] + POSITION[theme.index])
-            idx += [at[f"{who}_hand_count"], at[f"{who}_discard_count"]]
-            vals += [len(s.hands[p]) / HAND_SLOTS, len(s.discards[p]) / 54]
+                    ones.append(theme_at + POSITION[theme.index])
+            idx += (hand_count, discard_count)
+            vals += (len(s.hands[p]) / HAND_SLOTS, len(s.discards[p]) / 54)
             if p == seat:
-                start = at[f"{who}_discards"]
-                ones += [start + POSITION[c.index] for c in s.discards[p]]
+                ones += [discards + POSITION[c.index] for c in s.discards[p]]
         return sparse(self.obs_size, ones, idx, vals)
 
 

@@ -109,23 +109,35 @@ class WildwasserCodec(NotationCodec):
     # -- the environments' path: straight from the state ----------------------------
     reads_state = True
 
-    def _offsets(self) -> None:
-        """Where the direct encoder writes: segment starts, found from the recorded layout."""
+    def _offsets(self, game: Any) -> None:
+        """Where the direct encoder writes: segment starts (from the recorded layout) and
+        the track's fixed part (bank icons) and field positions."""
         at = {name: start for name, start, _size, _meaning in self.layout}
         self._at = at
-        self._track = at["card"] + len(MAYBE_SPECIES)
-        self._cell = len(ICON_AT) + len(self.owners) + 1
-        self._river = self._track + self.fields * self._cell
+        track = at["card"] + len(MAYBE_SPECIES)
+        cell = len(ICON_AT) + len(self.owners) + 1
+        self._river = track + self.fields * cell
         self._slot = COLUMNS * len(ICON_AT) + 1
         self._seat_at = [at[f"seat{k}_hand_known"] for k in range(self.players)]
         self._in_seat = {name[len("seat0_"):]: start - self._seat_at[0]
                          for name, start in at.items() if name.startswith("seat0_")}
+        self._banks: list[int] = []  # the bank fields' icons never change
+        self._crossings: list[tuple[int, int, int]] = []  # (cell start, river slot, column)
+        self._animal_at = [0] * (self.fields + 2)  # field -> where its animal's one-hot starts
+        for j, (f, k, slot, col, bank) in enumerate(game.field_table):
+            base = track + j * cell
+            if k < 0:
+                self._banks.append(base + bank)
+            else:
+                self._crossings.append((base, slot, col))
+            self._animal_at[f] = base + len(ICON_AT)
+        self._blocked = cell - 1
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
         building the view (the track alone is a dict per field there)."""
         if not hasattr(self, "_at"):
-            self._offsets()
+            self._offsets(state.game)
         at, p, n = self._at, state.players, N_SPECIES
         phase = state.phase
         ones = [at["seat"] + seat, at["phase"] + phase, at["start_marker"] + state.marker]
@@ -141,22 +153,20 @@ class WildwasserCodec(NotationCodec):
         ones.append(at["resolving"] + (1 + order[state.turn] if resolving else 0))
         ones.append(at["card"] + (1 + state.card if resolving else 0))
         # the track: per field an icon one-hot, the animal's (seat, species) and the blocked flag
-        base, cell, n_icons = self._track, self._cell, len(ICON_AT)
-        slots, occ, icons = state.slots, state.occ, state.board.tile_icons
-        for f, k, slot, col, bank in state.game.field_table:
-            if k < 0:
-                ones.append(base + bank)
+        ones += self._banks
+        slots, icons, blocked = state.slots, state.board.tile_icons, self._blocked
+        for base, slot, col in self._crossings:
+            t = slots[slot]
+            if t >= 0:
+                ones.append(base + icons[t][col])
             else:
-                t = slots[slot]
-                if t >= 0:
-                    ones.append(base + icons[t][col])
-                else:
-                    ones.append(base)  # no icon
-                    ones.append(base + cell - 1)  # a crossing without a tile: impassable
-            a = occ[f]
-            if a >= 0:
-                ones.append(base + n_icons + a)
-            base += cell
+                ones.append(base)  # no icon
+                ones.append(base + blocked)  # a crossing without a tile: impassable
+        animal_at, finish = self._animal_at, state.finish
+        for a, x in enumerate(state.pos):
+            if 0 < x < finish:
+                ones.append(animal_at[x] + a)
+        n_icons = len(ICON_AT)
         base = self._river
         for t in slots:
             if t >= 0:
@@ -170,7 +180,7 @@ class WildwasserCodec(NotationCodec):
         vals += [len(state.stack) / 25, len(state.removed) / 25, len(state.discard) / 25]
         if state.last_round:
             ones.append(at["last_round"])
-        rel, fields, finish = self._in_seat, self.fields, state.finish
+        rel, fields = self._in_seat, self.fields
         pos, place, points = state.pos, state.place, state.points()
         for s in range(p):
             base = self._seat_at[s]
