@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.protocol import Game, State
 from ..core.registry import load
-from .codecs import Codec, NotationCodec, codec_for
+from .codecs import Codec, codec_for
 
 
 
@@ -38,29 +38,45 @@ def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | Non
     return {"legal_actions": legal, "view": state.view(seat) if view is None else view}
 
 
+class _Pending:
+    """What a SeatInfo holds in place of a value not built yet (never seen through the
+    dict's methods; code reading a dict's internals directly, such as orjson, meets it
+    and fails loudly rather than getting wrong data)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<built when read>"
+
+
+PENDING = _Pending()
+
+
 class SeatInfo(dict):
-    """A seat's `info` as `agent_info` makes it, whose `view` is built when first read.
+    """A seat's `info` as `agent_info` makes it, built when first read.
 
-    Building every seat's view at every step costs more than the rest of a step
-    (Wildwasser: five times a `connect_four_v3` step), and most training loops never
-    read it.  The info is a real dict: `legal_actions` is in it from the start, and
-    the first use of any other key, of the keys, items, length, equality, copying or
-    pickling adds `view` first.  It stays the view of the position the info was issued
-    for: before the environment moves on it calls `freeze`, which points unread infos
-    at one clone of that position."""
+    Building every seat's view and legal actions' notation at every step costs more
+    than the rest of a step (Wildwasser's views: five times a `connect_four_v3` step),
+    and most training loops never read them.  The info is a real dict with the keys
+    `legal_actions` and `view`; the first use of a value, of the keys, items, length,
+    equality, copying or pickling builds both.  They stay those of the position the
+    info was issued for: before the environment moves on it calls `freeze`, which
+    points unread infos at one clone of that position."""
 
-    __slots__ = ("_state", "_seat")
+    __slots__ = ("_state", "_seat", "_acting")
 
-    def __init__(self, state: State, seat: int, legal: list[str]):
-        super().__init__(legal_actions=legal)  # never empty: json's C encoder skips empty dicts' items()
+    def __init__(self, state: State, seat: int, acting: bool):
+        super().__init__(legal_actions=PENDING, view=PENDING)
         self._state: State | None = state
         self._seat = seat
+        self._acting = acting
 
     def _complete(self) -> None:
         state = self._state
         if state is not None:
             self._state = None
-            dict.__setitem__(self, "view", state.view(self._seat))
+            for key, value in agent_info(state, self._seat, self._acting).items():
+                dict.__setitem__(self, key, value)
 
     def __reduce_ex__(self, protocol):  # copy, deepcopy and pickle give a plain dict
         self._complete()
@@ -68,7 +84,7 @@ class SeatInfo(dict):
 
     @staticmethod
     def freeze(infos) -> None:
-        """Pin the unread views of `infos` (SeatInfo values) to a clone of their position."""
+        """Pin the unread infos among `infos` to a clone of their position."""
         frozen = None
         for info in infos:
             state = getattr(info, "_state", None)
@@ -95,24 +111,6 @@ for _name in ("__getitem__", "__setitem__", "__delitem__", "__contains__", "__it
               "keys", "values", "items", "copy", "pop", "popitem", "setdefault", "update", "clear"):
     setattr(SeatInfo, _name, _completing(_name))
 SeatInfo.__hash__ = None  # a dict: unhashable (defining __eq__ keeps it so)
-
-
-def seat_infos(state: State, seats: dict[str, int], legal: dict[int, dict[int, Any]],
-               codec: Codec) -> dict[str, SeatInfo]:
-    """{agent: SeatInfo} for `seats` ({agent: seat}); `legal[seat]` is the {index: action}
-    map of each acting seat (the notation of a NotationCodec's index is its name)."""
-    names = codec.action_names if isinstance(codec, NotationCodec) else None
-    out = {}
-    for agent, seat in seats.items():
-        found = legal.get(seat)
-        if not found:
-            notation = []
-        elif names is not None:
-            notation = [names[i] for i in found]
-        else:
-            notation = [str(a) for a in found.values()]
-        out[agent] = SeatInfo(state, seat, notation)
-    return out
 
 
 def render_text(state: State, seat: int | None) -> str:

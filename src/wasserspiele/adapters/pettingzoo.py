@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import SeatInfo, load_with_codec, render_text, seat_infos, zero_sum
+from .common import SeatInfo, load_with_codec, render_text, zero_sum
 
 
 def _declare_agents(env) -> None:
@@ -69,8 +69,10 @@ def _observation(env, seat: int) -> dict[str, np.ndarray]:
 
 
 def _infos(env) -> dict[str, SeatInfo]:
-    """Per live agent: its legal actions' notation and (built when read) its raw view."""
-    return seat_infos(env.game_state, {a: env._seat[a] for a in env.agents}, _legal_maps(env), env.codec)
+    """Per live agent: its legal actions' notation and its raw view (built when read)."""
+    state = env.game_state
+    pending = state.to_move()
+    return {a: SeatInfo(state, env._seat[a], env._seat[a] in pending) for a in env.agents}
 
 
 def _illegal(env, seat: int, index: Any) -> None:

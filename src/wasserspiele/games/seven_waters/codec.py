@@ -174,7 +174,7 @@ class SevenWatersCodec(Codec):
     def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
         """`legal_map(state.legal_actions(seat), state.view(seat))` from the action
         objects and the hand's order (the view's slots), without notation or a view."""
-        slot = {c: i for i, c in enumerate(state.hands[seat])}
+        bit = {c: 1 << i for i, c in enumerate(state.hands[seat])}  # a hand card's slot bit
         out: dict[int, Action] = {}
         for a in state.legal_actions(seat):
             t = type(a)
@@ -183,17 +183,22 @@ class SevenWatersCodec(Codec):
             elif t is Pass:
                 i = PASS
             elif t is Theme:
-                i = THEME + slot[a.card]
+                i = THEME + bit[a.card].bit_length() - 1
             elif t is Discard:
-                i = DISCARD + _cards_mask(a.cards, slot) - 1
-            elif t is Slide:
-                i = SLIDE + (a.line - 1) * MASKS + _cards_mask([p.card for p in a.pieces], slot) - 1
-            elif t is River:
-                start = min(piece_rank(p) for p in a.pieces)
-                i = RIVER + (start - 1) * MASKS + _cards_mask([p.card for p in a.pieces], slot) - 1
-            elif t is Pool:
-                i = (POOL + SUITS.index(piece_suit(a.pieces[0])) * MASKS
-                     + _cards_mask([p.card for p in a.pieces], slot) - 1)
+                m = 0
+                for c in a.cards:
+                    m |= bit[c]
+                i = DISCARD + m - 1
+            elif t is Slide or t is River or t is Pool:
+                m = 0
+                for p in a.pieces:
+                    m |= bit[p.card]
+                if t is Slide:
+                    i = SLIDE + (a.line - 1) * MASKS + m - 1
+                elif t is River:
+                    i = RIVER + (min(piece_rank(p) for p in a.pieces) - 1) * MASKS + m - 1
+                else:
+                    i = POOL + SUITS.index(piece_suit(a.pieces[0])) * MASKS + m - 1
             else:
                 raise EncodingError(f"seven_waters: {a!r} is not an action the codec knows")
             if i in out:
@@ -205,10 +210,22 @@ class SevenWatersCodec(Codec):
         """Segment starts (from the recorded layout), and per park (me, opponent) a tuple
         of them in the order the direct encoder writes."""
         at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        self._line_cache: dict[tuple[int, int], tuple[tuple, list[int]]] = {}
         parts = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
                  "theme_placed", "theme", "hand_count", "discard_count", "discards")
         self._parks = tuple(tuple(at[f"{who}_{part}"] for part in parts) for who in ("me", "opponent"))
         return at
+
+    def _lines(self, lines: tuple, start: int) -> list[int]:
+        """The one-hot positions of a park's line cards: dealt at setup and never changed
+        (SW-3.3), so found once per game (the tuple is shared by the game's states)."""
+        key = (id(lines), start)
+        found = self._line_cache.get(key)
+        if found is None or found[0] is not lines:
+            if len(self._line_cache) > 64:
+                self._line_cache.clear()
+            found = self._line_cache[key] = (lines, [start + POSITION[c.index] for line in lines for c in line])
+        return found[1]
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
@@ -233,12 +250,8 @@ class SevenWatersCodec(Codec):
             if c is None:
                 ones.append(cell)
             else:
-                uncovered = True  # SW-3.2: free once neither covering card is left
-                for j in COVERED_BY[i]:
-                    if pyramid[j] is not None:
-                        uncovered = False
-                        break
-                if uncovered:
+                covered_by = COVERED_BY[i]  # SW-3.2: free once neither covering card is left
+                if not covered_by or (pyramid[covered_by[0]] is None and pyramid[covered_by[1]] is None):
                     ones += (cell + 2 + POSITION[c.index], free + i)
                 elif FACE_UP_ROW[i]:
                     ones.append(cell + 2 + POSITION[c.index])
@@ -252,7 +265,7 @@ class SevenWatersCodec(Codec):
         for p, park in ((seat, self._parks[0]), (1 - seat, self._parks[1])):
             (lines, line_sums, slide_built, slides, river_at, river_ends, pool_at, pool_suit,
              theme_placed, theme_at, hand_count, discard_count, discards) = park
-            ones += [lines + POSITION[c.index] for line in s.lines[p] for c in line]
+            ones += self._lines(s.lines[p], lines)
             idx += (line_sums, line_sums + 1, line_sums + 2, line_sums + 3)
             vals += [x / 40 for x in s.line_sums[p]]
             for k, slide in enumerate(s.slides[p]):
@@ -262,9 +275,8 @@ class SevenWatersCodec(Codec):
             river = s.river[p]
             if river:
                 ones += [river_at + POSITION[piece.card.index] for piece in river]
-                ranks = [piece_rank(piece) for piece in river]
-                idx += (river_ends, river_ends + 1)
-                vals += (min(ranks) / 13, max(ranks) / 13)
+                idx += (river_ends, river_ends + 1)  # the river lies in ascending rank order
+                vals += (piece_rank(river[0]) / 13, piece_rank(river[-1]) / 13)
             pool = s.pool[p]
             if pool:
                 ones += [pool_at + POSITION[piece.card.index] for piece in pool]
@@ -281,11 +293,3 @@ class SevenWatersCodec(Codec):
             if p == seat:
                 ones += [discards + POSITION[c.index] for c in s.discards[p]]
         return sparse(self.obs_size, ones, idx, vals)
-
-
-def _cards_mask(cards, slot: dict) -> int:
-    """The hand-slot bit mask of `cards` (every one in the hand: they came from legal_actions)."""
-    m = 0
-    for c in cards:
-        m |= 1 << slot[c]
-    return m

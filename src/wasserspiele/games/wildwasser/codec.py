@@ -22,6 +22,7 @@ PHASE_AT = index_of(PHASES)
 WHERE_AT = index_of(WHERE)
 MAYBE_SPECIES = index_of([None, *SPECIES])
 RESOLVING = (CHOOSE, SUN_CHOICE, MARKER_CHOICE)
+BITS = tuple(tuple(sp for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))  # mask -> species
 # the direct encoder writes the engine's species and icon codes as one-hot positions
 if BOARD_SPECIES != SPECIES or ICON_NAME != ICONS:
     raise ImportError("wildwasser codec: its species or icons no longer match board.py's order")
@@ -118,9 +119,11 @@ class WildwasserCodec(NotationCodec):
         cell = len(ICON_AT) + len(self.owners) + 1
         self._river = track + self.fields * cell
         self._slot = COLUMNS * len(ICON_AT) + 1
-        self._seat_at = [at[f"seat{k}_hand_known"] for k in range(self.players)]
-        self._in_seat = {name[len("seat0_"):]: start - self._seat_at[0]
-                         for name, start in at.items() if name.startswith("seat0_")}
+        self._seat_parts = [tuple(at[f"seat{k}_{part}"] for part in (
+            "hand_known", "hand", "unrevealed", "revealed", "picked", "pick", "finished", "points"))
+            for k in range(self.players)]
+        self._animals = [tuple(at[f"seat{k}_{name}_{part}"] for part in ("at", "field", "place"))
+                         for k in range(self.players) for name in SPECIES]
         self._banks: list[int] = []  # the bank fields' icons never change
         self._crossings: list[tuple[int, int, int]] = []  # (cell start, river slot, column)
         self._animal_at = [0] * (self.fields + 2)  # field -> where its animal's one-hot starts
@@ -162,10 +165,6 @@ class WildwasserCodec(NotationCodec):
             else:
                 ones.append(base)  # no icon
                 ones.append(base + blocked)  # a crossing without a tile: impassable
-        animal_at, finish = self._animal_at, state.finish
-        for a, x in enumerate(state.pos):
-            if 0 < x < finish:
-                ones.append(animal_at[x] + a)
         n_icons = len(ICON_AT)
         base = self._river
         for t in slots:
@@ -180,36 +179,42 @@ class WildwasserCodec(NotationCodec):
         vals += [len(state.stack) / 25, len(state.removed) / 25, len(state.discard) / 25]
         if state.last_round:
             ones.append(at["last_round"])
-        rel, fields = self._in_seat, self.fields
-        pos, place, points = state.pos, state.place, state.points()
+        bits, parts = BITS, self._seat_parts
+        points = state.points()
         for s in range(p):
-            base = self._seat_at[s]
+            hand_known, hand_at, unrevealed_at, revealed_at, picked, pick_at, finished, points_at = parts[s]
             hand, pick = state.hand[s], state.pick[s]
-            if not (pick >= 0 and s != seat):
-                ones.append(base + rel["hand_known"])
-                ones += [base + rel["hand"] + sp for sp in range(n) if hand >> sp & 1]
-            unrevealed = hand | (1 << pick if pick >= 0 else 0)
-            ones += [base + rel["unrevealed"] + sp for sp in range(n) if unrevealed >> sp & 1]
-            revealed = state.revealed[s]
-            ones += [base + rel["revealed"] + sp for sp in range(n) if revealed >> sp & 1]
             if pick >= 0:
-                ones.append(base + rel["picked"])
-            ones.append(base + rel["pick"] + (1 + pick if pick >= 0 and s == seat else 0))
-            for sp, name in enumerate(SPECIES):
-                where = base + rel[f"{name}_at"]
-                x = pos[s * n + sp]
-                if x == TEAM_CARD:
-                    ones.append(where)
-                elif x == finish:
-                    ones.append(where + 2)
-                    idx.append(base + rel[f"{name}_place"])
-                    vals.append(place[s * n + sp] / p)
-                else:
-                    ones.append(where + 1)
-                    idx.append(base + rel[f"{name}_field"])
-                    vals.append(x / fields)
-            idx += [base + rel["finished"], base + rel["points"]]
-            vals += [state.done[s] / 5, points[s] / 30]
+                ones.append(picked)
+                if s == seat:
+                    ones.append(pick_at + 1 + pick)
+                    ones.append(hand_known)
+                    ones += [hand_at + sp for sp in bits[hand]]
+                else:  # a face-down pick hides which card is still in hand
+                    ones.append(pick_at)
+                ones += [unrevealed_at + sp for sp in bits[hand | 1 << pick]]
+            else:
+                ones += (pick_at, hand_known)
+                ones += [hand_at + sp for sp in bits[hand]]
+                ones += [unrevealed_at + sp for sp in bits[hand]]
+            ones += [revealed_at + sp for sp in bits[state.revealed[s]]]
+            idx += (finished, points_at)
+            vals += (state.done[s] / 5, points[s] / 30)
+        # every animal: where it is (team card, track, podium), its field or its place,
+        # and on the track its (seat, species) one-hot in its field's cell
+        animal_at, fields, finish, place = self._animal_at, self.fields, state.finish, state.place
+        for a, (where, field, podium) in zip(range(p * n), self._animals):
+            x = state.pos[a]
+            if x == TEAM_CARD:
+                ones.append(where)
+            elif x == finish:
+                ones.append(where + 2)
+                idx.append(podium)
+                vals.append(place[a] / p)
+            else:
+                ones += (where + 1, animal_at[x] + a)
+                idx.append(field)
+                vals.append(x / fields)
         if phase == OVER:
             ones.append(at["over"])
         return sparse(self.obs_size, ones, idx, vals)
