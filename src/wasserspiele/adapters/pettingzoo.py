@@ -64,7 +64,7 @@ def _observation(env, seat: int) -> dict[str, np.ndarray]:
     mask = np.zeros(codec.num_actions, dtype=np.int8)
     legal = _legal_maps(env).get(seat)
     if legal:
-        mask[list(legal)] = 1
+        mask[np.fromiter(legal, np.intp, len(legal))] = 1  # a third of indexing with a list
     return {"observation": codec.observe_state(env.game_state, seat), "action_mask": mask}
 
 

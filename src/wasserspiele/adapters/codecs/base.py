@@ -104,8 +104,8 @@ def sparse(size: int, ones: list[int], at: list[int], values: list[float]) -> np
     encoders' output: most of a large observation is zeros, and filling a zero array
     beats converting a long list).  An index in `ones` must not repeat."""
     out = np.zeros(size, dtype=np.float32)
-    out[ones] = 1.0
-    out[at] = values
+    out[np.fromiter(ones, np.intp, len(ones))] = 1.0  # fromiter: a third of indexing with a list
+    out[np.fromiter(at, np.intp, len(at))] = np.fromiter(values, np.float64, len(values))
     return out
 
 
@@ -199,12 +199,11 @@ class Codec(ABC):
             high[start:start + size] = hi
         return low, high
 
-    # A codec that can encode straight from a state (no JSON view in between) overrides
-    # `observe_state` (or `_fill_state`) and sets `reads_state`; one whose action indices
-    # do not depend on the view (NotationCodec) or that finds them from the state
-    # (`legal_map_state`) sets `actions_need_view = False`.  Both paths give equal
-    # vectors and maps (tests/adapters/test_codecs.py).
-    reads_state = False
+    # The environments' path.  A codec that can encode straight from a state (no JSON
+    # view in between) overrides `observe_state` (or `_fill_state`); one that can find
+    # its indices from the state overrides `legal_map_state`, and one whose indices do
+    # not depend on the view (NotationCodec) sets `actions_need_view = False`.  Both
+    # paths give equal vectors and maps (tests/adapters/test_codecs.py).
     actions_need_view = True
 
     def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:

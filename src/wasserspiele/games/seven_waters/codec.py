@@ -167,8 +167,6 @@ class SevenWatersCodec(Codec):
             vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")
 
     # -- the environments' path: straight from the state ----------------------------
-    reads_state = True
-    actions_need_view = False
     _at: dict[str, int] | None = None  # segment starts (the direct encoder's offsets)
 
     def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:

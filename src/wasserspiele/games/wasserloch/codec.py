@@ -43,7 +43,6 @@ class WasserlochCodec(NotationCodec):
         vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
         vec.flag("over", view["over"], "1 once the match is over")
 
-    reads_state = True
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector, written

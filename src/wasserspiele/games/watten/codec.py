@@ -71,7 +71,6 @@ class WattenCodec(NotationCodec):
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
 
     # -- the environments' path: straight from the state ----------------------------
-    reads_state = True
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without

@@ -108,7 +108,6 @@ class WildwasserCodec(NotationCodec):
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
 
     # -- the environments' path: straight from the state ----------------------------
-    reads_state = True
 
     def _offsets(self, game: Any) -> None:
         """Where the direct encoder writes: segment starts (from the recorded layout) and
