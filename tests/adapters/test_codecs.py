@@ -183,15 +183,17 @@ STATE_PATHS = [(g, FAST[g]) for g in GAMES] + [
 
 @pytest.mark.parametrize("name,options", STATE_PATHS)
 def test_encoding_from_the_state_equals_encoding_the_view(name, options):
-    """observe_state (straight from the state where a codec can) gives the vector of
-    observe(view), and legal_map_state the map of legal_map(legal, view), for every
-    seat at every decision, game over included."""
+    """observe_state and observe_states (straight from the state where a codec can)
+    give the vector of observe(view), and legal_map_state the map of legal_map(legal,
+    view), for every seat at every decision, game over included."""
     codec = codec_for(wasserspiele.load(name, **options))
     state, positions = None, 0
     for state, _seat in random_positions(name, seeds=range(6), options=options):
+        together = codec.observe_states(state, range(codec.players))
         for seat in range(codec.players):
             view = state.view(seat)
             assert np.array_equal(codec.observe_state(state, seat), codec.observe(view)), seat
+            assert np.array_equal(together[seat], codec.observe(view)), seat
             if seat in state.to_move():
                 assert codec.legal_map_state(state, seat) == codec.legal_map(state.legal_actions(seat), view)
         positions += 1

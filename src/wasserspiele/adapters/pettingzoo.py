@@ -59,13 +59,16 @@ def _legal_maps(env) -> dict[int, dict[int, Any]]:
     return env._maps
 
 
-def _observation(env, seat: int) -> dict[str, np.ndarray]:
-    codec = env.codec
-    mask = np.zeros(codec.num_actions, dtype=np.int8)
+def _mask(env, seat: int) -> np.ndarray:
+    mask = np.zeros(env.codec.num_actions, dtype=np.int8)
     legal = _legal_maps(env).get(seat)
     if legal:
         mask[np.fromiter(legal, np.intp, len(legal))] = 1  # a third of indexing with a list
-    return {"observation": codec.observe_state(env.game_state, seat), "action_mask": mask}
+    return mask
+
+
+def _observation(env, seat: int) -> dict[str, np.ndarray]:
+    return {"observation": env.codec.observe_state(env.game_state, seat), "action_mask": _mask(env, seat)}
 
 
 def _infos(env) -> dict[str, SeatInfo]:
@@ -86,7 +89,7 @@ def _illegal(env, seat: int, index: Any) -> None:
 def _global_state(env) -> np.ndarray:
     if env.game_state is None:
         raise RuntimeError("call reset() before state()")
-    return np.concatenate([env.codec.observe_state(env.game_state, s) for s in range(env.game.players)])
+    return np.concatenate(env.codec.observe_states(env.game_state, range(env.game.players)))
 
 
 class WasserspieleAEC(AECEnv):
@@ -215,7 +218,9 @@ class WasserspieleParallel(ParallelEnv):
         return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        return {a: _observation(self, self._seat[a]) for a in self.agents}
+        seats = [self._seat[a] for a in self.agents]
+        vectors = self.codec.observe_states(self.game_state, seats)
+        return {a: {"observation": v, "action_mask": _mask(self, s)} for a, s, v in zip(self.agents, seats, vectors)}
 
     def _infos(self) -> dict[str, SeatInfo]:
         self._issued = _infos(self)

@@ -217,6 +217,11 @@ class Codec(ABC):
             raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
         return np.asarray(vec.data, dtype=np.float32)
 
+    def observe_states(self, state: Any, seats: Sequence[int]) -> list[np.ndarray]:
+        """`observe_state` for several seats of one position (the parallel env's every
+        step); a codec may encode what all of them see only once."""
+        return [self.observe_state(state, seat) for seat in seats]
+
     def describe(self) -> str:
         """The observation layout as a Markdown table (docs/encodings.md).  A block of
         segments repeated for each field, slot or seat is one row per member: `a:b + s·j`

@@ -75,6 +75,11 @@ class WattenCodec(NotationCodec):
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
         building the view (its log, tricks and results as JSON)."""
+        return self.observe_states(state, (seat,))[0]
+
+    def observe_states(self, state: Any, seats) -> list[np.ndarray]:
+        """What every seat sees is encoded once; each seat adds its seat, hand and the
+        signals it may see (WA-5)."""
         at = self._at
         if at is None:
             at = self._at = {name: start for name, start, _size, _meaning in self.layout}
@@ -82,12 +87,10 @@ class WattenCodec(NotationCodec):
         target = max(1, game.target)
         pending = state.to_move()
         leader = state.leader
-        ones = [at["seat"] + seat, at["phase"] + state.phase, at["to_move"] + (pending[0] if pending else 4),
+        ones = [at["phase"] + state.phase, at["to_move"] + (pending[0] if pending else 4),
                 at["dealer"] + state.dealer, at["caller"] + state.caller,
                 at["leader"] + (leader if leader is not None and leader >= 0 else 4),
                 at["trump"] + (state.trump + 1 if state.trump >= 0 else 0)]
-        start = at["hand"]
-        ones += [start + c for c in state.hands[seat]]
         idx = [at["hand_sizes"] + s for s in range(4)]
         vals = [len(h) / 5 for h in state.hands]
         for i, c in enumerate(state.trick):
@@ -108,13 +111,20 @@ class WattenCodec(NotationCodec):
                 ones.append(at["gespannt"] + t)
             if raising and not over and state._raise_block(t) is None:
                 ones.append(at["can_raise"] + t)
-        mode = game.signal_mode
-        for s, level in enumerate(state.signals):
-            seen = level >= 0 and signal_visible(mode, seat, s)
-            ones.append(at[f"signal_seat{s}"] + (level + 1 if seen else 0))
         for s, voids in enumerate(state.voids):
             start = at[f"voids_seat{s}"]
             ones += [start + suit for suit in range(4) if voids >> suit & 1]
         if state.phase == OVER:
             ones.append(at["over"])
-        return sparse(self.obs_size, ones, idx, vals)
+        public = sparse(self.obs_size, ones, idx, vals)
+        mode, hand_at, out = game.signal_mode, at["hand"], []
+        for seat in seats:
+            own = [at["seat"] + seat]
+            own += [hand_at + c for c in state.hands[seat]]
+            for s, level in enumerate(state.signals):
+                seen = level >= 0 and signal_visible(mode, seat, s)
+                own.append(at[f"signal_seat{s}"] + (level + 1 if seen else 0))
+            vector = public.copy()
+            vector[np.fromiter(own, np.intp, len(own))] = 1.0
+            out.append(vector)
+        return out

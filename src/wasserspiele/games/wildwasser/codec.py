@@ -138,11 +138,16 @@ class WildwasserCodec(NotationCodec):
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
         building the view (the track alone is a dict per field there)."""
+        return self.observe_states(state, (seat,))[0]
+
+    def observe_states(self, state: Any, seats) -> list[np.ndarray]:
+        """What every seat sees is encoded once; each seat adds its seat, its own pick
+        and the hands a face-down pick hides from it."""
         if not hasattr(self, "_at"):
             self._offsets(state.game)
         at, p, n = self._at, state.players, N_SPECIES
         phase = state.phase
-        ones = [at["seat"] + seat, at["phase"] + phase, at["start_marker"] + state.marker]
+        ones = [at["phase"] + phase, at["start_marker"] + state.marker]
         ones += [at["to_move"] + s for s in state.waiting]
         idx = [at["round"]]
         vals = [state.round / 30]
@@ -180,17 +185,13 @@ class WildwasserCodec(NotationCodec):
             ones.append(at["last_round"])
         bits, parts = BITS, self._seat_parts
         points = state.points()
+        picking = []  # seats with a face-down pick: what each seat sees of them differs
         for s in range(p):
             hand_known, hand_at, unrevealed_at, revealed_at, picked, pick_at, finished, points_at = parts[s]
             hand, pick = state.hand[s], state.pick[s]
             if pick >= 0:
                 ones.append(picked)
-                if s == seat:
-                    ones.append(pick_at + 1 + pick)
-                    ones.append(hand_known)
-                    ones += [hand_at + sp for sp in bits[hand]]
-                else:  # a face-down pick hides which card is still in hand
-                    ones.append(pick_at)
+                picking.append(s)
                 ones += [unrevealed_at + sp for sp in bits[hand | 1 << pick]]
             else:
                 ones += (pick_at, hand_known)
@@ -216,4 +217,17 @@ class WildwasserCodec(NotationCodec):
                 vals.append(x / fields)
         if phase == OVER:
             ones.append(at["over"])
-        return sparse(self.obs_size, ones, idx, vals)
+        public, out = sparse(self.obs_size, ones, idx, vals), []
+        for seat in seats:
+            own = [at["seat"] + seat]
+            for s in picking:
+                hand_known, hand_at, _u, _r, _p, pick_at, _f, _pts = parts[s]
+                if s == seat:  # its own pick, and so its hand
+                    own += (pick_at + 1 + state.pick[s], hand_known)
+                    own += [hand_at + sp for sp in bits[state.hand[s]]]
+                else:
+                    own.append(pick_at)
+            vector = public.copy()
+            vector[np.fromiter(own, np.intp, len(own))] = 1.0
+            out.append(vector)
+        return out
