@@ -52,6 +52,32 @@ class _Pending:
 PENDING = _Pending()
 
 
+class Position:
+    """The position a step's infos were issued for: the environment's state while it is
+    still there, else the episode replayed from its seed up to that point (built once,
+    when an info is first read after the environment moved on).  Nothing is copied
+    while the episode runs."""
+
+    __slots__ = ("state", "moves", "seed", "_replayed")
+
+    def __init__(self, state: State, seed: int):
+        self.state = state  # made by game.new_game(seed=seed); it only ever grows
+        self.moves = len(state.history)
+        self.seed = seed
+        self._replayed: State | None = None
+
+    def get(self) -> State:
+        state = self.state
+        if len(state.history) == self.moves:
+            return state
+        if self._replayed is None:
+            replayed = state.game.new_game(seed=self.seed)
+            for seat, action, _together in state.history[:self.moves]:
+                replayed.apply(action, seat)
+            self._replayed = replayed
+        return self._replayed
+
+
 class SeatInfo(dict):
     """A seat's `info` as `agent_info` makes it, built when first read.
 
@@ -59,46 +85,34 @@ class SeatInfo(dict):
     than the rest of a step (Wildwasser's views: five times a `connect_four_v3` step),
     and most training loops never read them.  The info is a real dict with the keys
     `legal_actions` and `view`; the first use of a value, of the keys, items, length,
-    equality, copying or pickling builds both.  They stay those of the position the
-    info was issued for: before the environment moves on it calls `freeze`, which
-    points unread infos at one clone of that position."""
+    equality, copying or pickling builds both, from the position it was issued for
+    (a `Position`), however late that is."""
 
-    __slots__ = ("_state", "_seat", "_acting")
+    __slots__ = ("_position", "_seat", "_acting")
 
-    def __init__(self, state: State, seat: int, acting: bool):
+    def __init__(self, position: Position, seat: int, acting: bool):
         super().__init__(legal_actions=PENDING, view=PENDING)
-        self._state: State | None = state
+        self._position: Position | None = position
         self._seat = seat
         self._acting = acting
 
     def _complete(self) -> None:
-        state = self._state
-        if state is not None:
-            self._state = None
-            for key, value in agent_info(state, self._seat, self._acting).items():
+        position = self._position
+        if position is not None:
+            self._position = None
+            for key, value in agent_info(position.get(), self._seat, self._acting).items():
                 dict.__setitem__(self, key, value)
 
     def __reduce_ex__(self, protocol):  # copy, deepcopy and pickle give a plain dict
         self._complete()
         return dict, (dict(dict.items(self)),)
 
-    @staticmethod
-    def freeze(infos) -> None:
-        """Pin the unread infos among `infos` to a clone of their position."""
-        frozen = None
-        for info in infos:
-            state = getattr(info, "_state", None)
-            if state is not None:
-                if frozen is None:
-                    frozen = state.clone()
-                info._state = frozen
-
 
 def _completing(name: str):
     method = getattr(dict, name)
 
     def complete_first(self, *args, **kwargs):
-        if self._state is not None:
+        if self._position is not None:
             self._complete()
         return method(self, *args, **kwargs)
     complete_first.__name__ = name

@@ -29,7 +29,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import SeatInfo, load_with_codec, render_text, zero_sum
+from .common import Position, SeatInfo, load_with_codec, render_text, zero_sum
 
 
 def _declare_agents(env) -> None:
@@ -74,8 +74,9 @@ def _observation(env, seat: int) -> dict[str, np.ndarray]:
 def _infos(env) -> dict[str, SeatInfo]:
     """Per live agent: its legal actions' notation and its raw view (built when read)."""
     state = env.game_state
+    position = Position(state, env._game_seed)
     pending = state.to_move()
-    return {a: SeatInfo(state, env._seat[a], env._seat[a] in pending) for a in env.agents}
+    return {a: SeatInfo(position, env._seat[a], env._seat[a] in pending) for a in env.agents}
 
 
 def _illegal(env, seat: int, index: Any) -> None:
@@ -119,7 +120,8 @@ class WasserspieleAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self._game_seed = self._seeds.randrange(2**63)
+        self.game_state = self.game.new_game(seed=self._game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -143,7 +145,6 @@ class WasserspieleAEC(AECEnv):
         move = _legal_maps(self)[seat].get(index)
         if move is None:
             _illegal(self, seat, index)
-        SeatInfo.freeze(self.infos.values())  # the infos handed out keep this position
         self.game_state.apply_legal(move, seat)  # taken from this position's legal actions
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
@@ -209,7 +210,6 @@ class WasserspieleParallel(ParallelEnv):
         self._seeds = random.Random()
         self.game_state = None
         self._maps_key = None
-        self._issued: dict[str, SeatInfo] = {}  # the infos of the last reset or step
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -222,16 +222,13 @@ class WasserspieleParallel(ParallelEnv):
         vectors = self.codec.observe_states(self.game_state, seats)
         return {a: {"observation": v, "action_mask": _mask(self, s)} for a, s, v in zip(self.agents, seats, vectors)}
 
-    def _infos(self) -> dict[str, SeatInfo]:
-        self._issued = _infos(self)
-        return self._issued
-
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self._game_seed = self._seeds.randrange(2**63)
+        self.game_state = self.game.new_game(seed=self._game_seed)
         self.agents = list(self.possible_agents)
-        return self._observations(), self._infos()
+        return self._observations(), _infos(self)
 
     def step(self, actions: dict[str, int]):
         state = self.game_state
@@ -255,7 +252,6 @@ class WasserspieleParallel(ParallelEnv):
                     raise
                 return self._forfeit(agent, str(exc))
             moves.append((seat, move))
-        SeatInfo.freeze(self._issued.values())  # the infos handed out keep this position
         if len(moves) == 1:
             state.apply_legal(moves[0][1], moves[0][0])  # taken from this position's legal actions
         else:  # later picks were found before the earlier ones were applied: checked
@@ -264,7 +260,7 @@ class WasserspieleParallel(ParallelEnv):
         over = state.is_terminal()
         final = zero_sum(state) if over else [0.0] * self.game.players
         observations = self._observations()
-        infos = self._infos()
+        infos = _infos(self)
         rewards = {a: float(final[self._seat[a]]) for a in self.agents}
         terminations = {a: over for a in self.agents}
         truncations = {a: False for a in self.agents}
@@ -276,7 +272,7 @@ class WasserspieleParallel(ParallelEnv):
 
     def _forfeit(self, agent: str, reason: str):
         """End the episode after `agent`'s illegal action (illegal_action="lose")."""
-        observations, infos = self._observations(), self._infos()
+        observations, infos = self._observations(), _infos(self)
         infos[agent]["illegal_action"] = reason
         rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}
         terminations = {a: True for a in self.agents}

@@ -124,7 +124,7 @@ class WattenCodec(NotationCodec):
             for s, level in enumerate(state.signals):
                 seen = level >= 0 and signal_visible(mode, seat, s)
                 own.append(at[f"signal_seat{s}"] + (level + 1 if seen else 0))
-            vector = public.copy()
+            vector = public if len(seats) == 1 else public.copy()
             vector[np.fromiter(own, np.intp, len(own))] = 1.0
             out.append(vector)
         return out

@@ -227,7 +227,7 @@ class WildwasserCodec(NotationCodec):
                     own += [hand_at + sp for sp in bits[state.hand[s]]]
                 else:
                     own.append(pick_at)
-            vector = public.copy()
+            vector = public if len(seats) == 1 else public.copy()
             vector[np.fromiter(own, np.intp, len(own))] = 1.0
             out.append(vector)
         return out
