@@ -104,8 +104,8 @@ def sparse(size: int, ones: list[int], at: list[int], values: list[float]) -> np
     encoders' output: most of a large observation is zeros, and filling a zero array
     beats converting a long list).  An index in `ones` must not repeat."""
     out = np.zeros(size, dtype=np.float32)
-    out[np.fromiter(ones, np.intp, len(ones))] = 1.0  # fromiter: a third of indexing with a list
-    out[np.fromiter(at, np.intp, len(at))] = np.fromiter(values, np.float64, len(values))
+    out.put(ones, 1.0)  # put: about a third faster than indexing with lists
+    out.put(at, values)
     return out
 
 

@@ -209,6 +209,7 @@ class SevenWatersCodec(Codec):
         of them in the order the direct encoder writes."""
         at = self._at = {name: start for name, start, _size, _meaning in self.layout}
         self._line_cache: dict[tuple[int, int], tuple[tuple, list[int]]] = {}
+        self._pyramid_cache: dict[tuple, list[int]] = {}
         parts = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
                  "theme_placed", "theme", "hand_count", "discard_count", "discards")
         self._parks = tuple(tuple(at[f"{who}_{part}"] for part in parts) for who in ("me", "opponent"))
@@ -224,6 +225,32 @@ class SevenWatersCodec(Codec):
                 self._line_cache.clear()
             found = self._line_cache[key] = (lines, [start + POSITION[c.index] for line in lines for c in line])
         return found[1]
+
+    def _pyramid(self, pyramid: list, at: dict[str, int]) -> list[int]:
+        """The one-hot positions of the pyramid cells and the free flags.  It changes
+        only when a card is taken, so most steps find it made already."""
+        key = tuple(pyramid)
+        found = self._pyramid_cache.get(key)
+        if found is not None:
+            return found
+        if len(self._pyramid_cache) > 4096:
+            self._pyramid_cache.clear()
+        ones = []
+        cell, free, width = at["pyramid0"], at["free"], len(CELL_AT)
+        for i, c in enumerate(pyramid):
+            if c is None:
+                ones.append(cell)
+            else:
+                covered_by = COVERED_BY[i]  # SW-3.2: free once neither covering card is left
+                if not covered_by or (pyramid[covered_by[0]] is None and pyramid[covered_by[1]] is None):
+                    ones += (cell + 2 + POSITION[c.index], free + i)
+                elif FACE_UP_ROW[i]:
+                    ones.append(cell + 2 + POSITION[c.index])
+                else:
+                    ones.append(cell + 1)  # face down
+            cell += width
+        self._pyramid_cache[key] = ones
+        return ones
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
@@ -242,20 +269,7 @@ class SevenWatersCodec(Codec):
         idx = [at["pyramid_left"], at["slides_built"], at["slide_limit"], at["final_turns_left"]]
         vals = [s.left / PYRAMID, s.slides_built / 7, (0 if limit is None else limit) / 7,
                 (-1 if s.final_left < 0 else s.final_left) / 2]
-        cell, free, width = at["pyramid0"], at["free"], len(CELL_AT)
-        pyramid = s.pyramid
-        for i, c in enumerate(pyramid):
-            if c is None:
-                ones.append(cell)
-            else:
-                covered_by = COVERED_BY[i]  # SW-3.2: free once neither covering card is left
-                if not covered_by or (pyramid[covered_by[0]] is None and pyramid[covered_by[1]] is None):
-                    ones += (cell + 2 + POSITION[c.index], free + i)
-                elif FACE_UP_ROW[i]:
-                    ones.append(cell + 2 + POSITION[c.index])
-                else:
-                    ones.append(cell + 1)  # face down
-            cell += width
+        ones += self._pyramid(s.pyramid, at)
         start = at["hand_slot0"] - len(CARD)
         for c in s.hands[seat]:
             start += len(CARD)

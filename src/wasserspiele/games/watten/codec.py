@@ -125,6 +125,6 @@ class WattenCodec(NotationCodec):
                 seen = level >= 0 and signal_visible(mode, seat, s)
                 own.append(at[f"signal_seat{s}"] + (level + 1 if seen else 0))
             vector = public if len(seats) == 1 else public.copy()
-            vector[np.fromiter(own, np.intp, len(own))] = 1.0
+            vector.put(own, 1.0)
             out.append(vector)
         return out

@@ -228,6 +228,6 @@ class WildwasserCodec(NotationCodec):
                 else:
                     own.append(pick_at)
             vector = public if len(seats) == 1 else public.copy()
-            vector[np.fromiter(own, np.intp, len(own))] = 1.0
+            vector.put(own, 1.0)
             out.append(vector)
         return out
