@@ -68,6 +68,7 @@ PLAYED = 53        # bit c: card c lies in a completed trick of this hand
 TABLE_SIZE = 54
 
 # -- the options array ---------------------------------------------------------------
+SIGNAL_MODES = ("off", "partner", "public")  # O_SIGNALS: 0 no signal phase; 1, 2 who sees a signal (WA-5)
 O_TARGET, O_FIRST_DEALER, O_RAISING, O_SIGNALS, O_FOLLOW_ALL, O_CALLER_OFFSET, O_HAND_VALUE = range(7)
 N_OPTIONS = 7
 
@@ -83,7 +84,7 @@ class Rules:
         eff, strength = rank_tables(o["jack_order"])
         self.eff = np.array(eff, np.int64)
         self.strength = np.array(strength, np.int64)
-        self.opts = np.array([o["target"], o["first_dealer"], int(o["raising"]), int(o["signals"] != "off"),
+        self.opts = np.array([o["target"], o["first_dealer"], int(o["raising"]), SIGNAL_MODES.index(o["signals"]),
                               int(o["follow"] == "all"), 3 if o["caller"] == "dealer_right" else 1,
                               o["hand_value"]], np.int64)
         self.p = float(o["signal_detection_p"])
@@ -414,6 +415,28 @@ def signal_check(code, p, x) -> tuple:
     return 1.0, x
 
 
+@kernel
+def act(t, deck, opts, eff, strength, p, code, x) -> tuple:
+    """`apply` with its chance: the signal check and, after a hand, the next deal into
+    `deck` (WA-1.4).  (GOES_ON or GAME_OVER, generator state)."""
+    check, x = signal_check(code, p, x)
+    status = apply(t, opts, eff, strength, p, code, check)
+    if status == NEW_HAND:
+        x = shuffle(deck, x)
+        start_hand(t, deck, opts)
+        return GOES_ON, x
+    return status, x
+
+
+@kernel
+def deal_game(t, deck, opts, x) -> int:
+    """A new game: scores 0, the first hand dealt (WA-1.2); the generator state."""
+    new_game(t, opts)
+    x = shuffle(deck, x)
+    start_hand(t, deck, opts)
+    return x
+
+
 # -- whole games -------------------------------------------------------------------------------
 @kernel
 def _play_games(games, opts, eff, strength, p, policies, x, out):
@@ -421,18 +444,12 @@ def _play_games(games, opts, eff, strength, p, policies, x, out):
     deck = np.zeros(N_CARDS, np.int64)
     codes = np.zeros(8, np.int64)
     for g in range(games):
-        new_game(t, opts)
-        x = shuffle(deck, x)
-        start_hand(t, deck, opts)
+        x = deal_game(t, deck, opts, x)
         while True:
             k = legal(t, opts, eff, codes)
             code, x = choose(policies[t[TURN]], t, opts, eff, strength, x, codes, k)
-            check, x = signal_check(code, p, x)
-            status = apply(t, opts, eff, strength, p, code, check)
-            if status == NEW_HAND:
-                x = shuffle(deck, x)
-                start_hand(t, deck, opts)
-            elif status == GAME_OVER:
+            status, x = act(t, deck, opts, eff, strength, p, code, x)
+            if status == GAME_OVER:
                 break
         out[g, 0] = t[SCORES]
         out[g, 1] = t[SCORES + 1]
@@ -528,6 +545,113 @@ def trace_games(games: int, seed: int, policies=RANDOM, **options) -> dict:
 def legal_codes(bits: int) -> list[int]:
     """The codes of a `trace_games` legal mask, ascending."""
     return [c for c in range(N_ACTIONS) if bits >> c & 1]
+
+
+# -- many tables at once, one seat played from outside (vector.py) -----------------------
+# Row e of `tables` (E, TABLE_SIZE) is table e, decks (E, 32) its current deal, xs (E,)
+# its generator state.  Every table plays a whole game; the agent plays seat `agent`.
+@kernel
+def table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes) -> None:
+    """The other seats play (by their policies) until it is `agent`'s turn or the game is over."""
+    t = tables[e]
+    while t[PHASE] != OVER and t[TURN] != agent:
+        k = legal(t, opts, eff, codes)
+        code, x = choose(policies[t[TURN]], t, opts, eff, strength, xs[e], codes, k)
+        _status, x = act(t, decks[e], opts, eff, strength, p, code, x)
+        xs[e] = x
+
+
+@kernel
+def table_reset(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes) -> None:
+    """A new game at table e, played by the other seats up to `agent`'s first turn."""
+    xs[e] = deal_game(tables[e], decks[e], opts, xs[e])
+    table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes)
+
+
+@kernel
+def tables_step(actions, agent, opts, eff, strength, p, policies, tables, decks, xs, needs_reset, rewards,
+                terminated, illegal, illegal_reward) -> None:
+    """One agent action per table (next-step autoreset: a table whose game ended on the
+    previous step is dealt anew and its action ignored).  The reward at the end is the
+    agent's zero-sum return (WA-4.2: +0.5 when its team won, -0.5 when it lost); an
+    action that is not legal ends the episode with `illegal_reward`."""
+    codes = np.zeros(8, np.int64)
+    for e in range(len(actions)):
+        rewards[e] = 0.0
+        terminated[e] = False
+        illegal[e] = False
+        if needs_reset[e]:
+            needs_reset[e] = False
+            table_reset(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes)
+            continue
+        t = tables[e]
+        a = actions[e]
+        k = legal(t, opts, eff, codes)
+        ok = False
+        for i in range(k):
+            if codes[i] == a:
+                ok = True
+        if not ok:
+            rewards[e] = illegal_reward
+            terminated[e] = illegal[e] = needs_reset[e] = True
+            continue
+        _status, x = act(t, decks[e], opts, eff, strength, p, a, xs[e])
+        xs[e] = x
+        table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes)
+        if t[PHASE] == OVER:
+            rewards[e] = 0.5 if t[WINNER] == (agent & 1) else -0.5
+            terminated[e] = needs_reset[e] = True
+
+
+@kernel
+def tables_encode(agent, opts, eff, tables, obs, masks) -> None:
+    """The agent's observation and legal-action mask per table, in the layout of
+    games/watten/codec.py (docs/encodings.md)."""
+    codes = np.zeros(8, np.int64)
+    target = max(1, opts[O_TARGET])
+    mode = opts[O_SIGNALS]
+    for e in range(obs.shape[0]):
+        t = tables[e]
+        row = obs[e]
+        row[:] = 0.0
+        over = t[PHASE] == OVER
+        row[agent] = 1.0                                        # seat
+        row[4 + t[PHASE]] = 1.0                                 # phase
+        row[9 + (4 if over else t[TURN])] = 1.0                 # to_move (4: nobody)
+        row[14 + t[DEALER]] = 1.0
+        row[18 + t[CALLER]] = 1.0
+        row[22 + t[LEADER]] = 1.0
+        row[27 + t[TRUMP] + 1] = 1.0                            # 27: no trump yet
+        for i in range(t[SIZES + agent]):
+            row[32 + t[HANDS + HAND_SIZE * agent + i]] = 1.0
+        for s in range(4):
+            row[64 + s] = t[SIZES + s] / 5
+        for i in range(t[TRICK_N]):
+            row[68 + 32 * ((t[LEADER] + i) % 4) + t[TRICK + i]] = 1.0
+        for c in range(N_CARDS):
+            if t[PLAYED] >> c & 1:
+                row[196 + c] = 1.0
+        for team in range(2):
+            row[228 + team] = t[WON + team] / 5
+            row[230 + team] = t[SCORES + team] / target
+            row[239 + team] = 1.0 if t[SCORES + team] + t[VALUE] >= opts[O_TARGET] else 0.0
+            row[241 + team] = 1.0 if not over and may_raise(t, opts, team) else 0.0
+        row[232] = t[VALUE] / target
+        row[233] = 1.0 if opts[O_RAISING] else 0.0
+        row[234 + t[RAISER] + 1] = 1.0                          # 234: no raise pending
+        for s in range(4):
+            level = t[SIGNALS + s]
+            seen = mode == 2 or (mode == 1 and (s == agent or s == (agent + 2) % 4))
+            row[243 + 5 * s + (level + 1 if seen and level >= 0 else 0)] = 1.0
+            for suit in range(4):
+                if t[VOIDS + s] >> suit & 1:
+                    row[263 + 4 * s + suit] = 1.0
+        row[279] = 1.0 if over else 0.0
+        m = masks[e]
+        m[:] = 0
+        if not over and t[TURN] == agent:
+            for i in range(legal(t, opts, eff, codes)):
+                m[codes[i]] = 1
 
 
 # -- the engine's terms ------------------------------------------------------------------
