@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from wasserspiele import load
+from wasserspiele.fast import COMPILED
 from wasserspiele.games.watten import kernel as K
 from wasserspiele.games.watten.actions import CARD_NAMES
 from wasserspiele.games.watten.heuristic import rollout_policy
@@ -34,7 +35,7 @@ CASES = [  # (games, policies, options, seed)
 
 
 @pytest.mark.parametrize("games, policies, options, seed", CASES)
-def test_wa_kernel_games_replay_in_the_engine_with_equal_legal_actions_scores_and_winners(games, policies, options,
+def test_wa_1_to_wa_6_kernel_games_replay_in_the_engine_with_equal_legal_actions_scores_and_winners(games, policies, options,
                                                                                           seed):
     t = K.trace_games(games, seed, policies, **options)
     game = load("watten", **options)
@@ -74,21 +75,37 @@ def test_the_greedy_seats_win_more_than_random_ones():
 
 _FALLBACK = """
 import json
+import numpy as np
 from wasserspiele.fast import COMPILED
 from wasserspiele.games.watten import kernel as K
+from wasserspiele.games.watten.vector import WattenVectorEnv
 scores = K.play_games(60, seed=12, policies=(K.GREEDY, K.RANDOM, K.RANDOM, K.GREEDY), raising=True,
                       signal_detection_p=0.25)
-print(json.dumps([COMPILED, scores.tolist()]))
+t = K.trace_games(10, 13, raising=True, signal_detection_p=0.25)
+envs = WattenVectorEnv(4, seat=1, opponents="greedy", seed=14, raising=True)
+obs, info = envs.reset()
+rewards = []
+for i in range(200):
+    obs, r, *_rest, info = envs.step([int(np.flatnonzero(m)[i % m.sum()]) if m.any() else 0
+                                      for m in info["action_mask"]])
+    rewards.append(r.tolist())
+print(json.dumps([COMPILED, scores.tolist(), t["played"].tolist(), t["legal"].tolist(), t["checks"].tolist(),
+                  obs.tolist(), rewards]))
 """
 
 
 def test_pure_python_fallback_plays_the_same_games_as_the_compiled_kernel():
+    """Whole games, traces (legal sets, actions, signal checks) and vector-env steps."""
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     out = subprocess.run([sys.executable, "-c", _FALLBACK], env=env, capture_output=True, text=True, check=True)
-    compiled, scores = json.loads(out.stdout)
+    compiled, *results = json.loads(out.stdout)
     assert compiled is False
-    expected = K.play_games(60, seed=12, policies=(G, R, R, G), raising=True, signal_detection_p=0.25)
-    assert np.array_equal(np.array(scores), expected)
+    here = subprocess.run([sys.executable, "-c", _FALLBACK], capture_output=True, text=True, check=True)
+    compiled_here, *expected = json.loads(here.stdout)
+    assert compiled_here is COMPILED
+    assert results == expected
+    assert results[0] == K.play_games(60, seed=12, policies=(G, R, R, G), raising=True,
+                                      signal_detection_p=0.25).tolist()
 
 
 class _Ties:

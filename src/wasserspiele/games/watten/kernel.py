@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.options import resolve_options
-from ...fast import below, kernel, seed_state, xorshift32
+from ...fast import below, inline_kernel, kernel, seed_state, xorshift32
 from .actions import (
     ACCEPT as ACCEPT_KIND, ACCEPT_ACTION, CONCEDE as CONCEDE_KIND, CONCEDE_ACTION, PLAY, PLAYS, RAISE as RAISE_KIND,
     RAISE_ACTION, SIGNAL as SIGNAL_KIND, SIGNALS as SIGNAL_ACTIONS, TRUMP as TRUMP_KIND, TRUMPS,
@@ -70,7 +70,6 @@ TABLE_SIZE = 54
 # -- the options array ---------------------------------------------------------------
 SIGNAL_MODES = ("off", "partner", "public")  # O_SIGNALS: 0 no signal phase; 1, 2 who sees a signal (WA-5)
 O_TARGET, O_FIRST_DEALER, O_RAISING, O_SIGNALS, O_FOLLOW_ALL, O_CALLER_OFFSET, O_HAND_VALUE = range(7)
-N_OPTIONS = 7
 
 
 class Rules:
@@ -102,7 +101,7 @@ class Rules:
 
 
 # -- dealing (WA-1.2, WA-1.3) ------------------------------------------------------
-@kernel
+@inline_kernel
 def shuffle(deck, x: int) -> int:
     """A 32-card order in `deck` (Fisher-Yates on the card ids); the new generator state."""
     for i in range(N_CARDS):
@@ -122,7 +121,7 @@ def new_game(t, opts) -> None:
     t[WINNER] = -1
 
 
-@kernel
+@inline_kernel
 def start_hand(t, deck, opts) -> None:
     """WA-1.2, WA-1.3: five cards each starting with the caller, 12 unused; the caller names trump."""
     t[HAND_NO] += 1
@@ -149,7 +148,7 @@ def start_hand(t, deck, opts) -> None:
 
 
 # -- legal actions ----------------------------------------------------------------------
-@kernel
+@inline_kernel
 def follow_duty(t, opts, eff) -> int:
     """WA-3.2: the (effective) suit that must be followed now, -1 if none."""
     if t[TRICK_N] == 0:
@@ -161,7 +160,7 @@ def follow_duty(t, opts, eff) -> int:
     return -1
 
 
-@kernel
+@inline_kernel
 def may_raise(t, opts, seat: int) -> bool:
     """WA-6: raising is on, the team did not raise last, nobody has three tricks and the
     team is not gespannt (its score plus the value below the target)."""
@@ -170,7 +169,7 @@ def may_raise(t, opts, seat: int) -> bool:
             and t[SCORES + team] + t[VALUE] < opts[O_TARGET])
 
 
-@kernel
+@inline_kernel
 def playable(t, opts, eff, out) -> int:
     """WA-3.2: the cards the player to move may play, in hand order, into `out`; their count."""
     seat = t[TURN]
@@ -192,7 +191,7 @@ def playable(t, opts, eff, out) -> int:
     return k
 
 
-@kernel
+@inline_kernel
 def legal(t, opts, eff, out) -> int:
     """The codes of the legal actions of the player to move into `out`, in the engine's
     order (cards in hand order, then raise); their count (0 once the game is over)."""
@@ -219,7 +218,7 @@ def legal(t, opts, eff, out) -> int:
 
 
 # -- applying actions ----------------------------------------------------------------
-@kernel
+@inline_kernel
 def end_hand(t, opts, team: int) -> int:
     """WA-4.1: `team` scores the hand's value; WA-4.2: the game ends at the target;
     WA-1.4: otherwise the deal passes clockwise (NEW_HAND: deal with `start_hand`)."""
@@ -233,20 +232,21 @@ def end_hand(t, opts, team: int) -> int:
     return NEW_HAND
 
 
-@kernel
-def best_index(row, t) -> int:
-    """WA-3.3: the position of the winning card of the full trick (equal strength: the earlier)."""
+@inline_kernel
+def best_index(strength, r, t) -> int:
+    """WA-3.3: the position of the winning card of the trick so far by the strengths
+    strength[r] (r = 4 * trump + led suit; equal strength: the earlier card)."""
     best = 0
-    top = row[t[TRICK]]
+    top = strength[r, t[TRICK]]
     for i in range(1, t[TRICK_N]):
-        v = row[t[TRICK + i]]
+        v = strength[r, t[TRICK + i]]
         if v > top:
             top = v
             best = i
     return best
 
 
-@kernel
+@inline_kernel
 def play_card(t, opts, eff, strength, c: int) -> int:
     """WA-3.1-3.3: the player to move plays card c; the fourth card decides the trick,
     the winner leads, the fifth trick ends the hand (WA-4.1)."""
@@ -273,7 +273,7 @@ def play_card(t, opts, eff, strength, c: int) -> int:
     if k + 1 < 4:
         t[TURN] = (seat + 1) % 4
         return GOES_ON
-    best = best_index(strength[4 * trump + eff[trump, t[TRICK]]], t)
+    best = best_index(strength, 4 * trump + eff[trump, t[TRICK]], t)
     winner = (t[LEADER] + best) % 4
     t[WON + (winner & 1)] += 1
     for j in range(4):
@@ -286,7 +286,7 @@ def play_card(t, opts, eff, strength, c: int) -> int:
     return GOES_ON
 
 
-@kernel
+@inline_kernel
 def apply(t, opts, eff, strength, p: float, code: int, check: float) -> int:
     """The player to move takes action `code` (legal: not checked here).  `check` is the
     signal check's number in [0, 1) (WA-5.1: a sent signal is caught when it is below p;
@@ -327,7 +327,7 @@ def apply(t, opts, eff, strength, p: float, code: int, check: float) -> int:
 
 
 # -- policies -------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def greedy(t, opts, eff, strength, x, codes, k) -> tuple:
     """heuristic.rollout_policy: call the suit with most cards (jacks count as trump; ties
     at random); signal none; accept a raise, never raise; lead the top jack if held, else
@@ -363,40 +363,40 @@ def greedy(t, opts, eff, strength, x, codes, k) -> tuple:
     trump = t[TRUMP]
     n = t[TRICK_N]
     if n == 0:
-        own = strength[4 * trump + trump]  # a lead's strength as a trump lead
+        own = 5 * trump  # = 4 * trump + trump: a lead's strength as a trump lead
         top = codes[0]
         for i in range(1, k):
-            if own[codes[i]] > own[top]:
+            if strength[own, codes[i]] > strength[own, top]:
                 top = codes[i]
-        if own[top] >= 99:
+        if strength[own, top] >= 99:
             return top, x
-        return weakest(own, codes, k), x
-    row = strength[4 * trump + eff[trump, t[TRICK]]]
-    best = best_index(row, t)
-    best_v = row[t[TRICK + best]]
+        return weakest(strength, own, codes, k), x
+    r = 4 * trump + eff[trump, t[TRICK]]
+    best = best_index(strength, r, t)
+    best_v = strength[r, t[TRICK + best]]
     if best != n - 2:  # the partner is not ahead
         win = -1
         for i in range(k):
             c = codes[i]
-            if row[c] > best_v and (win < 0 or row[c] < row[win]):
+            if strength[r, c] > best_v and (win < 0 or strength[r, c] < strength[r, win]):
                 win = c
         if win >= 0:
             return win, x
-    return weakest(row, codes, k), x
+    return weakest(strength, r, codes, k), x
 
 
-@kernel
-def weakest(row, codes, k) -> int:
-    """The first of codes[:k] with the least (strength, rank)."""
+@inline_kernel
+def weakest(strength, r, codes, k) -> int:
+    """The first of codes[:k] with the least (strength[r], rank)."""
     low = codes[0]
     for i in range(1, k):
         c = codes[i]
-        if row[c] < row[low] or (row[c] == row[low] and c % 8 < low % 8):
+        if strength[r, c] < strength[r, low] or (strength[r, c] == strength[r, low] and c % 8 < low % 8):
             low = c
     return low
 
 
-@kernel
+@inline_kernel
 def choose(policy, t, opts, eff, strength, x, codes, k) -> tuple:
     """One decision under `policy` among the legal codes[:k]: (code, generator state)."""
     if policy == GREEDY:
@@ -405,7 +405,7 @@ def choose(policy, t, opts, eff, strength, x, codes, k) -> tuple:
     return codes[below(x, k)], x
 
 
-@kernel
+@inline_kernel
 def signal_check(code, p, x) -> tuple:
     """WA-5.1: the check's number for a signal other than none when p > 0 (else 1.0, never
     below p): (number in (0, 1), generator state)."""
@@ -415,7 +415,7 @@ def signal_check(code, p, x) -> tuple:
     return 1.0, x
 
 
-@kernel
+@inline_kernel
 def act(t, deck, opts, eff, strength, p, code, x) -> tuple:
     """`apply` with its chance: the signal check and, after a hand, the next deal into
     `deck` (WA-1.4).  (GOES_ON or GAME_OVER, generator state)."""
