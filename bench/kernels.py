@@ -124,7 +124,61 @@ def watten(seconds: float) -> None:
     print(f"WattenVectorEnv(1024 tables, random opponents)   {steps:>10,.0f} agent steps/s")
 
 
-SECTIONS = {"wildwasser": wildwasser, "watten": watten}
+# -- Seven Waters ------------------------------------------------------------------------
+_SEVEN_WATERS_FALLBACK = """
+import sys, time
+from wasserspiele.games.seven_waters import kernel as K
+n, t0 = 0, time.process_time()
+while time.process_time() - t0 < float(sys.argv[1]):
+    K.play_games(20, seed=n)
+    n += 20
+print(n / (time.process_time() - t0))
+"""
+
+
+def seven_waters(seconds: float) -> None:
+    import random
+
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.games.seven_waters import kernel as K
+    from wasserspiele.games.seven_waters.heuristic import rollout_policy
+    print(f"\n## Seven Waters: games per CPU-second, default options "
+          f"({'numba' if COMPILED else 'pure Python: numba is not installed'})")
+    K.play_games(10, policies=K.HEURISTIC)  # compile (or load the compiled code) before timing
+    seeds = iter(range(10**9))
+    batch = 2_000 if COMPILED else 20
+
+    def kernel_games(policy):
+        return lambda: len(K.play_games(batch if policy == K.RANDOM else batch // 4, seed=next(seeds),
+                                        policies=policy)[1])
+
+    game = load("seven_waters")
+    rng = random.Random(0)
+
+    def engine_heuristic() -> int:  # the rollout policy for both seats, as ISMCTS rollouts play
+        state = game.new_game(seed=next(seeds))
+        while not state.is_terminal():
+            seat = state.current_seat
+            state.apply_legal(rollout_policy(state, seat, rng), seat)
+        return 1
+
+    engine = playouts(game)  # fresh seeds throughout: the engine's per-hand caches stay as cold as in play
+    now, then, ratio = interleaved(lambda s: rate(kernel_games(K.RANDOM), s), lambda s: rate(engine, s), seconds)
+    print(f"random seats     kernel {now:>10,.0f}   Python engine {then:>7,.0f}   {ratio:>6.1f}×  (target ≥ 20×)")
+    h_now, h_then, h_ratio = interleaved(lambda s: rate(kernel_games(K.HEURISTIC), s),
+                                         lambda s: rate(engine_heuristic, s), seconds)
+    print(f"heuristic seats  kernel {h_now:>10,.0f}   Python engine {h_then:>7,.0f}   {h_ratio:>6.1f}×  "
+          f"(rollout_policy, trusted apply)")
+    if COMPILED:
+        slow = _fallback_rate(_SEVEN_WATERS_FALLBACK, seconds)
+        print(f"pure-Python fallback, random seats {slow:>8,.0f}   compiled/fallback {now / slow:,.0f}×")
+    from wasserspiele.games.seven_waters.vector import SevenWatersVectorEnv
+    step = vector_steps(SevenWatersVectorEnv(1024, seed=0))
+    step()  # compiled before timing
+    print(f"SevenWatersVectorEnv(1024 tables, random opponent): {rate(step, seconds):,.0f} agent steps/s")
+
+
+SECTIONS = {"wildwasser": wildwasser, "watten": watten, "seven_waters": seven_waters}
 
 
 def main() -> None:

@@ -1,0 +1,118 @@
+"""A batched Gymnasium `VectorEnv` for researchers: many Seven Waters tables stepped at
+once by the compiled kernel (games/seven_waters/kernel.py; numba when installed).
+
+    envs = SevenWatersVectorEnv(num_envs=1024, seat=0, opponent="heuristic", seed=0)
+    obs, info = envs.reset(seed=0)           # obs (1024, 1720) float32, info["action_mask"] (1024, 2830)
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+
+The agent plays `seat`; the other seat plays uniformly random legal actions or the
+heuristic's rollout policy (a slide's extra action is the same seat's turn again,
+SW-4.3a).  The action space, the
+observation layout and the mask are those of the single-table environments
+(`wasserspiele/SevenWaters-v0`: codec.py beside it); the reward at the end is the
+agent's zero-sum return (+1/2 win, -1/2 loss, 0 draw), an illegal index ends the episode
+with `illegal_reward` (info["illegal_action"] marks it).  Tables reset on the step after
+the one that ended them (Gymnasium's next-step autoreset).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ...adapters.codecs import codec_for
+from ...core.registry import load
+from ...fast import seed_state
+from . import kernel as K
+
+POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
+
+
+def segment_starts(codec) -> np.ndarray:
+    """The starts of the codec's segments the kernel writes (kernel.OBS, then kernel.WHO
+    for the observer and the opponent); an error if the layout is not the one it knows."""
+    start = {name: (at, size) for name, at, size, _meaning in codec.layout}
+    names = list(K.OBS) + [f"{who}_{n}" for who in ("me", "opponent") for n in K.WHO]
+    missing = [n for n in names if n not in start]
+    if missing or codec.num_actions != K.ACTIONS:
+        raise ValueError(f"seven_waters codec layout unknown to the kernel (missing {missing}, "
+                         f"{codec.num_actions} actions)")
+    for i in range(K.PYRAMID):  # the per-position and per-slot blocks must follow each other
+        if start[f"pyramid{i}"] != (start["pyramid0"][0] + K.CELL * i, K.CELL):
+            raise ValueError(f"seven_waters codec: pyramid{i} is not where the kernel writes it")
+    for i in range(K.SLOTS):
+        if start[f"hand_slot{i}"] != (start["hand_slot0"][0] + K.DECK * i, K.DECK):
+            raise ValueError(f"seven_waters codec: hand_slot{i} is not where the kernel writes it")
+    return np.array([start[n][0] for n in names], np.int64)
+
+
+class SevenWatersVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
+                 slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
+                 seed: int | None = None):
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        if seat not in (0, 1):
+            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        if opponent not in POLICIES:
+            raise ValueError(f"opponent must be one of {', '.join(POLICIES)}, not {opponent!r}")
+        self.policy = POLICIES[opponent]
+        codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
+                               final_turns=final_turns))  # checks the options
+        self.options = np.array(K._options(first_player, slide_limit, final_turns), np.int64)
+        self.at = segment_starts(codec)
+        self.num_envs, self.seat = num_envs, seat
+        self.illegal_reward = float(illegal_reward)
+        low, high = codec.bounds()  # the same space as the single-table environments
+        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
+        self.single_action_space = spaces.Discrete(codec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        E = num_envs
+        self.tables = np.zeros((E, K.FIELDS), np.int64)
+        self.decks = np.zeros((E, K.DECK), np.int64)
+        self.xs = np.zeros(E, np.int64)
+        self.plays = np.full((E, K.MAX_STEPS), -1, np.int64)  # each table's actions so far (both seats)
+        self.steps = np.zeros(E, np.int64)
+        self.needs_reset = np.zeros(E, np.bool_)
+        self._obs = np.zeros((E, codec.obs_size), np.float32)
+        self._masks = np.zeros((E, codec.num_actions), np.int8)
+        self._seed = seed
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        K.tables_encode(self.seat, self.tables, self.at, self._obs, self._masks)
+        return self._obs.copy(), self._masks.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        seed = self._seed if seed is None else seed
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
+        K.tables_reset(self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps)
+        self.needs_reset[:] = False
+        obs, masks = self._observe()
+        return obs, {"action_mask": masks}
+
+    def step(self, actions):
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        illegal = np.zeros(self.num_envs, np.bool_)
+        K.tables_step(actions, self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps,
+                      self.needs_reset,
+                      rewards, terminated, illegal, self.illegal_reward)
+        obs, masks = self._observe()
+        info = {"action_mask": masks}
+        if illegal.any():
+            info["illegal_action"] = illegal
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
+        return self._masks.astype(bool)
