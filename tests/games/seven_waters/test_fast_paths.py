@@ -4,6 +4,7 @@ rollout policy, reading a sampled world, chooses what the view-reading heuristic
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from wasserspiele import load
@@ -12,6 +13,7 @@ from wasserspiele.core.cards import ALL_CARDS, SUITS
 from wasserspiele.games.seven_waters.actions import PLAIN, Discard
 
 from .reference_legal import reference_legal_actions
+from .reference_rollout import reference_rollout_policy
 
 GAME = load("seven_waters")
 
@@ -82,3 +84,18 @@ def test_rollout_policy_reads_the_world_as_the_heuristic_reads_the_view():
         assert abs(scores[chosen] - max(scores.values())) < 1e-9, (chosen, scores[chosen], max(scores.values()))
         checked += 1
     assert checked > 1000
+
+
+def test_rollout_policy_chooses_exactly_as_scoring_every_action_did():
+    """The fast policy (slides first, takes from the pyramid, builds bounded before they
+    are made) picks the action the reference picks and draws the same random numbers."""
+    checked = 0
+    positions = itertools.chain(_random_positions(80, seed=7), _dealt_positions(2000, seed=8))
+    for k, (state, _rng) in enumerate(positions):
+        seat = state.turn
+        for world in (state, state.sample_world(seat, random.Random(k))):
+            fast, slow = random.Random(k), random.Random(k)
+            assert rollout_policy(world, seat, fast) == reference_rollout_policy(world, seat, slow)
+            assert fast.random() == slow.random()
+            checked += 1
+    assert checked > 8000

@@ -151,10 +151,11 @@ def _high_first(c: Card) -> tuple[int, int]:
 class _HandTables:
     """Subset tables of one hand, and the actions already made from them."""
 
-    __slots__ = ("plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
-                 "_cards", "_pieces", "made")
+    __slots__ = ("hand", "plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
+                 "_cards", "_pieces", "made", "memo")
 
     def __init__(self, hand: tuple[Card, ...]):
+        self.hand = hand
         plain = sorted((c for c in hand if c.rank), key=_high_first)
         self.plain = plain
         joker_sets: list[tuple[Card, ...]] = [()]
@@ -180,6 +181,7 @@ class _HandTables:
         self._cards: list | None = None
         self._pieces: list | None = None
         self.made: dict[tuple, tuple] = {}
+        self.memo: dict[tuple, Any] = {}  # what a rollout policy derives from this hand
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
@@ -200,7 +202,8 @@ class _HandTables:
         return self._pieces[m]
 
 
-def _tables(hand: tuple[Card, ...]) -> _HandTables:
+def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
+    """The subset tables of a hand (a tuple in hand order), cached."""
     found = _TABLES.get(hand)
     if found is None:
         if len(_TABLES) >= _TABLES_LIMIT:
@@ -285,8 +288,9 @@ def _pool_options(t: _HandTables, suit: str):
                 yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
 
 
-def _theme_options(t: _HandTables, hand: tuple[Card, ...]):
-    return (THEMES[c.index] for c in hand if c.rank)
+def _theme_options(t: _HandTables):
+    """SW-4.3d: any plain hand card, in hand order."""
+    return (THEMES[c.index] for c in t.hand if c.rank)
 
 
 def _discard_options(t: _HandTables):
@@ -322,30 +326,43 @@ class SevenWatersState(SevenWatersData, State):
             return []
         s = self.turn
         hand = self.hands[s]
-        out: list[Action] = []
-        if len(hand) < HAND_LIMIT and self.left:
-            out += self._free_takes()
+        out: list[Action] = self.free_takes() if len(hand) < HAND_LIMIT and self.left else []
         if not hand:
             return out or [PASS]
-        key = tuple(hand)
-        t = _tables(key)
+        t = hand_tables(tuple(hand))
         if self.slides_built < self.slide_limit:
-            sums = self.line_sums[s]
-            for k, slide in enumerate(self.slides[s]):
-                if slide is None:
-                    out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
-        river = self.river[s]
-        out += _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])) if river
-                     else (_river_options, 0, 0), _river_options)
-        pool = self.pool[s]
-        out += _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
-        if self.theme[s] is None:
-            out += _made(t, (_theme_options, key), _theme_options)
+            out += self.slide_options(s, t)
+        out += self.build_options(s, t)
         if discards:
             out += _made(t, (_discard_options,), _discard_options)
         return out
 
-    def _free_takes(self) -> list[Take]:
+    def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
+        """SW-4.3a: the slides of seat s's hand (tables t) on its lines without one, line 1
+        to 4 (the caller checks the limit of SW-4.4)."""
+        sums = self.line_sums[s]
+        out: list[Slide] = []
+        for k, slide in enumerate(self.slides[s]):
+            if slide is None:
+                out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
+        return out
+
+    def build_options(self, s: int, t: "_HandTables") -> tuple[Action, ...]:
+        """SW-4.3b-d: the river, pool and theme actions of seat s's hand (tables t), in
+        this order; cached with the hand by what they depend on."""
+        river, pool = self.river[s], self.pool[s]
+        key = (piece_rank(river[0]) if river else 0, piece_rank(river[-1]) if river else 0,
+               piece_suit(pool[0]) if pool else "", self.theme[s] is None)
+        found = t.made.get(key)
+        if found is None:
+            lo, hi, suit, theme = key
+            found = _made(t, (_river_options, lo, hi), _river_options) \
+                + _made(t, (_pool_options, suit), _pool_options) \
+                + (tuple(_theme_options(t)) if theme else ())
+            t.made[key] = found
+        return found
+
+    def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
         them are gone, then row 7: pyramid order)."""
         p = self.pyramid
