@@ -18,7 +18,7 @@ from typing import Any
 from ...core.cards import RANKS, SUITS, card
 from ...bots.base import Bot, Decision
 from .actions import COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, VALUE, Discard, piece_rank, piece_suit
-from .rules import hand_tables
+from .rules import _BOTTOM, _COVERED, hand_tables
 
 FACE_DOWN = "##"  # a face-down pyramid card, as views show it
 
@@ -152,16 +152,34 @@ _FACTS: dict[tuple, tuple] = {}
 def _hand_facts(hand: tuple, targets: tuple) -> tuple[int, frozenset[int], frozenset]:
     """(subset sums of the hand as bits (`_sum_bits`), card values that would complete an
     open slide with hand cards, hand cards that could complete one with the other hand
-    cards); cached, as hands and targets repeat across a search's rollouts."""
+    cards)."""
+    return (*_slide_facts(hand, targets), _keepers(hand, targets))
+
+
+_KEEP: dict[tuple, frozenset] = {}
+
+
+def _slide_facts(hand: tuple, targets: tuple) -> tuple[int, frozenset[int]]:
+    """The first two of `_hand_facts`; cached, as hands and targets repeat across a
+    search's rollouts."""
     found = _FACTS.get((hand, targets))
     if found is None:
         if len(_FACTS) > 100_000:
             _FACTS.clear()
         sums = _sum_bits(hand)
         helpful = frozenset(d for t in targets for d in range(1, 11) if t >= d and sums >> (t - d) & 1)
-        keep = frozenset(c for c in hand if targets and _completes(c, _sum_bits([x for x in hand if x is not c]),
-                                                                    targets))
-        found = _FACTS[(hand, targets)] = (sums, helpful, keep)
+        found = _FACTS[(hand, targets)] = (sums, helpful)
+    return found
+
+
+def _keepers(hand: tuple, targets: tuple) -> frozenset:
+    """The last of `_hand_facts`, cached: the rollout policy needs it less often."""
+    found = _KEEP.get((hand, targets))
+    if found is None:
+        if len(_KEEP) > 100_000:
+            _KEEP.clear()
+        found = _KEEP[(hand, targets)] = frozenset(
+            c for c in hand if targets and _completes(c, _sum_bits([x for x in hand if x is not c]), targets))
     return found
 
 
@@ -333,7 +351,7 @@ def rollout_policy(world, seat: int, rng):
     slides = world.slides[seat]
     line_sums = world.line_sums[seat]
     targets = tuple(x for x, sl in zip(line_sums, slides) if sl is None) if open_ else ()
-    sums, helpful, keep = _hand_facts(key, targets)
+    sums, helpful = _slide_facts(key, targets)
     for x in targets:
         if sums >> x & 1:  # a slide can be completed (SW-4.3a)
             t = hand_tables(key)
@@ -357,20 +375,29 @@ def rollout_policy(world, seat: int, rng):
     best_score = -1e9
     if left and len(hand) < HAND_LIMIT:
         best_score, best = _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit)
-    if hand and (not best or _build_bound(hand, river_ends, pool_suit, suit, len(pool), len(opp_pool), ending,
-                                          left < 14, theme is None) > best_score - 1e-9):
-        t = hand_tables(key)
-        build_key = (targets, river_ends, pool_suit, suit, len(pool), len(opp_pool), ending, left < 14, theme is None)
-        found = t.memo.get(build_key)
-        if found is None:
-            ctx = {"targets": targets, "keep": keep, "river": river_ends, "pool_suit": pool_suit, "suit": suit,
-                   "pool": len(pool), "opp_pool": len(opp_pool), "left": left, "ending": ending}
-            found = t.memo[build_key] = _best_of(world.build_options(seat, t), ctx)
-        s, builds = found
-        if s > best_score + 1e-9:
-            best = builds
-        elif builds and s > best_score - 1e-9:
-            best = best + builds
+    if hand:
+        # each kind of build is made and scored only when its bound can reach the best so far
+        jokers, ranks, per_suit = _shape(hand)
+        t = ctx = None
+        kinds = (
+            (world.river_options, _river_bound(jokers, ranks, river_ends, ending)),
+            (world.pool_options, _pool_bound(jokers, per_suit, pool_suit, suit, len(pool), len(opp_pool), ending)),
+            (world.theme_options, _theme_bound(ranks, per_suit, suit, left < 14 or ending) if theme is None
+             else -1e9),
+        )
+        for options, bound in kinds:
+            if bound > best_score - 1e-9:
+                if t is None:
+                    t = hand_tables(key)
+                    ctx = {"targets": targets, "keep": _keepers(key, targets), "river": river_ends,
+                           "pool_suit": pool_suit, "suit": suit, "pool": len(pool), "opp_pool": len(opp_pool),
+                           "left": left, "ending": ending}
+                for a in options(seat, t):
+                    s = score(a, ctx)
+                    if s > best_score + 1e-9:
+                        best, best_score = [a], s
+                    elif s > best_score - 1e-9:
+                        best.append(a)
     if not best:
         if not hand:
             return PASS
@@ -381,13 +408,11 @@ def rollout_policy(world, seat: int, rng):
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
-def _build_bound(hand, river_ends, pool_suit, suit, pool, opp_pool, ending, urgent, theme_open) -> float:
-    """A bound on `score` over the hand's river, pool and theme actions, without making
-    them: their scores less `_slide_use` (which only lowers them).  A pool of one suit
-    gains with every card of it (1.6 and more each), so all of them bound it; a river
-    is a run of ranks, each a hand card's or a joker's (3 points less unless ending)."""
-    jokers = 0
-    ranks = 0
+# Bounds on `score` over a hand's builds of one kind, without making them: their scores
+# less `_slide_use` (which only lowers them).
+def _shape(hand) -> tuple[int, int, list[int]]:
+    """(jokers, the plain ranks as bits, plain cards per suit) of a hand."""
+    jokers = ranks = 0
     per_suit = [0, 0, 0, 0]
     for c in hand:
         if c.rank:
@@ -395,11 +420,22 @@ def _build_bound(hand, river_ends, pool_suit, suit, pool, opp_pool, ending, urge
             per_suit[_SUIT_INDEX[c.suit]] += 1
         else:
             jokers += 1
+    return jokers, ranks, per_suit
+
+
+def _theme_bound(ranks, per_suit, suit, urgent) -> float:
+    """`_score_theme`: a card of the aimed suit, else -5."""
+    if not ranks:
+        return -1e9
+    return 1.5 + (4.0 if urgent else 0.0) if per_suit[_SUIT_INDEX[suit]] else -5.0
+
+
+def _pool_bound(jokers, per_suit, pool_suit, suit, pool, opp_pool, ending) -> float:
+    """`_score_pool`: a pool of one suit gains with every card of it (1.6 and more each),
+    so all of them (and 0-2 jokers) bound it."""
     bound = -1e9
-    if theme_open and ranks:  # _score_theme
-        bound = 1.5 + (4.0 if urgent or ending else 0.0) if per_suit[_SUIT_INDEX[suit]] else -5.0
     joker_cost = 0.0 if ending else 3.0
-    for i in ((_SUIT_INDEX[pool_suit],) if pool_suit else range(4)):  # _score_pool
+    for i in ((_SUIT_INDEX[pool_suit],) if pool_suit else range(4)):
         k = per_suit[i]
         aimed = 1.0 * k if SUITS[i] == suit else 0.0
         for j in range(0 if k else 1, jokers + 1):
@@ -409,12 +445,19 @@ def _build_bound(hand, river_ends, pool_suit, suit, pool, opp_pool, ending, urge
                 x -= 1.0
             if x > bound:
                 bound = x
-    # _score river: windows lo..hi of ranks, the gaps filled by jokers
+    return bound
+
+
+def _river_bound(jokers, ranks, river_ends, ending) -> float:
+    """`score` of a river: a run of ranks (a window), each a hand card's or a joker's
+    (3 points less unless ending); a new river may start anywhere (1.5 less)."""
+    bound = -1e9
+    joker_cost = 0.0 if ending else 3.0
     if river_ends is None:
-        windows = [(a, 1, 0.0 - 1.5) for a in range(1, 14)]
+        windows = _ANY_WINDOW if jokers else [(a, 1, -1.5) for a in range(1, 14) if ranks >> a & 1]
     else:
         lo, hi = river_ends
-        windows = [(hi + 1, 1, 0.0), (lo - 1, -1, 0.0)]
+        windows = ((hi + 1, 1, 0.0), (lo - 1, -1, 0.0))
     for start, step, x0 in windows:
         gaps = n = 0
         r = start
@@ -431,18 +474,7 @@ def _build_bound(hand, river_ends, pool_suit, suit, pool, opp_pool, ending, urge
     return bound
 
 
-def _best_of(actions, ctx) -> tuple[float, list]:
-    """The best score and the actions that reach it (in their order), as the heuristic
-    compares them one by one."""
-    best: list = []
-    best_score = -1e9
-    for a in actions:
-        s = score(a, ctx)
-        if s > best_score + 1e-9:
-            best, best_score = [a], s
-        elif s > best_score - 1e-9:
-            best.append(a)
-    return best_score, best
+_ANY_WINDOW = tuple((a, 1, -1.5) for a in range(1, 14))  # a new river may start at any rank (-1.5)
 
 
 def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) -> tuple[float, list]:
@@ -467,8 +499,7 @@ def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) 
     p = world.pyramid
     best: list = []
     best_score = -1e9
-    for take in world.free_takes():
-        i = take.index
+    for i, take in _free(p):
         penalty = 0.0  # _exposure
         for below in COVERS[i]:
             c = p[below]
@@ -487,6 +518,16 @@ def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) 
         elif s > best_score - 1e-9:
             best.append(take)
     return best_score, best
+
+
+def _free(p):
+    """(index, take) of the free pyramid cards (`State.free_takes`, SW-3.2)."""
+    for i, a, b, take in _COVERED:
+        if p[a] is None and p[b] is None and p[i] is not None:
+            yield i, take
+    for i, take in _BOTTOM:
+        if p[i] is not None:
+            yield i, take
 
 
 _LINE_SUITS: dict[int, tuple] = {}

@@ -149,7 +149,11 @@ def _high_first(c: Card) -> tuple[int, int]:
 
 
 class _HandTables:
-    """Subset tables of one hand, and the actions already made from them."""
+    """Subset tables of one hand, and the actions already made from them.
+
+    The tables are made on first use, by what they serve: `sums` (slides) alone, the
+    others (rivers, pools) together, and a mask's cards or pieces one mask at a time, as
+    rollouts meet thousands of hands and ask most of them one question."""
 
     __slots__ = ("hand", "plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
                  "_cards", "_pieces", "made", "memo")
@@ -163,43 +167,51 @@ class _HandTables:
             if not j.rank:
                 joker_sets += [js + (j,) for js in joker_sets]
         self.joker_sets = joker_sets
-        # Doubling: adding card i appends, for every mask so far, the mask with bit i,
-        # so the lists stay in mask order.  Cards come highest rank first, so card i is
-        # the lowest rank of every new mask.
-        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
-        low = [14]
-        for c in plain:
-            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
-            sums += [x + v for x in sums]
-            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
-            low += [r] * len(low)
-            high += [x or r for x in high]
-            suits += [x | sb for x in suits]
-            count += [x + 1 for x in count]
-        self.full = len(sums)
-        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
-        self._cards: list | None = None
-        self._pieces: list | None = None
+        self.full = 1 << len(plain)
+        self._cards: dict[int, tuple[Card, ...]] = {}
+        self._pieces: dict[int, tuple[Piece, ...]] = {}
         self.made: dict[tuple, tuple] = {}
         self.memo: dict[tuple, Any] = {}  # what a rollout policy derives from this hand
 
+    def __getattr__(self, name: str):
+        """Make a table on first use.  Doubling: adding card i appends, for every mask so
+        far, the mask with bit i, so the lists stay in mask order.  Cards come highest
+        rank first, so card i is the lowest rank of every new mask."""
+        if name == "sums":
+            sums = [0]
+            for c in self.plain:
+                v = VALUE[c.index]
+                sums += [x + v for x in sums]
+            self.sums = sums
+            return sums
+        if name in ("ranks", "low", "high", "suits", "count"):
+            ranks, high, suits, count = [0], [0], [0], [0]
+            low = [14]
+            for c in self.plain:
+                r, bit, sb = c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
+                ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+                low += [r] * len(low)
+                high += [x or r for x in high]
+                suits += [x | sb for x in suits]
+                count += [x + 1 for x in count]
+            self.ranks, self.low, self.high, self.suits, self.count = ranks, low, high, suits, count
+            return getattr(self, name)
+        raise AttributeError(name)
+
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        if self._cards is None:
-            table: list[tuple[Card, ...]] = [()]
-            for c in self.plain:
-                table += [x + (c,) for x in table]
-            self._cards = table
-        return self._cards[m]
+        found = self._cards.get(m)
+        if found is None:
+            plain = self.plain
+            found = self._cards[m] = tuple(plain[i] for i in range(len(plain)) if m >> i & 1)
+        return found
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
-        if self._pieces is None:
-            table: list[tuple[Piece, ...]] = [()]
-            for c in self.plain:
-                p = PLAIN[c.index]
-                table += [x + (p,) for x in table]
-            self._pieces = table
-        return self._pieces[m]
+        """The plain cards of mask m as pieces, highest rank first."""
+        found = self._pieces.get(m)
+        if found is None:
+            found = self._pieces[m] = tuple(PLAIN[c.index] for c in self.cards(m))
+        return found
 
 
 def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
@@ -349,18 +361,24 @@ class SevenWatersState(SevenWatersData, State):
 
     def build_options(self, s: int, t: "_HandTables") -> tuple[Action, ...]:
         """SW-4.3b-d: the river, pool and theme actions of seat s's hand (tables t), in
-        this order; cached with the hand by what they depend on."""
-        river, pool = self.river[s], self.pool[s]
-        key = (piece_rank(river[0]) if river else 0, piece_rank(river[-1]) if river else 0,
-               piece_suit(pool[0]) if pool else "", self.theme[s] is None)
-        found = t.made.get(key)
-        if found is None:
-            lo, hi, suit, theme = key
-            found = _made(t, (_river_options, lo, hi), _river_options) \
-                + _made(t, (_pool_options, suit), _pool_options) \
-                + (tuple(_theme_options(t)) if theme else ())
-            t.made[key] = found
-        return found
+        this order."""
+        return self.river_options(s, t) + self.pool_options(s, t) + self.theme_options(s, t)
+
+    def river_options(self, s: int, t: "_HandTables") -> tuple[River, ...]:
+        """SW-4.3b: runs of the hand that start seat s's river or extend it at one end."""
+        river = self.river[s]
+        if river:
+            return _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])), _river_options)
+        return _made(t, (_river_options, 0, 0), _river_options)
+
+    def pool_options(self, s: int, t: "_HandTables") -> tuple[Pool, ...]:
+        """SW-4.3c: one-suit sets of the hand that start seat s's pool or join it."""
+        pool = self.pool[s]
+        return _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
+
+    def theme_options(self, s: int, t: "_HandTables") -> tuple[Theme, ...]:
+        """SW-4.3d: the hand's plain cards, while seat s has no theme."""
+        return _made(t, (_theme_options,), _theme_options) if self.theme[s] is None else ()
 
     def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
