@@ -377,7 +377,7 @@ def rollout_policy(world, seat: int, rng):
         best_score, best = _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit)
     if hand:
         # each kind of build is made and scored only when its bound can reach the best so far
-        jokers, ranks, per_suit = _shape(hand)
+        jokers, ranks, per_suit = _shape(key)
         t = ctx = None
         kinds = (
             (world.river_options, _river_bound(jokers, ranks, river_ends, ending)),
@@ -410,8 +410,16 @@ def rollout_policy(world, seat: int, rng):
 
 # Bounds on `score` over a hand's builds of one kind, without making them: their scores
 # less `_slide_use` (which only lowers them).
-def _shape(hand) -> tuple[int, int, list[int]]:
-    """(jokers, the plain ranks as bits, plain cards per suit) of a hand."""
+_SHAPES: dict[tuple, tuple] = {}
+
+
+def _shape(hand: tuple) -> tuple[int, int, list[int]]:
+    """(jokers, the plain ranks as bits, plain cards per suit) of a hand; cached."""
+    found = _SHAPES.get(hand)
+    if found is not None:
+        return found
+    if len(_SHAPES) > 100_000:
+        _SHAPES.clear()
     jokers = ranks = 0
     per_suit = [0, 0, 0, 0]
     for c in hand:
@@ -420,7 +428,8 @@ def _shape(hand) -> tuple[int, int, list[int]]:
             per_suit[_SUIT_INDEX[c.suit]] += 1
         else:
             jokers += 1
-    return jokers, ranks, per_suit
+    found = _SHAPES[hand] = (jokers, ranks, per_suit)
+    return found
 
 
 def _theme_bound(ranks, per_suit, suit, urgent) -> float:
@@ -499,7 +508,9 @@ def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) 
     p = world.pyramid
     best: list = []
     best_score = -1e9
-    for i, take in _free(p):
+    free = [(i, take) for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None]
+    free += [(i, take) for i, take in _BOTTOM if p[i] is not None]
+    for i, take in free:  # `State.free_takes` (SW-3.2)
         penalty = 0.0  # _exposure
         for below in COVERS[i]:
             c = p[below]
@@ -518,16 +529,6 @@ def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) 
         elif s > best_score - 1e-9:
             best.append(take)
     return best_score, best
-
-
-def _free(p):
-    """(index, take) of the free pyramid cards (`State.free_takes`, SW-3.2)."""
-    for i, a, b, take in _COVERED:
-        if p[a] is None and p[b] is None and p[i] is not None:
-            yield i, take
-    for i, take in _BOTTOM:
-        if p[i] is not None:
-            yield i, take
 
 
 _LINE_SUITS: dict[int, tuple] = {}

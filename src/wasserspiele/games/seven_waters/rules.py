@@ -40,6 +40,9 @@ SCORING: dict[str, int] = {
 }
 
 
+_WEIGHTS = tuple(SCORING.values())
+
+
 class SevenWaters(Game):
     """Seven Waters: two rival water parks built from a 28-card pyramid (54 cards)."""
 
@@ -572,25 +575,30 @@ class SevenWatersState(SevenWatersData, State):
     # -- SW-5.2 / SW-5.3: scoring -------------------------------------------------------
     def breakdown(self, seat: int) -> dict[str, int]:
         """SW-5.2: points per category (SCORING), for the park as it stands."""
-        slide_cards = sum(len(sl) for sl in self.slides[seat] if sl)
-        mine, theirs = len(self.pool[seat]), len(self.pool[seat ^ 1])
+        return {name: SCORING[name] * n for name, n in zip(SCORING, self._counted(seat))}
+
+    def _counted(self, seat: int) -> tuple[int, int, int, int, int, int]:
+        """SW-5.2: what each SCORING category counts, in its order: slide cards, river
+        cards, a larger pool (1 or 0), park cards of the theme's suit, hand cards, discards."""
+        slide_cards = 0
+        for sl in self.slides[seat]:
+            if sl:
+                slide_cards += len(sl)
+        pool = self.pool[seat]
         theme = self.theme[seat]
         theme_cards = 0
         if theme is not None:
             suit = theme.suit  # jokers never count, whatever they were declared as
-            theme_cards = sum(1 for c in self.park_cards(seat) if c.suit == suit)
-        return {
-            "slides": SCORING["slides"] * slide_cards,
-            "river": SCORING["river"] * len(self.river[seat]),
-            "pool": SCORING["pool"] if mine > theirs else 0,
-            "theme": SCORING["theme"] * theme_cards,
-            "hand": SCORING["hand"] * len(self.hands[seat]),
-            "discards": SCORING["discards"] * len(self.discards[seat]),
-        }
+            for c in self.park_cards(seat):
+                if c.suit == suit:
+                    theme_cards += 1
+        return (slide_cards, len(self.river[seat]), len(pool) > len(self.pool[seat ^ 1]), theme_cards,
+                len(self.hands[seat]), len(self.discards[seat]))
 
     def scores(self) -> list[float]:
         """SW-5.2: each seat's total (so far, while the game runs)."""
-        return [sum(self.breakdown(s).values()) for s in (0, 1)]
+        weights = _WEIGHTS
+        return [sum(w * n for w, n in zip(weights, self._counted(s))) for s in (0, 1)]
 
     def winners(self) -> list[int]:
         """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""
