@@ -18,7 +18,7 @@ from typing import Any
 from ...core.cards import RANKS, SUITS, card
 from ...bots.base import Bot, Decision
 from .actions import COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, VALUE, Discard, piece_rank, piece_suit
-from .rules import _BOTTOM, _COVERED, hand_tables
+from .rules import TAKES_BOTTOM, TAKES_COVERED, hand_tables
 
 FACE_DOWN = "##"  # a face-down pyramid card, as views show it
 
@@ -508,8 +508,8 @@ def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) 
     p = world.pyramid
     best: list = []
     best_score = -1e9
-    free = [(i, take) for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None]
-    free += [(i, take) for i, take in _BOTTOM if p[i] is not None]
+    free = [(i, take) for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None]
+    free += [(i, take) for i, take in TAKES_BOTTOM if p[i] is not None]
     for i, take in free:  # `State.free_takes` (SW-3.2)
         penalty = 0.0  # _exposure
         for below in COVERS[i]:

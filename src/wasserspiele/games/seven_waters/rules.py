@@ -143,8 +143,8 @@ _TABLES_LIMIT = 50_000
 
 
 # SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
-_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
-_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
+TAKES_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
+TAKES_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
 
 
 def _high_first(c: Card) -> tuple[int, int]:
@@ -387,8 +387,8 @@ class SevenWatersState(SevenWatersData, State):
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
         them are gone, then row 7: pyramid order)."""
         p = self.pyramid
-        return [take for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None] \
-            + [take for i, take in _BOTTOM if p[i] is not None]
+        return [take for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None] \
+            + [take for i, take in TAKES_BOTTOM if p[i] is not None]
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)
