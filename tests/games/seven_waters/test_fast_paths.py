@@ -8,9 +8,9 @@ import itertools
 import random
 
 from wasserspiele import load
-from wasserspiele.games.seven_waters.heuristic import HeuristicBot, rollout_policy, score, state_context
+from wasserspiele.games.seven_waters.heuristic import HeuristicBot, _hand_facts, rollout_policy, score, state_context
 from wasserspiele.core.cards import ALL_CARDS, SUITS
-from wasserspiele.games.seven_waters.actions import PLAIN, Discard
+from wasserspiele.games.seven_waters.actions import PLAIN, VALUE, Discard
 
 from .reference_legal import reference_legal_actions
 from .reference_rollout import reference_rollout_policy
@@ -99,3 +99,25 @@ def test_rollout_policy_chooses_exactly_as_scoring_every_action_did():
             assert fast.random() == slow.random()
             checked += 1
     assert checked > 8000
+
+
+def _reference_sums(cards) -> set[int]:
+    """Every subset sum up to 40, by sets (the heuristic's code before the bits)."""
+    sums = {0}
+    for c in cards:
+        options = range(1, 11) if c.is_joker else (VALUE[c.index],)
+        sums |= {s + x for s in sums for x in options if s + x <= 40}
+    return sums
+
+
+def test_sw_2_2_hand_facts_from_sum_bits_equal_the_sets_of_subset_sums():
+    for state, rng in _dealt_positions(1500, seed=9):
+        hand = tuple(state.hands[state.turn])
+        targets = tuple(rng.sample(range(1, 41), rng.randint(0, 4)))
+        sums = _reference_sums(hand)
+        bits, helpful, keep = _hand_facts(hand, targets)
+        assert {s for s in range(41) if bits >> s & 1} == sums
+        assert helpful == {t - s for t in targets for s in sums if 1 <= t - s <= 10}
+        assert keep == {c for c in hand if targets and any(
+            t - v in _reference_sums([x for x in hand if x is not c])
+            for t in targets for v in (range(1, 11) if c.is_joker else (VALUE[c.index],)))}
