@@ -144,7 +144,7 @@ def reference_legal_actions(state, seat: int | None = None) -> list:
     hand = state.hands[s]
     out: list = []
     if len(hand) < HAND_LIMIT and state.left:
-        out += state._free_takes()
+        out += state.free_takes()
     if not hand:
         return out or [PASS]
     key = tuple(hand)

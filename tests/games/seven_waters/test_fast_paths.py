@@ -4,14 +4,16 @@ rollout policy, reading a sampled world, chooses what the view-reading heuristic
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from wasserspiele import load
-from wasserspiele.games.seven_waters.heuristic import HeuristicBot, rollout_policy, score, state_context
+from wasserspiele.games.seven_waters.heuristic import HeuristicBot, _hand_facts, rollout_policy, score, state_context
 from wasserspiele.core.cards import ALL_CARDS, SUITS
-from wasserspiele.games.seven_waters.actions import PLAIN, Discard
+from wasserspiele.games.seven_waters.actions import PLAIN, VALUE, Discard
 
 from .reference_legal import reference_legal_actions
+from .reference_rollout import reference_rollout_policy
 
 GAME = load("seven_waters")
 
@@ -82,3 +84,40 @@ def test_rollout_policy_reads_the_world_as_the_heuristic_reads_the_view():
         assert abs(scores[chosen] - max(scores.values())) < 1e-9, (chosen, scores[chosen], max(scores.values()))
         checked += 1
     assert checked > 1000
+
+
+def test_rollout_policy_chooses_exactly_as_scoring_every_action_did():
+    """The fast policy (slides first, takes from the pyramid, builds bounded before they
+    are made) picks the action the reference picks and draws the same random numbers."""
+    checked = 0
+    positions = itertools.chain(_random_positions(80, seed=7), _dealt_positions(2000, seed=8))
+    for k, (state, _rng) in enumerate(positions):
+        seat = state.turn
+        for world in (state, state.sample_world(seat, random.Random(k))):
+            fast, slow = random.Random(k), random.Random(k)
+            assert rollout_policy(world, seat, fast) == reference_rollout_policy(world, seat, slow)
+            assert fast.random() == slow.random()
+            checked += 1
+    assert checked > 8000
+
+
+def _reference_sums(cards) -> set[int]:
+    """Every subset sum up to 40, by sets (the heuristic's code before the bits)."""
+    sums = {0}
+    for c in cards:
+        options = range(1, 11) if c.is_joker else (VALUE[c.index],)
+        sums |= {s + x for s in sums for x in options if s + x <= 40}
+    return sums
+
+
+def test_sw_2_2_hand_facts_from_sum_bits_equal_the_sets_of_subset_sums():
+    for state, rng in _dealt_positions(1500, seed=9):
+        hand = tuple(state.hands[state.turn])
+        targets = tuple(rng.sample(range(1, 41), rng.randint(0, 4)))
+        sums = _reference_sums(hand)
+        bits, helpful, keep = _hand_facts(hand, targets)
+        assert {s for s in range(41) if bits >> s & 1} == sums
+        assert helpful == {t - s for t in targets for s in sums if 1 <= t - s <= 10}
+        assert keep == {c for c in hand if targets and any(
+            t - v in _reference_sums([x for x in hand if x is not c])
+            for t in targets for v in (range(1, 11) if c.is_joker else (VALUE[c.index],)))}

@@ -13,29 +13,31 @@ Both builders give equal contexts (tests/games/seven_waters/test_bot_render.py).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from ...core.cards import RANKS, SUITS, card
 from ...bots.base import Bot, Decision
-from .actions import COVERED_BY, COVERS, FACE_UP_ROW, VALUE, Discard, piece_rank, piece_suit
+from .actions import COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, VALUE, Discard, piece_rank, piece_suit
+from .rules import TAKES_BOTTOM, TAKES_COVERED, hand_tables
 
 FACE_DOWN = "##"  # a face-down pyramid card, as views show it
 
 
-@lru_cache(maxsize=1 << 16)
-def _sums_of(values: tuple[int, ...]) -> frozenset[int]:
-    """Every sum a subset of cards with these values can make (0: a joker, any value 1-10)."""
-    sums = {0}
-    for v in values:
-        options = range(1, 11) if not v else (v,)
-        sums |= {s + x for s in sums for x in options if s + x <= 40}
-    return frozenset(sums)
+_SUM_BITS = (1 << 41) - 1  # sums 0..40: no line sums to more (4 cards of 10)
 
 
-def _sums(cards) -> frozenset[int]:
-    """Every sum a subset of `cards` can make (a joker any value 1-10)."""
-    return _sums_of(tuple(VALUE[c.index] if c.rank else 0 for c in cards))
+def _sum_bits(cards) -> int:
+    """Every sum (up to 40) a subset of `cards` can make, as bits (bit s set: sum s can be
+    made); a joker stands for any value 1-10 (SW-2.2)."""
+    bits = 1
+    for c in cards:
+        if c.rank:
+            bits |= bits << VALUE[c.index]
+        else:
+            b = bits
+            for v in range(1, 11):
+                bits |= b << v
+    return bits & _SUM_BITS
 
 
 def _rank(piece_text: str) -> int:
@@ -147,25 +149,44 @@ def _finish_context(ctx: dict[str, Any], park_suits: list[str]) -> dict[str, Any
 _FACTS: dict[tuple, tuple] = {}
 
 
-def _hand_facts(hand: tuple, targets: tuple) -> tuple[frozenset[int], frozenset[int], frozenset]:
-    """(subset sums of the hand, card values that would complete an open slide with hand
-    cards, hand cards that could complete one with the other hand cards); cached, as
-    hands and targets repeat across a search's rollouts."""
+def _hand_facts(hand: tuple, targets: tuple) -> tuple[int, frozenset[int], frozenset]:
+    """(subset sums of the hand as bits (`_sum_bits`), card values that would complete an
+    open slide with hand cards, hand cards that could complete one with the other hand
+    cards)."""
+    return (*_slide_facts(hand, targets), _keepers(hand, targets))
+
+
+_KEEP: dict[tuple, frozenset] = {}
+
+
+def _slide_facts(hand: tuple, targets: tuple) -> tuple[int, frozenset[int]]:
+    """The first two of `_hand_facts`; cached, as hands and targets repeat across a
+    search's rollouts."""
     found = _FACTS.get((hand, targets))
     if found is None:
         if len(_FACTS) > 100_000:
             _FACTS.clear()
-        sums = _sums(hand)
-        helpful = frozenset(t - s for t in targets for s in sums if 1 <= t - s <= 10)
-        keep = frozenset(c for c in hand if targets and _completes(c, _sums([x for x in hand if x is not c]), targets))
-        found = _FACTS[(hand, targets)] = (sums, helpful, keep)
+        sums = _sum_bits(hand)
+        helpful = frozenset(d for t in targets for d in range(1, 11) if t >= d and sums >> (t - d) & 1)
+        found = _FACTS[(hand, targets)] = (sums, helpful)
     return found
 
 
-def _completes(c, sums, targets) -> bool:
-    """Whether card c with a subset making one of `sums` completes one of `targets`."""
+def _keepers(hand: tuple, targets: tuple) -> frozenset:
+    """The last of `_hand_facts`, cached: the rollout policy needs it less often."""
+    found = _KEEP.get((hand, targets))
+    if found is None:
+        if len(_KEEP) > 100_000:
+            _KEEP.clear()
+        found = _KEEP[(hand, targets)] = frozenset(
+            c for c in hand if targets and _completes(c, _sum_bits([x for x in hand if x is not c]), targets))
+    return found
+
+
+def _completes(c, sums: int, targets) -> bool:
+    """Whether card c with a subset making one of `sums` (bits) completes one of `targets`."""
     options = range(1, 11) if c.is_joker else (VALUE[c.index],)
-    return any(t - v in sums for t in targets for v in options)
+    return any(t >= v and sums >> (t - v) & 1 for t in targets for v in options)
 
 
 def _favourite_suit(park_suits: list[str], hand) -> str:
@@ -308,23 +329,241 @@ def rollout_policy(world, seat: int, rng):
     """The heuristic's choice, read from a *sampled* world (never the true state): for
     search rollouts, without building a view.
 
-    It picks an action of the highest `score`, ties at random, as `HeuristicBot` does.
-    Every non-discard action scores above -25 and a discard of n cards at most -20 - 5n,
-    so discards are weighed only when nothing else is legal, and then only single cards
-    (a card more costs 5 points more): the 127 discard subsets are never scored.
+    It picks an action of the highest `score`, ties at random (the first tied action of
+    the legal order at index `rng.randrange(ties)`), exactly as `HeuristicBot` scores
+    the world's `legal_actions` (tests/games/seven_waters/test_fast_paths.py), but it
+    scores few of them:
+
+    * a slide (30 points and more) beats every other action (at most about 22), so when
+      the hand can complete one only slides are compared;
+    * the river, pool and theme actions depend on the hand and a few facts of the park,
+      so their best score and ties are kept with the hand's tables (`rules.hand_tables`),
+      keyed by those facts, and rollouts that reach the same hand again reuse them;
+    * takes are scored from the pyramid directly (a free card is face up);
+    * every non-discard action scores above -25 and a discard of n cards at most
+      -20 - 5n, so discards are weighed only when nothing else is legal, and then only
+      single cards (a card more costs 5 points more): the 127 discard subsets are never
+      scored.
     """
-    ctx = state_context(world, seat)
+    hand = world.hands[seat]
+    key = tuple(hand)
+    open_ = world.slides_built < world.slide_limit
+    slides = world.slides[seat]
+    line_sums = world.line_sums[seat]
+    targets = tuple(x for x, sl in zip(line_sums, slides) if sl is None) if open_ else ()
+    sums, helpful = _slide_facts(key, targets)
+    for x in targets:
+        if sums >> x & 1:  # a slide can be completed (SW-4.3a)
+            t = hand_tables(key)
+            slide_key = (slides[0] is None, slides[1] is None, slides[2] is None, slides[3] is None, line_sums)
+            best = t.memo.get(slide_key)
+            if best is None:
+                options = world.slide_options(seat, t)
+                top = max(score(a, None) for a in options)
+                best = t.memo[slide_key] = tuple(a for a in options if score(a, None) == top)
+            return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+    # no slide: takes, then the river, pool and theme actions
+    opp = seat ^ 1
+    river, pool, opp_pool = world.river[seat], world.pool[seat], world.pool[opp]
+    theme = world.theme[seat]
+    river_ends = (piece_rank(river[0]), piece_rank(river[-1])) if river else None
+    pool_suit = piece_suit(pool[0]) if pool else None
+    suit = theme.suit if theme is not None else _park_favourite(world, seat, hand)
+    ending = world.final_left >= 0
+    left = world.left
     best: list = []
     best_score = -1e9
-    for a in world.legal_actions_but_discards(seat):
-        s = score(a, ctx)
-        if s > best_score + 1e-9:
-            best, best_score = [a], s
-        elif s > best_score - 1e-9:
-            best.append(a)
+    if left and len(hand) < HAND_LIMIT:
+        best_score, best = _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit)
+    if hand:
+        # each kind of build is made and scored only when its bound can reach the best so far
+        jokers, ranks, per_suit = _shape(key)
+        t = ctx = None
+        kinds = (
+            (world.river_options, _river_bound(jokers, ranks, river_ends, ending)),
+            (world.pool_options, _pool_bound(jokers, per_suit, pool_suit, suit, len(pool), len(opp_pool), ending)),
+            (world.theme_options, _theme_bound(ranks, per_suit, suit, left < 14 or ending) if theme is None
+             else -1e9),
+        )
+        for options, bound in kinds:
+            if bound > best_score - 1e-9:
+                if t is None:
+                    t = hand_tables(key)
+                    ctx = {"targets": targets, "keep": _keepers(key, targets), "river": river_ends,
+                           "pool_suit": pool_suit, "suit": suit, "pool": len(pool), "opp_pool": len(opp_pool),
+                           "left": left, "ending": ending}
+                for a in options(seat, t):
+                    s = score(a, ctx)
+                    if s > best_score + 1e-9:
+                        best, best_score = [a], s
+                    elif s > best_score - 1e-9:
+                        best.append(a)
     if not best:
-        hand = ctx["hand"]
+        if not hand:
+            return PASS
+        ctx = state_context(world, seat)
         worth = [_usefulness(c, ctx) for c in hand]
         low = min(worth)
         best = [Discard((c,)) for c, w in zip(hand, worth) if w < low + 1e-9]
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
+
+
+# Bounds on `score` over a hand's builds of one kind, without making them: their scores
+# less `_slide_use` (which only lowers them).
+_SHAPES: dict[tuple, tuple] = {}
+
+
+def _shape(hand: tuple) -> tuple[int, int, list[int]]:
+    """(jokers, the plain ranks as bits, plain cards per suit) of a hand; cached."""
+    found = _SHAPES.get(hand)
+    if found is not None:
+        return found
+    if len(_SHAPES) > 100_000:
+        _SHAPES.clear()
+    jokers = ranks = 0
+    per_suit = [0, 0, 0, 0]
+    for c in hand:
+        if c.rank:
+            ranks |= 1 << c.rank
+            per_suit[_SUIT_INDEX[c.suit]] += 1
+        else:
+            jokers += 1
+    found = _SHAPES[hand] = (jokers, ranks, per_suit)
+    return found
+
+
+def _theme_bound(ranks, per_suit, suit, urgent) -> float:
+    """`_score_theme`: a card of the aimed suit, else -5."""
+    if not ranks:
+        return -1e9
+    return 1.5 + (4.0 if urgent else 0.0) if per_suit[_SUIT_INDEX[suit]] else -5.0
+
+
+def _pool_bound(jokers, per_suit, pool_suit, suit, pool, opp_pool, ending) -> float:
+    """`_score_pool`: a pool of one suit gains with every card of it (1.6 and more each),
+    so all of them (and 0-2 jokers) bound it."""
+    bound = -1e9
+    joker_cost = 0.0 if ending else 3.0
+    for i in ((_SUIT_INDEX[pool_suit],) if pool_suit else range(4)):
+        k = per_suit[i]
+        aimed = 1.0 * k if SUITS[i] == suit else 0.0
+        for j in range(0 if k else 1, jokers + 1):
+            n = k + j
+            x = 1.6 * n + aimed + (3.0 if pool <= opp_pool < pool + n else 0.0) - joker_cost * j
+            if pool_suit is None and n == 1 and not ending:
+                x -= 1.0
+            if x > bound:
+                bound = x
+    return bound
+
+
+def _river_bound(jokers, ranks, river_ends, ending) -> float:
+    """`score` of a river: a run of ranks (a window), each a hand card's or a joker's
+    (3 points less unless ending); a new river may start anywhere (1.5 less)."""
+    bound = -1e9
+    joker_cost = 0.0 if ending else 3.0
+    if river_ends is None:
+        windows = _ANY_WINDOW if jokers else [(a, 1, -1.5) for a in range(1, 14) if ranks >> a & 1]
+    else:
+        lo, hi = river_ends
+        windows = ((hi + 1, 1, 0.0), (lo - 1, -1, 0.0))
+    for start, step, x0 in windows:
+        gaps = n = 0
+        r = start
+        while 1 <= r <= 13:
+            if not ranks >> r & 1:
+                gaps += 1
+                if gaps > jokers:
+                    break
+            n += 1
+            x = 2.5 * n + x0 - joker_cost * gaps
+            if x > bound:
+                bound = x
+            r += step
+    return bound
+
+
+_ANY_WINDOW = tuple((a, 1, -1.5) for a in range(1, 14))  # a new river may start at any rank (-1.5)
+
+
+def _best_takes(world, seat, hand, helpful, open_, river_ends, pool_suit, suit) -> tuple[float, list]:
+    """`_score_take` of every free pyramid card, read from the pyramid (SW-3.2: a free card
+    lies face up; a card in a face-down row is hidden while a card lies on it)."""
+    opp = seat ^ 1
+    opp_river, opp_pool = world.river[opp], world.pool[opp]
+    opp_slides = world.slides[opp]
+    ctx = {
+        "helpful": helpful,
+        "river": river_ends,
+        "pool_suit": pool_suit,
+        "suit": suit,
+        "opp_targets": [x for x, sl in zip(world.line_sums[opp], opp_slides) if sl is None] if open_ else [],
+        "opp_river": (piece_rank(opp_river[0]), piece_rank(opp_river[-1])) if opp_river else None,
+        "opp_pool_suit": piece_suit(opp_pool[0]) if opp_pool else None,
+    }
+    size = len(hand)
+    base = 3.0 if size <= 3 else 2.0 if size <= 5 else 0.5
+    if world.left <= 6:
+        base -= 1.5  # as _score_take
+    p = world.pyramid
+    best: list = []
+    best_score = -1e9
+    free = [(i, take) for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None]
+    free += [(i, take) for i, take in TAKES_BOTTOM if p[i] is not None]
+    for i, take in free:  # `State.free_takes` (SW-3.2)
+        penalty = 0.0  # _exposure
+        for below in COVERS[i]:
+            c = p[below]
+            if c is None:
+                continue
+            a, b = COVERED_BY[below]
+            if p[b if a == i else a] is not None:
+                continue  # still covered by the other card
+            if not FACE_UP_ROW[below]:
+                penalty += 0.3
+                continue
+            penalty += 0.5 * _opp_usefulness(c, ctx)
+        s = base + _usefulness(p[i], ctx) - penalty
+        if s > best_score + 1e-9:
+            best, best_score = [take], s
+        elif s > best_score - 1e-9:
+            best.append(take)
+    return best_score, best
+
+
+_LINE_SUITS: dict[int, tuple] = {}
+
+
+def _park_favourite(world, seat: int, hand) -> str:
+    """`_favourite_suit` of the seat's park and hand, the lines' suits counted once per deal."""
+    lines = world.lines[seat]
+    found = _LINE_SUITS.get(id(lines))
+    if found is None or found[0] is not lines:
+        if len(_LINE_SUITS) > 10_000:
+            _LINE_SUITS.clear()
+        count = [0.0, 0.0, 0.0, 0.0]
+        for line in lines:
+            for c in line:
+                if c.rank:
+                    count[_SUIT_INDEX[c.suit]] += 1
+        found = _LINE_SUITS[id(lines)] = (lines, count)
+    count = found[1].copy()
+    for zone in world.slides[seat]:
+        if zone:
+            for piece in zone:
+                c = piece.card
+                if c.rank:
+                    count[_SUIT_INDEX[c.suit]] += 1
+    for zone in (world.river[seat], world.pool[seat]):
+        for piece in zone:
+            c = piece.card
+            if c.rank:
+                count[_SUIT_INDEX[c.suit]] += 1
+    for c in hand:
+        if c.rank:
+            count[_SUIT_INDEX[c.suit]] += 0.5
+    top = max(count)
+    return SUITS[count.index(top)]
+
+
+_SUIT_INDEX = {s: i for i, s in enumerate(SUITS)}

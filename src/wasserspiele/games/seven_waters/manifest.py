@@ -30,7 +30,9 @@ MANIFEST = GameManifest(
         # cheaper than through views); cut after 10 actions the search lost to the
         # heuristic (0.475 of 40 games), as mid-game scores punish cards about to be built
         ismcts={"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
-        levels={"expert": {"iterations": 300}},
+        # about 0.7 s a move on average (CPU, measured under load; the first moves of a
+        # game, with the longest rollouts, up to about 2.5 s): docs/performance.md
+        levels={"expert": {"iterations": 400}},
     ),
     plugins=Plugins(
         heuristic=f"{_HERE}.heuristic:HeuristicBot",

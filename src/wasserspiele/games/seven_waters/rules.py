@@ -40,6 +40,9 @@ SCORING: dict[str, int] = {
 }
 
 
+_WEIGHTS = tuple(SCORING.values())
+
+
 class SevenWaters(Game):
     """Seven Waters: two rival water parks built from a 28-card pyramid (54 cards)."""
 
@@ -140,8 +143,8 @@ _TABLES_LIMIT = 50_000
 
 
 # SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
-_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
-_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
+TAKES_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
+TAKES_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
 
 
 def _high_first(c: Card) -> tuple[int, int]:
@@ -149,12 +152,17 @@ def _high_first(c: Card) -> tuple[int, int]:
 
 
 class _HandTables:
-    """Subset tables of one hand, and the actions already made from them."""
+    """Subset tables of one hand, and the actions already made from them.
 
-    __slots__ = ("plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
-                 "_cards", "_pieces", "made")
+    The tables are made on first use, by what they serve: `sums` (slides) alone, the
+    others (rivers, pools) together, and a mask's cards or pieces one mask at a time, as
+    rollouts meet thousands of hands and ask most of them one question."""
+
+    __slots__ = ("hand", "plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
+                 "_cards", "_pieces", "made", "memo")
 
     def __init__(self, hand: tuple[Card, ...]):
+        self.hand = hand
         plain = sorted((c for c in hand if c.rank), key=_high_first)
         self.plain = plain
         joker_sets: list[tuple[Card, ...]] = [()]
@@ -162,45 +170,55 @@ class _HandTables:
             if not j.rank:
                 joker_sets += [js + (j,) for js in joker_sets]
         self.joker_sets = joker_sets
-        # Doubling: adding card i appends, for every mask so far, the mask with bit i,
-        # so the lists stay in mask order.  Cards come highest rank first, so card i is
-        # the lowest rank of every new mask.
-        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
-        low = [14]
-        for c in plain:
-            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
-            sums += [x + v for x in sums]
-            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
-            low += [r] * len(low)
-            high += [x or r for x in high]
-            suits += [x | sb for x in suits]
-            count += [x + 1 for x in count]
-        self.full = len(sums)
-        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
-        self._cards: list | None = None
-        self._pieces: list | None = None
+        self.full = 1 << len(plain)
+        self._cards: dict[int, tuple[Card, ...]] = {}
+        self._pieces: dict[int, tuple[Piece, ...]] = {}
         self.made: dict[tuple, tuple] = {}
+        self.memo: dict[tuple, Any] = {}  # what a rollout policy derives from this hand
+
+    def __getattr__(self, name: str):
+        """Make a table on first use.  Doubling: adding card i appends, for every mask so
+        far, the mask with bit i, so the lists stay in mask order.  Cards come highest
+        rank first, so card i is the lowest rank of every new mask."""
+        if name == "sums":
+            sums = [0]
+            for c in self.plain:
+                v = VALUE[c.index]
+                sums += [x + v for x in sums]
+            self.sums = sums
+            return sums
+        if name in ("ranks", "low", "high", "suits", "count"):
+            ranks, high, suits, count = [0], [0], [0], [0]
+            low = [14]
+            for c in self.plain:
+                r, bit, sb = c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
+                ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+                low += [r] * len(low)
+                high += [x or r for x in high]
+                suits += [x | sb for x in suits]
+                count += [x + 1 for x in count]
+            self.ranks, self.low, self.high, self.suits, self.count = ranks, low, high, suits, count
+            return getattr(self, name)
+        raise AttributeError(name)
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        if self._cards is None:
-            table: list[tuple[Card, ...]] = [()]
-            for c in self.plain:
-                table += [x + (c,) for x in table]
-            self._cards = table
-        return self._cards[m]
+        found = self._cards.get(m)
+        if found is None:
+            plain = self.plain
+            found = self._cards[m] = tuple(plain[i] for i in range(len(plain)) if m >> i & 1)
+        return found
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
-        if self._pieces is None:
-            table: list[tuple[Piece, ...]] = [()]
-            for c in self.plain:
-                p = PLAIN[c.index]
-                table += [x + (p,) for x in table]
-            self._pieces = table
-        return self._pieces[m]
+        """The plain cards of mask m as pieces, highest rank first."""
+        found = self._pieces.get(m)
+        if found is None:
+            found = self._pieces[m] = tuple(PLAIN[c.index] for c in self.cards(m))
+        return found
 
 
-def _tables(hand: tuple[Card, ...]) -> _HandTables:
+def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
+    """The subset tables of a hand (a tuple in hand order), cached."""
     found = _TABLES.get(hand)
     if found is None:
         if len(_TABLES) >= _TABLES_LIMIT:
@@ -285,8 +303,9 @@ def _pool_options(t: _HandTables, suit: str):
                 yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
 
 
-def _theme_options(t: _HandTables, hand: tuple[Card, ...]):
-    return (THEMES[c.index] for c in hand if c.rank)
+def _theme_options(t: _HandTables):
+    """SW-4.3d: any plain hand card, in hand order."""
+    return (THEMES[c.index] for c in t.hand if c.rank)
 
 
 def _discard_options(t: _HandTables):
@@ -322,35 +341,54 @@ class SevenWatersState(SevenWatersData, State):
             return []
         s = self.turn
         hand = self.hands[s]
-        out: list[Action] = []
-        if len(hand) < HAND_LIMIT and self.left:
-            out += self._free_takes()
+        out: list[Action] = self.free_takes() if len(hand) < HAND_LIMIT and self.left else []
         if not hand:
             return out or [PASS]
-        key = tuple(hand)
-        t = _tables(key)
+        t = hand_tables(tuple(hand))
         if self.slides_built < self.slide_limit:
-            sums = self.line_sums[s]
-            for k, slide in enumerate(self.slides[s]):
-                if slide is None:
-                    out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
-        river = self.river[s]
-        out += _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])) if river
-                     else (_river_options, 0, 0), _river_options)
-        pool = self.pool[s]
-        out += _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
-        if self.theme[s] is None:
-            out += _made(t, (_theme_options, key), _theme_options)
+            out += self.slide_options(s, t)
+        out += self.build_options(s, t)
         if discards:
             out += _made(t, (_discard_options,), _discard_options)
         return out
 
-    def _free_takes(self) -> list[Take]:
+    def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
+        """SW-4.3a: the slides of seat s's hand (tables t) on its lines without one, line 1
+        to 4 (the caller checks the limit of SW-4.4)."""
+        sums = self.line_sums[s]
+        out: list[Slide] = []
+        for k, slide in enumerate(self.slides[s]):
+            if slide is None:
+                out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
+        return out
+
+    def build_options(self, s: int, t: "_HandTables") -> tuple[Action, ...]:
+        """SW-4.3b-d: the river, pool and theme actions of seat s's hand (tables t), in
+        this order."""
+        return self.river_options(s, t) + self.pool_options(s, t) + self.theme_options(s, t)
+
+    def river_options(self, s: int, t: "_HandTables") -> tuple[River, ...]:
+        """SW-4.3b: runs of the hand that start seat s's river or extend it at one end."""
+        river = self.river[s]
+        if river:
+            return _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])), _river_options)
+        return _made(t, (_river_options, 0, 0), _river_options)
+
+    def pool_options(self, s: int, t: "_HandTables") -> tuple[Pool, ...]:
+        """SW-4.3c: one-suit sets of the hand that start seat s's pool or join it."""
+        pool = self.pool[s]
+        return _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
+
+    def theme_options(self, s: int, t: "_HandTables") -> tuple[Theme, ...]:
+        """SW-4.3d: the hand's plain cards, while seat s has no theme."""
+        return _made(t, (_theme_options,), _theme_options) if self.theme[s] is None else ()
+
+    def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
         them are gone, then row 7: pyramid order)."""
         p = self.pyramid
-        return [take for i, a, b, take in _COVERED if p[a] is None and p[b] is None and p[i] is not None] \
-            + [take for i, take in _BOTTOM if p[i] is not None]
+        return [take for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None] \
+            + [take for i, take in TAKES_BOTTOM if p[i] is not None]
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)
@@ -537,25 +575,30 @@ class SevenWatersState(SevenWatersData, State):
     # -- SW-5.2 / SW-5.3: scoring -------------------------------------------------------
     def breakdown(self, seat: int) -> dict[str, int]:
         """SW-5.2: points per category (SCORING), for the park as it stands."""
-        slide_cards = sum(len(sl) for sl in self.slides[seat] if sl)
-        mine, theirs = len(self.pool[seat]), len(self.pool[seat ^ 1])
+        return {name: SCORING[name] * n for name, n in zip(SCORING, self._counted(seat))}
+
+    def _counted(self, seat: int) -> tuple[int, int, int, int, int, int]:
+        """SW-5.2: what each SCORING category counts, in its order: slide cards, river
+        cards, a larger pool (1 or 0), park cards of the theme's suit, hand cards, discards."""
+        slide_cards = 0
+        for sl in self.slides[seat]:
+            if sl:
+                slide_cards += len(sl)
+        pool = self.pool[seat]
         theme = self.theme[seat]
         theme_cards = 0
         if theme is not None:
             suit = theme.suit  # jokers never count, whatever they were declared as
-            theme_cards = sum(1 for c in self.park_cards(seat) if c.suit == suit)
-        return {
-            "slides": SCORING["slides"] * slide_cards,
-            "river": SCORING["river"] * len(self.river[seat]),
-            "pool": SCORING["pool"] if mine > theirs else 0,
-            "theme": SCORING["theme"] * theme_cards,
-            "hand": SCORING["hand"] * len(self.hands[seat]),
-            "discards": SCORING["discards"] * len(self.discards[seat]),
-        }
+            for c in self.park_cards(seat):
+                if c.suit == suit:
+                    theme_cards += 1
+        return (slide_cards, len(self.river[seat]), len(pool) > len(self.pool[seat ^ 1]), theme_cards,
+                len(self.hands[seat]), len(self.discards[seat]))
 
     def scores(self) -> list[float]:
         """SW-5.2: each seat's total (so far, while the game runs)."""
-        return [sum(self.breakdown(s).values()) for s in (0, 1)]
+        weights = _WEIGHTS
+        return [sum(w * n for w, n in zip(weights, self._counted(s))) for s in (0, 1)]
 
     def winners(self) -> list[int]:
         """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ...core.cards import ALL_CARDS, Card
+from ...core.cards import Card
 from .actions import (
-    HAND_LIMIT, PYRAMID_SIZE, ROWS, Discard, Pool, River, Slide, Take, Theme, THEMES, piece_suit,
+    FACE_UP_ROW, HAND_LIMIT, PYRAMID_SIZE, ROWS, Discard, Pool, River, Slide, Take, Theme, THEMES, piece_suit,
 )
 from .state import position_name
 
@@ -108,13 +108,15 @@ def _events(state) -> list[tuple]:
     return out
 
 
-def _known_hidden(events: list[tuple], opp: int) -> tuple[list[Card], list[Card]]:
+def _known_hidden(events: list[tuple], opp: int) -> tuple[list[Card], list[Card], int]:
     """Cards the opponent was seen to take and has not played face up since:
     (taken after its last secret act, so surely still in hand; taken before it, so in
-    its hand, discard pile or theme)."""
+    its hand, discard pile or theme), and the index of its first secret act (discard or
+    theme; len(events) when none)."""
     in_hand: list[Card] = []
     hidden: list[Card] = []
-    for p, action, taken, _rev, _extra, _prev in events:
+    first_secret = len(events)
+    for k, (p, action, taken, _rev, _extra, _prev) in enumerate(events):
         if p != opp:
             continue
         t = type(action)
@@ -123,13 +125,15 @@ def _known_hidden(events: list[tuple], opp: int) -> tuple[list[Card], list[Card]
         elif t is Discard or t is Theme:
             hidden += in_hand
             in_hand = []
+            if k < first_secret:
+                first_secret = k
         elif t is Slide or t is River or t is Pool:
             for piece in action.pieces:
                 if piece.card in in_hand:
                     in_hand.remove(piece.card)
                 elif piece.card in hidden:
                     hidden.remove(piece.card)
-    return in_hand, hidden
+    return in_hand, hidden, first_secret
 
 
 def sample_world(state, seat: int, rng: random.Random):
@@ -144,36 +148,30 @@ def sample_world(state, seat: int, rng: random.Random):
     opp = seat ^ 1
     world = state.clone()
     events = _events(state)
-    in_hand, hidden = _known_hidden(events, opp)
-    seen: set[Card] = set(state.hands[seat]) | set(state.discards[seat])
-    seen.update(state.park_cards(seat))
-    seen.update(c for line in state.lines[opp] for c in line)
-    for sl in state.slides[opp]:
-        if sl:
-            seen.update(x.card for x in sl)
-    seen.update(x.card for x in state.river[opp])
-    seen.update(x.card for x in state.pool[opp])
-    face_down = []
-    for i in range(PYRAMID_SIZE):
-        c = state.pyramid[i]
-        if c is not None:
-            if state.face_up(i):
-                seen.add(c)
-            else:
-                face_down.append(i)
-    seen.update(in_hand)
-    seen.update(hidden)
-    if state.over and state.theme[opp] is not None:
-        known = state.theme[opp]  # themes are turned up at the end (SW-5.2)
-        seen.add(known)
-        if known in hidden:
-            hidden.remove(known)
-    unknown = [c for c in ALL_CARDS if c not in seen]
+    in_hand, hidden, first_secret = _known_hidden(events, opp)
+    pyramid = state.pyramid
+    face_down = [i for i in _FACE_DOWN_ROWS if pyramid[i] is not None and not state.is_free(i)]
+    # Unseen: every card lies in the pyramid, a hand, a discard pile or a park, so what
+    # `seat` does not see is the face-down pyramid and the opponent's hand, discards and
+    # theme (turned up at the end, SW-5.2), less the cards it saw the opponent take.
+    over = state.over
+    theme = state.theme[opp]
+    unseen = set(state.hands[opp])
+    unseen.update(state.discards[opp])
+    unseen.update(pyramid[i] for i in face_down)
+    if theme is not None and not over:
+        unseen.add(theme)
+    unseen.difference_update(in_hand)
+    unseen.difference_update(hidden)
+    if over and theme is not None and theme in hidden:
+        hidden.remove(theme)
+    unknown = sorted(unseen, key=_card_index)  # in card order, as dealt from
     rng.shuffle(unknown)
-    has_theme = state.theme[opp] is not None and not state.over
+    has_theme = theme is not None and not over
     need = len(state.hands[opp]) + len(state.discards[opp]) + has_theme - len(in_hand) - len(hidden)
     dealt, rest = unknown[:need], unknown[need:]
-    theme = state.theme[opp] if state.over else None
+    if not over:
+        theme = None
     if has_theme:
         if not any(c.rank for c in hidden) and not any(c.rank for c in dealt):
             # a theme is never a joker: swap a joker for an unseen plain card
@@ -185,23 +183,35 @@ def sample_world(state, seat: int, rng: random.Random):
     rng.shuffle(mixed)
     n_disc = len(state.discards[opp])
     world.discards[opp] = mixed[:n_disc]
-    world.hands[opp] = sorted(mixed[n_disc:] + in_hand)
+    world.hands[opp] = sorted(mixed[n_disc:] + in_hand, key=_card_index)
     world.theme[opp] = theme
+    world_pyramid = world.pyramid
     for i, c in zip(face_down, rest):
-        world.pyramid[i] = c
-    # the history and event chain, with the opponent's secret acts rewritten
-    pile = iter(world.discards[opp])
-    log = None
-    history = []
-    for (p, action, taken, revealed, extra, _prev), (_, _, together) in zip(events, state.history):
-        if p == opp:
-            if type(action) is Discard:
-                action = Discard(tuple(next(pile) for _ in action.cards))
-            elif type(action) is Theme:
-                action = THEMES[theme.index]
-        log = (p, action, taken, revealed, extra, log)
-        history.append((p, action, together))
-    world.log = log
-    world.history = history
+        world_pyramid[i] = c
+    # the history and event chain from the opponent's first secret act on, rewritten
+    # (the events before it are the same and shared)
+    if first_secret < len(events):
+        pile = iter(world.discards[opp])
+        log = events[first_secret - 1] if first_secret else None
+        history = world.history
+        for k in range(first_secret, len(events)):
+            p, action, taken, revealed, extra, _prev = events[k]
+            if p == opp:
+                if type(action) is Discard:
+                    action = Discard(tuple(next(pile) for _ in action.cards))
+                    history[k] = (p, action, history[k][2])
+                elif type(action) is Theme:
+                    action = THEMES[theme.index]
+                    history[k] = (p, action, history[k][2])
+            log = (p, action, taken, revealed, extra, log)
+        world.log = log
     world.chance = state.chance.blind(rng)
     return world
+
+
+def _card_index(c: Card) -> int:
+    return c.index
+
+
+# SW-3.2: rows 2, 4 and 6 lie face down (a card there turns up once free)
+_FACE_DOWN_ROWS = tuple(i for i in range(PYRAMID_SIZE) if not FACE_UP_ROW[i])
