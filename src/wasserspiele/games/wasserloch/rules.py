@@ -157,9 +157,12 @@ class WasserlochState(WasserlochData, State):
             self.history.append((seat, action, False))
 
     def _apply(self, action: Play, seat: int) -> None:
+        """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
+        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round."""
         v = action.value
         n = action.count
-        self.hands[seat][v] -= n
+        hand = self.hands[seat]
+        hand[v] -= n
         size = self.hand_sizes[seat] - n
         hole = self.hole
         placed = hole[v] = hole[v] + n
@@ -170,8 +173,17 @@ class WasserlochState(WasserlochData, State):
             self.last[seat] = (action._text, driven, taken, self.round)
         else:
             self.last[seat] = (action._text, -1, 0, self.round)
-        if self.pile_pos < len(self.pile):  # WL-4.4 (every play leaves fewer than 5)
-            size = self.draw_up(seat, size)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty (inlined: most
+        # plays draw, and a call costs as much as the drawing)
+        pos, pile = self.pile_pos, self.pile
+        if size < HAND_LIMIT and pos < len(pile):
+            end = pos + HAND_LIMIT - size
+            if end > len(pile):
+                end = len(pile)
+            for w in pile[pos:end]:
+                hand[w] += 1
+            self.pile_pos = end
+            size += end - pos
         self.hand_sizes[seat] = size
         if size:
             self.current = seat + 1 if seat + 1 < self.players else 0
@@ -205,18 +217,6 @@ class WasserlochState(WasserlochData, State):
         hole[target] = 0
         self.gone[target] += taken
         return target, taken
-
-    def draw_up(self, seat: int, size: int) -> int:
-        """WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty; the new hand size."""
-        pos, pile = self.pile_pos, self.pile
-        end = pos + HAND_LIMIT - size
-        if end > len(pile):
-            end = len(pile)
-        hand = self.hands[seat]
-        for v in pile[pos:end]:
-            hand[v] += 1
-        self.pile_pos = end
-        return size + end - pos
 
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next

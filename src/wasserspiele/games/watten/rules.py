@@ -235,7 +235,14 @@ class WattenState(StateData, State):
         if phase == OVER or (seat is not None and seat != self.turn):
             return _NO_ACTIONS
         if phase == PLAY_PHASE:
-            acts = self._playable(self.hands[self.turn])
+            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any
+            hand = self.hands[self.turn]
+            led = self.led
+            if led >= 0:
+                eff = self.game.eff[self.trump]
+                acts = [PLAYS[c] for c in hand if eff[c] == led] or list(map(PLAYS.__getitem__, hand))
+            else:
+                acts = list(map(PLAYS.__getitem__, hand))
             if self.game.raising and self._raise_block(self.turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
@@ -248,17 +255,6 @@ class WattenState(StateData, State):
     def _follow_duty(self) -> int:
         """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none."""
         return self.led
-
-    def _playable(self, hand: list[int]) -> list[Action]:
-        """WA-3.2: the plays of the cards of `hand` that may go to the current trick: of
-        the led suit if the seat holds any (jacks are trump), else any card."""
-        led = self.led
-        if led >= 0:
-            eff = self.game.eff[self.trump]
-            must = [PLAYS[c] for c in hand if eff[c] == led]
-            if must:
-                return must
-        return list(map(PLAYS.__getitem__, hand))
 
     def _raise_block(self, seat: int) -> str | None:
         """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
@@ -322,26 +318,27 @@ class WattenState(StateData, State):
         eff = self.game.eff[trump]
         if eff[c] == led:
             return None
+        for x in hand:
+            if eff[x] == led:
+                break
+        else:
+            return None  # holds none of the led suit: any card
         must = [CARD_NAMES[x] for x in hand if eff[x] == led]
-        if not must:
-            return None
         if led == trump:
             return Reason("watten.must_follow_trump", suit=SUITS[trump], held=must)
         return Reason("watten.must_follow", suit=SUITS[led], held=must)
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """The protocol's checked `apply` with its common case inlined: the seat to move
-        (or no seat named) plays a card it holds that follows the led suit (WA-3.2) or
-        takes another action `_why_illegal` allows, chance drawn from a generator.
+        (or no seat named) plays a card `_play_problem` allows (WA-3.2) or takes another
+        action `_why_illegal` allows, chance drawn from a generator.
         Anything else (a refusal and its reason, notation, a strict replay applied as a
         transaction) takes the protocol's own way."""
         turn = self.turn
         if (seat is None or seat == turn) and action.__class__ is Action and self.chance.rng is not None:
             if action.kind == PLAY:
-                c = action.arg
-                if (self.phase == PLAY_PHASE and c in self.hands[turn]
-                        and (self.led < 0 or self.game.eff[self.trump][c] == self.led)):
-                    self._play(c, turn)
+                if self.phase == PLAY_PHASE and self._play_problem(action.arg, turn) is None:
+                    self._play(action.arg, turn)
                     self.history.append((turn, action, False))
                     return
             elif self.phase != OVER and self._why_illegal(action, turn) is None:
