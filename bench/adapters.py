@@ -1,37 +1,37 @@
-"""Environment steps per second for each adapter and game, beside the raw engine.
+"""Environment steps per CPU-second for each adapter and game, as ratios to PettingZoo's
+`connect_four_v3` measured in the same run, and (`--table`) beside the raw engine.
 
-Every row plays whole games with uniformly random legal actions for `--seconds`
-(default 3) on one thread and counts decisions (OpenSpiel: player actions; its
-chance nodes are extra, uncounted steps):
+Every figure plays whole games with uniformly random legal actions on one thread and
+counts decisions.  The ratios (default) interleave the two sides (A B A B A B, CPU time,
+bench/run.py's `interleaved`) and report the median of the pairwise ratios:
 
-  engine      state.legal_actions + random choice + state.apply
-  engine+obs  the same plus the codec's mask and observation of the mover's view
-  pettingzoo  env.last() + env.step (observation dict with the mask) per agent turn
+  aec        env.last() + env.step per agent turn (the observation dict with the mask)
+  parallel   env.step with an action from every agent whose mask is not empty
+
+The table (`--table`, `--seconds` each, CPU time) gives both (pettingzoo, parallel) and:
+
+  engine      state.legal_actions + random choice + state.apply_legal
+  engine+obs  the same plus the codec's legal map, mask and observation from the state
   gymnasium   env.step for the agent's seat; the other seats are random bots (counted too)
-  openspiel   state.legal_actions() + apply_action, chance nodes sampled
+  openspiel   state.legal_actions() + apply_action, chance nodes sampled (uncounted)
 
-    .venv/bin/python bench/adapters.py [-s SECONDS] [-g GAME ...]
+    .venv/bin/python bench/adapters.py [-s SECONDS] [-g GAME ...] [--table]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
 
 from wasserspiele import game_names, load
 from wasserspiele.adapters import codec_for
 
-
-def timed(run, seconds: float) -> float:
-    """Steps per second of `run(deadline) -> steps`, repeated until the time is up."""
-    start = time.perf_counter()
-    steps = 0
-    while time.perf_counter() - start < seconds:
-        steps += run(start + seconds)
-    return steps / (time.perf_counter() - start)
+sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
+from run import aec_steps, interleaved, rate  # noqa: E402
 
 
 def bench_engine(name: str, seconds: float, observe: bool = False) -> float:
@@ -39,41 +39,23 @@ def bench_engine(name: str, seconds: float, observe: bool = False) -> float:
     codec = codec_for(game) if observe else None
     rng = random.Random(0)
 
-    def run(deadline: float) -> int:
+    def run() -> int:
         state = game.new_game(seed=rng.randrange(2**31))
         n = 0
         while not state.is_terminal():
             seat = state.current_seat
-            legal = state.legal_actions(seat)
             if codec is not None:
-                view = state.view(seat)
-                codec.mask(legal, view)
-                codec.observe(view)
-            state.apply(rng.choice(legal), seat)
+                found = codec.legal_map_state(state, seat)
+                mask = np.zeros(codec.num_actions, dtype=np.int8)
+                mask[list(found)] = 1
+                codec.observe_state(state, seat)
+                legal = list(found.values())
+            else:
+                legal = state.legal_actions(seat)
+            state.apply_legal(rng.choice(legal), seat)
             n += 1
         return n
-    return timed(run, seconds)
-
-
-def bench_pettingzoo(name: str, seconds: float) -> float:
-    from wasserspiele.adapters.pettingzoo import env as make_env
-    env = make_env(name)
-    rng = np.random.default_rng(0)
-    seed = [0]
-
-    def run(deadline: float) -> int:
-        env.reset(seed=seed[0])
-        seed[0] += 1
-        n = 0
-        for _agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-            n += 1
-        return n
-    return timed(run, seconds)
+    return rate(run, seconds)
 
 
 def bench_gymnasium(name: str, seconds: float) -> float:
@@ -82,7 +64,7 @@ def bench_gymnasium(name: str, seconds: float) -> float:
     rng = np.random.default_rng(0)
     seed = [0]
 
-    def run(deadline: float) -> int:
+    def run() -> int:
         _obs, info = env.reset(seed=seed[0])
         seed[0] += 1
         n = 0
@@ -92,7 +74,7 @@ def bench_gymnasium(name: str, seconds: float) -> float:
             n += len(env.state.history) - before
             if term or trunc:
                 return n
-    return timed(run, seconds)
+    return rate(run, seconds)
 
 
 def bench_openspiel(name: str, seconds: float) -> float:
@@ -104,7 +86,7 @@ def bench_openspiel(name: str, seconds: float) -> float:
     game = pyspiel.load_game(f"wasserspiele_{name}")
     rng = np.random.default_rng(0)
 
-    def run(deadline: float) -> int:
+    def run() -> int:
         state = game.new_initial_state()
         n = 0
         while not state.is_terminal():
@@ -115,13 +97,54 @@ def bench_openspiel(name: str, seconds: float) -> float:
                 state.apply_action(int(rng.choice(state.legal_actions())))
                 n += 1
         return n
-    return timed(run, seconds)
+    return rate(run, seconds)
+
+
+def parallel_steps(make_env):
+    """A run() playing one parallel-env episode with random legal actions; its agent steps."""
+    env = make_env()
+    rng = np.random.default_rng(0)
+    seeds = iter(range(10**9))
+
+    def run() -> int:
+        obs, _infos = env.reset(seed=next(seeds))
+        n = 0
+        while env.agents:
+            actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                       for a, o in obs.items() if o["action_mask"].any()}
+            obs, _r, _term, _trunc, _infos = env.step(actions)
+            n += len(actions)
+        return n
+    return run
+
+
+def _pettingzoo():
+    from wasserspiele.adapters import pettingzoo
+    return pettingzoo
+
+
+def ratios(names, seconds: float) -> None:
+    """Each game's AEC and parallel env against connect_four_v3's AEC env, same run."""
+    from pettingzoo.classic import connect_four_v3
+    wpz = _pettingzoo()
+    four = aec_steps(connect_four_v3.env)
+    print("agent steps per CPU-second, random legal actions; ratio to connect_four_v3 (AEC), "
+          f"interleaved, median of {seconds:g} s")
+    print(f"{'game':<14}{'AEC':>9}{'c4':>8}{'ratio':>8}{'parallel':>11}{'c4':>8}{'ratio':>8}")
+    for name in names:
+        row = []
+        for steps, make in ((aec_steps, wpz.env), (parallel_steps, wpz.parallel_env)):
+            mine = steps(lambda: make(name))
+            row += interleaved(lambda s: rate(mine, s), lambda s: rate(four, s), seconds)
+        print(f"{name:<14}{row[0]:>9,.0f}{row[1]:>8,.0f}{row[2]:>7.2f}×{row[3]:>11,.0f}{row[4]:>8,.0f}{row[5]:>7.2f}×",
+              flush=True)
 
 
 ROWS = {
     "engine": lambda n, s: bench_engine(n, s),
     "engine+obs": lambda n, s: bench_engine(n, s, observe=True),
-    "pettingzoo": bench_pettingzoo,
+    "pettingzoo": lambda n, s: rate(aec_steps(lambda: _pettingzoo().env(n)), s),
+    "parallel": lambda n, s: rate(parallel_steps(lambda: _pettingzoo().parallel_env(n)), s),
     "gymnasium": bench_gymnasium,
     "openspiel": bench_openspiel,
 }
@@ -129,11 +152,15 @@ ROWS = {
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("-s", "--seconds", type=float, default=3.0, help="seconds per measurement")
+    parser.add_argument("-s", "--seconds", type=float, default=3.0, help="CPU seconds per measurement (per ratio)")
     parser.add_argument("-g", "--game", action="append", choices=game_names(), help="games (default: all)")
+    parser.add_argument("--table", action="store_true", help="absolute rates of every adapter beside the engine")
     args = parser.parse_args()
     games = args.game or game_names()
-    print(f"steps per second (random actions, one thread, {args.seconds:g} s each)")
+    if not args.table:
+        ratios(games, args.seconds)
+        return
+    print(f"steps per CPU-second (random actions, one thread, {args.seconds:g} s each)")
     print(f"{'game':<14}" + "".join(f"{k:>12}" for k in ROWS))
     for name in games:
         figures = [fn(name, args.seconds) for fn in ROWS.values()]

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
-from run import interleaved, playouts, rate  # noqa: E402
+from run import interleaved, playouts, rate, vector_steps  # noqa: E402
 
 from wasserspiele import load  # noqa: E402
 
@@ -85,7 +85,46 @@ def _wildwasser_vector_steps():
     return run
 
 
-SECTIONS = {"wildwasser": wildwasser}
+# -- Watten ---------------------------------------------------------------------------------
+_WATTEN_FALLBACK = """
+import sys, time
+from wasserspiele.games.watten import kernel as K
+n, t0 = 0, time.process_time()
+while time.process_time() - t0 < float(sys.argv[1]):
+    K.play_games(20, seed=n)
+    n += 20
+print(n / (time.process_time() - t0))
+"""
+
+
+def watten(seconds: float) -> None:
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.games.watten import kernel as K
+    print(f"\n## Watten: random games (to 11 points) per CPU-second, default options "
+          f"({'numba' if COMPILED else 'pure Python: numba is not installed'})")
+    K.play_games(10)  # compile (or load the compiled code) before timing
+    seeds = iter(range(10**9))
+    batch = 2_000 if COMPILED else 20
+
+    def kernel_games(policy):
+        return lambda: len(K.play_games(batch, seed=next(seeds), policies=policy))
+
+    engine = playouts(load("watten"))
+    now, then, ratio = interleaved(lambda s: rate(kernel_games(K.RANDOM), s), lambda s: rate(engine, s), seconds)
+    print(f"random seats   kernel {now:>10,.0f}   Python engine {then:>7,.0f}   {ratio:>6.1f}×  (target ≥ 20×)")
+    greedy = rate(kernel_games(K.GREEDY), seconds)
+    print(f"greedy seats   kernel {greedy:>10,.0f}   (heuristic.rollout_policy in every seat)")
+    if COMPILED:
+        slow = _fallback_rate(_WATTEN_FALLBACK, seconds)
+        print(f"pure-Python fallback {slow:>8,.0f}   compiled/fallback {now / slow:,.0f}×")
+    from wasserspiele.games.watten.vector import WattenVectorEnv
+    step = vector_steps(WattenVectorEnv(1024, seed=0))
+    step()  # compile (or load) the stepping kernel before timing
+    steps = rate(step, seconds)
+    print(f"WattenVectorEnv(1024 tables, random opponents)   {steps:>10,.0f} agent steps/s")
+
+
+SECTIONS = {"wildwasser": wildwasser, "watten": watten}
 
 
 def main() -> None:

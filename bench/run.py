@@ -317,11 +317,12 @@ def adapters(names, seconds: float) -> None:
               f"connect_four_v3 {then:>9,.0f}   {ratio:>5.0f}×")
 
 
-def vector_steps():
-    """A run() stepping 1,024 Wasserloch tables once with random legal actions."""
+def vector_steps(envs=None):
+    """A run() stepping a batched env (default: 1,024 Wasserloch tables) once with random legal actions."""
     import numpy as np
-    from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
-    envs = WasserlochVectorEnv(1024, players=3, seed=0)
+    if envs is None:
+        from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
+        envs = WasserlochVectorEnv(1024, players=3, seed=0)
     rng = np.random.default_rng(0)
     _obs, info = envs.reset()
     state = {"mask": info["action_mask"]}

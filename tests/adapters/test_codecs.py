@@ -173,16 +173,30 @@ def test_manifest_limits_agree_with_the_codec_at_every_player_count(name):
         assert m.limits.distinct_actions(game.options) == codec_for(game).num_actions, players
 
 
-@pytest.mark.parametrize("name,options", [(g, FAST[g]) for g in GAMES] + [
-    ("wasserloch", {"players": 4, "rounds": 2, "chase": "adjacent"}), ("wasserloch", {"players": 2})])
+STATE_PATHS = [(g, FAST[g]) for g in GAMES] + [
+    ("wasserloch", {"players": 4, "rounds": 2, "chase": "adjacent"}), ("wasserloch", {"players": 2}),
+    ("wildwasser", {"players": 2}), ("wildwasser", {"players": 6, "river_flow": "back"}),
+    ("watten", {"target": 4, "raising": True, "signals": "public", "signal_detection_p": 0.5}),
+    ("watten", {"target": 5, "raising": False, "signals": "off"}),
+    ("seven_waters", {"slide_limit": None, "final_turns": "none"})]
+
+
+@pytest.mark.parametrize("name,options", STATE_PATHS)
 def test_encoding_from_the_state_equals_encoding_the_view(name, options):
-    """observe_state (straight from the state where a codec can) gives the vector of
-    observe(view), for every seat at every decision, game over included."""
+    """observe_state and observe_states (straight from the state where a codec can)
+    give the vector of observe(view), and legal_map_state the map of legal_map(legal,
+    view), for every seat at every decision, game over included."""
     codec = codec_for(wasserspiele.load(name, **options))
-    state = None
+    state, positions = None, 0
     for state, _seat in random_positions(name, seeds=range(6), options=options):
+        together = codec.observe_states(state, range(codec.players))
         for seat in range(codec.players):
-            assert np.array_equal(codec.observe_state(state, seat), codec.observe(state.view(seat))), seat
-    assert state is not None and state.is_terminal()  # the last game, played out
+            view = state.view(seat)
+            assert np.array_equal(codec.observe_state(state, seat), codec.observe(view)), seat
+            assert np.array_equal(together[seat], codec.observe(view)), seat
+            if seat in state.to_move():
+                assert codec.legal_map_state(state, seat) == codec.legal_map(state.legal_actions(seat), view)
+        positions += 1
+    assert positions > 50 and state is not None and state.is_terminal()  # the last game, played out
     for seat in range(codec.players):
         assert np.array_equal(codec.observe_state(state, seat), codec.observe(state.view(seat)))

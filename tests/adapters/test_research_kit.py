@@ -133,3 +133,57 @@ def test_gymnasium_accepts_every_level_and_spec(spec):
 def test_gymnasium_refuses_a_bad_spec_naming_it():
     with pytest.raises(BadOption, match="ismcts:iterationz=3"):
         WasserspieleEnv("wasserloch", opponents="ismcts:iterationz=3", rounds=1)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_infos_read_later_still_show_the_position_they_were_issued_for(name):
+    """Infos are built when read (common.SeatInfo); one read after the env has moved on
+    (the episode replayed from its seed) gives what it would have given at once."""
+    env = wpz.env(name, **FAST[name])
+    env.reset(seed=7)
+    rng = np.random.default_rng(7)
+    kept = []  # (info, what it must hold) at every step, read only at the end
+    for _step in range(60):
+        if env.unwrapped.game_state.is_terminal():
+            break
+        agent = env.agent_selection
+        state = env.unwrapped.game_state
+        seat = env.unwrapped._seat[agent]
+        kept.append((env.infos[agent], {"legal_actions": [str(a) for a in state.legal_actions(seat)],
+                                        "view": state.view(seat)}))
+        mask = env.observe(agent)["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    env.reset(seed=8)
+    assert len(kept) >= 8
+    for info, expected in kept:
+        assert info == expected and info["view"] == expected["view"]
+
+
+def test_parallel_infos_read_later_are_those_of_their_step():
+    env = wpz.parallel_env("watten", target=3)
+    obs, infos = env.reset(seed=2)
+    views = {a: env.game_state.view(env._seat[a]) for a in env.agents}
+    acting = next(a for a in env.agents if obs[a]["action_mask"].any())
+    legal = [str(x) for x in env.game_state.legal_actions(env._seat[acting])]
+    env.step({acting: int(np.flatnonzero(obs[acting]["action_mask"])[0])})
+    assert {a: infos[a]["view"] for a in env.agents} == views
+    assert infos[acting]["legal_actions"] == legal
+
+
+def test_an_info_is_a_plain_dict_to_every_reader():
+    import copy
+    import json
+    import pickle
+    env = wpz.env("seven_waters")
+    env.reset(seed=3)
+    agent = env.agent_selection
+    state = env.unwrapped.game_state
+    seat = env.unwrapped._seat[agent]
+    plain = {"legal_actions": [str(a) for a in state.legal_actions(seat)], "view": state.view(seat)}
+    readers = [json.dumps, lambda i: json.dumps(i, indent=1), dict, lambda i: {**i}, copy.copy, copy.deepcopy,
+               lambda i: pickle.loads(pickle.dumps(i)), lambda i: list(i.items()), len, repr]
+    for read in readers:
+        env.reset(seed=3)
+        info = env.infos[env.agent_selection]
+        assert isinstance(info, dict)
+        assert read(info) == read(plain), read

@@ -93,16 +93,15 @@ class WasserspieleEnv(gymnasium.Env):
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec
-        # no view at all when the codec encodes from the state and its masks need none
-        view = None if codec.reads_state else self.state.view(self.seat)
         mask = np.zeros(codec.num_actions, dtype=np.int8)
         self._legal = {}
         if not self.state.is_terminal():
-            self._legal = codec.legal_map(self.state.legal_actions(self.seat), view)
-            mask[list(self._legal)] = 1
+            # from the state where the codec can (no view), as observe_state
+            self._legal = codec.legal_map_state(self.state, self.seat)
+            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
         self._mask = mask
-        obs = codec.observe_state(self.state, self.seat) if view is None else codec.observe(view)
-        return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal), view)}
+        obs = codec.observe_state(self.state, self.seat)
+        return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (bool) for the agent's current decision."""
@@ -135,7 +134,7 @@ class WasserspieleEnv(gymnasium.Env):
             self._mask = np.zeros(self.codec.num_actions, dtype=np.int8)
             info["action_mask"] = self._mask.copy()
             return obs, self.illegal_reward, True, False, info
-        self.state.apply(move, self.seat)
+        self.state.apply_legal(move, self.seat)  # taken from this position's legal actions
         self._play_bots()
         obs, info = self._observation()
         terminated = self.state.is_terminal()

@@ -11,7 +11,8 @@ In the parallel env every seat with a pending decision acts in the same step (al
 the picks of a simultaneous phase at once; otherwise the one seat to move).
 
 Each agent's `infos` entry holds `legal_actions` (the notation of its legal actions,
-empty while it waits) and `view` (the raw JSON view the observation encodes).
+empty while it waits) and `view` (the raw JSON view the observation encodes, built
+when first read: see `common.SeatInfo`).
 `state()` is the global state: every seat's observation vector, concatenated.
 The engine state is `env.unwrapped.game_state`.
 """
@@ -28,7 +29,7 @@ from pettingzoo.utils import wrappers
 
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import agent_info, load_with_codec, render_text, zero_sum
+from .common import Position, SeatInfo, load_with_codec, render_text, zero_sum
 
 
 def _declare_agents(env) -> None:
@@ -47,17 +48,49 @@ def _declare_agents(env) -> None:
                                  (env.codec.obs_size * players,), np.float32)
 
 
-def _infos(env) -> dict[str, dict[str, Any]]:
-    """Per live agent: its legal actions' notation and its raw view."""
+def _legal_maps(env) -> dict[int, dict[int, Any]]:
+    """{seat: {index: action}} of every seat with a pending decision now, found once
+    per position (from the state, without views where the codec can)."""
     state = env.game_state
+    key = (state, len(state.history))
+    if env._maps_key != key:
+        env._maps = {seat: env.codec.legal_map_state(state, seat) for seat in state.to_move()}
+        env._maps_key = key
+    return env._maps
+
+
+def _mask(env, seat: int) -> np.ndarray:
+    mask = np.zeros(env.codec.num_actions, dtype=np.int8)
+    legal = _legal_maps(env).get(seat)
+    if legal:
+        mask[np.fromiter(legal, np.intp, len(legal))] = 1  # a third of indexing with a list
+    return mask
+
+
+def _observation(env, seat: int) -> dict[str, np.ndarray]:
+    return {"observation": env.codec.observe_state(env.game_state, seat), "action_mask": _mask(env, seat)}
+
+
+def _infos(env) -> dict[str, SeatInfo]:
+    """Per live agent: its legal actions' notation and its raw view (built when read)."""
+    state = env.game_state
+    position = Position(state, env._game_seed)
     pending = state.to_move()
-    return {a: agent_info(state, env._seat[a], env._seat[a] in pending) for a in env.agents}
+    return {a: SeatInfo(position, env._seat[a], env._seat[a] in pending) for a in env.agents}
+
+
+def _illegal(env, seat: int, index: Any) -> None:
+    """Raise the codec's EncodingError for an index `seat` may not take now (the reason,
+    with the legal actions listed)."""
+    state = env.game_state
+    env.codec.decode(index, state.legal_actions(seat), state.view(seat))
+    raise EncodingError(f"{env.game.name}: action {index} is not legal now")  # decode found it: maps disagree
 
 
 def _global_state(env) -> np.ndarray:
     if env.game_state is None:
         raise RuntimeError("call reset() before state()")
-    return np.concatenate([env.codec.observe(env.game_state.view(s)) for s in range(env.game.players)])
+    return np.concatenate(env.codec.observe_states(env.game_state, range(env.game.players)))
 
 
 class WasserspieleAEC(AECEnv):
@@ -75,6 +108,7 @@ class WasserspieleAEC(AECEnv):
         _declare_agents(self)
         self._seeds = random.Random()
         self.game_state = None
+        self._maps_key = None
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -86,8 +120,8 @@ class WasserspieleAEC(AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
-        self._legal_key = None
+        self._game_seed = self._seeds.randrange(2**63)
+        self.game_state = self.game.new_game(seed=self._game_seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -96,26 +130,8 @@ class WasserspieleAEC(AECEnv):
         self.infos = _infos(self)
         self.agent_selection = self.possible_agents[self.game_state.current_seat]
 
-    def _legal(self, seat: int, view=None) -> dict[int, Any]:
-        """{index: action} of `seat` now (cached until the next action)."""
-        key = (len(self.game_state.history), seat)
-        if self._legal_key != key:
-            if view is None and self.codec.actions_need_view:
-                view = self.game_state.view(seat)
-            self._legal_map = self.codec.legal_map(self.game_state.legal_actions(seat), view)
-            self._legal_key = key
-        return self._legal_map
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        codec = self.codec
-        # no view at all when the codec encodes from the state and its masks need none
-        view = None if codec.reads_state else self.game_state.view(seat)
-        mask = np.zeros(codec.num_actions, dtype=np.int8)
-        if seat in self.game_state.to_move():
-            mask[list(self._legal(seat, view))] = 1
-        obs = codec.observe_state(self.game_state, seat) if view is None else codec.observe(view)
-        return {"observation": obs, "action_mask": mask}
+        return _observation(self, self._seat[agent])
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
@@ -126,10 +142,10 @@ class WasserspieleAEC(AECEnv):
         if action is None:
             raise ValueError(f"{agent} must act (an index 0..{self.codec.num_actions - 1}), not None")
         index = self.codec.check_index(action)
-        move = self._legal(seat).get(index)
-        if move is None:  # let the codec say why, with the legal actions listed
-            self.codec.decode(index, self.game_state.legal_actions(seat), self.game_state.view(seat))
-        self.game_state.apply(move, seat)
+        move = _legal_maps(self)[seat].get(index)
+        if move is None:
+            _illegal(self, seat, index)
+        self.game_state.apply_legal(move, seat)  # taken from this position's legal actions
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
             final = zero_sum(self.game_state)
@@ -193,6 +209,7 @@ class WasserspieleParallel(ParallelEnv):
         self.agents: list[str] = []
         self._seeds = random.Random()
         self.game_state = None
+        self._maps_key = None
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -201,22 +218,15 @@ class WasserspieleParallel(ParallelEnv):
         return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
-        state = self.game_state
-        pending = state.to_move()
-        out = {}
-        for a in self.agents:
-            seat = self._seat[a]
-            view = state.view(seat)
-            mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-            if seat in pending:
-                mask[list(self.codec.legal_map(state.legal_actions(seat), view))] = 1
-            out[a] = {"observation": self.codec.observe(view), "action_mask": mask}
-        return out
+        seats = [self._seat[a] for a in self.agents]
+        vectors = self.codec.observe_states(self.game_state, seats)
+        return {a: {"observation": v, "action_mask": _mask(self, s)} for a, s, v in zip(self.agents, seats, vectors)}
 
     def reset(self, seed: int | None = None, options: dict | None = None):
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.game_state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self._game_seed = self._seeds.randrange(2**63)
+        self.game_state = self.game.new_game(seed=self._game_seed)
         self.agents = list(self.possible_agents)
         return self._observations(), _infos(self)
 
@@ -224,23 +234,29 @@ class WasserspieleParallel(ParallelEnv):
         state = self.game_state
         if state is None or not self.agents:
             raise RuntimeError("the episode is over (or never started): call reset()")
-        pending = state.to_move()
+        maps = _legal_maps(self)
         # every pending seat's choice is decoded against the same position before any is
         # applied: in a simultaneous phase no pick may depend on another
         moves = []
-        for seat in pending:
+        for seat, legal in maps.items():
             agent = self.possible_agents[seat]
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act now (an index 0..{self.codec.num_actions - 1}); "
-                                 f"acting: {', '.join(self.possible_agents[s] for s in pending)}")
+                                 f"acting: {', '.join(self.possible_agents[s] for s in maps)}")
             try:
-                moves.append((seat, self.codec.decode(actions[agent], state.legal_actions(seat), state.view(seat))))
+                move = legal.get(self.codec.check_index(actions[agent]))
+                if move is None:
+                    _illegal(self, seat, actions[agent])
             except EncodingError as exc:
                 if self.illegal_action == "raise":
                     raise
                 return self._forfeit(agent, str(exc))
-        for seat, move in moves:
-            state.apply(move, seat)
+            moves.append((seat, move))
+        if len(moves) == 1:
+            state.apply_legal(moves[0][1], moves[0][0])  # taken from this position's legal actions
+        else:  # later picks were found before the earlier ones were applied: checked
+            for seat, move in moves:
+                state.apply(move, seat)
         over = state.is_terminal()
         final = zero_sum(state) if over else [0.0] * self.game.players
         observations = self._observations()

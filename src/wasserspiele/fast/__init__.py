@@ -48,3 +48,11 @@ def seed_state(seed: int) -> int:
     """A valid xorshift32 state from any integer seed (never 0)."""
     x = (seed * 2654435761 + 0x9E3779B9) & MASK32
     return x or 1
+
+
+def inline_kernel(fn):
+    """`kernel(fn)` that numba inlines into its compiled callers (no call and no reference
+    counting of array arguments: for small helpers on hot paths); fn itself without numba."""
+    if numba is None:
+        return fn
+    return numba.njit(cache=True, nogil=True, inline="always")(fn)

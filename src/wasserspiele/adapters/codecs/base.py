@@ -1,9 +1,11 @@
 """The shared machinery of the per-game codecs: a fixed-size action space and a
 float32 observation vector of one seat's view, with a layout that documents itself.
 
-A codec reads only what the public protocol gives: the acting seat's `view` (JSON
-data), the legal actions and their notation (`str(action)`).  It never touches a
-state, so the same encoding serves environments, bots and recorded games alike.
+A codec's reference encoding reads only what the public protocol gives: the acting
+seat's `view` (JSON data), the legal actions and their notation (`str(action)`), so the
+same encoding serves environments, bots and recorded games alike.  The environments
+take a faster path where a codec has one: `observe_state` and `legal_map_state` read
+the engine's state directly and give the same vectors and maps.
 """
 
 from __future__ import annotations
@@ -97,6 +99,16 @@ def index_of(items: Iterable[Any]) -> dict[Any, int]:
     return {v: i for i, v in enumerate(items)}
 
 
+def sparse(size: int, ones: list[int], at: list[int], values: list[float]) -> np.ndarray:
+    """A float32 vector of zeros with 1 at `ones` and `values` at `at` (the direct
+    encoders' output: most of a large observation is zeros, and filling a zero array
+    beats converting a long list).  An index in `ones` must not repeat."""
+    out = np.zeros(size, dtype=np.float32)
+    out.put(ones, 1.0)  # put: about a third faster than indexing with lists
+    out.put(at, values)
+    return out
+
+
 class Codec(ABC):
     """A game's fixed action space and observation encoding (one instance per Game)."""
 
@@ -131,6 +143,12 @@ class Codec(ABC):
                                     f"({self.action_names[i]})")
             out[i] = a
         return out
+
+    def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
+        """`legal_map` of `seat`'s legal actions in `state`, without building a view
+        where the codec's indices need none (the environments' path)."""
+        view = state.view(seat) if self.actions_need_view else None
+        return self.legal_map(state.legal_actions(seat), view)
 
     def mask(self, legal: Sequence[Action], view: Mapping[str, Any]) -> np.ndarray:
         """An int8 vector with 1 exactly at the indices of the legal actions."""
@@ -181,11 +199,11 @@ class Codec(ABC):
             high[start:start + size] = hi
         return low, high
 
-    # A codec that can encode straight from a state (no JSON view in between) overrides
-    # `_fill_state` and sets `reads_state`; one whose action indices do not depend on the
-    # view (NotationCodec) needs no view for masks either.  Both paths give equal vectors
-    # (tests/adapters/test_codecs.py).
-    reads_state = False
+    # The environments' path.  A codec that can encode straight from a state (no JSON
+    # view in between) overrides `observe_state` (or `_fill_state`); one that can find
+    # its indices from the state overrides `legal_map_state`, and one whose indices do
+    # not depend on the view (NotationCodec) sets `actions_need_view = False`.  Both
+    # paths give equal vectors and maps (tests/adapters/test_codecs.py).
     actions_need_view = True
 
     def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:
@@ -198,6 +216,11 @@ class Codec(ABC):
         if len(vec.data) != self.obs_size:
             raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
         return np.asarray(vec.data, dtype=np.float32)
+
+    def observe_states(self, state: Any, seats: Sequence[int]) -> list[np.ndarray]:
+        """`observe_state` for several seats of one position (the parallel env's every
+        step); a codec may encode what all of them see only once."""
+        return [self.observe_state(state, seat) for seat in seats]
 
     def describe(self) -> str:
         """The observation layout as a Markdown table (docs/encodings.md).  A block of
@@ -235,6 +258,21 @@ class NotationCodec(Codec):
     def __init__(self, game: Game):
         super().__init__(game)
         self._index = {name: i for i, name in enumerate(self.action_names)}
+        self._by_action: dict[Action, int] = {}  # the engine's action objects, met so far
+
+    def legal_map(self, legal: Sequence[Action], view: Mapping[str, Any] | None = None) -> dict[int, Action]:
+        # an action object's index is found once: the space is small and fixed
+        by_action = self._by_action
+        out: dict[int, Action] = {}
+        for a in legal:
+            i = by_action.get(a)
+            if i is None:
+                i = by_action[a] = self.action_index(a)
+            if i in out:
+                raise EncodingError(f"{self.game.name}: actions {out[i]} and {a} share index {i} "
+                                    f"({self.action_names[i]})")
+            out[i] = a
+        return out
 
     def action_index(self, action: Action | str, view: Mapping[str, Any] | None = None) -> int:
         text = action if isinstance(action, str) else str(action)

@@ -21,8 +21,14 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import numpy as np
+
+from ...core.cards import ALL_CARDS
 from ...core.protocol import Action
-from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, _seat
+from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, sparse, _seat
+from .actions import (
+    COVERED_BY, FACE_UP_ROW, Discard, Pass, Pool, River, Slide, Take, Theme, piece_rank, piece_suit,
+)
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -46,6 +52,7 @@ SEAT_AT = index_of([0, 1])
 CELL_AT = index_of(["empty", "face down", *CARDS])
 POOL_SUIT_AT = index_of([None, *SUITS])
 POSITIONS = tuple(f"{r}-{c}" for r in range(1, ROWS + 1) for c in range(1, r + 1))
+POSITION = tuple(CARD[c.name] for c in ALL_CARDS)  # an engine card's index -> its one-hot position
 
 
 def _slots(mask: int) -> str:
@@ -158,3 +165,143 @@ class SevenWatersCodec(Codec):
             vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7")
             vec.scalar(f"{who}_discard_count", p["discard_count"], 54, "cards discarded / 54")
             vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")
+
+    # -- the environments' path: straight from the state ----------------------------
+    _at: dict[str, int] | None = None  # segment starts (the direct encoder's offsets)
+
+    def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
+        """`legal_map(state.legal_actions(seat), state.view(seat))` from the action
+        objects and the hand's order (the view's slots), without notation or a view."""
+        bit = {c: 1 << i for i, c in enumerate(state.hands[seat])}  # a hand card's slot bit
+        out: dict[int, Action] = {}
+        for a in state.legal_actions(seat):
+            t = type(a)
+            if t is Take:
+                i = TAKE + a.index
+            elif t is Pass:
+                i = PASS
+            elif t is Theme:
+                i = THEME + bit[a.card].bit_length() - 1
+            elif t is Discard:
+                m = 0
+                for c in a.cards:
+                    m |= bit[c]
+                i = DISCARD + m - 1
+            elif t is Slide or t is River or t is Pool:
+                m = 0
+                for p in a.pieces:
+                    m |= bit[p.card]
+                if t is Slide:
+                    i = SLIDE + (a.line - 1) * MASKS + m - 1
+                elif t is River:
+                    i = RIVER + (min(piece_rank(p) for p in a.pieces) - 1) * MASKS + m - 1
+                else:
+                    i = POOL + SUITS.index(piece_suit(a.pieces[0])) * MASKS + m - 1
+            else:
+                raise EncodingError(f"seven_waters: {a!r} is not an action the codec knows")
+            if i in out:
+                raise EncodingError(f"seven_waters: actions {out[i]} and {a} share index {i} ({self.action_names[i]})")
+            out[i] = a
+        return out
+
+    def _offsets(self) -> dict[str, int]:
+        """Segment starts (from the recorded layout), and per park (me, opponent) a tuple
+        of them in the order the direct encoder writes."""
+        at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        self._line_cache: dict[tuple[int, int], tuple[tuple, list[int]]] = {}
+        self._pyramid_cache: dict[tuple, list[int]] = {}
+        parts = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
+                 "theme_placed", "theme", "hand_count", "discard_count", "discards")
+        self._parks = tuple(tuple(at[f"{who}_{part}"] for part in parts) for who in ("me", "opponent"))
+        return at
+
+    def _lines(self, lines: tuple, start: int) -> list[int]:
+        """The one-hot positions of a park's line cards: dealt at setup and never changed
+        (SW-3.3), so found once per game (the tuple is shared by the game's states)."""
+        key = (id(lines), start)
+        found = self._line_cache.get(key)
+        if found is None or found[0] is not lines:
+            if len(self._line_cache) > 64:
+                self._line_cache.clear()
+            found = self._line_cache[key] = (lines, [start + POSITION[c.index] for line in lines for c in line])
+        return found[1]
+
+    def _pyramid(self, pyramid: list, at: dict[str, int]) -> list[int]:
+        """The one-hot positions of the pyramid cells and the free flags.  It changes
+        only when a card is taken, so most steps find it made already."""
+        key = tuple(pyramid)
+        found = self._pyramid_cache.get(key)
+        if found is not None:
+            return found
+        if len(self._pyramid_cache) > 4096:
+            self._pyramid_cache.clear()
+        ones = []
+        cell, free, width = at["pyramid0"], at["free"], len(CELL_AT)
+        for i, c in enumerate(pyramid):
+            if c is None:
+                ones.append(cell)
+            else:
+                covered_by = COVERED_BY[i]  # SW-3.2: free once neither covering card is left
+                if not covered_by or (pyramid[covered_by[0]] is None and pyramid[covered_by[1]] is None):
+                    ones += (cell + 2 + POSITION[c.index], free + i)
+                elif FACE_UP_ROW[i]:
+                    ones.append(cell + 2 + POSITION[c.index])
+                else:
+                    ones.append(cell + 1)  # face down
+            cell += width
+        self._pyramid_cache[key] = ones
+        return ones
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector without
+        building the view (card names, the pyramid rows, the log)."""
+        at = self._at or self._offsets()
+        s = state
+        over = s.over
+        ones = [at["seat"] + seat]
+        if not over and s.turn == seat:
+            ones.append(at["my_turn"])
+        if s.extra:
+            ones.append(at["extra_action"])
+        if over:
+            ones.append(at["over"])
+        limit = s.game.options["slide_limit"]
+        idx = [at["pyramid_left"], at["slides_built"], at["slide_limit"], at["final_turns_left"]]
+        vals = [s.left / PYRAMID, s.slides_built / 7, (0 if limit is None else limit) / 7,
+                (-1 if s.final_left < 0 else s.final_left) / 2]
+        ones += self._pyramid(s.pyramid, at)
+        start = at["hand_slot0"] - len(CARD)
+        for c in s.hands[seat]:
+            start += len(CARD)
+            ones.append(start + POSITION[c.index])
+        for p, park in ((seat, self._parks[0]), (1 - seat, self._parks[1])):
+            (lines, line_sums, slide_built, slides, river_at, river_ends, pool_at, pool_suit,
+             theme_placed, theme_at, hand_count, discard_count, discards) = park
+            ones += self._lines(s.lines[p], lines)
+            idx += (line_sums, line_sums + 1, line_sums + 2, line_sums + 3)
+            vals += [x / 40 for x in s.line_sums[p]]
+            for k, slide in enumerate(s.slides[p]):
+                if slide is not None:
+                    ones.append(slide_built + k)
+                    ones += [slides + POSITION[piece.card.index] for piece in slide]
+            river = s.river[p]
+            if river:
+                ones += [river_at + POSITION[piece.card.index] for piece in river]
+                idx += (river_ends, river_ends + 1)  # the river lies in ascending rank order
+                vals += (piece_rank(river[0]) / 13, piece_rank(river[-1]) / 13)
+            pool = s.pool[p]
+            if pool:
+                ones += [pool_at + POSITION[piece.card.index] for piece in pool]
+                ones.append(pool_suit + 1 + SUITS.index(piece_suit(pool[0])))
+            else:
+                ones.append(pool_suit)
+            theme = s.theme[p]
+            if theme is not None:
+                ones.append(theme_placed)
+                if p == seat or over:
+                    ones.append(theme_at + POSITION[theme.index])
+            idx += (hand_count, discard_count)
+            vals += (len(s.hands[p]) / HAND_SLOTS, len(s.discards[p]) / 54)
+            if p == seat:
+                ones += [discards + POSITION[c.index] for c in s.discards[p]]
+        return sparse(self.obs_size, ones, idx, vals)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+import numpy as np
+
 from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
 
 VALUES = "A2345678"
@@ -41,24 +43,33 @@ class WasserlochCodec(NotationCodec):
         vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
         vec.flag("over", view["over"], "1 once the match is over")
 
-    reads_state = True
 
-    def _fill_state(self, state: Any, seat: int, vec: Vec) -> None:
-        """`_fill` of `state.view(seat)`, read from the state (the same vector, faster)."""
-        seats = SEATS
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector, written
+        value by value in `_fill`'s order (the test compares them)."""
         players = state.players
-        vec.multihot("seat", [seat], seats)
-        vec.onehot("players", players, PLAYERS_AT)
-        vec.onehot("to_move", None if state.over else state.current, MOVER_AT)
-        vec.scalar("round", state.round, max(1, state.rounds))
-        vec.onehot("start_player", state.start_player, seats)
-        vec.scalars("waterhole", state.hole, 8)
-        vec.scalars("hand", state.hands[seat], 5)
-        pad = [0] * (MAX_SEATS - players)
-        vec.scalars("hand_sizes", state.hand_sizes + pad, 5)
-        vec.scalar("pile", state.pile_size, 64)
-        vec.scalars("gone", state.gone, 8)
-        vec.scalars("loot", (state.loot[-1] if state.loot else [0] * players) + pad, 30)
-        vec.scalars("scores", state.totals() + pad, 100)
-        vec.flag("chase_adjacent", state.chase_adjacent)
-        vec.flag("over", state.over)
+        pad = [0.0] * (MAX_SEATS - players)
+        data = [0.0] * (MAX_SEATS + 3 + 5)  # seat, players, to_move one-hots
+        data[seat] = 1.0
+        data[MAX_SEATS + players - 2] = 1.0
+        data[MAX_SEATS + 3 + (4 if state.over else state.current)] = 1.0
+        data.append(state.round / max(1, state.rounds))
+        start = [0.0] * MAX_SEATS
+        start[state.start_player] = 1.0
+        data += start
+        data += [x / 8 for x in state.hole]
+        data += [x / 5 for x in state.hands[seat]]
+        data += [x / 5 for x in state.hand_sizes]
+        data += pad
+        data.append(state.pile_size / 64)
+        data += [x / 8 for x in state.gone]
+        if state.loot:
+            data += [x / 30 for x in state.loot[-1]]
+            data += pad
+        else:
+            data += [0.0] * MAX_SEATS
+        data += [x / 100 for x in state.totals()]
+        data += pad
+        data.append(1.0 if state.chase_adjacent else 0.0)
+        data.append(1.0 if state.over else 0.0)
+        return np.array(data, dtype=np.float32)

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
+import numpy as np
+
+from ...adapters.codecs.base import NotationCodec, Vec, index_of, sparse, _seat
+from .actions import CARD_NAMES, SIGNAL_LEVELS, SUITS as ENGINE_SUITS
+from .state import OVER, PHASE_NAMES
+from .view import signal_visible
 
 SUITS = "CSHD"
 RANKS = "789TJQKA"
@@ -19,9 +24,14 @@ TRUMP_AT = index_of([None, *SUITS])
 RAISER_AT = index_of([None, 0, 1, 2, 3])
 SIGNAL_AT = index_of(SIGNALS)
 SUIT_AT = index_of(SUITS)
+# the direct encoder writes the engine's card, suit, phase and signal codes as positions
+if CARD_NAMES != CARDS or ENGINE_SUITS != SUITS or PHASE_NAMES != PHASES or (None, *SIGNAL_LEVELS) != SIGNALS:
+    raise ImportError("watten codec: its cards, suits, phases or signals no longer match the engine's order")
 
 
 class WattenCodec(NotationCodec):
+    _at: dict[str, int] | None = None  # segment starts (the direct encoder's offsets)
+
     def _action_names(self) -> list[str]:
         return (list(CARDS) + [f"trump {s}" for s in SUITS]
                 + [f"signal {lvl}" for lvl in ("none", "weak", "medium", "strong")]
@@ -59,3 +69,62 @@ class WattenCodec(NotationCodec):
         for s in range(4):
             vec.multihot(f"voids_seat{s}", view["voids"][s], SUIT_AT, f"suits seat {s} has shown void in")
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
+
+    # -- the environments' path: straight from the state ----------------------------
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector without
+        building the view (its log, tricks and results as JSON)."""
+        return self.observe_states(state, (seat,))[0]
+
+    def observe_states(self, state: Any, seats) -> list[np.ndarray]:
+        """What every seat sees is encoded once; each seat adds its seat, hand and the
+        signals it may see (WA-5)."""
+        at = self._at
+        if at is None:
+            at = self._at = {name: start for name, start, _size, _meaning in self.layout}
+        game = state.game
+        target = max(1, game.target)
+        pending = state.to_move()
+        leader = state.leader
+        ones = [at["phase"] + state.phase, at["to_move"] + (pending[0] if pending else 4),
+                at["dealer"] + state.dealer, at["caller"] + state.caller,
+                at["leader"] + (leader if leader is not None and leader >= 0 else 4),
+                at["trump"] + (state.trump + 1 if state.trump >= 0 else 0)]
+        idx = [at["hand_sizes"] + s for s in range(4)]
+        vals = [len(h) / 5 for h in state.hands]
+        for i, c in enumerate(state.trick):
+            ones.append(at[f"trick_seat{(leader + i) % 4}"] + c)
+        start = at["played"]
+        for t in state.tricks:
+            ones += [start + c for c in t[1]]
+        scores, value = state.team_scores, state.value
+        idx += [at["tricks_won"], at["tricks_won"] + 1, at["scores"], at["scores"] + 1, at["value"]]
+        vals += [state.won[0] / 5, state.won[1] / 5, scores[0] / target, scores[1] / target, value / target]
+        raising = game.raising
+        if raising:
+            ones.append(at["raising"])
+        ones.append(at["raise_pending"] + (state.raiser + 1 if state.raiser >= 0 else 0))
+        over = state.winner_team >= 0
+        for t in (0, 1):
+            if scores[t] + value >= game.target:
+                ones.append(at["gespannt"] + t)
+            if raising and not over and state._raise_block(t) is None:
+                ones.append(at["can_raise"] + t)
+        for s, voids in enumerate(state.voids):
+            start = at[f"voids_seat{s}"]
+            ones += [start + suit for suit in range(4) if voids >> suit & 1]
+        if state.phase == OVER:
+            ones.append(at["over"])
+        public = sparse(self.obs_size, ones, idx, vals)
+        mode, hand_at, out = game.signal_mode, at["hand"], []
+        for seat in seats:
+            own = [at["seat"] + seat]
+            own += [hand_at + c for c in state.hands[seat]]
+            for s, level in enumerate(state.signals):
+                seen = level >= 0 and signal_visible(mode, seat, s)
+                own.append(at[f"signal_seat{s}"] + (level + 1 if seen else 0))
+            vector = public if len(seats) == 1 else public.copy()
+            vector.put(own, 1.0)
+            out.append(vector)
+        return out

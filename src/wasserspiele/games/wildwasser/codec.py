@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
+import numpy as np
+
+from ...adapters.codecs.base import NotationCodec, Vec, index_of, sparse, _seat
+from .board import SPECIES as BOARD_SPECIES, ICON_NAME
+from .state import CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, SUN_CHOICE, TEAM_CARD
 
 SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
 SPECIES_AT = index_of(SPECIES)
@@ -17,6 +21,11 @@ ICON_AT = index_of(ICONS)
 PHASE_AT = index_of(PHASES)
 WHERE_AT = index_of(WHERE)
 MAYBE_SPECIES = index_of([None, *SPECIES])
+RESOLVING = (CHOOSE, SUN_CHOICE, MARKER_CHOICE)
+BITS = tuple(tuple(sp for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))  # mask -> species
+# the direct encoder writes the engine's species and icon codes as one-hot positions
+if BOARD_SPECIES != SPECIES or ICON_NAME != ICONS:
+    raise ImportError("wildwasser codec: its species or icons no longer match board.py's order")
 
 
 class WildwasserCodec(NotationCodec):
@@ -97,3 +106,128 @@ class WildwasserCodec(NotationCodec):
             vec.scalar(f"seat{k}_finished", s["finished"], 5, "animals finished / 5")
             vec.scalar(f"seat{k}_points", s["points"], 30, "points / 30")
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
+
+    # -- the environments' path: straight from the state ----------------------------
+
+    def _offsets(self, game: Any) -> None:
+        """Where the direct encoder writes: segment starts (from the recorded layout) and
+        the track's fixed part (bank icons) and field positions."""
+        at = {name: start for name, start, _size, _meaning in self.layout}
+        self._at = at
+        track = at["card"] + len(MAYBE_SPECIES)
+        cell = len(ICON_AT) + len(self.owners) + 1
+        self._river = track + self.fields * cell
+        self._slot = COLUMNS * len(ICON_AT) + 1
+        self._seat_parts = [tuple(at[f"seat{k}_{part}"] for part in (
+            "hand_known", "hand", "unrevealed", "revealed", "picked", "pick", "finished", "points"))
+            for k in range(self.players)]
+        self._animals = [tuple(at[f"seat{k}_{name}_{part}"] for part in ("at", "field", "place"))
+                         for k in range(self.players) for name in SPECIES]
+        self._banks: list[int] = []  # the bank fields' icons never change
+        self._crossings: list[tuple[int, int, int]] = []  # (cell start, river slot, column)
+        self._animal_at = [0] * (self.fields + 2)  # field -> where its animal's one-hot starts
+        for j, (f, k, slot, col, bank) in enumerate(game.field_table):
+            base = track + j * cell
+            if k < 0:
+                self._banks.append(base + bank)
+            else:
+                self._crossings.append((base, slot, col))
+            self._animal_at[f] = base + len(ICON_AT)
+        self._blocked = cell - 1
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))` read from the state: the same vector without
+        building the view (the track alone is a dict per field there)."""
+        return self.observe_states(state, (seat,))[0]
+
+    def observe_states(self, state: Any, seats) -> list[np.ndarray]:
+        """What every seat sees is encoded once; each seat adds its seat, its own pick
+        and the hands a face-down pick hides from it."""
+        if not hasattr(self, "_at"):
+            self._offsets(state.game)
+        at, p, n = self._at, state.players, N_SPECIES
+        phase = state.phase
+        ones = [at["phase"] + phase, at["start_marker"] + state.marker]
+        ones += [at["to_move"] + s for s in state.waiting]
+        idx = [at["round"]]
+        vals = [state.round / 30]
+        order = state.order
+        start, denom = at["order"], max(1, p - 1)
+        for s in range(p):
+            idx.append(start + s)
+            vals.append(order.index(s) / denom)
+        resolving = phase in RESOLVING
+        ones.append(at["resolving"] + (1 + order[state.turn] if resolving else 0))
+        ones.append(at["card"] + (1 + state.card if resolving else 0))
+        # the track: per field an icon one-hot, the animal's (seat, species) and the blocked flag
+        ones += self._banks
+        slots, icons, blocked = state.slots, state.board.tile_icons, self._blocked
+        for base, slot, col in self._crossings:
+            t = slots[slot]
+            if t >= 0:
+                ones.append(base + icons[t][col])
+            else:
+                ones.append(base)  # no icon
+                ones.append(base + blocked)  # a crossing without a tile: impassable
+        n_icons = len(ICON_AT)
+        base = self._river
+        for t in slots:
+            if t >= 0:
+                tile = icons[t]
+                for c in range(COLUMNS):
+                    ones.append(base + c * n_icons + tile[c + 1])
+            else:
+                ones += [base, base + n_icons, base + 2 * n_icons, base + self._slot - 1]
+            base += self._slot
+        idx += [at["stack"], at["removed"], at["discard"]]
+        vals += [len(state.stack) / 25, len(state.removed) / 25, len(state.discard) / 25]
+        if state.last_round:
+            ones.append(at["last_round"])
+        bits, parts = BITS, self._seat_parts
+        points = state.points()
+        picking = []  # seats with a face-down pick: what each seat sees of them differs
+        for s in range(p):
+            hand_known, hand_at, unrevealed_at, revealed_at, picked, pick_at, finished, points_at = parts[s]
+            hand, pick = state.hand[s], state.pick[s]
+            if pick >= 0:
+                ones.append(picked)
+                picking.append(s)
+                ones += [unrevealed_at + sp for sp in bits[hand | 1 << pick]]
+            else:
+                ones += (pick_at, hand_known)
+                ones += [hand_at + sp for sp in bits[hand]]
+                ones += [unrevealed_at + sp for sp in bits[hand]]
+            ones += [revealed_at + sp for sp in bits[state.revealed[s]]]
+            idx += (finished, points_at)
+            vals += (state.done[s] / 5, points[s] / 30)
+        # every animal: where it is (team card, track, podium), its field or its place,
+        # and on the track its (seat, species) one-hot in its field's cell
+        animal_at, fields, finish, place = self._animal_at, self.fields, state.finish, state.place
+        for a, (where, field, podium) in zip(range(p * n), self._animals):
+            x = state.pos[a]
+            if x == TEAM_CARD:
+                ones.append(where)
+            elif x == finish:
+                ones.append(where + 2)
+                idx.append(podium)
+                vals.append(place[a] / p)
+            else:
+                ones += (where + 1, animal_at[x] + a)
+                idx.append(field)
+                vals.append(x / fields)
+        if phase == OVER:
+            ones.append(at["over"])
+        public, out = sparse(self.obs_size, ones, idx, vals), []
+        for seat in seats:
+            own = [at["seat"] + seat]
+            for s in picking:
+                hand_known, hand_at, _u, _r, _p, pick_at, _f, _pts = parts[s]
+                if s == seat:  # its own pick, and so its hand
+                    own += (pick_at + 1 + state.pick[s], hand_known)
+                    own += [hand_at + sp for sp in bits[state.hand[s]]]
+                else:
+                    own.append(pick_at)
+            vector = public if len(seats) == 1 else public.copy()
+            vector.put(own, 1.0)
+            out.append(vector)
+        return out

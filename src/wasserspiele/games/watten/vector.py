@@ -1,0 +1,100 @@
+"""A batched Gymnasium `VectorEnv` for researchers: many Watten tables stepped at once
+by the compiled kernel (games/watten/kernel.py; numba when installed).
+
+    envs = WattenVectorEnv(num_envs=1024, opponents="greedy", seed=0)
+    obs, info = envs.reset(seed=0)           # obs (1024, 280) float32, info["action_mask"] (1024, 43)
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+
+Each table plays a whole game to the target with the game's options (`raising=True`,
+`target=15`, ...); the agent plays `seat`, the three other seats (the partner too) play
+the kernel's random or greedy policy (heuristic.rollout_policy).  The action space, the
+observation layout and the mask are those of the single-table environment
+(`wasserspiele/Watten-v0`: codec.py beside it); the reward at the end is the agent's
+zero-sum return (+0.5 when its team won, -0.5 when it lost), an illegal index ends the
+episode with `illegal_reward` (info["illegal_action"] marks it).  Tables reset on the
+step after the one that ended them (Gymnasium's next-step autoreset).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ...adapters.codecs import codec_for
+from ...core.registry import load
+from ...fast import seed_state
+from . import kernel as K
+
+POLICIES = {"random": K.RANDOM, "greedy": K.GREEDY}
+
+
+class WattenVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int, seat: int = 0, opponents: str = "random", illegal_reward: float = -1.0,
+                 seed: int | None = None, **options: Any):
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        codec = codec_for(load("watten", **options))  # checks the options
+        if not isinstance(seat, int) or not 0 <= seat < 4:
+            raise ValueError(f"seat must be 0..3 for Watten's four players, got {seat!r}")
+        if opponents not in POLICIES:
+            raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
+        self.num_envs, self.seat = num_envs, seat
+        self.rules = K.Rules(**options)
+        self.illegal_reward = float(illegal_reward)
+        self.policies = np.full(4, POLICIES[opponents], np.int64)
+        low, high = codec.bounds()  # the same space as the single-table environment
+        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
+        self.single_action_space = spaces.Discrete(codec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.tables = np.zeros((num_envs, K.TABLE_SIZE), np.int64)
+        self.decks = np.zeros((num_envs, K.N_CARDS), np.int64)
+        self.xs = np.zeros(num_envs, np.int64)
+        self.needs_reset = np.zeros(num_envs, np.bool_)
+        self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
+        self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
+        self._seed = seed
+
+    def _rules(self) -> tuple:
+        r = self.rules
+        return r.opts, r.eff, r.strength, r.p, self.policies
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        r = self.rules
+        K.tables_encode(self.seat, r.opts, r.eff, self.tables, self._obs, self._masks)
+        return self._obs.copy(), self._masks.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        seed = self._seed if seed is None else seed
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
+        codes = np.zeros(8, np.int64)
+        for e in range(self.num_envs):
+            K.table_reset(e, self.seat, *self._rules(), self.tables, self.decks, self.xs, codes)
+        self.needs_reset[:] = False
+        obs, masks = self._observe()
+        return obs, {"action_mask": masks}
+
+    def step(self, actions):
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        illegal = np.zeros(self.num_envs, np.bool_)
+        K.tables_step(actions, self.seat, *self._rules(), self.tables, self.decks, self.xs, self.needs_reset,
+                      rewards, terminated, illegal, self.illegal_reward)
+        obs, masks = self._observe()
+        info = {"action_mask": masks}
+        if illegal.any():
+            info["illegal_action"] = illegal
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
+        return self._masks.astype(bool)
