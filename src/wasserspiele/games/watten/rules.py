@@ -253,8 +253,14 @@ class WattenState(StateData, State):
         return _ANSWERS
 
     def _follow_duty(self) -> int:
-        """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none."""
-        return self.led
+        """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none.
+        Worked out from the trick; play keeps it in `led` (code that builds a position
+        field by field sets `led = _follow_duty()`)."""
+        trick = self.trick
+        if not trick:
+            return -1
+        led = self.game.eff[self.trump][trick[0]]
+        return led if self.game.follow_all or led == self.trump else -1
 
     def _raise_block(self, seat: int) -> str | None:
         """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
