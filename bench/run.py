@@ -7,10 +7,12 @@ sides (A B A B A B) and reports the median of the per-pair ratios, so a neighbou
 burst of load hits both sides alike.
 
 Sections (default: all):
-  engines   random games through the public protocol, per game and option set; the
-            same engines at --baseline REV (a git revision, default main, run in a
-            child process from `git archive`); the trusted path (`apply_legal`)
-            against the checked one; clones
+  engines   random games per game and option set, through `apply` (checked) and
+            through `apply_legal` (trusted), each against the same path of the engines
+            at --baseline REV (a git revision, default c54ea01: the engines before the
+            lean rewrite; unpacked with `git archive`); both sides play the same
+            seeded games in child processes; then the trusted path against the
+            checked one, and clones
   search    ISMCTS µs per iteration per game (default settings); Seven Waters' search
             against its earlier settings (view-reading heuristic rollouts to the end)
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
@@ -86,6 +88,11 @@ def interleaved(a, b, seconds: float) -> tuple[float, float, float]:
 
 
 # -- engines ---------------------------------------------------------------------------
+# The engines before the lean rewrite of issue 17 (main at that time): the default
+# baseline of the engine figures, so `./dev bench` keeps showing what the rewrite bought.
+LEAN_BASELINE = "c54ea01"
+
+
 def playouts(game, checked: bool = True):
     """A run() playing one uniformly random game (seeded) through apply, or through the
     trusted `apply_legal` (no turn and legality checks, as search plays)."""
@@ -106,10 +113,13 @@ def playouts(game, checked: bool = True):
     return run
 
 
+# Both engines of a comparison play in a child process of their own, from this text, so
+# the two sides run the same loop on the same seeded games with the same interpreter.
 _CHILD = """
 import random, sys, time
 from wasserspiele import load
 game = load(sys.argv[1], **eval(sys.argv[2]))
+checked = sys.argv[4] == "checked"
 rng = random.Random(0)
 seed = games = 0
 start = time.process_time()
@@ -117,9 +127,14 @@ end = start + float(sys.argv[3])
 while time.process_time() < end:
     state = game.new_game(seed=seed)
     seed += 1
-    while not state.is_terminal():
-        seat = state.current_seat
-        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    if checked:
+        while not state.is_terminal():
+            seat = state.current_seat
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    else:
+        while not state.is_terminal():
+            seat = state.current_seat
+            state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
     games += 1
 print(games / (time.process_time() - start))
 """
@@ -136,10 +151,11 @@ def baseline_tree(rev: str) -> Path | None:
     return tmp / "src"
 
 
-def child_rate(src: Path, name: str, options: dict, seconds: float) -> float:
+def child_rate(src: Path, name: str, options: dict, seconds: float, checked: bool = True) -> float:
     """Random games per CPU-second of the engine in `src`, measured in a child process."""
     env = {**os.environ, "PYTHONPATH": str(src)}
-    out = subprocess.run([sys.executable, "-c", _CHILD, name, repr(options), str(seconds)],
+    out = subprocess.run([sys.executable, "-c", _CHILD, name, repr(options), str(seconds),
+                          "checked" if checked else "trusted"],
                          env=env, capture_output=True, text=True, check=True)
     return float(out.stdout)
 
@@ -163,24 +179,32 @@ def clones_per_second(game, seconds: float) -> float:
 
 
 def engines(names, seconds: float, rev: str) -> None:
+    """Per game and option set: random games per CPU-second through `apply` (checked)
+    and through `apply_legal` (trusted), each against the engine at `rev` on the same
+    path, then the trusted path against the checked one and clones per CPU-second."""
     src = baseline_tree(rev) if rev else None
-    print(f"\n## engines: random games per CPU-second (baseline: {rev or 'none'})")
-    print(f"{'game':<14}{'options':<22}{'games/s':>10}{'at ' + (rev or '-'):>12}{'ratio':>8}"
-          f"{'trusted':>11}{'clones/s':>11}")
+    mine = ROOT / "src"
+    print(f"\n## engines: random games per CPU-second, this tree against {rev or 'nothing'} "
+          f"(each in a child process, the same seeded games)")
+    print(f"{'game':<12}{'options':<20}{'checked':>9}{'at ' + (rev or '-'):>12}{'ratio':>8}"
+          f"{'trusted':>10}{'at ' + (rev or '-'):>12}{'ratio':>8}{'trust/chk':>11}{'clones/s':>11}")
     for name in names:
         for options in configs(name):
-            game = load(name, **options)
-            checked = playouts(game)
-            mine = lambda s: rate(checked, s)  # noqa: E731
-            if src is not None:
-                now, then, ratio = interleaved(mine, lambda s: child_rate(src, name, options, s), seconds)
-                base = f"{then:>12,.0f}{ratio:>7.2f}×"
-            else:
-                now, base = mine(seconds), f"{'':>12}{'':>8}"
-            unchecked = playouts(game, checked=False)
-            _, _, skip = interleaved(lambda s: rate(unchecked, s), mine, seconds)
-            print(f"{name:<14}{label(options):<22}{now:>10,.0f}{base}{skip:>10.2f}×"
-                  f"{clones_per_second(game, seconds / 2):>11,.0f}", flush=True)
+            row = f"{name:<12}{label(options):<20}"
+            side = {}
+            for path in ("checked", "trusted"):
+                now = lambda s, p=path: child_rate(mine, name, options, s, p == "checked")  # noqa: E731
+                if src is not None:
+                    then = lambda s, p=path: child_rate(src, name, options, s, p == "checked")  # noqa: E731
+                    side[path], old, ratio = interleaved(now, then, seconds)
+                    row += f"{side[path]:>9,.0f}{old:>12,.0f}{ratio:>7.2f}×" if path == "checked" else \
+                        f"{side[path]:>10,.0f}{old:>12,.0f}{ratio:>7.2f}×"
+                else:
+                    side[path] = now(seconds)
+                    row += f"{side[path]:>9,.0f}{'':>20}" if path == "checked" else f"{side[path]:>10,.0f}{'':>20}"
+            row += f"{side['trusted'] / side['checked']:>10.2f}×"
+            row += f"{clones_per_second(load(name, **options), seconds / 2):>11,.0f}"
+            print(row, flush=True)
 
 
 # -- search ----------------------------------------------------------------------------
@@ -318,7 +342,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("what", nargs="*", help=f"sections ({', '.join(SECTIONS)}) and/or games")
     parser.add_argument("-s", "--seconds", type=float, default=1.0, help="CPU seconds per side of each figure")
-    parser.add_argument("--baseline", default="main", help="git revision of the baseline engines ('' for none)")
+    parser.add_argument("--baseline", default=LEAN_BASELINE,
+                        help=f"git revision of the baseline engines (default {LEAN_BASELINE}, the engines "
+                             "before issue 17's lean rewrite; '' for none)")
     args = parser.parse_args()
     sections = [w for w in args.what if w in SECTIONS] or list(SECTIONS)
     names = [w for w in args.what if w not in SECTIONS] or game_names()

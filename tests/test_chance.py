@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from wasserspiele.core.chance import Chance, Shuffle, Uniform, UnitInterval
+from wasserspiele.core.chance import Chance, Shuffle, Uniform, UnitInterval, shuffle_like_random
 from wasserspiele.core.errors import ChanceExhausted
 
 
@@ -58,3 +58,19 @@ def test_a_strict_chance_refuses_to_invent_outcomes_and_a_chooser_answers():
     chance.chooser = lambda p: 0
     assert not chance.strict and chance.draw("dice", Uniform(("1", "sun"))) == "1"
     assert chance.used_setup() == {"dice": ["sun", "1"]}
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 32, 64, 1023, 1024, 1025, 2000])
+def test_shuffle_like_random_draws_exactly_as_random_shuffle(size):
+    """Seeds deal what they always dealt: the inlined shuffle gives random.shuffle's order
+    and leaves the generator where random.shuffle leaves it (the larger decks use it)."""
+    for seed in range(40):
+        ours, theirs = list(range(size)), list(range(size))
+        a, b = random.Random(seed), random.Random(seed)
+        shuffle_like_random(ours, a)
+        b.shuffle(theirs)
+        assert ours == theirs and a.getstate() == b.getstate()
+    deck = Shuffle(range(64))
+    expected = list(range(64))
+    random.Random(5).shuffle(expected)
+    assert deck.sample(random.Random(5)) == expected

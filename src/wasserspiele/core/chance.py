@@ -53,7 +53,10 @@ class Shuffle(Distribution):
 
     def sample(self, rng: random.Random) -> list[Any]:
         deck = list(self.items)
-        rng.shuffle(deck)
+        if type(rng) is random.Random:
+            shuffle_like_random(deck, rng)
+        else:  # a generator of its own kind shuffles its own way
+            rng.shuffle(deck)
         return deck
 
     def build(self, choose: Chooser) -> list[Any]:
@@ -194,6 +197,26 @@ class Chance:
         c.rng = rng
         c.chooser = None
         return c
+
+
+# per deck position i, the bit count random._randbelow(i + 1) asks getrandbits for
+_BITS = tuple((i + 1).bit_length() for i in range(1024))
+
+
+def shuffle_like_random(items: list, rng: random.Random) -> None:
+    """`rng.shuffle(items)` exactly (the same draws from the generator, the same order),
+    with CPython's per-card `_randbelow` call inlined: a third of dealing a new game."""
+    n = len(items)
+    if n > len(_BITS):
+        rng.shuffle(items)
+        return
+    getrandbits, bits = rng.getrandbits, _BITS
+    for i in range(n - 1, 0, -1):  # Fisher-Yates from the end, as random.shuffle
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:  # rejection sampling, as random._randbelow_with_getrandbits
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def shuffle_fast(items: list, rng: random.Random) -> None:

@@ -34,6 +34,7 @@ def _engine_state(table: np.ndarray, game):
     s.voids = [int(x) for x in table[K.VOIDS:K.VOIDS + 4]]
     s.winner_team, s.hand_no = int(table[K.WINNER]), int(table[K.HAND_NO])
     s.log, s.results = [], []
+    s.led = s._follow_duty()  # the engine keeps the suit to follow per trick
     return s
 
 

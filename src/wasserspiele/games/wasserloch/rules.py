@@ -86,24 +86,28 @@ class WasserlochState(WasserlochData, State):
         """WL-3.2, WL-5.5: clear the waterhole, shuffle all 64, deal 5 each in blocks
         from the round's start player; the start player moves one seat clockwise per round."""
         self.round = r
-        self.start_player = (self.game.options["first_player"] + r) % self.players
-        deck = [_VALUE_INDEX[v] for v in self.chance.draw("decks", DECK)]
-        self.hands = [[0] * len(VALUES) for _ in range(self.players)]
-        for k in range(self.players):
-            seat = (self.start_player + k) % self.players
+        players = self.players
+        self.start_player = start = (self.game.options["first_player"] + r) % players
+        deck = self.pile = tuple(map(_VALUE_INDEX.__getitem__, self.chance.draw("decks", DECK)))
+        hands = self.hands = [[0] * 8 for _ in range(players)]
+        for k in range(players):
+            hand = hands[(start + k) % players]
             for v in deck[k * HAND_LIMIT:(k + 1) * HAND_LIMIT]:
-                self.hands[seat][v] += 1
-        self.hand_sizes = [HAND_LIMIT] * self.players
-        self.pile = tuple(deck)
-        self.pile_pos = self.players * HAND_LIMIT
-        self.hole = [0] * len(VALUES)
-        self.gone = [0] * len(VALUES)
-        self.loot.append([0] * self.players)
-        self.current = self.start_player  # WL-3.3: then clockwise
+                hand[v] += 1
+        self.hand_sizes = [HAND_LIMIT] * players
+        self.pile_pos = players * HAND_LIMIT
+        self.hole = [0] * 8
+        self.gone = [0] * 8
+        self.loot.append([0] * players)
+        self.current = start  # WL-3.3: then clockwise
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
         return () if self.over else _SEATS[self.current]
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.over else self.current
 
     def is_terminal(self) -> bool:
         return self.over
@@ -114,11 +118,11 @@ class WasserlochState(WasserlochData, State):
         if self.over or (seat is not None and seat != self.current):
             return ()
         key = tuple(self.hands[self.current])
-        found = _LEGAL_CACHE.get(key)
-        if found is None:
-            found = _LEGAL_CACHE[key] = tuple(
-                PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
-        return found
+        try:
+            return _LEGAL_CACHE[key]
+        except KeyError:
+            found = _LEGAL_CACHE[key] = tuple(PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
+            return found
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
@@ -131,9 +135,34 @@ class WasserlochState(WasserlochData, State):
             return Reason("wasserloch.holds_none", seat=seat, value=VALUES[action.value])
         return Reason("wasserloch.holds_only", seat=seat, value=VALUES[action.value], n=held)
 
+    def apply(self, action: Play | str, seat: int | None = None) -> None:
+        """The protocol's checked `apply` with its common case inlined: a play of cards
+        the seat to move holds (WL-4.1, as `_why_illegal` says), chance drawn from a
+        generator.  Anything else (a refusal and its reason, a strict replay applied as a
+        transaction) takes the protocol's own way."""
+        current = self.current
+        if (action.__class__ is Play and (seat is None or seat == current) and not self.over
+                and self.hands[current][action.value] >= action.count and self.chance.rng is not None):
+            self._apply(action, current)
+            self.history.append((current, action, False))
+        else:
+            State.apply(self, action, seat)
+
+    def apply_legal(self, action: Play, seat: int) -> None:
+        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        if self.chance.rng is None:
+            State.apply_legal(self, action, seat)
+        else:
+            self._apply(action, seat)
+            self.history.append((seat, action, False))
+
     def _apply(self, action: Play, seat: int) -> None:
-        v, n = action.value, action.count
-        self.hands[seat][v] -= n
+        """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
+        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round."""
+        v = action.value
+        n = action.count
+        hand = self.hands[seat]
+        hand[v] -= n
         size = self.hand_sizes[seat] - n
         hole = self.hole
         placed = hole[v] = hole[v] + n
@@ -141,16 +170,25 @@ class WasserlochState(WasserlochData, State):
             driven, taken = self.drive_off(v)
             if taken:
                 self.loot[-1][seat] += taken
+            self.last[seat] = (action._text, driven, taken, self.round)
         else:
-            driven, taken = -1, 0
-        self.last[seat] = (action._text, driven, taken, self.round)
-        if size < HAND_LIMIT and self.pile_pos < len(self.pile):
-            size = self.draw_up(seat, size)
+            self.last[seat] = (action._text, -1, 0, self.round)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty (inlined: most
+        # plays draw, and a call costs as much as the drawing)
+        pos, pile = self.pile_pos, self.pile
+        if size < HAND_LIMIT and pos < len(pile):
+            end = pos + HAND_LIMIT - size
+            if end > len(pile):
+                end = len(pile)
+            for w in pile[pos:end]:
+                hand[w] += 1
+            self.pile_pos = end
+            size += end - pos
         self.hand_sizes[seat] = size
-        if size == 0:
-            self.end_round()
-        else:
+        if size:
             self.current = seat + 1 if seat + 1 < self.players else 0
+        else:
+            self.end_round()
 
     def drive_off(self, v: int) -> tuple[int, int]:
         """WL-4.2, WL-4.3, WL-4.5: a place with 3+ cards after a play drives off one place.
@@ -179,16 +217,6 @@ class WasserlochState(WasserlochData, State):
         hole[target] = 0
         self.gone[target] += taken
         return target, taken
-
-    def draw_up(self, seat: int, size: int) -> int:
-        """WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty; the new hand size."""
-        pos, pile = self.pile_pos, self.pile
-        end = min(pos + HAND_LIMIT - size, len(pile))
-        hand = self.hands[seat]
-        for i in range(pos, end):
-            hand[pile[i]] += 1
-        self.pile_pos = end
-        return size + end - pos
 
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next

@@ -13,7 +13,7 @@ from . import view as _view
 from .manifest import MANIFEST
 from .actions import (
     ACCEPT, ACCEPT_ACTION, CARD_NAMES, CONCEDE, CONCEDE_ACTION, JACK, N_CARDS, PLAY, PLAYS,
-    RAISE, RAISE_ACTION, RANK_OF, SIGNAL, SIGNALS, SUIT_OF, SUITS, TRUMP, TRUMPS, Action, card_id,
+    RAISE, RAISE_ACTION, RANK_OF, CARD_ID, SIGNAL, SIGNALS, SUIT_OF, SUITS, TRUMP, TRUMPS, Action, card_id,
     parse_action as _parse_action,
 )
 from .state import (
@@ -27,6 +27,8 @@ REASON_TRICKS, REASON_CONCEDE, REASON_CAUGHT = range(3)
 REASON_NAMES = ("tricks", "concede", "caught")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
+_NO_ACTIONS: tuple[Action, ...] = ()
+_ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
 DECK = Shuffle(CARD_NAMES, "deal")
@@ -177,7 +179,10 @@ class WattenState(StateData, State):
     def _draw_deal(self) -> list[int]:
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
         deal = self.chance.draw("deals", DECK)
-        return [card_id(n) for n in deal]
+        try:
+            return list(map(CARD_ID.__getitem__, deal))  # the names as the engine writes them
+        except KeyError:  # a record may spell cards otherwise ("10H"): validate_setup accepted them
+            return [card_id(n) for n in deal]
 
     def _start_hand(self, deal: list[int]) -> None:
         """WA-1.2, WA-1.3: five cards each starting with the caller, 12 unused; caller to name trump."""
@@ -192,6 +197,7 @@ class WattenState(StateData, State):
         self.phase = TRUMP_PHASE
         self.trump = -1
         self.trick = []
+        self.led = -1
         self.tricks = []
         self.won = [0, 0]
         self.leader = caller
@@ -204,9 +210,9 @@ class WattenState(StateData, State):
         self._log(EV_DEAL, self.dealer, caller)
 
     def _log(self, kind: int, seat: int, arg: int, mask: int = ALL_SEATS) -> None:
-        self.event_no += 1
+        n = self.event_no = self.event_no + 1
         log = self.log
-        log.append((self.event_no, kind, seat, arg, mask))
+        log.append((n, kind, seat, arg, mask))
         if len(log) > 2 * LOG_KEEP:
             del log[:-LOG_KEEP]
 
@@ -216,40 +222,45 @@ class WattenState(StateData, State):
             return _NO_SEATS
         return _SEAT[self.turn]
 
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.phase == OVER else self.turn
+
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
     # -- actions ----------------------------------------------------------------
-    def legal_actions(self, seat: int | None = None) -> list[Action]:
+    def legal_actions(self, seat: int | None = None) -> list[Action] | tuple[Action, ...]:
         phase = self.phase
         if phase == OVER or (seat is not None and seat != self.turn):
-            return []
+            return _NO_ACTIONS
         if phase == PLAY_PHASE:
-            acts = [PLAYS[c] for c in self._playable(self.hands[self.turn])]
+            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any
+            hand = self.hands[self.turn]
+            led = self.led
+            if led >= 0:
+                eff = self.game.eff[self.trump]
+                acts = [PLAYS[c] for c in hand if eff[c] == led] or list(map(PLAYS.__getitem__, hand))
+            else:
+                acts = list(map(PLAYS.__getitem__, hand))
             if self.game.raising and self._raise_block(self.turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
         if phase == TRUMP_PHASE:
-            return list(TRUMPS)
+            return TRUMPS
         if phase == SIGNAL_PHASE:
-            return list(SIGNALS)
-        return [ACCEPT_ACTION, CONCEDE_ACTION]
+            return SIGNALS
+        return _ANSWERS
 
     def _follow_duty(self) -> int:
-        """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none."""
+        """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none.
+        Worked out from the trick; play keeps it in `led` (code that builds a position
+        field by field sets `led = _follow_duty()`)."""
         trick = self.trick
         if not trick:
             return -1
         led = self.game.eff[self.trump][trick[0]]
         return led if self.game.follow_all or led == self.trump else -1
-
-    def _playable(self, hand: list[int]) -> list[int]:
-        """WA-3.2: the cards of `hand` that may be played to the current trick."""
-        led = self._follow_duty()
-        if led < 0:
-            return hand
-        eff = self.game.eff[self.trump]
-        return [c for c in hand if eff[c] == led] or hand
 
     def _raise_block(self, seat: int) -> str | None:
         """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
@@ -306,17 +317,52 @@ class WattenState(StateData, State):
         hand = self.hands[seat]
         if c not in hand:
             return Reason("watten.not_held", card=CARD_NAMES[c], hand=[CARD_NAMES[x] for x in hand])
-        led = self._follow_duty()
+        led = self.led
+        if led < 0:
+            return None
         trump = self.trump
         eff = self.game.eff[trump]
-        if led < 0 or eff[c] == led:
+        if eff[c] == led:
             return None
+        for x in hand:
+            if eff[x] == led:
+                break
+        else:
+            return None  # holds none of the led suit: any card
         must = [CARD_NAMES[x] for x in hand if eff[x] == led]
-        if not must:
-            return None
         if led == trump:
             return Reason("watten.must_follow_trump", suit=SUITS[trump], held=must)
         return Reason("watten.must_follow", suit=SUITS[led], held=must)
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """The protocol's checked `apply` with its common case inlined: the seat to move
+        (or no seat named) plays a card `_play_problem` allows (WA-3.2) or takes another
+        action `_why_illegal` allows, chance drawn from a generator.
+        Anything else (a refusal and its reason, notation, a strict replay applied as a
+        transaction) takes the protocol's own way."""
+        turn = self.turn
+        if (seat is None or seat == turn) and action.__class__ is Action and self.chance.rng is not None:
+            if action.kind == PLAY:
+                if self.phase == PLAY_PHASE and self._play_problem(action.arg, turn) is None:
+                    self._play(action.arg, turn)
+                    self.history.append((turn, action, False))
+                    return
+            elif self.phase != OVER and self._why_illegal(action, turn) is None:
+                self._apply(action, turn)
+                self.history.append((turn, action, False))
+                return
+        State.apply(self, action, seat)
+
+    def apply_legal(self, action: Action, seat: int) -> None:
+        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        if self.chance.rng is None:
+            State.apply_legal(self, action, seat)
+            return
+        if action.kind == PLAY:
+            self._play(action.arg, seat)
+        else:
+            self._apply(action, seat)
+        self.history.append((seat, action, False))
 
     def _apply(self, action: Action, seat: int) -> None:
         kind = action.kind
@@ -375,28 +421,37 @@ class WattenState(StateData, State):
         """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick."""
         self.hands[seat].remove(c)
         trick = self.trick
+        eff = self.game.eff[self.trump]
         if trick:
-            led = self._follow_duty()
-            if led >= 0 and self.game.eff[self.trump][c] != led:
+            led = self.led
+            if led >= 0 and eff[c] != led:
                 self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
+            led = eff[c]  # WA-3.2: the first card sets the suit to follow
+            self.led = led if led == self.trump or self.game.follow_all else -1
         trick.append(c)
-        self._log(EV_PLAY, seat, c)
+        n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
+        log = self.log
+        log.append((n, EV_PLAY, seat, c, ALL_SEATS))
+        if len(log) > 2 * LOG_KEEP:
+            del log[:-LOG_KEEP]
         if len(trick) == 4:
             self._finish_trick()
         else:
-            self.turn = (seat + 1) % 4
+            self.turn = seat + 1 if seat < 3 else 0
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         trick = self.trick
         trump = self.trump
-        best = best_index(self.game.strength[trump * 4 + self.game.eff[trump][trick[0]]], trick)
-        winner = (self.leader + best) % 4
+        game = self.game
+        best = best_index(game.strength[trump * 4 + game.eff[trump][trick[0]]], trick)
+        winner = (self.leader + best) & 3
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner & 1] += 1
         self.trick = []
+        self.led = -1
         self._log(EV_TRICK, winner, best)
         self.leader = winner
         self.turn = winner

@@ -18,12 +18,14 @@ LOG_KEEP = 24  # events kept (trimmed in bulk once the log is twice this long)
 
 
 class StateData:
-    """Every field of a Watten position.  Cards are ints 0..31 (actions.py)."""
+    """Every field of a Watten position.  Cards are ints 0..31 (actions.py).  `led` is
+    the suit the current trick must follow (WA-3.2, jacks count as trump), -1 for none:
+    set by its first card, so the rules need not work it out at every card."""
 
     __slots__ = (
         "game", "chance", "history",
         "phase", "hand_no", "dealer", "caller", "trump",
-        "hands", "unused", "trick", "leader", "turn", "tricks", "won",
+        "hands", "unused", "trick", "led", "leader", "turn", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
         "winner_team", "log", "event_no", "signal_log", "results",
@@ -42,6 +44,7 @@ class StateData:
         c.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
         c.unused = self.unused  # never mutated in place (replaced at each deal)
         c.trick = self.trick[:]
+        c.led = self.led
         c.leader = self.leader
         c.turn = self.turn
         c.tricks = self.tricks[:]  # tuples

@@ -180,7 +180,8 @@ class WildwasserState(WildwasserData, State):
             self.pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self._note("reveal", s, c)
+            self.log = (("reveal", s, c), self.log)  # _note inlined: every turn reveals
+            self.log_len += 1
             if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
                 self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
                 continue
@@ -235,7 +236,8 @@ class WildwasserState(WildwasserData, State):
         """
         occ = self.occ
         p = self.pos[a]
-        seat, sp = divmod(a, N_SPECIES)
+        seat = a // N_SPECIES
+        sp = a - seat * N_SPECIES
         gap = self._gap_after(p) if self.gaps else self.finish
         t = p + n
         while t < gap and occ[t] >= 0:
@@ -258,7 +260,8 @@ class WildwasserState(WildwasserData, State):
             return 0
         occ[t] = a
         self.pos[a] = t
-        self._note("move", seat, sp, p, t)
+        self.log = (("move", seat, sp, p, t), self.log)  # _note inlined: the commonest event
+        self.log_len += 1
         return t
 
     def icon_at(self, f: int) -> int:
@@ -368,6 +371,35 @@ class WildwasserState(WildwasserData, State):
         """WW-3.1: during the pick phase every seat that has not picked; then the resolver."""
         return self.waiting
 
+    @property
+    def current_seat(self) -> int | None:
+        waiting = self.waiting
+        return waiting[0] if waiting else None
+
+    def apply(self, action: WildAction | str, seat: int | None = None) -> None:
+        """The protocol's checked `apply` with its common case inlined: a pending seat
+        (or none named) takes an action `_why_illegal` allows, chance drawn from a
+        generator.  Anything else (a refusal and its reason, notation, a strict replay
+        applied as a transaction) takes the protocol's own way."""
+        waiting = self.waiting
+        if waiting and action.__class__ is WildAction and self.chance.rng is not None:
+            if seat is None:
+                seat = waiting[0]
+            if seat in waiting and self._why_illegal(action, seat) is None:
+                self._apply(action, seat)
+                self.history.append((seat, action, len(waiting) > 1))
+                return
+        State.apply(self, action, seat)
+
+    def apply_legal(self, action: WildAction, seat: int) -> None:
+        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        if self.chance.rng is None:
+            State.apply_legal(self, action, seat)
+        else:
+            together = len(self.waiting) > 1  # as apply records it
+            self._apply(action, seat)
+            self.history.append((seat, action, together))
+
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
@@ -471,12 +503,14 @@ class WildwasserState(WildwasserData, State):
             sp = action.arg
             self.hand[seat] &= ~(1 << sp)
             self.pick[seat] = sp
-            self._note("pick", seat)
+            self.log = (("pick", seat), self.log)  # _note inlined: every seat picks every round
+            self.log_len += 1
             self.waiting = self.game.without(self.waiting, seat)
             if not self.waiting:
                 self._next_turn()
             return
-        self._note("decide", seat, action._text)
+        self.log = (("decide", seat, action._text), self.log)  # _note inlined
+        self.log_len += 1
         self.phase = CHOOSE
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
