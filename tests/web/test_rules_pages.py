@@ -70,3 +70,13 @@ def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(c
     assert client.get("/rules/chess").status_code == 404
     r = client.get("/rules/watten?lang=fr")
     assert r.status_code == 404 and "language" in r.text
+
+
+@pytest.mark.parametrize("lang, title, level", [("en", "What the levels mean", "expert"),
+                                                 ("de", "Was die Spielstärken bedeuten", "Experte")])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_page_says_what_the_levels_mean_from_the_leaderboard(client, game, lang, title, level):
+    r = client.get(f"/rules/{game}?lang={lang}")
+    section = r.text[r.text.index(f"<h2>{title}</h2>"):]
+    assert f"<td>{level}</td>" in section and " ms</td>" in section
+    assert section.count("<tr>") == 5     # the header and easy, medium, hard, expert

@@ -26,6 +26,7 @@ the web app's rules pages.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -133,13 +134,15 @@ class Leaderboard:
 
     @classmethod
     def build(cls, game: str, options: dict[str, Any], pairings: list[Pairing],
-              commands: list[str] = ()) -> "Leaderboard":
-        """The board of these pairings: rated, and each spec's CPU summed."""
+              commands: list[str] = (), ratings: list[Rating] | None = None) -> "Leaderboard":
+        """The board of these pairings: rated (unless `ratings` are given), each spec's CPU summed."""
         cpu: dict[str, Cpu] = {}
         for p in pairings:
             cpu[p.first] = cpu.get(p.first, Cpu()) + p.first_cpu
             cpu[p.second] = cpu.get(p.second, Cpu()) + p.second_cpu
-        return cls(game, dict(options), rate(pairings), list(pairings), cpu, list(commands))
+        if ratings is None:
+            ratings = rate(pairings)
+        return cls(game, dict(options), ratings, list(pairings), cpu, list(commands))
 
     def rating(self, spec: str) -> Rating | None:
         return next((r for r in self.ratings if r.spec == spec), None)
@@ -164,14 +167,15 @@ class Leaderboard:
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "commands": self.commands,
-                "ratings": [{"spec": r.spec, "mu": round(r.mu, 3), "sigma": round(r.sigma, 3)} for r in self.ratings],
+                "ratings": [asdict(r) for r in self.ratings],
                 "pairings": [p.to_json() for p in self.pairings]}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Leaderboard":
-        board = cls.build(data["game"], data.get("options", {}), [Pairing.from_json(p) for p in data["pairings"]],
-                          data.get("commands", []))
-        return board
+        """A saved board with its saved ratings (reading needs no openskill: the web app
+        shows boards without the lab's extras)."""
+        return cls.build(data["game"], data.get("options", {}), [Pairing.from_json(p) for p in data["pairings"]],
+                         data.get("commands", []), [Rating(**r) for r in data["ratings"]])
 
 
 def rate(pairings: list[Pairing]) -> list[Rating]:
@@ -320,12 +324,24 @@ def read_boards(path: Path | None = None) -> dict[str, Leaderboard]:
     path = path or packaged_data()
     if not path.is_file():
         return {}
+    stat = path.stat()
+    return dict(_read_cached(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_cached(path: Path, mtime: int, size: int) -> dict[str, Leaderboard]:
+    # keyed by the file's modification time and size: the rules pages read the boards
+    # on every request
+    return _load(path)
+
+
+def _load(path: Path) -> dict[str, Leaderboard]:
     try:
         data = json.loads(path.read_text())
         if data.get("version") != DATA_VERSION:
             raise BadOption(f"{path}: leaderboard data version {data.get('version')!r}, expected {DATA_VERSION}")
         return {name: Leaderboard.from_json(b) for name, b in data["boards"].items()}
-    except (ValueError, KeyError, TypeError) as exc:
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadOption(f"{path}: not leaderboard data ({exc})") from None
 
 
@@ -333,7 +349,7 @@ def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]
     """Merge `boards` into the data at `path` (their pairings replace the same pairs of
     the saved board of that game, which is re-rated; a board with other game options
     replaces the saved one); all boards."""
-    merged = read_boards(path) if path.is_file() else {}
+    merged = _load(path) if path.is_file() else {}
     for b in boards:
         merged[b.game] = merged[b.game].merged(b) if b.game in merged else b
     ordered = dict(sorted(merged.items()))
@@ -351,9 +367,12 @@ def _ms(seconds: float) -> str:
 def markdown(boards: list[Leaderboard], note: str = "") -> str:
     """The leaderboards as a Markdown page (docs/leaderboard.md)."""
     out = ["# Leaderboard", "",
-           "A round-robin of the levels per game (`wasserspiele leaderboard`; each game's "
-           "command below regenerates its board). Every pairing plays seat-rotated on duplicate "
-           "deals (Watten: one team each). Ratings: openskill Plackett–Luce, mu ± 1.96·sigma "
+           "A round-robin of the levels per game (`wasserspiele leaderboard`; the commands under "
+           "each game regenerate its board, run by run). Every pairing plays seat-rotated on duplicate "
+           "deals: with more than two seats both line-ups (one bot against the other in every "
+           "other seat, then the other way round) on the same deals; Watten team against team. "
+           "Neighbours in the strength order play the most games: they decide whether each step "
+           "is significant. Ratings: openskill Plackett–Luce, mu ± 1.96·sigma "
            "(a Bayesian rating that stays finite when one side wins every game). Pairings: the "
            "first bot's per-game win share against the second (½ for a draw) with its 95 % Wilson "
            "interval; **bold** where it differs from ½ at 95 %. The games of one deal are "
