@@ -111,5 +111,9 @@ def test_leaderboard_command_writes_the_page_and_the_data(tmp_path):
     assert "| heuristic |" in page and "| random |" in page
     assert "`wasserspiele leaderboard wasserloch --bots random,heuristic --games 3 --seed 0`" in page
     assert read_boards(data)["wasserloch"].pairing("random", "heuristic").games == 6  # both line-ups of 3 seats
+    out.unlink()
+    again = CliRunner().invoke(main, ["leaderboard", "--page-only", "--data", str(data), "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert out.read_text() == page
     bad = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "robot", "--games", "2"])
     assert bad.exit_code == 2 and "unknown bot 'robot'" in bad.output

@@ -364,6 +364,12 @@ def _ms(seconds: float) -> str:
     return "< 1 ms" if ms < 1 else f"{ms:.0f} ms"
 
 
+def _verdict(step: Pairing) -> str:
+    if step.share.low > 0.5:
+        return "significant"
+    return "**reversed**" if step.share.high < 0.5 else "**not significant**"
+
+
 def markdown(boards: list[Leaderboard], note: str = "") -> str:
     """The leaderboards as a Markdown page (docs/leaderboard.md)."""
     out = ["# Leaderboard", "",
@@ -377,7 +383,8 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
            "first bot's per-game win share against the second (½ for a draw) with its 95 % Wilson "
            "interval; **bold** where it differs from ½ at 95 %. The games of one deal are "
            "correlated, so the Wilson intervals are if anything a little narrow. CPU: the bot's "
-           "thread CPU time per decision with a choice, measured during these games.", ""]
+           "thread CPU time per decision with a choice, measured during these games (on a busy "
+           "shared machine CPU time runs somewhat above an idle core's).", ""]
     if note:
         out += [note, ""]
     for board in boards:
@@ -389,6 +396,11 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
         for i, r in enumerate(board.ratings, 1):
             c = board.cpu.get(r.spec, Cpu())
             out.append(f"| {i} | {r.spec} | {r.mu:.1f} | {r.low:.1f} … {r.high:.1f} | {_ms(c.per_move)} | {c.moves} |")
+        steps = level_steps(board)
+        if steps:
+            out += ["", "Steps between the levels: " + "; ".join(
+                f"{p.first} over {p.second} {p.share.value:.2f} [{p.share.low:.2f}, {p.share.high:.2f}] "
+                f"of {p.games} ({_verdict(p)})" for p in steps) + "."]
         out += ["", "| first | second | games | first's share | 95 % CI |", "|---|---|---|---|---|"]
         for p in board.pairings:
             share = f"{p.share.value:.2f}"
@@ -400,6 +412,12 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
 
 
 LEVEL_ORDER = ("easy", "medium", "hard", "expert")
+
+
+def level_steps(board: Leaderboard) -> list[Pairing]:
+    """Each level against the level below it (as far as the board has both), seen from the upper."""
+    levels = [lv for lv in LEVEL_ORDER if board.rating(lv) is not None]
+    return [p for lower, upper in zip(levels, levels[1:]) if (p := board.pairing(upper, lower)) is not None]
 
 
 def levels_section(game: str, lang: str, path: Path | None = None) -> str:
@@ -414,20 +432,19 @@ def levels_section(game: str, lang: str, path: Path | None = None) -> str:
            f"| {text('rules.levels.level', lang)} | {text('rules.levels.about', lang)} "
            f"| {text('rules.levels.rating', lang)} | {text('rules.levels.cpu', lang)} "
            f"| {text('rules.levels.step', lang)} |", "|---|---|---|---|---|"]
-    below = None
+    steps = {p.first: p for p in level_steps(board)}
     for level in LEVEL_ORDER:
         r = board.rating(level)
         if r is None:
             continue
         c = board.cpu.get(level, Cpu())
         step = "–"
-        p = board.pairing(level, below) if below else None
-        if p is not None:
+        if level in steps:
+            p = steps[level]
             s = p.share
             step = text("rules.levels.share", lang, value=round(100 * s.value), low=round(100 * s.low),
-                        high=round(100 * s.high), games=p.games, below=text(f"web.level_{below}", lang))
+                        high=round(100 * s.high), games=p.games, below=text(f"web.level_{p.second}", lang))
         out.append(f"| {text(f'web.level_{level}', lang)} | {text(f'rules.levels.about_{level}', lang)} "
                    f"| {r.mu:.0f} ({r.low:.0f} … {r.high:.0f}) | {_ms(c.per_move)} | {step} |")
-        below = level
     out += ["", text("rules.levels.source", lang), ""]
     return "\n".join(out)

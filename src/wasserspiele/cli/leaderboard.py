@@ -27,7 +27,8 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
               help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
                    "and render the page from all its boards")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="write the Markdown page here")
-def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out) -> None:
+@click.option("--page-only", is_flag=True, help="play nothing: render the page from --data")
+def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_only) -> None:
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
     duplicate deals, with openskill ratings, 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
@@ -45,6 +46,15 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out) -> No
         import openskill  # noqa: F401
     except ImportError:
         raise UsageFailure("the leaderboard needs openskill: pip install 'wasserspiele[lab]'") from None
+    if page_only:
+        if data is None:
+            raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
+        try:
+            page = markdown(list(read_boards(data).values()))
+        except WasserspieleError as exc:
+            raise UsageFailure(str(exc)) from None
+        _write(page, out)
+        return
     names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
     specs = split_spec_texts([bots])
     boards = []
@@ -67,7 +77,10 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out) -> No
             click.echo(f"wrote {data}", err=True)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    page = markdown(boards)
+    _write(markdown(boards), out)
+
+
+def _write(page: str, out: str | None) -> None:
     if out:
         Path(out).write_text(page)
         click.echo(f"wrote {out}")
