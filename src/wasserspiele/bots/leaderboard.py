@@ -1,18 +1,17 @@
-"""A round-robin of bot specs (the levels) per game, rated with openskill, with a 95 %
-interval per pairing and each spec's CPU time per move.
+"""A round-robin of bot specs (the levels) per game, rated with 95 % intervals, with a
+95 % interval per pairing and each spec's CPU time per move.
 
 Every pair of specs plays a seat-rotated duplicate arena (bots/runner.py): the first
 spec in one seat (one team in Watten) and the second in the others, every rotation on
-the same deal.  Each game is one rated match between the two: the side whose seats
-took the larger mean share of the win ranks first (equal shares draw).
+the same deal; with more than two seats both line-ups are played.  Each game is one
+result between the two: the side whose seats took the larger mean share of the win
+wins it (equal shares draw).
 
-Ratings: openskill's Plackett–Luce model (Weng–Lin, a Bayesian TrueSkill-like rating
-from a maintained library).  Chosen over an Elo fitted by maximum likelihood because the
-levels are far apart: `easy` loses nearly every game to `expert`, and a Bradley–Terry
-maximum-likelihood fit has no finite estimate for a side that never wins, while the
-Bayesian rating stays finite and says how unsure it is.  Ratings are updated game by
-game, pairings interleaved (so no pairing is rated wholly before another), and
-reported as mu ± 1.96·sigma.
+Ratings: Elo from a Bradley–Terry model fitted to all games at once (`rate`: maximum
+a posteriori with a weak prior, scipy's optimiser, Laplace intervals).  Not an online
+rating such as openskill or TrueSkill: those depend on the order of the games, and a
+board grown run by run (a level that played only its neighbour, and early) came out
+below a level it had beaten head to head.
 
 Pairings of neighbours in the given order (easy–medium, medium–hard, ...) decide
 whether each step is significant; the others only anchor the ratings, so they may be
@@ -28,12 +27,15 @@ from __future__ import annotations
 
 import functools
 import json
+import math
 import time
 from dataclasses import asdict, dataclass, field
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Callable
+
+import numpy as np
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
@@ -134,15 +136,13 @@ class Leaderboard:
 
     @classmethod
     def build(cls, game: str, options: dict[str, Any], pairings: list[Pairing],
-              commands: list[str] = (), ratings: list[Rating] | None = None) -> "Leaderboard":
-        """The board of these pairings: rated (unless `ratings` are given), each spec's CPU summed."""
+              commands: list[str] = ()) -> "Leaderboard":
+        """The board of these pairings: rated, each spec's CPU summed."""
         cpu: dict[str, Cpu] = {}
         for p in pairings:
             cpu[p.first] = cpu.get(p.first, Cpu()) + p.first_cpu
             cpu[p.second] = cpu.get(p.second, Cpu()) + p.second_cpu
-        if ratings is None:
-            ratings = rate(pairings)
-        return cls(game, dict(options), ratings, list(pairings), cpu, list(commands))
+        return cls(game, dict(options), rate(pairings), list(pairings), cpu, list(commands))
 
     def rating(self, spec: str) -> Rating | None:
         return next((r for r in self.ratings if r.spec == spec), None)
@@ -172,33 +172,65 @@ class Leaderboard:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Leaderboard":
-        """A saved board with its saved ratings (reading needs no openskill: the web app
-        shows boards without the lab's extras)."""
+        """A saved board, rated afresh from its games (the saved ratings are for readers
+        of the file; the fit takes milliseconds)."""
         return cls.build(data["game"], data.get("options", {}), [Pairing.from_json(p) for p in data["pairings"]],
-                         data.get("commands", []), [Rating(**r) for r in data["ratings"]])
+                         data.get("commands", []))
+
+
+ELO = 400 / math.log(10)   # Elo points per unit of log-odds
+PRIOR_SD = 3.0             # log-odds: keeps a spec that won (or lost) every game finite
 
 
 def rate(pairings: list[Pairing]) -> list[Rating]:
-    """openskill ratings of the specs from every game of the pairings, best first.
+    """Elo ratings of the specs from all games of the pairings, best first.
 
-    Games are rated one by one with the pairings interleaved (game k of every pairing
-    before game k+1 of any), so that no pairing is rated wholly before another."""
-    from openskill.models import PlackettLuce
-    model = PlackettLuce()
-    ratings = {}
-    for p in pairings:
-        for spec in (p.first, p.second):
-            ratings.setdefault(spec, model.rating(name=spec))
-    longest = max((p.games for p in pairings), default=0)
-    for k in range(longest):
-        for p in pairings:
-            if k >= p.games:
-                continue
-            c = p.outcomes[k]
-            ranks = [1, 2] if c == "1" else [2, 1] if c == "0" else [1, 1]
-            [[ra], [rb]] = model.rate([[ratings[p.first]], [ratings[p.second]]], ranks=ranks)
-            ratings[p.first], ratings[p.second] = ra, rb
-    return sorted((Rating(k, r.mu, r.sigma) for k, r in ratings.items()), key=lambda r: -r.mu)
+    A Bradley–Terry model (P(a beats b) = 1 / (1 + exp(θb − θa)), a draw half a win)
+    fitted by maximum a posteriori with a weak normal prior on each θ (sd `PRIOR_SD`),
+    minimised by scipy; ratings are relative to the board's mean (1500), and the
+    interval is the posterior's normal (Laplace) approximation from the Hessian.  Unlike an online rating (Elo or TrueSkill updated game by game)
+    the fit does not depend on the order of the games, so a spec that beat another
+    head to head cannot end below it for having played its games early; unlike a
+    bootstrap, the interval stays honest when one side won every game."""
+    from scipy.optimize import minimize
+    specs = list(dict.fromkeys(x for p in pairings for x in (p.first, p.second)))
+    if not specs:
+        return []
+    index = {x: i for i, x in enumerate(specs)}
+    pairs = [(index[p.first], index[p.second], p.wins, p.games) for p in pairings if p.games]
+    n = len(specs)
+
+    def objective(theta):
+        value = float(theta @ theta) / (2 * PRIOR_SD ** 2)
+        grad = theta / PRIOR_SD ** 2
+        for a, b, wins, games in pairs:
+            d = theta[a] - theta[b]
+            # −log-likelihood: wins·log(1+e^−d) + losses·log(1+e^d)
+            value += wins * np.logaddexp(0.0, -d) + (games - wins) * np.logaddexp(0.0, d)
+            g = games / (1 + np.exp(-d)) - wins
+            grad[a] += g
+            grad[b] -= g
+        return value, grad
+
+    def hessian(theta):
+        h = np.eye(n) / PRIOR_SD ** 2
+        for a, b, _, games in pairs:
+            p = 1 / (1 + np.exp(-(theta[a] - theta[b])))
+            w = games * p * (1 - p)
+            h[a, a] += w
+            h[b, b] += w
+            h[a, b] -= w
+            h[b, a] -= w
+        return h
+
+    fit = minimize(objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact")
+    # ratings relative to the board's mean (1500): the games say nothing about where the
+    # whole board sits, so that uncertainty (the prior's) is left out of the intervals
+    centre = np.eye(n) - 1.0 / n
+    theta = centre @ fit.x
+    sd = np.sqrt(np.clip(np.diag(centre @ np.linalg.inv(hessian(fit.x)) @ centre.T), 0.0, None))
+    table = [Rating(x, 1500 + ELO * float(theta[i]), ELO * float(sd[i])) for x, i in index.items()]
+    return sorted(table, key=lambda r: -r.mu)
 
 
 # ----------------------------------------------------------------------------- timing the bots
@@ -378,8 +410,9 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
            "deals: with more than two seats both line-ups (one bot against the other in every "
            "other seat, then the other way round) on the same deals; Watten team against team. "
            "Neighbours in the strength order play the most games: they decide whether each step "
-           "is significant. Ratings: openskill Plackett–Luce, mu ± 1.96·sigma "
-           "(a Bayesian rating that stays finite when one side wins every game). Pairings: the "
+           "is significant. Ratings: Elo from a Bradley–Terry model fitted to all games of the board "
+           "at once (maximum a posteriori with a weak prior, so a bot that won every game stays "
+           "finite), ± 1.96 posterior sd. Pairings: the "
            "first bot's per-game win share against the second (½ for a draw) with its 95 % Wilson "
            "interval; **bold** where it differs from ½ at 95 %. The games of one deal are "
            "correlated, so the Wilson intervals are if anything a little narrow. CPU: the bot's "

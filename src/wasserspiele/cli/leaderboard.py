@@ -30,7 +30,7 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 @click.option("--page-only", is_flag=True, help="play nothing: render the page from --data")
 def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_only) -> None:
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
-    duplicate deals, with openskill ratings, 95 % intervals and CPU per move; print or
+    duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
     from ..bots.leaderboard import markdown, read_boards, round_robin, save_boards
     from ..bots.runner import default_jobs
@@ -42,10 +42,6 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
         raise click.BadParameter("must be 0 or more", param_hint="--far-games")
     if jobs is not None and jobs < 1:
         raise click.BadParameter("must be at least 1", param_hint="--jobs")
-    try:
-        import openskill  # noqa: F401
-    except ImportError:
-        raise UsageFailure("the leaderboard needs openskill: pip install 'wasserspiele[lab]'") from None
     if page_only:
         if data is None:
             raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
