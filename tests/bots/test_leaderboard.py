@@ -88,7 +88,7 @@ def test_ratings_follow_the_games_whatever_their_order_and_stay_finite_for_a_cle
     assert [r.spec for r in table] == ["hard", "medium", "learned", "easy"]
     again = rate(list(reversed(ladder)))
     assert [r.spec for r in again] == [r.spec for r in table]
-    assert [(r.mu, r.sigma) for r in again] == pytest.approx([(r.mu, r.sigma) for r in table])
+    assert [x for r in again for x in (r.mu, r.sigma)] == pytest.approx([x for r in table for x in (r.mu, r.sigma)])
     assert abs(sum(r.mu for r in table) / len(table) - 1500) < 1e-6
     for r in table:
         assert 0 < r.sigma < 1000 and r.low < r.mu < r.high
