@@ -405,8 +405,11 @@ def _verdict(step: Pairing) -> str:
 def markdown(boards: list[Leaderboard], note: str = "") -> str:
     """The leaderboards as a Markdown page (docs/leaderboard.md)."""
     out = ["# Leaderboard", "",
-           "A round-robin of the levels per game (`wasserspiele leaderboard`; the commands under "
-           "each game regenerate its board, run by run). Every pairing plays seat-rotated on duplicate "
+           "A round-robin of the levels per game. `wasserspiele leaderboard --data "
+           "src/wasserspiele/bots/leaderboard.json --out docs/leaderboard.md` replays every board at "
+           "once (every level, 40 games a pairing: hours of CPU with the expert); the commands under each "
+           "game replay what is shown, run by run, each run merged into the saved data (the web app's "
+           "rules pages read it). Every pairing plays seat-rotated on duplicate "
            "deals: with more than two seats both line-ups (one bot against the other in every "
            "other seat, then the other way round) on the same deals; Watten team against team. "
            "Neighbours in the strength order play the most games: they decide whether each step "
