@@ -31,5 +31,5 @@ run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 300
 # the `hard` level (ISMCTS, 200 iterations a decision, no time cap, so the games repeat exactly)
 # in every seat: about an hour on one core; read the intervals, the samples are still modest
 run watten-strongest        watten --bots hard --games 200
-run seven-waters-strongest  seven_waters --bots hard --games 100
+run seven-waters-strongest  seven_waters --bots hard --games 80
 run wildwasser-strongest    wildwasser --players 3 --bots hard --games 200

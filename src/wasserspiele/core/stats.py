@@ -20,7 +20,13 @@ import math
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from scipy import stats as _sp
+
+def _scipy():
+    """scipy.stats, imported on first use: it takes seconds to import, which every command
+    (`play`, `serve`, …) would otherwise pay at start-up through the arena's import."""
+    from scipy import stats
+    return stats
+
 
 Z95 = 1.959963984540054
 
@@ -29,7 +35,7 @@ def t95(df: float) -> float:
     """The two-sided 95 % quantile of Student's t with `df` (possibly fractional) degrees of freedom."""
     if not df > 0:
         return float("inf")
-    return float(_sp.t.ppf(0.975, df))
+    return float(_scipy().t.ppf(0.975, df))
 
 
 @dataclass(frozen=True)
@@ -168,7 +174,7 @@ class Test:
 
 
 def _two_sided_z(z: float) -> float:
-    return float(2 * _sp.norm.sf(abs(z)))
+    return float(2 * _scipy().norm.sf(abs(z)))
 
 
 def proportion_test(successes: float, n: int, p0: float) -> Test:
@@ -202,7 +208,7 @@ def welch_test(xs: Sequence[float], ys: Sequence[float]) -> Test:
     _, my, vy = _moments(ys)
     if vx == 0 and vy == 0:
         return Test(name, 1.0 if mx == my else 0.0)
-    return Test(name, float(_sp.ttest_ind(xs, ys, equal_var=False).pvalue))
+    return Test(name, float(_scipy().ttest_ind(xs, ys, equal_var=False).pvalue))
 
 
 def estimate_test(d: Estimate, name: str = "z test of two ratios") -> Test:

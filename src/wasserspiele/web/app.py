@@ -64,7 +64,7 @@ from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import manifest, manifests
 from . import schemas
 from .botpool import BotPool
-from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused
+from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
 from .limits import Limits, RateLimit
 from .notify import Listener
 from .storage import Storage
@@ -403,7 +403,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                     elif isinstance(msg, schemas.Ping):
                         conn.push(json.dumps({"type": "pong"}))
                     else:
-                        conn.push(json.dumps(table.message_for(seat), separators=(",", ":")))
+                        conn.push(encode(table.message_for(seat)))
                 except (Refused, schemas.Invalid) as exc:
                     conn.push(json.dumps(_refused(exc).to_json(lang)))
                 if conn.closed:

@@ -28,6 +28,8 @@ from typing import Any
 import concurrent.futures as cf
 import datetime as dt
 
+import orjson
+
 from ..bots.levels import level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import Reason, reason_of
@@ -44,6 +46,13 @@ log = logging.getLogger("wasserspiele.web")
 HUMAN, BOT = "human", "bot"
 MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as compact JSON text.  Every move sends every seat its own view (7 kB for
+    a Wildwasser position): orjson encodes it about 5× faster than the json module, which
+    was the largest single cost of a move on the server."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class Refused(Exception):
@@ -308,7 +317,7 @@ class LiveTable:
             if text is None:
                 if table is None:
                     table = self._table_part()
-                text = cache[c.seat] = json.dumps(self.message_for(c.seat, table), separators=(",", ":"))
+                text = cache[c.seat] = encode(self.message_for(c.seat, table))
             c.push(text)
 
     async def set_name(self, seat: int | None, name: Any) -> None:
@@ -331,7 +340,7 @@ class LiveTable:
         conn.start()
         self.last_used = asyncio.get_running_loop().time()
         if conn.seat is None:  # a spectator changes nobody's view: only the newcomer is told
-            conn.push(json.dumps(self.message_for(None), separators=(",", ":")))
+            conn.push(encode(self.message_for(None)))
         else:
             self.broadcast()  # the newcomer gets its state; the others see who is online
 
