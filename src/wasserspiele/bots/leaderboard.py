@@ -29,13 +29,11 @@ import functools
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Callable
-
-import numpy as np
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
@@ -136,13 +134,13 @@ class Leaderboard:
 
     @classmethod
     def build(cls, game: str, options: dict[str, Any], pairings: list[Pairing],
-              commands: list[str] = ()) -> "Leaderboard":
-        """The board of these pairings: rated, each spec's CPU summed."""
+              commands: list[str] = (), rated: bool = True) -> "Leaderboard":
+        """The board of these pairings: rated (unless not `rated`), each spec's CPU summed."""
         cpu: dict[str, Cpu] = {}
         for p in pairings:
             cpu[p.first] = cpu.get(p.first, Cpu()) + p.first_cpu
             cpu[p.second] = cpu.get(p.second, Cpu()) + p.second_cpu
-        return cls(game, dict(options), rate(pairings), list(pairings), cpu, list(commands))
+        return cls(game, dict(options), rate(pairings) if rated else [], list(pairings), cpu, list(commands))
 
     def rating(self, spec: str) -> Rating | None:
         return next((r for r in self.ratings if r.spec == spec), None)
@@ -172,10 +170,10 @@ class Leaderboard:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "Leaderboard":
-        """A saved board, rated afresh from its games (the saved ratings are for readers
-        of the file; the fit takes milliseconds)."""
-        return cls.build(data["game"], data.get("options", {}), [Pairing.from_json(p) for p in data["pairings"]],
-                         data.get("commands", []))
+        """A saved board with its saved ratings (the rules pages need no optimiser)."""
+        pairings = [Pairing.from_json(p) for p in data["pairings"]]
+        board = cls.build(data["game"], data.get("options", {}), pairings, data.get("commands", []), rated=False)
+        return replace(board, ratings=[Rating(**r) for r in data["ratings"]])
 
 
 ELO = 400 / math.log(10)   # Elo points per unit of log-odds
@@ -192,6 +190,7 @@ def rate(pairings: list[Pairing]) -> list[Rating]:
     the fit does not depend on the order of the games, so a spec that beat another
     head to head cannot end below it for having played its games early; unlike a
     bootstrap, the interval stays honest when one side won every game."""
+    import numpy as np
     from scipy.optimize import minimize
     specs = list(dict.fromkeys(x for p in pairings for x in (p.first, p.second)))
     if not specs:
@@ -384,6 +383,8 @@ def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]
     merged = _load(path) if path.is_file() else {}
     for b in boards:
         merged[b.game] = merged[b.game].merged(b) if b.game in merged else b
+    # every board rated afresh by this code, so the saved ratings never lag behind it
+    merged = {k: Leaderboard.build(b.game, b.options, b.pairings, b.commands) for k, b in merged.items()}
     ordered = dict(sorted(merged.items()))
     path.write_text(json.dumps({"version": DATA_VERSION, "boards": {k: b.to_json() for k, b in ordered.items()}},
                                indent=1, ensure_ascii=False) + "\n")
