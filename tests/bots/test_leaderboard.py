@@ -113,7 +113,7 @@ def test_the_levels_section_reads_the_saved_board(tmp_path):
     assert levels_section("watten", "en", path) == ""
 
 
-def test_every_game_has_a_saved_board_of_every_level():
+def test_every_game_has_a_saved_board_of_the_levels_easy_to_hard_at_least():
     boards = read_boards(packaged_data())
     for game in ("wasserloch", "seven_waters", "watten", "wildwasser"):
         board = boards[game]
