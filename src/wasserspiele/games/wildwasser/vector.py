@@ -1,0 +1,87 @@
+"""A batched Gymnasium `VectorEnv` for researchers: many Wildwasser tables stepped at
+once by the compiled kernel (games/wildwasser/kernel.py; numba when installed).
+
+    envs = WildwasserVectorEnv(num_envs=1024, players=4, seed=0)
+    obs, info = envs.reset(seed=0)           # obs (1024, obs_size) float32, info["action_mask"] (1024, 29)
+    obs, rewards, terminated, truncated, info = envs.step(actions)
+
+Each table is a whole game; the agent plays `seat`, the other seats play uniformly
+random legal actions (the kernel's only policy so far).  The action space, the
+observation layout and the mask are those of the single-table environments
+(`wasserspiele/Wildwasser-v0` with the same options: codec.py beside it); the reward
+at the end is the agent's zero-sum return, an illegal index ends the episode with
+`illegal_reward` (info["illegal_action"] marks it).  Tables reset on the step after the
+one that ended them (Gymnasium's next-step autoreset).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ...adapters.codecs import codec_for
+from ...core.registry import load
+from ...fast import seed_state
+from . import kernel as K
+
+
+class WildwasserVectorEnv(VectorEnv):
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
+
+    def __init__(self, num_envs: int, players: int = 4, seat: int = 0, first_player: int = 0,
+                 river_flow: str = "forward", illegal_reward: float = -1.0, seed: int | None = None):
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
+        codec = codec_for(game)
+        if not isinstance(seat, int) or not 0 <= seat < players:
+            raise ValueError(f"seat must be 0..{players - 1} for {players} players, got {seat!r}")
+        self.num_envs, self.players, self.seat, self.first_player = num_envs, players, seat, first_player
+        self.removed = game.board.removed_for(players)
+        self.bd = K.BOARDS[river_flow]
+        self.illegal_reward = float(illegal_reward)
+        low, high = codec.bounds()  # the same space as the single-table environments
+        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
+        self.single_action_space = spaces.Discrete(codec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.st = np.zeros((num_envs, K.position_size(game.board)), np.int64)
+        self.needs_reset = np.zeros(num_envs, np.bool_)
+        self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
+        self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
+        self._seed = seed
+
+    def _observe(self) -> tuple[np.ndarray, np.ndarray]:
+        K.tables_encode(self.st, self.bd, self.players, self.removed, self.seat, self._obs, self._masks)
+        return self._obs.copy(), self._masks.copy()
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        seed = self._seed if seed is None else seed
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1)[0])
+        xs = np.array([seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)], np.int64)
+        K.tables_reset(self.st, self.bd, self.players, self.first_player, self.removed, self.seat, xs)
+        self.needs_reset[:] = False
+        obs, masks = self._observe()
+        return obs, {"action_mask": masks}
+
+    def step(self, actions):
+        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
+        rewards = np.zeros(self.num_envs, np.float64)
+        terminated = np.zeros(self.num_envs, np.bool_)
+        illegal = np.zeros(self.num_envs, np.bool_)
+        K.tables_step(actions, self.st, self.bd, self.players, self.first_player, self.removed, self.seat,
+                      self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
+        obs, masks = self._observe()
+        info = {"action_mask": masks}
+        if illegal.any():
+            info["illegal_action"] = illegal
+        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
+
+    def action_masks(self) -> np.ndarray:
+        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
+        return self._masks.astype(bool)
