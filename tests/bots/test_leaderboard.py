@@ -1,32 +1,149 @@
-"""The leaderboard: a rated round-robin of bot specs with intervals, as Markdown."""
+"""The leaderboard: a rated round-robin of bot specs with intervals and CPU per move,
+saved as data that merges run by run, as Markdown and on the rules pages."""
 
+import json
+
+import pytest
 from click.testing import CliRunner
 
-from wasserspiele.bots.leaderboard import markdown, round_robin
+from wasserspiele.bots.leaderboard import (Leaderboard, Pairing, levels_section, markdown, packaged_data, rate,
+                                           read_boards, round_robin, save_boards)
+from wasserspiele.bots.levels import CPU_BUDGET
+from wasserspiele.core.errors import BadOption
 from wasserspiele.cli.main import main
 
 
-def test_round_robin_ranks_the_heuristic_above_random_play():
-    board = round_robin("wasserloch", {"players": 2, "rounds": 1}, ["random", "heuristic", "easy"],
-                        games=60, seed=2)
-    assert [r.spec for r in board.ratings][0] == "heuristic"
-    assert {(p.first, p.second) for p in board.pairings} == {("random", "heuristic"), ("random", "easy"),
-                                                              ("heuristic", "easy")}
-    strong = next(p for p in board.pairings if p.first == "heuristic")
-    assert strong.significant and strong.share.value > 0.5 and strong.games == 60
+def test_round_robin_ranks_the_levels_in_their_known_order_of_strength():
+    # the fast levels on a tiny budget: medium (the heuristic) above easy (random play)
+    board = round_robin("wasserloch", {"players": 2, "rounds": 1}, ["easy", "medium", "random"],
+                        games=40, seed=2)
+    ranks = [r.spec for r in board.ratings]
+    assert ranks[0] == "medium" and ranks.index("medium") < ranks.index("easy")
+    assert {(p.first, p.second) for p in board.pairings} == {("easy", "medium"), ("easy", "random"),
+                                                              ("medium", "random")}
+    step = board.pairing("medium", "easy")
+    assert step.significant and step.share.value > 0.5 and step.games == 40
     for r in board.ratings:
         assert r.low < r.mu < r.high
-    page = markdown([board], "wasserspiele leaderboard")
-    assert "## wasserloch (players=2, rounds=1)" in page and "| 1 | heuristic |" in page
+    for spec in ("easy", "medium", "random"):
+        assert board.cpu[spec].moves > 0
+    page = markdown([board])
+    assert "## wasserloch (players=2, rounds=1)" in page and "| 1 | medium |" in page
 
 
-def test_leaderboard_command_writes_the_page(tmp_path):
-    out = tmp_path / "board.md"
+def test_with_more_than_two_seats_both_line_ups_play_on_the_same_deals():
+    # three seats: one bot against two of the other, then the other way round, so an
+    # equal bot is not held to winning one game in three
+    board = round_robin("wasserloch", {"players": 3, "rounds": 1}, ["random", "heuristic"], games=12, seed=1)
+    [p] = board.pairings
+    assert p.games == 12 and set(p.outcomes) <= set("10=")
+    assert p.share.value < 0.5 and p.significant
+    # both line-ups timed: the heuristic sat in one seat of six games and two of the others
+    assert board.cpu["heuristic"].moves > board.cpu["random"].moves / 2
+
+
+def test_search_costs_more_cpu_per_move_than_random_play():
+    board = round_robin("wasserloch", {"players": 2, "rounds": 1}, ["random", "ismcts:iterations=40"],
+                        games=2, seed=0)
+    assert board.cpu["ismcts:iterations=40"].per_move > 10 * board.cpu["random"].per_move > 0
+
+
+def test_saved_boards_merge_run_by_run_and_re_rate(tmp_path):
+    path = tmp_path / "board.json"
+    opts = {"players": 2, "rounds": 1}
+    first = round_robin("wasserloch", opts, ["easy", "medium"], games=6, seed=0, command="run one")
+    second = round_robin("wasserloch", opts, ["medium", "random"], games=6, seed=0, command="run two")
+    save_boards([first], path)
+    boards = save_boards([second], path)
+    board = read_boards(path)["wasserloch"]
+    assert boards["wasserloch"] == board
+    assert {(p.first, p.second) for p in board.pairings} == {("easy", "medium"), ("medium", "random")}
+    assert board.commands == ["run one", "run two"] and {r.spec for r in board.ratings} == {"easy", "medium",
+                                                                                           "random"}
+    assert board.cpu["medium"].moves == first.cpu["medium"].moves + second.cpu["medium"].moves
+    # a re-run of a pair replaces it
+    again = round_robin("wasserloch", opts, ["easy", "medium"], games=4, seed=5, command="run three")
+    board = save_boards([again], path)["wasserloch"]
+    assert board.pairing("easy", "medium").games == 4 and len(board.pairings) == 2
+    assert Leaderboard.from_json(board.to_json()) == board
+
+
+def test_broken_leaderboard_data_is_refused_with_the_reason(tmp_path):
+    path = tmp_path / "board.json"
+    path.write_text(json.dumps({"version": 1, "boards": {"watten": {"game": "watten", "ratings": [],
+                                "pairings": [{"first": "a", "second": "b", "outcomes": "1x0",
+                                              "first_cpu": {}, "second_cpu": {}}]}}}))
+    with pytest.raises(BadOption, match="only 1, 0 and ="):
+        read_boards(path)
+    path.write_text("[]")
+    with pytest.raises(BadOption, match="not leaderboard data"):
+        read_boards(path)
+
+
+def test_ratings_follow_the_games_whatever_their_order_and_stay_finite_for_a_clean_sweep():
+    # a ladder: medium swept easy, hard beat medium 8 of 12 and played no one else
+    ladder = [Pairing("easy", "medium", "0" * 30), Pairing("medium", "hard", "001" * 4),
+              Pairing("learned", "medium", "0" * 28 + "11")]
+    table = rate(ladder)
+    assert [r.spec for r in table] == ["hard", "medium", "learned", "easy"]
+    again = rate(list(reversed(ladder)))
+    assert [r.spec for r in again] == [r.spec for r in table]
+    assert [x for r in again for x in (r.mu, r.sigma)] == pytest.approx([x for r in table for x in (r.mu, r.sigma)])
+    assert abs(sum(r.mu for r in table) / len(table) - 1500) < 1e-6
+    for r in table:
+        assert 0 < r.sigma < 1000 and r.low < r.mu < r.high
+    # more games of the same result narrow the interval
+    wider = {r.spec: r.sigma for r in rate([Pairing("a", "b", "10" + "1" * 4)])}
+    narrower = {r.spec: r.sigma for r in rate([Pairing("a", "b", ("10" + "1" * 4) * 5)])}
+    assert narrower["a"] < wider["a"]
+
+
+def test_a_pairing_seen_from_the_other_side_flips_its_outcomes():
+    p = Pairing("easy", "medium", "00=1")
+    assert p.flipped().outcomes == "11=0" and p.flipped().wins == 2.5 and p.wins == 1.5
+
+
+def test_the_levels_section_reads_the_saved_board(tmp_path):
+    path = tmp_path / "board.json"
+    save_boards([round_robin("wasserloch", {"players": 2, "rounds": 1}, ["easy", "medium"], games=6, seed=0)], path)
+    en = levels_section("wasserloch", "en", path)
+    de = levels_section("wasserloch", "de", path)
+    assert en.startswith("## What the levels mean") and "| medium |" in en and "of 6 games against easy" in en
+    assert de.startswith("## Was die Spielstärken bedeuten") and "| mittel |" in de and "gegen leicht" in de
+    assert levels_section("watten", "en", path) == ""
+
+
+def test_every_game_has_a_saved_board_of_the_levels_easy_to_hard_at_least():
+    boards = read_boards(packaged_data())
+    for game in ("wasserloch", "seven_waters", "watten", "wildwasser"):
+        board = boards[game]
+        assert {"easy", "medium", "hard"} <= {r.spec for r in board.ratings}, game
+        assert board.commands and all(c.startswith("wasserspiele leaderboard") for c in board.commands)
+
+
+def test_every_level_stays_within_its_cpu_budget_on_the_leaderboard():
+    # measured during the leaderboard's games on a shared machine, whose busy cores make
+    # CPU time run up to about a fifth above an idle core's
+    for game, board in read_boards(packaged_data()).items():
+        for level, budget in CPU_BUDGET.items():
+            if level not in board.cpu:
+                continue
+            cpu = board.cpu[level]
+            assert cpu.moves > 0 and cpu.per_move <= 1.2 * budget, (game, level, cpu.per_move)
+
+
+def test_leaderboard_command_writes_the_page_and_the_data(tmp_path):
+    out, data = tmp_path / "board.md", tmp_path / "board.json"
     result = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "random,heuristic",
-                                       "--games", "3", "--jobs", "1", "--out", str(out)])
+                                       "--games", "3", "--jobs", "1", "--data", str(data), "--out", str(out)])
     assert result.exit_code == 0, result.output
     page = out.read_text()
     assert "| heuristic |" in page and "| random |" in page
     assert "`wasserspiele leaderboard wasserloch --bots random,heuristic --games 3 --seed 0`" in page
+    assert read_boards(data)["wasserloch"].pairing("random", "heuristic").games == 6  # both line-ups of 3 seats
+    out.unlink()
+    again = CliRunner().invoke(main, ["leaderboard", "--page-only", "--data", str(data), "--out", str(out)])
+    assert again.exit_code == 0, again.output
+    assert out.read_text() == page
     bad = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "robot", "--games", "2"])
     assert bad.exit_code == 2 and "unknown bot 'robot'" in bad.output

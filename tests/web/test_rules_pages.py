@@ -70,3 +70,16 @@ def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(c
     assert client.get("/rules/chess").status_code == 404
     r = client.get("/rules/watten?lang=fr")
     assert r.status_code == 404 and "language" in r.text
+
+
+@pytest.mark.parametrize("lang, title, level", [("en", "What the levels mean", "hard"),
+                                                 ("de", "Was die Spielstärken bedeuten", "schwer")])
+@pytest.mark.parametrize("game", GAMES)
+def test_the_rules_page_says_what_the_levels_mean_from_the_leaderboard(client, game, lang, title, level):
+    from wasserspiele.bots.leaderboard import LEVEL_ORDER, read_boards
+    board = read_boards()[game]
+    r = client.get(f"/rules/{game}?lang={lang}")
+    section = r.text[r.text.index(f"<h2>{title}</h2>"):]
+    assert f"<td>{level}</td>" in section and " ms</td>" in section
+    # the header, then one row per level on the board
+    assert section.count("<tr>") == 1 + sum(board.rating(lv) is not None for lv in LEVEL_ORDER) >= 4

@@ -1,23 +1,51 @@
-"""A round-robin of bot specs (the levels) per game, rated with openskill (Weng–Lin
-Plackett–Luce, a Bayesian TrueSkill-like rating) and with a 95 % interval per pairing.
+"""A round-robin of bot specs (the levels) per game, rated with 95 % intervals, with a
+95 % interval per pairing and each spec's CPU time per move.
 
-Every pair of specs plays a seat-rotated duplicate arena (bots/arena.py): the first
-spec in one seat (one team) and the second in the others, every rotation on the same
-deal.  Each game is one rated match between the two: the side whose seats took the
-larger mean share of the win ranks first (equal shares draw).  Ratings are updated
-game by game, pairings interleaved, and reported as mu ± 1.96·sigma.
+Every pair of specs plays a seat-rotated duplicate arena (bots/runner.py): the first
+spec in one seat (one team in Watten) and the second in the others, every rotation on
+the same deal; with more than two seats both line-ups are played.  Each game is one
+result between the two: the side whose seats took the larger mean share of the win
+wins it (equal shares draw).
+
+Ratings: Elo from a Bradley–Terry model fitted to all games at once (`rate`: maximum
+a posteriori with a weak prior, scipy's optimiser, Laplace intervals).  Not an online
+rating such as openskill or TrueSkill: those depend on the order of the games, and a
+board grown run by run (a level that played only its neighbour, and early) came out
+below a level it had beaten head to head.
+
+Pairings of neighbours in the given order (easy–medium, medium–hard, ...) decide
+whether each step is significant; the others only anchor the ratings, so they may be
+given fewer games (`far_games`), which keeps a run with the expert affordable.
+
+CPU per move: each bot's choices are timed with the thread's CPU clock (what the bot
+computed, not how busy the machine was), counting only decisions with more than one
+legal action.  The saved data (`bots/leaderboard.json`) feeds docs/leaderboard.md and
+the web app's rules pages.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import functools
+import json
+import math
+import time
+from dataclasses import asdict, dataclass, field, replace
+from importlib import resources
 from itertools import combinations
+from pathlib import Path
 from typing import Any, Callable
 
 from ..core.chance import derive_seed
+from ..core.errors import BadOption
+from ..core.protocol import Game
 from ..core.registry import load
 from ..core.stats import Estimate, wilson
-from .arena import parse_bots, run_arena
+from .arena import parse_bots
+from .base import Bot, Decision
+from .runner import DuplicateSeating, Series, run_series
+from .specs import BotSpec
+
+DATA_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -36,16 +64,63 @@ class Rating:
 
 
 @dataclass(frozen=True)
+class Cpu:
+    """A spec's CPU time over its decisions with a choice."""
+
+    seconds: float = 0.0
+    moves: int = 0
+
+    @property
+    def per_move(self) -> float:
+        return self.seconds / self.moves if self.moves else 0.0
+
+    def __add__(self, other: "Cpu") -> "Cpu":
+        return Cpu(self.seconds + other.seconds, self.moves + other.moves)
+
+
+OUTCOME = {"1": 1.0, "=": 0.5, "0": 0.0}
+
+
+@dataclass(frozen=True)
 class Pairing:
     first: str
     second: str
-    share: Estimate      # the first spec's mean share of the win per seat, with its interval
-    games: int
+    outcomes: str         # per game, in play order: 1 the first spec won, 0 it lost, = even
+    first_cpu: Cpu = Cpu()
+    second_cpu: Cpu = Cpu()
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def wins(self) -> float:
+        """The first spec's games won (½ for a draw)."""
+        return sum(OUTCOME[c] for c in self.outcomes)
+
+    @property
+    def share(self) -> Estimate:
+        """The first spec's per-game win share with its 95 % Wilson interval."""
+        return wilson(self.wins, self.games)
 
     @property
     def significant(self) -> bool:
-        """The first spec's per-seat share differs from the second's at 95 %."""
-        return self.share.low > 0.5 or self.share.high < 0.5
+        """The first spec's share differs from ½ at 95 %."""
+        return self.share.excludes(0.5)
+
+    def flipped(self) -> "Pairing":
+        return Pairing(self.second, self.first, self.outcomes.translate(str.maketrans("10", "01")),
+                       self.second_cpu, self.first_cpu)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"first": self.first, "second": self.second, "outcomes": self.outcomes,
+                "first_cpu": asdict(self.first_cpu), "second_cpu": asdict(self.second_cpu)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> "Pairing":
+        if set(d["outcomes"]) - set(OUTCOME):
+            raise ValueError(f"outcomes of {d['first']}–{d['second']} may hold only 1, 0 and =")
+        return cls(d["first"], d["second"], d["outcomes"], Cpu(**d["first_cpu"]), Cpu(**d["second_cpu"]))
 
 
 @dataclass(frozen=True)
@@ -54,60 +129,315 @@ class Leaderboard:
     options: dict[str, Any]
     ratings: list[Rating]      # best first
     pairings: list[Pairing]
+    cpu: dict[str, Cpu]
+    commands: list[str] = field(default_factory=list)   # what played these pairings
+
+    @classmethod
+    def build(cls, game: str, options: dict[str, Any], pairings: list[Pairing],
+              commands: list[str] = (), rated: bool = True) -> "Leaderboard":
+        """The board of these pairings: rated (unless not `rated`), each spec's CPU summed."""
+        cpu: dict[str, Cpu] = {}
+        for p in pairings:
+            cpu[p.first] = cpu.get(p.first, Cpu()) + p.first_cpu
+            cpu[p.second] = cpu.get(p.second, Cpu()) + p.second_cpu
+        return cls(game, dict(options), rate(pairings) if rated else [], list(pairings), cpu, list(commands))
+
+    def rating(self, spec: str) -> Rating | None:
+        return next((r for r in self.ratings if r.spec == spec), None)
+
+    def pairing(self, a: str, b: str) -> Pairing | None:
+        """The pairing of `a` and `b` as seen from `a`."""
+        for p in self.pairings:
+            if (p.first, p.second) == (a, b):
+                return p
+            if (p.first, p.second) == (b, a):
+                return p.flipped()
+        return None
+
+    def merged(self, other: "Leaderboard") -> "Leaderboard":
+        """This board with `other`'s pairings added (replacing the same pairs) and re-rated."""
+        if other.options != self.options:
+            return other
+        new = {frozenset((p.first, p.second)) for p in other.pairings}
+        kept = [p for p in self.pairings if frozenset((p.first, p.second)) not in new]
+        commands = [c for c in self.commands if c not in other.commands] + other.commands
+        return Leaderboard.build(self.game, self.options, kept + other.pairings, commands)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"game": self.game, "options": self.options, "commands": self.commands,
+                "ratings": [asdict(r) for r in self.ratings],
+                "pairings": [p.to_json() for p in self.pairings]}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Leaderboard":
+        """A saved board with its saved ratings (the rules pages need no optimiser)."""
+        pairings = [Pairing.from_json(p) for p in data["pairings"]]
+        board = cls.build(data["game"], data.get("options", {}), pairings, data.get("commands", []), rated=False)
+        return replace(board, ratings=[Rating(**r) for r in data["ratings"]])
+
+
+ELO = 400 / math.log(10)   # Elo points per unit of log-odds
+PRIOR_SD = 3.0             # log-odds: keeps a spec that won (or lost) every game finite
+
+
+def rate(pairings: list[Pairing]) -> list[Rating]:
+    """Elo ratings of the specs from all games of the pairings, best first.
+
+    A Bradley–Terry model (P(a beats b) = 1 / (1 + exp(θb − θa)), a draw half a win)
+    fitted by maximum a posteriori with a weak normal prior on each θ (sd `PRIOR_SD`),
+    minimised by scipy; ratings are relative to the board's mean (1500), and the
+    interval is the posterior's normal (Laplace) approximation from the Hessian.  Unlike an online rating (Elo or TrueSkill updated game by game)
+    the fit does not depend on the order of the games, so a spec that beat another
+    head to head cannot end below it for having played its games early; unlike a
+    bootstrap, the interval stays honest when one side won every game."""
+    import numpy as np
+    from scipy.optimize import minimize
+    specs = list(dict.fromkeys(x for p in pairings for x in (p.first, p.second)))
+    if not specs:
+        return []
+    index = {x: i for i, x in enumerate(specs)}
+    pairs = [(index[p.first], index[p.second], p.wins, p.games) for p in pairings if p.games]
+    n = len(specs)
+
+    def objective(theta):
+        value = float(theta @ theta) / (2 * PRIOR_SD ** 2)
+        grad = theta / PRIOR_SD ** 2
+        for a, b, wins, games in pairs:
+            d = theta[a] - theta[b]
+            # −log-likelihood: wins·log(1+e^−d) + losses·log(1+e^d)
+            value += wins * np.logaddexp(0.0, -d) + (games - wins) * np.logaddexp(0.0, d)
+            g = games / (1 + np.exp(-d)) - wins
+            grad[a] += g
+            grad[b] -= g
+        return value, grad
+
+    def hessian(theta):
+        h = np.eye(n) / PRIOR_SD ** 2
+        for a, b, _, games in pairs:
+            p = 1 / (1 + np.exp(-(theta[a] - theta[b])))
+            w = games * p * (1 - p)
+            h[a, a] += w
+            h[b, b] += w
+            h[a, b] -= w
+            h[b, a] -= w
+        return h
+
+    fit = minimize(objective, np.zeros(n), jac=True, hess=hessian, method="trust-exact")
+    # ratings relative to the board's mean (1500): the games say nothing about where the
+    # whole board sits, so that uncertainty (the prior's) is left out of the intervals
+    centre = np.eye(n) - 1.0 / n
+    theta = centre @ fit.x
+    sd = np.sqrt(np.clip(np.diag(centre @ np.linalg.inv(hessian(fit.x)) @ centre.T), 0.0, None))
+    table = [Rating(x, 1500 + ELO * float(theta[i]), ELO * float(sd[i])) for x, i in index.items()]
+    return sorted(table, key=lambda r: -r.mu)
+
+
+# ----------------------------------------------------------------------------- timing the bots
+# The CPU time of the game being played, per bot index, in this process.  A game is
+# played start to finish in one process (whatever the backend), its bots are made
+# before its observer, and the observer's `finish` hands the tally back with the
+# game's result — the one channel from a worker process to the caller.
+_tally: dict[int, list[float]] = {}
+
+
+class _TimedBot:
+    def __init__(self, bot: Bot, index: int):
+        self.bot = bot
+        self.index = index
+
+    def choose(self, decision: Decision):
+        if len(decision.legal) < 2:
+            return self.bot.choose(decision)
+        start = time.thread_time()
+        action = self.bot.choose(decision)
+        seconds = time.thread_time() - start
+        spent = _tally.setdefault(self.index, [0.0, 0])
+        spent[0] += seconds
+        spent[1] += 1
+        return action
+
+
+@dataclass(frozen=True)
+class _Timed:
+    """A bot maker whose bots add their CPU time to this process's tally."""
+
+    spec: BotSpec
+    index: int
+
+    @property
+    def text(self) -> str:
+        return self.spec.text
+
+    def make(self, game: Game, seed: int | None) -> _TimedBot:
+        return _TimedBot(self.spec.make(game, seed), self.index)
+
+
+class _CpuObserver:
+    """Starts the tally for a game and returns it as the game's measures."""
+
+    per_step = False
+
+    def __init__(self, game: Game):
+        _tally.clear()
+
+    def step(self, state, action, seat) -> None:  # pragma: no cover - per_step is False
+        pass
+
+    def finish(self, state) -> dict[str, float]:
+        out = {}
+        for index, (seconds, moves) in _tally.items():
+            out[f"cpu{index}"] = seconds
+            out[f"moves{index}"] = float(moves)
+        _tally.clear()
+        return out
+
+
+# ----------------------------------------------------------------------------- the round-robin
+def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, games: int, seed: int,
+                 jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> Pairing:
+    """`games` games of `a` against `b` (rounded up to whole duplicate groups).
+
+    With more than two seats (teams) the first spec of a line-up sits in one and the
+    second in all the others, so an equal bot would win only one game in `players`:
+    the pairing plays both line-ups, half the games each, on the same deals."""
+    game = load(name, **options)
+    orders = [(a, b), (b, a)] if len(game.teams) > 2 else [(a, b)]
+    per_order = -(-games // len(orders))
+    outcomes = []
+    cpu = {a.text: Cpu(), b.text: Cpu()}
+    for first, second in orders:
+        series = Series(name, tuple(options.items()), (_Timed(first, 0), _Timed(second, 1)), seed,
+                        DuplicateSeating(), observer=_CpuObserver)
+        played, interrupted = run_series(series, per_order, jobs=jobs, progress=on_progress)
+        if interrupted:
+            raise KeyboardInterrupt
+        for g in played:
+            mine = [g.returns[s] for s, k in enumerate(g.lineup) if k == 0]
+            theirs = [g.returns[s] for s, k in enumerate(g.lineup) if k == 1]
+            edge = sum(mine) / len(mine) - sum(theirs) / len(theirs)
+            if first is b:
+                edge = -edge
+            # per game: a's side did better per seat (1), worse (0) or even (=)
+            outcomes.append("1" if edge > 0 else "0" if edge < 0 else "=")
+            for k, spec in enumerate((first.text, second.text)):
+                cpu[spec] += Cpu(g.measures.get(f"cpu{k}", 0.0), int(g.measures.get(f"moves{k}", 0)))
+    return Pairing(a.text, b.text, "".join(outcomes), cpu[a.text], cpu[b.text])
 
 
 def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int, seed: int = 0,
-                jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> Leaderboard:
-    """Play every pairing of `specs` for `games` games each and rate them."""
-    from openskill.models import PlackettLuce
+                jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+                far_games: int | None = None, command: str = "") -> Leaderboard:
+    """Play every pairing of `specs` (`games` games for neighbours in the list,
+    `far_games` for the others; 0 skips them) and rate them."""
     game = load(name, **options)
     parsed = parse_bots(specs, game)
-    model = PlackettLuce()
-    ratings = {s.text: model.rating(name=s.text) for s in parsed}
-    outcomes: list[list[tuple[int, str, str, float]]] = []  # per pairing: (game, first, second, first's edge)
+    texts = [s.text for s in parsed]
+    if len(set(texts)) != len(texts):
+        raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
+    far = games if far_games is None else far_games
     pairings = []
-    for i, (a, b) in enumerate(combinations(parsed, 2)):
-        result = run_arena(name, options, [a, b], games, derive_seed(seed, "pairing", i), jobs, on_progress)
-        rows = []
-        wins = 0.0
-        for g in result.games:
-            first = [s for s, k in enumerate(g.lineup) if k == 0]
-            second = [s for s, k in enumerate(g.lineup) if k == 1]
-            mine = sum(g.returns[s] for s in first) / len(first)
-            theirs = sum(g.returns[s] for s in second) / len(second)
-            rows.append((g.index, a.text, b.text, mine - theirs))
-            # per game: 1 if the first side did better per seat, 0 if worse, ½ if even
-            wins += 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
-        outcomes.append(rows)
-        pairings.append(Pairing(a.text, b.text, wilson(wins, len(result.games)), len(result.games)))
-    # interleave the pairings so that no pairing is rated entirely before another
-    longest = max((len(r) for r in outcomes), default=0)
-    for k in range(longest):
-        for rows in outcomes:
-            if k >= len(rows):
-                continue
-            _, first, second, edge = rows[k]
-            ranks = [1, 2] if edge > 0 else [2, 1] if edge < 0 else [1, 1]
-            [[ra], [rb]] = model.rate([[ratings[first]], [ratings[second]]], ranks=ranks)
-            ratings[first], ratings[second] = ra, rb
-    table = sorted((Rating(k, r.mu, r.sigma) for k, r in ratings.items()), key=lambda r: -r.mu)
-    return Leaderboard(name, dict(options), table, pairings)
+    for i, (ia, ib) in enumerate(combinations(range(len(parsed)), 2)):
+        count = games if ib == ia + 1 else far
+        if count >= 1:
+            pairings.append(play_pairing(name, options, parsed[ia], parsed[ib], count,
+                                         derive_seed(seed, "pairing", texts[ia], texts[ib]), jobs, on_progress))
+    return Leaderboard.build(name, options, pairings, [command] if command else [])
 
 
-def markdown(boards: list[Leaderboard], command: str, note: str = "") -> str:
+# ----------------------------------------------------------------------------- saved boards
+def packaged_data() -> Path:
+    """The leaderboard data shipped with the package (read by the rules pages)."""
+    return Path(str(resources.files(__package__).joinpath("leaderboard.json")))
+
+
+def read_boards(path: Path | None = None) -> dict[str, Leaderboard]:
+    """The saved boards by game ({} when there is no file)."""
+    path = path or packaged_data()
+    if not path.is_file():
+        return {}
+    stat = path.stat()
+    return dict(_read_cached(path, stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=4)
+def _read_cached(path: Path, mtime: int, size: int) -> dict[str, Leaderboard]:
+    # keyed by the file's modification time and size: the rules pages read the boards
+    # on every request
+    return _load(path)
+
+
+def _load(path: Path) -> dict[str, Leaderboard]:
+    try:
+        data = json.loads(path.read_text())
+        if data.get("version") != DATA_VERSION:
+            raise BadOption(f"{path}: leaderboard data version {data.get('version')!r}, expected {DATA_VERSION}")
+        return {name: Leaderboard.from_json(b) for name, b in data["boards"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise BadOption(f"{path}: not leaderboard data ({exc})") from None
+
+
+def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]:
+    """Merge `boards` into the data at `path` (their pairings replace the same pairs of
+    the saved board of that game, which is re-rated; a board with other game options
+    replaces the saved one); all boards."""
+    merged = _load(path) if path.is_file() else {}
+    for b in boards:
+        merged[b.game] = merged[b.game].merged(b) if b.game in merged else b
+    # every board rated afresh by this code, so the saved ratings never lag behind it
+    merged = {k: Leaderboard.build(b.game, b.options, b.pairings, b.commands) for k, b in merged.items()}
+    ordered = dict(sorted(merged.items()))
+    path.write_text(json.dumps({"version": DATA_VERSION, "boards": {k: b.to_json() for k, b in ordered.items()}},
+                               indent=1, ensure_ascii=False) + "\n")
+    return ordered
+
+
+# ----------------------------------------------------------------------------- pages
+def _ms(seconds: float) -> str:
+    ms = 1000 * seconds
+    return "< 1 ms" if ms < 1 else f"{ms:.0f} ms"
+
+
+def _verdict(step: Pairing) -> str:
+    if step.share.low > 0.5:
+        return "significant"
+    return "**reversed**" if step.share.high < 0.5 else "**not significant**"
+
+
+def markdown(boards: list[Leaderboard], note: str = "") -> str:
     """The leaderboards as a Markdown page (docs/leaderboard.md)."""
     out = ["# Leaderboard", "",
-           f"Regenerate with `{command}`. Ratings: openskill Plackett–Luce, mu ± 1.96·sigma; "
-           "pairings: the first bot's per-game win share against the second (½ for a draw) "
-           "with its 95 % Wilson interval; **bold** where it differs from ½ at 95 %.", ""]
+           "A round-robin of the levels per game. `wasserspiele leaderboard --data "
+           "src/wasserspiele/bots/leaderboard.json --out docs/leaderboard.md` replays every board at "
+           "once (every level, 40 games a pairing: hours of CPU with the expert); the commands under each "
+           "game replay what is shown, run by run, each run merged into the saved data (the web app's "
+           "rules pages read it). Every pairing plays seat-rotated on duplicate "
+           "deals: with more than two seats both line-ups (one bot against the other in every "
+           "other seat, then the other way round) on the same deals; Watten team against team. "
+           "Neighbours in the strength order play the most games: they decide whether each step "
+           "is significant. Ratings: Elo from a Bradley–Terry model fitted to all games of the board "
+           "at once (maximum a posteriori with a weak prior, so a bot that won every game stays "
+           "finite), ± 1.96 posterior sd. Pairings: the "
+           "first bot's per-game win share against the second (½ for a draw) with its 95 % Wilson "
+           "interval; **bold** where it differs from ½ at 95 %. The games of one deal are "
+           "correlated, so the Wilson intervals are if anything a little narrow. CPU: the bot's "
+           "thread CPU time per decision with a choice, measured during these games (on a busy "
+           "shared machine CPU time runs somewhat above an idle core's).", ""]
     if note:
         out += [note, ""]
     for board in boards:
         opts = ", ".join(f"{k}={v}" for k, v in board.options.items())
-        out += [f"## {board.game}" + (f" ({opts})" if opts else ""), "",
-                "| rank | bot | rating | 95 % interval |", "|---|---|---|---|"]
+        out += [f"## {board.game}" + (f" ({opts})" if opts else ""), ""]
+        if board.commands:
+            out += ["Played by " + "; ".join(f"`{c}`" for c in board.commands) + ".", ""]
+        out += ["| rank | bot | rating | 95 % interval | CPU per move | moves timed |", "|---|---|---|---|---|---|"]
         for i, r in enumerate(board.ratings, 1):
-            out.append(f"| {i} | {r.spec} | {r.mu:.1f} | {r.low:.1f} … {r.high:.1f} |")
+            c = board.cpu.get(r.spec, Cpu())
+            out.append(f"| {i} | {r.spec} | {r.mu:.1f} | {r.low:.1f} … {r.high:.1f} | {_ms(c.per_move)} | {c.moves} |")
+        steps = level_steps(board)
+        if steps:
+            out += ["", "Steps between the levels: " + "; ".join(
+                f"{p.first} over {p.second} {p.share.value:.2f} [{p.share.low:.2f}, {p.share.high:.2f}] "
+                f"of {p.games} ({_verdict(p)})" for p in steps) + "."]
         out += ["", "| first | second | games | first's share | 95 % CI |", "|---|---|---|---|---|"]
         for p in board.pairings:
             share = f"{p.share.value:.2f}"
@@ -115,4 +445,43 @@ def markdown(boards: list[Leaderboard], command: str, note: str = "") -> str:
                 share = f"**{share}**"
             out.append(f"| {p.first} | {p.second} | {p.games} | {share} | {p.share.low:.2f} … {p.share.high:.2f} |")
         out.append("")
+    return "\n".join(out)
+
+
+LEVEL_ORDER = ("easy", "medium", "hard", "expert")
+
+
+def level_steps(board: Leaderboard) -> list[Pairing]:
+    """Each level against the level below it (as far as the board has both), seen from the upper."""
+    levels = [lv for lv in LEVEL_ORDER if board.rating(lv) is not None]
+    return [p for lower, upper in zip(levels, levels[1:]) if (p := board.pairing(upper, lower)) is not None]
+
+
+def levels_section(game: str, lang: str, path: Path | None = None) -> str:
+    """"What the levels mean" for a rules page, in Markdown: each level's rating interval,
+    CPU per move and win share against the level below, from the saved leaderboard
+    ('' when the game has no saved board)."""
+    from ..core.messages import text
+    board = read_boards(path).get(game)
+    if board is None:
+        return ""
+    out = [f"## {text('rules.levels.title', lang)}", "", text("rules.levels.intro", lang), "",
+           f"| {text('rules.levels.level', lang)} | {text('rules.levels.about', lang)} "
+           f"| {text('rules.levels.rating', lang)} | {text('rules.levels.cpu', lang)} "
+           f"| {text('rules.levels.step', lang)} |", "|---|---|---|---|---|"]
+    steps = {p.first: p for p in level_steps(board)}
+    for level in LEVEL_ORDER:
+        r = board.rating(level)
+        if r is None:
+            continue
+        c = board.cpu.get(level, Cpu())
+        step = "–"
+        if level in steps:
+            p = steps[level]
+            s = p.share
+            step = text("rules.levels.share", lang, value=round(100 * s.value), low=round(100 * s.low),
+                        high=round(100 * s.high), games=p.games, below=text(f"web.level_{p.second}", lang))
+        out.append(f"| {text(f'web.level_{level}', lang)} | {text(f'rules.levels.about_{level}', lang)} "
+                   f"| {r.mu:.0f} ({r.low:.0f} … {r.high:.0f}) | {_ms(c.per_move)} | {step} |")
+    out += ["", text("rules.levels.source", lang), ""]
     return "\n".join(out)

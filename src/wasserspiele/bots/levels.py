@@ -21,6 +21,13 @@ LEVELS: dict[str, tuple[str, dict]] = {
 }
 
 
+# The CPU time per move each level is meant to stay within on one idle core: easy and
+# medium answer at once, hard thinks a moment, expert about a second at most.  The
+# leaderboard measures every level's CPU per move (docs/leaderboard.md) and
+# tests/bots/test_leaderboard.py holds the saved figures to these budgets.
+CPU_BUDGET: dict[str, float] = {"easy": 0.01, "medium": 0.01, "hard": 0.25, "expert": 1.0}
+
+
 def level_names() -> list[str]:
     return list(LEVELS)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shlex
 from pathlib import Path
 
@@ -16,35 +15,68 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 
 @click.command("leaderboard")
 @click.argument("games_", metavar="[GAME]...", nargs=-1)
-@click.option("--bots", default=DEFAULT_BOTS, show_default=True, help="the specs to rank (levels or any bot spec)")
-@click.option("--games", type=int, default=40, show_default=True, help="games per pairing")
+@click.option("--bots", default=DEFAULT_BOTS, show_default=True,
+              help="the specs to rank, weakest first (levels or any bot spec)")
+@click.option("--games", type=int, default=40, show_default=True,
+              help="games per pairing of neighbours in --bots (the steps)")
+@click.option("--far-games", type=int, default=None,
+              help="games per other pairing (default: --games; 0 plays only the neighbours)")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
+                   "and render the page from all its boards")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="write the Markdown page here")
-def leaderboard_cmd(games_, bots, games, seed, jobs, out) -> None:
-    """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin with
-    openskill ratings and 95 % intervals; print or write the Markdown (docs/leaderboard.md)."""
-    from ..bots.leaderboard import markdown, round_robin
+@click.option("--page-only", is_flag=True, help="play nothing: render the page from --data")
+def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_only) -> None:
+    """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
+    duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
+    write the Markdown (docs/leaderboard.md)."""
+    from ..bots.leaderboard import markdown, read_boards, round_robin, save_boards
+    from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
     from .main import UsageFailure
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
-    try:
-        import openskill  # noqa: F401
-    except ImportError:
-        raise UsageFailure("the leaderboard needs openskill: pip install 'wasserspiele[lab]'") from None
+    if far_games is not None and far_games < 0:
+        raise click.BadParameter("must be 0 or more", param_hint="--far-games")
+    if jobs is not None and jobs < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--jobs")
+    if page_only:
+        if data is None:
+            raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
+        try:
+            page = markdown(list(read_boards(data).values()))
+        except WasserspieleError as exc:
+            raise UsageFailure(str(exc)) from None
+        _write(page, out)
+        return
     names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
     specs = split_spec_texts([bots])
     boards = []
     try:
+        if data is not None:
+            read_boards(data)  # a broken data file stops the run before any play
         for name in names:
-            click.echo(f"{name}: {len(specs) * (len(specs) - 1) // 2} pairings × {games} games", err=True)
-            boards.append(round_robin(name, {}, specs, games, seed, jobs or os.cpu_count() or 1))
+            # what regenerates this game's board (jobs change nothing in the results)
+            words = ["wasserspiele", "leaderboard", name, "--bots", bots, "--games", str(games)]
+            if far_games is not None:
+                words += ["--far-games", str(far_games)]
+            words += ["--seed", str(seed)]
+            n = len(specs)
+            click.echo(f"{name}: {n - 1} neighbour pairings × {games} games, "
+                       f"{(n - 1) * (n - 2) // 2} others × {games if far_games is None else far_games}", err=True)
+            boards.append(round_robin(name, {}, specs, games, seed, jobs or default_jobs(), far_games=far_games,
+                                      command=" ".join(shlex.quote(w) for w in words)))
+        if data is not None:
+            boards = list(save_boards(boards, data).values())
+            click.echo(f"wrote {data}", err=True)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    # what regenerates the page (jobs change nothing in the results)
-    words = ["wasserspiele", "leaderboard", *games_, "--bots", bots, "--games", str(games), "--seed", str(seed)]
-    page = markdown(boards, " ".join(shlex.quote(w) for w in words))
+    _write(markdown(boards), out)
+
+
+def _write(page: str, out: str | None) -> None:
     if out:
         Path(out).write_text(page)
         click.echo(f"wrote {out}")

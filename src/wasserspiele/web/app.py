@@ -54,6 +54,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import LANGS, catalogue, normalise_lang
@@ -480,10 +481,11 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
 
 
 def render_rules(game: str, lang: str) -> str:
-    """The rules page of `game` in `lang` (the Markdown file rendered, with a language switch)."""
+    """The rules page of `game` in `lang` (the Markdown file rendered, with a language switch),
+    ending with what the levels mean, from the saved leaderboard."""
     from markdown_it import MarkdownIt
 
-    text = player_rules(game, lang)
+    text = player_rules(game, lang) + "\n" + levels_section(manifest(game).name, lang)
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     other, other_name = OTHER_LANG[lang]
     head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'

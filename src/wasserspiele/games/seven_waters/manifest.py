@@ -30,9 +30,11 @@ MANIFEST = GameManifest(
         # cheaper than through views); cut after 10 actions the search lost to the
         # heuristic (0.475 of 40 games), as mid-game scores punish cards about to be built
         ismcts={"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
-        # about 0.7 s a move on average (CPU, measured under load; the first moves of a
-        # game, with the longest rollouts, up to about 2.5 s): docs/performance.md
-        levels={"expert": {"iterations": 400}},
+        # hard: 200 iterations took 0.56 s a move before the faster engine (the rollouts play the
+        # heuristic to the end), as slow as the expert; 40 keep it near the other games' hard.
+        # expert: 300 iterations, about 0.4 s a move on average with the faster engine (its first
+        # moves, with the longest rollouts, take longest); docs/performance.md, docs/leaderboard.md
+        levels={"hard": {"iterations": 40}, "expert": {"iterations": 300}},
     ),
     plugins=Plugins(
         heuristic=f"{_HERE}.heuristic:HeuristicBot",
