@@ -28,9 +28,10 @@ run wildwasser-river-flow   wildwasser --players 2,4,6 --compare river_flow=forw
 run wildwasser-2p-seats     wildwasser --players 2 --games 3000
 # follow-up of wasserloch-tips: the bot that follows only the first tip, played (about 2 minutes)
 run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:keep_pairs=0,grow_herds=0,watch_eights=0"
-# the `hard` level (ISMCTS, 200 iterations a decision; Seven Waters names it as `ismcts:iterations=200`
-# because hard's 1-CPU-second safety net fires there on a busy machine and the games would not repeat)
-# in every seat: about an hour on one core; read the intervals, the samples are still modest
-run watten-strongest        watten --bots hard --games 200
+# the `hard` level (ISMCTS, 200 iterations a decision) in every seat; Seven Waters names 200 iterations
+# as `ismcts:iterations=200` (its `hard` is 40 now, and a level's CPU safety net can fire on a busy
+# machine, after which the games would not repeat).  Watten was stopped at 60 of 200 games (Ctrl-C)
+# in every seat: about 3 hours on one core; read the intervals, the samples are still modest
+run watten-strongest        watten --bots hard --games 60
 run seven-waters-strongest  seven_waters --bots ismcts:iterations=200 --games 60
 run wildwasser-strongest    wildwasser --players 3 --bots hard --games 200
