@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 
 import websockets
@@ -108,7 +109,10 @@ def create_table(base: str, game: str, players: int | None, bot_level: str | Non
     probe["seats"] = [{"kind": "bot", "level": bot_level} if bot_level else {"kind": "human"}] * n
     req = urllib.request.Request(base + "/api/tables", data=json.dumps(probe).encode(),
                                  headers={"content-type": "application/json"}, method="POST")
-    return json.loads(urllib.request.urlopen(req, timeout=10).read())
+    try:
+        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+    except urllib.error.HTTPError as exc:  # say why (e.g. --players for a game with a fixed count)
+        raise SystemExit(f"the server refused a {game} table ({exc.code}): {exc.read().decode()[:300]}") from None
 
 
 class Stats:
