@@ -17,16 +17,14 @@ the one that ended them (Gymnasium's next-step autoreset).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
+from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
-from ...fast import seed_state
 from . import kernel as K
 
 POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
@@ -50,7 +48,7 @@ def segment_starts(codec) -> np.ndarray:
     return np.array([start[n][0] for n in names], np.int64)
 
 
-class SevenWatersVectorEnv(VectorEnv):
+class SevenWatersVectorEnv(KernelVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
@@ -89,30 +87,10 @@ class SevenWatersVectorEnv(VectorEnv):
         K.tables_encode(self.seat, self.tables, self.at, self._obs, self._masks)
         return self._obs.copy(), self._masks.copy()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        seed = self._seed if seed is None else seed
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
+    def _reset_tables(self, xs: np.ndarray) -> None:
+        self.xs[:] = xs
         K.tables_reset(self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps)
-        self.needs_reset[:] = False
-        obs, masks = self._observe()
-        return obs, {"action_mask": masks}
 
-    def step(self, actions):
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rewards = np.zeros(self.num_envs, np.float64)
-        terminated = np.zeros(self.num_envs, np.bool_)
-        illegal = np.zeros(self.num_envs, np.bool_)
-        K.tables_step(actions, self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps,
-                      self.needs_reset,
-                      rewards, terminated, illegal, self.illegal_reward)
-        obs, masks = self._observe()
-        info = {"action_mask": masks}
-        if illegal.any():
-            info["illegal_action"] = illegal
-        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
-
-    def action_masks(self) -> np.ndarray:
-        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
-        return self._masks.astype(bool)
+    def _step_tables(self, actions, rewards, terminated, illegal) -> None:
+        K.tables_step(actions, self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays,
+                      self.steps, self.needs_reset, rewards, terminated, illegal, self.illegal_reward)

@@ -16,22 +16,20 @@ one that ended them (Gymnasium's next-step autoreset).
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector import AutoresetMode
 from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
+from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
-from ...fast import seed_state
 from . import kernel as K
 
 POLICIES = {"random": K.RANDOM, "greedy": K.GREEDY}
 
 
-class WasserlochVectorEnv(VectorEnv):
+class WasserlochVectorEnv(KernelVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int, players: int = 3, seat: int = 0, opponents: str = "random",
@@ -77,31 +75,12 @@ class WasserlochVectorEnv(VectorEnv):
                         self.gone, self.loot, self.current, self.over, self._obs, self._masks)
         return self._obs.copy(), self._masks.copy()
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        seed = self._seed if seed is None else seed
-        if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self.xs[:] = [seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)]
+    def _reset_tables(self, xs: np.ndarray) -> None:
+        self.xs[:] = xs
         codes, trial = np.zeros(40, np.int64), np.zeros(8, np.int64)
         for e in range(self.num_envs):
             K.table_reset(e, self.seat, self.players, self.adjacent, self.policies, *self._arrays(), codes, trial)
-        self.needs_reset[:] = False
-        obs, masks = self._observe()
-        return obs, {"action_mask": masks}
 
-    def step(self, actions):
-        actions = np.asarray(actions, dtype=np.int64).reshape(self.num_envs)
-        rewards = np.zeros(self.num_envs, np.float64)
-        terminated = np.zeros(self.num_envs, np.bool_)
-        illegal = np.zeros(self.num_envs, np.bool_)
+    def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.seat, self.players, self.adjacent, self.policies, *self._arrays(),
                       self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
-        obs, masks = self._observe()
-        info = {"action_mask": masks}
-        if illegal.any():
-            info["illegal_action"] = illegal
-        return obs, rewards, terminated, np.zeros(self.num_envs, np.bool_), info
-
-    def action_masks(self) -> np.ndarray:
-        """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
-        return self._masks.astype(bool)
