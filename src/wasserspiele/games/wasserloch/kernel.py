@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, kernel, seed_state, xorshift32
+from ...fast import below, inline_kernel, kernel, seed_state, xorshift32
 
 RANDOM, GREEDY = 0, 1          # seat policies: uniformly random legal play; rollout_policy's greedy play
 HAND_LIMIT = 5                 # WL-3.2, WL-4.4
@@ -79,57 +79,7 @@ def drive_target(hole, v: int, adjacent: bool) -> int:
     return -1
 
 
-@kernel
-def play(code, seat, deck, pos, hands, sizes, hole, gone, loot, adjacent) -> int:
-    """WL-4.1-4.5: seat plays `code`, drives off, draws up; the new pile position.
-    `hands` holds the hands one after the other, 8 counts each."""
-    v = code // 8
-    n = code % 8 + 1
-    base = 8 * seat
-    hands[base + v] -= n
-    sizes[seat] -= n
-    hole[v] += n
-    target = drive_target(hole, v, adjacent)
-    if target >= 0:
-        loot[seat] += hole[target]
-        gone[target] += hole[target]
-        hole[target] = 0
-    while sizes[seat] < HAND_LIMIT and pos < 64:  # WL-4.4, WL-5.1
-        hands[base + deck[pos]] += 1
-        sizes[seat] += 1
-        pos += 1
-    return pos
-
-
-@kernel
-def greedy(hands, base, hole, adjacent, x, trial, quiet) -> tuple:
-    """The heuristic module's `rollout_policy`: all copies of the value that drives off
-    the biggest herd; else one card where it does not make a pair; else a random play.
-    (code, generator state)."""
-    best, best_gain, nq = -1, 0, 0
-    for v in range(8):
-        n = hands[base + v]
-        if not n:
-            continue
-        trial[:] = hole
-        trial[v] += n
-        target = drive_target(trial, v, adjacent)
-        gain = trial[target] if target >= 0 else 0
-        if gain > best_gain:
-            best, best_gain = 8 * v + n - 1, gain
-        elif hole[v] != 1:
-            quiet[nq] = 8 * v
-            nq += 1
-    if best >= 0:
-        return best, x
-    if nq:
-        x = xorshift32(x)
-        return quiet[below(x, nq)], x
-    x = xorshift32(x)
-    return nth_play(hands, base, below(x, hands[base:base + 8].sum())), x
-
-
-@kernel
+@inline_kernel
 def nth_play(hands, base, r: int) -> int:
     """The code of legal play number r (0-based, the order of `legal`): value v offers
     hand[v] plays, so the plays are numbered like the cards of the hand."""
@@ -140,38 +90,122 @@ def nth_play(hands, base, r: int) -> int:
     return 8 * v + r
 
 
-@kernel
-def choose(policy, hands, base, size, hole, adjacent, x, codes, trial) -> tuple:
-    """One seat's play under `policy` (RANDOM or GREEDY): (code, generator state).
-    A hand of `size` cards has `size` legal plays."""
-    if policy == GREEDY:
-        return greedy(hands, base, hole, adjacent, x, trial, codes)
+@inline_kernel
+def greedy(hands, base, hole, adjacent, x, trial, quiet) -> tuple:
+    """The heuristic module's `rollout_policy`: all copies of the value that drives off
+    the biggest herd; else one card where it does not make a pair; else a random play.
+    (code, generator state).  `trial` is scratch for the waterhole after each candidate."""
+    best, best_gain, nq, size = -1, 0, 0, 0
+    trial[:] = hole
+    for v in range(8):
+        n = hands[base + v]
+        if not n:
+            continue
+        size += n
+        trial[v] = hole[v] + n
+        target = drive_target(trial, v, adjacent)
+        trial[v] = hole[v]
+        gain = trial[target] if target >= 0 else 0
+        if gain > best_gain:
+            best, best_gain = 8 * v + n - 1, gain
+        elif hole[v] != 1:
+            quiet[nq] = 8 * v
+            nq += 1
+    if best >= 0:
+        return best, x
     x = xorshift32(x)
+    if nq:
+        return quiet[below(x, nq)], x
     return nth_play(hands, base, below(x, size)), x
 
 
 @kernel
-def _play_rounds(games, players, first, adjacent, policies, x, out):
+def turns(agent, code, players, adjacent, policies, deck, pos, hands, sizes, hole, gone, loot, seat, x, quiet,
+          trial, legal_log, played_log) -> tuple:
+    """WL-4.1-4.5, WL-5.2: the seats play in turn from `seat` - `code` first when it is
+    >= 0 (a play chosen outside the kernel), then each seat by its policy (RANDOM or
+    GREEDY) - until it is `agent`'s turn (agent < 0: never) or a turn empties a hand,
+    which ends the round.  `hands` holds the hands one after the other, 8 counts each.
+    With non-empty logs, step t's legal codes go to legal_log[t] and its play to
+    played_log[t].  (pile position, seat to move, round over, generator state, steps).
+
+    One call plays a whole stretch of turns with the turn's state in local variables:
+    a call per turn (even an inlined one) made the round twice as slow."""
+    record = played_log.shape[0] > 0
+    t = 0
+    while True:
+        base = 8 * seat
+        if record:
+            legal(hands, base, legal_log[t])
+        if code < 0:
+            if seat == agent:
+                return pos, seat, False, x, t
+            if policies[seat] == GREEDY:
+                code, x = greedy(hands, base, hole, adjacent, x, trial, quiet)
+            else:  # a hand of `size` cards has `size` legal plays
+                x = xorshift32(x)
+                code = nth_play(hands, base, below(x, sizes[seat]))
+        if record:
+            played_log[t] = code
+        t += 1
+        v = code >> 3
+        n = (code & 7) + 1
+        hands[base + v] -= n
+        count = hole[v] + n
+        hole[v] = count
+        if count >= DRIVE_THRESHOLD:
+            target = drive_target(hole, v, adjacent)
+            if target >= 0:
+                herd = hole[target]
+                loot[seat] += herd
+                gone[target] += herd
+                hole[target] = 0
+        size = sizes[seat] - n
+        while size < HAND_LIMIT and pos < 64:  # WL-4.4, WL-5.1
+            hands[base + deck[pos]] += 1
+            size += 1
+            pos += 1
+        sizes[seat] = size
+        if size == 0:  # WL-5.2: the turn that emptied a hand ends the round
+            return pos, seat, True, x, t
+        seat = seat + 1 if seat + 1 < players else 0
+        code = -1
+
+
+@kernel
+def _play_rounds(games, players, first, adjacent, policies, x, out, decks, legal_log, played_log, steps):
+    """`games` rounds into out (loot); with non-empty logs (one row per game) also the
+    decks, every step's legal codes and plays, and the steps per game."""
+    record = steps.shape[0] > 0
     deck = np.zeros(64, np.int64)
     hands = np.zeros(8 * players, np.int64)
     sizes = np.zeros(players, np.int64)
     hole = np.zeros(8, np.int64)
     gone = np.zeros(8, np.int64)
     loot = np.zeros(players, np.int64)
-    codes = np.zeros(40, np.int64)
+    quiet = np.zeros(8, np.int64)
     trial = np.zeros(8, np.int64)
+    no_legal, no_plays = np.zeros((0, 40), np.int64), np.zeros(0, np.int64)
     for g in range(games):
+        if record:
+            deck = decks[g]
         x = deal(deck, x)
         pos = start_round(deck, players, first, hands, sizes, hole, gone, loot)
-        seat = first
-        while True:
-            code, x = choose(policies[seat], hands, 8 * seat, sizes[seat], hole, adjacent, x, codes, trial)
-            pos = play(code, seat, deck, pos, hands, sizes, hole, gone, loot, adjacent)
-            if sizes[seat] == 0:  # WL-5.2: the turn that emptied a hand ends the round
-                break
-            seat = seat + 1 if seat + 1 < players else 0
+        legal_rows, plays = (legal_log[g], played_log[g]) if record else (no_legal, no_plays)
+        _pos, _seat, _over, x, t = turns(-1, -1, players, adjacent, policies, deck, pos, hands, sizes, hole, gone,
+                                         loot, first, x, quiet, trial, legal_rows, plays)
+        if record:
+            steps[g] = t
         out[g, :] = loot
     return x
+
+
+def _seats(players: int, policies) -> np.ndarray:
+    """One policy per seat from `policies` (one for all or a sequence), checked."""
+    seats = np.array([policies] * players if np.isscalar(policies) else list(policies), np.int64)
+    if len(seats) != players or not np.isin(seats, (RANDOM, GREEDY)).all():
+        raise ValueError(f"policies: one of RANDOM ({RANDOM}) or GREEDY ({GREEDY}) per seat, got {policies!r}")
+    return seats
 
 
 def play_rounds(games: int, players: int = 3, seed: int = 0, policies=RANDOM, first_player: int = 0,
@@ -185,53 +219,25 @@ def play_rounds(games: int, players: int = 3, seed: int = 0, policies=RANDOM, fi
         raise ValueError(f"first_player must be a seat 0-{players - 1}, not {first_player!r}")
     if chase not in ("nearest", "adjacent"):
         raise ValueError(f"chase must be 'nearest' or 'adjacent', not {chase!r}")
-    seats = np.array([policies] * players if np.isscalar(policies) else list(policies), np.int64)
-    if len(seats) != players or not np.isin(seats, (RANDOM, GREEDY)).all():
-        raise ValueError(f"policies: one of RANDOM ({RANDOM}) or GREEDY ({GREEDY}) per seat, got {policies!r}")
+    seats = _seats(players, policies)
     out = np.zeros((games, players), np.int64)
-    _play_rounds(games, players, first_player, chase == "adjacent", seats, seed_state(seed), out)
+    _play_rounds(games, players, first_player, chase == "adjacent", seats, seed_state(seed), out,
+                 np.zeros((0, 64), np.int64), np.zeros((0, 64, 40), np.int64), np.zeros((0, 64), np.int64),
+                 np.zeros(0, np.int64))
     return out
-
-
-@kernel
-def _trace(games, players, adjacent, policies, x, decks, legal_out, played, steps, loot_out):
-    hands = np.zeros(8 * players, np.int64)
-    sizes = np.zeros(players, np.int64)
-    hole = np.zeros(8, np.int64)
-    gone = np.zeros(8, np.int64)
-    loot = np.zeros(players, np.int64)
-    codes = np.zeros(40, np.int64)
-    trial = np.zeros(8, np.int64)
-    for g in range(games):
-        deck = decks[g]
-        x = deal(deck, x)
-        pos = start_round(deck, players, 0, hands, sizes, hole, gone, loot)
-        seat, t = 0, 0
-        while True:
-            k = legal(hands, 8 * seat, codes)
-            legal_out[g, t, :k] = codes[:k]
-            code, x = choose(policies[seat], hands, 8 * seat, sizes[seat], hole, adjacent, x, codes, trial)
-            played[g, t] = code
-            t += 1
-            pos = play(code, seat, deck, pos, hands, sizes, hole, gone, loot, adjacent)
-            if sizes[seat] == 0:
-                break
-            seat = seat + 1 if seat + 1 < players else 0
-        steps[g] = t
-        loot_out[g, :] = loot
-    return x
 
 
 def trace_rounds(games: int, players: int, seed: int, policies=RANDOM, chase: str = "nearest") -> dict:
     """`play_rounds` (start player 0) with everything recorded, for checking the kernel
     against the engine: decks, legal codes per step (-1 padded), plays, steps, loot."""
-    seats = np.array([policies] * players if np.isscalar(policies) else list(policies), np.int64)
+    seats = _seats(players, policies)
     decks = np.zeros((games, 64), np.int64)
     legal_out = np.full((games, 64, 40), -1, np.int64)
     played = np.full((games, 64), -1, np.int64)
     steps = np.zeros(games, np.int64)
     loot = np.zeros((games, players), np.int64)
-    _trace(games, players, chase == "adjacent", seats, seed_state(seed), decks, legal_out, played, steps, loot)
+    _play_rounds(games, players, 0, chase == "adjacent", seats, seed_state(seed), loot, decks, legal_out, played,
+                 steps)
     return {"decks": decks, "legal": legal_out, "played": played, "steps": steps, "loot": loot}
 
 
@@ -246,30 +252,28 @@ def winners(loot_row) -> list[int]:
 # sizes, loot (E, players), hole, gone (E, 8), current (E,), over (E,) and the tables'
 # generator states xs (E,).  Every table is a one-round game (WL-7.1) started by seat 0.
 @kernel
-def table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                  over, xs, codes, trial):
-    """The other seats play (by their policies) until it is `agent`'s turn or the round is over."""
-    while not over[e] and current[e] != agent:
-        seat = current[e]
-        code, x = choose(policies[seat], hands[e], 8 * seat, sizes[e, seat], hole[e], adjacent, xs[e], codes, trial)
-        xs[e] = x
-        pos[e] = play(code, seat, decks[e], pos[e], hands[e], sizes[e], hole[e], gone[e], loot[e], adjacent)
-        if sizes[e, seat] == 0:
-            over[e] = True
-        else:
-            current[e] = seat + 1 if seat + 1 < players else 0
+def table_advance(e, agent, code, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                  over, xs, quiet, trial):
+    """Table e plays on - `code` by the seat to move first when it is >= 0 - until it is
+    `agent`'s turn or the round is over (the other seats by their policies)."""
+    if over[e]:
+        return
+    pos[e], current[e], over[e], xs[e], _t = turns(agent, code, players, adjacent, policies, decks[e], pos[e],
+                                                   hands[e], sizes[e], hole[e], gone[e], loot[e], current[e],
+                                                   xs[e], quiet, trial, np.zeros((0, 40), np.int64),
+                                                   np.zeros(0, np.int64))
 
 
 @kernel
 def table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                over, xs, codes, trial):
+                over, xs, quiet, trial):
     """Deal table e anew and play the other seats up to `agent`'s first turn."""
     xs[e] = deal(decks[e], xs[e])
     pos[e] = start_round(decks[e], players, 0, hands[e], sizes[e], hole[e], gone[e], loot[e])
     current[e] = 0
     over[e] = False
-    table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                  over, xs, codes, trial)
+    table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                  over, xs, quiet, trial)
 
 
 @kernel
@@ -279,7 +283,7 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (WL-5.4: a k-way shared win is 1/k, minus the mean 1/players);
     an action that is not a legal play ends the episode with `illegal_reward`."""
-    codes = np.zeros(40, np.int64)
+    quiet = np.zeros(8, np.int64)
     trial = np.zeros(8, np.int64)
     for e in range(len(actions)):
         rewards[e] = 0.0
@@ -288,20 +292,15 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
         if needs_reset[e]:
             needs_reset[e] = False
             table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                        over, xs, codes, trial)
+                        over, xs, quiet, trial)
             continue
         a = actions[e]
         if a < 0 or a >= 64 or hands[e, 8 * agent + a // 8] < a % 8 + 1:
             rewards[e] = illegal_reward
             terminated[e] = illegal[e] = needs_reset[e] = True
             continue
-        pos[e] = play(a, agent, decks[e], pos[e], hands[e], sizes[e], hole[e], gone[e], loot[e], adjacent)
-        if sizes[e, agent] == 0:
-            over[e] = True
-        else:
-            current[e] = agent + 1 if agent + 1 < players else 0
-            table_advance(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot,
-                          current, over, xs, codes, trial)
+        table_advance(e, agent, a, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                      over, xs, quiet, trial)
         if over[e]:
             best, tied = 0, 0
             for s in range(players):

@@ -77,9 +77,9 @@ class WasserlochVectorEnv(KernelVectorEnv):
 
     def _reset_tables(self, xs: np.ndarray) -> None:
         self.xs[:] = xs
-        codes, trial = np.zeros(40, np.int64), np.zeros(8, np.int64)
+        quiet, trial = np.zeros(8, np.int64), np.zeros(8, np.int64)
         for e in range(self.num_envs):
-            K.table_reset(e, self.seat, self.players, self.adjacent, self.policies, *self._arrays(), codes, trial)
+            K.table_reset(e, self.seat, self.players, self.adjacent, self.policies, *self._arrays(), quiet, trial)
 
     def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.seat, self.players, self.adjacent, self.policies, *self._arrays(),
