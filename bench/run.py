@@ -16,7 +16,8 @@ Sections (default: all):
   search    ISMCTS µs per iteration per game (default settings); Seven Waters' search
             against its earlier settings (view-reading heuristic rollouts to the end)
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
-            engine and against the kernel's pure-Python fallback
+            engine, against the kernel at --kernel-baseline and against the kernel's
+            pure-Python fallback
   adapters  PettingZoo AEC steps per CPU-second against connect_four_v3 (needs the
             `rl` and `bench` extras: pettingzoo, pygame); the batched Wasserloch
             VectorEnv's agent steps against the same baseline
@@ -238,18 +239,38 @@ def search(names, seconds: float) -> None:
 
 
 # -- kernels ---------------------------------------------------------------------------
-_FALLBACK = """
+# Rounds per CPU-second of the kernel in a package tree, in a child process (after a
+# warm-up that compiles or loads the compiled code): argv = seconds, policy, batch.
+_KERNEL_CHILD = """
 import sys, time
 from wasserspiele.games.wasserloch import kernel as K
+seconds, policy, batch = float(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+K.play_rounds(10, players=3, policies=policy)
 n, t0 = 0, time.process_time()
-while time.process_time() - t0 < float(sys.argv[1]):
-    K.play_rounds(200, players=3, seed=n)
-    n += 200
+while time.process_time() - t0 < seconds:
+    K.play_rounds(batch, players=3, seed=n, policies=policy)
+    n += batch
 print(n / (time.process_time() - t0))
 """
 
+# The Wasserloch kernel before its lean turn loop (issue 17 item 3): the default
+# baseline of the kernel figures.
+KERNEL_BASELINE = "9503715"
 
-def kernels(names, seconds: float) -> None:
+
+def kernel_child_rate(src: Path, seconds: float, policy: int, batch: int, fallback: bool = False) -> float:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    if fallback:
+        env["NUMBA_DISABLE_JIT"] = "1"
+    out = subprocess.run([sys.executable, "-c", _KERNEL_CHILD, str(seconds), str(policy), str(batch)], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout)
+
+
+def kernels(names, seconds: float, rev: str = KERNEL_BASELINE) -> None:
+    """Wasserloch rounds per CPU-second: the kernel against the Python engine (in this
+    process), against the kernel at `rev` (both in child processes) and, with numba,
+    against its own pure-Python fallback."""
     if "wasserloch" not in names:
         return
     from wasserspiele.fast import COMPILED
@@ -264,15 +285,22 @@ def kernels(names, seconds: float) -> None:
         return lambda: len(K.play_rounds(batch, players=3, seed=next(seeds), policies=policy))
 
     engine = playouts(load("wasserloch", players=3, rounds=1))
-    now, then, ratio = interleaved(lambda s: rate(kernel_rounds(K.RANDOM), s), lambda s: rate(engine, s), seconds)
-    print(f"random seats   kernel {now:>12,.0f}   Python engine {then:>9,.0f}   {ratio:>6.1f}×  (target ≥ 300,000)")
+    random_now, then, ratio = interleaved(lambda s: rate(kernel_rounds(K.RANDOM), s), lambda s: rate(engine, s),
+                                          seconds)
+    print(f"random seats   kernel {random_now:>12,.0f}   Python engine {then:>9,.0f}   {ratio:>6.1f}×  (target ≥ 300,000)")
     greedy = rate(kernel_rounds(K.GREEDY), seconds)
     print(f"greedy seats   kernel {greedy:>12,.0f}")
+    src = baseline_tree(rev) if rev and COMPILED else None
+    if src is not None:
+        mine = ROOT / "src"
+        for name, policy in (("random", K.RANDOM), ("greedy", K.GREEDY)):
+            now, then, ratio = interleaved(lambda s, p=policy: kernel_child_rate(mine, s, p, batch),
+                                           lambda s, p=policy: kernel_child_rate(src, s, p, batch), seconds)
+            print(f"{name} seats   this tree {now:>12,.0f}   kernel at {rev} {then:>10,.0f}   {ratio:>5.2f}×  "
+                  f"(child processes)", flush=True)
     if COMPILED:
-        env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-        slow = float(subprocess.run([sys.executable, "-c", _FALLBACK, str(seconds)], env=env,
-                                    capture_output=True, text=True, check=True).stdout)
-        print(f"pure-Python fallback {slow:>10,.0f}   compiled/fallback {now / slow:,.0f}×")
+        slow = kernel_child_rate(ROOT / "src", seconds, K.RANDOM, 200, fallback=True)
+        print(f"pure-Python fallback {slow:>10,.0f}   compiled/fallback {random_now / slow:,.0f}×")
 
 
 # -- adapters --------------------------------------------------------------------------
@@ -345,6 +373,9 @@ def main() -> None:
     parser.add_argument("--baseline", default=LEAN_BASELINE,
                         help=f"git revision of the baseline engines (default {LEAN_BASELINE}, the engines "
                              "before issue 17's lean rewrite; '' for none)")
+    parser.add_argument("--kernel-baseline", default=KERNEL_BASELINE,
+                        help=f"git revision of the baseline Wasserloch kernel (default {KERNEL_BASELINE}, before "
+                             "its lean turn loop; '' for none)")
     args = parser.parse_args()
     sections = [w for w in args.what if w in SECTIONS] or list(SECTIONS)
     names = [w for w in args.what if w not in SECTIONS] or game_names()
@@ -355,6 +386,8 @@ def main() -> None:
     for section in sections:
         if section == "engines":
             engines(names, args.seconds, args.baseline)
+        elif section == "kernels":
+            kernels(names, args.seconds, args.kernel_baseline)
         else:
             SECTIONS[section](names, args.seconds)
 
