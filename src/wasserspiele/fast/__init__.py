@@ -56,3 +56,83 @@ def inline_kernel(fn):
     if numba is None:
         return fn
     return numba.njit(cache=True, nogil=True, inline="always")(fn)
+
+
+# -- Python's own generator (random.Random) inside kernels ---------------------------
+# A kernel that must play exactly the games the Python engine and bots play given their
+# seeds (the lab's covered studies) draws from CPython's Mersenne Twister as
+# `random.Random(seed)` does: the same seeding (init_by_array on the seed's 32-bit
+# words), the same 32-bit outputs, `getrandbits` and `_randbelow` by rejection.  A
+# generator is an int64 array of MT_SIZE: the 624 state words, then the position.
+MT_N, MT_M = 624, 397
+MT_SIZE = MT_N + 1
+
+
+@kernel
+def mt_seed(mt, seed: int) -> None:
+    """`random.Random(seed)` for a seed 0 <= seed < 2**63: CPython's init_by_array with
+    the seed's 32-bit words, least significant first (one word below 2**32)."""
+    mt[0] = 19650218  # init_genrand(19650218)
+    for i in range(1, MT_N):
+        prev = mt[i - 1]
+        mt[i] = (1812433253 * (prev ^ (prev >> 30)) + i) & MASK32
+    key_length = 1 if seed < 2**32 else 2
+    i, j = 1, 0
+    for _ in range(MT_N):  # max(N, key_length) steps
+        prev = mt[i - 1]
+        word = (seed >> (32 * j)) & MASK32
+        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1664525)) + word + j) & MASK32
+        i += 1
+        j += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+        if j >= key_length:
+            j = 0
+    for _ in range(MT_N - 1):
+        prev = mt[i - 1]
+        mt[i] = ((mt[i] ^ ((prev ^ (prev >> 30)) * 1566083941)) - i) & MASK32
+        i += 1
+        if i >= MT_N:
+            mt[0] = mt[MT_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+    mt[MT_N] = MT_N  # the next output twists first
+
+
+@kernel
+def mt_twist(mt) -> None:
+    """The Mersenne Twister's regeneration of all 624 words."""
+    for k in range(MT_N):
+        y = (mt[k] & 0x80000000) | (mt[(k + 1) % MT_N] & 0x7FFFFFFF)
+        mt[k] = mt[(k + MT_M) % MT_N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    mt[MT_N] = 0
+
+
+@inline_kernel
+def mt_next(mt) -> int:
+    """The next 32-bit output (CPython's genrand_uint32, tempered)."""
+    i = mt[MT_N]
+    if i >= MT_N:
+        mt_twist(mt)
+        i = 0
+    y = mt[i]
+    mt[MT_N] = i + 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9D2C5680
+    y ^= (y << 15) & 0xEFC60000
+    y ^= y >> 18
+    return y
+
+
+@inline_kernel
+def mt_below(mt, n: int) -> int:
+    """`random.Random._randbelow(n)` for 1 <= n < 2**32: getrandbits(n.bit_length())
+    until the number is below n."""
+    k = 0
+    while (1 << k) <= n:
+        k += 1
+    r = mt_next(mt) >> (32 - k)
+    while r >= n:
+        r = mt_next(mt) >> (32 - k)
+    return r

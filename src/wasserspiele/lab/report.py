@@ -18,6 +18,7 @@ from ..core.records import write_record
 from ..core.stats import Estimate
 from .analysis import (ALPHA, CLOSE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share, analyse,
                        raise_flags)
+from .kernels import kernel_note
 from .study import StudyResult, replay_game
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
@@ -309,6 +310,9 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
              f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
              f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.3g} games/s.")
     b.append(("p", setup))
+    played_in = kernel_note(study)
+    if played_in:
+        b.append(("p", played_in))
     for note in result.notes:
         b.append(("p", note))
     if result.interrupted:

@@ -48,6 +48,7 @@ class Study:
     compare: tuple[str, ...] = ()  # option names being compared
     base_options: tuple[tuple[str, Any], ...] = ()
     seating: Seating = RotatedSeating()
+    kernels: bool = True           # covered games in the game's compiled kernel (lab/kernels.py)
 
     @property
     def total(self) -> int:
@@ -110,8 +111,9 @@ def _split_csv(values: Iterable[str]) -> list[str]:
 
 def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
-               seed: int = 0, seating: str = "rotated") -> Study:
+               seed: int = 0, seating: str = "rotated", kernels: bool = True) -> Study:
     """Parse and check a study's command line; raises BadOption / UnknownGame naming the problem.
+    `kernels=False` plays every game through the Python engine (lab/kernels.py).
 
     Nothing is played here: every condition is loaded and every bot built once, so
     a bad option, value or bot fails before the first game."""
@@ -194,7 +196,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             check_spec(spec, g)
         seats.check(g, len(specs))
     return Study(name, tuple(conditions), tuple(specs), games, seed, tuple(k for k, _ in axes),
-                 tuple(base.items()), seats)
+                 tuple(base.items()), seats, kernels)
 
 
 # ----------------------------------------------------------------------------- playing
@@ -222,12 +224,20 @@ def _row(study: Study, cond: int, game: Game, p: Played) -> dict[str, Any]:
 
 
 def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
-    """Play a chunk of (condition, game) tasks in this process (what a worker or Ray task runs)."""
+    """Play a chunk of (condition, game) tasks in this process (what a worker or Ray task runs):
+    in the game's compiled kernel where it plays the same games (lab/kernels.py), else
+    through the engine."""
+    from .kernels import kernel_reason, play_in_kernel
     out = []
-    for cond, indices in itertools.groupby(tasks, key=lambda t: t[0]):
+    for cond, tasks_of_cond in itertools.groupby(tasks, key=lambda t: t[0]):
         series = study.series(cond)
         game = series.load()
-        out += [_row(study, cond, game, series.play(i, game=game)) for _, i in indices]
+        indices = [i for _, i in tasks_of_cond]
+        if kernel_reason(study, game) is None:
+            played = play_in_kernel(series, game, indices)
+        else:
+            played = [series.play(i, game=game) for i in indices]
+        out += [_row(study, cond, game, p) for p in played]
     return out
 
 

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, inline_kernel, kernel, seed_state, xorshift32
+from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, xorshift32
 
 RANDOM, GREEDY = 0, 1          # seat policies: uniformly random legal play; rollout_policy's greedy play
+PY_RANDOM = 2                  # the random bot: `rng.choice(legal)` from the seat's random.Random (lab_games)
 HAND_LIMIT = 5                 # WL-3.2, WL-4.4
 DRIVE_THRESHOLD = 3            # WL-4.2
 ACE, EIGHT = 0, 7
@@ -38,12 +39,23 @@ def deal(deck: np.ndarray, x: int) -> int:
 
 
 @kernel
-def start_round(deck, players, start, hands, sizes, hole, gone, loot) -> int:
-    """WL-3.2: five cards each in blocks from the start player; the pile position."""
+def deal_like_random(deck, mt) -> None:
+    """WL-3.2 as the engine shuffles (core.chance.Shuffle: `random.shuffle` of the 64
+    cards in value order) from the game's generator `mt`."""
+    for i in range(64):
+        deck[i] = i // 8
+    for i in range(63, 0, -1):
+        j = mt_below(mt, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+@kernel
+def start_round(deck, players, start, hands, sizes, hole, gone) -> int:
+    """WL-3.2: five cards each in blocks from the start player; the pile position.
+    (The loot is the caller's: a match adds its rounds up, WL-5.5.)"""
     hands[:] = 0
     hole[:] = 0
     gone[:] = 0
-    loot[:] = 0
     for k in range(players):
         seat = (start + k) % players
         for i in range(k * HAND_LIMIT, (k + 1) * HAND_LIMIT):
@@ -119,15 +131,46 @@ def greedy(hands, base, hole, adjacent, x, trial, quiet) -> tuple:
     return nth_play(hands, base, below(x, size)), x
 
 
+# The lab's counts per game (lab_games; the game's measures.py and lab/study.Watch)
+DRIVE_OFFS, LOOT, ACE_EIGHTS, ACE_EIGHT_LOOT, BIG_DRIVE_OFFS, LEAD_CHANGES, LEADER = range(7)
+STATS = 7
+
+
+@kernel
+def count_drive_off(stats, loot, players, v, herd) -> None:
+    """A drive-off of `herd` cards by a play of value v, counted as WasserlochMeasures
+    counts it (5+ cards are big, aces take the 8s), and the lead: the seat with the single
+    most loot, changing hands (only loot moves the lead, so only a drive-off can)."""
+    stats[DRIVE_OFFS] += 1
+    stats[LOOT] += herd
+    if herd >= 5:
+        stats[BIG_DRIVE_OFFS] += 1
+    if v == ACE:
+        stats[ACE_EIGHTS] += 1
+        stats[ACE_EIGHT_LOOT] += herd
+    top, leader = -1, -1
+    for s in range(players):
+        if loot[s] > top:
+            top, leader = loot[s], s
+        elif loot[s] == top:
+            leader = -1
+    if leader >= 0:
+        if stats[LEADER] >= 0 and leader != stats[LEADER]:
+            stats[LEAD_CHANGES] += 1
+        stats[LEADER] = leader
+
+
 @kernel
 def turns(agent, code, players, adjacent, policies, deck, pos, hands, sizes, hole, gone, loot, seat, x, quiet,
-          trial, legal_log, played_log) -> tuple:
+          trial, legal_log, played_log, mts, stats) -> tuple:
     """WL-4.1-4.5, WL-5.2: the seats play in turn from `seat` - `code` first when it is
-    >= 0 (a play chosen outside the kernel), then each seat by its policy (RANDOM or
-    GREEDY) - until it is `agent`'s turn (agent < 0: never) or a turn empties a hand,
-    which ends the round.  `hands` holds the hands one after the other, 8 counts each.
-    With non-empty logs, step t's legal codes go to legal_log[t] and its play to
-    played_log[t].  (pile position, seat to move, round over, generator state, steps).
+    >= 0 (a play chosen outside the kernel), then each seat by its policy (RANDOM,
+    GREEDY, or PY_RANDOM from its generator mts[seat]) - until it is `agent`'s turn
+    (agent < 0: never) or a turn empties a hand, which ends the round.  `hands` holds
+    the hands one after the other, 8 counts each.  With non-empty logs, step t's legal
+    codes go to legal_log[t] and its play to played_log[t]; with a non-empty `stats`,
+    the lab's counts are added to it (STATS: drive-offs, leader of the loot so far).
+    (pile position, seat to move, round over, generator state, steps).
 
     One call plays a whole stretch of turns with the turn's state in local variables:
     a call per turn (even an inlined one) made the round twice as slow."""
@@ -140,11 +183,14 @@ def turns(agent, code, players, adjacent, policies, deck, pos, hands, sizes, hol
         if code < 0:
             if seat == agent:
                 return pos, seat, False, x, t
-            if policies[seat] == GREEDY:
-                code, x = greedy(hands, base, hole, adjacent, x, trial, quiet)
-            else:  # a hand of `size` cards has `size` legal plays
+            policy = policies[seat]
+            if policy == RANDOM:  # a hand of `size` cards has `size` legal plays
                 x = xorshift32(x)
                 code = nth_play(hands, base, below(x, sizes[seat]))
+            elif policy == GREEDY:
+                code, x = greedy(hands, base, hole, adjacent, x, trial, quiet)
+            else:  # the random bot: legal[rng._randbelow(len(legal))], as random.choice
+                code = nth_play(hands, base, mt_below(mts[seat], sizes[seat]))
         if record:
             played_log[t] = code
         t += 1
@@ -160,6 +206,8 @@ def turns(agent, code, players, adjacent, policies, deck, pos, hands, sizes, hol
                 loot[seat] += herd
                 gone[target] += herd
                 hole[target] = 0
+                if stats.shape[0] > 0:
+                    count_drive_off(stats, loot, players, v, herd)
         size = sizes[seat] - n
         while size < HAND_LIMIT and pos < 64:  # WL-4.4, WL-5.1
             hands[base + deck[pos]] += 1
@@ -170,6 +218,13 @@ def turns(agent, code, players, adjacent, policies, deck, pos, hands, sizes, hol
             return pos, seat, True, x, t
         seat = seat + 1 if seat + 1 < players else 0
         code = -1
+
+
+@kernel
+def unused() -> tuple:
+    """Empty logs, generators and stats for `turns`: nothing recorded, no PY_RANDOM seat."""
+    return (np.zeros((0, 40), np.int64), np.zeros(0, np.int64), np.zeros((0, MT_SIZE), np.int64),
+            np.zeros(0, np.int64))
 
 
 @kernel
@@ -185,15 +240,16 @@ def _play_rounds(games, players, first, adjacent, policies, x, out, decks, legal
     loot = np.zeros(players, np.int64)
     quiet = np.zeros(8, np.int64)
     trial = np.zeros(8, np.int64)
-    no_legal, no_plays = np.zeros((0, 40), np.int64), np.zeros(0, np.int64)
+    no_legal, no_plays, no_mts, no_stats = unused()
     for g in range(games):
         if record:
             deck = decks[g]
         x = deal(deck, x)
-        pos = start_round(deck, players, first, hands, sizes, hole, gone, loot)
+        pos = start_round(deck, players, first, hands, sizes, hole, gone)
+        loot[:] = 0
         legal_rows, plays = (legal_log[g], played_log[g]) if record else (no_legal, no_plays)
         _pos, _seat, _over, x, t = turns(-1, -1, players, adjacent, policies, deck, pos, hands, sizes, hole, gone,
-                                         loot, first, x, quiet, trial, legal_rows, plays)
+                                         loot, first, x, quiet, trial, legal_rows, plays, no_mts, no_stats)
         if record:
             steps[g] = t
         out[g, :] = loot
@@ -241,6 +297,57 @@ def trace_rounds(games: int, players: int, seed: int, policies=RANDOM, chase: st
     return {"decks": decks, "legal": legal_out, "played": played, "steps": steps, "loot": loot}
 
 
+@kernel
+def _lab_games(players, rounds, first, adjacent, game_seeds, bot_seeds, scores, steps, stats):
+    """Game g of the lab: the deal from random.Random(game_seeds[g]) as the engine draws
+    it, seat s the random bot seeded bot_seeds[g, s]; rounds added up (WL-5.5, the start
+    player one seat on per round).  Its total loot, plays and STATS into the outputs."""
+    deck = np.zeros(64, np.int64)
+    hands = np.zeros(8 * players, np.int64)
+    sizes = np.zeros(players, np.int64)
+    hole = np.zeros(8, np.int64)
+    gone = np.zeros(8, np.int64)
+    quiet = np.zeros(8, np.int64)
+    trial = np.zeros(8, np.int64)
+    game_mt = np.zeros(MT_SIZE, np.int64)
+    mts = np.zeros((players, MT_SIZE), np.int64)
+    policies = np.full(players, PY_RANDOM, np.int64)
+    no_legal, no_plays, _no_mts, _no_stats = unused()
+    for g in range(len(game_seeds)):
+        mt_seed(game_mt, game_seeds[g])
+        for s in range(players):
+            mt_seed(mts[s], bot_seeds[g, s])
+        loot = scores[g]
+        loot[:] = 0
+        stats[g, :] = 0
+        stats[g, LEADER] = -1
+        for r in range(rounds):
+            start = (first + r) % players
+            deal_like_random(deck, game_mt)
+            pos = start_round(deck, players, start, hands, sizes, hole, gone)
+            _pos, _seat, _over, _x, t = turns(-1, -1, players, adjacent, policies, deck, pos, hands, sizes, hole,
+                                              gone, loot, start, 1, quiet, trial, no_legal, no_plays, mts, stats[g])
+            steps[g] += t
+
+
+def lab_games(game_seeds, bot_seeds, players: int, rounds: int, first_player: int = 0,
+              chase: str = "nearest") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Whole games (any number of rounds) with the random bot (`bots.random_bot`) in
+    every seat, exactly as the engine and the bots play them from the same seeds:
+    game g dealt from random.Random(game_seeds[g]), seat s choosing with
+    random.Random(bot_seeds[g][s]).  (scores (G, players), plays (G,), STATS (G, 7))."""
+    bad = [s for s in [*game_seeds, *(s for row in bot_seeds for s in row)] if not 0 <= s < 2**63]
+    if bad:  # mt_seed takes at most two 32-bit words, as random.Random(seed) would use
+        raise ValueError(f"lab_games: seeds must be 0 <= seed < 2**63, not {bad[0]!r}")
+    game_seeds = np.asarray(game_seeds, np.int64).reshape(-1)
+    bot_seeds = np.asarray(bot_seeds, np.int64).reshape(len(game_seeds), players)
+    scores = np.zeros((len(game_seeds), players), np.int64)
+    steps = np.zeros(len(game_seeds), np.int64)
+    stats = np.zeros((len(game_seeds), STATS), np.int64)
+    _lab_games(players, rounds, first_player, chase == "adjacent", game_seeds, bot_seeds, scores, steps, stats)
+    return scores, steps, stats
+
+
 def winners(loot_row) -> list[int]:
     """WL-5.4: the seats with the most loot (all tied seats win)."""
     best = max(loot_row)
@@ -253,15 +360,15 @@ def winners(loot_row) -> list[int]:
 # generator states xs (E,).  Every table is a one-round game (WL-7.1) started by seat 0.
 @kernel
 def table_advance(e, agent, code, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                  over, xs, quiet, trial):
+                  over, xs, quiet, trial, none):
     """Table e plays on - `code` by the seat to move first when it is >= 0 - until it is
-    `agent`'s turn or the round is over (the other seats by their policies)."""
+    `agent`'s turn or the round is over (the other seats by their policies).  `none`:
+    `unused()`."""
     if over[e]:
         return
     pos[e], current[e], over[e], xs[e], _t = turns(agent, code, players, adjacent, policies, decks[e], pos[e],
                                                    hands[e], sizes[e], hole[e], gone[e], loot[e], current[e],
-                                                   xs[e], quiet, trial, np.zeros((0, 40), np.int64),
-                                                   np.zeros(0, np.int64))
+                                                   xs[e], quiet, trial, none[0], none[1], none[2], none[3])
 
 
 @kernel
@@ -269,11 +376,12 @@ def table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes,
                 over, xs, quiet, trial):
     """Deal table e anew and play the other seats up to `agent`'s first turn."""
     xs[e] = deal(decks[e], xs[e])
-    pos[e] = start_round(decks[e], players, 0, hands[e], sizes[e], hole[e], gone[e], loot[e])
+    pos[e] = start_round(decks[e], players, 0, hands[e], sizes[e], hole[e], gone[e])
+    loot[e, :] = 0
     current[e] = 0
     over[e] = False
     table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                  over, xs, quiet, trial)
+                  over, xs, quiet, trial, unused())
 
 
 @kernel
@@ -285,6 +393,7 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
     an action that is not a legal play ends the episode with `illegal_reward`."""
     quiet = np.zeros(8, np.int64)
     trial = np.zeros(8, np.int64)
+    none = unused()
     for e in range(len(actions)):
         rewards[e] = 0.0
         terminated[e] = False
@@ -300,7 +409,7 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
             terminated[e] = illegal[e] = needs_reset[e] = True
             continue
         table_advance(e, agent, a, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                      over, xs, quiet, trial)
+                      over, xs, quiet, trial, none)
         if over[e]:
             best, tied = 0, 0
             for s in range(players):

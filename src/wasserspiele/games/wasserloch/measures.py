@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.protocol import State
+from ...core.protocol import Game, State
 from ...lab.measures import Measure, Measures
 
 
@@ -50,3 +50,21 @@ class WasserlochMeasures(Measures):
         return {"units": state.view(None)["round"], "drive_offs": self.drive_offs, "loot": self.loot,
                 "ace_eights": self.ace_eights, "ace_eights_any": int(self.ace_eights > 0),
                 "ace_eight_loot": self.ace_eight_loot, "big_drive_offs": self.big}
+
+    @staticmethod
+    def kernel_games(game: Game, game_seeds: list[int], bot_seeds: list[list[int]]) -> list[dict[str, Any]]:
+        """The lab's random-bot games played in the compiled kernel (lab/kernels.py): the
+        same deals and plays as the engine from these seeds, so the same scores, plays and
+        measures as `step`/`finish` give, and the lead changes lab/study.Watch counts."""
+        from . import kernel as K
+        rounds = game.options["rounds"]
+        scores, plays, stats = K.lab_games(game_seeds, bot_seeds, game.players, rounds, game.options["first_player"],
+                                           game.options["chase"])
+        out = []
+        for score, n, st in zip(scores.tolist(), plays.tolist(), stats.tolist()):
+            measures = {"units": rounds, "drive_offs": st[K.DRIVE_OFFS], "loot": st[K.LOOT],
+                        "ace_eights": st[K.ACE_EIGHTS], "ace_eights_any": int(st[K.ACE_EIGHTS] > 0),
+                        "ace_eight_loot": st[K.ACE_EIGHT_LOOT], "big_drive_offs": st[K.BIG_DRIVE_OFFS]}
+            out.append({"scores": score, "winners": K.winners(score), "actions": n, "measures": measures,
+                        "lead_changes": st[K.LEAD_CHANGES]})
+        return out
