@@ -1,6 +1,7 @@
-"""Lab throughput: games per second on 1 and 2 local processes, and the 10,000-round study.
+"""Lab throughput: games per second on 1 and 2 local processes, the compiled kernel
+against the engine for the same study, and the 10,000-round study.
 
-    .venv/bin/python bench/lab.py                 # random bots, 1 vs 2 processes
+    .venv/bin/python bench/lab.py                 # random bots, 1 vs 2 processes; kernel vs engine
     .venv/bin/python bench/lab.py --rounds-study  # also: 10,000 one-round Wasserloch games, heuristic bots
 
 Prints its figures; nothing here asserts a speed (docs/performance.md, section "Lab").
@@ -9,6 +10,7 @@ Prints its figures; nothing here asserts a speed (docs/performance.md, section "
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import resource
 import sys
@@ -62,6 +64,19 @@ def main() -> None:
           f"meaningful only on an otherwise idle machine)")
     print(f"  parallel work efficiency (CPU time, 1 process / 2 processes) {100 * two_cpu / one_cpu:.0f} %")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+    from wasserspiele.lab.kernels import kernel_note
+    print(f"{args.game} {' '.join(options)} random bots, {args.games} games, 1 process, the same study "
+          f"(identical rows) with kernels on and off, alternately:\n  {kernel_note(study) or 'no lab kernel'}")
+    engine = dataclasses.replace(study, kernels=False)
+    run_study(study, jobs=1)  # compile (or load the compiled kernel) before timing
+    ratios = []
+    for _ in range(args.repeat + 1):
+        fast, fast_cpu = rate(study, 1, 1)
+        slow, slow_cpu = rate(engine, 1, 1)
+        ratios.append(fast_cpu / slow_cpu)
+        print(f"  kernel {fast_cpu:10.1f} games per CPU second   engine {slow_cpu:8.1f}   {fast_cpu / slow_cpu:6.1f}×")
+    print(f"  median ratio {sorted(ratios)[len(ratios) // 2]:.1f}×")
 
     if args.rounds_study:
         study = make_study("wasserloch", bots=["heuristic"], options=["rounds=1"], games=10_000, seed=1)

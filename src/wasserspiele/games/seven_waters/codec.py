@@ -25,9 +25,9 @@ import numpy as np
 
 from ...core.cards import ALL_CARDS
 from ...core.protocol import Action
-from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, sparse, _seat
+from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, _seat
 from .actions import (
-    COVERED_BY, FACE_UP_ROW, Discard, Pass, Pool, River, Slide, Take, Theme, piece_rank, piece_suit,
+    COVERED_BY, FACE_UP_ROW, Discard, Pass, Pool, River, Slide, Take, Theme,
 )
 
 RANKS = "A23456789TJQK"
@@ -171,17 +171,14 @@ class SevenWatersCodec(Codec):
 
     def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
         """`legal_map(state.legal_actions(seat), state.view(seat))` from the action
-        objects and the hand's order (the view's slots), without notation or a view."""
+        objects and the hand's order (the view's slots), without notation or a view.
+        (Piece ranks and suits are read inline: a call per piece cost a fifth of the map.)"""
         bit = {c: 1 << i for i, c in enumerate(state.hands[seat])}  # a hand card's slot bit
         out: dict[int, Action] = {}
         for a in state.legal_actions(seat):
-            t = type(a)
+            t = a.__class__
             if t is Take:
                 i = TAKE + a.index
-            elif t is Pass:
-                i = PASS
-            elif t is Theme:
-                i = THEME + bit[a.card].bit_length() - 1
             elif t is Discard:
                 m = 0
                 for c in a.cards:
@@ -193,10 +190,16 @@ class SevenWatersCodec(Codec):
                     m |= bit[p.card]
                 if t is Slide:
                     i = SLIDE + (a.line - 1) * MASKS + m - 1
-                elif t is River:
-                    i = RIVER + (min(piece_rank(p) for p in a.pieces) - 1) * MASKS + m - 1
+                elif t is River:  # the run's lowest rank: a joker's declared one, else the card's
+                    low = min(p.card.rank or p.decl for p in a.pieces)
+                    i = RIVER + (low - 1) * MASKS + m - 1
                 else:
-                    i = POOL + SUITS.index(piece_suit(a.pieces[0])) * MASKS + m - 1
+                    first = a.pieces[0]
+                    i = POOL + SUITS.index(first.card.suit or first.decl) * MASKS + m - 1
+            elif t is Theme:
+                i = THEME + bit[a.card].bit_length() - 1
+            elif t is Pass:
+                i = PASS
             else:
                 raise EncodingError(f"seven_waters: {a!r} is not an action the codec knows")
             if i in out:
@@ -208,27 +211,36 @@ class SevenWatersCodec(Codec):
         """Segment starts (from the recorded layout), and per park (me, opponent) a tuple
         of them in the order the direct encoder writes."""
         at = self._at = {name: start for name, start, _size, _meaning in self.layout}
-        self._line_cache: dict[tuple[int, int], tuple[tuple, list[int]]] = {}
-        self._pyramid_cache: dict[tuple, list[int]] = {}
-        parts = ("lines", "line_sums", "slide_built", "slides", "river", "river_ends", "pool", "pool_suit",
-                 "theme_placed", "theme", "hand_count", "discard_count", "discards")
+        self._base_cache: dict[tuple[int, int], tuple[tuple, np.ndarray]] = {}
+        self._pyramid_cache: dict[tuple, np.ndarray] = {}
+        parts = ("slide_built", "slides", "river", "river_ends", "pool", "pool_suit", "theme_placed", "theme",
+                 "hand_count", "discard_count", "discards")
         self._parks = tuple(tuple(at[f"{who}_{part}"] for part in parts) for who in ("me", "opponent"))
+        self._sums_at = (at["me_line_sums"], at["opponent_line_sums"])
         return at
 
-    def _lines(self, lines: tuple, start: int) -> list[int]:
-        """The one-hot positions of a park's line cards: dealt at setup and never changed
-        (SW-3.3), so found once per game (the tuple is shared by the game's states)."""
-        key = (id(lines), start)
-        found = self._line_cache.get(key)
+    def _base(self, state: Any, seat: int, at: dict[str, int]) -> np.ndarray:
+        """What never changes in a game for `seat`'s observation: the seat, the slide limit
+        and both parks' line cards (dealt at setup, SW-3.3), as a vector to copy.  Found once
+        per game and seat (keyed by the game's `lines` tuple, which its states share)."""
+        lines = state.lines
+        key = (id(lines), seat)
+        found = self._base_cache.get(key)
         if found is None or found[0] is not lines:
-            if len(self._line_cache) > 64:
-                self._line_cache.clear()
-            found = self._line_cache[key] = (lines, [start + POSITION[c.index] for line in lines for c in line])
+            if len(self._base_cache) > 64:
+                self._base_cache.clear()
+            base = np.zeros(self.obs_size, np.float32)
+            limit = state.game.options["slide_limit"]
+            base[at["seat"] + seat] = 1.0
+            base[at["slide_limit"]] = (0 if limit is None else limit) / 7
+            for p, start in ((seat, at["me_lines"]), (1 - seat, at["opponent_lines"])):
+                base[[start + POSITION[c.index] for line in lines[p] for c in line]] = 1.0
+            found = self._base_cache[key] = (lines, base)
         return found[1]
 
-    def _pyramid(self, pyramid: list, at: dict[str, int]) -> list[int]:
-        """The one-hot positions of the pyramid cells and the free flags.  It changes
-        only when a card is taken, so most steps find it made already."""
+    def _pyramid(self, pyramid: list, at: dict[str, int]) -> np.ndarray:
+        """The one-hot positions of the pyramid cells and the free flags (an index array).
+        It changes only when a card is taken, so most steps find it made already."""
         key = tuple(pyramid)
         found = self._pyramid_cache.get(key)
         if found is not None:
@@ -249,36 +261,35 @@ class SevenWatersCodec(Codec):
                 else:
                     ones.append(cell + 1)  # face down
             cell += width
-        self._pyramid_cache[key] = ones
-        return ones
+        found = self._pyramid_cache[key] = np.array(ones, np.intp)
+        return found
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
-        building the view (card names, the pyramid rows, the log)."""
+        building the view (card names, the pyramid rows, the log).  The parts that change
+        least come as arrays made once (`_base`, `_pyramid`); the rest is put in one go."""
         at = self._at or self._offsets()
         s = state
         over = s.over
-        ones = [at["seat"] + seat]
+        out = self._base(s, seat, at).copy()
+        out.put(self._pyramid(s.pyramid, at), 1.0)
+        ones = []
         if not over and s.turn == seat:
             ones.append(at["my_turn"])
         if s.extra:
             ones.append(at["extra_action"])
         if over:
             ones.append(at["over"])
-        limit = s.game.options["slide_limit"]
-        idx = [at["pyramid_left"], at["slides_built"], at["slide_limit"], at["final_turns_left"]]
-        vals = [s.left / PYRAMID, s.slides_built / 7, (0 if limit is None else limit) / 7,
-                (-1 if s.final_left < 0 else s.final_left) / 2]
-        ones += self._pyramid(s.pyramid, at)
+        idx = [at["pyramid_left"], at["slides_built"], at["final_turns_left"]]
+        vals = [s.left / PYRAMID, s.slides_built / 7, (-1 if s.final_left < 0 else s.final_left) / 2]
         start = at["hand_slot0"] - len(CARD)
         for c in s.hands[seat]:
             start += len(CARD)
             ones.append(start + POSITION[c.index])
-        for p, park in ((seat, self._parks[0]), (1 - seat, self._parks[1])):
-            (lines, line_sums, slide_built, slides, river_at, river_ends, pool_at, pool_suit,
-             theme_placed, theme_at, hand_count, discard_count, discards) = park
-            ones += self._lines(s.lines[p], lines)
-            idx += (line_sums, line_sums + 1, line_sums + 2, line_sums + 3)
+        for p, park, sums_at in ((seat, self._parks[0], self._sums_at[0]), (1 - seat, self._parks[1], self._sums_at[1])):
+            (slide_built, slides, river_at, river_ends, pool_at, pool_suit, theme_placed, theme_at, hand_count,
+             discard_count, discards) = park
+            idx += (sums_at, sums_at + 1, sums_at + 2, sums_at + 3)
             vals += [x / 40 for x in s.line_sums[p]]
             for k, slide in enumerate(s.slides[p]):
                 if slide is not None:
@@ -288,11 +299,13 @@ class SevenWatersCodec(Codec):
             if river:
                 ones += [river_at + POSITION[piece.card.index] for piece in river]
                 idx += (river_ends, river_ends + 1)  # the river lies in ascending rank order
-                vals += (piece_rank(river[0]) / 13, piece_rank(river[-1]) / 13)
+                first, last = river[0], river[-1]
+                vals += ((first.card.rank or first.decl) / 13, (last.card.rank or last.decl) / 13)
             pool = s.pool[p]
             if pool:
                 ones += [pool_at + POSITION[piece.card.index] for piece in pool]
-                ones.append(pool_suit + 1 + SUITS.index(piece_suit(pool[0])))
+                first = pool[0]
+                ones.append(pool_suit + 1 + SUITS.index(first.card.suit or first.decl))
             else:
                 ones.append(pool_suit)
             theme = s.theme[p]
@@ -304,4 +317,6 @@ class SevenWatersCodec(Codec):
             vals += (len(s.hands[p]) / HAND_SLOTS, len(s.discards[p]) / 54)
             if p == seat:
                 ones += [discards + POSITION[c.index] for c in s.discards[p]]
-        return sparse(self.obs_size, ones, idx, vals)
+        out.put(ones, 1.0)
+        out.put(idx, vals)
+        return out
