@@ -66,6 +66,24 @@ class Network:
             acts.append(np.maximum(acts[-1] @ self.params[f"w{i}"] + self.params[f"b{i}"], 0.0))
         return acts
 
+    def _top(self, x: np.ndarray) -> np.ndarray:
+        """The last hidden layer only (the search's path: a few numpy calls per layer)."""
+        p = self.params
+        for i in range(self.depth):
+            x = x @ p[f"w{i}"]
+            x += p[f"b{i}"]
+            np.maximum(x, 0.0, out=x)
+        return x
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Policy logits [actions] of one observation."""
+        return self._top(x) @ self.params["wp"] + self.params["bp"]
+
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """Values in 0..1 [n] of observations [n, obs_size] (the policy head skipped)."""
+        z = self._top(x) @ self.params["wv"][:, 0] + self.params["bv"][0]
+        return 1.0 / (1.0 + np.exp(-z))
+
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits [n, actions], values in 0..1 [n]) for observations [n, obs_size]."""
         h = self.hidden(np.atleast_2d(x))[-1]
@@ -157,20 +175,23 @@ def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
 
 class NetworkGuide:
     """The network as a search guide (bots/ismcts.py `Guide`): it reads the sampled
-    world only through each seat's view, like a bot."""
+    world only as each seat sees it — the codec's `observe_state`, which encodes the
+    seat's view without building it (the same vector as `observe(view)`), so a guided
+    iteration costs about what a rollout iteration does."""
 
     def __init__(self, network: Network, codec):
         self.network = network
         self.codec = codec
 
     def priors(self, world: State, seat: int, legal: Sequence[Action]) -> np.ndarray:
-        view = world.view(seat)
-        logits, _ = self.network.forward(self.codec.observe(view))
-        return masked_softmax(logits[0], [self.codec.action_index(a, view) for a in legal])
+        codec = self.codec
+        view = world.view(seat) if codec.actions_need_view else None
+        logits = self.network.logits(codec.observe_state(world, seat))
+        return masked_softmax(logits, list(codec.legal_map(legal, view)))
 
     def values(self, world: State) -> list[float]:
-        obs = np.stack([self.codec.observe(world.view(s)) for s in range(world.game.players)])
-        return self.network.forward(obs)[1].tolist()
+        obs = np.stack(self.codec.observe_states(world, range(world.game.players)))
+        return self.network.values(obs).tolist()
 
 
 class LearnedBot(Bot):
