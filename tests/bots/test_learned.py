@@ -239,3 +239,25 @@ def test_sharpened_targets_move_toward_the_most_visited_action():
     assert trainer.sharpened(np.stack(trainer.positions.target))[0, :3] == pytest.approx(
         np.array([0.125, 0.027, 0.008]) / 0.16)
     assert trainer.positions.value_targets(0.5)[0] == 1.0  # no search value: the result alone
+
+
+def test_a_checkpoint_is_named_bare_or_as_the_weights_setting(untrained):
+    from wasserspiele.bots.specs import parse_bot_spec
+    path = untrained("wasserloch")
+    for text in (path, f"learned:weights={path}", f"learned:search=3,weights={path}"):
+        spec = parse_bot_spec(text)
+        assert spec.kind == "learned" and dict(spec.params)["weights"] == path, text
+
+
+def test_guided_search_can_value_leaves_by_rollouts(untrained):
+    # value=rollout keeps the expert's rollouts and score lead at the leaves and takes only
+    # the prior from the network: legal, seeded, and a bad value is refused by name
+    game = load("wasserloch")
+    state = _midgame("wasserloch")
+    decision = decision_for(state, state.current_seat)
+    moves = [LearnedBot(4, game=game, weights=untrained("wasserloch"), search=30, value="rollout").choose(decision)
+             for _ in range(2)]
+    assert moves[0] in decision.legal and moves[0] == moves[1]
+    with pytest.raises(ValueError, match="value must be network .* or rollout"):
+        LearnedBot(0, game=game, weights=untrained("wasserloch"), search=5, value="oracle")
+    assert parse_bots(["learned:search=5,value=rollout"], game)[0].kind == "learned"

@@ -179,9 +179,12 @@ class NetworkGuide:
     seat's view without building it (the same vector as `observe(view)`), so a guided
     iteration costs about what a rollout iteration does."""
 
-    def __init__(self, network: Network, codec):
+    def __init__(self, network: Network, codec, rollout=None):
         self.network = network
         self.codec = codec
+        # rollout = (policy, depth, rng): value a leaf by a short rollout and the score
+        # lead, as the expert does, instead of the value head (the prior still guides)
+        self.rollout = rollout
 
     def priors(self, world: State, seat: int, legal: Sequence[Action]) -> np.ndarray:
         codec = self.codec
@@ -190,6 +193,11 @@ class NetworkGuide:
         return masked_softmax(logits, list(codec.legal_map(legal, view)))
 
     def values(self, world: State) -> list[float]:
+        if self.rollout is not None:
+            from .ismcts import evaluate, rollout
+            policy, depth, rng = self.rollout
+            rollout(world, policy, rng, depth)
+            return evaluate(world)
         obs = np.stack(self.codec.observe_states(world, range(world.game.players)))
         return self.network.values(obs).tolist()
 
@@ -200,12 +208,15 @@ class LearnedBot(Bot):
     kind = "learned"
 
     def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
-                 search: int = 0, exploration: float = 1.5):
+                 search: int = 0, exploration: float = 1.5, value: str = "network"):
         super().__init__(seed)
         if game is None:
             raise ValueError("the learned bot needs the game (its codec and weights)")
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
             raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
+        if value not in ("network", "rollout"):
+            raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
+                             f"not {value!r}")
         self.codec = codec_of(game)
         self.network = network_for(game, self.codec, weights)
         self.searcher = None
@@ -213,8 +224,11 @@ class LearnedBot(Bot):
             from .ismcts import ISMCTSBot, search_defaults
             settings = {k: v for k, v in search_defaults(game).items()
                         if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
-            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game,
-                                      guide=NetworkGuide(self.network, self.codec), **settings)
+            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game, **settings)
+            rollout = None
+            if value == "rollout":
+                rollout = (self.searcher._policy, self.searcher.rollout_depth, self.searcher.rng)
+            self.searcher.guide = NetworkGuide(self.network, self.codec, rollout)
 
     def policy(self, decision: Decision) -> dict[Action, float]:
         """The network's probability for each legal action."""
