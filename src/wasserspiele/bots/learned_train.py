@@ -81,6 +81,7 @@ class Positions:
     value: list[float] = field(default_factory=list)
     searched: list[float] = field(default_factory=list)  # the search's value, nan where none
     game: list[int] = field(default_factory=list)         # which self-play game (for the holdout)
+    cpu_s: float = 0.0            # CPU seconds the searches took (also those of an earlier run)
 
     def __len__(self) -> int:
         return len(self.obs)
@@ -104,7 +105,8 @@ class Positions:
             np.savez_compressed(f, obs=np.stack(self.obs), mask=np.stack(self.mask), target=np.stack(self.target),
                                 value=np.asarray(self.value, np.float32),
                                 searched=np.asarray(self.searched, np.float32),
-                                game=np.asarray(self.game, np.int64), made_by=json.dumps(made_by, sort_keys=True))
+                                game=np.asarray(self.game, np.int64), cpu_s=self.cpu_s,
+                                made_by=json.dumps(made_by, sort_keys=True))
         os.replace(aside, path)
 
     @classmethod
@@ -117,7 +119,7 @@ class Positions:
                     raise BadOption(f"positions {str(path)!r} were made by {saved}, not {dict(made_by)}: "
                                     f"give another file")
                 return cls(list(d["obs"]), list(d["mask"]), list(d["target"]), d["value"].tolist(),
-                           d["searched"].tolist(), d["game"].tolist())
+                           d["searched"].tolist(), d["game"].tolist(), float(d["cpu_s"]) if "cpu_s" in d else 0.0)
         except (OSError, ValueError, KeyError) as exc:
             raise BadOption(f"positions {str(path)!r}: not a positions file ({exc})") from None
 
@@ -218,7 +220,9 @@ class Trainer:
             self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
         saved = time.process_time()
         for g in range(first, self.budget.games):
+            began = time.process_time()
             self.gather_game(searcher, generation, g)
+            self.positions.cpu_s += time.process_time() - began
             # saving costs about a second per 100,000 positions: once a minute at most
             if cache is not None and (time.process_time() - saved > 60 or g == self.budget.games - 1):
                 self.positions.save(cache, self.made_by())
@@ -367,14 +371,14 @@ class Trainer:
         """All generations; `on_generation` sees the trainer after each (to save a checkpoint,
         so a run stopped early still has its last finished generation)."""
         for generation in range(self.budget.generations):
-            t0 = time.process_time()
+            spent = self.positions.cpu_s
             self.gather(generation)
             t1 = time.process_time()
             measures = self.fit()
             t2 = time.process_time()
             step = {"generation": generation, "positions": len(self.positions),
                     "policy_loss": measures["fitted"]["policy_loss"], "value_loss": measures["fitted"]["value_loss"],
-                    **measures, "selfplay_cpu_s": round(t1 - t0, 1), "fit_cpu_s": round(t2 - t1, 1)}
+                    **measures, "selfplay_cpu_s": round(self.positions.cpu_s - spent, 1), "fit_cpu_s": round(t2 - t1, 1)}
             self.history.append(step)
             self.log(f"generation {generation}: {step}")
             if on_generation is not None:
