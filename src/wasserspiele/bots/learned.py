@@ -232,16 +232,18 @@ class LearnedBot(Bot):
 
     def policy(self, decision: Decision) -> dict[Action, float]:
         """The network's probability for each legal action."""
-        indices = [self.codec.action_index(a, decision.view) for a in decision.legal]
-        logits, _ = self.network.forward(self.codec.observe(decision.view))
-        return dict(zip(decision.legal, masked_softmax(logits[0], indices)))
+        indices = list(self.codec.legal_map(decision.legal, decision.view))
+        logits = self.network.logits(self.codec.observe(decision.view))
+        return dict(zip(decision.legal, masked_softmax(logits, indices)))
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
             return decision.legal[0]
         if self.searcher is not None:
             return self.searcher.choose(decision)
-        probs = self.policy(decision)
-        best = max(probs.values())
-        top = [a for a, p in probs.items() if p >= best - 1e-9]
-        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+        # the most likely legal action: the largest legal logit (no softmax needed)
+        indices = list(self.codec.legal_map(decision.legal, decision.view))
+        logits = self.network.logits(self.codec.observe(decision.view))[indices]
+        top = np.flatnonzero(logits >= logits.max() - 1e-6)
+        pick = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        return decision.legal[pick]
