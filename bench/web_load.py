@@ -35,6 +35,7 @@ import time
 import urllib.error
 import urllib.request
 
+import orjson
 import websockets
 
 
@@ -124,20 +125,25 @@ class Stats:
         self.games = 0
 
 
-async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float, done: asyncio.Event):
+async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float,
+                      sockets: list) -> None:
+    """One seat: answer every position with a random legal move until the game ends or
+    time is up; then close every socket of the table (`sockets`), which ends its other
+    seats' clients.  The client is kept cheap (orjson, no per-message timers), since it
+    shares the machine with the server it measures: a real server's clients are browsers
+    elsewhere."""
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sockets.append(ws)
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None  # a move of ours is on its way: wait for its answer
         latest: dict | None = None
         while True:
-            try:  # wake up now and then: another seat may have ended this table
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except asyncio.TimeoutError:
-                if done.is_set():
-                    return
-                continue
+            try:
+                raw = await ws.recv(decode=False)  # bytes: orjson reads them without a str copy
+            except websockets.ConnectionClosed:  # another seat ended the table
+                return
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             kind = msg["type"]
             if kind in ("accepted", "refused") and sent_at is not None:
                 if kind == "accepted":
@@ -154,13 +160,12 @@ async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, st
             if latest is None or sent_at is not None:
                 continue
             if latest["terminal"] or time.monotonic() > stop_at:
-                done.set()
-                return
-            if done.is_set():
+                await asyncio.gather(*(s.close() for s in sockets))
                 return
             if latest["legal"]:
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "action": rng.choice(latest["legal"]), "n": latest["n"]}))
+                await ws.send(orjson.dumps({"type": "move", "action": rng.choice(latest["legal"]),
+                                            "n": latest["n"]}).decode())
                 latest = None  # answer only positions that arrive after this move's answer
 
 
@@ -170,10 +175,10 @@ async def table_loop(bases: list[str], game: str, players: int | None, rng: rand
     (a table's seats on different processes), else every seat to bases[0]."""
     while time.monotonic() < stop_at:
         table = await asyncio.to_thread(create_table, bases[0], game, players)
-        done = asyncio.Event()
+        sockets: list = []
         urls = ["ws" + b[4:] + f"/ws/tables/{table['id']}" for b in (bases if spread else bases[:1])]
         await asyncio.gather(*(seat_client(urls[i % len(urls)], s["token"], random.Random(rng.random()), stats,
-                                           stop_at, done) for i, s in enumerate(table["seats"])))
+                                           stop_at, sockets) for i, s in enumerate(table["seats"])))
         stats.games += 1
 
 
