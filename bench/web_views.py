@@ -3,9 +3,12 @@
 client decoding its messages, for random games of every game.
 
     python bench/web_views.py [--games wildwasser,watten] [--moves 400] [--spectators 0]
+    python bench/web_views.py --baseline 9503715   # against the server at that revision
 
 Thread CPU time, so the figures hardly depend on what else runs on the machine (unlike
-bench/web_load.py's latencies): use it to compare two versions of the server back to back.
+bench/web_load.py's latencies).  With --baseline REV the same measurement runs in child
+processes on the source at REV (unpacked with `git archive`) and on this tree, A B A B A B,
+and the ratio is the median of the pairs' ratios: a neighbour's burst of load hits both.
 """
 
 from __future__ import annotations
@@ -14,9 +17,13 @@ import argparse
 import asyncio
 import json
 import random
+import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
+from pathlib import Path
 
 import orjson
 
@@ -79,6 +86,35 @@ async def _discard(text: str) -> None:
     return None
 
 
+ROOT = Path(__file__).resolve().parent.parent
+PAIRS = 3
+
+
+def child(src: Path, game: str, args) -> dict[str, float]:
+    """One measurement in a fresh interpreter on the source tree `src`."""
+    out = subprocess.run([sys.executable, __file__, "--games", game, "--moves", str(args.moves),
+                          "--spectators", str(args.spectators), "--repeat", str(args.repeat),
+                          "--seed", str(args.seed), "--json"],
+                         env={**os.environ, "PYTHONPATH": str(src)}, check=True, capture_output=True, text=True)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def compare(args) -> None:
+    with tempfile.TemporaryDirectory(prefix="wasserspiele-baseline-") as folder:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", args.baseline, "src"],
+                                 check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", folder], input=archive, check=True)
+        base = Path(folder) / "src"
+        print(f"CPU ms per move of broadcast (median of {PAIRS} A/B pairs): {args.baseline} against this tree")
+        print(f"{'game':14} {'baseline':>9} {'now':>9} {'now/base':>9}")
+        for game in args.games.split(","):
+            pairs = [(child(base, game, args)["broadcast"], child(ROOT / "src", game, args)["broadcast"])
+                     for _ in range(PAIRS)]
+            b, n = (statistics.median(x) for x in zip(*pairs))
+            ratio = statistics.median(now / was for was, now in pairs)
+            print(f"{game:14} {b:>9.3f} {n:>9.3f} {ratio:>9.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", default=",".join(game_names()))
@@ -86,7 +122,15 @@ def main() -> None:
     ap.add_argument("--spectators", type=int, default=0, help="spectators connected besides every seat")
     ap.add_argument("--repeat", type=int, default=5, help="broadcasts timed per position")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--baseline", default=None, help="a git revision to compare the broadcast against")
+    ap.add_argument("--json", action="store_true", help=argparse.SUPPRESS)  # one game's figures, for compare()
     args = ap.parse_args()
+    if args.baseline:
+        compare(args)
+        return
+    if args.json:
+        print(json.dumps(asyncio.run(measure(args.games, args.moves, args.spectators, args.repeat, args.seed))))
+        return
     print("CPU ms per move (thread time); client = decoding every connection's message")
     print(f"{'game':14} {'messages':>8} {'kB each':>8} {'broadcast':>10} {'client json':>12} {'client orjson':>14}")
     for game in args.games.split(","):

@@ -349,7 +349,10 @@ class LiveTable:
         what they share encoded once."""
         table = self._table_part()
         views = self.state.views(seats)
-        return encode_each({s: self.message_for(s, table, views[s]) for s in seats})
+        messages = {s: self.message_for(s, table, views[s]) for s in seats}
+        if type(self.state).views is State.views:  # the default shares nothing: no need to look
+            return {s: encode(m) for s, m in messages.items()}
+        return encode_each(messages)
 
     def broadcast(self) -> None:
         """Push every client its own message (one per seat, however many clients it has)."""
