@@ -106,3 +106,54 @@ def test_returns_of_winners_are_the_engine_returns():
     assert returns_of(game, [1]) == [0.0, 1.0]
     assert returns_of(game, [0, 1]) == [0.5, 0.5]
     assert returns_of(game, []) == [0.0, 0.0]
+
+
+def _ww_outcomes(world, n: int, kernel: bool, policy=random_policy) -> tuple[list[int], list[float]]:
+    """Who wins (a shared win counts as -1) and seat 0's points in n rollouts of `world` to the end."""
+    from wasserspiele.games.wildwasser import heuristic as ww_heuristic
+
+    rng = random.Random(11)
+    won, points = [], []
+    for _ in range(n):
+        x = rng.getrandbits(32) or 1
+        if kernel:
+            scores, winners = ww_heuristic.kernel_rollout(world, "random", 1000, x)
+        else:
+            engine = world.clone()
+            engine.chance = world.chance.blind(random.Random(x))  # the world's own die, anew
+            rollout(engine, policy, KernelStream(x), 1000)
+            scores, winners = engine.scores(), engine.winners()
+        assert winners is not None
+        won.append(winners[0] if len(winners) == 1 else -1)
+        points.append(scores[0])
+    return won, points
+
+
+def _differ(a: tuple, b: tuple) -> float:
+    """The smaller p-value of a chi-square test on the winners and a two-sample
+    Kolmogorov-Smirnov test on seat 0's points."""
+    from scipy.stats import chi2_contingency, ks_2samp
+
+    labels = sorted(set(a[0]) | set(b[0]))
+    table = [[run.count(w) for w in labels] for run in (a[0], b[0])]
+    return min(chi2_contingency(table)[1], ks_2samp(a[1], b[1], method="asymp").pvalue)
+
+
+@pytest.mark.parametrize("players, river_flow", [(3, "forward"), (4, "back")])
+def test_ww_5_kernel_rollouts_agree_with_engine_rollouts_in_distribution(players, river_flow):
+    """WW-5.3: the kernel rolls its own die, so its rollouts of a world differ from the
+    engine's draw by draw; over 600 rollouts of the same world each, the winners and seat 0's
+    points agree (no test below p = 0.001), while an engine rollout that always takes the
+    first legal action is told apart by the same tests."""
+    game = load("wildwasser", players=players, river_flow=river_flow)
+    world = _worlds(game, 1, seed=players)[0]
+    kernel = _ww_outcomes(world, 600, kernel=True)
+    assert _differ(kernel, _ww_outcomes(world, 600, kernel=False)) > 0.001
+    first = _ww_outcomes(world, 600, kernel=False, policy=lambda w, seat, rng: w.legal_actions(seat)[0])
+    assert _differ(kernel, first) < 0.001
+
+
+def test_ww_search_through_the_kernel_is_reproducible_for_a_seed():
+    game = load("wildwasser", players=4)
+    first = _searched(game, 4, compiled=True)
+    assert first[0].compiled and first[1] == _searched(game, 4, compiled=True)[1]

@@ -23,6 +23,7 @@ import logging
 import math
 import random
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
@@ -78,11 +79,23 @@ def _leads(game: Game, scores: Sequence[float]) -> list[float]:
     # a score difference of about this size decides a game (the manifest's search hint)
     scale = game.manifest.search.score_scale
     out = []
-    for s, mine in enumerate(scores):
-        team = game.teams[game.team_of(s)]
-        best_other = max((x for t, x in enumerate(scores) if t not in team), default=mine)
+    for mine, others in zip(scores, _rivals(game)):
+        best_other = max((scores[t] for t in others), default=mine)
         out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
     return out
+
+
+_RIVALS: "weakref.WeakKeyDictionary[Game, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _rivals(game: Game) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the seats of the other teams (asked once per game: every rollout's value needs them)."""
+    found = _RIVALS.get(game)
+    if found is None:
+        teams = game.teams
+        found = _RIVALS[game] = tuple(tuple(t for t in range(game.players) if t not in teams[game.team_of(s)])
+                                      for s in range(game.players))
+    return found
 
 
 def evaluate(state: State) -> list[float]:
