@@ -288,6 +288,10 @@ class ISMCTSBot(Bot):
         if self._kernel_rollout is not None and compiled is None:
             from ..fast import COMPILED as compiled
         self.compiled = bool(compiled) and self._kernel_rollout is not None
+        if self.compiled:
+            # load the compiled kernel now (about a CPU-second from numba's disk cache, once
+            # per process), so that the first search's time and its safety net do not pay it
+            self._kernel_rollout(game.new_game(seed=0), rollout, 1, 1)
         self.last_iterations = 0
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
