@@ -74,3 +74,34 @@ def test_shuffle_like_random_draws_exactly_as_random_shuffle(size):
     expected = list(range(64))
     random.Random(5).shuffle(expected)
     assert deck.sample(random.Random(5)) == expected
+
+
+@pytest.mark.parametrize("dist", [Shuffle(range(9)), Uniform("abcd"), UnitInterval([0.25, 0.6])],
+                         ids=["shuffle", "uniform", "unit-interval"])
+def test_node_plan_is_every_node_build_asks_whatever_the_answers(dist):
+    rng = random.Random(3)
+    for _ in range(20):
+        asked = []
+
+        def choose(probabilities):
+            asked.append(list(probabilities))
+            return rng.choice([k for k, p in enumerate(probabilities) if p > 0])
+        dist.build(choose)
+        assert asked == dist.node_plan()
+
+
+def test_a_chooser_hears_of_each_draw_before_its_nodes():
+    heard = []
+
+    class Announcing:
+        def announce(self, dist):
+            heard.append(("draw", dist.what, len(dist.node_plan())))
+
+        def __call__(self, probabilities):
+            heard.append(("node", len(probabilities)))
+            return 0
+    chance = Chance()
+    chance.chooser = Announcing()
+    chance.draw("decks", Shuffle(range(4)))
+    chance.draw("dice", Uniform(range(6), "face"))
+    assert heard == [("draw", "deck", 3), ("node", 4), ("node", 3), ("node", 2), ("draw", "face", 1), ("node", 6)]

@@ -110,6 +110,30 @@ def test_a_deck_is_a_sequence_of_shrinking_uniform_nodes():
     assert sizes == list(range(64, 1, -1))  # Fisher-Yates: 64, 63, ..., 2
 
 
+def test_a_shuffle_runs_the_engine_once_not_once_per_node(monkeypatch):
+    """The 63 nodes of a deck are known ahead (`Distribution.node_plan`): the adapter
+    answers them without re-running the engine's step after each; a clone taken in the
+    middle of the deal goes on independently to the same deal as the engine's."""
+    from wasserspiele.adapters import openspiel as adapter
+    runs = []
+    settle = adapter.WasserspieleState._settle
+    monkeypatch.setattr(adapter.WasserspieleState, "_settle", lambda self: (runs.append(1), settle(self))[1])
+    game = pyspiel.load_game("wasserspiele_wasserloch")
+    game.first_need = None  # count the first run too
+    state = game.new_initial_state()
+    for _ in range(30):
+        state.apply_action(0)
+    half = state.clone()
+    while state.is_chance_node():
+        state.apply_action(0)
+    assert len(runs) == 2  # the deal's start, and once all 63 outcomes are chosen
+    while half.is_chance_node():
+        half.apply_action(half.chance_outcomes()[-1][0])
+    engine = load("wasserloch").new_game(chooser=adapter.Script(64, [0] * 30 + list(range(33, 0, -1))))
+    assert half.engine_state().chance.used_setup() == engine.chance.used_setup()
+    assert state.engine_state().chance.used_setup() != engine.chance.used_setup()
+
+
 def test_watten_signal_check_is_one_two_way_node():
     from wasserspiele.adapters.openspiel import NeedChance, Script
     check = load("watten", signal_detection_p=0.25).signal_check

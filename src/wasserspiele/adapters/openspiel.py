@@ -7,8 +7,11 @@ each draw declares its distribution (`core.chance`: `Shuffle`, `Uniform`,
 adapter sets the engine's chance `chooser` to a `Script` that answers those nodes with
 the outcomes OpenSpiel chose; when it has none yet, the engine's step is abandoned (it
 ran on a clone, and `apply` is a transaction) and the state becomes that chance node
-with the probabilities the distribution declared.  Once OpenSpiel picks the outcome the
-step is run again from the start with one more outcome scripted.  Hence:
+with the probabilities the distribution declared.  The later nodes of the same draw
+are known ahead (`Distribution.node_plan`: a shuffle's 63 nodes do not depend on the
+answers), so the adapter offers them one by one without the engine; once the draw's
+last outcome is picked, the step is run again from the start with them all scripted
+(one re-run per draw, not per node).  Hence:
 
 * a shuffled deck (Wasserloch, Watten) is the Fisher-Yates sequence of `Shuffle.build`
   (63 nodes of 64, 63, … 2 outcomes for 64 cards);
@@ -45,31 +48,40 @@ PREFIX = "wasserspiele_"
 
 class NeedChance(BaseException):
     """Raised inside the engine when a chance outcome has not been chosen yet.
-    A BaseException, so that no `except Exception` on the way can swallow it."""
+    A BaseException, so that no `except Exception` on the way can swallow it.
+    `ahead` holds the probabilities of the draw's later nodes, which the adapter can
+    answer without running the engine again."""
 
-    def __init__(self, outcomes: list[tuple[int, float]], what: str):
+    def __init__(self, outcomes: list[tuple[int, float]], what: str, ahead: list[list[float]]):
         super().__init__(what)
         self.outcomes = outcomes
         self.what = what
+        self.ahead = ahead
 
 
 class Script:
     """A chance chooser (`Chance.chooser`) that answers elementary chance nodes from a
     script of outcomes, and raises NeedChance at the first node it has no answer for."""
 
-    __slots__ = ("outcomes", "pos", "limit")
+    __slots__ = ("outcomes", "pos", "limit", "draw", "draw_start")
 
     def __init__(self, limit: int, outcomes: list[int] | None = None):
         self.outcomes: list[int] = outcomes if outcomes is not None else []
         self.pos = 0
         self.limit = limit
+        self.draw = None      # the draw being answered (Chance announces each one)
+        self.draw_start = 0   # the script position of its first node
+
+    def announce(self, dist) -> None:
+        self.draw, self.draw_start = dist, self.pos
 
     def __call__(self, probabilities) -> int:
         n = len(probabilities)
         if n > self.limit:
             raise ValueError(f"a chance node with {n} outcomes, more than the declared {self.limit}")
         if self.pos == len(self.outcomes):
-            raise NeedChance(list(enumerate(probabilities)), f"a node of {n} outcomes")
+            ahead = self.draw.node_plan()[self.pos - self.draw_start + 1:] if self.draw is not None else []
+            raise NeedChance(list(enumerate(probabilities)), f"a node of {n} outcomes", ahead)
         k = self.outcomes[self.pos]
         if not 0 <= k < n or probabilities[k] <= 0:
             raise ValueError(f"chance outcome {k} is not a possible outcome of this node (0..{n - 1})")
@@ -81,7 +93,7 @@ class _Core:
     """All of a state's Python data in one attribute, cloned by hand (OpenSpiel's
     PyState::Clone deep-copies each attribute; this makes that a fast engine clone)."""
 
-    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "own", "views")
+    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "ahead", "own", "views")
 
     def view_of(self, player: int | None) -> dict[str, Any]:
         """The engine's view of `player`, built once per engine position: a step asks for
@@ -103,18 +115,21 @@ class _Core:
         c.pending = self.pending
         c.outcomes = list(self.outcomes)
         c.need = self.need
+        c.ahead = list(self.ahead)  # its node lists are never changed, only popped off
         c.own = [list(x) for x in self.own]
         return c
 
     def __reduce__(self):
         """Pickled (OpenSpiel's serialization) without the codec, which is rebuilt."""
-        return (_restore_core, (self.game, self.limit, self.engine, self.pending, self.outcomes, self.need, self.own))
+        return (_restore_core, (self.game, self.limit, self.engine, self.pending, self.outcomes, self.need, self.own,
+                                self.ahead))
 
 
-def _restore_core(game, limit, engine, pending, outcomes, need, own) -> _Core:
+def _restore_core(game, limit, engine, pending, outcomes, need, own, ahead=()) -> _Core:
     c = _Core.__new__(_Core)
     c.game, c.codec, c.limit = game, codec_for(game), limit
     c.engine, c.pending, c.outcomes, c.need, c.own = engine, pending, outcomes, need, own
+    c.ahead = list(ahead)
     return c
 
 
@@ -130,15 +145,17 @@ class WasserspieleState(pyspiel.State):
         c.pending = None  # None: the deal of a new game; else (action, seat)
         c.outcomes = []
         c.need = None
+        c.ahead = []  # the current draw's later nodes, last first (answered without the engine)
         c.own = [[] for _ in range(c.game.players)]  # each seat's own actions (information states)
         # Every game starts at the same first chance node: find it once per game (OpenSpiel
         # creates a fresh initial state for every clone).
         if game.first_need is not None:
-            c.need = game.first_need
+            c.need, ahead = game.first_need
+            c.ahead = list(ahead)
         else:
             self._settle()
             if c.engine is None:
-                game.first_need = c.need
+                game.first_need = (c.need, tuple(c.ahead))
 
     def _settle(self) -> None:
         """Run the pending step with the outcomes chosen so far; stop at the next chance node."""
@@ -154,6 +171,7 @@ class WasserspieleState(pyspiel.State):
                 engine.apply(action, seat)
         except NeedChance as need:
             c.need = need.outcomes
+            c.ahead = need.ahead[::-1]
             return
         if script.pos != len(c.outcomes):
             raise RuntimeError("chance outcomes were left unused")  # cannot happen: one is added per node
@@ -188,6 +206,9 @@ class WasserspieleState(pyspiel.State):
             if action not in {k for k, p in c.need if p > 0}:
                 raise ValueError(f"chance outcome {action} is not one of 0..{len(c.need) - 1}")
             c.outcomes = c.outcomes + [action]
+            if c.ahead:  # the same draw's next node: known without running the step again
+                c.need = list(enumerate(c.ahead.pop()))
+                return
         else:
             seat = c.engine.current_seat
             move = c.codec.decode(action, c.engine.legal_actions(seat), c.view_of(seat))
@@ -328,7 +349,8 @@ def _make_game_class(name: str) -> type:
                     v = values[o.name]
                     options[o.name] = None if (o.default is None or getattr(o, "nullable", False)) and v == -1 else v
             self.engine_game = load(name, **options)
-            self.first_need: list[tuple[int, float]] | None = None
+            # the first chance node of every game and the rest of its draw
+            self.first_need: tuple[list[tuple[int, float]], tuple[list[float], ...]] | None = None
             self.codec = codec_for(self.engine_game)
             g = self.engine_game
             limits = g.manifest.limits

@@ -15,6 +15,8 @@ from typing import Any, Callable, Sequence
 from .errors import ChanceExhausted
 
 # An elementary chance node: given the probabilities of its outcomes, the index chosen.
+# A chooser may also have `announce(dist)`, called before each draw it answers, to see
+# the draw's nodes ahead (`Distribution.node_plan`).
 Chooser = Callable[[Sequence[float]], int]
 
 
@@ -40,6 +42,20 @@ class Distribution(ABC):
     def largest_node(self) -> int:
         """The most outcomes any elementary node of `build` has."""
         return 0
+
+    def node_plan(self) -> list[list[float]]:
+        """The probabilities of every elementary node `build` asks, in order.  A chooser
+        can read a whole draw ahead (OpenSpiel's adapter answers a 64-card shuffle's 63
+        nodes without re-running the game after each); every distribution here asks the
+        same nodes whatever the answers, as any new one must."""
+        nodes: list[list[float]] = []
+
+        def record(probabilities) -> int:
+            nodes.append(list(probabilities))
+            return next(k for k, p in enumerate(probabilities) if p > 0)
+
+        self.build(record)
+        return nodes
 
 
 class Shuffle(Distribution):
@@ -156,6 +172,9 @@ class Chance:
         i = self._read.get(key, 0)
         if i >= len(stream):
             if self.chooser is not None:
+                announce = getattr(self.chooser, "announce", None)
+                if announce is not None:  # a chooser that reads a whole draw ahead
+                    announce(dist)
                 stream.append(dist.build(self.chooser))
             elif self.rng is not None:
                 stream.append(dist.sample(self.rng))
