@@ -12,6 +12,10 @@ world by its own blind generator, so the tree is open-loop over dice and draws.
   the rollout policy, so the tree never lets an opponent "see" our pick.
 * Multi-step turns (Seven Waters' extra actions) are ordinary consecutive nodes
   of the same seat.
+* Rollouts in a compiled kernel: where the game's heuristic module offers
+  `kernel_rollout` for the rollout policy, each rollout draws its choices from a kernel
+  generator seeded by the search and is played by the game's kernel (numba), or by the
+  engine drawing the same numbers (`KernelStream`) where numba is absent.
 
 The bot never touches the true state: it sees the view, the legal actions and
 worlds dealt from what it cannot see.
@@ -281,7 +285,7 @@ class ISMCTSBot(Bot):
         # choices from the kernel's generator, one seed per iteration: the kernel (with
         # numba; `compiled`) and the engine in Python (without) then play the same
         # rollouts and a seeded search makes the same moves either way.
-        self.rollout = rollout
+        self.rollout_kind = rollout
         self._kernel_rollout: KernelRollout | None = None
         if rollout in ("random", "policy"):
             self._kernel_rollout = _optional_hook(game, "kernel_rollout")
@@ -436,7 +440,7 @@ class ISMCTSBot(Bot):
         played by the compiled kernel when it covers the world, else by the engine."""
         x = rng.getrandbits(32) or 1  # xorshift32 never leaves 0
         if self.compiled:
-            result = self._kernel_rollout(world, self.rollout, self.rollout_depth, x)
+            result = self._kernel_rollout(world, self.rollout_kind, self.rollout_depth, x)
             if result is not None:
                 scores, winners = result
                 game = world.game
