@@ -13,7 +13,10 @@ k mod N, as behind a load balancer that hashes the table; --spread connects a ta
 seats to different servers (every move then also travels by LISTEN/NOTIFY);
 --shared-port runs `serve --workers N` on one port instead.  Latency: from
 sending a move to receiving the server's answer ("accepted", sent after the new
-position) on the mover's socket.  --bot-tables K keeps K all-bot tables busy
+position) on the mover's socket; the time a player thinks (--think) is not part of it.
+The latencies are reported for all moves and for those sent after --warmup seconds
+(at the start every table is created and every socket opened at once).
+--bot-tables K keeps K all-bot tables busy
 (--bot-game, --bot-level; no delay) while the measured tables are played.
 """
 
@@ -35,6 +38,7 @@ import time
 import urllib.error
 import urllib.request
 
+import orjson
 import websockets
 
 
@@ -118,30 +122,37 @@ def create_table(base: str, game: str, players: int | None, bot_level: str | Non
 class Stats:
     def __init__(self):
         self.latencies: list[float] = []
+        self.sent: list[float] = []  # when each measured move was sent (perf_counter)
         self.moves = 0
         self.refused = 0
         self.refused_codes: dict[str, int] = {}
         self.games = 0
 
 
-async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float, done: asyncio.Event):
+async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, stop_at: float,
+                      sockets: list, think: float = 0.0) -> None:
+    """One seat: answer every position with a random legal move until the game ends or
+    time is up; then close every socket of the table (`sockets`), which ends its other
+    seats' clients.  The client is kept cheap (orjson, no per-message timers), since it
+    shares the machine with the server it measures: a real server's clients are browsers
+    elsewhere."""
     async with websockets.connect(url, max_size=2**22, compression=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sockets.append(ws)
+        await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None  # a move of ours is on its way: wait for its answer
         latest: dict | None = None
         while True:
-            try:  # wake up now and then: another seat may have ended this table
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
-            except asyncio.TimeoutError:
-                if done.is_set():
-                    return
-                continue
+            try:
+                raw = await ws.recv(decode=False)  # bytes: orjson reads them without a str copy
+            except websockets.ConnectionClosed:  # another seat ended the table
+                return
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = orjson.loads(raw)
             kind = msg["type"]
             if kind in ("accepted", "refused") and sent_at is not None:
                 if kind == "accepted":
                     stats.latencies.append(now - sent_at)
+                    stats.sent.append(sent_at)
                     stats.moves += 1
                 else:
                     stats.refused += 1
@@ -154,26 +165,30 @@ async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, st
             if latest is None or sent_at is not None:
                 continue
             if latest["terminal"] or time.monotonic() > stop_at:
-                done.set()
-                return
-            if done.is_set():
+                await asyncio.gather(*(s.close() for s in sockets))
                 return
             if latest["legal"]:
+                if think:  # a player's thinking time (exponential, mean `think` s): an open loop
+                    await asyncio.sleep(rng.expovariate(1 / think))
                 sent_at = time.perf_counter()
-                await ws.send(json.dumps({"type": "move", "action": rng.choice(latest["legal"]), "n": latest["n"]}))
+                try:
+                    await ws.send(orjson.dumps({"type": "move", "action": rng.choice(latest["legal"]),
+                                                "n": latest["n"]}).decode())
+                except websockets.ConnectionClosed:  # another seat ended the table meanwhile
+                    return
                 latest = None  # answer only positions that arrive after this move's answer
 
 
 async def table_loop(bases: list[str], game: str, players: int | None, rng: random.Random,
-                     stats: Stats, stop_at: float, spread: bool):
+                     stats: Stats, stop_at: float, spread: bool, think: float = 0.0):
     """Tables one after another on bases[0]; `spread`: seat i connects to bases[i % len(bases)]
     (a table's seats on different processes), else every seat to bases[0]."""
     while time.monotonic() < stop_at:
         table = await asyncio.to_thread(create_table, bases[0], game, players)
-        done = asyncio.Event()
+        sockets: list = []
         urls = ["ws" + b[4:] + f"/ws/tables/{table['id']}" for b in (bases if spread else bases[:1])]
         await asyncio.gather(*(seat_client(urls[i % len(urls)], s["token"], random.Random(rng.random()), stats,
-                                           stop_at, done) for i, s in enumerate(table["seats"])))
+                                           stop_at, sockets, think) for i, s in enumerate(table["seats"])))
         stats.games += 1
 
 
@@ -222,19 +237,21 @@ async def run(args) -> None:
         cpu0 = sum(cpu_seconds(p.pid) or 0.0 for p in procs) if proc else None
         load0 = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
         machine0, client0 = machine_times(), time.process_time()
-        warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
+        bot_warmup = 3.0 if args.bot_tables else 0.0   # the bots get going before the measured tables start
         started = time.monotonic()
-        stop_at = started + warmup + args.seconds
+        clock0 = time.perf_counter()
+        stop_at = started + bot_warmup + args.seconds
         bot_games: list[int] = []
         bots = [bot_table_loop(bases[k % len(bases)], args.bot_game, args.bot_level, stop_at, bot_games)
                 for k in range(args.bot_tables)]
         bot_tasks = [asyncio.create_task(b) for b in bots]
         if bots:
-            await asyncio.sleep(warmup)
+            await asyncio.sleep(bot_warmup)
             started = time.monotonic()
+            clock0 = time.perf_counter()
         # table k lives on process k mod N (a load balancer hashing the table does the same)
         await asyncio.gather(*(table_loop(bases[k % len(bases):] + bases[:k % len(bases)], args.game, args.players,
-                                          random.Random(rng.random()), stats, stop_at, args.spread)
+                                          random.Random(rng.random()), stats, stop_at, args.spread, args.think)
                                for k in range(args.tables)))
         elapsed = time.monotonic() - started
         await asyncio.gather(*bot_tasks)
@@ -271,6 +288,11 @@ async def run(args) -> None:
     print(f"  latency p50  {p50:.1f} ms")
     print(f"  latency p99  {p99:.1f} ms")
     print(f"  latency mean {statistics.fmean(lat) * 1000:.1f} ms")
+    steady = sorted(l for l, t in zip(stats.latencies, stats.sent) if t - clock0 >= args.warmup)
+    if steady and args.warmup:
+        print(f"  after the first {args.warmup:g} s (all tables created, sockets open): p50 "
+              f"{steady[len(steady) // 2] * 1000:.1f} ms, p99 "
+              f"{steady[min(len(steady) - 1, int(len(steady) * 0.99))] * 1000:.1f} ms ({len(steady)} moves)")
     if cpu0 is not None and cpu1 is not None and stats.moves:
         used = cpu1 - cpu0
         print(f"  server CPU   {used / stats.moves * 1000:.2f} ms per move "
@@ -301,6 +323,12 @@ def main() -> None:
                          "instead of N servers on N ports")
     ap.add_argument("--spread", action="store_true",
                     help="connect a table's seats to different processes (every move then travels by NOTIFY)")
+    ap.add_argument("--warmup", type=float, default=2.0,
+                    help="also report the latencies of moves sent this many seconds after the start, when "
+                         "the burst of creating every table and opening every socket is over (0: not)")
+    ap.add_argument("--think", type=float, default=0.0,
+                    help="mean thinking time of a player before each move, in seconds (default 0: every "
+                         "position is answered at once, which measures saturation)")
     ap.add_argument("--bot-tables", type=int, default=0, help="all-bot tables kept busy meanwhile (bot pressure)")
     ap.add_argument("--bot-game", default="watten")
     ap.add_argument("--bot-level", default="expert")

@@ -301,3 +301,23 @@ def test_an_exhausted_setup_mid_round_leaves_wasserloch_unchanged():
         strict.apply(action, action_seat)
     assert _snapshot(strict) == before
     assert strict.legal_actions(strict.current_seat)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_views_built_together_equal_each_seats_own_view(name, players):
+    """State.views (what a server pushes after a move) gives every seat exactly its own view:
+    sharing the public part between seats neither leaks nor loses anything."""
+    game = _game(name, players)
+    seats = [None, *range(game.players)]
+
+    def check(state, rng):
+        together = state.views(seats)
+        assert list(together) == seats
+        for seat in seats:
+            alone = state.view(seat)
+            assert together[seat] == alone, f"seat {seat}'s view differs when built with the others'"
+            assert json.dumps(together[seat]) == json.dumps(alone)  # the same keys in the same order
+        some = rng.sample(seats, rng.randint(1, len(seats)))
+        assert state.views(some) == {s: together[s] for s in some}
+
+    _playout(game, 13, 13, check)

@@ -192,3 +192,72 @@ def test_guided_search_with_a_sensible_guide_beats_random_play():
     specs = parse_bots(["python:bots.outside_policy:score_guided", "random"], game)
     result = run_arena("wasserloch", {"players": 2, "rounds": 1}, specs, games=10, seed=1)
     assert result.by_spec()[0].win_rate().value >= 0.8
+
+
+def test_positions_file_resumes_a_run_and_refuses_other_settings(tmp_path):
+    # generation 0 kept after every game: a longer run reuses the games a file holds and
+    # gathers exactly what a run from scratch gathers; other settings are refused
+    game = load("wasserloch", players=2, rounds=1)
+    budget = Budget(games=2, generations=1, iterations=8, epochs=1, hidden=(8,))
+    cache = tmp_path / "positions.npz"
+    first = train(game, 5, budget, positions=cache)
+    assert cache.exists()
+    resumed = train(game, 5, Budget(**{**budget.__dict__, "games": 3}), positions=cache)
+    fresh = train(game, 5, Budget(**{**budget.__dict__, "games": 3}))
+    assert len(resumed.positions) == len(fresh.positions) > len(first.positions)
+    assert np.array_equal(np.stack(resumed.positions.obs), np.stack(fresh.positions.obs))
+    assert np.array_equal(resumed.network.params["wp"], fresh.network.params["wp"])
+    with pytest.raises(BadOption, match="were made by"):
+        train(game, 6, budget, positions=cache)
+
+
+def test_fit_holds_out_whole_games_and_measures_them():
+    game = load("wasserloch", players=2, rounds=1)
+    trainer = train(game, 3, Budget(games=10, generations=1, iterations=10, epochs=3, hidden=(8,), holdout=0.2))
+    step = trainer.history[0]
+    fitted, held = trainer.split()
+    games = np.asarray(trainer.positions.game)
+    assert len(set(games[held])) == 2 and not set(games[held]) & set(games[fitted])
+    assert step["held_out"]["positions"] == len(held)
+    for measures in (step["fitted"], step["held_out"]):
+        # cross-entropy against the visit shares is never below their own entropy
+        assert measures["policy_loss"] >= measures["target_entropy"] - 1e-6
+        assert 0 <= measures["agreement"] <= 1
+
+
+def test_sharpened_targets_move_toward_the_most_visited_action():
+    game = load("wasserloch", players=2, rounds=1)
+    trainer = Trainer(game, 0, Budget(sharpen=3.0, hidden=(4,), epochs=1))
+    target = np.zeros((1, trainer.codec.num_actions), dtype=np.float32)
+    target[0, :3] = [0.5, 0.3, 0.2]
+    trainer.positions.obs.append(np.zeros(trainer.codec.obs_size, dtype=np.float32))
+    trainer.positions.mask.append(target[0] > 0)
+    trainer.positions.target.append(target[0])
+    trainer.positions.value.append(1.0)
+    trainer.positions.searched.append(float("nan"))
+    trainer.positions.game.append(0)
+    assert trainer.sharpened(np.stack(trainer.positions.target))[0, :3] == pytest.approx(
+        np.array([0.125, 0.027, 0.008]) / 0.16)
+    assert trainer.positions.value_targets(0.5)[0] == 1.0  # no search value: the result alone
+
+
+def test_a_checkpoint_is_named_bare_or_as_the_weights_setting(untrained):
+    from wasserspiele.bots.specs import parse_bot_spec
+    path = untrained("wasserloch")
+    for text in (path, f"learned:weights={path}", f"learned:search=3,weights={path}"):
+        spec = parse_bot_spec(text)
+        assert spec.kind == "learned" and dict(spec.params)["weights"] == path, text
+
+
+def test_guided_search_can_value_leaves_by_rollouts(untrained):
+    # value=rollout keeps the expert's rollouts and score lead at the leaves and takes only
+    # the prior from the network: legal, seeded, and a bad value is refused by name
+    game = load("wasserloch")
+    state = _midgame("wasserloch")
+    decision = decision_for(state, state.current_seat)
+    moves = [LearnedBot(4, game=game, weights=untrained("wasserloch"), search=30, value="rollout").choose(decision)
+             for _ in range(2)]
+    assert moves[0] in decision.legal and moves[0] == moves[1]
+    with pytest.raises(ValueError, match="value must be network .* or rollout"):
+        LearnedBot(0, game=game, weights=untrained("wasserloch"), search=5, value="oracle")
+    assert parse_bots(["learned:search=5,value=rollout"], game)[0].kind == "learned"

@@ -66,6 +66,24 @@ class Network:
             acts.append(np.maximum(acts[-1] @ self.params[f"w{i}"] + self.params[f"b{i}"], 0.0))
         return acts
 
+    def _top(self, x: np.ndarray) -> np.ndarray:
+        """The last hidden layer only (the search's path: a few numpy calls per layer)."""
+        p = self.params
+        for i in range(self.depth):
+            x = x @ p[f"w{i}"]
+            x += p[f"b{i}"]
+            np.maximum(x, 0.0, out=x)
+        return x
+
+    def logits(self, x: np.ndarray) -> np.ndarray:
+        """Policy logits [actions] of one observation."""
+        return self._top(x) @ self.params["wp"] + self.params["bp"]
+
+    def values(self, x: np.ndarray) -> np.ndarray:
+        """Values in 0..1 [n] of observations [n, obs_size] (the policy head skipped)."""
+        z = self._top(x) @ self.params["wv"][:, 0] + self.params["bv"][0]
+        return 1.0 / (1.0 + np.exp(-z))
+
     def forward(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(policy logits [n, actions], values in 0..1 [n]) for observations [n, obs_size]."""
         h = self.hidden(np.atleast_2d(x))[-1]
@@ -157,20 +175,31 @@ def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
 
 class NetworkGuide:
     """The network as a search guide (bots/ismcts.py `Guide`): it reads the sampled
-    world only through each seat's view, like a bot."""
+    world only as each seat sees it — the codec's `observe_state`, which encodes the
+    seat's view without building it (the same vector as `observe(view)`), so a guided
+    iteration costs about what a rollout iteration does."""
 
-    def __init__(self, network: Network, codec):
+    def __init__(self, network: Network, codec, rollout=None):
         self.network = network
         self.codec = codec
+        # rollout = (policy, depth, rng): value a leaf by a short rollout and the score
+        # lead, as the expert does, instead of the value head (the prior still guides)
+        self.rollout = rollout
 
     def priors(self, world: State, seat: int, legal: Sequence[Action]) -> np.ndarray:
-        view = world.view(seat)
-        logits, _ = self.network.forward(self.codec.observe(view))
-        return masked_softmax(logits[0], [self.codec.action_index(a, view) for a in legal])
+        codec = self.codec
+        view = world.view(seat) if codec.actions_need_view else None
+        logits = self.network.logits(codec.observe_state(world, seat))
+        return masked_softmax(logits, list(codec.legal_map(legal, view)))
 
     def values(self, world: State) -> list[float]:
-        obs = np.stack([self.codec.observe(world.view(s)) for s in range(world.game.players)])
-        return self.network.forward(obs)[1].tolist()
+        if self.rollout is not None:
+            from .ismcts import evaluate, rollout
+            policy, depth, rng = self.rollout
+            rollout(world, policy, rng, depth)
+            return evaluate(world)
+        obs = np.stack(self.codec.observe_states(world, range(world.game.players)))
+        return self.network.values(obs).tolist()
 
 
 class LearnedBot(Bot):
@@ -179,12 +208,15 @@ class LearnedBot(Bot):
     kind = "learned"
 
     def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
-                 search: int = 0, exploration: float = 1.5):
+                 search: int = 0, exploration: float = 1.5, value: str = "network"):
         super().__init__(seed)
         if game is None:
             raise ValueError("the learned bot needs the game (its codec and weights)")
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
             raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
+        if value not in ("network", "rollout"):
+            raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
+                             f"not {value!r}")
         self.codec = codec_of(game)
         self.network = network_for(game, self.codec, weights)
         self.searcher = None
@@ -192,21 +224,26 @@ class LearnedBot(Bot):
             from .ismcts import ISMCTSBot, search_defaults
             settings = {k: v for k, v in search_defaults(game).items()
                         if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
-            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game,
-                                      guide=NetworkGuide(self.network, self.codec), **settings)
+            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game, **settings)
+            rollout = None
+            if value == "rollout":
+                rollout = (self.searcher._policy, self.searcher.rollout_depth, self.searcher.rng)
+            self.searcher.guide = NetworkGuide(self.network, self.codec, rollout)
 
     def policy(self, decision: Decision) -> dict[Action, float]:
         """The network's probability for each legal action."""
-        indices = [self.codec.action_index(a, decision.view) for a in decision.legal]
-        logits, _ = self.network.forward(self.codec.observe(decision.view))
-        return dict(zip(decision.legal, masked_softmax(logits[0], indices)))
+        indices = list(self.codec.legal_map(decision.legal, decision.view))
+        logits = self.network.logits(self.codec.observe(decision.view))
+        return dict(zip(decision.legal, masked_softmax(logits, indices)))
 
     def choose(self, decision: Decision) -> Action:
         if len(decision.legal) == 1:
             return decision.legal[0]
         if self.searcher is not None:
             return self.searcher.choose(decision)
-        probs = self.policy(decision)
-        best = max(probs.values())
-        top = [a for a, p in probs.items() if p >= best - 1e-9]
-        return top[self.rng.randrange(len(top))] if len(top) > 1 else top[0]
+        # the most likely legal action: the largest legal logit (no softmax needed)
+        indices = list(self.codec.legal_map(decision.legal, decision.view))
+        logits = self.network.logits(self.codec.observe(decision.view))[indices]
+        top = np.flatnonzero(logits >= logits.max() - 1e-6)
+        pick = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
+        return decision.legal[pick]

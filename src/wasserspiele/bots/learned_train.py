@@ -16,16 +16,20 @@ sidecar naming the command, seed, budget, date and version.
 
 from __future__ import annotations
 
+import json
+import os
 import platform
 import random
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterator
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping
 
 import numpy as np
 
 from ..core.chance import derive_seed
+from ..core.errors import BadOption
 from ..core.protocol import Action, Game, State
 from .base import decision_for
 from .ismcts import ISMCTSBot, search_defaults
@@ -45,6 +49,15 @@ class Budget:
     learning_rate: float = 2e-3
     explore: float = 0.15         # share of self-play moves drawn from the visit counts
     max_decisions: int = 400      # searched decisions per game at most (long Watten matches)
+    # the value head's target: this share the search's own estimate of the move it made,
+    # the rest the game's result (one game's result is a noisy label for every position in it)
+    value_search: float = 0.5
+    holdout: float = 0.1          # share of the games kept out of fitting to measure it
+    # the policy's target: the visit shares raised to this power and renormalised.  A
+    # search's visits are flat (Wasserloch's expert gives its best move a third of them
+    # among five), so the plain shares mostly teach "all moves alike"; a power sharpens
+    # them toward the search's choice while keeping its runners-up
+    sharpen: float = 1.0
 
 
 @dataclass
@@ -55,6 +68,7 @@ class Decided:
     seat: int
     visits: dict[Action, int]
     played: Action
+    value: float | None = None    # the search's mean reward for the played move (None: not searched)
 
 
 @dataclass
@@ -65,6 +79,9 @@ class Positions:
     mask: list[np.ndarray] = field(default_factory=list)
     target: list[np.ndarray] = field(default_factory=list)
     value: list[float] = field(default_factory=list)
+    searched: list[float] = field(default_factory=list)  # the search's value, nan where none
+    game: list[int] = field(default_factory=list)         # which self-play game (for the holdout)
+    cpu_s: float = 0.0            # CPU seconds the searches took (also those of an earlier run)
 
     def __len__(self) -> int:
         return len(self.obs)
@@ -73,13 +90,47 @@ class Positions:
         return (np.stack(self.obs), np.stack(self.mask), np.stack(self.target),
                 np.asarray(self.value, dtype=np.float32))
 
+    def value_targets(self, search_share: float) -> np.ndarray:
+        """The result blended with the search's estimate where there is one."""
+        result = np.asarray(self.value, dtype=np.float32)
+        searched = np.asarray(self.searched, dtype=np.float32)
+        return np.where(np.isnan(searched), result, (1 - search_share) * result + search_share * searched)
+
+    def save(self, path, made_by: Mapping[str, Any]) -> None:
+        """To `path` (.npz) with what made them (`made_by`, checked when they are reused);
+        written aside and renamed, so a run stopped mid-write keeps the last whole file."""
+        path = Path(path)
+        aside = path.with_name(path.name + ".part")
+        with open(aside, "wb") as f:
+            np.savez_compressed(f, obs=np.stack(self.obs), mask=np.stack(self.mask), target=np.stack(self.target),
+                                value=np.asarray(self.value, np.float32),
+                                searched=np.asarray(self.searched, np.float32),
+                                game=np.asarray(self.game, np.int64), cpu_s=self.cpu_s,
+                                made_by=json.dumps(made_by, sort_keys=True))
+        os.replace(aside, path)
+
+    @classmethod
+    def load(cls, path, made_by: Mapping[str, Any]) -> "Positions":
+        """Positions saved by `save`; refused unless the same settings made them."""
+        try:
+            with np.load(path) as d:
+                saved = json.loads(str(d["made_by"]))
+                if saved != json.loads(json.dumps(made_by, sort_keys=True)):
+                    raise BadOption(f"positions {str(path)!r} were made by {saved}, not {dict(made_by)}: "
+                                    f"give another file")
+                return cls(list(d["obs"]), list(d["mask"]), list(d["target"]), d["value"].tolist(),
+                           d["searched"].tolist(), d["game"].tolist(), float(d["cpu_s"]) if "cpu_s" in d else 0.0)
+        except (OSError, ValueError, KeyError) as exc:
+            raise BadOption(f"positions {str(path)!r}: not a positions file ({exc})") from None
+
 
 def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, budget: Budget,
-                  on_position: Callable[[State, int, dict[Action, int]], None] | None = None
+                  on_position: Callable[[State, int, dict[Action, int], float | None], None] | None = None
                   ) -> tuple[State, list[Decided]]:
     """One self-play game where every decision with a choice is searched.  The move
     played is the most visited action, or with chance `explore` one drawn in proportion
-    to the visits (so the positions vary); `on_position` sees each searched position."""
+    to the visits (so the positions vary); `on_position` sees each searched position with
+    the search's value of the move played."""
     rng = random.Random(derive_seed(seed, "moves"))
     state = game.new_game(seed=seed)
     bots = [searcher(derive_seed(seed, "seat", s)) for s in range(game.players)]
@@ -93,20 +144,23 @@ def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, b
             continue
         bot = bots[seat]
         fixed = bot.conventional(decision)
+        values: dict[Action, float] = {}
         if fixed is not None:
             visits = {fixed: 1}
         else:
-            visits = {c.action: c.visits for c in bot.search(decision) if c.visits}
+            choices = bot.search(decision)
+            visits = {c.action: c.visits for c in choices if c.visits}
+            values = {c.action: c.value for c in choices if c.visits}
             if not visits:
-                visits = {bot.search(decision)[0].action: 1}
+                visits = {choices[0].action: 1}
         actions = list(visits)
         if rng.random() < budget.explore:
             action = rng.choices(actions, weights=[visits[a] for a in actions])[0]
         else:
             action = max(actions, key=lambda a: visits[a])
         if on_position is not None:
-            on_position(state, seat, visits)
-        decided.append(Decided(len(state.history), seat, visits, action))
+            on_position(state, seat, visits, values.get(action))
+        decided.append(Decided(len(state.history), seat, visits, action, values.get(action)))
         state.apply(action, seat)
     return state, decided
 
@@ -114,7 +168,8 @@ def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, b
 class Trainer:
     """Expert iteration for one game: self-play with search, then fit the network."""
 
-    def __init__(self, game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None):
+    def __init__(self, game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None,
+                 positions: str | Path | None = None):
         self.game = game
         self.seed = seed
         self.budget = budget
@@ -126,6 +181,9 @@ class Trainer:
         self.history: list[dict[str, Any]] = []
         self._adam: dict[str, tuple[np.ndarray, np.ndarray]] = {}
         self._step = 0
+        # generation 0's positions (the expert's searches, the costly part) saved after
+        # every game and reused by a later run with the same settings
+        self.positions_file = Path(positions) if positions else None
 
     def searcher(self, generation: int) -> Callable[[int], ISMCTSBot]:
         """The expert's search (generation 0) or the search guided by the network."""
@@ -139,31 +197,62 @@ class Trainer:
         return lambda seed: ISMCTSBot(seed, game=self.game, iterations=iterations, seconds=None,
                                       exploration=1.5, guide=guide, **kept)
 
+    def made_by(self) -> dict[str, Any]:
+        """What decides generation 0's positions (a positions file is reused only for these)."""
+        b = self.budget
+        return {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
+                "iterations": b.iterations, "explore": b.explore, "max_decisions": b.max_decisions,
+                "codec": codec_fingerprint(self.codec)}
+
     def gather(self, generation: int) -> None:
-        """Self-play `budget.games` games and add their searched positions."""
+        """Self-play `budget.games` games and add their searched positions (generation 0
+        takes the games a positions file already holds and saves it after every game)."""
         searcher = self.searcher(generation)
-        for g in range(self.budget.games):
-            pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+        cache = self.positions_file if generation == 0 else None
+        first = 0
+        if cache is not None and cache.exists():
+            self.positions = Positions.load(cache, self.made_by())
+            keep = [i for i, g in enumerate(self.positions.game) if g < self.budget.games]
+            for name in ("obs", "mask", "target", "value", "searched", "game"):
+                values = getattr(self.positions, name)
+                setattr(self.positions, name, [values[i] for i in keep])
+            first = len(set(self.positions.game))
+            self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
+        saved = time.process_time()
+        for g in range(first, self.budget.games):
+            began = time.process_time()
+            self.gather_game(searcher, generation, g)
+            self.positions.cpu_s += time.process_time() - began
+            # saving costs about a second per 100,000 positions: once a minute at most
+            if cache is not None and (time.process_time() - saved > 60 or g == self.budget.games - 1):
+                self.positions.save(cache, self.made_by())
+                saved = time.process_time()
 
-            def record(state: State, seat: int, visits: dict[Action, int]) -> None:
-                view = state.view(seat)
-                mask = np.zeros(self.codec.num_actions, dtype=bool)
-                for a in state.legal_actions(seat):
-                    mask[self.codec.action_index(a, view)] = True
-                target = np.zeros(self.codec.num_actions, dtype=np.float32)
-                total = sum(visits.values())
-                for a, n in visits.items():
-                    target[self.codec.action_index(a, view)] = n / total
-                pending.append((self.codec.observe(view), mask, target, seat))
+    def gather_game(self, searcher, generation: int, g: int) -> None:
+        """One self-play game's searched positions."""
+        pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float | None]] = []
 
-            final, _ = searched_game(self.game, searcher, derive_seed(self.seed, "game", generation, g),
-                                     self.budget, record)
-            returns = final.returns()
-            for obs, mask, target, seat in pending:
-                self.positions.obs.append(obs)
-                self.positions.mask.append(mask)
-                self.positions.target.append(target)
-                self.positions.value.append(float(returns[seat]))
+        def record(state: State, seat: int, visits: dict[Action, int], value: float | None) -> None:
+            view = state.view(seat)
+            mask = np.zeros(self.codec.num_actions, dtype=bool)
+            for a in state.legal_actions(seat):
+                mask[self.codec.action_index(a, view)] = True
+            target = np.zeros(self.codec.num_actions, dtype=np.float32)
+            total = sum(visits.values())
+            for a, n in visits.items():
+                target[self.codec.action_index(a, view)] = n / total
+            pending.append((self.codec.observe(view), mask, target, seat, value))
+
+        final, _ = searched_game(self.game, searcher, derive_seed(self.seed, "game", generation, g),
+                                 self.budget, record)
+        returns = final.returns()
+        for obs, mask, target, seat, value in pending:
+            self.positions.obs.append(obs)
+            self.positions.mask.append(mask)
+            self.positions.target.append(target)
+            self.positions.value.append(float(returns[seat]))
+            self.positions.searched.append(float("nan") if value is None else value)
+            self.positions.game.append(generation * 1_000_000 + g)
 
     # -- fitting -------------------------------------------------------------
     def loss_and_grads(self, x, mask, target, value) -> tuple[float, float, dict[str, np.ndarray]]:
@@ -209,35 +298,87 @@ class Trainer:
             v_hat = v / (1 - b2 ** self._step)
             param -= (lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
 
-    def fit(self) -> tuple[float, float]:
-        """`budget.epochs` passes of minibatch Adam over every position gathered so far."""
-        x, mask, target, value = self.positions.arrays()
-        n = len(x)
-        losses = (0.0, 0.0)
-        for _ in range(self.budget.epochs):
-            order = self.np_rng.permutation(n)
-            total_p = total_v = 0.0
+    def sharpened(self, target: np.ndarray) -> np.ndarray:
+        """The visit shares to the power `budget.sharpen`, renormalised."""
+        if self.budget.sharpen == 1.0:
+            return target
+        target = target.astype(np.float64) ** self.budget.sharpen
+        return (target / target.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def split(self) -> tuple[np.ndarray, np.ndarray]:
+        """Indices of the positions to fit and of those held out: whole games are held out
+        (positions of one game resemble each other), chosen by the trainer's seed."""
+        games = np.asarray(self.positions.game)
+        distinct = np.unique(games)
+        held = int(len(distinct) * self.budget.holdout)
+        if held == 0:
+            return np.arange(len(games)), np.arange(0)
+        rng = np.random.default_rng(derive_seed(self.seed, "holdout"))
+        out = np.isin(games, rng.choice(distinct, held, replace=False))
+        return np.flatnonzero(~out), np.flatnonzero(out)
+
+    def measure(self, x, mask, target, value) -> dict[str, float]:
+        """How the network does on positions: policy cross-entropy against the visit
+        shares (and the shares' own entropy, the least it can be), value loss, and how often
+        its best move is the search's most visited one."""
+        net = self.network
+        logits, v = net.forward(x)
+        logits = np.where(mask, logits, -np.inf)
+        logits = logits - logits.max(axis=1, keepdims=True)
+        probs = np.exp(logits)
+        probs /= probs.sum(axis=1, keepdims=True)
+        ce = float(-(target * np.log(np.maximum(probs, 1e-12))).sum(1).mean())
+        entropy = float(-(target * np.log(np.maximum(target, 1e-12))).sum(1).mean())
+        value_loss = float(-(value * np.log(np.maximum(v, 1e-7)) + (1 - value) * np.log(np.maximum(1 - v, 1e-7))).mean())
+        agree = float((probs.argmax(1) == target.argmax(1)).mean())
+        return {"policy_loss": round(ce, 4), "target_entropy": round(entropy, 4),
+                "value_loss": round(value_loss, 4), "agreement": round(agree, 4)}
+
+    def fit(self) -> dict[str, Any]:
+        """`budget.epochs` passes of minibatch Adam (the rate falling on a cosine) over the
+        positions gathered so far, less the held-out games; the network kept is the epoch's
+        that did best on the held-out games.  Returns the training and held-out measures."""
+        x, mask, _, _ = self.positions.arrays()
+        target = self.sharpened(np.stack(self.positions.target))
+        value = self.positions.value_targets(self.budget.value_search)
+        train_idx, held_idx = self.split()
+        n = len(train_idx)
+        best, best_loss, best_epoch = None, np.inf, 0
+        for epoch in range(self.budget.epochs):
+            lr = self.budget.learning_rate * 0.5 * (1 + np.cos(np.pi * epoch / self.budget.epochs))
+            order = train_idx[self.np_rng.permutation(n)]
             for start in range(0, n, self.budget.batch):
                 idx = order[start:start + self.budget.batch]
-                lp, lv, grads = self.loss_and_grads(x[idx], mask[idx], target[idx], value[idx])
-                self._adam_step(grads, self.budget.learning_rate)
-                total_p += lp * len(idx)
-                total_v += lv * len(idx)
-            losses = (total_p / n, total_v / n)
-        return losses
+                _, _, grads = self.loss_and_grads(x[idx], mask[idx], target[idx], value[idx])
+                self._adam_step(grads, lr)
+            if len(held_idx):
+                held = self.measure(x[held_idx], mask[held_idx], target[held_idx], value[held_idx])
+                loss = held["policy_loss"] + held["value_loss"]
+                if loss < best_loss:
+                    best_loss, best_epoch = loss, epoch
+                    best = {k: v.copy() for k, v in self.network.params.items()}
+        if best is not None:
+            self.network.params.update(best)
+        result: dict[str, Any] = {"fitted": self.measure(x[train_idx], mask[train_idx], target[train_idx],
+                                                         value[train_idx])}
+        if len(held_idx):
+            result["held_out"] = self.measure(x[held_idx], mask[held_idx], target[held_idx], value[held_idx])
+            result["held_out"]["positions"] = int(len(held_idx))
+            result["best_epoch"] = best_epoch
+        return result
 
     def run(self, on_generation: Callable[["Trainer"], None] | None = None) -> Network:
         """All generations; `on_generation` sees the trainer after each (to save a checkpoint,
         so a run stopped early still has its last finished generation)."""
         for generation in range(self.budget.generations):
-            t0 = time.process_time()
+            spent = self.positions.cpu_s
             self.gather(generation)
             t1 = time.process_time()
-            policy_loss, value_loss = self.fit()
+            measures = self.fit()
             t2 = time.process_time()
             step = {"generation": generation, "positions": len(self.positions),
-                    "policy_loss": round(policy_loss, 4), "value_loss": round(value_loss, 4),
-                    "selfplay_cpu_s": round(t1 - t0, 1), "fit_cpu_s": round(t2 - t1, 1)}
+                    "policy_loss": measures["fitted"]["policy_loss"], "value_loss": measures["fitted"]["value_loss"],
+                    **measures, "selfplay_cpu_s": round(self.positions.cpu_s - spent, 1), "fit_cpu_s": round(t2 - t1, 1)}
             self.history.append(step)
             self.log(f"generation {generation}: {step}")
             if on_generation is not None:
@@ -256,9 +397,10 @@ class Trainer:
 
 
 def train(game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None,
-          on_generation: Callable[[Trainer], None] | None = None) -> Trainer:
-    """Run expert iteration; the trainer holds the network, its history and positions."""
-    trainer = Trainer(game, seed, budget, log)
+          on_generation: Callable[[Trainer], None] | None = None, positions: str | Path | None = None) -> Trainer:
+    """Run expert iteration; the trainer holds the network, its history and positions
+    (generation 0's kept in `positions`, a file, when given)."""
+    trainer = Trainer(game, seed, budget, log, positions)
     trainer.run(on_generation)
     return trainer
 

@@ -115,7 +115,7 @@ def parse_bot_spec(text: str) -> BotSpec:
     raw = text.strip()
     if not raw:
         raise BadOption("bot spec: empty")
-    if raw.lower().endswith(".npz"):  # a checkpoint of the learned bot
+    if raw.lower().endswith(".npz") and "=" not in raw:  # a bare checkpoint of the learned bot
         return BotSpec("learned", (("weights", raw),))
     if raw.lower().startswith("python:"):  # an outside policy: python:package.module:factory
         return BotSpec("python", (("factory", raw.partition(":")[2].strip()),))

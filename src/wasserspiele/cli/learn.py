@@ -27,6 +27,8 @@ def _budget_options(f):
         click.option("--iterations", type=int, default=None, help="search iterations per decision"),
         click.option("--epochs", type=int, default=None, help="training passes per generation"),
         click.option("--hidden", default=None, help="hidden layer sizes, e.g. 128,64"),
+        click.option("--sharpen", type=float, default=None,
+                     help="policy target: the search's visit shares to this power (1: as they are)"),
     ]):
         f = opt(f)
     return f
@@ -38,8 +40,11 @@ def _budget_options(f):
 @_budget_options
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="weights file (default: the package's bots/weights/GAME.npz)")
+@click.option("--positions", type=click.Path(dir_okay=False), default=None,
+              help="keep the expert's searched positions (generation 0) in this .npz after every game and "
+                   "reuse those it holds: a stopped run resumes, a refit skips the search")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-def train_cmd(game, seed, games, generations, iterations, epochs, hidden, out, options) -> None:
+def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, out, positions, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -63,12 +68,16 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, out, o
         for k, v in changes.items():
             if k != "hidden" and v < 1:
                 raise click.BadParameter("must be at least 1", param_hint=f"--{k}")
+        if sharpen is not None:
+            if not sharpen > 0:
+                raise click.BadParameter("must be above 0", param_hint="--sharpen")
+            changes["sharpen"] = sharpen
         budget = replace(budget, **changes)
         path = Path(out) if out else shipped_weights(g)
         # the command that remakes these weights where they ship
         words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
-                            ("epochs", epochs), ("hidden", hidden)):
+                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
@@ -79,7 +88,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, out, o
             t.network.save(path, t.metadata(command))
             click.echo(f"wrote {path} (generation {len(t.history) - 1}, {len(t.positions)} positions)", err=True)
 
-        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint)
+        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
+                        positions=positions)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(f"wrote {path} ({len(trainer.positions)} positions)")

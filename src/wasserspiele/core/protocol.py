@@ -270,6 +270,14 @@ class State(ABC):
         """Everything `seat` may know and nothing else, as JSON-ready data.
         `None` is a spectator: only public information."""
 
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        """The views of several seats at once, each equal to `view(seat)`: what a server
+        pushes to every seat after a move.  Views returned together may share their public
+        parts (the very same objects in several views), so read them (encode, compare)
+        and never change them.  A game overrides this to build what every seat sees once;
+        the default builds each view on its own."""
+        return {seat: self.view(seat) for seat in seats}
+
     @abstractmethod
     def sample_world(self, seat: int, rng: random.Random) -> "State":
         """A state with the same view for `seat`, its hidden parts dealt anew from `rng`,

@@ -185,6 +185,23 @@ def test_view_hides_picks_stack_order_and_removed_tiles():
     assert all(e["event"] != "pick" or "card" not in e for e in v["log"])
 
 
+def test_WW_3_1_views_built_together_show_each_face_down_pick_to_its_seat_alone():
+    s = new(4)
+    s.apply("pick zebra", 1)
+    s.apply("pick turtle", 3)
+    picked = {1: "zebra", 3: "turtle"}
+    views = s.views([None, 0, 1, 2, 3])
+    for seat, v in views.items():
+        assert v == s.view(seat) and v["seat"] == seat
+        picks_seen = {e["seat"]: e["pick"] for e in v["seats"] if e["pick"] is not None}
+        hands_seen = {e["seat"] for e in v["seats"] if e["hand"] is not None}
+        assert picks_seen == ({seat: picked[seat]} if seat in picked else {})
+        assert hands_seen == {0, 2} | ({seat} if seat in picked else set())
+    # the public part is built once: the same objects in every seat's view
+    assert views[0]["track"] is views[1]["track"] and views[0]["log"] is views[3]["log"]
+    assert views[0]["seats"][0] is views[2]["seats"][0]  # a seat without a pick looks the same to all
+
+
 def test_sample_world_redeals_hidden_parts_and_blinds_chance():
     s = new(4)
     for seat in (1, 2, 3):

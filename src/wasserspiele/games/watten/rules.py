@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance, Shuffle, UnitInterval
 from ...core.errors import BadNotation, BadRecord
@@ -516,6 +516,9 @@ class WattenState(StateData, State):
     # -- information -----------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         return _view.view(self, seat)
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return _view.views(self, seats)
 
     def sample_world(self, seat: int, rng: random.Random) -> "WattenState":
         return _view.sample_world(self, seat, rng)

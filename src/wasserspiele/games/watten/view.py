@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from ...core.chance import shuffle_fast
 from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
@@ -63,23 +63,25 @@ def _sort_key(state: "WattenState"):
 
 def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know: own hand, public play, own and partner's signals (WA-5)."""
+    return views(state, (seat,))[seat]
+
+
+def views(state: "WattenState", seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The views of several seats (State.views): the public play is built once and shared;
+    each seat gets its own hand, the signals it may see (WA-5) and its log."""
     game = state.game
     names = CARD_NAMES
     mode = game.signal_mode
-    bit = 0 if seat is None else 1 << seat
     public = 0b1111
-    shown = [e for e in state.log if e[4] == public or e[4] & bit][-LOG_SHOWN:]
-    log = [_event(k, s, a) for (_, k, s, a, _m) in shown]
     leader = state.leader
-    hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
     raising = game.raising
     lh = state.results[-1] if state.results else None
     over = state.winner_team >= 0
-    return {
+    shared = {
         "game": "watten",
-        "seat": seat,
-        "team": None if seat is None else seat & 1,
-        "partner": None if seat is None else (seat + 2) % 4,
+        "seat": None,
+        "team": None,
+        "partner": None,
         "teams": [[0, 2], [1, 3]],
         "options": dict(game.options),
         "target": game.target,
@@ -89,7 +91,7 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
         "dealer": state.dealer,
         "caller": state.caller,
         "trump": SUITS[state.trump] if state.trump >= 0 else None,
-        "hand": [names[c] for c in hand],
+        "hand": [],
         "hand_sizes": [len(h) for h in state.hands],
         "leader": leader,
         "trick": [[(leader + i) % 4, names[c]] for i, c in enumerate(state.trick)],
@@ -106,10 +108,9 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
             "gespannt": [state.team_scores[t] + state.value >= game.target for t in (0, 1)],
             "can_raise": [raising and not over and state._raise_block(t) is None for t in (0, 1)],
         },
-        "signals": [SIGNAL_LEVELS[lvl] if lvl >= 0 and signal_visible(mode, seat, s) else None
-                    for s, lvl in enumerate(state.signals)],
+        "signals": [],
         "voids": [[SUITS[s] for s in range(4) if v >> s & 1] for v in state.voids],
-        "log": log,
+        "log": [],
         "last_hand": None if lh is None else {
             "team": lh[3], "points": lh[4], "reason": REASONS[lh[5]], "tricks_won": [lh[6], lh[7]]},
         "results": [{"hand": r[0], "dealer": r[1], "trump": SUITS[r[2]], "team": r[3], "points": r[4],
@@ -117,6 +118,33 @@ def view(state: "WattenState", seat: int | None) -> dict[str, Any]:
         "winner_team": state.winner_team if over else None,
         "winners": state.winners(),
     }
+    events: dict[int, dict[str, Any]] = {}  # log entries, shared by the seats that see them
+    out = {}
+    for seat in seats:
+        bit = 0 if seat is None else 1 << seat
+        log = []  # the last LOG_SHOWN events this seat sees, newest first until reversed
+        for i in range(len(state.log) - 1, -1, -1):
+            if len(log) == LOG_SHOWN:
+                break
+            e = state.log[i]
+            if e[4] == public or e[4] & bit:
+                entry = events.get(i)
+                if entry is None:
+                    entry = events[i] = _event(e[1], e[2], e[3])
+                log.append(entry)
+        log.reverse()
+        hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
+        out[seat] = {
+            **shared,
+            "seat": seat,
+            "team": None if seat is None else seat & 1,
+            "partner": None if seat is None else (seat + 2) % 4,
+            "hand": [names[c] for c in hand],
+            "signals": [SIGNAL_LEVELS[lvl] if lvl >= 0 and signal_visible(mode, seat, s) else None
+                        for s, lvl in enumerate(state.signals)],
+            "log": log,
+        }
+    return out
 
 
 def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: random.Random) -> dict[int, list[int]] | None:

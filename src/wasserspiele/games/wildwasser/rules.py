@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance, Uniform
 from ...core.errors import BadRecord
@@ -573,6 +573,9 @@ class WildwasserState(WildwasserData, State):
     # -- information ----------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         return _view.view(self, seat)
+
+    def views(self, seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+        return _view.views(self, seats)
 
     def sample_world(self, seat: int, rng: random.Random) -> "WildwasserState":
         return _view.sample_world(self, seat, rng)

@@ -9,7 +9,7 @@ lying revealed), except that a face-down pick hides which of them is still in ha
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .actions import PICK, PICKS
 from .board import ICON_NAME, SPECIES
@@ -75,6 +75,13 @@ def _event_json(i: int, e: tuple, b) -> dict[str, Any]:
 
 def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know (None: a spectator), JSON-ready."""
+    return views(state, (seat,))[seat]
+
+
+def views(state: "WildwasserState", seats: Sequence[int | None]) -> dict[int | None, dict[str, Any]]:
+    """The views of several seats (State.views): the public track, river, log, podiums
+    and every seat's public entry are built once and shared; only the seats list
+    differs, where a seat's own face-down pick is shown to it alone."""
     b = state.board
     g = state.game
     p = state.players
@@ -101,9 +108,11 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
         river.append({"slot": s + 1, "crossing": g.slot_crossing[s] + 1, "tile": state.tile_id(t),
                       "icons": [ICON_NAME[i] for i in b.tile_icons[t][1:]] if t >= 0 else None})
 
-    seats = []
+    # each seat's entry as the others see it, and as the seat itself sees it when its
+    # pick is face down (hand and pick shown to it alone)
+    public_entry, own_entry = [], {}
+    points = state.points()
     for s in range(p):
-        hidden_pick = state.pick[s] >= 0 and s != seat
         animals = {}
         for sp in range(n):
             a = s * n + sp
@@ -114,20 +123,22 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
                 animals[SPECIES[sp]] = {"at": "podium", "field": None, "place": state.place[a]}
             else:
                 animals[SPECIES[sp]] = {"at": "track", "field": pos, "place": None}
-        unrevealed = state.hand[s] | (1 << state.pick[s] if state.pick[s] >= 0 else 0)
-        seats.append({
+        pick = state.pick[s]
+        unrevealed = state.hand[s] | (1 << pick if pick >= 0 else 0)
+        entry = {
             "seat": s,
-            "hand": None if hidden_pick else _names(state.hand[s]),
+            "hand": None if pick >= 0 else _names(state.hand[s]),
             "unrevealed": _names(unrevealed),
             "revealed": _names(state.revealed[s]),
-            "picked": state.pick[s] >= 0,
-            "pick": SPECIES[state.pick[s]] if state.pick[s] >= 0 and s == seat else None,
+            "picked": pick >= 0,
+            "pick": None,
             "animals": animals,
             "finished": state.done[s],
-            "points": 0,
-        })
-    for s, pts in enumerate(state.points()):
-        seats[s]["points"] = pts
+            "points": points[s],
+        }
+        public_entry.append(entry)
+        if pick >= 0:
+            own_entry[s] = {**entry, "hand": _names(state.hand[s]), "pick": SPECIES[pick]}
 
     podiums = {SPECIES[sp]: [None] * state.podium_n[sp] for sp in range(n)}
     for a, pl in enumerate(state.place):
@@ -135,9 +146,9 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
             podiums[SPECIES[a % n]][pl - 1] = a // n
 
     over = state.phase == OVER
-    return {
+    public = {
         "game": "wildwasser",
-        "seat": seat,
+        "seat": None,
         "players": p,
         "river_flow": g.options["river_flow"],
         "round": state.round,
@@ -154,14 +165,21 @@ def view(state: "WildwasserState", seat: int | None) -> dict[str, Any]:
         "removed": len(state.removed),
         "discard": [b.tile_ids[t] for t in state.discard],
         "last_round": state.last_round,
-        "seats": seats,
+        "seats": public_entry,
         "podiums": podiums,
         "podium_points": {SPECIES[sp]: list(b.podium[sp]) for sp in range(n)},
         "speeds": {SPECIES[sp]: b.speed[sp] for sp in range(n)},
         "log": [_event_json(i, e, b) for i, e in state.events(LOG_LENGTH)],
-        "scores": state.points(),
+        "scores": points,
         "winners": state.winners() if over else [],
     }
+    out = {}
+    for seat in seats:
+        own = own_entry.get(seat)
+        out[seat] = {**public, "seat": seat,
+                     "seats": public_entry if own is None else
+                     [own if e["seat"] == seat else e for e in public_entry]}
+    return out
 
 
 def sample_world(state: "WildwasserState", seat: int | None, rng: random.Random) -> "WildwasserState":
