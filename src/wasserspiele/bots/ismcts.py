@@ -12,6 +12,10 @@ world by its own blind generator, so the tree is open-loop over dice and draws.
   the rollout policy, so the tree never lets an opponent "see" our pick.
 * Multi-step turns (Seven Waters' extra actions) are ordinary consecutive nodes
   of the same seat.
+* Rollouts in a compiled kernel: where the game's heuristic module offers
+  `kernel_rollout` for the rollout policy, each rollout draws its choices from a kernel
+  generator seeded by the search and is played by the game's kernel (numba), or by the
+  engine drawing the same numbers (`KernelStream`) where numba is absent.
 
 The bot never touches the true state: it sees the view, the legal actions and
 worlds dealt from what it cannot see.
@@ -23,6 +27,7 @@ import logging
 import math
 import random
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
@@ -71,24 +76,52 @@ MARGIN_WEIGHT = 0.2
 
 def score_leads(state: State) -> list[float]:
     """Per seat, a logistic in [0, 1] of its score lead over the best seat of another team."""
-    game = state.game
-    scores = state.scores()
+    return _leads(state.game, state.scores())
+
+
+def _leads(game: Game, scores: Sequence[float]) -> list[float]:
     # a score difference of about this size decides a game (the manifest's search hint)
     scale = game.manifest.search.score_scale
     out = []
-    for s, mine in enumerate(scores):
-        team = game.teams[game.team_of(s)]
-        best_other = max((x for t, x in enumerate(scores) if t not in team), default=mine)
+    for mine, others in zip(scores, _rivals(game)):
+        best_other = max((scores[t] for t in others), default=mine)
         out.append(1.0 / (1.0 + math.exp(-(mine - best_other) / scale)))
     return out
 
 
+_RIVALS: "weakref.WeakKeyDictionary[Game, tuple]" = weakref.WeakKeyDictionary()
+
+
+def _rivals(game: Game) -> tuple[tuple[int, ...], ...]:
+    """Per seat, the seats of the other teams (asked once per game: every rollout's value needs them)."""
+    found = _RIVALS.get(game)
+    if found is None:
+        teams = game.teams
+        found = _RIVALS[game] = tuple(tuple(t for t in range(game.players) if t not in teams[game.team_of(s)])
+                                      for s in range(game.players))
+    return found
+
+
 def evaluate(state: State) -> list[float]:
     """Per-seat value in [0, 1]: the result (and margin) when over, else the score lead."""
-    leads = score_leads(state)
-    if not state.is_terminal():
+    return rewards(state.game, state.scores(), state.returns() if state.is_terminal() else None)
+
+
+def rewards(game: Game, scores: Sequence[float], returns: Sequence[float] | None) -> list[float]:
+    """`evaluate` of a position with these scores and, once the game is over, these returns
+    (`State.returns`); None while it goes on."""
+    leads = _leads(game, scores)
+    if returns is None:
         return leads
-    return [(1 - MARGIN_WEIGHT) * r + MARGIN_WEIGHT * m for r, m in zip(state.returns(), leads)]
+    return [(1 - MARGIN_WEIGHT) * r + MARGIN_WEIGHT * m for r, m in zip(returns, leads)]
+
+
+def returns_of(game: Game, winners: Sequence[int]) -> list[float]:
+    """`State.returns` of a finished game with these winners (a kernel rollout's result)."""
+    if not winners:
+        return [0.0] * game.players
+    share = 1.0 / len({game.team_of(s) for s in winners})
+    return [share if s in winners else 0.0 for s in range(game.players)]
 
 
 # A rollout policy returns one of `world.legal_actions(seat)`: search applies it unchecked.
@@ -122,6 +155,17 @@ def _heuristic_hook(game, name: str, what: str):
     return hook
 
 
+def _optional_hook(game, name: str):
+    """A search hook of the game's heuristic module, or None when it offers none."""
+    if game is None:
+        return None
+    try:
+        module = game.manifest.plugin_module("heuristic")
+    except PluginMissing:
+        return None
+    return getattr(module, name, None)
+
+
 def random_policy(world: State, seat: int, rng: random.Random) -> Action:
     """A uniformly random legal action."""
     legal = world.legal_actions(seat)
@@ -131,6 +175,32 @@ def random_policy(world: State, seat: int, rng: random.Random) -> Action:
 def bot_policy(bot: Bot) -> RolloutPolicy:
     """Another bot (e.g. the game's heuristic) as a rollout policy, reading the sampled world's views."""
     return lambda world, seat, rng: bot.choose(decision_for(world, seat))
+
+
+class KernelStream:
+    """A rollout policy's `randrange` drawn from the compiled kernels' generator
+    (`fast.xorshift32`, `fast.below`), as the kernels draw their random and tied choices:
+    a rollout the engine plays in Python with it makes the same moves as the game's
+    kernel playing the same world from the same generator state."""
+
+    __slots__ = ("x", "_step", "_below")
+
+    def __init__(self, x: int):
+        from ..fast import below, xorshift32
+
+        self.x = x
+        self._step, self._below = xorshift32, below
+
+    def randrange(self, n: int) -> int:
+        self.x = self._step(self.x)
+        return self._below(self.x, n)
+
+
+# A game's kernel rollout (its heuristic module's `kernel_rollout`): play at most `depth`
+# actions of a world by the named policy ("random" or "policy") from generator state x,
+# returning (scores, winners or None while the game goes on), or None when the kernel
+# does not cover the world's options or the policy.
+KernelRollout = Callable[[State, str, int, int], "tuple[list[float], list[int] | None] | None"]
 
 
 def rollout(world: State, policy: RolloutPolicy, rng: random.Random, depth: int) -> None:
@@ -159,7 +229,7 @@ class ISMCTSBot(Bot):
                  cpu_seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
-                 conventions: bool = False, game=None, guide: Guide | None = None):
+                 conventions: bool = False, game=None, guide: Guide | None = None, compiled: bool | None = None):
         super().__init__(seed)
         # guide: a learned prior and value (bots/learned.py) in place of progressive
         # widening, UCB and rollouts: PUCT selection, the value at the new leaf
@@ -211,6 +281,21 @@ class ISMCTSBot(Bot):
             self._policy = bot_policy(make_bot("heuristic", game, seed))
         else:
             raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
+        # Where the game's compiled kernel plays this rollout policy, rollouts draw their
+        # choices from the kernel's generator, one seed per iteration: the kernel (with
+        # numba; `compiled`) and the engine in Python (without) then play the same
+        # rollouts and a seeded search makes the same moves either way.
+        self.rollout_kind = rollout
+        self._kernel_rollout: KernelRollout | None = None
+        if rollout in ("random", "policy"):
+            self._kernel_rollout = _optional_hook(game, "kernel_rollout")
+        if self._kernel_rollout is not None and compiled is None:
+            from ..fast import COMPILED as compiled
+        self.compiled = bool(compiled) and self._kernel_rollout is not None
+        if self.compiled:
+            # load the compiled kernel now (about a CPU-second from numba's disk cache, once
+            # per process), so that the first search's time and its safety net do not pay it
+            self._kernel_rollout(game.new_game(seed=0), rollout, 1, 1)
         self.last_iterations = 0
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
@@ -339,12 +424,29 @@ class ISMCTSBot(Bot):
             world.apply_legal(best.action, seat)
             path.append(best)
             node = best
-        if world.to_move():
+        if not world.to_move():
+            values = evaluate(world)
+        elif self._kernel_rollout is not None:
+            values = self._kernel_playout(world, rng)
+        else:
             rollout(world, self._policy, rng, self.rollout_depth)
-        rewards = evaluate(world)
+            values = evaluate(world)
         for visited in path:
             visited.visits += 1
-            visited.reward += rewards[visited.seat]
+            visited.reward += values[visited.seat]
+
+    def _kernel_playout(self, world: State, rng: random.Random) -> list[float]:
+        """The rollout's values, the rollout drawn from a kernel generator seeded by `rng`:
+        played by the compiled kernel when it covers the world, else by the engine."""
+        x = rng.getrandbits(32) or 1  # xorshift32 never leaves 0
+        if self.compiled:
+            result = self._kernel_rollout(world, self.rollout_kind, self.rollout_depth, x)
+            if result is not None:
+                scores, winners = result
+                game = world.game
+                return rewards(game, scores, None if winners is None else returns_of(game, winners))
+        rollout(world, self._policy, KernelStream(x), self.rollout_depth)
+        return evaluate(world)
 
 
     def _iterate_guided(self, root: Node, world: State, rng: random.Random, c: float, me: int,
@@ -390,7 +492,7 @@ class ISMCTSBot(Bot):
                 break
             path.append(child)
             node = child
-        rewards = evaluate(world) if world.is_terminal() else guide.values(world)
+        values = evaluate(world) if world.is_terminal() else guide.values(world)
         for visited in path:
             visited.visits += 1
-            visited.reward += rewards[visited.seat]
+            visited.reward += values[visited.seat]

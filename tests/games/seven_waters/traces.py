@@ -7,6 +7,12 @@ scores, and the same search trees.
     PYTHONPATH=src:tests python -m games.seven_waters.traces   # prints the JSON to store
 
 Each game or search is one short digest; a mismatch names the seed to look at.
+
+The search digests were recorded again when rollouts moved to the compiled kernel
+(issue 17 item 3): the search now seeds each rollout's choices from the kernel's
+generator (`bots.ismcts.KernelStream`), which changes the trees by design.  They were
+recorded with numba and reproduced by the engine playing the same draws in Python
+(`ISMCTSBot(compiled=False)`): the same twelve digests.
 """
 
 from __future__ import annotations

@@ -408,6 +408,27 @@ def rollout_policy(world, seat: int, rng):
     return best[rng.randrange(len(best))] if len(best) > 1 else best[0]
 
 
+def kernel_rollout(world, policy: str, depth: int, x: int):
+    """A search rollout of `world` in the compiled kernel (kernel.rollout): at most `depth`
+    actions by `rollout_policy` ("policy") or uniformly random ones ("random") for both
+    seats, choices drawn from xorshift32 state `x` exactly as `rollout_policy` and
+    `bots.ismcts.random_policy` draw them from a `bots.ismcts.KernelStream` (the same
+    moves: tests/bots/test_ismcts_kernel.py).  (scores, winners, or None while the game
+    goes on); every option of the game is covered."""
+    from . import kernel as K
+
+    seats = _KERNEL_SEATS.get(policy)
+    if seats is None:
+        if policy not in ("policy", "random"):
+            return None
+        seats = _KERNEL_SEATS[policy] = K.seat_policies(K.HEURISTIC if policy == "policy" else K.RANDOM)
+    _, a, b, won = K.rollout(K.from_state(world), seats, x, depth)
+    return [a, b], (None if won < 0 else K.winners(won))
+
+
+_KERNEL_SEATS: dict = {}  # rollout kind -> the kernel's policy per seat
+
+
 # Bounds on `score` over a hand's builds of one kind, without making them: their scores
 # less `_slide_use` (which only lowers them).
 _SHAPES: dict[tuple, tuple] = {}

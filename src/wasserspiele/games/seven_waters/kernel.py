@@ -924,60 +924,92 @@ def tables_encode(agent, tables, at, obs, masks):
 
 
 # -- from an engine position (for search rollouts) -------------------------------------
+_SUIT = {"C": 0, "D": 1, "H": 2, "S": 3}
+
+
 def from_state(state) -> np.ndarray:
     """The kernel's vector of an engine position (a real one or a sampled world), so a
-    rollout can go on in the kernel from there (`play_out`)."""
+    rollout can go on in the kernel from there (`play_out`, `rollout`).  Built as Python
+    integers and converted once: search converts a world per iteration, and setting numpy
+    elements one by one cost 2.5 times as much."""
     from .actions import piece_rank, piece_suit
 
-    game_options = state.game.options
-    g = np.zeros(FIELDS, np.int64)
-    g[LEFT], g[TURN], g[EXTRA] = state.left, state.turn, state.extra
-    g[FINAL], g[OVER], g[BUILT] = state.final_left, state.over, state.slides_built
+    g = [0] * FIELDS
+    g[LEFT], g[TURN], g[EXTRA] = state.left, state.turn, int(state.extra)
+    g[FINAL], g[OVER], g[BUILT] = state.final_left, int(state.over), state.slides_built
     g[LIMIT] = min(state.slide_limit, NO_LIMIT)
-    g[FINAL_TURNS_AT] = FINAL_TURNS[game_options["final_turns"]]
-    for i, c in enumerate(state.pyramid):
-        g[PYR + i] = -1 if c is None else c.index
+    g[FINAL_TURNS_AT] = FINAL_TURNS[state.game.options["final_turns"]]
+    g[PYR:PYR + PYRAMID] = [-1 if c is None else c.index for c in state.pyramid]
     for s in (0, 1):
         b = SEAT0 + s * SEAT_FIELDS
-
-        def put(field: int, cards) -> None:
-            for c in cards:
-                g[b + field] |= 1 << c.index
-
-        put(HAND, state.hands[s])
-        put(LINE_CARDS, [c for line in state.lines[s] for c in line])
-        put(SLIDE_SET, [p.card for sl in state.slides[s] if sl for p in sl])
-        put(RIVER_SET, [p.card for p in state.river[s]])
-        put(POOL_SET, [p.card for p in state.pool[s]])
-        put(DISCARD_SET, state.discards[s])
-        g[b + NHAND] = len(state.hands[s])
-        g[b + DISCARDS] = len(state.discards[s])
-        g[b + SLIDE_CARDS] = sum(len(sl) for sl in state.slides[s] if sl)
-        g[b + SLID] = sum(1 << k for k, sl in enumerate(state.slides[s]) if sl is not None)
+        park = [0, 0, 0, 0]  # SW-5.2: plain park cards per suit (a joker never counts)
+        lines = slides = river_set = pool_set = slid = slide_n = 0
+        for line in state.lines[s]:
+            for c in line:
+                lines |= 1 << c.index
+                if c.rank:
+                    park[c.index // 13] += 1
+        for k, sl in enumerate(state.slides[s]):
+            if sl is not None:
+                slid |= 1 << k
+                slide_n += len(sl)
+                for p in sl:
+                    c = p.card
+                    slides |= 1 << c.index
+                    if c.rank:
+                        park[c.index // 13] += 1
         river, pool, theme = state.river[s], state.pool[s], state.theme[s]
+        for p in river:
+            c = p.card
+            river_set |= 1 << c.index
+            if c.rank:
+                park[c.index // 13] += 1
+        for p in pool:
+            c = p.card
+            pool_set |= 1 << c.index
+            if c.rank:
+                park[c.index // 13] += 1
+        if theme is not None:
+            park[theme.index // 13] += 1  # never a joker (SW-4.3d)
+        hand = discards = 0
+        for c in state.hands[s]:
+            hand |= 1 << c.index
+        for c in state.discards[s]:
+            discards |= 1 << c.index
+        g[b + HAND], g[b + NHAND] = hand, len(state.hands[s])
+        g[b + DISCARDS], g[b + DISCARD_SET] = len(state.discards[s]), discards
+        g[b + LINE_CARDS], g[b + SLIDE_SET], g[b + RIVER_SET], g[b + POOL_SET] = lines, slides, river_set, pool_set
+        g[b + SLIDE_CARDS], g[b + SLID] = slide_n, slid
         g[b + LO] = piece_rank(river[0]) if river else 0
         g[b + HI] = piece_rank(river[-1]) if river else 0
-        g[b + POOL_SUIT] = "CDHS".index(piece_suit(pool[0])) if pool else -1
+        g[b + POOL_SUIT] = _SUIT[piece_suit(pool[0])] if pool else -1
         g[b + POOL_N] = len(pool)
         g[b + THEME_CARD] = theme.index if theme is not None else -1
-        for k in range(4):
-            g[b + SUMS + k] = state.line_sums[s][k]
-        for c in state.park_cards(s):
-            if c.rank:
-                g[b + PARK + c.index // 13] += 1
-    return g
+        g[b + SUMS:b + SUMS + 4] = state.line_sums[s]
+        g[b + PARK:b + PARK + 4] = park
+    return np.array(g, np.int64)
+
+
+@kernel
+def rollout(g, policies, x, depth) -> tuple:
+    """Play at most `depth` actions of the game in `g` by the seats' policies (RANDOM or
+    HEURISTIC), the search's rollout: (generator state, score of seat 0, of seat 1,
+    winner code or -1 while the game goes on)."""
+    out = np.zeros(ACTIONS, np.int64)
+    best = np.zeros(ACTIONS, np.int64)
+    cards = np.zeros(SLOTS, np.int64)
+    tab = np.zeros((8, 1 << SLOTS), np.int64)
+    ctx = np.zeros(CONTEXT, np.int64)
+    for _ in range(depth):
+        if g[OVER]:
+            break
+        code, x = choose(policies[g[TURN]], g, x, out, cards, tab, ctx, best)
+        apply(g, code, cards)
+    return x, score(g, 0), score(g, 1), winner(g) if g[OVER] else -1
 
 
 @kernel
 def play_out(g, policies, x) -> int:
     """Play the game in `g` to its end by the seats' policies (RANDOM or HEURISTIC); the
     new generator state.  `score` and `winner` read the result."""
-    out = np.zeros(ACTIONS, np.int64)
-    best = np.zeros(ACTIONS, np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
-    ctx = np.zeros(CONTEXT, np.int64)
-    while not g[OVER]:
-        code, x = choose(policies[g[TURN]], g, x, out, cards, tab, ctx, best)
-        apply(g, code, cards)
-    return x
+    return rollout(g, policies, x, 1 << 30)[0]

@@ -26,15 +26,16 @@ MANIFEST = GameManifest(
     ),
     search=SearchHints(
         score_scale=8.0,
-        # rollouts to the end by the heuristic's choice read from the sampled world (2.7x
-        # cheaper than through views); cut after 10 actions the search lost to the
-        # heuristic (0.475 of 40 games), as mid-game scores punish cards about to be built
+        # rollouts to the end by the heuristic's choice read from the sampled world, played
+        # in the compiled kernel where numba is installed (heuristic.kernel_rollout, the same
+        # moves); cut after 10 actions the search lost to the heuristic (0.475 of 40 games),
+        # as mid-game scores punish cards about to be built
         ismcts={"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
-        # hard: 200 iterations took 0.56 s a move before the faster engine (the rollouts play the
-        # heuristic to the end), as slow as the expert; 40 keep it near the other games' hard.
-        # expert: 300 iterations, about 0.4 s a move on average with the faster engine (its first
-        # moves, with the longest rollouts, take longest); docs/performance.md, docs/leaderboard.md
-        levels={"hard": {"iterations": 40}, "expert": {"iterations": 300}},
+        # hard: 40 iterations, near the other games' hard (set when a Python rollout cost 2.5 ms).
+        # expert: 1,500 iterations, about 0.6 CPU-s a move on a loaded machine with the kernel
+        # rollouts (2,000 took 0.86 s, p90 1.03 s); it was 300 with rollouts in Python;
+        # docs/performance.md, docs/leaderboard.md
+        levels={"hard": {"iterations": 40}, "expert": {"iterations": 1500}},
     ),
     plugins=Plugins(
         heuristic=f"{_HERE}.heuristic:HeuristicBot",

@@ -213,3 +213,26 @@ class HeuristicBot(Bot):
 
     def _pick(self, b: Track, legal):
         return max(legal, key=lambda a: self._card_value(b, str(a).split()[1]) + self.rng.random() * 0.05)
+
+
+def kernel_rollout(world, policy: str, depth: int, x: int):
+    """A search rollout of `world` in the compiled kernel (kernel.rollout): at most `depth`
+    uniformly random decisions ("random"; the kernel plays no other policy), the die and
+    the seats' choices drawn from xorshift32 state `x`.  The engine's rollout rolls the
+    world's own die, so the two differ draw by draw and agree in distribution
+    (tests/bots/test_ismcts_kernel.py).  (scores, winners, or None while the game goes
+    on), or None for another policy or a board the kernel was not built for."""
+    import numpy as np
+
+    from . import kernel as K
+
+    if policy != "random" or world.board is not K.BOARD:
+        return None
+    bd = K.BOARDS[world.game.options["river_flow"]]
+    st = K.from_state(world)
+    st[K.RNG] = x
+    p = world.players
+    pts = np.zeros(p, np.int64)
+    won = np.zeros(p, np.int64)
+    over = K.rollout(st, bd, depth, pts, won)
+    return [float(v) for v in pts], ([s for s in range(p) if won[s]] if over else None)

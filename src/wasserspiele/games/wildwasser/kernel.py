@@ -567,6 +567,26 @@ def winners(st, pts, out):
             return
 
 
+# -- search rollouts -------------------------------------------------------------------------
+@kernel
+def rollout(st, bd, depth, pts, won) -> bool:
+    """A search rollout from position `st` (`from_state` of a sampled world): at most
+    `depth` uniformly random decisions, chance and choices from the position's generator;
+    the podium points into `pts` and, once the game is over, the winners (1 each) into
+    `won`.  Whether the game is over."""
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    dice = np.zeros(0, np.int64)
+    for _ in range(depth):
+        if st[PHASE] == OVER:
+            break
+        apply(st, bd, random_action(st, bd, codes), dice)
+    points(st, bd, pts)
+    if st[PHASE] != OVER:
+        return False
+    winners(st, pts, won)
+    return True
+
+
 # -- whole games ----------------------------------------------------------------------------
 @kernel
 def _play_games(games, players, first, removed, bd, st, x, points_out, winners_out):
