@@ -157,3 +157,16 @@ def test_ww_search_through_the_kernel_is_reproducible_for_a_seed():
     game = load("wildwasser", players=4)
     first = _searched(game, 4, compiled=True)
     assert first[0].compiled and first[1] == _searched(game, 4, compiled=True)[1]
+
+
+@pytest.mark.parametrize("compiled, hard, expert", [(True, 200, 1500), (False, 40, 300)])
+def test_seven_waters_levels_buy_fewer_iterations_without_the_compiled_kernel(monkeypatch, compiled, hard, expert):
+    """Without numba the rollouts run in Python, six times slower: the manifest's
+    `python_levels` keep hard and expert within their time (bots/levels.py)."""
+    import wasserspiele.fast as fast
+    from wasserspiele.bots.levels import level_settings
+    monkeypatch.setattr(fast, "COMPILED", compiled)
+    game = load("seven_waters")
+    assert level_settings("hard", game)[1]["iterations"] == hard
+    assert level_settings("expert", game)[1]["iterations"] == expert
+    assert level_settings("expert", load("watten"))[1]["iterations"] == 1500  # no python_levels: unchanged

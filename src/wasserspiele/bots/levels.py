@@ -38,7 +38,13 @@ def level_settings(level: str, game: Game) -> tuple[str, dict]:
     if key not in LEVELS:
         raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     kind, kwargs = LEVELS[key]
-    return kind, {**kwargs, **game.manifest.search.levels.get(key, {})}
+    search = game.manifest.search
+    kwargs = {**kwargs, **search.levels.get(key, {})}
+    if key in search.python_levels:
+        from ..fast import COMPILED  # imports numba: only for a game that needs to know
+        if not COMPILED:
+            kwargs.update(search.python_levels[key])
+    return kind, kwargs
 
 
 def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:

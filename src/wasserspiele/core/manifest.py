@@ -59,10 +59,15 @@ class SearchHints:
     # Per level (bots/levels.py), bot keyword arguments replacing the level's defaults,
     # e.g. {"expert": {"iterations": 3000}}: what an idle machine searches in the level's time.
     levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # The same per level, applied over `levels` where the compiled kernels are absent (no
+    # numba): a game whose search rolls out in its kernel buys fewer iterations with the
+    # level's time when the rollouts run in Python.
+    python_levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "ismcts", _frozen(self.ismcts))
         object.__setattr__(self, "levels", _frozen(self.levels))
+        object.__setattr__(self, "python_levels", _frozen(self.python_levels))
 
 
 @dataclass(frozen=True)

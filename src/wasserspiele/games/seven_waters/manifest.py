@@ -31,11 +31,13 @@ MANIFEST = GameManifest(
         # moves); cut after 10 actions the search lost to the heuristic (0.475 of 40 games),
         # as mid-game scores punish cards about to be built
         ismcts={"rollout_depth": 120, "rollout": "policy", "root_candidates": 5},
-        # hard: 40 iterations, near the other games' hard (set when a Python rollout cost 2.5 ms).
-        # expert: 1,500 iterations, about 0.6 CPU-s a move on a loaded machine with the kernel
-        # rollouts (2,000 took 0.86 s, p90 1.03 s); it was 300 with rollouts in Python;
+        # With the rollouts in the compiled kernel: hard the default 200 iterations (about
+        # 0.1 CPU-s a move); expert 1,500, about 0.6 CPU-s a move on a loaded machine (2,000
+        # took 0.86 s, p90 1.03 s). Without numba the rollouts run in Python, six times
+        # slower: hard 40 and expert 300 iterations, the budgets before the kernel.
         # docs/performance.md, docs/leaderboard.md
-        levels={"hard": {"iterations": 40}, "expert": {"iterations": 1500}},
+        levels={"expert": {"iterations": 1500}},
+        python_levels={"hard": {"iterations": 40}, "expert": {"iterations": 300}},
     ),
     plugins=Plugins(
         heuristic=f"{_HERE}.heuristic:HeuristicBot",
