@@ -57,6 +57,14 @@ def test_options_without_a_declared_maximum_have_one(client):
                 assert o["maximum"] is not None, (g["name"], o["name"])
 
 
+@pytest.mark.parametrize("option", ["name", "self"])
+def test_an_option_named_like_a_parameter_is_an_unknown_option(client, option):
+    """Found by the generated inputs below: `{"options": {"name": null}}` reached
+    `load(name, **options)` as a second `name` and answered 500."""
+    body = refused(client.post("/api/tables", json={"game": "watten", "options": {option: None}}), 400, "bad_option")
+    assert f"no option {option!r}" in body["reason"]
+
+
 @pytest.mark.parametrize("content, status, code", [
     (b"[" * 16000, 400, "bad_json"),                                   # deep nesting
     (b'{"game": "watten", "options": {"target": ' + b"9" * 5000 + b"}}", 400, "bad_json"),

@@ -47,7 +47,7 @@ class Game(ABC):
             cls.name, cls.title, cls.option_list = m.name, m.title["en"], m.options
             cls.fixed_players = m.fixed_players
 
-    def __init__(self, **options: Any):
+    def __init__(self, /, **options: Any):
         self.options: dict[str, Any] = resolve_options(self.option_list, options, self.name)
         self.players: int = self.fixed_players or self.options["players"]
 

@@ -138,6 +138,6 @@ def game_class(name: str) -> type[Game]:
     return cls
 
 
-def load(name: str, **options: Any) -> Game:
+def load(name: str, /, **options: Any) -> Game:
     """The game `name` with the given options (unknown options or bad values raise BadOption)."""
     return game_class(name)(**options)

@@ -77,7 +77,7 @@ class Rules:
     signal is caught and the rank tables (effective suits eff[trump, card], strengths
     strength[4 * trump + led, card], from rules.rank_tables: WA-2, WA-2.1)."""
 
-    def __init__(self, **options):
+    def __init__(self, /, **options):
         o = resolve_options(MANIFEST.options, options, MANIFEST.name)  # the engine's checks and defaults
         self.options = o
         eff, strength = rank_tables(o["jack_order"])

@@ -93,7 +93,7 @@ class Watten(Game):
 
     manifest = MANIFEST  # name, title, options and seat count
 
-    def __init__(self, **options: Any):
+    def __init__(self, /, **options: Any):
         super().__init__(**options)
         o = self.options
         self.eff, self.strength = rank_tables(o["jack_order"])

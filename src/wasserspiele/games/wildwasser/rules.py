@@ -40,7 +40,7 @@ class Wildwasser(Game):
     manifest = MANIFEST  # name, title, options and seat count
     board: Board = BOARD
 
-    def __init__(self, **options: Any):
+    def __init__(self, /, **options: Any):
         super().__init__(**options)
         b = self.board
         p = self.players
