@@ -58,6 +58,17 @@ def inline_kernel(fn):
     return numba.njit(cache=True, nogil=True, inline="always")(fn)
 
 
+@inline_kernel
+def shuffle_xorshift(a, n: int, x: int) -> int:
+    """Fisher-Yates of a[:n] in place, from the end (as random.shuffle), drawing from the
+    xorshift32 state `x`; the new state.  Every kernel deals with it."""
+    for i in range(n - 1, 0, -1):
+        x = xorshift32(x)
+        j = below(x, i + 1)
+        a[i], a[j] = a[j], a[i]
+    return x
+
+
 # -- Python's own generator (random.Random) inside kernels ---------------------------
 # A kernel that must play exactly the games the Python engine and bots play given their
 # seeds (the lab's covered studies) draws from CPython's Mersenne Twister as

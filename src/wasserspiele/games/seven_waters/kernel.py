@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, kernel, seed_state, xorshift32
+from ...fast import below, kernel, seed_state, shuffle_xorshift, xorshift32
 
 # -- the codec's action space (codec.py) ---------------------------------------------
 SLOTS = 7                      # SW-4.1: at most 7 cards in hand
@@ -73,11 +73,7 @@ def deal(deck, x: int) -> int:
     """SW-3.4: shuffle the 54 cards into `deck` (Fisher-Yates); the new generator state."""
     for i in range(DECK):
         deck[i] = i
-    for i in range(DECK - 1, 0, -1):
-        x = xorshift32(x)
-        j = below(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return x
+    return shuffle_xorshift(deck, DECK, x)
 
 
 @kernel

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, xorshift32
+from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, xorshift32
 
 RANDOM, GREEDY = 0, 1          # seat policies: uniformly random legal play; rollout_policy's greedy play
 PY_RANDOM = 2                  # the random bot: `rng.choice(legal)` from the seat's random.Random (lab_games)
@@ -31,11 +31,7 @@ def deal(deck: np.ndarray, x: int) -> int:
     generator state."""
     for i in range(64):
         deck[i] = i // 8
-    for i in range(63, 0, -1):
-        x = xorshift32(x)
-        j = below(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return x
+    return shuffle_xorshift(deck, 64, x)
 
 
 @kernel

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.options import resolve_options
-from ...fast import below, inline_kernel, kernel, seed_state, xorshift32
+from ...fast import below, inline_kernel, kernel, seed_state, shuffle_xorshift, xorshift32
 from .actions import (
     ACCEPT as ACCEPT_KIND, ACCEPT_ACTION, CONCEDE as CONCEDE_KIND, CONCEDE_ACTION, PLAY, PLAYS, RAISE as RAISE_KIND,
     RAISE_ACTION, SIGNAL as SIGNAL_KIND, SIGNALS as SIGNAL_ACTIONS, TRUMP as TRUMP_KIND, TRUMPS,
@@ -106,11 +106,7 @@ def shuffle(deck, x: int) -> int:
     """A 32-card order in `deck` (Fisher-Yates on the card ids); the new generator state."""
     for i in range(N_CARDS):
         deck[i] = i
-    for i in range(N_CARDS - 1, 0, -1):
-        x = xorshift32(x)
-        j = below(x, i + 1)
-        deck[i], deck[j] = deck[j], deck[i]
-    return x
+    return shuffle_xorshift(deck, N_CARDS, x)
 
 
 @kernel

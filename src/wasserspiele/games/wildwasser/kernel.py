@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, kernel, seed_state, xorshift32
+from ...fast import below, kernel, seed_state, shuffle_xorshift, xorshift32
 from .actions import MAX_SEATS
 from .board import CARDS, CHEETAH, DIE, MARKER as MARKER_ICON, MEERKAT, RHINO, TURTLE, ZEBRA
 from .rules import BOARD, FINISHED_TO_END, TIE_BREAK
@@ -149,11 +149,7 @@ def shuffle_tiles(bd, order, x: int) -> int:
     r = bd[B_REGULAR]
     for i in range(n):
         order[i] = bd[r + i]
-    for i in range(n - 1, 0, -1):
-        x = xorshift32(x)
-        j = below(x, i + 1)
-        order[i], order[j] = order[j], order[i]
-    return x
+    return shuffle_xorshift(order, n, x)
 
 
 @kernel
