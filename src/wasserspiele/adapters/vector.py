@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from gymnasium import spaces
 from gymnasium.vector import VectorEnv
+from gymnasium.vector.utils import batch_space
 
 from ..fast import seed_state
 
@@ -23,6 +25,20 @@ class KernelVectorEnv(VectorEnv):
     needs_reset: np.ndarray
     _seed: int | None
     _masks: np.ndarray
+
+    def _setup(self, codec, num_envs: int, illegal_reward: float, seed: int | None) -> None:
+        """The spaces (the same as the single-table environments'), the observation and
+        mask buffers and the seed: what every game's `__init__` sets alike."""
+        low, high = codec.bounds()
+        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
+        self.single_action_space = spaces.Discrete(codec.num_actions)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.illegal_reward = float(illegal_reward)
+        self.needs_reset = np.zeros(num_envs, np.bool_)
+        self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
+        self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
+        self._seed = seed
 
     def _reset_tables(self, xs: np.ndarray) -> None:
         raise NotImplementedError

@@ -18,9 +18,7 @@ the one that ended them (Gymnasium's next-step autoreset).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
 from ...adapters.vector import KernelVectorEnv
@@ -66,22 +64,13 @@ class SevenWatersVectorEnv(KernelVectorEnv):
         self.options = np.array(K._options(first_player, slide_limit, final_turns), np.int64)
         self.at = segment_starts(codec)
         self.num_envs, self.seat = num_envs, seat
-        self.illegal_reward = float(illegal_reward)
-        low, high = codec.bounds()  # the same space as the single-table environments
-        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
-        self.single_action_space = spaces.Discrete(codec.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._setup(codec, num_envs, illegal_reward, seed)
         E = num_envs
         self.tables = np.zeros((E, K.FIELDS), np.int64)
         self.decks = np.zeros((E, K.DECK), np.int64)
         self.xs = np.zeros(E, np.int64)
         self.plays = np.full((E, K.MAX_STEPS), -1, np.int64)  # each table's actions so far (both seats)
         self.steps = np.zeros(E, np.int64)
-        self.needs_reset = np.zeros(E, np.bool_)
-        self._obs = np.zeros((E, codec.obs_size), np.float32)
-        self._masks = np.zeros((E, codec.num_actions), np.int8)
-        self._seed = seed
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         K.tables_encode(self.seat, self.tables, self.at, self._obs, self._masks)

@@ -17,9 +17,7 @@ one that ended them (Gymnasium's next-step autoreset).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
 from ...adapters.vector import KernelVectorEnv
@@ -43,13 +41,8 @@ class WasserlochVectorEnv(KernelVectorEnv):
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.players, self.seat = num_envs, players, seat
         self.adjacent = chase == "adjacent"
-        self.illegal_reward = float(illegal_reward)
         self.policies = np.full(players, POLICIES[opponents], np.int64)
-        low, high = codec.bounds()  # the same space as the single-table environments
-        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
-        self.single_action_space = spaces.Discrete(codec.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._setup(codec, num_envs, illegal_reward, seed)
         E = num_envs
         self.decks = np.zeros((E, 64), np.int64)
         self.pos = np.zeros(E, np.int64)
@@ -61,10 +54,6 @@ class WasserlochVectorEnv(KernelVectorEnv):
         self.current = np.zeros(E, np.int64)
         self.over = np.zeros(E, np.bool_)
         self.xs = np.zeros(E, np.int64)
-        self.needs_reset = np.zeros(E, np.bool_)
-        self._obs = np.zeros((E, codec.obs_size), np.float32)
-        self._masks = np.zeros((E, codec.num_actions), np.int8)
-        self._seed = seed
 
     def _arrays(self) -> tuple:
         return (self.decks, self.pos, self.hands, self.sizes, self.hole, self.gone, self.loot, self.current,

@@ -20,9 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
 from ...adapters.vector import KernelVectorEnv
@@ -46,20 +44,11 @@ class WattenVectorEnv(KernelVectorEnv):
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.seat = num_envs, seat
         self.rules = K.Rules(**options)
-        self.illegal_reward = float(illegal_reward)
         self.policies = np.full(4, POLICIES[opponents], np.int64)
-        low, high = codec.bounds()  # the same space as the single-table environment
-        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
-        self.single_action_space = spaces.Discrete(codec.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._setup(codec, num_envs, illegal_reward, seed)
         self.tables = np.zeros((num_envs, K.TABLE_SIZE), np.int64)
         self.decks = np.zeros((num_envs, K.N_CARDS), np.int64)
         self.xs = np.zeros(num_envs, np.int64)
-        self.needs_reset = np.zeros(num_envs, np.bool_)
-        self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
-        self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
-        self._seed = seed
 
     def _rules(self) -> tuple:
         r = self.rules

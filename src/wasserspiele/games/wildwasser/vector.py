@@ -17,9 +17,7 @@ one that ended them (Gymnasium's next-step autoreset).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
 from gymnasium.vector import AutoresetMode
-from gymnasium.vector.utils import batch_space
 
 from ...adapters.codecs import codec_for
 from ...adapters.vector import KernelVectorEnv
@@ -41,17 +39,8 @@ class WildwasserVectorEnv(KernelVectorEnv):
         self.num_envs, self.players, self.seat, self.first_player = num_envs, players, seat, first_player
         self.removed = game.board.removed_for(players)
         self.bd = K.BOARDS[river_flow]
-        self.illegal_reward = float(illegal_reward)
-        low, high = codec.bounds()  # the same space as the single-table environments
-        self.single_observation_space = spaces.Box(low, high, (codec.obs_size,), np.float32)
-        self.single_action_space = spaces.Discrete(codec.num_actions)
-        self.observation_space = batch_space(self.single_observation_space, num_envs)
-        self.action_space = batch_space(self.single_action_space, num_envs)
+        self._setup(codec, num_envs, illegal_reward, seed)
         self.st = np.zeros((num_envs, K.position_size(game.board)), np.int64)
-        self.needs_reset = np.zeros(num_envs, np.bool_)
-        self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
-        self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
-        self._seed = seed
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         K.tables_encode(self.st, self.bd, self.players, self.removed, self.seat, self._obs, self._masks)
