@@ -26,6 +26,12 @@ class KernelVectorEnv(VectorEnv):
     _seed: int | None
     _masks: np.ndarray
 
+    @staticmethod
+    def _check_num_envs(num_envs: Any) -> None:
+        """Refuse a table count that is not a positive integer (before any work)."""
+        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+
     def _setup(self, codec, num_envs: int, illegal_reward: float, seed: int | None) -> None:
         """The spaces (the same as the single-table environments'), the observation and
         mask buffers and the seed: what every game's `__init__` sets alike."""

@@ -88,15 +88,6 @@ def test_gymnasium_checks_spaces_observations_and_seeded_determinism():
     assert np.array_equal(envs.action_masks(), info["action_mask"].astype(bool))
 
 
-def test_an_illegal_index_ends_the_episode_and_the_table_is_dealt_anew():
-    envs = WattenVectorEnv(4, seed=1)
-    _obs, info = envs.reset()
-    bad = [int(np.flatnonzero(m == 0)[0]) for m in info["action_mask"]]
-    _obs, rewards, terminated, _t, info = envs.step(bad)
-    assert terminated.all() and (rewards == -1.0).all() and info["illegal_action"].all()
-    _obs, rewards, terminated, _t, info = envs.step(bad)  # next-step autoreset: actions ignored
-    assert not terminated.any() and (rewards == 0).all() and info["action_mask"].any(axis=1).all()
-
 
 def test_bad_settings_are_refused_naming_them():
     with pytest.raises(ValueError, match="num_envs"):

@@ -69,15 +69,6 @@ def test_observations_masks_and_rewards_equal_the_codec_and_engine(players, seat
     assert ended > 0
 
 
-def test_an_illegal_index_ends_the_episode_and_the_table_is_dealt_anew():
-    envs = WildwasserVectorEnv(4, players=3, seed=1)
-    _obs, info = envs.reset()
-    bad = [int(np.flatnonzero(m == 0)[0]) for m in info["action_mask"]]
-    _obs, rewards, terminated, _t, info = envs.step(bad)
-    assert terminated.all() and (rewards == -1.0).all() and info["illegal_action"].all()
-    _obs, rewards, terminated, _t, info = envs.step(bad)  # next-step autoreset: actions ignored
-    assert not terminated.any() and (rewards == 0).all() and info["action_mask"].any(axis=1).all()
-
 
 def test_bad_settings_are_refused_naming_them():
     with pytest.raises(ValueError, match="num_envs"):

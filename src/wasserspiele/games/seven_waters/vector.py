@@ -52,8 +52,7 @@ class SevenWatersVectorEnv(KernelVectorEnv):
     def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
                  slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
                  seed: int | None = None):
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self._check_num_envs(num_envs)
         if seat not in (0, 1):
             raise ValueError(f"seat must be 0 or 1, got {seat!r}")
         if opponent not in POLICIES:

@@ -32,8 +32,7 @@ class WasserlochVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, players: int = 3, seat: int = 0, opponents: str = "random",
                  chase: str = "nearest", illegal_reward: float = -1.0, seed: int | None = None):
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self._check_num_envs(num_envs)
         codec = codec_for(load("wasserloch", players=players, rounds=1, chase=chase))  # checks the options
         if not isinstance(seat, int) or not 0 <= seat < players:
             raise ValueError(f"seat must be 0..{players - 1} for {players} players, got {seat!r}")

@@ -35,8 +35,7 @@ class WattenVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, seat: int = 0, opponents: str = "random", illegal_reward: float = -1.0,
                  seed: int | None = None, **options: Any):
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self._check_num_envs(num_envs)
         codec = codec_for(load("watten", **options))  # checks the options
         if not isinstance(seat, int) or not 0 <= seat < 4:
             raise ValueError(f"seat must be 0..3 for Watten's four players, got {seat!r}")

@@ -30,8 +30,7 @@ class WildwasserVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, players: int = 4, seat: int = 0, first_player: int = 0,
                  river_flow: str = "forward", illegal_reward: float = -1.0, seed: int | None = None):
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        self._check_num_envs(num_envs)
         game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
         codec = codec_for(game)
         if not isinstance(seat, int) or not 0 <= seat < players:
