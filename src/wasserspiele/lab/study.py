@@ -75,11 +75,15 @@ class Watch:
         self.teams = game.teams
         self.leader: int | None = None
         self.lead_changes = 0
+        self.scores: tuple = ()
 
     def step(self, state: State, action: Any, seat: int) -> None:
         if self.own.per_step:
             self.own.step(state, action, seat)
-        scores = state.scores()
+        scores = tuple(state.scores())
+        if scores == self.scores:  # most actions score nothing: the same leader
+            return
+        self.scores = scores
         best = [max(scores[s] for s in team) for team in self.teams]
         top = max(best)
         if best.count(top) == 1:
