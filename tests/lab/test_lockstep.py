@@ -102,3 +102,16 @@ def test_studies_with_another_bot_or_a_searching_learned_bot_play_through_the_en
     assert "searches" in lockstep_reason(searching, searching.conditions[0].load("watten"))
     assert kernel_note(searching).startswith("Played through the Python engine, not lockstep")
     assert kernel_note(make_study("watten", bots=["learned"], games=2)).startswith("Played in lockstep")
+
+
+def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive():
+    import gc
+    import weakref
+
+    first, again, other = load("watten"), load("watten"), load("watten", target=4)
+    assert codec_of(first) is codec_of(again)
+    assert codec_of(other) is not codec_of(first) and codec_of(other).game.options["target"] == 4
+    later = weakref.ref(again)  # the cache holds the first game of these options, not each one
+    del again
+    gc.collect()
+    assert later() is None

@@ -19,7 +19,6 @@ Playing needs numpy only.
 from __future__ import annotations
 
 import json
-import weakref
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -88,7 +87,7 @@ class Network:
         vector product of one row (BLAS picks other kernels), and a logit a few 1e-6
         off can turn a near tie into another move; a stacked product [n, 1, k] @
         [k, m] runs the one-row kernel for every row inside numpy, so a batch of games
-        plays the moves each game plays alone, at most of a batched product's speed."""
+        plays the moves each game plays alone, at nearly a batched product's speed."""
         p = self.params
         h = x[:, None, :]
         for i in range(self.depth):
@@ -169,20 +168,31 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     return net
 
 
-_codecs: "weakref.WeakKeyDictionary[Game, Any]" = weakref.WeakKeyDictionary()
+_codecs: dict[tuple, Any] = {}  # (game class, options) -> codec; a few entries
 
 
 def codec_of(game: Game):
-    """The game's codec, found through its manifest (codecs are plug-ins of the game);
-    one per game object, so the bots of a lab chunk (a few per game, thousands of games)
-    do not each deal a probe game to measure the layout."""
-    codec = _codecs.get(game)
+    """The game's codec, found through its manifest (codecs are plug-ins of the game).
+
+    One per game class and options (the codec depends on nothing else), so the bots of
+    a lab chunk — a few per game, thousands of games — do not each deal a probe game to
+    measure the layout.  Keyed by the options, not the game object: a codec refers to
+    its game, so a cache keyed by the object would keep every game alive."""
+    key = (type(game), tuple(sorted(game.options.items())))
+    try:
+        codec = _codecs.get(key)
+    except TypeError:  # an option value that cannot be a key: no cache
+        key, codec = None, None
     if codec is None:
         try:
             cls = game.manifest.plugin("codec")
         except PluginMissing:
             raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
-        codec = _codecs[game] = cls(game)
+        codec = cls(game)
+        if key is not None:
+            if len(_codecs) >= 64:
+                _codecs.clear()
+            _codecs[key] = codec
     return codec
 
 
