@@ -185,9 +185,6 @@ class SevenWatersCodec(Codec):
         self.use_kernel = COMPILED
         self._mirrors: dict[int, _Mirror] = {}
         self._starts: np.ndarray | None = None
-        self._cards = np.zeros(K.SLOTS, np.int64)
-        self._out = np.zeros(K.ACTIONS, np.int64)
-        self._tab = np.zeros((8, 1 << K.SLOTS), np.int64)
 
     def legal_map_state(self, state: Any, seat: int) -> Mapping[int, Action]:
         """`legal_map(state.legal_actions(seat), state.view(seat))`, read from the state."""
@@ -218,7 +215,7 @@ class SevenWatersCodec(Codec):
         elif mirror.moves == n - 1 and mirror.last is (history[-2] if n > 1 else None):
             made = mirror.made.get(id(last[1]))
             if made is not None and made[0] is last[1] and last[0] == mirror.g[K.TURN]:
-                K.apply(mirror.g, made[1], self._cards)
+                K.apply(mirror.g, made[1], np.empty(K.SLOTS, np.int64))  # scratch per call: codecs may be shared by threads
                 mirror.moved(n, last)
                 return mirror
         mirror.g = K.from_state(state)
@@ -228,16 +225,17 @@ class SevenWatersCodec(Codec):
     def _kernel_legal_map(self, state: Any, seat: int) -> "KernelLegal":
         mirror = self._kernel_position(state)
         if state.over or seat != state.turn:
-            indices = self._out[:0].copy()
+            indices = np.empty(0, np.int64)
         else:
-            indices = self._out[:K.legal(mirror.g, self._out, self._cards, self._tab)].copy()
+            out = np.empty(K.ACTIONS, np.int64)
+            indices = out[:K.legal(mirror.g, out, np.empty(K.SLOTS, np.int64), np.empty((8, 1 << K.SLOTS), np.int64))]
         return KernelLegal(indices, tuple(state.hands[seat]), state.line_sums[seat], mirror)
 
     def _kernel_observe(self, state: Any, seat: int) -> np.ndarray:
         if self._starts is None:
             self._starts = segment_starts(self)
         row = np.empty(self.obs_size, np.float32)
-        K.encode(seat, self._kernel_position(state).g, self._starts, row, self._cards)
+        K.encode(seat, self._kernel_position(state).g, self._starts, row, np.empty(K.SLOTS, np.int64))
         return row
 
     def _engine_legal_map(self, state: Any, seat: int) -> dict[int, Action]:
