@@ -21,7 +21,7 @@ bot, or with a learned bot that searches, plays through the engine, and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import numpy as np
 
@@ -78,24 +78,27 @@ def play_lockstep(series: Series, game: Game, indices: Sequence[int]) -> list[Pl
     codec = tables[0].bots[0].codec if tables else None
     live = tables
     while live:
-        asking: dict[int, list[tuple[_Table, int, dict]]] = {}  # per network: (table, seat, legal map)
+        asking: dict[int, list[tuple[_Table, int, Mapping, list[int]]]] = {}  # per network
         for t in live:
             state = t.state
             if len(state.history) >= series.max_actions:
                 raise RuntimeError(f"{game.name} seed {t.seed}: no end after {series.max_actions} actions")
             seat = state.current_seat
-            moves = codec.legal_map_state(state, seat)  # {index: action}, in legal_actions' order
-            if len(moves) == 1:  # the bot takes the only move without looking (nor drawing)
-                _act(t, next(iter(moves.values())), seat)
+            # {index: action} in legal_actions' order; a codec may make an action only when
+            # it is looked up (Seven Waters), so only the chosen one is
+            moves = codec.legal_map_state(state, seat)
+            indices = list(moves)
+            if len(indices) == 1:  # the bot takes the only move without looking (nor drawing)
+                _act(t, moves[indices[0]], seat)
             else:
-                asking.setdefault(id(t.bots[seat].network), []).append((t, seat, moves))
+                asking.setdefault(id(t.bots[seat].network), []).append((t, seat, moves, indices))
         for group in asking.values():
             network = group[0][0].bots[group[0][1]].network
-            x = np.stack([codec.observe_state(t.state, seat) for t, seat, _ in group])
-            picks = best_legal(network.logits_rows(x), [list(moves) for _, _, moves in group],
-                               [t.bots[seat].rng for t, seat, _ in group])
-            for (t, seat, moves), pick in zip(group, picks):
-                _act(t, list(moves.values())[pick], seat)
+            x = np.stack([codec.observe_state(t.state, seat) for t, seat, _, _ in group])
+            picks = best_legal(network.logits_rows(x), [indices for *_, indices in group],
+                               [t.bots[seat].rng for t, seat, _, _ in group])
+            for (t, seat, moves, indices), pick in zip(group, picks):
+                _act(t, moves[indices[pick]], seat)
         live = [t for t in live if not t.state.is_terminal()]
     out = []
     for t in tables:
