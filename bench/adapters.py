@@ -11,7 +11,8 @@ bench/run.py's `interleaved`) and report the median of the pairwise ratios:
 The table (`--table`, `--seconds` each, CPU time) gives both (pettingzoo, parallel) and:
 
   engine      state.legal_actions + random choice + state.apply_legal
-  engine+obs  the same plus the codec's legal map, mask and observation from the state
+  engine+obs  the codec's legal map, mask and observation from the state, the action of a
+              random index + state.apply_legal
   gymnasium   env.step for the agent's seat; the other seats are random bots (counted too)
   openspiel   state.legal_actions() + apply_action, chance nodes sampled (uncounted)
 
@@ -44,15 +45,14 @@ def bench_engine(name: str, seconds: float, observe: bool = False) -> float:
         n = 0
         while not state.is_terminal():
             seat = state.current_seat
-            if codec is not None:
+            if codec is not None:  # as the environments: the action made for the index taken
                 found = codec.legal_map_state(state, seat)
-                mask = np.zeros(codec.num_actions, dtype=np.int8)
-                mask[list(found)] = 1
+                codec.mask_of(found)
                 codec.observe_state(state, seat)
-                legal = list(found.values())
+                action = found[rng.choice(list(found))]
             else:
-                legal = state.legal_actions(seat)
-            state.apply_legal(rng.choice(legal), seat)
+                action = rng.choice(state.legal_actions(seat))
+            state.apply_legal(action, seat)
             n += 1
         return n
     return rate(run, seconds)

@@ -86,6 +86,32 @@ def test_wildwasser_finishes_match_the_final_position(seed):
     assert m["washed_winner"] <= m["washed"] and m["icon_pushes"] <= m["pushes"]
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_wildwasser_pushes_washes_and_finishes_match_the_spectator_logs(seed):
+    """The measures read the state's log; the spectator's view after every action shows
+    the same public events (WW-4.4 pushes, WW-4.2 finishes, WW-5.2 the end)."""
+    game = load("wildwasser", players=2 + seed)
+    state, seen, m = _play(game, "random", seed, WildwasserMeasures(game))
+    events = {e["i"]: e for _seat, _a, v in seen for e in v["log"]}
+    log = [events[i] for i in sorted(events)]
+    assert [e["i"] for e in log] == list(range(log[0]["i"], log[-1]["i"] + 1))  # nothing missed
+    pushes = [k for k, e in enumerate(log) if e["event"] == "push"]
+
+    def after_push_icon(k: int) -> bool:  # the push icon just before (a last-round note may lie between)
+        j = k - 1
+        while j >= 0 and log[j]["event"] == "last_round":
+            j -= 1
+        return j >= 0 and log[j]["event"] == "icon" and log[j]["icon"] == "push"
+
+    by_icon = [k for k in pushes if after_push_icon(k)]
+    washed = [owner for k in pushes for owner, _animal in log[k]["washed"]]
+    assert m["pushes"] == len(pushes) and m["icon_pushes"] == len(by_icon)
+    assert m["washed"] == len(washed)
+    assert m["washed_winner"] == sum(1 for owner in washed if owner in state.winners())
+    assert m["finishes"] == sum(1 for e in log if e["event"] == "finish")
+    assert m["end_tiles"] == int(any(e["event"] == "end" and e["why"] == "tiles" for e in log))
+
+
 SHORTER = {"wasserloch": ["rounds=2"], "watten": ["target=4"], "wildwasser": ["players=3"]}
 
 

@@ -93,13 +93,11 @@ class WasserspieleEnv(gymnasium.Env):
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec
-        mask = np.zeros(codec.num_actions, dtype=np.int8)
         self._legal = {}
         if not self.state.is_terminal():
             # from the state where the codec can (no view), as observe_state
             self._legal = codec.legal_map_state(self.state, self.seat)
-            mask[np.fromiter(self._legal, np.intp, len(self._legal))] = 1
-        self._mask = mask
+        self._mask = mask = codec.mask_of(self._legal)
         obs = codec.observe_state(self.state, self.seat)
         return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
 

@@ -77,7 +77,26 @@ class Network:
 
     def logits(self, x: np.ndarray) -> np.ndarray:
         """Policy logits [actions] of one observation."""
-        return self._top(x) @ self.params["wp"] + self.params["bp"]
+        return self.logits_rows(x[None])[0]
+
+    def logits_rows(self, x: np.ndarray) -> np.ndarray:
+        """Policy logits [n, actions] of observations [n, obs_size], each row exactly
+        (bit for bit) what `logits` gives for that observation alone.
+
+        A plain matrix product over the batch may sum in another order than the
+        vector product of one row (BLAS picks other kernels), and a logit a few 1e-6
+        off can turn a near tie into another move; a stacked product [n, 1, k] @
+        [k, m] runs the one-row kernel for every row inside numpy, so a batch of games
+        plays the moves each game plays alone, at nearly a batched product's speed."""
+        p = self.params
+        h = x[:, None, :]
+        for i in range(self.depth):
+            h = np.matmul(h, p[f"w{i}"])
+            h += p[f"b{i}"]
+            np.maximum(h, 0.0, out=h)
+        h = np.matmul(h, p["wp"])
+        h += p["bp"]
+        return h[:, 0, :]
 
     def values(self, x: np.ndarray) -> np.ndarray:
         """Values in 0..1 [n] of observations [n, obs_size] (the policy head skipped)."""
@@ -149,21 +168,43 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     return net
 
 
+_codecs: dict[tuple, Any] = {}  # (game class, options) -> codec; a few entries
+
+
 def codec_of(game: Game):
-    """The game's codec, found through its manifest (codecs are plug-ins of the game)."""
+    """The game's codec, found through its manifest (codecs are plug-ins of the game).
+
+    One per game class and options (the codec depends on nothing else), so the bots of
+    a lab chunk — a few per game, thousands of games — do not each deal a probe game to
+    measure the layout.  Keyed by the options, not the game object: a codec refers to
+    its game, so a cache keyed by the object would keep every game alive."""
+    key = (type(game), tuple(sorted(game.options.items())))
     try:
-        cls = game.manifest.plugin("codec")
-    except PluginMissing:
-        raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
-    return cls(game)
+        codec = _codecs.get(key)
+    except TypeError:  # an option value that cannot be a key: no cache
+        key, codec = None, None
+    if codec is None:
+        try:
+            cls = game.manifest.plugin("codec")
+        except PluginMissing:
+            raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
+        codec = cls(game)
+        if key is not None:
+            if len(_codecs) >= 64:
+                _codecs.clear()
+            _codecs[key] = codec
+    return codec
 
 
 def codec_fingerprint(codec) -> str:
     """A digest of the codec's observation layout and action names: weights trained on
-    one encoding are refused by another of the same size."""
-    import hashlib
-    text = repr((codec.layout, codec.action_names))
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    one encoding are refused by another of the same size (computed once per codec)."""
+    found = getattr(codec, "_fingerprint", None)
+    if found is None:
+        import hashlib
+        text = repr((codec.layout, codec.action_names))
+        found = codec._fingerprint = hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+    return found
 
 
 def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
@@ -241,9 +282,42 @@ class LearnedBot(Bot):
             return decision.legal[0]
         if self.searcher is not None:
             return self.searcher.choose(decision)
-        # the most likely legal action: the largest legal logit (no softmax needed)
         indices = list(self.codec.legal_map(decision.legal, decision.view))
-        logits = self.network.logits(self.codec.observe(decision.view))[indices]
-        top = np.flatnonzero(logits >= logits.max() - 1e-6)
-        pick = top[0] if len(top) == 1 else top[self.rng.randrange(len(top))]
-        return decision.legal[pick]
+        logits = self.network.logits_rows(self.codec.observe(decision.view)[None])
+        return decision.legal[best_legal(logits, [indices], [self.rng])[0]]
+
+
+def best_legal(logits: np.ndarray, legal: Sequence[Sequence[int]], rngs: Sequence) -> list[int]:
+    """Per row of `logits` [n, actions], the position in `legal[r]` (the legal actions'
+    indices, in the order of the legal actions) of the most likely legal action: the
+    largest legal logit (no softmax needed); logits within 1e-6 of it tie, and the row's
+    bot breaks the tie with its own generator `rngs[r]` (drawn from only on a tie).
+
+    `LearnedBot.choose` picks with a batch of one, the lab's lockstep games
+    (lab/lockstep.py) with a batch of many: the same rule, the same draws."""
+    if len(legal) == 1:  # one bot's move: a row's legal logits
+        starts = [0]
+        values = logits[0, legal[0]]
+        near = values >= values.max() - 1e-6
+    else:  # the legal logits of all rows, row after row
+        width = logits.shape[1]
+        flat: list[int] = []
+        starts = []
+        for r, ix in enumerate(legal):
+            starts.append(len(flat))
+            base = r * width
+            flat += [base + i for i in ix]
+        values = logits.ravel()[flat]
+        best = np.maximum.reduceat(values, starts)
+        near = values >= np.repeat(best - 1e-6, [len(ix) for ix in legal])
+    tied = np.flatnonzero(near).tolist()  # ascending: row by row, in legal order within a row
+    picks = []
+    k = 0
+    for r, begin in enumerate(starts):
+        end = begin + len(legal[r])
+        top = []
+        while k < len(tied) and tied[k] < end:
+            top.append(tied[k] - begin)
+            k += 1
+        picks.append(top[0] if len(top) == 1 else top[rngs[r].randrange(len(top))])
+    return picks

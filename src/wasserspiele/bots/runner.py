@@ -243,10 +243,11 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def chunked(tasks: Sequence[Any], jobs: int, most: int = 64) -> list[list[Any]]:
+def chunked(tasks: Sequence[Any], jobs: int, most: int = 64, least: int = 1) -> list[list[Any]]:
     """Split tasks into chunks: about 16 per worker so the load balances, but at most
-    `most` games each so progress stays lively and an interrupt loses little."""
-    size = max(1, min(most, len(tasks) // max(1, jobs * 16)))
+    `most` games each so progress stays lively and an interrupt loses little, and at
+    least `least` (work that plays a chunk's games together gains from a few more)."""
+    size = max(1, least, min(most, len(tasks) // max(1, jobs * 16)))
     return [list(tasks[k:k + size]) for k in range(0, len(tasks), size)]
 
 
@@ -271,12 +272,14 @@ class Backend:
     def close(self) -> None:
         """Free the workers (a backend can run several batches before)."""
 
-    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
-        """Results of every finished chunk (in no set order) and whether Ctrl-C cut the run short."""
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None,
+            least: int = 1) -> tuple[list, bool]:
+        """Results of every finished chunk (in no set order) and whether Ctrl-C cut the run short;
+        chunks of at least `least` tasks."""
         progress = progress or (lambda n: None)
         out: list[Any] = []
         try:
-            for chunk in chunked(tasks, 1):
+            for chunk in chunked(tasks, 1, least=least):
                 out.extend(work(chunk))
                 progress(len(chunk))
         except KeyboardInterrupt:
@@ -301,11 +304,12 @@ class PoolBackend(Backend):
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
 
-    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None,
+            least: int = 1) -> tuple[list, bool]:
         progress = progress or (lambda n: None)
         out: list[Any] = []
         pending: set = set()
-        chunks = iter(chunked(tasks, self.jobs))
+        chunks = iter(chunked(tasks, self.jobs, least=least))
         window = 2 * self.jobs + 1  # keeps every worker busy, and Ctrl-C has little to wait for
         try:
             for chunk in itertools.islice(chunks, window):
@@ -378,12 +382,13 @@ class RayBackend(Backend):
         if self.started_here and self.ray.is_initialized():
             self.ray.shutdown()
 
-    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None) -> tuple[list, bool]:
+    def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None,
+            least: int = 1) -> tuple[list, bool]:
         ray = self.ray
         progress = progress or (lambda n: None)
         out: list[Any] = []
         work_ref = ray.put(work)
-        pending = [self.remote.remote(work_ref, chunk) for chunk in chunked(tasks, self.workers, most=256)]
+        pending = [self.remote.remote(work_ref, chunk) for chunk in chunked(tasks, self.workers, most=256, least=least)]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)

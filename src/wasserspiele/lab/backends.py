@@ -22,6 +22,16 @@ def table_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(rows, key=lambda r: (r["cond"], r["game"]))
 
 
+LOCKSTEP_CHUNK = 16  # games a lockstep chunk plays together at least (docs/performance.md, lab)
+
+
+def chunk_least(study: Study) -> int:
+    """The fewest games in a chunk: a learned-only study plays a chunk's games in lockstep
+    (lab/lockstep.py), a few times faster from about a dozen games on; others one by one."""
+    from .lockstep import all_learned
+    return LOCKSTEP_CHUNK if study.kernels and all_learned(study) else 1
+
+
 def run_study(study: Study, *, jobs: int | None = None, backend: str = "process", address: str | None = None,
               progress: Callable[[int], None] | None = None, runner: Backend | None = None,
               start: int = 0) -> StudyResult:
@@ -33,7 +43,8 @@ def run_study(study: Study, *, jobs: int | None = None, backend: str = "process"
     own = runner is None
     runner = runner or open_backend(backend, jobs, address)
     try:
-        rows, interrupted = runner.run(functools.partial(run_chunk, study), study.tasks(start), progress)
+        rows, interrupted = runner.run(functools.partial(run_chunk, study), study.tasks(start), progress,
+                                       least=chunk_least(study))
     finally:
         if own:
             runner.close()

@@ -31,7 +31,7 @@ def kernel_reason(study: Any, game: Game) -> str | None:
     if kernel_games is None:
         return f"{game.name} has no kernel for the lab"
     if not study.kernels:
-        return "kernels switched off for this study"
+        return "fast paths switched off for this study"
     if not COMPILED:
         return "numba is not installed (the optional extra `fast`)"
     others = sorted({spec.text for spec in study.bots if type(spec.make(game, 0)) is not RandomBot})
@@ -43,17 +43,29 @@ def kernel_reason(study: Any, game: Game) -> str | None:
 
 
 def kernel_note(study: Any) -> str | None:
-    """A sentence for the report on how the study's games were played (None for a game
-    without a lab kernel: there is no choice to report)."""
+    """A sentence for the report on how the study's games were played: in a compiled
+    kernel, in lockstep batches (lab/lockstep.py), or through the engine and why (None
+    when there was no choice: a game without a lab kernel, and not every seat learned)."""
+    from .lockstep import all_learned, lockstep_reason
     games = [cond.load(study.game) for cond in study.conditions]
-    if all(getattr(measures_class(g), "kernel_games", None) is None for g in games):
+    has_kernel = any(getattr(measures_class(g), "kernel_games", None) is not None for g in games)
+    learned = all_learned(study)
+    if not has_kernel and not learned:
         return None
-    reasons = {kernel_reason(study, g) for g in games}
+    reasons = {kernel_reason(study, g) for g in games} if has_kernel else set()
     if reasons == {None}:
         return (f"Played in the compiled {study.game} kernel: the same deals and the same bot choices as the "
                 f"Python engine from the same seeds, so the same results, many times faster.")
+    if learned:
+        lockstep = {lockstep_reason(study, g) for g in games}
+        if lockstep == {None}:
+            return ("Played in lockstep: the games of a chunk advance together and the learned bots' network "
+                    "runs once for every seat to move, each game the very game the Python engine plays alone "
+                    "from the same seeds, so the same results, several times faster.")
+        reasons |= lockstep
     why = "; ".join(sorted(r for r in reasons if r))
-    return f"Played through the Python engine, not the compiled {study.game} kernel: {why}."
+    where = f"the compiled {study.game} kernel" if has_kernel else "lockstep batches"
+    return f"Played through the Python engine, not {where}: {why}."
 
 
 def play_in_kernel(series: Series, game: Game, indices: Sequence[int]) -> list[Played]:

@@ -48,7 +48,7 @@ class Study:
     compare: tuple[str, ...] = ()  # option names being compared
     base_options: tuple[tuple[str, Any], ...] = ()
     seating: Seating = RotatedSeating()
-    kernels: bool = True           # covered games in the game's compiled kernel (lab/kernels.py)
+    kernels: bool = True           # fast paths: the game's compiled kernel (lab/kernels.py), lockstep (lab/lockstep.py)
 
     @property
     def total(self) -> int:
@@ -75,11 +75,15 @@ class Watch:
         self.teams = game.teams
         self.leader: int | None = None
         self.lead_changes = 0
+        self.scores: tuple = ()
 
     def step(self, state: State, action: Any, seat: int) -> None:
         if self.own.per_step:
             self.own.step(state, action, seat)
-        scores = state.scores()
+        scores = tuple(state.scores())
+        if scores == self.scores:  # most actions score nothing: the same leader
+            return
+        self.scores = scores
         best = [max(scores[s] for s in team) for team in self.teams]
         top = max(best)
         if best.count(top) == 1:
@@ -113,7 +117,8 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
                seed: int = 0, seating: str = "rotated", kernels: bool = True) -> Study:
     """Parse and check a study's command line; raises BadOption / UnknownGame naming the problem.
-    `kernels=False` plays every game through the Python engine (lab/kernels.py).
+    `kernels=False` plays every game through the Python engine one at a time (no compiled
+    kernel, lab/kernels.py, nor lockstep batches, lab/lockstep.py).
 
     Nothing is played here: every condition is loaded and every bot built once, so
     a bad option, value or bot fails before the first game."""
@@ -225,9 +230,11 @@ def _row(study: Study, cond: int, game: Game, p: Played) -> dict[str, Any]:
 
 def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, Any]]:
     """Play a chunk of (condition, game) tasks in this process (what a worker or Ray task runs):
-    in the game's compiled kernel where it plays the same games (lab/kernels.py), else
-    through the engine."""
+    in the game's compiled kernel where it plays the same games (lab/kernels.py), in
+    lockstep batches where the learned bot sits in every seat (lab/lockstep.py), else
+    through the engine one game at a time."""
     from .kernels import kernel_reason, play_in_kernel
+    from .lockstep import lockstep_reason, play_lockstep
     out = []
     for cond, tasks_of_cond in itertools.groupby(tasks, key=lambda t: t[0]):
         series = study.series(cond)
@@ -235,6 +242,8 @@ def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, 
         indices = [i for _, i in tasks_of_cond]
         if kernel_reason(study, game) is None:
             played = play_in_kernel(series, game, indices)
+        elif lockstep_reason(study, game) is None:
+            played = play_lockstep(series, game, indices)
         else:
             played = [series.play(i, game=game) for i in indices]
         out += [_row(study, cond, game, p) for p in played]

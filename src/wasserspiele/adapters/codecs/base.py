@@ -150,6 +150,15 @@ class Codec(ABC):
         view = state.view(seat) if self.actions_need_view else None
         return self.legal_map(state.legal_actions(seat), view)
 
+    def mask_of(self, legal: Mapping[int, Action]) -> np.ndarray:
+        """The int8 mask of a legal map's indices (`legal_map`, `legal_map_state`); a map
+        with an `indices` array (the kernel's) gives it directly."""
+        m = np.zeros(self.num_actions, dtype=np.int8)
+        if legal:
+            indices = getattr(legal, "indices", None)
+            m[np.fromiter(legal, np.intp, len(legal)) if indices is None else indices] = 1  # a third of a list's time
+        return m
+
     def mask(self, legal: Sequence[Action], view: Mapping[str, Any]) -> np.ndarray:
         """An int8 vector with 1 exactly at the indices of the legal actions."""
         m = np.zeros(self.num_actions, dtype=np.int8)

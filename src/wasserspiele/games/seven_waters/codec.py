@@ -19,16 +19,22 @@ then fixed by a few small numbers:
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections import abc
+from typing import Any, Iterator, Mapping
 
 import numpy as np
 
-from ...core.cards import ALL_CARDS
+from ...core.cards import ALL_CARDS, Card
 from ...core.protocol import Action
 from ...adapters.codecs.base import Codec, EncodingError, Vec, index_of, _seat
+from ...fast import COMPILED
+from . import kernel as K
 from .actions import (
-    COVERED_BY, FACE_UP_ROW, Discard, Pass, Pool, River, Slide, Take, Theme,
+    COVERED_BY, FACE_UP_ROW, PLAIN, POOL_JOKER, TAKES, THEMES, VALUE, Discard, Pass, Pool, River, Slide, Take,
+    Theme,
 )
+from .actions import PASS as PASS_ACTION
+from .rules import _high_first, _river_pieces, slide_jokers
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -167,9 +173,72 @@ class SevenWatersCodec(Codec):
             vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")
 
     # -- the environments' path: straight from the state ----------------------------
+    # Two ways, giving equal maps and vectors (tests/games/seven_waters/test_codec_paths.py):
+    # with numba, the compiled kernel on the position mirrored in its vector (`_kernel_*`;
+    # a step's legal actions and observation in a few microseconds, where the engine's
+    # subset tables for a hand never seen before cost a hundred); without it the engine's
+    # objects (`_engine_*`), since the kernel in pure Python is 3× slower than the engine.
     _at: dict[str, int] | None = None  # segment starts (the direct encoder's offsets)
 
-    def legal_map_state(self, state: Any, seat: int) -> dict[int, Action]:
+    def __init__(self, game):
+        super().__init__(game)
+        self.use_kernel = COMPILED
+        self._mirrors: dict[int, _Mirror] = {}
+        self._starts: np.ndarray | None = None
+
+    def legal_map_state(self, state: Any, seat: int) -> Mapping[int, Action]:
+        """`legal_map(state.legal_actions(seat), state.view(seat))`, read from the state."""
+        if self.use_kernel:
+            return self._kernel_legal_map(state, seat)
+        return self._engine_legal_map(state, seat)
+
+    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+        """`observe(state.view(seat))`, read from the state."""
+        if self.use_kernel:
+            return self._kernel_observe(state, seat)
+        return self._engine_observe(state, seat)
+
+    def _kernel_position(self, state: Any) -> "_Mirror":
+        """The position in the kernel's vector: kernel.from_state once, then kept in step
+        by kernel.apply while the state grows by actions of this codec's legal maps (a
+        state changed any other way is read afresh)."""
+        history = state.history
+        n = len(history)
+        last = history[-1] if n else None
+        mirror = self._mirrors.get(id(state))
+        if mirror is None or mirror.state is not state:
+            if len(self._mirrors) >= 16:
+                self._mirrors.clear()
+            mirror = self._mirrors[id(state)] = _Mirror(state)
+        elif mirror.last is last and mirror.moves == n:
+            return mirror
+        elif mirror.moves == n - 1 and mirror.last is (history[-2] if n > 1 else None):
+            made = mirror.made.get(id(last[1]))
+            if made is not None and made[0] is last[1] and last[0] == mirror.g[K.TURN]:
+                K.apply(mirror.g, made[1], np.empty(K.SLOTS, np.int64))  # scratch per call: codecs may be shared by threads
+                mirror.moved(n, last)
+                return mirror
+        mirror.g = K.from_state(state)
+        mirror.moved(n, last)
+        return mirror
+
+    def _kernel_legal_map(self, state: Any, seat: int) -> "KernelLegal":
+        mirror = self._kernel_position(state)
+        if state.over or seat != state.turn:
+            indices = np.empty(0, np.int64)
+        else:
+            out = np.empty(K.ACTIONS, np.int64)
+            indices = out[:K.legal(mirror.g, out, np.empty(K.SLOTS, np.int64), np.empty((8, 1 << K.SLOTS), np.int64))]
+        return KernelLegal(indices, tuple(state.hands[seat]), state.line_sums[seat], mirror)
+
+    def _kernel_observe(self, state: Any, seat: int) -> np.ndarray:
+        if self._starts is None:
+            self._starts = segment_starts(self)
+        row = np.empty(self.obs_size, np.float32)
+        K.encode(seat, self._kernel_position(state).g, self._starts, row, np.empty(K.SLOTS, np.int64))
+        return row
+
+    def _engine_legal_map(self, state: Any, seat: int) -> dict[int, Action]:
         """`legal_map(state.legal_actions(seat), state.view(seat))` from the action
         objects and the hand's order (the view's slots), without notation or a view.
         (Piece ranks and suits are read inline: a call per piece cost a fifth of the map.)"""
@@ -264,7 +333,7 @@ class SevenWatersCodec(Codec):
         found = self._pyramid_cache[key] = np.array(ones, np.intp)
         return found
 
-    def observe_state(self, state: Any, seat: int) -> np.ndarray:
+    def _engine_observe(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector without
         building the view (card names, the pyramid rows, the log).  The parts that change
         least come as arrays made once (`_base`, `_pyramid`); the rest is put in one go."""
@@ -320,3 +389,104 @@ class SevenWatersCodec(Codec):
         out.put(ones, 1.0)
         out.put(idx, vals)
         return out
+
+
+def segment_starts(codec: SevenWatersCodec) -> np.ndarray:
+    """The starts of the codec's segments the kernel writes (kernel.OBS, then kernel.WHO
+    for the observer and the opponent); an error if the layout is not the one it knows."""
+    start = {name: (at, size) for name, at, size, _meaning in codec.layout}
+    names = list(K.OBS) + [f"{who}_{n}" for who in ("me", "opponent") for n in K.WHO]
+    missing = [n for n in names if n not in start]
+    if missing or codec.num_actions != K.ACTIONS:
+        raise ValueError(f"seven_waters codec layout unknown to the kernel (missing {missing}, "
+                         f"{codec.num_actions} actions)")
+    for i in range(K.PYRAMID):  # the per-position and per-slot blocks must follow each other
+        if start[f"pyramid{i}"] != (start["pyramid0"][0] + K.CELL * i, K.CELL):
+            raise ValueError(f"seven_waters codec: pyramid{i} is not where the kernel writes it")
+    for i in range(K.SLOTS):
+        if start[f"hand_slot{i}"] != (start["hand_slot0"][0] + K.DECK * i, K.DECK):
+            raise ValueError(f"seven_waters codec: hand_slot{i} is not where the kernel writes it")
+    return np.array([start[n][0] for n in names], np.int64)
+
+
+class _Mirror:
+    """An engine state's position as the kernel's vector `g`, as of `moves` actions (the
+    last history entry `last`), and the actions made from its legal map ({id: (action,
+    index)}) so that the one applied next is found."""
+
+    __slots__ = ("state", "moves", "last", "g", "made")
+
+    def __init__(self, state: Any):
+        self.state = state
+        self.made: dict[int, tuple[Action, int]] = {}
+
+    def moved(self, moves: int, last: Any) -> None:
+        self.moves, self.last = moves, last
+        self.made = {}
+
+
+class KernelLegal(abc.Mapping):
+    """{index: action} of a seat's legal actions as the kernel found them: the indices in
+    the engine's order (`indices`), each action made only when asked for (`action_at`);
+    equal to the dict of `legal_map`."""
+
+    __slots__ = ("indices", "_hand", "_sums", "_mirror", "_moves", "_last", "_legal", "_actions")
+
+    def __init__(self, indices: np.ndarray, hand: tuple[Card, ...], sums: tuple[int, ...], mirror: _Mirror):
+        self.indices = indices
+        self._hand, self._sums = hand, sums
+        self._mirror, self._moves, self._last = mirror, mirror.moves, mirror.last
+        self._legal: set[int] | None = None
+        self._actions: dict[int, Action] = {}
+
+    def __contains__(self, index: object) -> bool:
+        if self._legal is None:
+            self._legal = set(self.indices.tolist())
+        return index in self._legal
+
+    def __getitem__(self, index: int) -> Action:
+        found = self._actions.get(index)
+        if found is None:
+            if index not in self:
+                raise KeyError(index)
+            found = self._actions[index] = action_at(index, self._hand, self._sums)
+            mirror = self._mirror
+            if mirror.moves == self._moves and mirror.last is self._last:  # the position is still the mirror's
+                mirror.made[id(found)] = (found, index)
+        return found
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.indices.tolist())
+
+    def __len__(self) -> int:
+        return len(self.indices)
+
+
+def action_at(index: int, hand: tuple[Card, ...], sums: tuple[int, ...]) -> Action:
+    """The engine's action for a legal index of a seat with this hand (slot order) and
+    these line sums, made as rules.py makes it: plain cards highest rank first, then the
+    jokers (SW-4.3a a slide's make up its sum, SW-4.3b a river's fill its gaps, SW-4.3c a
+    pool's declare its suit)."""
+    if index < THEME:
+        return TAKES[index - TAKE]
+    if index < DISCARD:
+        return THEMES[hand[index - THEME].index]
+    if index == PASS:
+        return PASS_ACTION
+    block, m = divmod(index - DISCARD, MASKS)
+    m += 1
+    chosen = [c for slot, c in enumerate(hand) if m >> slot & 1]
+    plain = tuple(sorted((c for c in chosen if c.rank), key=_high_first))
+    jokers = tuple(c for c in chosen if not c.rank)
+    if block == 0:
+        return Discard(plain + jokers)
+    pieces = tuple(PLAIN[c.index] for c in plain)
+    if block <= LINES:
+        if jokers:
+            pieces += slide_jokers(jokers, sums[block - 1] - sum(VALUE[c.index] for c in plain))
+        return Slide(block, pieces)
+    block -= LINES + 1
+    if block < len(RANKS):
+        return River(_river_pieces(plain, jokers, block + 1, len(chosen)))
+    suit = SUITS[block - len(RANKS)]
+    return Pool(pieces + tuple(POOL_JOKER[(j.index, suit)] for j in jokers))

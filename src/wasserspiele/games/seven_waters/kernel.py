@@ -856,64 +856,69 @@ def mark(row, at: int, mask: int):
 
 
 @kernel
-def tables_encode(agent, tables, at, obs, masks):
-    """The agent's observation and legal-action mask per table, in the layout of
+def encode(agent, g, at, row, cards):
+    """`agent`'s observation of the game in `g` into `row`, in the layout of
     games/seven_waters/codec.py (`at`: the starts of OBS, then WHO for me and opponent)."""
+    row[:] = 0.0
+    over = g[OVER] != 0
+    row[at[0] + agent] = 1.0
+    row[at[1]] = 1.0 if not over and g[TURN] == agent else 0.0
+    row[at[2]] = 1.0 if g[EXTRA] else 0.0
+    row[at[3]] = g[LEFT] / 28
+    row[at[4]] = g[BUILT] / 7
+    row[at[5]] = (0 if g[LIMIT] == NO_LIMIT else g[LIMIT]) / 7
+    row[at[6]] = g[FINAL] / 2
+    row[at[7]] = 1.0 if over else 0.0
+    for i in range(PYRAMID):  # SW-3.2: face-down rows show "##" until the card is free
+        c = g[PYR + i]
+        if c < 0:
+            cell = 0
+        elif _ROW[i] % 2 == 1 or is_free(g, i):
+            cell = 2 + c
+        else:
+            cell = 1
+        row[at[8] + CELL * i + cell] = 1.0
+        row[at[9] + i] = 1.0 if is_free(g, i) else 0.0
+    b = SEAT0 + agent * SEAT_FIELDS
+    n = hand_cards(g[b + HAND], cards)
+    for slot in range(n):
+        row[at[10] + DECK * slot + cards[slot]] = 1.0
+    for w in range(2):
+        s = agent if w == 0 else 1 - agent
+        b = SEAT0 + s * SEAT_FIELDS
+        o = len(OBS) + len(WHO) * w
+        mark(row, at[o], g[b + LINE_CARDS])
+        for k in range(4):
+            row[at[o + 1] + k] = g[b + SUMS + k] / 40
+            row[at[o + 2] + k] = 1.0 if g[b + SLID] >> k & 1 else 0.0
+        mark(row, at[o + 3], g[b + SLIDE_SET])
+        mark(row, at[o + 4], g[b + RIVER_SET])
+        row[at[o + 5]] = g[b + LO] / 13
+        row[at[o + 5] + 1] = g[b + HI] / 13
+        mark(row, at[o + 6], g[b + POOL_SET])
+        row[at[o + 7] + g[b + POOL_SUIT] + 1] = 1.0
+        theme = g[b + THEME_CARD]
+        row[at[o + 8]] = 1.0 if theme >= 0 else 0.0
+        if theme >= 0 and (s == agent or over):
+            row[at[o + 9] + theme] = 1.0
+        row[at[o + 10]] = g[b + NHAND] / 7
+        row[at[o + 11]] = g[b + DISCARDS] / 54
+        if s == agent:
+            mark(row, at[o + 12], g[b + DISCARD_SET])
+
+
+@kernel
+def tables_encode(agent, tables, at, obs, masks):
+    """The agent's observation (`encode`) and legal-action mask per table."""
     out = np.zeros(ACTIONS, np.int64)
     cards = np.zeros(SLOTS, np.int64)
     tab = np.zeros((8, 1 << SLOTS), np.int64)
     for e in range(obs.shape[0]):
         g = tables[e]
-        row = obs[e]
-        row[:] = 0.0
-        over = g[OVER] != 0
-        row[at[0] + agent] = 1.0
-        row[at[1]] = 1.0 if not over and g[TURN] == agent else 0.0
-        row[at[2]] = 1.0 if g[EXTRA] else 0.0
-        row[at[3]] = g[LEFT] / 28
-        row[at[4]] = g[BUILT] / 7
-        row[at[5]] = (0 if g[LIMIT] == NO_LIMIT else g[LIMIT]) / 7
-        row[at[6]] = g[FINAL] / 2
-        row[at[7]] = 1.0 if over else 0.0
-        for i in range(PYRAMID):  # SW-3.2: face-down rows show "##" until the card is free
-            c = g[PYR + i]
-            if c < 0:
-                cell = 0
-            elif _ROW[i] % 2 == 1 or is_free(g, i):
-                cell = 2 + c
-            else:
-                cell = 1
-            row[at[8] + CELL * i + cell] = 1.0
-            row[at[9] + i] = 1.0 if is_free(g, i) else 0.0
-        b = SEAT0 + agent * SEAT_FIELDS
-        n = hand_cards(g[b + HAND], cards)
-        for slot in range(n):
-            row[at[10] + DECK * slot + cards[slot]] = 1.0
-        for w in range(2):
-            s = agent if w == 0 else 1 - agent
-            b = SEAT0 + s * SEAT_FIELDS
-            o = len(OBS) + len(WHO) * w
-            mark(row, at[o], g[b + LINE_CARDS])
-            for k in range(4):
-                row[at[o + 1] + k] = g[b + SUMS + k] / 40
-                row[at[o + 2] + k] = 1.0 if g[b + SLID] >> k & 1 else 0.0
-            mark(row, at[o + 3], g[b + SLIDE_SET])
-            mark(row, at[o + 4], g[b + RIVER_SET])
-            row[at[o + 5]] = g[b + LO] / 13
-            row[at[o + 5] + 1] = g[b + HI] / 13
-            mark(row, at[o + 6], g[b + POOL_SET])
-            row[at[o + 7] + g[b + POOL_SUIT] + 1] = 1.0
-            theme = g[b + THEME_CARD]
-            row[at[o + 8]] = 1.0 if theme >= 0 else 0.0
-            if theme >= 0 and (s == agent or over):
-                row[at[o + 9] + theme] = 1.0
-            row[at[o + 10]] = g[b + NHAND] / 7
-            row[at[o + 11]] = g[b + DISCARDS] / 54
-            if s == agent:
-                mark(row, at[o + 12], g[b + DISCARD_SET])
+        encode(agent, g, at, obs[e], cards)
         m = masks[e]
         m[:] = 0
-        if not over and g[TURN] == agent:
+        if not g[OVER] and g[TURN] == agent:
             k = legal(g, out, cards, tab)
             for i in range(k):
                 m[out[i]] = 1

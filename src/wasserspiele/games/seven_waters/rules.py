@@ -244,16 +244,20 @@ def _slide_options(t: _HandTables, line: int, target: int):
         if not jokers:
             for m in [m for m in range(1, t.full) if sums[m] == target]:
                 yield Slide(line, t.pieces(m))
-        elif len(jokers) == 1:
-            j = jokers[0].index
-            for m in [m for m in range(t.full) if 1 <= target - sums[m] <= 10]:
-                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j, target - sums[m])],))
         else:
-            j1, j2 = jokers[0].index, jokers[1].index
-            for m in [m for m in range(t.full) if 2 <= target - sums[m] <= 20]:
-                r = target - sums[m]
-                a = min(10, r - 1)
-                yield Slide(line, t.pieces(m) + (SLIDE_JOKER[(j1, a)], SLIDE_JOKER[(j2, r - a)]))
+            n = len(jokers)
+            for m in [m for m in range(t.full) if n <= target - sums[m] <= 10 * n]:
+                yield Slide(line, t.pieces(m) + slide_jokers(jokers, target - sums[m]))
+
+
+def slide_jokers(jokers: tuple[Card, ...], rest: int) -> tuple[Piece, ...]:
+    """SW-4.3a, SW-2.2: the pieces of the (one or two) jokers of a slide whose plain cards
+    leave `rest` to make up: one joker stands for all of it; two split it X1 = min(10,
+    rest - 1), X2 = the remainder (any other split is the same play)."""
+    if len(jokers) == 1:
+        return (SLIDE_JOKER[(jokers[0].index, rest)],)
+    a = min(10, rest - 1)
+    return (SLIDE_JOKER[(jokers[0].index, a)], SLIDE_JOKER[(jokers[1].index, rest - a)])
 
 
 def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int, n: int) -> tuple[Piece, ...]:

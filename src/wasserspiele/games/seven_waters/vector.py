@@ -24,26 +24,9 @@ from ...adapters.codecs import codec_for
 from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
+from .codec import segment_starts
 
 POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
-
-
-def segment_starts(codec) -> np.ndarray:
-    """The starts of the codec's segments the kernel writes (kernel.OBS, then kernel.WHO
-    for the observer and the opponent); an error if the layout is not the one it knows."""
-    start = {name: (at, size) for name, at, size, _meaning in codec.layout}
-    names = list(K.OBS) + [f"{who}_{n}" for who in ("me", "opponent") for n in K.WHO]
-    missing = [n for n in names if n not in start]
-    if missing or codec.num_actions != K.ACTIONS:
-        raise ValueError(f"seven_waters codec layout unknown to the kernel (missing {missing}, "
-                         f"{codec.num_actions} actions)")
-    for i in range(K.PYRAMID):  # the per-position and per-slot blocks must follow each other
-        if start[f"pyramid{i}"] != (start["pyramid0"][0] + K.CELL * i, K.CELL):
-            raise ValueError(f"seven_waters codec: pyramid{i} is not where the kernel writes it")
-    for i in range(K.SLOTS):
-        if start[f"hand_slot{i}"] != (start["hand_slot0"][0] + K.DECK * i, K.DECK):
-            raise ValueError(f"seven_waters codec: hand_slot{i} is not where the kernel writes it")
-    return np.array([start[n][0] for n in names], np.int64)
 
 
 class SevenWatersVectorEnv(KernelVectorEnv):

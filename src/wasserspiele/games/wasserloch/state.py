@@ -71,7 +71,9 @@ class WasserlochData:
 
     def totals(self) -> list[int]:
         """Points per seat over all rounds played (WL-5.3, WL-5.5)."""
-        return [sum(r[s] for r in self.loot) for s in range(self.players)]
+        # column sums (every round's loot row has a value per seat): read after every
+        # action by the codec, the lab's measures and its lead count
+        return [sum(col) for col in zip(*self.loot)] if self.loot else [0] * self.players
 
     def components(self) -> Counter:
         """The 64 cards of the current round by value, wherever they lie."""

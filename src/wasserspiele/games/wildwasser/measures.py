@@ -6,9 +6,9 @@ from typing import Any
 
 from ...core.protocol import State
 from ...lab.measures import Measure, Measures
-
-
-_SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
+from .board import ICON_NAME, SPECIES
+from .state import N_SPECIES
+from .view import LOG_LENGTH
 
 
 class WildwasserMeasures(Measures):
@@ -20,8 +20,8 @@ class WildwasserMeasures(Measures):
         Measure("units", "mean", "rounds per game"),
         Measure("end_tiles", "share", "games ended by the empty tile stack (WW-5.2), not a third finish"),
         Measure("finishes", "mean", "animals finished per game"),
-    ) + tuple(Measure(f"finish_{sp}", "mean", f"{sp}s finished per game") for sp in _SPECIES) + tuple(
-        Measure(f"first_{sp}", "share", f"games in which the {sp} podium's 1st place was taken") for sp in _SPECIES
+    ) + tuple(Measure(f"finish_{sp}", "mean", f"{sp}s finished per game") for sp in SPECIES) + tuple(
+        Measure(f"first_{sp}", "share", f"games in which the {sp} podium's 1st place was taken") for sp in SPECIES
     ) + (
         Measure("pushes", "mean", "river pushes per game"),
         Measure("icon_pushes", "mean", "pushes from a push icon (not a zebra action), per game"),
@@ -33,32 +33,35 @@ class WildwasserMeasures(Measures):
         super().__init__(game)
         self.seen = -1
         self.end = ""
-        self.finishes = {sp: 0 for sp in _SPECIES}
-        self.first = {sp: 0 for sp in _SPECIES}
+        self.finishes = {sp: 0 for sp in SPECIES}
+        self.first = {sp: 0 for sp in SPECIES}
         self.pushes = self.icon_pushes = 0
         self.washed_by_seat = [0] * game.players
         self.pending_icon = False
 
     def step(self, state: State, action: Any, seat: int) -> None:
-        for e in state.view(None)["log"]:
-            if e["i"] <= self.seen:
-                continue
-            self.seen = e["i"]
-            kind = e["event"]
+        # the events since the last step, as far back as a view's log reaches (the public
+        # log a spectator sees), read from the state's log: building a spectator's view
+        # after every action to read its log cost half of a learned-only game
+        fresh = min(LOG_LENGTH, state.log_len - 1 - self.seen)
+        for i, e in state.events(fresh) if fresh > 0 else ():
+            self.seen = i
+            kind = e[0]
             if kind == "finish":
-                self.finishes[e["animal"]] += 1
-                if e["place"] == 1:
-                    self.first[e["animal"]] = 1
+                animal = SPECIES[e[2]]
+                self.finishes[animal] += 1
+                if e[4] == 1:
+                    self.first[animal] = 1
             elif kind == "icon":
-                self.pending_icon = e["icon"] == "push"
+                self.pending_icon = ICON_NAME[e[2]] == "push"
                 continue
             elif kind == "push":
                 self.pushes += 1
                 self.icon_pushes += self.pending_icon
-                for owner, _animal in e["washed"]:
-                    self.washed_by_seat[owner] += 1
+                for a in e[4]:
+                    self.washed_by_seat[a // N_SPECIES] += 1
             elif kind == "end":
-                self.end = e["why"]
+                self.end = e[2]
             elif kind == "last_round":
                 continue  # noted inside a push, between the push icon and the push itself
             self.pending_icon = False

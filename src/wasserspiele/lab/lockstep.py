@@ -1,0 +1,116 @@
+"""Playing a study's games in lockstep when the learned bot sits in every seat.
+
+A learned move is one small forward pass of a network, and a forward pass for one
+observation costs mostly numpy's per-call overhead.  Here the games of a chunk advance
+together: each round every unfinished game's seat to move is found, the observations
+of all seats that have a choice are stacked and the network runs once for all of them
+(`Network.logits_rows`, which gives every row bit for bit what a lone observation gives),
+and each bot's pick is made by the rule `LearnedBot.choose` uses (`bots.learned.best_legal`,
+a tie broken by the bot's own generator).  The observations are the codec's
+`observe_state` — the seat's view encoded without building it, the very vector
+`observe(view)` gives (tests/adapters/test_codecs.py) — and the chosen action, one of
+`legal_actions`, goes through the engine's trusted `State.apply_legal`.
+
+So these are the games `Series.play` plays one at a time from the same seeds, with the
+same bots (built from the same specs and seeds), the same measures and records;
+tests/lab/test_lockstep.py compares whole studies row for row.  A study with another
+bot, or with a learned bot that searches, plays through the engine, and
+`lab.kernels.kernel_note` says so in the report.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ..bots.base import Bot
+from ..bots.learned import LearnedBot, best_legal
+from ..bots.runner import Played, Series
+from ..core.protocol import Game, State
+
+
+def lockstep_reason(study: Any, game: Game) -> str | None:
+    """Why the games of `study` under `game`'s options cannot be played in lockstep, or
+    None when they can (every seat the learned bot, playing its policy without search)."""
+    if not study.kernels:
+        return "fast paths switched off for this study"
+    bots = {spec.text: spec.make(game, 0) for spec in study.bots}
+    others = sorted(text for text, bot in bots.items() if type(bot) is not LearnedBot)
+    if others:
+        return f"lockstep play needs the learned bot in every seat, not {', '.join(f'`{t}`' for t in others)}"
+    searching = sorted(text for text, bot in bots.items() if bot.searcher is not None)
+    if searching:
+        return f"{', '.join(f'`{t}`' for t in searching)} searches every move (only the plain policy batches)"
+    return None
+
+
+def all_learned(study: Any) -> bool:
+    """Every bot of the study is a learned one (so the lockstep path is the question)."""
+    return all(spec.kind == "learned" for spec in study.bots)
+
+
+@dataclass
+class _Table:
+    """One game of the chunk in play."""
+
+    index: int
+    seed: int
+    lineup: tuple[int, ...]
+    state: State
+    bots: list[Bot]
+    observer: Any
+
+
+def play_lockstep(series: Series, game: Game, indices: Sequence[int]) -> list[Played]:
+    """Games `indices` of `series` (all seats learned bots without search, as
+    `lockstep_reason` checked), as `Series.play` would have played them."""
+    n = len(series.bots)
+    seating = series.seating
+    tables = []
+    for i in indices:
+        lineup = seating.lineup(game, n, i, series.seed)
+        seed = seating.game_seed(series.seed, i, game, n)
+        bots = [series.bots[b].make(game, seating.bot_seed(series.seed, i, s)) for s, b in enumerate(lineup)]
+        observer = series.observer(game) if series.observer else None
+        tables.append(_Table(i, seed, lineup, game.new_game(seed=seed), bots, observer))
+    codec = tables[0].bots[0].codec if tables else None
+    live = tables
+    while live:
+        asking: dict[int, list[tuple[_Table, int, Mapping, list[int]]]] = {}  # per network
+        for t in live:
+            state = t.state
+            if len(state.history) >= series.max_actions:
+                raise RuntimeError(f"{game.name} seed {t.seed}: no end after {series.max_actions} actions")
+            seat = state.current_seat
+            # {index: action} in legal_actions' order; a codec may make an action only when
+            # it is looked up (Seven Waters), so only the chosen one is
+            moves = codec.legal_map_state(state, seat)
+            indices = list(moves)
+            if len(indices) == 1:  # the bot takes the only move without looking (nor drawing)
+                _act(t, moves[indices[0]], seat)
+            else:
+                asking.setdefault(id(t.bots[seat].network), []).append((t, seat, moves, indices))
+        for group in asking.values():
+            network = group[0][0].bots[group[0][1]].network
+            x = np.stack([codec.observe_state(t.state, seat) for t, seat, _, _ in group])
+            picks = best_legal(network.logits_rows(x), [indices for *_, indices in group],
+                               [t.bots[seat].rng for t, seat, _, _ in group])
+            for (t, seat, moves, indices), pick in zip(group, picks):
+                _act(t, moves[indices[pick]], seat)
+        live = [t for t in live if not t.state.is_terminal()]
+    out = []
+    for t in tables:
+        state = t.state
+        measures = t.observer.finish(state) if t.observer is not None else {}
+        out.append(Played(t.index, t.seed, t.lineup, list(state.scores()), list(state.winners()),
+                          list(state.returns()), len(state.history), measures))
+    return out
+
+
+def _act(table: _Table, action: Any, seat: int) -> None:
+    table.state.apply_legal(action, seat)
+    observer = table.observer
+    if observer is not None and observer.per_step:
+        observer.step(table.state, action, seat)

@@ -1,0 +1,130 @@
+"""Studies with the learned bot in every seat play in lockstep (lab/lockstep.py), and those
+are the very games the engine plays one at a time: the same rows, measures included, for
+every game, for tied logits (the bots' own generators break the ties) and for seats with
+different networks."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from wasserspiele import load
+from wasserspiele.bots.learned import Network, codec_of, network_for
+from wasserspiele.lab import make_study, run_study
+from wasserspiele.lab.kernels import kernel_note
+from wasserspiele.lab.lockstep import lockstep_reason, play_lockstep
+
+GAMES = {  # game: (options, games) — short enough for a test, long enough for many decisions
+    "wasserloch": (["rounds=2"], 24),
+    "seven_waters": ([], 4),
+    "watten": ([], 8),
+    "wildwasser": ([], 4),
+}
+
+
+def _lockstep_and_engine(study):
+    """Every condition's games played in one lockstep batch, and one at a time by Series.play."""
+    for cond in range(len(study.conditions)):
+        series = study.series(cond)
+        game = series.load()
+        assert lockstep_reason(study, game) is None
+        yield (play_lockstep(series, game, range(study.games)),
+               [series.play(i, game=game) for i in range(study.games)])
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_lockstep_games_are_the_engine_games_with_the_shipped_weights(name):
+    options, games = GAMES[name]
+    study = make_study(name, bots=["learned"], options=options, games=games, seed=7)
+    for fast, slow in _lockstep_and_engine(study):
+        assert fast == slow
+        assert len({p.actions for p in fast}) > 1  # the games differ (not one game repeated)
+
+
+@pytest.fixture(scope="module")
+def tied_weights(tmp_path_factory):
+    """Weights whose policy head is zero: every legal logit ties, so every choice with
+    more than one legal move is a draw from the bot's own generator."""
+    folder = tmp_path_factory.mktemp("tied")
+
+    def make(name: str, **options) -> str:
+        game = load(name, **options)
+        codec = codec_of(game)
+        net = Network.init(codec.obs_size, codec.num_actions, (8,), np.random.default_rng(1))
+        net.params["wp"][:] = 0
+        path = folder / f"{name}.npz"
+        net.save(path, {"game": name})
+        return str(path)
+    return make
+
+
+@pytest.mark.parametrize("name", ["wasserloch", "watten"])
+def test_lockstep_breaks_ties_with_each_bots_own_generator_as_the_bot_does(name, tied_weights):
+    weights = tied_weights(name)
+    options, games = GAMES[name]
+    study = make_study(name, bots=[f"learned:weights={weights}"], options=options, games=games, seed=2)
+    for fast, slow in _lockstep_and_engine(study):
+        assert fast == slow
+
+
+def test_seats_with_different_networks_each_get_their_own_and_the_rows_equal_the_engine_study(tied_weights):
+    weights = tied_weights("wasserloch", players=3)
+    study = make_study("wasserloch", players=["3"], bots=["learned", f"learned:weights={weights}"],
+                       options=["rounds=1"], compare=["chase=nearest,adjacent"], games=20, seed=4)
+    for fast, slow in _lockstep_and_engine(study):
+        assert fast == slow
+    engine = dataclasses.replace(study, kernels=False)
+    assert run_study(study, jobs=1).rows == run_study(engine, jobs=1).rows
+    assert kernel_note(study).startswith("Played in lockstep")
+    assert "switched off" in kernel_note(engine)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_batch_of_observations_gives_each_row_exactly_its_lone_logits(name):
+    """Bit for bit: a near tie must not turn into another move because of the batch."""
+    game = load(name)
+    codec = codec_of(game)
+    net = network_for(game, codec)
+    rng = np.random.default_rng(0)
+    x = (rng.random((37, codec.obs_size)) < 0.3).astype(np.float32) * rng.random((37, codec.obs_size),
+                                                                                   dtype=np.float32)
+    batch = net.logits_rows(x)
+    assert all(np.array_equal(batch[r], net.logits(x[r])) for r in range(len(x)))
+
+
+def test_studies_with_another_bot_or_a_searching_learned_bot_play_through_the_engine_and_say_why():
+    mixed = make_study("watten", bots=["learned heuristic"], games=2)
+    assert "`heuristic`" in lockstep_reason(mixed, mixed.conditions[0].load("watten"))
+    assert kernel_note(mixed) is None  # no lab kernel for Watten and not every seat learned: no choice
+    searching = make_study("watten", bots=["learned:search=3"], games=2)
+    assert "searches" in lockstep_reason(searching, searching.conditions[0].load("watten"))
+    assert kernel_note(searching).startswith("Played through the Python engine, not lockstep")
+    assert kernel_note(make_study("watten", bots=["learned"], games=2)).startswith("Played in lockstep")
+
+
+def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive():
+    import gc
+    import weakref
+
+    first, again, other = load("watten"), load("watten"), load("watten", target=4)
+    assert codec_of(first) is codec_of(again)
+    assert codec_of(other) is not codec_of(first) and codec_of(other).game.options["target"] == 4
+    later = weakref.ref(again)  # the cache holds the first game of these options, not each one
+    del again
+    gc.collect()
+    assert later() is None
+
+
+def test_a_learned_only_study_plays_chunks_of_at_least_sixteen_games_and_others_keep_theirs():
+    from wasserspiele.bots.runner import chunked
+    from wasserspiele.lab.backends import LOCKSTEP_CHUNK, chunk_least
+
+    learned = make_study("watten", bots=["learned"], games=100)
+    assert chunk_least(learned) == LOCKSTEP_CHUNK == 16
+    assert chunk_least(dataclasses.replace(learned, kernels=False)) == 1
+    assert chunk_least(make_study("watten", bots=["learned heuristic"], games=100)) == 1
+    sizes = [len(c) for c in chunked(learned.tasks(), 2, least=chunk_least(learned))]
+    assert sizes == [16] * 6 + [4]
+    assert [len(c) for c in chunked(learned.tasks(), 2)] == [3] * 33 + [1]
