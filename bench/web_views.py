@@ -27,14 +27,14 @@ from pathlib import Path
 
 import orjson
 
-from wasserspiele.core.registry import game_class, game_names
+from wasserspiele import load
+from wasserspiele.core.registry import game_names
 from wasserspiele.web.hub import Connection, Hub
 from wasserspiele.web.storage import Storage
 
 
 def default_players(game: str) -> int:
-    cls = game_class(game)
-    return cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    return load(game).players  # with its default options
 
 
 async def measure(game: str, moves: int, spectators: int, repeat: int, seed: int) -> dict[str, float]:

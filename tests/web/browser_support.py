@@ -85,9 +85,8 @@ class Server:
 
 
 def players_of(game: str) -> int:
-    from wasserspiele.core.registry import game_class
-    cls = game_class(game)
-    return cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    from wasserspiele import load
+    return load(game).players  # with its default options
 
 
 def mid_game_table(server: Server, game: str, moves: int | None = None, seed: int = 7) -> dict:

@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from wasserspiele.core.records import replay
+from wasserspiele import load
 from wasserspiele.core.registry import game_class, game_names
 
 from .helpers import auth, create, humans, move, play_first_legal, table_state
@@ -34,8 +35,7 @@ def test_pages_and_static_files_are_served(client):
 
 @pytest.mark.parametrize("game", game_names())
 def test_create_a_table_of_every_game_with_defaults(client, game):
-    cls = game_class(game)
-    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    players = load(game).players  # with its default options
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * (players - 1)
     t = create(client, game, seats=seats)
     assert [s["kind"] for s in t["seats"]] == ["human"] + ["bot"] * (players - 1)

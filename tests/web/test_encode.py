@@ -9,15 +9,15 @@ import random
 
 import pytest
 
-from wasserspiele.core.registry import game_class, game_names
+from wasserspiele import load
+from wasserspiele.core.registry import game_names
 from wasserspiele.web.hub import Hub, encode, encode_each
 from wasserspiele.web.storage import Storage
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_messages_encoded_together_are_each_seats_own_message(db_url, game):
-    cls = game_class(game)
-    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    players = load(game).players  # with its default options
 
     async def scenario():
         storage = Storage(db_url)

@@ -9,7 +9,8 @@ import random
 
 import pytest
 
-from wasserspiele.core.registry import game_class, game_names
+from wasserspiele import load
+from wasserspiele.core.registry import game_names
 from wasserspiele.web.hub import Connection, Hub
 from wasserspiele.web.storage import Storage
 
@@ -19,8 +20,7 @@ TABLE_KEYS = {"type", "table", "game", "title", "players", "teams", "n", "to_mov
 
 @pytest.mark.parametrize("game", game_names())
 def test_every_message_is_the_seats_own_view_and_nothing_more(db_url, game):
-    cls = game_class(game)
-    players = cls.fixed_players or next(o.default for o in cls.option_list if o.name == "players")
+    players = load(game).players  # with its default options
 
     async def scenario():
         storage = Storage(db_url)
