@@ -261,3 +261,19 @@ def test_guided_search_can_value_leaves_by_rollouts(untrained):
     with pytest.raises(ValueError, match="value must be network .* or rollout"):
         LearnedBot(0, game=game, weights=untrained("wasserloch"), search=5, value="oracle")
     assert parse_bots(["learned:search=5,value=rollout"], game)[0].kind == "learned"
+
+
+def test_guided_search_with_rollouts_plays_them_as_the_expert_does(untrained, monkeypatch):
+    # the leaves of learned:search=N,value=rollout are valued by the searcher's own
+    # playout, in the game's compiled kernel where it has one (Seven Waters' rollouts
+    # run to the end of the game: in Python an iteration cost seven times the expert's)
+    from wasserspiele.bots.ismcts import ISMCTSBot
+    calls = []
+    playout = ISMCTSBot._kernel_playout
+    monkeypatch.setattr(ISMCTSBot, "_kernel_playout", lambda self, world, rng: calls.append(1) or playout(self, world, rng))
+    game = load("seven_waters")
+    state = _midgame("seven_waters")
+    decision = decision_for(state, state.current_seat)
+    bot = LearnedBot(4, game=game, weights=untrained("seven_waters"), search=20, value="rollout")
+    assert bot.choose(decision) in decision.legal
+    assert bot.searcher.last_iterations == 20 and 0 < len(calls) <= 20

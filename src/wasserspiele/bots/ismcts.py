@@ -424,16 +424,22 @@ class ISMCTSBot(Bot):
             world.apply_legal(best.action, seat)
             path.append(best)
             node = best
-        if not world.to_move():
-            values = evaluate(world)
-        elif self._kernel_rollout is not None:
-            values = self._kernel_playout(world, rng)
-        else:
-            rollout(world, self._policy, rng, self.rollout_depth)
-            values = evaluate(world)
+        values = self.playout(world, rng)
         for visited in path:
             visited.visits += 1
             visited.reward += values[visited.seat]
+
+    def playout(self, world: State, rng: random.Random) -> list[float]:
+        """Each seat's value of a leaf `world`: its result when the game is over, else a
+        rollout of the bot's policy (in the compiled kernel where the game has one) and the
+        score lead.  Also the leaf value of a guided search that keeps the rollouts
+        (`learned:search=N,value=rollout`), so its iterations cost what these do."""
+        if not world.to_move():
+            return evaluate(world)
+        if self._kernel_rollout is not None:
+            return self._kernel_playout(world, rng)
+        rollout(world, self._policy, rng, self.rollout_depth)
+        return evaluate(world)
 
     def _kernel_playout(self, world: State, rng: random.Random) -> list[float]:
         """The rollout's values, the rollout drawn from a kernel generator seeded by `rng`:

@@ -19,7 +19,7 @@ Playing needs numpy only.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import lru_cache, partial
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -220,12 +220,13 @@ class NetworkGuide:
     seat's view without building it (the same vector as `observe(view)`), so a guided
     iteration costs about what a rollout iteration does."""
 
-    def __init__(self, network: Network, codec, rollout=None):
+    def __init__(self, network: Network, codec, playout=None):
         self.network = network
         self.codec = codec
-        # rollout = (policy, depth, rng): value a leaf by a short rollout and the score
-        # lead, as the expert does, instead of the value head (the prior still guides)
-        self.rollout = rollout
+        # playout(world) -> values: value a leaf as the expert does (its rollout, in the
+        # compiled kernel where there is one, and the score lead) instead of by the value
+        # head; the prior still guides
+        self.playout = playout
 
     def priors(self, world: State, seat: int, legal: Sequence[Action]) -> np.ndarray:
         codec = self.codec
@@ -234,11 +235,8 @@ class NetworkGuide:
         return masked_softmax(logits, list(codec.legal_map(legal, view)))
 
     def values(self, world: State) -> list[float]:
-        if self.rollout is not None:
-            from .ismcts import evaluate, rollout
-            policy, depth, rng = self.rollout
-            rollout(world, policy, rng, depth)
-            return evaluate(world)
+        if self.playout is not None:
+            return self.playout(world)
         obs = np.stack(self.codec.observe_states(world, range(world.game.players)))
         return self.network.values(obs).tolist()
 
@@ -266,10 +264,11 @@ class LearnedBot(Bot):
             settings = {k: v for k, v in search_defaults(game).items()
                         if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
             self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game, **settings)
-            rollout = None
+            playout = None
             if value == "rollout":
-                rollout = (self.searcher._policy, self.searcher.rollout_depth, self.searcher.rng)
-            self.searcher.guide = NetworkGuide(self.network, self.codec, rollout)
+                searcher = self.searcher
+                playout = partial(searcher.playout, rng=searcher.rng)
+            self.searcher.guide = NetworkGuide(self.network, self.codec, playout)
 
     def policy(self, decision: Decision) -> dict[Action, float]:
         """The network's probability for each legal action."""
