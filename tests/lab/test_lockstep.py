@@ -128,3 +128,65 @@ def test_a_learned_only_study_plays_chunks_of_at_least_sixteen_games_and_others_
     sizes = [len(c) for c in chunked(learned.tasks(), 2, least=chunk_least(learned))]
     assert sizes == [16] * 6 + [4]
     assert [len(c) for c in chunked(learned.tasks(), 2)] == [3] * 33 + [1]
+
+
+KERNEL_GAMES = {  # game: option sets whose chance and rules the kernel path must follow
+    "watten": [{}, {"raising": True, "signal_detection_p": 0.3}, {"signals": "public", "caller": "dealer_left",
+                                                                  "raising": True, "target": 7}],
+}
+
+
+@pytest.mark.parametrize("name,options", [(n, o) for n, sets in KERNEL_GAMES.items() for o in sets])
+def test_the_kernel_lockstep_path_asks_with_the_engines_legal_actions_and_observations(name, options):
+    """Random choices at every real decision, the kernel and the engine side by side from
+    the same seeds: the same decisions (forced moves played by the kernel), the same legal
+    indices in the same order, the same observation vectors, the same ends."""
+    import random
+
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.lab.measures import measures_class
+    if not COMPILED:
+        pytest.skip("the kernel path needs numba")
+    game = load(name, **options)
+    codec = codec_of(game)
+    seeds = [11, 2**40 + 3, 77, 2**62 + 5]
+    tables = measures_class(game).lockstep_tables(game, seeds)
+    states = [game.new_game(seed=s) for s in seeds]
+    rng = random.Random(5)
+    games, codes, decisions = [], [], 0
+    while True:
+        asking, seats, x, legal = tables.round(games, codes, 100_000)
+        expected = []
+        for g, state in enumerate(states):
+            while not state.is_terminal():
+                moves = codec.legal_map_state(state, state.current_seat)
+                if len(moves) > 1:
+                    expected.append(g)
+                    break
+                state.apply_legal(next(iter(moves.values())), state.current_seat)
+        assert asking == expected
+        if not asking:
+            break
+        games, codes = asking, []
+        for r, g in enumerate(asking):
+            state, seat = states[g], seats[r]
+            assert seat == states[g].current_seat
+            moves = codec.legal_map_state(state, seat)
+            assert legal[r] == list(moves)
+            assert np.array_equal(x[r], codec.observe_state(state, seat))
+            code = rng.choice(legal[r])
+            state.apply_legal(moves[code], seat)
+            codes.append(code)
+            decisions += 1
+    for state, r in zip(states, tables.results()):
+        assert (r["scores"], r["winners"], r["actions"]) == (list(state.scores()), state.winners(),
+                                                             len(state.history))
+    assert decisions > 200
+
+
+@pytest.mark.parametrize("name,options", [(n, o) for n, sets in KERNEL_GAMES.items() for o in sets[1:]])
+def test_kernel_lockstep_studies_under_other_options_give_the_engine_rows(name, options):
+    study = make_study(name, bots=["learned"], options=[f"{k}={str(v).lower()}" for k, v in options.items()],
+                       games=6, seed=3)
+    for fast, slow in _lockstep_and_engine(study):
+        assert fast == slow

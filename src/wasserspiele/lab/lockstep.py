@@ -16,6 +16,13 @@ same bots (built from the same specs and seeds), the same measures and records;
 tests/lab/test_lockstep.py compares whole studies row for row.  A study with another
 bot, or with a learned bot that searches, plays through the engine, and
 `lab.kernels.kernel_note` says so in the report.
+
+Where the game's measures class offers `lockstep_tables` (a compiled kernel that deals
+the engine's games from the same seeds: Watten) and numba is installed, the games
+themselves run in the kernel: it plays the forced moves, encodes the observations of
+the seats to move and keeps the lab's counts, and only the network and the pick stay
+in Python.  tests/lab/test_lockstep.py checks the kernel's legal actions and
+observations against the engine's at every decision, and whole studies row for row.
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from ..bots.base import Bot
 from ..bots.learned import LearnedBot, best_legal
 from ..bots.runner import Played, Series
 from ..core.protocol import Game, State
+from .measures import measures_class
 
 
 def lockstep_reason(study: Any, game: Game) -> str | None:
@@ -58,7 +66,7 @@ class _Table:
     index: int
     seed: int
     lineup: tuple[int, ...]
-    state: State
+    state: State | None  # None while the kernel plays the game
     bots: list[Bot]
     observer: Any
 
@@ -74,7 +82,12 @@ def play_lockstep(series: Series, game: Game, indices: Sequence[int]) -> list[Pl
         seed = seating.game_seed(series.seed, i, game, n)
         bots = [series.bots[b].make(game, seating.bot_seed(series.seed, i, s)) for s, b in enumerate(lineup)]
         observer = series.observer(game) if series.observer else None
-        tables.append(_Table(i, seed, lineup, game.new_game(seed=seed), bots, observer))
+        tables.append(_Table(i, seed, lineup, None, bots, observer))
+    kernel = lockstep_kernel(series, game)
+    if kernel is not None and tables:
+        return _play_in_kernel(series, game, tables, kernel)
+    for t in tables:
+        t.state = game.new_game(seed=t.seed)
     codec = tables[0].bots[0].codec if tables else None
     live = tables
     while live:
@@ -114,3 +127,57 @@ def _act(table: _Table, action: Any, seat: int) -> None:
     observer = table.observer
     if observer is not None and observer.per_step:
         observer.step(table.state, action, seat)
+
+
+def lockstep_kernel(series: Series, game: Game) -> Any:
+    """The game's measures class when it plays the lab's lockstep games in its compiled
+    kernel (`lockstep_tables`, `lockstep_measures`) and the series wants no other
+    observer than the lab's own (lab/study.Watch); else None (the engine plays them)."""
+    from ..fast import COMPILED
+    from .study import Watch
+    found = measures_class(game)
+    if not COMPILED or getattr(found, "lockstep_tables", None) is None:
+        return None
+    if series.observer not in (None, Watch):
+        return None
+    return found
+
+
+def _play_in_kernel(series: Series, game: Game, tables: list[_Table], kernel: Any) -> list[Played]:
+    """`play_lockstep`'s games in the kernel: each round the kernel applies the picks,
+    plays the forced moves and hands back the games that ask, with their observations;
+    the network runs once per network for them and `best_legal` picks, as in the engine."""
+    from .study import LEAD_CHANGES
+    k = kernel.lockstep_tables(game, [t.seed for t in tables])
+    games: list[int] = []
+    codes: list[int] = []
+    while True:
+        try:
+            asking, seats, x, legal = k.round(games, codes, series.max_actions)
+        except OverflowError as late:
+            t = tables[late.args[0]]
+            raise RuntimeError(f"{game.name} seed {t.seed}: no end after {series.max_actions} actions") from None
+        if not asking:
+            break
+        bots = [tables[g].bots[seat] for g, seat in zip(asking, seats)]
+        networks = {id(b.network): b.network for b in bots}
+        codes = [0] * len(asking)
+        for key, network in networks.items():
+            rows = range(len(bots)) if len(networks) == 1 else [r for r, b in enumerate(bots) if id(b.network) == key]
+            picks = best_legal(network.logits_rows(x[list(rows)] if len(networks) > 1 else x),
+                               [legal[r] for r in rows], [bots[r].rng for r in rows])
+            for r, pick in zip(rows, picks):
+                codes[r] = legal[r][pick]
+        games = asking
+    out = []
+    watched = series.observer is not None
+    for t, r in zip(tables, k.results()):
+        won = r["winners"]
+        teams = {game.team_of(s) for s in won}
+        returns = [1.0 / len(teams) if s in won else 0.0 for s in range(game.players)]
+        measures: dict = {}
+        if watched:
+            own, lead_changes = kernel.lockstep_measures(game, r)
+            measures = {**own, LEAD_CHANGES: lead_changes}
+        out.append(Played(t.index, t.seed, t.lineup, r["scores"], won, returns, r["actions"], measures))
+    return out
