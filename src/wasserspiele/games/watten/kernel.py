@@ -726,17 +726,18 @@ def lab_act(t, deck, mt, st, opts, eff, strength, p, code) -> None:
 
 
 @kernel
-def lab_round(tables, decks, mts, stats, opts, eff, strength, p, chosen, n_chosen, max_actions,
+def lab_round(tables, decks, mts, stats, opts, eff, strength, p, picks, n_picks, max_actions,
               asking, legal_out, n_legal, obs) -> int:
-    """Games chosen[:n_chosen, 0] take the codes chosen[:, 1]; then every unfinished game
-    plays its forced moves up to its next decision with a choice.  Those games go into
+    """The games that asked last (asking[:n_picks]) take their picks (positions in their
+    legal codes legal_out); then every unfinished game plays its forced moves up to its
+    next decision with a choice.  Those games go into
     `asking` (their legal codes into legal_out, their count into n_legal, the seat to
     move's observation into obs), and their number is returned; -1 - g when game g
     reached `max_actions` without an end."""
     codes = np.zeros(8, np.int64)
-    for i in range(n_chosen):
-        g = chosen[i, 0]
-        lab_act(tables[g], decks[g], mts[g], stats[g], opts, eff, strength, p, chosen[i, 1])
+    for i in range(n_picks):
+        g = asking[i]
+        lab_act(tables[g], decks[g], mts[g], stats[g], opts, eff, strength, p, legal_out[i, picks[i]])
     n = 0
     for g in range(tables.shape[0]):
         t = tables[g]
@@ -758,41 +759,41 @@ def lab_round(tables, decks, mts, stats, opts, eff, strength, p, chosen, n_chose
 
 class LabTables:
     """The games of a lab chunk in the kernel (`lab_start`, `lab_round`), for
-    lab/lockstep.py: `round(chosen)` applies the chosen codes and answers which games ask
-    next (their seats, legal codes in the engine's order and observations); `results()`
-    the finished games' scores, winners, actions and `stats` rows."""
+    lab/lockstep.py: `round` applies the picks and answers which games ask next (their
+    legal codes in the engine's order and observations); `results()` the finished
+    games' scores, winners, actions and counts."""
 
-    def __init__(self, game, seeds) -> None:
+    max_legal = 8  # the most legal actions a decision has
+
+    def __init__(self, game, seeds, obs_size: int = 280) -> None:
         bad = [s for s in seeds if not 0 <= s < 2**63]
         if bad:  # mt_seed takes at most two 32-bit words
             raise ValueError(f"watten lab tables: seeds must be 0 <= seed < 2**63, not {bad[0]!r}")
+        if obs_size != 280:
+            raise ValueError(f"watten lab tables: the kernel encodes 280 values (codec.py), not {obs_size}")
         self.rules = Rules(**game.options)
         g = len(seeds)
         self.tables = np.zeros((g, TABLE_SIZE), np.int64)
         self.decks = np.zeros((g, N_CARDS), np.int64)
         self.mts = np.zeros((g, MT_SIZE), np.int64)
         self.stats = np.zeros((g, LAB_STATS), np.int64)
-        self.asking = np.zeros(g, np.int64)
-        self.legal = np.zeros((g, 8), np.int64)
-        self.n_legal = np.zeros(g, np.int64)
-        self.obs = np.zeros((g, 280), np.float32)
-        self.chosen = np.zeros((g, 2), np.int64)
         lab_start(np.array(seeds, np.int64), self.tables, self.decks, self.mts, self.stats, self.rules.opts)
 
-    def round(self, games, codes, max_actions: int) -> tuple[list[int], list[int], np.ndarray, list[list[int]]]:
-        """Games `games` take `codes`; (games asking now, their seats to move, their
-        observations [n, obs_size], their legal codes)."""
-        k = len(games)
-        self.chosen[:k, 0] = games
-        self.chosen[:k, 1] = codes
+    def round(self, picks, n_picks: int, max_actions: int, asking, legal, n_legal, obs) -> int:
+        """The games asking[:n_picks] take picks[:n_picks] (positions in their rows of
+        `legal`); then how many games ask next: their indices into `asking`, their legal
+        codes (engine order) into `legal` and `n_legal`, the seat to move's observation
+        into `obs`.  OverflowError(g) when game g reached `max_actions` unfinished."""
         r = self.rules
-        n = lab_round(self.tables, self.decks, self.mts, self.stats, r.opts, r.eff, r.strength, r.p, self.chosen, k,
-                      max_actions, self.asking, self.legal, self.n_legal, self.obs)
+        n = lab_round(self.tables, self.decks, self.mts, self.stats, r.opts, r.eff, r.strength, r.p, picks, n_picks,
+                      max_actions, asking, legal, n_legal, obs)
         if n < 0:
             raise OverflowError(-1 - n)
-        asking = self.asking[:n].tolist()
-        legal = [row[:m] for row, m in zip(self.legal[:n].tolist(), self.n_legal[:n].tolist())]
-        return asking, self.tables[asking, TURN].tolist(), self.obs[:n], legal
+        return n
+
+    def seats(self, games) -> list[int]:
+        """The seat to move in each of `games`."""
+        return self.tables[games, TURN].tolist()
 
     def results(self) -> list[dict]:
         out = []

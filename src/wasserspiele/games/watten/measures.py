@@ -45,11 +45,11 @@ class WattenMeasures(Measures):
                 "caller_team_wins_game": int(bool(winners) and winners[0] % 2 == first_caller_team)}
 
     @staticmethod
-    def lockstep_tables(game: Game, seeds: list[int]) -> Any:
+    def lockstep_tables(game: Game, seeds: list[int], obs_size: int) -> Any:
         """The games of these seeds in the compiled kernel, every seat played from
         outside (lab/lockstep.py): the engine's deals, so the engine's games."""
         from .kernel import LabTables
-        return LabTables(game, seeds)
+        return LabTables(game, seeds, obs_size)
 
     @staticmethod
     def lockstep_measures(game: Game, result: dict[str, Any]) -> tuple[dict[str, float], int]:
@@ -58,6 +58,7 @@ class WattenMeasures(Measures):
         from . import kernel as K
         stats, winners = result["stats"], result["winners"]
         hands = stats[K.LAB_HANDS]
+        first_caller_wins = int(winners[0] % 2 == stats[K.LAB_FIRST_CALLER])
         return ({"units": hands, "hands": hands, "caller_wins": stats[K.LAB_CALLER_WINS],
                  "raised": stats[K.LAB_RAISED], "conceded": stats[K.LAB_CONCEDED], "caught": stats[K.LAB_CAUGHT],
-                 "points": stats[K.LAB_POINTS], "caller_team_wins_game": int(winners[0] % 2 == stats[K.LAB_FIRST_CALLER])}, stats[K.LAB_LEAD_CHANGES])
+                 "points": stats[K.LAB_POINTS], "caller_team_wins_game": first_caller_wins}, stats[K.LAB_LEAD_CHANGES])
