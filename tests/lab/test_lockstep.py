@@ -117,16 +117,16 @@ def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive(
     assert later() is None
 
 
-def test_a_learned_only_study_plays_chunks_of_at_least_sixteen_games_and_others_keep_theirs():
+def test_a_learned_only_study_plays_chunks_of_at_least_thirty_two_games_and_others_keep_theirs():
     from wasserspiele.bots.runner import chunked
     from wasserspiele.lab.backends import LOCKSTEP_CHUNK, chunk_least
 
     learned = make_study("watten", bots=["learned"], games=100)
-    assert chunk_least(learned) == LOCKSTEP_CHUNK == 16
+    assert chunk_least(learned) == LOCKSTEP_CHUNK == 32
     assert chunk_least(dataclasses.replace(learned, kernels=False)) == 1
     assert chunk_least(make_study("watten", bots=["learned heuristic"], games=100)) == 1
     sizes = [len(c) for c in chunked(learned.tasks(), 2, least=chunk_least(learned))]
-    assert sizes == [16] * 6 + [4]
+    assert sizes == [32] * 3 + [4]
     assert [len(c) for c in chunked(learned.tasks(), 2)] == [3] * 33 + [1]
 
 
