@@ -102,6 +102,10 @@ def test_studies_with_another_bot_or_a_searching_learned_bot_play_through_the_en
     assert "searches" in lockstep_reason(searching, searching.conditions[0].load("watten"))
     assert kernel_note(searching).startswith("Played through the Python engine, not lockstep")
     assert kernel_note(make_study("watten", bots=["learned"], games=2)).startswith("Played in lockstep")
+    from wasserspiele.fast import COMPILED
+    inside = "in the compiled watten kernel" in kernel_note(make_study("watten", bots=["learned"], games=2))
+    assert inside == COMPILED
+    assert "compiled" not in kernel_note(make_study("seven_waters", bots=["learned"], games=2))
 
 
 def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive():
