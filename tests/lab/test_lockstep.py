@@ -134,6 +134,21 @@ def test_a_learned_only_study_plays_chunks_of_at_least_thirty_two_games_and_othe
     assert [len(c) for c in chunked(learned.tasks(), 2)] == [3] * 33 + [1]
 
 
+def test_a_kernel_lockstep_study_gives_each_worker_one_chunk_of_up_to_128_games():
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.lab.backends import KERNEL_CHUNK, LOCKSTEP_CHUNK, chunk_least
+
+    watten = make_study("watten", bots=["learned"], games=100)
+    seven = make_study("seven_waters", bots=["learned"], games=100)
+    if COMPILED:
+        assert [chunk_least(watten, 100, jobs) for jobs in (1, 2, 8)] == [100, 50, LOCKSTEP_CHUNK]
+        assert chunk_least(watten, 10_000, 2) == KERNEL_CHUNK == 128
+    else:  # no kernel: the Python lockstep
+        assert chunk_least(watten, 100, 1) == LOCKSTEP_CHUNK
+    assert chunk_least(seven, 100, 1) == LOCKSTEP_CHUNK  # Seven Waters' lockstep runs in Python
+    assert chunk_least(dataclasses.replace(watten, kernels=False), 100, 1) == 1
+
+
 KERNEL_GAMES = {  # game: option sets whose chance and rules the kernel path must follow (the first two
     # keep the shipped network's sizes, so the row test below plays them with the learned bot)
     "wildwasser": [{}, {"first_player": 2, "river_flow": "back"}, {"players": 3, "first_player": 1},
