@@ -230,7 +230,8 @@ def test_a_failed_save_refuses_the_moves_queued_on_top_of_it_and_stores_none(db_
 
     calls, pushed, results, rows = _picks_at_once(db_url, fail_first=True)
     assert all(isinstance(r, Refused) for r in results)
-    assert results[0].code == "storage" and {r.code for r in results[1:]} == {"stale"}
+    assert {r.code for r in results} == {"storage"} and all(r.status == 503 for r in results)
+    assert "earlier move" in results[1].reason
     assert rows == []                                   # nothing half-written ...
     assert all(n == 0 for n, _ in pushed)               # ... and nobody was shown a pick
 

@@ -543,10 +543,13 @@ class LiveTable:
             await asyncio.shield(saved)  # a cancelled request leaves the transaction intact
             await self._until_saved()    # the moves queued after it too: the position is pushed
         except Conflict:
-            log.info("table %s: another process moved first; reloading it", self.id)
             async with self.lock:  # once for all the moves that failed together
                 await self._until_saved()
-                if self._save_failed and self.hub.tables.get(self.id) is self:
+                if self.hub.tables.get(self.id) is not self:  # a move queued before failed to save
+                    raise Refused("storage", "an earlier move could not be saved; please try again",
+                                  503) from None
+                if self._save_failed:
+                    log.info("table %s: another process moved first; reloading it", self.id)
                     await self._reload()
             raise Refused("stale", "another move came first; the position has been updated", 409) from None
         except Exception:
