@@ -3,7 +3,10 @@ games per CPU second with the learned bot in every seat — one game after anoth
 (`play_game`), and a lab study of the same bots played one game at a time through the
 engine and in lockstep (lab/lockstep.py; the same rows, checked here too).
 
-    .venv/bin/python bench/learned.py [GAME ...] [--moves N] [--games N] [--study-games N] [--no-expert]
+    .venv/bin/python bench/learned.py [GAME ...] [--moves N] [--games N] [--study-games N] [--no-expert] [--jobs N]
+
+`--jobs N` adds the lockstep study on N processes, in games per wall-clock second (the
+machine's share: other processes slow it, CPU time would not show the pool's cost).
 """
 
 from __future__ import annotations
@@ -49,6 +52,14 @@ def study_rates(name: str, games: int) -> tuple[float, float]:
     return games / t_engine, games / t_lockstep
 
 
+def study_wall_rate(name: str, games: int, jobs: int) -> float:
+    """Games per wall-clock second of the learned-only study (lockstep) on `jobs` processes."""
+    study = make_study(name, bots=["learned"], games=games, seed=1)
+    t = time.perf_counter()
+    run_study(study, jobs=jobs)
+    return games / (time.perf_counter() - t)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games_", nargs="*", default=["wasserloch", "seven_waters", "watten", "wildwasser"])
@@ -56,10 +67,12 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="learned-only games timed one after another")
     parser.add_argument("--study-games", type=int, default=128, help="games of the learned-only lab study")
     parser.add_argument("--no-expert", action="store_true", help="skip the expert's cost per move")
+    parser.add_argument("--jobs", type=int, default=0, help="also the lockstep study on N processes (games/s)")
     args = parser.parse_args()
+    pool = f" lockstep on {args.jobs} processes, games/s |" if args.jobs else ""
     print("| game | expert CPU s/move | learned CPU s/move | ratio | learned-only games per CPU s: "
-          "one after another | lab study, engine | lab study, lockstep | lockstep / engine |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"one after another | lab study, engine | lab study, lockstep | lockstep / engine |{pool}")
+    print("|---|---|---|---|---|---|---|---|" + ("---|" if args.jobs else ""))
     for name in args.games_:
         game, states = positions(name, args.moves)
         decisions = [decision_for(s, s.current_seat) for s in states]
@@ -73,7 +86,8 @@ def main() -> None:
         engine, lockstep = study_rates(name, args.study_games)
         cost = (f"– | {learned:.5f} | –" if expert is None
                 else f"{expert:.3f} | {learned:.5f} | {expert / learned:.0f}×")
-        print(f"| {name} | {cost} | {rate:.0f} | {engine:.0f} | {lockstep:.0f} | {lockstep / engine:.1f}× |",
+        wall = f" {study_wall_rate(name, args.study_games, args.jobs):.0f} |" if args.jobs else ""
+        print(f"| {name} | {cost} | {rate:.0f} | {engine:.0f} | {lockstep:.0f} | {lockstep / engine:.1f}× |{wall}",
               flush=True)
 
 

@@ -102,6 +102,10 @@ def test_studies_with_another_bot_or_a_searching_learned_bot_play_through_the_en
     assert "searches" in lockstep_reason(searching, searching.conditions[0].load("watten"))
     assert kernel_note(searching).startswith("Played through the Python engine, not lockstep")
     assert kernel_note(make_study("watten", bots=["learned"], games=2)).startswith("Played in lockstep")
+    from wasserspiele.fast import COMPILED
+    inside = "in the compiled watten kernel" in kernel_note(make_study("watten", bots=["learned"], games=2))
+    assert inside == COMPILED
+    assert "compiled" not in kernel_note(make_study("seven_waters", bots=["learned"], games=2))
 
 
 def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive():
@@ -117,14 +121,130 @@ def test_bots_share_one_codec_per_game_class_and_options_and_keep_no_game_alive(
     assert later() is None
 
 
-def test_a_learned_only_study_plays_chunks_of_at_least_sixteen_games_and_others_keep_theirs():
+def test_a_learned_only_study_plays_chunks_of_at_least_thirty_two_games_and_others_keep_theirs():
     from wasserspiele.bots.runner import chunked
     from wasserspiele.lab.backends import LOCKSTEP_CHUNK, chunk_least
 
     learned = make_study("watten", bots=["learned"], games=100)
-    assert chunk_least(learned) == LOCKSTEP_CHUNK == 16
+    assert chunk_least(learned) == LOCKSTEP_CHUNK == 32
     assert chunk_least(dataclasses.replace(learned, kernels=False)) == 1
     assert chunk_least(make_study("watten", bots=["learned heuristic"], games=100)) == 1
     sizes = [len(c) for c in chunked(learned.tasks(), 2, least=chunk_least(learned))]
-    assert sizes == [16] * 6 + [4]
+    assert sizes == [32] * 3 + [4]
     assert [len(c) for c in chunked(learned.tasks(), 2)] == [3] * 33 + [1]
+
+
+def test_a_kernel_lockstep_study_gives_each_worker_one_chunk_of_up_to_128_games():
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.lab.backends import KERNEL_CHUNK, LOCKSTEP_CHUNK, chunk_least
+
+    watten = make_study("watten", bots=["learned"], games=100)
+    seven = make_study("seven_waters", bots=["learned"], games=100)
+    if COMPILED:
+        assert [chunk_least(watten, 100, jobs) for jobs in (1, 2, 8)] == [100, 50, LOCKSTEP_CHUNK]
+        assert chunk_least(watten, 10_000, 2) == KERNEL_CHUNK == 128
+    else:  # no kernel: the Python lockstep
+        assert chunk_least(watten, 100, 1) == LOCKSTEP_CHUNK
+    assert chunk_least(seven, 100, 1) == LOCKSTEP_CHUNK  # Seven Waters' lockstep runs in Python
+    assert chunk_least(dataclasses.replace(watten, kernels=False), 100, 1) == 1
+
+
+KERNEL_GAMES = {  # game: option sets whose chance and rules the kernel path must follow (the first two
+    # keep the shipped network's sizes, so the row test below plays them with the learned bot)
+    "wildwasser": [{}, {"first_player": 2, "river_flow": "back"}, {"players": 3, "first_player": 1},
+                   {"players": 6, "river_flow": "back"}],
+    "watten": [{}, {"raising": True, "signal_detection_p": 0.3}, {"signals": "public", "caller": "dealer_left",
+                                                                  "raising": True, "target": 7}],
+}
+
+
+@pytest.mark.parametrize("name,options", [(n, o) for n, sets in KERNEL_GAMES.items() for o in sets])
+def test_the_kernel_lockstep_path_asks_with_the_engines_legal_actions_and_observations(name, options):
+    """Random choices at every real decision, the kernel and the engine side by side from
+    the same seeds: the same decisions (forced moves played by the kernel), the same legal
+    indices in the same order, the same observation vectors, the same ends."""
+    import random
+
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.lab.measures import measures_class
+    if not COMPILED:
+        pytest.skip("the kernel path needs numba")
+    game = load(name, **options)
+    codec = codec_of(game)
+    seeds = [11, 2**40 + 3, 77, 2**62 + 5]
+    tables = measures_class(game).lockstep_tables(game, seeds, codec.obs_size)
+    states = [game.new_game(seed=s) for s in seeds]
+    rng = random.Random(5)
+    asking, n_legal = np.zeros(len(seeds), np.int64), np.zeros(len(seeds), np.int64)
+    legal = np.zeros((len(seeds), tables.max_legal), np.int64)
+    x = np.zeros((len(seeds), codec.obs_size), np.float32)
+    picks = np.zeros(len(seeds), np.int64)
+    n = decisions = 0
+    while True:
+        n = tables.round(picks, n, 100_000, asking, legal, n_legal, x)
+        expected = []
+        for g, state in enumerate(states):
+            while not state.is_terminal():
+                moves = codec.legal_map_state(state, state.current_seat)
+                if len(moves) > 1:
+                    expected.append(g)
+                    break
+                state.apply_legal(next(iter(moves.values())), state.current_seat)
+        assert asking[:n].tolist() == expected
+        if not n:
+            break
+        seats = tables.seats(asking[:n])
+        for r, g in enumerate(expected):
+            state, seat = states[g], seats[r]
+            assert seat == state.current_seat
+            moves = codec.legal_map_state(state, seat)
+            assert legal[r, :n_legal[r]].tolist() == list(moves)
+            assert np.array_equal(x[r], codec.observe_state(state, seat))
+            picks[r] = rng.randrange(n_legal[r])
+            state.apply_legal(moves[int(legal[r, picks[r]])], seat)
+            decisions += 1
+    for state, r in zip(states, tables.results()):
+        assert (r["scores"], r["winners"], r["actions"]) == (list(state.scores()), state.winners(),
+                                                             len(state.history))
+    assert decisions > 200
+
+
+@pytest.mark.parametrize("name,options", [(n, sets[1]) for n, sets in KERNEL_GAMES.items()])
+def test_kernel_lockstep_studies_under_other_options_give_the_engine_rows(name, options):
+    study = make_study(name, bots=["learned"], options=[f"{k}={str(v).lower()}" for k, v in options.items()],
+                       games=6, seed=3)
+    for fast, slow in _lockstep_and_engine(study):
+        assert fast == slow
+
+
+def test_the_kernels_pick_is_best_legals_rule_on_near_ties():
+    """best_rows (compiled) picks what best_legal picks, and defers exactly its ties: logits
+    a few float32 steps either side of the 1e-6 margin."""
+    import random
+
+    from wasserspiele.bots.learned import best_legal
+    from wasserspiele.lab.lockstep import best_rows
+    rng = np.random.default_rng(3)
+    n, width = 4000, 12
+    logits = rng.normal(0, 1, (n, width)).astype(np.float32)
+    n_legal = rng.integers(2, 9, n)
+    legal = np.zeros((n, 8), np.int64)
+    for r in range(n):
+        legal[r, :n_legal[r]] = rng.choice(width, n_legal[r], replace=False)
+        top = logits[r, legal[r, 0]]
+        other = legal[r, 1 + r % (n_legal[r] - 1)]
+        step = (r % 9) - 4  # float32 steps around top - 1e-6
+        logits[r, other] = np.nextafter(top - np.float32(1e-6), np.float32(np.inf * np.sign(step or 1))) \
+            if step else top - np.float32(1e-6)
+        logits[r, legal[r, 0]] = max(logits[r, legal[r, :n_legal[r]]].max(), top)
+    picks = np.zeros(n, np.int64)
+    ties = best_rows(logits, legal, n_legal, picks, n)
+    assert 0 < ties < n
+    for r in range(n):
+        row = legal[r, :n_legal[r]].tolist()
+        draws = random.Random(r)
+        expect = best_legal(logits[r:r + 1], [row], [draws])[0]
+        if picks[r] < 0:
+            assert draws.getstate() != random.Random(r).getstate()  # best_legal drew too: a tie
+        else:
+            assert picks[r] == expect and draws.getstate() == random.Random(r).getstate()

@@ -169,6 +169,73 @@ def test_group_commit_writes_concurrent_moves_together_and_isolates_a_failure(db
     storage.close()
 
 
+def _picks_at_once(db_url, fail_first: bool):
+    """Four Wildwasser seats pick at the same moment on one table while a spectator
+    watches; `fail_first`: the transaction holding the first pick fails."""
+    import asyncio
+
+    from wasserspiele.web.hub import Connection, Hub
+
+    async def scenario():
+        storage = Storage(db_url)
+        hub = Hub(storage, bot_delay=30)
+        table, _ = await hub.create({"game": "wildwasser", "seats": humans(4)})
+        calls, stored, pushed = [], [0], []
+        real = storage.save_batch
+
+        def saving(batch):
+            calls.append([(p.table_id, p.first_n) for p in batch])
+            if fail_first and any(p.first_n == 0 for p in batch):
+                raise RuntimeError("disk trouble")
+            real(batch)
+            stored[0] = len(storage.load_table(table.id).actions)
+        storage.save_batch = saving
+
+        class Watcher(Connection):
+            def push(self, text):  # what is queued for the client, when it is queued
+                pushed.append((json.loads(text)["n"], stored[0]))
+
+        async def send(text):
+            pass
+        table.attach(Watcher(send, None))
+        async def pick(seat, animal):
+            answer = await table.submit(seat, f"pick {animal}", 0)
+            return {**answer, "pushed before": [n for n, _ in pushed]}
+        picks = [pick(seat, animal) for seat, animal in enumerate(["zebra", "turtle", "cheetah", "rhino"])]
+        results = await asyncio.gather(*picks, return_exceptions=True)
+        await asyncio.sleep(0.05)
+        rows = storage.load_table(table.id).actions
+        await hub.shutdown()
+        storage.close()
+        return calls, pushed, results, rows
+
+    return asyncio.run(scenario())
+
+
+def test_simultaneous_picks_are_committed_together_and_pushed_once_stored(db_url):
+    """The table's lock covers applying a move, not its commit: the four picks are applied
+    one after another and written in one transaction, and the position is pushed once,
+    after all four are stored (never a position with a move not yet stored)."""
+    calls, pushed, results, rows = _picks_at_once(db_url, fail_first=False)
+    assert [r["n"] for r in results] == [1, 2, 3, 4]
+    assert len(rows) == 4
+    assert calls == [[(calls[0][0][0], n) for n in range(4)]]   # one transaction, in order
+    assert pushed[0][0] == 0 and [n for n, _ in pushed[1:]] == [4]
+    assert all(4 in r["pushed before"] for r in results)  # every mover is answered after the push
+    assert all(n <= stored for n, stored in pushed)
+
+
+def test_a_failed_save_refuses_the_moves_queued_on_top_of_it_and_stores_none(db_url):
+    from wasserspiele.web.hub import Refused
+
+    calls, pushed, results, rows = _picks_at_once(db_url, fail_first=True)
+    assert all(isinstance(r, Refused) for r in results)
+    assert {r.code for r in results} == {"storage"} and all(r.status == 503 for r in results)
+    assert "earlier move" in results[1].reason
+    assert rows == []                                   # nothing half-written ...
+    assert all(n == 0 for n, _ in pushed)               # ... and nobody was shown a pick
+
+
 def test_bots_carry_on_after_a_restart(make_client):
     client = make_client(bot_delay=0.02)
     t = create(client, options={"players": 2, "rounds": 1},

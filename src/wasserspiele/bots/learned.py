@@ -139,7 +139,14 @@ class Network:
 
 def shipped_weights(game: Game) -> Path:
     """Where the package keeps the weights trained for `game`."""
-    return Path(str(resources.files(WEIGHTS_PACKAGE) / f"{game.name}.npz"))
+    return Path(_shipped(game.name))
+
+
+@lru_cache(maxsize=16)
+def _shipped(name: str) -> str:
+    """The shipped weights' resolved path (found once: a lab chunk builds a learned bot
+    per seat and game, and finding the package's files cost more than the rest of it)."""
+    return str(Path(str(resources.files(WEIGHTS_PACKAGE) / f"{name}.npz")).resolve())
 
 
 @lru_cache(maxsize=16)
@@ -154,7 +161,7 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     if not weights and not path.exists():
         raise BadOption(f"bot 'learned': no weights shipped for {game.name} "
                         f"(train some: wasserspiele train {game.name} --seed 1)")
-    net = _cached(str(path.resolve()))
+    net = _cached(str(path if not weights else path.resolve()))  # the shipped path is resolved already
     if (net.obs_size, net.num_actions) != (codec.obs_size, codec.num_actions):
         trained = net.meta.get("options", {})
         raise BadOption(f"learned weights {path.name}: made for observations of {net.obs_size} and "

@@ -147,3 +147,11 @@ def mt_below(mt, n: int) -> int:
     while r >= n:
         r = mt_next(mt) >> (32 - k)
     return r
+
+
+@inline_kernel
+def mt_random(mt) -> float:
+    """`random.Random.random()`: a 53-bit float in [0, 1) from two 32-bit outputs."""
+    a = mt_next(mt) >> 5
+    b = mt_next(mt) >> 6
+    return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)

@@ -59,9 +59,12 @@ def kernel_note(study: Any) -> str | None:
     if learned:
         lockstep = {lockstep_reason(study, g) for g in games}
         if lockstep == {None}:
-            return ("Played in lockstep: the games of a chunk advance together and the learned bots' network "
-                    "runs once for every seat to move, each game the very game the Python engine plays alone "
-                    "from the same seeds, so the same results, several times faster.")
+            from ..fast import COMPILED
+            inside = (f" (the games themselves in the compiled {study.game} kernel)"
+                      if COMPILED and all(getattr(measures_class(g), "lockstep_tables", None) for g in games) else "")
+            return (f"Played in lockstep{inside}: the games of a chunk advance together and the learned bots' "
+                    "network runs once for every seat to move, each game the very game the Python engine plays "
+                    "alone from the same seeds, so the same results, several times faster.")
         reasons |= lockstep
     why = "; ".join(sorted(r for r in reasons if r))
     where = f"the compiled {study.game} kernel" if has_kernel else "lockstep batches"

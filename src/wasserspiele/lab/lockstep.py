@@ -16,6 +16,13 @@ same bots (built from the same specs and seeds), the same measures and records;
 tests/lab/test_lockstep.py compares whole studies row for row.  A study with another
 bot, or with a learned bot that searches, plays through the engine, and
 `lab.kernels.kernel_note` says so in the report.
+
+Where the game's measures class offers `lockstep_tables` (a compiled kernel that deals
+the engine's games from the same seeds: Watten, Wildwasser) and numba is installed, the games
+themselves run in the kernel: it plays the forced moves, encodes the observations of
+the seats to move and keeps the lab's counts, and only the network and the pick stay
+in Python.  tests/lab/test_lockstep.py checks the kernel's legal actions and
+observations against the engine's at every decision, and whole studies row for row.
 """
 
 from __future__ import annotations
@@ -29,6 +36,8 @@ from ..bots.base import Bot
 from ..bots.learned import LearnedBot, best_legal
 from ..bots.runner import Played, Series
 from ..core.protocol import Game, State
+from ..fast import kernel
+from .measures import measures_class
 
 
 def lockstep_reason(study: Any, game: Game) -> str | None:
@@ -58,7 +67,7 @@ class _Table:
     index: int
     seed: int
     lineup: tuple[int, ...]
-    state: State
+    state: State | None  # None while the kernel plays the game
     bots: list[Bot]
     observer: Any
 
@@ -74,7 +83,12 @@ def play_lockstep(series: Series, game: Game, indices: Sequence[int]) -> list[Pl
         seed = seating.game_seed(series.seed, i, game, n)
         bots = [series.bots[b].make(game, seating.bot_seed(series.seed, i, s)) for s, b in enumerate(lineup)]
         observer = series.observer(game) if series.observer else None
-        tables.append(_Table(i, seed, lineup, game.new_game(seed=seed), bots, observer))
+        tables.append(_Table(i, seed, lineup, None, bots, observer))
+    plugin = lockstep_kernel(series, game)
+    if plugin is not None and tables:
+        return _play_in_kernel(series, game, tables, plugin)
+    for t in tables:
+        t.state = game.new_game(seed=t.seed)
     codec = tables[0].bots[0].codec if tables else None
     live = tables
     while live:
@@ -114,3 +128,105 @@ def _act(table: _Table, action: Any, seat: int) -> None:
     observer = table.observer
     if observer is not None and observer.per_step:
         observer.step(table.state, action, seat)
+
+
+def lockstep_kernel(series: Series, game: Game) -> Any:
+    """The game's measures class when it plays the lab's lockstep games in its compiled
+    kernel (`lockstep_tables`, `lockstep_measures`) and the series wants no other
+    observer than the lab's own (lab/study.Watch); else None (the engine plays them)."""
+    from ..fast import COMPILED
+    from .study import Watch
+    found = measures_class(game)
+    if not COMPILED or getattr(found, "lockstep_tables", None) is None:
+        return None
+    if series.observer not in (None, Watch):
+        return None
+    return found
+
+
+def _play_in_kernel(series: Series, game: Game, tables: list[_Table], plugin: Any) -> list[Played]:
+    """`play_lockstep`'s games in the kernel: each round the kernel applies the picks,
+    plays the forced moves and hands back the games that ask, with their legal codes and
+    observations; the network runs once per network for them and `best_rows` picks by
+    `best_legal`'s rule (a tie goes to `best_legal` itself and the bot's generator)."""
+    from .study import LEAD_CHANGES
+    size = len(tables)
+    codec = tables[0].bots[0].codec
+    k = plugin.lockstep_tables(game, [t.seed for t in tables], codec.obs_size)
+    asking = np.zeros(size, np.int64)
+    legal = np.zeros((size, k.max_legal), np.int64)
+    n_legal = np.zeros(size, np.int64)
+    x = np.zeros((size, codec.obs_size), np.float32)
+    picks = np.zeros(size, np.int64)
+    networks = {id(b.network): b.network for t in tables for b in t.bots}
+    only = next(iter(networks.values())) if len(networks) == 1 else None
+
+    def bots_of(rows: Sequence[int]) -> list[Bot]:
+        games = asking[list(rows)]
+        return [tables[g].bots[seat] for g, seat in zip(games.tolist(), k.seats(games))]
+
+    n = 0
+    while True:
+        try:
+            n = k.round(picks, n, series.max_actions, asking, legal, n_legal, x)
+        except OverflowError as late:
+            t = tables[late.args[0]]
+            raise RuntimeError(f"{game.name} seed {t.seed}: no end after {series.max_actions} actions") from None
+        if not n:
+            break
+        if only is not None:
+            logits = only.logits_rows(x[:n])
+        else:  # seats with different networks: each network for its own rows
+            logits = np.empty((n, codec.num_actions), np.float32)
+            bots = bots_of(range(n))
+            for key, network in networks.items():
+                rows = [r for r, b in enumerate(bots) if id(b.network) == key]
+                if rows:
+                    logits[rows] = network.logits_rows(x[rows])
+        if best_rows(logits, legal, n_legal, picks, n):
+            tied = np.flatnonzero(picks[:n] < 0).tolist()
+            for r, bot in zip(tied, bots_of(tied)):
+                picks[r] = best_legal(logits[r:r + 1], [legal[r, :n_legal[r]].tolist()], [bot.rng])[0]
+    out = []
+    watched = series.observer is not None
+    for t, r in zip(tables, k.results()):
+        won = r["winners"]
+        teams = {game.team_of(s) for s in won}
+        returns = [1.0 / len(teams) if s in won else 0.0 for s in range(game.players)]
+        measures: dict = {}
+        if watched:
+            own, lead_changes = plugin.lockstep_measures(game, r)
+            measures = {**own, LEAD_CHANGES: lead_changes}
+        out.append(Played(t.index, t.seed, t.lineup, r["scores"], won, returns, r["actions"], measures))
+    return out
+
+
+@kernel
+def best_rows(logits, legal, n_legal, picks, n: int) -> int:
+    """`bots.learned.best_legal` for rows 0..n-1 without the draw: picks[r] the position in
+    legal[r, :n_legal[r]] of the largest legal logit, or -1 when another lies within 1e-6
+    of it (a tie: the bot's generator decides); the number of ties.  In float32 as numpy
+    computes `best - 1e-6` (NEP 50), tested against best_legal."""
+    eps = np.float32(1e-6)
+    ties = 0
+    for r in range(n):
+        k = n_legal[r]
+        best = logits[r, legal[r, 0]]
+        for j in range(1, k):
+            v = logits[r, legal[r, j]]
+            if v > best:
+                best = v
+        floor = best - eps
+        found = -1
+        count = 0
+        for j in range(k):
+            if logits[r, legal[r, j]] >= floor:
+                count += 1
+                if found < 0:
+                    found = j
+        if count == 1:
+            picks[r] = found
+        else:
+            picks[r] = -1
+            ties += 1
+    return ties

@@ -213,7 +213,10 @@ class LiveTable:
         self.conns: set[Connection] = set()
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
-        self.version = row.version          # of the table's row in the database
+        self.version = row.version          # of the table's row in the database, with the unsaved moves
+        self.unsaved = 0                    # moves applied here whose transaction has not ended
+        self._all_saved: asyncio.Future | None = None  # done when `unsaved` is back to 0
+        self._save_failed = False           # a move applied here was refused by storage: reload
         self.last_used = asyncio.get_running_loop().time()
         # seat -> the move number since which it has been deciding, continuously: a move based
         # on any position since then is not stale (only other seats' hidden simultaneous
@@ -243,12 +246,19 @@ class LiveTable:
     async def reload(self) -> None:
         """Rebuild the position from the database (another process wrote first), keep the
         clients and push them the position as stored."""
+        async with self.lock:
+            await self._until_saved()  # moves in flight are stored or refused: then read
+            await self._reload()
+
+    async def _reload(self) -> None:
+        """`reload` under the lock, with no move in flight."""
         row = await self.hub.db(self.hub.storage.load_table, self.id)
         if row is None:
             self.hub.forget(self.id)
             return
         self.state = self.state_of(row)
         self.version = row.version
+        self._save_failed = False
         self.drawn = self._drawn_counts()
         self.waiting_since = {}
         self._track_waiting(set())
@@ -258,7 +268,15 @@ class LiveTable:
         """Apply what another process committed up to `version` (told by NOTIFY): the same
         actions with the same reseeded chance give the same position as there."""
         async with self.lock:
-            if self.version >= version or self.hub.tables.get(self.id) is not self:
+            # our own unsaved moves first: committed, they count in the version; refused,
+            # the table was reloaded (never play another process's moves on top of them)
+            await self._until_saved()
+            if self.hub.tables.get(self.id) is not self:
+                return
+            if self._save_failed:
+                await self._reload()
+                return
+            if self.version >= version:
                 return
             self.last_used = asyncio.get_running_loop().time()
             try:
@@ -278,7 +296,7 @@ class LiveTable:
                 self.broadcast()
             except Exception:  # an inconsistent read: start again from the stored record
                 log.exception("table %s: catching up failed; reloading it", self.id)
-                await self.reload()
+                await self._reload()
         self.schedule_bots()
 
     def _drawn_counts(self) -> dict[str, int]:
@@ -403,15 +421,22 @@ class LiveTable:
 
     # -- moves ---------------------------------------------------------------
     async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
-        """Validate and carry out one move of `seat`; persist, then broadcast."""
+        """Validate and carry out one move of `seat`; persist, then broadcast.
+
+        The lock covers checking and applying a move and queueing its transaction, not the
+        commit: moves that arrive while a transaction is written (the seats of a
+        simultaneous phase picking at once) are applied one after another and committed
+        together, and the position is pushed once, when the last of them is stored."""
         async with self.lock:
             self.last_used = asyncio.get_running_loop().time()
-            result = await self._accept(seat, text, n, check_n)
-            self.broadcast()
+            saved, n_after = self._accept(seat, text, n, check_n)
+        await self._stored(saved)
         self.schedule_bots()
-        return result
+        return {"type": "accepted", "n": n_after}
 
-    async def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> dict[str, Any]:
+    def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> tuple[asyncio.Future, int]:
+        """Check a move, apply it and queue its transaction: (the save's future, the move
+        number after it).  Synchronous, so the checks and the application see one position."""
         if self.hub.tables.get(self.id) is not self:  # dropped after a storage error: never act on it
             raise Refused("reload", "the table was reloaded; please reconnect", 503)
         st = self.state
@@ -448,8 +473,7 @@ class LiveTable:
         # only that the seat has chosen); the record names its seat
         self._apply(action, seat)
         self._track_waiting({seat})
-        await self._persist(first_n, [(seat, entry_notation(st.history[-1]))])
-        return {"type": "accepted", "n": self.n}
+        return self._queue_save(first_n, [(seat, entry_notation(st.history[-1]))]), self.n
 
     def _track_waiting(self, acted: set[int]) -> None:
         """Keep `waiting_since` up to date after `acted` seats moved or chose."""
@@ -469,26 +493,69 @@ class LiveTable:
         st.chance.rng = chance_rng(self.seed, len(st.history) + 1)
         st.apply(action, seat)
 
-    async def _persist(self, first_n: int, applied: list[tuple[int, str]]) -> None:
-        """Commit before anything is broadcast; on failure the table is rebuilt from the database."""
+    def _queue_save(self, first_n: int, applied: list[tuple[int, str]]) -> asyncio.Future:
+        """Queue the transaction storing `applied` (already applied here), based on the
+        version the moves queued before it leave; done when committed.  A move that follows
+        an unsaved one is written after it, in the same transaction or the next."""
         drawn = self._drawn_counts()
         setup = self.state.chance.used_setup() if drawn != self.drawn else None
         terminal = self.state.is_terminal()
         result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
+        saved = self.hub.committer.enqueue(Progress(self.id, first_n, applied, setup,
+                                                    "over" if terminal else "running", result,
+                                                    self.version, bool(self.bot_seats_to_move())))
+        self.drawn = drawn
+        self.version += 1
+        self.unsaved += 1
+        saved.add_done_callback(self._saved)
+        return saved
+
+    def _saved(self, saved: asyncio.Future) -> None:
+        """A queued transaction ended.  Commit before anything is broadcast: the position
+        is pushed once no move applied here is still unsaved (it then shows only stored
+        moves), and only then are the requests waiting for it answered (`_stored`), so
+        each mover has its new position before the answer.  A failure is handled by the
+        failed request."""
+        self.unsaved -= 1
+        if saved.exception() is not None:
+            self._save_failed = True
+        if self.unsaved:
+            return
+        if saved.exception() is None and self.hub.tables.get(self.id) is self:
+            self.broadcast()
+        if self._all_saved is not None:
+            self._all_saved.set_result(None)
+            self._all_saved = None
+
+    async def _until_saved(self) -> None:
+        """Wait until every move applied here has been committed or refused, and the
+        position pushed (under the lock no new move is applied meanwhile; without it, the
+        moves queued meanwhile are waited for too)."""
+        if self.unsaved:
+            if self._all_saved is None:
+                self._all_saved = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._all_saved)
+
+    async def _stored(self, saved: asyncio.Future) -> None:
+        """Wait for a queued move's commit; on failure the table is rebuilt from the
+        database (a later move queued on top of it fails with it: its version is gone)."""
         try:
-            await self.hub.committer.save(Progress(self.id, first_n, applied, setup,
-                                                   "over" if terminal else "running", result,
-                                                   self.version, bool(self.bot_seats_to_move())))
+            await asyncio.shield(saved)  # a cancelled request leaves the transaction intact
+            await self._until_saved()    # the moves queued after it too: the position is pushed
         except Conflict:
-            log.info("table %s: another process moved first; reloading it", self.id)
-            await self.reload()
+            async with self.lock:  # once for all the moves that failed together
+                await self._until_saved()
+                if self.hub.tables.get(self.id) is not self:  # a move queued before failed to save
+                    raise Refused("storage", "an earlier move could not be saved; please try again",
+                                  503) from None
+                if self._save_failed:
+                    log.info("table %s: another process moved first; reloading it", self.id)
+                    await self._reload()
             raise Refused("stale", "another move came first; the position has been updated", 409) from None
         except Exception:
             log.exception("table %s: could not save; reloading it from the database", self.id)
             self.hub.forget(self.id)
             raise Refused("storage", "the move could not be saved; please try again", 503) from None
-        self.drawn = drawn
-        self.version += 1
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
@@ -545,8 +612,8 @@ class LiveTable:
         """A bot's move, refused as stale if the position changed while it thought."""
         async with self.lock:
             self.last_used = asyncio.get_running_loop().time()
-            await self._accept(seat, text, n, check_n=True)
-            self.broadcast()
+            saved, _ = self._accept(seat, text, n, check_n=True)
+        await self._stored(saved)
 
 
 class Committer:
@@ -560,12 +627,14 @@ class Committer:
         self.task: asyncio.Task | None = None
         self.run = run or (lambda fn, *args: asyncio.to_thread(fn, *args))  # off the event loop
 
-    async def save(self, progress: Progress) -> None:
+    def enqueue(self, progress: Progress) -> asyncio.Future:
+        """Add `progress` to the next transaction; the future is done when it is committed
+        (or holds why not).  Synchronous, so the order of calls is the order of writing."""
         fut = asyncio.get_running_loop().create_future()
         self.batch.append((progress, fut))
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._flush())
-        await asyncio.shield(fut)  # a cancelled caller leaves the batch intact
+        return fut
 
     async def _flush(self) -> None:
         await asyncio.sleep(0)  # let the moves that arrived in this turn of the loop join
@@ -689,7 +758,8 @@ class Hub:
         they come back from the database when asked for.  Returns how many left."""
         now = asyncio.get_running_loop().time()
         idle = [t for t in self.tables.values()
-                if not t.conns and (t.bot_task is None or t.bot_task.done()) and not t.lock.locked()
+                if not t.conns and (t.bot_task is None or t.bot_task.done())
+                and not t.lock.locked() and not t.unsaved
                 and now - t.last_used >= self.limits.idle_seconds]
         for t in idle:
             del self.tables[t.id]

@@ -207,7 +207,7 @@ class SevenWatersCodec(Codec):
         last = history[-1] if n else None
         mirror = self._mirrors.get(id(state))
         if mirror is None or mirror.state is not state:
-            if len(self._mirrors) >= 16:
+            if len(self._mirrors) >= 128:  # a lab lockstep chunk plays up to 64 games at once (runner.chunked)
                 self._mirrors.clear()
             mirror = self._mirrors[id(state)] = _Mirror(state)
         elif mirror.last is last and mirror.moves == n:

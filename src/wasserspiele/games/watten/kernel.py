@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.options import resolve_options
-from ...fast import below, inline_kernel, kernel, seed_state, shuffle_xorshift, xorshift32
+from ...fast import (MT_SIZE, below, inline_kernel, kernel, mt_below, mt_random, mt_seed, seed_state,
+                     shuffle_xorshift, xorshift32)
 from .actions import (
     ACCEPT as ACCEPT_KIND, ACCEPT_ACTION, CONCEDE as CONCEDE_KIND, CONCEDE_ACTION, PLAY, PLAYS, RAISE as RAISE_KIND,
     RAISE_ACTION, SIGNAL as SIGNAL_KIND, SIGNALS as SIGNAL_ACTIONS, TRUMP as TRUMP_KIND, TRUMPS,
@@ -604,50 +605,203 @@ def tables_encode(agent, opts, eff, tables, obs, masks) -> None:
     """The agent's observation and legal-action mask per table, in the layout of
     games/watten/codec.py (docs/encodings.md)."""
     codes = np.zeros(8, np.int64)
-    target = max(1, opts[O_TARGET])
-    mode = opts[O_SIGNALS]
     for e in range(obs.shape[0]):
         t = tables[e]
-        row = obs[e]
-        row[:] = 0.0
-        over = t[PHASE] == OVER
-        row[agent] = 1.0                                        # seat
-        row[4 + t[PHASE]] = 1.0                                 # phase
-        row[9 + (4 if over else t[TURN])] = 1.0                 # to_move (4: nobody)
-        row[14 + t[DEALER]] = 1.0
-        row[18 + t[CALLER]] = 1.0
-        row[22 + t[LEADER]] = 1.0
-        row[27 + t[TRUMP] + 1] = 1.0                            # 27: no trump yet
-        for i in range(t[SIZES + agent]):
-            row[32 + t[HANDS + HAND_SIZE * agent + i]] = 1.0
-        for s in range(4):
-            row[64 + s] = t[SIZES + s] / 5
-        for i in range(t[TRICK_N]):
-            row[68 + 32 * ((t[LEADER] + i) % 4) + t[TRICK + i]] = 1.0
-        for c in range(N_CARDS):
-            if t[PLAYED] >> c & 1:
-                row[196 + c] = 1.0
-        for team in range(2):
-            row[228 + team] = t[WON + team] / 5
-            row[230 + team] = t[SCORES + team] / target
-            row[239 + team] = 1.0 if t[SCORES + team] + t[VALUE] >= opts[O_TARGET] else 0.0
-            row[241 + team] = 1.0 if not over and may_raise(t, opts, team) else 0.0
-        row[232] = t[VALUE] / target
-        row[233] = 1.0 if opts[O_RAISING] else 0.0
-        row[234 + t[RAISER] + 1] = 1.0                          # 234: no raise pending
-        for s in range(4):
-            level = t[SIGNALS + s]
-            seen = mode == 2 or (mode == 1 and (s == agent or s == (agent + 2) % 4))
-            row[243 + 5 * s + (level + 1 if seen and level >= 0 else 0)] = 1.0
-            for suit in range(4):
-                if t[VOIDS + s] >> suit & 1:
-                    row[263 + 4 * s + suit] = 1.0
-        row[279] = 1.0 if over else 0.0
+        encode(t, agent, opts, obs[e])
         m = masks[e]
         m[:] = 0
-        if not over and t[TURN] == agent:
+        if t[PHASE] != OVER and t[TURN] == agent:
             for i in range(legal(t, opts, eff, codes)):
                 m[codes[i]] = 1
+
+
+@inline_kernel
+def encode(t, agent, opts, row) -> None:
+    """Seat `agent`'s observation of table t into `row` (codec.py's layout)."""
+    target = max(1, opts[O_TARGET])
+    mode = opts[O_SIGNALS]
+    row[:] = 0.0
+    over = t[PHASE] == OVER
+    row[agent] = 1.0                                        # seat
+    row[4 + t[PHASE]] = 1.0                                 # phase
+    row[9 + (4 if over else t[TURN])] = 1.0                 # to_move (4: nobody)
+    row[14 + t[DEALER]] = 1.0
+    row[18 + t[CALLER]] = 1.0
+    row[22 + t[LEADER]] = 1.0
+    row[27 + t[TRUMP] + 1] = 1.0                            # 27: no trump yet
+    for i in range(t[SIZES + agent]):
+        row[32 + t[HANDS + HAND_SIZE * agent + i]] = 1.0
+    for s in range(4):
+        row[64 + s] = t[SIZES + s] / 5
+    for i in range(t[TRICK_N]):
+        row[68 + 32 * ((t[LEADER] + i) % 4) + t[TRICK + i]] = 1.0
+    for c in range(N_CARDS):
+        if t[PLAYED] >> c & 1:
+            row[196 + c] = 1.0
+    for team in range(2):
+        row[228 + team] = t[WON + team] / 5
+        row[230 + team] = t[SCORES + team] / target
+        row[239 + team] = 1.0 if t[SCORES + team] + t[VALUE] >= opts[O_TARGET] else 0.0
+        row[241 + team] = 1.0 if not over and may_raise(t, opts, team) else 0.0
+    row[232] = t[VALUE] / target
+    row[233] = 1.0 if opts[O_RAISING] else 0.0
+    row[234 + t[RAISER] + 1] = 1.0                          # 234: no raise pending
+    for s in range(4):
+        level = t[SIGNALS + s]
+        seen = mode == 2 or (mode == 1 and (s == agent or s == (agent + 2) % 4))
+        row[243 + 5 * s + (level + 1 if seen and level >= 0 else 0)] = 1.0
+        for suit in range(4):
+            if t[VOIDS + s] >> suit & 1:
+                row[263 + 4 * s + suit] = 1.0
+    row[279] = 1.0 if over else 0.0
+
+
+# -- the lab's games with outside policies (lab/lockstep.py) -------------------------------
+# Row g of `tables` is game g of a lab chunk, `mts` its chance generator: CPython's
+# Mersenne Twister seeded as `random.Random(game seed)` (wasserspiele.fast.mt_seed), drawn
+# from as the engine draws (the deals as `core.chance.Shuffle`, the signal checks as
+# `UnitInterval`), so the kernel deals the engine's games.  Every seat is played from
+# outside: `lab_round` takes the chosen codes, plays the forced moves (a single legal
+# action) itself and stops each game at its next real decision.  `stats` counts what the
+# lab's measures (measures.py) and its lead count (lab/study.Watch) count.
+(LAB_ACTIONS, LAB_HANDS, LAB_CALLER_WINS, LAB_RAISED, LAB_CONCEDED, LAB_CAUGHT, LAB_POINTS, LAB_FIRST_CALLER,
+ LAB_LEADER, LAB_LEAD_CHANGES) = range(10)
+LAB_STATS = 10
+
+
+@inline_kernel
+def lab_deal(t, deck, mt, opts) -> None:
+    """WA-1.2: the engine's deal (`Shuffle(CARD_NAMES)`: random.shuffle's draws) into
+    `deck`, then `start_hand`."""
+    for i in range(N_CARDS):
+        deck[i] = i
+    for i in range(N_CARDS - 1, 0, -1):
+        j = mt_below(mt, i + 1)
+        deck[i], deck[j] = deck[j], deck[i]
+    start_hand(t, deck, opts)
+
+
+@kernel
+def lab_start(seeds, tables, decks, mts, stats, opts) -> None:
+    """Game g dealt from `random.Random(seeds[g])`, as `Watten.new_game(seed=...)` deals."""
+    for g in range(len(seeds)):
+        mt_seed(mts[g], seeds[g])
+        new_game(tables[g], opts)
+        lab_deal(tables[g], decks[g], mts[g], opts)
+        stats[g, :] = 0
+        stats[g, LAB_FIRST_CALLER] = -1
+        stats[g, LAB_LEADER] = -1
+
+
+@inline_kernel
+def lab_act(t, deck, mt, st, opts, eff, strength, p, code) -> None:
+    """The player to move takes `code` (legal), chance drawn as the engine draws it; a
+    hand's end is counted as the lab's measures count it."""
+    check = 1.0
+    if code > SIGNAL0 and code < RAISE and p > 0:  # WA-5.1: the engine draws a check for a sent signal
+        check = mt_random(mt)
+    before0, before1 = t[SCORES], t[SCORES + 1]
+    caller_team = t[CALLER] & 1
+    status = apply(t, opts, eff, strength, p, code, check)
+    st[LAB_ACTIONS] += 1
+    if status == GOES_ON:
+        return
+    team = 0 if t[SCORES] != before0 else 1
+    points = t[SCORES] - before0 if team == 0 else t[SCORES + 1] - before1
+    st[LAB_HANDS] += 1
+    if st[LAB_FIRST_CALLER] < 0:
+        st[LAB_FIRST_CALLER] = caller_team
+    st[LAB_CALLER_WINS] += team == caller_team
+    st[LAB_RAISED] += points > opts[O_HAND_VALUE]
+    st[LAB_CONCEDED] += code == CONCEDE
+    st[LAB_CAUGHT] += code > SIGNAL0 and code < RAISE  # a hand that ends on a signal: it was caught
+    st[LAB_POINTS] += points
+    if t[SCORES] != t[SCORES + 1]:  # lab/study.Watch: a single leading team
+        leader = 0 if t[SCORES] > t[SCORES + 1] else 1
+        if st[LAB_LEADER] >= 0 and leader != st[LAB_LEADER]:
+            st[LAB_LEAD_CHANGES] += 1
+        st[LAB_LEADER] = leader
+    if status == NEW_HAND:  # WA-1.4: the engine draws the next deal at once
+        lab_deal(t, deck, mt, opts)
+
+
+@kernel
+def lab_round(tables, decks, mts, stats, opts, eff, strength, p, picks, n_picks, max_actions,
+              asking, legal_out, n_legal, obs) -> int:
+    """The games that asked last (asking[:n_picks]) take their picks (positions in their
+    legal codes legal_out); then every unfinished game plays its forced moves up to its
+    next decision with a choice.  Those games go into
+    `asking` (their legal codes into legal_out, their count into n_legal, the seat to
+    move's observation into obs), and their number is returned; -1 - g when game g
+    reached `max_actions` without an end."""
+    codes = np.zeros(8, np.int64)
+    for i in range(n_picks):
+        g = asking[i]
+        lab_act(tables[g], decks[g], mts[g], stats[g], opts, eff, strength, p, legal_out[i, picks[i]])
+    n = 0
+    for g in range(tables.shape[0]):
+        t = tables[g]
+        while t[PHASE] != OVER:
+            if stats[g, LAB_ACTIONS] >= max_actions:
+                return -1 - g
+            k = legal(t, opts, eff, codes)
+            if k > 1:
+                asking[n] = g
+                n_legal[n] = k
+                for j in range(k):
+                    legal_out[n, j] = codes[j]
+                encode(t, t[TURN], opts, obs[n])
+                n += 1
+                break
+            lab_act(t, decks[g], mts[g], stats[g], opts, eff, strength, p, codes[0])
+    return n
+
+
+class LabTables:
+    """The games of a lab chunk in the kernel (`lab_start`, `lab_round`), for
+    lab/lockstep.py: `round` applies the picks and answers which games ask next (their
+    legal codes in the engine's order and observations); `results()` the finished
+    games' scores, winners, actions and counts."""
+
+    max_legal = 8  # the most legal actions a decision has
+
+    def __init__(self, game, seeds, obs_size: int = 280) -> None:
+        bad = [s for s in seeds if not 0 <= s < 2**63]
+        if bad:  # mt_seed takes at most two 32-bit words
+            raise ValueError(f"watten lab tables: seeds must be 0 <= seed < 2**63, not {bad[0]!r}")
+        if obs_size != 280:
+            raise ValueError(f"watten lab tables: the kernel encodes 280 values (codec.py), not {obs_size}")
+        self.rules = Rules(**game.options)
+        g = len(seeds)
+        self.tables = np.zeros((g, TABLE_SIZE), np.int64)
+        self.decks = np.zeros((g, N_CARDS), np.int64)
+        self.mts = np.zeros((g, MT_SIZE), np.int64)
+        self.stats = np.zeros((g, LAB_STATS), np.int64)
+        lab_start(np.array(seeds, np.int64), self.tables, self.decks, self.mts, self.stats, self.rules.opts)
+
+    def round(self, picks, n_picks: int, max_actions: int, asking, legal, n_legal, obs) -> int:
+        """The games asking[:n_picks] take picks[:n_picks] (positions in their rows of
+        `legal`); then how many games ask next: their indices into `asking`, their legal
+        codes (engine order) into `legal` and `n_legal`, the seat to move's observation
+        into `obs`.  OverflowError(g) when game g reached `max_actions` unfinished."""
+        r = self.rules
+        n = lab_round(self.tables, self.decks, self.mts, self.stats, r.opts, r.eff, r.strength, r.p, picks, n_picks,
+                      max_actions, asking, legal, n_legal, obs)
+        if n < 0:
+            raise OverflowError(-1 - n)
+        return n
+
+    def seats(self, games) -> list[int]:
+        """The seat to move in each of `games`."""
+        return self.tables[games, TURN].tolist()
+
+    def results(self) -> list[dict]:
+        out = []
+        for t, st in zip(self.tables.tolist(), self.stats.tolist()):
+            w = t[WINNER]
+            out.append({"scores": [t[SCORES], t[SCORES + 1], t[SCORES], t[SCORES + 1]], "winners": [w, w + 2],
+                        "actions": st[LAB_ACTIONS], "stats": st})
+        return out
 
 
 # -- the engine's terms ------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ...core.protocol import State
+from typing import Any
+
+from ...core.protocol import Game, State
 from ...lab.measures import Measure, Measures
 
 
@@ -41,3 +43,22 @@ class WattenMeasures(Measures):
         return {"units": len(results), "hands": len(results), "caller_wins": caller_wins, "raised": raised,
                 "conceded": conceded, "caught": caught, "points": points,
                 "caller_team_wins_game": int(bool(winners) and winners[0] % 2 == first_caller_team)}
+
+    @staticmethod
+    def lockstep_tables(game: Game, seeds: list[int], obs_size: int) -> Any:
+        """The games of these seeds in the compiled kernel, every seat played from
+        outside (lab/lockstep.py): the engine's deals, so the engine's games."""
+        from .kernel import LabTables
+        return LabTables(game, seeds, obs_size)
+
+    @staticmethod
+    def lockstep_measures(game: Game, result: dict[str, Any]) -> tuple[dict[str, float], int]:
+        """`finish`'s measures of a finished kernel game (`LabTables.results`) from its
+        counts (kernel.LAB_*), and the lead changes lab/study.Watch counts."""
+        from . import kernel as K
+        stats, winners = result["stats"], result["winners"]
+        hands = stats[K.LAB_HANDS]
+        first_caller_wins = int(winners[0] % 2 == stats[K.LAB_FIRST_CALLER])
+        return ({"units": hands, "hands": hands, "caller_wins": stats[K.LAB_CALLER_WINS],
+                 "raised": stats[K.LAB_RAISED], "conceded": stats[K.LAB_CONCEDED], "caught": stats[K.LAB_CAUGHT],
+                 "points": stats[K.LAB_POINTS], "caller_team_wins_game": first_caller_wins}, stats[K.LAB_LEAD_CHANGES])

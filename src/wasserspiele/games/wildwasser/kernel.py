@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, kernel, seed_state, shuffle_xorshift, xorshift32
+from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, xorshift32
 from .actions import MAX_SEATS
 from .board import CARDS, CHEETAH, DIE, MARKER as MARKER_ICON, MEERKAT, RHINO, TURTLE, ZEBRA
 from .rules import BOARD, FINISHED_TO_END, TIE_BREAK
@@ -49,8 +49,11 @@ ROLL_NOTHING, ROLL_SUN = -1, -2
 # st: the scalars, then the per-animal and per-seat blocks (room for MAX_SEATS), then the
 # board-sized blocks at the offsets the header names
 (MARKER, PHASE, TURN, CARD, NSTACK, GAPS, LAST_ROUND, ROUND, WAIT, FIRST, NDISCARD, RNG, NDICE, PLAYERS,
- SLOTS_AT, OCC_AT, STACK_AT) = range(17)
+ SLOTS_AT, OCC_AT, STACK_AT, LAB_AT) = range(18)
 N_SCALARS = 18
+# LAB_AT: 0, or where a lab game's tail begins (after the position: lab_start): its
+# chance generator, CPython's Mersenne Twister, which `roll` then draws the die from as
+# the engine does, and the push count `push` keeps there for the lab's measures
 POS = N_SCALARS
 PLACE = POS + N_SPECIES * MAX_SEATS
 PODIUM_N = PLACE + N_SPECIES * MAX_SEATS
@@ -59,6 +62,12 @@ HAND = DONE + MAX_SEATS
 REVEALED = HAND + MAX_SEATS
 PICK = REVEALED + MAX_SEATS
 BOARD_BLOCKS = PICK + MAX_SEATS
+
+# a lab game's tail (LAB_AT): pushes, animals washed over the waterfall per seat, the generator
+LAB_PUSHES = 0
+LAB_WASHED = 1
+LAB_MT = LAB_WASHED + MAX_SEATS
+LAB_TAIL = LAB_MT + MT_SIZE
 
 # bd: sizes, then the offsets of its tables
 (B_FINISH, B_SLOTS, B_COLUMNS, B_FACES, B_REGULAR_N, B_START, B_PODIUM_W, B_FIELD_CROSSING, B_FIELD_COLUMN,
@@ -312,9 +321,13 @@ def roll(st, bd, seat, dice) -> int:
     """WW-3.2 rhino action / WW-4.3 die icon: roll (the face is logged in `dice` while it
     has room); the animal to move by its speed, ROLL_SUN (the seat chooses an animal to
     move 1) or ROLL_NOTHING (WW-3.3)."""
-    x = xorshift32(st[RNG])
-    st[RNG] = x
-    face = below(x, bd[B_FACES])
+    lab = st[LAB_AT]
+    if lab:  # a lab game: the engine's draw (`Uniform(die faces)` from random.Random)
+        face = mt_below(st[lab + LAB_MT:lab + LAB_MT + MT_SIZE], bd[B_FACES])
+    else:
+        x = xorshift32(st[RNG])
+        st[RNG] = x
+        face = below(x, bd[B_FACES])
     if st[NDICE] < len(dice):
         dice[st[NDICE]] = face
     st[NDICE] += 1
@@ -344,6 +357,8 @@ def push(st, bd):
     drift one slot down (from the waterfall up, so no field is taken twice), the animals
     of the last slot go back to their team cards.  With the stack empty slot 1 stays
     empty and this is the last round."""
+    if st[LAB_AT]:
+        st[st[LAB_AT] + LAB_PUSHES] += 1
     if st[NSTACK] > 0:
         st[NSTACK] -= 1
         new = st[st[STACK_AT] + st[NSTACK]]
@@ -365,6 +380,8 @@ def push(st, bd):
                 st[occ + f] = -1
                 if s == last:
                     st[POS + a] = TEAM_CARD
+                    if st[LAB_AT]:
+                        st[st[LAB_AT] + LAB_WASHED + a // N_SPECIES] += 1
                 else:
                     nf = bd[fields + bd[slot_crossing + s + 1] * cols + col]
                     st[occ + nf] = a
@@ -755,105 +772,275 @@ def tables_step(actions, st, bd, players, first, removed, agent, needs_reset, re
 def tables_encode(st, bd, players, removed, agent, obs, masks):
     """The agent's observation and legal-action mask per table, in the layout of
     games/wildwasser/codec.py (the view's values, docs/encodings.md)."""
-    finish = bd[B_FINISH]
-    fields = finish - 1
-    ns = bd[B_SLOTS]
-    cols = bd[B_COLUMNS]
-    n_icons = 8
     codes = np.zeros(MAX_LEGAL, np.int64)
     pts = np.zeros(players, np.int64)
     for e in range(st.shape[0]):
         row = st[e]
-        o = obs[e]
-        o[:] = 0.0
+        encode(row, bd, players, removed, agent, obs[e], pts)
         ph = row[PHASE]
-        resolving = ph == CHOOSE or ph == SUN_CHOICE or ph == MARKER_CHOICE
-        o[agent] = 1.0                                          # seat
-        i = players
-        o[i + ph] = 1.0                                         # phase
-        i += 5
-        if ph == PICK_PHASE:                                    # to_move
-            for s in range(players):
-                if row[PICK + s] < 0:
-                    o[i + s] = 1.0
-        elif ph != OVER:
-            o[i + row[WAIT]] = 1.0
-        i += players
-        o[i] = row[ROUND] / 30                                  # round
-        i += 1
-        o[i + row[MARKER]] = 1.0                                # start marker
-        i += players
-        for s in range(players):                                # place in the resolving order
-            o[i + s] = ((s - row[FIRST]) % players) / max(1, players - 1)
-        i += players
-        o[i + (1 + row[WAIT] if resolving else 0)] = 1.0        # resolving seat
-        i += players + 1
-        o[i + (1 + row[CARD] if resolving else 0)] = 1.0        # card
-        i += N_SPECIES + 1
-        occ = row[OCC_AT]
-        slots = row[SLOTS_AT]
-        for f in range(1, fields + 1):                          # the track
-            o[i + icon_at(row, bd, f)] = 1.0
-            a = row[occ + f]
-            if a >= 0:
-                o[i + n_icons + a] = 1.0
-            k = bd[bd[B_FIELD_CROSSING] + f]
-            if k >= 0 and row[slots + bd[bd[B_FLOW] + k]] < 0:
-                o[i + n_icons + N_SPECIES * players] = 1.0
-            i += n_icons + N_SPECIES * players + 1
-        for s in range(ns):                                     # the river
-            t = row[slots + s]
-            for c in range(cols):
-                icon = bd[bd[B_TILE_ICONS] + t * (cols + 1) + c + 1] if t >= 0 else 0
-                o[i + icon] = 1.0
-                i += n_icons
-            if t < 0:
-                o[i] = 1.0
-            i += 1
-        o[i] = row[NSTACK] / 25
-        o[i + 1] = removed / 25
-        o[i + 2] = row[NDISCARD] / 25
-        o[i + 3] = 1.0 if row[LAST_ROUND] else 0.0
-        i += 4
-        points(row, bd, pts)
-        for s in range(players):                                # the seats
-            pick = row[PICK + s]
-            hidden = pick >= 0 and s != agent
-            o[i] = 0.0 if hidden else 1.0                       # hand known
-            i += 1
-            hand = row[HAND + s]
-            unrevealed = hand | (1 << pick if pick >= 0 else 0)
-            for sp in range(N_SPECIES):
-                if not hidden and hand >> sp & 1:
-                    o[i + sp] = 1.0
-                if unrevealed >> sp & 1:
-                    o[i + N_SPECIES + sp] = 1.0
-                if row[REVEALED + s] >> sp & 1:
-                    o[i + 2 * N_SPECIES + sp] = 1.0
-            i += 3 * N_SPECIES
-            o[i] = 1.0 if pick >= 0 else 0.0                    # picked
-            i += 1
-            o[i + (1 + pick if pick >= 0 and s == agent else 0)] = 1.0  # own pick
-            i += N_SPECIES + 1
-            for sp in range(N_SPECIES):
-                a = s * N_SPECIES + sp
-                p = row[POS + a]
-                if p == TEAM_CARD:
-                    o[i] = 1.0
-                elif p == finish:
-                    o[i + 2] = 1.0
-                    o[i + 4] = row[PLACE + a] / players
-                else:
-                    o[i + 1] = 1.0
-                    o[i + 3] = p / fields
-                i += 5
-            o[i] = row[DONE + s] / 5
-            o[i + 1] = pts[s] / 30
-            i += 2
-        o[i] = 1.0 if ph == OVER else 0.0
         m = masks[e]
         m[:] = 0
         if ph != OVER and row[WAIT] == agent:
             k = legal(row, bd, codes)
             for j in range(k):
                 m[codes[j]] = 1
+
+
+@inline_kernel
+def encode(row, bd, players, removed, agent, o, pts) -> None:
+    """Seat `agent`'s observation of position `row` into `o` (codec.py's layout)."""
+    finish = bd[B_FINISH]
+    fields = finish - 1
+    ns = bd[B_SLOTS]
+    cols = bd[B_COLUMNS]
+    n_icons = 8
+    o[:] = 0.0
+    ph = row[PHASE]
+    resolving = ph == CHOOSE or ph == SUN_CHOICE or ph == MARKER_CHOICE
+    o[agent] = 1.0                                          # seat
+    i = players
+    o[i + ph] = 1.0                                         # phase
+    i += 5
+    if ph == PICK_PHASE:                                    # to_move
+        for s in range(players):
+            if row[PICK + s] < 0:
+                o[i + s] = 1.0
+    elif ph != OVER:
+        o[i + row[WAIT]] = 1.0
+    i += players
+    o[i] = row[ROUND] / 30                                  # round
+    i += 1
+    o[i + row[MARKER]] = 1.0                                # start marker
+    i += players
+    for s in range(players):                                # place in the resolving order
+        o[i + s] = ((s - row[FIRST]) % players) / max(1, players - 1)
+    i += players
+    o[i + (1 + row[WAIT] if resolving else 0)] = 1.0        # resolving seat
+    i += players + 1
+    o[i + (1 + row[CARD] if resolving else 0)] = 1.0        # card
+    i += N_SPECIES + 1
+    occ = row[OCC_AT]
+    slots = row[SLOTS_AT]
+    for f in range(1, fields + 1):                          # the track
+        o[i + icon_at(row, bd, f)] = 1.0
+        a = row[occ + f]
+        if a >= 0:
+            o[i + n_icons + a] = 1.0
+        k = bd[bd[B_FIELD_CROSSING] + f]
+        if k >= 0 and row[slots + bd[bd[B_FLOW] + k]] < 0:
+            o[i + n_icons + N_SPECIES * players] = 1.0
+        i += n_icons + N_SPECIES * players + 1
+    for s in range(ns):                                     # the river
+        t = row[slots + s]
+        for c in range(cols):
+            icon = bd[bd[B_TILE_ICONS] + t * (cols + 1) + c + 1] if t >= 0 else 0
+            o[i + icon] = 1.0
+            i += n_icons
+        if t < 0:
+            o[i] = 1.0
+        i += 1
+    o[i] = row[NSTACK] / 25
+    o[i + 1] = removed / 25
+    o[i + 2] = row[NDISCARD] / 25
+    o[i + 3] = 1.0 if row[LAST_ROUND] else 0.0
+    i += 4
+    points(row, bd, pts)
+    for s in range(players):                                # the seats
+        pick = row[PICK + s]
+        hidden = pick >= 0 and s != agent
+        o[i] = 0.0 if hidden else 1.0                       # hand known
+        i += 1
+        hand = row[HAND + s]
+        unrevealed = hand | (1 << pick if pick >= 0 else 0)
+        for sp in range(N_SPECIES):
+            if not hidden and hand >> sp & 1:
+                o[i + sp] = 1.0
+            if unrevealed >> sp & 1:
+                o[i + N_SPECIES + sp] = 1.0
+            if row[REVEALED + s] >> sp & 1:
+                o[i + 2 * N_SPECIES + sp] = 1.0
+        i += 3 * N_SPECIES
+        o[i] = 1.0 if pick >= 0 else 0.0                    # picked
+        i += 1
+        o[i + (1 + pick if pick >= 0 and s == agent else 0)] = 1.0  # own pick
+        i += N_SPECIES + 1
+        for sp in range(N_SPECIES):
+            a = s * N_SPECIES + sp
+            p = row[POS + a]
+            if p == TEAM_CARD:
+                o[i] = 1.0
+            elif p == finish:
+                o[i + 2] = 1.0
+                o[i + 4] = row[PLACE + a] / players
+            else:
+                o[i + 1] = 1.0
+                o[i + 3] = p / fields
+            i += 5
+        o[i] = row[DONE + s] / 5
+        o[i + 1] = pts[s] / 30
+        i += 2
+    o[i] = 1.0 if ph == OVER else 0.0
+
+
+
+# -- the lab's games with outside policies (lab/lockstep.py) -------------------------------
+# Row g of `st` is game g of a lab chunk: a position, then its tail (LAB_AT).  The tail's
+# generator is CPython's Mersenne Twister seeded as `random.Random(game seed)`
+# (wasserspiele.fast.mt_seed), drawn from as the engine draws (the tiles one by one as
+# `Uniform(remaining)`, then the die), so the kernel plays the engine's games.  Every seat
+# is played from outside: `lab_round` takes the chosen codes, plays the forced moves (a
+# single legal action) itself and stops each game at its next real decision.  `stats`
+# counts what the lab's measures (measures.py) and its lead count (lab/study.Watch) count.
+W_ACTIONS, W_ICON_PUSHES, W_LEADER, W_LEAD_CHANGES = range(4)
+W_FINISH = 4                      # per species
+W_FIRST = W_FINISH + N_SPECIES    # per species: its podium's first place taken
+LAB_STATS = W_FIRST + N_SPECIES
+
+
+@kernel
+def lab_start(seeds, st, bd, players, first, removed, stats) -> None:
+    """Game g dealt from `random.Random(seeds[g])` as `Wildwasser.new_game(seed=...)` deals."""
+    n = bd[B_REGULAR_N]
+    at = st.shape[1] - LAB_TAIL
+    remaining = np.zeros(n, np.int64)
+    order = np.zeros(n, np.int64)
+    tail = np.zeros(LAB_TAIL, np.int64)
+    for g in range(len(seeds)):
+        tail[:] = 0
+        mt = tail[LAB_MT:]
+        mt_seed(mt, seeds[g])
+        for i in range(n):  # WW-2.1: the engine's tile draws, one Uniform(remaining) each
+            remaining[i] = bd[bd[B_REGULAR] + i]
+        for i in range(n):
+            j = mt_below(mt, n - i)
+            order[i] = remaining[j]
+            for k in range(j, n - i - 1):
+                remaining[k] = remaining[k + 1]
+        row = st[g]
+        start_game(row, bd, players, first, removed, order, 1)  # clears the whole row
+        row[at:] = tail
+        row[LAB_AT] = at
+        stats[g, :] = 0
+        stats[g, W_LEADER] = -1
+
+
+@inline_kernel
+def lab_act(row, bd, code, stats, pts, dice) -> None:
+    """The seat to move takes `code` (legal), counted as the lab counts it."""
+    zebra_action = row[PHASE] == CHOOSE and row[CARD] == ZEBRA and code == ACTION
+    pushes = row[row[LAB_AT] + LAB_PUSHES]
+    players = row[PLAYERS]
+    n = N_SPECIES * players
+    for a in range(n):  # a finished animal has a place: mark those without one
+        if row[PLACE + a] == 0:
+            pts[players + a] = 1
+        else:
+            pts[players + a] = 0
+    apply(row, bd, code, dice)
+    stats[W_ACTIONS] += 1
+    if not zebra_action:  # WW-4.4: a push not from the zebra's action came from a push icon
+        stats[W_ICON_PUSHES] += row[row[LAB_AT] + LAB_PUSHES] - pushes
+    for a in range(n):  # WW-4.2: finishes
+        if pts[players + a] and row[PLACE + a]:
+            stats[W_FINISH + a % N_SPECIES] += 1
+            if row[PLACE + a] == 1:
+                stats[W_FIRST + a % N_SPECIES] = 1
+    points(row, bd, pts)  # lab/study.Watch: the lead (a single seat with the most points)
+    top = pts[0]
+    leader = 0
+    tied = False
+    for s in range(1, players):
+        if pts[s] > top:
+            top, leader, tied = pts[s], s, False
+        elif pts[s] == top:
+            tied = True
+    if not tied:
+        if stats[W_LEADER] >= 0 and leader != stats[W_LEADER]:
+            stats[W_LEAD_CHANGES] += 1
+        stats[W_LEADER] = leader
+
+
+@kernel
+def lab_round(st, bd, players, removed, stats, picks, n_picks, max_actions, asking, legal_out, n_legal, obs) -> int:
+    """The games that asked last (asking[:n_picks]) take their picks (positions in their
+    legal codes legal_out); then every unfinished game plays its forced moves up to its
+    next decision with a choice.  Those games go into
+    `asking` (their legal codes into legal_out, their count into n_legal, the seat to
+    move's observation into obs), and their number is returned; -1 - g when game g
+    reached `max_actions` without an end."""
+    codes = np.zeros(MAX_LEGAL, np.int64)
+    pts = np.zeros(players + N_SPECIES * players, np.int64)  # points, then scratch per animal
+    dice = np.zeros(0, np.int64)
+    for i in range(n_picks):
+        g = asking[i]
+        lab_act(st[g], bd, legal_out[i, picks[i]], stats[g], pts, dice)
+    n = 0
+    for g in range(st.shape[0]):
+        row = st[g]
+        while row[PHASE] != OVER:
+            if stats[g, W_ACTIONS] >= max_actions:
+                return -1 - g
+            k = legal(row, bd, codes)
+            if k > 1:
+                asking[n] = g
+                n_legal[n] = k
+                for j in range(k):
+                    legal_out[n, j] = codes[j]
+                encode(row, bd, players, removed, row[WAIT], obs[n], pts)
+                n += 1
+                break
+            lab_act(row, bd, codes[0], stats[g], pts, dice)
+    return n
+
+
+class LabTables:
+    """The games of a lab chunk in the kernel (`lab_start`, `lab_round`), for
+    lab/lockstep.py: `round` applies the picks and answers which games ask next (their
+    legal codes in the engine's order and observations); `results()` the finished
+    games' scores, winners, actions and counts."""
+
+    max_legal = MAX_LEGAL  # the most legal actions a decision has
+
+    def __init__(self, game, seeds, obs_size: int) -> None:
+        bad = [s for s in seeds if not 0 <= s < 2**63]
+        if bad:  # mt_seed takes at most two 32-bit words
+            raise ValueError(f"wildwasser lab tables: seeds must be 0 <= seed < 2**63, not {bad[0]!r}")
+        check_options(game.players, game.options["first_player"], game.options["river_flow"])
+        self.players = game.players
+        self.removed = game.board.removed_for(game.players)
+        self.bd = BOARDS[game.options["river_flow"]]
+        g = len(seeds)
+        self.st = np.zeros((g, position_size(game.board) + LAB_TAIL), np.int64)
+        self.stats = np.zeros((g, LAB_STATS), np.int64)
+        lab_start(np.array(seeds, np.int64), self.st, self.bd, self.players, game.options["first_player"],
+                  self.removed, self.stats)
+
+    def round(self, picks, n_picks: int, max_actions: int, asking, legal, n_legal, obs) -> int:
+        """The games asking[:n_picks] take picks[:n_picks] (positions in their rows of
+        `legal`); then how many games ask next: their indices into `asking`, their legal
+        codes (engine order) into `legal` and `n_legal`, the seat to move's observation
+        into `obs`.  OverflowError(g) when game g reached `max_actions` unfinished."""
+        n = lab_round(self.st, self.bd, self.players, self.removed, self.stats, picks, n_picks, max_actions,
+                      asking, legal, n_legal, obs)
+        if n < 0:
+            raise OverflowError(-1 - n)
+        return n
+
+    def seats(self, games) -> list[int]:
+        """The seat to move in each of `games`."""
+        return self.st[games, WAIT].tolist()
+
+    def results(self) -> list[dict]:
+        out = []
+        p = self.players
+        pts = np.zeros(p, np.int64)
+        won = np.zeros(p, np.int64)
+        for row, st in zip(self.st, self.stats.tolist()):
+            points(row, self.bd, pts)
+            winners(row, pts, won)
+            at = int(row[LAB_AT])
+            out.append({"scores": [float(x) for x in pts.tolist()], "winners": np.flatnonzero(won).tolist(),
+                        "actions": st[W_ACTIONS], "stats": st, "round": int(row[ROUND]),
+                        "last_round": bool(row[LAST_ROUND]), "pushes": int(row[at + LAB_PUSHES]),
+                        "washed": row[at + LAB_WASHED:at + LAB_WASHED + p].tolist()})
+        return out

@@ -75,3 +75,25 @@ class WildwasserMeasures(Measures):
         out.update({f"finish_{sp}": n for sp, n in self.finishes.items()})
         out.update({f"first_{sp}": n for sp, n in self.first.items()})
         return out
+
+    @staticmethod
+    def lockstep_tables(game: Game, seeds: list[int], obs_size: int) -> Any:
+        """The games of these seeds in the compiled kernel, every seat played from
+        outside (lab/lockstep.py): the engine's tiles and dice, so the engine's games."""
+        from .kernel import LabTables
+        return LabTables(game, seeds, obs_size)
+
+    @staticmethod
+    def lockstep_measures(game: Game, result: dict[str, Any]) -> tuple[dict[str, float], int]:
+        """`finish`'s measures of a finished kernel game (`LabTables.results`) from the
+        kernel's counts (kernel.W_*, its pushes and washed animals), and the lead changes
+        lab/study.Watch counts."""
+        from . import kernel as K
+        stats, washed = result["stats"], result["washed"]
+        finishes = {sp: stats[K.W_FINISH + i] for i, sp in enumerate(SPECIES)}
+        out = {"units": result["round"], "end_tiles": int(result["last_round"]), "finishes": sum(finishes.values()),
+               "pushes": result["pushes"], "icon_pushes": stats[K.W_ICON_PUSHES], "washed": sum(washed),
+               "washed_winner": sum(washed[s] for s in result["winners"])}
+        out.update({f"finish_{sp}": n for sp, n in finishes.items()})
+        out.update({f"first_{sp}": stats[K.W_FIRST + i] for i, sp in enumerate(SPECIES)})
+        return out, stats[K.W_LEAD_CHANGES]
