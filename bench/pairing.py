@@ -1,0 +1,51 @@
+"""One pairing of two bot specs as the leaderboard plays it (bots.leaderboard.play_pairing:
+seat-rotated duplicate deals, both line-ups with more than two seats), in chunks whose
+running total is saved after each, so a long measurement stopped early keeps its games.
+
+    .venv/bin/python bench/pairing.py GAME A B CHUNKS CHUNK_GAMES SEED OUT.json
+
+Chunk k (0-based) is `play_pairing(GAME, {}, A, B, CHUNK_GAMES, SEED + k)`.  Prints, per
+chunk, A's share of the games with its 95 % Wilson interval and each side's thread CPU per
+decision with a choice (what docs/learned.md reports for guided against plain search).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+from wasserspiele.bots.leaderboard import Cpu, Pairing, play_pairing
+from wasserspiele.bots.specs import parse_bot_spec
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game")
+    parser.add_argument("a", help="the first bot spec (its share is reported)")
+    parser.add_argument("b", help="the second bot spec")
+    parser.add_argument("chunks", type=int)
+    parser.add_argument("chunk_games", type=int)
+    parser.add_argument("seed", type=int)
+    parser.add_argument("out", help="JSON file of the running total")
+    args = parser.parse_args()
+    a, b = parse_bot_spec(args.a), parse_bot_spec(args.b)
+    start = time.process_time()
+    outcomes, cpu_a, cpu_b = "", Cpu(), Cpu()
+    for k in range(args.chunks):
+        p = play_pairing(args.game, {}, a, b, args.chunk_games, args.seed + k, jobs=1)
+        outcomes += p.outcomes
+        cpu_a += p.first_cpu
+        cpu_b += p.second_cpu
+        total = Pairing(p.first, p.second, outcomes, cpu_a, cpu_b)
+        with open(args.out, "w") as f:
+            json.dump({"args": vars(args), "chunks_done": k + 1, **total.to_json()}, f)
+        s = total.share
+        print(f"chunk {k + 1}/{args.chunks}: {total.games} games, {a.text} share {s.value:.3f} "
+              f"[{s.low:.3f}, {s.high:.3f}] | CPU per move {a.text} {cpu_a.per_move * 1e3:.1f} ms "
+              f"({cpu_a.moves}), {b.text} {cpu_b.per_move * 1e3:.1f} ms ({cpu_b.moves}) | "
+              f"process {time.process_time() - start:.0f} CPU-s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
