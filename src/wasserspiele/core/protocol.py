@@ -115,6 +115,15 @@ class Game(ABC):
                 raise BadRecord(f"setup.{key}: unknown field for {self.name} (fields: {', '.join(allowed)})")
 
 
+
+def win_shares(game: "Game", winners: Sequence[int]) -> list[float]:
+    """Per seat of a finished game won by `winners`: its share of the win (1/k for a
+    k-way shared win, team wins count whole; all 0 when nobody won)."""
+    if not winners:
+        return [0.0] * game.players
+    share = 1.0 / len({game.team_of(s) for s in winners})
+    return [share if s in winners else 0.0 for s in range(game.players)]
+
 class State(ABC):
     """A position of a game.  Subclasses keep data only and write a fast clone()."""
 
@@ -257,12 +266,7 @@ class State(ABC):
         """Per seat: share of the win (1/k for a k-way shared win, team wins count whole)."""
         if not self.is_terminal():
             return [0.0] * self.game.players
-        won = self.winners()
-        if not won:
-            return [0.0] * self.game.players
-        teams = {self.game.team_of(s) for s in won}
-        share = 1.0 / len(teams)
-        return [share if s in won else 0.0 for s in range(self.game.players)]
+        return win_shares(self.game, self.winners())
 
     # -- information ---------------------------------------------------------
     @abstractmethod

@@ -35,12 +35,10 @@ def chunk_least(study: Study, tasks: int = 0, jobs: int = 1) -> int:
     share of the `tasks`, up to KERNEL_CHUNK (a 128-game Wildwasser study: 59-73 games
     per CPU second in chunks of 32, 89-111 in 64, 113-135 in one); the Python lockstep
     keeps chunks of 32, where Seven Waters runs fastest (181 against 139 in one of 128)."""
-    from .lockstep import all_learned
+    from .lockstep import all_learned, kernel_plugin
     if not (study.kernels and all_learned(study)):
         return 1
-    from ..fast import COMPILED
-    from .measures import measures_class
-    if COMPILED and getattr(measures_class(study.game), "lockstep_tables", None) is not None:
+    if kernel_plugin(study.game) is not None:
         return max(LOCKSTEP_CHUNK, min(KERNEL_CHUNK, -(-tasks // max(1, jobs))))
     return LOCKSTEP_CHUNK
 

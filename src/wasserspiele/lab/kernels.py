@@ -59,9 +59,9 @@ def kernel_note(study: Any) -> str | None:
     if learned:
         lockstep = {lockstep_reason(study, g) for g in games}
         if lockstep == {None}:
-            from ..fast import COMPILED
+            from .lockstep import kernel_plugin
             inside = (f" (the games themselves in the compiled {study.game} kernel)"
-                      if COMPILED and all(getattr(measures_class(g), "lockstep_tables", None) for g in games) else "")
+                      if all(kernel_plugin(g) is not None for g in games) else "")
             return (f"Played in lockstep{inside}: the games of a chunk advance together and the learned bots' "
                     "network runs once for every seat to move, each game the very game the Python engine plays "
                     "alone from the same seeds, so the same results, several times faster.")

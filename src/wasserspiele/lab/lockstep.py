@@ -35,7 +35,7 @@ import numpy as np
 from ..bots.base import Bot
 from ..bots.learned import LearnedBot, best_legal
 from ..bots.runner import Played, Series
-from ..core.protocol import Game, State
+from ..core.protocol import Game, State, win_shares
 from ..fast import kernel
 from .measures import measures_class
 
@@ -130,18 +130,19 @@ def _act(table: _Table, action: Any, seat: int) -> None:
         observer.step(table.state, action, seat)
 
 
-def lockstep_kernel(series: Series, game: Game) -> Any:
-    """The game's measures class when it plays the lab's lockstep games in its compiled
-    kernel (`lockstep_tables`, `lockstep_measures`) and the series wants no other
-    observer than the lab's own (lab/study.Watch); else None (the engine plays them)."""
+def kernel_plugin(game: Game) -> Any:
+    """The game's measures class when its compiled kernel can play the lab's lockstep
+    games (`lockstep_tables`, `lockstep_measures`; numba installed); else None."""
     from ..fast import COMPILED
-    from .study import Watch
     found = measures_class(game)
-    if not COMPILED or getattr(found, "lockstep_tables", None) is None:
-        return None
-    if series.observer not in (None, Watch):
-        return None
-    return found
+    return found if COMPILED and getattr(found, "lockstep_tables", None) is not None else None
+
+
+def lockstep_kernel(series: Series, game: Game) -> Any:
+    """`kernel_plugin(game)` when the series wants no other observer than the lab's own
+    (lab/study.Watch); else None (the engine plays the games)."""
+    from .study import Watch
+    return kernel_plugin(game) if series.observer in (None, Watch) else None
 
 
 def _play_in_kernel(series: Series, game: Game, tables: list[_Table], plugin: Any) -> list[Played]:
@@ -191,8 +192,7 @@ def _play_in_kernel(series: Series, game: Game, tables: list[_Table], plugin: An
     watched = series.observer is not None
     for t, r in zip(tables, k.results()):
         won = r["winners"]
-        teams = {game.team_of(s) for s in won}
-        returns = [1.0 / len(teams) if s in won else 0.0 for s in range(game.players)]
+        returns = win_shares(game, won)
         measures: dict = {}
         if watched:
             own, lead_changes = plugin.lockstep_measures(game, r)
