@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any, Mapping, Sequence
 
-from ...core.chance import Chance, Uniform
+from ...core.chance import Chance
 from ...core.errors import BadRecord
 from ...core.messages import Reason
 from ...core.protocol import Game, State
@@ -125,12 +125,8 @@ class Wildwasser(Game):
         s.log = None
         s.log_len = 0
         # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
-        remaining = list(b.regular_ids)
-        order = []
-        for _ in range(len(b.regular_ids)):
-            t = chance.draw("tiles", Uniform(remaining, "tile"))
-            remaining.remove(t)
-            order.append(b.tile_index[t])
+        index = b.tile_index
+        order = [index[t] for t in chance.draw_order("tiles", b.regular_ids, "tile")]
         k = self.removed_count
         river = b.slots - 1
         s.removed = order[:k]
