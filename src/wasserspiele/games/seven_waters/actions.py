@@ -91,15 +91,18 @@ def piece_value(p: Piece) -> int:
 
 # -- actions ---------------------------------------------------------------------
 class Action:
-    """Base of the Seven Waters actions: equality and hash by (kind, payload).
+    """Base of the Seven Waters actions: equality by type and payload, hash by payload.
 
-    The notation text is made on first use: legal-action generation builds many
-    actions that are never printed."""
+    The payload is the key itself where it is one object (a discard's cards, a
+    river's pieces), so an action adds no tuple of its own: the subset tables keep
+    thousands of them, and every object they keep is one more for the garbage
+    collector to walk.  The notation text is made on first use: legal-action
+    generation builds many actions that are never printed."""
 
     __slots__ = ("_key", "_text")
     kind = ""
 
-    def _init(self, key: tuple) -> None:
+    def _init(self, key) -> None:
         self._key = key
         self._text: str | None = None
 
@@ -132,7 +135,7 @@ class Take(Action):
 
     def __init__(self, index: int):
         self.index = index
-        self._init(("take", index))
+        self._init(index)
 
     def _notation(self) -> str:
         r, c = POS[self.index]
@@ -147,7 +150,7 @@ class Discard(Action):
 
     def __init__(self, cards: tuple[Card, ...]):
         self.cards = cards
-        self._init(("discard", cards))
+        self._init(cards)
 
     def _notation(self) -> str:
         return "discard " + " ".join(c.name for c in self.cards)
@@ -162,7 +165,7 @@ class Slide(Action):
     def __init__(self, line: int, pieces: tuple[Piece, ...]):
         self.line = line
         self.pieces = pieces
-        self._init(("slide", line, pieces))
+        self._init((line, pieces))
 
     def _notation(self) -> str:
         return f"slide {self.line} " + " ".join(p._text for p in self.pieces)
@@ -176,7 +179,7 @@ class River(Action):
 
     def __init__(self, pieces: tuple[Piece, ...]):
         self.pieces = pieces
-        self._init(("river", pieces))
+        self._init(pieces)
 
     def _notation(self) -> str:
         return "river " + " ".join(p._text for p in self.pieces)
@@ -190,7 +193,7 @@ class Pool(Action):
 
     def __init__(self, pieces: tuple[Piece, ...]):
         self.pieces = pieces
-        self._init(("pool", pieces))
+        self._init(pieces)
 
     def _notation(self) -> str:
         return "pool " + " ".join(p._text for p in self.pieces)
@@ -204,7 +207,7 @@ class Theme(Action):
 
     def __init__(self, c: Card):
         self.card = c
-        self._init(("theme", c))
+        self._init(c)
 
     def _notation(self) -> str:
         return f"theme {self.card.name}"
@@ -217,7 +220,7 @@ class Pass(Action):
     kind = "pass"
 
     def __init__(self):
-        self._init(("pass",))
+        self._init(())
 
     def _notation(self) -> str:
         return "pass"

@@ -7,7 +7,7 @@ from bisect import insort
 from typing import Any, Mapping
 
 from ...core.cards import ALL_CARDS, SUITS, Card, card
-from ...core.chance import Chance, Uniform
+from ...core.chance import Chance
 from ...core.errors import BadNotation, BadRecord
 from ...core.messages import Reason
 from ...core.protocol import Game, State
@@ -41,6 +41,8 @@ SCORING: dict[str, int] = {
 
 
 _WEIGHTS = tuple(SCORING.values())
+DECK_NAMES = tuple(c.name for c in ALL_CARDS)
+BY_NAME = {c.name: c for c in ALL_CARDS}
 
 
 class SevenWaters(Game):
@@ -76,14 +78,8 @@ class SevenWaters(Game):
     def _initial_state(self, chance: Chance) -> "SevenWatersState":
         """SW-3.2, SW-3.3, SW-3.4: deal the pyramid row by row, each seat's lines 1-4 (their
         sums by SW-2.1, a joker 10 by SW-2.2), then 3 cards to each hand."""
-        remaining = [c.name for c in ALL_CARDS]
-
-        names = []
-        for _ in range(DECK_SIZE):
-            name = chance.draw("deck", Uniform(remaining, "card"))
-            remaining.remove(name)
-            names.append(name)
-        deck = [_card_or_none(n) for n in names]
+        names = chance.draw_order("deck", DECK_NAMES, "card")
+        deck = [BY_NAME.get(n) or _card_or_none(n) for n in names]  # a record may spell 'TH' as '10h'
         s = object.__new__(SevenWatersState)
         s.game = self
         s.chance = chance
@@ -138,6 +134,7 @@ def _card_or_none(name: str) -> Card | None:
 # subset.  Tables and the actions made from them are cached by hand.
 _SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 _BIT_SUIT = {1 << i: s for i, s in enumerate(SUITS)}
+_RANK_MASK = (1 << 14) - 2  # bits of the ranks A (1) to K (13)
 _TABLES: dict[tuple, "_HandTables"] = {}
 _TABLES_LIMIT = 50_000
 
@@ -154,67 +151,99 @@ def _high_first(c: Card) -> tuple[int, int]:
 class _HandTables:
     """Subset tables of one hand, and the actions already made from them.
 
-    The tables are made on first use, by what they serve: `sums` (slides) alone, the
-    others (rivers, pools) together, and a mask's cards or pieces one mask at a time, as
-    rollouts meet thousands of hands and ask most of them one question."""
+    Per mask of the plain cards the tables hold the sum of values, the ranks (-1 when a
+    rank repeats), the lowest and highest rank, the suits and the count, and `slide_bits`
+    has bit T set when some slide of the hand sums to T; a random game's hands hold one
+    to three cards and most of its questions (a slide for this line? a card for this
+    river end or pool suit? `rank_bits`, `suit_bits`) have no answer, which these bits
+    give without a look-up.  The actions a hand makes are built on first use: its
+    themes and discards, and per question its slides, rivers and pools (`made`)."""
 
-    __slots__ = ("hand", "plain", "joker_sets", "full", "sums", "ranks", "low", "high", "suits", "count",
-                 "_cards", "_pieces", "made", "memo")
+    __slots__ = ("hand", "plain", "jokers", "joker_sets", "full", "rank_bits", "suit_bits", "made",
+                 "sums", "ranks", "low", "high", "suits", "count", "slide_bits", "themes", "discards",
+                 "card_table", "piece_table", "memo")
 
     def __init__(self, hand: tuple[Card, ...]):
         self.hand = hand
         plain = sorted((c for c in hand if c.rank), key=_high_first)
         self.plain = plain
+        nj = self.jokers = len(hand) - len(plain)
         joker_sets: list[tuple[Card, ...]] = [()]
-        for j in hand:
-            if not j.rank:
-                joker_sets += [js + (j,) for js in joker_sets]
+        if nj:
+            for j in hand:
+                if not j.rank:
+                    joker_sets += [js + (j,) for js in joker_sets]
         self.joker_sets = joker_sets
         self.full = 1 << len(plain)
-        self._cards: dict[int, tuple[Card, ...]] = {}
-        self._pieces: dict[int, tuple[Piece, ...]] = {}
+        # Doubling: adding card i appends, for every mask so far, the mask with bit i, so
+        # the lists stay in mask order.  Cards come highest rank first, so card i is the
+        # lowest rank of every new mask.
+        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
+        low = [14]
+        rank_bits = suit_bits = 0
+        for c in plain:
+            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
+            sums += [x + v for x in sums]
+            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+            low += [r] * len(low)
+            high += [x or r for x in high]
+            suits += [x | sb for x in suits]
+            count += [x + 1 for x in count]
+            rank_bits |= bit
+            suit_bits |= sb
+        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
+        self.rank_bits, self.suit_bits = rank_bits, suit_bits
+        # bit T: some slide sums to T (SW-4.3a): the plain cards of a non-empty mask
+        # alone, or any mask with n jokers standing for n..10n between them
+        bits = 0
+        for total in sums:
+            bits |= 1 << total
+        bits &= ~1
+        for n in range(1, nj + 1):
+            span = (1 << 9 * n + 1) - 1
+            for total in sums:
+                bits |= span << total + n
+        self.slide_bits = bits
         self.made: dict[tuple, tuple] = {}
-        self.memo: dict[tuple, Any] = {}  # what a rollout policy derives from this hand
 
     def __getattr__(self, name: str):
-        """Make a table on first use.  Doubling: adding card i appends, for every mask so
-        far, the mask with bit i, so the lists stay in mask order.  Cards come highest
-        rank first, so card i is the lowest rank of every new mask."""
-        if name == "sums":
-            sums = [0]
+        """What a hand may never be asked for, made on first use: its themes, discards,
+        memo (the rollout policy's), and every mask's cards and pieces (doubling again)."""
+        if name == "themes":
+            self.themes = tuple(_theme_options(self))
+            return self.themes
+        if name == "card_table":
+            table: list[tuple[Card, ...]] = [()]
             for c in self.plain:
-                v = VALUE[c.index]
-                sums += [x + v for x in sums]
-            self.sums = sums
-            return sums
-        if name in ("ranks", "low", "high", "suits", "count"):
-            ranks, high, suits, count = [0], [0], [0], [0]
-            low = [14]
+                table += [x + (c,) for x in table]
+            self.card_table = table
+            return table
+        if name == "piece_table":
+            pieces: list[tuple[Piece, ...]] = [()]
             for c in self.plain:
-                r, bit, sb = c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
-                ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
-                low += [r] * len(low)
-                high += [x or r for x in high]
-                suits += [x | sb for x in suits]
-                count += [x + 1 for x in count]
-            self.ranks, self.low, self.high, self.suits, self.count = ranks, low, high, suits, count
-            return getattr(self, name)
+                p = PLAIN[c.index]
+                pieces += [x + (p,) for x in pieces]
+            self.piece_table = pieces
+            return pieces
+        if name == "discards":
+            table = self.card_table
+            out = [Discard(x) for x in table[1:]]
+            for jokers in self.joker_sets[1:]:
+                out += [Discard(x + jokers) for x in table]
+            self.discards = tuple(out)
+            return self.discards
+        if name == "memo":
+            self.memo = {}
+            return self.memo
         raise AttributeError(name)
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        found = self._cards.get(m)
-        if found is None:
-            plain = self.plain
-            found = self._cards[m] = tuple(plain[i] for i in range(len(plain)) if m >> i & 1)
-        return found
+        return self.card_table[m]
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
         """The plain cards of mask m as pieces, highest rank first."""
-        found = self._pieces.get(m)
-        if found is None:
-            found = self._pieces[m] = tuple(PLAIN[c.index] for c in self.cards(m))
-        return found
+        return self.piece_table[m]
 
 
 def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
@@ -312,12 +341,6 @@ def _theme_options(t: _HandTables):
     return (THEMES[c.index] for c in t.hand if c.rank)
 
 
-def _discard_options(t: _HandTables):
-    for jokers in t.joker_sets:
-        for m in range(0 if jokers else 1, t.full):
-            yield Discard(t.cards(m) + jokers)
-
-
 class SevenWatersState(SevenWatersData, State):
     """A Seven Waters position with the rules as methods."""
 
@@ -328,6 +351,32 @@ class SevenWatersState(SevenWatersData, State):
 
     def is_terminal(self) -> bool:
         return self.over
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.over else self.turn
+
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        """The protocol's checked `apply` with its common case inlined: the seat to move
+        (or none named) takes an action `_why_illegal` allows, chance drawn from a
+        generator.  Anything else (a refusal and its reason, notation, a strict replay
+        applied as a transaction) takes the protocol's own way."""
+        if not self.over and action.__class__ is not str and self.chance.rng is not None:
+            if seat is None:
+                seat = self.turn
+            if seat == self.turn and self._why_illegal(action, seat) is None:
+                self._apply(action, seat)
+                self.history.append((seat, action, False))
+                return
+        State.apply(self, action, seat)
+
+    def apply_legal(self, action: Action, seat: int) -> None:
+        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        if self.chance.rng is None:
+            State.apply_legal(self, action, seat)
+        else:
+            self._apply(action, seat)
+            self.history.append((seat, action, False))
 
     # -- SW-4: the actions ------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -348,44 +397,54 @@ class SevenWatersState(SevenWatersData, State):
         out: list[Action] = self.free_takes() if len(hand) < HAND_LIMIT and self.left else []
         if not hand:
             return out or [PASS]
-        t = hand_tables(tuple(hand))
+        key = tuple(hand)
+        t = _TABLES.get(key) or hand_tables(key)
         if self.slides_built < self.slide_limit:
             out += self.slide_options(s, t)
-        out += self.build_options(s, t)
+        out += self.river_options(s, t)
+        out += self.pool_options(s, t)
+        if self.theme[s] is None:
+            out += t.themes
         if discards:
-            out += _made(t, (_discard_options,), _discard_options)
+            out += t.discards
         return out
 
     def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
         """SW-4.3a: the slides of seat s's hand (tables t) on its lines without one, line 1
         to 4 (the caller checks the limit of SW-4.4)."""
         sums = self.line_sums[s]
+        bits = t.slide_bits
         out: list[Slide] = []
         for k, slide in enumerate(self.slides[s]):
-            if slide is None:
-                out += _made(t, (_slide_options, k + 1, sums[k]), _slide_options)
+            if slide is None and bits >> sums[k] & 1:
+                out += _made(t, ("slide", k + 1, sums[k]), _slide_options)
         return out
 
-    def build_options(self, s: int, t: "_HandTables") -> tuple[Action, ...]:
-        """SW-4.3b-d: the river, pool and theme actions of seat s's hand (tables t), in
-        this order."""
-        return self.river_options(s, t) + self.pool_options(s, t) + self.theme_options(s, t)
-
     def river_options(self, s: int, t: "_HandTables") -> tuple[River, ...]:
-        """SW-4.3b: runs of the hand that start seat s's river or extend it at one end."""
+        """SW-4.3b: runs of the hand that start seat s's river or extend it at one end
+        (without a joker, a run above the river starts with its top rank + 1, one below
+        it ends with its bottom rank - 1)."""
         river = self.river[s]
-        if river:
-            return _made(t, (_river_options, piece_rank(river[0]), piece_rank(river[-1])), _river_options)
-        return _made(t, (_river_options, 0, 0), _river_options)
+        if not river:
+            return _made(t, ("river", 0, 0), _river_options)
+        lo, hi = piece_rank(river[0]), piece_rank(river[-1])
+        if not t.jokers and not t.rank_bits & (1 << hi + 1 | 1 << lo - 1) & _RANK_MASK:
+            return ()
+        return _made(t, ("river", lo, hi), _river_options)
 
     def pool_options(self, s: int, t: "_HandTables") -> tuple[Pool, ...]:
         """SW-4.3c: one-suit sets of the hand that start seat s's pool or join it."""
         pool = self.pool[s]
-        return _made(t, (_pool_options, piece_suit(pool[0]) if pool else ""), _pool_options)
+        if not pool:
+            return _made(t, ("pool", ""), _pool_options)
+        suit = piece_suit(pool[0])
+        if not t.jokers and not t.suit_bits & _SUIT_BIT[suit]:
+            return ()
+        return _made(t, ("pool", suit), _pool_options)
 
     def theme_options(self, s: int, t: "_HandTables") -> tuple[Theme, ...]:
         """SW-4.3d: the hand's plain cards, while seat s has no theme."""
-        return _made(t, (_theme_options,), _theme_options) if self.theme[s] is None else ()
+        return t.themes if self.theme[s] is None else ()
 
     def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
