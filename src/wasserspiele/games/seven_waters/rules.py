@@ -165,7 +165,7 @@ class _HandTables:
 
     def __init__(self, hand: tuple[Card, ...]):
         self.hand = hand
-        plain = sorted((c for c in hand if c.rank), key=_high_first)
+        plain = tuple(sorted((c for c in hand if c.rank), key=_high_first))
         self.plain = plain
         nj = self.jokers = len(hand) - len(plain)
         joker_sets: list[tuple[Card, ...]] = [()]
@@ -191,7 +191,10 @@ class _HandTables:
             count += [x + 1 for x in count]
             rank_bits |= bit
             suit_bits |= sb
-        self.sums, self.ranks, self.low, self.high, self.suits, self.count = sums, ranks, low, high, suits, count
+        # tuples of ints: the garbage collector stops walking them after its first look,
+        # and thousands of hands' tables stay cached
+        self.sums, self.ranks, self.low, self.high, self.suits, self.count = (
+            tuple(sums), tuple(ranks), tuple(low), tuple(high), tuple(suits), tuple(count))
         self.rank_bits, self.suit_bits = rank_bits, suit_bits
         # bit T: some slide sums to T (SW-4.3a): the plain cards of a non-empty mask
         # alone, or any mask with n jokers standing for n..10n between them

@@ -30,6 +30,7 @@ PICKS_BY_MASK: tuple[tuple[WildAction, ...], ...] = tuple(
     tuple(PICKS[sp] for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))
 # SUN_BY_MASK[unfinished]: the sun choices given a mask of unfinished species.
 SUN_BY_MASK = tuple(tuple(SUNS[sp] for sp in range(N_SPECIES) if m >> sp & 1) for m in range(1 << N_SPECIES))
+MOVE_OR_ACT, ACT_ONLY = (MOVE_CARD, ACT), (ACT,)  # WW-3.2: the other cards' choices
 TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >> sp & 1)
                        for m in range(1 << N_SPECIES))
 
@@ -52,19 +53,20 @@ class Wildwasser(Game):
         self.all_seats = tuple(range(p))
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
+        # WW-3.2: the cheetah card's choices by the marker's seat, [0] its animal still running, [1] finished
+        self.cheetah_choices = tuple(((MOVE_CARD, *acts), acts) for acts in self.cheetah_actions)
         self.markers = MARKERS[:p]
         # per field (field, crossing, slot, column, bank icon) under this river flow, for views
         self.field_table = tuple((f, k, self.flow[k] if k >= 0 else -1, b.field_column[f], b.bank_icon[f])
                                  for f in range(1, b.fields + 1) for k in (b.field_crossing[f],))
-        self._without: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-
-    def without(self, seats: tuple[int, ...], seat: int) -> tuple[int, ...]:
-        """`seats` less `seat`, interned (the pick phase's to_move shrinks pick by pick)."""
-        key = (seats, seat)
-        found = self._without.get(key)
-        if found is None:
-            found = self._without[key] = tuple(s for s in seats if s != seat)
-        return found
+        # WW-3.1: to_move in the pick phase, after `seat` picked, by to_move before it:
+        # after_pick[waiting][seat] (every seat picks once, so `waiting` is always one of
+        # these ascending tuples), interned, as are the commonest log events
+        subsets = [tuple(s for s in range(p) if m >> s & 1) for m in range(1, 1 << p)]
+        self.after_pick: dict[tuple[int, ...], tuple[tuple[int, ...] | None, ...]] = {
+            w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
+        self.pick_events = tuple(("pick", s) for s in range(p))
+        self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
 
     def parse_action(self, text: str) -> WildAction:
         return parse_action(text)
@@ -176,7 +178,7 @@ class WildwasserState(WildwasserData, State):
             self.pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self.log = (("reveal", s, c), self.log)  # _note inlined: every turn reveals
+            self.log = (self.game.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
             self.log_len += 1
             if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
                 self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
@@ -274,11 +276,17 @@ class WildwasserState(WildwasserData, State):
         order; drifting never triggers icons.  True when a decision of the seat is pending
         (a sun to place, a start marker to move)."""
         seat = a // N_SPECIES
+        b = self.board
         while True:
             f = self._step(a, n)
             if not f:
                 return False
-            icon = self.icon_at(f)
+            k = b.field_crossing[f]  # icon_at(f), inlined
+            if k < 0:
+                icon = b.bank_icon[f]
+            else:
+                t = self.slots[self.flow[k]]
+                icon = b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
             if not icon:
                 return False
             self._note("icon", seat, icon, f)
@@ -381,10 +389,17 @@ class WildwasserState(WildwasserData, State):
         if waiting and action.__class__ is WildAction and self.chance.rng is not None:
             if seat is None:
                 seat = waiting[0]
-            if seat in waiting and self._why_illegal(action, seat) is None:
-                self._apply(action, seat)
-                self.history.append((seat, action, len(waiting) > 1))
-                return
+            if seat in waiting:
+                if self.phase == PICK_PHASE:
+                    # half of all actions: `_why_illegal`'s pick case, inlined
+                    if action.kind == PICK and self.hand[seat] >> action.arg & 1:
+                        self._pick(action.arg, seat)
+                        self.history.append((seat, action, len(waiting) > 1))
+                        return
+                elif self._why_illegal(action, seat) is None:
+                    self._apply(action, seat)
+                    self.history.append((seat, action, len(waiting) > 1))
+                    return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
@@ -393,7 +408,10 @@ class WildwasserState(WildwasserData, State):
             State.apply_legal(self, action, seat)
         else:
             together = len(self.waiting) > 1  # as apply records it
-            self._apply(action, seat)
+            if self.phase == PICK_PHASE:
+                self._pick(action.arg, seat)
+            else:
+                self._apply(action, seat)
             self.history.append((seat, action, together))
 
     def is_terminal(self) -> bool:
@@ -420,10 +438,10 @@ class WildwasserState(WildwasserData, State):
         c = self.card
         if c == TURTLE:
             return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
-        move = (MOVE_CARD,) if self.pos[seat * N_SPECIES + c] != self.finish else ()
+        finished = self.pos[seat * N_SPECIES + c] == self.finish
         if c == CHEETAH:
-            return move + self.game.cheetah_actions[self.marker]
-        return move + (ACT,)
+            return self.game.cheetah_choices[self.marker][finished]
+        return ACT_ONLY if finished else MOVE_OR_ACT
 
     def _why_illegal(self, action, seat: int) -> Reason | None:
         if action.__class__ is not WildAction:
@@ -437,6 +455,9 @@ class WildwasserState(WildwasserData, State):
                 return Reason("wildwasser.card_not_in_hand", animal=SPECIES[action.arg])
             return None
         if ph == CHOOSE:
+            c = self.card
+            if action is MOVE_CARD and c != TURTLE and self.pos[seat * N_SPECIES + c] != self.finish:
+                return None  # WW-3.2: the card's own animal moves (the commonest choice)
             return self._why_not_choice(action, seat)
         if ph == SUN_CHOICE:
             if kind != SUN:
@@ -495,15 +516,7 @@ class WildwasserState(WildwasserData, State):
     def _apply(self, action: WildAction, seat: int) -> None:
         ph = self.phase
         if ph == PICK_PHASE:
-            # WW-3.1: a secret pick; the first reveal waits for the last pick
-            sp = action.arg
-            self.hand[seat] &= ~(1 << sp)
-            self.pick[seat] = sp
-            self.log = (("pick", seat), self.log)  # _note inlined: every seat picks every round
-            self.log_len += 1
-            self.waiting = self.game.without(self.waiting, seat)
-            if not self.waiting:
-                self._next_turn()
+            self._pick(action.arg, seat)
             return
         self.log = (("decide", seat, action._text), self.log)  # _note inlined
         self.log_len += 1
@@ -516,6 +529,17 @@ class WildwasserState(WildwasserData, State):
             self._set_marker(seat, action.arg)
             pending = False
         if not pending:
+            self._next_turn()
+
+    def _pick(self, sp: int, seat: int) -> None:
+        """WW-3.1: a secret pick; the first reveal waits for the last pick."""
+        self.hand[seat] &= ~(1 << sp)
+        self.pick[seat] = sp
+        g = self.game
+        self.log = (g.pick_events[seat], self.log)  # _note inlined: every seat picks every round
+        self.log_len += 1
+        waiting = self.waiting = g.after_pick[self.waiting][seat]
+        if not waiting:
             self._next_turn()
 
     def _resolve(self, action: WildAction, seat: int) -> bool:
