@@ -105,3 +105,37 @@ def test_a_chooser_hears_of_each_draw_before_its_nodes():
     chance.draw("decks", Shuffle(range(4)))
     chance.draw("dice", Uniform(range(6), "face"))
     assert heard == [("draw", "deck", 3), ("node", 4), ("node", 3), ("node", 2), ("draw", "face", 1), ("node", 6)]
+
+
+def _item_by_item(chance: Chance, key: str, items) -> list:
+    """What `Chance.draw_order` stands for: one Uniform draw per item from those left."""
+    remaining, out = list(items), []
+    for _ in range(len(remaining)):
+        x = chance.draw(key, Uniform(remaining))
+        remaining.remove(x)
+        out.append(x)
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("size", [1, 2, 7, 54])
+def test_draw_order_draws_as_item_by_item_uniform_draws(seed, size):
+    items = [f"c{i}" for i in range(size)]
+    fast, slow = Chance({}, random.Random(seed)), Chance({}, random.Random(seed))
+    assert fast.draw_order("deck", items) == _item_by_item(slow, "deck", items)
+    assert fast.setup == slow.setup and fast.used("deck") == slow.used("deck") == size
+    assert fast.rng.random() == slow.rng.random()  # the generator is left in the same state
+
+
+def test_draw_order_reads_a_setup_and_asks_a_chooser_item_by_item():
+    items = ["a", "b", "c", "d"]
+    drawn = Chance({}, random.Random(3)).draw_order("x", items)
+    strict = Chance({"x": drawn})
+    assert strict.draw_order("x", items) == drawn  # a record's order, read back
+    with pytest.raises(ChanceExhausted):
+        Chance({"x": drawn[:2]}).draw_order("x", items)  # a strict replay invents nothing
+    partial = Chance({"x": drawn[:2]}, random.Random(9))
+    assert partial.draw_order("x", items)[:2] == drawn[:2]  # the rest drawn from the generator
+    chosen = Chance({})
+    chosen.chooser = lambda probabilities: len(probabilities) - 1  # always the last item left
+    assert chosen.draw_order("x", items) == ["d", "c", "b", "a"]

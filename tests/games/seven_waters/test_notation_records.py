@@ -151,3 +151,14 @@ def test_legal_actions_are_deterministic_distinct_and_accepted():
         act = rng.choice(a)
         s1.apply(act)
         s2.apply(str(act))
+
+
+def test_actions_are_equal_by_kind_and_payload_only():
+    # an action's key is its payload alone (no kind in it): the kind must still tell
+    # a river from a pool, a discard and a slide made of the same cards
+    game = load("seven_waters")
+    parse = game.parse_action
+    assert parse("river 7H") != parse("pool 7H") and parse("discard 7H") != parse("theme 7H")
+    assert parse("slide 1 7H") != parse("slide 2 7H")
+    assert parse("river 7H 8H") == parse("river 8h 7h") and hash(parse("pool 7H")) == hash(parse("pool 7h"))
+    assert len({parse("river 7H"), parse("pool 7H"), parse("discard 7H"), parse("slide 1 7H")}) == 4

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from bisect import insort
+from operator import attrgetter
 from typing import Any, Mapping
 
 from ...core.cards import ALL_CARDS, SUITS, Card, card
@@ -41,6 +42,7 @@ SCORING: dict[str, int] = {
 
 
 _WEIGHTS = tuple(SCORING.values())
+_CARD_INDEX = attrgetter("index")
 DECK_NAMES = tuple(c.name for c in ALL_CARDS)
 BY_NAME = {c.name: c for c in ALL_CARDS}
 
@@ -98,7 +100,7 @@ class SevenWaters(Game):
         s.line_sums = tuple(tuple(sum(VALUE[c.index] for c in line) for line in seat) for seat in s.lines)
         s.hands = []
         for _seat in (0, 1):
-            s.hands.append(sorted(deck[pos:pos + START_HAND]))
+            s.hands.append(sorted(deck[pos:pos + START_HAND], key=_CARD_INDEX))
             pos += START_HAND
         s.discards = [[], []]
         s.slides = [[None] * 4, [None] * 4]
@@ -307,6 +309,15 @@ def _river_pieces(cards: tuple[Card, ...], jokers: tuple[Card, ...], start: int,
 def _river_options(t: _HandTables, lo: int, hi: int):
     """SW-4.3b: runs that start the river (lo = 0) or extend it at one end."""
     ranks, low, high, count = t.ranks, t.low, t.high, t.count
+    if not t.jokers:
+        # without a joker a run is its cards' ranks in a row, lowest first, and it fits in
+        # one place only: anywhere to start the river, else right above or below it
+        pieces = t.piece_table
+        for m in range(1, t.full):
+            if ranks[m] >= 0 and high[m] - low[m] == count[m] - 1 and (
+                    lo == 0 or low[m] == hi + 1 or high[m] == lo - 1):
+                yield River(pieces[m][::-1])
+        return
     for jokers in t.joker_sets:
         nj = len(jokers)
         first = 0 if nj else 1
@@ -331,6 +342,12 @@ def _pool_options(t: _HandTables, suit: str):
     """SW-4.3c: one-suit sets that start the pool (suit '') or join it."""
     suits = t.suits
     allowed = {0, _SUIT_BIT[suit]} if suit else {0, 1, 2, 4, 8}  # jokers only, or one suit
+    if not t.jokers:  # each one-suit set of plain cards is one pool action
+        pieces = t.piece_table
+        for m in range(1, t.full):
+            if suits[m] in allowed:
+                yield Pool(pieces[m])
+        return
     for jokers in t.joker_sets:
         for m in [m for m in range(0 if jokers else 1, t.full) if suits[m] in allowed]:
             bits = suits[m]
@@ -579,7 +596,7 @@ class SevenWatersState(SevenWatersData, State):
         revealed: tuple[Card, ...] = ()
         if t is Take:
             taken, revealed = self._take(action.index)
-            insort(hand, taken)
+            insort(hand, taken, key=_CARD_INDEX)  # the hand stays sorted (Card.__lt__ without its calls)
         elif t is Discard:
             for c in action.cards:
                 hand.remove(c)
