@@ -262,3 +262,13 @@ def test_replay_keeps_simultaneous_picks_taken_out_of_seat_order(run, tmp_path):
     summary = json.loads(out.output)
     assert summary["state"] == json.loads(json.dumps(state.state_json()))
     assert summary["to_move"] == list(state.to_move())
+
+
+def test_hint_shows_the_searched_alternatives_when_the_expert_is_a_guided_search(run, monkeypatch):
+    # Seven Waters' expert is the search guided by the learned network (bots/levels.py)
+    import wasserspiele.fast as fast
+    monkeypatch.setattr(fast, "COMPILED", True)
+    result = run("play", "seven_waters", "--seed", "3", input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
+    assert re.search(r"about \d+% of a win on average in \d+ simulated games", line)

@@ -77,10 +77,8 @@ class WasserspieleEnv(gymnasium.Env):
 
     # -- helpers -----------------------------------------------------------------
     def _make(self, spec: BotSpec, seed: int):
-        extra = self.opponent_options.get(spec.kind, {})
-        if not extra:
-            return spec.make(self.game, seed)
-        return make_bot(spec.kind, self.game, seed, **{**spec.kwargs(self.game), **extra})
+        kind, kwargs = spec.settings(self.game)
+        return make_bot(kind, self.game, seed, **{**kwargs, **self.opponent_options.get(kind, {})})
 
     def _play_bots(self) -> None:
         """Bots move until the agent's seat is the current one or the game is over."""

@@ -10,7 +10,9 @@ trained by expert iteration (bots/learned_train.py) and shipped per game as
 * `learned` plays the policy head's best legal action (ties broken by the bot's own
   generator): one forward pass a move, no search.
 * `learned:search=N` runs N iterations of ISMCTS guided by the network (PUCT with the
-  policy as prior, the value instead of rollouts; bots/ismcts.py `Guide`).
+  policy as prior, the value instead of rollouts; bots/ismcts.py `Guide`);
+  `value=rollout` values the leaves by the expert's own rollouts instead of the value
+  head, and `cpu_seconds=S` is the search's CPU safety net, as for `ismcts`.
 * `learned:weights=FILE.npz` plays a checkpoint instead of the shipped weights.
 
 Playing needs numpy only.
@@ -19,7 +21,7 @@ Playing needs numpy only.
 from __future__ import annotations
 
 import json
-from functools import lru_cache, partial
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -175,6 +177,26 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     return net
 
 
+def weights_problem(game: Game) -> str | None:
+    """Why the shipped weights cannot play `game` as it is set up (None: they can): none
+    shipped, made for another encoding or size, or trained on other options (a network
+    learns one variant; the same sizes do not make another variant's play right)."""
+    try:
+        net = network_for(game, codec_of(game))
+    except BadOption as exc:
+        return str(exc)
+    trained = net.meta.get("options", {})
+    try:
+        made_for = type(game)(**trained).options
+    except BadOption as exc:
+        return f"learned weights for {game.name}: trained on options {trained} that no longer load ({exc})"
+    if made_for != game.options:
+        differ = sorted(k for k in game.options if game.options[k] != made_for.get(k))
+        return (f"learned weights for {game.name}: trained on other options "
+                f"({', '.join(f'{k}={made_for.get(k)!r}' for k in differ)})")
+    return None
+
+
 _codecs: dict[tuple, Any] = {}  # (game class, options) -> codec; a few entries
 
 
@@ -254,12 +276,15 @@ class LearnedBot(Bot):
     kind = "learned"
 
     def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
-                 search: int = 0, exploration: float = 1.5, value: str = "network"):
+                 search: int = 0, exploration: float = 1.5, value: str = "network",
+                 cpu_seconds: float | None = None):
         super().__init__(seed)
         if game is None:
             raise ValueError("the learned bot needs the game (its codec and weights)")
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
             raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
+        if cpu_seconds is not None and not search:
+            raise ValueError("cpu_seconds caps a search: give search=N iterations too")
         if value not in ("network", "rollout"):
             raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
                              f"not {value!r}")
@@ -270,12 +295,25 @@ class LearnedBot(Bot):
             from .ismcts import ISMCTSBot, search_defaults
             settings = {k: v for k, v in search_defaults(game).items()
                         if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
-            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game, **settings)
+            self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game,
+                                      cpu_seconds=cpu_seconds, **settings)
+            self.searcher.rng = self.rng  # one generator (a caller may reseed it per decision: web/botpool.py)
             playout = None
             if value == "rollout":
                 searcher = self.searcher
-                playout = partial(searcher.playout, rng=searcher.rng)
+                playout = lambda world: searcher.playout(world, searcher.rng)  # noqa: E731 - the current generator
             self.searcher.guide = NetworkGuide(self.network, self.codec, playout)
+
+    @property
+    def rng(self):
+        return self._rng
+
+    @rng.setter
+    def rng(self, value) -> None:
+        """The bot's generator, shared by its search."""
+        self._rng = value
+        if getattr(self, "searcher", None) is not None:
+            self.searcher.rng = value
 
     def policy(self, decision: Decision) -> dict[Action, float]:
         """The network's probability for each legal action."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..core.errors import BadOption
 from ..core.protocol import Game
 from .base import Bot
-from .registry import make_bot
+from .registry import make_bot, unavailable
 
 # level -> (bot kind, keyword arguments for that bot); a game's manifest may replace
 # some for its own search speed (`search.levels`).  Search levels are budgeted in
@@ -33,18 +33,22 @@ def level_names() -> list[str]:
 
 
 def level_settings(level: str, game: Game) -> tuple[str, dict]:
-    """The bot kind and keyword arguments of `level` for `game` (its manifest's budgets applied)."""
+    """The bot kind and keyword arguments of `level` for `game`: the game's own bot for
+    the level where its manifest names one and it can play here (`level_bots`), else the
+    level's kind with the manifest's budgets applied."""
     key = level.strip().lower()
     if key not in LEVELS:
         raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     kind, kwargs = LEVELS[key]
     search = game.manifest.search
-    kwargs = {**kwargs, **search.levels.get(key, {})}
-    if key in search.python_levels:
+    if key in search.level_bots or key in search.python_levels:
         from ..fast import COMPILED  # imports numba: only for a game that needs to know
+        own = search.level_bots.get(key)
+        if own is not None and COMPILED and unavailable(own[0], game) is None:
+            return own[0], dict(own[1])
         if not COMPILED:
-            kwargs.update(search.python_levels[key])
-    return kind, kwargs
+            return kind, {**kwargs, **search.levels.get(key, {}), **search.python_levels.get(key, {})}
+    return kind, {**kwargs, **search.levels.get(key, {})}
 
 
 def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:

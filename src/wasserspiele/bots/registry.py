@@ -65,6 +65,15 @@ def bot_kinds() -> list[str]:
     return list(BOT_KINDS)
 
 
+def unavailable(kind: str, game: Game) -> str | None:
+    """Why a bot of `kind` cannot play `game` as it is set up (None: it can).  Only the
+    learned bot depends on more than the game's name: its weights fit one set of options."""
+    if kind == "learned":
+        from .learned import weights_problem
+        return weights_problem(game)
+    return None
+
+
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
     factory = BOT_KINDS.get(kind.strip().lower())

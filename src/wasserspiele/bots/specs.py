@@ -62,16 +62,26 @@ class BotSpec:
 
     def make(self, game: Game, seed: int | None) -> Bot:
         """A fresh bot for `game` with its own generator seeded by `seed`."""
-        return make_bot(self.kind, game, seed, **self.kwargs(game))
+        kind, kwargs = self.settings(game)
+        return make_bot(kind, game, seed, **kwargs)
 
-    def kwargs(self, game: Game) -> dict[str, Any]:
-        base = level_settings(self.level, game)[1] if self.level else {}
+    def kind_for(self, game: Game) -> str:
+        """The bot kind this spec means for `game` (a level's may differ per game)."""
+        return self._base(game)[0]
+
+    def _base(self, game: Game) -> tuple[str, dict[str, Any]]:
+        return level_settings(self.level, game) if self.level else (self.kind, {})
+
+    def settings(self, game: Game) -> tuple[str, dict[str, Any]]:
+        """The bot kind and keyword arguments this spec means for `game`: a level's may
+        differ per game (bots/levels.py), and its PARAMs then set that bot's arguments."""
+        kind, base = self._base(game)
         if not self.params:
-            return base
-        if self.kind == "heuristic":
+            return kind, base
+        if kind == "heuristic":
             traits_cls = heuristic_traits(game.name)
-            return {"traits": traits_cls(**dict(self.params))}
-        return {**base, **dict(self.params)}
+            return kind, {"traits": traits_cls(**dict(self.params))}
+        return kind, {**base, **dict(self.params)}
 
 
 def _fmt(v: Any) -> str:
@@ -164,7 +174,8 @@ def check_spec(spec: BotSpec, game: Game) -> None:
     if spec.kind not in bot_kinds():
         raise BadOption(f"bot spec {spec.text!r}: unknown bot {spec.kind!r} "
                         f"(bots: {', '.join(bot_kinds())}; levels: {', '.join(LEVELS)})")
-    if spec.kind == "heuristic":
+    kind = spec.kind_for(game)
+    if kind == "heuristic":
         traits = heuristic_traits(game.name)  # raises if the game has no heuristic bot
         if spec.params:
             if traits is None:
@@ -182,4 +193,5 @@ def check_spec(spec: BotSpec, game: Game) -> None:
     except BadOption as exc:
         raise BadOption(f"bot spec {spec.text!r}: {exc}") from None
     except (TypeError, ValueError, ImportError) as exc:
-        raise BadOption(f"bot spec {spec.text!r}: {exc}") from None
+        here = f" ({spec.level} is the {kind} bot for {game.name})" if kind != spec.kind else ""
+        raise BadOption(f"bot spec {spec.text!r}{here}: {exc}") from None

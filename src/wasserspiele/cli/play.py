@@ -190,9 +190,11 @@ class PlaySession:
         from ..bots.levels import bot_for_level
         bot = bot_for_level("expert", self.state.game, seed=len(self.state.history))
         decision = decision_for(self.state, seat)
-        # a move made by convention (a Watten signal) has no searched value to show
-        searched = hasattr(bot, "search") and getattr(bot, "conventional", lambda d: None)(decision) is None
-        choices = bot.search(decision) if searched else []
+        # a guided expert (bots/levels.py) searches through its ISMCTS; a move made by
+        # convention (a Watten signal) has no searched value to show
+        searcher = getattr(bot, "searcher", None) or bot
+        searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
+        choices = searcher.search(decision) if searched else []
         lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits,
                         pct=format_percent(c.value, locale=self.lang))
                  for c in choices[:alternatives + 1]]

@@ -63,11 +63,20 @@ class SearchHints:
     # numba): a game whose search rolls out in its kernel buys fewer iterations with the
     # level's time when the rollouts run in Python.
     python_levels: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # Per level, another bot than the level's own kind, as a bot spec's kind and keyword
+    # arguments, e.g. {"expert": ("learned", {"search": 750, "value": "rollout"})}: where a
+    # game's step to that level was measured larger with it.  It plays only where it was
+    # measured: with the compiled kernels, and where the bot can play these options (the
+    # learned bot's weights are made for one set); elsewhere the level stays its own kind
+    # with `levels` and `python_levels` (bots/levels.py).
+    level_bots: Mapping[str, tuple[str, Mapping[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self):
         object.__setattr__(self, "ismcts", _frozen(self.ismcts))
         object.__setattr__(self, "levels", _frozen(self.levels))
         object.__setattr__(self, "python_levels", _frozen(self.python_levels))
+        object.__setattr__(self, "level_bots", MappingProxyType(
+            {level: (kind, _frozen(kwargs)) for level, (kind, kwargs) in self.level_bots.items()}))
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,94 @@
+"""The levels per game (bots/levels.py): a game's manifest may name its own bot for a
+level (`SearchHints.level_bots`) where that bot was measured a larger step; it plays
+only where it can, and every caller — level, bot spec, Gymnasium opponents — gets it."""
+
+import pytest
+
+import wasserspiele.fast as fast
+from wasserspiele.adapters.gymnasium import WasserspieleEnv
+from wasserspiele.bots.learned import LearnedBot, weights_problem
+from wasserspiele.bots.levels import bot_for_level, level_settings
+from wasserspiele.bots.ismcts import ISMCTSBot
+from wasserspiele.bots.specs import check_spec, parse_bot_spec
+from wasserspiele.core.errors import BadOption
+from wasserspiele.core.registry import load
+
+GUIDED = ("learned", {"search": 750, "value": "rollout", "cpu_seconds": 2.0})
+
+
+def test_seven_waters_expert_is_the_search_guided_by_the_learned_network(monkeypatch):
+    monkeypatch.setattr(fast, "COMPILED", True)
+    game = load("seven_waters")
+    assert level_settings("expert", game) == GUIDED
+    bot = bot_for_level("expert", game, seed=3)
+    assert isinstance(bot, LearnedBot) and bot.searcher is not None
+    assert (bot.searcher.iterations, bot.searcher.cpu_seconds) == (750, 2.0)
+    assert bot.searcher.guide.playout is not None  # leaves valued by the expert's rollouts
+    # the other levels, and the other games' experts, keep their own kinds
+    assert level_settings("hard", game)[0] == "ismcts"
+    for other in ("wasserloch", "watten", "wildwasser"):
+        assert level_settings("expert", load(other))[0] == "ismcts"
+
+
+@pytest.mark.parametrize("options, compiled", [({"first_player": 1}, True), ({"slide_limit": None}, True),
+                                               ({}, False)])
+def test_the_guided_expert_plays_only_where_it_was_measured(monkeypatch, options, compiled):
+    # the weights learned the default options, and the guided budget was measured with
+    # the rollouts in the compiled kernel: elsewhere expert is the plain search
+    monkeypatch.setattr(fast, "COMPILED", compiled)
+    game = load("seven_waters", **options)
+    kind, kwargs = level_settings("expert", game)
+    assert kind == "ismcts" and kwargs["iterations"] == (1500 if compiled else 300)
+    assert isinstance(bot_for_level("expert", game, seed=3), ISMCTSBot)
+
+
+def test_weights_problem_names_the_options_the_weights_were_not_trained_on():
+    assert weights_problem(load("seven_waters")) is None
+    problem = weights_problem(load("seven_waters", first_player=1))
+    assert "trained on other options" in problem and "first_player=0" in problem
+    assert weights_problem(load("wasserloch")) is None
+
+
+def test_a_level_spec_is_the_games_bot_for_that_level_and_its_params_set_that_bots_arguments(monkeypatch):
+    monkeypatch.setattr(fast, "COMPILED", True)
+    game = load("seven_waters")
+    assert parse_bot_spec("expert").settings(game) == GUIDED
+    assert parse_bot_spec("expert:search=100").settings(game) == \
+        ("learned", {"search": 100, "value": "rollout", "cpu_seconds": 2.0})
+    assert parse_bot_spec("expert").kind_for(load("watten")) == "ismcts"
+    with pytest.raises(BadOption, match=r"expert is the learned bot for seven_waters.*iterations"):
+        check_spec(parse_bot_spec("expert:iterations=3000"), game)
+    check_spec(parse_bot_spec("expert:iterations=3000"), load("watten"))  # its expert is ismcts
+
+
+def test_gymnasium_opponents_get_the_games_bot_for_a_level(monkeypatch):
+    monkeypatch.setattr(fast, "COMPILED", True)
+    env = WasserspieleEnv("seven_waters", opponents="expert")
+    env.reset(seed=1)
+    assert all(isinstance(b, LearnedBot) and b.searcher is not None for b in env.bots.values())
+
+
+def test_the_learned_bots_cpu_safety_net_belongs_to_a_search():
+    with pytest.raises(ValueError, match="cpu_seconds caps a search"):
+        LearnedBot(1, game=load("seven_waters"), cpu_seconds=1.0)
+
+
+def test_the_guided_expert_is_deterministic_for_a_seed(monkeypatch):
+    monkeypatch.setattr(fast, "COMPILED", True)
+    from wasserspiele.bots.match import play_game
+    game = load("seven_waters")
+    small = parse_bot_spec("expert:search=20")  # the level's bot on a tiny budget
+    first = play_game(game, [small.make(game, 5), small.make(game, 6)], seed=11)
+    again = play_game(game, [small.make(game, 5), small.make(game, 6)], seed=11)
+    assert [repr(h) for h in first.state.history] == [repr(h) for h in again.state.history]
+    assert first.actions > 20
+
+
+def test_reseeding_a_guided_bot_reseeds_its_search(monkeypatch):
+    # the web's bot workers give each decision its own generator (web/botpool.py `think`)
+    import random
+    monkeypatch.setattr(fast, "COMPILED", True)
+    bot = bot_for_level("expert", load("seven_waters"), seed=3)
+    fresh = random.Random("table:7:1:12")
+    bot.rng = fresh
+    assert bot.searcher.rng is fresh and bot.rng is fresh
