@@ -88,6 +88,7 @@ class SevenWaters(Game):
         s.history = []
         s.pyramid = deck[:PYRAMID_SIZE]
         s.left = PYRAMID_SIZE
+        s.free = (-1, ())  # free_takes() made on first use
         pos = PYRAMID_SIZE
         lines = []
         for _seat in (0, 1):
@@ -468,10 +469,15 @@ class SevenWatersState(SevenWatersData, State):
 
     def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
-        them are gone, then row 7: pyramid order)."""
-        p = self.pyramid
-        return [take for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None] \
-            + [take for i, take in TAKES_BOTTOM if p[i] is not None]
+        them are gone, then row 7: pyramid order).  They change only when a card leaves
+        the pyramid, which `left` counts, so they are kept with it (`free`)."""
+        left, takes = self.free
+        if left != self.left:
+            p = self.pyramid
+            takes = (*[take for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None],
+                     *[take for i, take in TAKES_BOTTOM if p[i] is not None])
+            self.free = (self.left, takes)
+        return list(takes)
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)

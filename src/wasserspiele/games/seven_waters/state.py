@@ -29,7 +29,7 @@ class SevenWatersData:
     __slots__ = (
         "game", "chance", "history", "pyramid", "left", "lines", "line_sums", "hands",
         "discards", "slides", "river", "pool", "theme", "slides_built", "slide_limit",
-        "turn", "extra", "final_left", "over", "log",
+        "turn", "extra", "final_left", "over", "log", "free",
     )
 
     game: Any
@@ -52,6 +52,7 @@ class SevenWatersData:
     final_left: int                   # SW-5.1: final turns still to come after this one; -1 before the end
     over: bool
     log: Event | None
+    free: tuple                       # (left, the free takes then): free_takes() kept while left stays
 
     def clone(self):
         """An independent copy: lists are copied, interned cards/pieces and tuples shared."""
@@ -61,6 +62,7 @@ class SevenWatersData:
         c.history = self.history.copy()
         c.pyramid = self.pyramid.copy()
         c.left = self.left
+        c.free = self.free
         c.lines = self.lines
         c.line_sums = self.line_sums
         c.hands = [self.hands[0].copy(), self.hands[1].copy()]
