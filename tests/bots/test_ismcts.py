@@ -167,3 +167,51 @@ def test_cpu_safety_net_ends_the_search_and_says_so(caplog):
         bot.search(decision_for(state, state.current_seat))
     assert bot.last_stop == "cpu_seconds" and 0 < bot.last_iterations < 10**9
     assert "safety net" in caplog.text
+
+
+@pytest.mark.parametrize("name", ["seven_waters", "wasserloch", "watten", "wildwasser"])
+def test_a_search_leaves_no_garbage_for_the_cyclic_collector(name):
+    # nodes point only to their children and worlds hold no cycles, so reference
+    # counting frees a whole search (with the collector paused while it runs)
+    import gc
+    state = _midgame(name)
+    seat = state.to_move()[0]
+    bot = ISMCTSBot(seed=1, game=state.game, iterations=80)
+    gc.collect()
+    gc.disable()
+    try:
+        bot.search(decision_for(state, seat))
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
+
+
+def test_the_collector_is_paused_during_a_search_and_restored_after_it_even_on_error():
+    import gc
+    state = _midgame("wasserloch")
+    seat = state.to_move()[0]
+    seen = []
+    fail = True
+
+    def policy(world, s, rng):
+        seen.append(gc.isenabled())
+        if len(seen) == 30 and fail:
+            raise RuntimeError("a policy that fails")
+        return world.legal_actions(s)[0]
+
+    def bot(iterations):
+        searcher = ISMCTSBot(seed=1, game=state.game, iterations=iterations)
+        searcher._policy, searcher._kernel_rollout = policy, None  # rollouts in Python, through `policy`
+        return searcher
+
+    assert gc.isenabled()
+    with pytest.raises(RuntimeError, match="a policy that fails"):
+        bot(50).search(decision_for(state, seat))
+    assert seen and not any(seen) and gc.isenabled()
+    fail = False
+    gc.disable()  # a caller that keeps the collector off finds it off after a search
+    try:
+        bot(10).search(decision_for(state, seat))
+        assert not gc.isenabled()
+    finally:
+        gc.enable()

@@ -147,6 +147,20 @@ def views(state: "WattenState", seats: Sequence[int | None]) -> dict[int | None,
     return out
 
 
+def _augment(k: int, seen: set[int], slots: list[int], pool: list[int], allowed, owner: dict[int, int]) -> bool:
+    """Kuhn's augmenting path from slot k (a module function, not a closure calling
+    itself: that would be a reference cycle left for the garbage collector at every deal)."""
+    o = slots[k]
+    for c in pool:
+        if c in seen or not allowed(o, c):
+            continue
+        seen.add(c)
+        if c not in owner or _augment(owner[c], seen, slots, pool, allowed, owner):
+            owner[c] = k
+            return True
+    return False
+
+
 def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: random.Random) -> dict[int, list[int]] | None:
     """Hands of the given sizes from `unseen`, every card allowed for its seat; None if impossible.
 
@@ -174,20 +188,8 @@ def _deal_constrained(unseen: list[int], sizes: dict[int, int], allowed, rng: ra
     shuffle_fast(slots, rng)
     shuffle_fast(pool, rng)
     owner: dict[int, int] = {}  # card -> slot index
-
-    def augment(k: int, seen: set[int]) -> bool:
-        o = slots[k]
-        for c in pool:
-            if c in seen or not allowed(o, c):
-                continue
-            seen.add(c)
-            if c not in owner or augment(owner[c], seen):
-                owner[c] = k
-                return True
-        return False
-
     for k in range(len(slots)):
-        if not augment(k, set()):
+        if not _augment(k, set(), slots, pool, allowed, owner):
             return None
     if len(owner) != total:
         return None
