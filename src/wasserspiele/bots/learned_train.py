@@ -9,8 +9,8 @@ and the network learns those searches in turn, on all positions gathered so far.
 
 With `Budget.dagger` the later generations are DAgger's instead (Ross, Gordon and
 Bagnell 2011): the network itself — the `learned` bot, greedy, as it ships — plays
-every seat of `dagger` games, and the expert's search labels each decision with a
-choice it reaches.  Imitating only the expert's own games teaches nothing about the
+every seat of `dagger` games, and the expert's search labels the decisions with a
+choice it reaches (`max_decisions` a game at most, spread over it).  Imitating only the expert's own games teaches nothing about the
 positions the learner's mistakes lead to (in Wildwasser: every seat taking its
 meerkat's cards back round after round, which the expert never plays into).
 

@@ -31,8 +31,9 @@ def _budget_options(f):
                      help="policy target: the search's visit shares to this power (1: as they are)"),
         click.option("--dagger", type=int, default=None,
                      help="DAgger: from the second generation on, N games a generation played by the network "
-                          "itself (the learned bot, greedy) with every decision it reaches searched by the "
-                          "expert (--iterations) as its target, instead of guided self-play"),
+                          "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
+                          "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
+                          "guided self-play"),
     ]):
         f = opt(f)
     return f
