@@ -277,3 +277,87 @@ def test_guided_search_with_rollouts_plays_them_as_the_expert_does(untrained, mo
     bot = LearnedBot(4, game=game, weights=untrained("seven_waters"), search=20, value="rollout")
     assert bot.choose(decision) in decision.legal
     assert bot.searcher.last_iterations == 20 and 0 < len(calls) <= 20
+
+
+def test_dagger_games_are_played_by_the_learner_and_labelled_by_the_search(untrained):
+    # searched_game with a player: the learner makes every move (a table of learners alone
+    # plays the same game), the expert's search only labels the positions it reaches
+    from wasserspiele.bots.learned_train import searched_game
+    from wasserspiele.bots.match import play_game
+    from wasserspiele.core.chance import derive_seed
+    game = load("wasserloch", players=2, rounds=1)
+    budget = Budget(iterations=12, max_decisions=8)
+    learner = lambda seed: LearnedBot(seed, game=game, weights=untrained("wasserloch"))  # noqa: E731
+    final, decided = searched_game(game, Trainer(game, 0, budget).searcher(0), 4, budget, player=learner)
+    alone = play_game(game, [learner(derive_seed(4, "player", s)) for s in range(2)], 4)
+    assert [str(a) for a in final.history] == [str(a) for a in alone.state.history]
+    assert len(decided) == 8  # searched up to max_decisions, then the learner plays on alone
+    assert any(sum(d.visits.values()) == 12 for d in decided)  # the search's visits are the targets
+
+
+def test_dagger_generations_add_positions_of_the_learners_games():
+    game = load("wasserloch", players=2, rounds=1)
+    trainer = train(game, 2, Budget(games=2, generations=3, iterations=6, epochs=1, hidden=(8,), dagger=3))
+    first, second, third = trainer.history
+    assert "learner_games" not in first
+    for step in (second, third):
+        assert step["learner_games"]["games"] == 3 and step["learner_games"]["longest_actions"] > 0
+    assert first["positions"] < second["positions"] < third["positions"]
+    assert sorted(set(trainer.positions.game)) == [0, 1, 1_000_000, 1_000_001, 1_000_002,
+                                                   2_000_000, 2_000_001, 2_000_002]
+
+
+def test_dagger_labels_a_long_learner_game_along_its_whole_length(monkeypatch):
+    # a stalling learner spends most of its game in the stall: the searched decisions are
+    # spread over the game (the last one searched too), not the first max_decisions
+    from wasserspiele.bots import learned_train
+    played = []
+    original = learned_train.searched_game
+    monkeypatch.setattr(learned_train, "searched_game",
+                        lambda *a, **k: played.append(original(*a, **k)) or played[-1])
+    game = load("wasserloch", players=2, rounds=1)
+    trainer = Trainer(game, 5, Budget(games=1, iterations=6, epochs=1, hidden=(8,), dagger=1, max_decisions=3))
+    trainer.gather(1)
+    (alone, none), (final, decided) = played
+    assert none == [] and [str(a) for a in alone.history] == [str(a) for a in final.history]
+    assert len(decided) == 3 and len(trainer.positions) == 3
+    assert decided[0].index < len(final.history) / 4 < 3 * len(final.history) / 4 < decided[-1].index
+
+
+def test_train_command_takes_dagger_and_records_it(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "4",
+                                       "--epochs", "1", "--hidden", "8", "--dagger", "1", "--option", "rounds=1",
+                                       "--option", "players=2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    meta = json.loads(out.with_suffix(".json").read_text())
+    assert "--dagger 1" in meta["command"] and meta["budget"]["dagger"] == 1
+    assert meta["generations"][1]["learner_games"]["games"] == 1
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--generations", "1", "--dagger", "2", "--out", str(out)])
+    assert bad.exit_code == 2 and "give --generations 2 or more" in bad.output
+
+
+def longest_learned_only_wildwasser(seeds: range, weights: str | None = None, bound: int = 1000) -> tuple[int, int]:
+    """(seed, actions) of the longest game with a learned bot in every seat; a game
+    past `bound` actions stops there."""
+    from wasserspiele.bots.match import play_game
+    game = load("wildwasser")
+    longest = (-1, 0)
+    for seed in seeds:
+        bots = [LearnedBot(seed * 10 + s, game=game, weights=weights) for s in range(game.players)]
+        try:
+            actions = len(play_game(game, bots, seed, max_actions=bound + 1).state.history)
+        except RuntimeError:  # no end within the bound
+            actions = bound + 1
+        longest = max(longest, (seed, actions), key=lambda x: x[1])
+    return longest
+
+
+def test_learned_only_wildwasser_games_end():
+    # weights 2631017 stalled these games (seeds 0 and 18: past 7,000 actions, every seat
+    # picking its meerkat and taking its cards back round after round); a normal game has
+    # about 200-400 actions
+    seed, actions = longest_learned_only_wildwasser(range(20))
+    assert actions <= 1000, f"seed {seed}: {actions} actions with the learned bot in every seat"

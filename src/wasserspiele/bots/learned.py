@@ -277,10 +277,12 @@ class LearnedBot(Bot):
 
     def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
                  search: int = 0, exploration: float = 1.5, value: str = "network",
-                 cpu_seconds: float | None = None):
+                 cpu_seconds: float | None = None, network: Network | None = None):
         super().__init__(seed)
         if game is None:
             raise ValueError("the learned bot needs the game (its codec and weights)")
+        if network is not None and not isinstance(network, Network):
+            raise ValueError(f"network must be a Network (training plays the one it fits), not {network!r}")
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
             raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
         if cpu_seconds is not None and not search:
@@ -289,7 +291,7 @@ class LearnedBot(Bot):
             raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
                              f"not {value!r}")
         self.codec = codec_of(game)
-        self.network = network_for(game, self.codec, weights)
+        self.network = network if network is not None else network_for(game, self.codec, weights)
         self.searcher = None
         if search:
             from .ismcts import ISMCTSBot, search_defaults

@@ -7,6 +7,13 @@ distribution (policy head) and, once the game is over, the deciding seat's resul
 as the PUCT prior, its value in place of rollouts (`LearnedBot`'s guided ISMCTS) —
 and the network learns those searches in turn, on all positions gathered so far.
 
+With `Budget.dagger` the later generations are DAgger's instead (Ross, Gordon and
+Bagnell 2011): the network itself — the `learned` bot, greedy, as it ships — plays
+every seat of `dagger` games, and the expert's search labels the decisions with a
+choice it reaches (`max_decisions` a game at most, spread over it).  Imitating only the expert's own games teaches nothing about the
+positions the learner's mistakes lead to (in Wildwasser: every seat taking its
+meerkat's cards back round after round, which the expert never plays into).
+
 Training uses numpy alone: the network is a small MLP whose backward pass is written
 out below (with Adam), which is all this size needs and keeps the install light.
 Everything is seeded: the same command and seed give the same weights on the same
@@ -31,9 +38,9 @@ import numpy as np
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
 from ..core.protocol import Action, Game, State
-from .base import decision_for
+from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
-from .learned import Network, NetworkGuide, codec_fingerprint, codec_of
+from .learned import LearnedBot, Network, NetworkGuide, codec_fingerprint, codec_of
 
 
 @dataclass(frozen=True)
@@ -58,6 +65,9 @@ class Budget:
     # among five), so the plain shares mostly teach "all moves alike"; a power sharpens
     # them toward the search's choice while keeping its runners-up
     sharpen: float = 1.0
+    # from generation 1 on, this many games a generation played by the network itself
+    # (the `learned` bot) and labelled by the expert's search: DAgger.  0: guided self-play
+    dagger: int = 0
 
 
 @dataclass
@@ -125,22 +135,35 @@ class Positions:
 
 
 def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, budget: Budget,
-                  on_position: Callable[[State, int, dict[Action, int], float | None], None] | None = None
+                  on_position: Callable[[State, int, dict[Action, int], float | None], None] | None = None,
+                  player: Callable[[int], Bot] | None = None, search: Callable[[int], Any] | None = None
                   ) -> tuple[State, list[Decided]]:
     """One self-play game where every decision with a choice is searched.  The move
     played is the most visited action, or with chance `explore` one drawn in proportion
     to the visits (so the positions vary); `on_position` sees each searched position with
-    the search's value of the move played."""
+    the search's value of the move played.
+
+    With `player` (a seed -> bot factory, one bot per seat) that bot plays every move and
+    the search only labels its positions (DAgger): those of the decisions with a choice
+    (numbered from 0) for which `search(k)` is true, by default the first
+    `budget.max_decisions`; it plays the others alone, at the cost of its cheap moves."""
     rng = random.Random(derive_seed(seed, "moves"))
     state = game.new_game(seed=seed)
     bots = [searcher(derive_seed(seed, "seat", s)) for s in range(game.players)]
+    players = bots if player is None else [player(derive_seed(seed, "player", s)) for s in range(game.players)]
+    if search is None:
+        search = lambda k: len(decided) < budget.max_decisions  # noqa: E731
     decided: list[Decided] = []
+    asked = 0  # decisions with a choice so far
     while not state.is_terminal():
         seat = state.to_move()[0]
         decision = decision_for(state, seat)
-        if len(decision.legal) == 1 or len(decided) >= budget.max_decisions:
-            action = bots[seat].choose(decision) if len(decision.legal) > 1 else decision.legal[0]
-            state.apply(action, seat)
+        if len(decision.legal) == 1:
+            state.apply(decision.legal[0], seat)
+            continue
+        asked += 1
+        if not search(asked - 1):
+            state.apply(players[seat].choose(decision), seat)
             continue
         bot = bots[seat]
         fixed = bot.conventional(decision)
@@ -154,7 +177,9 @@ def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, b
             if not visits:
                 visits = {choices[0].action: 1}
         actions = list(visits)
-        if rng.random() < budget.explore:
+        if player is not None:
+            action = players[seat].choose(decision)
+        elif rng.random() < budget.explore:
             action = rng.choices(actions, weights=[visits[a] for a in actions])[0]
         else:
             action = max(actions, key=lambda a: visits[a])
@@ -180,6 +205,7 @@ class Trainer:
         self.log = log
         self.history: list[dict[str, Any]] = []
         self._adam: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+        self.learner_actions: list[int] = []  # lengths of this generation's DAgger games
         self._step = 0
         # generation 0's positions (the expert's searches, the costly part) saved after
         # every game and reused by a later run with the same settings
@@ -204,9 +230,20 @@ class Trainer:
                 "iterations": b.iterations, "explore": b.explore, "max_decisions": b.max_decisions,
                 "codec": codec_fingerprint(self.codec)}
 
+    def dagger_player(self) -> Callable[[int], Bot]:
+        """The learner as it ships after this generation: the `learned` bot (greedy, ties
+        by its own generator) playing the network rounded to float16, as the weights file
+        stores it."""
+        shipped = Network({k: v.astype(np.float16) for k, v in self.network.params.items()})
+        return lambda seed: LearnedBot(seed, game=self.game, network=shipped)
+
     def gather(self, generation: int) -> None:
         """Self-play `budget.games` games and add their searched positions (generation 0
-        takes the games a positions file already holds and saves it after every game)."""
+        takes the games a positions file already holds and saves it after every game); a
+        DAgger generation plays `budget.dagger` games of the network labelled by the expert."""
+        if generation > 0 and self.budget.dagger:
+            self.gather_dagger(generation)
+            return
         searcher = self.searcher(generation)
         cache = self.positions_file if generation == 0 else None
         first = 0
@@ -228,8 +265,34 @@ class Trainer:
                 self.positions.save(cache, self.made_by())
                 saved = time.process_time()
 
-    def gather_game(self, searcher, generation: int, g: int) -> None:
-        """One self-play game's searched positions."""
+    def gather_dagger(self, generation: int) -> None:
+        """`budget.dagger` games of the learner, its decisions searched by the expert
+        (generation 0's search); their lengths in actions go to `self.learner_actions`.
+
+        Each game is played twice, the same way (the learner's bots are seeded alike and
+        the search does not touch them): first by the learner alone, counting its
+        decisions with a choice, then with at most `budget.max_decisions` of them searched,
+        spread evenly over the game.  A learner that stalls (Wildwasser: every seat taking
+        its meerkat's cards back, round after round, for thousands of actions) spends most
+        of its game in the stall, so that is where most of its labels must come from, not
+        from the first few hundred decisions only."""
+        searcher, player = self.searcher(0), self.dagger_player()
+        self.learner_actions = []
+        for g in range(self.budget.dagger):
+            began = time.process_time()
+            seed = derive_seed(self.seed, "game", generation, g)
+            counted: list[int] = []
+            searched_game(self.game, searcher, seed, self.budget, player=player,
+                          search=counted.append)  # returns None: the learner plays every move alone
+            spread = set(np.linspace(0, len(counted) - 1, min(len(counted), self.budget.max_decisions))
+                         .round().astype(int).tolist())
+            self.learner_actions.append(self.gather_game(searcher, generation, g, player, spread.__contains__))
+            self.positions.cpu_s += time.process_time() - began
+
+    def gather_game(self, searcher, generation: int, g: int, player: Callable[[int], Bot] | None = None,
+                    search: Callable[[int], Any] | None = None) -> int:
+        """One self-play game's searched positions (`player` plays it: `searched_game`);
+        returns the game's length in actions."""
         pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float | None]] = []
 
         def record(state: State, seat: int, visits: dict[Action, int], value: float | None) -> None:
@@ -244,7 +307,7 @@ class Trainer:
             pending.append((self.codec.observe(view), mask, target, seat, value))
 
         final, _ = searched_game(self.game, searcher, derive_seed(self.seed, "game", generation, g),
-                                 self.budget, record)
+                                 self.budget, record, player, search)
         returns = final.returns()
         for obs, mask, target, seat, value in pending:
             self.positions.obs.append(obs)
@@ -253,6 +316,7 @@ class Trainer:
             self.positions.value.append(float(returns[seat]))
             self.positions.searched.append(float("nan") if value is None else value)
             self.positions.game.append(generation * 1_000_000 + g)
+        return len(final.history)
 
     # -- fitting -------------------------------------------------------------
     def loss_and_grads(self, x, mask, target, value) -> tuple[float, float, dict[str, np.ndarray]]:
@@ -372,6 +436,7 @@ class Trainer:
         so a run stopped early still has its last finished generation)."""
         for generation in range(self.budget.generations):
             spent = self.positions.cpu_s
+            self.learner_actions = []
             self.gather(generation)
             t1 = time.process_time()
             measures = self.fit()
@@ -379,6 +444,10 @@ class Trainer:
             step = {"generation": generation, "positions": len(self.positions),
                     "policy_loss": measures["fitted"]["policy_loss"], "value_loss": measures["fitted"]["value_loss"],
                     **measures, "selfplay_cpu_s": round(self.positions.cpu_s - spent, 1), "fit_cpu_s": round(t2 - t1, 1)}
+            if self.learner_actions:  # the previous generation's network, in learner-only games
+                lengths = sorted(self.learner_actions)
+                step["learner_games"] = {"games": len(lengths), "median_actions": lengths[len(lengths) // 2],
+                                         "longest_actions": lengths[-1]}
             self.history.append(step)
             self.log(f"generation {generation}: {step}")
             if on_generation is not None:

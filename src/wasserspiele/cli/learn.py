@@ -29,6 +29,11 @@ def _budget_options(f):
         click.option("--hidden", default=None, help="hidden layer sizes, e.g. 128,64"),
         click.option("--sharpen", type=float, default=None,
                      help="policy target: the search's visit shares to this power (1: as they are)"),
+        click.option("--dagger", type=int, default=None,
+                     help="DAgger: from the second generation on, N games a generation played by the network "
+                          "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
+                          "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
+                          "guided self-play"),
     ]):
         f = opt(f)
     return f
@@ -44,7 +49,8 @@ def _budget_options(f):
               help="keep the expert's searched positions (generation 0) in this .npz after every game and "
                    "reuse those it holds: a stopped run resumes, a refit skips the search")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, out, positions, options) -> None:
+def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, out, positions,
+              options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -59,7 +65,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         g = _game(game, options)
         budget = Budget()
         changes = {k: v for k, v in (("games", games), ("generations", generations), ("iterations", iterations),
-                                     ("epochs", epochs)) if v is not None}
+                                     ("epochs", epochs), ("dagger", dagger)) if v is not None}
         if hidden:
             try:
                 changes["hidden"] = tuple(int(x) for x in hidden.split(","))
@@ -68,6 +74,9 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         for k, v in changes.items():
             if k != "hidden" and v < 1:
                 raise click.BadParameter("must be at least 1", param_hint=f"--{k}")
+        if dagger is not None and changes.get("generations", budget.generations) < 2:
+            raise click.BadParameter("DAgger's games come after the first generation: give --generations 2 "
+                                     "or more", param_hint="--dagger")
         if sharpen is not None:
             if not sharpen > 0:
                 raise click.BadParameter("must be above 0", param_hint="--sharpen")
@@ -77,7 +86,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         # the command that remakes these weights where they ship
         words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
-                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen)):
+                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
