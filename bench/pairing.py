@@ -15,7 +15,7 @@ import argparse
 import json
 import time
 
-from wasserspiele.bots.leaderboard import Cpu, Pairing, play_pairing
+from wasserspiele.bots.leaderboard import play_pairing
 from wasserspiele.bots.specs import parse_bot_spec
 
 
@@ -31,16 +31,13 @@ def main() -> None:
     args = parser.parse_args()
     a, b = parse_bot_spec(args.a), parse_bot_spec(args.b)
     start = time.process_time()
-    outcomes, cpu_a, cpu_b = "", Cpu(), Cpu()
+    total = None
     for k in range(args.chunks):
         p = play_pairing(args.game, {}, a, b, args.chunk_games, args.seed + k, jobs=1)
-        outcomes += p.outcomes
-        cpu_a += p.first_cpu
-        cpu_b += p.second_cpu
-        total = Pairing(p.first, p.second, outcomes, cpu_a, cpu_b)
+        total = p if total is None else total.joined(p)  # each chunk on new deals: the games add up
         with open(args.out, "w") as f:
             json.dump({"args": vars(args), "chunks_done": k + 1, **total.to_json()}, f)
-        s = total.share
+        s, cpu_a, cpu_b = total.share, total.first_cpu, total.second_cpu
         print(f"chunk {k + 1}/{args.chunks}: {total.games} games, {a.text} share {s.value:.3f} "
               f"[{s.low:.3f}, {s.high:.3f}] | CPU per move {a.text} {cpu_a.per_move * 1e3:.1f} ms "
               f"({cpu_a.moves}), {b.text} {cpu_b.per_move * 1e3:.1f} ms ({cpu_b.moves}) | "

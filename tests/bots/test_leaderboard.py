@@ -61,11 +61,33 @@ def test_saved_boards_merge_run_by_run_and_re_rate(tmp_path):
     assert board.commands == ["run one", "run two"] and {r.spec for r in board.ratings} == {"easy", "medium",
                                                                                            "random"}
     assert board.cpu["medium"].moves == first.cpu["medium"].moves + second.cpu["medium"].moves
-    # a re-run of a pair replaces it
-    again = round_robin("wasserloch", opts, ["easy", "medium"], games=4, seed=5, command="run three")
+    # a re-run of a pair on the same deals (the same seed) replaces it
+    again = round_robin("wasserloch", opts, ["easy", "medium"], games=4, seed=0, command="run three")
     board = save_boards([again], path)["wasserloch"]
-    assert board.pairing("easy", "medium").games == 4 and len(board.pairings) == 2
+    assert board.pairing("easy", "medium") == again.pairings[0] and len(board.pairings) == 2
     assert Leaderboard.from_json(board.to_json()) == board
+
+
+def test_a_pair_played_again_on_new_deals_gains_the_games_and_a_replay_replaces_them(tmp_path):
+    path = tmp_path / "board.json"
+    opts = {"players": 2, "rounds": 1}
+    first = round_robin("wasserloch", opts, ["random", "medium"], games=4, seed=0, command="seed 0")
+    save_boards([first], path)
+    # the other way round and on another seed: new deals, so the games add up
+    more = round_robin("wasserloch", opts, ["medium", "random"], games=2, seed=1, command="seed 1")
+    board = save_boards([more], path)["wasserloch"]
+    p, q, r = first.pairings[0], more.pairings[0].flipped(), board.pairings[0]
+    assert (r.first, r.second) == ("random", "medium") and len(board.pairings) == 1
+    assert r.outcomes == p.outcomes + q.outcomes and r.games == 6 and r.seeds == p.seeds + q.seeds
+    assert r.first_cpu == p.first_cpu + q.first_cpu and board.commands == ["seed 0", "seed 1"]
+    assert read_boards(path)["wasserloch"] == board
+    # a replay of either run's deals replaces the pair, and so does a pair whose deals are unknown
+    replay = round_robin("wasserloch", opts, ["random", "medium"], games=2, seed=0)
+    assert save_boards([replay], path)["wasserloch"].pairings == replay.pairings
+    unknown = Pairing("random", "medium", "10", seeds=())
+    assert p.joined(unknown) == unknown and unknown.joined(p) == p
+    with pytest.raises(ValueError, match="not the pairing"):
+        p.joined(Pairing("random", "hard", "1", seeds=(7,)))
 
 
 def test_broken_leaderboard_data_is_refused_with_the_reason(tmp_path):
@@ -74,6 +96,11 @@ def test_broken_leaderboard_data_is_refused_with_the_reason(tmp_path):
                                 "pairings": [{"first": "a", "second": "b", "outcomes": "1x0",
                                               "first_cpu": {}, "second_cpu": {}}]}}}))
     with pytest.raises(BadOption, match="only 1, 0 and ="):
+        read_boards(path)
+    path.write_text(json.dumps({"version": 1, "boards": {"watten": {"game": "watten", "ratings": [],
+                                "pairings": [{"first": "a", "second": "b", "outcomes": "10", "seeds": ["x"],
+                                              "first_cpu": {}, "second_cpu": {}}]}}}))
+    with pytest.raises(BadOption, match="seeds of a–b must be a list of whole numbers"):
         read_boards(path)
     path.write_text("[]")
     with pytest.raises(BadOption, match="not leaderboard data"):

@@ -88,6 +88,10 @@ class Pairing:
     outcomes: str         # per game, in play order: 1 the first spec won, 0 it lost, = even
     first_cpu: Cpu = Cpu()
     second_cpu: Cpu = Cpu()
+    # the seeds of the deals these games were played on (`play_pairing`'s, derived from
+    # the run's --seed and the two specs), in order; empty where not known (data saved
+    # before they were recorded)
+    seeds: tuple[int, ...] = ()
 
     @property
     def games(self) -> int:
@@ -110,17 +114,36 @@ class Pairing:
 
     def flipped(self) -> "Pairing":
         return Pairing(self.second, self.first, self.outcomes.translate(str.maketrans("10", "01")),
-                       self.second_cpu, self.first_cpu)
+                       self.second_cpu, self.first_cpu, self.seeds)
+
+    def joined(self, other: "Pairing") -> "Pairing":
+        """This pairing and `other` (the same two specs, either way round) as one.  Only
+        `other` played on deals of other seeds adds its games; a run on any seed these
+        games already hold (or on unknown seeds) replayed the same deals, so its games
+        replace these."""
+        if {other.first, other.second} != {self.first, self.second}:
+            raise ValueError(f"{other.first}–{other.second} is not the pairing {self.first}–{self.second}")
+        if (other.first, other.second) != (self.first, self.second):
+            other = other.flipped()
+        if not self.seeds or not other.seeds or set(self.seeds) & set(other.seeds):
+            return other
+        return Pairing(self.first, self.second, self.outcomes + other.outcomes, self.first_cpu + other.first_cpu,
+                       self.second_cpu + other.second_cpu, self.seeds + other.seeds)
 
     def to_json(self) -> dict[str, Any]:
         return {"first": self.first, "second": self.second, "outcomes": self.outcomes,
-                "first_cpu": asdict(self.first_cpu), "second_cpu": asdict(self.second_cpu)}
+                "first_cpu": asdict(self.first_cpu), "second_cpu": asdict(self.second_cpu),
+                "seeds": list(self.seeds)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> "Pairing":
         if set(d["outcomes"]) - set(OUTCOME):
             raise ValueError(f"outcomes of {d['first']}–{d['second']} may hold only 1, 0 and =")
-        return cls(d["first"], d["second"], d["outcomes"], Cpu(**d["first_cpu"]), Cpu(**d["second_cpu"]))
+        seeds = d.get("seeds", [])
+        if not isinstance(seeds, list) or not all(type(x) is int for x in seeds):
+            raise ValueError(f"seeds of {d['first']}–{d['second']} must be a list of whole numbers")
+        return cls(d["first"], d["second"], d["outcomes"], Cpu(**d["first_cpu"]), Cpu(**d["second_cpu"]),
+                   tuple(seeds))
 
 
 @dataclass(frozen=True)
@@ -155,13 +178,21 @@ class Leaderboard:
         return None
 
     def merged(self, other: "Leaderboard") -> "Leaderboard":
-        """This board with `other`'s pairings added (replacing the same pairs) and re-rated."""
+        """This board with `other`'s pairings added and re-rated: a pair played again on
+        new deals (another run seed) gains the new games, a pair replayed on the same
+        deals is replaced (`Pairing.joined`)."""
         if other.options != self.options:
             return other
-        new = {frozenset((p.first, p.second)) for p in other.pairings}
-        kept = [p for p in self.pairings if frozenset((p.first, p.second)) not in new]
+        saved = {frozenset((p.first, p.second)): p for p in self.pairings}
+        pairings = list(self.pairings)
+        for p in other.pairings:
+            old = saved.get(frozenset((p.first, p.second)))
+            if old is None:
+                pairings.append(p)
+            else:
+                pairings[pairings.index(old)] = old.joined(p)
         commands = [c for c in self.commands if c not in other.commands] + other.commands
-        return Leaderboard.build(self.game, self.options, kept + other.pairings, commands)
+        return Leaderboard.build(self.game, self.options, pairings, commands)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "commands": self.commands,
@@ -321,7 +352,7 @@ def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, gam
             outcomes.append("1" if edge > 0 else "0" if edge < 0 else "=")
             for k, spec in enumerate((first.text, second.text)):
                 cpu[spec] += Cpu(g.measures.get(f"cpu{k}", 0.0), int(g.measures.get(f"moves{k}", 0)))
-    return Pairing(a.text, b.text, "".join(outcomes), cpu[a.text], cpu[b.text])
+    return Pairing(a.text, b.text, "".join(outcomes), cpu[a.text], cpu[b.text], (seed,))
 
 
 def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int, seed: int = 0,
@@ -410,7 +441,8 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
            "src/wasserspiele/bots/leaderboard.json --out docs/leaderboard.md` replays every board at "
            "once (every level, 40 games a pairing: hours of CPU with the expert); the commands under each "
            "game replay what is shown, run by run, each run merged into the saved data (the web app's "
-           "rules pages read it). Every pairing plays seat-rotated on duplicate "
+           "rules pages read it): a pairing played again with another `--seed` gains those games "
+           "(new deals), one replayed with a seed it was played with is replaced. Every pairing plays seat-rotated on duplicate "
            "deals: with more than two seats both line-ups (one bot against the other in every "
            "other seat, then the other way round) on the same deals; Watten team against team. "
            "Neighbours in the strength order play the most games: they decide whether each step "

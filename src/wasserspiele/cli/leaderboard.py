@@ -25,7 +25,8 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 @click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
-                   "and render the page from all its boards")
+                   "and render the page from all its boards; a saved pairing gains the games of another "
+                   "--seed and is replaced by a replay of its own")
 @click.option("--out", type=click.Path(dir_okay=False), default=None, help="write the Markdown page here")
 @click.option("--page-only", is_flag=True, help="play nothing: render the page from --data")
 def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_only) -> None:
