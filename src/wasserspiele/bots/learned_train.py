@@ -68,6 +68,12 @@ class Budget:
     # from generation 1 on, this many games a generation played by the network itself
     # (the `learned` bot) and labelled by the expert's search: DAgger.  0: guided self-play
     dagger: int = 0
+    # the teacher's rollouts: at most this many actions (None: the game's tuned setting,
+    # `manifest.search.ismcts`).  A rollout cut short is valued by the score lead alone,
+    # which in Wildwasser's mid-game (podium points come only at the finish) is the same
+    # after moving an animal as after passing, so a 30-action teacher labels such choices
+    # by noise; a rollout to the end of the game values the progress
+    rollout_depth: int | None = None
 
 
 @dataclass
@@ -214,6 +220,8 @@ class Trainer:
     def searcher(self, generation: int) -> Callable[[int], ISMCTSBot]:
         """The expert's search (generation 0) or the search guided by the network."""
         settings = search_defaults(self.game)
+        if self.budget.rollout_depth is not None:
+            settings["rollout_depth"] = self.budget.rollout_depth
         iterations = self.budget.iterations
         if generation == 0:
             return lambda seed: ISMCTSBot(seed, game=self.game, **{**settings, "iterations": iterations,
@@ -228,7 +236,9 @@ class Trainer:
         b = self.budget
         return {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
                 "iterations": b.iterations, "explore": b.explore, "max_decisions": b.max_decisions,
-                "codec": codec_fingerprint(self.codec)}
+                "codec": codec_fingerprint(self.codec),
+                # only when set, so positions files of the tuned depth stay reusable
+                **({"rollout_depth": b.rollout_depth} if b.rollout_depth is not None else {})}
 
     def dagger_player(self) -> Callable[[int], Bot]:
         """The learner as it ships after this generation: the `learned` bot (greedy, ties

@@ -34,6 +34,9 @@ def _budget_options(f):
                           "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
                           "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
                           "guided self-play"),
+        click.option("--rollout-depth", "rollout_depth", type=int, default=None,
+                     help="the expert's rollouts (generation 0 and DAgger's labels) play at most this many "
+                          "actions (default: the game's tuned setting); e.g. 1000 plays them to the end"),
     ]):
         f = opt(f)
     return f
@@ -49,8 +52,8 @@ def _budget_options(f):
               help="keep the expert's searched positions (generation 0) in this .npz after every game and "
                    "reuse those it holds: a stopped run resumes, a refit skips the search")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, out, positions,
-              options) -> None:
+def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth, out,
+              positions, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -65,7 +68,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         g = _game(game, options)
         budget = Budget()
         changes = {k: v for k, v in (("games", games), ("generations", generations), ("iterations", iterations),
-                                     ("epochs", epochs), ("dagger", dagger)) if v is not None}
+                                     ("epochs", epochs), ("dagger", dagger), ("rollout_depth", rollout_depth))
+                   if v is not None}
         if hidden:
             try:
                 changes["hidden"] = tuple(int(x) for x in hidden.split(","))
@@ -73,7 +77,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                 raise click.BadParameter(f"{hidden!r} is not sizes like 128,64", param_hint="--hidden") from None
         for k, v in changes.items():
             if k != "hidden" and v < 1:
-                raise click.BadParameter("must be at least 1", param_hint=f"--{k}")
+                raise click.BadParameter("must be at least 1", param_hint=f"--{k.replace('_', '-')}")
         if dagger is not None and changes.get("generations", budget.generations) < 2:
             raise click.BadParameter("DAgger's games come after the first generation: give --generations 2 "
                                      "or more", param_hint="--dagger")
@@ -86,7 +90,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         # the command that remakes these weights where they ship
         words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
-                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger)):
+                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger),
+                            ("rollout-depth", rollout_depth)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
