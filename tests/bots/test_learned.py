@@ -403,6 +403,7 @@ def test_a_teacher_rolling_out_to_the_end_prefers_moving_to_passing():
     tuned, deep = move_share(None), move_share(1000)
     assert deep > max(tuned + 0.03, 0.54), (tuned, deep)  # measured: 0.513 and 0.553 of 38
 
+
 def longest_learned_only_wildwasser(seeds: range, weights: str | None = None, bound: int = 1000) -> tuple[int, int]:
     """(seed, actions) of the longest game with a learned bot in every seat; a game
     past `bound` actions stops there."""
