@@ -66,7 +66,21 @@ def click_a_move(page, prefer: str = "") -> None:
                                || document.querySelector('.clickable.selected'); }""", arg=n)
         if page.locator("#actions button[data-action]").count() == 0:
             return  # the click fitted exactly one move and played it (or selected a part of one)
-    page.locator("#actions button[data-action]").first.click()
+    # A redraw can take the buttons away between looking and clicking: in Wildwasser's
+    # simultaneous rounds the other seats' picks arrive meanwhile and the position may
+    # move on.  Click while the buttons are there; stop once the position is not this one.
+    while True:
+        page.wait_for_function(
+            """(n) => { const t = document.querySelector('#turn');
+                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                               || document.querySelector('#actions button[data-action]'); }""", arg=n)
+        if current_n(page) != n or page.get_attribute("#turn", "data-mine") != "1":
+            return  # the position moved on
+        try:
+            page.locator("#actions button[data-action]").first.click(timeout=5_000)
+            return
+        except sync_api.TimeoutError:
+            continue  # redrawn under the click: look again
 
 
 def create_in_lobby(page, base, game, options=None, seats=None) -> dict:
