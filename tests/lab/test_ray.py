@@ -44,7 +44,15 @@ def _processes_mentioning(text: str) -> list[str]:
     return found
 
 
-def test_ctrl_c_on_the_ray_backend_writes_the_partial_report_and_leaves_no_ray_process():
+# Ray's C++ core itself can abort when the Ctrl-C crosses a task's reply (seen once in CI:
+# "task_manager.cc ... Check failed ... You have likely discovered a bug in Ray"); such a
+# run says nothing about the lab, so it is tried again, once.
+RAY_CORE_ABORT = "discovered a bug in Ray"
+
+
+def _interrupt_a_ray_lab() -> tuple[str, int, str, str]:
+    """Start a long Ray lab run, Ctrl-C it once games have finished: (its temporary
+    directory, return code, stderr, output directory)."""
     # a short temporary directory of its own (Ray's socket paths must stay short), named by every Ray process
     tmp = tempfile.mkdtemp(prefix="wsray", dir="/tmp")
     out = os.path.join(tmp, "out")
@@ -62,7 +70,15 @@ def test_ctrl_c_on_the_ray_backend_writes_the_partial_report_and_leaves_no_ray_p
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 130, stderr
+    return tmp, proc.returncode, stderr, out
+
+
+def test_ctrl_c_on_the_ray_backend_writes_the_partial_report_and_leaves_no_ray_process():
+    tmp, code, stderr, out = _interrupt_a_ray_lab()
+    if code != 130 and RAY_CORE_ABORT in stderr:
+        shutil.rmtree(tmp, ignore_errors=True)
+        tmp, code, stderr, out = _interrupt_a_ray_lab()
+    assert code == 130, stderr
     assert "interrupted" in stderr
     rows = read_csv(os.path.join(out, "results.csv"))
     assert 0 < len(rows) < 1_000_000
