@@ -324,15 +324,22 @@ def test_dagger_labels_a_long_learner_game_along_its_whole_length(monkeypatch):
     assert decided[0].index < len(final.history) / 4 < 3 * len(final.history) / 4 < decided[-1].index
 
 
+def train_tiny(out, *extra: str) -> dict:
+    """`wasserspiele train` on a tiny Wasserloch budget with `extra` flags: the sidecar."""
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "4",
+                                       "--epochs", "1", "--hidden", "8", *extra, "--option", "rounds=1",
+                                       "--option", "players=2", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return json.loads(out.with_suffix(".json").read_text())
+
+
 def test_train_command_takes_dagger_and_records_it(tmp_path):
     from click.testing import CliRunner
     from wasserspiele.cli.main import main
     out = tmp_path / "w.npz"
-    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "4",
-                                       "--epochs", "1", "--hidden", "8", "--dagger", "1", "--option", "rounds=1",
-                                       "--option", "players=2", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    meta = json.loads(out.with_suffix(".json").read_text())
+    meta = train_tiny(out, "--dagger", "1")
     assert "--dagger 1" in meta["command"] and meta["budget"]["dagger"] == 1
     assert meta["generations"][1]["learner_games"]["games"] == 1
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--generations", "1", "--dagger", "2", "--out", str(out)])
@@ -351,11 +358,7 @@ def test_teacher_rollout_depth_is_the_games_unless_given(tmp_path):
     deep = Trainer(game, 0, Budget(rollout_depth=1000))
     assert deep.searcher(0)(1).rollout_depth == 1000 and deep.made_by()["rollout_depth"] == 1000
     out = tmp_path / "w.npz"
-    result = CliRunner().invoke(main, ["train", "wasserloch", "--seed", "3", "--games", "1", "--iterations", "4",
-                                       "--epochs", "1", "--hidden", "8", "--rollout-depth", "7", "--option", "rounds=1",
-                                       "--option", "players=2", "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    meta = json.loads(out.with_suffix(".json").read_text())
+    meta = train_tiny(out, "--rollout-depth", "7")
     assert "--rollout-depth 7" in meta["command"] and meta["budget"]["rollout_depth"] == 7
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--rollout-depth", "0", "--out", str(out)])
     assert bad.exit_code == 2 and "--rollout-depth" in bad.output
