@@ -71,6 +71,13 @@ class Wasserloch(Game):
 
 
 _SEATS = tuple((s,) for s in range(4))
+# WL-3.3: _AFTER[players][seat], the seat that plays next (clockwise)
+_AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
+# WL-4.2, WL-4.3, WL-4.5: _CHASE[adjacent][v], the places a drive by value index v may
+# take, nearest first: aces only the 8s; any other value the nearest lower occupied
+# place (chase=adjacent: only the place directly below), never wrapping round to the 8s
+_CHASE = (tuple((EIGHT,) if v == ACE else tuple(range(v - 1, -1, -1)) for v in range(8)),
+          tuple((EIGHT,) if v == ACE else (v - 1,) for v in range(8)))
 _VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
 
 
@@ -115,12 +122,13 @@ class WasserlochState(WasserlochData, State):
     # -- WL-4.1: the play -----------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
-        if self.over or (seat is not None and seat != self.current):
+        current = self.current
+        if self.over or (seat is not None and seat != current):
             return ()
-        key = tuple(self.hands[self.current])
         try:
-            return _LEGAL_CACHE[key]
+            return _LEGAL_CACHE[tuple(self.hands[current])]
         except KeyError:
+            key = tuple(self.hands[current])
             found = _LEGAL_CACHE[key] = tuple(PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
             return found
 
@@ -157,25 +165,45 @@ class WasserlochState(WasserlochData, State):
             self.history.append((seat, action, False))
 
     def _apply(self, action: Play, seat: int) -> None:
-        """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
-        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round."""
+        """WL-4.1 the play; WL-4.2, WL-4.3, WL-4.5 a place with 3 or more cards drives off
+        one place (as `drive_off`, inlined: two plays in five drive); WL-4.4, WL-5.1 draw
+        up; WL-5.2 a hand left empty ends the round."""
         v = action.value
         n = action.count
         hand = self.hands[seat]
         hand[v] -= n
-        size = self.hand_sizes[seat] - n
         hole = self.hole
         placed = hole[v] = hole[v] + n
-        if placed >= DRIVE_THRESHOLD:
-            driven, taken = self.drive_off(v)
-            if taken:
-                self.loot[-1][seat] += taken
-            self.last[seat] = (action._text, driven, taken, self.round)
-        else:
+        if placed < DRIVE_THRESHOLD:
             self.last[seat] = (action._text, -1, 0, self.round)
-        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty (inlined: most
-        # plays draw, and a call costs as much as the drawing)
-        pos, pile = self.pile_pos, self.pile
+        else:
+            # WL-4.2, WL-4.3, WL-4.5: the places this value may drive off, nearest first
+            for target in _CHASE[self.chase_adjacent][v]:
+                if hole[target]:
+                    taken = hole[target]
+                    hole[target] = 0
+                    self.gone[target] += taken
+                    self.loot[-1][seat] += taken
+                    self.last[seat] = (action._text, target, taken, self.round)
+                    break
+            else:
+                self.last[seat] = (action._text, -1, 0, self.round)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the pile
+        # lasts a hand holds 5 before every play and draws as many cards as it played:
+        # the size stays and the round goes on.
+        pos = self.pile_pos
+        end = pos + n
+        if end <= len(self.pile) and self.hand_sizes[seat] == HAND_LIMIT:
+            if n == 1:
+                hand[self.pile[pos]] += 1
+            else:
+                for w in self.pile[pos:end]:
+                    hand[w] += 1
+            self.pile_pos = end
+            self.current = _AFTER[self.players][seat]
+            return
+        size = self.hand_sizes[seat] - n
+        pile = self.pile
         if size < HAND_LIMIT and pos < len(pile):
             end = pos + HAND_LIMIT - size
             if end > len(pile):
@@ -186,7 +214,7 @@ class WasserlochState(WasserlochData, State):
             size += end - pos
         self.hand_sizes[seat] = size
         if size:
-            self.current = seat + 1 if seat + 1 < self.players else 0
+            self.current = _AFTER[self.players][seat]
         else:
             self.end_round()
 
