@@ -23,6 +23,13 @@ DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 # Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
 
+def _legal_plays(hand: tuple[int, ...]) -> tuple[Play, ...]:
+    """WL-4.1: every play of one value, 1 … all held cards, by value; cached per hand
+    (outside `legal_actions`, whose every call would otherwise build a closure cell)."""
+    found = _LEGAL_CACHE[hand] = tuple(PLAYS[v][n] for v in range(8) if hand[v] for n in range(1, hand[v] + 1))
+    return found
+
+
 class Wasserloch(Game):
     """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
 
@@ -128,9 +135,7 @@ class WasserlochState(WasserlochData, State):
         try:
             return _LEGAL_CACHE[tuple(self.hands[current])]
         except KeyError:
-            key = tuple(self.hands[current])
-            found = _LEGAL_CACHE[key] = tuple(PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
-            return found
+            return _legal_plays(tuple(self.hands[current]))
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
@@ -144,40 +149,36 @@ class WasserlochState(WasserlochData, State):
         return Reason("wasserloch.holds_only", seat=seat, value=VALUES[action.value], n=held)
 
     def apply(self, action: Play | str, seat: int | None = None) -> None:
-        """The protocol's checked `apply` with its common case inlined: a play of cards
-        the seat to move holds (WL-4.1, as `_why_illegal` says), chance drawn from a
-        generator.  Anything else (a refusal and its reason, a strict replay applied as a
-        transaction) takes the protocol's own way."""
+        """The protocol's checked `apply`: a play of cards the seat to move holds (WL-4.1,
+        as `_why_illegal` says) is played as `apply_legal` plays it (the same lines,
+        inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
+        notation) takes the protocol's own way."""
         current = self.current
-        if (action.__class__ is Play and (seat is None or seat == current) and not self.over
-                and self.hands[current][action.value] >= action.count and self.chance.rng is not None):
-            self._apply(action, current)
-            self.history.append((current, action, False))
-        else:
+        if (action.__class__ is not Play or self.over or (seat is not None and seat != current)
+                or self.hands[current][action.value] < action.count):
             State.apply(self, action, seat)
-
-    def apply_legal(self, action: Play, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
-        if self.chance.rng is None:
-            State.apply_legal(self, action, seat)
-        else:
-            self._apply(action, seat)
-            self.history.append((seat, action, False))
-
-    def _apply(self, action: Play, seat: int) -> None:
-        """WL-4.1 the play; WL-4.2, WL-4.3, WL-4.5 a place with 3 or more cards drives off
-        one place (as `drive_off`, inlined: two plays in five drive); WL-4.4, WL-5.1 draw
-        up; WL-5.2 a hand left empty ends the round."""
-        v = action.value
+            return
+        seat = current
         n = action.count
+        size = self.hand_sizes[seat]
+        pos = self.pile_pos
+        pile = self.pile
+        if size == n and pos == len(pile):
+            if self.chance.rng is None:
+                State.apply(self, action, seat)
+            else:
+                self._apply(action, seat)
+                self.history.append((seat, action, False))
+            return
+        v = action.value
         hand = self.hands[seat]
-        hand[v] -= n
+        hand[v] -= n  # WL-4.1
         hole = self.hole
         placed = hole[v] = hole[v] + n
         if placed < DRIVE_THRESHOLD:
             self.last[seat] = (action._text, -1, 0, self.round)
         else:
-            # WL-4.2, WL-4.3, WL-4.5: the places this value may drive off, nearest first
+            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
             for target in _CHASE[self.chase_adjacent][v]:
                 if hole[target]:
                     taken = hole[target]
@@ -188,26 +189,102 @@ class WasserlochState(WasserlochData, State):
                     break
             else:
                 self.last[seat] = (action._text, -1, 0, self.round)
-        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the pile
-        # lasts a hand holds 5 before every play and draws as many cards as it played:
-        # the size stays and the round goes on.
-        pos = self.pile_pos
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
+        # pile lasts a hand holds 5 before every play and draws what it played.
         end = pos + n
-        if end <= len(self.pile) and self.hand_sizes[seat] == HAND_LIMIT:
+        if size == HAND_LIMIT and end <= len(pile):
             if n == 1:
-                hand[self.pile[pos]] += 1
+                hand[pile[pos]] += 1
             else:
-                for w in self.pile[pos:end]:
+                for w in pile[pos:end]:
                     hand[w] += 1
             self.pile_pos = end
-            self.current = _AFTER[self.players][seat]
-            return
-        size = self.hand_sizes[seat] - n
+        else:
+            size -= n
+            if size < HAND_LIMIT and pos < len(pile):
+                end = min(pos + HAND_LIMIT - size, len(pile))
+                for w in pile[pos:end]:
+                    hand[w] += 1
+                self.pile_pos = end
+                size += end - pos
+            self.hand_sizes[seat] = size
+        self.current = _AFTER[self.players][seat]  # WL-3.3
+        self.history.append((seat, action, False))
+
+    def apply_legal(self, action: Play, seat: int) -> None:
+        """The protocol's trusted path (an action from `legal_actions(seat)`): `_apply`'s
+        rules inlined, leanly (`apply` repeats these lines after its checks).  Only a
+        play that ends the round (WL-5.2) goes through `_apply`, as it deals the next
+        round: through `State.apply`, as a transaction, in a strict replay."""
+        n = action.count
+        size = self.hand_sizes[seat]
+        pos = self.pile_pos
         pile = self.pile
+        if size == n and pos == len(pile):
+            if self.chance.rng is None:
+                State.apply(self, action, seat)
+            else:
+                self._apply(action, seat)
+                self.history.append((seat, action, False))
+            return
+        v = action.value
+        hand = self.hands[seat]
+        hand[v] -= n  # WL-4.1
+        hole = self.hole
+        placed = hole[v] = hole[v] + n
+        if placed < DRIVE_THRESHOLD:
+            self.last[seat] = (action._text, -1, 0, self.round)
+        else:
+            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
+            for target in _CHASE[self.chase_adjacent][v]:
+                if hole[target]:
+                    taken = hole[target]
+                    hole[target] = 0
+                    self.gone[target] += taken
+                    self.loot[-1][seat] += taken
+                    self.last[seat] = (action._text, target, taken, self.round)
+                    break
+            else:
+                self.last[seat] = (action._text, -1, 0, self.round)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
+        # pile lasts a hand holds 5 before every play and draws what it played.
+        end = pos + n
+        if size == HAND_LIMIT and end <= len(pile):
+            if n == 1:
+                hand[pile[pos]] += 1
+            else:
+                for w in pile[pos:end]:
+                    hand[w] += 1
+            self.pile_pos = end
+        else:
+            size -= n
+            if size < HAND_LIMIT and pos < len(pile):
+                end = min(pos + HAND_LIMIT - size, len(pile))
+                for w in pile[pos:end]:
+                    hand[w] += 1
+                self.pile_pos = end
+                size += end - pos
+            self.hand_sizes[seat] = size
+        self.current = _AFTER[self.players][seat]  # WL-3.3
+        self.history.append((seat, action, False))
+
+    def _apply(self, action: Play, seat: int) -> None:
+        """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
+        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round."""
+        v = action.value
+        n = action.count
+        hand = self.hands[seat]
+        hand[v] -= n
+        size = self.hand_sizes[seat] - n
+        self.hole[v] += n
+        driven, taken = self.drive_off(v)
+        if taken:
+            self.loot[-1][seat] += taken
+        self.last[seat] = (action._text, driven, taken, self.round)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty
+        pos, pile = self.pile_pos, self.pile
         if size < HAND_LIMIT and pos < len(pile):
-            end = pos + HAND_LIMIT - size
-            if end > len(pile):
-                end = len(pile)
+            end = min(pos + HAND_LIMIT - size, len(pile))
             for w in pile[pos:end]:
                 hand[w] += 1
             self.pile_pos = end
@@ -223,28 +300,19 @@ class WasserlochState(WasserlochData, State):
 
         Aces drive off the 8s and only the 8s; any other value the nearest lower
         occupied place (option chase=adjacent: only the place directly below),
-        never wrapping round to the 8s.  The driving cards stay.  Returns the
-        driven-off value index and the number of cards taken (-1, 0 if none).
+        never wrapping round to the 8s (`_CHASE`).  The driving cards stay.  Returns
+        the driven-off value index and the number of cards taken (-1, 0 if none).
         """
         hole = self.hole
         if hole[v] < DRIVE_THRESHOLD:
             return -1, 0
-        if v == ACE:
-            target = EIGHT if hole[EIGHT] else -1
-        elif self.chase_adjacent:
-            target = v - 1 if hole[v - 1] else -1
-        else:
-            target = -1
-            for w in range(v - 1, -1, -1):
-                if hole[w]:
-                    target = w
-                    break
-        if target < 0:
-            return -1, 0
-        taken = hole[target]
-        hole[target] = 0
-        self.gone[target] += taken
-        return target, taken
+        for target in _CHASE[self.chase_adjacent][v]:
+            if hole[target]:
+                taken = hole[target]
+                hole[target] = 0
+                self.gone[target] += taken
+                return target, taken
+        return -1, 0
 
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next
