@@ -70,7 +70,7 @@ class Wasserloch(Game):
         s.chase_adjacent = self.options["chase"] == "adjacent"
         s.loot = []
         s.last = [None] * self.players
-        s.over = False
+        s.current_seat = s.seat = 0  # start_round sets both
         s.round = -1
         s.start_player = self.options["first_player"]
         s.start_round(0)
@@ -113,24 +113,21 @@ class WasserlochState(WasserlochData, State):
         self.hole = [0] * 8
         self.gone = [0] * 8
         self.loot.append([0] * players)
-        self.current = start  # WL-3.3: then clockwise
+        self.current_seat = self.seat = start  # WL-3.3: then clockwise
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
-        return () if self.over else _SEATS[self.current]
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.over else self.current
+        seat = self.current_seat
+        return () if seat is None else _SEATS[seat]
 
     def is_terminal(self) -> bool:
-        return self.over
+        return self.current_seat is None
 
     # -- WL-4.1: the play -----------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
-        current = self.current
-        if self.over or (seat is not None and seat != current):
+        current = self.current_seat
+        if current is None or (seat is not None and seat != current):
             return ()
         try:
             return _LEGAL_CACHE[tuple(self.hands[current])]
@@ -153,8 +150,8 @@ class WasserlochState(WasserlochData, State):
         as `_why_illegal` says) is played as `apply_legal` plays it (the same lines,
         inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
         notation) takes the protocol's own way."""
-        current = self.current
-        if (action.__class__ is not Play or self.over or (seat is not None and seat != current)
+        current = self.current_seat
+        if (action.__class__ is not Play or current is None or (seat is not None and seat != current)
                 or self.hands[current][action.value] < action.count):
             State.apply(self, action, seat)
             return
@@ -208,7 +205,7 @@ class WasserlochState(WasserlochData, State):
                 self.pile_pos = end
                 size += end - pos
             self.hand_sizes[seat] = size
-        self.current = _AFTER[self.players][seat]  # WL-3.3
+        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
         self.history.append((seat, action, False))
 
     def apply_legal(self, action: Play, seat: int) -> None:
@@ -265,7 +262,7 @@ class WasserlochState(WasserlochData, State):
                 self.pile_pos = end
                 size += end - pos
             self.hand_sizes[seat] = size
-        self.current = _AFTER[self.players][seat]  # WL-3.3
+        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
         self.history.append((seat, action, False))
 
     def _apply(self, action: Play, seat: int) -> None:
@@ -291,7 +288,7 @@ class WasserlochState(WasserlochData, State):
             size += end - pos
         self.hand_sizes[seat] = size
         if size:
-            self.current = _AFTER[self.players][seat]
+            self.current_seat = _AFTER[self.players][seat]
         else:
             self.end_round()
 
@@ -320,7 +317,8 @@ class WasserlochState(WasserlochData, State):
         if self.round + 1 < self.rounds:
             self.start_round(self.round + 1)
         else:
-            self.over = True
+            self.seat = self.current_seat  # the seat that ended it, as `current` keeps
+            self.current_seat = None  # WL-5.5: the match is over
 
     # -- WL-5.3 / WL-5.4: scoring ----------------------------------------------
     def scores(self) -> list[float]:
@@ -329,7 +327,7 @@ class WasserlochState(WasserlochData, State):
 
     def winners(self) -> list[int]:
         """WL-5.4: most points win; every tied player shares the win."""
-        if not self.over:
+        if self.current_seat is not None:
             return []
         totals = self.totals()
         best = max(totals)
