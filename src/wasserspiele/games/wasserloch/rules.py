@@ -23,6 +23,18 @@ DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 # Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
 
+# _QUIET[r][play.index]: the `last` entry of a play in round r that drove nothing off
+# (three plays in five), made once per round number
+_QUIET: list[tuple[tuple[str, int, int, int] | None, ...]] = []
+
+
+def _quiet_entries(r: int) -> tuple[tuple[str, int, int, int] | None, ...]:
+    while len(_QUIET) <= r:
+        k = len(_QUIET)
+        _QUIET.append(tuple(None if p is None else (p._text, -1, 0, k) for row in PLAYS for p in row))
+    return _QUIET[r]
+
+
 def _legal_plays(hand: tuple[int, ...]) -> tuple[Play, ...]:
     """WL-4.1: every play of one value, 1 … all held cards, by value; cached per hand
     (outside `legal_actions`, whose every call would otherwise build a closure cell)."""
@@ -114,6 +126,7 @@ class WasserlochState(WasserlochData, State):
         self.gone = [0] * 8
         self.loot.append([0] * players)
         self.current_seat = self.seat = start  # WL-3.3: then clockwise
+        self.quiet = _quiet_entries(r)
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -165,7 +178,7 @@ class WasserlochState(WasserlochData, State):
                 State.apply(self, action, seat)
             else:
                 self._apply(action, seat)
-                self.history.append((seat, action, False))
+                self.history.append(action.entries[seat])
             return
         v = action.value
         hand = self.hands[seat]
@@ -173,7 +186,7 @@ class WasserlochState(WasserlochData, State):
         hole = self.hole
         placed = hole[v] = hole[v] + n
         if placed < DRIVE_THRESHOLD:
-            self.last[seat] = (action._text, -1, 0, self.round)
+            self.last[seat] = self.quiet[action.index]
         else:
             # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
             for target in _CHASE[self.chase_adjacent][v]:
@@ -185,7 +198,7 @@ class WasserlochState(WasserlochData, State):
                     self.last[seat] = (action._text, target, taken, self.round)
                     break
             else:
-                self.last[seat] = (action._text, -1, 0, self.round)
+                self.last[seat] = self.quiet[action.index]
         # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
         # pile lasts a hand holds 5 before every play and draws what it played.
         end = pos + n
@@ -206,7 +219,7 @@ class WasserlochState(WasserlochData, State):
                 size += end - pos
             self.hand_sizes[seat] = size
         self.current_seat = _AFTER[self.players][seat]  # WL-3.3
-        self.history.append((seat, action, False))
+        self.history.append(action.entries[seat])
 
     def apply_legal(self, action: Play, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`): `_apply`'s
@@ -222,7 +235,7 @@ class WasserlochState(WasserlochData, State):
                 State.apply(self, action, seat)
             else:
                 self._apply(action, seat)
-                self.history.append((seat, action, False))
+                self.history.append(action.entries[seat])
             return
         v = action.value
         hand = self.hands[seat]
@@ -230,7 +243,7 @@ class WasserlochState(WasserlochData, State):
         hole = self.hole
         placed = hole[v] = hole[v] + n
         if placed < DRIVE_THRESHOLD:
-            self.last[seat] = (action._text, -1, 0, self.round)
+            self.last[seat] = self.quiet[action.index]
         else:
             # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
             for target in _CHASE[self.chase_adjacent][v]:
@@ -242,7 +255,7 @@ class WasserlochState(WasserlochData, State):
                     self.last[seat] = (action._text, target, taken, self.round)
                     break
             else:
-                self.last[seat] = (action._text, -1, 0, self.round)
+                self.last[seat] = self.quiet[action.index]
         # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
         # pile lasts a hand holds 5 before every play and draws what it played.
         end = pos + n
@@ -263,7 +276,7 @@ class WasserlochState(WasserlochData, State):
                 size += end - pos
             self.hand_sizes[seat] = size
         self.current_seat = _AFTER[self.players][seat]  # WL-3.3
-        self.history.append((seat, action, False))
+        self.history.append(action.entries[seat])
 
     def _apply(self, action: Play, seat: int) -> None:
         """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);

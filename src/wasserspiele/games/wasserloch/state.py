@@ -20,7 +20,7 @@ class WasserlochData:
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
         "round", "start_player", "current_seat", "seat", "hands", "hand_sizes", "hole",
-        "pile", "pile_pos", "gone", "loot", "last",
+        "pile", "pile_pos", "gone", "loot", "last", "quiet",
     )
 
     game: Any
@@ -44,6 +44,7 @@ class WasserlochData:
     gone: list[int]
     loot: list[list[int]]
     last: list[tuple[str, int, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted, round)
+    quiet: tuple            # the round's `last` entries of plays that drive nothing off, by Play.index
 
     @property
     def current(self) -> int:
@@ -91,6 +92,7 @@ class WasserlochData:
         c.gone = self.gone.copy()
         c.loot = [r.copy() for r in self.loot]
         c.last = self.last.copy()
+        c.quiet = self.quiet
         return c
 
     @property
