@@ -140,7 +140,7 @@ class WasserlochState(WasserlochData, State):
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
         current = self.current_seat
-        if current is None or (seat is not None and seat != current):
+        if current is None or (seat != current and seat is not None):
             return ()
         try:
             return _LEGAL_CACHE[tuple(self.hands[current])]
@@ -164,12 +164,16 @@ class WasserlochState(WasserlochData, State):
         inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
         notation) takes the protocol's own way."""
         current = self.current_seat
-        if (action.__class__ is not Play or current is None or (seat is not None and seat != current)
-                or self.hands[current][action.value] < action.count):
+        if action.__class__ is not Play or current is None or (seat != current and seat is not None):
             State.apply(self, action, seat)
             return
         seat = current
         n = action.count
+        v = action.value
+        hand = self.hands[seat]
+        if hand[v] < n:
+            State.apply(self, action, seat)
+            return
         size = self.hand_sizes[seat]
         pos = self.pile_pos
         pile = self.pile
@@ -180,8 +184,6 @@ class WasserlochState(WasserlochData, State):
                 self._apply(action, seat)
                 self.history.append(action.entries[seat])
             return
-        v = action.value
-        hand = self.hands[seat]
         hand[v] -= n  # WL-4.1
         hole = self.hole
         placed = hole[v] = hole[v] + n
@@ -227,6 +229,8 @@ class WasserlochState(WasserlochData, State):
         play that ends the round (WL-5.2) goes through `_apply`, as it deals the next
         round: through `State.apply`, as a transaction, in a strict replay."""
         n = action.count
+        v = action.value
+        hand = self.hands[seat]
         size = self.hand_sizes[seat]
         pos = self.pile_pos
         pile = self.pile
@@ -237,8 +241,6 @@ class WasserlochState(WasserlochData, State):
                 self._apply(action, seat)
                 self.history.append(action.entries[seat])
             return
-        v = action.value
-        hand = self.hands[seat]
         hand[v] -= n  # WL-4.1
         hole = self.hole
         placed = hole[v] = hole[v] + n
