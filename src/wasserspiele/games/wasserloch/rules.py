@@ -97,7 +97,7 @@ _AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
 # place (chase=adjacent: only the place directly below), never wrapping round to the 8s
 _CHASE = (tuple((EIGHT,) if v == ACE else tuple(range(v - 1, -1, -1)) for v in range(8)),
           tuple((EIGHT,) if v == ACE else (v - 1,) for v in range(8)))
-_VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
+_TO_INDEX = str.maketrans(VALUES, "".join(map(chr, range(len(VALUES)))))
 
 
 # WL-2: the whole deck, shuffled anew for every round
@@ -114,19 +114,21 @@ class WasserlochState(WasserlochData, State):
         self.round = r
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
-        deck = self.pile = tuple(map(_VALUE_INDEX.__getitem__, self.chance.draw("decks", DECK)))
-        hands = self.hands = [[0] * 8 for _ in range(players)]
+        # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
+        deck = self.pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
+        hands = self.hands = [None] * players
         for k in range(players):
-            hand = hands[(start + k) % players]
+            hand = [0] * 8
             for v in deck[k * HAND_LIMIT:(k + 1) * HAND_LIMIT]:
                 hand[v] += 1
+            hands[(start + k) % players] = hand
         self.hand_sizes = [HAND_LIMIT] * players
         self.pile_pos = players * HAND_LIMIT
         self.hole = [0] * 8
         self.gone = [0] * 8
         self.loot.append([0] * players)
         self.current_seat = self.seat = start  # WL-3.3: then clockwise
-        self.quiet = _quiet_entries(r)
+        self.quiet = _QUIET[r] if r < len(_QUIET) else _quiet_entries(r)
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
