@@ -141,13 +141,16 @@ class WasserlochState(WasserlochData, State):
     # -- WL-4.1: the play -----------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
-        current = self.current_seat
-        if current is None or (seat != current and seat is not None):
+        if seat is None:
+            seat = self.current_seat
+            if seat is None:
+                return ()
+        elif seat != self.current_seat:
             return ()
         try:
-            return _LEGAL_CACHE[tuple(self.hands[current])]
+            return _LEGAL_CACHE[tuple(self.hands[seat])]
         except KeyError:
-            return _legal_plays(tuple(self.hands[current]))
+            return _legal_plays(tuple(self.hands[seat]))
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
@@ -165,11 +168,11 @@ class WasserlochState(WasserlochData, State):
         as `_why_illegal` says) is played as `apply_legal` plays it (the same lines,
         inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
         notation) takes the protocol's own way."""
-        current = self.current_seat
-        if action.__class__ is not Play or current is None or (seat != current and seat is not None):
+        if seat is None:
+            seat = self.current_seat
+        if action.__class__ is not Play or seat != self.current_seat or seat is None:
             State.apply(self, action, seat)
             return
-        seat = current
         n = action.count
         v = action.value
         hand = self.hands[seat]
