@@ -7,17 +7,22 @@ from ...core.errors import BadNotation
 VALUES = "A2345678"  # value index 0..7: ace (1, weakest) … 8 (strongest)
 HAND_LIMIT = 5
 MAX_COUNT = 8  # eight cards of each value exist
+MAX_SEATS = 4
 
 
 class Play:
     """Play `count` cards of value index `value` (0 = ace … 7 = eight); interned."""
 
-    __slots__ = ("value", "count", "_text")
+    __slots__ = ("value", "count", "_text", "index", "entries")
 
     def __init__(self, value: int, count: int):
         self.value = value
         self.count = count
         self._text = f"{VALUES[value]}x{count}"
+        self.index = value * (MAX_COUNT + 1) + count  # PLAYS[value][count], flattened
+        # the history entry (seat, play, False) of this play by seat 0 … 3, made once:
+        # the engine appends one per action
+        self.entries = tuple((seat, self, False) for seat in range(MAX_SEATS))
 
     def __str__(self) -> str:
         return self._text

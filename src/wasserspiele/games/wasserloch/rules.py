@@ -23,6 +23,25 @@ DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 # Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
 
+# _QUIET[r][play.index]: the `last` entry of a play in round r that drove nothing off
+# (three plays in five), made once per round number
+_QUIET: list[tuple[tuple[str, int, int, int] | None, ...]] = []
+
+
+def _quiet_entries(r: int) -> tuple[tuple[str, int, int, int] | None, ...]:
+    while len(_QUIET) <= r:
+        k = len(_QUIET)
+        _QUIET.append(tuple(None if p is None else (p._text, -1, 0, k) for row in PLAYS for p in row))
+    return _QUIET[r]
+
+
+def _legal_plays(hand: tuple[int, ...]) -> tuple[Play, ...]:
+    """WL-4.1: every play of one value, 1 … all held cards, by value; cached per hand
+    (outside `legal_actions`, whose every call would otherwise build a closure cell)."""
+    found = _LEGAL_CACHE[hand] = tuple(PLAYS[v][n] for v in range(8) if hand[v] for n in range(1, hand[v] + 1))
+    return found
+
+
 class Wasserloch(Game):
     """Wasserloch: a Kariba-like game for 2–4 players with 64 cards."""
 
@@ -63,7 +82,7 @@ class Wasserloch(Game):
         s.chase_adjacent = self.options["chase"] == "adjacent"
         s.loot = []
         s.last = [None] * self.players
-        s.over = False
+        s.current_seat = s.seat = 0  # start_round sets both
         s.round = -1
         s.start_player = self.options["first_player"]
         s.start_round(0)
@@ -71,7 +90,14 @@ class Wasserloch(Game):
 
 
 _SEATS = tuple((s,) for s in range(4))
-_VALUE_INDEX = {v: i for i, v in enumerate(VALUES)}
+# WL-3.3: _AFTER[players][seat], the seat that plays next (clockwise)
+_AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
+# WL-4.2, WL-4.3, WL-4.5: _CHASE[adjacent][v], the places a drive by value index v may
+# take, nearest first: aces only the 8s; any other value the nearest lower occupied
+# place (chase=adjacent: only the place directly below), never wrapping round to the 8s
+_CHASE = (tuple((EIGHT,) if v == ACE else tuple(range(v - 1, -1, -1)) for v in range(8)),
+          tuple((EIGHT,) if v == ACE else (v - 1,) for v in range(8)))
+_TO_INDEX = str.maketrans(VALUES, "".join(map(chr, range(len(VALUES)))))
 
 
 # WL-2: the whole deck, shuffled anew for every round
@@ -88,41 +114,43 @@ class WasserlochState(WasserlochData, State):
         self.round = r
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
-        deck = self.pile = tuple(map(_VALUE_INDEX.__getitem__, self.chance.draw("decks", DECK)))
-        hands = self.hands = [[0] * 8 for _ in range(players)]
+        # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
+        deck = self.pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
+        hands = self.hands = [None] * players
         for k in range(players):
-            hand = hands[(start + k) % players]
+            hand = [0] * 8
             for v in deck[k * HAND_LIMIT:(k + 1) * HAND_LIMIT]:
                 hand[v] += 1
+            hands[(start + k) % players] = hand
         self.hand_sizes = [HAND_LIMIT] * players
         self.pile_pos = players * HAND_LIMIT
         self.hole = [0] * 8
         self.gone = [0] * 8
         self.loot.append([0] * players)
-        self.current = start  # WL-3.3: then clockwise
+        self.current_seat = self.seat = start  # WL-3.3: then clockwise
+        self.quiet = _QUIET[r] if r < len(_QUIET) else _quiet_entries(r)
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
-        return () if self.over else _SEATS[self.current]
-
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.over else self.current
+        seat = self.current_seat
+        return () if seat is None else _SEATS[seat]
 
     def is_terminal(self) -> bool:
-        return self.over
+        return self.current_seat is None
 
     # -- WL-4.1: the play -----------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
-        if self.over or (seat is not None and seat != self.current):
+        if seat is None:
+            seat = self.current_seat
+            if seat is None:
+                return ()
+        elif seat != self.current_seat:
             return ()
-        key = tuple(self.hands[self.current])
         try:
-            return _LEGAL_CACHE[key]
+            return _LEGAL_CACHE[tuple(self.hands[seat])]
         except KeyError:
-            found = _LEGAL_CACHE[key] = tuple(PLAYS[v][n] for v in range(8) if key[v] for n in range(1, key[v] + 1))
-            return found
+            return _legal_plays(tuple(self.hands[seat]))
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
@@ -136,25 +164,126 @@ class WasserlochState(WasserlochData, State):
         return Reason("wasserloch.holds_only", seat=seat, value=VALUES[action.value], n=held)
 
     def apply(self, action: Play | str, seat: int | None = None) -> None:
-        """The protocol's checked `apply` with its common case inlined: a play of cards
-        the seat to move holds (WL-4.1, as `_why_illegal` says), chance drawn from a
-        generator.  Anything else (a refusal and its reason, a strict replay applied as a
-        transaction) takes the protocol's own way."""
-        current = self.current
-        if (action.__class__ is Play and (seat is None or seat == current) and not self.over
-                and self.hands[current][action.value] >= action.count and self.chance.rng is not None):
-            self._apply(action, current)
-            self.history.append((current, action, False))
-        else:
+        """The protocol's checked `apply`: a play of cards the seat to move holds (WL-4.1,
+        as `_why_illegal` says) is played as `apply_legal` plays it (the same lines,
+        inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
+        notation) takes the protocol's own way."""
+        if seat is None:
+            seat = self.current_seat
+        if action.__class__ is not Play or seat != self.current_seat or seat is None:
             State.apply(self, action, seat)
+            return
+        n = action.count
+        v = action.value
+        hand = self.hands[seat]
+        if hand[v] < n:
+            State.apply(self, action, seat)
+            return
+        size = self.hand_sizes[seat]
+        pos = self.pile_pos
+        pile = self.pile
+        if size == n and pos == len(pile):
+            if self.chance.rng is None:
+                State.apply(self, action, seat)
+            else:
+                self._apply(action, seat)
+                self.history.append(action.entries[seat])
+            return
+        hand[v] -= n  # WL-4.1
+        hole = self.hole
+        placed = hole[v] = hole[v] + n
+        if placed < DRIVE_THRESHOLD:
+            self.last[seat] = self.quiet[action.index]
+        else:
+            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
+            for target in _CHASE[self.chase_adjacent][v]:
+                if hole[target]:
+                    taken = hole[target]
+                    hole[target] = 0
+                    self.gone[target] += taken
+                    self.loot[-1][seat] += taken
+                    self.last[seat] = (action._text, target, taken, self.round)
+                    break
+            else:
+                self.last[seat] = self.quiet[action.index]
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
+        # pile lasts a hand holds 5 before every play and draws what it played.
+        end = pos + n
+        if size == HAND_LIMIT and end <= len(pile):
+            if n == 1:
+                hand[pile[pos]] += 1
+            else:
+                for w in pile[pos:end]:
+                    hand[w] += 1
+            self.pile_pos = end
+        else:
+            size -= n
+            if size < HAND_LIMIT and pos < len(pile):
+                end = min(pos + HAND_LIMIT - size, len(pile))
+                for w in pile[pos:end]:
+                    hand[w] += 1
+                self.pile_pos = end
+                size += end - pos
+            self.hand_sizes[seat] = size
+        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
+        self.history.append(action.entries[seat])
 
     def apply_legal(self, action: Play, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
-        if self.chance.rng is None:
-            State.apply_legal(self, action, seat)
+        """The protocol's trusted path (an action from `legal_actions(seat)`): `_apply`'s
+        rules inlined, leanly (`apply` repeats these lines after its checks).  Only a
+        play that ends the round (WL-5.2) goes through `_apply`, as it deals the next
+        round: through `State.apply`, as a transaction, in a strict replay."""
+        n = action.count
+        v = action.value
+        hand = self.hands[seat]
+        size = self.hand_sizes[seat]
+        pos = self.pile_pos
+        pile = self.pile
+        if size == n and pos == len(pile):
+            if self.chance.rng is None:
+                State.apply(self, action, seat)
+            else:
+                self._apply(action, seat)
+                self.history.append(action.entries[seat])
+            return
+        hand[v] -= n  # WL-4.1
+        hole = self.hole
+        placed = hole[v] = hole[v] + n
+        if placed < DRIVE_THRESHOLD:
+            self.last[seat] = self.quiet[action.index]
         else:
-            self._apply(action, seat)
-            self.history.append((seat, action, False))
+            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
+            for target in _CHASE[self.chase_adjacent][v]:
+                if hole[target]:
+                    taken = hole[target]
+                    hole[target] = 0
+                    self.gone[target] += taken
+                    self.loot[-1][seat] += taken
+                    self.last[seat] = (action._text, target, taken, self.round)
+                    break
+            else:
+                self.last[seat] = self.quiet[action.index]
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
+        # pile lasts a hand holds 5 before every play and draws what it played.
+        end = pos + n
+        if size == HAND_LIMIT and end <= len(pile):
+            if n == 1:
+                hand[pile[pos]] += 1
+            else:
+                for w in pile[pos:end]:
+                    hand[w] += 1
+            self.pile_pos = end
+        else:
+            size -= n
+            if size < HAND_LIMIT and pos < len(pile):
+                end = min(pos + HAND_LIMIT - size, len(pile))
+                for w in pile[pos:end]:
+                    hand[w] += 1
+                self.pile_pos = end
+                size += end - pos
+            self.hand_sizes[seat] = size
+        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
+        self.history.append(action.entries[seat])
 
     def _apply(self, action: Play, seat: int) -> None:
         """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
@@ -164,29 +293,22 @@ class WasserlochState(WasserlochData, State):
         hand = self.hands[seat]
         hand[v] -= n
         size = self.hand_sizes[seat] - n
-        hole = self.hole
-        placed = hole[v] = hole[v] + n
-        if placed >= DRIVE_THRESHOLD:
-            driven, taken = self.drive_off(v)
-            if taken:
-                self.loot[-1][seat] += taken
-            self.last[seat] = (action._text, driven, taken, self.round)
-        else:
-            self.last[seat] = (action._text, -1, 0, self.round)
-        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty (inlined: most
-        # plays draw, and a call costs as much as the drawing)
+        self.hole[v] += n
+        driven, taken = self.drive_off(v)
+        if taken:
+            self.loot[-1][seat] += taken
+        self.last[seat] = (action._text, driven, taken, self.round)
+        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty
         pos, pile = self.pile_pos, self.pile
         if size < HAND_LIMIT and pos < len(pile):
-            end = pos + HAND_LIMIT - size
-            if end > len(pile):
-                end = len(pile)
+            end = min(pos + HAND_LIMIT - size, len(pile))
             for w in pile[pos:end]:
                 hand[w] += 1
             self.pile_pos = end
             size += end - pos
         self.hand_sizes[seat] = size
         if size:
-            self.current = seat + 1 if seat + 1 < self.players else 0
+            self.current_seat = _AFTER[self.players][seat]
         else:
             self.end_round()
 
@@ -195,28 +317,19 @@ class WasserlochState(WasserlochData, State):
 
         Aces drive off the 8s and only the 8s; any other value the nearest lower
         occupied place (option chase=adjacent: only the place directly below),
-        never wrapping round to the 8s.  The driving cards stay.  Returns the
-        driven-off value index and the number of cards taken (-1, 0 if none).
+        never wrapping round to the 8s (`_CHASE`).  The driving cards stay.  Returns
+        the driven-off value index and the number of cards taken (-1, 0 if none).
         """
         hole = self.hole
         if hole[v] < DRIVE_THRESHOLD:
             return -1, 0
-        if v == ACE:
-            target = EIGHT if hole[EIGHT] else -1
-        elif self.chase_adjacent:
-            target = v - 1 if hole[v - 1] else -1
-        else:
-            target = -1
-            for w in range(v - 1, -1, -1):
-                if hole[w]:
-                    target = w
-                    break
-        if target < 0:
-            return -1, 0
-        taken = hole[target]
-        hole[target] = 0
-        self.gone[target] += taken
-        return target, taken
+        for target in _CHASE[self.chase_adjacent][v]:
+            if hole[target]:
+                taken = hole[target]
+                hole[target] = 0
+                self.gone[target] += taken
+                return target, taken
+        return -1, 0
 
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next
@@ -224,7 +337,8 @@ class WasserlochState(WasserlochData, State):
         if self.round + 1 < self.rounds:
             self.start_round(self.round + 1)
         else:
-            self.over = True
+            self.seat = self.current_seat  # the seat that ended it, as `current` keeps
+            self.current_seat = None  # WL-5.5: the match is over
 
     # -- WL-5.3 / WL-5.4: scoring ----------------------------------------------
     def scores(self) -> list[float]:
@@ -233,7 +347,7 @@ class WasserlochState(WasserlochData, State):
 
     def winners(self) -> list[int]:
         """WL-5.4: most points win; every tied player shares the win."""
-        if not self.over:
+        if self.current_seat is not None:
             return []
         totals = self.totals()
         best = max(totals)

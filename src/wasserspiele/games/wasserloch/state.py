@@ -19,8 +19,8 @@ class WasserlochData:
 
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
-        "round", "start_player", "current", "hands", "hand_sizes", "hole",
-        "pile", "pile_pos", "gone", "loot", "last", "over",
+        "round", "start_player", "current_seat", "seat", "hands", "hand_sizes", "hole",
+        "pile", "pile_pos", "gone", "loot", "last", "quiet",
     )
 
     game: Any
@@ -31,7 +31,11 @@ class WasserlochData:
     chase_adjacent: bool
     round: int              # 0-based index of the round being played (== rounds when over)
     start_player: int       # start player of the current round
-    current: int            # seat to move
+    # The seat to move, None once the match is over: a plain slot, as the protocol's
+    # `current_seat` is read before every action (a property call was a tenth of a
+    # random play).  `current` and `over` below are views of it.
+    current_seat: int | None
+    seat: int               # the seat to move, or that moved last once the match is over
     hands: list[list[int]]
     hand_sizes: list[int]
     hole: list[int]
@@ -40,7 +44,32 @@ class WasserlochData:
     gone: list[int]
     loot: list[list[int]]
     last: list[tuple[str, int, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted, round)
-    over: bool
+    quiet: tuple            # the round's `last` entries of plays that drive nothing off, by Play.index
+
+    @property
+    def current(self) -> int:
+        """The seat to move (once the match is over: the seat that ended it)."""
+        seat = self.current_seat
+        return self.seat if seat is None else seat
+
+    @current.setter
+    def current(self, seat: int) -> None:
+        self.seat = seat
+        if self.current_seat is not None:
+            self.current_seat = seat
+
+    @property
+    def over(self) -> bool:
+        """True once the match is over (WL-5.5)."""
+        return self.current_seat is None
+
+    @over.setter
+    def over(self, over: bool) -> None:
+        if over and self.current_seat is not None:
+            self.seat = self.current_seat
+            self.current_seat = None
+        elif not over and self.current_seat is None:
+            self.current_seat = self.seat
 
     def clone(self):
         """An independent copy: lists of ints are copied, immutable parts shared."""
@@ -53,7 +82,8 @@ class WasserlochData:
         c.chase_adjacent = self.chase_adjacent
         c.round = self.round
         c.start_player = self.start_player
-        c.current = self.current
+        c.current_seat = self.current_seat
+        c.seat = self.seat
         c.hands = [h.copy() for h in self.hands]
         c.hand_sizes = self.hand_sizes.copy()
         c.hole = self.hole.copy()
@@ -62,7 +92,7 @@ class WasserlochData:
         c.gone = self.gone.copy()
         c.loot = [r.copy() for r in self.loot]
         c.last = self.last.copy()
-        c.over = self.over
+        c.quiet = self.quiet
         return c
 
     @property
@@ -92,7 +122,7 @@ class WasserlochData:
             "round": self.round + 1 if not self.over else self.rounds,
             "rounds": self.rounds,
             "start_player": self.start_player,
-            "to_move": None if self.over else self.current,
+            "to_move": self.current_seat,
             "hands": [_counts(h) for h in self.hands],
             "waterhole": _counts(self.hole),
             "pile": [VALUES[v] for v in self.pile[self.pile_pos:]],
