@@ -165,72 +165,19 @@ class WasserlochState(WasserlochData, State):
 
     def apply(self, action: Play | str, seat: int | None = None) -> None:
         """The protocol's checked `apply`: a play of cards the seat to move holds (WL-4.1,
-        as `_why_illegal` says) is played as `apply_legal` plays it (the same lines,
-        inlined: a call is a tenth of a play).  Anything else (a refusal and its reason,
-        notation) takes the protocol's own way."""
+        as `_why_illegal` says) is played by `apply_legal`.  Anything else (a refusal
+        and its reason, notation) takes the protocol's own way."""
         if seat is None:
             seat = self.current_seat
-        if action.__class__ is not Play or seat != self.current_seat or seat is None:
+        if (action.__class__ is not Play or seat != self.current_seat or seat is None
+                or self.hands[seat][action.value] < action.count):
             State.apply(self, action, seat)
-            return
-        n = action.count
-        v = action.value
-        hand = self.hands[seat]
-        if hand[v] < n:
-            State.apply(self, action, seat)
-            return
-        size = self.hand_sizes[seat]
-        pos = self.pile_pos
-        pile = self.pile
-        if size == n and pos == len(pile):
-            if self.chance.rng is None:
-                State.apply(self, action, seat)
-            else:
-                self._apply(action, seat)
-                self.history.append(action.entries[seat])
-            return
-        hand[v] -= n  # WL-4.1
-        hole = self.hole
-        placed = hole[v] = hole[v] + n
-        if placed < DRIVE_THRESHOLD:
-            self.last[seat] = self.quiet[action.index]
         else:
-            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
-            for target in _CHASE[self.chase_adjacent][v]:
-                if hole[target]:
-                    taken = hole[target]
-                    hole[target] = 0
-                    self.gone[target] += taken
-                    self.loot[-1][seat] += taken
-                    self.last[seat] = (action._text, target, taken, self.round)
-                    break
-            else:
-                self.last[seat] = self.quiet[action.index]
-        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
-        # pile lasts a hand holds 5 before every play and draws what it played.
-        end = pos + n
-        if size == HAND_LIMIT and end <= len(pile):
-            if n == 1:
-                hand[pile[pos]] += 1
-            else:
-                for w in pile[pos:end]:
-                    hand[w] += 1
-            self.pile_pos = end
-        else:
-            size -= n
-            if size < HAND_LIMIT and pos < len(pile):
-                end = min(pos + HAND_LIMIT - size, len(pile))
-                for w in pile[pos:end]:
-                    hand[w] += 1
-                self.pile_pos = end
-                size += end - pos
-            self.hand_sizes[seat] = size
-        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
-        self.history.append(action.entries[seat])
+            self.apply_legal(action, seat)
 
     def apply_legal(self, action: Play, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`): `_apply`'s
-        rules inlined, leanly (`apply` repeats these lines after its checks).  Only a
+        rules inlined, leanly (`apply` comes here after its checks).  Only a
         play that ends the round (WL-5.2) goes through `_apply`, as it deals the next
         round: through `State.apply`, as a transaction, in a strict replay."""
         n = action.count
