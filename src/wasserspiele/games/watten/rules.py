@@ -98,6 +98,14 @@ class Watten(Game):
         o = self.options
         self.eff, self.strength = rank_tables(o["jack_order"])
         self.follow_all = o["follow"] == "all"
+        eff, strength = self.eff, self.strength
+        # Per-hand tables the play reads instead of working things out at every card:
+        # WA-3.2: per trump, the suit a trick's first card makes the others follow (-1: none);
+        self.duty = tuple(tuple(e if e == t or self.follow_all else -1 for e in eff[t]) for t in range(4))
+        # WA-3.2: per (trump, suit to follow), whether each card follows it;
+        self.follows = tuple(tuple(e == led for e in eff[t]) for t in range(4) for led in range(4))
+        # WA-3.3: per trump, the strength row (WA-2) a trick is judged by, by its first card.
+        self.trick_rows = tuple(tuple(strength[t * 4 + eff[t][c]] for c in range(N_CARDS)) for t in range(4))
         self.caller_offset = 3 if o["caller"] == "dealer_right" else 1
         self.signal_mode = o["signals"]
         # WA-5: who sees a signal of each seat, as a bit mask of seats
@@ -235,14 +243,23 @@ class WattenState(StateData, State):
         if phase == OVER or (seat is not None and seat != self.turn):
             return _NO_ACTIONS
         if phase == PLAY_PHASE:
-            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any
+            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any.
+            # (Plain loops: in CPython 3.11 a comprehension or map() costs more than the
+            # five cards it goes through; counted with callgrind, docs/performance.md.)
             hand = self.hands[self.turn]
             led = self.led
+            acts = []
             if led >= 0:
-                eff = self.game.eff[self.trump]
-                acts = [PLAYS[c] for c in hand if eff[c] == led] or list(map(PLAYS.__getitem__, hand))
+                follows = self.game.follows[self.trump * 4 + led]
+                for c in hand:
+                    if follows[c]:
+                        acts.append(PLAYS[c])
+                if not acts:
+                    for c in hand:
+                        acts.append(PLAYS[c])
             else:
-                acts = list(map(PLAYS.__getitem__, hand))
+                for c in hand:
+                    acts.append(PLAYS[c])
             if self.game.raising and self._raise_block(self.turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
@@ -341,13 +358,39 @@ class WattenState(StateData, State):
         Anything else (a refusal and its reason, notation, a strict replay applied as a
         transaction) takes the protocol's own way."""
         turn = self.turn
-        if (seat is None or seat == turn) and action.__class__ is Action and self.chance.rng is not None:
-            if action.kind == PLAY:
-                if self.phase == PLAY_PHASE and self._play_problem(action.arg, turn) is None:
-                    self._play(action.arg, turn)
+        if action.__class__ is Action and (seat is None or seat == turn) and self.chance.rng is not None:
+            kind = action.kind
+            phase = self.phase
+            if kind == PLAY:
+                if phase == PLAY_PHASE:
+                    # WA-3.2, _play_problem's test inlined: a held card that follows the
+                    # suit to follow, or any held card if none is held or none is due
+                    c = action.arg
+                    hand = self.hands[turn]
+                    if c in hand:
+                        led = self.led
+                        if led < 0:
+                            self._play(c, turn)
+                            self.history.append((turn, action, False))
+                            return
+                        follows = self.game.follows[self.trump * 4 + led]
+                        if follows[c]:
+                            self._play(c, turn)
+                            self.history.append((turn, action, False))
+                            return
+                        for x in hand:
+                            if follows[x]:
+                                break  # holds the suit to follow: _play_problem says why not
+                        else:
+                            self._play(c, turn)
+                            self.history.append((turn, action, False))
+                            return
+            elif kind == SIGNAL:
+                if phase == SIGNAL_PHASE:  # WA-5: any level, in turn
+                    self._signal(action.arg, turn)
                     self.history.append((turn, action, False))
                     return
-            elif self.phase != OVER and self._why_illegal(action, turn) is None:
+            elif phase != OVER and self._why_illegal(action, turn) is None:
                 self._apply(action, turn)
                 self.history.append((turn, action, False))
                 return
@@ -395,9 +438,13 @@ class WattenState(StateData, State):
         """WA-5: one signal per player in play order from the caller, seen by the partner only
         (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
         self.signals[seat] = level
-        self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
+        n = self.event_no = self.event_no + 1  # _log inlined
+        log = self.log
+        log.append((n, EV_SIGNAL, seat, level, self.game.signal_masks[seat]))
+        if len(log) > 2 * LOG_KEEP:
+            del log[:-LOG_KEEP]
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
+        self.signal_log.append((len(self.history), seat, self.hand_no, n, False))
         p = self.game.detection_p
         if level and p > 0:
             x = self.chance.draw("signal_checks", self.game.signal_check)
@@ -421,32 +468,40 @@ class WattenState(StateData, State):
         """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick."""
         self.hands[seat].remove(c)
         trick = self.trick
-        eff = self.game.eff[self.trump]
         if trick:
             led = self.led
-            if led >= 0 and eff[c] != led:
+            if led >= 0 and self.game.eff[self.trump][c] != led:
                 self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
-            led = eff[c]  # WA-3.2: the first card sets the suit to follow
-            self.led = led if led == self.trump or self.game.follow_all else -1
+            self.led = self.game.duty[self.trump][c]  # WA-3.2: the first card sets the suit to follow
         trick.append(c)
         n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
         log = self.log
         log.append((n, EV_PLAY, seat, c, ALL_SEATS))
-        if len(log) > 2 * LOG_KEEP:
+        if len(log) > 2 * LOG_KEEP:  # trimmed exactly as _log does: the views show its tail
             del log[:-LOG_KEEP]
         if len(trick) == 4:
             self._finish_trick()
         else:
-            self.turn = seat + 1 if seat < 3 else 0
+            self.turn = (seat + 1) & 3
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         trick = self.trick
-        trump = self.trump
-        game = self.game
-        best = best_index(game.strength[trump * 4 + game.eff[trump][trick[0]]], trick)
+        # best_index unrolled: the strongest card; equal strength: the earlier card wins
+        a, b, c, d = trick
+        row = self.game.trick_rows[self.trump][a]
+        best = 0
+        top = row[a]
+        if row[b] > top:
+            best = 1
+            top = row[b]
+        if row[c] > top:
+            best = 2
+            top = row[c]
+        if row[d] > top:
+            best = 3
         winner = (self.leader + best) & 3
         self.tricks.append((self.leader, tuple(trick), winner))
         self.won[winner & 1] += 1
