@@ -206,10 +206,11 @@ class WattenState(StateData, State):
         self.trump = -1
         self.trick = []
         self.led = -1
+        self.follows = None
         self.tricks = []
         self.won = [0, 0]
         self.leader = caller
-        self.turn = caller
+        self.turn = self.current_seat = caller
         self.value = self.game.hand_value
         self.last_raise_team = -1
         self.raiser = -1
@@ -230,10 +231,6 @@ class WattenState(StateData, State):
             return _NO_SEATS
         return _SEAT[self.turn]
 
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
@@ -247,10 +244,9 @@ class WattenState(StateData, State):
             # (Plain loops: in CPython 3.11 a comprehension or map() costs more than the
             # five cards it goes through; counted with callgrind, docs/performance.md.)
             hand = self.hands[self.turn]
-            led = self.led
+            follows = self.follows
             acts = []
-            if led >= 0:
-                follows = self.game.follows[self.trump * 4 + led]
+            if follows is not None:
                 for c in hand:
                     if follows[c]:
                         acts.append(PLAYS[c])
@@ -271,13 +267,18 @@ class WattenState(StateData, State):
 
     def _follow_duty(self) -> int:
         """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none.
-        Worked out from the trick; play keeps it in `led` (code that builds a position
-        field by field sets `led = _follow_duty()`)."""
+        Worked out from the trick; play keeps it in `led` and the cards that follow it in
+        `follows` (code that builds a position field by field calls `_set_follow_duty()`)."""
         trick = self.trick
         if not trick:
             return -1
         led = self.game.eff[self.trump][trick[0]]
         return led if self.game.follow_all or led == self.trump else -1
+
+    def _set_follow_duty(self) -> None:
+        """`led` and `follows` as the trick says (for code that builds a position field by field)."""
+        led = self.led = self._follow_duty()
+        self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
 
     def _raise_block(self, seat: int) -> str | None:
         """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
@@ -368,12 +369,11 @@ class WattenState(StateData, State):
                     c = action.arg
                     hand = self.hands[turn]
                     if c in hand:
-                        led = self.led
-                        if led < 0:
+                        follows = self.follows
+                        if follows is None:
                             self._play(c, turn)
                             self.history.append((turn, action, False))
                             return
-                        follows = self.game.follows[self.trump * 4 + led]
                         if follows[c]:
                             self._play(c, turn)
                             self.history.append((turn, action, False))
@@ -431,7 +431,7 @@ class WattenState(StateData, State):
             self.phase = PLAY_PHASE
         else:
             self.phase = SIGNAL_PHASE
-        self.turn = self.caller  # WA-3.1 / WA-5: the caller signals first and leads
+        self.turn = self.current_seat = self.caller  # WA-3.1 / WA-5: the caller signals first and leads
 
     # -- WA-5 Zwicken -----------------------------------------------------------
     def _signal(self, level: int, seat: int) -> None:
@@ -454,7 +454,7 @@ class WattenState(StateData, State):
         nxt = (seat + 1) % 4
         if nxt == self.caller:
             self.phase = PLAY_PHASE
-        self.turn = nxt
+        self.turn = self.current_seat = nxt
 
     def _caught(self, seat: int, level: int) -> None:
         """WA-5.1: the caught team loses the hand at once; the opponents score its current value."""
@@ -469,12 +469,14 @@ class WattenState(StateData, State):
         self.hands[seat].remove(c)
         trick = self.trick
         if trick:
-            led = self.led
-            if led >= 0 and self.game.eff[self.trump][c] != led:
-                self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
+            follows = self.follows
+            if follows is not None and not follows[c]:
+                self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
-            self.led = self.game.duty[self.trump][c]  # WA-3.2: the first card sets the suit to follow
+            # WA-3.2: the first card sets the suit to follow (and which cards follow it)
+            led = self.led = self.game.duty[self.trump][c]
+            self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
         trick.append(c)
         n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
         log = self.log
@@ -484,7 +486,7 @@ class WattenState(StateData, State):
         if len(trick) == 4:
             self._finish_trick()
         else:
-            self.turn = (seat + 1) & 3
+            self.turn = self.current_seat = (seat + 1) & 3
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
@@ -507,9 +509,10 @@ class WattenState(StateData, State):
         self.won[winner & 1] += 1
         self.trick = []
         self.led = -1
+        self.follows = None
         self._log(EV_TRICK, winner, best)
         self.leader = winner
-        self.turn = winner
+        self.turn = self.current_seat = winner
         if len(self.tricks) == HAND_SIZE:
             self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
 
@@ -518,7 +521,7 @@ class WattenState(StateData, State):
         """WA-6: the player about to play raises; the next opponent in play order answers."""
         self.raiser = seat
         self.phase = ANSWER_PHASE
-        self.turn = (seat + 1) % 4
+        self.turn = self.current_seat = (seat + 1) % 4
         self._log(EV_RAISE, seat, self.value + 1)
 
     def _accept(self, seat: int) -> None:
@@ -526,7 +529,7 @@ class WattenState(StateData, State):
         self.value += 1
         self.last_raise_team = self.raiser & 1
         self._log(EV_ACCEPT, seat, self.value)
-        self.turn = self.raiser
+        self.turn = self.current_seat = self.raiser
         self.raiser = -1
         self.phase = PLAY_PHASE
 
@@ -552,6 +555,7 @@ class WattenState(StateData, State):
         self._log(EV_HAND, team, points * 4 + reason)
         if over:
             self.phase = OVER
+            self.current_seat = None
             self.winner_team = team
             self._log(EV_GAME, team, total)
             return
