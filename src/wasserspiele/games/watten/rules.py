@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter as _ids_of
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance, Shuffle, UnitInterval
@@ -28,6 +29,7 @@ REASON_NAMES = ("tricks", "concede", "caught")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 _NO_ACTIONS: tuple[Action, ...] = ()
+_LOG_MAX = 2 * LOG_KEEP  # the log is trimmed back to LOG_KEEP events when longer than this
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
@@ -188,7 +190,7 @@ class WattenState(StateData, State):
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
         deal = self.chance.draw("deals", DECK)
         try:
-            return list(map(CARD_ID.__getitem__, deal))  # the names as the engine writes them
+            return list(_ids_of(*deal)(CARD_ID))  # the names as the engine writes them (in C)
         except KeyError:  # a record may spell cards otherwise ("10H"): validate_setup accepted them
             return [card_id(n) for n in deal]
 
@@ -222,7 +224,7 @@ class WattenState(StateData, State):
         n = self.event_no = self.event_no + 1
         log = self.log
         log.append((n, kind, seat, arg, mask))
-        if len(log) > 2 * LOG_KEEP:
+        if len(log) > _LOG_MAX:
             del log[:-LOG_KEEP]
 
     # -- whose decision -------------------------------------------------------
@@ -370,19 +372,34 @@ class WattenState(StateData, State):
                     hand = self.hands[turn]
                     if c in hand:
                         follows = self.follows
-                        if follows is None:
-                            self._play(c, turn)
-                            self.history.append((turn, action, False))
-                            return
-                        if follows[c]:
-                            self._play(c, turn)
-                            self.history.append((turn, action, False))
-                            return
-                        for x in hand:
-                            if follows[x]:
-                                break  # holds the suit to follow: _play_problem says why not
-                        else:
-                            self._play(c, turn)
+                        allowed = follows is None or follows[c]
+                        if not allowed:
+                            for x in hand:
+                                if follows[x]:
+                                    break  # holds the suit to follow: _play_problem says why not
+                            else:
+                                allowed = True
+                        if allowed:
+                            # _play inlined (keep in step with it)
+                            hand.remove(c)
+                            trick = self.trick
+                            if trick:
+                                if follows is not None and not follows[c]:
+                                    self.voids[turn] |= 1 << self.led  # did not follow: holds none
+                            else:
+                                self.leader = turn
+                                led = self.led = self.game.duty[self.trump][c]
+                                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
+                            trick.append(c)
+                            n = self.event_no = self.event_no + 1
+                            log = self.log
+                            log.append((n, EV_PLAY, turn, c, ALL_SEATS))
+                            if len(log) > _LOG_MAX:
+                                del log[:-LOG_KEEP]
+                            if len(trick) == 4:
+                                self._finish_trick()
+                            else:
+                                self.turn = self.current_seat = (turn + 1) & 3
                             self.history.append((turn, action, False))
                             return
             elif kind == SIGNAL:
@@ -397,14 +414,38 @@ class WattenState(StateData, State):
         State.apply(self, action, seat)
 
     def apply_legal(self, action: Action, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`), with the
+        play (WA-3.1-3.3, `_play`) inlined: most actions are plays."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
             return
         if action.kind == PLAY:
-            self._play(action.arg, seat)
-        else:
-            self._apply(action, seat)
+            c = action.arg
+            hand = self.hands[seat]
+            follows = self.follows
+            # _play inlined (keep in step with it)
+            hand.remove(c)
+            trick = self.trick
+            if trick:
+                if follows is not None and not follows[c]:
+                    self.voids[seat] |= 1 << self.led  # did not follow: holds none
+            else:
+                self.leader = seat
+                led = self.led = self.game.duty[self.trump][c]
+                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
+            trick.append(c)
+            n = self.event_no = self.event_no + 1
+            log = self.log
+            log.append((n, EV_PLAY, seat, c, ALL_SEATS))
+            if len(log) > _LOG_MAX:
+                del log[:-LOG_KEEP]
+            if len(trick) == 4:
+                self._finish_trick()
+            else:
+                self.turn = self.current_seat = (seat + 1) & 3
+            self.history.append((seat, action, False))
+            return
+        self._apply(action, seat)
         self.history.append((seat, action, False))
 
     def _apply(self, action: Action, seat: int) -> None:
@@ -441,7 +482,7 @@ class WattenState(StateData, State):
         n = self.event_no = self.event_no + 1  # _log inlined
         log = self.log
         log.append((n, EV_SIGNAL, seat, level, self.game.signal_masks[seat]))
-        if len(log) > 2 * LOG_KEEP:
+        if len(log) > _LOG_MAX:
             del log[:-LOG_KEEP]
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
         self.signal_log.append((len(self.history), seat, self.hand_no, n, False))
@@ -465,7 +506,8 @@ class WattenState(StateData, State):
 
     # -- WA-3 tricks -----------------------------------------------------------
     def _play(self, c: int, seat: int) -> None:
-        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick."""
+        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick.  (apply
+        and apply_legal have this inlined, as most actions are plays: change all three.)"""
         self.hands[seat].remove(c)
         trick = self.trick
         if trick:
@@ -481,7 +523,7 @@ class WattenState(StateData, State):
         n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
         log = self.log
         log.append((n, EV_PLAY, seat, c, ALL_SEATS))
-        if len(log) > 2 * LOG_KEEP:  # trimmed exactly as _log does: the views show its tail
+        if len(log) > _LOG_MAX:  # trimmed exactly as _log does: the views show its tail
             del log[:-LOG_KEEP]
         if len(trick) == 4:
             self._finish_trick()
@@ -510,7 +552,11 @@ class WattenState(StateData, State):
         self.trick = []
         self.led = -1
         self.follows = None
-        self._log(EV_TRICK, winner, best)
+        n = self.event_no = self.event_no + 1  # _log inlined
+        log = self.log
+        log.append((n, EV_TRICK, winner, best, ALL_SEATS))
+        if len(log) > _LOG_MAX:
+            del log[:-LOG_KEEP]
         self.leader = winner
         self.turn = self.current_seat = winner
         if len(self.tricks) == HAND_SIZE:
