@@ -199,10 +199,9 @@ class WattenState(StateData, State):
         self.hand_no += 1
         caller = (self.dealer + self.game.caller_offset) % 4
         self.caller = caller
-        hands: list[list[int]] = [[], [], [], []]
-        for k in range(4):
-            hands[(caller + k) % 4] = deal[HAND_SIZE * k:HAND_SIZE * (k + 1)]
-        self.hands = hands
+        dealt = [deal[0:5], deal[5:10], deal[10:15], deal[15:20]]  # HAND_SIZE each, in deal order
+        cut = -caller & 3  # seat (caller + k) % 4 gets dealt[k]
+        self.hands = dealt[cut:] + dealt[:cut]
         self.unused = deal[4 * HAND_SIZE:]
         self.phase = TRUMP_PHASE
         self.trump = -1
@@ -239,13 +238,14 @@ class WattenState(StateData, State):
     # -- actions ----------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action] | tuple[Action, ...]:
         phase = self.phase
-        if phase == OVER or (seat is not None and seat != self.turn):
-            return _NO_ACTIONS
-        if phase == PLAY_PHASE:
+        if phase == PLAY_PHASE:  # first: most decisions are plays
+            turn = self.turn
+            if seat is not None and seat != turn:
+                return _NO_ACTIONS
             # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any.
             # (Plain loops: in CPython 3.11 a comprehension or map() costs more than the
             # five cards it goes through; counted with callgrind, docs/performance.md.)
-            hand = self.hands[self.turn]
+            hand = self.hands[turn]
             follows = self.follows
             acts = []
             if follows is not None:
@@ -258,9 +258,11 @@ class WattenState(StateData, State):
             else:
                 for c in hand:
                     acts.append(PLAYS[c])
-            if self.game.raising and self._raise_block(self.turn) is None:
+            if self.game.raising and self._raise_block(turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
+        if phase == OVER or (seat is not None and seat != self.turn):
+            return _NO_ACTIONS
         if phase == TRUMP_PHASE:
             return TRUMPS
         if phase == SIGNAL_PHASE:
