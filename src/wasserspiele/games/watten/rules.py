@@ -447,7 +447,10 @@ class WattenState(StateData, State):
                 self.turn = self.current_seat = (seat + 1) & 3
             self.history.append((seat, action, False))
             return
-        self._apply(action, seat)
+        if action.kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
+            self._signal(action.arg, seat)
+        else:
+            self._apply(action, seat)
         self.history.append((seat, action, False))
 
     def _apply(self, action: Action, seat: int) -> None:
@@ -494,7 +497,7 @@ class WattenState(StateData, State):
             if x < p:
                 self._caught(seat, level)
                 return
-        nxt = (seat + 1) % 4
+        nxt = (seat + 1) & 3
         if nxt == self.caller:
             self.phase = PLAY_PHASE
         self.turn = self.current_seat = nxt
@@ -549,7 +552,7 @@ class WattenState(StateData, State):
         if row[d] > top:
             best = 3
         winner = (self.leader + best) & 3
-        self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks.append((self.leader, (a, b, c, d), winner))
         self.won[winner & 1] += 1
         self.trick = []
         self.led = -1
