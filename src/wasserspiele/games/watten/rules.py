@@ -30,6 +30,10 @@ _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 _NO_ACTIONS: tuple[Action, ...] = ()
 _LOG_MAX = 2 * LOG_KEEP  # the log is trimmed back to LOG_KEEP events when longer than this
+# History entries (seat, action, simultaneous) of the commonest actions, made once: a
+# tuple is immutable, so every play of a card by a seat can share one (no allocation).
+_PLAY_ENTRIES = tuple(tuple((seat, a, False) for a in PLAYS) for seat in range(4))
+_SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in range(4))
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
@@ -402,12 +406,12 @@ class WattenState(StateData, State):
                                 self._finish_trick()
                             else:
                                 self.turn = self.current_seat = (turn + 1) & 3
-                            self.history.append((turn, action, False))
+                            self.history.append(_PLAY_ENTRIES[turn][c])
                             return
             elif kind == SIGNAL:
                 if phase == SIGNAL_PHASE:  # WA-5: any level, in turn
                     self._signal(action.arg, turn)
-                    self.history.append((turn, action, False))
+                    self.history.append(_SIGNAL_ENTRIES[turn][action.arg])
                     return
             elif phase != OVER and self._why_illegal(action, turn) is None:
                 self._apply(action, turn)
@@ -445,7 +449,7 @@ class WattenState(StateData, State):
                 self._finish_trick()
             else:
                 self.turn = self.current_seat = (seat + 1) & 3
-            self.history.append((seat, action, False))
+            self.history.append(_PLAY_ENTRIES[seat][c])
             return
         if action.kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
             self._signal(action.arg, seat)
