@@ -27,6 +27,7 @@ def _engine_state(table: np.ndarray, game):
     s.tricks = [(0, tuple(played[i:i + 4]), 0) for i in range(0, len(played), 4)]
     s.phase, s.dealer, s.caller, s.trump = (int(table[i]) for i in (K.PHASE, K.DEALER, K.CALLER, K.TRUMP))
     s.leader, s.turn, s.value = int(table[K.LEADER]), int(table[K.TURN]), int(table[K.VALUE])
+    s.current_seat = None if s.phase == 4 else s.turn  # the engine keeps it as a field
     s.won = [int(x) for x in table[K.WON:K.WON + 2]]
     s.team_scores = [int(x) for x in table[K.SCORES:K.SCORES + 2]]
     s.last_raise_team, s.raiser = int(table[K.LAST_RAISE]), int(table[K.RAISER])
@@ -34,7 +35,7 @@ def _engine_state(table: np.ndarray, game):
     s.voids = [int(x) for x in table[K.VOIDS:K.VOIDS + 4]]
     s.winner_team, s.hand_no = int(table[K.WINNER]), int(table[K.HAND_NO])
     s.log, s.results = [], []
-    s.led = s._follow_duty()  # the engine keeps the suit to follow per trick
+    s._set_follow_duty()  # the engine keeps the suit to follow per trick
     return s
 
 

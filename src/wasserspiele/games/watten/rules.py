@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter as _ids_of
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance, Shuffle, UnitInterval
@@ -28,6 +29,11 @@ REASON_NAMES = ("tricks", "concede", "caught")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 _NO_ACTIONS: tuple[Action, ...] = ()
+_LOG_MAX = 2 * LOG_KEEP  # the log is trimmed back to LOG_KEEP events when longer than this
+# History entries (seat, action, simultaneous) of the commonest actions, made once: a
+# tuple is immutable, so every play of a card by a seat can share one (no allocation).
+_PLAY_ENTRIES = tuple(tuple((seat, a, False) for a in PLAYS) for seat in range(4))
+_SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in range(4))
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
@@ -98,6 +104,14 @@ class Watten(Game):
         o = self.options
         self.eff, self.strength = rank_tables(o["jack_order"])
         self.follow_all = o["follow"] == "all"
+        eff, strength = self.eff, self.strength
+        # Per-hand tables the play reads instead of working things out at every card:
+        # WA-3.2: per trump, the suit a trick's first card makes the others follow (-1: none);
+        self.duty = tuple(tuple(e if e == t or self.follow_all else -1 for e in eff[t]) for t in range(4))
+        # WA-3.2: per (trump, suit to follow), whether each card follows it;
+        self.follows = tuple(tuple(e == led for e in eff[t]) for t in range(4) for led in range(4))
+        # WA-3.3: per trump, the strength row (WA-2) a trick is judged by, by its first card.
+        self.trick_rows = tuple(tuple(strength[t * 4 + eff[t][c]] for c in range(N_CARDS)) for t in range(4))
         self.caller_offset = 3 if o["caller"] == "dealer_right" else 1
         self.signal_mode = o["signals"]
         # WA-5: who sees a signal of each seat, as a bit mask of seats
@@ -180,7 +194,7 @@ class WattenState(StateData, State):
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
         deal = self.chance.draw("deals", DECK)
         try:
-            return list(map(CARD_ID.__getitem__, deal))  # the names as the engine writes them
+            return list(_ids_of(*deal)(CARD_ID))  # the names as the engine writes them (in C)
         except KeyError:  # a record may spell cards otherwise ("10H"): validate_setup accepted them
             return [card_id(n) for n in deal]
 
@@ -189,19 +203,19 @@ class WattenState(StateData, State):
         self.hand_no += 1
         caller = (self.dealer + self.game.caller_offset) % 4
         self.caller = caller
-        hands: list[list[int]] = [[], [], [], []]
-        for k in range(4):
-            hands[(caller + k) % 4] = deal[HAND_SIZE * k:HAND_SIZE * (k + 1)]
-        self.hands = hands
+        dealt = [deal[0:5], deal[5:10], deal[10:15], deal[15:20]]  # HAND_SIZE each, in deal order
+        cut = -caller & 3  # seat (caller + k) % 4 gets dealt[k]
+        self.hands = dealt[cut:] + dealt[:cut]
         self.unused = deal[4 * HAND_SIZE:]
         self.phase = TRUMP_PHASE
         self.trump = -1
         self.trick = []
         self.led = -1
+        self.follows = None
         self.tricks = []
         self.won = [0, 0]
         self.leader = caller
-        self.turn = caller
+        self.turn = self.current_seat = caller
         self.value = self.game.hand_value
         self.last_raise_team = -1
         self.raiser = -1
@@ -213,7 +227,7 @@ class WattenState(StateData, State):
         n = self.event_no = self.event_no + 1
         log = self.log
         log.append((n, kind, seat, arg, mask))
-        if len(log) > 2 * LOG_KEEP:
+        if len(log) > _LOG_MAX:
             del log[:-LOG_KEEP]
 
     # -- whose decision -------------------------------------------------------
@@ -222,30 +236,37 @@ class WattenState(StateData, State):
             return _NO_SEATS
         return _SEAT[self.turn]
 
-    @property
-    def current_seat(self) -> int | None:
-        return None if self.phase == OVER else self.turn
-
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
     # -- actions ----------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action] | tuple[Action, ...]:
         phase = self.phase
-        if phase == OVER or (seat is not None and seat != self.turn):
-            return _NO_ACTIONS
-        if phase == PLAY_PHASE:
-            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any
-            hand = self.hands[self.turn]
-            led = self.led
-            if led >= 0:
-                eff = self.game.eff[self.trump]
-                acts = [PLAYS[c] for c in hand if eff[c] == led] or list(map(PLAYS.__getitem__, hand))
+        if phase == PLAY_PHASE:  # first: most decisions are plays
+            turn = self.turn
+            if seat is not None and seat != turn:
+                return _NO_ACTIONS
+            # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any.
+            # (Plain loops: in CPython 3.11 a comprehension or map() costs more than the
+            # five cards it goes through; counted with callgrind, docs/performance.md.)
+            hand = self.hands[turn]
+            follows = self.follows
+            acts = []
+            if follows is not None:
+                for c in hand:
+                    if follows[c]:
+                        acts.append(PLAYS[c])
+                if not acts:
+                    for c in hand:
+                        acts.append(PLAYS[c])
             else:
-                acts = list(map(PLAYS.__getitem__, hand))
-            if self.game.raising and self._raise_block(self.turn) is None:
+                for c in hand:
+                    acts.append(PLAYS[c])
+            if self.game.raising and self._raise_block(turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
+        if phase == OVER or (seat is not None and seat != self.turn):
+            return _NO_ACTIONS
         if phase == TRUMP_PHASE:
             return TRUMPS
         if phase == SIGNAL_PHASE:
@@ -254,13 +275,18 @@ class WattenState(StateData, State):
 
     def _follow_duty(self) -> int:
         """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none.
-        Worked out from the trick; play keeps it in `led` (code that builds a position
-        field by field sets `led = _follow_duty()`)."""
+        Worked out from the trick; play keeps it in `led` and the cards that follow it in
+        `follows` (code that builds a position field by field calls `_set_follow_duty()`)."""
         trick = self.trick
         if not trick:
             return -1
         led = self.game.eff[self.trump][trick[0]]
         return led if self.game.follow_all or led == self.trump else -1
+
+    def _set_follow_duty(self) -> None:
+        """`led` and `follows` as the trick says (for code that builds a position field by field)."""
+        led = self.led = self._follow_duty()
+        self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
 
     def _raise_block(self, seat: int) -> str | None:
         """WA-6: the code of why `seat`'s team may not raise now; None if it may.  (Cheap:
@@ -341,25 +367,92 @@ class WattenState(StateData, State):
         Anything else (a refusal and its reason, notation, a strict replay applied as a
         transaction) takes the protocol's own way."""
         turn = self.turn
-        if (seat is None or seat == turn) and action.__class__ is Action and self.chance.rng is not None:
-            if action.kind == PLAY:
-                if self.phase == PLAY_PHASE and self._play_problem(action.arg, turn) is None:
-                    self._play(action.arg, turn)
-                    self.history.append((turn, action, False))
+        if action.__class__ is Action and (seat is None or seat == turn) and self.chance.rng is not None:
+            kind = action.kind
+            phase = self.phase
+            if kind == PLAY:
+                if phase == PLAY_PHASE:
+                    # WA-3.2, _play_problem's test inlined: a held card that follows the
+                    # suit to follow, or any held card if none is held or none is due
+                    c = action.arg
+                    hand = self.hands[turn]
+                    if c in hand:
+                        follows = self.follows
+                        allowed = follows is None or follows[c]
+                        if not allowed:
+                            for x in hand:
+                                if follows[x]:
+                                    break  # holds the suit to follow: _play_problem says why not
+                            else:
+                                allowed = True
+                        if allowed:
+                            # _play inlined (keep in step with it)
+                            hand.remove(c)
+                            trick = self.trick
+                            if trick:
+                                if follows is not None and not follows[c]:
+                                    self.voids[turn] |= 1 << self.led  # did not follow: holds none
+                            else:
+                                self.leader = turn
+                                led = self.led = self.game.duty[self.trump][c]
+                                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
+                            trick.append(c)
+                            n = self.event_no = self.event_no + 1
+                            log = self.log
+                            log.append((n, EV_PLAY, turn, c, ALL_SEATS))
+                            if len(log) > _LOG_MAX:
+                                del log[:-LOG_KEEP]
+                            if len(trick) == 4:
+                                self._finish_trick()
+                            else:
+                                self.turn = self.current_seat = (turn + 1) & 3
+                            self.history.append(_PLAY_ENTRIES[turn][c])
+                            return
+            elif kind == SIGNAL:
+                if phase == SIGNAL_PHASE:  # WA-5: any level, in turn
+                    self._signal(action.arg, turn)
+                    self.history.append(_SIGNAL_ENTRIES[turn][action.arg])
                     return
-            elif self.phase != OVER and self._why_illegal(action, turn) is None:
+            elif phase != OVER and self._why_illegal(action, turn) is None:
                 self._apply(action, turn)
                 self.history.append((turn, action, False))
                 return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: Action, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`), with the
+        play (WA-3.1-3.3, `_play`) inlined: most actions are plays."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
             return
         if action.kind == PLAY:
-            self._play(action.arg, seat)
+            c = action.arg
+            hand = self.hands[seat]
+            follows = self.follows
+            # _play inlined (keep in step with it)
+            hand.remove(c)
+            trick = self.trick
+            if trick:
+                if follows is not None and not follows[c]:
+                    self.voids[seat] |= 1 << self.led  # did not follow: holds none
+            else:
+                self.leader = seat
+                led = self.led = self.game.duty[self.trump][c]
+                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
+            trick.append(c)
+            n = self.event_no = self.event_no + 1
+            log = self.log
+            log.append((n, EV_PLAY, seat, c, ALL_SEATS))
+            if len(log) > _LOG_MAX:
+                del log[:-LOG_KEEP]
+            if len(trick) == 4:
+                self._finish_trick()
+            else:
+                self.turn = self.current_seat = (seat + 1) & 3
+            self.history.append(_PLAY_ENTRIES[seat][c])
+            return
+        if action.kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
+            self._signal(action.arg, seat)
         else:
             self._apply(action, seat)
         self.history.append((seat, action, False))
@@ -388,26 +481,30 @@ class WattenState(StateData, State):
             self.phase = PLAY_PHASE
         else:
             self.phase = SIGNAL_PHASE
-        self.turn = self.caller  # WA-3.1 / WA-5: the caller signals first and leads
+        self.turn = self.current_seat = self.caller  # WA-3.1 / WA-5: the caller signals first and leads
 
     # -- WA-5 Zwicken -----------------------------------------------------------
     def _signal(self, level: int, seat: int) -> None:
         """WA-5: one signal per player in play order from the caller, seen by the partner only
         (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
         self.signals[seat] = level
-        self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
+        n = self.event_no = self.event_no + 1  # _log inlined
+        log = self.log
+        log.append((n, EV_SIGNAL, seat, level, self.game.signal_masks[seat]))
+        if len(log) > _LOG_MAX:
+            del log[:-LOG_KEEP]
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
+        self.signal_log.append((len(self.history), seat, self.hand_no, n, False))
         p = self.game.detection_p
         if level and p > 0:
             x = self.chance.draw("signal_checks", self.game.signal_check)
             if x < p:
                 self._caught(seat, level)
                 return
-        nxt = (seat + 1) % 4
+        nxt = (seat + 1) & 3
         if nxt == self.caller:
             self.phase = PLAY_PHASE
-        self.turn = nxt
+        self.turn = self.current_seat = nxt
 
     def _caught(self, seat: int, level: int) -> None:
         """WA-5.1: the caught team loses the hand at once; the opponents score its current value."""
@@ -418,43 +515,59 @@ class WattenState(StateData, State):
 
     # -- WA-3 tricks -----------------------------------------------------------
     def _play(self, c: int, seat: int) -> None:
-        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick."""
+        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick.  (apply
+        and apply_legal have this inlined, as most actions are plays: change all three.)"""
         self.hands[seat].remove(c)
         trick = self.trick
-        eff = self.game.eff[self.trump]
         if trick:
-            led = self.led
-            if led >= 0 and eff[c] != led:
-                self.voids[seat] |= 1 << led  # did not follow: holds none of the led suit
+            follows = self.follows
+            if follows is not None and not follows[c]:
+                self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
-            led = eff[c]  # WA-3.2: the first card sets the suit to follow
-            self.led = led if led == self.trump or self.game.follow_all else -1
+            # WA-3.2: the first card sets the suit to follow (and which cards follow it)
+            led = self.led = self.game.duty[self.trump][c]
+            self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
         trick.append(c)
         n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
         log = self.log
         log.append((n, EV_PLAY, seat, c, ALL_SEATS))
-        if len(log) > 2 * LOG_KEEP:
+        if len(log) > _LOG_MAX:  # trimmed exactly as _log does: the views show its tail
             del log[:-LOG_KEEP]
         if len(trick) == 4:
             self._finish_trick()
         else:
-            self.turn = seat + 1 if seat < 3 else 0
+            self.turn = self.current_seat = (seat + 1) & 3
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         trick = self.trick
-        trump = self.trump
-        game = self.game
-        best = best_index(game.strength[trump * 4 + game.eff[trump][trick[0]]], trick)
+        # best_index unrolled: the strongest card; equal strength: the earlier card wins
+        a, b, c, d = trick
+        row = self.game.trick_rows[self.trump][a]
+        best = 0
+        top = row[a]
+        if row[b] > top:
+            best = 1
+            top = row[b]
+        if row[c] > top:
+            best = 2
+            top = row[c]
+        if row[d] > top:
+            best = 3
         winner = (self.leader + best) & 3
-        self.tricks.append((self.leader, tuple(trick), winner))
+        self.tricks.append((self.leader, (a, b, c, d), winner))
         self.won[winner & 1] += 1
         self.trick = []
         self.led = -1
-        self._log(EV_TRICK, winner, best)
+        self.follows = None
+        n = self.event_no = self.event_no + 1  # _log inlined
+        log = self.log
+        log.append((n, EV_TRICK, winner, best, ALL_SEATS))
+        if len(log) > _LOG_MAX:
+            del log[:-LOG_KEEP]
         self.leader = winner
-        self.turn = winner
+        self.turn = self.current_seat = winner
         if len(self.tricks) == HAND_SIZE:
             self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
 
@@ -463,7 +576,7 @@ class WattenState(StateData, State):
         """WA-6: the player about to play raises; the next opponent in play order answers."""
         self.raiser = seat
         self.phase = ANSWER_PHASE
-        self.turn = (seat + 1) % 4
+        self.turn = self.current_seat = (seat + 1) % 4
         self._log(EV_RAISE, seat, self.value + 1)
 
     def _accept(self, seat: int) -> None:
@@ -471,7 +584,7 @@ class WattenState(StateData, State):
         self.value += 1
         self.last_raise_team = self.raiser & 1
         self._log(EV_ACCEPT, seat, self.value)
-        self.turn = self.raiser
+        self.turn = self.current_seat = self.raiser
         self.raiser = -1
         self.phase = PLAY_PHASE
 
@@ -497,6 +610,7 @@ class WattenState(StateData, State):
         self._log(EV_HAND, team, points * 4 + reason)
         if over:
             self.phase = OVER
+            self.current_seat = None
             self.winner_team = team
             self._log(EV_GAME, team, total)
             return

@@ -20,12 +20,15 @@ LOG_KEEP = 24  # events kept (trimmed in bulk once the log is twice this long)
 class StateData:
     """Every field of a Watten position.  Cards are ints 0..31 (actions.py).  `led` is
     the suit the current trick must follow (WA-3.2, jacks count as trump), -1 for none:
-    set by its first card, so the rules need not work it out at every card."""
+    set by its first card, so the rules need not work it out at every card; `follows`
+    is then the table of which cards follow it (None: any card may be played).
+    `current_seat` is `turn`, or None once the game is over, kept as a field because
+    every caller asks it before every action (a property costs ten times as much)."""
 
     __slots__ = (
         "game", "chance", "history",
         "phase", "hand_no", "dealer", "caller", "trump",
-        "hands", "unused", "trick", "led", "leader", "turn", "tricks", "won",
+        "hands", "unused", "trick", "led", "follows", "leader", "turn", "current_seat", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
         "winner_team", "log", "event_no", "signal_log", "results",
@@ -45,8 +48,10 @@ class StateData:
         c.unused = self.unused  # never mutated in place (replaced at each deal)
         c.trick = self.trick[:]
         c.led = self.led
+        c.follows = self.follows  # a shared table, never mutated
         c.leader = self.leader
         c.turn = self.turn
+        c.current_seat = self.current_seat
         c.tricks = self.tricks[:]  # tuples
         c.won = self.won[:]
         c.team_scores = self.team_scores[:]
