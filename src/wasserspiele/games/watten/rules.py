@@ -361,11 +361,11 @@ class WattenState(StateData, State):
         return Reason("watten.must_follow", suit=SUITS[led], held=must)
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """The protocol's checked `apply` with its common case inlined: the seat to move
-        (or no seat named) plays a card `_play_problem` allows (WA-3.2) or takes another
-        action `_why_illegal` allows, chance drawn from a generator.
-        Anything else (a refusal and its reason, notation, a strict replay applied as a
-        transaction) takes the protocol's own way."""
+        """The protocol's checked `apply` with its common case checked here: the seat to
+        move (or no seat named) plays a card `_play_problem` allows (WA-3.2), sends a
+        signal or takes another action `_why_illegal` allows, chance drawn from a
+        generator; `apply_legal` then plays it.  Anything else (a refusal and its reason,
+        notation, a strict replay applied as a transaction) takes the protocol's own way."""
         turn = self.turn
         if action.__class__ is Action and (seat is None or seat == turn) and self.chance.rng is not None:
             kind = action.kind
@@ -378,44 +378,21 @@ class WattenState(StateData, State):
                     hand = self.hands[turn]
                     if c in hand:
                         follows = self.follows
-                        allowed = follows is None or follows[c]
-                        if not allowed:
+                        if follows is not None and not follows[c]:
                             for x in hand:
                                 if follows[x]:
                                     break  # holds the suit to follow: _play_problem says why not
                             else:
-                                allowed = True
-                        if allowed:
-                            # _play inlined (keep in step with it)
-                            hand.remove(c)
-                            trick = self.trick
-                            if trick:
-                                if follows is not None and not follows[c]:
-                                    self.voids[turn] |= 1 << self.led  # did not follow: holds none
-                            else:
-                                self.leader = turn
-                                led = self.led = self.game.duty[self.trump][c]
-                                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
-                            trick.append(c)
-                            n = self.event_no = self.event_no + 1
-                            log = self.log
-                            log.append((n, EV_PLAY, turn, c, ALL_SEATS))
-                            if len(log) > _LOG_MAX:
-                                del log[:-LOG_KEEP]
-                            if len(trick) == 4:
-                                self._finish_trick()
-                            else:
-                                self.turn = self.current_seat = (turn + 1) & 3
-                            self.history.append(_PLAY_ENTRIES[turn][c])
+                                follows = None
+                        if follows is None or follows[c]:
+                            self.apply_legal(action, turn)
                             return
             elif kind == SIGNAL:
                 if phase == SIGNAL_PHASE:  # WA-5: any level, in turn
-                    self._signal(action.arg, turn)
-                    self.history.append(_SIGNAL_ENTRIES[turn][action.arg])
+                    self.apply_legal(action, turn)
                     return
             elif phase != OVER and self._why_illegal(action, turn) is None:
-                self._apply(action, turn)
-                self.history.append((turn, action, False))
+                self.apply_legal(action, turn)
                 return
         State.apply(self, action, seat)
 
@@ -515,8 +492,8 @@ class WattenState(StateData, State):
 
     # -- WA-3 tricks -----------------------------------------------------------
     def _play(self, c: int, seat: int) -> None:
-        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick.  (apply
-        and apply_legal have this inlined, as most actions are plays: change all three.)"""
+        """WA-3.1-3.3: play a card clockwise; the fourth card decides the trick.  (apply_legal
+        has this inlined, as most actions are plays: change both.)"""
         self.hands[seat].remove(c)
         trick = self.trick
         if trick:
