@@ -176,30 +176,32 @@ class WasserlochState(WasserlochData, State):
             self.apply_legal(action, seat)
 
     def apply_legal(self, action: Play, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`): `_apply`'s
-        rules inlined, leanly (`apply` comes here after its checks).  Only a
-        play that ends the round (WL-5.2) goes through `_apply`, as it deals the next
-        round: through `State.apply`, as a transaction, in a strict replay."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`; `apply` comes
+        here after its checks).  The common play, while the pile lasts, is `_apply`'s
+        rules inlined: a hand of 5 plays and draws what it played, so neither the hand's
+        size nor the round's end needs looking at.  Every other play (the pile running
+        out, the round's last plays) is `_apply`'s; a strict replay (no generator) takes
+        the round's last play through `State.apply`, as a transaction, since it deals."""
         n = action.count
+        pos = self.pile_pos
+        end = pos + n
+        pile = self.pile
+        if self.hand_sizes[seat] != HAND_LIMIT or end > len(pile):
+            if self.chance.rng is None and self.hand_sizes[seat] == n and pos == len(pile):
+                State.apply(self, action, seat)
+                return
+            self._apply(action, seat)
+            self.history.append(action.entries[seat])
+            return
         v = action.value
         hand = self.hands[seat]
-        size = self.hand_sizes[seat]
-        pos = self.pile_pos
-        pile = self.pile
-        if size == n and pos == len(pile):
-            if self.chance.rng is None:
-                State.apply(self, action, seat)
-            else:
-                self._apply(action, seat)
-                self.history.append(action.entries[seat])
-            return
         hand[v] -= n  # WL-4.1
         hole = self.hole
         placed = hole[v] = hole[v] + n
         if placed < DRIVE_THRESHOLD:
             self.last[seat] = self.quiet[action.index]
         else:
-            # WL-4.2, WL-4.3, WL-4.5: drive off the nearest place this value may take
+            # WL-4.2, WL-4.3, WL-4.5 (`drive_off` inlined): the nearest place this value may take
             for target in _CHASE[self.chase_adjacent][v]:
                 if hole[target]:
                     taken = hole[target]
@@ -210,25 +212,13 @@ class WasserlochState(WasserlochData, State):
                     break
             else:
                 self.last[seat] = self.quiet[action.index]
-        # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty.  While the
-        # pile lasts a hand holds 5 before every play and draws what it played.
-        end = pos + n
-        if size == HAND_LIMIT and end <= len(pile):
-            if n == 1:
-                hand[pile[pos]] += 1
-            else:
-                for w in pile[pos:end]:
-                    hand[w] += 1
-            self.pile_pos = end
+        # WL-4.4, WL-5.1: draw what was played
+        if n == 1:
+            hand[pile[pos]] += 1
         else:
-            size -= n
-            if size < HAND_LIMIT and pos < len(pile):
-                end = min(pos + HAND_LIMIT - size, len(pile))
-                for w in pile[pos:end]:
-                    hand[w] += 1
-                self.pile_pos = end
-                size += end - pos
-            self.hand_sizes[seat] = size
+            for w in pile[pos:end]:
+                hand[w] += 1
+        self.pile_pos = end
         self.current_seat = _AFTER[self.players][seat]  # WL-3.3
         self.history.append(action.entries[seat])
 
