@@ -67,6 +67,15 @@ class Wildwasser(Game):
             w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
         self.pick_events = tuple(("pick", s) for s in range(p))
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
+        self.decide_move_events = tuple(("decide", s, MOVE_CARD._text) for s in range(p))
+        # WW-4.4: where the animal on crossing field f drifts when the river is pushed
+        # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
+        last = b.slots - 1
+        self.drift = [-1] * (b.fields + 2)
+        for f in b.crossing_field_list:
+            s = self.flow[b.field_crossing[f]] + 1
+            self.drift[f] = (TEAM_CARD if s > last
+                             else b.crossing_fields[self.slot_crossing[s]][b.field_column[f] - 1])
 
     def parse_action(self, text: str) -> WildAction:
         return parse_action(text)
@@ -159,6 +168,7 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         self.phase = PICK_PHASE
         self.waiting = g.all_seats
+        self.current_seat = 0
         self.order = g.orders[self.marker]
         self.turn = -1
         self.card = -1
@@ -168,23 +178,29 @@ class WildwasserState(WildwasserData, State):
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
         order = self.order
+        pick = self.pick
+        g = self.game
+        turn = self.turn  # kept in a local: stored back at each exit
         while True:
-            self.turn += 1
-            if self.turn == len(order):
+            turn += 1
+            if turn == len(order):
+                self.turn = turn
                 self._end_round()
                 return
-            s = order[self.turn]
-            c = self.pick[s]
-            self.pick[s] = -1
+            s = order[turn]
+            c = pick[s]
+            pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self.log = (self.game.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
+            self.log = (g.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
             self.log_len += 1
             if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
                 self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
                 continue
+            self.turn = turn
             self.phase = CHOOSE
-            self.waiting = self.game.one_seat[s]
+            self.waiting = g.one_seat[s]
+            self.current_seat = s
             return
 
     def _end_round(self) -> None:
@@ -197,6 +213,7 @@ class WildwasserState(WildwasserData, State):
         if self.last_round or max(self.done) >= FINISHED_TO_END:
             self.phase = OVER
             self.waiting = ()
+            self.current_seat = None
             self._note("end", -1, "tiles" if self.last_round else "finish")
             return
         self.round += 1
@@ -347,23 +364,22 @@ class WildwasserState(WildwasserData, State):
                 self._note("last_round", seat)
         old = self.slots
         fallen = old[-1]
+        # lift every drifting animal first: a field it lands on may not be cleared yet
         drifting = []
         for f in b.crossing_field_list:
             a = occ[f]
             if a >= 0:
-                drifting.append((a, f))
+                drifting.append(a)
                 occ[f] = -1
-        last = b.slots - 1
+        drift = self.game.drift
         washed = []
-        for a, f in drifting:
-            s = self.flow[b.field_crossing[f]] + 1
-            if s > last:
-                pos[a] = TEAM_CARD
-                washed.append(a)
-            else:
-                nf = b.crossing_fields[self.game.slot_crossing[s]][b.field_column[f] - 1]
+        for a in drifting:
+            nf = drift[pos[a]]
+            pos[a] = nf
+            if nf:
                 occ[nf] = a
-                pos[a] = nf
+            else:  # over the waterfall: back to the team card
+                washed.append(a)
         self.slots = [new] + old[:-1]
         if fallen >= 0:
             self.discard.append(fallen)
@@ -374,11 +390,6 @@ class WildwasserState(WildwasserData, State):
     def to_move(self) -> tuple[int, ...]:
         """WW-3.1: during the pick phase every seat that has not picked; then the resolver."""
         return self.waiting
-
-    @property
-    def current_seat(self) -> int | None:
-        waiting = self.waiting
-        return waiting[0] if waiting else None
 
     def apply(self, action: WildAction | str, seat: int | None = None) -> None:
         """The protocol's checked `apply` with its common case inlined: a pending seat
@@ -393,26 +404,47 @@ class WildwasserState(WildwasserData, State):
                 if self.phase == PICK_PHASE:
                     # half of all actions: `_why_illegal`'s pick case, inlined
                     if action.kind == PICK and self.hand[seat] >> action.arg & 1:
-                        self._pick(action.arg, seat)
-                        self.history.append((seat, action, len(waiting) > 1))
+                        self.apply_legal(action, seat)
                         return
                 elif self._why_illegal(action, seat) is None:
-                    self._apply(action, seat)
-                    self.history.append((seat, action, len(waiting) > 1))
+                    self.apply_legal(action, seat)
                     return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick` and
+        the card's own move of `_apply` inlined (together most of all actions; a call
+        costs about 700 instructions).  The history entry is appended last, as the
+        protocol does (`_end_round` counts on it)."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
-        else:
-            together = len(self.waiting) > 1  # as apply records it
-            if self.phase == PICK_PHASE:
-                self._pick(action.arg, seat)
+            return
+        if self.phase == PICK_PHASE:
+            # WW-3.1: a secret pick; the first reveal waits for the last pick
+            sp = action.arg
+            self.hand[seat] &= ~(1 << sp)
+            self.pick[seat] = sp
+            g = self.game
+            self.log = (g.pick_events[seat], self.log)
+            self.log_len += 1
+            left = self.waiting = g.after_pick[self.waiting][seat]
+            if left:  # others still pick: this pick was made together with theirs
+                self.current_seat = left[0]
+                self.history.append((seat, action, True))
             else:
-                self._apply(action, seat)
-            self.history.append((seat, action, together))
+                self._next_turn()
+                self.history.append((seat, action, False))
+            return
+        if action is MOVE_CARD:
+            # WW-3.2: the card's own animal moves by its speed (legal in CHOOSE only)
+            self.log = (self.game.decide_move_events[seat], self.log)
+            self.log_len += 1
+            c = self.card
+            if not self._run(seat * N_SPECIES + c, self.board.speed[c]):
+                self._next_turn()
+        else:
+            self._apply(action, seat)
+        self.history.append((seat, action, False))  # one seat decides outside the pick phase
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -539,7 +571,9 @@ class WildwasserState(WildwasserData, State):
         self.log = (g.pick_events[seat], self.log)  # _note inlined: every seat picks every round
         self.log_len += 1
         waiting = self.waiting = g.after_pick[self.waiting][seat]
-        if not waiting:
+        if waiting:
+            self.current_seat = waiting[0]
+        else:
             self._next_turn()
 
     def _resolve(self, action: WildAction, seat: int) -> bool:
