@@ -240,45 +240,6 @@ class WildwasserState(WildwasserData, State):
                 best = first
         return best
 
-    def _step(self, a: int, n: int) -> int:
-        """WW-4.1, WW-4.2, WW-4.5: move animal `a` n fields forward.
-
-        Occupied fields are passed and counted; ending on one, the animal moves on to the
-        next free field.  Past the last field it finishes (extra movement is lost) and
-        takes its species' next podium place.  It cannot enter an empty slot's crossing
-        (WW-4.5): it stops on the furthest free field before it, or stays if there is none.
-        Returns the field where the movement ended, 0 if it finished or did not move.
-        """
-        occ = self.occ
-        p = self.pos[a]
-        seat = a // N_SPECIES
-        sp = a - seat * N_SPECIES
-        gap = self._gap_after(p) if self.gaps else self.finish
-        t = p + n
-        while t < gap and occ[t] >= 0:
-            t += 1
-        if t >= gap and gap < self.finish:
-            t = gap - 1
-            while t > p and occ[t] >= 0:
-                t -= 1
-            if t <= p:
-                self._note("blocked", seat, sp, p)
-                return 0
-            self._note("blocked", seat, sp, t)
-        occ[p] = -1  # occ[0] (team card) stays -1 as well
-        if t >= self.finish:
-            self.pos[a] = self.finish
-            self.podium_n[sp] += 1
-            self.place[a] = self.podium_n[sp]
-            self.done[seat] += 1
-            self._note("finish", seat, sp, p, self.place[a])
-            return 0
-        occ[t] = a
-        self.pos[a] = t
-        self.log = (("move", seat, sp, p, t), self.log)  # _note inlined: the commonest event
-        self.log_len += 1
-        return t
-
     def icon_at(self, f: int) -> int:
         """The icon on field f now: fixed on a bank, from the tile in the slot on a crossing."""
         b = self.board
@@ -291,13 +252,44 @@ class WildwasserState(WildwasserData, State):
     def _run(self, a: int, n: int) -> bool:
         """WW-4.3: move `a` by n, then resolve the icon where the movement ended, chains in
         order; drifting never triggers icons.  True when a decision of the seat is pending
-        (a sun to place, a start marker to move)."""
+        (a sun to place, a start marker to move).
+
+        Each move (WW-4.1, WW-4.2, WW-4.5; inlined here, most runs are one move and a
+        call costs ~700 instructions): occupied fields are passed and counted; ending on
+        one, the animal moves on to the next free field.  Past the last field it finishes
+        (extra movement is lost) and takes its species' next podium place.  It cannot
+        enter an empty slot's crossing (WW-4.5): it stops on the furthest free field
+        before it, or stays if there is none."""
         seat = a // N_SPECIES
         b = self.board
+        occ, pos, finish = self.occ, self.pos, self.finish
         while True:
-            f = self._step(a, n)
-            if not f:
+            p = pos[a]
+            sp = a - seat * N_SPECIES
+            gap = self._gap_after(p) if self.gaps else finish
+            f = p + n
+            while f < gap and occ[f] >= 0:
+                f += 1
+            if f >= gap and gap < finish:
+                f = gap - 1
+                while f > p and occ[f] >= 0:
+                    f -= 1
+                if f <= p:
+                    self._note("blocked", seat, sp, p)
+                    return False
+                self._note("blocked", seat, sp, f)
+            occ[p] = -1  # occ[0] (team card) stays -1 as well
+            if f >= finish:
+                pos[a] = finish
+                self.podium_n[sp] += 1
+                self.place[a] = self.podium_n[sp]
+                self.done[seat] += 1
+                self._note("finish", seat, sp, p, self.place[a])
                 return False
+            occ[f] = a
+            pos[a] = f
+            self.log = (("move", seat, sp, p, f), self.log)  # _note inlined: the commonest event
+            self.log_len += 1
             k = b.field_crossing[f]  # icon_at(f), inlined
             if k < 0:
                 icon = b.bank_icon[f]
