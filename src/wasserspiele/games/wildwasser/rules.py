@@ -11,6 +11,7 @@ from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
+from .actions import ALL as ALL_ACTIONS
 from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
                       SUN, SUNS, WildAction, parse_action)
 from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
@@ -67,7 +68,8 @@ class Wildwasser(Game):
             w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
         self.pick_events = tuple(("pick", s) for s in range(p))
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
-        self.decide_move_events = tuple(("decide", s, MOVE_CARD._text) for s in range(p))
+        # the log's "decide" event of each (seat, action), made once and shared (tuples are immutable)
+        self.decide_events = tuple(tuple(("decide", s, act._text) for act in ALL_ACTIONS) for s in range(p))
         # WW-4.4: where the animal on crossing field f drifts when the river is pushed
         # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
         last = b.slots - 1
@@ -427,15 +429,25 @@ class WildwasserState(WildwasserData, State):
                 self._next_turn()
                 self.history.append((seat, action, False))
             return
-        if action is MOVE_CARD:
-            # WW-3.2: the card's own animal moves by its speed (legal in CHOOSE only)
-            self.log = (self.game.decide_move_events[seat], self.log)
-            self.log_len += 1
-            c = self.card
-            if not self._run(seat * N_SPECIES + c, self.board.speed[c]):
-                self._next_turn()
+        # `_apply` for one seat's decision, inlined
+        self.log = (self.game.decide_events[seat][action.index], self.log)
+        self.log_len += 1
+        ph = self.phase
+        if ph == CHOOSE:
+            if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
+                c = self.card
+                pending = self._run(seat * N_SPECIES + c, self.board.speed[c])
+            else:
+                pending = self._resolve(action, seat)
         else:
-            self._apply(action, seat)
+            self.phase = CHOOSE
+            if ph == SUN_CHOICE:
+                pending = self._run(seat * N_SPECIES + action.arg, 1)
+            else:
+                self._set_marker(seat, action.arg)
+                pending = False
+        if not pending:
+            self._next_turn()
         self.history.append((seat, action, False))  # one seat decides outside the pick phase
 
     def is_terminal(self) -> bool:
@@ -443,29 +455,26 @@ class WildwasserState(WildwasserData, State):
 
     def legal_actions(self, seat: int | None = None):
         if seat is None:
-            if not self.waiting:
+            seat = self.current_seat
+            if seat is None:
                 return ()
-            seat = self.waiting[0]
-        if seat not in self.waiting:
+        elif seat not in self.waiting:
             return ()
         ph = self.phase
         if ph == PICK_PHASE:
             return PICKS_BY_MASK[self.hand[seat]]
         if ph == CHOOSE:
-            return self._choices(seat)
+            # WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action
+            c = self.card
+            if c == TURTLE:
+                return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
+            finished = self.pos[seat * N_SPECIES + c] == self.finish
+            if c == CHEETAH:
+                return self.game.cheetah_choices[self.marker][finished]
+            return ACT_ONLY if finished else MOVE_OR_ACT
         if ph == SUN_CHOICE:
             return SUN_BY_MASK[self._unfinished(seat, range(N_SPECIES))]
         return self.game.markers
-
-    def _choices(self, seat: int) -> tuple[WildAction, ...]:
-        """WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action."""
-        c = self.card
-        if c == TURTLE:
-            return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
-        finished = self.pos[seat * N_SPECIES + c] == self.finish
-        if c == CHEETAH:
-            return self.game.cheetah_choices[self.marker][finished]
-        return ACT_ONLY if finished else MOVE_OR_ACT
 
     def _why_illegal(self, action, seat: int) -> Reason | None:
         if action.__class__ is not WildAction:
