@@ -175,7 +175,8 @@ class WildwasserState(WildwasserData, State):
         self.turn = -1
         self.card = -1
         self.round_start = first_pick
-        self._note("round", -1, self.round, self.marker)
+        self.log = (("round", -1, self.round, self.marker), self.log)  # _note inlined: every round
+        self.log_len += 1
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
@@ -300,7 +301,8 @@ class WildwasserState(WildwasserData, State):
                 icon = b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
             if not icon:
                 return False
-            self._note("icon", seat, icon, f)
+            self.log = (("icon", seat, icon, f), self.log)  # _note inlined: half of all moves end on one
+            self.log_len += 1
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
@@ -323,7 +325,8 @@ class WildwasserState(WildwasserData, State):
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
         face = self.chance.draw("dice", b.die)
-        self._note("roll", seat, face)
+        self.log = (("roll", seat, face), self.log)  # _note inlined
+        self.log_len += 1
         sp = b.face_species[face]
         if sp < 0:
             if self._unfinished(seat, range(N_SPECIES)):
@@ -341,7 +344,8 @@ class WildwasserState(WildwasserData, State):
         """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
         self.hand[seat] |= self.revealed[seat]
         self.revealed[seat] = 0
-        self._note("cards", seat)
+        self.log = (("cards", seat), self.log)  # _note inlined (a meerkat in four actions)
+        self.log_len += 1
 
     def _push(self, seat: int) -> None:
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
@@ -378,7 +382,8 @@ class WildwasserState(WildwasserData, State):
         if fallen >= 0:
             self.discard.append(fallen)
         self.gaps = -1 in self.slots
-        self._note("push", seat, new, fallen, tuple(washed))
+        self.log = (("push", seat, new, fallen, tuple(washed)), self.log)  # _note inlined
+        self.log_len += 1
 
     # -- protocol ----------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -602,7 +607,8 @@ class WildwasserState(WildwasserData, State):
     def _set_marker(self, seat: int, to: int) -> None:
         """WW-3.5: the start marker may move several times; only the last place counts."""
         self.marker = to
-        self._note("marker", seat, to)
+        self.log = (("marker", seat, to), self.log)  # _note inlined (a cheetah in four actions)
+        self.log_len += 1
 
     # -- outcome ------------------------------------------------------------------
     def scores(self) -> list[float]:
