@@ -496,6 +496,8 @@ class WildwasserState(WildwasserData, State):
             c = self.card
             if action is MOVE_CARD and c != TURTLE and self.pos[seat * N_SPECIES + c] != self.finish:
                 return None  # WW-3.2: the card's own animal moves (the commonest choice)
+            if action is ACT and c != TURTLE and c != CHEETAH:
+                return None  # WW-3.2: the zebra's, rhino's or meerkat's action (the next commonest)
             return self._why_not_choice(action, seat)
         if ph == SUN_CHOICE:
             if kind != SUN:
