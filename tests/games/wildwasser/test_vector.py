@@ -39,6 +39,7 @@ def _engine_state(envs: WildwasserVectorEnv, e: int, game):
         s.waiting = tuple(t for t in range(p) if s.pick[t] < 0)
     else:
         s.waiting = () if s.phase == K.OVER else (row[K.WAIT],)
+    s.current_seat = s.waiting[0] if s.waiting else None
     s.log, s.log_len = None, 0
     return s
 

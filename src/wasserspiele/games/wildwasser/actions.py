@@ -14,15 +14,19 @@ _NOTATION_HELP = ("pick ANIMAL, move, move ANIMAL, action, action SEAT, sun ANIM
 
 
 class WildAction:
-    """One decision: `kind` and its argument (a species index, a seat, or None); interned."""
+    """One decision: `kind` and its argument (a species index, a seat, or None); interned.
+    `index` numbers the interned actions 0.. (ALL[index] is the action), so the engine can
+    keep per-action tables in tuples instead of dicts (hashing calls __hash__ in Python)."""
 
-    __slots__ = ("kind", "arg", "_text", "_hash")
+    __slots__ = ("kind", "arg", "_text", "_hash", "index")
 
     def __init__(self, kind: str, arg: int | None, text: str):
         self.kind = kind
         self.arg = arg
         self._text = text
         self._hash = hash((kind, arg))
+        self.index = len(ALL)
+        ALL.append(self)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, WildAction) and self.kind == other.kind and self.arg == other.arg)
@@ -38,6 +42,9 @@ class WildAction:
 
     def __reduce__(self):
         return (parse_action, (self._text,))
+
+
+ALL: list[WildAction] = []  # every interned action, by index
 
 
 def _species_action(kind: str) -> tuple[WildAction, ...]:

@@ -11,6 +11,7 @@ from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
+from .actions import ALL as ALL_ACTIONS
 from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CARD, PICK, PICKS,
                       SUN, SUNS, WildAction, parse_action)
 from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
@@ -67,6 +68,16 @@ class Wildwasser(Game):
             w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
         self.pick_events = tuple(("pick", s) for s in range(p))
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
+        # the log's "decide" event of each (seat, action), made once and shared (tuples are immutable)
+        self.decide_events = tuple(tuple(("decide", s, act._text) for act in ALL_ACTIONS) for s in range(p))
+        # WW-4.4: where the animal on crossing field f drifts when the river is pushed
+        # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
+        last = b.slots - 1
+        self.drift = [-1] * (b.fields + 2)
+        for f in b.crossing_field_list:
+            s = self.flow[b.field_crossing[f]] + 1
+            self.drift[f] = (TEAM_CARD if s > last
+                             else b.crossing_fields[self.slot_crossing[s]][b.field_column[f] - 1])
 
     def parse_action(self, text: str) -> WildAction:
         return parse_action(text)
@@ -159,32 +170,40 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         self.phase = PICK_PHASE
         self.waiting = g.all_seats
+        self.current_seat = 0
         self.order = g.orders[self.marker]
         self.turn = -1
         self.card = -1
         self.round_start = first_pick
-        self._note("round", -1, self.round, self.marker)
+        self.log = (("round", -1, self.round, self.marker), self.log)  # _note inlined: every round
+        self.log_len += 1
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
         order = self.order
+        pick = self.pick
+        g = self.game
+        turn = self.turn  # kept in a local: stored back at each exit
         while True:
-            self.turn += 1
-            if self.turn == len(order):
+            turn += 1
+            if turn == len(order):
+                self.turn = turn
                 self._end_round()
                 return
-            s = order[self.turn]
-            c = self.pick[s]
-            self.pick[s] = -1
+            s = order[turn]
+            c = pick[s]
+            pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self.log = (self.game.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
+            self.log = (g.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
             self.log_len += 1
             if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
                 self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
                 continue
+            self.turn = turn
             self.phase = CHOOSE
-            self.waiting = self.game.one_seat[s]
+            self.waiting = g.one_seat[s]
+            self.current_seat = s
             return
 
     def _end_round(self) -> None:
@@ -197,6 +216,7 @@ class WildwasserState(WildwasserData, State):
         if self.last_round or max(self.done) >= FINISHED_TO_END:
             self.phase = OVER
             self.waiting = ()
+            self.current_seat = None
             self._note("end", -1, "tiles" if self.last_round else "finish")
             return
         self.round += 1
@@ -223,45 +243,6 @@ class WildwasserState(WildwasserData, State):
                 best = first
         return best
 
-    def _step(self, a: int, n: int) -> int:
-        """WW-4.1, WW-4.2, WW-4.5: move animal `a` n fields forward.
-
-        Occupied fields are passed and counted; ending on one, the animal moves on to the
-        next free field.  Past the last field it finishes (extra movement is lost) and
-        takes its species' next podium place.  It cannot enter an empty slot's crossing
-        (WW-4.5): it stops on the furthest free field before it, or stays if there is none.
-        Returns the field where the movement ended, 0 if it finished or did not move.
-        """
-        occ = self.occ
-        p = self.pos[a]
-        seat = a // N_SPECIES
-        sp = a - seat * N_SPECIES
-        gap = self._gap_after(p) if self.gaps else self.finish
-        t = p + n
-        while t < gap and occ[t] >= 0:
-            t += 1
-        if t >= gap and gap < self.finish:
-            t = gap - 1
-            while t > p and occ[t] >= 0:
-                t -= 1
-            if t <= p:
-                self._note("blocked", seat, sp, p)
-                return 0
-            self._note("blocked", seat, sp, t)
-        occ[p] = -1  # occ[0] (team card) stays -1 as well
-        if t >= self.finish:
-            self.pos[a] = self.finish
-            self.podium_n[sp] += 1
-            self.place[a] = self.podium_n[sp]
-            self.done[seat] += 1
-            self._note("finish", seat, sp, p, self.place[a])
-            return 0
-        occ[t] = a
-        self.pos[a] = t
-        self.log = (("move", seat, sp, p, t), self.log)  # _note inlined: the commonest event
-        self.log_len += 1
-        return t
-
     def icon_at(self, f: int) -> int:
         """The icon on field f now: fixed on a bank, from the tile in the slot on a crossing."""
         b = self.board
@@ -274,13 +255,44 @@ class WildwasserState(WildwasserData, State):
     def _run(self, a: int, n: int) -> bool:
         """WW-4.3: move `a` by n, then resolve the icon where the movement ended, chains in
         order; drifting never triggers icons.  True when a decision of the seat is pending
-        (a sun to place, a start marker to move)."""
+        (a sun to place, a start marker to move).
+
+        Each move (WW-4.1, WW-4.2, WW-4.5; inlined here, most runs are one move and a
+        call costs ~700 instructions): occupied fields are passed and counted; ending on
+        one, the animal moves on to the next free field.  Past the last field it finishes
+        (extra movement is lost) and takes its species' next podium place.  It cannot
+        enter an empty slot's crossing (WW-4.5): it stops on the furthest free field
+        before it, or stays if there is none."""
         seat = a // N_SPECIES
         b = self.board
+        occ, pos, finish = self.occ, self.pos, self.finish
         while True:
-            f = self._step(a, n)
-            if not f:
+            p = pos[a]
+            sp = a - seat * N_SPECIES
+            gap = self._gap_after(p) if self.gaps else finish
+            f = p + n
+            while f < gap and occ[f] >= 0:
+                f += 1
+            if f >= gap and gap < finish:
+                f = gap - 1
+                while f > p and occ[f] >= 0:
+                    f -= 1
+                if f <= p:
+                    self._note("blocked", seat, sp, p)
+                    return False
+                self._note("blocked", seat, sp, f)
+            occ[p] = -1  # occ[0] (team card) stays -1 as well
+            if f >= finish:
+                pos[a] = finish
+                self.podium_n[sp] += 1
+                self.place[a] = self.podium_n[sp]
+                self.done[seat] += 1
+                self._note("finish", seat, sp, p, self.place[a])
                 return False
+            occ[f] = a
+            pos[a] = f
+            self.log = (("move", seat, sp, p, f), self.log)  # _note inlined: the commonest event
+            self.log_len += 1
             k = b.field_crossing[f]  # icon_at(f), inlined
             if k < 0:
                 icon = b.bank_icon[f]
@@ -289,7 +301,8 @@ class WildwasserState(WildwasserData, State):
                 icon = b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
             if not icon:
                 return False
-            self._note("icon", seat, icon, f)
+            self.log = (("icon", seat, icon, f), self.log)  # _note inlined: half of all moves end on one
+            self.log_len += 1
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
@@ -312,7 +325,8 @@ class WildwasserState(WildwasserData, State):
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
         face = self.chance.draw("dice", b.die)
-        self._note("roll", seat, face)
+        self.log = (("roll", seat, face), self.log)  # _note inlined
+        self.log_len += 1
         sp = b.face_species[face]
         if sp < 0:
             if self._unfinished(seat, range(N_SPECIES)):
@@ -330,7 +344,8 @@ class WildwasserState(WildwasserData, State):
         """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
         self.hand[seat] |= self.revealed[seat]
         self.revealed[seat] = 0
-        self._note("cards", seat)
+        self.log = (("cards", seat), self.log)  # _note inlined (a meerkat in four actions)
+        self.log_len += 1
 
     def _push(self, seat: int) -> None:
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
@@ -347,38 +362,33 @@ class WildwasserState(WildwasserData, State):
                 self._note("last_round", seat)
         old = self.slots
         fallen = old[-1]
+        # lift every drifting animal first: a field it lands on may not be cleared yet
         drifting = []
         for f in b.crossing_field_list:
             a = occ[f]
             if a >= 0:
-                drifting.append((a, f))
+                drifting.append(a)
                 occ[f] = -1
-        last = b.slots - 1
+        drift = self.game.drift
         washed = []
-        for a, f in drifting:
-            s = self.flow[b.field_crossing[f]] + 1
-            if s > last:
-                pos[a] = TEAM_CARD
-                washed.append(a)
-            else:
-                nf = b.crossing_fields[self.game.slot_crossing[s]][b.field_column[f] - 1]
+        for a in drifting:
+            nf = drift[pos[a]]
+            pos[a] = nf
+            if nf:
                 occ[nf] = a
-                pos[a] = nf
+            else:  # over the waterfall: back to the team card
+                washed.append(a)
         self.slots = [new] + old[:-1]
         if fallen >= 0:
             self.discard.append(fallen)
         self.gaps = -1 in self.slots
-        self._note("push", seat, new, fallen, tuple(washed))
+        self.log = (("push", seat, new, fallen, tuple(washed)), self.log)  # _note inlined
+        self.log_len += 1
 
     # -- protocol ----------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
         """WW-3.1: during the pick phase every seat that has not picked; then the resolver."""
         return self.waiting
-
-    @property
-    def current_seat(self) -> int | None:
-        waiting = self.waiting
-        return waiting[0] if waiting else None
 
     def apply(self, action: WildAction | str, seat: int | None = None) -> None:
         """The protocol's checked `apply` with its common case inlined: a pending seat
@@ -393,55 +403,83 @@ class WildwasserState(WildwasserData, State):
                 if self.phase == PICK_PHASE:
                     # half of all actions: `_why_illegal`'s pick case, inlined
                     if action.kind == PICK and self.hand[seat] >> action.arg & 1:
-                        self._pick(action.arg, seat)
-                        self.history.append((seat, action, len(waiting) > 1))
+                        self.apply_legal(action, seat)
                         return
                 elif self._why_illegal(action, seat) is None:
-                    self._apply(action, seat)
-                    self.history.append((seat, action, len(waiting) > 1))
+                    self.apply_legal(action, seat)
                     return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick` and
+        the card's own move of `_apply` inlined (together most of all actions; a call
+        costs about 700 instructions).  The history entry is appended last, as the
+        protocol does (`_end_round` counts on it)."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
-        else:
-            together = len(self.waiting) > 1  # as apply records it
-            if self.phase == PICK_PHASE:
-                self._pick(action.arg, seat)
+            return
+        if self.phase == PICK_PHASE:
+            # WW-3.1: a secret pick; the first reveal waits for the last pick
+            sp = action.arg
+            self.hand[seat] &= ~(1 << sp)
+            self.pick[seat] = sp
+            g = self.game
+            self.log = (g.pick_events[seat], self.log)
+            self.log_len += 1
+            left = self.waiting = g.after_pick[self.waiting][seat]
+            if left:  # others still pick: this pick was made together with theirs
+                self.current_seat = left[0]
+                self.history.append((seat, action, True))
             else:
-                self._apply(action, seat)
-            self.history.append((seat, action, together))
+                self._next_turn()
+                self.history.append((seat, action, False))
+            return
+        # `_apply` for one seat's decision, inlined
+        self.log = (self.game.decide_events[seat][action.index], self.log)
+        self.log_len += 1
+        ph = self.phase
+        if ph == CHOOSE:
+            if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
+                c = self.card
+                pending = self._run(seat * N_SPECIES + c, self.board.speed[c])
+            else:
+                pending = self._resolve(action, seat)
+        else:
+            self.phase = CHOOSE
+            if ph == SUN_CHOICE:
+                pending = self._run(seat * N_SPECIES + action.arg, 1)
+            else:
+                self._set_marker(seat, action.arg)
+                pending = False
+        if not pending:
+            self._next_turn()
+        self.history.append((seat, action, False))  # one seat decides outside the pick phase
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
     def legal_actions(self, seat: int | None = None):
         if seat is None:
-            if not self.waiting:
+            seat = self.current_seat
+            if seat is None:
                 return ()
-            seat = self.waiting[0]
-        if seat not in self.waiting:
+        elif seat not in self.waiting:
             return ()
         ph = self.phase
         if ph == PICK_PHASE:
             return PICKS_BY_MASK[self.hand[seat]]
         if ph == CHOOSE:
-            return self._choices(seat)
+            # WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action
+            c = self.card
+            if c == TURTLE:
+                return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
+            finished = self.pos[seat * N_SPECIES + c] == self.finish
+            if c == CHEETAH:
+                return self.game.cheetah_choices[self.marker][finished]
+            return ACT_ONLY if finished else MOVE_OR_ACT
         if ph == SUN_CHOICE:
             return SUN_BY_MASK[self._unfinished(seat, range(N_SPECIES))]
         return self.game.markers
-
-    def _choices(self, seat: int) -> tuple[WildAction, ...]:
-        """WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action."""
-        c = self.card
-        if c == TURTLE:
-            return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
-        finished = self.pos[seat * N_SPECIES + c] == self.finish
-        if c == CHEETAH:
-            return self.game.cheetah_choices[self.marker][finished]
-        return ACT_ONLY if finished else MOVE_OR_ACT
 
     def _why_illegal(self, action, seat: int) -> Reason | None:
         if action.__class__ is not WildAction:
@@ -458,6 +496,8 @@ class WildwasserState(WildwasserData, State):
             c = self.card
             if action is MOVE_CARD and c != TURTLE and self.pos[seat * N_SPECIES + c] != self.finish:
                 return None  # WW-3.2: the card's own animal moves (the commonest choice)
+            if action is ACT and c != TURTLE and c != CHEETAH:
+                return None  # WW-3.2: the zebra's, rhino's or meerkat's action (the next commonest)
             return self._why_not_choice(action, seat)
         if ph == SUN_CHOICE:
             if kind != SUN:
@@ -539,7 +579,9 @@ class WildwasserState(WildwasserData, State):
         self.log = (g.pick_events[seat], self.log)  # _note inlined: every seat picks every round
         self.log_len += 1
         waiting = self.waiting = g.after_pick[self.waiting][seat]
-        if not waiting:
+        if waiting:
+            self.current_seat = waiting[0]
+        else:
             self._next_turn()
 
     def _resolve(self, action: WildAction, seat: int) -> bool:
@@ -567,7 +609,8 @@ class WildwasserState(WildwasserData, State):
     def _set_marker(self, seat: int, to: int) -> None:
         """WW-3.5: the start marker may move several times; only the last place counts."""
         self.marker = to
-        self._note("marker", seat, to)
+        self.log = (("marker", seat, to), self.log)  # _note inlined (a cheetah in four actions)
+        self.log_len += 1
 
     # -- outcome ------------------------------------------------------------------
     def scores(self) -> list[float]:
