@@ -2,6 +2,10 @@
 saved as data that merges run by run, as Markdown and on the rules pages."""
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -145,7 +149,29 @@ def test_every_game_has_a_saved_board_of_the_levels_easy_to_hard_at_least():
     for game in ("wasserloch", "seven_waters", "watten", "wildwasser"):
         board = boards[game]
         assert {"easy", "medium", "hard"} <= {r.spec for r in board.ratings}, game
-        assert board.commands and all(c.startswith("wasserspiele leaderboard") for c in board.commands)
+        # what played the board, to replay it: the leaderboard itself, or bench/pairing.py
+        # merging chunk by chunk (a long pairing that decides a step)
+        assert board.commands and all(c.startswith(("wasserspiele leaderboard", "python bench/pairing.py "))
+                                      for c in board.commands)
+        assert all("--data" in c for c in board.commands if c.startswith("python bench/pairing.py"))
+
+
+def test_bench_pairing_merges_each_chunk_into_the_board_and_records_its_command(tmp_path):
+    """bench/pairing.py --data: every chunk's games (new deal seeds) add up on the board."""
+    root = Path(__file__).resolve().parents[2]
+    data = tmp_path / "board.json"
+    save_boards([round_robin("wasserloch", {}, ["easy", "medium"], games=2, seed=0)], data)
+    before = read_boards(data)["wasserloch"].pairing("easy", "medium")
+    out = subprocess.run([sys.executable, str(root / "bench" / "pairing.py"), "wasserloch", "easy", "medium",
+                          "2", "3", "7", str(tmp_path / "total.json"), "--data", str(data)],
+                         capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root / "src")})
+    assert out.returncode == 0, out.stderr
+    board = read_boards(data)["wasserloch"]
+    after = board.pairing("easy", "medium")
+    total = json.loads((tmp_path / "total.json").read_text())
+    assert after.games == before.games + len(total["outcomes"]) and len(total["outcomes"]) >= 6
+    assert after.seeds == before.seeds + (7, 8)
+    assert board.commands[-1].startswith("python bench/pairing.py wasserloch easy medium 2 3 7 ")
 
 
 def test_every_level_stays_within_its_cpu_budget_on_the_leaderboard():
