@@ -465,13 +465,9 @@ class WattenState(StateData, State):
         """WA-5: one signal per player in play order from the caller, seen by the partner only
         (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
         self.signals[seat] = level
-        n = self.event_no = self.event_no + 1  # _log inlined
-        log = self.log
-        log.append((n, EV_SIGNAL, seat, level, self.game.signal_masks[seat]))
-        if len(log) > _LOG_MAX:
-            del log[:-LOG_KEEP]
+        self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, n, False))
+        self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
         p = self.game.detection_p
         if level and p > 0:
             x = self.chance.draw("signal_checks", self.game.signal_check)
