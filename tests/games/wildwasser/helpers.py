@@ -31,6 +31,7 @@ def put(state, seat: int, species: str, field: int) -> None:
         assert state.occ[field] < 0, f"field {field} is taken"
         state.occ[field] = a
     state.pos[a] = field
+    state.sync()  # the engine's kept fields (finished masks, choices) follow the edit
 
 
 def finish(state, seat: int, species: str) -> int:
@@ -42,6 +43,7 @@ def finish(state, seat: int, species: str) -> int:
     state.place[a] = state.podium_n[sp]
     state.pos[a] = state.finish
     state.done[seat] += 1
+    state.sync()
     return state.place[a]
 
 

@@ -41,6 +41,7 @@ def _engine_state(envs: WildwasserVectorEnv, e: int, game):
         s.waiting = () if s.phase == K.OVER else (row[K.WAIT],)
     s.current_seat = s.waiting[0] if s.waiting else None
     s.log, s.log_len = None, 0
+    s.sync()  # the engine's kept fields, derived from the fields set above
     return s
 
 

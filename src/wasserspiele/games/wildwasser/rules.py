@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance
@@ -34,6 +35,15 @@ SUN_BY_MASK = tuple(tuple(SUNS[sp] for sp in range(N_SPECIES) if m >> sp & 1) fo
 MOVE_OR_ACT, ACT_ONLY = (MOVE_CARD, ACT), (ACT,)  # WW-3.2: the other cards' choices
 TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >> sp & 1)
                        for m in range(1 << N_SPECIES))
+# The same tables by a seat's mask of FINISHED species (the `fin` field), so the hot path
+# reads a seat's choices with one index: [card][fin] for every card but the cheetah
+# (whose choices also depend on the start marker: Wildwasser.cheetah_choices).
+ALL_SPECIES = (1 << N_SPECIES) - 1
+SUN_BY_FIN = tuple(SUN_BY_MASK[ALL_SPECIES & ~f] for f in range(1 << N_SPECIES))
+CARD_CHOICES = tuple(
+    tuple(TURTLE_BY_MASK[ALL_SPECIES & ~f] if c == TURTLE else ACT_ONLY if f >> c & 1 else MOVE_OR_ACT
+          for f in range(1 << N_SPECIES))
+    for c in range(N_SPECIES))
 
 
 class Wildwasser(Game):
@@ -70,9 +80,16 @@ class Wildwasser(Game):
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
         # the log's "decide" event of each (seat, action), made once and shared (tuples are immutable)
         self.decide_events = tuple(tuple(("decide", s, act._text) for act in ALL_ACTIONS) for s in range(p))
+        # history entries (seat, action, together) by [together][seat][action.index], made
+        # once and shared like the events: the trusted path appends without building one
+        self.entries = tuple(tuple(tuple((s, act, together) for act in ALL_ACTIONS) for s in range(p))
+                             for together in (False, True))
         # WW-4.4: where the animal on crossing field f drifts when the river is pushed
         # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
         last = b.slots - 1
+        # occ -> who stands on each crossing field, in field order, as a tuple made in C
+        crossing = b.crossing_field_list
+        self.on_crossings = itemgetter(*crossing) if len(crossing) > 1 else lambda occ: (occ[crossing[0]],)
         self.drift = [-1] * (b.fields + 2)
         for f in b.crossing_field_list:
             s = self.flow[b.field_crossing[f]] + 1
@@ -149,6 +166,8 @@ class Wildwasser(Game):
         s.gaps = False
         s.last_round = False
         s.card = -1
+        s.fin = [0] * p
+        s.choices = ()
         s._begin_round(0)
         return s
 
@@ -163,6 +182,29 @@ class WildwasserState(WildwasserData, State):
         self.log = (event, self.log)
         self.log_len += 1
 
+    def sync(self) -> None:
+        """Derive the kept fields (`fin`, `choices`) again from the position, after the
+        fields were edited directly (scenario tests, a position built from a kernel's)."""
+        fin = self.finish
+        self.fin = [sum(1 << sp for sp in range(N_SPECIES) if self.pos[s * N_SPECIES + sp] == fin)
+                    for s in range(self.players)]
+        ph, seat = self.phase, self.current_seat
+        if ph == CHOOSE:
+            self.choices = self._card_choices(seat, self.card)
+        elif ph == SUN_CHOICE:
+            self.choices = SUN_BY_FIN[self.fin[seat]]
+        elif ph == MARKER_CHOICE:
+            self.choices = self.game.markers
+        else:
+            self.choices = ()
+
+    def _card_choices(self, seat: int, c: int) -> tuple[WildAction, ...]:
+        """WW-3.2, WW-3.3: move the card's animal (unless finished; the turtle card one of
+        its three) or take the card's action (the cheetah's: the marker to another seat)."""
+        if c == CHEETAH:
+            return self.game.cheetah_choices[self.marker][self.fin[seat] & 1]
+        return CARD_CHOICES[c][self.fin[seat]]
+
     # -- WW-3.1 rounds -------------------------------------------------------
     def _begin_round(self, first_pick: int) -> None:
         """WW-3.1: every seat picks one card face down; resolution starts at the start marker.
@@ -174,6 +216,7 @@ class WildwasserState(WildwasserData, State):
         self.order = g.orders[self.marker]
         self.turn = -1
         self.card = -1
+        self.choices = ()
         self.round_start = first_pick
         self.log = (("round", -1, self.round, self.marker), self.log)  # _note inlined: every round
         self.log_len += 1
@@ -197,9 +240,14 @@ class WildwasserState(WildwasserData, State):
             self.card = c
             self.log = (g.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
             self.log_len += 1
-            if c == TURTLE and not self._unfinished(s, TURTLE_CARD_MOVES):
-                self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
-                continue
+            if c == CHEETAH:
+                choices = g.cheetah_choices[self.marker][self.fin[s] & 1]
+            else:
+                choices = CARD_CHOICES[c][self.fin[s]]  # `_card_choices`, inlined
+                if not choices:  # only the turtle card can leave none
+                    self._note("nothing", s, "turtle")  # WW-3.3: nothing left for the turtle card
+                    continue
+            self.choices = choices
             self.turn = turn
             self.phase = CHOOSE
             self.waiting = g.one_seat[s]
@@ -209,29 +257,22 @@ class WildwasserState(WildwasserData, State):
     def _end_round(self) -> None:
         """WW-3.4 empty hands refill; WW-5.1/WW-5.2 the game ends with this round."""
         self.card = -1
-        for s in range(self.players):
-            if self.hand[s] == 0:
-                self.hand[s] = self.revealed[s]
-                self.revealed[s] = 0
+        hand = self.hand
+        if 0 in hand:  # most rounds nobody's hand is empty: skip the loop
+            for s in range(self.players):
+                if hand[s] == 0:
+                    hand[s] = self.revealed[s]
+                    self.revealed[s] = 0
         if self.last_round or max(self.done) >= FINISHED_TO_END:
             self.phase = OVER
             self.waiting = ()
             self.current_seat = None
+            self.choices = ()
             self._note("end", -1, "tiles" if self.last_round else "finish")
             return
         self.round += 1
         # called inside _apply: the action being applied joins the history after it
         self._begin_round(len(self.history) + 1)
-
-    def _unfinished(self, seat: int, species) -> int:
-        """Bit mask of `species` of `seat` that have not finished."""
-        fin = self.finish
-        base = seat * N_SPECIES
-        m = 0
-        for sp in species:
-            if self.pos[base + sp] != fin:
-                m |= 1 << sp
-        return m
 
     # -- WW-4.1/4.2 movement -------------------------------------------------
     def _gap_after(self, p: int) -> int:
@@ -287,6 +328,7 @@ class WildwasserState(WildwasserData, State):
                 self.podium_n[sp] += 1
                 self.place[a] = self.podium_n[sp]
                 self.done[seat] += 1
+                self.fin[seat] |= 1 << sp
                 self._note("finish", seat, sp, p, self.place[a])
                 return False
             occ[f] = a
@@ -312,6 +354,7 @@ class WildwasserState(WildwasserData, State):
                 n = self.board.speed[a % N_SPECIES]
             elif icon == MARKER_ICON:
                 self.phase = MARKER_CHOICE
+                self.choices = self.game.markers
                 return True
             elif icon == CARDS:
                 self._cards_back(seat)
@@ -329,8 +372,10 @@ class WildwasserState(WildwasserData, State):
         self.log_len += 1
         sp = b.face_species[face]
         if sp < 0:
-            if self._unfinished(seat, range(N_SPECIES)):
+            fin = self.fin[seat]
+            if fin != ALL_SPECIES:  # some animal of the seat is still running
                 self.phase = SUN_CHOICE
+                self.choices = SUN_BY_FIN[fin]
                 return ROLL_SUN
             self._note("nothing", seat, "sun")
             return ROLL_NOTHING
@@ -351,7 +396,6 @@ class WildwasserState(WildwasserData, State):
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
         one slot down, the last one goes over the waterfall with its animals back to their
         team cards.  With the stack empty slot 1 stays empty and this is the last round."""
-        b = self.board
         occ, pos = self.occ, self.pos
         if self.stack:
             new = self.stack.pop()
@@ -363,13 +407,11 @@ class WildwasserState(WildwasserData, State):
         old = self.slots
         fallen = old[-1]
         # lift every drifting animal first: a field it lands on may not be cleared yet
-        drifting = []
-        for f in b.crossing_field_list:
-            a = occ[f]
-            if a >= 0:
-                drifting.append(a)
-                occ[f] = -1
-        drift = self.game.drift
+        g = self.game
+        drifting = [a for a in g.on_crossings(occ) if a >= 0]  # in field order
+        for a in drifting:
+            occ[pos[a]] = -1
+        drift = g.drift
         washed = []
         for a in drifting:
             nf = drift[pos[a]]
@@ -399,15 +441,16 @@ class WildwasserState(WildwasserData, State):
         if waiting and action.__class__ is WildAction and self.chance.rng is not None:
             if seat is None:
                 seat = waiting[0]
-            if seat in waiting:
-                if self.phase == PICK_PHASE:
-                    # half of all actions: `_why_illegal`'s pick case, inlined
-                    if action.kind == PICK and self.hand[seat] >> action.arg & 1:
-                        self.apply_legal(action, seat)
-                        return
-                elif self._why_illegal(action, seat) is None:
+            if self.phase == PICK_PHASE:
+                # half of all actions: `_why_illegal`'s pick case, inlined
+                if seat in waiting and action.kind == PICK and self.hand[seat] >> action.arg & 1:
                     self.apply_legal(action, seat)
                     return
+            elif seat == waiting[0] and action in self.choices:
+                # one seat decides; `choices` is what `_why_illegal` allows (actions are
+                # interned, so `in` matches by identity)
+                self.apply_legal(action, seat)
+                return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
@@ -415,27 +458,29 @@ class WildwasserState(WildwasserData, State):
         the card's own move of `_apply` inlined (together most of all actions; a call
         costs about 700 instructions).  The history entry is appended last, as the
         protocol does (`_end_round` counts on it)."""
-        if self.chance.rng is None:
-            State.apply_legal(self, action, seat)
-            return
+        g = self.game
         if self.phase == PICK_PHASE:
-            # WW-3.1: a secret pick; the first reveal waits for the last pick
+            # WW-3.1: a secret pick; the first reveal waits for the last pick.  A pick
+            # draws no chance, so a strict replay (no generator) has nothing to undo and
+            # takes this path too.
             sp = action.arg
-            self.hand[seat] &= ~(1 << sp)
+            self.hand[seat] ^= 1 << sp  # a legal pick's card is in the hand
             self.pick[seat] = sp
-            g = self.game
             self.log = (g.pick_events[seat], self.log)
             self.log_len += 1
             left = self.waiting = g.after_pick[self.waiting][seat]
             if left:  # others still pick: this pick was made together with theirs
                 self.current_seat = left[0]
-                self.history.append((seat, action, True))
+                self.history.append(g.entries[1][seat][action.index])
             else:
                 self._next_turn()
-                self.history.append((seat, action, False))
+                self.history.append(g.entries[0][seat][action.index])
+            return
+        if self.chance.rng is None:
+            State.apply_legal(self, action, seat)
             return
         # `_apply` for one seat's decision, inlined
-        self.log = (self.game.decide_events[seat][action.index], self.log)
+        self.log = (g.decide_events[seat][action.index], self.log)
         self.log_len += 1
         ph = self.phase
         if ph == CHOOSE:
@@ -453,33 +498,21 @@ class WildwasserState(WildwasserData, State):
                 pending = False
         if not pending:
             self._next_turn()
-        self.history.append((seat, action, False))  # one seat decides outside the pick phase
+        self.history.append(g.entries[0][seat][action.index])  # one seat decides outside the pick phase
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
 
     def legal_actions(self, seat: int | None = None):
-        if seat is None:
-            seat = self.current_seat
-            if seat is None:
-                return ()
-        elif seat not in self.waiting:
+        """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`
+        whenever a decision falls due (`_card_choices` WW-3.2/3.3, a sun, a marker)."""
+        if seat is None or seat == self.current_seat:
+            if self.phase:  # one seat decides (or nobody, once over: `choices` is ())
+                return self.choices
+            return PICKS_BY_MASK[self.hand[self.current_seat]]
+        if self.phase or seat not in self.waiting:  # outside the picks only current_seat waits
             return ()
-        ph = self.phase
-        if ph == PICK_PHASE:
-            return PICKS_BY_MASK[self.hand[seat]]
-        if ph == CHOOSE:
-            # WW-3.2, WW-3.3: move the card's animal (unless finished) or take its action
-            c = self.card
-            if c == TURTLE:
-                return TURTLE_BY_MASK[self._unfinished(seat, TURTLE_CARD_MOVES)]
-            finished = self.pos[seat * N_SPECIES + c] == self.finish
-            if c == CHEETAH:
-                return self.game.cheetah_choices[self.marker][finished]
-            return ACT_ONLY if finished else MOVE_OR_ACT
-        if ph == SUN_CHOICE:
-            return SUN_BY_MASK[self._unfinished(seat, range(N_SPECIES))]
-        return self.game.markers
+        return PICKS_BY_MASK[self.hand[seat]]
 
     def _why_illegal(self, action, seat: int) -> Reason | None:
         if action.__class__ is not WildAction:

@@ -31,6 +31,11 @@ class WildwasserData:
     `round_start`: the history index of this round's first pick;
     `current_seat`: `waiting[0]`, or None once the game is over, kept as a field because
     every driver asks it before every action (a property costs ten times a slot read).
+
+    Kept beside the position so the hot path reads instead of working out (`sync()`
+    derives them again after a direct edit of the fields above):
+    `fin[s]`: bit mask of seat s's finished species (pos == finish);
+    `choices`: the legal actions of `current_seat` outside the pick phase (() once over).
     """
 
     __slots__ = (
@@ -38,6 +43,7 @@ class WildwasserData:
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
         "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_len",
+        "fin", "choices",
     )
 
     game: Any
@@ -72,6 +78,8 @@ class WildwasserData:
     last_round: bool           # WW-5.2: the tiles ran out; the game ends with this round
     log: tuple | None
     log_len: int
+    fin: list[int]
+    choices: tuple
 
     def clone(self):
         """An independent copy: lists of ints are copied, immutable parts shared."""
@@ -108,6 +116,8 @@ class WildwasserData:
         c.last_round = self.last_round
         c.log = self.log
         c.log_len = self.log_len
+        c.fin = self.fin.copy()
+        c.choices = self.choices
         return c
 
     # -- derived -------------------------------------------------------------
