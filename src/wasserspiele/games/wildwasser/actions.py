@@ -16,9 +16,14 @@ _NOTATION_HELP = ("pick ANIMAL, move, move ANIMAL, action, action SEAT, sun ANIM
 class WildAction:
     """One decision: `kind` and its argument (a species index, a seat, or None); interned.
     `index` numbers the interned actions 0.. (ALL[index] is the action), so the engine can
-    keep per-action tables in tuples instead of dicts (hashing calls __hash__ in Python)."""
+    keep per-action tables in tuples instead of dicts (hashing calls __hash__ in Python).
 
-    __slots__ = ("kind", "arg", "_text", "_hash", "index")
+    Made once per seat (any game, any table size) and shared, so the engine's trusted path
+    builds no tuple for them: `event[seat]`, the log event of the seat taking it
+    (`("pick", seat)` for a pick, else `("decide", seat, text)`); `alone[seat]` and
+    `together[seat]`, its history entries `(seat, action, together)`."""
+
+    __slots__ = ("kind", "arg", "_text", "_hash", "index", "event", "alone", "together")
 
     def __init__(self, kind: str, arg: int | None, text: str):
         self.kind = kind
@@ -27,6 +32,10 @@ class WildAction:
         self._hash = hash((kind, arg))
         self.index = len(ALL)
         ALL.append(self)
+        seats = range(MAX_SEATS)
+        self.event = tuple(("pick", s) if kind == PICK else ("decide", s, text) for s in seats)
+        self.alone = tuple((s, self, False) for s in seats)
+        self.together = tuple((s, self, True) for s in seats)
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, WildAction) and self.kind == other.kind and self.arg == other.arg)

@@ -39,6 +39,7 @@ TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >>
 # reads a seat's choices with one index: [card][fin] for every card but the cheetah
 # (whose choices also depend on the start marker: Wildwasser.cheetah_choices).
 ALL_SPECIES = (1 << N_SPECIES) - 1
+NOT_EMPTY = (-1).__ne__  # a field's occupant (an animal index) is not -1
 SUN_BY_FIN = tuple(SUN_BY_MASK[ALL_SPECIES & ~f] for f in range(1 << N_SPECIES))
 CARD_CHOICES = tuple(
     tuple(TURTLE_BY_MASK[ALL_SPECIES & ~f] if c == TURTLE else ACT_ONLY if f >> c & 1 else MOVE_OR_ACT
@@ -76,14 +77,8 @@ class Wildwasser(Game):
         subsets = [tuple(s for s in range(p) if m >> s & 1) for m in range(1, 1 << p)]
         self.after_pick: dict[tuple[int, ...], tuple[tuple[int, ...] | None, ...]] = {
             w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
-        self.pick_events = tuple(("pick", s) for s in range(p))
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
-        # the log's "decide" event of each (seat, action), made once and shared (tuples are immutable)
-        self.decide_events = tuple(tuple(("decide", s, act._text) for act in ALL_ACTIONS) for s in range(p))
-        # history entries (seat, action, together) by [together][seat][action.index], made
-        # once and shared like the events: the trusted path appends without building one
-        self.entries = tuple(tuple(tuple((s, act, together) for act in ALL_ACTIONS) for s in range(p))
-                             for together in (False, True))
+        # (the log events and history entries of actions are made once on the actions)
         # WW-4.4: where the animal on crossing field f drifts when the river is pushed
         # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
         last = b.slots - 1
@@ -408,7 +403,7 @@ class WildwasserState(WildwasserData, State):
         fallen = old[-1]
         # lift every drifting animal first: a field it lands on may not be cleared yet
         g = self.game
-        drifting = [a for a in g.on_crossings(occ) if a >= 0]  # in field order
+        drifting = list(filter(NOT_EMPTY, g.on_crossings(occ)))  # in field order; the test runs in C
         for a in drifting:
             occ[pos[a]] = -1
         drift = g.drift
@@ -454,9 +449,10 @@ class WildwasserState(WildwasserData, State):
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick` and
-        the card's own move of `_apply` inlined (together most of all actions; a call
-        costs about 700 instructions).  The history entry is appended last, as the
+        """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick`, the
+        dispatch of a decision and the next reveal (`_next_turn`'s common case) inlined
+        (a call costs about 400 instructions; the log events and history entries are the
+        actions' own, made once).  The history entry is appended last, as the
         protocol does (`_end_round` counts on it)."""
         g = self.game
         if self.phase == PICK_PHASE:
@@ -466,39 +462,60 @@ class WildwasserState(WildwasserData, State):
             sp = action.arg
             self.hand[seat] ^= 1 << sp  # a legal pick's card is in the hand
             self.pick[seat] = sp
-            self.log = (g.pick_events[seat], self.log)
+            self.log = (action.event[seat], self.log)
             self.log_len += 1
             left = self.waiting = g.after_pick[self.waiting][seat]
             if left:  # others still pick: this pick was made together with theirs
                 self.current_seat = left[0]
-                self.history.append(g.entries[1][seat][action.index])
-            else:
-                self._next_turn()
-                self.history.append(g.entries[0][seat][action.index])
-            return
-        if self.chance.rng is None:
-            State.apply_legal(self, action, seat)
-            return
-        # `_apply` for one seat's decision, inlined
-        self.log = (g.decide_events[seat][action.index], self.log)
-        self.log_len += 1
-        ph = self.phase
-        if ph == CHOOSE:
-            if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
-                c = self.card
-                pending = self._run(seat * N_SPECIES + c, self.board.speed[c])
-            else:
-                pending = self._resolve(action, seat)
+                self.history.append(action.together[seat])
+                return
         else:
-            self.phase = CHOOSE
-            if ph == SUN_CHOICE:
-                pending = self._run(seat * N_SPECIES + action.arg, 1)
+            if self.chance.rng is None:
+                State.apply_legal(self, action, seat)
+                return
+            # `_apply` for one seat's decision, the card's own move dispatched first
+            self.log = (action.event[seat], self.log)
+            self.log_len += 1
+            ph = self.phase
+            if ph == CHOOSE:
+                if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
+                    c = self.card
+                    pending = self._run(seat * N_SPECIES + c, self.board.speed[c])
+                else:
+                    pending = self._resolve(action, seat)
             else:
-                self._set_marker(seat, action.arg)
-                pending = False
-        if not pending:
-            self._next_turn()
-        self.history.append(g.entries[0][seat][action.index])  # one seat decides outside the pick phase
+                self.phase = CHOOSE
+                if ph == SUN_CHOICE:
+                    pending = self._run(seat * N_SPECIES + action.arg, 1)
+                else:
+                    self._set_marker(seat, action.arg)
+                    pending = False
+            if pending:  # a sun to place or a start marker to move: the same seat again
+                self.history.append(action.alone[seat])
+                return
+        # WW-3.1: the next seat reveals its card: `_next_turn` inlined for its common case
+        # (a seat left in this round's order whose card leaves a choice)
+        turn = self.turn + 1
+        if turn < self.players:
+            s = self.order[turn]
+            c = self.pick[s]
+            choices = (g.cheetah_choices[self.marker][self.fin[s] & 1] if c == CHEETAH
+                       else CARD_CHOICES[c][self.fin[s]])
+            if choices:
+                self.pick[s] = -1
+                self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
+                self.card = c
+                self.log = (g.reveal_events[s][c], self.log)
+                self.log_len += 1
+                self.choices = choices
+                self.turn = turn
+                self.phase = CHOOSE
+                self.waiting = g.one_seat[s]
+                self.current_seat = s
+                self.history.append(action.alone[seat])
+                return
+        self._next_turn()
+        self.history.append(action.alone[seat])
 
     def is_terminal(self) -> bool:
         return self.phase == OVER
@@ -609,7 +626,7 @@ class WildwasserState(WildwasserData, State):
         self.hand[seat] &= ~(1 << sp)
         self.pick[seat] = sp
         g = self.game
-        self.log = (g.pick_events[seat], self.log)  # _note inlined: every seat picks every round
+        self.log = (("pick", seat), self.log)  # _note inlined: every seat picks every round
         self.log_len += 1
         waiting = self.waiting = g.after_pick[self.waiting][seat]
         if waiting:
