@@ -85,6 +85,8 @@ class Wildwasser(Game):
         # occ -> who stands on each crossing field, in field order, as a tuple made in C
         crossing = b.crossing_field_list
         self.on_crossings = itemgetter(*crossing) if len(crossing) > 1 else lambda occ: (occ[crossing[0]],)
+        # per field the river slot its crossing uses under this flow (-1 on a bank)
+        self.field_slot = tuple(self.flow[k] if k >= 0 else -1 for k in b.field_crossing)
         self.drift = [-1] * (b.fields + 2)
         for f in b.crossing_field_list:
             s = self.flow[b.field_crossing[f]] + 1
@@ -288,8 +290,8 @@ class WildwasserState(WildwasserData, State):
         t = self.slots[self.flow[k]]
         return b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
 
-    def _run(self, a: int, n: int) -> bool:
-        """WW-4.3: move `a` by n, then resolve the icon where the movement ended, chains in
+    def _run(self, seat: int, sp: int, n: int) -> bool:
+        """WW-4.3: move seat's animal of species sp by n, then resolve the icon where the movement ended, chains in
         order; drifting never triggers icons.  True when a decision of the seat is pending
         (a sun to place, a start marker to move).
 
@@ -299,12 +301,12 @@ class WildwasserState(WildwasserData, State):
         (extra movement is lost) and takes its species' next podium place.  It cannot
         enter an empty slot's crossing (WW-4.5): it stops on the furthest free field
         before it, or stays if there is none."""
-        seat = a // N_SPECIES
         b = self.board
         occ, pos, finish = self.occ, self.pos, self.finish
+        slot_at = self.game.field_slot
+        a = seat * N_SPECIES + sp
         while True:
             p = pos[a]
-            sp = a - seat * N_SPECIES
             gap = self._gap_after(p) if self.gaps else finish
             f = p + n
             while f < gap and occ[f] >= 0:
@@ -330,11 +332,11 @@ class WildwasserState(WildwasserData, State):
             pos[a] = f
             self.log = (("move", seat, sp, p, f), self.log)  # _note inlined: the commonest event
             self.log_len += 1
-            k = b.field_crossing[f]  # icon_at(f), inlined
+            k = slot_at[f]  # icon_at(f), inlined
             if k < 0:
                 icon = b.bank_icon[f]
             else:
-                t = self.slots[self.flow[k]]
+                t = self.slots[k]
                 icon = b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
             if not icon:
                 return False
@@ -343,10 +345,11 @@ class WildwasserState(WildwasserData, State):
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
-                a = self._roll(seat)
-                if a < 0:
-                    return a == ROLL_SUN
-                n = self.board.speed[a % N_SPECIES]
+                sp = self._roll(seat)
+                if sp < 0:
+                    return sp == ROLL_SUN
+                a = seat * N_SPECIES + sp
+                n = b.speed[sp]
             elif icon == MARKER_ICON:
                 self.phase = MARKER_CHOICE
                 self.choices = self.game.markers
@@ -359,7 +362,7 @@ class WildwasserState(WildwasserData, State):
                 return False
 
     def _roll(self, seat: int) -> int:
-        """WW-3.2 rhino action / WW-4.3 die icon: roll; the animal to move by its speed,
+        """WW-3.2 rhino action / WW-4.3 die icon: roll; the species to move by its speed,
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
         face = self.chance.draw("dice", b.die)
@@ -374,11 +377,10 @@ class WildwasserState(WildwasserData, State):
                 return ROLL_SUN
             self._note("nothing", seat, "sun")
             return ROLL_NOTHING
-        a = seat * N_SPECIES + sp
-        if self.pos[a] == self.finish:
+        if self.fin[seat] >> sp & 1:
             self._note("nothing", seat, SPECIES[sp])  # WW-3.3: a finished animal does not move
             return ROLL_NOTHING
-        return a
+        return sp
 
     def _cards_back(self, seat: int) -> None:
         """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
@@ -480,13 +482,13 @@ class WildwasserState(WildwasserData, State):
             if ph == CHOOSE:
                 if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
                     c = self.card
-                    pending = self._run(seat * N_SPECIES + c, self.board.speed[c])
+                    pending = self._run(seat, c, self.board.speed[c])
                 else:
                     pending = self._resolve(action, seat)
             else:
                 self.phase = CHOOSE
                 if ph == SUN_CHOICE:
-                    pending = self._run(seat * N_SPECIES + action.arg, 1)
+                    pending = self._run(seat, action.arg, 1)
                 else:
                     self._set_marker(seat, action.arg)
                     pending = False
@@ -614,7 +616,7 @@ class WildwasserState(WildwasserData, State):
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
         elif ph == SUN_CHOICE:
-            pending = self._run(seat * N_SPECIES + action.arg, 1)
+            pending = self._run(seat, action.arg, 1)
         else:
             self._set_marker(seat, action.arg)
             pending = False
@@ -637,11 +639,10 @@ class WildwasserState(WildwasserData, State):
     def _resolve(self, action: WildAction, seat: int) -> bool:
         """WW-3.2: carry out the revealed card: its move, or its action."""
         c = self.card
-        base = seat * N_SPECIES
         if action.kind == MOVE:
             if c == TURTLE:
-                return self._run(base + action.arg, 1)
-            return self._run(base + c, self.board.speed[c])
+                return self._run(seat, action.arg, 1)
+            return self._run(seat, c, self.board.speed[c])
         if c == CHEETAH:
             self._set_marker(seat, action.arg)
             return False
@@ -649,10 +650,10 @@ class WildwasserState(WildwasserData, State):
             self._push(seat)
             return False
         if c == RHINO:
-            a = self._roll(seat)
-            if a < 0:
-                return a == ROLL_SUN
-            return self._run(a, self.board.speed[a % N_SPECIES])
+            sp = self._roll(seat)
+            if sp < 0:
+                return sp == ROLL_SUN
+            return self._run(seat, sp, self.board.speed[sp])
         self._cards_back(seat)  # MEERKAT
         return False
 
