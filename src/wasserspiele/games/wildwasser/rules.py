@@ -150,7 +150,7 @@ class Wildwasser(Game):
         s.marker = self.options["first_player"]
         s.round = 1
         s.log = None
-        s.log_len = 0
+        s.log_mark = (None, 0)
         # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
         index = b.tile_index
         order = [index[t] for t in chance.draw_order("tiles", b.regular_ids, "tile")]
@@ -177,7 +177,6 @@ class WildwasserState(WildwasserData, State):
     # -- the log ---------------------------------------------------------------
     def _note(self, *event) -> None:
         self.log = (event, self.log)
-        self.log_len += 1
 
     def sync(self) -> None:
         """Derive the kept fields (`fin`, `choices`) again from the position, after the
@@ -216,7 +215,6 @@ class WildwasserState(WildwasserData, State):
         self.choices = ()
         self.round_start = first_pick
         self.log = (("round", -1, self.round, self.marker), self.log)  # _note inlined: every round
-        self.log_len += 1
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
@@ -236,7 +234,6 @@ class WildwasserState(WildwasserData, State):
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
             self.log = (g.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
-            self.log_len += 1
             if c == CHEETAH:
                 choices = g.cheetah_choices[self.marker][self.fin[s] & 1]
             else:
@@ -331,7 +328,6 @@ class WildwasserState(WildwasserData, State):
             occ[f] = a
             pos[a] = f
             self.log = (("move", seat, sp, p, f), self.log)  # _note inlined: the commonest event
-            self.log_len += 1
             k = slot_at[f]  # icon_at(f), inlined
             if k < 0:
                 icon = b.bank_icon[f]
@@ -341,7 +337,6 @@ class WildwasserState(WildwasserData, State):
             if not icon:
                 return False
             self.log = (("icon", seat, icon, f), self.log)  # _note inlined: half of all moves end on one
-            self.log_len += 1
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
@@ -367,7 +362,6 @@ class WildwasserState(WildwasserData, State):
         b = self.board
         face = self.chance.draw("dice", b.die)
         self.log = (("roll", seat, face), self.log)  # _note inlined
-        self.log_len += 1
         sp = b.face_species[face]
         if sp < 0:
             fin = self.fin[seat]
@@ -387,7 +381,6 @@ class WildwasserState(WildwasserData, State):
         self.hand[seat] |= self.revealed[seat]
         self.revealed[seat] = 0
         self.log = (("cards", seat), self.log)  # _note inlined (a meerkat in four actions)
-        self.log_len += 1
 
     def _push(self, seat: int) -> None:
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
@@ -422,7 +415,6 @@ class WildwasserState(WildwasserData, State):
             self.discard.append(fallen)
         self.gaps = -1 in self.slots
         self.log = (("push", seat, new, fallen, tuple(washed)), self.log)  # _note inlined
-        self.log_len += 1
 
     # -- protocol ----------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -465,7 +457,6 @@ class WildwasserState(WildwasserData, State):
             self.hand[seat] ^= 1 << sp  # a legal pick's card is in the hand
             self.pick[seat] = sp
             self.log = (action.event[seat], self.log)
-            self.log_len += 1
             left = self.waiting = g.after_pick[self.waiting][seat]
             if left:  # others still pick: this pick was made together with theirs
                 self.current_seat = left[0]
@@ -477,7 +468,6 @@ class WildwasserState(WildwasserData, State):
                 return
             # `_apply` for one seat's decision, the card's own move dispatched first
             self.log = (action.event[seat], self.log)
-            self.log_len += 1
             ph = self.phase
             if ph == CHOOSE:
                 if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
@@ -508,7 +498,6 @@ class WildwasserState(WildwasserData, State):
                 self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
                 self.card = c
                 self.log = (g.reveal_events[s][c], self.log)
-                self.log_len += 1
                 self.choices = choices
                 self.turn = turn
                 self.phase = CHOOSE
@@ -611,7 +600,6 @@ class WildwasserState(WildwasserData, State):
             self._pick(action.arg, seat)
             return
         self.log = (("decide", seat, action._text), self.log)  # _note inlined
-        self.log_len += 1
         self.phase = CHOOSE
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
@@ -629,7 +617,6 @@ class WildwasserState(WildwasserData, State):
         self.pick[seat] = sp
         g = self.game
         self.log = (("pick", seat), self.log)  # _note inlined: every seat picks every round
-        self.log_len += 1
         waiting = self.waiting = g.after_pick[self.waiting][seat]
         if waiting:
             self.current_seat = waiting[0]
@@ -661,7 +648,6 @@ class WildwasserState(WildwasserData, State):
         """WW-3.5: the start marker may move several times; only the last place counts."""
         self.marker = to
         self.log = (("marker", seat, to), self.log)  # _note inlined (a cheetah in four actions)
-        self.log_len += 1
 
     # -- outcome ------------------------------------------------------------------
     def scores(self) -> list[float]:

@@ -27,7 +27,10 @@ class WildwasserData:
     face-down tiles with the TOP LAST (pop() draws); `removed`: out unseen (WW-2.1);
     `discard`: over the waterfall; `order`: this round's resolution order, `turn` an index
     into it; `card`: the species of the card being resolved; `waiting`: to_move();
-    `log`: the public event log as a shared linked list `(event, previous)`;
+    `log`: the public event log as a shared linked list `(event, previous)`; its length
+    `log_len` is counted when asked (from `log_mark`, a node of the chain and its length,
+    so only the events since the last question are walked): random playouts and search
+    never ask, and a counter kept at every event cost a sixtieth of a game;
     `round_start`: the history index of this round's first pick;
     `current_seat`: `waiting[0]`, or None once the game is over, kept as a field because
     every driver asks it before every action (a property costs ten times a slot read).
@@ -42,7 +45,7 @@ class WildwasserData:
         "game", "chance", "history", "board", "players", "flow", "finish",
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
-        "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_len",
+        "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_mark",
         "fin", "choices",
     )
 
@@ -77,7 +80,7 @@ class WildwasserData:
     discard: list[int]
     last_round: bool           # WW-5.2: the tiles ran out; the game ends with this round
     log: tuple | None
-    log_len: int
+    log_mark: tuple            # (a node of `log` or None, the log's length up to it)
     fin: list[int]
     choices: tuple
 
@@ -115,12 +118,33 @@ class WildwasserData:
         c.discard = self.discard.copy()
         c.last_round = self.last_round
         c.log = self.log
-        c.log_len = self.log_len
+        c.log_mark = self.log_mark
         c.fin = self.fin.copy()
         c.choices = self.choices
         return c
 
     # -- derived -------------------------------------------------------------
+    @property
+    def log_len(self) -> int:
+        """How many events the log holds: the walk from `log` back to the marked node."""
+        mark, count = self.log_mark
+        node = self.log
+        n = 0
+        while node is not mark:
+            if node is None:  # the mark is not on this chain (the log was set directly)
+                count = 0
+                break
+            node = node[1]
+            n += 1
+        n += count
+        self.log_mark = (self.log, n)
+        return n
+
+    @log_len.setter
+    def log_len(self, n: int) -> None:
+        """Only with `log` set to a chain of n events (a position built field by field)."""
+        self.log_mark = (self.log, n)
+
     def points(self) -> list[int]:
         """Podium points per seat so far (WW-5.3)."""
         b = self.board
