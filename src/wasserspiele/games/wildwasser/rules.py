@@ -278,6 +278,24 @@ class WildwasserState(WildwasserData, State):
                 best = first
         return best
 
+    def _short_of_gap(self, seat: int, sp: int, p: int, f: int) -> int:
+        """WW-4.1/4.2 with WW-4.5: where a move from p aiming at f ends when a crossing
+        ahead has no tile: passing occupied fields as always, but not into that crossing;
+        the furthest free field before it, or -1 (noted "blocked") when there is none."""
+        occ = self.occ
+        gap = self._gap_after(p)
+        while f < gap and occ[f] >= 0:
+            f += 1
+        if f >= gap and gap < self.finish:
+            f = gap - 1
+            while f > p and occ[f] >= 0:
+                f -= 1
+            if f <= p:
+                self._note("blocked", seat, sp, p)
+                return -1
+            self._note("blocked", seat, sp, f)
+        return f
+
     def icon_at(self, f: int) -> int:
         """The icon on field f now: fixed on a bank, from the tile in the slot on a crossing."""
         b = self.board
@@ -304,18 +322,14 @@ class WildwasserState(WildwasserData, State):
         a = seat * N_SPECIES + sp
         while True:
             p = pos[a]
-            gap = self._gap_after(p) if self.gaps else finish
             f = p + n
-            while f < gap and occ[f] >= 0:
-                f += 1
-            if f >= gap and gap < finish:
-                f = gap - 1
-                while f > p and occ[f] >= 0:
-                    f -= 1
-                if f <= p:
-                    self._note("blocked", seat, sp, p)
+            if self.gaps:  # some slot is empty (only once the tiles ran out)
+                f = self._short_of_gap(seat, sp, p, f)
+                if f < 0:
                     return False
-                self._note("blocked", seat, sp, f)
+            else:
+                while f < finish and occ[f] >= 0:
+                    f += 1
             occ[p] = -1  # occ[0] (team card) stays -1 as well
             if f >= finish:
                 pos[a] = finish
