@@ -124,3 +124,20 @@ def test_log_length_is_counted_right_on_clones_and_edits():
     s = states[0]
     s.log, s.log_len = ((("round", -1, 1, 0), None)), 1
     assert s.log_len == 1 and s.events() == [(0, ("round", -1, 1, 0))]
+
+
+def test_actions_are_interned_so_identity_is_equality():
+    """WildAction has no __eq__: parsing, copying and unpickling give the one interned
+    action, and an action is never equal to another action or to its notation."""
+    import copy
+    import pickle
+
+    from wasserspiele.games.wildwasser.actions import ALL, parse_action
+    for action in ALL:
+        text = str(action)
+        assert parse_action(text) is action and parse_action(text.upper()) is action
+        assert pickle.loads(pickle.dumps(action)) is action
+        assert copy.deepcopy(action) is action and copy.copy(action) is action
+        assert action == action and action != text
+        assert [a for a in ALL if a == action] == [action]
+        assert hash(action) == hash((action.kind, action.arg))

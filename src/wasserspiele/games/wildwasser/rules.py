@@ -446,7 +446,7 @@ class WildwasserState(WildwasserData, State):
                 seat = waiting[0]
             if self.phase == PICK_PHASE:
                 # half of all actions: `_why_illegal`'s pick case, inlined
-                if seat in waiting and action.kind == PICK and self.hand[seat] >> action.arg & 1:
+                if seat in waiting and action in PICKS_BY_MASK[self.hand[seat]]:
                     self.apply_legal(action, seat)
                     return
             elif seat == waiting[0] and action in self.choices:
