@@ -30,7 +30,7 @@ class WildwasserData:
     `log`: the public event log as a shared linked list `(event, previous)`; its length
     `log_len` is counted when asked (from `log_mark`, a node of the chain and its length,
     so only the events since the last question are walked): random playouts and search
-    never ask, and a counter kept at every event cost a sixtieth of a game;
+    never ask, and a counter kept at every event cost 4 % of a random game;
     `round_start`: the history index of this round's first pick;
     `current_seat`: `waiting[0]`, or None once the game is over, kept as a field because
     every driver asks it before every action (a property costs ten times a slot read).
