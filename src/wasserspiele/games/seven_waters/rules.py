@@ -261,43 +261,12 @@ class _HandTables:
         suits = tuple(map(_SUIT_BIT_OF, plain))
         self.suits, self.suit_bits = _SUIT_SHAPES.get(suits) or _suit_shape(suits)
         self.made: dict[tuple, tuple] = {}
+        # made on first use (the rollout policy never asks for discards, a one-card
+        # hand never for a mask's pieces): `_themes`, `_discards`, `cards`, `pieces`
+        self.themes = self.discards = self.card_table = self.piece_table = None
 
     def __getattr__(self, name: str):
-        """What a hand may never be asked for, made on first use: its themes, discards,
-        memo (the rollout policy's), and every mask's cards and pieces (doubling again)."""
-        if name == "themes":
-            # SW-4.3d: any plain hand card, in hand order
-            self.themes = tuple(map(_THEME_OF, filter(_RANK_OF, self.hand)))
-            return self.themes
-        if name == "card_table":
-            table: list[tuple[Card, ...]] = [()]
-            for c in self.plain:
-                table += [x + (c,) for x in table]
-            self.card_table = table
-            return table
-        if name == "piece_table":
-            pieces: list[tuple[Piece, ...]] = [()]
-            for c in self.plain:
-                p = PLAIN[c.index]
-                pieces += [x + (p,) for x in pieces]
-            self.piece_table = pieces
-            return pieces
-        if name == "discards":
-            # SW-4.2: every non-empty subset, in the order (jokers chosen, mask); the
-            # masks of card i come after all masks of the cards before it, the card alone
-            # first (a discard made once, DISCARD_ONE)
-            table: list[tuple[Card, ...]] = [()]
-            out: list[Discard] = []
-            for c in self.plain:
-                new = [x + (c,) for x in table]
-                out.append(DISCARD_ONE[c.index])
-                out += map(Discard, new[1:])
-                table += new
-            self.card_table = table
-            for jokers in self.joker_sets[1:]:
-                out += [Discard(x + jokers) for x in table]
-            self.discards = tuple(out)
-            return self.discards
+        """The rollout policy's memo, made on first use."""
         if name == "memo":
             self.memo = {}
             return self.memo
@@ -305,11 +274,46 @@ class _HandTables:
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        return self.card_table[m]
+        table = self.card_table
+        if table is None:
+            table = self.card_table = [()]
+            for c in self.plain:
+                table += [x + (c,) for x in table]
+        return table[m]
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
         """The plain cards of mask m as pieces, highest rank first."""
-        return self.piece_table[m]
+        table = self.piece_table
+        if table is None:
+            table = self.piece_table = [()]
+            for c in self.plain:
+                p = PLAIN[c.index]
+                table += [x + (p,) for x in table]
+        return table[m]
+
+
+def _themes(t: _HandTables) -> tuple[Theme, ...]:
+    """SW-4.3d: any plain hand card, in hand order."""
+    found = t.themes = tuple(map(_THEME_OF, filter(_RANK_OF, t.hand)))
+    return found
+
+
+def _discards(t: _HandTables) -> tuple[Discard, ...]:
+    """SW-4.2: every non-empty subset, in the order (jokers chosen, mask); the masks of
+    card i come after all masks of the cards before it, the card alone first (a discard
+    made once, DISCARD_ONE)."""
+    table: list[tuple[Card, ...]] = [()]
+    out: list[Discard] = []
+    for c in t.plain:
+        new = [x + (c,) for x in table]
+        out.append(DISCARD_ONE[c.index])
+        out += map(Discard, new[1:])
+        table += new
+    for jokers in t.joker_sets[1:]:
+        out += [Discard(x + jokers) for x in table]
+    t.card_table = table
+    found = t.discards = tuple(out)
+    return found
 
 
 _NO_JOKERS: tuple[tuple[Card, ...], ...] = ((),)
@@ -395,7 +399,7 @@ def _river_options(t: _HandTables, lo: int, hi: int):
                 if count[m] == 1:  # one card: its river is made once (RIVER_ONE)
                     yield RIVER_ONE[plain[m.bit_length() - 1].index]
                 else:
-                    yield River(t.piece_table[m][::-1])
+                    yield River(t.pieces(m)[::-1])
         return
     for jokers in t.joker_sets:
         nj = len(jokers)
@@ -426,7 +430,7 @@ def _pool_options(t: _HandTables, suit: str):
         for m in range(1, t.full):
             if suits[m] in allowed:
                 if m & (m - 1):
-                    yield Pool(t.piece_table[m])
+                    yield Pool(t.pieces(m))
                 else:  # one card: its pool is made once (POOL_ONE)
                     yield POOL_ONE[plain[m.bit_length() - 1].index]
         return
@@ -550,9 +554,11 @@ class SevenWatersState(SevenWatersData, State):
                 found = made.get(suit)
                 out += found if found is not None else _pools(t, suit)
         if self.theme[s] is None:  # SW-4.3d
-            out += t.themes
+            found = t.themes
+            out += found if found is not None else _themes(t)
         if discards:  # SW-4.2
-            out += t.discards
+            found = t.discards
+            out += found if found is not None else _discards(t)
         return out
 
     def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
@@ -588,7 +594,10 @@ class SevenWatersState(SevenWatersData, State):
 
     def theme_options(self, s: int, t: "_HandTables") -> tuple[Theme, ...]:
         """SW-4.3d: the hand's plain cards, while seat s has no theme."""
-        return t.themes if self.theme[s] is None else ()
+        if self.theme[s] is not None:
+            return ()
+        found = t.themes
+        return found if found is not None else _themes(t)
 
     def free_takes(self) -> list[Take]:
         """SW-4.1 / SW-3.2: one take per free pyramid card, in pyramid order.  The free
@@ -644,11 +653,14 @@ class SevenWatersState(SevenWatersData, State):
         if len(self.hands[seat]) >= HAND_LIMIT:
             return Reason("seven_waters.hand_full", n=HAND_LIMIT)
         i = action.index
-        if self.pyramid[i] is None:
+        p = self.pyramid
+        if p[i] is None:
             return Reason("seven_waters.already_taken", position=position_name(i))
-        covering = [position_name(j) for j in COVERED_BY[i] if self.pyramid[j] is not None]
-        if covering:
-            return Reason("seven_waters.covered", position=position_name(i), covering=covering, n=len(covering))
+        for j in COVERED_BY[i]:
+            if p[j] is not None:  # SW-3.2: only a free card (nothing on it) can be taken
+                covering = [position_name(j) for j in COVERED_BY[i] if p[j] is not None]
+                return Reason("seven_waters.covered", position=position_name(i), covering=covering,
+                              n=len(covering))
         return None
 
     def _why_not_slide(self, action: Slide, seat: int) -> Reason | None:
