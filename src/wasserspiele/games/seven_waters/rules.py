@@ -138,8 +138,16 @@ def _card_or_none(name: str) -> Card | None:
 _SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 _BIT_SUIT = {1 << i: s for i, s in enumerate(SUITS)}
 _RANK_MASK = (1 << 14) - 2  # bits of the ranks A (1) to K (13)
+# Hands' tables, cached.  Hands of one or two cards (at most 1,485 of them) come back
+# all the time and are kept for good; a larger hand rarely comes back in a random game
+# (a card or two change every turn, and there are 25,000 hands of three cards), while
+# every cached hand is a few dozen objects the garbage collector walks again and again
+# (a sixth of a random game's instructions with every hand kept), so only the last few
+# hundred larger hands are kept (search comes back to the hands of its root).
 _TABLES: dict[tuple, "_HandTables"] = {}
-_TABLES_LIMIT = 50_000
+_RECENT: dict[tuple, "_HandTables"] = {}
+_SMALL_HAND = 2
+_RECENT_LIMIT = 256
 
 
 # SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
@@ -320,12 +328,17 @@ _NO_JOKERS: tuple[tuple[Card, ...], ...] = ((),)
 
 
 def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
-    """The subset tables of a hand (a tuple in hand order), cached."""
-    found = _TABLES.get(hand)
+    """The subset tables of a hand (a tuple in hand order), cached (`_TABLES`, `_RECENT`)."""
+    if len(hand) <= _SMALL_HAND:
+        found = _TABLES.get(hand)
+        if found is None:
+            found = _TABLES[hand] = _HandTables(hand)
+        return found
+    found = _RECENT.get(hand)
     if found is None:
-        if len(_TABLES) >= _TABLES_LIMIT:
-            _TABLES.clear()
-        found = _TABLES[hand] = _HandTables(hand)
+        if len(_RECENT) >= _RECENT_LIMIT:
+            _RECENT.clear()
+        found = _RECENT[hand] = _HandTables(hand)
     return found
 
 
