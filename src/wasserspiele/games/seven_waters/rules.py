@@ -478,9 +478,17 @@ class SevenWatersState(SevenWatersData, State):
         if not self.over and action.__class__ is not str and self.chance.rng is not None:
             if seat is None:
                 seat = self.turn
-            if seat == self.turn and self._why_illegal(action, seat) is None:
-                self.apply_legal(action, seat)
-                return
+            if seat == self.turn:
+                if action.__class__ is Take:
+                    # SW-4.1: a free card (SW-3.2) while the hand holds fewer than 7,
+                    # read from the free positions `_take` keeps (while they are valid)
+                    left, bits = self.free
+                    if left == self.left and bits >> action.index & 1 and len(self.hands[seat]) < HAND_LIMIT:
+                        self.apply_legal(action, seat)
+                        return
+                if self._why_illegal(action, seat) is None:
+                    self.apply_legal(action, seat)
+                    return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: Action, seat: int) -> None:
