@@ -13,8 +13,8 @@ from wasserspiele import load
 from wasserspiele.core.cards import ALL_CARDS
 from wasserspiele.games.seven_waters import rules
 from wasserspiele.games.seven_waters.actions import (
-    DISCARD_ONE, PLAIN, POOL_JOKER, POOL_ONE, RIVER_JOKER, RIVER_ONE, SLIDE_JOKER, VALUE, Discard, Pool,
-    River, Take,
+    DISCARD_ONE, PLAIN, POOL_JOKER, POOL_ONE, RIVER_JOKER, RIVER_ONE, SLIDE_JOKER, SLIDE_ONE, VALUE, Discard,
+    Pool, River, Slide, Take,
 )
 from wasserspiele.games.seven_waters.rules import _SUIT_BIT, _high_first, hand_tables
 
@@ -159,6 +159,33 @@ def test_actions_made_once_equal_the_actions_they_stand_for():
     for p in PLAIN:
         assert RIVER_ONE[p.card.index] == River((p,)) and str(RIVER_ONE[p.card.index]) == f"river {p}"
         assert POOL_ONE[p.card.index] == Pool((p,)) and str(POOL_ONE[p.card.index]) == f"pool {p}"
+        for k in range(1, 5):
+            assert SLIDE_ONE[k - 1][p.card.index] == Slide(k, (p,)) and str(SLIDE_ONE[k - 1][p.card.index]) == \
+                f"slide {k} {p}"
+
+
+def test_sw_4_a_hand_of_one_card_offers_what_its_tables_offer():
+    """`_legal_one` (no tables) against the tables' answers (`_legal` for any hand) for
+    every plain card against rivers, pools, lines and themes of random positions."""
+    rng = random.Random(11)
+    compared = 0
+    for seed in range(40):
+        for state in _played(seed, True):
+            if state.over:
+                continue
+            w = state.clone()
+            s = w.turn
+            c = rng.choice(ALL_CARDS[:52])
+            w.hands[s] = [c]
+            t = hand_tables((c,))
+            want = w.free_takes() if w.left else []
+            if w.slides_built < w.slide_limit:
+                want += w.slide_options(s, t)
+            want += [*w.river_options(s, t), *w.pool_options(s, t), *w.theme_options(s, t),
+                     *(t.discards or rules._discards(t))]
+            assert w.legal_actions() == want, (c, w.river[s], w.pool[s])
+            compared += 1
+    assert compared > 1500
 
 
 def test_sw_2_2_pieces_carry_their_rank_and_suit():

@@ -239,6 +239,7 @@ PASS = Pass()
 DISCARD_ONE: tuple[Discard, ...] = tuple(Discard((c,)) for c in ALL_CARDS)
 RIVER_ONE: tuple[River, ...] = tuple(River((p,)) for p in PLAIN)
 POOL_ONE: tuple[Pool, ...] = tuple(Pool((p,)) for p in PLAIN)
+SLIDE_ONE: tuple[tuple[Slide, ...], ...] = tuple(tuple(Slide(k, (p,)) for p in PLAIN) for k in range(1, 5))
 
 
 # -- parsing ---------------------------------------------------------------------

@@ -16,7 +16,7 @@ from . import view as _view
 from .manifest import MANIFEST
 from .actions import (
     COVERED_BY, COVERS, DISCARD_ONE, FACE_UP_ROW, HAND_LIMIT, PASS, PLAIN, POOL_JOKER, POOL_ONE,
-    PYRAMID_SIZE, RIVER_JOKER, RIVER_ONE, SLIDE_JOKER, TAKES, THEMES, VALUE, Action, Discard, Pass,
+    PYRAMID_SIZE, RIVER_JOKER, RIVER_ONE, SLIDE_JOKER, SLIDE_ONE, TAKES, THEMES, VALUE, Action, Discard, Pass,
     Piece, Pool, River, Slide, Take, Theme, parse_action, piece_rank, piece_suit, piece_value, rank_text,
 )
 from .state import SevenWatersData, position_name
@@ -545,6 +545,8 @@ class SevenWatersState(SevenWatersData, State):
         out: list[Action] = self.free_takes() if len(hand) < HAND_LIMIT and self.left else []
         if not hand:
             return out or [PASS]
+        if len(hand) == 1 and hand[0].rank:
+            return self._legal_one(s, hand[0], out, discards)
         key = tuple(hand)
         t = _TABLES.get(key) or hand_tables(key)
         made = t.made
@@ -580,6 +582,31 @@ class SevenWatersState(SevenWatersData, State):
         if discards:  # SW-4.2
             found = t.discards
             out += found if found is not None else _discards(t)
+        return out
+
+    def _legal_one(self, s: int, c: Card, out: list[Action], discards: bool) -> list[Action]:
+        """`_legal` for a hand of one plain card (a third of a random game's turns): every
+        build is the card alone, made once (SLIDE_ONE, RIVER_ONE, POOL_ONE, THEMES,
+        DISCARD_ONE), so no tables are needed."""
+        i = c.index
+        if self.slides_built < self.slide_limit:  # SW-4.3a, SW-4.4: its value is the line's sum
+            sums = self.line_sums[s]
+            v = VALUE[i]
+            k = 0
+            for slide in self.slides[s]:
+                if slide is None and sums[k] == v:
+                    out.append(SLIDE_ONE[k][i])
+                k += 1
+        river = self.river[s]  # SW-4.3b: it starts the river or extends it at one end
+        if not river or c.rank == river[-1].rank + 1 or c.rank == river[0].rank - 1:
+            out.append(RIVER_ONE[i])
+        pool = self.pool[s]  # SW-4.3c: it starts the pool or is of its suit
+        if not pool or c.suit == pool[0].suit:
+            out.append(POOL_ONE[i])
+        if self.theme[s] is None:  # SW-4.3d
+            out.append(THEMES[i])
+        if discards:  # SW-4.2
+            out.append(DISCARD_ONE[i])
         return out
 
     def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
