@@ -38,15 +38,21 @@ def rank_text(rank: int) -> str:
 
 
 class Piece:
-    """A card being placed; a joker carries its declaration `decl` (int value/rank or suit letter)."""
+    """A card being placed; a joker carries its declaration `decl` (int value/rank or suit letter).
 
-    __slots__ = ("card", "decl", "kind", "_text")
+    `rank` and `suit` are what `piece_rank` and `piece_suit` read (the declaration for a
+    joker), kept on the interned piece so the legal-action generation reads a river's
+    ends and a pool's suit without a call."""
+
+    __slots__ = ("card", "decl", "kind", "_text", "rank", "suit")
 
     def __init__(self, c: Card, decl: int | str | None, text: str, kind: str = ""):
         self.card = c
         self.decl = decl
         self.kind = kind  # "" for a plain card, else "slide" / "river" / "pool"
         self._text = text
+        self.rank = decl if c.rank == 0 else c.rank
+        self.suit = decl if c.rank == 0 else c.suit
 
     def __str__(self) -> str:
         return self._text
@@ -76,12 +82,12 @@ def _interned_piece(kind: str, index: int, decl) -> Piece:
 
 def piece_rank(p: Piece) -> int:
     """SW-2.1, SW-2.2: a river piece's rank, A = 1 … K = 13 (declared for a joker)."""
-    return p.decl if p.card.rank == 0 else p.card.rank  # type: ignore[return-value]
+    return p.rank  # type: ignore[return-value]
 
 
 def piece_suit(p: Piece) -> str:
     """SW-2.2: a pool piece's suit (declared for a joker)."""
-    return p.decl if p.card.rank == 0 else p.card.suit  # type: ignore[return-value]
+    return p.suit  # type: ignore[return-value]
 
 
 def piece_value(p: Piece) -> int:
@@ -97,14 +103,11 @@ class Action:
     river's pieces), so an action adds no tuple of its own: the subset tables keep
     thousands of them, and every object they keep is one more for the garbage
     collector to walk.  The notation text is made on first use: legal-action
-    generation builds many actions that are never printed."""
+    generation builds many actions that are never printed.  Each `__init__` sets its
+    slots itself (one Python call per action made, not two)."""
 
     __slots__ = ("_key", "_text")
     kind = ""
-
-    def _init(self, key) -> None:
-        self._key = key
-        self._text: str | None = None
 
     def _notation(self) -> str:
         raise NotImplementedError
@@ -134,8 +137,8 @@ class Take(Action):
     kind = "take"
 
     def __init__(self, index: int):
-        self.index = index
-        self._init(index)
+        self.index = self._key = index
+        self._text = None
 
     def _notation(self) -> str:
         r, c = POS[self.index]
@@ -149,8 +152,8 @@ class Discard(Action):
     kind = "discard"
 
     def __init__(self, cards: tuple[Card, ...]):
-        self.cards = cards
-        self._init(cards)
+        self.cards = self._key = cards
+        self._text = None
 
     def _notation(self) -> str:
         return "discard " + " ".join(c.name for c in self.cards)
@@ -165,7 +168,8 @@ class Slide(Action):
     def __init__(self, line: int, pieces: tuple[Piece, ...]):
         self.line = line
         self.pieces = pieces
-        self._init((line, pieces))
+        self._key = (line, pieces)
+        self._text = None
 
     def _notation(self) -> str:
         return f"slide {self.line} " + " ".join(p._text for p in self.pieces)
@@ -178,8 +182,8 @@ class River(Action):
     kind = "river"
 
     def __init__(self, pieces: tuple[Piece, ...]):
-        self.pieces = pieces
-        self._init(pieces)
+        self.pieces = self._key = pieces
+        self._text = None
 
     def _notation(self) -> str:
         return "river " + " ".join(p._text for p in self.pieces)
@@ -192,8 +196,8 @@ class Pool(Action):
     kind = "pool"
 
     def __init__(self, pieces: tuple[Piece, ...]):
-        self.pieces = pieces
-        self._init(pieces)
+        self.pieces = self._key = pieces
+        self._text = None
 
     def _notation(self) -> str:
         return "pool " + " ".join(p._text for p in self.pieces)
@@ -206,8 +210,8 @@ class Theme(Action):
     kind = "theme"
 
     def __init__(self, c: Card):
-        self.card = c
-        self._init(c)
+        self.card = self._key = c
+        self._text = None
 
     def _notation(self) -> str:
         return f"theme {self.card.name}"
@@ -220,7 +224,8 @@ class Pass(Action):
     kind = "pass"
 
     def __init__(self):
-        self._init(())
+        self._key = ()
+        self._text = None
 
     def _notation(self) -> str:
         return "pass"
@@ -229,6 +234,12 @@ class Pass(Action):
 TAKES: tuple[Take, ...] = tuple(Take(i) for i in range(PYRAMID_SIZE))
 THEMES: tuple[Theme, ...] = tuple(Theme(c) for c in ALL_CARDS)
 PASS = Pass()
+# The one-card discards, rivers and pools, made once: a random game's hands hold one to
+# three cards, so most of the actions its hands offer are of one card.
+DISCARD_ONE: tuple[Discard, ...] = tuple(Discard((c,)) for c in ALL_CARDS)
+RIVER_ONE: tuple[River, ...] = tuple(River((p,)) for p in PLAIN)
+POOL_ONE: tuple[Pool, ...] = tuple(Pool((p,)) for p in PLAIN)
+SLIDE_ONE: tuple[tuple[Slide, ...], ...] = tuple(tuple(Slide(k, (p,)) for p in PLAIN) for k in range(1, 5))
 
 
 # -- parsing ---------------------------------------------------------------------

@@ -15,9 +15,9 @@ from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
 from .actions import (
-    COVERED_BY, COVERS, FACE_UP_ROW, HAND_LIMIT, PASS, PLAIN, POOL_JOKER, PYRAMID_SIZE, RIVER_JOKER,
-    SLIDE_JOKER, TAKES, THEMES, VALUE, Action, Discard, Pass, Piece, Pool, River, Slide, Take,
-    Theme, parse_action, piece_rank, piece_suit, piece_value, rank_text,
+    COVERED_BY, COVERS, DISCARD_ONE, FACE_UP_ROW, HAND_LIMIT, PASS, PLAIN, POOL_JOKER, POOL_ONE,
+    PYRAMID_SIZE, RIVER_JOKER, RIVER_ONE, SLIDE_JOKER, SLIDE_ONE, TAKES, THEMES, VALUE, Action, Discard, Pass,
+    Piece, Pool, River, Slide, Take, Theme, parse_action, piece_rank, piece_suit, piece_value, rank_text,
 )
 from .state import SevenWatersData, position_name
 
@@ -88,7 +88,7 @@ class SevenWaters(Game):
         s.history = []
         s.pyramid = deck[:PYRAMID_SIZE]
         s.left = PYRAMID_SIZE
-        s.free = (-1, ())  # free_takes() made on first use
+        s.free = _STALE  # the free cards are found on first use (free_takes)
         pos = PYRAMID_SIZE
         lines = []
         for _seat in (0, 1):
@@ -138,29 +138,116 @@ def _card_or_none(name: str) -> Card | None:
 _SUIT_BIT = {s: 1 << i for i, s in enumerate(SUITS)}
 _BIT_SUIT = {1 << i: s for i, s in enumerate(SUITS)}
 _RANK_MASK = (1 << 14) - 2  # bits of the ranks A (1) to K (13)
+# Hands' tables, cached.  Hands of one or two cards (at most 1,485 of them) come back
+# all the time and are kept for good; a larger hand rarely comes back in a random game
+# (a card or two change every turn, and there are 25,000 hands of three cards), while
+# every cached hand is a few dozen objects the garbage collector walks again and again
+# (a sixth of a random game's instructions with every hand kept), so only the last few
+# hundred larger hands are kept (search comes back to the hands of its root).
 _TABLES: dict[tuple, "_HandTables"] = {}
-_TABLES_LIMIT = 50_000
+_RECENT: dict[tuple, "_HandTables"] = {}
+_SMALL_HAND = 2
+_RECENT_LIMIT = 256
 
 
 # SW-3.2: (card, the two cards on it, its take) for rows 1-6; (card, take) for row 7
 TAKES_COVERED = tuple((i, *COVERED_BY[i], TAKES[i]) for i in range(PYRAMID_SIZE) if COVERED_BY[i])
 TAKES_BOTTOM = tuple((i, TAKES[i]) for i in range(PYRAMID_SIZE) if not COVERED_BY[i])
+# SW-3.2, per pyramid card i: for each card j it lies on, (j, the other card on j, j's
+# bit, j lies face down): once i is taken, j is free when the other card is gone too.
+_UNCOVERS = tuple(tuple((j, COVERED_BY[j][0] if COVERED_BY[j][1] == i else COVERED_BY[j][1], 1 << j,
+                         not FACE_UP_ROW[j]) for j in COVERS[i]) for i in range(PYRAMID_SIZE))
+_STALE = (-1, 0)  # `free` before it is first found (no pyramid count is -1)
+# The takes of the free positions (bits), in pyramid order, read in four blocks of seven
+# positions: _FREE_TAKES[k][b] are the takes of the bits b of positions 7k..7k+6.  The
+# free cards differ from game to game and take to take, so no cache of whole sets hits.
+_FREE_TAKES: tuple[tuple[tuple[Take, ...], ...], ...] = tuple(
+    tuple(tuple(TAKES[7 * k + i] for i in range(7) if b >> i & 1) for b in range(128)) for k in range(4))
 
 
 def _high_first(c: Card) -> tuple[int, int]:
+    """Plain cards highest rank first, then by card index (codec.py orders blocks so)."""
     return -c.rank, c.index
+
+
+# Sort keys and per-card facts read in C (`sorted`, `map`) rather than by Python calls:
+# plain cards highest rank first (then by card index), jokers last (X1 before X2).
+_HIGH_FIRST = {c: (13 - c.rank) * 64 + c.index if c.rank else 14 * 64 + c.index for c in ALL_CARDS}.__getitem__
+_RANK_OF = attrgetter("rank")
+_SUIT_BIT_OF = {c: _SUIT_BIT[c.suit] for c in ALL_CARDS if c.rank}.__getitem__
+_THEME_OF = {c: THEMES[c.index] for c in ALL_CARDS}.__getitem__
+# The joker subsets of a hand's jokers (in hand order), each in the order (), X1, X2, X1 X2.
+_JOKER_SETS: dict[tuple[Card, ...], tuple[tuple[Card, ...], ...]] = {}
+for _jokers in ((), ALL_CARDS[52:53], ALL_CARDS[53:54], ALL_CARDS[52:54]):
+    _sets: list[tuple[Card, ...]] = [()]
+    for _j in _jokers:
+        _sets += [js + (_j,) for js in _sets]
+    _JOKER_SETS[_jokers] = tuple(_sets)
+
+# Subset tables by composition: the sums, ranks, lowest and highest rank and counts of
+# every mask depend only on the ranks of the plain cards (highest first), the suits
+# only on their suits.  A random game's hands are mostly new (a card or two change
+# every turn) but their compositions repeat: a few hundred rank tuples cover every hand
+# of one to three cards.  Never cleared: at most one entry per multiset of ≤ 7 ranks.
+_RANK_SHAPES: dict[tuple[int, ...], tuple] = {}
+_SUIT_SHAPES: dict[tuple[int, ...], tuple] = {}
+
+
+def _rank_shape(ranks_high_first: tuple[int, ...]) -> tuple:
+    """(sums, ranks, low, high, count, rank_bits, slide bits with 0, 1, 2 jokers) of the
+    masks of plain cards of these ranks (highest first), made by doubling: adding card i
+    appends, for every mask so far, the mask with bit i, so the tables stay in mask
+    order, and card i is the lowest rank of every new mask."""
+    sums, ranks, high, count = [0], [0], [0], [0]
+    low = [14]
+    rank_bits = 0
+    for r in ranks_high_first:
+        v, bit = min(r, 10), 1 << r
+        sums += [x + v for x in sums]
+        ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
+        low += [r] * len(low)
+        high += [x or r for x in high]
+        count += [x + 1 for x in count]
+        rank_bits |= bit
+    # bit T: some slide sums to T (SW-4.3a): the plain cards of a non-empty mask alone,
+    # or any mask with n jokers standing for n..10n between them (SW-2.2)
+    every = 0
+    for total in sums:
+        every |= 1 << total
+    none = one = every & ~1
+    for v in range(1, 11):
+        one |= every << v
+    two = one
+    for v in range(2, 21):
+        two |= every << v
+    # tuples of ints: the garbage collector stops walking them after its first look
+    found = _RANK_SHAPES[ranks_high_first] = (
+        tuple(sums), tuple(ranks), tuple(low), tuple(high), tuple(count), rank_bits, (none, one, two))
+    return found
+
+
+def _suit_shape(suit_bits_high_first: tuple[int, ...]) -> tuple:
+    """(suits of every mask, all the suits) of plain cards with these suit bits."""
+    suits = [0]
+    every = 0
+    for sb in suit_bits_high_first:
+        suits += [x | sb for x in suits]
+        every |= sb
+    found = _SUIT_SHAPES[suit_bits_high_first] = (tuple(suits), every)
+    return found
 
 
 class _HandTables:
     """Subset tables of one hand, and the actions already made from them.
 
     Per mask of the plain cards the tables hold the sum of values, the ranks (-1 when a
-    rank repeats), the lowest and highest rank, the suits and the count, and `slide_bits`
-    has bit T set when some slide of the hand sums to T; a random game's hands hold one
-    to three cards and most of its questions (a slide for this line? a card for this
-    river end or pool suit? `rank_bits`, `suit_bits`) have no answer, which these bits
-    give without a look-up.  The actions a hand makes are built on first use: its
-    themes and discards, and per question its slides, rivers and pools (`made`)."""
+    rank repeats), the lowest and highest rank, the suits and the count (shared by all
+    hands of the same composition), and `slide_bits` has bit T set when some slide of
+    the hand sums to T; a random game's hands hold one to three cards and most of its
+    questions (a slide for this line? a card for this river end or pool suit?
+    `rank_bits`, `suit_bits`) have no answer, which these bits give without a look-up.
+    The actions a hand makes are built on first use: its themes and discards, and per
+    question its slides, rivers and pools (`made`)."""
 
     __slots__ = ("hand", "plain", "jokers", "joker_sets", "full", "rank_bits", "suit_bits", "made",
                  "sums", "ranks", "low", "high", "suits", "count", "slide_bits", "themes", "discards",
@@ -168,76 +255,26 @@ class _HandTables:
 
     def __init__(self, hand: tuple[Card, ...]):
         self.hand = hand
-        plain = tuple(sorted((c for c in hand if c.rank), key=_high_first))
-        self.plain = plain
-        nj = self.jokers = len(hand) - len(plain)
-        joker_sets: list[tuple[Card, ...]] = [()]
-        if nj:
-            for j in hand:
-                if not j.rank:
-                    joker_sets += [js + (j,) for js in joker_sets]
-        self.joker_sets = joker_sets
+        n = len(hand)
+        order = sorted(hand, key=_HIGH_FIRST)
+        nj = n and (order[-1].rank == 0) + (n > 1 and order[-2].rank == 0)
+        plain = self.plain = tuple(order[:n - nj]) if nj else tuple(order)
+        self.jokers = nj
+        self.joker_sets = _JOKER_SETS[tuple(order[n - nj:])] if nj else _NO_JOKERS
         self.full = 1 << len(plain)
-        # Doubling: adding card i appends, for every mask so far, the mask with bit i, so
-        # the lists stay in mask order.  Cards come highest rank first, so card i is the
-        # lowest rank of every new mask.
-        sums, ranks, high, suits, count = [0], [0], [0], [0], [0]
-        low = [14]
-        rank_bits = suit_bits = 0
-        for c in plain:
-            v, r, bit, sb = VALUE[c.index], c.rank, 1 << c.rank, _SUIT_BIT[c.suit]
-            sums += [x + v for x in sums]
-            ranks += [-1 if x < 0 or x & bit else x | bit for x in ranks]  # -1: a rank twice
-            low += [r] * len(low)
-            high += [x or r for x in high]
-            suits += [x | sb for x in suits]
-            count += [x + 1 for x in count]
-            rank_bits |= bit
-            suit_bits |= sb
-        # tuples of ints: the garbage collector stops walking them after its first look,
-        # and thousands of hands' tables stay cached
-        self.sums, self.ranks, self.low, self.high, self.suits, self.count = (
-            tuple(sums), tuple(ranks), tuple(low), tuple(high), tuple(suits), tuple(count))
-        self.rank_bits, self.suit_bits = rank_bits, suit_bits
-        # bit T: some slide sums to T (SW-4.3a): the plain cards of a non-empty mask
-        # alone, or any mask with n jokers standing for n..10n between them
-        bits = 0
-        for total in sums:
-            bits |= 1 << total
-        bits &= ~1
-        for n in range(1, nj + 1):
-            span = (1 << 9 * n + 1) - 1
-            for total in sums:
-                bits |= span << total + n
-        self.slide_bits = bits
+        ranks = tuple(map(_RANK_OF, plain))
+        (self.sums, self.ranks, self.low, self.high, self.count, self.rank_bits,
+         slide_bits) = _RANK_SHAPES.get(ranks) or _rank_shape(ranks)
+        self.slide_bits = slide_bits[nj]
+        suits = tuple(map(_SUIT_BIT_OF, plain))
+        self.suits, self.suit_bits = _SUIT_SHAPES.get(suits) or _suit_shape(suits)
         self.made: dict[tuple, tuple] = {}
+        # made on first use (the rollout policy never asks for discards, a one-card
+        # hand never for a mask's pieces): `_themes`, `_discards`, `cards`, `pieces`
+        self.themes = self.discards = self.card_table = self.piece_table = None
 
     def __getattr__(self, name: str):
-        """What a hand may never be asked for, made on first use: its themes, discards,
-        memo (the rollout policy's), and every mask's cards and pieces (doubling again)."""
-        if name == "themes":
-            self.themes = tuple(_theme_options(self))
-            return self.themes
-        if name == "card_table":
-            table: list[tuple[Card, ...]] = [()]
-            for c in self.plain:
-                table += [x + (c,) for x in table]
-            self.card_table = table
-            return table
-        if name == "piece_table":
-            pieces: list[tuple[Piece, ...]] = [()]
-            for c in self.plain:
-                p = PLAIN[c.index]
-                pieces += [x + (p,) for x in pieces]
-            self.piece_table = pieces
-            return pieces
-        if name == "discards":
-            table = self.card_table
-            out = [Discard(x) for x in table[1:]]
-            for jokers in self.joker_sets[1:]:
-                out += [Discard(x + jokers) for x in table]
-            self.discards = tuple(out)
-            return self.discards
+        """The rollout policy's memo, made on first use."""
         if name == "memo":
             self.memo = {}
             return self.memo
@@ -245,27 +282,82 @@ class _HandTables:
 
     def cards(self, m: int) -> tuple[Card, ...]:
         """The plain cards of mask m, highest rank first."""
-        return self.card_table[m]
+        table = self.card_table
+        if table is None:
+            table = self.card_table = [()]
+            for c in self.plain:
+                table += [x + (c,) for x in table]
+        return table[m]
 
     def pieces(self, m: int) -> tuple[Piece, ...]:
         """The plain cards of mask m as pieces, highest rank first."""
-        return self.piece_table[m]
+        table = self.piece_table
+        if table is None:
+            table = self.piece_table = [()]
+            for c in self.plain:
+                p = PLAIN[c.index]
+                table += [x + (p,) for x in table]
+        return table[m]
 
 
-def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
-    """The subset tables of a hand (a tuple in hand order), cached."""
-    found = _TABLES.get(hand)
-    if found is None:
-        if len(_TABLES) >= _TABLES_LIMIT:
-            _TABLES.clear()
-        found = _TABLES[hand] = _HandTables(hand)
+def _themes(t: _HandTables) -> tuple[Theme, ...]:
+    """SW-4.3d: any plain hand card, in hand order."""
+    found = t.themes = tuple(map(_THEME_OF, filter(_RANK_OF, t.hand)))
     return found
 
 
-def _made(t: _HandTables, key: tuple, make) -> tuple:
-    found = t.made.get(key)
+def _discards(t: _HandTables) -> tuple[Discard, ...]:
+    """SW-4.2: every non-empty subset, in the order (jokers chosen, mask); the masks of
+    card i come after all masks of the cards before it, the card alone first (a discard
+    made once, DISCARD_ONE)."""
+    table: list[tuple[Card, ...]] = [()]
+    out: list[Discard] = []
+    for c in t.plain:
+        new = [x + (c,) for x in table]
+        out.append(DISCARD_ONE[c.index])
+        out += map(Discard, new[1:])
+        table += new
+    for jokers in t.joker_sets[1:]:
+        out += [Discard(x + jokers) for x in table]
+    t.card_table = table
+    found = t.discards = tuple(out)
+    return found
+
+
+_NO_JOKERS: tuple[tuple[Card, ...], ...] = ((),)
+
+
+def hand_tables(hand: tuple[Card, ...]) -> _HandTables:
+    """The subset tables of a hand (a tuple in hand order), cached (`_TABLES`, `_RECENT`)."""
+    if len(hand) <= _SMALL_HAND:
+        found = _TABLES.get(hand)
+        if found is None:
+            found = _TABLES[hand] = _HandTables(hand)
+        return found
+    found = _RECENT.get(hand)
     if found is None:
-        found = t.made[key] = tuple(make(t, *key[1:]))
+        if len(_RECENT) >= _RECENT_LIMIT:
+            _RECENT.clear()
+        found = _RECENT[hand] = _HandTables(hand)
+    return found
+
+
+# A hand's answers are kept in `made` by question: a slide by (line, target), a river
+# by lo * 16 + hi (0 to start it), a pool by its suit ("" to start it).
+def _slides(t: _HandTables, line: int, target: int) -> tuple[Slide, ...]:
+    found = t.made.get((line, target))
+    if found is None:
+        found = t.made[(line, target)] = tuple(_slide_options(t, line, target))
+    return found
+
+
+def _rivers(t: _HandTables, lo: int, hi: int) -> tuple[River, ...]:
+    found = t.made[lo * 16 + hi] = tuple(_river_options(t, lo, hi))
+    return found
+
+
+def _pools(t: _HandTables, suit: str) -> tuple[Pool, ...]:
+    found = t.made[suit] = tuple(_pool_options(t, suit))
     return found
 
 
@@ -313,11 +405,14 @@ def _river_options(t: _HandTables, lo: int, hi: int):
     if not t.jokers:
         # without a joker a run is its cards' ranks in a row, lowest first, and it fits in
         # one place only: anywhere to start the river, else right above or below it
-        pieces = t.piece_table
+        plain = t.plain
         for m in range(1, t.full):
             if ranks[m] >= 0 and high[m] - low[m] == count[m] - 1 and (
                     lo == 0 or low[m] == hi + 1 or high[m] == lo - 1):
-                yield River(pieces[m][::-1])
+                if count[m] == 1:  # one card: its river is made once (RIVER_ONE)
+                    yield RIVER_ONE[plain[m.bit_length() - 1].index]
+                else:
+                    yield River(t.pieces(m)[::-1])
         return
     for jokers in t.joker_sets:
         nj = len(jokers)
@@ -344,10 +439,13 @@ def _pool_options(t: _HandTables, suit: str):
     suits = t.suits
     allowed = {0, _SUIT_BIT[suit]} if suit else {0, 1, 2, 4, 8}  # jokers only, or one suit
     if not t.jokers:  # each one-suit set of plain cards is one pool action
-        pieces = t.piece_table
+        plain = t.plain
         for m in range(1, t.full):
             if suits[m] in allowed:
-                yield Pool(pieces[m])
+                if m & (m - 1):
+                    yield Pool(t.pieces(m))
+                else:  # one card: its pool is made once (POOL_ONE)
+                    yield POOL_ONE[plain[m.bit_length() - 1].index]
         return
     for jokers in t.joker_sets:
         for m in [m for m in range(0 if jokers else 1, t.full) if suits[m] in allowed]:
@@ -355,11 +453,6 @@ def _pool_options(t: _HandTables, suit: str):
             choices = (_BIT_SUIT[bits],) if bits else (suit,) if suit else SUITS
             for s in choices:
                 yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
-
-
-def _theme_options(t: _HandTables):
-    """SW-4.3d: any plain hand card, in hand order."""
-    return (THEMES[c.index] for c in t.hand if c.rank)
 
 
 class SevenWatersState(SevenWatersData, State):
@@ -380,24 +473,55 @@ class SevenWatersState(SevenWatersData, State):
     def apply(self, action: Action | str, seat: int | None = None) -> None:
         """The protocol's checked `apply` with its common case inlined: the seat to move
         (or none named) takes an action `_why_illegal` allows, chance drawn from a
-        generator.  Anything else (a refusal and its reason, notation, a strict replay
-        applied as a transaction) takes the protocol's own way."""
+        generator, and `apply_legal` plays it.  Anything else (a refusal and its reason,
+        notation, a strict replay applied as a transaction) takes the protocol's own way."""
         if not self.over and action.__class__ is not str and self.chance.rng is not None:
             if seat is None:
                 seat = self.turn
-            if seat == self.turn and self._why_illegal(action, seat) is None:
-                self._apply(action, seat)
-                self.history.append((seat, action, False))
-                return
+            if seat == self.turn:
+                if action.__class__ is Take:
+                    # SW-4.1: a free card (SW-3.2) while the hand holds fewer than 7,
+                    # read from the free positions `_take` keeps (while they are valid)
+                    left, bits = self.free
+                    if left == self.left and bits >> action.index & 1 and len(self.hands[seat]) < HAND_LIMIT:
+                        self.apply_legal(action, seat)
+                        return
+                if self._why_illegal(action, seat) is None:
+                    self.apply_legal(action, seat)
+                    return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: Action, seat: int) -> None:
-        """The protocol's trusted path (an action from `legal_actions(seat)`), inlined."""
+        """The protocol's trusted path (an action from `legal_actions(seat)`).  A take,
+        half of a game's actions, is played inline while the pyramid keeps a card after
+        it: `_take` and `_end_turn` without their calls (SW-4.1, SW-3.2: the card goes to
+        the hand, the cards it lay on may become free and turn face up; the turn passes).
+        Everything else, and the last take with the end of SW-5.1, is `_apply`'s."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
+            return
+        if action.__class__ is Take and self.left > 1:
+            i = action.index
+            p = self.pyramid
+            c = p[i]
+            p[i] = None
+            left, bits = self.free
+            bits &= ~(1 << i)
+            revealed: tuple[Card, ...] = ()
+            for j, other, bit, face_down in _UNCOVERS[i]:
+                if p[other] is None and p[j] is not None:
+                    bits |= bit
+                    if face_down:
+                        revealed += (p[j],)
+            self.free = (self.left - 1, bits) if left == self.left else _STALE
+            self.left -= 1
+            insort(self.hands[seat], c, key=_CARD_INDEX)
+            self.log = (seat, action, c, revealed, self.extra, self.log)
+            self.extra = False
+            self.turn ^= 1
         else:
             self._apply(action, seat)
-            self.history.append((seat, action, False))
+        self.history.append((seat, action, False))
 
     # -- SW-4: the actions ------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -411,6 +535,9 @@ class SevenWatersState(SevenWatersData, State):
         return self._legal(seat, False)
 
     def _legal(self, seat: int | None, discards: bool) -> list[Action]:
+        """The parts of `legal_actions` in its order, each read from the hand's tables
+        (`slide_options`, `river_options`, `pool_options`, `theme_options` inlined: a
+        random game asks them at every action)."""
         if self.over or (seat is not None and seat != self.turn):
             return []
         s = self.turn
@@ -418,16 +545,68 @@ class SevenWatersState(SevenWatersData, State):
         out: list[Action] = self.free_takes() if len(hand) < HAND_LIMIT and self.left else []
         if not hand:
             return out or [PASS]
+        if len(hand) == 1 and hand[0].rank:
+            return self._legal_one(s, hand[0], out, discards)
         key = tuple(hand)
         t = _TABLES.get(key) or hand_tables(key)
-        if self.slides_built < self.slide_limit:
-            out += self.slide_options(s, t)
-        out += self.river_options(s, t)
-        out += self.pool_options(s, t)
-        if self.theme[s] is None:
-            out += t.themes
-        if discards:
-            out += t.discards
+        made = t.made
+        if self.slides_built < self.slide_limit:  # SW-4.3a, SW-4.4
+            sums = self.line_sums[s]
+            bits = t.slide_bits
+            k = 0
+            for slide in self.slides[s]:
+                if slide is None and bits >> sums[k] & 1:
+                    out += _slides(t, k + 1, sums[k])
+                k += 1
+        river = self.river[s]  # SW-4.3b
+        if not river:
+            found = made.get(0)
+            out += found if found is not None else _rivers(t, 0, 0)
+        else:
+            lo, hi = river[0].rank, river[-1].rank
+            if t.jokers or t.rank_bits & (1 << hi + 1 | 1 << lo - 1) & _RANK_MASK:
+                found = made.get(lo * 16 + hi)
+                out += found if found is not None else _rivers(t, lo, hi)
+        pool = self.pool[s]  # SW-4.3c
+        if not pool:
+            found = made.get("")
+            out += found if found is not None else _pools(t, "")
+        else:
+            suit = pool[0].suit
+            if t.jokers or t.suit_bits & _SUIT_BIT[suit]:
+                found = made.get(suit)
+                out += found if found is not None else _pools(t, suit)
+        if self.theme[s] is None:  # SW-4.3d
+            found = t.themes
+            out += found if found is not None else _themes(t)
+        if discards:  # SW-4.2
+            found = t.discards
+            out += found if found is not None else _discards(t)
+        return out
+
+    def _legal_one(self, s: int, c: Card, out: list[Action], discards: bool) -> list[Action]:
+        """`_legal` for a hand of one plain card (a third of a random game's turns): every
+        build is the card alone, made once (SLIDE_ONE, RIVER_ONE, POOL_ONE, THEMES,
+        DISCARD_ONE), so no tables are needed."""
+        i = c.index
+        if self.slides_built < self.slide_limit:  # SW-4.3a, SW-4.4: its value is the line's sum
+            sums = self.line_sums[s]
+            v = VALUE[i]
+            k = 0
+            for slide in self.slides[s]:
+                if slide is None and sums[k] == v:
+                    out.append(SLIDE_ONE[k][i])
+                k += 1
+        river = self.river[s]  # SW-4.3b: it starts the river or extends it at one end
+        if not river or c.rank == river[-1].rank + 1 or c.rank == river[0].rank - 1:
+            out.append(RIVER_ONE[i])
+        pool = self.pool[s]  # SW-4.3c: it starts the pool or is of its suit
+        if not pool or c.suit == pool[0].suit:
+            out.append(POOL_ONE[i])
+        if self.theme[s] is None:  # SW-4.3d
+            out.append(THEMES[i])
+        if discards:  # SW-4.2
+            out.append(DISCARD_ONE[i])
         return out
 
     def slide_options(self, s: int, t: "_HandTables") -> list[Slide]:
@@ -438,7 +617,7 @@ class SevenWatersState(SevenWatersData, State):
         out: list[Slide] = []
         for k, slide in enumerate(self.slides[s]):
             if slide is None and bits >> sums[k] & 1:
-                out += _made(t, ("slide", k + 1, sums[k]), _slide_options)
+                out += _slides(t, k + 1, sums[k])
         return out
 
     def river_options(self, s: int, t: "_HandTables") -> tuple[River, ...]:
@@ -446,38 +625,46 @@ class SevenWatersState(SevenWatersData, State):
         (without a joker, a run above the river starts with its top rank + 1, one below
         it ends with its bottom rank - 1)."""
         river = self.river[s]
-        if not river:
-            return _made(t, ("river", 0, 0), _river_options)
-        lo, hi = piece_rank(river[0]), piece_rank(river[-1])
-        if not t.jokers and not t.rank_bits & (1 << hi + 1 | 1 << lo - 1) & _RANK_MASK:
+        lo, hi = (river[0].rank, river[-1].rank) if river else (0, 0)
+        if river and not t.jokers and not t.rank_bits & (1 << hi + 1 | 1 << lo - 1) & _RANK_MASK:
             return ()
-        return _made(t, ("river", lo, hi), _river_options)
+        found = t.made.get(lo * 16 + hi)
+        return found if found is not None else _rivers(t, lo, hi)
 
     def pool_options(self, s: int, t: "_HandTables") -> tuple[Pool, ...]:
         """SW-4.3c: one-suit sets of the hand that start seat s's pool or join it."""
         pool = self.pool[s]
-        if not pool:
-            return _made(t, ("pool", ""), _pool_options)
-        suit = piece_suit(pool[0])
-        if not t.jokers and not t.suit_bits & _SUIT_BIT[suit]:
+        suit = pool[0].suit if pool else ""
+        if pool and not t.jokers and not t.suit_bits & _SUIT_BIT[suit]:
             return ()
-        return _made(t, ("pool", suit), _pool_options)
+        found = t.made.get(suit)
+        return found if found is not None else _pools(t, suit)
 
     def theme_options(self, s: int, t: "_HandTables") -> tuple[Theme, ...]:
         """SW-4.3d: the hand's plain cards, while seat s has no theme."""
-        return t.themes if self.theme[s] is None else ()
+        if self.theme[s] is not None:
+            return ()
+        found = t.themes
+        return found if found is not None else _themes(t)
 
     def free_takes(self) -> list[Take]:
-        """SW-4.1 / SW-3.2: one take per free pyramid card (rows 1-6 while both cards on
-        them are gone, then row 7: pyramid order).  They change only when a card leaves
-        the pyramid, which `left` counts, so they are kept with it (`free`)."""
-        left, takes = self.free
+        """SW-4.1 / SW-3.2: one take per free pyramid card, in pyramid order.  The free
+        cards are kept as bits with the pyramid count they are valid for (`free`): `_take`
+        updates them (a card taken is gone, the cards it lay on may become free); a
+        position changed any other way changes `left` too, and they are found anew."""
+        left, bits = self.free
         if left != self.left:
             p = self.pyramid
-            takes = (*[take for i, a, b, take in TAKES_COVERED if p[a] is None and p[b] is None and p[i] is not None],
-                     *[take for i, take in TAKES_BOTTOM if p[i] is not None])
-            self.free = (self.left, takes)
-        return list(takes)
+            bits = 0
+            for i, a, b, _take in TAKES_COVERED:
+                if p[a] is None and p[b] is None and p[i] is not None:
+                    bits |= 1 << i
+            for i, _take in TAKES_BOTTOM:
+                if p[i] is not None:
+                    bits |= 1 << i
+            self.free = (self.left, bits)
+        a, b, c, d = _FREE_TAKES
+        return [*a[bits & 127], *b[bits >> 7 & 127], *c[bits >> 14 & 127], *d[bits >> 21]]
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         t = type(action)
@@ -514,11 +701,14 @@ class SevenWatersState(SevenWatersData, State):
         if len(self.hands[seat]) >= HAND_LIMIT:
             return Reason("seven_waters.hand_full", n=HAND_LIMIT)
         i = action.index
-        if self.pyramid[i] is None:
+        p = self.pyramid
+        if p[i] is None:
             return Reason("seven_waters.already_taken", position=position_name(i))
-        covering = [position_name(j) for j in COVERED_BY[i] if self.pyramid[j] is not None]
-        if covering:
-            return Reason("seven_waters.covered", position=position_name(i), covering=covering, n=len(covering))
+        for j in COVERED_BY[i]:
+            if p[j] is not None:  # SW-3.2: only a free card (nothing on it) can be taken
+                covering = [position_name(j) for j in COVERED_BY[i] if p[j] is not None]
+                return Reason("seven_waters.covered", position=position_name(i), covering=covering,
+                              n=len(covering))
         return None
 
     def _why_not_slide(self, action: Slide, seat: int) -> Reason | None:
@@ -628,13 +818,22 @@ class SevenWatersState(SevenWatersData, State):
             self._end_turn()
 
     def _take(self, i: int) -> tuple[Card, tuple[Card, ...]]:
-        """SW-4.1, SW-3.2: remove card i; face-down cards it freed turn face up."""
+        """SW-4.1, SW-3.2: remove card i; the cards it lay on become free once both cards
+        on them are gone, and a face-down one turns face up (kept in `free`, as bits,
+        while it is valid: see free_takes)."""
         p = self.pyramid
         c = p[i]
         p[i] = None
+        left, bits = self.free
+        bits &= ~(1 << i)
+        revealed: tuple[Card, ...] = ()
+        for j in COVERS[i]:
+            if self.is_free(j):
+                bits |= 1 << j
+                if not FACE_UP_ROW[j]:
+                    revealed += (p[j],)
+        self.free = (self.left - 1, bits) if left == self.left else _STALE
         self.left -= 1
-        revealed = tuple(p[j] for j in COVERS[i]
-                         if not FACE_UP_ROW[j] and p[j] is not None and self.is_free(j))
         return c, revealed  # type: ignore[return-value]
 
     def _build_river(self, pieces: tuple[Piece, ...], seat: int) -> None:

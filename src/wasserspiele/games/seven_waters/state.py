@@ -52,7 +52,7 @@ class SevenWatersData:
     final_left: int                   # SW-5.1: final turns still to come after this one; -1 before the end
     over: bool
     log: Event | None
-    free: tuple                       # (left, the free takes then): free_takes() kept while left stays
+    free: tuple                       # (left, bits of the free positions then): kept while left stays
 
     def clone(self):
         """An independent copy: lists are copied, interned cards/pieces and tuples shared."""
