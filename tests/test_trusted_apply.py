@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from lockstep import play_checked_and_trusted
 from wasserspiele import game_names, load
 
 
@@ -14,15 +15,7 @@ from wasserspiele import game_names, load
 def test_apply_legal_plays_the_same_games_as_apply(name):
     game = load(name)
     for seed in range(6):
-        checked, trusted = game.new_game(seed=seed), game.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not checked.is_terminal():
-            seat = checked.current_seat
-            legal = checked.legal_actions(seat)
-            assert trusted.legal_actions(seat) == legal
-            action = legal[rng.randrange(len(legal))]
-            checked.apply(action, seat)
-            trusted.apply_legal(action, seat)
+        checked, trusted = play_checked_and_trusted(game, seed)
         assert trusted.is_terminal() and trusted.history == checked.history
         assert trusted.state_json() == checked.state_json() and trusted.scores() == checked.scores()
 

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from lockstep import play_checked_and_trusted
 from wasserspiele import load
 from wasserspiele.core.cards import ALL_CARDS
 from wasserspiele.games.seven_waters import rules
@@ -87,18 +88,12 @@ def test_sw_3_2_free_cards_are_found_anew_when_the_pyramid_changes_another_way()
 
 
 def test_checked_and_trusted_paths_leave_the_same_game():
+    def same(a, b):
+        assert a.log == b.log and a.history == b.history and a.free == b.free
+        assert a.state_json() == b.state_json()
+
     for seed in range(10):
-        a, b = GAME.new_game(seed=seed), GAME.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not a.is_terminal():
-            seat = a.current_seat
-            legal = a.legal_actions(seat)
-            assert b.legal_actions(seat) == legal
-            action = legal[rng.randrange(len(legal))]
-            a.apply(action, seat)
-            b.apply_legal(action, seat)
-            assert a.log == b.log and a.history == b.history and a.free == b.free
-            assert a.state_json() == b.state_json()
+        play_checked_and_trusted(GAME, seed, same)
 
 
 def _doubled(hand):
