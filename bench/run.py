@@ -13,8 +13,9 @@ Sections (default: all):
             lean rewrite; unpacked with `git archive`); both sides play the same
             seeded games in child processes; then the trusted path against the
             checked one, and clones
-  search    ISMCTS µs per iteration per game (default settings); Seven Waters' search
-            against its earlier settings (view-reading heuristic rollouts to the end)
+  search    ISMCTS µs per iteration per game (default settings), and iterations per
+            CPU-second against the package at --baseline REV (its own default settings,
+            300 iterations a position, both sides alternately in fresh processes)
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
             engine, against the kernel at --kernel-baseline and against the kernel's
             pure-Python fallback
@@ -42,7 +43,8 @@ from wasserspiele import game_names, load
 from wasserspiele.core.registry import game_class
 
 sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
-from ismcts import positions as search_positions  # noqa: E402
+import ismcts  # noqa: E402
+from ismcts import baseline_tree, positions as search_positions  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,17 +143,6 @@ print(games / (time.process_time() - start))
 """
 
 
-def baseline_tree(rev: str) -> Path | None:
-    """The package at git revision `rev`, unpacked into a temporary directory."""
-    tmp = Path(tempfile.mkdtemp(prefix="wasserspiele-baseline-"))
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], capture_output=True)
-    if archive.returncode != 0:
-        print(f"(no baseline: git archive {rev} failed: {archive.stderr.decode().strip()})")
-        return None
-    subprocess.run(["tar", "-x", "-C", str(tmp)], input=archive.stdout, check=True)
-    return tmp / "src"
-
-
 def child_rate(src: Path, name: str, options: dict, seconds: float, checked: bool = True) -> float:
     """Random games per CPU-second of the engine in `src`, measured in a child process."""
     env = {**os.environ, "PYTHONPATH": str(src)}
@@ -209,6 +200,10 @@ def engines(names, seconds: float, rev: str) -> None:
 
 
 # -- search ----------------------------------------------------------------------------
+# The budget both trees search each position for in the comparison: the issue's figures
+# are per iteration, and an equal budget keeps the two trees' work alike.
+SEARCH_ITERATIONS = 300
+
 def iterations_per_second(name: str, seconds: float, **settings) -> float:
     from wasserspiele.bots.base import decision_for
     from wasserspiele.bots.registry import make_bot
@@ -224,18 +219,22 @@ def iterations_per_second(name: str, seconds: float, **settings) -> float:
     return total_it / total_s
 
 
-def search(names, seconds: float) -> None:
-    print("\n## search: ISMCTS per CPU-second at five mid-game decisions (default settings)")
-    print(f"{'game':<14}{'iterations/s':>14}{'µs/iteration':>14}")
+def search(names, seconds: float, rev: str = "") -> None:
+    """ISMCTS iterations per CPU-second per game (default settings, `seconds` of search);
+    with `rev`, the same positions searched for the same iterations by the package at
+    `rev` (its own default settings), alternately in fresh processes."""
+    src = baseline_tree(rev) if rev else None
+    print(f"\n## search: ISMCTS per CPU-second at five mid-game decisions (default settings)"
+          + (f"; against {rev} at {SEARCH_ITERATIONS} iterations a position" if src else ""))
+    print(f"{'game':<14}{'iterations/s':>14}{'µs/iteration':>14}"
+          + (f"{'it/s':>10}{'at ' + rev:>12}{'ratio':>8}" if src else ""))
     for name in names:
         r = iterations_per_second(name, seconds)
-        print(f"{name:<14}{r:>14,.0f}{1e6 / r:>14,.0f}", flush=True)
-    if "seven_waters" in names:
-        old = {"rollout": "heuristic", "rollout_depth": 120}
-        now, then, ratio = interleaved(lambda s: iterations_per_second("seven_waters", s),
-                                       lambda s: iterations_per_second("seven_waters", s, **old), seconds)
-        print(f"seven_waters: {now:,.0f} iterations/s against {then:,.0f} with view-reading heuristic "
-              f"rollouts to the end: {ratio:.1f}×")
+        row = f"{name:<14}{r:>14,.0f}{1e6 / r:>14,.0f}"
+        if src is not None:
+            mine, theirs, ratio = ismcts.compare(src, name, SEARCH_ITERATIONS)
+            row += f"{mine:>10,.0f}{theirs:>12,.0f}{ratio:>7.2f}×"
+        print(row, flush=True)
 
 
 # -- kernels ---------------------------------------------------------------------------
@@ -371,7 +370,7 @@ def main() -> None:
     parser.add_argument("what", nargs="*", help=f"sections ({', '.join(SECTIONS)}) and/or games")
     parser.add_argument("-s", "--seconds", type=float, default=1.0, help="CPU seconds per side of each figure")
     parser.add_argument("--baseline", default=LEAN_BASELINE,
-                        help=f"git revision of the baseline engines (default {LEAN_BASELINE}, the engines "
+                        help=f"git revision of the baseline engines and search (default {LEAN_BASELINE}, "
                              "before issue 17's lean rewrite; '' for none)")
     parser.add_argument("--kernel-baseline", default=KERNEL_BASELINE,
                         help=f"git revision of the baseline Wasserloch kernel (default {KERNEL_BASELINE}, before "
@@ -386,6 +385,8 @@ def main() -> None:
     for section in sections:
         if section == "engines":
             engines(names, args.seconds, args.baseline)
+        elif section == "search":
+            search(names, args.seconds, args.baseline)
         elif section == "kernels":
             kernels(names, args.seconds, args.kernel_baseline)
         else:
