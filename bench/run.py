@@ -35,7 +35,6 @@ import random
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 
@@ -204,14 +203,15 @@ def engines(names, seconds: float, rev: str) -> None:
 # are per iteration, and an equal budget keeps the two trees' work alike.
 SEARCH_ITERATIONS = 300
 
-def iterations_per_second(name: str, seconds: float, **settings) -> float:
+
+def iterations_per_second(name: str, seconds: float) -> float:
     from wasserspiele.bots.base import decision_for
     from wasserspiele.bots.registry import make_bot
     game, states = search_positions(name)  # the same mid-game positions as bench/ismcts.py
     decisions = [decision_for(s, s.current_seat) for s in states]
     total_it = total_s = 0.0
     for i, decision in enumerate(decisions):
-        bot = make_bot("ismcts", game, seed=i, iterations=None, seconds=seconds / len(decisions), **settings)
+        bot = make_bot("ismcts", game, seed=i, iterations=None, seconds=seconds / len(decisions))
         start = time.process_time()
         bot.search(decision)
         total_s += time.process_time() - start
