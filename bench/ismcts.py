@@ -26,9 +26,10 @@ from wasserspiele.bots.registry import make_bot
 
 ROOT = Path(__file__).resolve().parent.parent
 REPEATS = 3
+POSITIONS = 5  # mid-game decisions searched per game
 
 
-def positions(name: str, count: int = 5):
+def positions(name: str, count: int = POSITIONS):
     game = load(name)
     out = []
     for seed in range(count):

@@ -43,7 +43,7 @@ from wasserspiele.core.registry import game_class
 
 sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
 import ismcts  # noqa: E402
-from ismcts import baseline_tree, positions as search_positions  # noqa: E402
+from ismcts import baseline_tree  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -204,21 +204,6 @@ def engines(names, seconds: float, rev: str) -> None:
 SEARCH_ITERATIONS = 300
 
 
-def iterations_per_second(name: str, seconds: float) -> float:
-    from wasserspiele.bots.base import decision_for
-    from wasserspiele.bots.registry import make_bot
-    game, states = search_positions(name)  # the same mid-game positions as bench/ismcts.py
-    decisions = [decision_for(s, s.current_seat) for s in states]
-    total_it = total_s = 0.0
-    for i, decision in enumerate(decisions):
-        bot = make_bot("ismcts", game, seed=i, iterations=None, seconds=seconds / len(decisions))
-        start = time.process_time()
-        bot.search(decision)
-        total_s += time.process_time() - start
-        total_it += bot.last_iterations
-    return total_it / total_s
-
-
 def search(names, seconds: float, rev: str = "") -> None:
     """ISMCTS iterations per CPU-second per game (default settings, `seconds` of search);
     with `rev`, the same positions searched for the same iterations by the package at
@@ -229,7 +214,7 @@ def search(names, seconds: float, rev: str = "") -> None:
     print(f"{'game':<14}{'iterations/s':>14}{'µs/iteration':>14}"
           + (f"{'it/s':>10}{'at ' + rev:>12}{'ratio':>8}" if src else ""))
     for name in names:
-        r = iterations_per_second(name, seconds)
+        r = ismcts.rate(name, seconds=seconds / ismcts.POSITIONS)  # `seconds` in all, over the positions
         row = f"{name:<14}{r:>14,.0f}{1e6 / r:>14,.0f}"
         if src is not None:
             mine, theirs, ratio = ismcts.compare(src, name, SEARCH_ITERATIONS)
