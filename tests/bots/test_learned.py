@@ -183,6 +183,8 @@ def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path
     assert LearnedBot(0, game=load("wasserloch", rounds=1), weights=str(out)).network.obs_size == meta["obs_size"]
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--hidden", "big", "--out", str(out)])
     assert bad.exit_code == 2 and "'big' is not sizes like 128,64" in bad.output
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--jobs", "0", "--out", str(out)])
+    assert bad.exit_code == 2 and "--jobs" in bad.output and "must be at least 1" in bad.output
 
 
 def test_guided_search_with_a_sensible_guide_beats_random_play():
@@ -209,6 +211,30 @@ def test_positions_file_resumes_a_run_and_refuses_other_settings(tmp_path):
     assert np.array_equal(resumed.network.params["wp"], fresh.network.params["wp"])
     with pytest.raises(BadOption, match="were made by"):
         train(game, 6, budget, positions=cache)
+
+
+def test_self_play_in_several_processes_gathers_what_one_process_does(tmp_path):
+    # each game's positions depend on its seed alone and arrive in game order, so the
+    # expert's generation and a guided one, the positions file and the network are the
+    # same for any number of jobs
+    game = load("wasserloch", players=2, rounds=1)
+    budget = Budget(games=3, generations=2, iterations=8, epochs=1, hidden=(8,))
+    alone = train(game, 5, budget, positions=tmp_path / "alone.npz")
+    side_by_side = train(game, 5, budget, positions=tmp_path / "pool.npz", jobs=2)
+    assert side_by_side.positions.game == alone.positions.game
+    assert sorted(set(alone.positions.game)) == [0, 1, 2, 1_000_000, 1_000_001, 1_000_002]
+    for name in ("obs", "mask", "target"):
+        assert np.array_equal(np.stack(getattr(side_by_side.positions, name)), np.stack(getattr(alone.positions, name)))
+    assert np.array_equal(np.asarray(side_by_side.positions.searched), np.asarray(alone.positions.searched),
+                          equal_nan=True)
+    assert side_by_side.positions.value == alone.positions.value
+    assert side_by_side.positions.cpu_s > 0
+    for k, v in alone.network.params.items():
+        assert np.array_equal(side_by_side.network.params[k], v)
+    saved = {n: np.load(tmp_path / f"{n}.npz") for n in ("alone", "pool")}
+    assert np.array_equal(saved["alone"]["obs"], saved["pool"]["obs"])
+    with pytest.raises(BadOption, match="jobs: 0 is not a positive number"):
+        train(game, 5, budget, jobs=0)
 
 
 def test_fit_holds_out_whole_games_and_measures_them():

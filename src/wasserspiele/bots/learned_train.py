@@ -27,6 +27,7 @@ import json
 import os
 import platform
 import random
+import signal
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -200,8 +201,13 @@ class Trainer:
     """Expert iteration for one game: self-play with search, then fit the network."""
 
     def __init__(self, game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None,
-                 positions: str | Path | None = None):
+                 positions: str | Path | None = None, jobs: int = 1):
+        if jobs < 1:
+            raise BadOption(f"jobs: {jobs} is not a positive number of processes")
         self.game = game
+        # self-play games searched side by side in this many processes; each game's
+        # positions depend on its seed alone, so any number of jobs gathers the same
+        self.jobs = jobs
         self.seed = seed
         self.budget = budget
         self.codec = codec_of(game)
@@ -265,15 +271,37 @@ class Trainer:
                 setattr(self.positions, name, [values[i] for i in keep])
             first = len(set(self.positions.game))
             self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
-        saved = time.process_time()
-        for g in range(first, self.budget.games):
-            began = time.process_time()
-            self.gather_game(searcher, generation, g)
-            self.positions.cpu_s += time.process_time() - began
+        saved = time.monotonic()
+        for g, rows, _, cpu_s in self.searched_games(generation, range(first, self.budget.games)):
+            self.add(rows)
+            self.positions.cpu_s += cpu_s
             # saving costs about a second per 100,000 positions: once a minute at most
-            if cache is not None and (time.process_time() - saved > 60 or g == self.budget.games - 1):
+            if cache is not None and (time.monotonic() - saved > 60 or g == self.budget.games - 1):
                 self.positions.save(cache, self.made_by())
-                saved = time.process_time()
+                saved = time.monotonic()
+
+    def searched_games(self, generation: int, games: range) -> Iterator[tuple[int, list[tuple], int, float]]:
+        """Each self-play game of `games` in order: its index, its positions' rows (`add`),
+        its length in actions and the CPU seconds its searches took; with `jobs` above 1
+        searched in worker processes (in order, so a positions file always holds a prefix
+        of the games and a stopped run resumes after it)."""
+        if self.jobs == 1 or len(games) < 2:
+            searcher = self.searcher(generation)
+            for g in games:
+                began = time.process_time()
+                rows, length = self.searched_rows(searcher, generation, g)
+                yield g, rows, length, time.process_time() - began
+            return
+        from concurrent.futures import ProcessPoolExecutor
+        params = {k: v.copy() for k, v in self.network.params.items()}
+        with ProcessPoolExecutor(min(self.jobs, len(games)), initializer=_start_worker,
+                                 initargs=(self.game, self.seed, self.budget, params)) as pool:
+            try:
+                for g, (rows, length, cpu_s) in zip(games, pool.map(_worker_game, [generation] * len(games), games)):
+                    yield g, rows, length, cpu_s
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)
+                raise
 
     def gather_dagger(self, generation: int) -> None:
         """`budget.dagger` games of the learner, its decisions searched by the expert
@@ -303,6 +331,25 @@ class Trainer:
                     search: Callable[[int], Any] | None = None) -> int:
         """One self-play game's searched positions (`player` plays it: `searched_game`);
         returns the game's length in actions."""
+        rows, length = self.searched_rows(searcher, generation, g, player, search)
+        self.add(rows)
+        return length
+
+    def add(self, rows: list[tuple]) -> None:
+        """Positions from `searched_rows`."""
+        for obs, mask, target, value, searched, game in rows:
+            self.positions.obs.append(obs)
+            self.positions.mask.append(mask)
+            self.positions.target.append(target)
+            self.positions.value.append(value)
+            self.positions.searched.append(searched)
+            self.positions.game.append(game)
+
+    def searched_rows(self, searcher, generation: int, g: int, player: Callable[[int], Bot] | None = None,
+                      search: Callable[[int], Any] | None = None) -> tuple[list[tuple], int]:
+        """Self-play game `g`'s searched positions as rows (observation, legal mask, visit
+        shares, the deciding seat's result, the search's value or nan, the game's id) and
+        the game's length in actions."""
         pending: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float | None]] = []
 
         def record(state: State, seat: int, visits: dict[Action, int], value: float | None) -> None:
@@ -319,14 +366,9 @@ class Trainer:
         final, _ = searched_game(self.game, searcher, derive_seed(self.seed, "game", generation, g),
                                  self.budget, record, player, search)
         returns = final.returns()
-        for obs, mask, target, seat, value in pending:
-            self.positions.obs.append(obs)
-            self.positions.mask.append(mask)
-            self.positions.target.append(target)
-            self.positions.value.append(float(returns[seat]))
-            self.positions.searched.append(float("nan") if value is None else value)
-            self.positions.game.append(generation * 1_000_000 + g)
-        return len(final.history)
+        rows = [(obs, mask, target, float(returns[seat]), float("nan") if value is None else value,
+                 generation * 1_000_000 + g) for obs, mask, target, seat, value in pending]
+        return rows, len(final.history)
 
     # -- fitting -------------------------------------------------------------
     def loss_and_grads(self, x, mask, target, value) -> tuple[float, float, dict[str, np.ndarray]]:
@@ -476,12 +518,37 @@ class Trainer:
 
 
 def train(game: Game, seed: int, budget: Budget, log: Callable[[str], None] = lambda m: None,
-          on_generation: Callable[[Trainer], None] | None = None, positions: str | Path | None = None) -> Trainer:
+          on_generation: Callable[[Trainer], None] | None = None, positions: str | Path | None = None,
+          jobs: int = 1) -> Trainer:
     """Run expert iteration; the trainer holds the network, its history and positions
-    (generation 0's kept in `positions`, a file, when given)."""
-    trainer = Trainer(game, seed, budget, log, positions)
+    (generation 0's kept in `positions`, a file, when given).  Self-play runs in `jobs`
+    processes and gathers the same positions with any number of them."""
+    trainer = Trainer(game, seed, budget, log, positions, jobs)
     trainer.run(on_generation)
     return trainer
+
+
+# -- self-play workers: one trainer per process, its network that of the generation ----------
+_worker: Trainer | None = None
+_worker_searchers: dict[int, Callable[[int], ISMCTSBot]] = {}
+
+
+def _start_worker(game: Game, seed: int, budget: Budget, params: dict[str, np.ndarray]) -> None:
+    global _worker
+    # Ctrl-C goes to the whole process group; the parent decides what to keep
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker = Trainer(game, seed, budget)
+    _worker.network = Network(params)
+    _worker_searchers.clear()
+
+
+def _worker_game(generation: int, g: int) -> tuple[list[tuple], int, float]:
+    assert _worker is not None, "not a self-play worker"
+    if generation not in _worker_searchers:
+        _worker_searchers[generation] = _worker.searcher(generation)
+    began = time.process_time()
+    rows, length = _worker.searched_rows(_worker_searchers[generation], generation, g)
+    return rows, length, time.process_time() - began
 
 
 def corpus_games(game: Game, seed: int, games: int, iterations: int) -> Iterator[tuple[State, list[Decided]]]:

@@ -51,9 +51,11 @@ def _budget_options(f):
 @click.option("--positions", type=click.Path(dir_okay=False), default=None,
               help="keep the expert's searched positions (generation 0) in this .npz after every game and "
                    "reuse those it holds: a stopped run resumes, a refit skips the search")
+@click.option("--jobs", type=int, default=None,
+              help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth, out,
-              positions, options) -> None:
+              positions, jobs, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -63,7 +65,10 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
 
     from ..bots.learned import shipped_weights
     from ..bots.learned_train import Budget, train
+    from ..bots.runner import default_jobs
     from .main import UsageFailure
+    if jobs is not None and jobs < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--jobs")
     try:
         g = _game(game, options)
         budget = Budget()
@@ -103,7 +108,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             click.echo(f"wrote {path} (generation {len(t.history) - 1}, {len(t.positions)} positions)", err=True)
 
         trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
-                        positions=positions)
+                        positions=positions, jobs=default_jobs() if jobs is None else jobs)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(f"wrote {path} ({len(trainer.positions)} positions)")
