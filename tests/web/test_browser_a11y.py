@@ -57,6 +57,13 @@ def test_the_lobby_and_a_rules_page_pass_axe(browser, server, size):
     page.goto(server.base + "/rules/watten?lang=de")
     page.wait_for_selector("main h1")
     assert serious(page) == []
+    # the levels table: one card per level on a phone (no column squeezed to breaking its
+    # words), a table on a desktop; the page never scrolls sideways
+    rows = page.eval_on_selector_all("table.stacks tr", "rs => rs.map(r => getComputedStyle(r).display)")
+    assert rows and set(rows) == {"block" if size == "phone" else "table-row"}
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    label = page.eval_on_selector("table.stacks td + td", "td => getComputedStyle(td, '::before').content")
+    assert label == ('"Wie sie spielt: "' if size == "phone" else "none")
     assert errors == []
     ctx.close()
 

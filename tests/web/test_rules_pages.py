@@ -80,6 +80,50 @@ def test_the_rules_page_says_what_the_levels_mean_from_the_leaderboard(client, g
     board = read_boards()[game]
     r = client.get(f"/rules/{game}?lang={lang}")
     section = r.text[r.text.index(f"<h2>{title}</h2>"):]
-    assert f"<td>{level}</td>" in section and " ms</td>" in section
+    assert re.search(f"<td[^>]*>{level}</td>", section) and " ms</td>" in section
     # the header, then one row per level on the board
-    assert section.count("<tr>") == 1 + sum(board.rating(lv) is not None for lv in LEVEL_ORDER) >= 4
+    assert len(re.findall("<tr[ >]", section)) == 1 + sum(board.rating(lv) is not None for lv in LEVEL_ORDER) >= 4
+
+
+def test_tables_too_wide_for_a_phone_are_marked_to_stack_with_their_column_names():
+    # the levels table's five columns of prose cannot sit side by side on a phone without
+    # breaking words, a two-column options table can: only the first becomes cards there,
+    # each cell carrying its column's name, with table roles for screen readers
+    from html.parser import HTMLParser
+
+    from wasserspiele.web.app import render_rules
+
+    class Tables(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.tables: list[dict] = []
+            self.cell: list[str] | None = None
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            if tag == "table":
+                self.tables.append({"attrs": attrs, "header": [], "cells": []})
+            elif tag in ("th", "td"):
+                self.cell = []
+                self.tables[-1]["cells" if tag == "td" else "header"].append((attrs, self.cell))
+            elif tag in ("thead", "tbody", "tr") and "stacks" in self.tables[-1]["attrs"].get("class", ""):
+                assert attrs.get("role") == {"tr": "row"}.get(tag, "rowgroup")
+
+        def handle_endtag(self, tag):
+            if tag in ("th", "td"):
+                self.cell = None
+
+        def handle_data(self, data):
+            if self.cell is not None:
+                self.cell.append(data)
+
+    page = Tables()
+    page.feed(render_rules("wasserloch", "de"))
+    options = next(t for t in page.tables if "".join(t["header"][0][1]) == "Option")
+    levels = next(t for t in page.tables if "".join(t["header"][0][1]) == "Stufe")
+    assert options["attrs"] == {} and all("data-label" not in a for a, _ in options["cells"])
+    assert levels["attrs"] == {"class": "stacks", "role": "table"}
+    names = ["".join(text) for _, text in levels["header"]]
+    assert names[:2] == ["Stufe", "Wie sie spielt"] and len(names) == 5
+    assert [a["data-label"] for a, _ in levels["cells"]] == names * (len(levels["cells"]) // 5)
+    assert all(a["role"] == "cell" for a, _ in levels["cells"])

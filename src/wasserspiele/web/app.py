@@ -498,13 +498,60 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
             f'<main class="rules">\n{main}\n</main>\n</body>\n</html>\n')
 
 
+# A phone line holds about this many characters of a rules table (390 px at .85 rem)
+PHONE_LINE = 45
+
+
+def _mark_stacking_tables(tokens: list) -> None:
+    """Mark the tables of a parsed rules text that cannot fit a phone's width without
+    breaking words: those whose columns' longest words (plus a cell's padding) add up to
+    more than a phone line.  Their cells get their column's name (`data-label`), and the
+    style sheet shows each of their rows as a card on narrow screens; the ARIA roles keep
+    them a table for screen readers once the cards no longer lay out as one."""
+    start = None
+    for i, tok in enumerate(tokens):
+        if tok.type == "table_open":
+            start = i
+        elif tok.type == "table_close" and start is not None:
+            cells = [(j, tokens[j + 1]) for j in range(start, i) if tokens[j].type in ("th_open", "td_open")]
+            rows: list[list[tuple[int, Any]]] = []
+            for j, cell in cells:
+                if j > start and tokens[j - 1].type == "tr_open":
+                    rows.append([])
+                rows[-1].append((j, cell))
+            header = [_plain(cell) for _, cell in rows[0]]
+            widest = [0] * len(header)
+            for row in rows:
+                for k, (_, cell) in enumerate(row):
+                    widest[k] = max(widest[k], max((len(w) for w in _plain(cell).split()), default=0))
+            if sum(widest) + 2 * len(widest) > PHONE_LINE:
+                tokens[start].attrJoin("class", "stacks")
+                for tok2 in tokens[start:i + 1]:
+                    role = {"table_open": "table", "thead_open": "rowgroup", "tbody_open": "rowgroup",
+                            "tr_open": "row", "th_open": "columnheader", "td_open": "cell"}.get(tok2.type)
+                    if role:
+                        tok2.attrSet("role", role)
+                for row in rows[1:]:
+                    for k, (j, _) in enumerate(row):
+                        tokens[j].attrSet("data-label", header[k])
+            start = None
+
+
+def _plain(inline) -> str:
+    """A cell's text without its Markdown markup."""
+    return "".join(c.content for c in (inline.children or []) if c.type in ("text", "code_inline"))
+
+
 def render_rules(game: str, lang: str) -> str:
     """The rules page of `game` in `lang` (the Markdown file rendered, with a language switch),
     ending with what the levels mean, from the saved leaderboard."""
     from markdown_it import MarkdownIt
 
     text = player_rules(game, lang) + "\n" + levels_section(manifest(game).name, lang)
-    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = md.parse(text)
+    _mark_stacking_tables(tokens)
+    html = md.renderer.render(tokens, md.options, {})
     other, other_name = OTHER_LANG[lang]
     head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'
     title = f"{RULES_TITLE[lang]}: {manifest(game).title_in(lang)}"
