@@ -27,7 +27,6 @@ import json
 import os
 import platform
 import random
-import signal
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
@@ -42,6 +41,7 @@ from ..core.protocol import Action, Game, State
 from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
 from .learned import LearnedBot, Network, NetworkGuide, codec_fingerprint, codec_of
+from .runner import ignore_sigint
 
 
 @dataclass(frozen=True)
@@ -272,7 +272,7 @@ class Trainer:
             first = len(set(self.positions.game))
             self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
         saved = time.monotonic()
-        for g, rows, _, cpu_s in self.searched_games(generation, range(first, self.budget.games)):
+        for g, rows, cpu_s in self.searched_games(generation, range(first, self.budget.games)):
             self.add(rows)
             self.positions.cpu_s += cpu_s
             # saving costs about a second per 100,000 positions: once a minute at most
@@ -280,25 +280,25 @@ class Trainer:
                 self.positions.save(cache, self.made_by())
                 saved = time.monotonic()
 
-    def searched_games(self, generation: int, games: range) -> Iterator[tuple[int, list[tuple], int, float]]:
-        """Each self-play game of `games` in order: its index, its positions' rows (`add`),
-        its length in actions and the CPU seconds its searches took; with `jobs` above 1
+    def searched_games(self, generation: int, games: range) -> Iterator[tuple[int, list[tuple], float]]:
+        """Each self-play game of `games` in order: its index, its positions' rows (`add`)
+        and the CPU seconds its searches took; with `jobs` above 1
         searched in worker processes (in order, so a positions file always holds a prefix
         of the games and a stopped run resumes after it)."""
         if self.jobs == 1 or len(games) < 2:
             searcher = self.searcher(generation)
             for g in games:
                 began = time.process_time()
-                rows, length = self.searched_rows(searcher, generation, g)
-                yield g, rows, length, time.process_time() - began
+                rows, _ = self.searched_rows(searcher, generation, g)
+                yield g, rows, time.process_time() - began
             return
         from concurrent.futures import ProcessPoolExecutor
         params = {k: v.copy() for k, v in self.network.params.items()}
         with ProcessPoolExecutor(min(self.jobs, len(games)), initializer=_start_worker,
-                                 initargs=(self.game, self.seed, self.budget, params)) as pool:
+                                 initargs=(self.game, self.seed, self.budget, params, generation)) as pool:
             try:
-                for g, (rows, length, cpu_s) in zip(games, pool.map(_worker_game, [generation] * len(games), games)):
-                    yield g, rows, length, cpu_s
+                for g, (rows, cpu_s) in zip(games, pool.map(_worker_game, games)):
+                    yield g, rows, cpu_s
             except BaseException:
                 pool.shutdown(wait=True, cancel_futures=True)
                 raise
@@ -528,27 +528,24 @@ def train(game: Game, seed: int, budget: Budget, log: Callable[[str], None] = la
     return trainer
 
 
-# -- self-play workers: one trainer per process, its network that of the generation ----------
-_worker: Trainer | None = None
-_worker_searchers: dict[int, Callable[[int], ISMCTSBot]] = {}
+# -- self-play workers: a trainer per process, with the network and search of one generation --
+_worker: tuple[Trainer, int, Callable[[int], ISMCTSBot]] | None = None
 
 
-def _start_worker(game: Game, seed: int, budget: Budget, params: dict[str, np.ndarray]) -> None:
+def _start_worker(game: Game, seed: int, budget: Budget, params: dict[str, np.ndarray], generation: int) -> None:
     global _worker
-    # Ctrl-C goes to the whole process group; the parent decides what to keep
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _worker = Trainer(game, seed, budget)
-    _worker.network = Network(params)
-    _worker_searchers.clear()
+    ignore_sigint()
+    trainer = Trainer(game, seed, budget)
+    trainer.network = Network(params)
+    _worker = (trainer, generation, trainer.searcher(generation))
 
 
-def _worker_game(generation: int, g: int) -> tuple[list[tuple], int, float]:
+def _worker_game(g: int) -> tuple[list[tuple], float]:
     assert _worker is not None, "not a self-play worker"
-    if generation not in _worker_searchers:
-        _worker_searchers[generation] = _worker.searcher(generation)
+    trainer, generation, searcher = _worker
     began = time.process_time()
-    rows, length = _worker.searched_rows(_worker_searchers[generation], generation, g)
-    return rows, length, time.process_time() - began
+    rows, _ = trainer.searched_rows(searcher, generation, g)
+    return rows, time.process_time() - began
 
 
 def corpus_games(game: Game, seed: int, games: int, iterations: int) -> Iterator[tuple[State, list[Decided]]]:

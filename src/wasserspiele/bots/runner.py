@@ -287,7 +287,7 @@ class Backend:
         return out, False
 
 
-def _ignore_sigint() -> None:
+def ignore_sigint() -> None:
     # Ctrl-C goes to the whole process group; only the parent decides what to keep
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -299,7 +299,7 @@ class PoolBackend(Backend):
 
     def __init__(self, jobs: int):
         super().__init__(jobs)
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
+        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_sigint)
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
