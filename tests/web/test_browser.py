@@ -236,6 +236,17 @@ def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
     ctx.close()
 
 
+# The texts of a hand's cards that reach past their card's outline (its first rect), as
+# "key: text"; a long name in one language ("Erdmännchen") must be fitted, not spill over
+SPILLED = """() => [...document.querySelectorAll('#hand [data-key]')].flatMap(card => {
+  const rect = card.querySelector('rect');
+  if (!rect) return [];
+  const r = rect.getBoundingClientRect();
+  return [...card.querySelectorAll('text')].filter(el => { const b = el.getBoundingClientRect();
+    return b.width && (b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1); })
+    .map(el => `${card.dataset.key}: ${el.textContent}`); })"""
+
+
 @pytest.mark.parametrize("game, locale", [("wasserloch", "de-DE"), ("seven_waters", "de-DE"),
                                           ("watten", "de-DE"), ("wildwasser", "de-DE"),
                                           ("seven_waters", "en-US"), ("wildwasser", "en-US")])
@@ -258,6 +269,7 @@ def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, 
         needed = json.loads(page.get_attribute("#app", "data-keys"))
         drawn = set(page.eval_on_selector_all("[data-key]", "els => els.map(e => e.dataset.key)"))
         assert set(needed) <= drawn, set(needed) - drawn   # every legal move can be tapped
+        assert page.evaluate(SPILLED) == []                # a card's words stay on the card
         click_a_move(page)
     wait_for_my_turn_or_end(page, n)
     assert current_n(page) > 0

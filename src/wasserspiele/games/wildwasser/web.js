@@ -24,11 +24,17 @@ function animalToken(seat, species, x, y, r = 13) {
 
 function spName(sp) { return t(`wildwasser.sp.${sp}`); }
 
+// A card's name line holds this many units; a longer name ("Erdmännchen", "Schildkröte":
+// about 5.5 units a letter at font size 9) is narrowed to fit rather than spill over the edge
+const NAME_WIDTH = 44;
+
 function animalCard(species, x, y, ui, key, hidden = false) {
+  const name = hidden ? "" : t(`wildwasser.sp.${species}`);
+  const fit = name.length * 5.5 > NAME_WIDTH ? { textLength: NAME_WIDTH, lengthAdjust: "spacingAndGlyphs" } : {};
   const g = s("g", { transform: `translate(${x},${y})` },
     s("rect", { class: "hl", width: 50, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
     s("text", { x: 25, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : EMOJI[species]),
-    s("text", { x: 25, y: 58, "text-anchor": "middle", "font-size": 9 }, hidden ? "" : t(`wildwasser.sp.${species}`)));
+    s("text", { x: 25, y: 58, "text-anchor": "middle", "font-size": 9, ...fit }, name));
   return key ? ui.mark(g, key) : g;
 }
 
