@@ -323,6 +323,12 @@ def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, g
     assert page.locator("#board [data-key]").count() + page.locator("#hand [data-key]").count() > 0
     assert boxes_outside(page, width, height) == {}
     assert page.evaluate("() => window.scrollY") == 0
+    # every part of a seat's chip (who, score, cards, "am Zug") is shown whole, none cut off
+    cut = page.eval_on_selector_all("#seats .seat-chip > span", """spans => spans.filter(el => {
+      const b = el.getBoundingClientRect(), c = el.parentElement.getBoundingClientRect();
+      return b.right > c.right + 1 || b.bottom > c.bottom + 1 || el.scrollWidth > el.clientWidth + 1;
+    }).map(el => el.textContent)""")
+    assert cut == []
     assert errors == []
     ctx.close()
 
