@@ -236,6 +236,40 @@ def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
     ctx.close()
 
 
+# The words of the elements `sel` that a line break splits (a word whose text spans two
+# line boxes)
+BROKEN_WORDS = """(sel) => [...document.querySelectorAll(sel)].flatMap(el => {
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT), out = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(b => Math.round(b.top)));
+      if (tops.size > 1) out.push(m[0]);
+    }
+  }
+  return out; })"""
+
+
+def test_the_lobby_on_a_phone_breaks_its_lines_between_words(browser, server):
+    # an open table's line ("Wildwasser · 0 Züge · Mensch, Mensch, …") wraps at spaces;
+    # only a seat link, one long word, may break inside
+    for game in GAMES:  # lines of several lengths, so that some break inside a word unless words are kept
+        server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
+    ctx = new_context(browser, "phone", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector(f".links li:nth-child({len(GAMES)}) a[data-table]")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert len(page.inner_text(".links a[data-table]")) > 45  # longer than a phone line
+    assert page.evaluate(BROKEN_WORDS, ".links a[data-table]") == []
+    page.click("#create")
+    page.wait_for_selector("#created code")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    ctx.close()
+
+
 # The texts of a hand's cards that reach past their card's outline (its first rect), as
 # "key: text"; a long name in one language ("Erdmännchen") must be fitted, not spill over
 SPILLED = """() => [...document.querySelectorAll('#hand [data-key]')].flatMap(card => {
