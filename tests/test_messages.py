@@ -237,6 +237,22 @@ def test_every_word_the_web_client_names_is_in_both_catalogues():
         assert not missing, f"{lang}: the web client names words the catalogue lacks: {missing}"
 
 
+# a number before a German noun needs the noun's number ("1 Punkt", "2 Punkte")
+_COUNTED = re.compile(r"\{\w+[^}]*\} (Punkt|Punkte|Punkten|Karte|Karten|Zug|Züge|Zügen|Partie|Partien|Stich|Stiche|"
+                      r"Stichen|Feld|Felder|Feldern|Runde|Runden|Durchgang|Durchgänge|Spieler|Spielern)\b")
+
+
+def test_a_number_before_a_noun_is_a_plural_entry():
+    # plural entries choose their form by `n`; a plain entry would say "1 Punkte"
+    single = sorted(k for k, v in catalogue("de").entries.items() if isinstance(v, str) and _COUNTED.search(v))
+    assert single == []
+    assert render("wildwasser.web.round_line", {"who": "Platz 1", "n": 1}, "de") == "Platz 1: 1 Punkt"
+    assert render("wildwasser.web.round_line", {"who": "Seat 1", "n": 0}, "en") == "Seat 1: 0 points"
+    assert render("wasserloch.web.drove", {"v": "4", "n": 1}, "de") == "Das vertreibt die 4er; 1 Punkt."
+    assert render("rules.levels.share", {"value": 50, "n": 1, "below": "leicht", "low": 3, "high": 97}, "de") \
+        == "gewinnt 50 % von 1 Partie gegen leicht (3–97 %)"
+
+
 def test_the_web_client_plural_entries_follow_the_language():
     assert render("web.cards_n", {"n": 1}, "de") == "1 Karte" and render("web.cards_n", {"n": 2}, "de") == "2 Karten"
     assert render("web.moves_n", {"n": 1}, "en") == "1 move" and render("web.moves_n", {"n": 0}, "en") == "0 moves"

@@ -512,7 +512,7 @@ def levels_section(game: str, lang: str, path: Path | None = None) -> str:
             p = steps[level]
             s = p.share
             step = text("rules.levels.share", lang, value=round(100 * s.value), low=round(100 * s.low),
-                        high=round(100 * s.high), games=p.games, below=text(f"web.level_{p.second}", lang))
+                        high=round(100 * s.high), n=p.games, below=text(f"web.level_{p.second}", lang))
         out.append(f"| {text(f'web.level_{level}', lang)} | {text(f'rules.levels.about_{level}', lang)} "
                    f"| {r.mu:.0f} ({r.low:.0f} … {r.high:.0f}) | {_ms(c.per_move)} | {step} |")
     out += ["", text("rules.levels.source", lang), ""]

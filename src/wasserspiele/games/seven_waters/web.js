@@ -132,8 +132,8 @@ export default {
     const totals = view.totals || [];
     if (totals.length === 2 && totals[0] === totals[1]) {
       const pools = view.players.map((p) => p.pool.length);
-      return pools[0] === pools[1] ? t("seven_waters.draw", { p: totals[0] })
-        : t("seven_waters.by_pool", { p: totals[0], who: seatLabel(pools[0] > pools[1] ? 0 : 1) });
+      return pools[0] === pools[1] ? t("seven_waters.draw", { n: totals[0] })
+        : t("seven_waters.by_pool", { n: totals[0], who: seatLabel(pools[0] > pools[1] ? 0 : 1) });
     }
     return null;
   },

@@ -84,7 +84,7 @@ export default {
 
   tieBreak(view, msg) {
     const w = msg.winners || [];
-    return w.length > 1 ? t("wasserloch.shared", { p: view.scores[w[0]] }) : null;
+    return w.length > 1 ? t("wasserloch.shared", { n: view.scores[w[0]] }) : null;
   },
 
   draw(view, ui, msg = {}) {
@@ -127,7 +127,7 @@ export default {
     return view.last.map((e, seat) => [e, seat]).filter(([e]) => e).map(([e, seat]) => {
       const p = parse(e.play);
       let line = say("wasserloch.log", { seat, n: p.count, v: p.value, a: animalName(p.value) });
-      if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), loot: e.loot });
+      if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), n: e.loot });
       return `${t("round", { n: e.round })}: ${line}`;
     });
   },

@@ -64,8 +64,9 @@ def render_view(view: dict, lang: str = "en") -> str:
 
 
 def describe_event(e: dict, lang: str = "en") -> str:
-    """One log event in words: its kind is its code (`watten.event.<kind>`)."""
-    return render(f"watten.event.{e['event']}", e, lang)
+    """One log event in words: its kind is its code (`watten.event.<kind>`); the game's
+    end counts its points, so its plural form goes by the score."""
+    return render(f"watten.event.{e['event']}", {**e, "n": e["score"]} if "score" in e else e, lang)
 
 
 _OWN_ACTIONS = {"trump", "signal", "play", "raise", "accept", "concede"}

@@ -308,7 +308,7 @@ class WattenState(StateData, State):
         if code is None:
             return None
         if code == "watten.gespannt":
-            return Reason(code, points=self.team_scores[seat & 1], value=self.value, target=self.game.target)
+            return Reason(code, n=self.team_scores[seat & 1], value=self.value, target=self.game.target)
         return Reason(code)
 
     def _why_illegal(self, action: Action, seat: int) -> Reason | None:

@@ -116,8 +116,8 @@ export default {
         case "play": return say("watten.log.play", { seat: e.seat, c: cardName(e.card) });
         case "trick": return say("watten.log.trick", { seat: e.winner });
         case "raise": return say("watten.log.raise", { seat: e.seat });
-        case "hand": return say("watten.log.hand", { team: teamName(e.team), p: e.points, why: t(`watten.reason.${e.reason}`) });
-        default: return say(`watten.log.${e.event}`, { seat: e.seat, team: e.team === undefined ? "" : teamName(e.team), score: e.score });
+        case "hand": return say("watten.log.hand", { team: teamName(e.team), n: e.points, why: t(`watten.reason.${e.reason}`) });
+        default: return say(`watten.log.${e.event}`, { seat: e.seat, team: e.team === undefined ? "" : teamName(e.team), n: e.score });
       }
     });
   },

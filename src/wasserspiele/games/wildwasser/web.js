@@ -69,7 +69,7 @@ export default {
     if (kind === "hand") return t("wildwasser.name_card", { a: spName(arg), sp: view.speeds?.[arg] ?? "?" });
     const st = view.seats[+arg];
     const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map(spName).join(", ") || "–";
-    return t("wildwasser.name_team", { who: seatLabel(+arg), p: st.points, w: waiting });
+    return t("wildwasser.name_team", { who: seatLabel(+arg), n: st.points, w: waiting });
   },
 
   explain(key, view) {
@@ -96,7 +96,7 @@ export default {
     if (before.round === view.round) return null;
     const moves = (view.log || []).filter((e) => e.event === "move" && before.log.every((b) => b.i !== e.i));
     return { title: t("wildwasser.round_over", { r: before.round }),
-             lines: view.seats.map((st) => t("wildwasser.round_line", { who: seatLabel(st.seat), p: st.points })) };
+             lines: view.seats.map((st) => t("wildwasser.round_line", { who: seatLabel(st.seat), n: st.points })) };
   },
 
   tieBreak(view, msg) {
@@ -104,10 +104,10 @@ export default {
     const best = Math.max(...view.scores);
     const tied = view.scores.map((p, seat) => [p, seat]).filter(([p]) => p === best).map(([, seat]) => seat);
     if (tied.length < 2) return null;
-    if (w.length > 1) return t("wildwasser.shared", { p: best });
+    if (w.length > 1) return t("wildwasser.shared", { n: best });
     for (const sp of ["turtle", "meerkat", "rhino", "zebra", "cheetah"]) {
       const places = tied.map((seat) => (view.podiums[sp] || []).indexOf(seat)).map((p) => (p < 0 ? 99 : p));
-      if (new Set(places).size > 1) return t("wildwasser.decided_by", { p: best, a: spName(sp), who: w.map(seatLabel).join(", ") });
+      if (new Set(places).size > 1) return t("wildwasser.decided_by", { n: best, a: spName(sp), who: w.map(seatLabel).join(", ") });
     }
     return null;
   },
