@@ -502,39 +502,46 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
 PHONE_LINE = 45
 
 
+# the roles a table's parts keep when the style sheet lays them out as cards
+_TABLE_ROLES = {"table_open": "table", "thead_open": "rowgroup", "tbody_open": "rowgroup", "tr_open": "row",
+                "th_open": "columnheader", "td_open": "cell"}
+
+
 def _mark_stacking_tables(tokens: list) -> None:
     """Mark the tables of a parsed rules text that cannot fit a phone's width without
-    breaking words: those whose columns' longest words (plus a cell's padding) add up to
-    more than a phone line.  Their cells get their column's name (`data-label`), and the
-    style sheet shows each of their rows as a card on narrow screens; the ARIA roles keep
-    them a table for screen readers once the cards no longer lay out as one."""
+    breaking words (`_mark_if_too_wide`)."""
     start = None
     for i, tok in enumerate(tokens):
         if tok.type == "table_open":
             start = i
         elif tok.type == "table_close" and start is not None:
-            cells = [(j, tokens[j + 1]) for j in range(start, i) if tokens[j].type in ("th_open", "td_open")]
-            rows: list[list[tuple[int, Any]]] = []
-            for j, cell in cells:
-                if j > start and tokens[j - 1].type == "tr_open":
-                    rows.append([])
-                rows[-1].append((j, cell))
-            header = [_plain(cell) for _, cell in rows[0]]
-            widest = [0] * len(header)
-            for row in rows:
-                for k, (_, cell) in enumerate(row):
-                    widest[k] = max(widest[k], max((len(w) for w in _plain(cell).split()), default=0))
-            if sum(widest) + 2 * len(widest) > PHONE_LINE:
-                tokens[start].attrJoin("class", "stacks")
-                for tok2 in tokens[start:i + 1]:
-                    role = {"table_open": "table", "thead_open": "rowgroup", "tbody_open": "rowgroup",
-                            "tr_open": "row", "th_open": "columnheader", "td_open": "cell"}.get(tok2.type)
-                    if role:
-                        tok2.attrSet("role", role)
-                for row in rows[1:]:
-                    for k, (j, _) in enumerate(row):
-                        tokens[j].attrSet("data-label", header[k])
+            _mark_if_too_wide(tokens[start:i + 1])
             start = None
+
+
+def _mark_if_too_wide(table: list) -> None:
+    """A table (its tokens) whose columns' longest words, plus a cell's padding, add up to
+    more than a phone line: its cells get their column's name (`data-label`) and the style
+    sheet shows each of its rows as a card on narrow screens; the ARIA roles keep it a
+    table for screen readers once the cards no longer lay out as one."""
+    rows: list[list[tuple[Any, str]]] = []  # per row: each cell's opening token and text
+    for k, tok in enumerate(table):
+        if tok.type == "tr_open":
+            rows.append([])
+        elif tok.type in ("th_open", "td_open"):
+            rows[-1].append((tok, _plain(table[k + 1])))
+    widest = [max((len(word) for row in rows for word in row[c][1].split()), default=0)
+              for c in range(len(rows[0]))]
+    if sum(widest) + 2 * len(widest) <= PHONE_LINE:
+        return
+    table[0].attrJoin("class", "stacks")
+    for tok in table:
+        if tok.type in _TABLE_ROLES:
+            tok.attrSet("role", _TABLE_ROLES[tok.type])
+    header = [text for _, text in rows[0]]
+    for row in rows[1:]:
+        for (tok, _), name in zip(row, header):
+            tok.attrSet("data-label", name)
 
 
 def _plain(inline) -> str:
