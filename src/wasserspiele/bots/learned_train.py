@@ -260,7 +260,6 @@ class Trainer:
         if generation > 0 and self.budget.dagger:
             self.gather_dagger(generation)
             return
-        searcher = self.searcher(generation)
         cache = self.positions_file if generation == 0 else None
         first = 0
         if cache is not None and cache.exists():
@@ -282,9 +281,9 @@ class Trainer:
 
     def searched_games(self, generation: int, games: range) -> Iterator[tuple[int, list[tuple], float]]:
         """Each self-play game of `games` in order: its index, its positions' rows (`add`)
-        and the CPU seconds its searches took; with `jobs` above 1
-        searched in worker processes (in order, so a positions file always holds a prefix
-        of the games and a stopped run resumes after it)."""
+        and the CPU seconds its searches took; with `jobs` above 1 searched in worker
+        processes (in order, so a positions file always holds a prefix of the games and a
+        stopped run resumes after it)."""
         if self.jobs == 1 or len(games) < 2:
             searcher = self.searcher(generation)
             for g in games:
@@ -293,9 +292,9 @@ class Trainer:
                 yield g, rows, time.process_time() - began
             return
         from concurrent.futures import ProcessPoolExecutor
-        params = {k: v.copy() for k, v in self.network.params.items()}
         with ProcessPoolExecutor(min(self.jobs, len(games)), initializer=_start_worker,
-                                 initargs=(self.game, self.seed, self.budget, params, generation)) as pool:
+                                 initargs=(self.game, self.seed, self.budget, self.network.params,
+                                           generation)) as pool:
             try:
                 for g, (rows, cpu_s) in zip(games, pool.map(_worker_game, games)):
                     yield g, rows, cpu_s
