@@ -133,6 +133,50 @@ def test_belief_and_conventions_need_a_heuristic_that_offers_them():
         ISMCTSBot(seed=1, iterations=10, belief=True)
 
 
+def test_solved_rollouts_need_a_game_whose_heuristic_offers_a_solver():
+    with pytest.raises(ValueError, match="solved rollouts: the wasserloch heuristic does not define kernel_solve"):
+        ISMCTSBot(seed=1, iterations=10, rollout="solve", game=load("wasserloch"))
+    with pytest.raises(ValueError, match="unknown rollout 'solved' .*solve"):
+        ISMCTSBot(seed=1, iterations=10, rollout="solved", game=load("watten"))
+
+
+def test_solved_rollouts_play_legal_reproducible_moves_and_value_leaves_by_the_solver(monkeypatch):
+    """Watten's search with the deal solved at its leaves (`rollout="solve"`): legal and
+    the same for a seed from the call through the tricks, and every iteration's leaf
+    valued by the game's solver (the policy only plays the call and signals before it)."""
+    from wasserspiele.games.watten import heuristic
+
+    game = load("watten")
+    state = game.new_game(seed=8)
+    answers = []
+    solve = heuristic.kernel_solve
+
+    def counting_solve(world):
+        result = solve(world)
+        answers.append(result is not None)
+        return result
+
+    monkeypatch.setattr(heuristic, "kernel_solve", counting_solve)
+    rng = random.Random(2)
+    searched = iterations = 0
+    while not state.is_terminal() and searched < 12:
+        seat = state.current_seat
+        decision = decision_for(state, seat)
+        if len(decision.legal) == 1:
+            state.apply(decision.legal[0], seat)
+            continue
+        runs = []
+        for _ in range(2):
+            bot = ISMCTSBot(seed=7, iterations=40, rollout="solve", rollout_depth=25, game=game)
+            runs.append([(c.action, c.visits) for c in bot.search(decision)])
+            iterations += bot.last_iterations
+        assert runs[0] == runs[1] and runs[0][0][0] in decision.legal
+        searched += 1
+        state.apply(rng.choice(decision.legal), seat)
+    assert searched == 12 and iterations == 2 * 12 * 40
+    assert sum(answers) == iterations  # one solved deal per iteration, none cut short
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"iterations": 0}, "iterations must be a positive number, not 0"),
     ({"seconds": -1.0, "iterations": None}, "seconds must be a positive number"),

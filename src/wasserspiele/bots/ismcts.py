@@ -316,8 +316,13 @@ class ISMCTSBot(Bot):
                 raise ValueError("heuristic rollouts need the game")
             from .registry import make_bot
             self._policy = bot_policy(make_bot("heuristic", game, seed))
+        elif rollout == "solve":
+            # the game's solver finishes the deal in progress with every hand open; its
+            # policy plays what comes before the solver can start (a trump call, signals)
+            self._solve = _heuristic_hook(game, "kernel_solve", "solved rollouts")
+            self._policy = _heuristic_hook(game, "rollout_policy", "solved rollouts")
         else:
-            raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic)")
+            raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic, solve)")
         # Where the game's compiled kernel plays this rollout policy, rollouts draw their
         # choices from the kernel's generator, one seed per iteration: the kernel (with
         # numba; `compiled`) and the engine in Python (without) then play the same
@@ -477,9 +482,28 @@ class ISMCTSBot(Bot):
         (`learned:search=N,value=rollout`), so its iterations cost what these do."""
         if not world.to_move():
             return evaluate(world)
+        if self.rollout_kind == "solve":
+            return self._solved_playout(world, rng)
         if self._kernel_rollout is not None:
             return self._kernel_playout(world, rng)
         rollout(world, self._policy, rng, self.rollout_depth)
+        return evaluate(world)
+
+    def _solved_playout(self, world: State, rng: random.Random) -> list[float]:
+        """The values of a leaf `world` played out by the game's solver: the policy plays
+        until the solver can take the world (at most `rollout_depth` actions), which
+        then finishes the deal in progress with every hand open, as if each sampled
+        world were the true one (perfect-information Monte Carlo at the leaves)."""
+        game = world.game
+        for _ in range(self.rollout_depth):
+            pending = world.to_move()
+            if not pending:
+                break
+            solved = self._solve(world)
+            if solved is not None:
+                scores, winners = solved
+                return rewards(game, scores, None if winners is None else returns_of(game, winners))
+            world.apply_legal(self._policy(world, pending[0], rng), pending[0])
         return evaluate(world)
 
     def _kernel_playout(self, world: State, rng: random.Random) -> list[float]:

@@ -245,6 +245,31 @@ def rollout_policy(world, seat: int, rng):
     return PLAYS[min(cards, key=lambda c: (row[c], c % 8))]
 
 
+def kernel_solve(world):
+    """The end of the hand in progress of a *sampled* world with every hand open
+    (kernel.hand_winner: all four play their cards perfectly; raising is not played):
+    the scores once the winning team has the hand's value (WA-4.1) and the winners if
+    that reaches the target (WA-4.2), as a search rollout reports them; None unless a
+    card is to be played (the call, the signals and an answer are the policy's)."""
+    if world.phase != PLAY_PHASE:
+        return None
+    from . import kernel as K
+
+    game = world.game
+    key = tuple(game.options.items())
+    r = _KERNEL_RULES.get(key)
+    if r is None:
+        r = _KERNEL_RULES[key] = K.Rules(**game.options)
+    team = K.hand_winner(K.table_of(world), r.opts, r.eff, r.strength)
+    scores = world.team_scores[:]
+    scores[team] += world.value
+    won = scores[team] >= game.target
+    return [scores[0], scores[1], scores[0], scores[1]], ([team, team + 2] if won else None)
+
+
+_KERNEL_RULES: dict = {}  # a game's options -> their kernel.Rules, made once
+
+
 # -- what search borrows from this bot's conventions -------------------------------
 
 def convention(decision: Decision):

@@ -434,6 +434,130 @@ def deal_game(t, deck, opts, x) -> int:
     return x
 
 
+# -- the deal solved with every hand open (search leaves: bots/ismcts.py rollout="solve") --
+# A hand is won by the team with three tricks (WA-4.1), so with all cards known the rest
+# of a deal is a two-valued game: a depth-first AND/OR search decides it exactly.  Two
+# savings keep it small: of cards in one hand that no other live card separates, only
+# one is tried (they play alike), and positions at a trick's start are remembered.
+TT_BITS = 12  # remembered trick starts: 4,096 slots, replaced on collision
+
+
+@inline_kernel
+def distinct_cards(t, opts, eff, strength, out, keys) -> int:
+    """WA-3.2: the cards the player to move may play into `out`, one of each run of
+    equivalent cards (same effective suit, no card of another hand or of the trick
+    ranked between them by WA-2), ordered by suit and strength; their count.  `keys`
+    is scratch (each card's strength in its own suit)."""
+    k = playable(t, opts, eff, out)
+    trump = t[TRUMP]
+    for i in range(k):  # insertion sort by (effective suit, strength in that suit)
+        c = out[i]
+        e = eff[trump, c]
+        v = strength[4 * trump + e, c]
+        key = e * 128 + v
+        j = i - 1
+        while j >= 0 and keys[j] > key:
+            out[j + 1] = out[j]
+            keys[j + 1] = keys[j]
+            j -= 1
+        out[j + 1] = c
+        keys[j + 1] = key
+    seat = t[TURN]
+    n = 1
+    for i in range(1, k):
+        lo = keys[n - 1]  # the run's strongest card so far
+        hi = keys[i]
+        separated = lo // 128 != hi // 128
+        if not separated:
+            e = hi // 128
+            row = 4 * trump + e
+            for s in range(4):
+                if s != seat:
+                    base = HANDS + HAND_SIZE * s
+                    for j in range(t[SIZES + s]):
+                        d = t[base + j]
+                        if eff[trump, d] == e and lo <= e * 128 + strength[row, d] <= hi:
+                            separated = True
+            for j in range(t[TRICK_N]):
+                d = t[TRICK + j]
+                if eff[trump, d] == e and lo <= e * 128 + strength[row, d] <= hi:
+                    separated = True
+        if separated:
+            out[n] = out[i]
+            n += 1
+        keys[n - 1] = hi
+    return n
+
+
+@kernel
+def hand_winner(t, opts, eff, strength) -> int:
+    """The team that wins the hand in progress at `t` (a card to play) when all four play
+    perfectly with every hand open (WA-3, WA-4.1); raising is not played (WA-6 is a bet
+    on the hidden cards, which this solver sees).  A depth-first AND/OR search on an
+    explicit stack (numba cannot load a recursive function from its disk cache): row d
+    of `tables` is the position after d cards, `cards[d]` its cards to try (strongest
+    first: it settles most often), `left[d]` how many of them are still untried, and
+    `slots[d]` where its answer is remembered (-1: not at a trick's start)."""
+    depth_max = 4 * HAND_SIZE + 1
+    tables = np.empty((depth_max, TABLE_SIZE), np.int64)
+    cards = np.empty((depth_max, HAND_SIZE), np.int64)
+    keys = np.empty((depth_max, HAND_SIZE), np.int64)
+    left = np.empty(depth_max, np.int64)
+    slots = np.empty(depth_max, np.int64)
+    slot_keys = np.empty(depth_max, np.int64)
+    tt_keys = np.zeros(1 << TT_BITS, np.int64)
+    tt_values = np.zeros(1 << TT_BITS, np.int64)
+    tables[0, :] = t
+    d = 0
+    entering = True  # else: returning `found` from row d + 1 to row d
+    found = False
+    while True:
+        if entering:
+            s = tables[d]
+            known = True
+            if s[WON] >= 3:
+                found = True
+            elif s[WON + 1] >= 3:
+                found = False
+            else:
+                known = False
+                slots[d] = -1
+                if s[TRICK_N] == 0:  # a trick's start: the cards played and who leads say it all
+                    key = s[PLAYED] | (s[LEADER] << 32) | (s[WON] << 34) | (s[WON + 1] << 36) | (1 << 40)
+                    slot = ((key * 0x9E3779B1) >> 7) & ((1 << TT_BITS) - 1)
+                    if tt_keys[slot] == key:
+                        found = tt_values[slot] == 1
+                        known = True
+                    else:
+                        slots[d] = slot
+                        slot_keys[d] = key
+                if not known:
+                    left[d] = distinct_cards(s, opts, eff, strength, cards[d], keys[d])
+            if known:
+                if d == 0:
+                    return 0 if found else 1
+                d -= 1
+                entering = False
+                continue
+        else:
+            team0 = (tables[d, TURN] & 1) == 0  # team 0 picks the best card for itself, team 1 against
+            if found == team0 or left[d] == 0:  # settled: a card reaches it, or none does
+                if slots[d] >= 0:
+                    tt_keys[slots[d]] = slot_keys[d]
+                    tt_values[slots[d]] = 1 if found else 0
+                if d == 0:
+                    return 0 if found else 1
+                d -= 1
+                continue
+        # try the next card of row d
+        left[d] -= 1
+        child = tables[d + 1]
+        child[:] = tables[d]
+        play_card(child, opts, eff, strength, cards[d, left[d]])
+        d += 1
+        entering = True
+
+
 # -- whole games -------------------------------------------------------------------------------
 @kernel
 def _play_games(games, opts, eff, strength, p, policies, x, out):
