@@ -158,7 +158,7 @@ def test_solved_rollouts_play_legal_reproducible_moves_and_value_leaves_by_the_s
 
     monkeypatch.setattr(heuristic, "kernel_solve", counting_solve)
     rng = random.Random(2)
-    searched = iterations = 0
+    searched = iterations = solved = 0
     while not state.is_terminal() and searched < 12:
         seat = state.current_seat
         decision = decision_for(state, seat)
@@ -168,13 +168,27 @@ def test_solved_rollouts_play_legal_reproducible_moves_and_value_leaves_by_the_s
         runs = []
         for _ in range(2):
             bot = ISMCTSBot(seed=7, iterations=40, rollout="solve", rollout_depth=25, game=game)
+            answers.clear()  # (making the bot loads the solver with one solved deal)
             runs.append([(c.action, c.visits) for c in bot.search(decision)])
             iterations += bot.last_iterations
+            solved += sum(answers)
         assert runs[0] == runs[1] and runs[0][0][0] in decision.legal
         searched += 1
         state.apply(rng.choice(decision.legal), seat)
     assert searched == 12 and iterations == 2 * 12 * 40
-    assert sum(answers) == iterations  # one solved deal per iteration, none cut short
+    assert solved == iterations  # one solved deal per iteration, none cut short
+
+
+def test_a_solving_search_loads_the_compiled_solver_before_its_first_move():
+    """Loading the solver from numba's disk cache costs about a CPU-second: paid when the
+    bot is made, not inside the first search, whose CPU safety net would count it."""
+    from wasserspiele.fast import COMPILED
+    from wasserspiele.games.watten import kernel as K
+
+    if not COMPILED:
+        pytest.skip("numba is not installed: the solver runs as plain Python")
+    ISMCTSBot(seed=1, iterations=10, rollout="solve", game=load("watten"))
+    assert K.hand_winner.signatures  # loaded (or compiled) for the table's types
 
 
 @pytest.mark.parametrize("kwargs, message", [

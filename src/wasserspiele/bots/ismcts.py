@@ -338,6 +338,10 @@ class ISMCTSBot(Bot):
             # load the compiled kernel now (about a CPU-second from numba's disk cache, once
             # per process), so that the first search's time and its safety net do not pay it
             self._kernel_rollout(game.new_game(seed=0), rollout, 1, 1)
+        if rollout == "solve":
+            from ..fast import COMPILED
+            if COMPILED:  # the same for the solver: once in a position it takes
+                self._solved_playout(game.new_game(seed=0), random.Random(0))
         self.last_iterations = 0
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
