@@ -122,6 +122,46 @@ def watten(seconds: float) -> None:
     step()  # compile (or load) the stepping kernel before timing
     steps = rate(step, seconds)
     print(f"WattenVectorEnv(1024 tables, random opponents)   {steps:>10,.0f} agent steps/s")
+    solves = rate(_watten_solves(), seconds)
+    line = f"hands solved with every card open (kernel.hand_winner, from the first card) {solves:>8,.0f}/s"
+    if COMPILED:
+        slow = _fallback_rate(_WATTEN_SOLVE_FALLBACK, seconds)
+        line += f"   pure-Python fallback {slow:,.1f}/s   {solves / slow:,.0f}×"
+    print(line)
+
+
+def _watten_solves(count: int = 200):
+    """A run() solving `count` hands at their first card (random calls and signals) with
+    the kernel's solver, the `rollout=solve` search's leaf value (docs/bots.md)."""
+    import random
+
+    from wasserspiele.games.watten import kernel as K
+    game, rules, rng = load("watten"), K.Rules(), random.Random(1)
+    tables = []
+    for seed in range(count):
+        state = game.new_game(seed=seed)
+        while state.phase != K.PLAY_PHASE:
+            state.apply(rng.choice(state.legal_actions(state.current_seat)), state.current_seat)
+        tables.append(K.table_of(state))
+    K.hand_winner(tables[0], rules.opts, rules.eff, rules.strength)  # compile or load first
+
+    def run() -> int:
+        for t in tables:
+            K.hand_winner(t, rules.opts, rules.eff, rules.strength)
+        return len(tables)
+    return run
+
+
+_WATTEN_SOLVE_FALLBACK = """
+import sys, time
+sys.path.insert(0, %r)
+from kernels import _watten_solves
+run = _watten_solves(3)
+n, t0 = 0, time.process_time()
+while time.process_time() - t0 < float(sys.argv[1]):
+    n += run()
+print(n / (time.process_time() - t0))
+""" % str(Path(__file__).parent)
 
 
 # -- Seven Waters ------------------------------------------------------------------------
