@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 
+import numpy as np
 import pytest
 
 from wasserspiele import load
@@ -97,7 +98,7 @@ def test_the_solver_sees_what_greedy_play_misses():
         solved = K.hand_winner(t, rules.opts, rules.eff, rules.strength)
         # the greedy policy for all four plays the hand out in the kernel
         x = 99
-        codes = K.np.zeros(8, K.np.int64)
+        codes = np.zeros(8, np.int64)
         while t[K.WON] < 3 and t[K.WON + 1] < 3:
             k = K.legal(t, rules.opts, rules.eff, codes)
             code, x = K.choose(greedy, t, rules.opts, rules.eff, rules.strength, x, codes, k)
