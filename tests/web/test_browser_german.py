@@ -199,3 +199,33 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
     ctx.close()
+
+
+# Each hand card of Wildwasser: (the big letter, the name line under it)
+CARD_LETTERS = """() => [...document.querySelectorAll('#hand [data-key]')].map(card =>
+  [...card.querySelectorAll('text')].map(el => el.textContent))"""
+
+
+@pytest.mark.parametrize("locale, names", [("de-DE", {"Gepard", "Zebra", "Nashorn", "Erdmännchen", "Schildkröte"}),
+                                           ("en-US", {"cheetah", "zebra", "rhino", "meerkat", "turtle"})])
+def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_language(browser, server, locale,
+                                                                                        names):
+    """A German page showed the English initials (C for Gepard, R for Nashorn, M, T) on
+    the hand cards, the tokens and the seat chips; the terminal already used the page's."""
+    table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    ctx = new_context(browser, "desktop", locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][0]["link"])
+    wait_for_my_turn_or_end(page, -1)
+    cards = page.evaluate(CARD_LETTERS)
+    shown = {name for _letter, name in cards}
+    assert shown and shown <= names, shown
+    assert all(letter == name[0].upper() for letter, name in cards), cards
+    # the seat chips list the animals still on the team card by the same initials
+    waiting = page.inner_text("#seats")
+    letters = {name[0].upper() for name in names}
+    found = re.findall(r"(?:wartet|waiting) ([A-ZÄÖÜ]+)", waiting)
+    assert found and all(set(w) <= letters for w in found), waiting
+    ctx.close()

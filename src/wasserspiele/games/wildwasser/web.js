@@ -3,8 +3,10 @@ import { s, h, svgRoot, anim, SEAT_COLORS } from "../svg.js";
 import { t, say, seatLabel, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
-// letters, not emoji: they render on every system font
-const EMOJI = { cheetah: "C", zebra: "Z", rhino: "R", meerkat: "M", turtle: "T" };
+// An animal is drawn by the initial of its name in the page's language (Gepard: G,
+// cheetah: C; unique in both), as the terminal does: letters, not emoji, render on every
+// system font
+function initial(species) { return spName(species).charAt(0).toUpperCase(); }
 const ICONS = { "+1": "+1", "+2": "+2", die: "⚀", marker: "⚑", cards: "▤", push: "⇶" };
 const PER_ROW = 8, F = 44;
 const ICON_NAMES = { "+1": "wildwasser.icon.plus", "+2": "wildwasser.icon.plus", "+3": "wildwasser.icon.plus", die: "wildwasser.icon.die",
@@ -19,7 +21,7 @@ function fieldXY(i) { // i: 0-based field index, laid out as a snake
 function animalToken(seat, species, x, y, r = 13) {
   return s("g", { transform: `translate(${x},${y})` },
     s("circle", { r, fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
-    s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: "white" }, EMOJI[species] || "?"));
+    s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: "white" }, initial(species)));
 }
 
 function spName(sp) { return t(`wildwasser.sp.${sp}`); }
@@ -33,7 +35,7 @@ function animalCard(species, x, y, ui, key, hidden = false) {
   const fit = name.length * 5.5 > NAME_WIDTH ? { textLength: NAME_WIDTH, lengthAdjust: "spacingAndGlyphs" } : {};
   const g = s("g", { transform: `translate(${x},${y})` },
     s("rect", { class: "hl", width: 50, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
-    s("text", { x: 25, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : EMOJI[species]),
+    s("text", { x: 25, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : initial(species)),
     s("text", { x: 25, y: 58, "text-anchor": "middle", "font-size": 9, ...fit }, name));
   return key ? ui.mark(g, key) : g;
 }
@@ -82,7 +84,7 @@ export default {
 
   seatInfo(view, seat) {
     const st = view.seats[seat];
-    const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map((sp) => EMOJI[sp]).join("");
+    const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map(initial).join("");
     return `${seat === view.start_marker ? "⚑ " : ""}${st.picked ? "✓ " : ""}${waiting ? t("wildwasser.waiting_short", { w: waiting }) : ""}`.trim();
   },
 
