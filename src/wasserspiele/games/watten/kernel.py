@@ -495,9 +495,11 @@ def hand_winner(t, opts, eff, strength) -> int:
     perfectly with every hand open (WA-3, WA-4.1); raising is not played (WA-6 is a bet
     on the hidden cards, which this solver sees).  A depth-first AND/OR search on an
     explicit stack (numba cannot load a recursive function from its disk cache): row d
-    of `tables` is the position after d cards, `cards[d]` its cards to try (strongest
-    first: it settles most often), `left[d]` how many of them are still untried, and
-    `slots[d]` where its answer is remembered (-1: not at a trick's start)."""
+    of `tables` is the position after d cards, `cards[d]` its cards to try (from the end
+    of `distinct_cards`' order: each suit's strongest card before its weaker ones, which
+    searched 1,648 positions a whole hand against 2,120 the other way round, before trick
+    starts were remembered), `left[d]` how many of them are still untried, and `slots[d]`
+    where its answer is remembered (-1: not at a trick's start)."""
     depth_max = 4 * HAND_SIZE + 1
     tables = np.empty((depth_max, TABLE_SIZE), np.int64)
     cards = np.empty((depth_max, HAND_SIZE), np.int64)
