@@ -443,6 +443,14 @@ TT_BITS = 12  # remembered trick starts: 4,096 slots, replaced on collision
 
 
 @inline_kernel
+def ranked_between(eff, strength, trump, d, lo, hi) -> bool:
+    """Whether card d ranks between two cards of one suit given as `distinct_cards`' keys
+    (effective suit * 128 + strength in that suit), both ends included."""
+    e = eff[trump, d]
+    return e == lo // 128 and lo <= e * 128 + strength[4 * trump + e, d] <= hi
+
+
+@inline_kernel
 def distinct_cards(t, opts, eff, strength, out, keys) -> int:
     """WA-3.2: the cards the player to move may play into `out`, one of each run of
     equivalent cards (same effective suit, no card of another hand or of the trick
@@ -469,19 +477,13 @@ def distinct_cards(t, opts, eff, strength, out, keys) -> int:
         hi = keys[i]
         separated = lo // 128 != hi // 128
         if not separated:
-            e = hi // 128
-            row = 4 * trump + e
             for s in range(4):
                 if s != seat:
                     base = HANDS + HAND_SIZE * s
                     for j in range(t[SIZES + s]):
-                        d = t[base + j]
-                        if eff[trump, d] == e and lo <= e * 128 + strength[row, d] <= hi:
-                            separated = True
+                        separated = separated or ranked_between(eff, strength, trump, t[base + j], lo, hi)
             for j in range(t[TRICK_N]):
-                d = t[TRICK + j]
-                if eff[trump, d] == e and lo <= e * 128 + strength[row, d] <= hi:
-                    separated = True
+                separated = separated or ranked_between(eff, strength, trump, t[TRICK + j], lo, hi)
         if separated:
             out[n] = out[i]
             n += 1
@@ -514,43 +516,38 @@ def hand_winner(t, opts, eff, strength) -> int:
     entering = True  # else: returning `found` from row d + 1 to row d
     found = False
     while True:
-        if entering:
+        if entering:  # row d's answer is known at once, or its cards are to be tried
             s = tables[d]
-            known = True
+            settled = True
             if s[WON] >= 3:
                 found = True
             elif s[WON + 1] >= 3:
                 found = False
             else:
-                known = False
+                settled = False
                 slots[d] = -1
                 if s[TRICK_N] == 0:  # a trick's start: the cards played and who leads say it all
                     key = s[PLAYED] | (s[LEADER] << 32) | (s[WON] << 34) | (s[WON + 1] << 36) | (1 << 40)
                     slot = ((key * 0x9E3779B1) >> 7) & ((1 << TT_BITS) - 1)
                     if tt_keys[slot] == key:
                         found = tt_values[slot] == 1
-                        known = True
+                        settled = True
                     else:
                         slots[d] = slot
                         slot_keys[d] = key
-                if not known:
+                if not settled:
                     left[d] = distinct_cards(s, opts, eff, strength, cards[d], keys[d])
-            if known:
-                if d == 0:
-                    return 0 if found else 1
-                d -= 1
-                entering = False
-                continue
-        else:
-            team0 = (tables[d, TURN] & 1) == 0  # team 0 picks the best card for itself, team 1 against
-            if found == team0 or left[d] == 0:  # settled: a card reaches it, or none does
-                if slots[d] >= 0:
-                    tt_keys[slots[d]] = slot_keys[d]
-                    tt_values[slots[d]] = 1 if found else 0
-                if d == 0:
-                    return 0 if found else 1
-                d -= 1
-                continue
+        else:  # team 0 picks the best card for itself, team 1 against
+            settled = found == ((tables[d, TURN] & 1) == 0) or left[d] == 0  # a card reaches it, or none does
+            if settled and slots[d] >= 0:
+                tt_keys[slots[d]] = slot_keys[d]
+                tt_values[slots[d]] = 1 if found else 0
+        if settled:
+            if d == 0:
+                return 0 if found else 1
+            d -= 1
+            entering = False
+            continue
         # try the next card of row d
         left[d] -= 1
         child = tables[d + 1]
