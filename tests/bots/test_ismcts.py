@@ -191,6 +191,56 @@ def test_a_solving_search_loads_the_compiled_solver_before_its_first_move():
     assert K.hand_winner.signatures  # loaded (or compiled) for the table's types
 
 
+@pytest.mark.parametrize("name, rollout", [("wasserloch", "policy"), ("watten", "policy"),
+                                           ("seven_waters", "policy"), ("wildwasser", "random")])
+def test_other_seats_in_the_tree_play_the_policy_with_others_by_policy(name, rollout, monkeypatch):
+    """`others="policy"`: the tree branches on the searching seat's own moves; every other
+    seat's move added to it is the rollout policy's answer in that walk's world (a spy
+    records the policy's last answer as each node is made), so the search answers the
+    policy's play.  The plain search (`others="search"`) also adds other moves there
+    (progressive widening tries untried actions): the check tells the two apart."""
+    from wasserspiele.bots import ismcts
+
+    state = _midgame(name, seed=4, steps=9)
+    seat = state.current_seat
+    decision = decision_for(state, seat)
+    last = [None]
+    made = []
+
+    class RecordedNode(ismcts.Node):
+        __slots__ = ()
+
+        def __init__(self, action, seat):
+            super().__init__(action, seat)
+            made.append((seat, action, last[0]))
+
+    monkeypatch.setattr(ismcts, "Node", RecordedNode)
+    strays = {}
+    for others in ("policy", "search"):
+        bot = ISMCTSBot(seed=5, iterations=150, game=state.game, rollout=rollout, others=others)
+        policy = bot._policy
+
+        def spy(world, who, rng, _policy=policy):
+            action = _policy(world, who, rng)
+            last[0] = (who, action)
+            return action
+
+        bot._policy = spy
+        made.clear()
+        choices = bot.search(decision)
+        assert choices[0].action in decision.legal
+        theirs = [(who, action, answer) for who, action, answer in made if action is not None and who != seat]
+        assert theirs, "the search never reached another seat's move"
+        strays[others] = [(who, action) for who, action, answer in theirs if answer != (who, action)]
+    assert strays["policy"] == []
+    assert strays["search"], "the plain search adds other seats' moves beyond the policy's"
+
+
+def test_others_setting_is_checked():
+    with pytest.raises(ValueError, match="unknown others 'heuristic' .*search, policy"):
+        ISMCTSBot(seed=1, iterations=10, others="heuristic", game=load("watten"))
+
+
 @pytest.mark.parametrize("kwargs, message", [
     ({"iterations": 0}, "iterations must be a positive number, not 0"),
     ({"seconds": -1.0, "iterations": None}, "seconds must be a positive number"),

@@ -266,7 +266,8 @@ class ISMCTSBot(Bot):
                  cpu_seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
-                 conventions: bool = False, game=None, guide: Guide | None = None, compiled: bool | None = None):
+                 conventions: bool = False, others: str = "search", game=None, guide: Guide | None = None,
+                 compiled: bool | None = None):
         super().__init__(seed)
         # guide: a learned prior and value (bots/learned.py) in place of progressive
         # widening, UCB and rollouts: PUCT selection, the value at the new leaf
@@ -328,6 +329,14 @@ class ISMCTSBot(Bot):
         # numba; `compiled`) and the engine in Python (without) then play the same
         # rollouts and a seeded search makes the same moves either way.
         self.rollout_kind = rollout
+        # others="policy": the tree branches on the searching seat's own moves only; the
+        # other seats' moves in it are the rollout policy's in each walk's world (still
+        # nodes, so our next decision knows what they played).  The plain search picks
+        # their moves by UCB over statistics fused across worlds, as if each of them did
+        # not know their own hand, which more iterations do not cure (docs/bots.md).
+        if others not in ("search", "policy"):
+            raise ValueError(f"unknown others {others!r} (search, policy)")
+        self.others_by_policy = others == "policy"
         self._kernel_rollout: KernelRollout | None = None
         if rollout in ("random", "policy"):
             self._kernel_rollout = _optional_hook(game, "kernel_rollout")
@@ -445,6 +454,15 @@ class ISMCTSBot(Bot):
                 break
             seat, legal = decision
             children = node.children
+            if seat != me and self.others_by_policy:
+                a = self._policy(world, seat, rng)
+                child = children.get(a)
+                if child is None:
+                    child = children[a] = Node(a, seat)
+                world.apply_legal(a, seat)
+                path.append(child)
+                node = child
+                continue
             present: list[Node] = []
             untried = []
             for a in legal:
