@@ -333,7 +333,8 @@ class ISMCTSBot(Bot):
         # other seats' moves in it are the rollout policy's in each walk's world (still
         # nodes, so our next decision knows what they played).  The plain search picks
         # their moves by UCB over statistics fused across worlds, as if each of them did
-        # not know their own hand, which more iterations do not cure (docs/bots.md).
+        # not know their own hand (in Watten 1,500 iterations of it were no step over 500;
+        # docs/bots.md and docs/learned.md have what this setting measured).
         if others not in ("search", "policy"):
             raise ValueError(f"unknown others {others!r} (search, policy)")
         self.others_by_policy = others == "policy"
