@@ -239,6 +239,8 @@ def test_other_seats_in_the_tree_play_the_policy_with_others_by_policy(name, rol
 def test_others_setting_is_checked():
     with pytest.raises(ValueError, match="unknown others 'heuristic' .*search, policy"):
         ISMCTSBot(seed=1, iterations=10, others="heuristic", game=load("watten"))
+    with pytest.raises(ValueError, match="others=policy is a setting of the plain search"):
+        ISMCTSBot(seed=1, iterations=10, others="policy", guide=object(), game=load("watten"))
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -337,6 +337,8 @@ class ISMCTSBot(Bot):
         # docs/bots.md and docs/learned.md have what this setting measured).
         if others not in ("search", "policy"):
             raise ValueError(f"unknown others {others!r} (search, policy)")
+        if others == "policy" and guide is not None:  # PUCT over the guide's priors walks every seat
+            raise ValueError("others=policy is a setting of the plain search, not of a guided one")
         self.others_by_policy = others == "policy"
         self._kernel_rollout: KernelRollout | None = None
         if rollout in ("random", "policy"):
