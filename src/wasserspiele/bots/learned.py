@@ -277,7 +277,8 @@ class LearnedBot(Bot):
 
     def __init__(self, seed: int | None = None, game: Game | None = None, weights: str | None = None,
                  search: int = 0, exploration: float = 1.5, value: str = "network",
-                 cpu_seconds: float | None = None, network: Network | None = None):
+                 cpu_seconds: float | None = None, network: Network | None = None,
+                 rollout_depth: int | None = None):
         super().__init__(seed)
         if game is None:
             raise ValueError("the learned bot needs the game (its codec and weights)")
@@ -290,6 +291,8 @@ class LearnedBot(Bot):
         if value not in ("network", "rollout"):
             raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
                              f"not {value!r}")
+        if rollout_depth is not None and value != "rollout":
+            raise ValueError("rollout_depth is the depth of the expert's rollouts: give value=rollout too")
         self.codec = codec_of(game)
         self.network = network if network is not None else network_for(game, self.codec, weights)
         self.searcher = None
@@ -297,6 +300,8 @@ class LearnedBot(Bot):
             from .ismcts import ISMCTSBot, search_defaults
             settings = {k: v for k, v in search_defaults(game).items()
                         if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
+            if rollout_depth is not None:  # instead of the game's tuned depth
+                settings["rollout_depth"] = rollout_depth
             self.searcher = ISMCTSBot(seed, iterations=search, exploration=exploration, game=game,
                                       cpu_seconds=cpu_seconds, **settings)
             self.searcher.rng = self.rng  # one generator (a caller may reseed it per decision: web/botpool.py)

@@ -75,6 +75,16 @@ class Budget:
     # after moving an animal as after passing, so a 30-action teacher labels such choices
     # by noise; a rollout to the end of the game values the progress
     rollout_depth: int | None = None
+    # the search guided by the network (the later generations without DAgger): its leaves
+    # valued by the value head ("network") or by the expert's rollouts ("rollout"), PUCT's
+    # exploration constant, and its self-play games a generation (None: `games`).  With a
+    # prior no better than the plain search, the guided search is only as good as its
+    # leaves and constant (Wasserloch at hard's CPU: the value head and 1.5 0.352 of 216
+    # against the plain search, the rollouts and 0.5 0.603 of 408; docs/learned.md), and
+    # its searches are the next generation's targets
+    guide_value: str = "network"
+    guide_exploration: float = 1.5
+    guided_games: int | None = None
 
 
 @dataclass
@@ -232,10 +242,13 @@ class Trainer:
         if generation == 0:
             return lambda seed: ISMCTSBot(seed, game=self.game, **{**settings, "iterations": iterations,
                                                                    "seconds": None})
-        guide = NetworkGuide(self.network, self.codec)
-        kept = {k: v for k, v in settings.items() if k in ("rollout", "rollout_depth", "root_candidates", "conventions")}
-        return lambda seed: ISMCTSBot(seed, game=self.game, iterations=iterations, seconds=None,
-                                      exploration=1.5, guide=guide, **kept)
+        b = self.budget
+        # the search `learned:search=I,value=…,exploration=…` plays (the budget's rollout
+        # depth is the expert's, so it applies to rollouts at the leaves too)
+        depth = b.rollout_depth if b.guide_value == "rollout" else None
+        return lambda seed: LearnedBot(seed, game=self.game, network=self.network, search=iterations,
+                                       exploration=b.guide_exploration, value=b.guide_value,
+                                       rollout_depth=depth).searcher
 
     def made_by(self) -> dict[str, Any]:
         """What decides generation 0's positions (a positions file is reused only for these)."""
@@ -254,13 +267,15 @@ class Trainer:
         return lambda seed: LearnedBot(seed, game=self.game, network=shipped)
 
     def gather(self, generation: int) -> None:
-        """Self-play `budget.games` games and add their searched positions (generation 0
-        takes the games a positions file already holds and saves it after every game); a
-        DAgger generation plays `budget.dagger` games of the network labelled by the expert."""
+        """Self-play `budget.games` games (a guided generation `budget.guided_games` when
+        set) and add their searched positions (generation 0 takes the games a positions
+        file already holds and saves it after every game); a DAgger generation plays
+        `budget.dagger` games of the network labelled by the expert."""
         if generation > 0 and self.budget.dagger:
             self.gather_dagger(generation)
             return
         cache = self.positions_file if generation == 0 else None
+        games = self.budget.games if generation == 0 or self.budget.guided_games is None else self.budget.guided_games
         first = 0
         if cache is not None and cache.exists():
             self.positions = Positions.load(cache, self.made_by())
@@ -271,11 +286,11 @@ class Trainer:
             first = len(set(self.positions.game))
             self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
         saved = time.monotonic()
-        for g, rows, cpu_s in self.searched_games(generation, range(first, self.budget.games)):
+        for g, rows, cpu_s in self.searched_games(generation, range(first, games)):
             self.add(rows)
             self.positions.cpu_s += cpu_s
             # saving costs about a second per 100,000 positions: once a minute at most
-            if cache is not None and (time.monotonic() - saved > 60 or g == self.budget.games - 1):
+            if cache is not None and (time.monotonic() - saved > 60 or g == games - 1):
                 self.positions.save(cache, self.made_by())
                 saved = time.monotonic()
 

@@ -37,6 +37,13 @@ def _budget_options(f):
         click.option("--rollout-depth", "rollout_depth", type=int, default=None,
                      help="the expert's rollouts (generation 0 and DAgger's labels) play at most this many "
                           "actions (default: the game's tuned setting); e.g. 1000 plays them to the end"),
+        click.option("--guide-value", "guide_value", type=click.Choice(["network", "rollout"]), default=None,
+                     help="guided generations: value the search's leaves by the value head (the default) or "
+                          "by the expert's rollouts"),
+        click.option("--guide-exploration", "guide_exploration", type=float, default=None,
+                     help="guided generations: PUCT's exploration constant (default 1.5)"),
+        click.option("--guided-games", "guided_games", type=int, default=None,
+                     help="self-play games of each guided generation (default: --games)"),
     ]):
         f = opt(f)
     return f
@@ -54,8 +61,8 @@ def _budget_options(f):
 @click.option("--jobs", type=int, default=None,
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth, out,
-              positions, jobs, options) -> None:
+def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
+              guide_value, guide_exploration, guided_games, out, positions, jobs, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -73,7 +80,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         g = _game(game, options)
         budget = Budget()
         changes = {k: v for k, v in (("games", games), ("generations", generations), ("iterations", iterations),
-                                     ("epochs", epochs), ("dagger", dagger), ("rollout_depth", rollout_depth))
+                                     ("epochs", epochs), ("dagger", dagger), ("rollout_depth", rollout_depth),
+                                     ("guided_games", guided_games))
                    if v is not None}
         if hidden:
             try:
@@ -86,6 +94,18 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         if dagger is not None and changes.get("generations", budget.generations) < 2:
             raise click.BadParameter("DAgger's games come after the first generation: give --generations 2 "
                                      "or more", param_hint="--dagger")
+        guided = [flag for flag, value in (("--guide-value", guide_value), ("--guide-exploration", guide_exploration),
+                                           ("--guided-games", guided_games)) if value is not None]
+        if guided and (dagger is not None or changes.get("generations", budget.generations) < 2):
+            raise click.BadParameter("a setting of the guided generations, which come after the first and "
+                                     "instead of DAgger's: give --generations 2 or more, without --dagger",
+                                     param_hint=guided[0])
+        if guide_exploration is not None:
+            if not guide_exploration > 0:
+                raise click.BadParameter("must be above 0", param_hint="--guide-exploration")
+            changes["guide_exploration"] = guide_exploration
+        if guide_value is not None:
+            changes["guide_value"] = guide_value
         if sharpen is not None:
             if not sharpen > 0:
                 raise click.BadParameter("must be above 0", param_hint="--sharpen")
@@ -96,7 +116,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
                             ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger),
-                            ("rollout-depth", rollout_depth)):
+                            ("rollout-depth", rollout_depth), ("guide-value", guide_value),
+                            ("guide-exploration", guide_exploration), ("guided-games", guided_games)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
