@@ -455,3 +455,55 @@ def test_learned_only_wildwasser_games_end():
     # about 200-400 actions
     seed, actions = longest_learned_only_wildwasser(range(20))
     assert actions <= 1000, f"seed {seed}: {actions} actions with the learned bot in every seat"
+
+
+def test_guided_generations_search_with_the_budget_s_leaves_constant_and_games(monkeypatch):
+    # the value head and 1.5 unless told; --guide-value rollout values the guided search's
+    # leaves by the expert's rollouts (at the budget's depth), --guide-exploration sets
+    # PUCT's constant and --guided-games the number of a guided generation's games
+    from wasserspiele.bots.ismcts import ISMCTSBot
+    game = load("wasserloch", players=2, rounds=1)
+    plain = Trainer(game, 0, Budget()).searcher(1)(7)
+    assert plain.guide is not None and plain.guide.playout is None and plain.exploration == 1.5
+    tuned = Trainer(game, 0, Budget(guide_value="rollout", guide_exploration=0.5, rollout_depth=7)).searcher(1)(7)
+    assert tuned.guide.playout is not None and tuned.exploration == 0.5 and tuned.rollout_depth == 7
+    guided_playouts = []
+    playout = ISMCTSBot.playout
+    monkeypatch.setattr(ISMCTSBot, "playout", lambda self, world, rng: guided_playouts.append(self.guide is not None)
+                        or playout(self, world, rng))
+    by_value_head = train(game, 4, Budget(games=2, generations=2, iterations=6, epochs=1, hidden=(8,), guided_games=1))
+    assert sorted(set(by_value_head.positions.game)) == [0, 1, 1_000_000]
+    assert guided_playouts and not any(guided_playouts)  # the expert's generation rolls out, the guided not
+    guided_playouts.clear()
+    train(game, 4, Budget(games=2, generations=2, iterations=6, epochs=1, hidden=(8,), guided_games=1,
+                          guide_value="rollout"))
+    assert any(guided_playouts)
+
+
+def test_train_command_takes_the_guided_generations_settings_and_records_them(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    meta = train_tiny(out, "--generations", "2", "--guide-value", "rollout", "--guide-exploration", "0.5",
+                      "--guided-games", "2")
+    assert "--guide-value rollout --guide-exploration 0.5 --guided-games 2" in meta["command"]
+    assert (meta["budget"]["guide_value"], meta["budget"]["guide_exploration"], meta["budget"]["guided_games"]) \
+        == ("rollout", 0.5, 2)
+    for bad_args, said in ((["--generations", "1", "--guided-games", "3"], "give --generations 2 or more"),
+                           (["--generations", "2", "--dagger", "1", "--guide-value", "rollout"], "without --dagger"),
+                           (["--generations", "2", "--guide-exploration", "0"], "must be above 0"),
+                           (["--generations", "2", "--guided-games", "0"], "must be at least 1"),
+                           (["--guide-value", "oracle"], "'oracle' is not one of")):
+        bad = CliRunner().invoke(main, ["train", "wasserloch", *bad_args, "--out", str(out)])
+        assert bad.exit_code == 2 and said in bad.output, (bad_args, bad.output)
+
+
+def test_learned_search_with_rollouts_takes_their_depth(untrained):
+    game = load("wildwasser")
+    bot = LearnedBot(0, game=game, weights=untrained("wildwasser"), search=5, value="rollout", rollout_depth=1000)
+    assert bot.searcher.rollout_depth == 1000
+    assert LearnedBot(0, game=game, weights=untrained("wildwasser"), search=5, value="rollout").searcher.rollout_depth == 30
+    with pytest.raises(ValueError, match="rollout_depth is the depth of the expert's rollouts: give value=rollout"):
+        LearnedBot(0, game=game, weights=untrained("wildwasser"), search=5, rollout_depth=10)
+    assert parse_bots([f"learned:search=5,value=rollout,rollout_depth=50,weights={untrained('wildwasser')}"],
+                      game)[0].kind == "learned"
