@@ -4,8 +4,9 @@ Generation 0 imitates the expert: ISMCTS with the game's tuned rollouts plays ev
 seat of self-play games, and at each decision the network learns the search's visit
 distribution (policy head) and, once the game is over, the deciding seat's result
 (value head).  Every later generation searches with the network itself — its policy
-as the PUCT prior, its value in place of rollouts (`LearnedBot`'s guided ISMCTS) —
-and the network learns those searches in turn, on all positions gathered so far.
+as the PUCT prior, its value in place of rollouts or, with `Budget.guide_value`, the
+expert's rollouts at the leaves (`LearnedBot`'s guided ISMCTS) — and the network learns
+those searches in turn, on all positions gathered so far.
 
 With `Budget.dagger` the later generations are DAgger's instead (Ross, Gordon and
 Bagnell 2011): the network itself — the `learned` bot, greedy, as it ships — plays
@@ -40,7 +41,7 @@ from ..core.errors import BadOption
 from ..core.protocol import Action, Game, State
 from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
-from .learned import LearnedBot, Network, NetworkGuide, codec_fingerprint, codec_of
+from .learned import LearnedBot, Network, codec_fingerprint, codec_of
 from .runner import ignore_sigint
 
 

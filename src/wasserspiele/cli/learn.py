@@ -35,8 +35,9 @@ def _budget_options(f):
                           "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
                           "guided self-play"),
         click.option("--rollout-depth", "rollout_depth", type=int, default=None,
-                     help="the expert's rollouts (generation 0 and DAgger's labels) play at most this many "
-                          "actions (default: the game's tuned setting); e.g. 1000 plays them to the end"),
+                     help="the expert's rollouts (generation 0, DAgger's labels, guided leaves with "
+                          "--guide-value rollout) play at most this many actions (default: the game's tuned "
+                          "setting); e.g. 1000 plays them to the end"),
         click.option("--guide-value", "guide_value", type=click.Choice(["network", "rollout"]), default=None,
                      help="guided generations: value the search's leaves by the value head (the default) or "
                           "by the expert's rollouts"),
