@@ -213,6 +213,31 @@ def test_positions_file_resumes_a_run_and_refuses_other_settings(tmp_path):
         train(game, 6, budget, positions=cache)
 
 
+def test_a_guided_generation_s_positions_are_kept_beside_the_file_and_reused(tmp_path, monkeypatch):
+    # a guided generation's searches are kept in STEM.gen1.npz, tied to the network that
+    # guided them: a rerun searches nothing and fits the same network; a run whose first
+    # generation fitted another network refuses them
+    game = load("wasserloch", players=2, rounds=1)
+    budget = Budget(games=2, generations=2, iterations=6, epochs=1, hidden=(8,), guided_games=2)
+    cache = tmp_path / "positions.npz"
+    first = train(game, 5, budget, positions=cache)
+    kept = np.load(tmp_path / "positions.gen1.npz")
+    assert sorted(set(kept["game"].tolist())) == [1_000_000, 1_000_001]
+    assert sorted(set(np.load(cache)["game"].tolist())) == [0, 1]
+    searched = []
+    rows = Trainer.searched_rows
+    monkeypatch.setattr(Trainer, "searched_rows", lambda self, *a, **k: searched.append(a[1:3]) or rows(self, *a, **k))
+    again = train(game, 5, budget, positions=cache)
+    assert searched == []
+    assert again.positions.game == first.positions.game and again.positions.cpu_s == first.positions.cpu_s
+    for k, v in first.network.params.items():
+        assert np.array_equal(again.network.params[k], v)
+    longer = train(game, 5, Budget(**{**budget.__dict__, "guided_games": 3}), positions=cache)
+    assert searched == [(1, 2)] and len(longer.positions) > len(first.positions)  # only the guided game added
+    with pytest.raises(BadOption, match=r"positions\.gen1\.npz' were made by"):
+        train(game, 5, Budget(**{**budget.__dict__, "epochs": 2}), positions=cache)
+
+
 def test_self_play_in_several_processes_gathers_what_one_process_does(tmp_path):
     # each game's positions depend on its seed alone and arrive in game order, so the
     # expert's generation and a guided one, the positions file and the network are the

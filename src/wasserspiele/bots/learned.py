@@ -236,6 +236,16 @@ def codec_fingerprint(codec) -> str:
     return found
 
 
+def network_fingerprint(network: "Network") -> str:
+    """A digest of the network's weights (what a search it guided depends on)."""
+    import hashlib
+    digest = hashlib.blake2b(digest_size=8)
+    for name in sorted(network.params):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(network.params[name]).tobytes())
+    return digest.hexdigest()
+
+
 def masked_softmax(logits: np.ndarray, indices: Sequence[int]) -> np.ndarray:
     """Probabilities over `indices` only."""
     z = logits[list(indices)].astype(np.float64)

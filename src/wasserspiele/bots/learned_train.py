@@ -41,7 +41,7 @@ from ..core.errors import BadOption
 from ..core.protocol import Action, Game, State
 from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
-from .learned import LearnedBot, Network, codec_fingerprint, codec_of
+from .learned import LearnedBot, Network, codec_fingerprint, codec_of, network_fingerprint
 from .runner import ignore_sigint
 
 
@@ -88,6 +88,10 @@ class Budget:
     guided_games: int | None = None
 
 
+# a self-play game's id in the positions: generation · GAME_IDS + its number in the generation
+GAME_IDS = 1_000_000
+
+
 @dataclass
 class Decided:
     """One searched decision: who chose, what the search counted, what was played."""
@@ -113,6 +117,28 @@ class Positions:
 
     def __len__(self) -> int:
         return len(self.obs)
+
+    def add(self, rows: list[tuple]) -> None:
+        """Rows from `Trainer.searched_rows`."""
+        for obs, mask, target, value, searched, game in rows:
+            self.obs.append(obs)
+            self.mask.append(mask)
+            self.target.append(target)
+            self.value.append(value)
+            self.searched.append(searched)
+            self.game.append(game)
+
+    def extend(self, other: "Positions") -> None:
+        for name in ("obs", "mask", "target", "value", "searched", "game"):
+            getattr(self, name).extend(getattr(other, name))
+        self.cpu_s += other.cpu_s
+
+    def only_games(self, keep: Callable[[int], bool]) -> None:
+        """Drop the rows of the games (ids) `keep` refuses."""
+        rows = [i for i, g in enumerate(self.game) if keep(g)]
+        for name in ("obs", "mask", "target", "value", "searched", "game"):
+            values = getattr(self, name)
+            setattr(self, name, [values[i] for i in rows])
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return (np.stack(self.obs), np.stack(self.mask), np.stack(self.target),
@@ -231,7 +257,8 @@ class Trainer:
         self.learner_actions: list[int] = []  # lengths of this generation's DAgger games
         self._step = 0
         # generation 0's positions (the expert's searches, the costly part) saved after
-        # every game and reused by a later run with the same settings
+        # every game and reused by a later run with the same settings; a guided
+        # generation's beside them (`positions_path`)
         self.positions_file = Path(positions) if positions else None
 
     def searcher(self, generation: int) -> Callable[[int], ISMCTSBot]:
@@ -251,14 +278,30 @@ class Trainer:
                                        exploration=b.guide_exploration, value=b.guide_value,
                                        rollout_depth=depth).searcher
 
-    def made_by(self) -> dict[str, Any]:
-        """What decides generation 0's positions (a positions file is reused only for these)."""
+    def made_by(self, generation: int = 0) -> dict[str, Any]:
+        """What decides a generation's positions (a positions file is reused only for
+        these): the game, seed and search budget; for a guided generation also the guide's
+        settings and the network that guided it (its fingerprint)."""
         b = self.budget
-        return {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
+        made = {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
                 "iterations": b.iterations, "explore": b.explore, "max_decisions": b.max_decisions,
                 "codec": codec_fingerprint(self.codec),
                 # only when set, so positions files of the tuned depth stay reusable
                 **({"rollout_depth": b.rollout_depth} if b.rollout_depth is not None else {})}
+        if generation:
+            made.update(generation=generation, guide_value=b.guide_value, guide_exploration=b.guide_exploration,
+                        network=network_fingerprint(self.network))
+        return made
+
+    def positions_path(self, generation: int) -> Path | None:
+        """Where a generation's searched positions are kept: the positions file for
+        generation 0, `STEM.genG.npz` beside it for guided generation G (each an hour of
+        search in Wasserloch at 500 games; kept, a stopped run resumes it and a refit
+        of the network costs only the fitting)."""
+        f = self.positions_file
+        if f is None or generation == 0:
+            return f
+        return f.with_name(f"{f.stem}.gen{generation}{f.suffix}")
 
     def dagger_player(self) -> Callable[[int], Bot]:
         """The learner as it ships after this generation: the `learned` bot (greedy, ties
@@ -275,25 +318,22 @@ class Trainer:
         if generation > 0 and self.budget.dagger:
             self.gather_dagger(generation)
             return
-        cache = self.positions_file if generation == 0 else None
         games = self.budget.games if generation == 0 or self.budget.guided_games is None else self.budget.guided_games
-        first = 0
+        cache, made_by = self.positions_path(generation), self.made_by(generation)
+        found = Positions()  # this generation's, those a file holds first
         if cache is not None and cache.exists():
-            self.positions = Positions.load(cache, self.made_by())
-            keep = [i for i, g in enumerate(self.positions.game) if g < self.budget.games]
-            for name in ("obs", "mask", "target", "value", "searched", "game"):
-                values = getattr(self.positions, name)
-                setattr(self.positions, name, [values[i] for i in keep])
-            first = len(set(self.positions.game))
-            self.log(f"{cache}: {first} games, {len(self.positions)} positions reused")
+            found = Positions.load(cache, made_by)
+            found.only_games(lambda gid: gid - generation * GAME_IDS < games)
+            self.log(f"{cache}: {len(set(found.game))} games, {len(found)} positions reused")
         saved = time.monotonic()
-        for g, rows, cpu_s in self.searched_games(generation, range(first, games)):
-            self.add(rows)
-            self.positions.cpu_s += cpu_s
+        for g, rows, cpu_s in self.searched_games(generation, range(len(set(found.game)), games)):
+            found.add(rows)
+            found.cpu_s += cpu_s
             # saving costs about a second per 100,000 positions: once a minute at most
             if cache is not None and (time.monotonic() - saved > 60 or g == games - 1):
-                self.positions.save(cache, self.made_by())
+                found.save(cache, made_by)
                 saved = time.monotonic()
+        self.positions.extend(found)
 
     def searched_games(self, generation: int, games: range) -> Iterator[tuple[int, list[tuple], float]]:
         """Each self-play game of `games` in order: its index, its positions' rows (`add`)
@@ -347,18 +387,8 @@ class Trainer:
         """One self-play game's searched positions (`player` plays it: `searched_game`);
         returns the game's length in actions."""
         rows, length = self.searched_rows(searcher, generation, g, player, search)
-        self.add(rows)
+        self.positions.add(rows)
         return length
-
-    def add(self, rows: list[tuple]) -> None:
-        """Positions from `searched_rows`."""
-        for obs, mask, target, value, searched, game in rows:
-            self.positions.obs.append(obs)
-            self.positions.mask.append(mask)
-            self.positions.target.append(target)
-            self.positions.value.append(value)
-            self.positions.searched.append(searched)
-            self.positions.game.append(game)
 
     def searched_rows(self, searcher, generation: int, g: int, player: Callable[[int], Bot] | None = None,
                       search: Callable[[int], Any] | None = None) -> tuple[list[tuple], int]:
@@ -382,7 +412,7 @@ class Trainer:
                                  self.budget, record, player, search)
         returns = final.returns()
         rows = [(obs, mask, target, float(returns[seat]), float("nan") if value is None else value,
-                 generation * 1_000_000 + g) for obs, mask, target, seat, value in pending]
+                 generation * GAME_IDS + g) for obs, mask, target, seat, value in pending]
         return rows, len(final.history)
 
     # -- fitting -------------------------------------------------------------
