@@ -115,6 +115,8 @@ class Positions:
     game: list[int] = field(default_factory=list)         # which self-play game (for the holdout)
     cpu_s: float = 0.0            # CPU seconds the searches took (also those of an earlier run)
 
+    ROWS = ("obs", "mask", "target", "value", "searched", "game")  # one entry each per position
+
     def __len__(self) -> int:
         return len(self.obs)
 
@@ -129,14 +131,14 @@ class Positions:
             self.game.append(game)
 
     def extend(self, other: "Positions") -> None:
-        for name in ("obs", "mask", "target", "value", "searched", "game"):
+        for name in self.ROWS:
             getattr(self, name).extend(getattr(other, name))
         self.cpu_s += other.cpu_s
 
     def only_games(self, keep: Callable[[int], bool]) -> None:
         """Drop the rows of the games (ids) `keep` refuses."""
         rows = [i for i, g in enumerate(self.game) if keep(g)]
-        for name in ("obs", "mask", "target", "value", "searched", "game"):
+        for name in self.ROWS:
             values = getattr(self, name)
             setattr(self, name, [values[i] for i in rows])
 
@@ -295,9 +297,9 @@ class Trainer:
 
     def positions_path(self, generation: int) -> Path | None:
         """Where a generation's searched positions are kept: the positions file for
-        generation 0, `STEM.genG.npz` beside it for guided generation G (each an hour of
-        search in Wasserloch at 500 games; kept, a stopped run resumes it and a refit
-        of the network costs only the fitting)."""
+        generation 0, `STEM.genG.npz` beside it for guided generation G (500 guided
+        Wasserloch games are over an hour of search: kept, a stopped run resumes and a
+        refit costs only the fitting)."""
         f = self.positions_file
         if f is None or generation == 0:
             return f
