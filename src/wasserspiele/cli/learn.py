@@ -57,8 +57,9 @@ def _budget_options(f):
 @click.option("--out", type=click.Path(dir_okay=False), default=None,
               help="weights file (default: the package's bots/weights/GAME.npz)")
 @click.option("--positions", type=click.Path(dir_okay=False), default=None,
-              help="keep the expert's searched positions (generation 0) in this .npz after every game and "
-                   "reuse those it holds: a stopped run resumes, a refit skips the search")
+              help="keep the expert's searched positions (generation 0) in this .npz after every game, and "
+                   "a guided generation G's in FILE.genG.npz beside it, and reuse those they hold: a stopped "
+                   "run resumes, a refit skips the search")
 @click.option("--jobs", type=int, default=None,
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
