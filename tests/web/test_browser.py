@@ -57,6 +57,16 @@ def click_a_move(page, prefer: str = "") -> None:
     Each step waits for the page to show its result (never for a time): a click that
     fitted exactly one move moves the position on; one that did not shows buttons."""
     n = current_n(page)
+    # Look only once the page has drawn a way to move: a redraw in progress can show
+    # neither yet, and a decision offered by buttons alone has nothing to click on.
+    # Wildwasser's simultaneous rounds can also move on meanwhile: then there is nothing to do.
+    page.wait_for_function(
+        """([n, sel]) => { const t = document.querySelector('#turn');
+                           return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                                  || document.querySelector('#actions button[data-action]')
+                                  || document.querySelector(sel); }""", arg=[n, f".clickable{prefer}"])
+    if current_n(page) != n or page.get_attribute("#turn", "data-mine") != "1":
+        return
     if page.locator("#actions button[data-action]").count() == 0:
         page.locator(f".clickable{prefer}").first.click()
         page.wait_for_function(
