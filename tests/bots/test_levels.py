@@ -6,9 +6,11 @@ import pytest
 
 import wasserspiele.fast as fast
 from wasserspiele.adapters.gymnasium import WasserspieleEnv
+from wasserspiele.bots.base import Blundering, Bot
 from wasserspiele.bots.learned import LearnedBot, weights_problem
 from wasserspiele.bots.levels import bot_for_level, level_settings
 from wasserspiele.bots.ismcts import ISMCTSBot
+from wasserspiele.bots.registry import make_bot
 from wasserspiele.bots.specs import check_spec, parse_bot_spec
 from wasserspiele.core.errors import BadOption
 from wasserspiele.core.registry import load
@@ -92,3 +94,86 @@ def test_reseeding_a_guided_bot_reseeds_its_search(monkeypatch):
     fresh = random.Random("table:7:1:12")
     bot.rng = fresh
     assert bot.searcher.rng is fresh and bot.rng is fresh
+
+
+# ---------------------------------------------------------------- slips and Watten's ladder
+class _Spy(Bot):
+    """A bot that always plays its legal list's last move and counts its decisions."""
+    kind = "spy"
+
+    def __init__(self, seed=None):
+        super().__init__(seed)
+        self.asked = 0
+
+    def choose(self, decision):
+        self.asked += 1
+        return decision.legal[-1]
+
+
+def _decisions(game_name, n, seed=0):
+    import random
+    from wasserspiele.bots.base import decision_for
+    rng = random.Random(seed)
+    out = []
+    state = load(game_name).new_game(seed=seed)
+    while len(out) < n:
+        if state.is_terminal():
+            state = state.game.new_game(seed=rng.randrange(10**6))
+        seat = state.current_seat
+        legal = state.legal_actions(seat)
+        if len(legal) > 1:
+            out.append(decision_for(state, seat))
+        state.apply(rng.choice(legal), seat)
+    return out
+
+
+def test_a_bot_with_slips_plays_a_random_legal_move_in_that_share_of_its_decisions():
+    decisions = _decisions("watten", 2000)
+    spy = _Spy(seed=3)
+    slipping = Blundering(spy, 0.25)
+    chosen = [slipping.choose(d) for d in decisions]
+    assert all(a in d.legal for a, d in zip(chosen, decisions))
+    assert 0.22 < 1 - spy.asked / len(decisions) < 0.28  # the coin: a quarter of the decisions
+    slips = [(a, d) for a, d in zip(chosen, decisions) if a != d.legal[-1]]
+    # a slip is uniform over the legal moves: it avoids the bot's own move in (k-1)/k of them
+    expected = sum(0.25 * (len(d.legal) - 1) / len(d.legal) for d in decisions)
+    assert abs(len(slips) - expected) < 0.15 * expected
+    firsts = sum(a == d.legal[0] for a, d in slips)
+    assert abs(firsts / len(slips) - sum(1 / (len(d.legal) - 1) for _, d in slips) / len(slips)) < 0.06
+    # a decision without a choice goes to the bot itself
+    forced = _Spy()
+    one = decisions[0].__class__(**{**decisions[0].__dict__, "legal": decisions[0].legal[:1]})
+    assert Blundering(forced, 1.0).choose(one) == one.legal[0] and forced.asked == 1
+
+
+def test_slips_are_fixed_by_the_seed_and_reseeded_with_the_bot():
+    import random
+    from wasserspiele.bots.match import play_game
+    game = load("watten")
+    spec = parse_bot_spec("heuristic:blunder=0.5")
+    runs = [play_game(game, [spec.make(game, s) for s in (1, 2, 3, 4)], seed=9) for _ in range(2)]
+    assert [repr(h) for h in runs[0].state.history] == [repr(h) for h in runs[1].state.history]
+    bot = spec.make(game, 1)
+    fresh = random.Random(7)
+    bot.rng = fresh  # web/botpool.py reseeds each decision: the coin and the bot share it
+    assert bot.rng is fresh and bot.bot.rng is fresh
+
+
+@pytest.mark.parametrize("value", [1.5, -0.1, True, "often"])
+def test_blunder_must_be_a_share(value):
+    with pytest.raises(BadOption, match="share of moves played at random must be a number from 0 to 1"):
+        make_bot("heuristic", load("watten"), 1, blunder=value)
+    with pytest.raises(BadOption, match=r"bot spec 'heuristic:blunder="):
+        check_spec(parse_bot_spec(f"heuristic:blunder={value}"), load("watten"))
+
+
+def test_blunder_goes_with_every_kind_and_beside_a_heuristic_s_traits():
+    game = load("wasserloch")
+    kind, kwargs = parse_bot_spec("heuristic:keep_pairs=2,blunder=0.1").settings(game)
+    assert kind == "heuristic" and kwargs["blunder"] == 0.1 and kwargs["traits"].keep_pairs == 2
+    bot = parse_bot_spec("heuristic:keep_pairs=2,blunder=0.1").make(game, 1)
+    assert isinstance(bot, Blundering) and bot.bot.traits.keep_pairs == 2
+    assert isinstance(parse_bot_spec("ismcts:iterations=10,blunder=0.1").make(game, 1).bot, ISMCTSBot)
+    with pytest.raises(BadOption, match="has no switchable traits \\(it takes only blunder\\)"):
+        check_spec(parse_bot_spec("heuristic:keep_pairs=2"), load("watten"))
+    check_spec(parse_bot_spec("heuristic:blunder=0.2"), load("watten"))

@@ -52,3 +52,34 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+class Blundering(Bot):
+    """`bot` with a casual player's slips: in a share `blunder` of its decisions with a
+    choice it plays a legal move drawn uniformly instead of its own.  Where one bot is
+    clearly stronger than the next weaker one, the same bot with slips is a level between
+    them (bots/levels.py).  The coin and the slip are drawn from the bot's own generator:
+    one generator, so a seed still fixes every move, and a caller that reseeds the bot
+    per decision (web/botpool.py) reseeds both."""
+
+    def __init__(self, bot: Bot, blunder: float):
+        self.bot = bot
+        self.blunder = blunder
+        self.kind = bot.kind
+
+    @property
+    def rng(self) -> random.Random:
+        return self.bot.rng
+
+    @rng.setter
+    def rng(self, value: random.Random) -> None:
+        self.bot.rng = value
+
+    def choose(self, decision: Decision) -> Action:
+        legal = decision.legal
+        if len(legal) > 1 and self.rng.random() < self.blunder:
+            return legal[self.rng.randrange(len(legal))]
+        return self.bot.choose(decision)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.bot!r} blunder={self.blunder}>"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from importlib import import_module
 from typing import Callable
 
 from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
 from ..core.protocol import Game
-from .base import Bot
+from .base import Blundering, Bot
 from .random_bot import RandomBot
 
 
@@ -74,9 +75,23 @@ def unavailable(kind: str, game: Game) -> str | None:
     return None
 
 
+# Settings every kind of bot takes (`make_bot` applies them around the bot it makes):
+# `blunder`, the share of decisions played at random (`base.Blundering`).
+COMMON_SETTINGS = ("blunder",)
+
+
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
     factory = BOT_KINDS.get(kind.strip().lower())
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
-    return factory(game, seed, **kwargs)
+    blunder = kwargs.pop("blunder", 0)
+    if isinstance(blunder, bool) or not isinstance(blunder, (int, float)) or not 0 <= blunder <= 1:
+        raise BadOption(f"blunder={blunder!r}: the share of moves played at random must be a number "
+                        f"from 0 to 1")
+    bot = factory(game, seed, **kwargs)
+    if not blunder:
+        return bot
+    if not isinstance(getattr(bot, "rng", None), random.Random):
+        raise BadOption(f"blunder={blunder!r}: the {kind} bot has no generator of its own to draw its slips from")
+    return Blundering(bot, blunder)

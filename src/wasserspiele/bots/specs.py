@@ -14,7 +14,9 @@ Syntax (documented in `wasserspiele lab --help`, docs/bots.md and docs/reports/R
   a bot (anything with `choose(decision)`).
 * For `heuristic`, each PARAM sets one strategy trait (a weight; 0 switches the tip
   off) of that game's heuristic `Traits`, e.g. `heuristic:avoid_second_card=0,keep_pairs=2`.
-  A game whose heuristic bot has no traits refuses any PARAM.
+  A game whose heuristic bot has no traits refuses any PARAM but `blunder`.
+* Every kind takes `blunder=P`: in a share P (0 to 1) of its decisions with a choice the
+  bot plays a legal move drawn at random (`heuristic:blunder=0.25`).
 * For any other kind, PARAMs are passed to the bot as keyword arguments
   (`ismcts:iterations=200`).
 
@@ -36,7 +38,7 @@ from ..core.registry import manifest
 from ..core.protocol import Game
 from .base import Bot
 from .levels import LEVELS, level_settings
-from .registry import bot_kinds, make_bot
+from .registry import COMMON_SETTINGS, bot_kinds, make_bot
 
 
 @dataclass(frozen=True)
@@ -78,10 +80,13 @@ class BotSpec:
         kind, base = self._base(game)
         if not self.params:
             return kind, base
+        params = dict(self.params)
         if kind == "heuristic":
-            traits_cls = heuristic_traits(game.name)
-            return kind, {"traits": traits_cls(**dict(self.params))}
-        return kind, {**base, **dict(self.params)}
+            traits = {k: v for k, v in params.items() if k not in COMMON_SETTINGS}
+            params = {k: v for k, v in params.items() if k in COMMON_SETTINGS}
+            if traits:
+                params["traits"] = heuristic_traits(game.name)(**traits)
+        return kind, {**base, **params}
 
 
 def _fmt(v: Any) -> str:
@@ -177,12 +182,13 @@ def check_spec(spec: BotSpec, game: Game) -> None:
     kind = spec.kind_for(game)
     if kind == "heuristic":
         traits = heuristic_traits(game.name)  # raises if the game has no heuristic bot
-        if spec.params:
+        trait_params = [(name, value) for name, value in spec.params if name not in COMMON_SETTINGS]
+        if trait_params:
             if traits is None:
                 raise BadOption(f"bot spec {spec.text!r}: the {game.name} heuristic bot has no "
-                                f"switchable traits")
+                                f"switchable traits (it takes only {', '.join(COMMON_SETTINGS)})")
             names = [f.name for f in dataclasses.fields(traits)]
-            for name, value in spec.params:
+            for name, value in trait_params:
                 if name not in names:
                     raise BadOption(f"bot spec {spec.text!r}: unknown trait {name!r} "
                                     f"(traits of the {game.name} heuristic: {', '.join(names)})")
