@@ -169,4 +169,4 @@ def test_seven_waters_levels_buy_fewer_iterations_without_the_compiled_kernel(mo
     game = load("seven_waters", first_player=1)  # the plain search (expert's guided one: tests/bots/test_levels.py)
     assert level_settings("hard", game)[1]["iterations"] == hard
     assert level_settings("expert", game) == ("ismcts", {"iterations": expert, "cpu_seconds": 2.0})
-    assert level_settings("expert", load("watten"))[1]["iterations"] == 1500  # no python_levels: unchanged
+    assert level_settings("expert", load("wildwasser"))[1]["iterations"] == 3000  # no python_levels: unchanged

@@ -97,6 +97,29 @@ def test_reseeding_a_guided_bot_reseeds_its_search(monkeypatch):
 
 
 # ---------------------------------------------------------------- slips and Watten's ladder
+def test_watten_s_levels_are_the_four_bots_that_are_clear_steps(monkeypatch):
+    # random, the heuristic with slips, the heuristic, the 500-iteration search: more
+    # search was no step over 500 iterations there (docs/leaderboard.md)
+    for compiled in (True, False):  # the heuristic levels think as long without the kernels
+        monkeypatch.setattr(fast, "COMPILED", compiled)
+        game = load("watten")
+        assert level_settings("easy", game) == ("random", {})
+        assert level_settings("medium", game) == ("heuristic", {"blunder": 0.25})
+        assert level_settings("hard", game) == ("heuristic", {})
+        assert level_settings("expert", game) == ("ismcts", {"iterations": 500, "cpu_seconds": 2.0})
+        medium = bot_for_level("medium", game, seed=1)
+        assert isinstance(medium, Blundering) and medium.blunder == 0.25 and medium.kind == "heuristic"
+        assert isinstance(bot_for_level("expert", game, seed=1), ISMCTSBot)
+    assert parse_bot_spec("medium:blunder=0").settings(game) == ("heuristic", {"blunder": 0})
+    assert not isinstance(parse_bot_spec("medium:blunder=0").make(game, 1), Blundering)
+
+
+def test_watten_s_medium_is_a_step_below_hard():
+    from wasserspiele.bots.leaderboard import play_pairing
+    step = play_pairing("watten", {}, parse_bot_spec("hard"), parse_bot_spec("medium"), 200, seed=5)
+    assert step.significant and step.share.value > 0.5, step.share
+
+
 class _Spy(Bot):
     """A bot that always plays its legal list's last move and counts its decisions."""
     kind = "spy"

@@ -28,6 +28,11 @@ LEVELS: dict[str, tuple[str, dict]] = {
 CPU_BUDGET: dict[str, float] = {"easy": 0.01, "medium": 0.01, "hard": 0.25, "expert": 1.0}
 
 
+# The kinds whose thinking time per move depends on the compiled kernels (their rollouts):
+# a game's own bot of such a kind for a level plays only with them (`level_settings`).
+SEARCHING = frozenset({"ismcts", "learned"})
+
+
 def level_names() -> list[str]:
     return list(LEVELS)
 
@@ -41,14 +46,17 @@ def level_settings(level: str, game: Game) -> tuple[str, dict]:
         raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     kind, kwargs = LEVELS[key]
     search = game.manifest.search
-    if key in search.level_bots or key in search.python_levels:
-        from ..fast import COMPILED  # imports numba: only for a game that needs to know
-        own = search.level_bots.get(key)
-        if own is not None and COMPILED and unavailable(own[0], game) is None:
-            return own[0], dict(own[1])
-        if not COMPILED:
-            return kind, {**kwargs, **search.levels.get(key, {}), **search.python_levels.get(key, {})}
+    own = search.level_bots.get(key)
+    if own is not None and unavailable(own[0], game) is None and (own[0] not in SEARCHING or _compiled()):
+        return own[0], dict(own[1])
+    if key in search.python_levels and not _compiled():
+        return kind, {**kwargs, **search.levels.get(key, {}), **search.python_levels[key]}
     return kind, {**kwargs, **search.levels.get(key, {})}
+
+
+def _compiled() -> bool:
+    from ..fast import COMPILED  # imports numba: only for a game that needs to know
+    return COMPILED
 
 
 def bot_for_level(level: str, game: Game, seed: int | None = None) -> Bot:

@@ -66,9 +66,9 @@ class SearchHints:
     # Per level, another bot than the level's own kind, as a bot spec's kind and keyword
     # arguments, e.g. {"expert": ("learned", {"search": 750, "value": "rollout"})}: where a
     # game's step to that level was measured larger with it.  It plays only where it was
-    # measured: with the compiled kernels, and where the bot can play these options (the
-    # learned bot's weights are made for one set); elsewhere the level stays its own kind
-    # with `levels` and `python_levels` (bots/levels.py).
+    # measured: a searching bot with the compiled kernels, and any bot where it can play
+    # these options (the learned bot's weights are made for one set); elsewhere the level
+    # stays its own kind with `levels` and `python_levels` (bots/levels.py).
     level_bots: Mapping[str, tuple[str, Mapping[str, Any]]] = field(default_factory=dict)
 
     def __post_init__(self):
