@@ -250,7 +250,7 @@ def test_a_number_before_a_noun_is_a_plural_entry():
     assert render("wildwasser.web.round_line", {"who": "Seat 1", "n": 0}, "en") == "Seat 1: 0 points"
     assert render("wasserloch.web.drove", {"v": "4", "n": 1}, "de") == "Das vertreibt die 4er; 1 Punkt."
     assert render("rules.levels.share", {"value": 50, "n": 1, "below": "leicht", "low": 3, "high": 97}, "de") \
-        == "gewinnt 50 % von 1 Partie gegen leicht (3–97 %)"
+        == "gewinnt 50\u00a0% von 1 Partie gegen leicht (3–97\u00a0%)"  # a number stays with its %
 
 
 def test_the_web_client_plural_entries_follow_the_language():
