@@ -42,10 +42,10 @@ MANIFEST = GameManifest(
         # The levels are the four bots that are clear steps here (docs/leaderboard.md;
         # docs/learned.md, A note on the levels): random play, the heuristic with slips
         # (a quarter of its decisions at random), the heuristic, and the search at 500
-        # iterations (0.18 CPU-s a move).  The search at the default 200 iterations was
-        # no step over the heuristic (0.54 [0.40, 0.67] of 48 games), and three stronger
-        # searches no step over 500 iterations (1,500 iterations 0.51 of 68, solved leaves
-        # 0.53 of 64, the other seats by the policy 0.56 of 64).
+        # iterations (73 ms a move on the board).  The search at the default 200
+        # iterations was no step over the heuristic (0.54 [0.40, 0.67] of 48 games), and
+        # three stronger searches no step over 500 iterations (1,500 iterations 0.51 of
+        # 68, solved leaves 0.53 of 64, the other seats by the policy 0.56 of 64).
         levels={"expert": {"iterations": 500}},
         level_bots={"medium": ("heuristic", {"blunder": 0.25}), "hard": ("heuristic", {})},
     ),
