@@ -2,6 +2,8 @@
 level (`SearchHints.level_bots`) where that bot was measured a larger step; it plays
 only where it can, and every caller — level, bot spec, Gymnasium opponents — gets it."""
 
+import dataclasses
+
 import pytest
 
 import wasserspiele.fast as fast
@@ -165,7 +167,7 @@ def test_a_bot_with_slips_plays_a_random_legal_move_in_that_share_of_its_decisio
     assert abs(firsts / len(slips) - sum(1 / (len(d.legal) - 1) for _, d in slips) / len(slips)) < 0.06
     # a decision without a choice goes to the bot itself
     forced = _Spy()
-    one = decisions[0].__class__(**{**decisions[0].__dict__, "legal": decisions[0].legal[:1]})
+    one = dataclasses.replace(decisions[0], legal=decisions[0].legal[:1])
     assert Blundering(forced, 1.0).choose(one) == one.legal[0] and forced.asked == 1
 
 
