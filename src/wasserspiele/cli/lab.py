@@ -17,7 +17,8 @@ from ..core.errors import BadOption, WasserspieleError
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
 (KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
-0 switches a tip off; every kind takes blunder=P, a share P of its moves played at random).  Several per value separated by commas or spaces, or repeat --bots.  Fewer bots than seats:
+0 switches a tip off; every kind takes blunder=P, a share P of its moves played at random).
+Several per value separated by commas or spaces, or repeat --bots.  Fewer bots than seats:
 the lineup repeats and rotates one seat per game; more bots than seats: every seating in turn."""
 
 DEFAULT_GAMES = 200
