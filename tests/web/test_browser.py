@@ -52,6 +52,20 @@ def current_n(page) -> int:
     return int(page.get_attribute("#turn", "data-n"))
 
 
+BUTTON = "#actions button[data-action]"
+
+
+def wait_until_moved_on_or_shown(page, n: int, *selectors: str) -> bool:
+    """Wait until the position after move `n` is no longer this seat's (it moved on, or
+    the game ended) or one of `selectors` is drawn; True if the position moved on."""
+    page.wait_for_function(
+        """([n, sels]) => { const t = document.querySelector('#turn');
+                            return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
+                                   || sels.some((s) => document.querySelector(s)); }""",
+        arg=[n, list(selectors)])
+    return current_n(page) != n or page.get_attribute("#turn", "data-mine") != "1"
+
+
 def click_a_move(page, prefer: str = "") -> None:
     """Play one legal move by clicking: a highlighted element, then a button if one appears.
     Each step waits for the page to show its result (never for a time): a click that
@@ -60,34 +74,19 @@ def click_a_move(page, prefer: str = "") -> None:
     # Look only once the page has drawn a way to move: a redraw in progress can show
     # neither yet, and a decision offered by buttons alone has nothing to click on.
     # Wildwasser's simultaneous rounds can also move on meanwhile: then there is nothing to do.
-    page.wait_for_function(
-        """([n, sel]) => { const t = document.querySelector('#turn');
-                           return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
-                                  || document.querySelector('#actions button[data-action]')
-                                  || document.querySelector(sel); }""", arg=[n, f".clickable{prefer}"])
-    if current_n(page) != n or page.get_attribute("#turn", "data-mine") != "1":
+    if wait_until_moved_on_or_shown(page, n, BUTTON, f".clickable{prefer}"):
         return
-    if page.locator("#actions button[data-action]").count() == 0:
+    if page.locator(BUTTON).count() == 0:
         page.locator(f".clickable{prefer}").first.click()
-        page.wait_for_function(
-            """(n) => { const t = document.querySelector('#turn');
-                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
-                               || document.querySelector('#actions button[data-action]')
-                               || document.querySelector('.clickable.selected'); }""", arg=n)
-        if page.locator("#actions button[data-action]").count() == 0:
+        wait_until_moved_on_or_shown(page, n, BUTTON, ".clickable.selected")
+        if page.locator(BUTTON).count() == 0:
             return  # the click fitted exactly one move and played it (or selected a part of one)
     # A redraw can take the buttons away between looking and clicking: in Wildwasser's
     # simultaneous rounds the other seats' picks arrive meanwhile and the position may
     # move on.  Click while the buttons are there; stop once the position is not this one.
-    while True:
-        page.wait_for_function(
-            """(n) => { const t = document.querySelector('#turn');
-                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
-                               || document.querySelector('#actions button[data-action]'); }""", arg=n)
-        if current_n(page) != n or page.get_attribute("#turn", "data-mine") != "1":
-            return  # the position moved on
+    while not wait_until_moved_on_or_shown(page, n, BUTTON):
         try:
-            page.locator("#actions button[data-action]").first.click(timeout=5_000)
+            page.locator(BUTTON).first.click(timeout=5_000)
             return
         except sync_api.TimeoutError:
             continue  # redrawn under the click: look again
