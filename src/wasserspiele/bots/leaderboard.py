@@ -502,6 +502,7 @@ def levels_section(game: str, lang: str, path: Path | None = None) -> str:
            f"| {text('rules.levels.rating', lang)} | {text('rules.levels.cpu', lang)} "
            f"| {text('rules.levels.step', lang)} |", "|---|---|---|---|---|"]
     steps = {p.first: p for p in level_steps(board)}
+    played = load(game)
     for level in LEVEL_ORDER:
         r = board.rating(level)
         if r is None:
@@ -513,19 +514,19 @@ def levels_section(game: str, lang: str, path: Path | None = None) -> str:
             s = p.share
             step = text("rules.levels.share", lang, value=round(100 * s.value), low=round(100 * s.low),
                         high=round(100 * s.high), n=p.games, below=text(f"web.level_{p.second}", lang))
-        out.append(f"| {text(f'web.level_{level}', lang)} | {_about(level, game, lang)} "
+        out.append(f"| {text(f'web.level_{level}', lang)} | {_about(level, played, lang)} "
                    f"| {r.mu:.0f} ({r.low:.0f} … {r.high:.0f}) | {_ms(c.per_move)} | {step} |")
     out += ["", text("rules.levels.source", lang), ""]
     return "\n".join(out)
 
 
-def _about(level: str, game: str, lang: str) -> str:
+def _about(level: str, game: Game, lang: str) -> str:
     """How the bot of `level` plays `game`, for the levels table: a level a game gives to
     another level's kind of bot (Watten's `hard` is the heuristic) reads as that level's
     bot, and a bot with slips (`blunder`) says how often it plays at random."""
     from ..core.messages import text
     from .levels import LEVELS, level_settings
-    kind, kwargs = level_settings(level, load(game))
+    kind, kwargs = level_settings(level, game)
     if kwargs.get("blunder"):
         return text("rules.levels.about_slips", lang, percent=round(100 * kwargs["blunder"]))
     if LEVELS[level][0] != kind:
