@@ -279,10 +279,9 @@ def test_the_lobby_on_a_phone_breaks_its_lines_between_words(browser, server):
     ctx.close()
 
 
-# The texts of a hand's cards that reach past their card's outline (its first rect), as
+# The texts of a hand's cards that reach past their card's face (its outline, `rect.hl`:
+# a Wasserloch stack draws its backs first, peeking out below it to the right), as
 # "key: text"; a long name in one language ("Erdmännchen") must be fitted, not spill over
-# measured against the card's face (its outline, `rect.hl`), which a Wasserloch stack of
-# several cards draws last, over the backs that peek out below it to the right
 SPILLED = """() => [...document.querySelectorAll('#hand [data-key]')].flatMap(card => {
   const rect = card.querySelector('rect.hl') || card.querySelector('rect');
   if (!rect) return [];

@@ -49,6 +49,21 @@ def open_page(browser, url, size="desktop", locale="en-US"):
     return ctx, page, errors
 
 
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_no_rules_page_scrolls_sideways_on_a_phone(browser, server, lang):
+    # every table either fits a phone's width or stacks its rows as cards
+    for game in GAMES:
+        ctx, page, errors = open_page(browser, f"{server.base}/rules/{game}?lang={lang}", "phone")
+        page.wait_for_selector("main h1")
+        wide = page.evaluate("""() => [...document.querySelectorAll('table')]
+            .filter(t => t.getBoundingClientRect().right > document.documentElement.clientWidth)
+            .map(t => t.querySelector('tr').innerText.slice(0, 40))""")
+        assert wide == [], (game, wide)
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), game
+        assert errors == []
+        ctx.close()
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_lobby_and_a_rules_page_pass_axe(browser, server, size):
     ctx, page, errors = open_page(browser, server.base + "/", size)

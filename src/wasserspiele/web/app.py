@@ -498,8 +498,11 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
             f'<main class="rules">\n{main}\n</main>\n</body>\n</html>\n')
 
 
-# A phone line holds about this many characters of a rules table (390 px at .85 rem)
+# A phone line holds about this many characters of a rules table (390 px at .85 rem),
+# and a column's padding and border take about CELL_EXTRA more: the English levels table,
+# 35 characters of longest words in 5 columns, came out 26 px wider than the phone with 2
 PHONE_LINE = 45
+CELL_EXTRA = 3
 
 
 # the roles a table's parts keep when the style sheet lays them out as cards
@@ -520,7 +523,7 @@ def _mark_stacking_tables(tokens: list) -> None:
 
 
 def _mark_if_too_wide(table: list) -> None:
-    """A table (its tokens) whose columns' longest words, plus a cell's padding, add up to
+    """A table (its tokens) whose columns' longest words, plus each cell's padding, add up to
     more than a phone line: its cells get their column's name (`data-label`) and the style
     sheet shows each of its rows as a card on narrow screens; the ARIA roles keep it a
     table for screen readers once the cards no longer lay out as one."""
@@ -532,7 +535,7 @@ def _mark_if_too_wide(table: list) -> None:
             rows[-1].append((tok, _plain(table[k + 1])))
     widest = [max((len(word) for row in rows for word in row[c][1].split()), default=0)
               for c in range(len(rows[0]))]
-    if sum(widest) + 2 * len(widest) <= PHONE_LINE:
+    if sum(widest) + CELL_EXTRA * len(widest) <= PHONE_LINE:
         return
     table[0].attrJoin("class", "stacks")
     for tok in table:
