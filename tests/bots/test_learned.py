@@ -532,3 +532,57 @@ def test_learned_search_with_rollouts_takes_their_depth(untrained):
         LearnedBot(0, game=game, weights=untrained("wildwasser"), search=5, rollout_depth=10)
     assert parse_bots([f"learned:search=5,value=rollout,rollout_depth=50,weights={untrained('wildwasser')}"],
                       game)[0].kind == "learned"
+
+
+def test_a_heuristic_teacher_labels_generation_0_with_the_heuristic_s_choices(monkeypatch):
+    # generation 0 with the heuristic as teacher: no search runs, each decision with a
+    # choice is one position whose target is the choice the seat's heuristic made there,
+    # and a share `explore` of the moves played are drawn from the legal ones instead
+    from wasserspiele.bots import ismcts, learned_train
+    monkeypatch.setattr(ismcts.ISMCTSBot, "search", lambda *a, **k: pytest.fail("the heuristic teacher searched"))
+    chosen = []
+    make = learned_train.make_bot
+
+    def spied(kind, game, seed=None, **kwargs):
+        bot = make(kind, game, seed=seed, **kwargs)
+        choose = bot.choose
+        bot.choose = lambda decision: chosen.append(choose(decision)) or chosen[-1]
+        return bot
+    monkeypatch.setattr(learned_train, "make_bot", spied)
+    game = load("watten")
+    seen = []
+    played = learned_train.imitated_game(game, 11, Budget(explore=0.5),
+                                         lambda state, seat, visits, value: seen.append((len(state.history), visits)))
+    assert played.is_terminal() and len(seen) == len(chosen) > 100
+    assert all(visits == {c: 1} for (_, visits), c in zip(seen, chosen))
+    moves = [played.history[i][1] for i, _ in seen]
+    strayed = sum(m != c for m, c in zip(moves, chosen))
+    assert 0.15 * len(seen) < strayed < 0.5 * len(seen)  # about half drawn, some of those the same move
+
+
+def test_a_network_taught_by_the_heuristic_plays_its_moves():
+    # the heuristic's games are cheap, so the network sees many: after 60 Watten games it
+    # makes the heuristic's choice in most held-out positions (one in two or three legal
+    # moves would be chance); targets are one-hot
+    trainer = train(load("watten"), 1, Budget(games=60, generations=1, teacher="heuristic", epochs=8, hidden=(64,)))
+    assert set((np.stack(trainer.positions.target) > 0).sum(1).tolist()) == {1}
+    step = trainer.history[0]
+    assert step["held_out"]["agreement"] >= 0.7, step
+    assert "iterations" not in trainer.made_by() and trainer.made_by()["teacher"] == "heuristic"
+    with pytest.raises(BadOption, match="teacher: 'oracle' is not one of search, heuristic"):
+        Trainer(load("watten"), 1, Budget(teacher="oracle"))
+
+
+def test_train_command_takes_the_teacher_and_records_it(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    meta = train_tiny(out, "--teacher", "heuristic")
+    assert "--teacher heuristic" in meta["command"] and meta["budget"]["teacher"] == "heuristic"
+    cache = tmp_path / "positions.npz"
+    meta = train_tiny(out, "--teacher", "heuristic", "--positions", str(cache))
+    with pytest.raises(BadOption, match="were made by"):  # a searched generation 0 is another thing
+        train(load("wasserloch", rounds=1, players=2), 3, Budget(games=1, iterations=4, epochs=1, hidden=(8,)),
+              positions=cache)
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--teacher", "oracle", "--out", str(out)])
+    assert bad.exit_code == 2 and "--teacher" in bad.output and "oracle" in bad.output

@@ -45,6 +45,10 @@ def _budget_options(f):
                      help="guided generations: PUCT's exploration constant (default 1.5)"),
         click.option("--guided-games", "guided_games", type=int, default=None,
                      help="self-play games of each guided generation (default: --games)"),
+        click.option("--teacher", type=click.Choice(["search", "heuristic"]), default=None,
+                     help="generation 0 imitates the expert's search (the default: its visit shares) or the "
+                          "game's heuristic (its choices, no search: many games cheaply, for the later "
+                          "DAgger generations to correct toward the search)"),
     ]):
         f = opt(f)
     return f
@@ -64,7 +68,7 @@ def _budget_options(f):
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
-              guide_value, guide_exploration, guided_games, out, positions, jobs, options) -> None:
+              guide_value, guide_exploration, guided_games, teacher, out, positions, jobs, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -108,6 +112,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             changes["guide_exploration"] = guide_exploration
         if guide_value is not None:
             changes["guide_value"] = guide_value
+        if teacher is not None:
+            changes["teacher"] = teacher
         if sharpen is not None:
             if not sharpen > 0:
                 raise click.BadParameter("must be above 0", param_hint="--sharpen")
@@ -119,7 +125,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
                             ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger),
                             ("rollout-depth", rollout_depth), ("guide-value", guide_value),
-                            ("guide-exploration", guide_exploration), ("guided-games", guided_games)):
+                            ("guide-exploration", guide_exploration), ("guided-games", guided_games),
+                            ("teacher", teacher)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
