@@ -321,19 +321,22 @@ class Trainer:
                                        exploration=b.guide_exploration, value=b.guide_value,
                                        rollout_depth=depth).searcher
 
+    def imitates(self, generation: int) -> bool:
+        """Whether `generation` learns from the heuristic's games (`Budget.teacher`), not a search's."""
+        return generation == 0 and self.budget.teacher == "heuristic"
+
     def made_by(self, generation: int = 0) -> dict[str, Any]:
         """What decides a generation's positions (a positions file is reused only for
         these): the game, seed and search budget; for a guided generation also the guide's
         settings and the network that guided it (its fingerprint)."""
         b = self.budget
-        if generation == 0 and b.teacher == "heuristic":  # no search: its budget plays no part
-            return {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
-                    "teacher": b.teacher, "explore": b.explore, "codec": codec_fingerprint(self.codec)}
         made = {"game": self.game.name, "options": self.game.non_default_options(), "seed": self.seed,
-                "iterations": b.iterations, "explore": b.explore, "max_decisions": b.max_decisions,
-                "codec": codec_fingerprint(self.codec),
-                # only when set, so positions files of the tuned depth stay reusable
-                **({"rollout_depth": b.rollout_depth} if b.rollout_depth is not None else {})}
+                "explore": b.explore, "codec": codec_fingerprint(self.codec)}
+        if self.imitates(generation):  # no search: its budget plays no part
+            return {**made, "teacher": b.teacher}
+        made.update(iterations=b.iterations, max_decisions=b.max_decisions,
+                    # only when set, so positions files of the tuned depth stay reusable
+                    **({"rollout_depth": b.rollout_depth} if b.rollout_depth is not None else {}))
         if generation:
             made.update(generation=generation, guide_value=b.guide_value, guide_exploration=b.guide_exploration,
                         network=network_fingerprint(self.network))
@@ -455,7 +458,7 @@ class Trainer:
             pending.append((self.codec.observe(view), mask, target, seat, value))
 
         seed = derive_seed(self.seed, "game", generation, g)
-        if generation == 0 and self.budget.teacher == "heuristic":
+        if self.imitates(generation):
             final = imitated_game(self.game, seed, self.budget, record)
         else:
             final, _ = searched_game(self.game, searcher, seed, self.budget, record, player, search)
