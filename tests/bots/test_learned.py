@@ -276,6 +276,52 @@ def test_fit_holds_out_whole_games_and_measures_them():
         assert 0 <= measures["agreement"] <= 1
 
 
+def test_a_window_fits_only_the_last_generations_positions(monkeypatch):
+    """Budget.window (`train --window N`): the positions of the last N generations are
+    fitted and held out, the earlier ones left aside; without it, all of them."""
+    from wasserspiele.bots.learned_train import GAME_IDS
+    game = load("wasserloch", players=2, rounds=1)
+
+    def fitted_generations(window):
+        trainer = Trainer(game, 0, Budget(hidden=(4,), epochs=2, holdout=0.25, window=window))
+        mask = np.zeros(trainer.codec.num_actions, dtype=bool)
+        mask[:2] = True
+        for generation in range(3):
+            for g in range(4):  # four games a generation, three positions each
+                for _ in range(3):
+                    obs = np.zeros(trainer.codec.obs_size, dtype=np.float32)
+                    obs[0] = generation  # which generation a fitted row came from
+                    trainer.positions.add([(obs, mask, mask / 2.0, 1.0, float("nan"), generation * GAME_IDS + g)])
+        seen = set()
+        real = trainer.loss_and_grads
+
+        def spy(x, *rest):
+            seen.update(x[:, 0].tolist())
+            return real(x, *rest)
+        monkeypatch.setattr(trainer, "loss_and_grads", spy)
+        result = trainer.fit()
+        held_games = np.asarray(trainer.positions.game)[trainer.split()[1]] // GAME_IDS
+        in_window = int((held_games > 2 - (window or 3)).sum())  # held-out positions of the window
+        assert result.get("held_out", {}).get("positions", 0) == in_window
+        return seen
+
+    assert fitted_generations(None) == {0.0, 1.0, 2.0}
+    assert fitted_generations(1) == {2.0}
+    assert fitted_generations(2) == {1.0, 2.0}
+    with pytest.raises(BadOption, match="window: 0 is not a positive number of generations"):
+        Trainer(game, 0, Budget(window=0))
+
+
+def test_train_command_takes_the_window_and_records_it(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    meta = train_tiny(out, "--window", "1")
+    assert "--window 1" in meta["command"] and meta["budget"]["window"] == 1
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--window", "0", "--out", str(out)])
+    assert bad.exit_code == 2 and "--window" in bad.output and "at least 1" in bad.output
+
+
 def test_sharpened_targets_move_toward_the_most_visited_action():
     game = load("wasserloch", players=2, rounds=1)
     trainer = Trainer(game, 0, Budget(sharpen=3.0, hidden=(4,), epochs=1))

@@ -49,6 +49,9 @@ def _budget_options(f):
                      help="generation 0 imitates the expert's search (the default: its visit shares) or the "
                           "game's heuristic (its choices, no search: many games cheaply, for the later "
                           "DAgger generations to correct toward the search)"),
+        click.option("--window", type=int, default=None,
+                     help="fit each generation on the positions of the last N generations only (default: all "
+                          "gathered so far); 1: a guided generation learns from its own searches alone"),
     ]):
         f = opt(f)
     return f
@@ -68,7 +71,7 @@ def _budget_options(f):
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
-              guide_value, guide_exploration, guided_games, teacher, out, positions, jobs, options) -> None:
+              guide_value, guide_exploration, guided_games, teacher, window, out, positions, jobs, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -87,7 +90,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         budget = Budget()
         changes = {k: v for k, v in (("games", games), ("generations", generations), ("iterations", iterations),
                                      ("epochs", epochs), ("dagger", dagger), ("rollout_depth", rollout_depth),
-                                     ("guided_games", guided_games))
+                                     ("guided_games", guided_games), ("window", window))
                    if v is not None}
         if hidden:
             try:
@@ -126,7 +129,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                             ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger),
                             ("rollout-depth", rollout_depth), ("guide-value", guide_value),
                             ("guide-exploration", guide_exploration), ("guided-games", guided_games),
-                            ("teacher", teacher)):
+                            ("teacher", teacher), ("window", window)):
             if value is not None:
                 words += [f"--{name}", str(value)]
         for text in options:
