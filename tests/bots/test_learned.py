@@ -322,6 +322,57 @@ def test_train_command_takes_the_window_and_records_it(tmp_path):
     assert bad.exit_code == 2 and "--window" in bad.output and "at least 1" in bad.output
 
 
+def test_fresh_fits_each_later_generation_from_new_weights(monkeypatch):
+    """Budget.fresh (`train --fresh`): a later generation is gathered with the previous
+    generation's network and fitted from fresh weights seeded by the generation, with a
+    fresh optimiser; without it the fit goes on from the previous generation's weights."""
+    from wasserspiele.bots.learned_train import Network
+    from wasserspiele.core.chance import derive_seed
+    game = load("wasserloch", players=2, rounds=1)
+
+    def starts(fresh):
+        trainer = Trainer(game, 4, Budget(games=2, generations=2, iterations=4, epochs=1, hidden=(8,), fresh=fresh))
+        seen = []  # per fit: the weights it starts from, the optimiser's step, the guide's weights
+        real_fit, real_gather = trainer.fit, trainer.gather
+
+        def gather(generation):
+            seen.append({"guide": {k: v.copy() for k, v in trainer.network.params.items()}})
+            real_gather(generation)
+
+        def fit():
+            seen[-1].update(start={k: v.copy() for k, v in trainer.network.params.items()}, step=trainer._step)
+            result = real_fit()
+            seen[-1]["end"] = {k: v.copy() for k, v in trainer.network.params.items()}
+            return result
+        monkeypatch.setattr(trainer, "fit", fit)
+        monkeypatch.setattr(trainer, "gather", gather)
+        trainer.run()
+        return trainer, seen
+
+    def same(a, b):
+        return all(np.array_equal(a[k], b[k]) for k in a)
+
+    trainer, fresh = starts(True)
+    new = Network.init(trainer.codec.obs_size, trainer.codec.num_actions, (8,),
+                       np.random.default_rng(derive_seed(4, "network", 1))).params
+    assert same(fresh[1]["guide"], fresh[0]["end"])  # generation 1 searched with generation 0's network
+    assert same(fresh[1]["start"], new) and fresh[1]["step"] == 0
+    _, going_on = starts(False)
+    assert same(going_on[1]["start"], going_on[0]["end"]) and going_on[1]["step"] > 0
+    assert not same(going_on[1]["start"], new)
+
+
+def test_train_command_takes_fresh_and_records_it(tmp_path):
+    from click.testing import CliRunner
+    from wasserspiele.cli.main import main
+    out = tmp_path / "w.npz"
+    meta = train_tiny(out, "--generations", "2", "--fresh")
+    assert meta["command"].endswith("--fresh --option rounds=1 --option players=2") and meta["budget"]["fresh"] is True
+    assert train_tiny(out)["budget"]["fresh"] is False
+    bad = CliRunner().invoke(main, ["train", "wasserloch", "--generations", "1", "--fresh", "--out", str(out)])
+    assert bad.exit_code == 2 and "--fresh" in bad.output and "--generations 2" in bad.output
+
+
 def test_sharpened_targets_move_toward_the_most_visited_action():
     game = load("wasserloch", players=2, rounds=1)
     trainer = Trainer(game, 0, Budget(sharpen=3.0, hidden=(4,), epochs=1))

@@ -52,6 +52,9 @@ def _budget_options(f):
         click.option("--window", type=int, default=None,
                      help="fit each generation on the positions of the last N generations only (default: all "
                           "gathered so far); 1: a guided generation learns from its own searches alone"),
+        click.option("--fresh", is_flag=True, default=False,
+                     help="fit each later generation from fresh weights instead of going on from the "
+                          "previous generation's (Expert Iteration's apprentice, retrained from scratch)"),
     ]):
         f = opt(f)
     return f
@@ -71,7 +74,7 @@ def _budget_options(f):
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
-              guide_value, guide_exploration, guided_games, teacher, window, out, positions, jobs, options) -> None:
+              guide_value, guide_exploration, guided_games, teacher, window, fresh, out, positions, jobs, options) -> None:
     """Train the learned bot for GAME by expert iteration and write its weights (.npz + .json).
 
     Matrices this small gain nothing from threaded BLAS; run with OPENBLAS_NUM_THREADS=1
@@ -117,6 +120,11 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             changes["guide_value"] = guide_value
         if teacher is not None:
             changes["teacher"] = teacher
+        if fresh:
+            if changes.get("generations", budget.generations) < 2:
+                raise click.BadParameter("only later generations start afresh (the first always does): "
+                                         "give --generations 2 or more", param_hint="--fresh")
+            changes["fresh"] = True
         if sharpen is not None:
             if not sharpen > 0:
                 raise click.BadParameter("must be above 0", param_hint="--sharpen")
@@ -132,6 +140,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                             ("teacher", teacher), ("window", window)):
             if value is not None:
                 words += [f"--{name}", str(value)]
+        if fresh:
+            words.append("--fresh")
         for text in options:
             words += ["--option", text]
         command = " ".join(shlex.quote(w) for w in words)
