@@ -108,9 +108,9 @@ class Budget:
     window: int | None = None
     # each later generation's fit starts from fresh weights (seeded by the generation), not
     # from the previous generation's: Expert Iteration's apprentice is retrained from scratch
-    # (Anthony, Tian and Barber 2017).  Seven Waters' guided positions fitted alone from
-    # fresh weights made the heuristic's equal (0.50 of 400), going on from generation 0's
-    # weights 0.44 (docs/learned.md)
+    # (Anthony, Tian and Barber 2017).  Seven Waters' guided positions fitted alone won
+    # 0.47-0.52 of their games against the heuristic from fresh weights, 0.43-0.46 going on
+    # from generation 0's (docs/learned.md)
     fresh: bool = False
 
 
