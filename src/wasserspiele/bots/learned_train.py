@@ -101,7 +101,7 @@ class Budget:
     # (docs/learned.md).  Later generations (DAgger's) can then correct it toward the search
     teacher: str = "search"
     # which positions a generation is fitted on: those of the last `window` generations
-    # (None: all gathered so far), going on from the previous generation's weights.
+    # (None: all gathered so far), going on from the previous generation's weights (unless `fresh`).
     # AlphaZero's replay window: fitted among generation 0's five times as many, a guided
     # Seven Waters generation's positions moved the network less (against the heuristic
     # 0.41, with window 1 0.44; docs/learned.md).
@@ -306,7 +306,7 @@ class Trainer:
         self.budget = budget
         self.codec = codec_of(game)
         self.np_rng = np.random.default_rng(derive_seed(seed, "network"))
-        self.network = Network.init(self.codec.obs_size, self.codec.num_actions, budget.hidden, self.np_rng)
+        self.network = self.new_network(self.np_rng)
         self.positions = Positions()
         self.log = log
         self.history: list[dict[str, Any]] = []
@@ -599,11 +599,14 @@ class Trainer:
             result["best_epoch"] = best_epoch
         return result
 
+    def new_network(self, rng: np.random.Generator) -> Network:
+        """Fresh weights of the budget's shape for this game's codec, drawn from `rng`."""
+        return Network.init(self.codec.obs_size, self.codec.num_actions, self.budget.hidden, rng)
+
     def restart(self, generation: int) -> None:
         """Fresh weights for `generation`'s fit (`Budget.fresh`), seeded by the generation,
         and a fresh optimiser: the moments of the old weights' gradients do not carry over."""
-        rng = np.random.default_rng(derive_seed(self.seed, "network", generation))
-        self.network = Network.init(self.codec.obs_size, self.codec.num_actions, self.budget.hidden, rng)
+        self.network = self.new_network(np.random.default_rng(derive_seed(self.seed, "network", generation)))
         self._adam = {}
         self._step = 0
 
