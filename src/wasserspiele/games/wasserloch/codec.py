@@ -13,6 +13,61 @@ MAX_SEATS = 4
 SEATS = index_of(range(MAX_SEATS))
 PLAYERS_AT = index_of(range(2, MAX_SEATS + 1))
 MOVER_AT = index_of([0, 1, 2, 3, None])
+CARDS_PER_VALUE = 8
+THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
+EIGHT = 7
+# the scales of `tactics`' blocks as `_fill` writes them (prize, need, unseen, gain, exposure)
+TACTICS_SCALE = np.array([8] * 8 + [3] * 8 + [8] * 8 + [8] * 128, dtype=np.float32)
+
+
+def drive_targets(hole: list[int], adjacent: bool) -> list[int]:
+    """Per value A…8, the place a drive by it would take from `hole` (whether or not it
+    holds 3 yet), or -1: aces the 8s only (WL-4.3); any other value the nearest lower
+    occupied place, never wrapping round (WL-4.2), with chase=adjacent only the place
+    directly below."""
+    out = [EIGHT if hole[EIGHT] else -1]
+    if adjacent:
+        out += [v if hole[v] else -1 for v in range(7)]
+        return out
+    lower = -1
+    for v in range(7):
+        if hole[v]:
+            lower = v
+        out.append(lower)
+    return out
+
+
+def tactics(hole: list[int], hand: list[int] | None, gone: list[int], adjacent: bool) -> list[list[int]]:
+    """What the rules make of the waterhole, as counts the network need not work out:
+    a small net over the raw counts missed the drive-off chains (WL-4.2, WL-4.3, WL-4.5),
+    and these inputs raised its agreement with the search (docs/learned.md).
+
+    [prize, need, unseen, gain, exposure]: per value v, the herd a drive by v takes now,
+    the cards of v a drive takes (at least 1: a place already at 3+ drives again) and the
+    cards of v this seat cannot see; per action index (`value * 8 + count - 1`, 0 for a
+    play the seat cannot make), the herd the play drives off and, after it, the largest
+    herd some value could drive off that has as many unseen cards as its drive takes
+    (what an opponent may take next).  A spectator (no hand) sees no plays."""
+    targets = drive_targets(hole, adjacent)
+    prize = [hole[t] if t >= 0 else 0 for t in targets]
+    need = [THRESHOLD - n if n < THRESHOLD - 1 else 1 for n in hole]
+    own = hand or [0] * 8
+    unseen = [CARDS_PER_VALUE - hole[v] - gone[v] - own[v] for v in range(8)]
+    gain = [0] * 64
+    exposure = [0] * 64
+    for v in range(8):
+        for n in range(1, own[v] + 1):
+            after = hole.copy()
+            after[v] += n
+            if after[v] >= THRESHOLD and targets[v] >= 0:  # a play changes no place below it
+                gain[v * 8 + n - 1] = prize[v]
+                after[targets[v]] = 0
+            worst = 0
+            for w, t in enumerate(drive_targets(after, adjacent)):
+                if t >= 0 and after[t] > worst and (THRESHOLD - after[w] if after[w] < THRESHOLD - 1 else 1) <= unseen[w]:
+                    worst = after[t]
+            exposure[v * 8 + n - 1] = worst
+    return [prize, need, unseen, gain, exposure]
 
 
 class WasserlochCodec(NotationCodec):
@@ -42,7 +97,14 @@ class WasserlochCodec(NotationCodec):
         vec.scalars("scores", scores, 100, "match score of seats 0…3 / 100")
         vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
         vec.flag("over", view["over"], "1 once the match is over")
-
+        prize, need, unseen, gain, exposure = tactics(view["waterhole"], view["hand"], view["gone"],
+                                                      view["chase"] == "adjacent")
+        vec.scalars("drive_prize", prize, 8, "per value A…8: the herd a drive by it takes now / 8")
+        vec.scalars("drive_need", need, 3, "per value A…8: cards of it a drive takes (1…3) / 3")
+        vec.scalars("unseen", unseen, 8, "per value A…8: cards of it the seat cannot see / 8")
+        vec.scalars("play_gain", gain, 8, "per action: the herd it drives off / 8 (0: not playable)")
+        vec.scalars("play_exposure", exposure, 8, "per action: the largest herd a value with enough "
+                    "unseen cards could drive off after it / 8")
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector, written
@@ -72,4 +134,7 @@ class WasserlochCodec(NotationCodec):
         data += pad
         data.append(1.0 if state.chase_adjacent else 0.0)
         data.append(1.0 if state.over else 0.0)
-        return np.array(data, dtype=np.float32)
+        prize, need, unseen, gain, exposure = tactics(state.hole, state.hands[seat], state.gone,
+                                                      state.chase_adjacent)
+        counts = np.array(prize + need + unseen + gain + exposure, dtype=np.float32)
+        return np.concatenate((np.array(data, dtype=np.float32), counts / TACTICS_SCALE))

@@ -23,6 +23,7 @@ PY_RANDOM = 2                  # the random bot: `rng.choice(legal)` from the se
 HAND_LIMIT = 5                 # WL-3.2, WL-4.4
 DRIVE_THRESHOLD = 3            # WL-4.2
 ACE, EIGHT = 0, 7
+TACTICS_AT = 56                # where the codec's tactics segments start in the observation
 
 
 @kernel
@@ -77,6 +78,12 @@ def drive_target(hole, v: int, adjacent: bool) -> int:
     """WL-4.2, WL-4.3: the place a play on v drives off (the waterhole after it), or -1."""
     if hole[v] < DRIVE_THRESHOLD:
         return -1
+    return chase_target(hole, v, adjacent)
+
+
+@kernel
+def chase_target(hole, v: int, adjacent: bool) -> int:
+    """WL-4.3, WL-4.5: the place a drive by v would take (v at 3+ or not), or -1."""
     if v == ACE:
         return EIGHT if hole[EIGHT] else -1
     if adjacent:
@@ -441,9 +448,40 @@ def tables_encode(agent, players, adjacent, pos, hands, sizes, hole, gone, loot,
         row[37] = (64 - pos[e]) / 64
         row[54] = 1.0 if adjacent else 0.0
         row[55] = 1.0 if over[e] else 0.0
+        encode_tactics(row, TACTICS_AT, hole[e], hands[e, 8 * agent:8 * agent + 8], gone[e], adjacent)
         m = masks[e]
         m[:] = 0
         if not over[e]:
             for v in range(8):
                 for n in range(1, hands[e, 8 * agent + v] + 1):
                     m[8 * v + n - 1] = 1
+
+
+@kernel
+def encode_tactics(row, at, hole, hand, gone, adjacent) -> None:
+    """codec.tactics into row[at:at + 152], scaled as the codec scales them (prize,
+    need, unseen per value; gain and exposure per action index)."""
+    after = np.empty(8, np.int64)
+    for v in range(8):
+        target = chase_target(hole, v, adjacent)
+        row[at + v] = hole[target] / 8 if target >= 0 else 0.0
+        row[at + 8 + v] = max(1, DRIVE_THRESHOLD - hole[v]) / 3
+        row[at + 16 + v] = (8 - hole[v] - gone[v] - hand[v]) / 8
+    for v in range(8):
+        for n in range(1, hand[v] + 1):
+            after[:] = hole
+            after[v] += n
+            target = drive_target(after, v, adjacent)
+            gain = 0
+            if target >= 0:
+                gain = after[target]
+                after[target] = 0
+            worst = 0
+            for w in range(8):
+                unseen = 8 - hole[w] - gone[w] - hand[w]
+                if max(1, DRIVE_THRESHOLD - after[w]) <= unseen:
+                    target = chase_target(after, w, adjacent)
+                    if target >= 0 and after[target] > worst:
+                        worst = after[target]
+            row[at + 24 + 8 * v + n - 1] = gain / 8
+            row[at + 88 + 8 * v + n - 1] = worst / 8

@@ -2,7 +2,7 @@
 once by the compiled kernel (games/wasserloch/kernel.py; numba when installed).
 
     envs = WasserlochVectorEnv(num_envs=1024, players=3, opponents="greedy", seed=0)
-    obs, info = envs.reset(seed=0)           # obs (1024, 56) float32, info["action_mask"] (1024, 64)
+    obs, info = envs.reset(seed=0)           # obs (1024, 208) float32, info["action_mask"] (1024, 64)
     obs, rewards, terminated, truncated, info = envs.step(actions)
 
 Each table is a one-round game (WL-7.1) started by seat 0; the agent plays `seat`, the
