@@ -16,8 +16,9 @@ MOVER_AT = index_of([0, 1, 2, 3, None])
 CARDS_PER_VALUE = 8
 THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 EIGHT = 7
-# the scales of `tactics`' blocks as `_fill` writes them (prize, need, unseen, gain, exposure)
-TACTICS_SCALE = np.array([8] * 8 + [3] * 8 + [8] * 8 + [8] * 128, dtype=np.float32)
+# observe_state's divisors: 1 for the view's values (scaled already), then the scales of
+# `tactics`' blocks as `_fill` writes them (prize, need, unseen, gain, exposure)
+SCALE = np.array([1] * 56 + [8] * 8 + [3] * 8 + [8] * 8 + [8] * 128, dtype=np.float32)
 
 
 def drive_targets(hole: list[int], adjacent: bool) -> list[int]:
@@ -62,10 +63,16 @@ def tactics(hole: list[int], hand: list[int] | None, gone: list[int], adjacent: 
             if after[v] >= THRESHOLD and targets[v] >= 0:  # a play changes no place below it
                 gain[v * 8 + n - 1] = prize[v]
                 after[targets[v]] = 0
-            worst = 0
-            for w, t in enumerate(drive_targets(after, adjacent)):
-                if t >= 0 and after[t] > worst and (THRESHOLD - after[w] if after[w] < THRESHOLD - 1 else 1) <= unseen[w]:
-                    worst = after[t]
+            # the largest herd a value w drives off next: `drive_targets` of `after`, inlined
+            # (a sixth of an observation), counting the w an opponent may hold enough of:
+            # a drive takes 3 - after[w] cards, at least 1 (WL-4.5)
+            worst = after[EIGHT] if unseen[0] and after[0] + unseen[0] >= THRESHOLD else 0
+            lower = 0
+            for w in range(1, 8):
+                if adjacent or after[w - 1]:
+                    lower = after[w - 1]
+                if lower > worst and unseen[w] and after[w] + unseen[w] >= THRESHOLD:
+                    worst = lower
             exposure[v * 8 + n - 1] = worst
     return [prize, need, unseen, gain, exposure]
 
@@ -136,5 +143,4 @@ class WasserlochCodec(NotationCodec):
         data.append(1.0 if state.over else 0.0)
         prize, need, unseen, gain, exposure = tactics(state.hole, state.hands[seat], state.gone,
                                                       state.chase_adjacent)
-        counts = np.array(prize + need + unseen + gain + exposure, dtype=np.float32)
-        return np.concatenate((np.array(data, dtype=np.float32), counts / TACTICS_SCALE))
+        return np.array(data + prize + need + unseen + gain + exposure, dtype=np.float32) / SCALE
