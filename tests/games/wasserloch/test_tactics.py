@@ -8,6 +8,7 @@ import numpy as np
 from wasserspiele import load
 from wasserspiele.adapters import codec_for
 from wasserspiele.games.wasserloch.codec import tactics
+from wasserspiele.games.wasserloch.rules import drive_targets
 
 A, _2, _3, _4, _5, _6, _7, _8 = range(8)
 
@@ -24,6 +25,8 @@ def test_prize_is_the_nearest_lower_occupied_place_and_aces_take_only_the_8s():
     # WL-4.2: a drive by a value takes the nearest lower occupied place, gaps skipped;
     # WL-4.3: aces take the 8s and nothing else takes them
     hole = counts(v0=1, v2=2, v7=4)
+    assert drive_targets(hole, adjacent=False) == [_8, A, A, _3, _3, _3, _3, _3]
+    assert drive_targets(hole, adjacent=True) == [_8, A, -1, _3, -1, -1, -1, -1]
     prize, *_ = tactics(hole, None, [0] * 8, adjacent=False)
     assert prize == [4, 1, 1, 2, 2, 2, 2, 2]
     # chase=adjacent: only the place directly below

@@ -7,35 +7,16 @@ from typing import Any, Mapping
 import numpy as np
 
 from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
+from .rules import CARDS_PER_VALUE, DRIVE_THRESHOLD as THRESHOLD, EIGHT, drive_targets
 
 VALUES = "A2345678"
 MAX_SEATS = 4
 SEATS = index_of(range(MAX_SEATS))
 PLAYERS_AT = index_of(range(2, MAX_SEATS + 1))
 MOVER_AT = index_of([0, 1, 2, 3, None])
-CARDS_PER_VALUE = 8
-THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
-EIGHT = 7
 # observe_state's divisors: 1 for the view's values (scaled already), then the scales of
 # `tactics`' blocks as `_fill` writes them (prize, need, unseen, gain, exposure)
 SCALE = np.array([1] * 56 + [8] * 8 + [3] * 8 + [8] * 8 + [8] * 128, dtype=np.float32)
-
-
-def drive_targets(hole: list[int], adjacent: bool) -> list[int]:
-    """Per value A…8, the place a drive by it would take from `hole` (whether or not it
-    holds 3 yet), or -1: aces the 8s only (WL-4.3); any other value the nearest lower
-    occupied place, never wrapping round (WL-4.2), with chase=adjacent only the place
-    directly below."""
-    out = [EIGHT if hole[EIGHT] else -1]
-    if adjacent:
-        out += [v if hole[v] else -1 for v in range(7)]
-        return out
-    lower = -1
-    for v in range(7):
-        if hole[v]:
-            lower = v
-        out.append(lower)
-    return out
 
 
 def tactics(hole: list[int], hand: list[int] | None, gone: list[int], adjacent: bool) -> list[list[int]]:

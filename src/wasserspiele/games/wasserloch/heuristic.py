@@ -18,6 +18,7 @@ from functools import lru_cache
 from math import comb
 
 from ...bots.base import Bot, Decision
+from .rules import drive_targets
 
 ACE, EIGHT = 0, 7
 THRESHOLD = 3
@@ -142,20 +143,7 @@ class HeuristicBot(Bot):
 
 def herds_in_reach(hole: list[int], adjacent: bool) -> list[tuple[int, int]]:
     """(place, herd it would drive off) for every place that drives something once it holds 3+."""
-    out = []
-    lower = -1  # nearest occupied place below the one looked at
-    for w in range(8):
-        if w == ACE:
-            target = EIGHT if hole[EIGHT] else -1
-        elif adjacent:
-            target = w - 1 if hole[w - 1] else -1
-        else:
-            target = lower
-        if target >= 0:
-            out.append((w, hole[target]))
-        if hole[w]:
-            lower = w
-    return out
+    return [(w, hole[t]) for w, t in enumerate(drive_targets(hole, adjacent)) if t >= 0]
 
 def rollout_policy(world, seat: int, rng):
     """A fast greedy policy for search rollouts in a *sampled* world (never the true state).

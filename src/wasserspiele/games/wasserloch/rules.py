@@ -97,6 +97,25 @@ _AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
 # place (chase=adjacent: only the place directly below), never wrapping round to the 8s
 _CHASE = (tuple((EIGHT,) if v == ACE else tuple(range(v - 1, -1, -1)) for v in range(8)),
           tuple((EIGHT,) if v == ACE else (v - 1,) for v in range(8)))
+
+
+def drive_targets(hole: list[int], adjacent: bool) -> list[int]:
+    """Per value A…8, the place a drive by it would take from `hole` (whether or not it
+    holds 3 yet), or -1: aces the 8s only (WL-4.3); any other value the nearest lower
+    occupied place, never wrapping round (WL-4.2), with chase=adjacent only the place
+    directly below."""
+    out = [EIGHT if hole[EIGHT] else -1]
+    if adjacent:
+        out += [v if hole[v] else -1 for v in range(7)]
+        return out
+    lower = -1
+    for v in range(7):
+        if hole[v]:
+            lower = v
+        out.append(lower)
+    return out
+
+
 _TO_INDEX = str.maketrans(VALUES, "".join(map(chr, range(len(VALUES)))))
 
 
