@@ -83,7 +83,7 @@ def drive_target(hole, v: int, adjacent: bool) -> int:
 
 @kernel
 def chase_target(hole, v: int, adjacent: bool) -> int:
-    """WL-4.3, WL-4.5: the place a drive by v would take (v at 3+ or not), or -1."""
+    """WL-4.2, WL-4.3: the place a drive by v would take (v at 3+ or not), or -1."""
     if v == ACE:
         return EIGHT if hole[EIGHT] else -1
     if adjacent:
