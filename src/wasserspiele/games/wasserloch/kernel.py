@@ -462,11 +462,13 @@ def encode_tactics(row, at, hole, hand, gone, adjacent) -> None:
     """codec.tactics into row[at:at + 152], scaled as the codec scales them (prize,
     need, unseen per value; gain and exposure per action index)."""
     after = np.empty(8, np.int64)
+    unseen = np.empty(8, np.int64)
     for v in range(8):
         target = chase_target(hole, v, adjacent)
+        unseen[v] = 8 - hole[v] - gone[v] - hand[v]
         row[at + v] = hole[target] / 8 if target >= 0 else 0.0
         row[at + 8 + v] = max(1, DRIVE_THRESHOLD - hole[v]) / 3
-        row[at + 16 + v] = (8 - hole[v] - gone[v] - hand[v]) / 8
+        row[at + 16 + v] = unseen[v] / 8
     for v in range(8):
         for n in range(1, hand[v] + 1):
             after[:] = hole
@@ -478,8 +480,7 @@ def encode_tactics(row, at, hole, hand, gone, adjacent) -> None:
                 after[target] = 0
             worst = 0
             for w in range(8):
-                unseen = 8 - hole[w] - gone[w] - hand[w]
-                if max(1, DRIVE_THRESHOLD - after[w]) <= unseen:
+                if max(1, DRIVE_THRESHOLD - after[w]) <= unseen[w]:
                     target = chase_target(after, w, adjacent)
                     if target >= 0 and after[target] > worst:
                         worst = after[target]
