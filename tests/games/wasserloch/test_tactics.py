@@ -21,7 +21,7 @@ def counts(**by_value: int) -> list[int]:
     return row
 
 
-def test_prize_is_the_nearest_lower_occupied_place_and_aces_take_only_the_8s():
+def test_wl_4_2_wl_4_3_prize_is_the_nearest_lower_occupied_place_and_aces_take_only_the_8s():
     # WL-4.2: a drive by a value takes the nearest lower occupied place, gaps skipped;
     # WL-4.3: aces take the 8s and nothing else takes them
     hole = counts(v0=1, v2=2, v7=4)
@@ -34,7 +34,7 @@ def test_prize_is_the_nearest_lower_occupied_place_and_aces_take_only_the_8s():
     assert prize == [4, 1, 0, 2, 0, 0, 0, 0]
 
 
-def test_need_counts_the_cards_a_drive_takes_and_a_full_place_drives_again():
+def test_wl_4_5_need_counts_the_cards_a_drive_takes_and_a_full_place_drives_again():
     # WL-4.2: three or more after the play; WL-4.5: a place at 3+ drives with one more card
     _, need, *_ = tactics(counts(v1=1, v2=2, v3=3, v4=5), None, [0] * 8, adjacent=False)
     assert need == [3, 2, 1, 1, 1, 3, 3, 3]
@@ -46,7 +46,7 @@ def test_unseen_is_what_neither_the_waterhole_nor_the_gone_cards_nor_the_hand_sh
     assert unseen == [4, 8, 8, 5, 8, 5, 8, 8]
 
 
-def test_gain_and_exposure_per_play():
+def test_wl_4_2_gain_and_exposure_per_play():
     # waterhole: two 4s, one 2, three 8s; the hand: one 5, two 4s, one ace, one 3
     hole = counts(v1=1, v3=2, v7=3)
     hand = counts(v0=1, v2=1, v3=2, v4=1)
