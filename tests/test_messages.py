@@ -117,6 +117,48 @@ def test_no_engine_refusal_is_plain_words(path):
     assert found
 
 
+def _server_refusals():
+    """Every `Refused(code, reason, ...)` and `Invalid(code, reason, ...)` the web server
+    raises: (where, code node, reason node)."""
+    for path in sorted((SRC / "web").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("Refused", "Invalid") \
+                    and len(node.args) >= 2:
+                yield f"{path.name}:{node.lineno}", node.args[0], node.args[1]
+
+
+def test_no_server_refusal_is_plain_words():
+    """Static check: the server words its own refusals as `server.` codes with text in both
+    languages, so a German page never shows one in English; plain text is only a lower
+    layer's words passed on (a variable, `str(exc)`; the schemas' field checks); for
+    those the client shows its words for the refusal's code, which both catalogues have."""
+    en, de = catalogue("en"), catalogue("de")
+    coded = 0
+    for where, code, reason in _server_refusals():
+        if isinstance(code, ast.Constant):
+            for cat in (en, de):
+                assert cat.has(f"web.err_{code.value}"), f"{where}: {cat.lang} has no web.err_{code.value}"
+        if where.startswith("schemas.py"):
+            continue  # the shape of the JSON an API client sent (pydantic's words)
+        assert not isinstance(reason, (ast.Constant, ast.JoinedStr)), f"{where}: plain words {ast.unparse(reason)}"
+        if isinstance(reason, ast.Call) and getattr(reason.func, "id", None) == "Reason":
+            name = reason.args[0].value
+            for cat in (en, de):
+                assert cat.has(name), f"{where}: {cat.lang} has no text for {name}"
+            coded += 1
+        else:
+            passed_on = isinstance(reason, (ast.Name, ast.Attribute)) or ast.unparse(reason) == "str(exc)"
+            assert passed_on, f"{where}: {ast.unparse(reason)}"
+    assert coded > 40, coded
+    for code in {m.refusal_code for m in _schemas().MESSAGES.values()} | {_schemas().Schema.refusal_code}:
+        assert en.has(f"web.err_{code}") and de.has(f"web.err_{code}"), code
+
+
+def _schemas():
+    from wasserspiele.web import schemas
+    return schemas
+
+
 def _random_play(game, seed: int, steps: int):
     """States along a seeded random game (at most `steps`)."""
     rng = random.Random(seed)

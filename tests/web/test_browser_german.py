@@ -183,7 +183,8 @@ def test_the_plural_rule_is_evaluated_as_gettext_does(browser, server):
 
 def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     """A rule's refusal (code + params) is rendered by the page from its catalogue, so it
-    follows a language switch; a server code without params uses the client's words."""
+    follows a language switch; a server code without params uses the client's words, and
+    so does plain English passed on from below on any page but an English one."""
     ctx = new_context(browser, "desktop", "de-DE")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -195,9 +196,18 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     assert page.evaluate(ask, refusal) == render("wasserloch.holds_only", refusal["params"], "de")
     assert page.evaluate(ask, {"type": "refused", "code": "stale", "reason": "stale"}) == \
         render("web.err_stale", {}, "de")
+    # the server's own refusal, as it sends it: its code and parameters in the page's words
+    stale = {"type": "refused", "code": "stale", "reason": "your move was based on move 151, …",
+             "reason_code": "server.stale", "params": {"based_on": 151, "now": 152}}
+    assert page.evaluate(ask, stale) == render("server.stale", stale["params"], "de")
+    # a lower layer's English passed on as it is (code `text`): the client's words for the code
+    passed_on = {"error": "bad_option", "reason": "option players: 9 is above the maximum 4",
+                 "reason_code": "text", "params": {"text": "option players: 9 is above the maximum 4"}}
+    assert page.evaluate(ask, passed_on) == render("web.err_bad_option", {}, "de")
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
+    assert page.evaluate(ask, passed_on) == "option players: 9 is above the maximum 4"  # English says what
     ctx.close()
 
 

@@ -81,3 +81,39 @@ def test_unparsable_move_is_refused_in_german_words(client):
     assert body["error"] == "bad_notation" and body["reason_code"] == "bad_notation"
     assert body["message"] == "„zebra“ ist kein gültiger Zug in diesem Spiel"
     assert "zebra" in body["reason"]  # the English words say what was wrong
+
+
+def test_the_servers_own_refusals_are_worded_in_german(client):
+    """The CI run that showed 'Nicht erlaubt: your move was based on move 151, …' on a
+    German page: a move based on another position, a foreign seat token, an unknown
+    table, a wrong path and a name too long are each refused with a `server.` code, its
+    parameters and German words; the English words stay in `reason`."""
+    table, tok, mine, _ = _illegal_wasserloch_move(client)
+    tid = table["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": tok[0], "lang": "de"}))
+        ws.receive_json()  # the state
+        ws.send_text(json.dumps({"type": "move", "action": "A", "n": mine["n"] + 5}))
+        stale = ws.receive_json()
+        while stale["type"] != "refused":
+            stale = ws.receive_json()
+        ws.send_text(json.dumps({"type": "name", "name": "x" * 41}))
+        named = ws.receive_json()
+        while named["type"] != "refused":
+            named = ws.receive_json()
+    assert stale["code"] == "stale" and stale["reason_code"] == "server.stale"
+    assert stale["params"] == {"based_on": mine["n"] + 5, "now": mine["n"]}
+    assert stale["message"] == (f"dein Zug beruhte auf Zug {mine['n'] + 5}, das Spiel ist aber schon bei Zug "
+                                f"{mine['n']}; die Stellung wurde aktualisiert")
+    assert stale["reason"].startswith(f"your move was based on move {mine['n'] + 5}")
+    assert named["code"] == "bad_name" and named["message"] == "ein Name hat höchstens 40 Zeichen (41 angegeben)"
+    de = {"accept-language": "de-DE,de;q=0.9"}
+    foreign = client.post(f"/api/tables/{tid}/moves", headers={**de, "authorization": "Bearer nope"},
+                          content=json.dumps({"action": "A", "n": mine["n"]})).json()
+    assert foreign["error"] == "bad_token"
+    assert foreign["message"] == "dieser Platz-Schlüssel gehört nicht zu diesem Tisch"
+    missing = client.get("/api/tables/no-such-table", headers=de).json()
+    assert missing["error"] == "no_table" and missing["message"] == "diesen Tisch gibt es nicht"
+    lost = client.get("/api/nowhere", headers=de)
+    assert lost.status_code == 404
+    assert lost.json()["message"] == "unter /api/nowhere gibt es keine Seite und keinen Endpunkt"

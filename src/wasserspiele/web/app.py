@@ -57,7 +57,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
-from ..core.messages import LANGS, catalogue, normalise_lang
+from ..core.messages import LANGS, Reason, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
@@ -109,22 +109,28 @@ async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Respo
 
 
 async def _on_http_error(request: Request, exc: HTTPException) -> Response:
-    code = {404: "not_found", 405: "bad_method"}.get(exc.status_code, "bad_request")
-    return JSONResponse({"error": code, "reason": exc.detail}, status_code=exc.status_code,
-                        headers=exc.headers)
+    if exc.status_code == 404:
+        refused = Refused("not_found", Reason("server.no_page", path=request.url.path), 404)
+    elif exc.status_code == 405:
+        refused = Refused("bad_method", Reason("server.bad_method", method=request.method), 405)
+    else:
+        refused = Refused("bad_request", exc.detail, exc.status_code)
+    response = _refusal(refused, request)
+    response.headers.update(exc.headers or {})
+    return response
 
 
 async def _on_storage_error(request: Request, exc: Exception) -> Response:
     """The database is down, stalled or refused: the request can be tried again later."""
     log.error("storage failed during %s %s: %s", request.method, request.url.path, exc)
-    return JSONResponse({"error": "storage", "reason": "the database is not available; please try again"},
-                        status_code=503, headers={"retry-after": "5"})
+    response = _refusal(Refused("storage", Reason("server.db_down"), 503), request)
+    response.headers["retry-after"] = "5"
+    return response
 
 
 async def _on_crash(request: Request, exc: Exception) -> Response:
     log.exception("unexpected error during %s %s", request.method, request.url.path, exc_info=exc)
-    return JSONResponse({"error": "internal", "reason": "the server failed unexpectedly; it has been logged"},
-                        status_code=500)
+    return _refusal(Refused("internal", Reason("server.crashed"), 500), request)
 
 
 EXCEPTION_HANDLERS = {
@@ -141,12 +147,12 @@ async def _json_body(request: Request) -> Any:
     """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread)."""
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and (len(declared) > 9 or int(declared) > MAX_BODY):
-        raise Refused("too_large", f"the request body is too large ({declared} bytes, at most {MAX_BODY})", 413)
+        raise Refused("too_large", Reason("server.body_too_large", size=int(declared), most=MAX_BODY), 413)
     chunks, size = [], 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > MAX_BODY:
-            raise Refused("too_large", f"the request body is too large (over {MAX_BODY} bytes)", 413)
+            raise Refused("too_large", Reason("server.body_over", most=MAX_BODY), 413)
         chunks.append(chunk)
     return schemas.parse_json(b"".join(chunks))
 
@@ -235,11 +241,11 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         table = await hub.open(request.path_params["table_id"])
         token = _bearer(request)
         if token is None:
-            raise Refused("bad_token", "a hint needs a seat token (Authorization: Bearer TOKEN)", 401)
+            raise Refused("bad_token", Reason("server.hint_token"), 401)
         seat = table.seat_for_token(token)
         st = table.state
         if st.is_terminal() or seat not in st.to_move():
-            raise Refused("not_your_turn", "a hint is given when it is your turn", 409)
+            raise Refused("not_your_turn", Reason("server.hint_not_your_turn"), 409)
         n = table.n
         # the expert searches for a while: in the bot pool (bounded, below people's moves),
         # on the position as it is now
@@ -251,10 +257,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         table = await hub.open(request.path_params["table_id"])
         token = _bearer(request)
         if token is None:
-            raise Refused("bad_token", "a rematch needs a seat token (Authorization: Bearer TOKEN)", 401)
+            raise Refused("bad_token", Reason("server.rematch_token"), 401)
         seat = table.seat_for_token(token)
         if not table.state.is_terminal():
-            raise Refused("running", "a rematch can start once the game is over", 409)
+            raise Refused("running", Reason("server.rematch_running"), 409)
         if table.rematch is None:
             options = table.game.non_default_options()
             if any(o.name == "players" for o in table.game.option_list):
@@ -278,7 +284,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def api_messages(request: Request) -> Response:
         lang = request.path_params["lang"]
         if lang not in LANGS:
-            raise Refused("bad_request", f"lang: one of {', '.join(LANGS)}", 404)
+            raise Refused("bad_request", Reason("server.lang", langs=", ".join(LANGS)), 404)
         return JSONResponse(catalogue(lang).to_json())
 
     async def game_client(request: Request) -> Response:
@@ -286,7 +292,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         try:
             source = manifest(name).web_source()
         except (UnknownGame, PluginMissing):
-            raise Refused("not_found", f"no client module for game {name!r}", 404) from None
+            raise Refused("not_found", Reason("server.no_client_module", game=name), 404) from None
         return Response(source, media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def api_tables(request: Request) -> Response:
@@ -294,7 +300,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         if request.method == "GET":
             status = request.query_params.get("status", "running")
             if status not in ("running", "over", "all"):
-                raise Refused("bad_request", "status: one of running, over, all")
+                raise Refused("bad_request", Reason("server.status_filter"))
             return JSONResponse({"tables": await hub.db(hub.storage.list_tables,
                                                         None if status == "all" else status)})
         body = await _json_body(request)
@@ -318,35 +324,35 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         table = await hub_of(request).open(request.path_params["table_id"])
         token = _bearer(request)
         if token is None:
-            raise Refused("bad_token", "moving needs a seat token (Authorization: Bearer TOKEN)", 401)
+            raise Refused("bad_token", Reason("server.move_token"), 401)
         seat = table.seat_for_token(token)
         body = schemas.load(schemas.MoveBody, await _json_body(request))
         return JSONResponse(await table.submit(seat, body.action, body.n))
 
-    async def finished(request: Request, what: str):
+    async def finished(request: Request, running: Reason):
         table = await hub_of(request).open(request.path_params["table_id"])
         if not table.state.is_terminal():
-            raise Refused("running", f"{what} is available once the game is over", 409)
+            raise Refused("running", running, 409)
         return table
 
     async def api_record(request: Request) -> Response:
-        table = await finished(request, "the record")
+        table = await finished(request, Reason("server.record_running"))
         return JSONResponse(table.state.record())
 
     async def api_replay(request: Request) -> Response:
-        table = await finished(request, "a replay")
+        table = await finished(request, Reason("server.replay_running"))
         text = request.path_params["step"]
         if not (text.isdigit() and len(text) < 7):
-            raise Refused("bad_request", "step: must be a whole number of actions")
+            raise Refused("bad_request", Reason("server.step_not_whole"))
         step = int(text)
         record = table.state.record()
         total = len(record["actions"])
         if not 0 <= step <= total:
-            raise Refused("bad_request", f"step: must be between 0 and {total}", 404)
+            raise Refused("bad_request", Reason("server.step_range", total=total), 404)
         try:
             st = replay(record, stop_at=step)
         except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
-            raise Refused("broken_table", str(exc), 500) from None
+            raise Refused("broken_table", Reason("server.broken_table", table=table.id, error=str(exc)), 500) from None
         return JSONResponse({"table": table.id, "game": table.game.name, "step": step, "total": total,
                              "players": table.game.players, "teams": [list(t) for t in table.game.teams],
                              "action": record["actions"][step - 1] if step else None,
@@ -363,10 +369,10 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             try:
                 first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
             except asyncio.TimeoutError:
-                raise Refused("bad_message", "say hello first: {\"type\": \"hello\", \"token\": ...}") from None
+                raise Refused("bad_message", Reason("server.hello_first")) from None
             data = schemas.parse_json(_text(first), "the message")
             if not isinstance(data, dict) or data.get("type") != "hello":
-                raise Refused("bad_message", "the first message must be {\"type\": \"hello\", \"token\": TOKEN or null}")
+                raise Refused("bad_message", Reason("server.hello_shape"))
             hello = schemas.load(schemas.Hello, data)
             seat = table.seat_for_token(hello.token)
             lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
@@ -378,7 +384,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             await _refuse_socket(websocket, exc, request_lang(websocket))
             return
         except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
-            await _refuse_socket(websocket, Refused("storage", "the database is not available; please try again", 503),
+            await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503),
                                  request_lang(websocket))
             return
         except WebSocketDisconnect:
@@ -394,8 +400,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                         # answered while the outbox has room, then dropped unanswered: a flood
                         # gets its refusals and never fills the outbox to its cap
                         if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
-                            raise Refused("too_many", f"too many messages (at most {hub.limits.message_rate:g} "
-                                                      "a second); this one was ignored")
+                            raise Refused("too_many",
+                                          Reason("server.message_rate", rate=f"{hub.limits.message_rate:g}"))
                         continue
                     msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
                     if isinstance(msg, schemas.MoveMessage):
@@ -580,7 +586,7 @@ async def _receive(websocket: WebSocket) -> str | bytes:
 def _text(text: Any) -> str:
     """One client message's text, or Refused saying what is wrong."""
     if not isinstance(text, str):
-        raise Refused("bad_message", "messages must be JSON text, not binary")
+        raise Refused("bad_message", Reason("server.binary"))
     if len(text) > MAX_MESSAGE:
-        raise Refused("too_large", f"the message is too large ({len(text)} characters, at most {MAX_MESSAGE})")
+        raise Refused("too_large", Reason("server.message_too_large", length=len(text), most=MAX_MESSAGE))
     return text

@@ -94,9 +94,10 @@ def encode_each(messages: dict[Any, dict[str, Any]]) -> dict[Any, str]:
 
 
 class Refused(Exception):
-    """A request the server turns down; `code` is stable (clients translate it), `reason` says
-    why in English.  A refusal by the rules also carries the engine's Reason, so the payload
-    names its code and parameters and gives the `message` in the client's language."""
+    """A request the server turns down; `code` is stable (clients translate it), `reason`
+    says why: a Reason, the engine's for a refusal by the rules and a `server.` code for the
+    server's own, so the payload names its code and parameters and gives the `message` in
+    the client's language.  Plain text is only a lower layer's words passed on (code `text`)."""
 
     def __init__(self, code: str, reason: str, status: int = 400):
         super().__init__(reason)
@@ -187,14 +188,14 @@ MAX_NAME = 40
 def clean_name(name: Any) -> str:
     """A player's chosen name, trimmed; Refused saying what is wrong with it."""
     if not isinstance(name, str):
-        raise Refused("bad_name", "a name must be text")
+        raise Refused("bad_name", Reason("server.name_not_text"))
     name = " ".join(name.split())
     if not name:
-        raise Refused("bad_name", "a name cannot be empty")
+        raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
-        raise Refused("bad_name", f"a name has at most {MAX_NAME} characters ({len(name)} given)")
+        raise Refused("bad_name", Reason("server.name_too_long", most=MAX_NAME, given=len(name)))
     if not name.isprintable():
-        raise Refused("bad_name", "a name cannot contain control characters")
+        raise Refused("bad_name", Reason("server.name_control"))
     return name
 
 
@@ -309,12 +310,12 @@ class LiveTable:
         if token is None or token == "":
             return None
         if not isinstance(token, str) or len(token) > 200:
-            raise Refused("bad_token", "the seat token must be a short string", 403)
+            raise Refused("bad_token", Reason("server.token_shape"), 403)
         h = hash_token(token)
         for s in self.seats:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return s.seat
-        raise Refused("bad_token", "this seat token does not belong to this table", 403)
+        raise Refused("bad_token", Reason("server.token_foreign"), 403)
 
     @property
     def n(self) -> int:
@@ -389,7 +390,7 @@ class LiveTable:
     async def set_name(self, seat: int | None, name: Any) -> None:
         """The player of `seat` chooses the name every seat list shows."""
         if seat is None:
-            raise Refused("spectator", "spectators have no seat to name", 403)
+            raise Refused("spectator", Reason("server.spectator_name"), 403)
         chosen = clean_name(name)
         await self.hub.db(self.hub.storage.set_seat_name, self.id, seat, chosen)
         self.seats[seat].name = chosen
@@ -438,27 +439,26 @@ class LiveTable:
         """Check a move, apply it and queue its transaction: (the save's future, the move
         number after it).  Synchronous, so the checks and the application see one position."""
         if self.hub.tables.get(self.id) is not self:  # dropped after a storage error: never act on it
-            raise Refused("reload", "the table was reloaded; please reconnect", 503)
+            raise Refused("reload", Reason("server.reloaded"), 503)
         st = self.state
         if seat is None:
-            raise Refused("spectator", "spectators cannot move; open a seat link to play", 403)
+            raise Refused("spectator", Reason("server.spectator_move"), 403)
         if not isinstance(text, str) or not text.strip():
-            raise Refused("bad_message", "a move needs an action: a non-empty string in the game's notation")
+            raise Refused("bad_message", Reason("server.action_missing"))
         if len(text) > MAX_ACTION_CHARS:
-            raise Refused("bad_message", f"the action is too long ({len(text)} characters, at most {MAX_ACTION_CHARS})")
+            raise Refused("bad_message", Reason("server.action_too_long", length=len(text), most=MAX_ACTION_CHARS))
         if check_n:
             if isinstance(n, bool) or not isinstance(n, int):
-                raise Refused("bad_message", "a move must say which move number it was based on (n, an integer)")
+                raise Refused("bad_message", Reason("server.move_number_missing"))
             since = self.waiting_since.get(seat)
             if n != self.n and (since is None or not since <= n <= self.n):
-                raise Refused("stale", f"your move was based on move {n}, but the game is at move {self.n}; "
-                                       "the position has been updated", 409)
+                raise Refused("stale", Reason("server.stale", based_on=n, now=self.n), 409)
         if st.is_terminal():
             raise Refused("game_over", Reason("game_over"), 409)
         pending_seats = st.to_move()
         if seat not in pending_seats:
             if seat in st.committed():
-                raise Refused("already_chosen", "you have already chosen this turn; wait for the others", 409)
+                raise Refused("already_chosen", Reason("server.already_chosen"), 409)
             raise Refused("not_your_turn", Reason("not_your_turn", seat=seat, waiting=list(pending_seats)), 409)
         try:
             action = self.game.parse_action(text)
@@ -546,16 +546,15 @@ class LiveTable:
             async with self.lock:  # once for all the moves that failed together
                 await self._until_saved()
                 if self.hub.tables.get(self.id) is not self:  # a move queued before failed to save
-                    raise Refused("storage", "an earlier move could not be saved; please try again",
-                                  503) from None
+                    raise Refused("storage", Reason("server.earlier_unsaved"), 503) from None
                 if self._save_failed:
                     log.info("table %s: another process moved first; reloading it", self.id)
                     await self._reload()
-            raise Refused("stale", "another move came first; the position has been updated", 409) from None
+            raise Refused("stale", Reason("server.raced"), 409) from None
         except Exception:
             log.exception("table %s: could not save; reloading it from the database", self.id)
             self.hub.forget(self.id)
-            raise Refused("storage", "the move could not be saved; please try again", 503) from None
+            raise Refused("storage", Reason("server.unsaved"), 503) from None
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
@@ -695,7 +694,7 @@ class Hub:
         if t is not None:
             return t
         if not isinstance(table_id, str) or len(table_id) > 32:
-            raise Refused("no_table", "no such table", 404)
+            raise Refused("no_table", Reason("server.no_table"), 404)
         loading = self._loading.get(table_id)
         if loading is not None:
             return await asyncio.shield(loading)
@@ -714,11 +713,11 @@ class Hub:
     async def _load(self, table_id: str) -> LiveTable:
         row = await self.db(self.storage.load_table, table_id)
         if row is None:
-            raise Refused("no_table", f"no table {table_id!r}", 404)
+            raise Refused("no_table", Reason("server.no_table"), 404)
         try:
             t = LiveTable.from_row(self, row)
         except (BadRecord, ReplayError, WasserspieleError) as exc:
-            raise Refused("broken_table", f"table {table_id} cannot be rebuilt: {exc}", 500) from None
+            raise Refused("broken_table", Reason("server.broken_table", table=table_id, error=str(exc)), 500) from None
         self.tables[table_id] = t
         t.schedule_bots()
         return t
@@ -776,17 +775,14 @@ class Hub:
         since = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=lim.open_hours)
         c = await self.db(self.storage.open_counts, creator, since)
         if c["my_tables"] >= lim.tables_per_client:
-            raise Refused("too_many", f"you have {c['my_tables']} open tables, the most one client may "
-                                      f"({lim.tables_per_client}); finish or leave some first", 429)
+            raise Refused("too_many", Reason("server.client_tables", n=c["my_tables"], most=lim.tables_per_client), 429)
         if c["tables"] >= lim.tables_per_server:
-            raise Refused("too_many", f"the server has the most open tables it takes ({lim.tables_per_server}); "
-                                      "try again later", 503)
+            raise Refused("too_many", Reason("server.server_tables", most=lim.tables_per_server), 503)
         if bot_seats and c["my_bot_seats"] + bot_seats > lim.bot_seats_per_client:
-            raise Refused("too_many", f"your open tables have {c['my_bot_seats']} bot seats; with {bot_seats} "
-                                      f"more that would be over the {lim.bot_seats_per_client} one client may", 429)
+            raise Refused("too_many", Reason("server.client_bot_seats", n=c["my_bot_seats"], more=bot_seats,
+                                              most=lim.bot_seats_per_client), 429)
         if bot_seats and c["bot_seats"] + bot_seats > lim.bot_seats_per_server:
-            raise Refused("too_many", f"the server has the most bot seats it takes ({lim.bot_seats_per_server}); "
-                                      "try again later or play against people", 503)
+            raise Refused("too_many", Reason("server.server_bot_seats", most=lim.bot_seats_per_server), 503)
 
     async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
@@ -794,26 +790,26 @@ class Hub:
         try:
             game = load(spec.game, **(spec.options or {}))
         except UnknownGame as exc:
-            raise Refused("bad_request", f"game: {exc}") from None
+            raise Refused("bad_request", str(exc)) from None  # the registry names the games
         except BadOption as exc:
             raise Refused("bad_option", str(exc)) from None
         seats_in = spec.seats
         if seats_in is None:
             seats_in = [schemas.SeatSpec(kind=HUMAN)] + [schemas.SeatSpec(kind=BOT, level="medium")] * (game.players - 1)
         if len(seats_in) != game.players:
-            raise Refused("bad_request", f"seats: give a list of {game.players} seats for {game.name} "
-                                         f"with these options")
+            raise Refused("bad_request", Reason("server.seat_count", players=game.players, game=game.name))
         seats: list[SeatRow] = []
         tokens: dict[int, str] = {}
         for i, s in enumerate(seats_in):
             if s.kind == BOT:
                 level = s.level or "medium"
                 if level not in level_names():
-                    raise Refused("bad_request", f"seats[{i}].level: {level!r} is not one of {', '.join(level_names())}")
+                    raise Refused("bad_request", Reason("server.level_unknown", seat=i, level=level,
+                                                        levels=", ".join(level_names())))
                 seats.append(SeatRow(i, BOT, level, None))
             else:
                 if s.level is not None:
-                    raise Refused("bad_request", f"seats[{i}]: a human seat has no level")
+                    raise Refused("bad_request", Reason("server.human_level", seat=i))
                 token = secrets.token_urlsafe(24)
                 tokens[i] = token
                 seats.append(SeatRow(i, HUMAN, None, hash_token(token)))

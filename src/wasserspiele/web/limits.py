@@ -13,6 +13,8 @@ import asyncio
 import os
 from dataclasses import dataclass, fields, replace
 
+from ..core.messages import Reason
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -87,14 +89,12 @@ class SocketCounter:
         self.limits = limits
         self.by_client: dict[str, int] = {}
 
-    def open(self, client: str, table_sockets: int) -> str | None:
+    def open(self, client: str, table_sockets: int) -> Reason | None:
         """Count one more socket of `client`, or say why it is one too many."""
         if table_sockets >= self.limits.sockets_per_table:
-            return (f"this table has the most connections it takes ({self.limits.sockets_per_table}); "
-                    "try again later")
+            return Reason("server.table_sockets", most=self.limits.sockets_per_table)
         if self.by_client.get(client, 0) >= self.limits.sockets_per_client:
-            return (f"you have {self.limits.sockets_per_client} connections open, the most one client may; "
-                    "close some first")
+            return Reason("server.client_sockets", most=self.limits.sockets_per_client)
         self.by_client[client] = self.by_client.get(client, 0) + 1
         return None
 

@@ -74,11 +74,14 @@ export function say(code, params = {}) {
   return t(code, out);
 }
 
-// A refusal from the server: a rule's refusal (reason_code + params) rendered here in
-// the page's language; else the client's words for the server's code (`err_CODE`);
-// else the server's localised message, else its English words.
+// A refusal from the server: its reason (reason_code + params) rendered here in the
+// page's language; else the client's words for the server's code (`err_CODE`); else the
+// server's localised message, else its English words.  The code `text` is words passed
+// on as they are (a lower layer's English, e.g. a malformed body): shown as such on an
+// English page only, since on any other it would be the one English sentence.
 export function refusalText(data) {
-  if (data.reason_code && current?.has(data.reason_code)) return current.render(data.reason_code, data.params || {});
+  const worded = data.reason_code && (data.reason_code !== "text" || lang === "en");
+  if (worded && current?.has(data.reason_code)) return current.render(data.reason_code, data.params || {});
   const code = data.code || data.error;
   if (code && has("err_" + code)) return t("err_" + code);
   return data.message || data.reason || String(data.code || data.error || "");
