@@ -19,8 +19,8 @@ from .actions import (
 )
 from .state import (
     ALL_SEATS, ANSWER_PHASE, EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_GAME, EV_HAND, EV_PLAY,
-    EV_RAISE, EV_SIGNAL, EV_TRICK, EV_TRUMP, LOG_KEEP, OVER, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE,
-    StateData,
+    EV_RAISE, EV_SIGNAL, EV_TRICK, EV_TRUMP, LOG_MAX, OVER, PLAY_PHASE, SIGNAL_PHASE, TRUMP_PHASE,
+    StateData, log_window,
 )
 
 HAND_SIZE = 5
@@ -29,10 +29,12 @@ REASON_NAMES = ("tricks", "concede", "caught")
 _SEAT = ((0,), (1,), (2,), (3,))
 _NO_SEATS: tuple[int, ...] = ()
 _NO_ACTIONS: tuple[Action, ...] = ()
-_LOG_MAX = 2 * LOG_KEEP  # the log is trimmed back to LOG_KEEP events when longer than this
 # History entries (seat, action, simultaneous) of the commonest actions, made once: a
 # tuple is immutable, so every play of a card by a seat can share one (no allocation).
 _PLAY_ENTRIES = tuple(tuple((seat, a, False) for a in PLAYS) for seat in range(4))
+# Log events of the same: a card played by a seat, a trick won by a seat with its nth card.
+_PLAY_EVENTS = tuple(tuple((EV_PLAY, seat, c, ALL_SEATS) for c in range(N_CARDS)) for seat in range(4))
+_TRICK_EVENTS = tuple(tuple((EV_TRICK, seat, best, ALL_SEATS) for best in range(4)) for seat in range(4))
 _SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in range(4))
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
@@ -177,7 +179,7 @@ class Watten(Game):
         s.dealer = self.options["first_dealer"]
         s.winner_team = -1
         s.log = []
-        s.event_no = 0
+        s.log_cut = 0
         s.signal_log = []
         s.results = []
         s._start_hand(s._draw_deal())
@@ -224,11 +226,19 @@ class WattenState(StateData, State):
         self._log(EV_DEAL, self.dealer, caller)
 
     def _log(self, kind: int, seat: int, arg: int, mask: int = ALL_SEATS) -> None:
-        n = self.event_no = self.event_no + 1
+        """A public event, seen by the seats in `mask` (views show the log's tail)."""
         log = self.log
-        log.append((n, kind, seat, arg, mask))
-        if len(log) > _LOG_MAX:
-            del log[:-LOG_KEEP]
+        log.append((kind, seat, arg, mask))
+        if len(log) > LOG_MAX:
+            self._trim_log()
+
+    def _trim_log(self) -> None:
+        """Cut the log back to the tail the views show (state.log_window)."""
+        log = self.log
+        cut = len(log) - log_window(self.log_cut + len(log))
+        if cut > 0:
+            del log[:cut]
+            self.log_cut += cut
 
     # -- whose decision -------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -398,35 +408,64 @@ class WattenState(StateData, State):
 
     def apply_legal(self, action: Action, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`), with the
-        play (WA-3.1-3.3, `_play`) inlined: most actions are plays."""
+        play inlined: most actions are plays.  `_play` and `_finish_trick` are the same
+        rules (WA-3.1-3.3, WA-4.1) in the rulebook's words: change both."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
             return
         if action.kind == PLAY:
             c = action.arg
-            hand = self.hands[seat]
-            follows = self.follows
-            # _play inlined (keep in step with it)
-            hand.remove(c)
+            self.hands[seat].remove(c)
             trick = self.trick
-            if trick:
-                if follows is not None and not follows[c]:
-                    self.voids[seat] |= 1 << self.led  # did not follow: holds none
-            else:
+            if not trick:
+                # WA-3.2: the first card sets the suit to follow (and which cards follow it)
                 self.leader = seat
-                led = self.led = self.game.duty[self.trump][c]
-                self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
-            trick.append(c)
-            n = self.event_no = self.event_no + 1
-            log = self.log
-            log.append((n, EV_PLAY, seat, c, ALL_SEATS))
-            if len(log) > _LOG_MAX:
-                del log[:-LOG_KEEP]
-            if len(trick) == 4:
-                self._finish_trick()
-            else:
+                trump = self.trump
+                led = self.led = self.game.duty[trump][c]
+                self.follows = None if led < 0 else self.game.follows[trump * 4 + led]
+                trick.append(c)
+                self.log.append(_PLAY_EVENTS[seat][c])
+                self.history.append(_PLAY_ENTRIES[seat][c])
                 self.turn = self.current_seat = (seat + 1) & 3
+                return
+            follows = self.follows
+            if follows is not None and not follows[c]:
+                self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
+            trick.append(c)
+            log = self.log
+            log.append(_PLAY_EVENTS[seat][c])
             self.history.append(_PLAY_ENTRIES[seat][c])
+            if len(trick) < 4:
+                self.turn = self.current_seat = (seat + 1) & 3  # WA-3.1: clockwise
+                return
+            # WA-3.3: the fourth card decides; the highest by WA-2 wins, of equal ones the
+            # earlier (best_index unrolled)
+            a, b, c, d = trick
+            row = self.game.trick_rows[self.trump][a]
+            best = 0
+            top = row[a]
+            if row[b] > top:
+                best = 1
+                top = row[b]
+            if row[c] > top:
+                best = 2
+                top = row[c]
+            if row[d] > top:
+                best = 3
+            leader = self.leader
+            winner = (leader + best) & 3
+            tricks = self.tricks
+            tricks.append((leader, (a, b, c, d), winner))
+            self.won[winner & 1] += 1
+            self.trick = []
+            self.led = -1
+            self.follows = None
+            log.append(_TRICK_EVENTS[winner][best])
+            if len(log) > LOG_MAX:
+                self._trim_log()
+            self.leader = self.turn = self.current_seat = winner  # WA-3.1: the winner leads
+            if len(tricks) == HAND_SIZE:  # WA-4.1: five tricks, three win the hand
+                self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
             return
         if action.kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
             self._signal(action.arg, seat)
@@ -467,7 +506,7 @@ class WattenState(StateData, State):
         self.signals[seat] = level
         self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, self.event_no, False))
+        self.signal_log.append((len(self.history), seat, self.hand_no, self.log_cut + len(self.log), False))
         p = self.game.detection_p
         if level and p > 0:
             x = self.chance.draw("signal_checks", self.game.signal_check)
@@ -493,54 +532,33 @@ class WattenState(StateData, State):
         self.hands[seat].remove(c)
         trick = self.trick
         if trick:
-            follows = self.follows
-            if follows is not None and not follows[c]:
+            if self.follows is not None and not self.follows[c]:
                 self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
         else:
             self.leader = seat
             # WA-3.2: the first card sets the suit to follow (and which cards follow it)
-            led = self.led = self.game.duty[self.trump][c]
-            self.follows = None if led < 0 else self.game.follows[self.trump * 4 + led]
+            self.led = self.game.duty[self.trump][c]
+            self.follows = None if self.led < 0 else self.game.follows[self.trump * 4 + self.led]
         trick.append(c)
-        n = self.event_no = self.event_no + 1  # _log inlined: every card is an event
-        log = self.log
-        log.append((n, EV_PLAY, seat, c, ALL_SEATS))
-        if len(log) > _LOG_MAX:  # trimmed exactly as _log does: the views show its tail
-            del log[:-LOG_KEEP]
+        self._log(EV_PLAY, seat, c)
         if len(trick) == 4:
             self._finish_trick()
         else:
-            self.turn = self.current_seat = (seat + 1) & 3
+            self.turn = self.current_seat = (seat + 1) % 4
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         trick = self.trick
-        # best_index unrolled: the strongest card; equal strength: the earlier card wins
-        a, b, c, d = trick
-        row = self.game.trick_rows[self.trump][a]
-        best = 0
-        top = row[a]
-        if row[b] > top:
-            best = 1
-            top = row[b]
-        if row[c] > top:
-            best = 2
-            top = row[c]
-        if row[d] > top:
-            best = 3
-        winner = (self.leader + best) & 3
-        self.tricks.append((self.leader, (a, b, c, d), winner))
-        self.won[winner & 1] += 1
+        row = self.game.trick_rows[self.trump][trick[0]]
+        best = best_index(row, trick)
+        winner = (self.leader + best) % 4
+        self.tricks.append((self.leader, tuple(trick), winner))
+        self.won[winner % 2] += 1
         self.trick = []
         self.led = -1
         self.follows = None
-        n = self.event_no = self.event_no + 1  # _log inlined
-        log = self.log
-        log.append((n, EV_TRICK, winner, best, ALL_SEATS))
-        if len(log) > _LOG_MAX:
-            del log[:-LOG_KEEP]
-        self.leader = winner
-        self.turn = self.current_seat = winner
+        self._log(EV_TRICK, winner, best)
+        self.leader = self.turn = self.current_seat = winner
         if len(self.tricks) == HAND_SIZE:
             self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
 

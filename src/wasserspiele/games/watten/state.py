@@ -15,6 +15,17 @@ PHASE_NAMES = ("trump", "signal", "play", "answer", "over")
 EV_DEAL, EV_TRUMP, EV_SIGNAL, EV_PLAY, EV_TRICK, EV_RAISE, EV_ACCEPT, EV_CONCEDE, EV_CAUGHT, EV_HAND, EV_GAME = range(11)
 ALL_SEATS = 0b1111
 LOG_KEEP = 24  # events kept (trimmed in bulk once the log is twice this long)
+LOG_MAX = 2 * LOG_KEEP
+
+
+def log_window(events: int) -> int:
+    """How many of the last `events` events the public log shows: every event is added
+    and, once more than LOG_MAX are kept, the log is cut back to its last LOG_KEEP.  The
+    engine may keep a few more (it trims once per trick, not per card); views read this
+    many from the end."""
+    if events <= LOG_MAX:
+        return events
+    return LOG_KEEP + (events - LOG_MAX - 1) % (LOG_MAX + 1 - LOG_KEEP)
 
 
 class StateData:
@@ -23,7 +34,10 @@ class StateData:
     set by its first card, so the rules need not work it out at every card; `follows`
     is then the table of which cards follow it (None: any card may be played).
     `current_seat` is `turn`, or None once the game is over, kept as a field because
-    every caller asks it before every action (a property costs ten times as much)."""
+    every caller asks it before every action (a property costs ten times as much).
+    `log` holds the latest public events as (kind, seat, arg, visible-to mask) tuples,
+    the commonest ones made once and shared; `log_cut` counts the events trimmed from
+    its front, so event number k (from 1) is `log[k - log_cut - 1]`."""
 
     __slots__ = (
         "game", "chance", "history",
@@ -31,7 +45,7 @@ class StateData:
         "hands", "unused", "trick", "led", "follows", "leader", "turn", "current_seat", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
-        "winner_team", "log", "event_no", "signal_log", "results",
+        "winner_team", "log", "log_cut", "signal_log", "results",
     )
 
     def _copy_into(self, c: "StateData") -> None:
@@ -62,9 +76,14 @@ class StateData:
         c.voids = self.voids[:]
         c.winner_team = self.winner_team
         c.log = self.log[:]
-        c.event_no = self.event_no
+        c.log_cut = self.log_cut
         c.signal_log = self.signal_log[:]
         c.results = self.results[:]  # tuples
+
+    @property
+    def event_no(self) -> int:
+        """The number of public events so far (the last one's number)."""
+        return self.log_cut + len(self.log)
 
     def clone(self):
         """An independent copy (no deepcopy: lists of ints and tuples copied by slicing)."""

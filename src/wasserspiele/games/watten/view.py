@@ -9,7 +9,7 @@ from ...core.chance import shuffle_fast
 from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
 from .state import (
     EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
-    EV_TRICK, EV_TRUMP, PHASE_NAMES,
+    EV_TRICK, EV_TRUMP, PHASE_NAMES, log_window,
 )
 
 if TYPE_CHECKING:
@@ -119,18 +119,20 @@ def views(state: "WattenState", seats: Sequence[int | None]) -> dict[int | None,
         "winners": state.winners(),
     }
     events: dict[int, dict[str, Any]] = {}  # log entries, shared by the seats that see them
+    kept = state.log
+    first = max(0, len(kept) - log_window(state.log_cut + len(kept)))  # the engine may keep a few more
     out = {}
     for seat in seats:
         bit = 0 if seat is None else 1 << seat
         log = []  # the last LOG_SHOWN events this seat sees, newest first until reversed
-        for i in range(len(state.log) - 1, -1, -1):
+        for i in range(len(kept) - 1, first - 1, -1):
             if len(log) == LOG_SHOWN:
                 break
-            e = state.log[i]
-            if e[4] == public or e[4] & bit:
+            e = kept[i]  # (kind, seat, arg, mask)
+            if e[3] == public or e[3] & bit:
                 entry = events.get(i)
                 if entry is None:
-                    entry = events[i] = _event(e[1], e[2], e[3])
+                    entry = events[i] = _event(e[0], e[1], e[2])
                 log.append(entry)
         log.reverse()
         hand = sorted(state.hands[seat], key=_sort_key(state)) if seat is not None else []
@@ -256,8 +258,10 @@ def _resample_signals(state: "WattenState", w: "WattenState", seat: int, rng: ra
                 w.signals[sender] = level
         if level:
             sent += 1
-    if new_log_level:
-        w.log = [(n, k, s, new_log_level.get(n, a) if k == EV_SIGNAL else a, m) for (n, k, s, a, m) in w.log]
+    if new_log_level:  # log[i] is event number log_cut + i + 1
+        cut = w.log_cut
+        w.log = [(k, s, new_log_level.get(cut + n, a) if k == EV_SIGNAL else a, m)
+                 for n, (k, s, a, m) in enumerate(w.log, 1)]
     if state.game.detection_p > 0:
         w.chance.setup["signal_checks"] = [None] * sent
         w.chance._read["signal_checks"] = sent
