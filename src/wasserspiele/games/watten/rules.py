@@ -119,6 +119,9 @@ class Watten(Game):
         # WA-5: who sees a signal of each seat, as a bit mask of seats
         self.signal_masks = tuple(sum(1 << v for v in range(4) if _view.signal_visible(self.signal_mode, v, s))
                                   for s in range(4))
+        # and the log event of each seat's signal of each level, made once
+        self.signal_events = tuple(tuple((EV_SIGNAL, s, level, self.signal_masks[s]) for level in range(4))
+                                   for s in range(4))
         self.detection_p = o["signal_detection_p"]
         # WA-5.1: the check draws x and catches the signal when x < p
         self.signal_check = UnitInterval((self.detection_p,), "signal check")
@@ -254,7 +257,7 @@ class WattenState(StateData, State):
         phase = self.phase
         if phase == PLAY_PHASE:  # first: most decisions are plays
             turn = self.turn
-            if seat is not None and seat != turn:
+            if seat != turn and seat is not None:
                 return _NO_ACTIONS
             # WA-3.2: a card of the led suit if the seat holds one (jacks are trump), else any.
             # (Plain loops: in CPython 3.11 a comprehension or map() costs more than the
@@ -275,7 +278,7 @@ class WattenState(StateData, State):
             if self.game.raising and self._raise_block(turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
-        if phase == OVER or (seat is not None and seat != self.turn):
+        if phase == OVER or (seat != self.turn and seat is not None):
             return _NO_ACTIONS
         if phase == TRUMP_PHASE:
             return TRUMPS
@@ -467,8 +470,29 @@ class WattenState(StateData, State):
             if len(tricks) == HAND_SIZE:  # WA-4.1: five tricks, three win the hand
                 self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
             return
-        if action.kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
-            self._signal(action.arg, seat)
+        kind = action.kind
+        if kind == SIGNAL:  # the next commonest (four a hand): `_signal` inlined unless a check is due
+            level = action.arg
+            game = self.game
+            if level and game.detection_p > 0:  # WA-5.1: the check draws chance
+                self._signal(level, seat)
+                self.history.append(_SIGNAL_ENTRIES[seat][level])
+                return
+            self.signals[seat] = level  # WA-5: seen by the partner (everyone with signals=public)
+            log = self.log
+            log.append(game.signal_events[seat][level])
+            if len(log) > LOG_MAX:
+                self._trim_log()
+            history = self.history
+            self.signal_log.append((len(history), seat, self.hand_no, self.log_cut + len(log), False))
+            history.append(_SIGNAL_ENTRIES[seat][level])
+            nxt = (seat + 1) & 3
+            if nxt == self.caller:
+                self.phase = PLAY_PHASE
+            self.turn = self.current_seat = nxt
+            return
+        if kind == TRUMP:
+            self._call_trump(action.arg, seat)
         else:
             self._apply(action, seat)
         self.history.append((seat, action, False))
