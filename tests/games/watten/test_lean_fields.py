@@ -55,3 +55,15 @@ def test_a_hand_built_position_sets_the_follow_duty_from_its_trick():
     state.led, state.follows = -1, None
     state._set_follow_duty()
     assert (state.led, state.follows) == (led, follows) and led >= 0
+
+
+def test_the_deck_shuffles_as_random_shuffle_does():
+    """WA-1.2's deck (rules._Deck) draws what random.shuffle draws and deals its order."""
+    from wasserspiele.games.watten.actions import CARD_NAMES
+    from wasserspiele.games.watten.rules import DECK
+    for seed in range(300):
+        mine, theirs = random.Random(seed), random.Random(seed)
+        expected = list(CARD_NAMES)
+        theirs.shuffle(expected)
+        assert DECK.sample(mine) == expected
+        assert mine.getstate() == theirs.getstate()

@@ -27,6 +27,7 @@ HAND_SIZE = 5
 REASON_TRICKS, REASON_CONCEDE, REASON_CAUGHT = range(3)
 REASON_NAMES = ("tricks", "concede", "caught")
 _SEAT = ((0,), (1,), (2,), (3,))
+_NEXT = (1, 2, 3, 0)  # the seat to the left (WA-3.1, WA-5: clockwise)
 _NO_SEATS: tuple[int, ...] = ()
 _NO_ACTIONS: tuple[Action, ...] = ()
 # History entries (seat, action, simultaneous) of the commonest actions, made once: a
@@ -39,7 +40,32 @@ _SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in ran
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
-DECK = Shuffle(CARD_NAMES, "deal")
+# Fisher-Yates from the end as random.shuffle runs it: per position i, the bits that
+# random._randbelow(i + 1) asks the generator for
+_FISHER_YATES = tuple((i, (i + 1).bit_length()) for i in range(N_CARDS - 1, 0, -1))
+
+
+class _Deck(Shuffle):
+    """WA-1.2's shuffled deck: `random.shuffle`'s draws and order exactly (as
+    core.chance.shuffle_like_random, which a plain generator gets there), with each
+    position's bit count read from one table: a deal every hand."""
+
+    __slots__ = ()
+
+    def sample(self, rng: random.Random) -> list[str]:
+        if type(rng) is not random.Random:
+            return Shuffle.sample(self, rng)
+        deck = list(self.items)
+        getrandbits = rng.getrandbits
+        for i, k in _FISHER_YATES:
+            j = getrandbits(k)
+            while j > i:  # rejected, as random._randbelow_with_getrandbits
+                j = getrandbits(k)
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck
+
+
+DECK = _Deck(CARD_NAMES, "deal")
 
 
 def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -429,7 +455,7 @@ class WattenState(StateData, State):
                 trick.append(c)
                 self.log.append(_PLAY_EVENTS[seat][c])
                 self.history.append(_PLAY_ENTRIES[seat][c])
-                self.turn = self.current_seat = (seat + 1) & 3
+                self.turn = self.current_seat = _NEXT[seat]
                 return
             follows = self.follows
             if follows is not None and not follows[c]:
@@ -439,7 +465,7 @@ class WattenState(StateData, State):
             log.append(_PLAY_EVENTS[seat][c])
             self.history.append(_PLAY_ENTRIES[seat][c])
             if len(trick) < 4:
-                self.turn = self.current_seat = (seat + 1) & 3  # WA-3.1: clockwise
+                self.turn = self.current_seat = _NEXT[seat]  # WA-3.1: clockwise
                 return
             # WA-3.3: the fourth card decides; the highest by WA-2 wins, of equal ones the
             # earlier (best_index unrolled)
@@ -486,7 +512,7 @@ class WattenState(StateData, State):
             history = self.history
             self.signal_log.append((len(history), seat, self.hand_no, self.log_cut + len(log), False))
             history.append(_SIGNAL_ENTRIES[seat][level])
-            nxt = (seat + 1) & 3
+            nxt = _NEXT[seat]
             if nxt == self.caller:
                 self.phase = PLAY_PHASE
             self.turn = self.current_seat = nxt
