@@ -138,6 +138,9 @@ class Watten(Game):
         self.duty = tuple(tuple(e if e == t or self.follow_all else -1 for e in eff[t]) for t in range(4))
         # WA-3.2: per (trump, suit to follow), whether each card follows it;
         self.follows = tuple(tuple(e == led for e in eff[t]) for t in range(4) for led in range(4))
+        # both, per trump and first card: (the suit to follow, its follow table or None);
+        self.leads = tuple(tuple((d, None if d < 0 else self.follows[t * 4 + d]) for d in self.duty[t])
+                           for t in range(4))
         # WA-3.3: per trump, the strength row (WA-2) a trick is judged by, by its first card.
         self.trick_rows = tuple(tuple(strength[t * 4 + eff[t][c]] for c in range(N_CARDS)) for t in range(4))
         self.caller_offset = 3 if o["caller"] == "dealer_right" else 1
@@ -304,12 +307,12 @@ class WattenState(StateData, State):
             if self.game.raising and self._raise_block(turn) is None:
                 acts.append(RAISE_ACTION)
             return acts
-        if phase == OVER or (seat != self.turn and seat is not None):
+        if seat != self.turn and seat is not None or phase == OVER:
             return _NO_ACTIONS
+        if phase == SIGNAL_PHASE:  # four a hand
+            return SIGNALS
         if phase == TRUMP_PHASE:
             return TRUMPS
-        if phase == SIGNAL_PHASE:
-            return SIGNALS
         return _ANSWERS
 
     def _follow_duty(self) -> int:
@@ -449,9 +452,7 @@ class WattenState(StateData, State):
             if not trick:
                 # WA-3.2: the first card sets the suit to follow (and which cards follow it)
                 self.leader = seat
-                trump = self.trump
-                led = self.led = self.game.duty[trump][c]
-                self.follows = None if led < 0 else self.game.follows[trump * 4 + led]
+                self.led, self.follows = self.game.leads[self.trump][c]
                 trick.append(c)
                 self.log.append(_PLAY_EVENTS[seat][c])
                 self.history.append(_PLAY_ENTRIES[seat][c])
