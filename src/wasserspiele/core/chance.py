@@ -248,20 +248,25 @@ class Chance:
         return c
 
 
-# per deck position i, the bit count random._randbelow(i + 1) asks getrandbits for
-_BITS = tuple((i + 1).bit_length() for i in range(1024))
+# per deck length n (up to 1,024), the steps of Fisher-Yates from the end as random.shuffle
+# takes them: (position i, the bit count random._randbelow(i + 1) asks getrandbits for)
+_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
+_MAX_STEPS = 1024
 
 
 def shuffle_like_random(items: list, rng: random.Random) -> None:
     """`rng.shuffle(items)` exactly (the same draws from the generator, the same order),
-    with CPython's per-card `_randbelow` call inlined: a third of dealing a new game."""
+    with CPython's per-card `_randbelow` call inlined and each position's bit count read
+    from a table: a third of dealing a new game."""
     n = len(items)
-    if n > len(_BITS):
-        rng.shuffle(items)
-        return
-    getrandbits, bits = rng.getrandbits, _BITS
-    for i in range(n - 1, 0, -1):  # Fisher-Yates from the end, as random.shuffle
-        k = bits[i]
+    steps = _STEPS.get(n)
+    if steps is None:
+        if n > _MAX_STEPS:
+            rng.shuffle(items)
+            return
+        steps = _STEPS[n] = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    getrandbits = rng.getrandbits
+    for i, k in steps:
         j = getrandbits(k)
         while j > i:  # rejection sampling, as random._randbelow_with_getrandbits
             j = getrandbits(k)

@@ -58,7 +58,8 @@ def test_a_hand_built_position_sets_the_follow_duty_from_its_trick():
 
 
 def test_the_deck_shuffles_as_random_shuffle_does():
-    """WA-1.2's deck (rules._Deck) draws what random.shuffle draws and deals its order."""
+    """WA-1.2's deck draws what random.shuffle draws and deals its order (core.chance
+    shuffle_like_random, with each position's bit count from a table)."""
     from wasserspiele.games.watten.actions import CARD_NAMES
     from wasserspiele.games.watten.rules import DECK
     for seed in range(300):

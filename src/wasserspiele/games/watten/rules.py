@@ -40,32 +40,7 @@ _SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in ran
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
-# Fisher-Yates from the end as random.shuffle runs it: per position i, the bits that
-# random._randbelow(i + 1) asks the generator for
-_FISHER_YATES = tuple((i, (i + 1).bit_length()) for i in range(N_CARDS - 1, 0, -1))
-
-
-class _Deck(Shuffle):
-    """WA-1.2's shuffled deck: `random.shuffle`'s draws and order exactly (as
-    core.chance.shuffle_like_random, which a plain generator gets there), with each
-    position's bit count read from one table: a deal every hand."""
-
-    __slots__ = ()
-
-    def sample(self, rng: random.Random) -> list[str]:
-        if type(rng) is not random.Random:
-            return Shuffle.sample(self, rng)
-        deck = list(self.items)
-        getrandbits = rng.getrandbits
-        for i, k in _FISHER_YATES:
-            j = getrandbits(k)
-            while j > i:  # rejected, as random._randbelow_with_getrandbits
-                j = getrandbits(k)
-            deck[i], deck[j] = deck[j], deck[i]
-        return deck
-
-
-DECK = _Deck(CARD_NAMES, "deal")
+DECK = Shuffle(CARD_NAMES, "deal")  # WA-1.2: the whole deck, shuffled
 
 
 def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -440,8 +415,8 @@ class WattenState(StateData, State):
 
     def apply_legal(self, action: Action, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`), with the
-        play inlined: most actions are plays.  `_play` and `_finish_trick` are the same
-        rules (WA-3.1-3.3, WA-4.1) in the rulebook's words: change both."""
+        play inlined: most actions are plays.  `_play` is the same rule (WA-3.1, WA-3.2) in
+        the rulebook's words: change both."""
         if self.chance.rng is None:
             State.apply_legal(self, action, seat)
             return
@@ -468,34 +443,7 @@ class WattenState(StateData, State):
             if len(trick) < 4:
                 self.turn = self.current_seat = _NEXT[seat]  # WA-3.1: clockwise
                 return
-            # WA-3.3: the fourth card decides; the highest by WA-2 wins, of equal ones the
-            # earlier (best_index unrolled)
-            a, b, c, d = trick
-            row = self.game.trick_rows[self.trump][a]
-            best = 0
-            top = row[a]
-            if row[b] > top:
-                best = 1
-                top = row[b]
-            if row[c] > top:
-                best = 2
-                top = row[c]
-            if row[d] > top:
-                best = 3
-            leader = self.leader
-            winner = (leader + best) & 3
-            tricks = self.tricks
-            tricks.append((leader, (a, b, c, d), winner))
-            self.won[winner & 1] += 1
-            self.trick = []
-            self.led = -1
-            self.follows = None
-            log.append(_TRICK_EVENTS[winner][best])
-            if len(log) > LOG_MAX:
-                self._trim_log()
-            self.leader = self.turn = self.current_seat = winner  # WA-3.1: the winner leads
-            if len(tricks) == HAND_SIZE:  # WA-4.1: five tricks, three win the hand
-                self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
+            self._finish_trick()
             return
         kind = action.kind
         if kind == SIGNAL:  # the next commonest (four a hand): `_signal` inlined unless a check is due
@@ -599,18 +547,33 @@ class WattenState(StateData, State):
 
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
-        trick = self.trick
-        row = self.game.trick_rows[self.trump][trick[0]]
-        best = best_index(row, trick)
-        winner = (self.leader + best) % 4
-        self.tricks.append((self.leader, tuple(trick), winner))
-        self.won[winner % 2] += 1
+        # best_index unrolled: the strongest card; equal strength: the earlier card wins
+        a, b, c, d = self.trick
+        row = self.game.trick_rows[self.trump][a]
+        best = 0
+        top = row[a]
+        if row[b] > top:
+            best = 1
+            top = row[b]
+        if row[c] > top:
+            best = 2
+            top = row[c]
+        if row[d] > top:
+            best = 3
+        leader = self.leader
+        winner = (leader + best) & 3
+        tricks = self.tricks
+        tricks.append((leader, (a, b, c, d), winner))
+        self.won[winner & 1] += 1
         self.trick = []
         self.led = -1
         self.follows = None
-        self._log(EV_TRICK, winner, best)
+        log = self.log
+        log.append(_TRICK_EVENTS[winner][best])  # _log inlined, the event made once
+        if len(log) > LOG_MAX:
+            self._trim_log()
         self.leader = self.turn = self.current_seat = winner
-        if len(self.tricks) == HAND_SIZE:
+        if len(tricks) == HAND_SIZE:
             self._end_hand(0 if self.won[0] >= 3 else 1, REASON_TRICKS)
 
     # -- WA-6 raising -------------------------------------------------------------
