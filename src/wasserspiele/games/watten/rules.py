@@ -446,25 +446,10 @@ class WattenState(StateData, State):
             self._finish_trick()
             return
         kind = action.kind
-        if kind == SIGNAL:  # the next commonest (four a hand): `_signal` inlined unless a check is due
+        if kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
             level = action.arg
-            game = self.game
-            if level and game.detection_p > 0:  # WA-5.1: the check draws chance
-                self._signal(level, seat)
-                self.history.append(_SIGNAL_ENTRIES[seat][level])
-                return
-            self.signals[seat] = level  # WA-5: seen by the partner (everyone with signals=public)
-            log = self.log
-            log.append(game.signal_events[seat][level])
-            if len(log) > LOG_MAX:
-                self._trim_log()
-            history = self.history
-            self.signal_log.append((len(history), seat, self.hand_no, self.log_cut + len(log), False))
-            history.append(_SIGNAL_ENTRIES[seat][level])
-            nxt = _NEXT[seat]
-            if nxt == self.caller:
-                self.phase = PLAY_PHASE
-            self.turn = self.current_seat = nxt
+            self._signal(level, seat)
+            self.history.append(_SIGNAL_ENTRIES[seat][level])
             return
         if kind == TRUMP:
             self._call_trump(action.arg, seat)
@@ -502,17 +487,21 @@ class WattenState(StateData, State):
     def _signal(self, level: int, seat: int) -> None:
         """WA-5: one signal per player in play order from the caller, seen by the partner only
         (everyone with signals=public).  WA-5.1: a sent signal may be caught."""
+        game = self.game
         self.signals[seat] = level
-        self._log(EV_SIGNAL, seat, level, self.game.signal_masks[seat])
+        log = self.log
+        log.append(game.signal_events[seat][level])  # _log, with the event made once
+        if len(log) > LOG_MAX:
+            self._trim_log()
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, self.log_cut + len(self.log), False))
-        p = self.game.detection_p
+        self.signal_log.append((len(self.history), seat, self.hand_no, self.log_cut + len(log), False))
+        p = game.detection_p
         if level and p > 0:
-            x = self.chance.draw("signal_checks", self.game.signal_check)
+            x = self.chance.draw("signal_checks", game.signal_check)
             if x < p:
                 self._caught(seat, level)
                 return
-        nxt = (seat + 1) & 3
+        nxt = _NEXT[seat]
         if nxt == self.caller:
             self.phase = PLAY_PHASE
         self.turn = self.current_seat = nxt
