@@ -80,11 +80,6 @@ class StateData:
         c.signal_log = self.signal_log[:]
         c.results = self.results[:]  # tuples
 
-    @property
-    def event_no(self) -> int:
-        """The number of public events so far (the last one's number)."""
-        return self.log_cut + len(self.log)
-
     def clone(self):
         """An independent copy (no deepcopy: lists of ints and tuples copied by slicing)."""
         c = type(self).__new__(type(self))
