@@ -525,8 +525,7 @@ class WattenState(StateData, State):
         else:
             self.leader = seat
             # WA-3.2: the first card sets the suit to follow (and which cards follow it)
-            self.led = self.game.duty[self.trump][c]
-            self.follows = None if self.led < 0 else self.game.follows[self.trump * 4 + self.led]
+            self.led, self.follows = self.game.leads[self.trump][c]
         trick.append(c)
         self._log(EV_PLAY, seat, c)
         if len(trick) == 4:
