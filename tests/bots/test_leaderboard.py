@@ -211,5 +211,22 @@ def test_leaderboard_command_writes_the_page_and_the_data(tmp_path):
     again = CliRunner().invoke(main, ["leaderboard", "--page-only", "--data", str(data), "--out", str(out)])
     assert again.exit_code == 0, again.output
     assert out.read_text() == page
-    bad = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "robot", "--games", "2"])
+    bad = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "random,robot", "--games", "2"])
     assert bad.exit_code == 2 and "unknown bot 'robot'" in bad.output
+
+
+@pytest.mark.parametrize("words, says", [
+    (["nope"], "unknown game 'nope'"),  # was a traceback
+    (["wasserloch", "--bots", "medium"], "ranks two bots or more, got 1"),  # was an empty table
+    (["wasserloch", "--bots", ","], "ranks two bots or more, got 0"),
+])
+def test_the_leaderboard_command_refuses_what_it_cannot_rank(words, says):
+    result = CliRunner().invoke(main, ["leaderboard", *words, "--games", "1", "--jobs", "1"])
+    assert result.exit_code == 2, result.output
+    assert says in result.output and "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_round_robin_of_one_spec_is_refused():
+    with pytest.raises(BadOption, match="two bots or more"):
+        round_robin("wasserloch", {"players": 2, "rounds": 1}, ["medium"], games=1)

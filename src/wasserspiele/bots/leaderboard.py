@@ -363,6 +363,8 @@ def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int
     game = load(name, **options)
     parsed = parse_bots(specs, game)
     texts = [s.text for s in parsed]
+    if len(texts) < 2:
+        raise BadOption(f"--bots: a leaderboard ranks two bots or more, got {len(texts)} ({', '.join(texts) or 'none'})")
     if len(set(texts)) != len(texts):
         raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
     far = games if far_games is None else far_games

@@ -52,10 +52,12 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
             raise UsageFailure(str(exc)) from None
         _write(page, out)
         return
-    names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
     specs = split_spec_texts([bots])
+    if len(specs) < 2:
+        raise click.BadParameter(f"a leaderboard ranks two bots or more, got {len(specs)}", param_hint="--bots")
     boards = []
     try:
+        names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
         if data is not None:
             read_boards(data)  # a broken data file stops the run before any play
         for name in names:
