@@ -67,9 +67,22 @@ def test_the_rules_page_is_served_in_both_languages(client, game, lang):
 def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(client):
     r = client.get("/rules/watten", headers={"accept-language": "de-AT,de;q=0.9,en;q=0.5"})
     assert '<html lang="de">' in r.text
-    assert client.get("/rules/chess").status_code == 404
+    r = client.get("/rules/chess")
+    assert r.status_code == 404 and '<html lang="en">' in r.text
+    assert "there is no game called chess (games: seven_waters, wasserloch, watten, wildwasser" in r.text
     r = client.get("/rules/watten?lang=fr")
-    assert r.status_code == 404 and "language" in r.text
+    assert r.status_code == 404 and "no rules in the language fr (languages: en, de)" in r.text
+
+
+@pytest.mark.parametrize("path, headers", [("/rules/chess?lang=de", {}),
+                                           ("/rules/chess", {"accept-language": "de-AT,de;q=0.9"}),
+                                           ("/rules/watten?lang=fr", {"accept-language": "de"})])
+def test_a_missing_rules_page_is_said_in_the_pages_language(client, path, headers):
+    """The 404 page of a German reader is German (it was English whatever the language)."""
+    r = client.get(path, headers=headers)
+    assert r.status_code == 404 and '<html lang="de">' in r.text
+    assert "<h1>Nicht gefunden</h1>" in r.text and "Zurück zur Lobby" in r.text
+    assert ("es gibt kein Spiel namens chess" in r.text) or ("es gibt keine Regeln in der Sprache fr" in r.text)
 
 
 @pytest.mark.parametrize("lang, title, level", [("en", "What the levels mean", "hard"),

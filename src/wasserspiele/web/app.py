@@ -56,12 +56,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
-from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
+from ..core.errors import BadRecord, ReplayError, UnknownGame
 from ..core.messages import LANGS, Reason, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
-from ..core.registry import game_class, manifest, manifests
+from ..core.registry import game_class, game_names, manifest, manifests
 from . import schemas
 from .botpool import BotPool
 from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
@@ -228,12 +228,15 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
     async def rules_page(request: Request) -> Response:
         name = request.path_params["game"]
-        lang = request.query_params.get("lang") or _accepted_language(request)
+        asked = request.query_params.get("lang")
+        if asked is not None and asked not in LANGUAGES:  # said in the browser's language
+            return _not_found_page(normalise_lang(request.headers.get("accept-language")),
+                                   Reason("server.rules_lang", lang=asked, langs=", ".join(LANGUAGES)))
+        lang = request_lang(request)
         try:
             html = render_rules(name, lang)
-        except WasserspieleError as exc:      # an unknown game or language: say which exist
-            return HTMLResponse(_page_html("en", "Wasserspiele", f"<h1>Not found</h1><p>{escape(str(exc))}</p>"),
-                                404, headers=PAGE_HEADERS)
+        except UnknownGame:
+            return _not_found_page(lang, Reason("server.no_game", game=name, games=", ".join(game_names())))
         return HTMLResponse(html, headers=PAGE_HEADERS)
 
     async def api_hint(request: Request) -> Response:
@@ -482,16 +485,9 @@ async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, l
     await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
 
 
-def _accepted_language(request: Request) -> str:
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return "en"
-
-
 RULES_TITLE = {"en": "Rules", "de": "Regeln"}
 BACK = {"en": "Back to the lobby", "de": "Zurück zur Lobby"}
+NOT_FOUND = {"en": "Not found", "de": "Nicht gefunden"}
 OTHER_LANG = {"en": ("de", "Deutsch"), "de": ("en", "English")}
 
 
@@ -502,6 +498,12 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
             f'<link rel="stylesheet" href="/static/style.css">\n<link rel="icon" href="data:,">\n</head>\n<body>\n'
             f'<header><a href="/" id="home">Wasserspiele</a><span class="spacer"></span>{header_extra}</header>\n'
             f'<main class="rules">\n{main}\n</main>\n</body>\n</html>\n')
+
+
+def _not_found_page(lang: str, reason: Reason) -> HTMLResponse:
+    """A server-rendered page that is not there (a rules page), said in `lang`."""
+    main = f'<h1>{NOT_FOUND[lang]}</h1>\n<p>{escape(reason.render(lang))}</p>\n<p><a href="/">{BACK[lang]}</a></p>'
+    return HTMLResponse(_page_html(lang, f"{NOT_FOUND[lang]} · Wasserspiele", main), 404, headers=PAGE_HEADERS)
 
 
 # A phone line holds about this many characters of a rules table (390 px at .85 rem),
