@@ -126,6 +126,18 @@ def test_notation_bad_text_raises_bad_notation_with_help(text):
     assert str(err.value)
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ("ZZ", "'ZZ' is not a card (rank 7 8 9 T J Q K A, then suit C D H S)"),
+    ("2H", "'2H' is not in the Watten deck (ranks 7 8 9 T J Q K A only)"),
+    ("X1", "'X1' is not in the Watten deck"),
+])
+def test_a_bad_card_is_described_by_the_watten_deck(text, says):
+    """Core's card parser describes the 54-card deck; a Watten player never hears of 2-6 or jokers."""
+    with pytest.raises(BadNotation) as err:
+        load("watten").parse_action(text)
+    assert says in str(err.value) and "joker" not in str(err.value)
+
+
 def test_illegal_card_not_held_says_so():
     state = start({3: "7C 9S TS QS KS"})
     with pytest.raises(IllegalAction) as err:

@@ -76,7 +76,10 @@ def card_id(text: str) -> int:
     i = CARD_ID.get(text)
     if i is not None:
         return i
-    c = parse_card(text)  # raises BadNotation for non-cards
+    try:
+        c = parse_card(text)  # other spellings of a card ("10H", "th")
+    except BadNotation:  # core's words describe the 54-card deck (2-6, jokers): say Watten's
+        raise BadNotation(f"{text!r} is not a card (rank 7 8 9 T J Q K A, then suit C D H S)") from None
     i = CARD_ID.get(c.name)
     if i is None:
         raise BadNotation(f"{text!r} is not in the Watten deck (ranks 7 8 9 T J Q K A only)")
