@@ -6,8 +6,8 @@ import random
 import pytest
 from scipy import stats as sp
 
-from wasserspiele.core.stats import (holm, mean_ci, mean_difference, proportion_difference, proportion_test, t95,
-                                     two_proportion_test, welch_test, wilson)
+from wasserspiele.core.stats import (NONNEGATIVE, holm, mean_ci, mean_difference, proportion_difference, proportion_test,
+                                     ratio_ci, t95, two_proportion_test, welch_test, wilson)
 
 
 def test_wilson_matches_reference_values():
@@ -56,6 +56,17 @@ def test_mean_and_welch_intervals_match_scipy():
     assert welch_test(xs, ys).p == pytest.approx(ref.pvalue, abs=1e-12)
     same = mean_difference(xs, xs)
     assert same.value == 0 and not same.excludes(0.0)
+
+
+def test_an_interval_is_cut_to_the_range_the_values_can_take():
+    """A count's mean over a few games had intervals such as 5.25 [-3.11, 13.61] lead changes."""
+    counts = [0, 0, 1, 20]
+    free, cut = mean_ci(counts), mean_ci(counts, NONNEGATIVE)
+    assert free.low < 0 and cut.low == 0.0 and (cut.value, cut.high) == (free.value, free.high)
+    assert mean_ci([3], NONNEGATIVE).low == 0.0 and mean_ci([3], NONNEGATIVE).high == math.inf
+    losses = [-4, 0, 0, -1]  # points lost (Seven Waters' cards in hand): never above 0
+    assert mean_ci(losses, (-math.inf, 0.0)).high == 0.0 < mean_ci(losses).high
+    assert ratio_ci([0, 0, 9], [3, 4, 1]).low < 0 == ratio_ci([0, 0, 9], [3, 4, 1], NONNEGATIVE).low
 
 
 def test_proportion_tests_match_reference_values():

@@ -62,6 +62,15 @@ class Estimate:
 
 NONE = Estimate(float("nan"), float("nan"), float("nan"), 0)
 
+# The range a per-game quantity can take: a mean of such values lies in it too, so its
+# interval is cut to it (a count's interval from a few games no longer dips below 0).
+ANY = (-math.inf, math.inf)
+NONNEGATIVE = (0.0, math.inf)
+
+
+def _within(e: Estimate, bounds: tuple[float, float]) -> Estimate:
+    return Estimate(e.value, max(e.low, bounds[0]), min(e.high, bounds[1]), e.n)
+
 
 def wilson(successes: float, n: int, z: float = Z95) -> Estimate:
     """Wilson score interval for a proportion (successes may be fractional win shares)."""
@@ -96,16 +105,17 @@ def _moments(xs: Sequence[float]) -> tuple[int, float, float]:
     return n, m, var
 
 
-def mean_ci(xs: Iterable[float]) -> Estimate:
-    """The mean with a Student t interval (one value: no interval)."""
+def mean_ci(xs: Iterable[float], bounds: tuple[float, float] = ANY) -> Estimate:
+    """The mean with a Student t interval (one value: no interval), cut to `bounds`,
+    the range every value (so the mean) lies in."""
     xs = list(xs)
     n, m, var = _moments(xs)
     if n == 0:
         return NONE
     if n == 1:
-        return Estimate(m, float("-inf"), float("inf"), 1)
+        return _within(Estimate(m, float("-inf"), float("inf"), 1), bounds)
     half = t95(n - 1) * math.sqrt(var / n)
-    return Estimate(m, m - half, m + half, n)
+    return _within(Estimate(m, m - half, m + half, n), bounds)
 
 
 def mean_difference(xs: Iterable[float], ys: Iterable[float]) -> Estimate:
@@ -138,20 +148,20 @@ def placements(scores: Sequence[float]) -> list[float]:
     return out
 
 
-def ratio_ci(nums: Sequence[float], dens: Sequence[float]) -> Estimate:
-    """Σnum / Σden over games with a delta-method (cluster) t interval."""
+def ratio_ci(nums: Sequence[float], dens: Sequence[float], bounds: tuple[float, float] = ANY) -> Estimate:
+    """Σnum / Σden over games with a delta-method (cluster) t interval, cut to `bounds`."""
     n = len(nums)
     total = math.fsum(dens)
     if n == 0 or total == 0:
         return NONE
     r = math.fsum(nums) / total
     if n < 2:
-        return Estimate(r, float("-inf"), float("inf"), n)
+        return _within(Estimate(r, float("-inf"), float("inf"), n), bounds)
     mean_den = total / n
     resid = math.fsum((y - r * x) ** 2 for y, x in zip(nums, dens)) / (n - 1)
     se = math.sqrt(resid / n) / mean_den
     half = t95(n - 1) * se
-    return Estimate(r, r - half, r + half, n)
+    return _within(Estimate(r, r - half, r + half, n), bounds)
 
 
 def ratio_difference(a: Estimate, b: Estimate) -> Estimate:

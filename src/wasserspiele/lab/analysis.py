@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.registry import load
-from ..core.stats import (NONE, Z95, Estimate, Test, estimate_test, holm, mean_ci, mean_difference, proportion_difference,
+from ..core.stats import (NONE, NONNEGATIVE, Z95, Estimate, Test, estimate_test, holm, mean_ci, mean_difference, proportion_difference,
                           proportion_test, ratio_ci, ratio_difference, two_proportion_test, welch_test, wilson)
 from .measures import Measure, measures_for
 from .study import Study, StudyResult
@@ -105,10 +105,10 @@ def measure_estimate(m: Measure, rows: list[dict]) -> Estimate:
     if m.kind == "mean":
         if m.name == "units":
             col = [r["units"] for r in rows]
-        return mean_ci(col)
+        return mean_ci(col, m.bounds)
     if m.kind == "share":
         return wilson(sum(col), len(col))
-    return ratio_ci(col, [r["measures"].get(m.denominator, 0) for r in rows])
+    return ratio_ci(col, [r["measures"].get(m.denominator, 0) for r in rows], m.bounds)
 
 
 def _team_credit(r: dict, team: tuple[int, ...]) -> float:
@@ -148,12 +148,16 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
     bot_vs_first = {b: proportion_difference(credit[b], seats[b], credit[ref], seats[ref])
                     for b in bots if seats[b] and b != ref}
     own = measures_for(game)
+
+    def count(values) -> Estimate:  # lead changes, lengths and margins are never below 0
+        return mean_ci(values, NONNEGATIVE)
+
     summary = ConditionSummary(
         label, p, teams, n, seat_win, seat_score, team_win, bot_win, 1.0 / len(teams),
         wilson(sum(r["shared"] for r in rows), n), wilson(sum(1 for r in rows if not r["winners"]), n),
-        wilson(sum(_close(r, teams) for r in rows), n), mean_ci(r.get("lead_changes", 0) for r in rows),
-        mean_ci(r["actions"] for r in rows), mean_ci(r["units"] for r in rows), own.units,
-        mean_ci(_margin(r, teams) for r in rows), [(m, measure_estimate(m, rows)) for m in own.describe],
+        wilson(sum(_close(r, teams) for r in rows), n), count(r.get("lead_changes", 0) for r in rows),
+        count(r["actions"] for r in rows), count(r["units"] for r in rows), own.units,
+        count(_margin(r, teams) for r in rows), [(m, measure_estimate(m, rows)) for m in own.describe],
         rows, bot_vs_first)
     fair = summary.bot_fair
     if len(teams) > 1:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import Game, State
+from ..core.stats import NONNEGATIVE
 from ..core.registry import manifest
 
 
@@ -31,6 +32,7 @@ class Measure:
     kind: str           # mean | share | ratio
     label: str          # what a designer reads
     denominator: str = ""  # ratio only: the denominator column
+    bounds: tuple[float, float] = NONNEGATIVE  # the values a game (or a ratio) can take
 
 
 class Measures:

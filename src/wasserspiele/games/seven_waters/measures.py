@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import math
 from itertools import combinations
 from typing import Any
 
 from ...core.protocol import State
+from ...core.stats import NONNEGATIVE
 from ...lab.measures import Measure, Measures
 
 
 _RANK_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 _CATEGORIES = ("slides", "river", "pool", "theme", "hand", "discards")
+# SW-5.2: cards left in hand and discards cost points; the others earn them
+_POINTS_BOUNDS = {c: (-math.inf, 0.0) if c in ("hand", "discards") else NONNEGATIVE for c in _CATEGORIES}
 
 
 def _card_value(card: str) -> int | None:
@@ -42,7 +46,8 @@ class SevenWatersMeasures(Measures):
         Measure("limit_reached", "share", "games in which the slide limit was reached"),
         Measure("limit_bites", "share", "games in which the limit stopped a slide the mover could build"),
         Measure("eight_slides", "share", "games with 8 slides (impossible under the limit)"),
-    ) + tuple(Measure(f"pts_{c}", "mean", f"points per player from {c}") for c in _CATEGORIES) + (
+    ) + tuple(Measure(f"pts_{c}", "mean", f"points per player from {c}", bounds=_POINTS_BOUNDS[c])
+              for c in _CATEGORIES) + (
         Measure("score_mismatch", "share", "games where the category sum differs from the score (a check)"),
     )
 
