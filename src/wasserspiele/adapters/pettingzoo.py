@@ -89,13 +89,11 @@ def _global_state(env) -> np.ndarray:
     return np.concatenate(env.codec.observe_states(env.game_state, range(env.game.players)))
 
 
-class WasserspieleAEC(AECEnv):
-    """One game of `game` per episode; `reset(seed=…)` makes the deal reproducible."""
+class _Common:
+    """What the AEC and the parallel env share: the game and codec, the agents and their
+    spaces, the global state, rendering (`metadata` is the env class's own)."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0", "is_parallelizable": False}
-
-    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any):
-        super().__init__()
+    def _setup(self, game: str | Game, options: dict[str, Any], render_mode: str | None) -> None:
         self.game, self.codec = load_with_codec(game, options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -111,6 +109,35 @@ class WasserspieleAEC(AECEnv):
 
     def action_space(self, agent: str):
         return self.action_spaces[agent]
+
+    def state(self) -> np.ndarray:
+        """The global state: every seat's observation vector, seat after seat."""
+        return _global_state(self)
+
+    def _render(self, seat: int | None) -> str | None:
+        """The position as `seat` sees it (None: a spectator) for the render mode."""
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
+            return None
+        text = render_text(self.game_state, seat)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class WasserspieleAEC(_Common, AECEnv):
+    """One game of `game` per episode; `reset(seed=…)` makes the deal reproducible."""
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0", "is_parallelizable": False}
+
+    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any):
+        super().__init__()
+        self._setup(game, options, render_mode)
 
     # -- episode ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -158,27 +185,11 @@ class WasserspieleAEC(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def state(self) -> np.ndarray:
-        """The global state: every seat's observation vector, seat after seat."""
-        return _global_state(self)
-
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        seat = self._seat[self.agent_selection] if self.game_state is not None else None
-        text = render_text(self.game_state, seat)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._render(self._seat[self.agent_selection] if self.game_state is not None else None)
 
 
-class WasserspieleParallel(ParallelEnv):
+class WasserspieleParallel(_Common, ParallelEnv):
     """One game per episode; each step takes an action from every seat whose decision
     is pending (all the secret picks of a simultaneous phase, else the one seat to
     move).  Actions of waiting agents are ignored; their mask is all zeros.
@@ -192,26 +203,12 @@ class WasserspieleParallel(ParallelEnv):
 
     def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, **options: Any):
-        self.game, self.codec = load_with_codec(game, options)
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.illegal_reward = float(illegal_reward)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
-        self.render_mode = render_mode
-        self.metadata = dict(self.metadata, name=f"wasserspiele_{self.game.name}_v0")
-        _declare_agents(self)
+        self._setup(game, options, render_mode)
         self.agents: list[str] = []
-        self._seeds = random.Random()
-        self.game_state = None
-        self._maps_key = None
-
-    def observation_space(self, agent: str):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str):
-        return self.action_spaces[agent]
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
         seats = [self._seat[a] for a in self.agents]
@@ -276,23 +273,8 @@ class WasserspieleParallel(ParallelEnv):
         self.agents = []
         return observations, rewards, terminations, truncations, infos
 
-    def state(self) -> np.ndarray:
-        """The global state: every seat's observation vector, seat after seat."""
-        return _global_state(self)
-
     def render(self) -> str | None:
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
-            return None
-        text = render_text(self.game_state, None)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+        return self._render(None)
 
 
 def parallel_env(game: str | Game, render_mode: str | None = None, **options: Any) -> WasserspieleParallel:
