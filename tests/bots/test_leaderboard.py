@@ -217,8 +217,8 @@ def test_leaderboard_command_writes_the_page_and_the_data(tmp_path):
 
 @pytest.mark.parametrize("words, says", [
     (["nope"], "unknown game 'nope'"),  # was a traceback
-    (["wasserloch", "--bots", "medium"], "ranks two bots or more, got 1"),  # was an empty table
-    (["wasserloch", "--bots", ","], "ranks two bots or more, got 0"),
+    (["wasserloch", "--bots", "medium"], "ranks two bots or more, got 1 (medium)"),  # was an empty table
+    (["wasserloch", "--bots", ","], "ranks two bots or more, got 0 (none)"),
 ])
 def test_the_leaderboard_command_refuses_what_it_cannot_rank(words, says):
     result = CliRunner().invoke(main, ["leaderboard", *words, "--games", "1", "--jobs", "1"])

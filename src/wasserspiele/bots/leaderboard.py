@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
@@ -355,6 +355,12 @@ def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, gam
     return Pairing(a.text, b.text, "".join(outcomes), cpu[a.text], cpu[b.text], (seed,))
 
 
+def check_bot_count(specs: Sequence[str]) -> None:
+    """A leaderboard ranks two bots or more (one bot has no pairing to play)."""
+    if len(specs) < 2:
+        raise BadOption(f"--bots: a leaderboard ranks two bots or more, got {len(specs)} ({', '.join(specs) or 'none'})")
+
+
 def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int, seed: int = 0,
                 jobs: int = 1, on_progress: Callable[[int], None] | None = None,
                 far_games: int | None = None, command: str = "") -> Leaderboard:
@@ -363,8 +369,7 @@ def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int
     game = load(name, **options)
     parsed = parse_bots(specs, game)
     texts = [s.text for s in parsed]
-    if len(texts) < 2:
-        raise BadOption(f"--bots: a leaderboard ranks two bots or more, got {len(texts)} ({', '.join(texts) or 'none'})")
+    check_bot_count(texts)
     if len(set(texts)) != len(texts):
         raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
     far = games if far_games is None else far_games

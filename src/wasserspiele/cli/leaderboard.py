@@ -33,7 +33,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
     duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
-    from ..bots.leaderboard import markdown, read_boards, round_robin, save_boards
+    from ..bots.leaderboard import check_bot_count, markdown, read_boards, round_robin, save_boards
     from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
     from .main import UsageFailure
@@ -53,10 +53,9 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
         _write(page, out)
         return
     specs = split_spec_texts([bots])
-    if len(specs) < 2:
-        raise click.BadParameter(f"a leaderboard ranks two bots or more, got {len(specs)}", param_hint="--bots")
     boards = []
     try:
+        check_bot_count(specs)  # before the first announcement
         names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
         if data is not None:
             read_boards(data)  # a broken data file stops the run before any play
