@@ -394,7 +394,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "intervals: Wilson score.",
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
         "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
-        "t quantiles are exact (scipy).",
+        "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
+        "(a count never below 0).",
         "Tests: a share against the fair share — the score test (the one the Wilson interval inverts); "
         "two shares — the two-proportion z test; two means — Welch's t test; two pooled ratios — a z test "
         "on their delta-method standard errors. The conditions are tested as independent samples "
