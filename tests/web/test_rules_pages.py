@@ -72,6 +72,8 @@ def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(c
     assert "there is no game called chess (games: seven_waters, wasserloch, watten, wildwasser" in r.text
     r = client.get("/rules/watten?lang=fr")
     assert r.status_code == 404 and "no rules in the language fr (languages: en, de)" in r.text
+    r = client.get("/rules/watten?lang=de-AT")  # a regional tag is its language
+    assert r.status_code == 200 and '<html lang="de">' in r.text
 
 
 @pytest.mark.parametrize("path, headers", [("/rules/chess?lang=de", {}),

@@ -56,7 +56,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
-from ..core.errors import BadRecord, ReplayError, UnknownGame
+from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
 from ..core.messages import LANGS, Reason, catalogue, normalise_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
@@ -229,7 +229,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def rules_page(request: Request) -> Response:
         name = request.path_params["game"]
         asked = request.query_params.get("lang")
-        if asked is not None and asked not in LANGUAGES:  # said in the browser's language
+        if asked and normalise_lang(asked) != asked.strip().lower()[:2]:  # said in the browser's language
             return _not_found_page(normalise_lang(request.headers.get("accept-language")),
                                    Reason("server.rules_lang", lang=asked, langs=", ".join(LANGUAGES)))
         lang = request_lang(request)
@@ -237,6 +237,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             html = render_rules(name, lang)
         except UnknownGame:
             return _not_found_page(lang, Reason("server.no_game", game=name, games=", ".join(game_names())))
+        except WasserspieleError as exc:  # a game without rules in this language: its loader's words
+            return _not_found_page(lang, Reason("text", text=str(exc)))
         return HTMLResponse(html, headers=PAGE_HEADERS)
 
     async def api_hint(request: Request) -> Response:
