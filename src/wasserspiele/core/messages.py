@@ -141,15 +141,18 @@ def catalogue(lang: str) -> Catalogue:
     return Catalogue(lang)
 
 
-def normalise_lang(value: str | None) -> str:
-    """A supported language from `de`, `de-AT`, or an Accept-Language header; default English."""
-    if not value:
-        return "en"
-    for part in value.split(","):
+def supported_lang(value: str | None) -> str | None:
+    """The first supported language `de`, `de-AT` or an Accept-Language header names; None if none."""
+    for part in (value or "").split(","):
         tag = part.split(";")[0].strip().lower()[:2]
         if tag in LANGS:
             return tag
-    return "en"
+    return None
+
+
+def normalise_lang(value: str | None) -> str:
+    """A supported language from `de`, `de-AT`, or an Accept-Language header; default English."""
+    return supported_lang(value) or "en"
 
 
 # -- rendering -------------------------------------------------------------------------

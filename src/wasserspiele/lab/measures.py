@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.protocol import Game, State
-from ..core.stats import NONNEGATIVE
 from ..core.registry import manifest
+from ..core.stats import NONNEGATIVE
 
 
 @dataclass(frozen=True)

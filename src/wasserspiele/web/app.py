@@ -57,7 +57,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
-from ..core.messages import LANGS, Reason, catalogue, normalise_lang
+from ..core.messages import LANGS, Reason, catalogue, normalise_lang, supported_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
@@ -229,7 +229,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def rules_page(request: Request) -> Response:
         name = request.path_params["game"]
         asked = request.query_params.get("lang")
-        if asked and normalise_lang(asked) != asked.strip().lower()[:2]:  # said in the browser's language
+        if asked and supported_lang(asked) is None:  # said in the browser's language
             return _not_found_page(normalise_lang(request.headers.get("accept-language")),
                                    Reason("server.rules_lang", lang=asked, langs=", ".join(LANGUAGES)))
         lang = request_lang(request)
