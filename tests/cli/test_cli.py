@@ -58,6 +58,22 @@ def test_scripted_human_game_explains_refusals_and_saves_on_quit(run, tmp_path):
     assert doc["actions"] == [] and len(doc["setup"]["decks"]) == 1
 
 
+def test_a_move_named_by_its_object_alone_is_taken_when_one_move_fits(run, tmp_path):
+    """`gepard` while picking is `pick cheetah`; `TC`, which four Seven Waters moves end
+    with, is asked back with the four, and nothing is played."""
+    save = tmp_path / "game.json"
+    result = run("play", "wildwasser", "--players", "2", "--seats", "human,random", "--seed", "3", "--lang", "de",
+                 "--save", str(save), input="gepard\nquit\n")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(save.read_text())
+    assert doc["actions"][0] == "0: pick cheetah"  # a pick made together with the bot's (records.md)
+    result = run("play", "seven_waters", "--seed", "3", "--save", str(save), input="tc\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert ("'tc' fits several moves: river TC, pool TC, theme TC, discard TC; type one of them"
+            in " ".join(result.output.split()))  # the console wraps at 80 columns
+    assert json.loads(save.read_text())["actions"] == []
+
+
 def test_scripted_human_moves_and_resume_continues_the_same_game(run, tmp_path):
     save = tmp_path / "game.json"
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--save", str(save),

@@ -129,6 +129,15 @@ class PlaySession:
         read = getattr(renderer(self.state.game.name), "read_action", None)
         return read(line, self.lang) if read else line
 
+    def fitting(self, line: str, legal) -> list:
+        """The legal moves whose notation ends with the words typed: a move named by what
+        it moves or takes alone (`gepard` for `pick cheetah`, `7-3` for `take 7-3`), as
+        players type when the phase leaves one verb.  Several fits are asked back, never
+        guessed."""
+        words = self.read(line).casefold().split()
+        n = len(words)
+        return [a for a in legal if str(a).casefold().split()[-n:] == words]
+
     @property
     def humans(self) -> list[int]:
         return [s for s, k in enumerate(self.kinds) if k == HUMAN]
@@ -250,7 +259,13 @@ class PlaySession:
             try:
                 action = self.state.game.parse_action(self.read(line))
             except BadNotation as exc:
-                self.console.print(self.t("not_understood", error=str(exc), text=line))
+                fits = self.fitting(line, legal)
+                if len(fits) == 1:
+                    return fits[0]
+                if fits:
+                    self.console.print(self.t("ambiguous", text=line, moves=", ".join(self.show(a) for a in fits)))
+                else:
+                    self.console.print(self.t("not_understood", error=str(exc), text=line))
                 continue
             reason = self.state.why_illegal(action, seat)
             if reason:
