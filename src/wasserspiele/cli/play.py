@@ -129,15 +129,6 @@ class PlaySession:
         read = getattr(renderer(self.state.game.name), "read_action", None)
         return read(line, self.lang) if read else line
 
-    def fitting(self, line: str, legal) -> list:
-        """The legal moves whose notation ends with the words typed: a move named by what
-        it moves or takes alone (`gepard` for `pick cheetah`, `7-3` for `take 7-3`), as
-        players type when the phase leaves one verb.  Several fits are asked back, never
-        guessed."""
-        words = self.read(line).casefold().split()
-        n = len(words)
-        return [a for a in legal if str(a).casefold().split()[-n:] == words]
-
     @property
     def humans(self) -> list[int]:
         return [s for s, k in enumerate(self.kinds) if k == HUMAN]
@@ -256,10 +247,11 @@ class PlaySession:
             if command == "hint":
                 self.console.print(self.hint(seat))
                 continue
+            text = self.read(line)
             try:
-                action = self.state.game.parse_action(self.read(line))
+                action = self.state.game.parse_action(text)
             except BadNotation as exc:
-                fits = self.fitting(line, legal)
+                fits = fitting(text, legal)
                 if len(fits) == 1:
                     return fits[0]
                 if fits:
@@ -272,6 +264,16 @@ class PlaySession:
                 self.console.print(self.t("refused", reason=reason.render(self.lang)))
                 continue
             return action
+
+
+def fitting(text: str, legal) -> list:
+    """The legal moves whose notation ends with the words of `text` (notation, as typed
+    words read): a move named by what it moves or takes alone (`cheetah` for `pick
+    cheetah`, `7-3` for `take 7-3`), as players type when the phase leaves one verb.
+    Several fits are asked back, never guessed."""
+    words = text.casefold().split()
+    n = len(words)
+    return [a for a in legal if str(a).casefold().split()[-n:] == words]
 
 
 def _word_entries(game: str) -> list[str]:
