@@ -459,6 +459,25 @@ def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_reme
     assert errors == []
 
 
+def test_seats_that_share_a_name_are_told_apart_by_their_number(browser, server):
+    """Two easy bots (or two players called Anna) are named with their seats wherever a seat
+    is named: the seat strip, the log, the results; a name of its own stays as it is."""
+    table = server.post("/api/tables", {"game": "wildwasser", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
+                                                                        {"kind": "bot", "level": "easy"},
+                                                                        {"kind": "bot", "level": "medium"}]})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#seats [data-seat='2']:has-text('Bot (easy, seat 2)')")
+    assert "Bot (easy, seat 1)" in page.inner_text("#seats [data-seat='1']")
+    assert "Bot (medium)" in page.inner_text("#seats [data-seat='3']")
+    assert "seat" not in page.inner_text("#seats [data-seat='3']").lower()
+    page.evaluate("localStorage.setItem('lang', 'de')")
+    page.reload()
+    page.wait_for_selector("#seats [data-seat='2']:has-text('Bot (leicht, Platz 2)')")
+    assert errors == []
+
+
 # ---------------------------------------------------------------- replay
 def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
     table = finished_table(server, "watten", {"target": 2})

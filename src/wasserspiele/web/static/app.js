@@ -204,12 +204,17 @@ async function lobby() {
 // One screen: the play column (turn, seats and scores, the board you act on, your hand,
 // the move buttons) fills the window; the side column (summary, log, details) sits to the
 // right on a wide screen and below the play column on a phone.
+// A seat is called by its player's name, its bot's level or its number; a name two seats
+// share (two easy bots, two players called Anna) names the seat too, so that the log, the
+// turn and the results tell them apart.  Worded when asked: a language switch renames.
 function seatNamerFor(seats) {
+  const own = (s) => s?.name || (s?.kind === "bot" ? t("bot_named", { level: t("level_" + s.level) }) : "");
   return (n) => {
     const s = seats?.[n];
-    if (s?.name) return s.name;
-    if (s?.kind === "bot") return t("bot_named", { level: t("level_" + s.level) });
-    return t("seat", { n });
+    const name = own(s);
+    if (!name) return t("seat", { n });
+    if ((seats || []).filter((other) => own(other) === name).length < 2) return name;
+    return s.name ? t("named_at", { name, n }) : t("bot_named_at", { level: t("level_" + s.level), n });
   };
 }
 
