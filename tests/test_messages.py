@@ -27,7 +27,11 @@ def _fields(template: str) -> set[str]:
 
 # parameters a translation may use that the English text leaves out (the English error
 # message already quotes the text; German replaces the English error by its own words)
-_EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"}}
+_EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"},
+          # a refused option: English names it as the command line and the API spell it
+          # (`name`), German by the label its lobby shows (`option`, the term GAME.NAME)
+          **{f"option.{c}": {"option"} for c in ("above", "below", "check", "no_seat", "not_bool", "not_choice",
+                                                  "not_finite", "not_integer", "not_number", "null")}}
 
 
 def test_every_code_has_text_in_both_languages():

@@ -127,6 +127,10 @@ CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web wo
     ("wildwasser.no_such_player", {"seat": 4, "last": 2}),
     ("web.cards_n", {"n": 1}), ("web.cards_n", {"n": 7}), ("web.moves_n", {"n": 1}),
     ("web.seat", {"n": 2}), ("web.refused", {"reason": "x"}), ("web.app_title", {}),
+    ("option.above", {"name": "rounds", "option": "wasserloch.rounds", "value": "100", "maximum": "99"}),
+    ("option.not_choice", {"name": "river_flow", "option": "wildwasser.river_flow", "value": "'up'",
+                           "choices": "forward, back"}),
+    ("option.below", {"name": "x", "option": "x", "value": "0", "minimum": "1"}),  # no game: the name
 ]
 
 
@@ -208,6 +212,34 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
     assert page.evaluate(ask, passed_on) == "option players: 9 is above the maximum 4"  # English says what
+    ctx.close()
+
+
+def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_count(browser, server):
+    """A German lobby said only that 'an option' was wrong; a huge player count typed into
+    the form drew a seat row for each player and hung the page."""
+    ctx = new_context(browser, "phone", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    page.select_option("#game", "wasserloch")
+    page.fill("#opt-players", "1000000000")
+    page.locator("#opt-players").dispatch_event("change")
+    assert page.locator("select[id^='seat-']").count() == 4   # the option's maximum
+    page.click("#create")
+    page.wait_for_selector("#create-error")
+    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Spieler“: 1000000000 liegt über dem Höchstwert 4"
+    page.fill("#opt-players", "3")
+    page.locator("#opt-players").dispatch_event("change")
+    page.fill("#opt-rounds", "2.5")                           # not cut to 2 behind the player's back
+    page.locator("#opt-rounds").dispatch_event("change")
+    page.click("#create")
+    page.wait_for_selector("#create-error:has-text('Durchgänge')")
+    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Durchgänge“: 2.5 ist keine ganze Zahl"
+    assert errors == []
     ctx.close()
 
 

@@ -57,6 +57,27 @@ def test_options_without_a_declared_maximum_have_one(client):
                 assert o["maximum"] is not None, (g["name"], o["name"])
 
 
+@pytest.mark.parametrize("options, code, params, german", [
+    ({"rounds": 100}, "option.above", {"name": "rounds", "option": "wasserloch.rounds", "value": "100", "maximum": "99"},
+     "Option „Durchgänge“: 100 liegt über dem Höchstwert 99"),
+    ({"players": 2, "first_player": 2}, "option.no_seat",
+     {"name": "first_player", "option": "wasserloch.first_player", "value": 2, "n": 2, "last": 1},
+     "Option „Startspieler“: Platz 2 gibt es bei 2 Spielern nicht (Plätze 0 bis 1)"),
+    ({"rounds": 2.5}, "option.not_integer", {"name": "rounds", "option": "wasserloch.rounds", "value": "2.5"},
+     "Option „Durchgänge“: 2.5 ist keine ganze Zahl"),
+])
+def test_a_bad_option_is_refused_with_its_code_so_a_german_page_names_the_option(client, options, code, params,
+                                                                                 german):
+    """The lobby showed German players only 'an option has a value the game does not take':
+    the refusal was English text passed on.  Now it has a code and parameters, and the
+    German message names the option as the lobby labels it."""
+    body = refused(client.post("/api/tables", json={"game": "wasserloch", "options": options},
+                               headers={"Accept-Language": "de"}), 400, "bad_option")
+    assert body["reason_code"] == code and body["params"] == params
+    assert body["message"] == german
+    assert body["reason"].startswith(f"option {params['name']}: ")  # API clients keep the English
+
+
 @pytest.mark.parametrize("option", ["name", "self"])
 def test_an_option_named_like_a_parameter_is_an_unknown_option(client, option):
     """Found by the generated inputs below: `{"options": {"name": null}}` reached

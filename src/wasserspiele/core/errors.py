@@ -17,7 +17,12 @@ class UnknownGame(WasserspieleError, KeyError):
 
 
 class BadOption(WasserspieleError, ValueError):
-    """An unknown option name or a value outside the option's range."""
+    """An unknown option name or a value outside the option's range; `reason` says
+    which (a messages.Reason, plain text as the code `text`), str() in English."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason_of(reason)
 
 
 class BadNotation(WasserspieleError, ValueError):

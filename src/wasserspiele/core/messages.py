@@ -177,12 +177,16 @@ def terms(value: Any, kind: str, lang: str) -> str:
 
 def term(value: Any, kind: str, lang: str) -> str:
     """One word from the catalogue: entry `kind.value`, else the template `kind` applied
-    to the value, else the value itself."""
+    to the value, else the value itself; the kinds `card`, `letter` and `option` are
+    built in."""
     if kind == "card":
         return card_text(str(value), lang)
     if kind == "letter":
         return chr(ord("A") + int(value))
     cat = catalogue(lang)
+    if kind == "option":  # GAME.NAME: the option's label on the game's pages, else its name
+        game, _, name = str(value).rpartition(".")
+        return (cat.text(f"{game}.web.opt.{name}") if game else None) or name
     found = cat.text(f"{kind}.{value}")
     if found is not None:
         return found

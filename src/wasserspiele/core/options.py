@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .errors import BadOption
+from .messages import Reason
 
 _NULL_WORDS = {"null", "none", "off"}
 _TRUE_WORDS = {"true", "yes", "on", "1"}
@@ -23,7 +24,8 @@ class Option:
     kind is one of: "int", "float", "bool", "choice".  `nullable` lets the value
     be None (spelled `null` on the command line).  `check` may refine validation
     given all option values (e.g. a seat must be below the player count); it
-    returns an error text or None.
+    returns None, or why not: a catalogue code and its parameters (the option's name and
+    label are added) or a text.
     """
 
     name: str
@@ -34,7 +36,8 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     nullable: bool = False
-    check: Callable[[Any, Mapping[str, Any]], str | None] | None = field(default=None, compare=False)
+    check: Callable[[Any, Mapping[str, Any]], tuple[str, dict[str, Any]] | str | None] | None = field(
+        default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind == "int" and self.maximum is None:
@@ -54,7 +57,13 @@ class Option:
             values += " | null"
         return values
 
-    def parse_text(self, text: str) -> Any:
+    def problem(self, code: str, game: str = "", **params: Any) -> BadOption:
+        """The refusal `code` (`option.*` in the catalogue) of a value of this option:
+        `name` for the command line and the API, `option` (GAME.NAME, the `option` term)
+        for a page that shows the option's label."""
+        return BadOption(Reason(code, name=self.name, option=f"{game}.{self.name}" if game else self.name, **params))
+
+    def parse_text(self, text: str, game: str = "") -> Any:
         """Turn command-line text into a value of this option's kind."""
         t = text.strip()
         if self.nullable and t.lower() in _NULL_WORDS:
@@ -68,40 +77,41 @@ class Option:
                     raise ValueError(t)
                 return value
         except ValueError:
-            raise BadOption(f"option {self.name}: {text!r} is not a{'n' if self.kind == 'int' else ''} {self.kind}") from None
+            raise self.problem("option.not_integer" if self.kind == "int" else "option.not_number", game,
+                               value=repr(text)) from None
         if self.kind == "bool":
             if t.lower() in _TRUE_WORDS:
                 return True
             if t.lower() in _FALSE_WORDS:
                 return False
-            raise BadOption(f"option {self.name}: {text!r} is not true or false")
+            raise self.problem("option.not_bool", game, value=repr(text))
         return t
 
-    def validate(self, value: Any) -> Any:
+    def validate(self, value: Any, game: str = "") -> Any:
         """Check a (JSON or Python) value against the option's kind and range; return it normalised."""
         if value is None:
             if self.nullable:
                 return None
-            raise BadOption(f"option {self.name}: null is not allowed (takes {self.describe()})")
+            raise self.problem("option.null", game, takes=self.describe())
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise BadOption(f"option {self.name}: {value!r} is not an integer")
+                raise self.problem("option.not_integer", game, value=repr(value))
         elif self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise BadOption(f"option {self.name}: {value!r} is not a number")
+                raise self.problem("option.not_number", game, value=repr(value))
             value = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
             if not math.isfinite(value):  # NaN compares false with every bound: refuse it here
-                raise BadOption(f"option {self.name}: {value!r} is not a finite number")
+                raise self.problem("option.not_finite", game, value=repr(value))
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise BadOption(f"option {self.name}: {value!r} is not true or false")
+                raise self.problem("option.not_bool", game, value=repr(value))
         elif self.kind == "choice":
             if value not in self.choices:
-                raise BadOption(f"option {self.name}: {value!r} is not one of {', '.join(self.choices)}")
+                raise self.problem("option.not_choice", game, value=repr(value), choices=", ".join(self.choices))
         if self.minimum is not None and value < self.minimum:
-            raise BadOption(f"option {self.name}: {value!r} is below the minimum {self.minimum:g}")
+            raise self.problem("option.below", game, value=repr(value), minimum=f"{self.minimum:g}")
         if self.maximum is not None and value > self.maximum:
-            raise BadOption(f"option {self.name}: {value!r} is above the maximum {self.maximum:g}")
+            raise self.problem("option.above", game, value=repr(value), maximum=f"{self.maximum:g}")
         return value
 
 
@@ -111,15 +121,18 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any], game
     unknown = [k for k in given if k not in by_name]
     if unknown:
         names = ", ".join(sorted(by_name))
-        raise BadOption(f"{game} has no option {unknown[0]!r} (options: {names})")
+        raise BadOption(Reason("option.unknown", game=game, key=repr(unknown[0]), names=names))
     values = {o.name: o.default for o in declared}
     for name, value in given.items():
-        values[name] = by_name[name].validate(value)
+        values[name] = by_name[name].validate(value, game)
     for o in declared:
         if o.check is not None:
             problem = o.check(values[o.name], values)
+            if isinstance(problem, tuple):  # (code, params): the option's name and label added
+                code, params = problem
+                raise o.problem(code, game, **params)
             if problem:
-                raise BadOption(f"option {o.name}: {problem}")
+                raise o.problem("option.check", game, problem=str(problem))
     return values
 
 
@@ -129,19 +142,19 @@ def parse_option_texts(declared: tuple[Option, ...], texts: list[str], game: str
     out: dict[str, Any] = {}
     for text in texts:
         if "=" not in text:
-            raise BadOption(f"option {text!r}: expected key=value")
+            raise BadOption(Reason("option.key_value", text=repr(text)))
         key, _, raw = text.partition("=")
         key = key.strip()
         if key not in by_name:
             names = ", ".join(sorted(by_name))
-            raise BadOption(f"{game} has no option {key!r} (options: {names})")
-        out[key] = by_name[key].parse_text(raw)
+            raise BadOption(Reason("option.unknown", game=game, key=repr(key), names=names))
+        out[key] = by_name[key].parse_text(raw, game)
     return out
 
 
-def seat_check(value: Any, values: Mapping[str, Any]) -> str | None:
+def seat_check(value: Any, values: Mapping[str, Any]) -> tuple[str, dict[str, Any]] | None:
     """A seat-valued option must name a seat of the table."""
     players = values.get("players")
     if players is not None and not 0 <= value < players:
-        return f"seat {value} does not exist with {players} players (seats 0..{players - 1})"
+        return "option.no_seat", {"value": value, "n": players, "last": players - 1}
     return None

@@ -792,7 +792,7 @@ class Hub:
         except UnknownGame as exc:
             raise Refused("bad_request", str(exc)) from None  # the registry names the games
         except BadOption as exc:
-            raise Refused("bad_option", str(exc)) from None
+            raise Refused("bad_option", exc.reason) from None  # which option, in the client's words
         seats_in = spec.seats
         if seats_in is None:
             seats_in = [schemas.SeatSpec(kind=HUMAN)] + [schemas.SeatSpec(kind=BOT, level="medium")] * (game.players - 1)

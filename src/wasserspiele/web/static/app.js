@@ -74,8 +74,13 @@ async function lobby() {
     document.body.dataset.lobby = "ready";  // the form will not be redrawn under the user now
   }
 
+  // the seat rows follow the count typed, kept within the option's range (a count outside
+  // it is the server's to refuse, naming the option; a billion rows would hang the page)
   function players() {
-    return current.fixed_players || values.players;
+    if (current.fixed_players) return current.fixed_players;
+    const o = current.options.find((x) => x.name === "players");
+    const n = Math.trunc(Number(values.players));
+    return Math.min(Math.max(Number.isFinite(n) ? n : o.default, o.minimum ?? 1), o.maximum ?? o.default);
   }
 
   function resetGame(name) {
@@ -101,16 +106,15 @@ async function lobby() {
       input = h("select", { id, name: o.name, onchange: (e) => set(e.target.value) },
         o.choices.map((c) => h("option", { value: c, selected: c === v ? true : null }, t(`${current.name}.${o.name}.${c}`) === `${current.name}.${o.name}.${c}` ? c : t(`${current.name}.${o.name}.${c}`))));
     } else {
-      const parse = (raw) => (raw === "" ? o.default : (o.kind === "float" ? parseFloat(raw) : parseInt(raw, 10)));
+      // the number as typed (2.5 in a whole-number field is refused by the server, naming
+      // the option, rather than cut to 2 here); empty is the default
+      const parse = (raw) => (raw === "" ? o.default : Number(raw));
       input = h("input", { id, type: "number", name: o.name, value: v === null ? "" : v,
         step: o.kind === "float" ? "any" : "1", min: o.minimum ?? null, max: o.maximum ?? null,
         disabled: v === null ? true : null,
         // keep what is typed at once: the lists arriving re-render the form before any change event
         oninput: (e) => { if (e.target.value !== "") values[o.name] = parse(e.target.value); },
-        onchange: (e) => {
-          const raw = e.target.value;
-          set(raw === "" ? o.default : (o.kind === "float" ? parseFloat(raw) : parseInt(raw, 10)));
-        } });
+        onchange: (e) => set(parse(e.target.value)) });
     }
     const parts = [input];
     if (o.nullable) {

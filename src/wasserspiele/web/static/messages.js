@@ -3,7 +3,8 @@
 // `{name:kind}` prints it as a term (entry `kind.value`, else the template `kind` with
 // {value}, else the value); a list prints each item as a term joined as a list of the
 // language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
-// `card` (a card in the language's letters) and `letter` (seat 2 → C); `{{`/`}}` are
+// `card` (a card in the language's letters), `letter` (seat 2 → C) and `option`
+// (GAME.NAME → the option's label); `{{`/`}}` are
 // braces.  An entry with plural forms is chosen by the parameter `n` with the plural
 // rule the catalogue sends (a C expression in n, evaluated here without `eval`, which
 // the page's content security policy forbids).  No DOM here: tests import it as it is.
@@ -101,6 +102,11 @@ export class Catalogue {
   term(value, kind) {
     if (kind === "card") return this.card(String(value));
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
+    if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
+      const dot = String(value).lastIndexOf(".");
+      const name = String(value).slice(dot + 1);
+      return (dot > 0 ? this.text(`${String(value).slice(0, dot)}.web.opt.${name}`) : undefined) || name;
+    }
     const found = this.text(`${kind}.${value}`);
     if (found !== undefined) return found;
     const template = this.text(kind);
