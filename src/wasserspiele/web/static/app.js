@@ -156,7 +156,7 @@ async function lobby() {
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
         `${gameTitle(tb.game, GAMES[tb.game])} · ${t("moves_n", { n: tb.moves })} · `,
-        tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : t("bot_named", { level: t("level_" + s.level) })).join(", "),
+        tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : botName(s.level)).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
 
@@ -208,17 +208,30 @@ async function lobby() {
 // One screen: the play column (turn, seats and scores, the board you act on, your hand,
 // the move buttons) fills the window; the side column (summary, log, details) sits to the
 // right on a wide screen and below the play column on a phone.
+function botName(level, n) {
+  return n === undefined ? t("bot_named", { level: t("level_" + level) }) : t("bot_named_at", { level: t("level_" + level), n });
+}
+
 // A seat is called by its player's name, its bot's level or its number; a name two seats
 // share (two easy bots, two players called Anna) names the seat too, so that the log, the
 // turn and the results tell them apart.  Worded when asked: a language switch renames.
 function seatNamerFor(seats) {
-  const own = (s) => s?.name || (s?.kind === "bot" ? t("bot_named", { level: t("level_" + s.level) }) : "");
+  // who a seat is, whatever the language: its name, its bot level, or nobody in particular
+  const key = (s) => s?.name ? `name:${s.name}` : s?.kind === "bot" ? `bot:${s.level}` : "";
+  const shared = new Set();
+  const seen = new Set();
+  for (const s of seats || []) {
+    const k = key(s);
+    if (k && seen.has(k)) shared.add(k);
+    seen.add(k);
+  }
   return (n) => {
     const s = seats?.[n];
-    const name = own(s);
-    if (!name) return t("seat", { n });
-    if ((seats || []).filter((other) => own(other) === name).length < 2) return name;
-    return s.name ? t("named_at", { name, n }) : t("bot_named_at", { level: t("level_" + s.level), n });
+    const k = key(s);
+    if (!k) return t("seat", { n });
+    const at = shared.has(k) ? n : undefined;
+    if (s.name) return at === undefined ? s.name : t("named_at", { name: s.name, n });
+    return botName(s.level, at);
   };
 }
 

@@ -103,9 +103,8 @@ export class Catalogue {
     if (kind === "card") return this.card(String(value));
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
     if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
-      const dot = String(value).lastIndexOf(".");
-      const name = String(value).slice(dot + 1);
-      return (dot > 0 ? this.text(`${String(value).slice(0, dot)}.web.opt.${name}`) : undefined) || name;
+      const text = String(value), dot = text.lastIndexOf("."), name = text.slice(dot + 1);
+      return (dot > 0 ? this.text(`${text.slice(0, dot)}.web.opt.${name}`) : undefined) || name;
     }
     const found = this.text(`${kind}.${value}`);
     if (found !== undefined) return found;
