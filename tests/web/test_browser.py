@@ -478,6 +478,37 @@ def test_seats_that_share_a_name_are_told_apart_by_their_number(browser, server)
     assert errors == []
 
 
+def test_a_double_click_on_a_move_sends_it_once_and_shows_no_refusal(browser, server):
+    """A double-click (or a held Enter) on a move's button used to send the move twice: the
+    second, based on the position the first had left, came back as a red "your move was
+    based on move 0, but the game is at move 1".  The page now sends a move once and
+    marks its choices busy until the server answers."""
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
+    errors: list[str] = []
+    page = new_page(browser, errors)
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    page.goto(server.base + table["seats"][3]["link"])  # the dealer's right chooses trump first (buttons)
+    page.wait_for_selector("#turn[data-mine='1']")
+    page.wait_for_selector(BUTTON)
+    n = current_n(page)
+    # both clicks in one task, before any answer can arrive: the second meets the busy page
+    busy = page.evaluate(f"""() => {{ const b = document.querySelector('{BUTTON}');
+                                      b.click();
+                                      const busy = document.querySelector('#actions').getAttribute('aria-busy');
+                                      b.click();
+                                      return busy; }}""")
+    assert busy == "true"
+    page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    moves = [json.loads(f) for f in sent if json.loads(f).get("type") == "move"]
+    assert len(moves) == 1 and moves[0]["action"].startswith("trump ")
+    assert page.locator("#notice.refused").count() == 0
+    assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
+    # the next decision is offered as usual, not busy
+    assert page.get_attribute("#actions", "aria-busy") is None or page.locator("#actions").count() == 0
+    assert errors == []
+
+
 # ---------------------------------------------------------------- replay
 def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
     table = finished_table(server, "watten", {"target": 2})

@@ -148,9 +148,10 @@ def keyboard_move(page) -> None:
     page.keyboard.press("Enter")
     page.wait_for_function(
         """(n) => { const t = document.querySelector('#turn');
-                    return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
-                           || document.querySelector('#actions button[data-action]')
-                           || document.querySelector('.clickable.selected'); }""", arg=n)
+                    if (!t || +t.dataset.n !== n || t.dataset.mine !== '1') return true;
+                    return !document.querySelector('#actions[aria-busy]')  // a move on its way
+                           && !!(document.querySelector('#actions button[data-action]')
+                                 || document.querySelector('.clickable.selected')); }""", arg=n)
 
 
 SHORT = {"wasserloch": {"players": 2, "rounds": 1}, "seven_waters": {}, "watten": {"target": 3},

@@ -24,13 +24,14 @@ _WORD = re.compile(r"[A-Za-z']+")
 # short games: one round of Wasserloch for two, Watten to 3 points, Wildwasser for two
 SHORT = {"wasserloch": {"players": 2, "rounds": 1}, "seven_waters": {}, "watten": {"target": 3},
          "wildwasser": {"players": 2}}
-# a click the page answered: the position moved on, buttons or a selection appeared, or
-# it explained why the element fits no move now
+# a click the page answered: the position moved on, or (no move of the page on its way to
+# the server) buttons or a selection appeared, or it explained why the element fits no move now
 ANSWERED = """(n) => { const t = document.querySelector('#turn');
-                        return !t || +t.dataset.n !== n || t.dataset.mine !== '1'
-                               || document.querySelector('#actions button[data-action]')
-                               || document.querySelector('.clickable.selected')
-                               || document.querySelector('#notice.info'); }"""
+                        if (!t || +t.dataset.n !== n || t.dataset.mine !== '1') return true;
+                        return !document.querySelector('#actions[aria-busy]')
+                               && !!(document.querySelector('#actions button[data-action]')
+                                     || document.querySelector('.clickable.selected')
+                                     || document.querySelector('#notice.info')); }"""
 # every text the live region is given, kept as it comes (each announcement replaces the last)
 RECORD_ANNOUNCEMENTS = """
   window.__said = [];

@@ -336,6 +336,10 @@ function tablePage(tableId) {
   let closedForGood = false;
   let retry = 0;
   let summary = null;         // the last hand's or round's summary
+  // the move number a move of this page was sent at, until the server answers it: a
+  // second click meanwhile (a double-click, a held Enter) is not sent, as the server
+  // would refuse it as stale once the first has moved the game on
+  let sentAt = null;
 
   if (token) remember({ table: tableId, seat: +params.get("seat"), link: location.pathname + location.hash });
 
@@ -344,9 +348,12 @@ function tablePage(tableId) {
   }
 
   function play(action, node) {
+    if (sentAt === msg.n) return;
     notice = node ? { text: "", cls: "", key: node.dataset.key } : null;
     hint = null;
+    sentAt = msg.n;
     send({ type: "move", action, n: msg.n });
+    render();
   }
 
   function explain(key, node) {
@@ -384,7 +391,7 @@ function tablePage(tableId) {
     setSeatNamer(seatNamerFor(msg.seats));
     if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link: location.pathname + location.hash });
     if (moved || !picker) picker = null;
-    if (moved) { notice = null; hint = null; }
+    if (moved) { notice = null; hint = null; sentAt = null; }
     const game = GAMES[msg.game];
     if (prev && moved) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
@@ -406,6 +413,7 @@ function tablePage(tableId) {
         if (notice?.conn) notice = null;
         pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
+        sentAt = null;
         notice = { text: t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key };
         if (data.code === "bad_token" || data.code === "no_table") closedForGood = true;
         if (data.code === "stale") send({ type: "sync" });
@@ -417,6 +425,7 @@ function tablePage(tableId) {
       }
     });
     socket.addEventListener("close", () => {
+      sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
       notice = { text: t("reconnecting"), cls: "refused", conn: true };
       render();
@@ -471,7 +480,8 @@ function tablePage(tableId) {
           notice.replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
-    const actions = msg.legal.length ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices") },
+    const actions = msg.legal.length ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices"),
+                                                 "aria-busy": sentAt === msg.n ? "true" : null },
       buttons.map((e) => h("button", { "data-action": e.action, class: hint?.action === e.action ? "hinted" : null,
                                        onclick: () => play(e.action) }, e.label)),
       picker.selected.size ? h("button", { id: "clear", class: "secondary", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
