@@ -116,5 +116,5 @@ def test_ismcts_opponents_with_their_settings():
     while not done:
         _obs, _r, done, _t, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert env.state.is_terminal()
-    with pytest.raises(TypeError):
+    with pytest.raises(BadOption, match="the ismcts bot has no setting 'iterationz'"):
         WasserspieleEnv("wasserloch", opponents="ismcts", opponent_options={"ismcts": {"iterationz": 5}})

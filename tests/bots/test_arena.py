@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -42,6 +44,18 @@ def test_bot_specs_take_settings_and_levels():
         parse_bots(["robot"], load("wasserloch"))
     with pytest.raises(BadOption, match="not NAME=VALUE"):
         parse_bot_spec("ismcts:iterations")
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("ismcts:iterationz=5", "the ismcts bot has no setting 'iterationz' (its settings: iterations, seconds,"),
+    ("expert:depth=3", "the ismcts bot has no setting 'depth'"),
+    ("learned:iterations=5", "the learned bot has no setting 'iterations' (its settings: weights, search,"),
+    # a bot that takes no settings used to ignore any it was given
+    ("random:iterations=5", "the random bot has no setting 'iterations' (its settings: blunder)"),
+])
+def test_a_misspelt_bot_setting_is_named_with_the_settings_the_bot_takes(spec, message):
+    with pytest.raises(BadOption, match=re.escape(message)):
+        parse_bots([spec], load("wasserloch"))
 
 
 def test_too_many_bots_for_the_table_is_an_error():

@@ -107,7 +107,7 @@ def test_eof_on_input_saves_and_stops(run, tmp_path):
     (["play", "wasserloch", "--seats", "human,robot,random"], "unknown seat kind 'robot'"),
     (["play", "wasserloch", "--seats", "human,random"], "names 2 seat(s) but the game has 3"),
     (["play", "wasserloch", "--seats", "human,hard:iterations=0,random"], "bot spec 'hard:iterations=0'"),
-    (["play", "wasserloch", "--seats", "human,ismcts:depth=3,random"], "unexpected keyword argument 'depth'"),
+    (["play", "wasserloch", "--seats", "human,ismcts:depth=3,random"], "the ismcts bot has no setting 'depth' (its settings: iterations,"),
     (["play"], "name a game"),
     (["rules", "chess"], "unknown game"),
 ])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import random
 from importlib import import_module
 from typing import Callable
@@ -54,7 +55,7 @@ def _python(game: Game, seed: int | None, factory: str = "", **kwargs) -> Bot:
 
 
 BOT_KINDS: dict[str, Callable[..., Bot]] = {
-    "random": lambda game, seed, **kwargs: RandomBot(seed),
+    "random": lambda game, seed: RandomBot(seed),
     "heuristic": _heuristic,
     "ismcts": _ismcts,
     "learned": _learned,
@@ -80,11 +81,54 @@ def unavailable(kind: str, game: Game) -> str | None:
 COMMON_SETTINGS = ("blunder",)
 
 
+# Arguments of a bot's constructor that are not settings: the factory passes them, or they
+# are objects (a learned guide, a network) no spec can spell.
+_NOT_SETTINGS = frozenset({"self", "seed", "game", "guide", "network"})
+
+
+def _bot_class(kind: str, game: Game) -> type | None:
+    """The class a kind's factory builds (None: `python`, whose factory is the user's)."""
+    if kind == "random":
+        return RandomBot
+    if kind == "heuristic":
+        try:
+            return game.manifest.plugin("heuristic")
+        except PluginMissing:
+            return None  # the factory says so
+    if kind == "ismcts":
+        from .ismcts import ISMCTSBot
+        return ISMCTSBot
+    if kind == "learned":
+        from .learned import LearnedBot
+        return LearnedBot
+    return None
+
+
+def bot_settings(kind: str, game: Game) -> tuple[str, ...] | None:
+    """The settings (keyword arguments) a bot of `kind` takes for `game`, besides
+    COMMON_SETTINGS, read from its constructor; None if the kind's factory checks its own."""
+    cls = _bot_class(kind, game)
+    if cls is None:
+        return None
+    params = inspect.signature(cls.__init__).parameters.values()
+    return tuple(p.name for p in params if p.name not in _NOT_SETTINGS
+                 and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+
+
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
-    factory = BOT_KINDS.get(kind.strip().lower())
+    kind = kind.strip().lower()
+    factory = BOT_KINDS.get(kind)
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
+    # a misspelt setting is named, never passed on to fail as a TypeError (or, for a bot
+    # that takes none, ignored)
+    known = bot_settings(kind, game)
+    if known is not None:
+        unknown = [k for k in kwargs if k not in known and k not in COMMON_SETTINGS]
+        if unknown:
+            takes = ", ".join((*known, *COMMON_SETTINGS))
+            raise BadOption(f"the {kind} bot has no setting {unknown[0]!r} (its settings: {takes})")
     blunder = kwargs.pop("blunder", 0)
     if isinstance(blunder, bool) or not isinstance(blunder, (int, float)) or not 0 <= blunder <= 1:
         raise BadOption(f"blunder={blunder!r}: the share of moves played at random must be a number "

@@ -194,10 +194,8 @@ def check_spec(spec: BotSpec, game: Game) -> None:
                                     f"(traits of the {game.name} heuristic: {', '.join(names)})")
                 if isinstance(value, bool) or not isinstance(value, (int, float)):
                     raise BadOption(f"bot spec {spec.text!r}: trait {name} needs a number, not {value!r}")
+    here = f" ({spec.level} is the {kind} bot for {game.name})" if kind != spec.kind else ""
     try:
         spec.make(game, 0)
-    except BadOption as exc:
-        raise BadOption(f"bot spec {spec.text!r}: {exc}") from None
-    except (TypeError, ValueError, ImportError) as exc:
-        here = f" ({spec.level} is the {kind} bot for {game.name})" if kind != spec.kind else ""
+    except (BadOption, TypeError, ValueError, ImportError) as exc:
         raise BadOption(f"bot spec {spec.text!r}{here}: {exc}") from None
