@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from wasserspiele.cli.main import main
-from wasserspiele.core.records import replay
+from wasserspiele.core.records import read_record, replay
 
 
 @pytest.fixture
@@ -115,6 +115,34 @@ def test_bad_input_exits_2_with_a_message(run, args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+@pytest.mark.parametrize("args", [
+    ["play", "wasserloch", "--seats", "human,easy,easy", "--save", "{f}/game.json"],
+    ["lab", "wasserloch", "--games", "3", "--out", "{f}/report"],
+    ["lab", "tune", "wasserloch", "--vary", "rounds=1,2", "--goal", "shorter", "--out", "{f}/tune"],
+    ["leaderboard", "wasserloch", "--bots", "easy,medium", "--out", "{f}/page.md"],
+    ["leaderboard", "wasserloch", "--bots", "easy,medium", "--data", "{f}/boards.json"],
+    ["train", "wasserloch", "--out", "{f}/weights.npz"],
+    ["train", "wasserloch", "--out", "w.npz", "--positions", "{f}/positions.npz"],
+    ["corpus", "wasserloch", "--out", "{f}/corpus"],
+])
+def test_a_file_or_folder_that_cannot_be_written_is_refused_before_any_game(run, tmp_path, monkeypatch, args):
+    """A path below a file (a typo, a name taken) used to end the command with a traceback
+    once its games were played or its network trained, and the work was lost."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "taken").write_text("")
+    result = run(*[a.format(f="taken") for a in args], input="quit\n")
+    assert result.exit_code == 2, result.output
+    assert "nothing can be written there: taken is a file, not a folder" in result.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]  # nothing played, nothing written
+
+
+def test_a_game_saved_into_a_new_folder_makes_the_folder(run, tmp_path):
+    result = run("play", "wasserloch", "--players", "2", "--seats", "human,easy", "--seed", "1",
+                 "--save", str(tmp_path / "games" / "mine.json"), input="quit\n")
+    assert result.exit_code == 0, result.output
+    assert read_record(tmp_path / "games" / "mine.json")["game"] == "wasserloch"
 
 
 def _finished_record(tmp_path):

@@ -424,6 +424,7 @@ def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]
     # every board rated afresh by this code, so the saved ratings never lag behind it
     merged = {k: Leaderboard.build(b.game, b.options, b.pairings, b.commands) for k, b in merged.items()}
     ordered = dict(sorted(merged.items()))
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"version": DATA_VERSION, "boards": {k: b.to_json() for k, b in ordered.items()}},
                                indent=1, ensure_ascii=False) + "\n")
     return ordered

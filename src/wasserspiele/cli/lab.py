@@ -14,6 +14,7 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import BadOption, WasserspieleError
+from .paths import writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
 (KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
@@ -144,7 +145,7 @@ def finish(write: Callable[[], Any]) -> Any:
 @click.option("--precision", metavar="PP", default=None,
               help="play until every headline interval (each seat's or team's win rate) is at most ±PP wide, "
                    "e.g. 1pp (a fixed-width sequential rule; the same seed stops at the same games)")
-@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="report directory (default: lab-GAME); an earlier report there is replaced, other files "
                    "make the lab refuse")
 @study_options
@@ -227,7 +228,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
                    "winner; shorter: fewest actions per game")
 @click.option("--games", type=int, default=100, show_default=True,
               help="games per candidate in the first round (doubled each round)")
-@click.option("--out", "out", type=click.Path(file_okay=False), default=None,
+@click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="directory for tune.md (default: tune-GAME)")
 @study_options
 def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,

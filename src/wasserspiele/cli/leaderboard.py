@@ -9,6 +9,7 @@ import click
 
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, manifests
+from .paths import writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 
@@ -23,11 +24,12 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
               help="games per other pairing (default: --games; 0 plays only the neighbours)")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
-@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None,
+@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, callback=writable,
               help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
                    "and render the page from all its boards; a saved pairing gains the games of another "
                    "--seed and is replaced by a replay of its own")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, help="write the Markdown page here")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=writable,
+              help="write the Markdown page here")
 @click.option("--page-only", is_flag=True, help="play nothing: render the page from --data")
 def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_only) -> None:
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
@@ -80,6 +82,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
 
 def _write(page: str, out: str | None) -> None:
     if out:
+        Path(out).parent.mkdir(parents=True, exist_ok=True)
         Path(out).write_text(page)
         click.echo(f"wrote {out}")
     else:

@@ -12,6 +12,7 @@ import click
 
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
+from .paths import writable
 
 
 def _game(game: str, options: tuple[str, ...]):
@@ -64,9 +65,9 @@ def _budget_options(f):
 @click.argument("game")
 @click.option("--seed", type=int, default=1, show_default=True)
 @_budget_options
-@click.option("--out", type=click.Path(dir_okay=False), default=None,
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=writable,
               help="weights file (default: the package's bots/weights/GAME.npz)")
-@click.option("--positions", type=click.Path(dir_okay=False), default=None,
+@click.option("--positions", type=click.Path(dir_okay=False), default=None, callback=writable,
               help="keep the expert's searched positions (generation 0) in this .npz after every game, and "
                    "a guided generation G's in FILE.genG.npz beside it, and reuse those they hold: a stopped "
                    "run resumes, a refit skips the search")
@@ -162,7 +163,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
 @click.option("--games", type=int, default=10, show_default=True)
 @click.option("--iterations", type=int, default=200, show_default=True, help="search iterations per decision")
 @click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--out", type=click.Path(file_okay=False), required=True, help="directory for the records")
+@click.option("--out", type=click.Path(file_okay=False), required=True, callback=writable,
+              help="directory for the records")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     """Write expert self-play games of GAME as records (game-NNNN.json, replayable) and the

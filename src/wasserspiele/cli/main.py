@@ -17,6 +17,7 @@ from ..core.messages import catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
+from .paths import writable
 
 
 class UsageFailure(click.ClickException):
@@ -55,7 +56,8 @@ def games_cmd(lang) -> None:
 @click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-@click.option("--save", type=click.Path(dir_okay=False), help="save the game here after every move")
+@click.option("--save", type=click.Path(dir_okay=False), callback=writable,
+              help="save the game here after every move")
 @click.option("--resume", type=click.Path(dir_okay=False),
               help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
 @click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")

@@ -147,5 +147,6 @@ def write_record(state: State, path: str | Path, session: Mapping[str, Any] | No
     if session is not None:
         doc["session"] = dict(session)
     tmp = p.with_name(p.name + ".tmp")
+    p.parent.mkdir(parents=True, exist_ok=True)
     tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
     tmp.replace(p)
