@@ -509,6 +509,46 @@ def test_a_double_click_on_a_move_sends_it_once_and_shows_no_refusal(browser, se
     assert errors == []
 
 
+def test_long_seat_names_on_the_watten_table_stay_clear_of_the_trick_on_a_phone(browser, server):
+    """The side seats' names ("Bot (medium, seat 3)", or a player's own of up to 40
+    characters) ran under the trick's cards on a phone.  They now wrap and, if still too
+    wide, are squeezed: no seat's text overlaps a card on the table or leaves the table."""
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    errors: list[str] = []
+    for seat, name in ((1, "Maximiliane Mustermann-Schmidt"), (3, "Bartholomäus Oberhuber-Zwicknagl")):
+        ctx = new_context(browser, "phone")
+        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
+        named = ctx.new_page()
+        named.goto(server.base + table["seats"][seat]["link"])
+        named.wait_for_selector(f"#seats [data-seat='{seat}']:has-text('{name}')")
+        ctx.close()
+    while len(server.get(f"/api/tables/{table['id']}")["view"]["trick"]) < 3:  # cards of seats 3, 0 and 1
+        spectator = server.get(f"/api/tables/{table['id']}")
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, tokens[seat])
+    page = new_page(browser, errors)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#seats [data-seat='3']:has-text('Oberhuber')")
+    boxes = page.evaluate("""() => {
+        const svg = document.querySelector('.board svg, svg');
+        const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+        return { texts: [...document.querySelectorAll("g[data-origin^='tseat:'] text")].map((e) => [e.textContent, box(e)]),
+                 cards: [...document.querySelectorAll("g[role='img'][aria-label*=':']")].map(box),
+                 view: svg.viewBox.baseVal.width }; }""")
+    assert len(boxes["cards"]) == 3 and len(boxes["texts"]) >= 8
+    assert any("Maximiliane" in t for t, _ in boxes["texts"]) and any("Zwicknagl" in t for t, _ in boxes["texts"])
+
+    def overlap(a, b):
+        return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+    for text, box in boxes["texts"]:
+        assert 0 <= box[0] and box[2] <= boxes["view"], f"{text!r} leaves the table: {box}"
+        for card in boxes["cards"]:
+            assert not overlap(box, card), f"{text!r} {box} runs under a card {card}"
+    assert errors == []
+
+
 # ---------------------------------------------------------------- replay
 def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
     table = finished_table(server, "watten", {"target": 2})

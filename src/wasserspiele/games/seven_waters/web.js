@@ -1,5 +1,5 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
-import { s, h, svgRoot, card, cardText, cardName, anim, SUIT_SYMBOL } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, fitText, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel } from "../i18n.js";
 
 const CW = 40, CH = 56;
@@ -150,8 +150,8 @@ export default {
     const board = svgRoot(W, H,
       s("g", { transform: `translate(${wide ? 0 : (W - PW) / 2},0)` }, pyr),
       s("g", { transform: `translate(${mx},${my})` },
-        s("text", { x: 4, y: 14, "font-size": 14, "font-weight": "bold" },
-          `${seatLabel(shown)}${mySeat === shown ? " (" + t("you") + ")" : ""} · ${t("seven_waters.discards")} ${view.players[shown].discard_count}`),
+        fitText(`${seatLabel(shown)}${mySeat === shown ? " (" + t("you") + ")" : ""} · ${t("seven_waters.discards")} ${view.players[shown].discard_count}`,
+                MW - 8, { x: 4, y: 14, "font-size": 14, "font-weight": "bold" }),
         s("g", { transform: "translate(0,22)" }, mine)));
     const side = view.players.map((p, seat) => seat === shown ? null : (() => {
       const [g, height] = park(p, seat, false, ui);

@@ -1,5 +1,5 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
-import { s, h, svgRoot, card, cardText, cardName, anim, SUIT_SYMBOL } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, fitText, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel } from "../i18n.js";
 
 function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatLabel(0)} + ${seatLabel(2)}` : `${seatLabel(1)} + ${seatLabel(3)}`; }
@@ -63,6 +63,11 @@ export default {
     const W = 400, H = 320;
     // seats around the table: me at the bottom, then clockwise left, top, right
     const spots = [[200, 290], [8, 160], [200, 22], [392, 160]];
+    // the width a seat's texts may take without running into the trick's cards or the
+    // corner texts; the side seats' may wrap (the name upwards, what is said of the seat
+    // downwards), the top seat's has no line above it to wrap into
+    const room = [380, 100, 190, 98];
+    const wraps = [["up", "down"], ["up", "down"], [null, null], ["up", "down"]];
     const trickSpots = [[178, 178], [112, 132], [178, 86], [244, 132]];
     // a complete trick stays on the table, with its winner named, until the next card is played
     const done = !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? view.tricks.at(-1) : null;
@@ -80,9 +85,11 @@ export default {
       const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
       const dy = k === 2 ? 0 : k === 0 ? 0 : -8;
       g.append(s("g", { "data-origin": `tseat:${seat}` },
-        s("text", { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
-          `${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`),
-        s("text", { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" }, this.seatInfo(view, seat))));
+        fitText(`${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`, room[k],
+                { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
+                wraps[k][0]),
+        fitText(this.seatInfo(view, seat), room[k], { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" },
+                wraps[k][1])));
       if (played[seat]) {
         const from = seat === view.seat ? null : `tseat:${seat}`;
         const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),

@@ -2,7 +2,7 @@
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
 import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
-import { h, SEAT_COLORS } from "./svg.js";
+import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway } from "./table.js";
 
@@ -13,7 +13,10 @@ await Promise.all(GAME_LIST.filter((g) => g.client).map(async (g) => { GAMES[g.n
 for (const g of Object.values(GAMES)) addStrings(g.strings || {});
 
 const app = document.getElementById("app");
-const show = (...nodes) => app.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+const show = (...nodes) => {
+  app.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
+  fitTexts(app);
+};
 let rerender = () => {};
 
 function applyStaticText() {
@@ -247,7 +250,7 @@ function seatStrip(game, msg, ui) {
     const state = chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : (s.kind === "human" && s.online === false ? t("offline") : "");
     const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
-      h("span", { class: "who" }, seatLabel(s.seat), s.seat === msg.seat ? ` (${t("you")})` : ""),
+      h("span", { class: "who", title: seatLabel(s.seat) }, seatLabel(s.seat), s.seat === msg.seat ? ` (${t("you")})` : ""),
       score !== undefined && score !== null ? h("span", { class: "score", title: t("score") }, String(score)) : null,
       extra ? h("span", { class: "extra" }, extra) : null,
       state ? h("span", { class: "state" }, state) : null);

@@ -23,6 +23,51 @@ export function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// A text a board must keep within `max` units: a seat's name (players choose up to 40
+// characters, and bots of one level carry their seat number) or what is said about the
+// seat.  Once drawn (fitTexts, run by every redraw), a text wider than `max` is split at
+// the space nearest its middle, the new line above (wrap "up") or below ("down") it,
+// and a line still too wide is squeezed to `max`.
+export function fitText(text, max, attrs, wrap = null) {
+  return s("text", { ...attrs, "data-fit": max, "data-wrap": wrap }, text);
+}
+
+export function fitTexts(root) {
+  for (const el of root.querySelectorAll("text[data-fit]")) {
+    const max = +el.dataset.fit;
+    el.removeAttribute("data-fit");
+    if (el.getComputedTextLength() <= max) continue;
+    const lines = [el];
+    const text = el.textContent;
+    const cut = el.dataset.wrap ? nearestSpace(text) : -1;
+    if (cut > 0) {
+      const other = el.cloneNode(false);
+      const step = 1.15 * +(el.getAttribute("font-size") || 12);
+      const up = el.dataset.wrap === "up";
+      other.setAttribute("y", +el.getAttribute("y") + (up ? -step : step));
+      other.textContent = up ? text.slice(0, cut) : text.slice(cut + 1);
+      el.textContent = up ? text.slice(cut + 1) : text.slice(0, cut);
+      el.after(other);
+      lines.push(other);
+    }
+    for (const line of lines) {
+      if (line.getComputedTextLength() > max) {
+        line.setAttribute("textLength", max);
+        line.setAttribute("lengthAdjust", "spacingAndGlyphs");
+      }
+    }
+  }
+}
+
+function nearestSpace(text) {
+  const mid = text.length / 2;
+  let best = -1;
+  for (let i = text.indexOf(" "); i >= 0; i = text.indexOf(" ", i + 1)) {
+    if (best < 0 || Math.abs(i - mid) < Math.abs(best - mid)) best = i;
+  }
+  return best;
+}
+
 export function svgRoot(w, hgt, ...children) {
   return s("svg", { viewBox: `0 0 ${w} ${hgt}`, role: "img", preserveAspectRatio: "xMidYMid meet" }, ...children);
 }
