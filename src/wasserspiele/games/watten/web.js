@@ -64,10 +64,9 @@ export default {
     // seats around the table: me at the bottom, then clockwise left, top, right
     const spots = [[200, 290], [8, 160], [200, 22], [392, 160]];
     // the width a seat's texts may take without running into the trick's cards or the
-    // corner texts; the side seats' may wrap (the name upwards, what is said of the seat
-    // downwards), the top seat's has no line above it to wrap into
+    // corner texts; they may wrap (the name upwards, what is said of the seat downwards)
+    // except the top seat's, which has no line above it to wrap into
     const room = [380, 100, 190, 98];
-    const wraps = [["up", "down"], ["up", "down"], [null, null], ["up", "down"]];
     const trickSpots = [[178, 178], [112, 132], [178, 86], [244, 132]];
     // a complete trick stays on the table, with its winner named, until the next card is played
     const done = !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? view.tricks.at(-1) : null;
@@ -84,12 +83,13 @@ export default {
       const turn = (view.to_move || []).includes(seat);
       const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
       const dy = k === 2 ? 0 : k === 0 ? 0 : -8;
+      const wraps = k !== 2;
       g.append(s("g", { "data-origin": `tseat:${seat}` },
         fitText(`${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`, room[k],
                 { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
-                wraps[k][0]),
+                wraps ? "up" : null),
         fitText(this.seatInfo(view, seat), room[k], { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" },
-                wraps[k][1])));
+                wraps ? "down" : null)));
       if (played[seat]) {
         const from = seat === view.seat ? null : `tseat:${seat}`;
         const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),

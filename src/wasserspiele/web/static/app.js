@@ -247,10 +247,11 @@ function seatStrip(game, msg, ui) {
     const extra = game.seatInfo && !game.seatInfoOnBoard ? game.seatInfo(view, s.seat) : "";
     const score = game.seatScore ? game.seatScore(view, s.seat, msg) : msg.scores?.[s.seat];
     const everyone = (msg.waiting || []).length > 1;
+    const name = seatLabel(s.seat);
     const state = chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : (s.kind === "human" && s.online === false ? t("offline") : "");
     const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
-      h("span", { class: "who", title: seatLabel(s.seat) }, seatLabel(s.seat), s.seat === msg.seat ? ` (${t("you")})` : ""),
+      h("span", { class: "who", title: name }, name, s.seat === msg.seat ? ` (${t("you")})` : ""),
       score !== undefined && score !== null ? h("span", { class: "score", title: t("score") }, String(score)) : null,
       extra ? h("span", { class: "extra" }, extra) : null,
       state ? h("span", { class: "state" }, state) : null);
