@@ -74,6 +74,22 @@ def test_a_move_named_by_its_object_alone_is_taken_when_one_move_fits(run, tmp_p
     assert json.loads(save.read_text())["actions"] == []
 
 
+def test_watten_lists_the_moves_in_the_order_of_the_hand_shown(run, tmp_path):
+    """The engine keeps a hand in deal order; `züge` lists the cards as the hand line
+    shows them (trump first, strongest first), so a player finds a card where it was."""
+    save = tmp_path / "game.json"
+    result = run("play", "watten", "--seed", "3", "--lang", "de", "--save", str(save),
+                 input="keins\nzüge\nende\n")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    hand = [line for line in lines if line.startswith("Deine Karten:")][-1].split(":", 1)[1].split()
+    listed = [m.strip() for m in [line for line in lines if "erlaubte Züge:" in line][-1].split("erlaubte Züge:")[1].split(",")]
+    assert listed == hand and len(hand) == 5
+    from wasserspiele.games.watten.render import show_action
+    state = replay(json.loads(save.read_text()))  # the premise: the engine's order is another
+    assert [show_action(str(a), "de") for a in state.legal_actions(0)] != hand
+
+
 def test_scripted_human_moves_and_resume_continues_the_same_game(run, tmp_path):
     save = tmp_path / "game.json"
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--save", str(save),

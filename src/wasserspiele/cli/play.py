@@ -230,6 +230,9 @@ class PlaySession:
             self.console.print(news)
         self.console.print(r.render_view(view, self.lang))
         legal = self.state.legal_actions(seat)
+        order = getattr(r, "order_moves", None)
+        if order is not None:  # as the board shows them (the engine's order may be the deal's)
+            legal = order(view, legal)
         while True:
             line = click.prompt(self.t("prompt", who=self.seat_name(seat)), default="", show_default=False,
                                 prompt_suffix="> ").strip()

@@ -107,6 +107,13 @@ def legend(lang: str = "en") -> str:
     return Words("watten.ui", lang)("legend")
 
 
+def order_moves(view: dict, moves: list) -> list:
+    """The moves as a player reads them: cards in the order the hand is shown (trump
+    first, strongest first; the engine keeps them in deal order), then the others."""
+    place = {card: i for i, card in enumerate(view["hand"])}
+    return sorted(moves, key=lambda a: place.get(str(a), len(place)))
+
+
 def show_action(text: str, lang: str = "en") -> str:
     """Notation as the board shows it: `trump H` → `trumpf Herz`, `JC` → `B♣` in German."""
     return show_words("watten", text, lang)
