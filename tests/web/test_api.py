@@ -183,8 +183,12 @@ def test_record_and_replay_only_once_the_game_is_over(client):
         assert body["step"] == step and body["total"] == final["n"]
         assert body["view"] == replay(record, stop_at=step).view(None)
         assert body["action"] == (record["actions"][step - 1] if step else None)
-    assert client.get(f"/api/tables/{tid}/replay/{final['n'] + 1}").status_code == 404
-    assert client.get(f"/api/tables/{tid}/replay/x").status_code == 400
+    for step in (final["n"] + 1, -1):  # whole numbers outside the game: no such step
+        r = client.get(f"/api/tables/{tid}/replay/{step}")
+        assert (r.status_code, r.json()["error"]) == (404, "not_found")
+        assert r.json()["reason"] == f"step: must be between 0 and {final['n']}"
+    for step in ("x", "1.5", "--1", "1e3"):
+        assert client.get(f"/api/tables/{tid}/replay/{step}").json()["reason_code"] == "server.step_not_whole"
     listed = client.get("/api/tables?status=over").json()["tables"]
     assert [x["id"] for x in listed] == [tid] and listed[0]["moves"] == final["n"]
 

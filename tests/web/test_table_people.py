@@ -29,7 +29,10 @@ def test_a_rematch_has_the_same_game_options_and_seats_and_each_seat_its_own_lin
     two = create(client, options={"players": 2, "rounds": 1, "chase": "adjacent"}, seats=humans(2))
     play_first_legal(client, two, 400)
     assert table_state(client, two["id"])["terminal"]
-    a = client.post(f"/api/tables/{two['id']}/rematch", headers=auth(two["seats"][0]["token"])).json()
+    r = client.post(f"/api/tables/{two['id']}/rematch", headers=auth(two["seats"][0]["token"]), json={"seats": []})
+    assert r.status_code == 400 and "seats" in r.json()["reason"]  # a rematch takes no fields
+    assert "rematch" not in table_state(client, two["id"])          # and none was made
+    a = client.post(f"/api/tables/{two['id']}/rematch", headers=auth(two["seats"][0]["token"]), json={}).json()
     b = client.post(f"/api/tables/{two['id']}/rematch", headers=auth(two["seats"][1]["token"])).json()
     assert a["id"] == b["id"] != two["id"]                      # one rematch, joined by both
     assert a["link"] != b["link"] and "#seat=0&token=" in a["link"] and "#seat=1&token=" in b["link"]

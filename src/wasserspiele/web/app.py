@@ -22,7 +22,7 @@ core/messages.py; bodies and messages are checked by `schemas.py`, use is limite
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
     GET  /api/tables/ID/hint             the expert bot's suggestion for the seat of the token
     POST /api/tables/ID/rematch          a new table with the same game, options and seats, once
-                                         over; every seat's own token works there too
+                                         over; every seat's own token works there too (no fields)
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
@@ -260,6 +260,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def api_rematch(request: Request) -> Response:
         hub = hub_of(request)
         table = await hub.open(request.path_params["table_id"])
+        body = await _json_body(request)
+        if body is not None:  # no body at all is fine; fields are not
+            schemas.load(schemas.Rematch, body)
         token = _bearer(request)
         if token is None:
             raise Refused("bad_token", Reason("server.rematch_token"), 401)
@@ -347,13 +350,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def api_replay(request: Request) -> Response:
         table = await finished(request, Reason("server.replay_running"))
         text = request.path_params["step"]
-        if not (text.isdigit() and len(text) < 7):
+        digits = text[1:] if text.startswith("-") else text  # -1 is whole, and out of range
+        if not (digits.isdigit() and len(digits) < 7):
             raise Refused("bad_request", Reason("server.step_not_whole"))
         step = int(text)
         record = table.state.record()
         total = len(record["actions"])
         if not 0 <= step <= total:
-            raise Refused("bad_request", Reason("server.step_range", total=total), 404)
+            raise Refused("not_found", Reason("server.step_range", total=total), 404)
         try:
             st = replay(record, stop_at=step)
         except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay

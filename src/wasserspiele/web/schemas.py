@@ -107,6 +107,11 @@ class MoveBody(Schema):
     n: int = Field(ge=0, le=MAX_MOVE_NUMBER, description="the move number your move is based on")
 
 
+class Rematch(Schema):
+    """A rematch takes no fields (the table says the game, options and seats); an
+    empty body or `{}`."""
+
+
 class Hello(Schema):
     refusal_code: ClassVar[str] = "bad_message"
     type: Literal["hello"]
