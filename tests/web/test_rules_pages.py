@@ -23,7 +23,7 @@ OPTION_WORDS = {
            "slide_limit": "Rutschen insgesamt", "final_turns": "Züge nach der letzten Karte",
            "target": "Punkte zum Sieg", "first_dealer": "Erster Geber", "raising": "Bieten", "signals": "Deuten",
            "signal_detection_p": "Chance, dass Deuten auffällt", "jack_order": "Reihenfolge der Buben",
-           "follow": "Bedienen", "caller": "Wer sagt Trumpf an", "hand_value": "Punkte je Spiel",
+           "follow": "Bedienen", "caller": "Wer sagt Trumpf an", "hand_value": "Punkte je Blattl",
            "river_flow": "Fließrichtung"},
 }
 
