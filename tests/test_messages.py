@@ -298,3 +298,20 @@ def test_a_number_before_a_noun_is_a_plural_entry():
 def test_the_web_client_plural_entries_follow_the_language():
     assert render("web.cards_n", {"n": 1}, "de") == "1 Karte" and render("web.cards_n", {"n": 2}, "de") == "2 Karten"
     assert render("web.moves_n", {"n": 1}, "en") == "1 move" and render("web.moves_n", {"n": 0}, "en") == "0 moves"
+
+
+def test_each_game_names_its_hands_or_rounds_in_german_as_its_seed_does():
+    """The seeds' words: Watten's hand is a "Blattl" (the whole game a "Partie"), Wildwasser
+    plays "Runden", Wasserloch "Durchgänge". A hand once read "Spiel" on the web, so that
+    "Das Spiel geht an Team 1" after every hand sounded like the end of the game."""
+    games = SRC / "games"
+    words = {"watten": ("Blattl", r"\bSpiel(e|en|s)?\b"), "wildwasser": ("Runde", r"\bDurchg[aä]nge?s?\b"),
+             "wasserloch": ("Durchgang", r"\bRunden?\b")}
+    de = catalogue("de").entries
+    for game, (word, other) in words.items():
+        assert word in (games / game / "RULES.de.txt").read_text()
+        texts = [v for k, v in de.items() if k.startswith(f"{game}.")]
+        texts = [x for v in texts for x in (v if isinstance(v, tuple) else (v,))]
+        texts.append((games / game / "rules.de.md").read_text())
+        assert not [x for x in texts if re.search(other, x)], game
+        assert any(word in x for x in texts), game

@@ -576,6 +576,44 @@ def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
     assert errors == []
 
 
+def test_the_replay_steps_by_keys_and_its_hand_buttons_name_the_games_own_unit(browser, server):
+    """← → a move, PageDown / PageUp a round, End / Home the ends; in German the buttons
+    and the header say Wasserloch's "Durchgang" (Wildwasser's is "Runde", Watten's "Blattl")."""
+    table = finished_table(server, "wasserloch", {"players": 2, "rounds": 2})
+    total = len(server.get(f"/api/tables/{table['id']}/record")["actions"])
+    errors: list[str] = []
+    page = new_context(browser, "desktop", "de-DE").new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + f"/replay/{table['id']}")
+    page.wait_for_selector("#step")
+    assert (page.inner_text("#prev-hand"), page.inner_text("#next-hand")) == ("◀ Durchgang", "Durchgang ▶")
+    assert "Durchgang 1 / 2" in page.inner_text("#play")
+
+    def at(k: int) -> None:
+        page.wait_for_function("(k) => document.querySelector('#step').textContent.startsWith(`Zug ${k} `)", arg=k)
+
+    for _ in range(3):
+        page.keyboard.press("ArrowRight")
+    at(3)
+    page.keyboard.press("ArrowLeft")
+    at(2)
+    page.keyboard.press("PageDown")  # the first step of round 2
+    page.wait_for_function("() => document.querySelector('#play').innerText.includes('Durchgang 2 / 2')")
+    step = int(page.inner_text("#step").split()[1])
+    assert server.get(f"/api/tables/{table['id']}/replay/{step - 1}")["view"]["round"] == 1
+    page.keyboard.press("End")
+    at(total)
+    page.wait_for_selector("#result")
+    page.keyboard.press("Home")
+    at(0)
+    page.focus("#speed")  # a list keeps its own keys
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(300)
+    assert page.inner_text("#step").startswith("Zug 0 ")
+    assert errors == []
+
+
 # ---------------------------------------------------------------- motion
 def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_winner(browser, server):
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] +

@@ -50,7 +50,7 @@ export default {
   label(action) { const p = parse(action); return t("wasserloch.play", { n: p.count, v: p.value }); },
 
   status(view) {
-    return `${t("round", { n: view.round })} / ${view.rounds} · ${t("pile", { n: view.pile })}`;
+    return `${t("wasserloch.round", { n: view.round })} / ${view.rounds} · ${t("pile", { n: view.pile })}`;
   },
 
   name(key, view) {
@@ -128,12 +128,12 @@ export default {
       const p = parse(e.play);
       let line = say("wasserloch.log", { seat, n: p.count, v: p.value, a: animalName(p.value) });
       if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), n: e.loot });
-      return `${t("round", { n: e.round })}: ${line}`;
+      return `${t("wasserloch.round", { n: e.round })}: ${line}`;
     });
   },
 
   breakdown(view) {
-    const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row" }, t("round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
+    const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
       h("tr", {}, h("th", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
       rows, h("tr", {}, h("th", { scope: "row" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));

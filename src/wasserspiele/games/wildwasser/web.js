@@ -63,7 +63,7 @@ export default {
 
   status(view) {
     const card = view.card && view.resolving !== null ? ` · ${t("wildwasser.card", { a: spName(view.card), n: seatLabel(view.resolving) })}` : "";
-    return `${t("round", { n: view.round })} · ${t(`wildwasser.ph.${view.phase}`)}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
+    return `${t("wildwasser.round", { n: view.round })} · ${t(`wildwasser.ph.${view.phase}`)}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
   },
 
   name(key, view) {

@@ -522,7 +522,7 @@ function tablePage(tableId) {
 
 // ---------------------------------------------------------------- replay viewer
 async function replayPage(tableId) {
-  let step = 0, data = null, timer = null, error = null, prev = null;
+  let step = 0, wanted = 0, data = null, timer = null, error = null, prev = null;
   let speed = +(localStorage.getItem("replay_speed") || 1);
   const cache = new Map();
 
@@ -532,13 +532,19 @@ async function replayPage(tableId) {
   }
 
   async function go(k) {
+    wanted = k;
     try {
       const next = await fetchStep(k);
+      if (k !== wanted) return;  // a later step was asked for meanwhile (a key held down)
       prev = data;
       data = next;
       step = data.step;
       error = null;
-    } catch (err) { error = err.message; cache.delete(k); }
+    } catch (err) {
+      cache.delete(k);
+      if (k !== wanted) return;
+      error = err.message;
+    }
     render(true);
   }
 
@@ -569,13 +575,13 @@ async function replayPage(tableId) {
     const before = fromServer ? measure(app) : null;
     const focus = rememberFocus();
     const bar = h("div", { class: "row replay-bar", id: "replay-bar", role: "group", "aria-label": t("replay_title") },
-      h("button", { id: "first", "aria-label": t("first_l"), onclick: () => go(0) }, t("first")),
-      game.phaseNo ? h("button", { id: "prev-hand", onclick: () => jump(-1) }, t("prev_hand")) : null,
-      h("button", { id: "prev", "aria-label": t("prev_l"), disabled: step === 0 ? true : null, onclick: () => go(step - 1) }, t("prev")),
+      h("button", { id: "first", "aria-label": t("first_l"), "aria-keyshortcuts": "Home", onclick: () => go(0) }, t("first")),
+      game.phaseNo ? h("button", { id: "prev-hand", "aria-keyshortcuts": "PageUp", onclick: () => jump(-1) }, t(`${data.game}.prev_phase`)) : null,
+      h("button", { id: "prev", "aria-label": t("prev_l"), "aria-keyshortcuts": "ArrowLeft", disabled: step === 0 ? true : null, onclick: () => go(step - 1) }, t("prev")),
       h("span", { id: "step", role: "status" }, t("step", { i: step, n: data.total })),
-      h("button", { id: "next", "aria-label": t("next_l"), disabled: step === data.total ? true : null, onclick: () => go(step + 1) }, t("next")),
-      game.phaseNo ? h("button", { id: "next-hand", onclick: () => jump(1) }, t("next_hand")) : null,
-      h("button", { id: "last", "aria-label": t("last_l"), onclick: () => go(data.total) }, t("last")),
+      h("button", { id: "next", "aria-label": t("next_l"), "aria-keyshortcuts": "ArrowRight", disabled: step === data.total ? true : null, onclick: () => go(step + 1) }, t("next")),
+      game.phaseNo ? h("button", { id: "next-hand", "aria-keyshortcuts": "PageDown", onclick: () => jump(1) }, t(`${data.game}.next_phase`)) : null,
+      h("button", { id: "last", "aria-label": t("last_l"), "aria-keyshortcuts": "End", onclick: () => go(data.total) }, t("last")),
       h("button", { id: "autoplay", onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
       h("label", {}, t("speed"), " ", h("select", { id: "speed", onchange: (e) => { speed = +e.target.value; localStorage.setItem("replay_speed", speed); if (timer) { toggle(); toggle(); } } },
         [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null }, `${v}×`)))),
@@ -594,6 +600,18 @@ async function replayPage(tableId) {
     timer = setInterval(() => { if (data && step < data.total) go(step + 1); else { clearInterval(timer); timer = null; render(); } }, 900 / speed);
     render();
   }
+
+  // Keys do what the bar's buttons do, wherever the focus is, except where a key means
+  // something already (a card or place steps through its group, a list picks its value).
+  const keys = { ArrowLeft: () => go(Math.max(0, wanted - 1)), ArrowRight: () => go(Math.min(data.total, wanted + 1)),
+                 Home: () => go(0), End: () => go(data.total), PageUp: () => jump(-1), PageDown: () => jump(1) };
+  document.addEventListener("keydown", (ev) => {
+    const act = keys[ev.key];
+    if (!act || !data || ev.altKey || ev.ctrlKey || ev.metaKey || ev.shiftKey
+        || ev.target.closest?.("[data-key], select, input, textarea")) return;
+    ev.preventDefault();
+    act();
+  });
 
   rerender = render;
   go(0);
