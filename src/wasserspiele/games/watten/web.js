@@ -25,7 +25,7 @@ export default {
 
   status(view) {
     const trump = view.trump ? ` · ${t("watten.trump", { s: SUIT_SYMBOL[view.trump] })}` : "";
-    return `${t("hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}${trump} · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })}`;
+    return `${t("watten.hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}${trump} · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })}`;
   },
 
   name(key) { return cardName(key.slice(5)); },
