@@ -272,3 +272,25 @@ def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_l
     found = re.findall(r"(?:wartet|waiting) ([A-ZÄÖÜ]+)", waiting)
     assert found and all(set(w) <= letters for w in found), waiting
     ctx.close()
+
+
+@pytest.mark.parametrize("locale, ranks", [("de-DE", {"J": "B", "Q": "D", "K": "K", "A": "A", "T": "10"}),
+                                           ("en-US", {"J": "J", "Q": "Q", "K": "K", "A": "A", "T": "10"})])
+def test_watten_cards_carry_the_rank_letters_of_the_page_s_language(browser, server, locale, ranks):
+    """A German page drew Q and J on the cards (Dame and Bube are D and B, as the terminal
+    and the German rules page write them)."""
+    ctx = new_context(browser, "desktop", locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    for _ in range(20):  # a hand with a jack or a queen (four in five deals have one)
+        table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
+        hand = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"]
+        if any(c[0] in "JQ" for c in hand):
+            break
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#hand [data-key]")
+    drawn = page.evaluate("""() => [...document.querySelectorAll('#hand [data-key]')].map(card =>
+      [card.dataset.key, card.querySelector('text').textContent])""")
+    assert sorted(key for key, _ in drawn) == sorted(f"hand:{c}" for c in hand), drawn
+    assert all(letter == ranks.get(key[-2], key[-2]) for key, letter in drawn), drawn
+    ctx.close()

@@ -1,5 +1,5 @@
 // Small helpers to build SVG and HTML from view JSON (no framework, no build step).
-import { t } from "./i18n.js";
+import { t, term } from "./i18n.js";
 const NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
@@ -75,7 +75,9 @@ export function svgRoot(w, hgt, ...children) {
 export const SUIT_SYMBOL = { C: "♣", D: "♦", H: "♥", S: "♠" };
 export const SUIT_COLOR = { C: "#1d2a33", S: "#1d2a33", D: "#c62828", H: "#c62828" };
 
-export function rankText(r) { return r === "T" ? "10" : r; }
+// A rank as the cards of the language print it (German: B D K A for J Q K A), as the
+// terminal and the rules pages write it; a ten is "10" in both.
+export function rankText(r) { return r === "T" ? "10" : term(r, "card.rank"); }
 
 // A playing card ("TH", "X1", "X1=7", "##" face down, null empty) at (x, y).
 export function card(code, x, y, w = 44, hgt = 62) {
