@@ -305,7 +305,7 @@ def test_each_game_names_its_hands_or_rounds_in_german_as_its_seed_does():
     plays "Runden", Wasserloch "Durchgänge". A hand once read "Spiel" on the web, so that
     "Das Spiel geht an Team 1" after every hand sounded like the end of the game."""
     games = SRC / "games"
-    words = {"watten": ("Blattl", r"\bSpiel(e|en|s)?\b"), "wildwasser": ("Runde", r"\bDurchg[aä]nge?s?\b"),
+    words = {"watten": ("Blattl", r"\bSpiel(e|en|s)?\b"), "wildwasser": ("Runde", r"\bDurchg[aä]nge?s?\b|Plättchen|Treppchen"),
              "wasserloch": ("Durchgang", r"\bRunden?\b"), "seven_waters": ("Leine", r"\b(Teich|Fluss|Thema|Auslage)")}
     de = catalogue("de").entries
     for game, (word, other) in words.items():
