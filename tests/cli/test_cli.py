@@ -90,6 +90,75 @@ def test_watten_lists_the_moves_in_the_order_of_the_hand_shown(run, tmp_path):
     assert [show_action(str(a), "de") for a in state.legal_actions(0)] != hand
 
 
+@pytest.mark.parametrize("game", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_every_move_as_the_terminal_shows_it_can_be_typed_back(game, lang):
+    """A German Seven Waters player typed the moves `züge` listed (`nehmen 7-3`, `kanal 5♣`)
+    and each was "nicht verstanden": the game showed German words but read only English."""
+    import random
+    from wasserspiele import load
+    from wasserspiele.cli.play import read_move, show_move
+    rng = random.Random(5)
+    seen = 0
+    for seed in range(3):
+        state = load(game).new_game(seed=seed)
+        while not state.is_terminal() and seen < 400 * (seed + 1):
+            for seat in state.to_move():
+                for action in state.legal_actions(seat):
+                    shown = show_move(game, action, lang)
+                    assert state.game.parse_action(read_move(game, shown, lang)) == action, (shown, str(action))
+                    seen += 1
+            seat = rng.choice(state.to_move())
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert seen > 300
+
+
+def test_a_german_seven_waters_move_is_typed_as_the_moves_list_shows_it(run, tmp_path):
+    save = tmp_path / "game.json"
+    result = run("play", "seven_waters", "--seed", "12", "--lang", "de", "--save", str(save),
+                 input="nehmen 7-3\nende\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(save.read_text())["actions"][0] == "take 7-3"
+
+
+def test_a_letter_that_names_a_move_is_the_move_not_a_command(run, tmp_path):
+    """`h` is the hint's short form and, while trump is named, hearts (the help says H = Herz)."""
+    save = tmp_path / "game.json"
+    result = run("play", "watten", "--option", "first_dealer=1", "--seed", "2", "--lang", "de",
+                 "--save", str(save), input="h\nende\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(save.read_text())["actions"][0] == "trump H"
+    result = run("play", "watten", "--option", "first_dealer=1", "--seed", "2", "--save", str(save),
+                 input="trump S\nsignal none\nh\nquit\n")  # no card is named h: the hint
+    assert "hint:" in result.output
+
+
+def test_a_save_that_fails_is_said_and_the_game_goes_on(run, tmp_path, monkeypatch):
+    """A save that failed mid-game (a full disk) ended the game with a traceback."""
+    import wasserspiele.cli.play as play
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(play, "write_record", full_disk)
+    result = run("play", "wasserloch", "--seed", "2", "--save", str(tmp_path / "game.json"), input="Ax1\nAx1\nquit\n")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.output.split())
+    assert out.count("could not save the game to") == 1 and "No space left on device" in out
+    assert "You played Ax1" in out and "game not saved:" in out and "continue with" not in out
+
+
+def test_resume_names_the_save_when_its_seats_are_bad(run, tmp_path):
+    save = tmp_path / "game.json"
+    assert run("play", "wasserloch", "--seed", "2", "--save", str(save), input="quit\n").exit_code == 0
+    doc = json.loads(save.read_text())
+    doc["session"]["seats"][1] = "bogus"
+    save.write_text(json.dumps(doc))
+    result = runner_result = CliRunner().invoke(main, ["play", "--resume", str(save)], input="quit\n")
+    assert runner_result.exit_code == 2
+    assert f"{save}: session.seats: unknown seat kind 'bogus'" in " ".join(result.output.split())
+
+
 def test_scripted_human_moves_and_resume_continues_the_same_game(run, tmp_path):
     save = tmp_path / "game.json"
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--save", str(save),

@@ -20,7 +20,7 @@ from ..core.messages import LANGS, render
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load
-from ..core.words import alternatives
+from ..core.words import alternatives, read_words
 from .console import make_console
 from .render import renderer
 
@@ -38,6 +38,21 @@ def command_word(word: str) -> str | None:
     return None
 
 
+def show_move(game: str, action: Any, lang: str) -> str:
+    """An action as the board shows it in the player's language (the renderer's
+    `show_action`; else the notation)."""
+    show = getattr(renderer(game), "show_action", None)
+    return show(str(action), lang) if show else str(action)
+
+
+def read_move(game: str, line: str, lang: str) -> str:
+    """Typed text → notation: the renderer's `read_action` (a board's own names, such as
+    Wildwasser's player letters), else the game's move words and cards in any language
+    (core/words.py), so whatever `show_move` shows can be typed back."""
+    read = getattr(renderer(game), "read_action", None)
+    return read(line, lang) if read else read_words(game, line, lang)
+
+
 def resume_command(path: str) -> str:
     """The command that continues a save, as the player can type it."""
     return f"{os.environ.get(LAUNCHER_ENV) or 'wasserspiele'} play --resume {shlex.quote(str(path))}"
@@ -47,19 +62,20 @@ class Quit(Exception):
     """The human asked to stop."""
 
 
-def parse_seats(text: str | None, players: int) -> list[str]:
+def parse_seats(text: str | None, players: int, where: str = "--seats") -> list[str]:
     """`human,expert,heuristic` → one seat kind per seat: `human` or a bot spec (a level,
-    a bot, `ismcts:iterations=300`; see bots/specs.py).  Default: one human, the rest heuristic."""
+    a bot, `ismcts:iterations=300`; see bots/specs.py).  Default: one human, the rest heuristic.
+    `where` names the source in errors (the option, or the save whose seats are read)."""
     if not text:
         return [HUMAN] + ["heuristic"] * (players - 1)
     kinds = [k.strip().lower() for k in split_spec_texts([text])]
     if len(kinds) != players:
-        raise BadOption(f"--seats names {len(kinds)} seat(s) but the game has {players} players")
+        raise BadOption(f"{where} names {len(kinds)} seat(s) but the game has {players} players")
     for k in kinds:
         if k != HUMAN:
             spec = parse_bot_spec(k)
             if spec.kind not in bot_kinds():
-                raise BadOption(f"--seats: unknown seat kind {k!r} (human, bots: {', '.join(bot_kinds())}; "
+                raise BadOption(f"{where}: unknown seat kind {k!r} (human, bots: {', '.join(bot_kinds())}; "
                                 f"levels: {', '.join(level_names())})")
     return kinds
 
@@ -73,6 +89,7 @@ class PlaySession:
     lang: str = "en"
     console: Any = field(default_factory=make_console)
     resumed: bool = False
+    save_error: OSError | None = None  # the last save failed (autosave)
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang) -> "PlaySession":
@@ -89,6 +106,7 @@ class PlaySession:
             if seats is None and saved_seats is None:
                 raise BadOption(f"{resume} does not say who plays which seat: give --seats "
                                 f"(e.g. --seats {','.join([HUMAN] + ['heuristic'] * (game.players - 1))})")
+            seats_from = "--seats" if seats else f"{resume}: session.seats"
             seats = seats or ",".join(saved_seats)
             lang = lang or saved_lang
         else:
@@ -104,7 +122,7 @@ class PlaySession:
                     options["players"] = players
             game = load(game_name, **options)
             state = game.new_game(seed=seed)
-        kinds = parse_seats(seats, game.players)
+        kinds = parse_seats(seats, game.players, seats_from if resume else "--seats")
         specs = {s: parse_bot_spec(k) for s, k in enumerate(kinds) if k != HUMAN}
         for spec in set(specs.values()):
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
@@ -120,14 +138,10 @@ class PlaySession:
         return name(seat, self.lang) if name else self.t("seat", seat=seat)
 
     def show(self, action: Any) -> str:
-        """An action as the board shows it in the player's language."""
-        show = getattr(renderer(self.state.game.name), "show_action", None)
-        return show(str(action), self.lang) if show else str(action)
+        return show_move(self.state.game.name, action, self.lang)
 
     def read(self, line: str) -> str:
-        """Typed text (the board's names, German words) → notation."""
-        read = getattr(renderer(self.state.game.name), "read_action", None)
-        return read(line, self.lang) if read else line
+        return read_move(self.state.game.name, line, self.lang)
 
     @property
     def humans(self) -> list[int]:
@@ -157,8 +171,12 @@ class PlaySession:
         except (Quit, KeyboardInterrupt, EOFError, click.Abort) as stop:
             self.console.print()
             self.autosave()
-            self.console.print(self.t("saved", path=self.save, command=resume_command(self.save))
-                               if self.save else self.t("not_saved"))
+            if self.save and self.save_error is None:
+                self.console.print(self.t("saved", path=self.save, command=resume_command(self.save)))
+            elif self.save:
+                self.console.print(self.t("save_lost", path=self.save))
+            else:
+                self.console.print(self.t("not_saved"))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
         news = r.describe_last(view, self.lang)  # the moves that ended the game
@@ -181,8 +199,19 @@ class PlaySession:
         return {"seats": list(self.kinds), "lang": self.lang}
 
     def autosave(self) -> None:
-        if self.save:
+        """Save after every move.  A save that fails (a full disk, a folder gone, a path
+        the system refuses) is said once and the game goes on: losing the game to a
+        traceback would be worse than playing it unsaved."""
+        if not self.save:
+            return
+        try:
             write_record(self.state, self.save, self.session())
+        except OSError as exc:
+            if self.save_error is None:
+                self.console.print(self.t("save_failed", path=self.save, error=exc.strerror or exc))
+            self.save_error = exc
+        else:
+            self.save_error = None
 
     def hint(self, seat: int, alternatives: int = 3) -> str:
         """The expert bot's choice for `seat` and its best alternatives, each with what the
@@ -238,35 +267,40 @@ class PlaySession:
                                 prompt_suffix="> ").strip()
             if not line:
                 continue
+            # A move the player may make comes first: the commands' one-letter forms are
+            # also move words (`h` names hearts while trump is called, `t` a ten).
+            action, problem = self.understand(line, seat, legal)
+            if action is not None:
+                return action
             command = command_word(line.lower())
             if command == "quit":
                 raise Quit
             if command == "help":
                 self.console.print(self.help(r, legal))
-                continue
-            if command == "moves":
+            elif command == "moves":
                 self.console.print(self.t("moves", moves=", ".join(self.show(a) for a in legal)))
-                continue
-            if command == "hint":
+            elif command == "hint":
                 self.console.print(self.hint(seat))
-                continue
-            text = self.read(line)
-            try:
-                action = self.state.game.parse_action(text)
-            except BadNotation as exc:
-                fits = fitting(text, legal)
-                if len(fits) == 1:
-                    return fits[0]
-                if fits:
-                    self.console.print(self.t("ambiguous", text=line, moves=", ".join(self.show(a) for a in fits)))
-                else:
-                    self.console.print(self.t("not_understood", error=str(exc), text=line))
-                continue
-            reason = self.state.why_illegal(action, seat)
-            if reason:
-                self.console.print(self.t("refused", reason=reason.render(self.lang)))
-                continue
-            return action
+            else:
+                self.console.print(problem)
+
+    def understand(self, line: str, seat: int, legal: list) -> tuple[Any, str | None]:
+        """The legal action `line` names, or None and what to tell the player: a refusal
+        with the rule's reason, the moves it could mean, or that it is no move."""
+        text = self.read(line)
+        try:
+            action = self.state.game.parse_action(text)
+        except BadNotation as exc:
+            fits = fitting(text, legal)
+            if len(fits) == 1:
+                return fits[0], None
+            if fits:
+                return None, self.t("ambiguous", text=line, moves=", ".join(self.show(a) for a in fits))
+            return None, self.t("not_understood", error=str(exc), text=line)
+        reason = self.state.why_illegal(action, seat)
+        if reason:
+            return None, self.t("refused", reason=reason.render(self.lang))
+        return action, None
 
 
 def fitting(text: str, legal) -> list:

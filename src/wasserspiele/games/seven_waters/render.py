@@ -6,7 +6,7 @@ from typing import Any
 
 from ...core.cards import SUIT_SYMBOLS, card
 from ...core.messages import Words, render, term
-from ...core.words import show_words
+from ...core.words import read_token, read_words, show_words
 
 def _pretty(name: str | None, lang: str = "en") -> str:
     """'KD' → 'K♦', 'TH' → '10♥' in German, 'X1=T' → 'Jk1=T', '##' stays, None → blank."""
@@ -164,3 +164,13 @@ def show_action(text: str, lang: str = "en") -> str:
     """Notation as the board shows it: jokers `Jk1`, German words and cards in German."""
     return " ".join(w.replace("X", "Jk", 1) if w.startswith("X") else w
                     for w in show_words("seven_waters", text, lang).split())
+
+
+def read_action(text: str, lang: str = "en") -> str:
+    """Typed words and cards in either language → notation.  A joker's declaration `=D`
+    is a suit (diamonds) in the pool but the Dame (a rank) in the river, where German
+    shows a queen as D: the verb says which (in English D is no rank, and stays an error)."""
+    words = text.split()
+    if lang != "en" and words and read_token("seven_waters", words[0]) == "river":
+        words = [w[:-1] + "Q" if "=" in w and w.lower().endswith("=d") else w for w in words]
+    return read_words("seven_waters", " ".join(words), lang)
