@@ -54,8 +54,10 @@ def describe_last(view: dict, lang: str = "en") -> str:
     me = view["seat"]
     players = view["players"]
     last = view["last"]
-    if me is None:
-        order, since = list(range(players)), view["round"]
+    if me is None:  # in play order, ending with the seat that played last
+        lm = view["last_mover"]
+        order = list(range(players)) if lm is None else [(lm + 1 + k) % players for k in range(players)]
+        since = view["round"]
     else:
         order = [(me + k) % players for k in range(1, players)]
         since = last[me]["round"] if last[me] is not None else view["round"]

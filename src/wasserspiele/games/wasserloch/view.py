@@ -36,6 +36,9 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "scores": s.totals(),
         "last": [None if e is None else {"play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
                                           "loot": e[2], "round": e[3] + 1} for e in s.last],
+        # who played last: the turn order does not say it once a round has ended (WL-5.2:
+        # any seat's emptied hand ends it), and the last plays are told in play order
+        "last_mover": s.history[-1][0] if s.history else None,
         "chase": "adjacent" if s.chase_adjacent else "nearest",
         "over": s.over,
         "winners": s.winners() if s.over else [],

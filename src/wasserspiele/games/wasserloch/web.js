@@ -11,12 +11,10 @@ function parse(action) {
 }
 
 // The seat whose play is the newest: the one before the seat to move (none at a round's start).
+// The seat whose play is the latest on the board: none once a new round has begun.
 function lastMover(view) {
-  const n = view.hand_sizes.length;
-  const next = (view.to_move || [])[0];
-  if (next === undefined) return view.last.findIndex((e) => e) >= 0 ? (view.start_player + n - 1) % n : null;
-  const seat = (next + n - 1) % n;
-  return view.last[seat] && view.last[seat].round === view.round ? seat : null;
+  const seat = view.last_mover;
+  return seat !== null && view.last[seat] && (view.last[seat].round === view.round || view.over) ? seat : null;
 }
 
 function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }
