@@ -318,6 +318,9 @@ def test_games_lists_every_game_and_option(run):
     assert "wasserloch  (Wasserloch, 2-4 players)" in out.output and "chase" in out.output
     assert "seven_waters  (Seven Waters, 2 players)" in out.output
     assert "moves: VALUExCOUNT" in out.output
+    german = run("games", "--lang", "de").output  # was "(Sieben Wasser, 2 players)", "moves:", "default"
+    assert "seven_waters  (Sieben Wasser, 2 Spieler)" in german and "Standard 7" in german
+    assert not re.search(r"players\)|moves:|\bdefault\b", german), german  # option names stay names
 
 
 def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):

@@ -41,12 +41,16 @@ def main() -> None:
               help="language of the titles and option help")
 def games_cmd(lang) -> None:
     """List the games, their seats, notation and options."""
+    def t(code: str, **params) -> str:
+        return render(f"cli.games.{code}", params, lang)
+
     for m in manifests():
         lo, hi = m.players
-        click.echo(f"{m.name}  ({m.title.get(lang, m.title['en'])}, {lo if lo == hi else f'{lo}-{hi}'} players)")
-        click.echo(f"    moves: {m.notation}")
+        click.echo(t("game", name=m.name, title=m.title.get(lang, m.title["en"]), players=lo if lo == hi else f"{lo}-{hi}"))
+        click.echo(f"    {t('moves', notation=m.notation)}")
+        default = t("default")
         for opt in m.options:
-            click.echo(f"    {opt.name:<20} default {json.dumps(opt.default):<12} {opt.describe()}")
+            click.echo(f"    {opt.name:<20} {default} {json.dumps(opt.default):<12} {opt.describe()}")
             click.echo(f"    {'':<20} {catalogue(lang).text(f'option.{m.name}.{opt.name}') or opt.help}")
 
 
