@@ -46,7 +46,8 @@ def games_cmd(lang) -> None:
 
     for m in manifests():
         lo, hi = m.players
-        click.echo(t("game", name=m.name, title=m.title.get(lang, m.title["en"]), players=lo if lo == hi else f"{lo}-{hi}"))
+        click.echo(t("game", name=m.name, title=m.title.get(lang, m.title["en"]), n=hi,
+                     players=lo if lo == hi else f"{lo}-{hi}"))
         click.echo(f"    {t('moves', notation=m.notation)}")
         default = t("default")
         for opt in m.options:
