@@ -20,6 +20,11 @@ from wasserspiele.core.records import parse_record
     ({"game": "watten", "setup": [], "actions": []}, "setup: must be an object"),
     ({"game": "watten", "seed": 1, "format": "other/2"}, "format: 'other/2' is not one of"),
     ({"game": "watten", "seed": 1, "moves": []}, "moves: unknown field"),
+    # null players was blamed on the options; a second players in the options was ignored
+    ({"game": "wasserloch", "players": None, "seed": 1}, "players: must be the number of players, not null"),
+    ({"game": "wasserloch", "players": 3, "options": {"players": 2}, "seed": 1},
+     "options.players: 2 disagrees with players: 3"),
+    ({"game": "watten", "seed": 1, "options": {"target": True}}, "options: option target: true is not an integer"),
 ])
 def test_malformed_records_name_the_field(doc, message):
     with pytest.raises(BadRecord) as err:

@@ -95,24 +95,30 @@ class Option:
             raise self.problem("option.null", game, takes=self.describe())
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self.problem("option.not_integer", game, value=repr(value))
+                raise self.problem("option.not_integer", game, value=_shown(value))
         elif self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise self.problem("option.not_number", game, value=repr(value))
+                raise self.problem("option.not_number", game, value=_shown(value))
             value = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
             if not math.isfinite(value):  # NaN compares false with every bound: refuse it here
-                raise self.problem("option.not_finite", game, value=repr(value))
+                raise self.problem("option.not_finite", game, value=_shown(value))
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise self.problem("option.not_bool", game, value=repr(value))
+                raise self.problem("option.not_bool", game, value=_shown(value))
         elif self.kind == "choice":
             if value not in self.choices:
-                raise self.problem("option.not_choice", game, value=repr(value), choices=", ".join(self.choices))
+                raise self.problem("option.not_choice", game, value=_shown(value), choices=", ".join(self.choices))
         if self.minimum is not None and value < self.minimum:
-            raise self.problem("option.below", game, value=repr(value), minimum=f"{self.minimum:g}")
+            raise self.problem("option.below", game, value=_shown(value), minimum=f"{self.minimum:g}")
         if self.maximum is not None and value > self.maximum:
-            raise self.problem("option.above", game, value=repr(value), maximum=f"{self.maximum:g}")
+            raise self.problem("option.above", game, value=_shown(value), maximum=f"{self.maximum:g}")
         return value
+
+
+def _shown(value: Any) -> str:
+    """A value as its JSON is written (options come from JSON records and requests):
+    true, false, null, not Python's True, False, None."""
+    return "true" if value is True else "false" if value is False else "null" if value is None else repr(value)
 
 
 def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any], game: str) -> dict[str, Any]:

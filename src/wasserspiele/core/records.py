@@ -58,6 +58,10 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
         from .registry import game_class
         cls = game_class(name)
         if "players" in doc:
+            if shape.players is None:
+                raise BadRecord("players: must be the number of players, not null")
+            if "players" in options and options["players"] != shape.players:
+                raise BadRecord(f"options.players: {options['players']!r} disagrees with players: {shape.players}")
             if cls.fixed_players is not None:
                 if shape.players != cls.fixed_players:
                     raise BadRecord(f"players: {name} is for exactly {cls.fixed_players} players, not {shape.players}")
