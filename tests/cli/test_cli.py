@@ -262,6 +262,12 @@ def test_replay_of_an_unfinished_record_resumes_position(run, tmp_path):
     path.write_text(json.dumps({"format": "wasserspiele-record/1", "game": "wasserloch", "seed": 1, "actions": []}))
     data = json.loads(run("replay", str(path), "--json").output)
     assert data["terminal"] is False and data["to_move"] == [0] and data["winners"] == []
+    assert "waiting for seat 0" in run("replay", str(path)).output
+    # a Wildwasser board names its players by letter, and so does the line under it
+    path.write_text(json.dumps({"format": "wasserspiele-record/1", "game": "wildwasser", "players": 2, "seed": 1}))
+    assert "es wartet: Spieler A, Spieler B" in " ".join(run("replay", str(path), "--lang", "de").output.split())
+    path.write_text("{}")
+    assert run("replay", str(path), "--lang", "de").output.startswith("Fehler: game: missing")
 
 
 def test_replay_illegal_action_exits_1_naming_index_action_seat_and_reason(run, tmp_path):

@@ -87,10 +87,10 @@ def replay_cmd(file, as_json, lang) -> None:
     try:
         state = replay(read_record(file))
     except ReplayError as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(render("cli.error", {"error": exc}, lang), err=True)
         sys.exit(1)
     except (BadRecord, WasserspieleError) as exc:
-        click.echo(f"error: {exc}", err=True)
+        click.echo(render("cli.error", {"error": exc}, lang), err=True)
         sys.exit(2)
     if as_json:
         click.echo(json.dumps(summary(state)))
@@ -104,7 +104,9 @@ def replay_cmd(file, as_json, lang) -> None:
     if state.is_terminal():
         console.print(r.render_result(view, lang))
     else:
-        console.print(render("cli.not_finished", {"n": len(state.history), "seats": list(state.to_move())}, lang))
+        from .play import seat_label
+        waiting = ", ".join(seat_label(state.game.name, s, lang) for s in state.to_move())
+        console.print(render("cli.not_finished", {"n": len(state.history), "seats": waiting}, lang))
 
 
 @main.command("rules")

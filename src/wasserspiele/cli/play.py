@@ -53,6 +53,12 @@ def read_move(game: str, line: str, lang: str) -> str:
     return read(line, lang) if read else read_words(game, line, lang)
 
 
+def seat_label(game: str, seat: int, lang: str) -> str:
+    """A seat as the board names it (Wildwasser's player letters), else "seat 2"."""
+    name = getattr(renderer(game), "seat_name", None)
+    return name(seat, lang) if name else render("cli.seat", {"seat": seat}, lang)
+
+
 def resume_command(path: str) -> str:
     """The command that continues a save, as the player can type it."""
     return f"{os.environ.get(LAUNCHER_ENV) or 'wasserspiele'} play --resume {shlex.quote(str(path))}"
@@ -134,8 +140,7 @@ class PlaySession:
         return render(f"cli.{key}", kw, self.lang)
 
     def seat_name(self, seat: int) -> str:
-        name = getattr(renderer(self.state.game.name), "seat_name", None)
-        return name(seat, self.lang) if name else self.t("seat", seat=seat)
+        return seat_label(self.state.game.name, seat, self.lang)
 
     def show(self, action: Any) -> str:
         return show_move(self.state.game.name, action, self.lang)
