@@ -38,7 +38,8 @@ function park(p, seatNo, mine, ui) {
     y += SH + 6;
   });
   const strip = (label, cards) => {
-    const r = s("g", { transform: `translate(4,${y})` }, s("text", { x: 0, y: 24, "font-size": 12 }, label));
+    // the label's column ends where the cards begin (a longer word is squeezed to fit)
+    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, 52, { x: 0, y: 24, "font-size": 12 }));
     cards.forEach((c, i) => r.append(parkCard(c, 56 + i * 26, 0)));
     g.append(r);
     y += SH + 6;
