@@ -84,3 +84,13 @@ def test_statistics():
     m = mean_ci([1, 2, 3, 4])
     assert m.value == 2.5 and m.low < 2.5 < m.high
     assert placements([5, 9, 5, 1]) == [2.5, 1.0, 2.5, 4.0]
+
+
+def test_arena_games_is_what_the_arena_plays_so_its_progress_bar_ends_at_its_total():
+    """The bar's total was --games while whole duplicate groups were played (7 asked, 9
+    played in Wasserloch's three seats): it ran past its end."""
+    from wasserspiele.bots.arena import arena_games
+    game = load("wasserloch", rounds=1)
+    assert [arena_games(game, n) for n in (1, 3, 7)] == [3, 3, 9]
+    result = run_arena("wasserloch", {"rounds": 1}, parse_bots(["random", "random"], game), games=7, seed=1)
+    assert len(result.games) == arena_games(game, 7) == 9

@@ -230,3 +230,18 @@ def test_the_leaderboard_command_refuses_what_it_cannot_rank(words, says):
 def test_a_round_robin_of_one_spec_is_refused():
     with pytest.raises(BadOption, match="two bots or more"):
         round_robin("wasserloch", {"players": 2, "rounds": 1}, ["medium"], games=1)
+
+
+def test_a_pairing_plays_its_games_in_whole_groups_and_says_how_many():
+    """Both line-ups in every seat (team) on one deal: Wasserloch's three seats play 6 a
+    group, two-team games 2; `pairing_games` is what `play_pairing` plays, which the
+    command's progress line announces (it used to say "× 7 games" and play 12)."""
+    from wasserspiele import load
+    from wasserspiele.bots.leaderboard import pairing_games, pairing_group, play_pairing
+    from wasserspiele.bots.specs import parse_bot_spec
+    assert [pairing_games(load("wasserloch"), n) for n in (1, 2, 6, 7, 12)] == [6, 6, 6, 12, 12]
+    assert pairing_games(load("watten"), 3) == pairing_games(load("seven_waters"), 3) == 4
+    assert pairing_group(load("wasserloch", players=2)) == 2
+    for options, asked in (({"rounds": 1}, 7), ({"players": 2, "rounds": 1}, 3)):
+        played = play_pairing("wasserloch", options, parse_bot_spec("random"), parse_bot_spec("easy"), asked, 1)
+        assert played.games == pairing_games(load("wasserloch", **options), asked)

@@ -683,3 +683,46 @@ def test_train_command_takes_the_teacher_and_records_it(tmp_path):
               positions=cache)
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--teacher", "oracle", "--out", str(out)])
     assert bad.exit_code == 2 and "--teacher" in bad.output and "oracle" in bad.output
+
+
+def test_a_weights_name_means_the_same_file_to_save_and_to_load(tmp_path, untrained):
+    """FILE.npz, or FILE meaning FILE.npz, with the sidecar FILE.json: `train --out` and
+    `learned:weights=` agree.  Saving under another suffix used to write w.txt.npz (numpy
+    appends .npz) and w.json (the sidecar took the suffix's place), and the name given was
+    no file at all."""
+    from pathlib import Path
+    from wasserspiele.bots.learned import weights_file
+    codec = codec_of(load("wasserloch"))
+    net = Network.init(codec.obs_size, codec.num_actions, (4,), np.random.default_rng(0))
+    assert net.save(tmp_path / "w", {"game": "wasserloch"}) == (tmp_path / "w.npz", tmp_path / "w.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json", "w.npz"]
+    for name in ("w", "w.npz"):
+        assert Network.load(tmp_path / name).meta == {"game": "wasserloch"}
+        assert LearnedBot(0, game=load("wasserloch"), weights=str(tmp_path / name)).network.obs_size == codec.obs_size
+    assert weights_file("a/b") == weights_file("a/b.npz") == Path("a/b.npz")
+    for bad in ("w.txt", "w.json", "w.NPZ"):
+        with pytest.raises(BadOption, match="give a name ending in .npz or without a suffix"):
+            net.save(tmp_path / bad)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["w.json", "w.npz"]
+    with pytest.raises(BadOption, match=r"no such file .*nope\.npz.*a name without a suffix means nope\.npz"):
+        Network.load(tmp_path / "nope")
+
+
+def test_weights_that_are_no_archive_are_refused_saying_what_file_is_expected(tmp_path, untrained):
+    """A JSON file (the sidecar) read as weights showed numpy's "pickled (object) data …
+    allow_pickle" message."""
+    from pathlib import Path
+    sidecar = Path(untrained("wasserloch")).with_suffix(".json")
+    with pytest.raises(BadOption, match="a JSON file, not weights.*the weights beside it are learned:weights=") as err:
+        LearnedBot(0, game=load("wasserloch"), weights=str(sidecar))
+    assert "pickle" not in str(err.value)
+    (tmp_path / "notes.json").write_text("{}")
+    with pytest.raises(BadOption, match="a JSON file, not weights") as err:
+        Network.load(tmp_path / "notes.json")
+    assert "beside it are" not in str(err.value)  # no weights beside it to point to
+    (tmp_path / "notes.txt").write_text("[1, 2]")
+    np.save(tmp_path / "one.npy", np.zeros(3))
+    for path in (tmp_path / "notes.txt", tmp_path / "one.npy"):
+        with pytest.raises(BadOption, match="not a weights file: expected the .npz archive") as err:
+            Network.load(path)
+        assert "pickle" not in str(err.value)

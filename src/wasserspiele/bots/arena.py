@@ -63,6 +63,13 @@ class ArenaResult:
         return out
 
 
+def arena_games(game: Game, games: int) -> int:
+    """How many games `run_arena` plays when asked for `games`: whole duplicate groups,
+    one game per rotation of the line-up over the seats (teams)."""
+    group = DuplicateSeating().group(game, 0)
+    return -(-games // group) * group
+
+
 def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: int, seed: int = 0,
               jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> ArenaResult:
     """Play `games` games (rounded up to whole duplicate groups) and collect the results."""

@@ -324,9 +324,24 @@ class _CpuObserver:
 
 
 # ----------------------------------------------------------------------------- the round-robin
+def pairing_group(game: Game) -> int:
+    """The games of a pairing come in whole groups of this many: every rotation of the
+    line-up over the seats (teams) on one deal, so no seat's advantage or deal's luck
+    favours either bot, and with more than two seats (teams) both line-ups (`play_pairing`)."""
+    teams = len(game.teams)
+    return teams * (2 if teams > 2 else 1)
+
+
+def pairing_games(game: Game, games: int) -> int:
+    """How many games `play_pairing` plays when asked for `games`: rounded up to whole
+    groups (`pairing_group`; Wasserloch's three seats: 6, Watten: 2)."""
+    group = pairing_group(game)
+    return -(-games // group) * group
+
+
 def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, games: int, seed: int,
                  jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> Pairing:
-    """`games` games of `a` against `b` (rounded up to whole duplicate groups).
+    """`games` games of `a` against `b`, rounded up to whole groups (`pairing_games`).
 
     With more than two seats (teams) the first spec of a line-up sits in one and the
     second in all the others, so an equal bot would win only one game in `players`:
@@ -453,6 +468,9 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
            "(new deals), one replayed with a seed it was played with is replaced. Every pairing "
            "plays seat-rotated on duplicate deals: with more than two seats both line-ups (one bot against the other in every "
            "other seat, then the other way round) on the same deals; Watten team against team. "
+           "So a pairing's games come in whole groups, every line-up in every seat (team) on one deal "
+           "(Wasserloch's three seats: 6 games, two seats or teams: 2), and `--games` is rounded up to "
+           "whole groups (the command's progress line says how many each pairing plays). "
            "Neighbours in the strength order play the most games: they decide whether each step "
            "is significant. Ratings: Elo from a Bradley–Terry model fitted to all games of the board "
            "at once (maximum a posteriori with a weak prior, so a bot that won every game stays "

@@ -13,7 +13,8 @@ trained by expert iteration (bots/learned_train.py) and shipped per game as
   policy as prior, the value instead of rollouts; bots/ismcts.py `Guide`);
   `value=rollout` values the leaves by the expert's own rollouts instead of the value
   head, and `cpu_seconds=S` is the search's CPU safety net, as for `ismcts`.
-* `learned:weights=FILE.npz` plays a checkpoint instead of the shipped weights.
+* `learned:weights=FILE.npz` (or `FILE`, meaning FILE.npz: `weights_file`) plays a
+  checkpoint instead of the shipped weights.
 
 Playing needs numpy only.
 """
@@ -21,6 +22,7 @@ Playing needs numpy only.
 from __future__ import annotations
 
 import json
+import zipfile
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -112,31 +114,77 @@ class Network:
         z = (h @ self.params["wv"] + self.params["bv"])[:, 0]
         return logits, 1.0 / (1.0 + np.exp(-z))
 
-    def save(self, path: str | Path, meta: Mapping[str, Any] | None = None) -> None:
-        """`path` (.npz, float16 to stay small) and its JSON sidecar `path.json`."""
-        path = Path(path)
+    def save(self, path: str | Path, meta: Mapping[str, Any] | None = None) -> tuple[Path, Path]:
+        """The weights (.npz, float16 to stay small) and their JSON sidecar: `path` names
+        them as `weights_file` reads it (FILE.npz, or FILE meaning FILE.npz; the sidecar is
+        FILE.json).  Returns the two paths written."""
+        path = weights_file(path, writing=True)
         path.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(path, **{k: v.astype(np.float16) for k, v in self.params.items()})
         if meta is not None:
             self.meta = dict(meta)
-        path.with_suffix(".json").write_text(json.dumps(self.meta, indent=1, sort_keys=True) + "\n")
+        sidecar = path.with_suffix(".json")
+        sidecar.write_text(json.dumps(self.meta, indent=1, sort_keys=True) + "\n")
+        return path, sidecar
 
     @classmethod
     def load(cls, path: str | Path) -> "Network":
-        path = Path(path)
+        given = str(path)
+        path = weights_file(path)
+        if path.suffix.lower() == ".json":
+            # most likely the sidecar, which says how the weights were made; numpy would
+            # only complain of pickled data and allow_pickle
+            beside = path.with_suffix(".npz")
+            hint = f": the weights beside it are learned:weights={beside}" if beside.is_file() else ""
+            raise BadOption(f"learned weights {given!r}: a JSON file, not weights; the weights are the .npz "
+                            f"archive `wasserspiele train` writes (FILE.npz, its JSON sidecar FILE.json only "
+                            f"says how they were made){hint}")
         try:
-            with np.load(path) as data:
-                params = {k: data[k] for k in data.files}
+            data = np.load(path, allow_pickle=False)
         except FileNotFoundError:
-            raise BadOption(f"learned weights {str(path)!r}: no such file") from None
-        except (OSError, ValueError) as exc:
-            raise BadOption(f"learned weights {str(path)!r}: not a weights file ({exc})") from None
+            named = f" (a name without a suffix means {path.name})" if path.name != Path(given).name else ""
+            raise BadOption(f"learned weights {given!r}: no such file {str(path)!r}{named}") from None
+        except IsADirectoryError:
+            raise BadOption(f"learned weights {given!r}: a directory, not a weights file") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+            # numpy's own words here are about pickles and magic strings: a text or JSON
+            # file read as weights says "allow_pickle=False", which helps nobody
+            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}") from None
+        if not isinstance(data, np.lib.npyio.NpzFile):  # a single .npy array, not an archive of them
+            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}")
+        try:
+            with data:
+                params = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # a damaged archive
+            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}") from None
         missing = {"w0", "b0", "wp", "bp", "wv", "bv"} - set(params)
         if missing:
-            raise BadOption(f"learned weights {str(path)!r}: missing {', '.join(sorted(missing))}")
+            raise BadOption(f"learned weights {given!r}: missing {', '.join(sorted(missing))}")
         sidecar = path.with_suffix(".json")
         meta = json.loads(sidecar.read_text()) if sidecar.exists() else {}
         return cls(params, meta)
+
+
+# what a file given as weights must be (the refusals say it)
+NOT_WEIGHTS = ("not a weights file: expected the .npz archive of arrays that `wasserspiele train` writes "
+               "(its JSON sidecar beside it)")
+
+
+def weights_file(path: str | Path, writing: bool = False) -> Path:
+    """The weights file a name means, the same for `wasserspiele train --out` and
+    `learned:weights=`: FILE.npz is itself, and a name without a suffix means FILE.npz
+    (numpy's own rule, so `--out w` and `learned:weights=w` agree); the sidecar is
+    always FILE.json.  Writing, any other suffix is refused: numpy would append .npz
+    (`w.txt.npz`) while the sidecar took the suffix's place (`w.json`), and the name
+    given would be no file at all.  Reading, a file with another suffix is read as
+    given (a renamed checkpoint); its contents decide."""
+    path = Path(path)
+    if not path.suffix:
+        return path.with_name(path.name + ".npz")
+    if writing and path.suffix != ".npz":  # numpy appends .npz to anything else, .NPZ too
+        raise BadOption(f"weights are written as FILE.npz with the sidecar FILE.json: give a name ending in "
+                        f".npz or without a suffix, not {path.name!r}")
+    return path
 
 
 def shipped_weights(game: Game) -> Path:
@@ -159,11 +207,13 @@ def _cached(path: str) -> Network:
 def network_for(game: Game, codec, weights: str | Path | None = None) -> Network:
     """The network for `game` (the shipped one unless `weights` names a file), checked
     against the codec's sizes (they depend on options such as the number of players)."""
-    path = Path(weights) if weights else shipped_weights(game)
+    path = weights_file(weights) if weights else shipped_weights(game)
     if not weights and not path.exists():
         raise BadOption(f"bot 'learned': no weights shipped for {game.name} "
                         f"(train some: wasserspiele train {game.name} --seed 1)")
-    net = _cached(str(path if not weights else path.resolve()))  # the shipped path is resolved already
+    # the shipped path is resolved already; a checkpoint's name is resolved as given (the
+    # loader applies `weights_file` and names it in its refusals as given)
+    net = _cached(str(path if not weights else Path(weights).resolve()))
     if (net.obs_size, net.num_actions) != (codec.obs_size, codec.num_actions):
         trained = net.meta.get("options", {})
         raise BadOption(f"learned weights {path.name}: made for observations of {net.obs_size} and "

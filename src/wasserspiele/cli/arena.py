@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColum
 from rich.table import Table
 from rich.text import Text
 
-from ..bots.arena import parse_bots, run_arena
+from ..bots.arena import arena_games, parse_bots, run_arena
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .console import make_console
@@ -41,19 +41,25 @@ def progress_bar(console) -> Progress:
 def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
     from .main import UsageFailure, parse_options_for
+    if jobs is not None and jobs < 1:
+        # as `lab` and `leaderboard` refuse it; `jobs or cpu_count` read 0 as "all cores"
+        # and passed -1 on to the workers
+        raise click.BadParameter("must be at least 1", param_hint="--jobs")
     try:
         opts = parse_options_for(game, list(options))
         name = game_class(game).name
         if players is not None and not game_class(game).fixed_players:
             opts["players"] = players
-        specs = parse_bots([bots], load(name, **opts))
+        loaded = load(name, **opts)
+        specs = parse_bots([bots], loaded)
         if games < 1:
             raise click.BadParameter("must be at least 1", param_hint="--games")
         jobs = jobs or os.cpu_count() or 1
         # wide enough for bot specs with settings, even when the output goes to a file
         console = make_console(width=max(shutil.get_terminal_size().columns, 120))
         with progress_bar(console) as progress:
-            task = progress.add_task(f"{name} arena", total=games)
+            # the games really played (whole duplicate groups), so the bar ends at its total
+            task = progress.add_task(f"{name} arena", total=arena_games(loaded, games))
             result = run_arena(name, opts, specs, games, seed, jobs,
                                on_progress=lambda k: progress.advance(task, k))
     except WasserspieleError as exc:

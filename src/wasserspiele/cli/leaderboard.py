@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import WasserspieleError
-from ..core.registry import game_class, manifests
+from ..core.registry import game_class, load, manifests
 from .paths import writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
@@ -19,9 +19,12 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="the specs to rank, weakest first (levels or any bot spec)")
 @click.option("--games", type=int, default=40, show_default=True,
-              help="games per pairing of neighbours in --bots (the steps)")
+              help="games per pairing of neighbours in --bots (the steps), rounded up to whole groups on "
+                   "duplicate deals: every line-up in every seat (team) on the same deal (Wasserloch: 6, "
+                   "Watten: 2); the progress line says how many")
 @click.option("--far-games", type=int, default=None,
-              help="games per other pairing (default: --games; 0 plays only the neighbours)")
+              help="games per other pairing (default: --games; 0 plays only the neighbours), rounded up "
+                   "the same way")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, callback=writable,
@@ -35,7 +38,8 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
     duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
-    from ..bots.leaderboard import check_bot_count, markdown, read_boards, round_robin, save_boards
+    from ..bots.leaderboard import (check_bot_count, markdown, pairing_games, pairing_group, read_boards,
+                                    round_robin, save_boards)
     from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
     from .main import UsageFailure
@@ -48,6 +52,11 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     if page_only:
         if data is None:
             raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
+        if not data.is_file():
+            # `read_boards` reads a missing file as no boards (a first run's --data is made
+            # by the run), which rendered an empty page here: a typo went unnoticed
+            raise click.BadParameter(f"no such file {str(data)!r}: --page-only renders the page from saved "
+                                     f"boards (made by a run with --data)", param_hint="--data")
         try:
             page = markdown(list(read_boards(data).values()))
         except WasserspieleError as exc:
@@ -68,8 +77,17 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                 words += ["--far-games", str(far_games)]
             words += ["--seed", str(seed)]
             n = len(specs)
-            click.echo(f"{name}: {n - 1} neighbour pairings × {games} games, "
-                       f"{(n - 1) * (n - 2) // 2} others × {games if far_games is None else far_games}", err=True)
+            # what a pairing really plays: `play_pairing` rounds up to whole duplicate
+            # groups, and the line must say the count the table will show
+            game = load(name)
+            near = pairing_games(game, games)
+            far = near if far_games is None else pairing_games(game, far_games)
+            asked = [f"--{flag} {value}" for flag, value in (("games", games), ("far-games", far_games))
+                     if value is not None and pairing_games(game, value) != value]
+            rounded = (f" ({', '.join(asked)} rounded up to whole groups of {pairing_group(game)} games: "
+                       f"each line-up in every seat (team) on the same deal)" if asked else "")
+            click.echo(f"{name}: {n - 1} neighbour pairings × {near} games, "
+                       f"{(n - 1) * (n - 2) // 2} others × {far}{rounded}", err=True)
             boards.append(round_robin(name, {}, specs, games, seed, jobs or default_jobs(), far_games=far_games,
                                       command=" ".join(shlex.quote(w) for w in words)))
         if data is not None:

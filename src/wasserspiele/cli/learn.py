@@ -4,7 +4,9 @@ with the search's visit counts, for offline learning)."""
 from __future__ import annotations
 
 import json
+import math
 import os
+import re
 import shlex
 from pathlib import Path
 
@@ -21,36 +23,89 @@ def _game(game: str, options: tuple[str, ...]):
     return load(game_class(game).name, **opts)
 
 
+def _at_least_1(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A count (games, generations, iterations, ...) checked when the command line is
+    read: 0 or less would fail deep in the training (numpy's "negative dimensions") or
+    silently do nothing, after the game was loaded and maybe hours were spent."""
+    if value is not None and value < 1:
+        raise click.BadParameter(f"must be at least 1, not {value}", ctx=ctx, param=param)
+    return value
+
+
+def _above_0(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A power or constant that only makes sense above 0 (--sharpen, --guide-exploration);
+    nan and infinity are refused too (visit shares to the power inf are 0/0)."""
+    if value is not None and not (value > 0 and math.isfinite(value)):
+        raise click.BadParameter(f"must be above 0 and finite, not {value:g}", ctx=ctx, param=param)
+    return value
+
+
+def _hidden_sizes(ctx: click.Context, param: click.Parameter, value: str | None) -> tuple[int, ...] | None:
+    """--hidden 128,64 as (128, 64): every layer at least one unit wide.  A size of 0
+    used to train a network that could learn nothing, a negative one ended in numpy's
+    traceback "negative dimensions are not allowed"."""
+    if value is None:
+        return None
+    try:
+        sizes = tuple(int(x) for x in value.split(","))
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not sizes like 128,64", ctx=ctx, param=param) from None
+    if any(n < 1 for n in sizes):
+        raise click.BadParameter(f"{value!r}: every layer needs at least 1 unit (sizes like 128,64)",
+                                 ctx=ctx, param=param)
+    return sizes
+
+
+def _weights_out(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--out as the weights file it names (`bots.learned.weights_file`: FILE.npz, or FILE
+    meaning FILE.npz, the sidecar FILE.json), so the name printed and the name
+    `learned:weights=` takes are the files written; another suffix is refused here, before
+    any training (numpy used to write w.txt.npz and the sidecar w.json for `--out w.txt`)."""
+    if value is None:
+        return None
+    from ..bots.learned import weights_file
+    try:
+        path = weights_file(value, writing=True)
+    except WasserspieleError as exc:
+        raise click.BadParameter(str(exc), ctx=ctx, param=param) from None
+    return writable(ctx, param, str(path))
+
+
 def _budget_options(f):
     for opt in reversed([
-        click.option("--games", type=int, default=None, help="self-play games per generation"),
-        click.option("--generations", type=int, default=None, help="1: imitate the expert; more: expert iteration"),
-        click.option("--iterations", type=int, default=None, help="search iterations per decision"),
-        click.option("--epochs", type=int, default=None, help="training passes per generation"),
-        click.option("--hidden", default=None, help="hidden layer sizes, e.g. 128,64"),
-        click.option("--sharpen", type=float, default=None,
+        click.option("--games", type=int, default=None, callback=_at_least_1,
+                     help="self-play games per generation"),
+        click.option("--generations", type=int, default=None, callback=_at_least_1,
+                     help="1: imitate the expert; more: expert iteration"),
+        click.option("--iterations", type=int, default=None, callback=_at_least_1,
+                     help="search iterations per decision"),
+        click.option("--epochs", type=int, default=None, callback=_at_least_1,
+                     help="training passes per generation"),
+        click.option("--hidden", default=None, callback=_hidden_sizes,
+                     help="hidden layer sizes, e.g. 128,64"),
+        click.option("--sharpen", type=float, default=None, callback=_above_0,
                      help="policy target: the search's visit shares to this power (1: as they are)"),
-        click.option("--dagger", type=int, default=None,
+        click.option("--dagger", type=int, default=None, callback=_at_least_1,
                      help="DAgger: from the second generation on, N games a generation played by the network "
                           "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
                           "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
                           "guided self-play"),
-        click.option("--rollout-depth", "rollout_depth", type=int, default=None,
+        click.option("--rollout-depth", "rollout_depth", type=int, default=None, callback=_at_least_1,
                      help="the expert's rollouts (generation 0, DAgger's labels, guided leaves with "
                           "--guide-value rollout) play at most this many actions (default: the game's tuned "
                           "setting); e.g. 1000 plays them to the end"),
         click.option("--guide-value", "guide_value", type=click.Choice(["network", "rollout"]), default=None,
                      help="guided generations: value the search's leaves by the value head (the default) or "
                           "by the expert's rollouts"),
-        click.option("--guide-exploration", "guide_exploration", type=float, default=None,
+        click.option("--guide-exploration", "guide_exploration", type=float, default=None, callback=_above_0,
                      help="guided generations: PUCT's exploration constant (default 1.5)"),
-        click.option("--guided-games", "guided_games", type=int, default=None,
+        click.option("--guided-games", "guided_games", type=int, default=None, callback=_at_least_1,
                      help="self-play games of each guided generation (default: --games)"),
         click.option("--teacher", type=click.Choice(["search", "heuristic"]), default=None,
                      help="generation 0 imitates the expert's search (the default: its visit shares) or the "
                           "game's heuristic (its choices, no search: many games cheaply, for the later "
                           "DAgger generations to correct toward the search)"),
-        click.option("--window", type=int, default=None,
+        click.option("--window", type=int, default=None, callback=_at_least_1,
                      help="fit each generation on the positions of the last N generations only (default: all "
                           "gathered so far); 1: a guided generation learns from its own searches alone"),
         click.option("--fresh", is_flag=True, default=False,
@@ -65,13 +120,14 @@ def _budget_options(f):
 @click.argument("game")
 @click.option("--seed", type=int, default=1, show_default=True)
 @_budget_options
-@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=writable,
-              help="weights file (default: the package's bots/weights/GAME.npz)")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_weights_out,
+              help="weights file FILE.npz, or FILE meaning FILE.npz, with the sidecar FILE.json beside it "
+                   "(default: the package's bots/weights/GAME.npz); play it with learned:weights=FILE.npz")
 @click.option("--positions", type=click.Path(dir_okay=False), default=None, callback=writable,
               help="keep the expert's searched positions (generation 0) in this .npz after every game, and "
                    "a guided generation G's in FILE.genG.npz beside it, and reuse those they hold: a stopped "
                    "run resumes, a refit skips the search")
-@click.option("--jobs", type=int, default=None,
+@click.option("--jobs", type=int, default=None, callback=_at_least_1,
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
@@ -87,8 +143,6 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
     from ..bots.learned_train import Budget, train
     from ..bots.runner import default_jobs
     from .main import UsageFailure
-    if jobs is not None and jobs < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--jobs")
     try:
         g = _game(game, options)
         budget = Budget()
@@ -96,14 +150,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                                      ("epochs", epochs), ("dagger", dagger), ("rollout_depth", rollout_depth),
                                      ("guided_games", guided_games), ("window", window))
                    if v is not None}
-        if hidden:
-            try:
-                changes["hidden"] = tuple(int(x) for x in hidden.split(","))
-            except ValueError:
-                raise click.BadParameter(f"{hidden!r} is not sizes like 128,64", param_hint="--hidden") from None
-        for k, v in changes.items():
-            if k != "hidden" and v < 1:
-                raise click.BadParameter("must be at least 1", param_hint=f"--{k.replace('_', '-')}")
+        if hidden is not None:  # sizes checked by `_hidden_sizes`, the counts by `_at_least_1`
+            changes["hidden"] = hidden
         if dagger is not None and changes.get("generations", budget.generations) < 2:
             raise click.BadParameter("DAgger's games come after the first generation: give --generations 2 "
                                      "or more", param_hint="--dagger")
@@ -113,9 +161,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             raise click.BadParameter("a setting of the guided generations, which come after the first and "
                                      "instead of DAgger's: give --generations 2 or more, without --dagger",
                                      param_hint=guided[0])
-        if guide_exploration is not None:
-            if not guide_exploration > 0:
-                raise click.BadParameter("must be above 0", param_hint="--guide-exploration")
+        if guide_exploration is not None:  # above 0: `_above_0`
             changes["guide_exploration"] = guide_exploration
         if guide_value is not None:
             changes["guide_value"] = guide_value
@@ -126,16 +172,15 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                 raise click.BadParameter("only later generations start afresh (the first always does): "
                                          "give --generations 2 or more", param_hint="--fresh")
             changes["fresh"] = True
-        if sharpen is not None:
-            if not sharpen > 0:
-                raise click.BadParameter("must be above 0", param_hint="--sharpen")
+        if sharpen is not None:  # above 0: `_above_0`
             changes["sharpen"] = sharpen
         budget = replace(budget, **changes)
         path = Path(out) if out else shipped_weights(g)
         # the command that remakes these weights where they ship
         words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
-                            ("epochs", epochs), ("hidden", hidden), ("sharpen", sharpen), ("dagger", dagger),
+                            ("epochs", epochs), ("hidden", hidden and ",".join(map(str, hidden))),
+                            ("sharpen", sharpen), ("dagger", dagger),
                             ("rollout-depth", rollout_depth), ("guide-value", guide_value),
                             ("guide-exploration", guide_exploration), ("guided-games", guided_games),
                             ("teacher", teacher), ("window", window)):
@@ -147,41 +192,74 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             words += ["--option", text]
         command = " ".join(shlex.quote(w) for w in words)
 
+        written: list[Path] = []
+
         def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
-            t.network.save(path, t.metadata(command))
-            click.echo(f"wrote {path} (generation {len(t.history) - 1}, {len(t.positions)} positions)", err=True)
+            written[:] = t.network.save(path, t.metadata(command))  # the files numpy and we wrote
+            click.echo(f"wrote {written[0]} and {written[1].name} (generation {len(t.history) - 1}, "
+                       f"{len(t.positions)} positions)", err=True)
 
         trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
                         positions=positions, jobs=default_jobs() if jobs is None else jobs)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    click.echo(f"wrote {path} ({len(trainer.positions)} positions)")
+    click.echo(f"wrote {written[0]} (weights) and {written[1]} (how they were made), "
+               f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
+
+
+# a corpus's own files: what `corpus` writes, and so what a later run into the folder replaces
+CORPUS_RECORD = re.compile(r"game-\d{4,}\.json")
+CORPUS_VISITS = "visits.jsonl"
+
+
+def corpus_files(folder: Path) -> list[Path]:
+    """The files of an earlier corpus in `folder` (game-NNNN.json, visits.jsonl), to be
+    replaced: left beside a smaller new corpus, its records would pass for the new run's
+    (the stale game-0001.json beside a one-game visits.jsonl).  Like `lab --out`
+    (lab/report.py `lab_files`), any other file makes the command refuse: it never
+    deletes what it did not write."""
+    if not folder.exists():
+        return []
+    mine, others = [], []
+    for entry in sorted(folder.iterdir()):
+        own = entry.is_file() and (entry.name == CORPUS_VISITS or CORPUS_RECORD.fullmatch(entry.name))
+        (mine if own else others).append(entry)
+    if others:
+        shown = ", ".join(e.name for e in others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+        raise click.BadParameter(f"{folder} holds files the corpus did not write ({shown}); choose an empty "
+                                 f"or new directory", param_hint="--out")
+    return mine
 
 
 @click.command("corpus")
 @click.argument("game")
-@click.option("--games", type=int, default=10, show_default=True)
-@click.option("--iterations", type=int, default=200, show_default=True, help="search iterations per decision")
+@click.option("--games", type=int, default=10, show_default=True, callback=_at_least_1)
+@click.option("--iterations", type=int, default=200, show_default=True, callback=_at_least_1,
+              help="search iterations per decision")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, callback=writable,
-              help="directory for the records")
+              help="directory for the records; an earlier corpus there is replaced, other files make the "
+                   "command refuse")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     """Write expert self-play games of GAME as records (game-NNNN.json, replayable) and the
     search's visit counts per decision (visits.jsonl: one line per game, one entry per
-    searched decision: its index in the record, the seat and {action: visits})."""
+    searched decision: its index in the record, the seat and {action: visits}).  An
+    earlier corpus in --out is replaced as a whole."""
     from ..bots.learned_train import corpus_games
     from ..core.records import write_record
     from .main import UsageFailure
-    if games < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--games")
-    if iterations < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--iterations")
     try:
         g = _game(game, options)
         folder = Path(out)
+        earlier = corpus_files(folder)  # refuses a folder with other files before any game is played
+        if earlier:
+            records = sum(1 for f in earlier if f.name != CORPUS_VISITS)
+            click.echo(f"replacing the earlier corpus in {folder} ({records} games)", err=True)
+            for f in earlier:
+                f.unlink()
         folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / "visits.jsonl", "w") as lines:
+        with open(folder / CORPUS_VISITS, "w") as lines:
             for i, (state, decided) in enumerate(corpus_games(g, seed, games, iterations)):
                 name = f"game-{i:04d}.json"
                 write_record(state, folder / name)
@@ -190,4 +268,4 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
                 lines.write(json.dumps({"record": name, "decisions": entries}) + "\n")
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    click.echo(f"wrote {games} games to {folder}")
+    click.echo(f"wrote {games} game{'' if games == 1 else 's'} to {folder}")
