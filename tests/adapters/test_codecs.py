@@ -200,3 +200,54 @@ def test_encoding_from_the_state_equals_encoding_the_view(name, options):
     assert positions > 50 and state is not None and state.is_terminal()  # the last game, played out
     for seat in range(codec.players):
         assert np.array_equal(codec.observe_state(state, seat), codec.observe(state.view(seat)))
+
+
+def test_an_index_that_is_not_an_integer_is_called_so():
+    codec = codec_for(wasserspiele.load("wasserloch"))
+    for bad in ("3", True, np.True_, 1.5, float("nan"), float("inf"), None, np.array([3])):
+        with pytest.raises(EncodingError, match="is not an action index: not an integer"):
+            codec.check_index(bad)
+    assert [codec.check_index(i) for i in (3, np.int64(3), np.array(3), 3.0)] == [3] * 4
+
+
+def test_the_codecs_command_reports_a_bad_option_without_a_traceback(capsys, monkeypatch):
+    import sys
+
+    from wasserspiele.adapters.codecs.__main__ import main
+    for argv, says in ((["--option", "players=2"], "seven_waters with players=2: seven_waters has no option 'players'"),
+                       (["wasserloch", "--option", "players=9"], "wasserloch with players=9:"),
+                       (["chess"], "unknown game 'chess'")):
+        monkeypatch.setattr(sys, "argv", ["codecs", *argv])
+        with pytest.raises(SystemExit) as exit_:
+            main()
+        out, err = capsys.readouterr()
+        assert exit_.value.code == 2 and says in err and "Traceback" not in err and out == "", argv
+
+
+def _encodings_doc() -> str:
+    from pathlib import Path
+    return (Path(__file__).resolve().parents[2] / "docs" / "encodings.md").read_text(encoding="utf-8")
+
+
+def test_the_docs_python_snippets_run():
+    import re
+    blocks = re.findall(r"```python\n(.*?)```", _encodings_doc(), re.S)
+    assert blocks
+    for block in blocks:
+        exec(compile(block, "docs/encodings.md", "exec"), {})  # noqa: S102 - the docs' own example
+
+
+def test_the_docs_describe_the_spaces_seats_and_state_paths_as_the_code_has_them():
+    doc = _encodings_doc()
+    # the spaces' bounds are per value, not one Box(-1, 100) for everything
+    low, high = codec_for(wasserspiele.load("watten")).bounds()
+    assert len(set(low)) > 1 and len(set(high)) > 1
+    assert "Box(-1, 100" not in doc and "codec.bounds()" in doc
+    # the environments do encode from the state: the doc names the test that holds them to the view
+    assert "nothing hidden can leak" not in doc and "observe_state" in doc and "legal_map_state" in doc
+    assert "test_encoding_from_the_state_equals_encoding_the_view" in doc
+    assert callable(globals()["test_encoding_from_the_state_equals_encoding_the_view"])
+    # Seven Waters' park segments are relative to the observer, and the doc says so
+    names = {name for name, *_ in codec_for(wasserspiele.load("seven_waters")).layout}
+    assert {"me_lines", "opponent_lines"} <= names and "seat 0 is seat 0), and every" not in doc
+    assert "relative to the observer" in doc

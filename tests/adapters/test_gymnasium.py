@@ -118,3 +118,99 @@ def test_ismcts_opponents_with_their_settings():
     assert env.state.is_terminal()
     with pytest.raises(BadOption, match="the ismcts bot has no setting 'iterationz'"):
         WasserspieleEnv("wasserloch", opponents="ismcts", opponent_options={"ismcts": {"iterationz": 5}})
+
+
+def _step_masked(env, info, rng):
+    return env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_a_game_reaching_max_game_length_is_truncated(name):
+    """The bound is the manifest's (what OpenSpiel declares); shortened here so that every
+    game reaches it.  The cut-off episode: truncated, reward 0, nothing legal, over."""
+    from wasserspiele.adapters.common import game_length, max_game_length
+    env = WasserspieleEnv(name, **FAST[name])
+    assert env.max_game_length == max_game_length(env.game) == env.game.manifest.limits.game_length(env.game.options)
+    _obs, info = env.reset(seed=2)
+    env.max_game_length = game_length(env.state) + 3
+    rng = np.random.default_rng(0)
+    for _ in range(10):
+        _obs, reward, terminated, truncated, info = _step_masked(env, info, rng)
+        if terminated or truncated:
+            break
+    assert truncated and not terminated and reward == 0.0
+    assert not env.state.is_terminal() and info["truncated_at"] == game_length(env.state) >= env.max_game_length
+    assert not info["action_mask"].any() and not env.action_masks().any() and info["legal_actions"] == []
+    with pytest.raises(RuntimeError, match="the episode is over: call reset()"):
+        env.step(0)
+    _obs, info = env.reset(seed=2)  # a new episode is not cut off at once
+    assert info["action_mask"].any()
+
+
+def test_after_an_illegal_index_ends_the_episode_no_step_is_taken():
+    env = gymnasium.make(IDS["wasserloch"], rounds=1).unwrapped
+    _obs, info = env.reset(seed=1)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _obs, reward, terminated, truncated, info = env.step(illegal)
+    assert reward == -1.0 and terminated and not truncated
+    assert info["legal_actions"] == [] and not info["action_mask"].any() and not env.action_masks().any()
+    moves = len(env.state.history)
+    with pytest.raises(RuntimeError, match="the episode is over: call reset()"):
+        env.step(legal)
+    assert len(env.state.history) == moves
+
+
+def test_numpy_integers_are_seats_and_other_types_are_not_actions():
+    env = gymnasium.make(IDS["wasserloch"], seat=np.int64(1), rounds=1)
+    assert env.unwrapped.seat == 1 and type(env.unwrapped.seat) is int
+    with pytest.raises(ValueError, match=r"seat must be 0..2 \(an integer\).*got True"):
+        WasserspieleEnv("wasserloch", seat=True)
+    with pytest.raises(ValueError, match="got 1.0"):
+        WasserspieleEnv("wasserloch", seat=1.0)
+    env.reset(seed=0)
+    for bad in ("3", True, 1.5, None):
+        with pytest.raises(ValueError, match="not an integer"):
+            env.step(bad)
+
+
+def test_options_for_a_bot_kind_no_opponent_is_are_checked_by_name_too():
+    """One opponent_options may serve any opponents (kinds not playing are allowed), but a
+    misspelt setting or kind is refused whether that kind plays now or not."""
+    with pytest.raises(BadOption, match="the ismcts bot has no setting 'iteratons'"):
+        WasserspieleEnv("wasserloch", opponents="random", opponent_options={"ismcts": {"iteratons": 3}})
+    with pytest.raises(BadOption, match="'ismtcs' is not a bot kind"):
+        WasserspieleEnv("wasserloch", opponents="ismcts", opponent_options={"ismtcs": {"iterations": 3}})
+    with pytest.raises(BadOption, match="must map setting names to values"):
+        WasserspieleEnv("wasserloch", opponent_options={"ismcts": 3})
+    env = WasserspieleEnv("wasserloch", opponents="random", opponent_options={"ISMCTS": {"iterations": 5}})
+    assert env.opponent_options == {"ismcts": {"iterations": 5}}
+    # a level names its kind: the expert is an ismcts bot, so its settings apply
+    env = WasserspieleEnv("wasserloch", opponents=["expert", "random"], rounds=1,
+                          opponent_options={"ismcts": {"iterations": 5}})
+    assert env.bots == {} and env.opponent_options == {"ismcts": {"iterations": 5}}
+
+
+def test_render_before_reset_says_to_call_reset():
+    env = gymnasium.make(IDS["watten"], render_mode="ansi").unwrapped
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.render()
+    env.reset(seed=0)
+    assert isinstance(env.render(), str)
+
+
+def test_the_mask_method_the_docs_show_works_through_gymnasium_make():
+    """docs/encodings.md and this adapter's docstring show how to reach `action_masks()`
+    on what `gymnasium.make` returns (a wrapped env): every form they show must work."""
+    import re
+    from pathlib import Path
+
+    import wasserspiele.adapters.gymnasium as adapter
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "encodings.md").read_text(encoding="utf-8")
+    shown = set(re.findall(r"`(env\.[^`]*action_masks[^`]*)`", doc + adapter.__doc__))
+    assert shown, "the docs no longer show how to read the mask"
+    env = gymnasium.make(IDS["wasserloch"])
+    _obs, info = env.reset(seed=0)
+    for expression in shown:
+        mask = eval(expression, {"env": env})  # noqa: S307 - the docs' own snippets
+        assert np.array_equal(mask, info["action_mask"].astype(bool)), expression

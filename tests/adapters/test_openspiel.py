@@ -234,3 +234,54 @@ def test_public_observer_is_the_spectator_view():
     with pytest.raises(ValueError, match="hidden information"):
         make_observation(game, pyspiel.IIGObservationType(
             perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+
+
+def test_a_game_ends_at_its_declared_max_game_length():
+    """Wildwasser's meerkat loop (every seat picks the meerkat and takes its action) never
+    ends the game by the rules: the state is terminal once its history, chance outcomes
+    included, reaches max_game_length, with returns of 0 for everybody."""
+    game = pyspiel.load_game("wasserspiele_wildwasser", {"players": 2})
+    names = game.codec.action_names
+    state, rng = game.new_initial_state(), random.Random(0)
+    while not state.is_terminal():
+        assert state.move_number() < game.max_game_length()
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            legal = state.legal_actions()
+            loop = [a for a in legal if "meerkat" in names[a] or names[a] == "action"]
+            state.apply_action(loop[0] if loop else legal[0])
+    assert state.move_number() == len(state.history()) == game.max_game_length() == 5000
+    assert not state.engine_state().is_terminal()  # cut off, not finished
+    assert state.current_player() == pyspiel.PlayerId.TERMINAL and state.legal_actions() == []
+    assert state.returns() == [0.0, 0.0]
+    with pytest.raises(Exception, match="max_game_length"):
+        state.apply_action(0)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_environments_count_a_games_length_as_openspiel_does(name):
+    """The environments' `game_length` (decisions plus the chance nodes of the engine's
+    draws) is OpenSpiel's move number at the same position: the same bound cuts both."""
+    from wasserspiele.adapters.common import game_length, new_counted_game
+    engine_game = wasserspiele.load(name, **FAST[name])
+    recorder = RecordingRandom(5)
+    truth = new_counted_game(engine_game, rng=recorder)
+    moves = random.Random(2)
+    game = pyspiel.load_game(f"wasserspiele_{name}", FAST[name])
+    state = game.new_initial_state()
+    codec = codec_for(engine_game)
+    used = checked = 0
+    while True:
+        while state.is_chance_node():
+            state.apply_action(recorder.choices[used])
+            used += 1
+        assert game_length(truth) == state.move_number() == len(state.history())
+        checked += 1
+        if truth.is_terminal():
+            break
+        seat = truth.current_seat
+        action = moves.choice(truth.legal_actions(seat))
+        state.apply_action(codec.action_index(action, truth.view(seat)))
+        truth.apply(action, seat)
+    assert state.is_terminal() and checked > 10

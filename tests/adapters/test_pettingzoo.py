@@ -99,3 +99,101 @@ def test_same_seed_same_game_different_seed_other_game():
         return env.observe(env.agent_selection)["observation"]
     assert np.array_equal(first_obs(4), first_obs(4))
     assert not np.array_equal(first_obs(4), first_obs(5))
+
+
+def _meerkat_loop(env, agent, obs):
+    """Wildwasser's endless line of play: every seat picks the meerkat and takes its action."""
+    names = env.unwrapped.codec.action_names
+    legal = np.flatnonzero(obs["action_mask"])
+    loop = [i for i in legal if "meerkat" in names[i] or names[i] == "action"]
+    return int(loop[0] if loop else legal[0])
+
+
+def test_the_wildwasser_meerkat_loop_is_truncated_at_the_manifest_bound():
+    """Both seats picking the meerkat and taking `action` round after round never ends the
+    game (seed 0): the AEC env truncates it where OpenSpiel's max_game_length says."""
+    from wasserspiele.adapters.common import game_length
+    env = wpz.env("wildwasser", players=2)
+    env.reset(seed=0)
+    bound = env.unwrapped.max_game_length
+    assert bound == 5000  # games/wildwasser/manifest.py
+    steps, ended = 0, []
+    for agent in env.agent_iter(max_iter=2 * bound):
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            ended.append((reward, term, trunc, obs["action_mask"].any(), info["legal_actions"]))
+            env.step(None)  # the truncated agents leave as terminated ones do
+            continue
+        env.step(_meerkat_loop(env, agent, obs))
+        steps += 1
+    state = env.unwrapped.game_state
+    assert not state.is_terminal() and state.view(None)["round"] > 1000
+    assert game_length(state) == bound and steps == len(state.history) < bound  # chance nodes count too
+    assert ended == [(0.0, False, True, False, [])] * 2  # both agents: truncated, reward 0, no moves
+    assert env.agents == []
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_is_truncated_at_its_bound_in_both_apis(name):
+    from wasserspiele.adapters.common import game_length
+    aec = wpz.raw_env(name, **FAST[name])
+    aec.reset(seed=5)
+    aec.max_game_length = game_length(aec.game_state) + 4
+    while not any(aec.truncations.values()):
+        assert not any(aec.terminations.values())
+        aec.step(int(np.flatnonzero(aec.observe(aec.agent_selection)["action_mask"])[0]))
+    assert all(aec.truncations.values()) and set(aec.rewards.values()) == {0.0}
+    assert not any(aec.observe(a)["action_mask"].any() for a in aec.agents)
+    assert game_length(aec.game_state) >= aec.max_game_length
+
+    par = wpz.parallel_env(name, **FAST[name])
+    observations, _infos = par.reset(seed=5)
+    par.max_game_length = game_length(par.game_state) + 4
+    while par.agents:
+        actions = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()
+                   if o["action_mask"].any()}
+        observations, rewards, terminations, truncations, infos = par.step(actions)
+    assert all(truncations.values()) and not any(terminations.values()) and set(rewards.values()) == {0.0}
+    assert not any(o["action_mask"].any() for o in observations.values())
+    assert all(i["legal_actions"] == [] for i in infos.values())
+
+
+def test_before_reset_every_call_says_to_call_reset():
+    raw = wpz.raw_env("watten", render_mode="ansi")
+    for call in (lambda: raw.observe("player_0"), lambda: raw.step(0), raw.render, raw.state):
+        with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+            call()
+    par = wpz.parallel_env("watten", render_mode="ansi")
+    with pytest.raises(RuntimeError, match=r"call reset\(\)"):
+        par.render()
+
+
+def test_a_forfeit_leaves_the_offender_no_moves():
+    env = wpz.parallel_env("wasserloch", rounds=1, illegal_action="lose")
+    observations, _infos = env.reset(seed=2)
+    agent = next(a for a, o in observations.items() if o["action_mask"].any())
+    illegal = int(np.flatnonzero(observations[agent]["action_mask"] == 0)[0])
+    observations, rewards, terminations, _trunc, infos = env.step({agent: illegal})
+    assert rewards[agent] == -1.0 and all(terminations.values()) and "is not legal now" in infos[agent]["illegal_action"]
+    assert not any(o["action_mask"].any() for o in observations.values())
+    assert all(i["legal_actions"] == [] for i in infos.values())
+
+
+def test_a_counted_game_is_the_game_its_seed_deals():
+    """The environments deal through `new_counted_game` (to count chance nodes): the very
+    game `new_game(seed=…)` deals, which the infos' replay relies on."""
+    import random
+
+    import wasserspiele
+    from wasserspiele.adapters.common import new_counted_game
+    for name in GAMES:
+        game = wasserspiele.load(name, **FAST[name])
+        counted, plain = new_counted_game(game, seed=9), game.new_game(seed=9)
+        rng = random.Random(1)
+        while not plain.is_terminal():
+            assert counted.state_json() == plain.state_json()
+            seat = plain.to_move()[0]
+            action = rng.choice(plain.legal_actions(seat))
+            counted.apply(action, seat)
+            plain.apply(action, seat)
+        assert counted.is_terminal() and counted.state_json() == plain.state_json(), name

@@ -1,11 +1,14 @@
 """What the three environments share: loading a game with its codec, zero-sum rewards,
-text rendering and seeding."""
+text rendering, seeding, the length bound and the argument checks."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import numbers
+import random
+from typing import Any, Sequence
 
+from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .codecs import Codec, codec_for
@@ -20,6 +23,79 @@ def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Co
     else:
         g = load(game, **options)
     return g, codec_for(g)
+
+
+def check_seat(seat: Any, game: Game) -> int:
+    """`seat` as an int, refused unless it is an integer (numpy's too; not a bool) naming
+    one of the game's seats."""
+    players = game.players
+    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < players:
+        raise ValueError(f"seat must be 0..{players - 1} (an integer) for {game.name} with {players} players, "
+                         f"got {seat!r}")
+    return int(seat)
+
+
+# -- the length bound -------------------------------------------------------------
+# A game's manifest bounds its length as OpenSpiel counts it (`Limits.max_game_length`):
+# every decision and every elementary chance node, e.g. the 63 Fisher-Yates choices of
+# a 64-card shuffle.  The environments see no chance nodes, so their games count the
+# nodes each draw would have been in OpenSpiel (`CountingChance`), and every adapter
+# ends a game at the same length.
+
+def chance_nodes(dist: Distribution) -> int:
+    """How many elementary chance nodes OpenSpiel asks for one draw of `dist` (its
+    `node_plan`; the core distributions' counts without building the plan)."""
+    kind = type(dist)
+    if kind is Shuffle:
+        return max(len(dist.items) - 1, 0)
+    if kind is Uniform or kind is UnitInterval:
+        return 1
+    return len(dist.node_plan())
+
+
+class CountingChance(Chance):
+    """A game's chance that also counts the elementary chance nodes of the outcomes it
+    makes, drawing exactly what a plain `Chance` with the same generator draws."""
+
+    __slots__ = ("nodes",)
+
+    def __init__(self, rng: random.Random):
+        super().__init__({}, rng)
+        self.nodes = 0
+
+    def draw(self, key: str, dist: Distribution) -> Any:
+        made = len(self.setup.get(key, ()))
+        out = super().draw(key, dist)
+        if len(self.setup[key]) > made:  # an outcome read back from the setup is no node
+            self.nodes += chance_nodes(dist)
+        return out
+
+    def draw_order(self, key: str, items: Sequence[Any], what: str = "outcome") -> list[Any]:
+        # one uniform node per item drawn, whether it took the fast path or `draw`
+        nodes, made = self.nodes, len(self.setup.get(key, ()))
+        out = super().draw_order(key, items, what)
+        self.nodes = nodes + len(self.setup[key]) - made
+        return out
+
+
+def new_counted_game(game: Game, seed: int | None = None, rng: random.Random | None = None) -> State:
+    """`game.new_game(seed=seed)` (or `rng=rng`), the same game, with a `CountingChance`
+    so that `game_length` can count its chance nodes."""
+    return game.new_game(chance=CountingChance(rng if rng is not None else make_rng(seed)))
+
+
+def game_length(state: State) -> int:
+    """The length of the game so far as the manifest's `max_game_length` counts it:
+    decisions plus chance nodes (a state from `new_counted_game`)."""
+    chance = state.chance
+    if not isinstance(chance, CountingChance):
+        raise TypeError("game_length needs a state made by new_counted_game (its chance counts nodes)")
+    return len(state.history) + chance.nodes
+
+
+def max_game_length(game: Game) -> int:
+    """The manifest's bound on a game's length (decisions and chance nodes)."""
+    return game.manifest.limits.game_length(game.options)
 
 
 def zero_sum(state: State) -> list[float]:

@@ -3,11 +3,18 @@
 The agent plays one seat (`seat=0`) against bots named by any bot spec the CLI accepts
 (`opponents="heuristic"`, `"expert"`, `"ismcts:iterations=50"`, `"learned"`, or one spec
 per other seat; bots/specs.py), with extra settings per kind
-(`opponent_options={"ismcts": {"iterations": 200}}`).  Observations are the float32
-vector of the agent's view; the legal-action mask is in `info["action_mask"]` and from
-`action_masks()` (what sb3-contrib's MaskablePPO reads); `info["legal_actions"]` and
-`info["view"]` hold the legal actions' notation and the raw view.  The reward comes at the end: the agent's share of
-the zero-sum transform of `state.returns()`.
+(`opponent_options={"ismcts": {"iterations": 200}}`, every kind and setting checked by
+name).  Observations are the float32 vector of the agent's view; the legal-action mask
+is in `info["action_mask"]` and from `action_masks()` (what sb3-contrib's MaskablePPO
+reads), a method of the unwrapped env: `gymnasium.make` wraps it, so call
+`env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`.
+`info["legal_actions"]` and `info["view"]` hold the legal actions' notation and the raw
+view.  The reward comes at the end: the agent's share of the zero-sum transform of
+`state.returns()`.
+
+A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
+OpenSpiel counts them; `common.game_length`) is cut off: `truncated=True`, reward 0 (an
+unfinished game's returns are all 0) and `info["truncated_at"]` holds the length.
 
 An index that is in the action space but illegal now ends the episode with
 `illegal_reward` (default -1) and the reason in `info["illegal_action"]`, so that
@@ -18,19 +25,20 @@ raises the engine's `IllegalAction` instead.
 from __future__ import annotations
 
 import random
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from ..bots.base import decision_for
-from ..bots.registry import make_bot
+from ..bots.registry import COMMON_SETTINGS, bot_kinds, bot_settings, make_bot
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec
-from ..core.errors import IllegalAction
+from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import agent_info, load_with_codec, render_text, zero_sum
+from .common import (agent_info, check_seat, game_length, load_with_codec,
+                     max_game_length, new_counted_game, render_text, zero_sum)
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -46,18 +54,17 @@ class WasserspieleEnv(gymnasium.Env):
         super().__init__()
         self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
         players = self.game.players
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0..{players - 1} for {self.game.name} with {players} players, got {seat!r}")
-        self.seat = seat
+        self.seat = seat = check_seat(seat, self.game)
         others = [s for s in range(players) if s != seat]
         kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
         if len(kinds) != len(others):
             raise ValueError(f"opponents: {len(others)} bot names needed (seats {others}), got {len(kinds)}")
-        # keyword arguments per bot kind, e.g. {"ismcts": {"iterations": 200}}
-        self.opponent_options = {k.strip().lower(): dict(v) for k, v in (opponent_options or {}).items()}
         specs = [parse_bot_spec(k) for k in kinds]
-        for spec in specs:  # an unknown name or a bad setting fails here, naming what is known
+        for spec in specs:  # an unknown name fails here, naming what is known
             check_spec(spec, self.game)
+        # keyword arguments per bot kind, e.g. {"ismcts": {"iterations": 200}}
+        self.opponent_options = _check_opponent_options(opponent_options, self.game)
+        for spec in specs:  # a bad setting fails here, naming the bot's settings
             self._make(spec, 0)
         self.opponent_kinds = dict(zip(others, specs))
         if illegal_action not in ("lose", "raise"):
@@ -74,6 +81,13 @@ class WasserspieleEnv(gymnasium.Env):
         self.state = None
         self.bots: dict[int, Any] = {}
         self._legal: dict[int, Any] = {}
+        self._mask = np.zeros(self.codec.num_actions, dtype=np.int8)
+        # the episode ended (a step returned terminated or truncated): the game itself may
+        # still be running after an illegal index or at the length bound
+        self._over = False
+        # where an episode is cut off: the manifest's bound, the length OpenSpiel's game
+        # declares (an instance attribute, so a test can shorten it)
+        self.max_game_length = max_game_length(self.game)
 
     # -- helpers -----------------------------------------------------------------
     def _make(self, spec: BotSpec, seed: int):
@@ -83,7 +97,7 @@ class WasserspieleEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         """Bots move until the agent's seat is the current one or the game is over."""
         s = self.state
-        while not s.is_terminal():
+        while not s.is_terminal() and game_length(s) < self.max_game_length:
             seat = s.current_seat
             if seat == self.seat:
                 return
@@ -92,7 +106,7 @@ class WasserspieleEnv(gymnasium.Env):
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec
         self._legal = {}
-        if not self.state.is_terminal():
+        if not self._over and not self.state.is_terminal():
             # from the state where the codec can (no view), as observe_state
             self._legal = codec.legal_map_state(self.state, self.seat)
         self._mask = mask = codec.mask_of(self._legal)
@@ -100,7 +114,8 @@ class WasserspieleEnv(gymnasium.Env):
         return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
 
     def action_masks(self) -> np.ndarray:
-        """The legal-action mask (bool) for the agent's current decision."""
+        """The legal-action mask (bool) for the agent's current decision (all False
+        before `reset()` and once the episode is over)."""
         return self._mask.astype(bool)
 
     # -- gymnasium API -------------------------------------------------------------
@@ -108,7 +123,8 @@ class WasserspieleEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
-        self.state = self.game.new_game(seed=self._seeds.randrange(2**63))
+        self._over = False
+        self.state = new_counted_game(self.game, seed=self._seeds.randrange(2**63))
         self.bots = {s: self._make(spec, self._seeds.randrange(2**63)) for s, spec in self.opponent_kinds.items()}
         self._play_bots()
         return self._observation()
@@ -116,7 +132,7 @@ class WasserspieleEnv(gymnasium.Env):
     def step(self, action: int):
         if self.state is None:
             raise RuntimeError("call reset() before step()")
-        if self.state.is_terminal():
+        if self._over:
             raise RuntimeError("the episode is over: call reset()")
         index = self.codec.check_index(action)
         move = self._legal.get(index)
@@ -125,32 +141,65 @@ class WasserspieleEnv(gymnasium.Env):
                       f"(legal: {', '.join(str(a) for a in self._legal.values())})")
             if self.illegal_action == "raise":
                 raise IllegalAction(self.codec.action_names[index], self.seat, reason)
+            self._over = True  # the game is left as it was, but this episode has ended
             obs, info = self._observation()
             info["illegal_action"] = reason
-            self._mask = np.zeros(self.codec.num_actions, dtype=np.int8)
-            info["action_mask"] = self._mask.copy()
             return obs, self.illegal_reward, True, False, info
-        self.state.apply_legal(move, self.seat)  # taken from this position's legal actions
+        state = self.state
+        state.apply_legal(move, self.seat)  # taken from this position's legal actions
         self._play_bots()
+        terminated = state.is_terminal()
+        truncated = not terminated and game_length(state) >= self.max_game_length
+        self._over = terminated or truncated
         obs, info = self._observation()
-        terminated = self.state.is_terminal()
-        reward = zero_sum(self.state)[self.seat] if terminated else 0.0
+        reward = zero_sum(state)[self.seat] if terminated else 0.0
         if terminated:
-            info["returns"] = self.state.returns()
-            info["scores"] = self.state.scores()
+            info["returns"] = state.returns()
+            info["scores"] = state.scores()
+        elif truncated:
+            info["truncated_at"] = game_length(state)
         if self.render_mode == "human":
             self.render()
-        return obs, float(reward), terminated, False, info
+        return obs, float(reward), terminated, truncated, info
 
     def render(self):
         if self.render_mode is None:
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
             return None
+        if self.state is None:
+            raise RuntimeError("nothing to render yet: call reset() first")
         text = render_text(self.state, self.seat)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+
+def _check_opponent_options(options: Any, game: Game) -> dict[str, dict[str, Any]]:
+    """`opponent_options` keyed by lower-case bot kind, every kind and setting checked by
+    name.  Options for a kind no opponent is are allowed (one configuration for any
+    opponents), but they are checked too: otherwise a misspelt setting of a kind that is
+    not playing now would pass without a word and fail only once that kind plays."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise BadOption(f"opponent_options must map bot kinds to settings, e.g. {{'ismcts': {{'iterations': 200}}}}, "
+                        f"got {options!r}")
+    kinds = bot_kinds()
+    out = {}
+    for kind, settings in options.items():
+        key = kind.strip().lower() if isinstance(kind, str) else kind
+        if key not in kinds:
+            raise BadOption(f"opponent_options: {kind!r} is not a bot kind (bot kinds: {', '.join(kinds)})")
+        if not isinstance(settings, Mapping):
+            raise BadOption(f"opponent_options[{kind!r}] must map setting names to values, got {settings!r}")
+        known = bot_settings(key, game)
+        unknown = [name for name in settings if known is not None and name not in known and name not in COMMON_SETTINGS]
+        if unknown:
+            raise BadOption(f"opponent_options: the {key} bot has no setting {unknown[0]!r} "
+                            f"(its settings: {', '.join((*known, *COMMON_SETTINGS))})")
+        out[key] = dict(settings)
+    return out
 
 
 def register_all() -> list[str]:

@@ -28,6 +28,11 @@ PettingZoo and Gymnasium environments); observation and information-state tensor
 are the codec's encoding of the player's view (the observer's `dict` names its
 slices); `resample_from_infostate` deals a world with the engine's `sample_world`, so
 OpenSpiel's ISMCTS can play.  Returns are the zero-sum transform of `state.returns()`.
+
+Length.  The game declares the manifest's `max_game_length` (decisions and chance nodes)
+and keeps to it: a state whose history has reached it is terminal, returns 0 for every
+player (an unfinished game's returns), and has no legal actions.  The environments cut
+their episodes at the same count (`common.game_length`).
 """
 
 from __future__ import annotations
@@ -138,6 +143,7 @@ class WasserspieleState(pyspiel.State):
 
     def __init__(self, game: pyspiel.Game):
         super().__init__(game)
+        self._max_length = game.max_game_length()
         c = self._core = _Core()
         c.game, c.codec = game.engine_game, game.codec
         c.limit = c.game.manifest.limits.max_chance_outcomes
@@ -179,8 +185,15 @@ class WasserspieleState(pyspiel.State):
         c.engine, c.pending, c.outcomes, c.need = engine, None, [], None
 
     # -- OpenSpiel API -----------------------------------------------------------
+    def _cut_off(self) -> bool:
+        # move_number() counts every action applied, chance outcomes included: the
+        # quantity max_game_length bounds
+        return self.move_number() >= self._max_length
+
     def current_player(self) -> int:
         c = self._core
+        if self._cut_off():
+            return pyspiel.PlayerId.TERMINAL
         if c.need is not None:
             return pyspiel.PlayerId.CHANCE
         if c.engine.is_terminal():
@@ -190,7 +203,7 @@ class WasserspieleState(pyspiel.State):
     def _legal_actions(self, player: int) -> list[int]:
         c = self._core
         e = c.engine
-        if c.need is not None or player not in e.to_move():
+        if c.need is not None or self._cut_off() or player not in e.to_move():
             return []
         return sorted(c.codec.legal_map(e.legal_actions(player), c.view_of(player)))
 
@@ -202,6 +215,8 @@ class WasserspieleState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         c = self._core
+        if self._cut_off():
+            raise ValueError(f"the game is over: it has reached its max_game_length of {self._max_length} actions")
         if c.need is not None:
             if action not in {k for k, p in c.need if p > 0}:
                 raise ValueError(f"chance outcome {action} is not one of 0..{len(c.need) - 1}")
@@ -230,11 +245,11 @@ class WasserspieleState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         c = self._core
-        return c.need is None and c.engine.is_terminal()
+        return (c.need is None and c.engine.is_terminal()) or self._cut_off()
 
     def returns(self) -> list[float]:
         c = self._core
-        if not self.is_terminal():
+        if c.need is not None or not c.engine.is_terminal():  # running, or cut off unfinished
             return [0.0] * c.game.players
         return zero_sum(c.engine)
 

@@ -15,6 +15,10 @@ empty while it waits) and `view` (the raw JSON view the observation encodes, bui
 when first read: see `common.SeatInfo`).
 `state()` is the global state: every seat's observation vector, concatenated.
 The engine state is `env.unwrapped.game_state`.
+
+A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
+OpenSpiel counts them; `common.game_length`) is cut off: every agent is truncated with
+reward 0 (an unfinished game's returns are all 0), and its masks are all zeros.
 """
 
 from __future__ import annotations
@@ -29,7 +33,8 @@ from pettingzoo.utils import wrappers
 
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import Position, SeatInfo, load_with_codec, render_text, zero_sum
+from .common import (Position, SeatInfo, game_length, load_with_codec, max_game_length, new_counted_game,
+                     render_text, zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -52,18 +57,30 @@ def _legal_maps(env) -> dict[int, dict[int, Any]]:
     """{seat: {index: action}} of every seat with a pending decision now, found once
     per position (from the state, without views where the codec can)."""
     state = env.game_state
-    key = (state, len(state.history))
+    key = (state, len(state.history), env._over)
     if env._maps_key != key:
-        env._maps = {seat: env.codec.legal_map_state(state, seat) for seat in state.to_move()}
+        env._maps = {seat: env.codec.legal_map_state(state, seat) for seat in _pending(env)}
         env._maps_key = key
     return env._maps
+
+
+def _pending(env) -> tuple[int, ...]:
+    """The seats with a decision to take: none once the episode is over, even when the
+    game was cut off (truncated, or ended by an illegal index) with seats still to move."""
+    return () if env._over else env.game_state.to_move()
 
 
 def _mask(env, seat: int) -> np.ndarray:
     return env.codec.mask_of(_legal_maps(env).get(seat))
 
 
+def _started(env, what: str) -> None:
+    if env.game_state is None:
+        raise RuntimeError(f"no game yet: call reset() before {what}")
+
+
 def _observation(env, seat: int) -> dict[str, np.ndarray]:
+    _started(env, "observe()")
     return {"observation": env.codec.observe_state(env.game_state, seat), "action_mask": _mask(env, seat)}
 
 
@@ -71,7 +88,7 @@ def _infos(env) -> dict[str, SeatInfo]:
     """Per live agent: its legal actions' notation and its raw view (built when read)."""
     state = env.game_state
     position = Position(state, env._game_seed)
-    pending = state.to_move()
+    pending = _pending(env)
     return {a: SeatInfo(position, env._seat[a], env._seat[a] in pending) for a in env.agents}
 
 
@@ -84,8 +101,7 @@ def _illegal(env, seat: int, index: Any) -> None:
 
 
 def _global_state(env) -> np.ndarray:
-    if env.game_state is None:
-        raise RuntimeError("call reset() before state()")
+    _started(env, "state()")
     return np.concatenate(env.codec.observe_states(env.game_state, range(env.game.players)))
 
 
@@ -103,6 +119,22 @@ class _Common:
         self._seeds = random.Random()
         self.game_state = None
         self._maps_key = None
+        self._over = False  # the episode has ended (the game may be unfinished: see _pending)
+        # where an episode is cut off: the manifest's bound, the length OpenSpiel's game
+        # declares (an instance attribute, so a test can shorten it)
+        self.max_game_length = max_game_length(self.game)
+
+    def _new_game(self, seed: int | None) -> None:
+        if seed is not None:
+            self._seeds = random.Random(seed)
+        self._game_seed = self._seeds.randrange(2**63)
+        # the same game as new_game(seed=…) (infos replay it so), counting its length
+        self.game_state = new_counted_game(self.game, seed=self._game_seed)
+        self._over = False
+
+    def _cut_off(self) -> bool:
+        """True when the running game has reached the length bound (it ends the episode)."""
+        return game_length(self.game_state) >= self.max_game_length
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -120,6 +152,8 @@ class _Common:
             import gymnasium
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
             return None
+        if self.game_state is None:  # raised as PettingZoo's order-enforcing wrapper does
+            raise RuntimeError("nothing to render yet: call reset() first")
         text = render_text(self.game_state, seat)
         if self.render_mode == "human":
             print(text)
@@ -141,10 +175,7 @@ class WasserspieleAEC(_Common, AECEnv):
 
     # -- episode ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if seed is not None:
-            self._seeds = random.Random(seed)
-        self._game_seed = self._seeds.randrange(2**63)
-        self.game_state = self.game.new_game(seed=self._game_seed)
+        self._new_game(seed)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -157,6 +188,7 @@ class WasserspieleAEC(_Common, AECEnv):
         return _observation(self, self._seat[agent])
 
     def step(self, action: int | None) -> None:
+        _started(self, "step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -172,9 +204,16 @@ class WasserspieleAEC(_Common, AECEnv):
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
             final = zero_sum(self.game_state)
+            self._over = True
             for a in self.agents:
                 self.rewards[a] = final[self._seat[a]]
                 self.terminations[a] = True
+            self.agent_selection = agent
+        elif self._cut_off():
+            self._over = True
+            for a in self.agents:
+                self.rewards[a] = 0.0
+                self.truncations[a] = True
             self.agent_selection = agent
         else:
             for a in self.agents:
@@ -216,10 +255,7 @@ class WasserspieleParallel(_Common, ParallelEnv):
         return {a: {"observation": v, "action_mask": _mask(self, s)} for a, s, v in zip(self.agents, seats, vectors)}
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        if seed is not None:
-            self._seeds = random.Random(seed)
-        self._game_seed = self._seeds.randrange(2**63)
-        self.game_state = self.game.new_game(seed=self._game_seed)
+        self._new_game(seed)
         self.agents = list(self.possible_agents)
         return self._observations(), _infos(self)
 
@@ -251,13 +287,15 @@ class WasserspieleParallel(_Common, ParallelEnv):
             for seat, move in moves:
                 state.apply(move, seat)
         over = state.is_terminal()
+        cut = not over and self._cut_off()
+        self._over = over or cut
         final = zero_sum(state) if over else [0.0] * self.game.players
         observations = self._observations()
         infos = _infos(self)
         rewards = {a: float(final[self._seat[a]]) for a in self.agents}
         terminations = {a: over for a in self.agents}
-        truncations = {a: False for a in self.agents}
-        if over:
+        truncations = {a: cut for a in self.agents}
+        if self._over:
             self.agents = []
         if self.render_mode == "human":
             self.render()
@@ -265,6 +303,7 @@ class WasserspieleParallel(_Common, ParallelEnv):
 
     def _forfeit(self, agent: str, reason: str):
         """End the episode after `agent`'s illegal action (illegal_action="lose")."""
+        self._over = True
         observations, infos = self._observations(), _infos(self)
         infos[agent]["illegal_action"] = reason
         rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}

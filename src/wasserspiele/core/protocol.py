@@ -74,10 +74,14 @@ class Game(ABC):
 
     # -- states --------------------------------------------------------------
     def new_game(self, seed: int | None = None, setup: Mapping[str, Any] | None = None,
-                 rng: random.Random | None = None, chooser: Chooser | None = None) -> "State":
+                 rng: random.Random | None = None, chooser: Chooser | None = None,
+                 chance: Chance | None = None) -> "State":
         """A fresh game.  With `setup` the chance outcomes are read from it (strictly,
         unless `rng` is given to draw what it lacks); otherwise from `seed`.  A `chooser`
-        answers every new chance node itself (see `core.chance.Chance`)."""
+        answers every new chance node itself (see `core.chance.Chance`).  `chance` is a
+        source of the caller's own making instead (the environments' counting one)."""
+        if chance is not None:
+            return self._initial_state(chance)
         if setup is not None:
             self.validate_setup(setup)
             chance = Chance(dict(setup), rng)

@@ -176,12 +176,22 @@ class Codec(ABC):
                                 f"legal now (legal: {allowed})")
         return found
 
+    def _not_integer(self, index: Any) -> str:
+        return f"{self.game.name}: {index!r} is not an action index: not an integer ({type(index).__name__})"
+
     def check_index(self, index: Any) -> int:
+        """`index` as an int, refused unless it is an integer (Python's or numpy's, or a
+        float with an integer value) in 0..num_actions-1."""
+        # int() would take "3" and True, and quietly cut 1.5 to 1: none of them is an index
+        if isinstance(index, (str, bytes, bool, np.bool_)) or getattr(index, "dtype", None) == np.bool_:
+            raise EncodingError(self._not_integer(index))
         try:
             i = int(index)
-        except (TypeError, ValueError):
-            raise EncodingError(f"{self.game.name}: {index!r} is not an action index") from None
-        if i != index or not 0 <= i < self.num_actions:
+        except (TypeError, ValueError, OverflowError):  # None, arrays, nan, inf
+            raise EncodingError(self._not_integer(index)) from None
+        if i != index:
+            raise EncodingError(self._not_integer(index))
+        if not 0 <= i < self.num_actions:
             raise EncodingError(f"{self.game.name}: action index {index!r} is outside 0..{self.num_actions - 1}")
         return i
 

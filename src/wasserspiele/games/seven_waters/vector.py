@@ -2,7 +2,7 @@
 once by the compiled kernel (games/seven_waters/kernel.py; numba when installed).
 
     envs = SevenWatersVectorEnv(num_envs=1024, seat=0, opponent="heuristic", seed=0)
-    obs, info = envs.reset(seed=0)           # obs (1024, 1720) float32, info["action_mask"] (1024, 2830)
+    obs, info = envs.reset(seed=0)           # obs (1024, 2667) float32, info["action_mask"] (1024, 2830)
     obs, rewards, terminated, truncated, info = envs.step(actions)
 
 The agent plays `seat`; the other seat plays uniformly random legal actions or the
