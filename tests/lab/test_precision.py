@@ -13,7 +13,7 @@ from wasserspiele.lab.precision import PILOT, headline_half_widths, parse_precis
 
 def test_precision_texts():
     assert parse_precision("1pp") == pytest.approx(0.01)
-    assert parse_precision("2.5") == pytest.approx(0.025)
+    assert parse_precision("2.5%") == pytest.approx(0.025)  # a bare "2.5" is refused: test_precision_needs_its_unit
     for bad in ("one", "0pp", "-1pp", "80pp"):
         with pytest.raises(BadOption, match="--precision"):
             parse_precision(bad)
@@ -53,3 +53,50 @@ def test_the_cap_is_reported_when_the_target_is_not_reached(tmp_path):
     assert res.exit_code == 0, res.output
     text = (out / "report.md").read_text()
     assert "Not reached: stopped at 150 games per condition" in text and "the cap (--games 150)" in text
+
+
+def test_precision_needs_its_unit(tmp_path):
+    assert parse_precision("5pp") == parse_precision("5%") == pytest.approx(0.05)
+    for bare in ("5", "0.5", " 1 "):
+        with pytest.raises(BadOption, match=r"has no unit; write .*pp .*accepted forms: 1pp, 0.5pp or 1%"):
+            parse_precision(bare)
+    out = tmp_path / "never"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--precision", "5", "--games", "50", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 2 and "'5' has no unit; write 5pp" in res.output and not out.exists()
+
+
+def test_a_cap_below_the_pilot_is_reported_as_played(tmp_path):
+    out = tmp_path / "capped"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
+                                    "--precision", "0.5%", "--games", "50", "--jobs", "1", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    text = (out / "report.md").read_text()
+    head = text.split("\n\n")[1]
+    assert head.startswith("50 games played (50 per condition, 1 condition); the cap (--games 50) stopped it "
+                           "before every headline interval was within ±0.5 pp")
+    assert "a pilot of 100 games per condition" not in text  # it was not played
+    assert "the pilot of 100 games per condition cut to the cap of 50 (--games 50)" in text
+
+
+def test_ctrl_c_during_a_precision_run_is_in_the_header(tmp_path):
+    from wasserspiele.lab import write_report
+    study = make_study("wasserloch", players=["2"], bots=["random"], options=["rounds=1"],
+                       compare=["chase=nearest,adjacent"], games=100_000, seed=4)
+    seen = []
+
+    def progress(n):
+        seen.append(n)
+        if sum(seen) >= 30:
+            raise KeyboardInterrupt
+
+    with open_backend("process", 1) as runner:
+        result = run_until(study, 0.01, runner, progress=progress)
+    assert result.interrupted and 0 < len(result.rows) < 2 * PILOT
+    write_report(result, tmp_path / "cut")
+    text = (tmp_path / "cut" / "report.md").read_text()
+    head = text.split("\n\n")[1]
+    assert head.startswith(f"{len(result.rows)} games played (")
+    assert "; Ctrl-C stopped it before every headline interval was within ±1 pp; master seed 4" in head
+    assert "Not reached: Ctrl-C stopped the run (during the pilot" in text

@@ -213,3 +213,56 @@ def test_the_lab_needs_only_the_plain_install():
                 if top not in sys.stdlib_module_names and top != "wasserspiele" and top.lower() not in core:
                     missing.add((path.name, top))
     assert missing == {("runner.py", "ray")}
+
+
+# ----------------------------------------------------------------------------- a longer variant is not flagged for its length
+def test_a_variant_that_only_plays_longer_raises_no_flag():
+    """Every game of `rounds=3` here is a game of `rounds=1` with every total tripled (scores, length,
+    counts): the same games, only longer.  The Method section promises such a variant does not win
+    comparisons by being longer; the winning margin in points tripled and was flagged."""
+    import dataclasses
+
+    from wasserspiele.lab import make_study, run_study
+    from wasserspiele.lab.analysis import MARGIN_SHARE, analyse, raise_flags
+    from wasserspiele.lab.measures import measures_class
+    from wasserspiele.lab.study import StudyResult
+
+    study = make_study("wasserloch", players=["2"], bots=["heuristic random"], compare=["rounds=1,3"], games=60,
+                       seed=3)
+    short = run_study(dataclasses.replace(study, conditions=study.conditions[:1]), jobs=1)
+    yes_no = {m.name for m in measures_class("wasserloch").describe if m.kind == "share"}
+    longer = [dict(r, cond=1, condition=study.conditions[1].label, scores=[3 * x for x in r["scores"]],
+                   actions=3 * r["actions"], units=3 * r["units"], lead_changes=3 * r["lead_changes"],
+                   measures={k: v if k in yes_no else 3 * v for k, v in r["measures"].items()})
+              for r in short.rows]
+    result = StudyResult(study, short.rows + longer)
+    summaries, comparisons = analyse(result)
+    assert summaries[0].margin.value > 0
+    assert summaries[1].margin.value == pytest.approx(3 * summaries[0].margin.value)  # in points: 3×
+    raise_flags(summaries, comparisons)
+    assert [x.what for x in comparisons[0].lines if x.flagged] == []  # (the bots' own flags are real)
+    (margin,) = [x for x in comparisons[0].lines if x.what == MARGIN_SHARE]
+    assert margin.pct and margin.diff.value == pytest.approx(0.0, abs=1e-12)
+    assert summaries[0].margin_share.value == pytest.approx(summaries[1].margin_share.value)
+
+
+def test_the_method_section_says_how_the_margin_is_compared(written):
+    out, _ = written
+    text = (out / "report.md").read_text()
+    assert "winning margin as a share of the winner's score" in text
+    assert "| winning margin (share of the winner's score) |" in text
+
+
+# ----------------------------------------------------------------------------- the header says what was played
+def test_the_header_of_an_interrupted_study_counts_the_games_that_finished(small_result, tmp_path):
+    from wasserspiele.lab.study import StudyResult
+    rows = [r for r in small_result.rows if (r["cond"] == 0 and r["game"] < 7) or (r["cond"] == 1 and r["game"] < 5)]
+    cut = StudyResult(small_result.study, rows, interrupted=True)
+    write_report(cut, tmp_path / "cut")
+    head = (tmp_path / "cut" / "report.md").read_text().split("\n\n")[1]
+    assert head.startswith("12 games played (7 under players=2 chase=nearest, 5 under players=2 chase=adjacent); "
+                           "Ctrl-C stopped the run after 12 of the 24 planned games (12 per condition); "
+                           "master seed 5")
+    write_report(small_result, tmp_path / "whole")
+    head = (tmp_path / "whole" / "report.md").read_text().split("\n\n")[1]
+    assert head.startswith("24 games played (12 per condition, 2 conditions); master seed 5")

@@ -61,3 +61,124 @@ def test_tune_command_writes_its_report(tmp_path):
     assert "**Best: players=2 rounds=1**" in (out / "tune.md").read_text()
     bad = CliRunner().invoke(main, ["lab", "tune", "wasserloch", "--vary", "rounds=1,2", "--goal", "faster"])
     assert bad.exit_code == 2 and "faster" in bad.output
+
+
+# ----------------------------------------------------------------------------- a best only when it is one
+def test_a_tie_names_no_best_in_tune_md_nor_on_the_console(tmp_path):
+    # every candidate of this Watten tune has a single winner in all its games: all score 0.0 %,
+    # and the survivor is only the first listed (the halving breaks ties by the candidates' order)
+    out = tmp_path / "tied"
+    res = CliRunner().invoke(main, ["lab", "tune", "watten", "--vary", "target=3,11", "--vary", "hand_value=1,2",
+                                    "--goal", "decisive", "--games", "4", "--jobs", "1", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    for text in ((out / "tune.md").read_text(), res.output):
+        assert "**Best:" not in text
+        assert "**No candidate is better than the others**: all 4 scored 0.0 %" in text
+        assert "a tie goes to the candidate listed first" in text
+
+
+def _candidate(label, cond, value, low, high, n, dropped):
+    from wasserspiele.core.stats import Estimate
+    from wasserspiele.lab.tune import Candidate
+    return Candidate(label, cond, rows=[{}] * n, dropped=dropped, score=Estimate(value, low, high, n),
+                     detail=f"{100 * value:.1f} % of games without a single winner")
+
+
+def test_a_rival_within_the_survivors_interval_means_no_clear_best():
+    from wasserspiele.lab import make_study
+    from wasserspiele.lab.tune import TuneResult
+    study = make_study("wasserloch", players=["2"], bots=["random"], compare=["rounds=1,2,3"], games=50)
+    labels = [c.label for c in study.conditions]
+
+    def result(second_low):
+        cands = [_candidate(labels[0], 0, 0.10, 0.05, 0.15, 100, None),
+                 _candidate(labels[1], 1, 0.14, second_low, 0.30, 50, 2),
+                 _candidate(labels[2], 2, 0.40, 0.30, 0.50, 50, 1)]
+        return TuneResult(study, "decisive", cands, [(3, 50), (2, 100), (1, 200)])
+
+    text = tune_markdown(result(second_low=0.08))  # rounds=2 lies within rounds=1's interval
+    assert "**Best:" not in text
+    assert f"**No clear best**: {labels[0]} scored lowest" in text
+    assert f"{labels[1]} (14.0 % [8.0, 30.0])" in text and f"{labels[2]} (" not in text.split("|")[0]
+    text = tune_markdown(result(second_low=0.16))  # now every other interval lies above the survivor's
+    assert f"**Best: {labels[0]}**" in text and "No clear best" not in text
+
+
+# ----------------------------------------------------------------------------- --vary mistakes
+@pytest.mark.parametrize("vary, words", [
+    ("rounds=1,1", ["--vary rounds", "'1' is given twice"]),
+    ("rounds=1..2,2", ["--vary rounds", "'2' is given twice"]),
+    ("players=2..4", ["--vary 'players=2..4'", "player counts are not tuned", "--players N"]),
+    ("rounds=a..b", ["--vary rounds", "'a..b' is not a range of whole numbers", "LOW..HIGH"]),
+    ("rounds=0,1", ["--vary rounds", "0 is below the minimum 1"]),
+    ("chase=nearest,sideways", ["--vary chase", "'sideways' is not one of nearest, adjacent"]),
+    ("rounds=3", ["--vary rounds=3", "at least two values"]),
+])
+def test_vary_mistakes_name_vary_and_the_problem(tmp_path, vary, words):
+    out = tmp_path / "never"
+    res = CliRunner().invoke(main, ["lab", "tune", "wasserloch", "--vary", vary, "--goal", "shorter",
+                                    "--games", "4", "--jobs", "1", "--quiet", "--out", str(out)])
+    assert res.exit_code == 2, res.output
+    assert "--compare" not in res.output  # lab tune has no --compare: never name it
+    for word in words:
+        assert word in res.output
+    assert not out.exists()
+
+
+def test_vary_mistakes_across_options():
+    from wasserspiele.lab.tune import plan_tune
+    with pytest.raises(BadOption, match=r"--vary rounds: given twice"):
+        plan_tune("wasserloch", ["rounds=1,2", "rounds=3,4"], "shorter")
+    with pytest.raises(BadOption, match=r"--vary rounds: also fixed with --option rounds"):
+        plan_tune("wasserloch", ["rounds=1,2"], "shorter", options=["rounds=2"])
+    with pytest.raises(BadOption, match=r"--players: tune one player count at a time"):
+        plan_tune("wasserloch", ["rounds=1,2"], "shorter", players=["2,3"])
+    plan = plan_tune("wasserloch", ["rounds=1..3", "chase=adjacent"], "shorter")
+    assert plan.compare == ["rounds=1,2,3"] and plan.fixed == ["chase=adjacent"] and plan.candidates == 3
+
+
+# ----------------------------------------------------------------------------- the help's examples work
+def test_every_example_in_the_lab_help_works():
+    import re
+
+    from wasserspiele.cli.lab import lab_cmd
+    from wasserspiele.core.registry import game_class, game_names
+    from wasserspiele.lab import make_study
+    from wasserspiele.lab.precision import parse_precision
+
+    def helps(command):
+        return {p.opts[0]: p.help or "" for p in lab_cmd.commands[command].params if hasattr(p, "help")}
+
+    def games_with(option):
+        return [g for g in game_names() if option in {o.name for o in game_class(g).option_list}]
+
+    def some_game_takes(example, check):
+        games = games_with(example.partition("=")[0])
+        assert games, f"{example}: no game has this option"
+        problems = []
+        for g in games:
+            try:
+                check(g)
+                return
+            except BadOption as exc:
+                problems.append(f"{g}: {exc}")
+        raise AssertionError(f"help example {example} works for no game: {problems}")
+
+    tune_help, study_help = helps("tune"), helps("study")
+    examples = re.findall(r"[a-z_]+=[\w.,-]+\w", tune_help["--vary"])
+    for ex in examples:  # every value checked, and every condition loaded, before any game
+        some_game_takes(ex, lambda g: make_study(g, compare=expand_vary(g, [ex]), games=1))
+    assert "river_flow=forward,back" in examples and "slide_limit=5..9" in examples
+    for ex in re.findall(r"[a-z_]+=[\w.,-]+\w", study_help["--compare"]):
+        some_game_takes(ex, lambda g: make_study(g, compare=[ex], games=1))
+    for help_text in (tune_help, study_help):
+        for spec in re.findall(r"`([^`]+)`", help_text["--bots"]):
+            make_study("wasserloch", bots=[spec], games=1)
+    forms = re.findall(r"\d+(?:\.\d+)?(?:pp|%)", study_help["--precision"])
+    assert forms and all(parse_precision(f) > 0 for f in forms)
+    for count in re.findall(r"e\.g\. ([\d,]+)|or ([\d,]+)", study_help["--players"]):
+        make_study("wasserloch", players=[c for c in count if c], games=1)
+    from wasserspiele.lab.tune import plan_tune  # tune takes one player count: its help must not offer 2,3,4
+    for count in re.findall(r"e\.g\. ([\d,]+)", tune_help["--players"]):
+        plan_tune("wasserloch", ["rounds=1,2"], "shorter", players=[count])

@@ -6,7 +6,6 @@ GAME --vary OPTION=RANGE …` searches option values for a goal (lab/tune.py).
 
 from __future__ import annotations
 
-import math
 import signal
 import sys
 from typing import Any, Callable
@@ -90,11 +89,18 @@ class Reporter:
             self.next_line = (self.done // step + 1) * step
 
 
-def study_options(f: Callable) -> Callable:
+PLAYERS_HELP = "player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"
+# `lab tune` plays one player count (its goals compare the seats of one table): its help must
+# not offer the 2,3,4 that `lab GAME` takes
+TUNE_PLAYERS_HELP = "the player count to tune for, one only, e.g. 3 (default: the game's)"
+
+
+def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP) -> Callable:
     """The options that say which games a study plays (shared by `lab` and `lab tune`)."""
+    if f is None:
+        return lambda g: study_options(g, players_help=players_help)
     for decorator in reversed([
-        click.option("--players", "players", multiple=True, metavar="P[,P...]",
-                     help="player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"),
+        click.option("--players", "players", multiple=True, metavar="P[,P...]", help=players_help),
         click.option("--bots", "bots", multiple=True, metavar="SPEC", help=BOTS_HELP),
         click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
                      help="a fixed game option; repeatable"),
@@ -144,7 +150,8 @@ def finish(write: Callable[[], Any]) -> Any:
                    f"default {DEFAULT_CAP})")
 @click.option("--precision", metavar="PP", default=None,
               help="play until every headline interval (each seat's or team's win rate) is at most ±PP wide, "
-                   "e.g. 1pp (a fixed-width sequential rule; the same seed stops at the same games)")
+                   "in percentage points with the unit: 1pp, 0.5pp or 1% (a fixed-width sequential rule; the "
+                   "same seed stops at the same games)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="report directory (default: lab-GAME); an earlier report there is replaced, other files "
                    "make the lab refuse")
@@ -221,7 +228,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
 @lab_cmd.command("tune")
 @click.argument("game")
 @click.option("--vary", "vary", multiple=True, required=True, metavar="OPTION=RANGE",
-              help="option values to choose from: a list (river_flow=forward,backward; slide_limit=6,7,null) or "
+              help="option values to choose from: a list (river_flow=forward,back; slide_limit=6,7,null) or "
                    "an integer range LOW..HIGH (slide_limit=5..9); several --vary try every combination")
 @click.option("--goal", type=click.Choice(["fair-seats", "decisive", "shorter"]), required=True,
               help="fair-seats: every seat (team) wins a fair share; decisive: fewest games without a single "
@@ -230,7 +237,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
               help="games per candidate in the first round (doubled each round)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="directory for tune.md (default: tune-GAME)")
-@study_options
+@study_options(players_help=TUNE_PLAYERS_HELP)
 def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,
              quiet) -> None:
     """Search values of GAME's options for a goal by successive halving (docs/reports/README.md).
@@ -243,18 +250,19 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
 
     from ..bots.runner import default_jobs, open_backend
     from ..lab.report import lab_files
-    from ..lab.tune import expand_vary, tune, tune_markdown
+    from ..lab.tune import plan_tune, tune, tune_markdown
 
     from ..core.registry import game_class
     try:
-        expand_vary(game_class(game).name, vary)
+        # every --vary, --goal, --games and --players mistake is refused here, before a backend starts
+        plan = plan_tune(game, vary, goal, players=players, options=options, first=games)
         check_common(jobs, backend, address, min_effect)
         out = Path(out or f"tune-{game_class(game).name}")
         lab_files(out)
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     console = Console(stderr=True)
-    candidates = math.prod(len(t.partition("=")[2].split(",")) for t in expand_vary(game_class(game).name, vary))
+    candidates = plan.candidates
     try:
         with open_backend(backend, jobs or default_jobs(), address) as runner, Reporter(console, quiet) as report:
             report.set_total(candidates * games)

@@ -7,8 +7,8 @@ step-down correction (family-wise error ≤ α under any dependence: the seats' 
 of one game sum to one, so their tests are negatively dependent, where the
 Benjamini–Hochberg false discovery rate is not guaranteed).  A line is flagged when
 its Holm-adjusted p-value is at most α *and* its effect reaches the practical size
-the designer set (`min_effect`: percentage points for shares, that fraction of the
-baseline for counts, lengths and margins).
+the designer set (`min_effect`: percentage points for shares, the winning margin's
+share of the winning score among them; that fraction of the baseline for counts and lengths).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.registry import load
-from ..core.stats import (NONE, NONNEGATIVE, Z95, Estimate, Test, estimate_test, holm, mean_ci, mean_difference, proportion_difference,
+from ..core.stats import (ANY, NONE, NONNEGATIVE, Z95, Estimate, Test, estimate_test, holm, mean_ci, mean_difference, proportion_difference,
                           proportion_test, ratio_ci, ratio_difference, two_proportion_test, welch_test, wilson)
 from .measures import Measure, measures_for
 from .study import Study, StudyResult
@@ -49,7 +49,7 @@ class Line:
 
     def practical(self, min_effect: float = MIN_EFFECT) -> bool:
         """Is the effect large enough to act on: `min_effect` in percentage points for shares,
-        that fraction of the baseline (or reference) for counts, lengths and margins?"""
+        that fraction of the baseline (or reference) for counts and lengths?"""
         if self.diff.n == 0 or math.isnan(self.diff.value):
             return False
         if self.pct:
@@ -90,6 +90,7 @@ class ConditionSummary:
     units: Estimate
     units_name: str                     # "rounds" / "hands" / ""
     margin: Estimate                    # winner's score minus the best loser's
+    margin_share: Estimate              # the margin as a share of the winner's score (`_margin_share`)
     measures: list[tuple[Measure, Estimate]]
     rows: list[dict[str, Any]] = field(repr=False, default_factory=list)
     bot_vs_first: dict[str, Estimate] = field(default_factory=dict)  # win rate minus the first bot's
@@ -118,6 +119,23 @@ def _team_credit(r: dict, team: tuple[int, ...]) -> float:
 def _margin(r: dict, teams) -> float:
     ts = sorted((max(r["scores"][s] for s in t) for t in teams), reverse=True)
     return ts[0] - ts[1] if len(ts) > 1 else 0.0
+
+
+def _margin_share(r: dict, teams) -> float:
+    """The winning margin as a share of the winner's score: comparable between variants of
+    different length.  A margin in points grows with the points in play, so three rounds
+    of Wasserloch "win" a points comparison against one by being longer; per round would
+    not do either (the per-round margin of equal players falls like 1/√rounds, and a
+    game without rounds, such as Seven Waters, has no unit).  Divided by the largest
+    score in absolute value (the winner's where scores are never negative; Seven Waters'
+    penalties can make every score negative, where the winner's own score may be 0 or
+    close to it), so the share lies in [0, 1] when all scores have one sign and in [0, 2]
+    otherwise; 0 for a game where nobody scored."""
+    scale = max(abs(max(r["scores"][s] for s in t)) for t in teams)
+    return _margin(r, teams) / scale if scale else 0.0
+
+
+MARGIN_SHARE = "winning margin (share of the winner's score)"
 
 
 def _close(r: dict, teams) -> int:
@@ -157,7 +175,8 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
         wilson(sum(r["shared"] for r in rows), n), wilson(sum(1 for r in rows if not r["winners"]), n),
         wilson(sum(_close(r, teams) for r in rows), n), count(r.get("lead_changes", 0) for r in rows),
         count(r["actions"] for r in rows), count(r["units"] for r in rows), own.units,
-        count(_margin(r, teams) for r in rows), [(m, measure_estimate(m, rows)) for m in own.describe],
+        count(_margin(r, teams) for r in rows), mean_ci((_margin_share(r, teams) for r in rows), (0.0, 2.0)),
+        [(m, measure_estimate(m, rows)) for m in own.describe],
         rows, bot_vs_first)
     fair = summary.bot_fair
     if len(teams) > 1:
@@ -208,8 +227,11 @@ def _share_line(section: str, what: str, base: list[float], this: list[float], b
 
 
 def _mean_line(section: str, what: str, base: list[float], this: list[float], base_label: str,
-               this_label: str) -> Line:
-    return _with_hidden(Line(section, what, mean_ci(base), mean_ci(this), mean_difference(this, base), False,
+               this_label: str, pct: bool = False, bounds: tuple[float, float] = ANY) -> Line:
+    """Two means (Welch); `pct`: the values are shares (a mean of per-game shares), so the effect is in
+    percentage points and its practical size too."""
+    return _with_hidden(Line(section, what, mean_ci(base, bounds), mean_ci(this, bounds),
+                             mean_difference(this, base), pct,
                              welch_test(this, base), sd=_pooled_sd([_sd(base), _sd(this)], [len(base), len(this)])),
                         base, this, base_label, this_label)
 
@@ -258,7 +280,8 @@ def _per_unit(label: str, unit: str) -> str:
 
 def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
     """Every line of `other` against `base`: seats (teams), decisiveness, length and the game's measures,
-    counts normalised per round (hand) where the game has such a unit."""
+    counts normalised per round (hand) where the game has such a unit, the winning margin as a share of the
+    winner's score: so no line grows merely because a variant plays longer."""
     b, o = base.rows, other.rows
     bl, ol = base.label, other.label
     unit = base.units_name
@@ -271,8 +294,10 @@ def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
                            bl, ol))
     out.append(_share_line("decisiveness", f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)",
                            [_close(r, base.teams) for r in b], [_close(r, other.teams) for r in o], bl, ol))
-    out.append(_mean_line("decisiveness", "winning margin (points)", [_margin(r, base.teams) for r in b],
-                          [_margin(r, other.teams) for r in o], bl, ol))
+    # the margin as a share of the winner's score, not in points: points grow with the game's length
+    # (and with its scoring), so a longer variant would always have the larger margin (_margin_share)
+    out.append(_mean_line("decisiveness", MARGIN_SHARE, [_margin_share(r, base.teams) for r in b],
+                          [_margin_share(r, other.teams) for r in o], bl, ol, pct=True, bounds=(0.0, 2.0)))
 
     def per(rows, key) -> tuple[list[float], list[float]]:
         return [key(r) for r in rows], [r["units"] for r in rows]

@@ -34,11 +34,20 @@ PILOT = 100          # games per condition before the rule may stop
 GROWTH = 2.0         # a batch at most doubles the games played (the variance estimate is refreshed)
 
 
+ACCEPTED = "1pp, 0.5pp or 1%, in percentage points of a win rate"
+
+
 def parse_precision(text: str) -> float:
-    """`1pp`, `0.5pp` or `1` (percentage points) → the half-width as a share (0.01)."""
+    """`1pp`, `0.5pp` or `1%` (percentage points) → the half-width as a share (0.01).
+
+    The unit is required: a bare `5` could be read as 5 percentage points or as 5 % of the
+    win rate (or as the share 5), and the lab will not guess which was meant."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(pp|%)?\s*", str(text))
     if not m:
-        raise BadOption(f"--precision: {text!r} is not a half-width in percentage points, e.g. 1pp")
+        raise BadOption(f"--precision: {text!r} is not a half-width in percentage points; write {ACCEPTED}")
+    if not m.group(2):
+        raise BadOption(f"--precision: {text!r} has no unit; write {m.group(1)}pp for ±{m.group(1)} percentage "
+                        f"points (accepted forms: {ACCEPTED})")
     value = float(m.group(1))
     if not 0.05 <= value <= 50:
         raise BadOption(f"--precision: {text!r} is out of range (0.05pp to 50pp)")
@@ -101,13 +110,27 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
             on_batch(have, goal, widest)
     played = max((r["game"] for r in rows), default=-1) + 1
     final = dataclasses.replace(study, games=max(have, 1) if not interrupted else max(played, 1))
-    result = StudyResult(final, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs)
-    reached = widest <= target
+    result = StudyResult(final, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs,
+                         target=target)
+    reached = widest <= target and not interrupted
+    # the pilot is cut to the cap when --games is below it: say the pilot that was played, not PILOT
+    pilot = (f"a pilot of {PILOT} games per condition" if most >= PILOT
+             else f"the pilot of {PILOT} games per condition cut to the cap of {most} (--games {most})")
+    goal = f"every headline interval was within ±{100 * target:g} pp"
+    if reached:
+        outcome = f"Reached after {have} games per condition (widest ±{100 * widest:.2f} pp)."
+        result.stopped = f"the precision rule stopped it there: {goal}"
+    elif interrupted:
+        so_far = (f"widest ±{100 * widest:.2f} pp after the last complete batch, {have} games per condition"
+                  if have else "during the pilot, before any interval was checked")
+        outcome = f"Not reached: Ctrl-C stopped the run ({so_far})."
+        result.stopped = f"Ctrl-C stopped it before {goal}"
+    else:
+        outcome = (f"Not reached: stopped at {have} games per condition (widest ±{100 * widest:.2f} pp), "
+                   f"the cap (--games {most}).")
+        result.stopped = f"the cap (--games {most}) stopped it before {goal} (widest ±{100 * widest:.2f} pp)"
     result.notes.append(
         f"Precision on demand: play until every headline interval (each seat's or team's win rate under each "
         f"condition) has a half-width of at most {100 * target:g} pp — the fixed-width stopping rule of Chow & "
-        f"Robbins (1965), checked after each batch, with a pilot of {PILOT} games per condition. "
-        + (f"Reached after {have} games per condition (widest ±{100 * widest:.2f} pp)." if reached and not interrupted
-           else f"Not reached: stopped at {have} games per condition (widest ±{100 * widest:.2f} pp)"
-           + (" by Ctrl-C." if interrupted else f", the cap (--games {most}).")))
+        f"Robbins (1965), checked after each batch, with {pilot}. {outcome}")
     return result

@@ -16,8 +16,8 @@ from typing import Any
 from ..core.errors import BadOption
 from ..core.records import write_record
 from ..core.stats import Estimate
-from .analysis import (ALPHA, CLOSE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share, analyse,
-                       raise_flags)
+from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share,
+                       analyse, raise_flags)
 from .kernels import kernel_note
 from .study import StudyResult, replay_game
 
@@ -285,6 +285,29 @@ def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
     return out
 
 
+def played_text(result: StudyResult) -> str:
+    """What the header says was played: the games that finished, per condition (counted from the
+    rows, not taken from the plan, which a Ctrl-C or the precision rule cuts short), and why the
+    run stopped when it stopped before the planned number of games."""
+    study, rows = result.study, result.rows
+    k = len(study.conditions)
+    counts = [sum(1 for r in rows if r["cond"] == c) for c in range(k)]
+    if len(set(counts)) == 1:
+        per = f"{counts[0]} per condition, {k} condition{'s' * (k != 1)}"
+    elif k <= 6:  # cut short unevenly: each condition's count, as its section shows it
+        per = ", ".join(f"{n} under {c.label}" for n, c in zip(counts, study.conditions))
+    else:
+        per = f"{min(counts)} to {max(counts)} per condition, {k} conditions"
+    text = f"{len(rows)} games played ({per})"
+    if result.target is not None:
+        # the precision rule decides the number of games: run_until says why it stopped
+        return f"{text}; {result.stopped or 'Ctrl-C stopped it'}"
+    if result.interrupted:
+        return (f"{text}; Ctrl-C stopped the run after {len(rows)} of the {study.total} planned games "
+                f"({study.games} per condition)")
+    return text
+
+
 def _tests(n: int) -> str:
     return f"{n} test" + "s" * (n != 1)
 
@@ -303,8 +326,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         1 for c in comparisons for x in c.lines if not x.hidden)
     rate = done / result.seconds if result.seconds > 0 else 0.0
     b: list[tuple] = [("h1", f"Balance study: {study.game}")]
-    per = f"{study.games} per condition" if not result.notes else "per condition as the precision rule decided"
-    setup = (f"{done} games played ({per}, {len(study.conditions)} condition(s)), master seed {study.seed}; "
+    setup = (f"{played_text(result)}; master seed {study.seed}; "
              f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "
              f"and bot effects separate). Fixed options: "
              f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
@@ -354,7 +376,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         rows = [["shared wins (tie)", _pct(s.shared)], ["games without a winner", _pct(s.no_winner)],
                 [f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)", _pct(s.close)],
                 ["lead changes per game", s.lead_changes.fmt()],
-                ["winning margin (points)", s.margin.fmt()], ["actions per game", s.actions.fmt(digits=1)]]
+                ["winning margin (points)", s.margin.fmt()], [MARGIN_SHARE, s.margin_share.fmt(pct=True)],
+                ["actions per game", s.actions.fmt(digits=1)]]
         if s.units_name:
             rows.append([f"{s.units_name} per game", s.units.fmt(digits=2)])
         b.append(("table", ["what", "value"], rows))
@@ -405,9 +428,14 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "the seats' shares of one game sum to one, so their tests are negatively dependent, where the "
         "Benjamini–Hochberg false-discovery-rate guarantee does not hold.",
         f"A flag also needs a practical size (`--min-effect`, here {100 * min_effect:g}): {100 * min_effect:g} "
-        f"percentage points for shares, {100 * min_effect:g} % of the baseline for counts, lengths and margins.",
-        "Counts are normalised per round (hand) where the game has such a unit, so a longer variant does "
-        "not win every comparison by being longer.",
+        f"percentage points for shares (the winning margin's share of the winning score too), "
+        f"{100 * min_effect:g} % of the baseline for counts and lengths.",
+        "Counts are normalised per round (hand) where the game has such a unit, and variants compare the "
+        "winning margin as a share of the winner's score (of the largest score in absolute value where scores "
+        "can be negative), not in points, which grow with the points in play: so a longer variant does not win "
+        "every comparison by being longer. The margin in points is in each condition's table. A game's own "
+        "yes/no measures (“games in which … at least once”) are per game and cannot be "
+        "normalised: they can rise with length alone.",
         "Bot win rates count each seat a bot played; seats of one game are not independent, so "
         "treat those intervals as slightly optimistic.",
         "The full table is `results.csv` (one row per game).",

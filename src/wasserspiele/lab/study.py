@@ -261,6 +261,10 @@ class StudyResult:
     backend: str = "serial"
     jobs: int = 1
     notes: list[str] = field(default_factory=list)
+    # with --precision: the target half-width, and why the run stopped (the report's header says
+    # what was played and why it ended, not what was planned)
+    target: float | None = None
+    stopped: str = ""
 
 
 

@@ -15,6 +15,8 @@ Goals (each a number to make small):
 
 The result names the best values with the goal's 95 % interval, and every other
 candidate with the round it was dropped in: a designer sees how clear the choice is.
+When another candidate is tied with the survivor or its interval overlaps the
+survivor's, the report names no best but the candidates it cannot separate.
 """
 
 from __future__ import annotations
@@ -48,31 +50,97 @@ class Candidate:
 def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
     """`OPTION=RANGE` → `OPTION=V1,V2,…` as `make_study`'s --compare takes it.
 
-    RANGE is a list (`5,7,null`, `forward,backward`) or an integer range `LOW..HIGH`
-    (both included), or a mix (`3..5,null`)."""
+    RANGE is a list (`5,7,null`, `forward,back`) or an integer range `LOW..HIGH`
+    (both included), or a mix (`3..5,null`).  Every value is checked here, against the
+    option's kind and range, so a mistake is reported as the `--vary` the user typed
+    (`make_study` would name its own `--compare`, an option `lab tune` does not have)."""
     if not texts:
         raise BadOption("--vary: give at least one OPTION=RANGE, e.g. slide_limit=5..9")
     by_name = {o.name: o for o in game_class(game).option_list}
-    out = []
+    out, seen = [], set()
     for text in texts:
         key, eq, raw = text.partition("=")
         key = key.strip()
         if not eq or not raw.strip():
-            raise BadOption(f"--vary {text!r}: expected OPTION=RANGE, e.g. slide_limit=5..9 or river_flow=a,b")
+            raise BadOption(f"--vary {text!r}: expected OPTION=RANGE, e.g. slide_limit=5..9 or river_flow=forward,back")
+        if key == "players":
+            # tune() plays one player count (its goals compare seats of one table), so a
+            # player count is never a candidate
+            raise BadOption(f"--vary {text!r}: player counts are not tuned; tune one count at a time with "
+                            f"--players N, or compare counts with `lab {game} --players 2,3,4`")
         if key not in by_name:
             raise BadOption(f"--vary: {game} has no option {key!r} (options: {', '.join(sorted(by_name))})")
+        if key in seen:
+            raise BadOption(f"--vary {key}: given twice; list every value in one --vary {key}=…")
+        seen.add(key)
+        option = by_name[key]
         values: list[str] = []
+        parsed: dict[str, str] = {}  # repr of each parsed value → the text that gave it
         for part in (p.strip() for p in raw.split(",") if p.strip()):
             m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part)
             if m:
                 low, high = int(m.group(1)), int(m.group(2))
                 if high < low or high - low > 64:
-                    raise BadOption(f"--vary {key}: {part!r} is not a range LOW..HIGH of at most 65 values")
-                values += [str(v) for v in range(low, high + 1)]
+                    raise BadOption(f"--vary {key}: {part!r} is not a range LOW..HIGH of at most 65 values "
+                                    f"(LOW ≤ HIGH)")
+                texts_here = [str(v) for v in range(low, high + 1)]
+            elif ".." in part:  # `a..b`, `1..`, `1.5..3`: meant as a range, but not one of whole numbers
+                raise BadOption(f"--vary {key}: {part!r} is not a range of whole numbers; write LOW..HIGH, "
+                                f"e.g. {key}=5..9")
             else:
-                values.append(part)
+                texts_here = [part]
+            for t in texts_here:
+                try:
+                    value = option.validate(option.parse_text(t, game), game)
+                except BadOption as exc:
+                    raise BadOption(f"--vary {key}: {exc}") from None
+                if repr(value) in parsed:
+                    same = parsed[repr(value)]
+                    also = "" if same == t else f" (as {same!r})"
+                    raise BadOption(f"--vary {key}: the value {t!r} is given twice{also} in {raw.strip()!r}; "
+                                    f"each value is one candidate")
+                parsed[repr(value)] = t
+                values.append(t)
         out.append(f"{key}={','.join(values)}")
     return out
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """A checked `lab tune` command line: the varied options (two values or more) and the fixed ones."""
+
+    compare: list[str]   # OPTION=V1,V2,… with at least two values: the candidates are their combinations
+    fixed: list[str]     # OPTION=V from a --vary with a single value: a fixed option
+
+    @property
+    def candidates(self) -> int:
+        return math.prod(len(t.partition("=")[2].split(",")) for t in self.compare)
+
+
+def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[str] = (),
+              options: Sequence[str] = (), first: int = 100) -> TunePlan:
+    """Check a tune's command line before any game (the CLI calls it before opening a backend);
+    raises BadOption naming the option the user typed."""
+    if goal not in GOALS:
+        raise BadOption(f"--goal: {goal!r} is not one of {', '.join(GOALS)}")
+    if first < 2:
+        raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
+    if len(players) > 1 or any("," in p for p in players):
+        raise BadOption("--players: tune one player count at a time, e.g. --players 3")
+    name = game_class(game).name
+    texts = expand_vary(name, vary)
+    fixed_keys = {t.partition("=")[0].strip() for t in options}
+    for t in texts:
+        key = t.partition("=")[0]
+        if key in fixed_keys:
+            raise BadOption(f"--vary {key}: also fixed with --option {key}=…; give it once")
+    compare = [t for t in texts if len(t.partition("=")[2].split(",")) > 1]
+    fixed = [t for t in texts if t not in compare]
+    if not compare:
+        shown = " ".join(f"--vary {t}" for t in texts)
+        raise BadOption(f"{shown}: one value is nothing to choose from; give at least two values to choose "
+                        f"from, as a list V1,V2 or a range LOW..HIGH")
+    return TunePlan(compare, fixed)
 
 
 def goal_score(goal: str, study: Study, cand: Candidate) -> tuple[Estimate, str]:
@@ -115,6 +183,17 @@ class TuneResult:
         alive = [c for c in self.candidates if c.dropped is None]
         return min(alive or self.candidates, key=lambda c: c.score.value if c.score else math.inf)
 
+    def rivals(self) -> list[Candidate]:
+        """The other candidates the best is not separable from: tied with it, or with a goal interval
+        that overlaps the best one's (the 95 % intervals the report prints).  The halving itself ranks
+        by the point value alone and breaks a tie by the order of the candidates, so its survivor is
+        only *the* best when this list is empty."""
+        best = self.best
+        if best.score is None:
+            return [c for c in self.candidates if c is not best]
+        return [c for c in self.candidates if c is not best and c.score is not None
+                and (c.score.value <= best.score.value or c.score.low <= best.score.high)]
+
     def games(self) -> int:
         return sum(len(c.rows) for c in self.candidates)
 
@@ -124,18 +203,8 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
          seating: str = "rotated", progress: Callable[[int], None] | None = None,
          on_round: Callable[[int, list[Candidate]], None] | None = None) -> TuneResult:
     """Successive halving over the combinations of the varied option values."""
-    if goal not in GOALS:
-        raise BadOption(f"--goal: {goal!r} is not one of {', '.join(GOALS)}")
-    if first < 2:
-        raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
-    if len(players) > 1 or any("," in p for p in players):
-        raise BadOption("--players: tune one player count at a time")
-    texts = expand_vary(game_class(game).name, vary)
-    compare = [t for t in texts if len(t.partition("=")[2].split(",")) > 1]
-    fixed = [t for t in texts if t not in compare]
-    if not compare:
-        raise BadOption("--vary: give at least two values to choose from")
-    study = make_study(game, players=players, bots=bots, options=[*options, *fixed], compare=compare,
+    plan = plan_tune(game, vary, goal, players=players, options=options, first=first)
+    study = make_study(game, players=players, bots=bots, options=[*options, *plan.fixed], compare=plan.compare,
                        games=first, seed=seed, seating=seating)
     cands = [Candidate(c.label, i) for i, c in enumerate(study.conditions)]
     alive = list(cands)
@@ -158,6 +227,8 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
         rnd += 1
         if len(alive) == 1:
             break
+        # by the goal's value; a tie goes to the candidate listed first (tune_markdown says when the
+        # survivor is not separable from the others, so this order never passes for a finding)
         ranked = sorted(alive, key=lambda c: (c.score.value, c.cond))
         keep = max(1, math.ceil(len(ranked) / 2))
         for c in ranked[keep:]:
@@ -169,12 +240,47 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
     return TuneResult(study, goal, cands, rounds, interrupted)
 
 
+WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
+        "decisive": "the share of games without a single winning team",
+        "shorter": "actions per game"}
+
+
+SHOWN = 8  # rivals named in the verdict; the table lists every candidate
+
+
+def verdict(result: TuneResult) -> str:
+    """The headline of the tuning report (and of the console): the best values only when no other
+    candidate is tied with them or within their interval; otherwise that no candidate is clearly
+    better, naming the ones that are not separable."""
+    best, rivals = result.best, result.rivals()
+    pct = result.goal != "shorter"
+    what = WHAT[result.goal]
+
+    def value(c: Candidate) -> str:
+        return f"{100 * c.score.value:.1f} %" if pct else f"{c.score.value:.1f}"
+
+    if not rivals:
+        return (f"**Best: {best.label}** — {what} {best.score.fmt(pct=pct, digits=1)} over {len(best.rows)} games "
+                f"({best.detail}); every other candidate's interval lies above it.")
+    if len(rivals) == len(result.candidates) - 1 and all(c.score.value == best.score.value for c in rivals):
+        return (f"**No candidate is better than the others**: all {len(result.candidates)} scored {value(best)} "
+                f"({what}). The halving kept {best.label} only because a tie goes to the candidate listed "
+                f"first; more games per candidate (--games), another goal or other values may separate them.")
+    rivals = sorted(rivals, key=lambda c: (c.score.value, c.cond))
+    shown = ", ".join(f"{c.label} ({c.score.fmt(pct=pct, digits=1)}"
+                      f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
+    if len(rivals) > SHOWN:
+        shown += f" and {len(rivals) - SHOWN} more (the table)"
+    return (f"**No clear best**: {best.label} scored lowest — {what} {best.score.fmt(pct=pct, digits=1)} over "
+            f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it or "
+            f"within its 95 % interval, so not clearly worse: {shown}. More games per candidate (--games) may "
+            f"separate them.")
+
+
 def tune_markdown(result: TuneResult) -> str:
     """The tuning report: the best values, then every candidate, best first."""
-    study, best = result.study, result.best
-    what = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
-            "decisive": "the share of games without a single winning team",
-            "shorter": "actions per game"}[result.goal]
+    study = result.study
+    what = WHAT[result.goal]
     lines = [f"# Tuning {study.game}: {result.goal}", "",
              f"Successive halving over {len(result.candidates)} candidates ({', '.join(study.compare)}): "
              f"every candidate played the first {result.rounds[0][1]} games; after each round the better half "
@@ -183,13 +289,12 @@ def tune_markdown(result: TuneResult) -> str:
              f"{result.games()} games in all.", ""]
     if result.interrupted:
         lines += ["**Interrupted**: the ranking is of the games that finished.", ""]
-    lines += [f"**Best: {best.label}** — {what} {best.score.fmt(pct=result.goal != 'shorter', digits=1)} "
-              f"over {len(best.rows)} games ({best.detail}).", ""]
+    lines += [verdict(result), ""]
     ranked = sorted(result.candidates, key=lambda c: (c.dropped is not None, -(c.dropped or 0), c.score.value))
     lines += ["| candidate | games | goal (95 % CI) | reading | dropped after round |", "|---|---|---|---|---|"]
     for c in ranked:
         lines.append(f"| {c.label} | {len(c.rows)} | {c.score.fmt(pct=result.goal != 'shorter', digits=1)} | "
                      f"{c.detail} | {c.dropped if c.dropped is not None else '–'} |")
     lines += ["", "Candidates dropped early played fewer games, so their intervals are wider; a candidate "
-                  "whose interval overlaps the best one's is not clearly worse."]
+                  "whose interval overlaps the survivor's is not clearly worse."]
     return "\n".join(lines) + "\n"
