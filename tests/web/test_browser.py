@@ -589,6 +589,7 @@ def test_the_replay_steps_by_keys_and_its_hand_buttons_name_the_games_own_unit(b
     page.wait_for_selector("#step")
     assert (page.inner_text("#prev-hand"), page.inner_text("#next-hand")) == ("◀ Durchgang", "Durchgang ▶")
     assert "Durchgang 1 / 2" in page.inner_text("#play")
+    assert page.inner_text("#turn") == "Platz 0 am Zug"  # not "Warte auf Platz 0.": a replay waits for nobody
 
     def at(k: int) -> None:
         page.wait_for_function("(k) => document.querySelector('#step').textContent.startsWith(`Zug ${k} `)", arg=k)

@@ -308,7 +308,9 @@ function statusLine(game, msg) {
   }
   if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
   if (msg.seat !== null && msg.legal.length) return t("your_turn");
-  return t("waiting_for", { who: (msg.waiting || msg.to_move || []).map(seatLabel).join(", ") });
+  const who = (msg.waiting || msg.to_move || []).map(seatLabel).join(", ");
+  // a replay waits for nobody: it says whose move comes next
+  return msg.replay ? `${who} ${t("to_move")}` : t("waiting_for", { who });
 }
 
 function resultBox(game, msg, extra) {
@@ -571,7 +573,8 @@ async function replayPage(tableId) {
     if (!data) return;
     const game = GAMES[data.game];
     setSeatNamer(seatNamerFor(data.seats));
-    const msg = { ...data, seat: null, n: data.step, legal: [], seats: data.seats || [], waiting: data.view.to_move || [] };
+    const msg = { ...data, seat: null, n: data.step, legal: [], seats: data.seats || [], waiting: data.view.to_move || [],
+                  replay: true };
     const before = fromServer ? measure(app) : null;
     const focus = rememberFocus();
     const bar = h("div", { class: "row replay-bar", id: "replay-bar", role: "group", "aria-label": t("replay_title") },
