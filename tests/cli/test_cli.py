@@ -410,3 +410,9 @@ def test_hint_shows_the_searched_alternatives_when_the_expert_is_a_guided_search
     assert result.exit_code == 0, result.output
     line = next(x for x in result.output.splitlines() if x.startswith("hint:"))
     assert re.search(r"about \d+% of a win on average in \d+ simulated games", line)
+
+
+def test_the_lab_s_usage_names_the_command_as_typed(run):
+    """`lab GAME` runs the hidden `study` command; its usage said `wasserspiele lab study`."""
+    out = run("lab", "wasserloch", "--help").output
+    assert out.splitlines()[0].endswith(" lab [OPTIONS] GAME") and "lab study" not in out

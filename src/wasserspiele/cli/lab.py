@@ -38,6 +38,19 @@ class LabGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+class _StudyContext(click.Context):
+    """The study is `lab GAME`, its command name only inserted by LabGroup: usage lines
+    and hints name `wasserspiele lab`, not a `lab study` nobody typed."""
+
+    @property
+    def command_path(self) -> str:
+        return self.parent.command_path if self.parent is not None else super().command_path
+
+
+class _StudyCommand(click.Command):
+    context_class = _StudyContext
+
+
 @click.group("lab", cls=LabGroup)
 def lab_cmd() -> None:
     """Balance studies: `lab GAME [options]` plays many seeded bot games of GAME and writes a
@@ -141,7 +154,7 @@ def finish(write: Callable[[], Any]) -> Any:
         signal.signal(signal.SIGINT, previous)
 
 
-@lab_cmd.command("study", hidden=True)
+@lab_cmd.command("study", cls=_StudyCommand, hidden=True)
 @click.argument("game")
 @click.option("--compare", "compare", multiple=True, metavar="KEY=V1,V2",
               help="compare values of an option, e.g. rounds=1,3 or slide_limit=7,null; repeatable")
