@@ -179,6 +179,16 @@ def test_a_forfeit_leaves_the_offender_no_moves():
     assert all(i["legal_actions"] == [] for i in infos.values())
 
 
+def test_an_action_for_an_agent_that_does_not_exist_is_refused():
+    """`{"bogus": 3}` was dropped silently, and the real agents were then told to act."""
+    env = wpz.parallel_env("wasserloch", rounds=1)
+    observations, _ = env.reset(seed=2)
+    agent = next(a for a, o in observations.items() if o["action_mask"].any())
+    legal = int(np.flatnonzero(observations[agent]["action_mask"])[0])
+    with pytest.raises(ValueError, match="no agent named 'bogus' \\(agents: player_0, player_1, player_2\\)"):
+        env.step({agent: legal, "bogus": 3})
+
+
 def test_a_counted_game_is_the_game_its_seed_deals():
     """The environments deal through `new_counted_game` (to count chance nodes): the very
     game `new_game(seed=…)` deals, which the infos' replay relies on."""

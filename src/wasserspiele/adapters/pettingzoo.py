@@ -263,6 +263,9 @@ class WasserspieleParallel(_Common, ParallelEnv):
         state = self.game_state
         if state is None or not self.agents:
             raise RuntimeError("the episode is over (or never started): call reset()")
+        unknown = [name for name in actions if name not in self.possible_agents]
+        if unknown:  # a misspelt agent's action would be dropped, and its agent told to act
+            raise ValueError(f"no agent named {unknown[0]!r} (agents: {', '.join(self.possible_agents)})")
         maps = _legal_maps(self)
         # every pending seat's choice is decoded against the same position before any is
         # applied: in a simultaneous phase no pick may depend on another
