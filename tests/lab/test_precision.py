@@ -45,13 +45,18 @@ def test_it_stops_with_every_headline_interval_at_the_target_and_repeats():
     assert "Chow & Robbins" in result.notes[0] and f"{n} games per condition" in result.notes[0]
 
 
-def test_the_cap_is_reported_when_the_target_is_not_reached(tmp_path):
+def _capped_report(tmp_path, precision: str, games: int) -> str:
+    """report.md of a two-player random Wasserloch study to `precision`, capped at `games`."""
     out = tmp_path / "capped"
     res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
-                                    "--precision", "1pp", "--games", "150", "--jobs", "1", "--quiet",
+                                    "--precision", precision, "--games", str(games), "--jobs", "1", "--quiet",
                                     "--out", str(out)])
     assert res.exit_code == 0, res.output
-    text = (out / "report.md").read_text()
+    return (out / "report.md").read_text()
+
+
+def test_the_cap_is_reported_when_the_target_is_not_reached(tmp_path):
+    text = _capped_report(tmp_path, "1pp", 150)
     assert "Not reached: stopped at 150 games per condition" in text and "the cap (--games 150)" in text
 
 
@@ -67,12 +72,7 @@ def test_precision_needs_its_unit(tmp_path):
 
 
 def test_a_cap_below_the_pilot_is_reported_as_played(tmp_path):
-    out = tmp_path / "capped"
-    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
-                                    "--precision", "0.5%", "--games", "50", "--jobs", "1", "--quiet",
-                                    "--out", str(out)])
-    assert res.exit_code == 0, res.output
-    text = (out / "report.md").read_text()
+    text = _capped_report(tmp_path, "0.5%", 50)
     head = text.split("\n\n")[1]
     assert head.startswith("50 games played (50 per condition, 1 condition); the cap (--games 50) stopped it "
                            "before every headline interval was within ±0.5 pp")
