@@ -248,6 +248,55 @@ def test_watten_raise_refusals_and_the_cheap_check_agree():
     assert seen
 
 
+# -- every bad notation is a code ---------------------------------------------------
+# texts that reach every `raise BadNotation` of the games' parsers (and the shared card parser)
+_BAD_NOTATION = {
+    "wasserloch": [5, "Ax", "x2", "9x1", "Ax0", "Axz"],
+    "seven_waters": [5, "", "pass now", "take 7", "take 8-1", "theme", "theme X1=H", "discard", "discard 4S X2=3",
+                     "slide 5 KD", "river", "pool", "jump 7-3", "discard 1S", "slide 2 KD=3", "slide 2 KD X1",
+                     "river 8S X1", "pool 7H X2", "slide 2 KD X1=11", "river 8S X1=Z", "pool 7H X2=R"],
+    "watten": [5, "", "raise now", "accept 1", "concede x", "trump X", "signal loud", "ZZ", "2H", "JC JD"],
+    "wildwasser": [5, "", "jump", "pick", "sun", "marker", "pick lion", "marker x", "action 9"],
+}
+
+
+def test_every_bad_notation_is_a_code_with_text_in_both_languages():
+    """Text that is no move: BadNotation carries a Reason (code and parameters) with text in
+    both languages, its placeholders the parameters it is given, str() the English; every
+    notation code of the catalogues is reached, and no parser raises plain words."""
+    from wasserspiele.core.cards import card
+    from wasserspiele.core.errors import BadNotation
+    from wasserspiele.games.watten.actions import card_id
+
+    calls = [(load(name).parse_action, text) for name, texts in _BAD_NOTATION.items() for text in texts]
+    calls += [(card, "ZZ"), (card_id, "ZZ"), (card_id, "2H")]  # the parsers' own words, wrapped by the games'
+    en, de = catalogue("en"), catalogue("de")
+    seen = set()
+    for parse, text in calls:
+        with pytest.raises(BadNotation) as err:
+            parse(text)
+        reason = err.value.reason
+        assert isinstance(reason, Reason) and reason.code != "text", (text, str(err.value))
+        assert str(err.value) == str(reason) == reason.render("en")
+        for cat in (en, de):
+            assert cat.has(reason.code), f"{cat.lang}: {reason.code} has no text"
+        assert _fields(en.text(reason.code)) == set(reason.params), reason.code  # English names every parameter
+        assert _fields(de.text(reason.code)) <= set(reason.params), reason.code
+        assert reason.render("de") != reason.render("en"), reason.code
+        assert pickle.loads(pickle.dumps(err.value)).reason.code == reason.code
+        seen.add(reason.code)
+    notation = {c for c in en.entries if re.match(r"(\w+\.notation\.|cards\.)", c)}
+    assert notation == seen, notation ^ seen
+    assert len(seen) >= 38, len(seen)
+    for path in sorted(SRC.rglob("*.py")):  # static: every raise names a Reason
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
+                    and getattr(node.exc.func, "id", None) == "BadNotation":
+                arg = node.exc.args[0]
+                assert isinstance(arg, ast.Call) and getattr(arg.func, "id", None) == "Reason", \
+                    f"{path.relative_to(SRC)}:{node.lineno} raises {ast.unparse(arg)}"
+
+
 # -- the web client's words (web/static/*.js, games/<g>/web.js) ---------------------
 _CLIENT_CALL = re.compile(r"\b(?:t|say|has)\(\"([a-z][\w.]*)\"\s*[,)]")
 

@@ -292,3 +292,21 @@ def test_wasserloch_tells_the_play_that_ended_the_round_before_the_new_round():
         "Seat 2 played 8x3 and drove off the 7s: 1 card of loot",
         "Round 2 begins; seat 1 starts",
         "Seat 1 played 3x1"]
+
+
+def test_german_terminal_says_why_a_move_is_not_understood(run):
+    """Text that is no move: the game's reason in German (it was a generic sentence, the
+    reason English only), quoting what the player typed; English keeps its words."""
+    seats = "human,random,random"
+    de = run("play", "wasserloch", "--seats", seats, "--seed", "3", "--lang", "de", "--option", "rounds=1",
+             input="Ax0\nende\n")
+    text = " ".join(de.output.split())
+    assert "nicht verstanden: „Ax0“: die Anzahl muss eine Zahl von 1 bis 8 sein (hilfe zeigt die Befehle, " \
+           "züge die erlaubten Züge)" in text, text
+    line = text[text.index("nicht verstanden"):text.index("erlaubten Züge")]
+    assert not english_words(line), line
+    en = run("play", "wasserloch", "--seats", seats, "--seed", "3", "--option", "rounds=1", input="Ax0\nquit\n")
+    assert "not understood: 'Ax0': the count must be a number from 1 to 8" in " ".join(en.output.split())
+    sw = run("play", "seven_waters", "--seats", "human,random", "--seed", "1", "--lang", "de",
+             input="nehmen 9-9\nende\n")
+    assert "nicht verstanden: „nehmen 9-9“: die Pyramide hat die Reihen 1-7" in " ".join(sw.output.split())

@@ -78,8 +78,10 @@ def test_unparsable_move_is_refused_in_german_words(client):
     r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[0]),
                     content=json.dumps({"action": "zebra", "n": mine["n"]}))
     body = r.json()
-    assert body["error"] == "bad_notation" and body["reason_code"] == "bad_notation"
-    assert body["message"] == "„zebra“ ist kein gültiger Zug in diesem Spiel"
+    # the game's own reason, which says how a move is written, in the page's language
+    assert body["error"] == "bad_notation" and body["reason_code"] == "wasserloch.notation.form"
+    assert body["params"] == {"text": "zebra"}
+    assert body["message"] == "„zebra“ ist kein Zug: schreib Wert x Anzahl, z. B. 7x2 oder Ax1"
     assert "zebra" in body["reason"]  # the English words say what was wrong
 
 

@@ -301,7 +301,13 @@ class PlaySession:
                 return fits[0], None
             if fits:
                 return None, self.t("ambiguous", text=line, moves=", ".join(self.show(a) for a in fits))
-            return None, self.t("not_understood", error=str(exc), text=line)
+            # the game's reason in the player's language; it quotes what the player
+            # typed, not the notation read from it (`nehmen`, not `take`)
+            reason = exc.shown(line)
+            params = dict(reason.params)
+            if self.lang != "en":
+                params.update({k: line for k in ("text", "where") if params.get(k) == text})
+            return None, self.t("not_understood", error=render(reason.code, params, self.lang), text=line)
         reason = self.state.why_illegal(action, seat)
         if reason:
             return None, self.t("refused", reason=reason.render(self.lang))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .errors import BadNotation
+from .messages import Reason
 
 RANKS = "A23456789TJQK"  # rank number = index + 1: A=1 … T=10, J=11, Q=12, K=13
 SUITS = "CDHS"  # clubs, diamonds, hearts, spades
@@ -75,7 +76,7 @@ def card(text: str) -> Card:
         t = "X" + t[2:]
     found = _BY_NAME.get(t)
     if found is None:
-        raise BadNotation(f"{text!r} is not a card (rank A 2-9 T J Q K then suit C D H S, or joker X1/X2)")
+        raise BadNotation(Reason("cards.not_a_card", text=text))
     return found
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .messages import reason_of
+from .messages import Reason, reason_of
 
 
 class WasserspieleError(Exception):
@@ -24,9 +24,31 @@ class BadOption(WasserspieleError, ValueError):
         super().__init__(reason)
         self.reason = reason_of(reason)
 
+    def shown(self, text: str):
+        """The Reason to show a player who typed `text`: the game's own, or for a game
+        that words its refusal in plain English (code `text`) the catalogue's `bad_notation`
+        with those words, so that every language still says what was not understood."""
+        if self.reason.code != "text":
+            return self.reason
+        return Reason("bad_notation", text=text, error=str(self))
+
 
 class BadNotation(WasserspieleError, ValueError):
-    """Text that does not parse as an action of the game."""
+    """Text that does not parse as an action of the game; `reason` says what is wrong (a
+    messages.Reason such as `wasserloch.notation.count` with its parameters, for
+    interfaces that translate it; plain text as the code `text`), str() in English."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason_of(reason)
+
+    def shown(self, text: str):
+        """The Reason to show a player who typed `text`: the game's own, or for a game
+        that words its refusal in plain English (code `text`) the catalogue's `bad_notation`
+        with those words, so that every language still says what was not understood."""
+        if self.reason.code != "text":
+            return self.reason
+        return Reason("bad_notation", text=text, error=str(self))
 
 
 class IllegalAction(WasserspieleError, ValueError):

@@ -462,8 +462,9 @@ class LiveTable:
             raise Refused("not_your_turn", Reason("not_your_turn", seat=seat, waiting=list(pending_seats)), 409)
         try:
             action = self.game.parse_action(text)
-        except BadNotation as exc:
-            raise Refused("bad_notation", Reason("bad_notation", text=text, error=str(exc))) from None
+        except BadNotation as exc:  # the game's reason, code and params as for an illegal move
+            reason = exc.shown(text)
+            raise Refused("bad_notation", reason) from None
         reason = st.why_illegal(action, seat)
         if reason is not None:
             raise Refused("illegal", reason, 422)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ...core.cards import ALL_CARDS, RANKS, SUITS, Card, card
 from ...core.errors import BadNotation
+from ...core.messages import Reason
 
 # -- SW-3.2: pyramid geometry ---------------------------------------------------
 ROWS = 7
@@ -243,16 +244,11 @@ SLIDE_ONE: tuple[tuple[Slide, ...], ...] = tuple(tuple(Slide(k, (p,)) for p in P
 
 
 # -- parsing ---------------------------------------------------------------------
-_USAGE = ("take R-C | discard CARDS | slide K CARDS | river CARDS | pool CARDS | theme CARD | pass "
-          "(e.g. 'take 7-3', 'slide 2 KD X1=1', 'river 8S 9S X1=T', 'pool 7H X2=H')")
-
-
 def _parse_card(text: str, where: str) -> Card:
     try:
         return card(text)
     except BadNotation:
-        raise BadNotation(f"{where}: {text!r} is not a card (rank A 2-9 T J Q K then suit C D H S, "
-                          f"or joker X1/X2)") from None
+        raise BadNotation(Reason("seven_waters.notation.not_a_card", where=where, card=text)) from None
 
 
 def _parse_piece(token: str, kind: str, where: str) -> Piece:
@@ -261,76 +257,76 @@ def _parse_piece(token: str, kind: str, where: str) -> Piece:
     c = _parse_card(name, where)
     if not c.is_joker:
         if eq:
-            raise BadNotation(f"{where}: only a joker carries a declaration ({token!r}); write {c.name}")
+            raise BadNotation(Reason("seven_waters.notation.declared_plain", where=where, token=token, card=c.name))
         return PLAIN[c.index]
     if not eq or not decl.strip():
-        example = {"slide": "=7", "river": "=Q", "pool": "=H"}[kind]
-        raise BadNotation(f"{where}: a joker being placed must say what it stands for, e.g. {c.name}{example}")
+        example = {"slide": "7", "river": "Q", "pool": "H"}[kind]
+        raise BadNotation(Reason("seven_waters.notation.undeclared", where=where, card=c.name, example=example))
     d = decl.strip().upper()
     if kind == "slide":
         v = {"A": 1, "T": 10}.get(d) or (int(d) if d.isdigit() else 0)
         if not 1 <= v <= 10:
-            raise BadNotation(f"{where}: a joker in a slide stands for a value 1-10, not {decl!r}")
+            raise BadNotation(Reason("seven_waters.notation.slide_joker", where=where, decl=decl))
         return SLIDE_JOKER[(c.index, v)]
     if kind == "river":
         if d == "10":
             d = "T"
         if len(d) != 1 or d not in RANKS:
-            raise BadNotation(f"{where}: a joker in the river stands for a rank A 2-9 T J Q K, not {decl!r}")
+            raise BadNotation(Reason("seven_waters.notation.river_joker", where=where, decl=decl))
         return RIVER_JOKER[(c.index, RANKS.index(d) + 1)]
     if len(d) != 1 or d not in SUITS:
-        raise BadNotation(f"{where}: a joker in the pool stands for a suit C D H S, not {decl!r}")
+        raise BadNotation(Reason("seven_waters.notation.pool_joker", where=where, decl=decl))
     return POOL_JOKER[(c.index, d)]
 
 
 def parse_action(text: str) -> Action:
     """Parse Seven Waters notation (case-insensitive, extra spaces tolerated); BadNotation if unparsable."""
     if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not a Seven Waters action ({_USAGE})")
+        raise BadNotation(Reason("seven_waters.notation.not_text", text=repr(text)))
     words = text.replace(",", " ").split()
     if not words:
-        raise BadNotation(f"empty action ({_USAGE})")
+        raise BadNotation(Reason("seven_waters.notation.empty"))
     verb, args = words[0].lower(), words[1:]
     if verb == "pass":
         if args:
-            raise BadNotation(f"{text!r}: pass takes nothing after it")
+            raise BadNotation(Reason("seven_waters.notation.pass_alone", text=text))
         return PASS
     if verb == "take":
         spot = "".join(args)
         r, dash, c = spot.partition("-")
         if not dash or not r.isdigit() or not c.isdigit():
-            raise BadNotation(f"{text!r}: write take ROW-COLUMN, e.g. take 7-3")
+            raise BadNotation(Reason("seven_waters.notation.take", text=text))
         i = INDEX.get((int(r), int(c)))
         if i is None:
-            raise BadNotation(f"{text!r}: the pyramid has rows 1-7 and row R has columns 1-R")
+            raise BadNotation(Reason("seven_waters.notation.take_where", text=text))
         return TAKES[i]
     if verb == "theme":
         if len(args) != 1:
-            raise BadNotation(f"{text!r}: write theme CARD, e.g. theme 3H")
+            raise BadNotation(Reason("seven_waters.notation.theme", text=text))
         if "=" in args[0]:
-            raise BadNotation(f"{text!r}: a theme card carries no declaration")
+            raise BadNotation(Reason("seven_waters.notation.theme_declared", text=text))
         return THEMES[_parse_card(args[0], text.strip()).index]
     if verb == "discard":
         if not args:
-            raise BadNotation(f"{text!r}: name the cards to discard, e.g. discard 4S X2")
+            raise BadNotation(Reason("seven_waters.notation.discard", text=text))
         cards = []
         for a in args:
             if "=" in a:
-                raise BadNotation(f"{text!r}: discarded cards carry no declaration ({a!r})")
+                raise BadNotation(Reason("seven_waters.notation.discard_declared", text=text, token=a))
             cards.append(_parse_card(a, text.strip()))
         return Discard(tuple(cards))
     if verb == "slide":
         if len(args) < 2 or not args[0].isdigit() or not 1 <= int(args[0]) <= 4:
-            raise BadNotation(f"{text!r}: write slide LINE CARDS with a line 1-4, e.g. slide 2 KD AC")
+            raise BadNotation(Reason("seven_waters.notation.slide", text=text))
         return Slide(int(args[0]), tuple(_parse_piece(a, "slide", text.strip()) for a in args[1:]))
     if verb == "river":
         if not args:
-            raise BadNotation(f"{text!r}: name the river cards, e.g. river 8S 9S X1=T")
+            raise BadNotation(Reason("seven_waters.notation.river", text=text))
         pieces = [_parse_piece(a, "river", text.strip()) for a in args]
         pieces.sort(key=piece_rank)  # canonical: ascending rank (stable for equal ranks)
         return River(tuple(pieces))
     if verb == "pool":
         if not args:
-            raise BadNotation(f"{text!r}: name the pool cards, e.g. pool 7H 2H X1=H")
+            raise BadNotation(Reason("seven_waters.notation.pool", text=text))
         return Pool(tuple(_parse_piece(a, "pool", text.strip()) for a in args))
-    raise BadNotation(f"{text!r}: unknown action {words[0]!r} ({_USAGE})")
+    raise BadNotation(Reason("seven_waters.notation.unknown", text=text, verb=words[0]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...core.errors import BadNotation
+from ...core.messages import Reason
 
 VALUES = "A2345678"  # value index 0..7: ace (1, weakest) … 8 (strongest)
 HAND_LIMIT = 5
@@ -51,19 +52,19 @@ def value_index(text: str) -> int:
     if t == "1":
         t = "A"
     if len(t) != 1 or t not in VALUES:
-        raise BadNotation(f"{text!r} is not a card value (A 2 3 4 5 6 7 8)")
+        raise BadNotation(Reason("wasserloch.notation.value", text=text))
     return VALUES.index(t)
 
 
 def parse_action(text: str) -> Play:
     """Parse `7x2` (case-insensitive, spaces tolerated; `1` means ace)."""
     if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not a Wasserloch play")
+        raise BadNotation(Reason("wasserloch.notation.not_text", text=repr(text)))
     t = "".join(text.split()).upper()
     value, sep, count = t.partition("X")
     if not sep or not value or not count:
-        raise BadNotation(f"{text!r} is not a play: write value x count, e.g. 7x2 or Ax1")
+        raise BadNotation(Reason("wasserloch.notation.form", text=text))
     v = value_index(value)
     if not count.isdigit() or not 1 <= int(count) <= MAX_COUNT:
-        raise BadNotation(f"{text!r}: the count must be a number from 1 to {MAX_COUNT}")
+        raise BadNotation(Reason("wasserloch.notation.count", text=text, most=MAX_COUNT))
     return PLAYS[v][int(count)]

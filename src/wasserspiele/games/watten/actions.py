@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ...core.cards import Card, card as parse_card
 from ...core.errors import BadNotation
+from ...core.messages import Reason
 
 SUITS = "CSHD"  # clubs > spades > hearts > diamonds (jack order, WA-2)
 RANKS = "789TJQKA"  # rank index 0..7, low to high
@@ -67,8 +68,6 @@ CONCEDE_ACTION = Action(CONCEDE, 0, "concede")
 _SUIT_WORDS = {"C": 0, "S": 1, "H": 2, "D": 3, "CLUBS": 0, "SPADES": 1, "HEARTS": 2, "DIAMONDS": 3,
                "♣": 0, "♠": 1, "♥": 2, "♦": 3}
 _WORDS = {"raise": RAISE_ACTION, "accept": ACCEPT_ACTION, "concede": CONCEDE_ACTION}
-_HELP = ("a Watten action is `trump S` (suit C S H D), `signal weak|medium|strong|none`, "
-         "`raise`, `accept`, `concede`, or a card such as `JC` or `TH`")
 
 
 def card_id(text: str) -> int:
@@ -79,36 +78,38 @@ def card_id(text: str) -> int:
     try:
         c = parse_card(text)  # other spellings of a card ("10H", "th")
     except BadNotation:  # core's words describe the 54-card deck (2-6, jokers): say Watten's
-        raise BadNotation(f"{text!r} is not a card (rank 7 8 9 T J Q K A, then suit C D H S)") from None
+        raise BadNotation(Reason("watten.notation.not_a_card", text=text)) from None
     i = CARD_ID.get(c.name)
     if i is None:
-        raise BadNotation(f"{text!r} is not in the Watten deck (ranks 7 8 9 T J Q K A only)")
+        raise BadNotation(Reason("watten.notation.not_in_deck", text=text))
     return i
 
 
 def parse_action(text: str) -> Action:
     """Parse notation (case-insensitive, extra spaces allowed) into an interned action."""
     if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not text; {_HELP}")
+        raise BadNotation(Reason("watten.notation.not_text", text=repr(text)))
     words = text.split()
     if not words:
-        raise BadNotation(f"empty action; {_HELP}")
+        raise BadNotation(Reason("watten.notation.empty"))
     head = words[0].lower()
     if head in _WORDS:
         if len(words) != 1:
-            raise BadNotation(f"{text!r}: `{head}` takes nothing after it")
+            raise BadNotation(Reason(f"watten.notation.{head}_alone", text=text))  # raise, accept, concede
         return _WORDS[head]
     if head == "trump":
         if len(words) != 2 or words[1].upper() not in _SUIT_WORDS:
-            raise BadNotation(f"{text!r}: name a suit after trump, e.g. `trump H` (C S H D)")
+            raise BadNotation(Reason("watten.notation.trump", text=text))
         return TRUMPS[_SUIT_WORDS[words[1].upper()]]
     if head == "signal":
         if len(words) != 2 or words[1].lower() not in SIGNAL_LEVELS:
-            raise BadNotation(f"{text!r}: a signal is `signal weak`, `signal medium`, `signal strong` or `signal none`")
+            raise BadNotation(Reason("watten.notation.signal", text=text))
         return SIGNALS[SIGNAL_LEVELS.index(words[1].lower())]
     if len(words) == 1:
         try:
             return PLAYS[card_id(words[0])]
-        except BadNotation as exc:
-            raise BadNotation(f"{text!r} is not an action: {exc}; {_HELP}") from None
-    raise BadNotation(f"{text!r} is not an action; {_HELP}")
+        except BadNotation as exc:  # the card's problem, and what else an action can be
+            code = ("watten.notation.play_not_in_deck" if exc.reason.code == "watten.notation.not_in_deck"
+                    else "watten.notation.play_not_a_card")
+            raise BadNotation(Reason(code, text=text, card=words[0])) from None
+    raise BadNotation(Reason("watten.notation.unknown", text=text))

@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from ...core.errors import BadNotation
+from ...core.messages import Reason
 from .board import SPECIES, SPECIES_INDEX
 
 PICK, MOVE, ACTION, SUN, MARKER = "pick", "move", "action", "sun", "marker"
 KINDS = (PICK, MOVE, ACTION, SUN, MARKER)
 MAX_SEATS = 6
-_NOTATION_HELP = ("pick ANIMAL, move, move ANIMAL, action, action SEAT, sun ANIMAL or marker SEAT "
-                  f"(animals: {' '.join(SPECIES)})")
 
 
 class WildAction:
@@ -80,23 +79,22 @@ _BY_SEAT = {ACTION: ACT_SEAT, MARKER: MARKERS}
 def parse_action(text: str) -> WildAction:
     """Parse notation (case-insensitive, extra spaces tolerated) into the interned action."""
     if not isinstance(text, str):
-        raise BadNotation(f"{text!r} is not a Wildwasser action ({_NOTATION_HELP})")
+        raise BadNotation(Reason("wildwasser.notation.not_text", text=repr(text)))
     words = text.lower().split()
     if not words or words[0] not in KINDS or len(words) > 2:
-        raise BadNotation(f"{text!r} is not a Wildwasser action: write {_NOTATION_HELP}")
+        raise BadNotation(Reason("wildwasser.notation.unknown", text=text))
     kind = words[0]
     if len(words) == 1:
         if kind == MOVE:
             return MOVE_CARD
         if kind == ACTION:
             return ACT
-        what = "an animal" if kind in _BY_SPECIES else "a seat number"
-        raise BadNotation(f"{text!r}: {kind} needs {what}, e.g. {kind} {'zebra' if kind in _BY_SPECIES else 0}")
+        raise BadNotation(Reason(f"wildwasser.notation.{kind}_alone", text=text))  # pick, sun, marker
     arg = words[1]
     if kind in _BY_SPECIES:
         if arg not in SPECIES_INDEX:
-            raise BadNotation(f"{text!r}: {arg!r} is not an animal ({' '.join(SPECIES)})")
+            raise BadNotation(Reason("wildwasser.notation.animal", text=text, animal=arg))
         return _BY_SPECIES[kind][SPECIES_INDEX[arg]]
     if not arg.isdigit() or int(arg) >= MAX_SEATS:
-        raise BadNotation(f"{text!r}: {arg!r} is not a seat number (0..{MAX_SEATS - 1})")
+        raise BadNotation(Reason("wildwasser.notation.seat", text=text, seat=arg, last=MAX_SEATS - 1))
     return _BY_SEAT[kind][int(arg)]
