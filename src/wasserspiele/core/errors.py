@@ -16,33 +16,24 @@ class UnknownGame(WasserspieleError, KeyError):
         return self.args[0] if self.args else ""
 
 
-class BadOption(WasserspieleError, ValueError):
-    """An unknown option name or a value outside the option's range; `reason` says
-    which (a messages.Reason, plain text as the code `text`), str() in English."""
+class _Refusal(WasserspieleError, ValueError):
+    """An error whose `reason` is a messages.Reason (plain text as the code `text`), for
+    interfaces that word it in the player's language; str() is the English text."""
 
     def __init__(self, reason: str):
         super().__init__(reason)
         self.reason = reason_of(reason)
 
-    def shown(self, text: str):
-        """The Reason to show a player who typed `text`: the game's own, or for a game
-        that words its refusal in plain English (code `text`) the catalogue's `bad_notation`
-        with those words, so that every language still says what was not understood."""
-        if self.reason.code != "text":
-            return self.reason
-        return Reason("bad_notation", text=text, error=str(self))
+
+class BadOption(_Refusal):
+    """An unknown option name or a value outside the option's range; `reason` says which."""
 
 
-class BadNotation(WasserspieleError, ValueError):
-    """Text that does not parse as an action of the game; `reason` says what is wrong (a
-    messages.Reason such as `wasserloch.notation.count` with its parameters, for
-    interfaces that translate it; plain text as the code `text`), str() in English."""
+class BadNotation(_Refusal):
+    """Text that does not parse as an action of the game; `reason` says what is wrong
+    (such as `wasserloch.notation.count` with its parameters)."""
 
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason_of(reason)
-
-    def shown(self, text: str):
+    def shown(self, text: str) -> Reason:
         """The Reason to show a player who typed `text`: the game's own, or for a game
         that words its refusal in plain English (code `text`) the catalogue's `bad_notation`
         with those words, so that every language still says what was not understood."""
