@@ -75,8 +75,13 @@ def test_numpy_integers_are_accepted_as_counts_and_seats():
         envs = make(np.int64(2), seat=np.int64(seat), seed=np.int32(4))
         assert envs.num_envs == 2 and envs.seat == seat and type(envs.seat) is int
         envs.reset()
+    envs = WasserlochVectorEnv(2, players=np.int64(4), seat=np.int64(3))  # a player count too
+    assert envs.players == 4 and type(envs.players) is int
+    for bad in (np.int64(7), True, 1.0):
+        with pytest.raises(ValueError, match="seat must be"):
+            WasserlochVectorEnv(2, seat=bad)
     with pytest.raises(ValueError, match="seat must be"):
-        WasserlochVectorEnv(2, seat=np.int64(7))
+        SevenWatersVectorEnv(2, seat=True)  # a bool is no seat (it passed `seat in (0, 1)`)
 
 
 def _game_of(name):

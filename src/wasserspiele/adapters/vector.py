@@ -20,7 +20,6 @@ count too, so a table runs at least as long as a single-table game before it is 
 
 from __future__ import annotations
 
-import functools
 import numbers
 import random
 from typing import Any
@@ -34,11 +33,12 @@ from ..fast import seed_state
 from .common import max_game_length
 
 
-def _plain_int(value: Any) -> Any:
-    """A numpy integer as the int it is (bools and everything else unchanged)."""
-    if type(value) is not int and isinstance(value, numbers.Integral) and not isinstance(value, bool):
+def _integer(value: Any) -> int | None:
+    """`value` as an int if it is an integer of any kind (numpy's from an array or a
+    sweep's config too; not a bool), else None."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return int(value)
-    return value
+    return None
 
 
 class KernelVectorEnv(VectorEnv):
@@ -47,25 +47,21 @@ class KernelVectorEnv(VectorEnv):
     _seed: int | None
     _masks: np.ndarray
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        # The games' constructors check their integer arguments with isinstance(x, int),
-        # which refuses numpy's integers (np.int64(1) from an array or a sweep config);
-        # turning those into ints on the way in lets every game's checks stay as they are.
-        super().__init_subclass__(**kwargs)
-        init = cls.__dict__.get("__init__")
-        if init is None:
-            return
-
-        @functools.wraps(init)
-        def __init__(self, *args: Any, **options: Any) -> None:
-            init(self, *map(_plain_int, args), **{k: _plain_int(v) for k, v in options.items()})
-        cls.__init__ = __init__
+    @staticmethod
+    def _check_num_envs(num_envs: Any) -> int:
+        """A table count as an int, or refused unless a positive integer (before any work)."""
+        n = _integer(num_envs)
+        if n is None or n < 1:
+            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+        return n
 
     @staticmethod
-    def _check_num_envs(num_envs: Any) -> None:
-        """Refuse a table count that is not a positive integer (before any work)."""
-        if not isinstance(num_envs, int) or isinstance(num_envs, bool) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+    def _check_seat(seat: Any, players: int, what: str) -> int:
+        """The agent's seat as an int, or refused unless one of the `players` seats."""
+        n = _integer(seat)
+        if n is None or not 0 <= n < players:
+            raise ValueError(f"seat must be 0..{players - 1} for {what}, got {seat!r}")
+        return n
 
     def _setup(self, codec, num_envs: int, illegal_reward: float, seed: int | None) -> None:
         """The spaces (the same as the single-table environments'), the observation and
@@ -100,9 +96,9 @@ class KernelVectorEnv(VectorEnv):
         if seed is None:
             seed, self._seed = self._seed, None  # the constructor's seed serves once
         if seed is not None:
-            seed = _plain_int(seed)
-            if not isinstance(seed, int) or isinstance(seed, bool):
-                raise ValueError(f"seed must be an integer or None, not {seed!r}")
+            given, seed = seed, _integer(seed)
+            if seed is None:
+                raise ValueError(f"seed must be an integer or None, not {given!r}")
             self._seeds = random.Random(seed)
         elif self._seeds is not None:  # a seeded sequence goes on to new deals
             seed = self._seeds.randrange(2**63)

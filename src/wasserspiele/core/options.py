@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
@@ -89,6 +90,8 @@ class Option:
 
     def validate(self, value: Any, game: str = "") -> Any:
         """Check a (JSON or Python) value against the option's kind and range; return it normalised."""
+        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
+            value = int(value)  # numpy's integers (from an array, a sweep's config) are integers
         if value is None:
             if self.nullable:
                 return None

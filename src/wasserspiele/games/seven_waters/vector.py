@@ -35,15 +35,15 @@ class SevenWatersVectorEnv(KernelVectorEnv):
     def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
                  slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
                  seed: int | None = None):
-        self._check_num_envs(num_envs)
-        if seat not in (0, 1):
-            raise ValueError(f"seat must be 0 or 1, got {seat!r}")
+        num_envs = self._check_num_envs(num_envs)
+        seat = self._check_seat(seat, 2, "Seven Waters' two players")
         if opponent not in POLICIES:
             raise ValueError(f"opponent must be one of {', '.join(POLICIES)}, not {opponent!r}")
         self.policy = POLICIES[opponent]
         codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
                                final_turns=final_turns))  # checks the options
-        self.options = np.array(K._options(first_player, slide_limit, final_turns), np.int64)
+        o = codec.game.options  # as checked (a numpy integer made an int)
+        self.options = np.array(K._options(o["first_player"], o["slide_limit"], o["final_turns"]), np.int64)
         self.at = segment_starts(codec)
         self.num_envs, self.seat = num_envs, seat
         self._setup(codec, num_envs, illegal_reward, seed)

@@ -32,10 +32,10 @@ class WasserlochVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, players: int = 3, seat: int = 0, opponents: str = "random",
                  chase: str = "nearest", illegal_reward: float = -1.0, seed: int | None = None):
-        self._check_num_envs(num_envs)
+        num_envs = self._check_num_envs(num_envs)
         codec = codec_for(load("wasserloch", players=players, rounds=1, chase=chase))  # checks the options
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0..{players - 1} for {players} players, got {seat!r}")
+        players = codec.game.players
+        seat = self._check_seat(seat, players, f"{players} players")
         if opponents not in POLICIES:
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.players, self.seat = num_envs, players, seat

@@ -35,10 +35,9 @@ class WattenVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, seat: int = 0, opponents: str = "random", illegal_reward: float = -1.0,
                  seed: int | None = None, **options: Any):
-        self._check_num_envs(num_envs)
+        num_envs = self._check_num_envs(num_envs)
         codec = codec_for(load("watten", **options))  # checks the options
-        if not isinstance(seat, int) or not 0 <= seat < 4:
-            raise ValueError(f"seat must be 0..3 for Watten's four players, got {seat!r}")
+        seat = self._check_seat(seat, 4, "Watten's four players")
         if opponents not in POLICIES:
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.seat = num_envs, seat

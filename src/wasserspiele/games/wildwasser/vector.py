@@ -30,11 +30,11 @@ class WildwasserVectorEnv(KernelVectorEnv):
 
     def __init__(self, num_envs: int, players: int = 4, seat: int = 0, first_player: int = 0,
                  river_flow: str = "forward", illegal_reward: float = -1.0, seed: int | None = None):
-        self._check_num_envs(num_envs)
+        num_envs = self._check_num_envs(num_envs)
         game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
         codec = codec_for(game)
-        if not isinstance(seat, int) or not 0 <= seat < players:
-            raise ValueError(f"seat must be 0..{players - 1} for {players} players, got {seat!r}")
+        players, first_player = game.players, game.options["first_player"]
+        seat = self._check_seat(seat, players, f"{players} players")
         self.num_envs, self.players, self.seat, self.first_player = num_envs, players, seat, first_player
         self.removed = game.board.removed_for(players)
         self.bd = K.BOARDS[river_flow]
