@@ -55,13 +55,6 @@ class KernelVectorEnv(VectorEnv):
             raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
         return n
 
-    @staticmethod
-    def _check_seat(seat: Any, players: int, what: str) -> int:
-        """The agent's seat as an int, or refused unless one of the `players` seats."""
-        n = _integer(seat)
-        if n is None or not 0 <= n < players:
-            raise ValueError(f"seat must be 0..{players - 1} for {what}, got {seat!r}")
-        return n
 
     def _setup(self, codec, num_envs: int, illegal_reward: float, seed: int | None) -> None:
         """The spaces (the same as the single-table environments'), the observation and

@@ -21,6 +21,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
+from ...adapters.common import check_seat
 from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
@@ -36,12 +37,12 @@ class SevenWatersVectorEnv(KernelVectorEnv):
                  slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
                  seed: int | None = None):
         num_envs = self._check_num_envs(num_envs)
-        seat = self._check_seat(seat, 2, "Seven Waters' two players")
         if opponent not in POLICIES:
             raise ValueError(f"opponent must be one of {', '.join(POLICIES)}, not {opponent!r}")
         self.policy = POLICIES[opponent]
         codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
                                final_turns=final_turns))  # checks the options
+        seat = check_seat(seat, codec.game)
         o = codec.game.options  # as checked (a numpy integer made an int)
         self.options = np.array(K._options(o["first_player"], o["slide_limit"], o["final_turns"]), np.int64)
         self.at = segment_starts(codec)

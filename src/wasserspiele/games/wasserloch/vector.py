@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
+from ...adapters.common import check_seat
 from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
@@ -35,7 +36,7 @@ class WasserlochVectorEnv(KernelVectorEnv):
         num_envs = self._check_num_envs(num_envs)
         codec = codec_for(load("wasserloch", players=players, rounds=1, chase=chase))  # checks the options
         players = codec.game.players
-        seat = self._check_seat(seat, players, f"{players} players")
+        seat = check_seat(seat, codec.game)
         if opponents not in POLICIES:
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.players, self.seat = num_envs, players, seat

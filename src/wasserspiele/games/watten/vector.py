@@ -23,6 +23,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
+from ...adapters.common import check_seat
 from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
@@ -37,7 +38,7 @@ class WattenVectorEnv(KernelVectorEnv):
                  seed: int | None = None, **options: Any):
         num_envs = self._check_num_envs(num_envs)
         codec = codec_for(load("watten", **options))  # checks the options
-        seat = self._check_seat(seat, 4, "Watten's four players")
+        seat = check_seat(seat, codec.game)
         if opponents not in POLICIES:
             raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.seat = num_envs, seat

@@ -20,6 +20,7 @@ import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
+from ...adapters.common import check_seat
 from ...adapters.vector import KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
@@ -34,7 +35,7 @@ class WildwasserVectorEnv(KernelVectorEnv):
         game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
         codec = codec_for(game)
         players, first_player = game.players, game.options["first_player"]
-        seat = self._check_seat(seat, players, f"{players} players")
+        seat = check_seat(seat, game)
         self.num_envs, self.players, self.seat, self.first_player = num_envs, players, seat, first_player
         self.removed = game.board.removed_for(players)
         self.bd = K.BOARDS[river_flow]
