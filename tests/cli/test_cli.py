@@ -284,6 +284,13 @@ def test_replay_illegal_action_exits_1_naming_index_action_seat_and_reason(run, 
     assert out.exit_code == 1
     assert f'action 5 "{bad}" by seat {seat}: seat {seat} holds' in out.output
     assert "{" not in out.output  # nothing printed as a final position
+    # in German the whole line is German (it said "error: action 5 … seat 0 holds only …")
+    out = " ".join(run("replay", str(path), "--lang", "de").output.split())
+    assert out.startswith(f"Fehler: Aktion 5 „{bad}“ von Platz {seat}: ") and "holds" not in out, out
+    doc["actions"][5] = "zebra"  # and a move that is no move
+    path.write_text(json.dumps(doc))
+    out = " ".join(run("replay", str(path), "--lang", "de").output.split())
+    assert out.startswith("Fehler: Aktion 5 „zebra“ von Platz") and "ist kein Zug" in out, out
 
 
 @pytest.mark.parametrize(("doc", "field"), [

@@ -87,7 +87,7 @@ def replay_cmd(file, as_json, lang) -> None:
     try:
         state = replay(read_record(file))
     except ReplayError as exc:
-        click.echo(render("cli.error", {"error": exc}, lang), err=True)
+        click.echo(render("cli.error", {"error": exc.render(lang)}, lang), err=True)
         sys.exit(1)
     except (BadRecord, WasserspieleError) as exc:
         click.echo(render("cli.error", {"error": exc}, lang), err=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .messages import Reason, reason_of
+from .messages import render as _render
 
 
 class WasserspieleError(Exception):
@@ -71,12 +72,17 @@ class ChanceExhausted(BadRecord):
 
 
 class ReplayError(WasserspieleError, ValueError):
-    """A record action that is illegal or unparsable at its position."""
+    """A record action that is illegal or unparsable at its position; `reason` says why
+    (a messages.Reason), str() in English and `render(lang)` in another language."""
 
     def __init__(self, index: int, action: str, seat: int | None, reason: str):
         self.index = index
         self.action = action
         self.seat = seat
-        self.reason = reason
-        who = f" by seat {seat}" if seat is not None else ""
-        super().__init__(f'action {index} "{action}"{who}: {reason}')
+        self.reason = reason_of(reason)
+        super().__init__(self.render("en"))
+
+    def render(self, lang: str) -> str:
+        by = "" if self.seat is None else _render("replay.by_seat", {"seat": self.seat}, lang)
+        return _render("replay.error", {"index": self.index, "action": self.action, "by": by,
+                                        "reason": self.reason.render(lang)}, lang)

@@ -105,9 +105,8 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
             if named is not None:
                 seat = named
             state.apply(action, seat)
-        except (BadNotation, IllegalAction) as exc:
-            reason = exc.reason if isinstance(exc, IllegalAction) else str(exc)
-            raise ReplayError(index, text, seat, reason) from None
+        except (BadNotation, IllegalAction) as exc:  # both say why as a Reason (worded per language)
+            raise ReplayError(index, text, seat, exc.reason) from None
     return state
 
 
