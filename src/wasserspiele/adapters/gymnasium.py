@@ -32,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots.base import decision_for
-from ..bots.registry import COMMON_SETTINGS, bot_kinds, bot_settings, make_bot
+from ..bots.registry import bot_kinds, check_settings, make_bot
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
@@ -193,11 +193,10 @@ def _check_opponent_options(options: Any, game: Game) -> dict[str, dict[str, Any
             raise BadOption(f"opponent_options: {kind!r} is not a bot kind (bot kinds: {', '.join(kinds)})")
         if not isinstance(settings, Mapping):
             raise BadOption(f"opponent_options[{kind!r}] must map setting names to values, got {settings!r}")
-        known = bot_settings(key, game)
-        unknown = [name for name in settings if known is not None and name not in known and name not in COMMON_SETTINGS]
-        if unknown:
-            raise BadOption(f"opponent_options: the {key} bot has no setting {unknown[0]!r} "
-                            f"(its settings: {', '.join((*known, *COMMON_SETTINGS))})")
+        try:
+            check_settings(key, game, settings)
+        except BadOption as exc:
+            raise BadOption(f"opponent_options: {exc}") from None
         out[key] = dict(settings)
     return out
 

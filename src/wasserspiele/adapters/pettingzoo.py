@@ -152,8 +152,7 @@ class _Common:
             import gymnasium
             gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human'")
             return None
-        if self.game_state is None:  # raised as PettingZoo's order-enforcing wrapper does
-            raise RuntimeError("nothing to render yet: call reset() first")
+        _started(self, "render()")  # raised as PettingZoo's order-enforcing wrapper does
         text = render_text(self.game_state, seat)
         if self.render_mode == "human":
             print(text)

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..core.protocol import Game
 from ..core.stats import Estimate, mean_ci, placements, wilson
-from .runner import DuplicateSeating, Played, Series, run_series
+from .runner import DuplicateSeating, Played, Series, run_series, whole_groups
 from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 
 
@@ -66,8 +66,7 @@ class ArenaResult:
 def arena_games(game: Game, games: int) -> int:
     """How many games `run_arena` plays when asked for `games`: whole duplicate groups,
     one game per rotation of the line-up over the seats (teams)."""
-    group = DuplicateSeating().group(game, 0)
-    return -(-games // group) * group
+    return whole_groups(games, DuplicateSeating().group(game, 0))
 
 
 def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: int, seed: int = 0,

@@ -42,7 +42,7 @@ from ..core.registry import load
 from ..core.stats import Estimate, wilson
 from .arena import parse_bots
 from .base import Bot, Decision
-from .runner import DuplicateSeating, Series, run_series
+from .runner import DuplicateSeating, Series, run_series, whole_groups
 from .specs import BotSpec
 
 DATA_VERSION = 1
@@ -335,8 +335,7 @@ def pairing_group(game: Game) -> int:
 def pairing_games(game: Game, games: int) -> int:
     """How many games `play_pairing` plays when asked for `games`: rounded up to whole
     groups (`pairing_group`; Wasserloch's three seats: 6, Watten: 2)."""
-    group = pairing_group(game)
-    return -(-games // group) * group
+    return whole_groups(games, pairing_group(game))
 
 
 def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, games: int, seed: int,

@@ -115,20 +115,26 @@ def bot_settings(kind: str, game: Game) -> tuple[str, ...] | None:
                  and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
 
 
+def check_settings(kind: str, game: Game, settings) -> None:
+    """Refuse a setting the bot of `kind` does not take, naming the ones it does: a
+    misspelt setting must never be passed on to fail as a TypeError (or, for a bot that
+    takes none, be ignored)."""
+    known = bot_settings(kind, game)
+    if known is None:
+        return
+    unknown = [k for k in settings if k not in known and k not in COMMON_SETTINGS]
+    if unknown:
+        takes = ", ".join((*known, *COMMON_SETTINGS))
+        raise BadOption(f"the {kind} bot has no setting {unknown[0]!r} (its settings: {takes})")
+
+
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     """A bot of the named kind for `game`, with its own generator seeded by `seed`."""
     kind = kind.strip().lower()
     factory = BOT_KINDS.get(kind)
     if factory is None:
         raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
-    # a misspelt setting is named, never passed on to fail as a TypeError (or, for a bot
-    # that takes none, ignored)
-    known = bot_settings(kind, game)
-    if known is not None:
-        unknown = [k for k in kwargs if k not in known and k not in COMMON_SETTINGS]
-        if unknown:
-            takes = ", ".join((*known, *COMMON_SETTINGS))
-            raise BadOption(f"the {kind} bot has no setting {unknown[0]!r} (its settings: {takes})")
+    check_settings(kind, game, kwargs)
     blunder = kwargs.pop("blunder", 0)
     if isinstance(blunder, bool) or not isinstance(blunder, (int, float)) or not 0 <= blunder <= 1:
         raise BadOption(f"blunder={blunder!r}: the share of moves played at random must be a number "

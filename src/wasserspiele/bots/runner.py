@@ -424,12 +424,16 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
 
 
 # ----------------------------------------------------------------------------- convenience
+def whole_groups(games: int, group: int) -> int:
+    """`games` rounded up to whole groups: duplicate deals play one group per deal."""
+    return -(-games // group) * group
+
+
 def run_series(series: Series, games: int, *, jobs: int | None = 1, backend: str = "process",
                progress: Progress | None = None) -> tuple[list[Played], bool]:
     """Play games 0..games-1 of `series` (rounded up to whole duplicate groups); sorted by index."""
     game = series.check()
-    group = series.seating.group(game, len(series.bots))
-    total = -(-games // group) * group
+    total = whole_groups(games, series.seating.group(game, len(series.bots)))
     with open_backend(backend, jobs) as runner:
         played, interrupted = runner.run(series.play_many, list(range(total)), progress)
     return sorted(played, key=lambda p: p.index), interrupted

@@ -131,16 +131,20 @@ def _margin_share(r: dict, teams) -> float:
     penalties can make every score negative, where the winner's own score may be 0 or
     close to it), so the share lies in [0, 1] when all scores have one sign and in [0, 2]
     otherwise; 0 for a game where nobody scored."""
-    scale = max(abs(max(r["scores"][s] for s in t)) for t in teams)
+    scale = _top(r, teams)
     return _margin(r, teams) / scale if scale else 0.0
 
 
 MARGIN_SHARE = "winning margin (share of the winner's score)"
 
 
+def _top(r: dict, teams) -> float:
+    """The largest team score in absolute value: the scale of a game's margin."""
+    return max(abs(max(r["scores"][s] for s in t)) for t in teams)
+
+
 def _close(r: dict, teams) -> int:
-    top = max(abs(max(r["scores"][s] for s in t)) for t in teams)
-    return int(_margin(r, teams) <= max(1.0, CLOSE * top))
+    return int(_margin(r, teams) <= max(1.0, CLOSE * _top(r, teams)))
 
 
 def _against(value: Estimate, reference: float) -> Estimate:
