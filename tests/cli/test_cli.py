@@ -336,6 +336,19 @@ def test_games_lists_every_game_and_option(run):
     assert not re.search(r"players\)|moves:|\bdefault\b", german), german  # option names stay names
 
 
+def test_python_dash_m_runs_the_same_command():
+    """`python -m wasserspiele` (a venv whose scripts are not on PATH) is the command,
+    under its own name in the usage line."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "wasserspiele", "games"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "wasserloch  (Wasserloch, 2-4 players)" in out.stdout
+    bad = subprocess.run([sys.executable, "-m", "wasserspiele", "nonsense"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "Usage: wasserspiele " in bad.stderr, bad.stderr
+
+
 def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
     # records.md's shape, written here by hand: two players, one round; the deck puts
     # A A A 2 2 in seat 0's hand, 8 8 3 3 4 in seat 1's, then the pile starts 5 5 6 6 7
