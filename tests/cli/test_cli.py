@@ -190,7 +190,10 @@ def test_eof_on_input_saves_and_stops(run, tmp_path):
     (["play", "wasserloch", "--option", "rounds"], "expected key=value"),
     (["play", "wasserloch", "--players", "7"], "option players"),
     (["play", "wasserloch", "--seats", "human,robot,random"], "unknown seat kind 'robot'"),
-    (["play", "wasserloch", "--seats", "human,random"], "names 2 seat(s) but the game has 3"),
+    (["play", "wasserloch", "--players", "3", "--seats", "human,random"], "--seats: the game has 3 players, not 2"),
+    (["play", "watten", "--seats", "human,random"], "--seats: the game has 4 players, not 2"),
+    (["play", "wasserloch", "--seats", "human,easy,easy,easy,easy"], "--seats: wasserloch is for 2 to 4 players, not 5"),
+    (["play", "watten", "--players", "3"], "watten is for exactly 4 players"),
     (["play", "wasserloch", "--seats", "human,hard:iterations=0,random"], "bot spec 'hard:iterations=0'"),
     (["play", "wasserloch", "--seats", "human,ismcts:depth=3,random"], "the ismcts bot has no setting 'depth' (its settings: iterations,"),
     (["play"], "name a game"),
@@ -200,6 +203,39 @@ def test_bad_input_exits_2_with_a_message(run, args, message):
     result = run(*args)
     assert result.exit_code == 2
     assert message in result.output
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["play", "chess"], "Fehler: es gibt kein Spiel namens „chess“ (Spiele: "),
+    (["rules", "chess"], "Fehler: es gibt kein Spiel namens „chess“"),
+    (["play", "wildwasser", "--players", "9"], "Fehler: Option „Spieler“: 9 liegt über dem Höchstwert 6"),
+    (["play", "watten", "--seats", "human,robot,easy,easy"], "Fehler: --seats: unbekannte Platzart 'robot' (human, Bots: "),
+    (["play", "watten", "--seats", "human,easy"], "Fehler: --seats: das Spiel hat 4 Spieler, nicht 2"),
+    (["play", "wildwasser", "--seats", "human,easy,easy,easy,easy,easy,easy"],
+     "Fehler: --seats: wildwasser ist für 2 bis 6 Spieler, nicht 7"),
+    (["play", "watten", "--players", "3"], "Fehler: watten ist für genau 4 Spieler"),
+    (["play"], "Fehler: nenne ein Spiel, z. B. wasserspiele play wasserloch"),
+    (["play", "--resume", "x.json", "--players", "3"], "Fehler: --resume setzt ein gespeichertes Spiel fort"),
+])
+def test_a_refused_command_line_is_said_in_german_under_lang_de(run, args, message):
+    """`--lang de` played the game in German but refused its command line in English
+    ("Error: unknown game 'chess'", "names 2 seat(s) but the game has 4 players")."""
+    result = run(*args, "--lang", "de")
+    assert result.exit_code == 2
+    assert message in " ".join(result.output.split()), result.output
+
+
+def test_a_game_for_several_player_counts_is_played_by_as_many_as_seats_names(run, tmp_path):
+    """`--seats human,human,easy` for Wildwasser (2-6 players, default 4) was refused
+    ("names 3 seat(s) but the game has 4 players") unless --players 3 was given too."""
+    save = tmp_path / "g.json"
+    result = run("play", "wildwasser", "--seats", "human,human,easy", "--seed", "2", "--save", str(save),
+                 input="\nquit\n")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(save.read_text())
+    assert doc["players"] == 3 and doc["session"]["seats"] == ["human", "human", "easy"]
+    result = run("play", "wasserloch", "--option", "players=3", "--seats", "human,easy")  # said twice: one wins
+    assert result.exit_code == 2 and "the game has 3 players, not 2" in result.output
 
 
 @pytest.mark.parametrize("args", [

@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
-from ..core.messages import catalogue, render
+from ..core.messages import Reason, catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
@@ -21,13 +21,22 @@ from .paths import writable
 
 
 class UsageFailure(click.ClickException):
-    """A refused command line: exit 2 with the message."""
+    """A refused command line: exit 2 with the message, said in the command's language
+    (`message` a Reason, or plain text)."""
 
     exit_code = 2
 
+    def __init__(self, message: str, lang: str = "en"):
+        reason = getattr(message, "reason", message)  # a refusal's Reason, else the text
+        super().__init__(reason.render(lang) if isinstance(reason, Reason) else str(message))
+        self.lang = lang
 
-def _fail(message: str) -> "UsageFailure":
-    return UsageFailure(message)
+    def show(self, file=None) -> None:
+        click.echo(render("cli.error", {"error": self.format_message()}, self.lang), file=file, err=True)
+
+
+def _fail(message: str, lang: str = "en") -> "UsageFailure":
+    return UsageFailure(message, lang)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -57,7 +66,7 @@ def games_cmd(lang) -> None:
 
 @main.command("play")
 @click.argument("game", required=False)
-@click.option("--players", type=int, help="number of players (games with a variable count)")
+@click.option("--players", type=int, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
 @click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
@@ -72,8 +81,10 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -
     from .play import PlaySession
     try:
         session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang)
-    except (BadOption, BadRecord, ReplayError, WasserspieleError) as exc:
-        raise _fail(str(exc)) from None
+    except ReplayError as exc:  # a save whose moves do not replay
+        raise _fail(exc.render(lang or "en"), lang or "en") from None
+    except (BadOption, BadRecord, WasserspieleError) as exc:
+        raise _fail(exc, lang or "en") from None
     code = session.run(verbose=verbose)
     sys.exit(code)
 
@@ -118,7 +129,7 @@ def rules_cmd(game, lang) -> None:
     try:
         cls = game_class(game)
     except WasserspieleError as exc:
-        raise _fail(str(exc)) from None
+        raise _fail(exc, lang) from None
     path = rules_path(Path(sys.modules[cls.__module__].__file__).parent, lang)
     if path is None:
         raise _fail(f"no {lang} rules text for {cls.name}")

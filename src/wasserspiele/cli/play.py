@@ -16,10 +16,10 @@ from ..bots.levels import level_names
 from ..bots.registry import bot_kinds
 from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadNotation, BadOption
-from ..core.messages import LANGS, render
+from ..core.messages import LANGS, Reason, render
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
-from ..core.registry import game_class, load
+from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
 from .console import make_console
 from .render import renderer
@@ -59,9 +59,14 @@ def seat_label(game: str, seat: int, lang: str) -> str:
     return name(seat, lang) if name else render("cli.seat", {"seat": seat}, lang)
 
 
+def launcher() -> str:
+    """The command as the player typed it (`./dev` or `wasserspiele`)."""
+    return os.environ.get(LAUNCHER_ENV) or "wasserspiele"
+
+
 def resume_command(path: str) -> str:
     """The command that continues a save, as the player can type it."""
-    return f"{os.environ.get(LAUNCHER_ENV) or 'wasserspiele'} play --resume {shlex.quote(str(path))}"
+    return f"{launcher()} play --resume {shlex.quote(str(path))}"
 
 
 class Quit(Exception):
@@ -74,16 +79,31 @@ def parse_seats(text: str | None, players: int, where: str = "--seats") -> list[
     `where` names the source in errors (the option, or the save whose seats are read)."""
     if not text:
         return [HUMAN] + ["heuristic"] * (players - 1)
-    kinds = [k.strip().lower() for k in split_spec_texts([text])]
+    kinds = seat_texts(text)
     if len(kinds) != players:
-        raise BadOption(f"{where} names {len(kinds)} seat(s) but the game has {players} players")
+        raise BadOption(Reason("cli.seats_count", where=where, n=players, given=len(kinds)))
     for k in kinds:
         if k != HUMAN:
             spec = parse_bot_spec(k)
             if spec.kind not in bot_kinds():
-                raise BadOption(f"{where}: unknown seat kind {k!r} (human, bots: {', '.join(bot_kinds())}; "
-                                f"levels: {', '.join(level_names())})")
+                raise BadOption(Reason("cli.seat_kind", where=where, kind=repr(k), bots=", ".join(bot_kinds()),
+                                       levels=", ".join(level_names())))
     return kinds
+
+
+def seat_texts(text: str) -> list[str]:
+    """`human,ismcts:iterations=300,easy` → one seat kind per seat, as typed."""
+    return [k.strip().lower() for k in split_spec_texts([text])]
+
+
+def players_of_seats(game_name: str, seats: str) -> int:
+    """A game for a varying number of players is played by as many as `--seats` names,
+    when no `--players` says otherwise (BadOption if the game is not for that many)."""
+    n = len(seat_texts(seats))
+    lo, hi = manifest(game_name).players
+    if not lo <= n <= hi:
+        raise BadOption(Reason("cli.seats_range", where="--seats", game=game_name, lo=lo, n=hi, given=n))
+    return n
 
 
 @dataclass
@@ -103,29 +123,32 @@ class PlaySession:
         with; `seats` / `lang` given explicitly replace the saved ones."""
         if resume:
             if game_name or option_texts or players:
-                raise BadOption("--resume continues a saved game: give no game, --players or --option")
+                raise BadOption(Reason("cli.resume_alone"))
             doc = read_record(resume)
             state = replay(doc, rng=random.Random(seed))
             game = state.game
             save = save or resume
             saved_seats, saved_lang = saved_session(doc, game.players, resume)
             if seats is None and saved_seats is None:
-                raise BadOption(f"{resume} does not say who plays which seat: give --seats "
-                                f"(e.g. --seats {','.join([HUMAN] + ['heuristic'] * (game.players - 1))})")
+                raise BadOption(Reason("cli.resume_seats", path=resume,
+                                       example=",".join([HUMAN] + ["heuristic"] * (game.players - 1))))
             seats_from = "--seats" if seats else f"{resume}: session.seats"
             seats = seats or ",".join(saved_seats)
             lang = lang or saved_lang
         else:
             if not game_name:
-                raise BadOption("name a game to play, e.g. wasserspiele play wasserloch")
+                raise BadOption(Reason("cli.name_a_game", command=f"{launcher()} play wasserloch"))
             from .main import parse_options_for
             options = parse_options_for(game_name, option_texts)
+            fixed = game_class(game_name).fixed_players
             if players is not None:
-                if game_class(game_name).fixed_players:
-                    if players != game_class(game_name).fixed_players:
-                        raise BadOption(f"{game_name} is for exactly {game_class(game_name).fixed_players} players")
+                if fixed:
+                    if players != fixed:
+                        raise BadOption(Reason("cli.exact_players", game=game_name, n=fixed))
                 else:
                     options["players"] = players
+            elif seats and not fixed and "players" not in options:
+                options["players"] = players_of_seats(game_name, seats)
             game = load(game_name, **options)
             state = game.new_game(seed=seed)
         kinds = parse_seats(seats, game.players, seats_from if resume else "--seats")

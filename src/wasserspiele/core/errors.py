@@ -11,7 +11,11 @@ class WasserspieleError(Exception):
 
 
 class UnknownGame(WasserspieleError, KeyError):
-    """A game name that is not registered."""
+    """A game name that is not registered; `reason` says so with the games there are."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason_of(reason)
 
     def __str__(self) -> str:  # KeyError would quote the message
         return self.args[0] if self.args else ""

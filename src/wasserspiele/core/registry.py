@@ -24,6 +24,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from .errors import UnknownGame
+from .messages import Reason
 from .manifest import GameManifest, load_ref
 from .protocol import Game
 
@@ -121,8 +122,8 @@ def manifest(name: str) -> GameManifest:
     found = _all().get(key)
     if found is None:
         if key in _broken:
-            raise UnknownGame(f"game {name!r} could not be loaded: {_broken[key]}")
-        raise UnknownGame(f"unknown game {name!r} (games: {', '.join(_all())})")
+            raise UnknownGame(Reason("game_broken", game=name, error=str(_broken[key])))
+        raise UnknownGame(Reason("unknown_game", game=name, games=", ".join(_all())))
     return found
 
 

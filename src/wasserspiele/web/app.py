@@ -61,7 +61,7 @@ from ..core.messages import LANGS, Reason, catalogue, normalise_lang, supported_
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
-from ..core.registry import game_class, game_names, manifest, manifests
+from ..core.registry import game_class, manifest, manifests
 from . import schemas
 from .botpool import BotPool
 from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
@@ -235,8 +235,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         lang = request_lang(request)
         try:
             html = render_rules(name, lang)
-        except UnknownGame:
-            return _not_found_page(lang, Reason("server.no_game", game=name, games=", ".join(game_names())))
+        except UnknownGame as exc:
+            return _not_found_page(lang, exc.reason)
         except WasserspieleError as exc:  # a game without rules in this language: its loader's words
             return _not_found_page(lang, Reason("text", text=str(exc)))
         return HTMLResponse(html, headers=PAGE_HEADERS)

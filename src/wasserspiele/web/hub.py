@@ -791,7 +791,7 @@ class Hub:
         try:
             game = load(spec.game, **(spec.options or {}))
         except UnknownGame as exc:
-            raise Refused("bad_request", str(exc)) from None  # the registry names the games
+            raise Refused("bad_request", exc.reason) from None  # the registry names the games
         except BadOption as exc:
             raise Refused("bad_option", exc.reason) from None  # which option, in the client's words
         seats_in = spec.seats
