@@ -344,6 +344,24 @@ def test_a_number_before_a_noun_is_a_plural_entry():
         == "gewinnt 50\u00a0% von 1 Partie gegen leicht (3–97\u00a0%)"  # a number stays with its %
 
 
+def test_web_log_lines_name_values_and_fields_as_a_reader_says_them():
+    """Found playing in German: "Das vertreibt die Aer", "landet auf den Würfel", and a finish
+    "ist im Ziel, Platz 1" where Platz also names the seat."""
+    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "de") == "Das vertreibt die Asse; 6 Punkte."  # was "die Aer"
+    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "en") == "That drives off the aces; 6 points."  # "the As"
+    # "landet auf den Würfel" (accusative), "ist im Ziel, Platz 1" (Platz is also the seat)
+    icon = {i: render(f"wildwasser.web.icon.{i}", {}, "de") for i in ("die", "plus", "push")}
+    assert [render("wildwasser.web.ev.icon", {"who": "Platz 1", "i": icon[i], "f": 25}, "de") for i in icon] == [
+        "Platz 1 landet auf dem Würfel (Feld 25).", "Platz 1 landet auf einem Bonusfeld (Feld 25).",
+        "Platz 1 landet auf dem Feld „Tafel schieben“ (Feld 25)."]
+    assert render("wildwasser.web.ev.finish", {"a": "Nashorn", "who": "Platz 1", "p": 2}, "de") \
+        == "Nashorn von Platz 1 kommt als 2. ins Ziel."
+    assert render("wildwasser.event.icon", {"seat": 0, "icon": "die", "field": 10}, "de") \
+        == "A landet auf dem Symbol „Würfel“ (Feld 10)."  # the terminal's: "A landet auf Würfel"
+    assert render("wildwasser.event.icon", {"seat": 0, "icon": "push", "field": 10}, "en") \
+        == "A lands on the push icon (field 10)."
+
+
 def test_the_web_client_plural_entries_follow_the_language():
     assert render("web.cards_n", {"n": 1}, "de") == "1 Karte" and render("web.cards_n", {"n": 2}, "de") == "2 Karten"
     assert render("web.moves_n", {"n": 1}, "en") == "1 move" and render("web.moves_n", {"n": 0}, "en") == "0 moves"
