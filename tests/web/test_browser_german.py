@@ -294,3 +294,29 @@ def test_watten_cards_carry_the_rank_letters_of_the_page_s_language(browser, ser
     assert sorted(key for key, _ in drawn) == sorted(f"hand:{c}" for c in hand), drawn
     assert all(letter == ranks.get(key[-2], key[-2]) for key, letter in drawn), drawn
     ctx.close()
+
+
+def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(browser, server):
+    """Seven Waters: after the opponent placed its theme the log read "Platz 0: Motto: ."
+    (the card is hidden from the other seat, and the line dropped it into "Motto: {c}")."""
+    table = server.post("/api/tables", {"game": "seven_waters", "seats": [{"kind": "human"}] * 2})
+    tokens = [s["token"] for s in table["seats"]]
+    for _ in range(200):  # play over HTTP, a theme as soon as one is legal
+        st = server.get(f"/api/tables/{table['id']}")
+        if any(e.get("kind") == "theme" for e in st["view"]["log"]):
+            break
+        seat = st["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        themes = [a for a in mine["legal"] if a.startswith("theme ")]
+        server.post(f"/api/tables/{table['id']}/moves", {"action": (themes or mine["legal"])[0], "n": mine["n"]},
+                    tokens[seat])
+    placed = next(e for e in st["view"]["log"] if e.get("kind") == "theme")
+    ctx = new_context(browser, "desktop", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][1 - placed["seat"]]["link"])  # the seat that did not see the card
+    page.wait_for_selector("#log li")
+    log = page.inner_text("#log")
+    assert f"Platz {placed['seat']}: Motto: geheim." in log, log
+    assert "Motto: ." not in log
+    ctx.close()

@@ -83,6 +83,7 @@ export default {
     if (p.verb === "discard") return cards ? t("seven_waters.discard", { c: cards }) : t("seven_waters.discard_none");
     if (p.verb === "slide") return t("seven_waters.slide", { k: p.line, c: cards });
     if (p.verb === "pass") return t("seven_waters.pass");
+    if (p.verb === "theme" && !cards) return t("seven_waters.theme_hidden");  // another seat's: its card is secret
     return t(`seven_waters.${p.verb}_a`, { c: cards });
   },
 
