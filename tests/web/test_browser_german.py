@@ -320,3 +320,38 @@ def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(bro
     assert f"Platz {placed['seat']}: Motto: geheim." in log, log
     assert "Motto: ." not in log
     ctx.close()
+
+
+@pytest.mark.parametrize("locale, accept, concede, raised", [
+    ("de-DE", "Annehmen – das Blattl zählt dann 3", "Aufgeben – {team} bekommen 2 Punkte",
+     "{who} bietet: angenommen zählt das Blattl 3."),
+    ("en-US", "Accept – the hand is then worth 3", "Concede – {team} score 2 points",
+     "{who} raises: if accepted the hand is worth 3."),
+])
+def test_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, server, locale, accept, concede, raised):
+    """WA-6: the answering seat saw only "Platz 0 bietet." and the buttons Annehmen /
+    Aufgeben, not what the hand is worth if accepted nor what the raisers get if not."""
+    table = server.post("/api/tables", {"game": "watten", "options": {"raising": True, "hand_value": 2},
+                                        "seats": [{"kind": "human"}] * 4})
+    tokens = [s["token"] for s in table["seats"]]
+    for _ in range(40):  # play over HTTP until a seat may raise, then raise
+        st = server.get(f"/api/tables/{table['id']}")
+        seat = st["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        action = "raise" if "raise" in mine["legal"] else mine["legal"][0]
+        server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
+        if action == "raise":
+            break
+    answerer = (seat + 1) % 4
+    ctx = new_context(browser, "desktop", locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][answerer]["link"])
+    page.wait_for_selector("#actions button[data-action='accept']")
+    names = page.evaluate("""() => [...document.querySelectorAll('#actions button[data-action]')]
+                                     .map(b => [b.dataset.action, b.textContent])""")
+    who = lambda s: f"{'Platz' if locale == 'de-DE' else 'Seat'} {s}"  # noqa: E731
+    team = f"{who(seat & 1)} + {who((seat & 1) + 2)}"
+    assert dict(names) == {"accept": accept, "concede": concede.format(team=team)}, names
+    assert raised.format(who=who(seat)) in page.inner_text("#log")
+    ctx.close()

@@ -15,11 +15,17 @@ function isCard(a) { return /^[2-9TJQKA][CDHS]$/i.test(a); }
 export default {
   keys(action) { return isCard(action) ? [`hand:${action.toUpperCase()}`] : []; },
   guess(key, view) { return key.startsWith("hand:") && view.phase === "play" ? key.slice(5) : null; },
-  label(action) {
+  label(action, view) {
     const [verb, arg] = action.split(" ");
     if (isCard(action)) return t("watten.play", { c: cardText(action) });
     if (verb === "trump") return t("watten.trump", { s: SUIT_SYMBOL[arg] || arg });
     if (verb === "signal") return t("watten.signal", { s: t(`watten.sig.${arg}`) });
+    // WA-6: what is at stake: a raise accepted makes the hand worth one more; conceded,
+    // the raising team scores what it was worth before the raise
+    if (view && (verb === "raise" || verb === "accept")) return t(`watten.${verb}_to`, { n: view.value + 1 });
+    if (view && verb === "concede" && view.raise?.pending != null) {
+      return t("watten.concede_for", { team: teamName(view.raise.pending), n: view.value });
+    }
     return t(`watten.${verb}`);
   },
 
@@ -122,7 +128,8 @@ export default {
         case "signal": return e.signal ? say("watten.log.signal", { seat: e.seat, s: t(`watten.sig.${e.signal}`) }) : say("watten.log.signal_hidden", { seat: e.seat });
         case "play": return say("watten.log.play", { seat: e.seat, c: cardName(e.card) });
         case "trick": return say("watten.log.trick", { seat: e.winner });
-        case "raise": return say("watten.log.raise", { seat: e.seat });
+        case "raise": return say("watten.log.raise", { seat: e.seat, n: e.value });
+        case "accept": return say("watten.log.accept", { seat: e.seat, n: e.value });
         case "hand": return say("watten.log.hand", { team: teamName(e.team), n: e.points, why: t(`watten.reason.${e.reason}`) });
         default: return say(`watten.log.${e.event}`, { seat: e.seat, team: e.team === undefined ? "" : teamName(e.team), n: e.score });
       }
