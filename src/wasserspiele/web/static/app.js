@@ -33,16 +33,29 @@ applyStaticText();
 async function api(path, options = {}) {
   const res = await fetch(path, { headers: { "content-type": "application/json" }, ...options });
   const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(refusalText(body) || res.statusText);
+  if (!res.ok) throw refusal(body, res.statusText);
   return body;
+}
+
+// A refusal keeps the server's answer, so that its words follow a language switch.
+function refusal(body, fallback = "") {
+  return Object.assign(new Error(refusalText(body) || fallback), { body, fallback });
+}
+function errorText(err) {
+  return (err?.body && refusalText(err.body)) || err?.fallback || err?.message || String(err);
 }
 
 function seatName(seat) { return t("seat", { n: seat }); }
 
-// "My tables": the seats this browser holds, so a reload or a closed tab never loses a game.
+// "My tables": the seats this browser plays, so a reload or a closed tab never loses a
+// game; a seat is kept when its link is opened here (and the creator's own seat when a
+// table is created: the other links are the friends', to be sent, not played here).
+// Each entry: {table, seat, game, link, at (last open, ms), over, n}; newest first.
 const MY_TABLES = "my_tables";
 function myTables() {
-  try { return JSON.parse(localStorage.getItem(MY_TABLES) || "[]"); } catch { return []; }
+  let list;
+  try { list = JSON.parse(localStorage.getItem(MY_TABLES) || "[]"); } catch { list = []; }
+  return Array.isArray(list) ? list.filter((e) => e && e.table && e.link).sort((a, b) => (b.at || 0) - (a.at || 0)) : [];
 }
 function remember(entry) {
   const rest = myTables().filter((e) => !(e.table === entry.table && e.seat === entry.seat));
@@ -50,6 +63,18 @@ function remember(entry) {
 }
 function forget(table) {
   localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((e) => e.table !== table)));
+}
+
+// When a table was last played here, in the page's language: "last played 5 minutes ago".
+function playedWhen(at) {
+  const secs = Math.max(0, (Date.now() - at) / 1000);
+  if (secs < 60) return t("played_just_now");
+  const units = [["minute", 60], ["hour", 3600], ["day", 86400], ["week", 604800], ["month", 2629800], ["year", 31557600]];
+  let [unit, size] = units[0];
+  for (const [u, s] of units) if (secs >= s) [unit, size] = [u, s];
+  // "yesterday", else a number: "1 week ago" rather than "last week"
+  const when = new Intl.RelativeTimeFormat(lang, { numeric: unit === "day" ? "auto" : "always" }).format(-Math.floor(secs / size), unit);
+  return t("played_when", { when });
 }
 
 // Option help in the player's language: the game module's text, else the server's
@@ -146,9 +171,12 @@ async function lobby() {
     try {
       created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: current.name, options, seats }) });
       created.error = null;
-      for (const s of created.seats) if (s.link) remember({ table: created.id, seat: s.seat, game: created.game, link: s.link });
+      // the creator plays the first human seat; the others' links are shown to be sent
+      created.mine = created.seats.find((s) => s.link)?.seat ?? null;
+      const mine = created.seats.find((s) => s.seat === created.mine);
+      if (mine) remember({ table: created.id, seat: mine.seat, game: created.game, link: mine.link, over: false, n: 0 });
     } catch (err) {
-      created = { error: err.message };
+      created = { error: err };
     }
     render();
     loadLists();
@@ -163,24 +191,41 @@ async function lobby() {
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
 
+  // Each entry says whether its game is over (as the lobby's lists or the table page last
+  // saw it), how far it went and when it was last played here: a rematch's two tables
+  // of the same seat are told apart, the newest first.
   function myTablesBox() {
     const mine = myTables();
     if (!mine.length) return null;
+    const known = new Map([...lists.running, ...lists.over].map((tb) => [tb.id, tb]));
     return h("section", { class: "box", id: "my-tables" }, h("h2", {}, t("my_tables")),
-      h("ul", { class: "links" }, mine.map((e) => h("li", {},
-        h("a", { href: e.link, "data-my-table": e.table }, `${gameTitle(e.game || e.table, GAMES[e.game])} · ${t("seat", { n: e.seat })}`),
-        " ", h("button", { class: "secondary small", "aria-label": t("forget_l", { id: e.table }), onclick: () => { forget(e.table); render(); } }, t("forget"))))));
+      h("ul", { class: "links" }, mine.map((e) => {
+        const tb = known.get(e.table);
+        const over = tb ? tb.status === "over" : e.over;
+        const moves = tb ? tb.moves : e.n;
+        const info = [over === true ? t("status_over") : over === false ? t("status_running") : null,
+                      Number.isFinite(moves) ? t("moves_n", { n: moves }) : null,
+                      e.at ? playedWhen(e.at) : null].filter(Boolean).join(" · ");
+        return h("li", { "data-my-entry": e.table, "data-status": over === true ? "over" : over === false ? "running" : null },
+          h("a", { href: e.link, "data-my-table": e.table }, `${gameTitle(e.game || e.table, GAMES[e.game])} · ${t("seat", { n: e.seat })}`),
+          info ? h("span", { class: "muted my-info", title: e.at ? new Date(e.at).toLocaleString(lang) : null }, ` · ${info}`) : null,
+          " ", h("button", { class: "secondary small", "aria-label": t("forget_l", { id: e.table }), onclick: () => { forget(e.table); render(); } }, t("forget")));
+      })));
   }
 
   function render() {
     const origin = location.origin;
     const createdBox = created && (created.error
-      ? h("div", { class: "status refused", id: "create-error" }, t("refused", { reason: created.error }))
+      ? h("div", { class: "status refused", id: "create-error" }, t("refused", { reason: errorText(created.error) }))
       : h("section", { class: "box", id: "created" }, h("h2", {}, t("links_title")),
           h("ul", { class: "links" },
-            created.seats.filter((s) => s.kind === "human").map((s) => h("li", {},
-              h("a", { href: s.link, "data-seat-link": s.seat }, t("open_seat", { n: s.seat })), ": ",
-              h("code", {}, origin + s.link))),
+            created.seats.filter((s) => s.kind === "human").map((s) => h("li", { "data-mine": s.seat === created.mine ? "1" : "0" },
+              s.seat === created.mine
+                ? [h("a", { href: s.link, "data-seat-link": s.seat }, t("open_seat", { n: s.seat })), " ",
+                   h("span", { class: "muted" }, t("seat_yours"))]
+                : [h("a", { href: s.link, "data-seat-link": s.seat }, t("seat_link", { n: s.seat })), " ",
+                   h("span", { class: "muted" }, t("seat_send"))],
+              ": ", h("code", {}, origin + s.link))),
             h("li", {}, h("a", { href: created.spectator_link, id: "spectator-link" }, t("spectator_link")), ": ",
               h("code", {}, origin + created.spectator_link)))));
     show(
@@ -248,7 +293,10 @@ function seatStrip(game, msg, ui) {
     const score = game.seatScore ? game.seatScore(view, s.seat, msg) : msg.scores?.[s.seat];
     const everyone = (msg.waiting || []).length > 1;
     const name = seatLabel(s.seat);
-    const state = chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : (s.kind === "human" && s.online === false ? t("offline") : "");
+    // whose move it is, and whether its player is here: a friend who closed the tab is
+    // "to move · offline", not just "to move"
+    const state = [chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : "",
+                   offline(s) ? t("offline") : ""].filter(Boolean).join(" · ");
     const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
       h("span", { class: "who", title: name }, name, s.seat === msg.seat ? ` (${t("you")})` : ""),
@@ -301,6 +349,11 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   return page;
 }
 
+// A human seat whose player has no page open at the table (a replay knows nobody's).
+function offline(s) {
+  return s?.kind === "human" && s.online === false;
+}
+
 function statusLine(game, msg) {
   if (msg.terminal) {
     const w = msg.winners.map(seatLabel).join(", ");
@@ -308,9 +361,11 @@ function statusLine(game, msg) {
   }
   if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
   if (msg.seat !== null && msg.legal.length) return t("your_turn");
-  const who = (msg.waiting || msg.to_move || []).map(seatLabel).join(", ");
+  const waited = msg.waiting || msg.to_move || [];
   // a replay waits for nobody: it says whose move comes next
-  return msg.replay ? `${who} ${t("to_move")}` : t("waiting_for", { who });
+  if (msg.replay) return `${waited.map(seatLabel).join(", ")} ${t("to_move")}`;
+  const who = waited.map((n) => (offline(msg.seats?.[n]) ? t("seat_offline", { who: seatLabel(n) }) : seatLabel(n))).join(", ");
+  return t("waiting_for", { who });
 }
 
 function resultBox(game, msg, extra) {
@@ -331,11 +386,21 @@ function newLines(before, after) {
   return after.slice(k);
 }
 
+// Words kept for a later render (a notice, a summary) are kept as a function that says
+// them, so that a language switch rewords them too.
+function said(text) {
+  return typeof text === "function" ? text() : text;
+}
+
+// The live table as the seat of the link's hash (or as a spectator); returns a function
+// that leaves it (closes its socket, stops its timers): a seat link pasted into the tab
+// changes only the hash, and the page opens the table anew as that seat.
 function tablePage(tableId) {
   const params = new URLSearchParams(location.hash.slice(1));
   const token = params.get("token");
+  let gone = false;           // left for another seat of this tab: nothing more is drawn or sent
   let msg = null, prev = null;
-  let notice = null;          // {text, cls, key}: a refusal or an explanation, shown next to the hand
+  let notice = null;          // {text, cls, key}: a refusal or an explanation (text: words or a function saying them)
   let hint = null;            // {action, label}
   let picker = null;
   let socket = null;
@@ -347,7 +412,8 @@ function tablePage(tableId) {
   // would refuse it as stale once the first has moved the game on
   let sentAt = null;
 
-  if (token) remember({ table: tableId, seat: +params.get("seat"), link: location.pathname + location.hash });
+  const link = location.pathname + location.hash;  // this seat's, whatever the hash says later
+  if (token) remember({ table: tableId, seat: +params.get("seat"), link });
 
   function send(obj) {
     if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
@@ -364,7 +430,8 @@ function tablePage(tableId) {
 
   function explain(key, node) {
     const game = GAMES[msg.game];
-    const text = (game.explain && game.explain(key, msg.view, msg)) || (msg.legal.length ? t("not_now") : t("not_your_turn_now"));
+    const at = msg;
+    const text = () => (game.explain && game.explain(key, at.view, at)) || (at.legal.length ? t("not_now") : t("not_your_turn_now"));
     notice = { text, cls: "info", key };
     render();
   }
@@ -375,12 +442,15 @@ function tablePage(tableId) {
   // first-time player gets a small form (kept across redraws so typing is never lost).
   const nameInput = h("input", { id: "my-name", name: "name", maxlength: "40", autocomplete: "nickname",
                                  value: localStorage.getItem("player_name") || "" });
+  // its words are set at each render (a language switch rewords it; what is typed stays)
+  const nameLabel = h("label", { for: "my-name" });
+  const nameButton = h("button", { type: "submit" });
   const nameForm = h("form", { id: "name-form", class: "name-form row", onsubmit: (ev) => {
       ev.preventDefault();
       const name = nameInput.value.trim();
       if (name) { localStorage.setItem("player_name", name); send({ type: "name", name }); }
     } },
-    h("label", { for: "my-name" }, t("your_name")), nameInput, h("button", { type: "submit" }, t("save_name")));
+    nameLabel, nameInput, nameButton);
   let nameSent = false;
   function maybeSendName() {
     const saved = localStorage.getItem("player_name");
@@ -391,49 +461,54 @@ function tablePage(tableId) {
   }
 
   function receive(data) {
+    if (gone) return;
     const moved = !msg || msg.n !== data.n || msg.my_choice !== data.my_choice;
     prev = msg;
     msg = data;
     setSeatNamer(seatNamerFor(msg.seats));
-    if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link: location.pathname + location.hash });
+    if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link,
+                                              over: Boolean(msg.terminal), n: msg.n });
     if (moved || !picker) picker = null;
     if (moved) { notice = null; hint = null; sentAt = null; }
     const game = GAMES[msg.game];
     if (prev && moved) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
       if (lines.length) announce(lines);
-      const s = game.summary ? game.summary(prev.view, msg.view, msg) : null;
-      if (s) summary = s;
+      const before = prev, after = msg;
+      const s = game.summary ? game.summary(before.view, after.view, after) : null;
+      if (s) summary = () => game.summary(before.view, after.view, after) || s;
     }
     maybeSendName();
     render(moved);          // motion and one-time effects only when the position changed
   }
 
   function connect() {
+    if (gone) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
     socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token, lang })); });
     socket.addEventListener("message", (ev) => {
+      if (gone) return;
       const data = JSON.parse(ev.data);
       if (data.type === "state") {
         if (notice?.conn) notice = null;
         pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
         sentAt = null;
-        notice = { text: t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key };
+        notice = { text: () => t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key };
         if (data.code === "bad_token" || data.code === "no_table") closedForGood = true;
         if (data.code === "stale") send({ type: "sync" });
         render();
       } else if (data.type === "replaced") {
         closedForGood = true;
-        notice = { text: t("replaced"), cls: "refused", replaced: true };
+        notice = { text: () => t("replaced"), cls: "refused", replaced: true };
         render();
       }
     });
     socket.addEventListener("close", () => {
       sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
-      notice = { text: t("reconnecting"), cls: "refused", conn: true };
+      notice = { text: () => t("reconnecting"), cls: "refused", conn: true };
       render();
       retry = Math.min(retry + 1, 5);
       setTimeout(connect, 300 * retry);
@@ -445,10 +520,10 @@ function tablePage(tableId) {
     try {
       const res = await fetch(`/api/tables/${tableId}/hint`, { headers: { authorization: `Bearer ${token}` } });
       const body = await res.json();
-      if (!res.ok) throw new Error(refusalText(body));
+      if (!res.ok) throw refusal(body, res.statusText);
       if (body.n === msg.n) hint = body;
     } catch (err) {
-      notice = { text: t("refused", { reason: err.message }), cls: "refused" };
+      notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
     }
     render();
   }
@@ -460,17 +535,18 @@ function tablePage(tableId) {
     try {
       const res = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
       const body = await res.json();
-      if (!res.ok) throw new Error(refusalText(body));
+      if (!res.ok) throw refusal(body, res.statusText);
       location.assign(body.link);
     } catch (err) {
-      notice = { text: t("refused", { reason: err.message }), cls: "refused" };
+      notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
       render();
     }
   }
 
   function render(fromServer = false) {
+    if (gone) return;
     if (!msg) {
-      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, notice?.text || t("connecting")));
+      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, said(notice?.text) || t("connecting")));
       return;
     }
     const game = GAMES[msg.game];
@@ -481,8 +557,9 @@ function tablePage(tableId) {
     const buttons = msg.legal.length ? picker.buttons() : [];
     // every element some legal move needs, for checking that each move can be reached by tapping
     app.dataset.keys = JSON.stringify([...new Set(picker.entries.flatMap((e) => e.keys))]);
-    const noticeBox = notice?.text
-      ? h("div", { class: `status ${notice.cls}`, id: "notice", role: notice.cls === "refused" ? "alert" : "status" }, notice.text,
+    const noticeText = said(notice?.text);
+    const noticeBox = noticeText
+      ? h("div", { class: `status ${notice.cls}`, id: "notice", role: notice.cls === "refused" ? "alert" : "status" }, noticeText,
           notice.replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
@@ -494,6 +571,8 @@ function tablePage(tableId) {
       !buttons.length && !picker.selected.size ? h("span", { class: "hint-text" }, t("pick_hint")) : null,
       hint ? h("span", { class: "hint-text", id: "hint-text" }, t("hint_is", { a: game.label(hint.action, msg.view) })) : null) : null;
     const needName = token && msg.seat !== null && !msg.seats[msg.seat]?.name && !msg.terminal;
+    nameLabel.textContent = t("your_name");
+    nameButton.textContent = t("save_name");
     const tools = h("span", { class: "tools" },
       needName ? nameForm : null,
       h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
@@ -503,8 +582,9 @@ function tablePage(tableId) {
       token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) },
                 msg.rematch ? t("join_rematch") : t("rematch"))
             : (msg.rematch ? h("a", { href: `/table/${msg.rematch}`, id: "rematch-link" }, t("join_rematch")) : null))) : null;
-    const summaryBox = summary && !msg.terminal
-      ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, summary.title), summary.lines.map((l) => h("p", {}, l))) : null;
+    const sum = summary && !msg.terminal ? summary() : null;
+    const summaryBox = sum
+      ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, sum.title), sum.lines.map((l) => h("p", {}, l))) : null;
     show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
@@ -516,10 +596,18 @@ function tablePage(tableId) {
     if (fromServer && msg.terminal && prev && !prev.terminal) document.getElementById("result")?.focus({ preventScroll: true });
   }
 
-  app.addEventListener("keydown", keyboardHandler(() => { if (picker) { picker.selected.clear(); notice = null; render(); } }));
+  const onKey = keyboardHandler(() => { if (picker) { picker.selected.clear(); notice = null; render(); } });
+  app.addEventListener("keydown", onKey);
   rerender = render;
   render();
   connect();
+  return function leave() {
+    gone = true;
+    closedForGood = true;     // no reconnecting
+    pacer.stop();
+    app.removeEventListener("keydown", onKey);
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+  };
 }
 
 // ---------------------------------------------------------------- replay viewer
@@ -545,7 +633,7 @@ async function replayPage(tableId) {
     } catch (err) {
       cache.delete(k);
       if (k !== wanted) return;
-      error = err.message;
+      error = err;
     }
     render(true);
   }
@@ -569,7 +657,7 @@ async function replayPage(tableId) {
   }
 
   function render(fromServer = false) {
-    if (error) { show(h("div", { class: "status refused", id: "notice" }, t("refused", { reason: error }))); return; }
+    if (error) { show(h("div", { class: "status refused", id: "notice" }, t("refused", { reason: errorText(error) }))); return; }
     if (!data) return;
     const game = GAMES[data.game];
     setSeatNamer(seatNamerFor(data.seats));
@@ -627,6 +715,20 @@ function passiveUi(game, view) {
 // ---------------------------------------------------------------- routes
 const path = location.pathname;
 let m;
-if ((m = path.match(/^\/table\/([\w-]+)$/))) { document.body.classList.add("at-table"); tablePage(m[1]); }
+if ((m = path.match(/^\/table\/([\w-]+)$/))) {
+  document.body.classList.add("at-table");
+  const id = m[1];
+  const seatOf = (hash) => { const p = new URLSearchParams(hash.slice(1)); return `${p.get("seat")}/${p.get("token")}`; };
+  let opened = seatOf(location.hash);
+  let leave = tablePage(id);
+  // a seat link (or the spectator link) of this table pasted into the tab changes only
+  // the hash: leave the table as it was open and open it as the link says
+  window.addEventListener("hashchange", () => {
+    if (seatOf(location.hash) === opened) return;
+    opened = seatOf(location.hash);
+    leave();
+    leave = tablePage(id);
+  });
+}
 else if ((m = path.match(/^\/replay\/([\w-]+)$/))) { document.body.classList.add("at-table"); replayPage(m[1]); }
 else lobby();

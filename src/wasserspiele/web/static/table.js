@@ -209,6 +209,7 @@ export class Pacer {
     if (this.queue.length) this.timer = setTimeout(() => this.tick(), this.gap);
   }
   flush(msg) { this.last = performance.now(); this.gap = this.gapAfter(msg); this.show(msg); }
+  stop() { clearTimeout(this.timer); this.timer = null; this.queue = []; }
 }
 
 // ---------------------------------------------------------------- pieces of the page
