@@ -3,4 +3,5 @@ folder is not on PATH, or to pick the interpreter)."""
 
 from .cli.main import main
 
-main(prog_name="wasserspiele")
+if __name__ == "__main__":  # not when a spawned worker (the server's bots) imports this module
+    main(prog_name="wasserspiele")

@@ -385,6 +385,15 @@ def test_python_dash_m_runs_the_same_command():
     assert bad.returncode == 2 and "Usage: wasserspiele " in bad.stderr, bad.stderr
 
 
+def test_a_spawned_worker_importing_the_main_module_runs_no_command():
+    """The server's bot workers are spawned: each imports the parent's main module (here
+    `wasserspiele.__main__`, under `python -m wasserspiele serve`) as `__mp_main__`; it
+    must not run the command again in every worker."""
+    import runpy
+
+    runpy.run_module("wasserspiele", run_name="__mp_main__")  # the command would exit (SystemExit)
+
+
 def test_replay_agrees_with_the_spec_on_a_record_written_by_hand(run, tmp_path):
     # records.md's shape, written here by hand: two players, one round; the deck puts
     # A A A 2 2 in seat 0's hand, 8 8 3 3 4 in seat 1's, then the pile starts 5 5 6 6 7
