@@ -22,7 +22,8 @@ core/messages.py; bodies and messages are checked by `schemas.py`, use is limite
     GET  /api/tables/ID/replay/STEP      the spectator view after STEP actions, once over
     GET  /api/tables/ID/hint             the expert bot's suggestion for the seat of the token
     POST /api/tables/ID/rematch          a new table with the same game, options and seats, once
-                                         over; every seat's own token works there too (no fields)
+                                         over (no fields): the first seat to ask makes it, every
+                                         seat after that joins it, each with its own new token
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
@@ -247,7 +248,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         token = _bearer(request)
         if token is None:
             raise Refused("bad_token", Reason("server.hint_token"), 401)
-        seat = table.seat_for_token(token)
+        seat = await table.seat_of(token)
         st = table.state
         if st.is_terminal() or seat not in st.to_move():
             raise Refused("not_your_turn", Reason("server.hint_not_your_turn"), 409)
@@ -266,25 +267,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         token = _bearer(request)
         if token is None:
             raise Refused("bad_token", Reason("server.rematch_token"), 401)
-        seat = table.seat_for_token(token)
-        if not table.state.is_terminal():
-            raise Refused("running", Reason("server.rematch_running"), 409)
-        if table.rematch is None:
-            options = table.game.non_default_options()
-            if any(o.name == "players" for o in table.game.option_list):
-                options["players"] = table.game.players
-            body = {"game": table.game.name, "options": options,
-                    "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
-                              for s in table.seats]}
-            new, tokens = await hub.create(body, client_of(request))
-            for old_seat in table.seats:           # the same people: their names come along
-                if old_seat.name:
-                    await new.set_name(old_seat.seat, old_seat.name)
-            table.rematch = (new.id, tokens)
-            table.broadcast()                     # the other seats see that it exists
-        new_id, tokens = table.rematch
-        link = f"/table/{new_id}#seat={seat}&token={tokens[seat]}" if seat in tokens else f"/table/{new_id}"
-        return JSONResponse({"id": new_id, "link": link})
+        seat = await table.seat_of(token)
+        new_id, new_token = await hub.rematch(table, seat, token, client_of(request))
+        return JSONResponse({"id": new_id, "link": f"/table/{new_id}#seat={seat}&token={new_token}"})
 
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
@@ -326,14 +311,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
     async def api_table(request: Request) -> Response:
         table = await hub_of(request).open(request.path_params["table_id"])
-        return JSONResponse(table.message_for(table.seat_for_token(_bearer(request))))
+        return JSONResponse(table.message_for(await table.seat_of(_bearer(request))))
 
     async def api_move(request: Request) -> Response:
         table = await hub_of(request).open(request.path_params["table_id"])
         token = _bearer(request)
         if token is None:
             raise Refused("bad_token", Reason("server.move_token"), 401)
-        seat = table.seat_for_token(token)
+        seat = await table.seat_of(token)
         body = schemas.load(schemas.MoveBody, await _json_body(request))
         return JSONResponse(await table.submit(seat, body.action, body.n))
 
@@ -383,7 +368,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             if not isinstance(data, dict) or data.get("type") != "hello":
                 raise Refused("bad_message", Reason("server.hello_shape"))
             hello = schemas.load(schemas.Hello, data)
-            seat = table.seat_for_token(hello.token)
+            seat = await table.seat_of(hello.token)
             lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
             too_many = hub.sockets.open(client, len(table.conns))
             if too_many:

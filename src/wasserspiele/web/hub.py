@@ -18,6 +18,9 @@ event loop, where the moves of people are handled.
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import hmac
 import json
 import logging
 import random
@@ -118,6 +121,15 @@ def chance_rng(seed: int, n: int) -> random.Random:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def rematch_token(token: str, rematch_id: str, seat: int) -> str:
+    """The seat token of `seat` at the rematch `rematch_id`, derived from the seat's token
+    at the finished table: only its holder can work it out, it is the same however often
+    (and through whichever process) the seat asks, and so no token is ever stored, only
+    its hash.  The shape of a fresh token (24 random bytes, URL-safe)."""
+    digest = hmac.new(token.encode("utf-8"), f"rematch:{rematch_id}:{seat}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
 class Connection:
@@ -224,9 +236,10 @@ class LiveTable:
         # choices can have been applied meanwhile)
         self.waiting_since: dict[int, int] = {}
         self._track_waiting(set())
-        # (table id, seat -> token) of the rematch with the same seats, once someone asked
-        # for it; kept in memory only (after a restart a new rematch can be started)
-        self.rematch: tuple[str, dict[int, str]] | None = None
+        # the id of the rematch with the same seats, once someone asked for it (Hub.rematch):
+        # stored with the table, so every seat finds the same one after a reload, a restart
+        # or in another process; each seat's token there is derived from its token here
+        self.rematch: str | None = row.rematch
 
     # -- building ------------------------------------------------------------
     @staticmethod
@@ -259,6 +272,8 @@ class LiveTable:
             return
         self.state = self.state_of(row)
         self.version = row.version
+        self.rematch = row.rematch
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self._save_failed = False
         self.drawn = self._drawn_counts()
         self.waiting_since = {}
@@ -278,6 +293,9 @@ class LiveTable:
                 await self._reload()
                 return
             if self.version >= version:
+                return
+            if self.state.is_terminal():  # no move can follow: another process made its rematch
+                await self._reload()
                 return
             self.last_used = asyncio.get_running_loop().time()
             try:
@@ -316,6 +334,21 @@ class LiveTable:
             if s.token_hash is not None and secrets.compare_digest(s.token_hash, h):
                 return s.seat
         raise Refused("bad_token", Reason("server.token_foreign"), 403)
+
+    async def seat_of(self, token: Any) -> int | None:
+        """`seat_for_token`, but when no seat here takes the token while a human seat has
+        no token yet (a rematch's, whose player may have asked for it through another
+        process since this one loaded the table), after reading the seats' hashes again."""
+        try:
+            return self.seat_for_token(token)
+        except Refused:
+            if not any(s.kind == HUMAN and s.token_hash is None for s in self.seats):
+                raise
+        stored = await self.hub.db(self.hub.storage.token_hashes, self.id)
+        for s in self.seats:
+            if s.token_hash is None:
+                s.token_hash = stored.get(s.seat)
+        return self.seat_for_token(token)
 
     @property
     def n(self) -> int:
@@ -360,7 +393,7 @@ class LiveTable:
         msg["my_choice"] = str(mine) if mine is not None else None
         msg["legal"] = legal
         if self.rematch is not None:
-            msg["rematch"] = self.rematch[0]
+            msg["rematch"] = self.rematch
         return msg
 
     def messages(self, seats: list[int | None]) -> dict[int | None, str]:
@@ -787,6 +820,70 @@ class Hub:
 
     async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
+        row, state, tokens = await self._new_table(body, client)
+        await self.db(self.storage.create_table, row)
+        return self._register(row, state), tokens
+
+    def _register(self, row: TableRow, state: State) -> LiveTable:
+        """A table just stored: in memory from now on, its bots started."""
+        table = self.tables.get(row.id)
+        if table is None:  # (else someone asked for it meanwhile and it was loaded)
+            table = self.tables[row.id] = LiveTable(self, row, state)
+        table.schedule_bots()
+        return table
+
+    async def rematch(self, table: LiveTable, seat: int, token: str, client: str = "local") -> tuple[str, str]:
+        """The rematch of the finished `table` for the seat holding `token` (its token there,
+        checked by the caller): (the rematch's id, the seat's token at it).  The first seat
+        to ask creates it — the same game, options and seats, the players' names — and
+        every seat that asks afterwards, after a reload, a restart or through another
+        process, joins that one: the id is stored with the finished table, and the database
+        decides which of two racing requests makes it.  Each seat's token at the rematch is
+        derived from its token here (`rematch_token`); its hash is stored when it asks."""
+        await table._until_saved()  # the last move is committed (or refused) first
+        if not table.state.is_terminal():
+            raise Refused("running", Reason("server.rematch_running"), 409)
+        # memory may not know it yet (another process made it): the database is asked
+        rematch_id = table.rematch or await self.db(self.storage.rematch_of, table.id)
+        if rematch_id is None:
+            rematch_id = await self._create_rematch(table, seat, token, client)
+        mine = rematch_token(token, rematch_id, seat)
+        if rematch_id not in self.tables or self.tables[rematch_id].seats[seat].token_hash is None:
+            await self.db(self.storage.claim_seat, rematch_id, seat, hash_token(mine))
+            live = self.tables.get(rematch_id)
+            if live is not None and live.seats[seat].token_hash is None:
+                live.seats[seat].token_hash = hash_token(mine)
+        if table.rematch != rematch_id:
+            table.rematch = rematch_id
+            table.broadcast()                     # the other seats see that it exists
+        return rematch_id, mine
+
+    async def _create_rematch(self, table: LiveTable, seat: int, token: str, client: str) -> str:
+        """Make the rematch of `table`, unless the database says another request made one
+        first; its id either way (the asking seat's token hash is stored with a new one)."""
+        options = table.game.non_default_options()
+        if any(o.name == "players" for o in table.game.option_list):
+            options["players"] = table.game.players
+        body = {"game": table.game.name, "options": options,
+                "seats": [{"kind": s.kind, "level": s.level} if s.kind != HUMAN else {"kind": HUMAN}
+                          for s in table.seats]}
+        row, state, _ = await self._new_table(body, client)
+        for old, fresh in zip(table.seats, row.seats):
+            fresh.name = old.name              # the same people: their names come along
+            fresh.token_hash = None            # a seat's token is known once its player asks
+        row.seats[seat].token_hash = hash_token(rematch_token(token, row.id, seat))
+        made, version = await self.db(self.storage.create_rematch, table.id, row)
+        if made is None:  # the last move was refused after all: the game goes on
+            raise Refused("running", Reason("server.rematch_running"), 409)
+        if made == row.id:
+            if self.tables.get(table.id) is table:
+                table.version = version
+            self._register(row, state)
+        return made  # else another request was first (here or in another process): join its rematch
+
+    async def _new_table(self, body: Any, client: str) -> tuple[TableRow, State, dict[int, str]]:
+        """A table from a lobby request, not yet stored: its row, its state and the fresh
+        seat tokens.  The request is checked against the limits."""
         spec = schemas.load(schemas.CreateTable, body)
         try:
             game = load(spec.game, **(spec.options or {}))
@@ -824,12 +921,8 @@ class Hub:
                        players=game.players, seed=seed, setup=state.chance.used_setup(),
                        status="over" if state.is_terminal() else "running", created=now(), seats=seats,
                        creator=creator)
-        table = LiveTable(self, row, state)
-        row.bot_turn = bool(table.bot_seats_to_move())
-        await self.db(self.storage.create_table, row)
-        self.tables[row.id] = table
-        table.schedule_bots()
-        return table, tokens
+        row.bot_turn = not state.is_terminal() and any(seats[s].kind == BOT for s in state.to_move())
+        return row, state, tokens
 
     async def shutdown(self) -> None:
         self.running = False

@@ -47,6 +47,7 @@ tables_t = sa.Table(
     sa.Column("version", sa.Integer, nullable=False, server_default="0"),  # +1 at every write
     sa.Column("creator", sa.String(64), nullable=True),   # hash of the creating client's address
     sa.Column("bot_turn", sa.Boolean, nullable=False, server_default=sa.true()),  # a bot is to move
+    sa.Column("rematch", sa.String(32), nullable=True),  # once over: the id of its rematch table
 )
 
 seats_t = sa.Table(
@@ -56,6 +57,7 @@ seats_t = sa.Table(
     sa.Column("kind", sa.String(16), nullable=False),    # human | bot
     sa.Column("level", sa.String(16), nullable=True),    # bots: easy | medium | hard | expert
     sa.Column("token_hash", sa.String(64), nullable=True),  # humans: sha256 of the seat token
+    #   (a rematch's human seat has none until its player asks for it: Storage.claim_seat)
     sa.Column("name", sa.String(40), nullable=True),     # humans: the name the player chose
 )
 
@@ -128,6 +130,7 @@ class TableRow:
     version: int = 0
     creator: str | None = None
     bot_turn: bool = False
+    rematch: str | None = None
 
 
 def default_db_url() -> str:
@@ -234,15 +237,65 @@ class Storage:
             self._lock = None
 
     def create_table(self, row: TableRow) -> None:
-        t = now()
         with self.engine.begin() as conn:
-            conn.execute(tables_t.insert().values(
-                id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
-                seed=row.seed, setup=json.dumps(row.setup), status=row.status,
-                result=None, created=t, updated=t, version=0, creator=row.creator, bot_turn=row.bot_turn))
-            conn.execute(seats_t.insert(), [
-                {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
-                 "token_hash": s.token_hash, "name": s.name} for s in row.seats])
+            self._insert_table(conn, row)
+
+    @staticmethod
+    def _insert_table(conn: sa.Connection, row: TableRow) -> None:
+        t = now()
+        conn.execute(tables_t.insert().values(
+            id=row.id, game=row.game, options=json.dumps(row.options), players=row.players,
+            seed=row.seed, setup=json.dumps(row.setup), status=row.status,
+            result=None, created=t, updated=t, version=0, creator=row.creator, bot_turn=row.bot_turn))
+        conn.execute(seats_t.insert(), [
+            {"table_id": row.id, "seat": s.seat, "kind": s.kind, "level": s.level,
+             "token_hash": s.token_hash, "name": s.name} for s in row.seats])
+
+    # -- rematches: the database decides which one a finished table has -------------
+    def create_rematch(self, table_id: str, row: TableRow) -> tuple[str | None, int]:
+        """Store `row` as the rematch of the finished table `table_id`, unless it has one
+        already: (the rematch's id — `row.id` if this call made it, else the one another
+        request made first, and nothing was written; None: the table is not over in the
+        database, its last move not yet committed —, the finished table's version).
+        Setting the finished table's `rematch` and inserting the new table are one
+        transaction, and only a row whose `rematch` is still empty is updated, so of two
+        requests racing (in one process or two) exactly one table is made."""
+        with self.engine.begin() as conn:
+            claimed = conn.execute(tables_t.update()
+                                   .where(tables_t.c.id == table_id, tables_t.c.status == "over",
+                                          tables_t.c.rematch.is_(None))
+                                   .values(rematch=row.id, updated=now(), version=tables_t.c.version + 1))
+            if claimed.rowcount == 1:
+                self._insert_table(conn, row)
+            got = conn.execute(sa.select(tables_t.c.rematch, tables_t.c.version)
+                               .where(tables_t.c.id == table_id)).first()
+            if got is None:
+                return None, 0
+            if claimed.rowcount == 1 and self.postgresql:  # the processes holding it show the rematch
+                conn.execute(self._notify, {"channel": NOTIFY_CHANNEL,
+                                            "payload": f"{self.origin} {table_id} {got.version}"})
+        return got.rematch, got.version
+
+    def rematch_of(self, table_id: str) -> str | None:
+        """The id of the rematch of `table_id` (None: nobody asked for one yet)."""
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(tables_t.c.rematch).where(tables_t.c.id == table_id)).scalar()
+
+    def claim_seat(self, table_id: str, seat: int, token_hash: str) -> None:
+        """Give a human seat that has no token yet (a rematch's) the hash of its token; a
+        seat that has one keeps it (asking again derives the same token)."""
+        with self.engine.begin() as conn:
+            conn.execute(seats_t.update()
+                         .where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
+                                seats_t.c.kind == "human", seats_t.c.token_hash.is_(None))
+                         .values(token_hash=token_hash))
+
+    def token_hashes(self, table_id: str) -> dict[int, str | None]:
+        """seat -> the hash of its token, as stored now."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(seats_t.c.seat, seats_t.c.token_hash)
+                                .where(seats_t.c.table_id == table_id)).all()
+        return {seat: h for seat, h in rows}
 
     # prebuilt statements: SQLAlchemy compiles each once, so a move costs little more than the commit
     _insert_moves = moves_t.insert()
@@ -312,7 +365,8 @@ class Storage:
             status=r["status"], created=r["created"],
             seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"], s["name"]) for s in seats],
             actions=list(actions), result=json.loads(r["result"]) if r["result"] else None,
-            version=r["version"], creator=r["creator"], bot_turn=bool(r["bot_turn"]))
+            version=r["version"], creator=r["creator"], bot_turn=bool(r["bot_turn"]),
+            rematch=r["rematch"])
 
     def load_since(self, table_id: str, n: int) -> tuple[list[tuple[int, str]], int] | None:
         """What another process added to a table: the (seat, action) entries from number
