@@ -7,10 +7,10 @@ error — see the exception handlers below; `reason_code`/`params` name a rule's
 core/messages.py; bodies and messages are checked by `schemas.py`, use is limited by
 `limits.py`; docs/web-server.md):
 
-    GET  /api/games                      games, their declared options (help in every language), bot levels
+    GET  /api/games                      games (from their manifests: titles, options with their
+                                         help in every language, the URL of the client module),
+                                         bot levels
     GET  /api/messages/LANG              the message catalogue of LANG (en, de) for rendering codes
-    GET  /api/games                      games (from their manifests: titles, options, the URL
-                                         of the client module), bot levels
     GET  /static/games/NAME.js           a game's client module (its manifest's `plugins.web`)
     GET  /api/tables?status=running|over|all
     POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
