@@ -353,6 +353,20 @@ def test_replay_missing_file_exits_2(run, tmp_path):
     assert out.exit_code == 2 and "cannot read" in out.output
 
 
+def test_a_record_file_that_cannot_be_read_is_said_in_german_under_lang_de(run, tmp_path):
+    """`replay --lang de` and `play --resume` in German said "cannot read (No such file or
+    directory)" and "not valid JSON" in English."""
+    missing = str(tmp_path / "nope.json")
+    out = run("replay", missing, "--lang", "de")
+    assert out.exit_code == 2 and out.output.strip() == f"Fehler: {missing}: diese Datei gibt es nicht", out.output
+    out = run("play", "--resume", missing, "--lang", "de")
+    assert out.exit_code == 2 and f"Fehler: {missing}: diese Datei gibt es nicht" in out.output
+    bad = tmp_path / "bad.json"
+    bad.write_text("{bad")
+    out = " ".join(run("replay", str(bad), "--lang", "de").output.split())
+    assert out.startswith(f"Fehler: {bad}: kein gültiges JSON in Zeile 1, Spalte 2 ("), out
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_rules_in_both_languages(run, lang):
     from wasserspiele.core.rules_text import player_rules

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -27,12 +28,17 @@ class UsageFailure(click.ClickException):
     exit_code = 2
 
     def __init__(self, message: str, lang: str = "en"):
-        reason = getattr(message, "reason", message)  # a refusal's Reason, else the text
-        super().__init__(reason.render(lang) if isinstance(reason, Reason) else str(message))
+        super().__init__(in_lang(message, lang))
         self.lang = lang
 
     def show(self, file=None) -> None:
         click.echo(render("cli.error", {"error": self.format_message()}, self.lang), file=file, err=True)
+
+
+def in_lang(error: Any, lang: str) -> str:
+    """An error (or a Reason, or text) in `lang`: a refusal's Reason rendered, else its text."""
+    reason = getattr(error, "reason", error)
+    return reason.render(lang) if isinstance(reason, Reason) else str(error)
 
 
 def _fail(message: str, lang: str = "en") -> "UsageFailure":
@@ -101,7 +107,7 @@ def replay_cmd(file, as_json, lang) -> None:
         click.echo(render("cli.error", {"error": exc.render(lang)}, lang), err=True)
         sys.exit(1)
     except (BadRecord, WasserspieleError) as exc:
-        click.echo(render("cli.error", {"error": exc}, lang), err=True)
+        click.echo(render("cli.error", {"error": in_lang(exc, lang)}, lang), err=True)
         sys.exit(2)
     if as_json:
         click.echo(json.dumps(summary(state)))

@@ -47,6 +47,11 @@ class BadNotation(_Refusal):
         return Reason("bad_notation", text=text, error=str(self))
 
 
+class BadRecord(_Refusal):
+    """A malformed record document; the message names the field (`reason`: a record file
+    that cannot be read or is not JSON has a code of its own, for the player's language)."""
+
+
 class IllegalAction(WasserspieleError, ValueError):
     """A well-formed action that the rules do not allow now; `reason` says why (a
     messages.Reason: `reason.code` and `reason.params` for interfaces that translate it)."""
@@ -67,8 +72,6 @@ class GameOver(IllegalAction):
     """An action on a finished game."""
 
 
-class BadRecord(WasserspieleError, ValueError):
-    """A malformed record document; the message names the field."""
 
 
 class ChanceExhausted(BadRecord):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import random
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
+from .messages import Reason
 from .protocol import Game, State
 from .registry import load
 from .schema import Schema, validate
@@ -129,7 +131,16 @@ def load_record_text(text: str, source: str = "record") -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BadRecord(f"{source}: not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+        raise BadRecord(Reason("record.not_json", source=source, error=exc.msg, line=exc.lineno,
+                               column=exc.colno)) from None
+
+
+def _unreadable(path: Path, exc: OSError) -> Reason:
+    """Why a record file cannot be read, with a code for the commonest causes (so any
+    language can say it), else the system's own words."""
+    code = {errno.ENOENT: "record.no_file", errno.EACCES: "record.no_access",
+            errno.EISDIR: "record.a_folder"}.get(exc.errno, "record.cannot_read")
+    return Reason(code, path=str(path), error=exc.strerror or str(exc))
 
 
 def read_record(path: str | Path) -> Any:
@@ -138,7 +149,7 @@ def read_record(path: str | Path) -> Any:
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
-        raise BadRecord(f"{p}: cannot read ({exc.strerror})") from None
+        raise BadRecord(_unreadable(p, exc)) from None
     return load_record_text(text, str(p))
 
 
