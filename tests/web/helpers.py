@@ -49,3 +49,20 @@ def play_first_legal(client, table, steps):
 def hello(ws, token=None):
     ws.send_text(json.dumps({"type": "hello", "token": token}))
     return ws.receive_json()
+
+
+def database_at(url: str, revision: str):
+    """A fresh database at `url` migrated only up to `revision`, as an older server left
+    it (for the migration tests); its engine, to fill in before a Storage opens it."""
+    from alembic import command
+    from alembic.config import Config
+
+    import wasserspiele.web.storage as storage
+
+    engine = storage.make_engine(url)
+    cfg = Config()
+    cfg.set_main_option("script_location", str(storage.Path(storage.__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+    return engine

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 
 from wasserspiele.web.storage import Storage
 
-from .helpers import auth, create, hello, humans, play_first_legal, table_state
+from .helpers import auth, create, database_at, hello, humans, play_first_legal, table_state
 
 
 def finished_game(client, seats=None):
@@ -205,18 +205,9 @@ def test_the_database_makes_no_rematch_of_a_game_not_over_there(client, db_url):
 
 
 def test_the_rematch_migration_keeps_the_tables_of_an_older_database(tmp_path):
-    from alembic import command
-    from alembic.config import Config
-
-    import wasserspiele.web.storage as storage
-
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    engine = storage.make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(storage.Path(storage.__file__).parent / "migrations"))
+    engine = database_at(url, "0004")
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0004")
         conn.execute(sa.text("insert into tables (id, game, options, players, seed, setup, status, created, "
                              "updated) values ('t1', 'wasserloch', '{}', 2, 5, '{}', 'over', '2026-01-01', "
                              "'2026-01-01')"))

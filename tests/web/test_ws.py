@@ -10,7 +10,7 @@ from starlette.websockets import WebSocketDisconnect
 from wasserspiele import load
 
 
-from .helpers import create, hello, humans, move, table_state
+from .helpers import create, database_at, hello, humans, move, table_state
 
 
 def refused_then_closed(ws, code):
@@ -148,19 +148,11 @@ def test_picks_buffered_by_an_older_server_become_moves_in_the_migration(tmp_pat
     """Revision 0002: a database written before picks were moves keeps every buffered pick."""
     import sqlite3
 
-    from alembic import command
-    from alembic.config import Config
-
     import wasserspiele.web.storage as storage
     from wasserspiele.core.records import replay
 
     url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    engine = storage.make_engine(url)
-    cfg = Config()
-    cfg.set_main_option("script_location", str(storage.Path(storage.__file__).parent / "migrations"))
-    with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "0001")
+    database_at(url, "0001").dispose()
     game = load("wildwasser", players=3)
     setup = game.new_game(seed=5).chance.used_setup()
     con = sqlite3.connect(tmp_path / "old.sqlite3")
