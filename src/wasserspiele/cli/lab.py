@@ -108,10 +108,19 @@ PLAYERS_HELP = "player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"
 TUNE_PLAYERS_HELP = "the player count to tune for, one only, e.g. 3 (default: the game's)"
 
 
-def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP) -> Callable:
+MIN_EFFECT_HELP = ("the smallest effect worth a flag: percentage points for shares, percent of the baseline for "
+                   "counts and lengths")
+# `lab tune` raises no flags: there the same size decides when the survivor is named the best
+TUNE_MIN_EFFECT_HELP = ("the smallest lead worth naming a best: the survivor must beat every other candidate by "
+                        "this much (percentage points for fair-seats and decisive, percent of its value for "
+                        "shorter) as well as by its 95 % interval")
+
+
+def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP,
+                  min_effect_help: str = MIN_EFFECT_HELP) -> Callable:
     """The options that say which games a study plays (shared by `lab` and `lab tune`)."""
     if f is None:
-        return lambda g: study_options(g, players_help=players_help)
+        return lambda g: study_options(g, players_help=players_help, min_effect_help=min_effect_help)
     for decorator in reversed([
         click.option("--players", "players", multiple=True, metavar="P[,P...]", help=players_help),
         click.option("--bots", "bots", multiple=True, metavar="SPEC", help=BOTS_HELP),
@@ -128,8 +137,7 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
                      help="rotated: a new deal every game, the line-up one seat on; duplicate: every rotation of "
                           "the line-up over the teams plays the same deal"),
         click.option("--min-effect", "min_effect", type=float, default=3.0, show_default=True, metavar="PP",
-                     help="the smallest effect worth a flag: percentage points for shares, percent of the "
-                          "baseline for counts and lengths"),
+                     help=min_effect_help),
         click.option("--quiet", is_flag=True, help="no progress output"),
     ]):
         f = decorator(f)
@@ -200,6 +208,10 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     jobs = jobs or default_jobs()
     console = Console(stderr=True)
     conds = len(study.conditions)
+    if study.asked is not None:  # duplicate seating: whole deal groups, as the arena and the leaderboard play
+        what = "the cap --games" if target else "--games"
+        click.echo(f"{what} {study.asked} rounded up to {study.games}: whole duplicate groups ({study.group} games: "
+                   f"each line-up in every seat (team) on the same deal)", err=True)
     size = f"until ±{100 * target:g} pp (at most {most} per condition)" if target else f"{study.total}"
     result = None
     try:
@@ -250,7 +262,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
               help="games per candidate in the first round (doubled each round)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="directory for tune.md (default: tune-GAME)")
-@study_options(players_help=TUNE_PLAYERS_HELP)
+@study_options(players_help=TUNE_PLAYERS_HELP, min_effect_help=TUNE_MIN_EFFECT_HELP)
 def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,
              quiet) -> None:
     """Search values of GAME's options for a goal by successive halving (docs/reports/README.md).
@@ -285,7 +297,8 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
                                  f"round {rnd + 1}: {len(alive)} candidate(s) left")
 
             result = tune(game, vary, goal, runner, players=players, bots=bots, options=options, first=games,
-                          seed=seed, seating=seating, progress=report.advance, on_round=next_round)
+                          seed=seed, seating=seating, progress=report.advance, on_round=next_round,
+                          min_effect=min_effect / 100)
     except KeyboardInterrupt:
         console.print("interrupted before any game finished: nothing written")
         sys.exit(130)

@@ -68,7 +68,8 @@ ANY = (-math.inf, math.inf)
 NONNEGATIVE = (0.0, math.inf)
 
 
-def _within(e: Estimate, bounds: tuple[float, float]) -> Estimate:
+def within(e: Estimate, bounds: tuple[float, float]) -> Estimate:
+    """`e` with its interval cut to `bounds` (a share stays in [0, 1])."""
     return Estimate(e.value, max(e.low, bounds[0]), min(e.high, bounds[1]), e.n)
 
 
@@ -113,9 +114,9 @@ def mean_ci(xs: Iterable[float], bounds: tuple[float, float] = ANY) -> Estimate:
     if n == 0:
         return NONE
     if n == 1:
-        return _within(Estimate(m, float("-inf"), float("inf"), 1), bounds)
+        return within(Estimate(m, float("-inf"), float("inf"), 1), bounds)
     half = t95(n - 1) * math.sqrt(var / n)
-    return _within(Estimate(m, m - half, m + half, n), bounds)
+    return within(Estimate(m, m - half, m + half, n), bounds)
 
 
 def mean_difference(xs: Iterable[float], ys: Iterable[float]) -> Estimate:
@@ -156,12 +157,12 @@ def ratio_ci(nums: Sequence[float], dens: Sequence[float], bounds: tuple[float, 
         return NONE
     r = math.fsum(nums) / total
     if n < 2:
-        return _within(Estimate(r, float("-inf"), float("inf"), n), bounds)
+        return within(Estimate(r, float("-inf"), float("inf"), n), bounds)
     mean_den = total / n
     resid = math.fsum((y - r * x) ** 2 for y, x in zip(nums, dens)) / (n - 1)
     se = math.sqrt(resid / n) / mean_den
     half = t95(n - 1) * se
-    return _within(Estimate(r, r - half, r + half, n), bounds)
+    return within(Estimate(r, r - half, r + half, n), bounds)
 
 
 def ratio_difference(a: Estimate, b: Estimate) -> Estimate:
@@ -183,8 +184,14 @@ class Test:
     p: float
 
 
-def _two_sided_z(z: float) -> float:
+def two_sided_z(z: float) -> float:
+    """The two-sided p-value of a standard normal statistic."""
     return float(2 * _scipy().norm.sf(abs(z)))
+
+
+def two_sided_t(t: float, df: float) -> float:
+    """The two-sided p-value of a Student t statistic with `df` degrees of freedom (1 without any)."""
+    return float(2 * _scipy().t.sf(abs(t), df)) if df > 0 else 1.0
 
 
 def proportion_test(successes: float, n: int, p0: float) -> Test:
@@ -193,7 +200,7 @@ def proportion_test(successes: float, n: int, p0: float) -> Test:
     if n <= 0 or not 0 < p0 < 1:
         return Test(name, 1.0)
     z = (successes / n - p0) / math.sqrt(p0 * (1 - p0) / n)
-    return Test(name, _two_sided_z(z))
+    return Test(name, two_sided_z(z))
 
 
 def two_proportion_test(k1: float, n1: int, k2: float, n2: int) -> Test:
@@ -205,7 +212,7 @@ def two_proportion_test(k1: float, n1: int, k2: float, n2: int) -> Test:
     var = pooled * (1 - pooled) * (1 / n1 + 1 / n2)
     if var <= 0:
         return Test(name, 1.0 if k1 / n1 == k2 / n2 else 0.0)
-    return Test(name, _two_sided_z((k1 / n1 - k2 / n2) / math.sqrt(var)))
+    return Test(name, two_sided_z((k1 / n1 - k2 / n2) / math.sqrt(var)))
 
 
 def welch_test(xs: Sequence[float], ys: Sequence[float]) -> Test:
@@ -228,7 +235,7 @@ def estimate_test(d: Estimate, name: str = "z test of two ratios") -> Test:
         return Test(name, 1.0)
     if se == 0:
         return Test(name, 1.0 if d.value == 0 else 0.0)
-    return Test(name, _two_sided_z(d.value / se))
+    return Test(name, two_sided_z(d.value / se))
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:

@@ -9,6 +9,10 @@ Benjamini–Hochberg false discovery rate is not guaranteed).  A line is flagged
 its Holm-adjusted p-value is at most α *and* its effect reaches the practical size
 the designer set (`min_effect`: percentage points for shares, the winning margin's
 share of the winning score among them; that fraction of the baseline for counts and lengths).
+
+The unit of every interval and test is the independent one (lab/clustered.py): the game —
+bots that share a game are compared within it, and a bot's seats in one game count once —
+or, under duplicate seating, the deal group.
 """
 
 from __future__ import annotations
@@ -18,8 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.registry import load
-from ..core.stats import (ANY, NONE, NONNEGATIVE, Z95, Estimate, Test, estimate_test, holm, mean_ci, mean_difference, proportion_difference,
-                          proportion_test, ratio_ci, ratio_difference, two_proportion_test, welch_test, wilson)
+from ..core.stats import ANY, NONNEGATIVE, Estimate, Test, holm
+from .clustered import (Share, paired_difference, parts_ci, parts_difference, ratio_parts, share,
+                        share_difference, share_test)
 from .measures import Measure, measures_for
 from .study import Study, StudyResult
 
@@ -95,21 +100,45 @@ class ConditionSummary:
     rows: list[dict[str, Any]] = field(repr=False, default_factory=list)
     bot_vs_first: dict[str, Estimate] = field(default_factory=dict)  # win rate minus the first bot's
     lines: list[Line] = field(default_factory=list)                  # seats and bots against fair shares
+    group: int = 1                      # games per deal group (duplicate seating): the independent unit
+
+    @property
+    def unit_ids(self) -> list[int]:
+        """Each row's independent unit: its game, or its deal group under duplicate seating."""
+        return units_of(self.rows, self.group)
 
     def team_label(self, t: int) -> str:
         team = self.teams[t]
         return f"seat {team[0]}" if len(team) == 1 else "team of seats " + " & ".join(map(str, team))
 
 
-def measure_estimate(m: Measure, rows: list[dict]) -> Estimate:
+def units_of(rows: list[dict], group: int = 1) -> list[int]:
+    """The independent unit of each row: the game (rotated seating), or the deal group of `group`
+    games that share one deal (duplicate seating)."""
+    return [r["game"] // group for r in rows]
+
+
+def unit_words(group: int) -> str:
+    """How a test names its unit: '' for games one by one, else the deal groups."""
+    return "" if group == 1 else " (deal groups as units)"
+
+
+def measure_bounds(m: Measure) -> tuple[float, float]:
+    """The values a measure's summary can take: a share-like ratio lies in [0, 1]."""
+    if _is_share(m):
+        return max(m.bounds[0], 0.0), min(m.bounds[1], 1.0)
+    return m.bounds
+
+
+def measure_estimate(m: Measure, rows: list[dict], units: list[int] | None = None) -> Estimate:
     col = [r["measures"].get(m.name, 0) for r in rows]
     if m.kind == "mean":
         if m.name == "units":
             col = [r["units"] for r in rows]
-        return mean_ci(col, m.bounds)
+        return parts_ci(ratio_parts(col, None, units), m.bounds)
     if m.kind == "share":
-        return wilson(sum(col), len(col))
-    return ratio_ci(col, [r["measures"].get(m.denominator, 0) for r in rows], m.bounds)
+        return share(col, units=units).est
+    return parts_ci(ratio_parts(col, [r["measures"].get(m.denominator, 0) for r in rows], units), measure_bounds(m))
 
 
 def _team_credit(r: dict, team: tuple[int, ...]) -> float:
@@ -151,52 +180,75 @@ def _against(value: Estimate, reference: float) -> Estimate:
     return Estimate(value.value - reference, value.low - reference, value.high - reference, value.n)
 
 
-def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], options: dict) -> ConditionSummary:
+def _bot_columns(rows: list[dict], bot: str) -> tuple[list[float], list[float]]:
+    """Per game: the win credit a bot took over its seats there, and how many seats it held."""
+    nums, dens = [], []
+    for r in rows:
+        seats = [s for s, b in enumerate(r["bots"]) if b == bot]
+        nums.append(math.fsum(r["returns"][s] for s in seats))
+        dens.append(float(len(seats)))
+    return nums, dens
+
+
+def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], options: dict,
+              group: int = 1) -> ConditionSummary:
+    """One condition's numbers.  `group`: games per deal group under duplicate seating (the deal
+    group is then the independent unit of every interval and test); 1 for rotated seating."""
     game = load(game_name, **options)
     p, teams = game.players, game.teams
     n = len(rows)
-    seat_win = [wilson(sum(r["returns"][s] for r in rows), n) for s in range(p)]
-    seat_score = [mean_ci(r["scores"][s] for r in rows) for s in range(p)]
-    team_credit = [sum(_team_credit(r, t) for r in rows) for t in teams]
-    team_win = [wilson(k, n) for k in team_credit]
-    credit: dict[str, float] = {b: 0.0 for b in bots}
-    seats: dict[str, int] = {b: 0 for b in bots}
-    for r in rows:
-        for s, b in enumerate(r["bots"]):
-            credit[b] += r["returns"][s]
-            seats[b] += 1
-    bot_win = {b: wilson(credit[b], seats[b]) for b in bots if seats[b]}
-    ref = next((b for b in bots if seats[b]), None)
-    bot_vs_first = {b: proportion_difference(credit[b], seats[b], credit[ref], seats[ref])
-                    for b in bots if seats[b] and b != ref}
+    units = units_of(rows, group)
+    by = unit_words(group)
+
+    def rate(values) -> Share:
+        return share(list(values), units=units)
+
+    def mean(values, bounds=ANY) -> Estimate:
+        return parts_ci(ratio_parts(list(values), None, units), bounds)
+
+    seat_win = [rate(r["returns"][s] for r in rows).est for s in range(p)]
+    seat_score = [mean(r["scores"][s] for r in rows) for s in range(p)]
+    team_share = [rate(_team_credit(r, t) for r in rows) for t in teams]
+    team_win = [x.est for x in team_share]
+    # the bots: each game is one unit, whatever number of seats a bot held in it (a bot that holds
+    # both seats of a team wins or loses both at once; two bots at one table split its credit)
+    columns = {b: _bot_columns(rows, b) for b in bots}
+    bot_share = {b: share(*columns[b], units=units) for b in bots if math.fsum(columns[b][1])}
+    bot_win = {b: x.est for b, x in bot_share.items()}
+    ref = next(iter(bot_share), None)
+    versus = {b: paired_difference(*columns[b], *columns[ref], units, f"paired score test over "
+                                   f"{'games' if group == 1 else 'deal groups'}")
+              for b in bot_share if b != ref}
+    bot_vs_first = {b: d for b, (d, _) in versus.items()}
     own = measures_for(game)
 
     def count(values) -> Estimate:  # lead changes, lengths and margins are never below 0
-        return mean_ci(values, NONNEGATIVE)
+        return mean(values, NONNEGATIVE)
 
     summary = ConditionSummary(
         label, p, teams, n, seat_win, seat_score, team_win, bot_win, 1.0 / len(teams),
-        wilson(sum(r["shared"] for r in rows), n), wilson(sum(1 for r in rows if not r["winners"]), n),
-        wilson(sum(_close(r, teams) for r in rows), n), count(r.get("lead_changes", 0) for r in rows),
+        rate(r["shared"] for r in rows).est, rate(int(not r["winners"]) for r in rows).est,
+        rate(_close(r, teams) for r in rows).est, count(r.get("lead_changes", 0) for r in rows),
         count(r["actions"] for r in rows), count(r["units"] for r in rows), own.units,
-        count(_margin(r, teams) for r in rows), mean_ci((_margin_share(r, teams) for r in rows), (0.0, 2.0)),
-        [(m, measure_estimate(m, rows)) for m in own.describe],
-        rows, bot_vs_first)
+        count(_margin(r, teams) for r in rows), mean((_margin_share(r, teams) for r in rows), (0.0, 2.0)),
+        [(m, measure_estimate(m, rows, units)) for m in own.describe],
+        rows, bot_vs_first, group=group)
     fair = summary.bot_fair
     if len(teams) > 1:
         # two teams: the second team's share is the first's complement, one test says it all
         for t in range(1 if len(teams) == 2 else len(teams)):
             summary.lines.append(Line("seats", f"{summary.team_label(t)} win rate", None, team_win[t],
                                       _against(team_win[t], fair), True,
-                                      proportion_test(team_credit[t], n, fair), fair, math.sqrt(fair * (1 - fair))))
+                                      share_test(team_share[t], fair, f"score test against {100 * fair:.1f} %{by}"),
+                                      fair, math.sqrt(fair * (1 - fair))))
     if len(bot_win) > 1:
-        for b, e in bot_win.items():
-            summary.lines.append(Line("bots", f"bot `{b}` win rate per seat played", None, e, _against(e, fair),
-                                      True, proportion_test(credit[b], seats[b], fair), fair,
-                                      math.sqrt(fair * (1 - fair))))
-        for b, d in bot_vs_first.items():
-            summary.lines.append(Line("bots", f"bot `{b}` against `{ref}`", bot_win[ref], bot_win[b], d, True,
-                                      two_proportion_test(credit[b], seats[b], credit[ref], seats[ref])))
+        for b, x in bot_share.items():
+            summary.lines.append(Line("bots", f"bot `{b}` win rate per seat played", None, x.est, _against(x.est, fair),
+                                      True, share_test(x, fair, f"score test against {100 * fair:.1f} % "
+                                                                 f"({'games' if group == 1 else 'deal groups'} as units)"),
+                                      fair, math.sqrt(fair * (1 - fair))))
+        for b, (d, test) in versus.items():
+            summary.lines.append(Line("bots", f"bot `{b}` against `{ref}`", bot_win[ref], bot_win[b], d, True, test))
     return summary
 
 
@@ -221,33 +273,51 @@ def _constant(values: list[float]) -> bool:
 
 
 def _share_line(section: str, what: str, base: list[float], this: list[float], base_label: str,
-                this_label: str) -> Line:
-    kb, ko = sum(base), sum(this)
+                this_label: str, ub: list[int], uo: list[int], by: str = "") -> Line:
+    sb, so = share(base, units=ub), share(this, units=uo)
+    diff, test = share_difference(so, sb)
     nb, no = len(base), len(this)
-    pooled = (kb + ko) / (nb + no)
-    return _with_hidden(Line(section, what, wilson(kb, nb), wilson(ko, no), proportion_difference(ko, no, kb, nb),
-                             True, two_proportion_test(ko, no, kb, nb), sd=math.sqrt(pooled * (1 - pooled))),
-                        base, this, base_label, this_label)
+    pooled = (math.fsum(base) + math.fsum(this)) / (nb + no) if nb + no else 0.0
+    line = Line(section, what, sb.est, so.est, diff, True, Test(test.name + by, test.p),
+                sd=math.sqrt(pooled * (1 - pooled)))
+    # a share of 0 % or 100 % is an outcome of the games like any other (Newcombe's interval and the
+    # test handle it): only the same constant under both conditions leaves nothing to compare
+    if _constant(base) and _constant(this) and set(base) == set(this):
+        line.hidden = f"always {base[0]:g} under both" if base else "no games"
+    return line
 
 
 def _mean_line(section: str, what: str, base: list[float], this: list[float], base_label: str,
-               this_label: str, pct: bool = False, bounds: tuple[float, float] = ANY) -> Line:
+               this_label: str, ub: list[int], uo: list[int], by: str = "", pct: bool = False,
+               bounds: tuple[float, float] = ANY) -> Line:
     """Two means (Welch); `pct`: the values are shares (a mean of per-game shares), so the effect is in
     percentage points and its practical size too."""
-    return _with_hidden(Line(section, what, mean_ci(base, bounds), mean_ci(this, bounds),
-                             mean_difference(this, base), pct,
-                             welch_test(this, base), sd=_pooled_sd([_sd(base), _sd(this)], [len(base), len(this)])),
-                        base, this, base_label, this_label)
+    pb, po = ratio_parts(base, None, ub), ratio_parts(this, None, uo)
+    diff, test = parts_difference(po, pb, "Welch t test" + by, t=True)
+    line = Line(section, what, parts_ci(pb, bounds), parts_ci(po, bounds), diff, pct, test,
+                sd=_pooled_sd([_sd(base), _sd(this)], [len(base), len(this)]))
+    return _hide_fixed(line, base, this, base_label, this_label)
 
 
 def _ratio_line(section: str, what: str, base: tuple[list[float], list[float]],
-                this: tuple[list[float], list[float]], pct: bool, base_label: str, this_label: str) -> Line:
-    eb, eo = ratio_ci(*base), ratio_ci(*this)
-    d = ratio_difference(eo, eb)
-    # per-game spread of a pooled ratio: its standard error times √n
-    sds = [(e.high - e.low) / 2 / Z95 * math.sqrt(e.n) if e.n > 1 else float("nan") for e in (eb, eo)]
-    return _with_hidden(Line(section, what, eb, eo, d, pct, estimate_test(d), sd=_pooled_sd(sds, [eb.n, eo.n])),
-                        base[0], this[0], base_label, this_label)
+                this: tuple[list[float], list[float]], pct: bool, base_label: str, this_label: str,
+                ub: list[int], uo: list[int], by: str = "", bounds: tuple[float, float] = NONNEGATIVE) -> Line:
+    pb, po = ratio_parts(*base, ub), ratio_parts(*this, uo)
+    if pct:
+        bounds = (max(bounds[0], 0.0), min(bounds[1], 1.0))
+    d, test = parts_difference(po, pb, "z test of two ratios" + by, t=False)
+    # per-game spread of a pooled ratio: its standard error times √(games)
+    sds = [x.se * math.sqrt(x.n) if x is not None and x.n > 1 and math.isfinite(x.se) else float("nan")
+           for x in (pb, po)]
+    line = Line(section, what, parts_ci(pb, bounds), parts_ci(po, bounds), d, pct, test,
+                sd=_pooled_sd(sds, [x.n if x else 0 for x in (pb, po)]))
+    for x, label in ((pb, base_label), (po, this_label)):
+        if x is None:  # no denominator at all: the ratio does not exist there
+            line.hidden = f"undefined under {label}: its denominator was 0 in every game"
+            return line
+    if pb.se == 0 and po.se == 0:  # the same ratio in every game on both sides
+        _fixed(line, [pb.value], [po.value], base_label, this_label)
+    return line
 
 
 def _sd(xs: list[float]) -> float:
@@ -263,15 +333,23 @@ def _pooled_sd(sds: list[float], ns: list[int]) -> float:
     return math.sqrt(sum((n - 1) * sd * sd for sd, n in zip(sds, ns)) / (sum(ns) - len(ns)))
 
 
-def _with_hidden(line: Line, base: list[float], this: list[float], base_label: str, this_label: str) -> Line:
-    """Hide a line whose per-game value never varies in a condition: always zero, or set by
-    the rules there (definitional, such as 'limit reached' without a limit), or too rare to compare."""
-    if _constant(base) and _constant(this) and set(base) == set(this):
-        line.hidden = f"always {base[0]:g}" if base else "no games"
-    elif _constant(base) or _constant(this):
-        label, value = (base_label, base[0]) if _constant(base) else (this_label, this[0])
-        line.hidden = f"always {value:g} under {label}"
+def _hide_fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str) -> Line:
+    """A mean or count that never varies under either condition has nothing to test."""
+    if _constant(base) and _constant(this):
+        _fixed(line, base[:1], this[:1], base_label, this_label)
     return line
+
+
+def _fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str) -> None:
+    """Hide a line whose value is the same in every game under both conditions: the same constant (nothing
+    to compare), or a different one under each (set by the rules, such as the rounds of a game of
+    `rounds=3`: no sampling variation, nothing to test).  One side that never varies is compared."""
+    if not base or not this:
+        line.hidden = "no games"
+    elif base[0] == this[0]:
+        line.hidden = f"always {base[0]:g} under both"
+    else:
+        line.hidden = f"fixed by the rules: {base[0]:g} in every game under {base_label}, {this[0]:g} under {this_label}"
 
 
 def _per_unit(label: str, unit: str) -> str:
@@ -285,53 +363,59 @@ def _per_unit(label: str, unit: str) -> str:
 def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
     """Every line of `other` against `base`: seats (teams), decisiveness, length and the game's measures,
     counts normalised per round (hand) where the game has such a unit, the winning margin as a share of the
-    winner's score: so no line grows merely because a variant plays longer."""
+    winner's score: so no line grows merely because a variant plays longer.  Under duplicate seating the deal
+    groups are the units of every interval and test."""
     b, o = base.rows, other.rows
     bl, ol = base.label, other.label
+    ub, uo = base.unit_ids, other.unit_ids
+    by = unit_words(base.group)
     unit = base.units_name
     out: list[Line] = []
+
+    def share_line(section, what, key):
+        return _share_line(section, what, [key(r, base) for r in b], [key(r, other) for r in o], bl, ol, ub, uo, by)
+
+    def mean_line(section, what, key, **kw):
+        return _mean_line(section, what, [key(r, base) for r in b], [key(r, other) for r in o], bl, ol, ub, uo, by,
+                          **kw)
+
+    def ratio_line(section, what, num, den, pct=False, bounds=NONNEGATIVE):
+        return _ratio_line(section, what, ([num(r) for r in b], [den(r) for r in b]),
+                           ([num(r) for r in o], [den(r) for r in o]), pct, bl, ol, ub, uo, by, bounds)
+
     for t in range(1 if len(base.teams) == 2 else len(base.teams)):  # two: the second mirrors the first
         team = base.teams[t]
-        out.append(_share_line("seats", f"{base.team_label(t)} win rate", [_team_credit(r, team) for r in b],
-                               [_team_credit(r, team) for r in o], bl, ol))
-    out.append(_share_line("decisiveness", "shared wins (ties)", [r["shared"] for r in b], [r["shared"] for r in o],
-                           bl, ol))
-    out.append(_share_line("decisiveness", f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)",
-                           [_close(r, base.teams) for r in b], [_close(r, other.teams) for r in o], bl, ol))
+        out.append(share_line("seats", f"{base.team_label(t)} win rate", lambda r, s, team=team: _team_credit(r, team)))
+    out.append(share_line("decisiveness", "shared wins (ties)", lambda r, s: r["shared"]))
+    out.append(share_line("decisiveness", f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)",
+                          lambda r, s: _close(r, s.teams)))
     # the margin as a share of the winner's score, not in points: points grow with the game's length
     # (and with its scoring), so a longer variant would always have the larger margin (_margin_share)
-    out.append(_mean_line("decisiveness", MARGIN_SHARE, [_margin_share(r, base.teams) for r in b],
-                          [_margin_share(r, other.teams) for r in o], bl, ol, pct=True, bounds=(0.0, 2.0)))
-
-    def per(rows, key) -> tuple[list[float], list[float]]:
-        return [key(r) for r in rows], [r["units"] for r in rows]
+    out.append(mean_line("decisiveness", MARGIN_SHARE, lambda r, s: _margin_share(r, s.teams), pct=True,
+                         bounds=(0.0, 2.0)))
 
     lead = lambda r: r.get("lead_changes", 0)
+    units = lambda r: r["units"]
     if unit:
-        out.append(_ratio_line("decisiveness", _per_unit("lead changes", unit), per(b, lead), per(o, lead), False,
-                               bl, ol))
-        out.append(_mean_line("length", f"{unit} per game", [r["units"] for r in b], [r["units"] for r in o], bl, ol))
-        act = lambda r: r["actions"]
-        out.append(_ratio_line("length", _per_unit("actions", unit), per(b, act), per(o, act), False, bl, ol))
+        out.append(ratio_line("decisiveness", _per_unit("lead changes", unit), lead, units))
+        out.append(mean_line("length", f"{unit} per game", lambda r, s: r["units"], bounds=NONNEGATIVE))
+        out.append(ratio_line("length", _per_unit("actions", unit), lambda r: r["actions"], units))
     else:
-        out.append(_mean_line("decisiveness", "lead changes per game", [lead(r) for r in b], [lead(r) for r in o],
-                              bl, ol))
-        out.append(_mean_line("length", "actions per game", [r["actions"] for r in b], [r["actions"] for r in o],
-                              bl, ol))
+        out.append(mean_line("decisiveness", "lead changes per game", lambda r, s: lead(r), bounds=NONNEGATIVE))
+        out.append(mean_line("length", "actions per game", lambda r, s: r["actions"], bounds=NONNEGATIVE))
     for m, _ in base.measures:
         if m.name == "units":
             continue  # the length section has it
         get: Callable[[dict], float] = lambda r, k=m.name: r["measures"].get(k, 0)
         if m.kind == "mean" and unit:
-            out.append(_ratio_line("measures", _per_unit(m.label, unit), per(b, get), per(o, get), False, bl, ol))
+            out.append(ratio_line("measures", _per_unit(m.label, unit), get, units, bounds=m.bounds))
         elif m.kind == "mean":
-            out.append(_mean_line("measures", m.label, [get(r) for r in b], [get(r) for r in o], bl, ol))
+            out.append(mean_line("measures", m.label, lambda r, s, get=get: get(r), bounds=m.bounds))
         elif m.kind == "share":
-            out.append(_share_line("measures", m.label, [get(r) for r in b], [get(r) for r in o], bl, ol))
+            out.append(share_line("measures", m.label, lambda r, s, get=get: get(r)))
         else:
             den: Callable[[dict], float] = lambda r, k=m.denominator: r["measures"].get(k, 0)
-            out.append(_ratio_line("measures", m.label, ([get(r) for r in b], [den(r) for r in b]),
-                                   ([get(r) for r in o], [den(r) for r in o]), _is_share(m), bl, ol))
+            out.append(ratio_line("measures", m.label, get, den, _is_share(m), measure_bounds(m)))
     return Comparison(other.label, base.label, out)
 
 
@@ -349,7 +433,8 @@ def analyse(result: StudyResult) -> tuple[list[ConditionSummary], list[Compariso
     summaries: dict[int, ConditionSummary] = {}
     for c, cond in enumerate(study.conditions):
         if by_cond.get(c):
-            summaries[c] = summarise(by_cond[c], cond.label, study.game, bots, dict(cond.options))
+            group = study.seating.group(cond.load(study.game), len(bots))
+            summaries[c] = summarise(by_cond[c], cond.label, study.game, bots, dict(cond.options), group)
     comparisons = []
     if study.compare:
         # baseline: the first condition with the same player count

@@ -1,7 +1,8 @@
 """Precision on demand: play until every headline interval is as narrow as asked.
 
 The headline intervals are the win rates of every seat (team) under every condition
-(95 % Wilson).  The stopping rule is the fixed-width rule of Chow & Robbins (1965):
+(95 % Wilson; under duplicate seating with the deal group as the unit, and every batch
+whole deal groups).  The stopping rule is the fixed-width rule of Chow & Robbins (1965):
 play in batches and stop at the first batch boundary where every interval's
 half-width is at most the target.  As the target shrinks, its coverage tends to the
 nominal 95 % (their theorem: the rule stops when n·d² ≈ z²σ², and the stopped
@@ -12,8 +13,11 @@ has a narrow interval at tiny n).  Checking only at batch boundaries looks at a
 subsequence of the games, which keeps the theorem.
 
 Batch sizes depend only on the results so far, and every game's seed on the master
-seed and its number, so the same command stops at the same number of games and
-repeats its report byte for byte, whatever `--jobs` or backend.
+seed and its number, so the same command stops at the same number of games whatever
+`--jobs` or backend, and writes the same report: results.csv, the plots, the records and
+every figure and table of report.md and report.html repeat byte for byte; only the
+report's run line (backend, jobs, wall-clock time, games per second) says how this run
+went (tests/lab/test_report.py).
 """
 
 from __future__ import annotations
@@ -24,10 +28,11 @@ import re
 import time
 from typing import Any, Callable
 
-from ..bots.runner import Backend
+from ..bots.runner import Backend, whole_groups
 from ..core.errors import BadOption
-from ..core.stats import Z95, wilson
+from ..core.stats import Z95
 from .backends import run_study, table_order
+from .clustered import share
 from .study import Study, StudyResult
 
 PILOT = 100          # games per condition before the rule may stop
@@ -54,31 +59,35 @@ def parse_precision(text: str) -> float:
     return value / 100
 
 
-def headline_half_widths(study: Study, rows: list[dict[str, Any]]) -> list[float]:
-    """The half-width of every headline interval: each team's win rate under each condition."""
-    out = []
+def _headlines(study: Study, rows: list[dict[str, Any]]):
+    """Each team's win rate under each condition, with the deal group as the unit under duplicate seating
+    (the report's intervals)."""
     for c, cond in enumerate(study.conditions):
         mine = [r for r in rows if r["cond"] == c]
-        n = len(mine)
-        teams = study.series(c).load().teams
-        for team in teams:
-            e = wilson(sum(sum(r["returns"][s] for s in team) / len(team) for r in mine), n)
-            out.append(max(e.value - e.low, e.high - e.value) if n else math.inf)
-    return out
+        group = study.group_of(c)
+        units = [r["game"] // group for r in mine]
+        for team in study.series(c).load().teams:
+            yield share([sum(r["returns"][s] for s in team) / len(team) for r in mine], units=units), len(mine)
+
+
+def headline_half_widths(study: Study, rows: list[dict[str, Any]]) -> list[float]:
+    """The half-width of every headline interval: each team's win rate under each condition."""
+    return [max(x.est.value - x.est.low, x.est.high - x.est.value) if n else math.inf
+            for x, n in _headlines(study, rows)]
 
 
 def next_games(study: Study, rows: list[dict[str, Any]], have: int, target: float, most: int) -> int:
-    """Games per condition to have after the next batch: the estimated need, at most doubling."""
+    """Games per condition to have after the next batch: the estimated need, at most doubling; whole deal
+    groups under duplicate seating (`study.group`)."""
     need = have
-    for c, cond in enumerate(study.conditions):
-        mine = [r for r in rows if r["cond"] == c]
-        for team in study.series(c).load().teams:
-            p = sum(sum(r["returns"][s] for s in team) / len(team) for r in mine) / max(1, len(mine))
-            var = max(p * (1 - p), 0.01)  # never plan from a degenerate 0 % or 100 %
-            # the Wilson half-width is a little wider than the normal one: plan 2 % more
-            need = max(need, math.ceil(1.02 * Z95 * Z95 * var / (target * target)))
+    for x, n in _headlines(study, rows):
+        p = x.value if n else 0.5
+        var = max(p * (1 - p), 0.01)  # never plan from a degenerate 0 % or 100 %
+        deff = n / x.n_eff if n and x.n_eff > 0 else 1.0  # duplicate deals: games of one deal correlate
+        # the Wilson half-width is a little wider than the normal one: plan 2 % more
+        need = max(need, math.ceil(1.02 * Z95 * Z95 * var * max(deff, 1.0) / (target * target)))
     step = max(1, math.ceil(have / 20))  # at least 5 % more per batch: no crawling towards the target
-    return min(most, max(have + step, min(need, math.ceil(GROWTH * have))))
+    return min(most, whole_groups(max(have + step, min(need, math.ceil(GROWTH * have))), study.group))
 
 
 def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_000,
@@ -89,7 +98,9 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
     `on_batch(games per condition so far, planned next, widest half-width)` after every batch."""
     start = time.perf_counter()
     rows: list[dict[str, Any]] = []
-    have, goal = 0, min(most, PILOT)
+    pilot_games = whole_groups(PILOT, study.group)  # duplicate seating: whole deal groups in every batch
+    most = whole_groups(most, study.group)
+    have, goal = 0, min(most, pilot_games)
     interrupted = False
     widest = math.inf
     while True:
@@ -109,13 +120,16 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
         if on_batch:
             on_batch(have, goal, widest)
     played = max((r["game"] for r in rows), default=-1) + 1
-    final = dataclasses.replace(study, games=max(have, 1) if not interrupted else max(played, 1))
+    # the games played decide the count (its rounding to whole groups is said in the note below)
+    final = dataclasses.replace(study, games=max(have, 1) if not interrupted else max(played, 1), asked=None)
+    cap = f"--games {most}" if study.asked is None or study.asked == most else \
+        f"--games {study.asked}, rounded up to {most} for whole deal groups"
     result = StudyResult(final, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs,
                          target=target)
     reached = widest <= target and not interrupted
     # the pilot is cut to the cap when --games is below it: say the pilot that was played, not PILOT
-    pilot = (f"a pilot of {PILOT} games per condition" if most >= PILOT
-             else f"the pilot of {PILOT} games per condition cut to the cap of {most} (--games {most})")
+    pilot = (f"a pilot of {pilot_games} games per condition" if most >= pilot_games
+             else f"the pilot of {pilot_games} games per condition cut to the cap of {most} ({cap})")
     goal = f"every headline interval was within ±{100 * target:g} pp"
     if reached:
         outcome = f"Reached after {have} games per condition (widest ±{100 * widest:.2f} pp)."
@@ -127,10 +141,13 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
         result.stopped = f"Ctrl-C stopped it before {goal}"
     else:
         outcome = (f"Not reached: stopped at {have} games per condition (widest ±{100 * widest:.2f} pp), "
-                   f"the cap (--games {most}).")
-        result.stopped = f"the cap (--games {most}) stopped it before {goal} (widest ±{100 * widest:.2f} pp)"
+                   f"the cap ({cap}).")
+        result.stopped = f"the cap ({cap}) stopped it before {goal} (widest ±{100 * widest:.2f} pp)"
     result.notes.append(
         f"Precision on demand: play until every headline interval (each seat's or team's win rate under each "
         f"condition) has a half-width of at most {100 * target:g} pp — the fixed-width stopping rule of Chow & "
-        f"Robbins (1965), checked after each batch, with {pilot}. {outcome}")
+        f"Robbins (1965), checked after each batch, with {pilot}"
+        + (f", every batch a multiple of {study.group} games: whole deal groups under every condition (duplicate "
+           f"seating)" if study.group > 1 else "")
+        + f". {outcome}")
     return result

@@ -19,7 +19,7 @@ from ..core.stats import Estimate
 from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share,
                        analyse, raise_flags)
 from .kernels import kernel_note
-from .study import StudyResult, replay_game
+from .study import StudyResult, replay_game, seating_note
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
 
@@ -220,8 +220,8 @@ def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
         fig.suptitle("Variants against their baseline (red: flagged)")
         fig.tight_layout()
         plots.append(("variants.png", "Each variant against its baseline, largest effect first; red points are "
-                      "flagged (significant after Holm's correction and at least the practical size). Rows that "
-                      "never vary are left out.", _figure_png(fig)))
+                      "flagged (significant after Holm's correction and at least the practical size). Rows with "
+                      "nothing to test (the same value in every game under both) are left out.", _figure_png(fig)))
     return plots
 
 
@@ -308,6 +308,20 @@ def played_text(result: StudyResult) -> str:
     return text
 
 
+RUN_LINE = "Run:"
+
+
+def run_line(result: StudyResult) -> str:
+    """How this run went: the one paragraph of a report that depends on the machine and the backend.
+    Everything else (results.csv, plots, records, every figure and table) repeats byte for byte from
+    the same command whatever `--jobs` or backend."""
+    rate = len(result.rows) / result.seconds if result.seconds > 0 else 0.0
+    return (f"{RUN_LINE} backend {result.backend} with {result.jobs} job(s), {result.seconds:.1f} s, {rate:.3g} "
+            f"games/s. Only this line depends on how the games were run: the same command repeats every other "
+            f"line, figure and table of this report, results.csv, the plots and the records byte for byte, "
+            f"whatever `--jobs` or backend.")
+
+
 def _tests(n: int) -> str:
     return f"{n} test" + "s" * (n != 1)
 
@@ -324,14 +338,16 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     flags = raise_flags(summaries, comparisons, alpha, min_effect)
     tests = sum(1 for s in summaries for x in s.lines if not x.hidden) + sum(
         1 for c in comparisons for x in c.lines if not x.hidden)
-    rate = done / result.seconds if result.seconds > 0 else 0.0
     b: list[tuple] = [("h1", f"Balance study: {study.game}")]
     setup = (f"{played_text(result)}; master seed {study.seed}; "
              f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "
              f"and bot effects separate). Fixed options: "
-             f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}. "
-             f"Backend {result.backend} with {result.jobs} job(s): {result.seconds:.1f} s, {rate:.3g} games/s.")
+             f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}.")
     b.append(("p", setup))
+    b.append(("p", run_line(result)))
+    seats_note = seating_note(study)
+    if seats_note:
+        b.append(("p", seats_note))
     played_in = kernel_note(study)
     if played_in:
         b.append(("p", played_in))
@@ -399,8 +415,9 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                     _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({100 * x.relative():+.0f} %)"),
                     f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), _flag_cell(x)] for x in c.shown()]))
         if c.hidden():
-            b.append(("p", "Not compared, because a side never varied (set by the rules, or too rare in these "
-                           "games): " + "; ".join(f"{x.what} ({x.hidden})" for x in c.hidden()) + "."))
+            b.append(("p", "Not compared, as there is nothing to test (the same value in every game under both "
+                           "conditions, or a value fixed by the rules under each, or a ratio with no denominator): "
+                           + "; ".join(f"{x.what} ({x.hidden})" for x in c.hidden()) + "."))
     if notable:
         b.append(("h2", "Notable games"))
         b.append(("p", "Replay any of them with `wasserspiele replay FILE`."))
@@ -410,19 +427,33 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                    for n in notable]))
     b.append(("h2", "Method"))
     b.append(("ul", [
-        "Each game's seed is derived from the master seed and the game's number alone, so a study "
-        "repeats exactly whatever `--jobs` or backend; every condition uses the same game seeds "
+        "Each game's seed is derived from the master seed and the game's number alone, so the same command "
+        "repeats every game, figure and table of this report whatever `--jobs` or backend (only the run line "
+        "says how the games were played and how long they took); every condition uses the same game seeds "
         "(common random numbers).",
         "Win rate = share of the win credit (a k-way shared win gives each 1/k; partners win whole); "
         "intervals: Wilson score.",
+        "The unit of every interval and test is what is independent: the game — or, with `--seating "
+        "duplicate`, the deal group (the games that replay one deal, which correlate), with cluster-robust "
+        "variances over the groups: shares get a Wilson interval and score test at the effective sample size "
+        "p(1 − p) / variance (Korn & Graubard), means and ratios a t interval over the groups.",
+        "Bots: a bot's win rate is its credit per seat played, with the game as the unit (a bot holding both "
+        "seats of a team wins or loses both at once; its seats are not independent samples). Two bots are "
+        "compared by the difference of their rates in the same games, with the variance of both at once over "
+        "the games (two bots at one table split its credit: with two players the difference is 2·p − 1); its "
+        "interval is a Wilson interval for (1 + difference) / 2 at the effective sample size, its test that "
+        "interval's score test (“paired score test”) — with two bots splitting each game 1 : 0 "
+        "exactly the Wilson interval and score test of one bot's share of the games.",
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
         "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
         "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
-        "(a count never below 0).",
+        "(a count never below 0, a share within 0 and 100 %).",
         "Tests: a share against the fair share — the score test (the one the Wilson interval inverts); "
         "two shares — the two-proportion z test; two means — Welch's t test; two pooled ratios — a z test "
         "on their delta-method standard errors. The conditions are tested as independent samples "
-        "(they share seeds, which only makes the tests conservative).",
+        "(they share seeds, which only makes the tests conservative). A share of 0 % or 100 % under one "
+        "condition is compared like any other; a line is left out only when it has the same value in every "
+        "game under both conditions, or a mean fixed by the rules under each (nothing to test).",
         f"Multiple comparisons: Holm's step-down correction over every test of the report ({tests} here), "
         "which keeps the chance of any false flag at or below α whatever the dependence between the tests — "
         "the seats' shares of one game sum to one, so their tests are negatively dependent, where the "
@@ -436,8 +467,6 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "every comparison by being longer. The margin in points is in each condition's table. A game's own "
         "yes/no measures (“games in which … at least once”) are per game and cannot be "
         "normalised: they can rise with length alone.",
-        "Bot win rates count each seat a bot played; seats of one game are not independent, so "
-        "treat those intervals as slightly optimistic.",
         "The full table is `results.csv` (one row per game).",
     ]))
     return b

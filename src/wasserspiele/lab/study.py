@@ -12,10 +12,11 @@ split over processes, and the same game seed is used under every condition
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..bots.runner import Played, RotatedSeating, Seating, Series
+from ..bots.runner import Played, RotatedSeating, Seating, Series, whole_groups
 from ..bots.runner import seating as make_seating
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadOption, WasserspieleError
@@ -49,6 +50,8 @@ class Study:
     base_options: tuple[tuple[str, Any], ...] = ()
     seating: Seating = RotatedSeating()
     kernels: bool = True           # fast paths: the game's compiled kernel (lab/kernels.py), lockstep (lab/lockstep.py)
+    group: int = 1                 # `games` is a multiple of it: whole deal groups under every condition (duplicate)
+    asked: int | None = None       # the --games asked for, where it was rounded up to whole groups
 
     @property
     def total(self) -> int:
@@ -57,6 +60,11 @@ class Study:
     def tasks(self, start: int = 0) -> list[tuple[int, int]]:
         """(condition, game index) of every game from game `start` on, in results-table order."""
         return [(c, i) for c in range(len(self.conditions)) for i in range(start, self.games)]
+
+    def group_of(self, cond: int) -> int:
+        """Games per deal group under condition `cond`: 1 with rotated seating (every game its own
+        deal), the number of teams with duplicate seating (every rotation of the line-up plays the deal)."""
+        return self.seating.group(self.conditions[cond].load(self.game), len(self.bots))
 
     def series(self, cond: int) -> Series:
         """The games of condition `cond`: the same game seeds under every condition
@@ -195,13 +203,32 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             specs = [parse_bot_spec("heuristic")]
         except BadOption:
             specs = [parse_bot_spec("random")]
+    group = 1
     for cond in conditions:
         g = cond.load(name)
         for spec in specs:
             check_spec(spec, g)
         seats.check(g, len(specs))
-    return Study(name, tuple(conditions), tuple(specs), games, seed, tuple(k for k, _ in axes),
-                 tuple(base.items()), seats, kernels)
+        group = math.lcm(group, seats.group(g, len(specs)))
+    # duplicate seating plays whole deal groups, as the arena and the leaderboard do: a deal played by only
+    # some rotations of the line-up would leave its seats (and bots) unbalanced
+    rounded = whole_groups(games, group)
+    return Study(name, tuple(conditions), tuple(specs), rounded, seed, tuple(k for k, _ in axes),
+                 tuple(base.items()), seats, kernels, group, games if rounded != games else None)
+
+
+def seating_note(study: Study, what: str = "--games") -> str:
+    """What duplicate seating means for a study's counts and intervals (empty for rotated seating)."""
+    if study.seating.name != "duplicate":
+        return ""
+    sizes = sorted({study.group_of(c) for c in range(len(study.conditions))})
+    groups = " or ".join(map(str, sizes))
+    text = (f"Duplicate seating: every rotation of the line-up over the seats (teams) plays the same deal, so the "
+            f"games come in deal groups of {groups}")
+    if study.asked is not None:
+        text += (f"; {what} {study.asked} was rounded up to {study.games}, whole groups under every condition "
+                 f"(a multiple of {study.group})")
+    return text + ". The deal group, not the game, is the unit of every interval and test."
 
 
 # ----------------------------------------------------------------------------- playing

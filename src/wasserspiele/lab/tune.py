@@ -15,8 +15,13 @@ Goals (each a number to make small):
 
 The result names the best values with the goal's 95 % interval, and every other
 candidate with the round it was dropped in: a designer sees how clear the choice is.
-When another candidate is tied with the survivor or its interval overlaps the
-survivor's, the report names no best but the candidates it cannot separate.
+When another candidate is tied with the survivor, its interval overlaps the survivor's,
+or its value is less than the practical size (`--min-effect`, as a report's flag needs)
+above it, the report names no best but the candidates it cannot separate.  The survivor
+is the last round's winner; a candidate dropped earlier (on fewer games) can show a
+lower value, and the verdict then says so rather than calling the survivor the lowest.
+Under duplicate seating every round is whole deal groups, and the deal group the unit
+of the goal's interval.
 """
 
 from __future__ import annotations
@@ -30,9 +35,10 @@ from typing import Any, Callable, Sequence
 from ..bots.runner import Backend
 from ..core.errors import BadOption
 from ..core.registry import game_class
-from ..core.stats import Estimate, mean_ci, wilson
+from ..core.stats import NONNEGATIVE, Z95, Estimate, wilson
 from .backends import run_study
-from .study import Study, make_study
+from .clustered import parts_ci, ratio_parts, share
+from .study import Study, make_study, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
 
@@ -45,6 +51,11 @@ class Candidate:
     dropped: int | None = None      # the round it was dropped after (None: still in / the winner)
     score: Estimate | None = None   # the goal's value (smaller is better) with its interval
     detail: str = ""
+    history: list[Estimate] = field(default_factory=list)  # the goal after each round it played (score.n games)
+
+    def at(self, games: int) -> Estimate | None:
+        """The goal as it stood after `games` games (the round that ranked it against another)."""
+        return next((e for e in self.history if e.n == games), None)
 
 
 def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
@@ -144,30 +155,50 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
 
 
 def goal_score(goal: str, study: Study, cand: Candidate) -> tuple[Estimate, str]:
-    """The goal's value for a candidate's games (smaller is better), its interval and a short reading."""
+    """The goal's value for a candidate's games (smaller is better), its interval and a short reading.
+    Under duplicate seating the deal group is the unit of the interval (games of one deal correlate)."""
     rows = cand.rows
     n = len(rows)
+    group = study.group_of(cand.cond)
+    units = [r["game"] // group for r in rows]
     if goal == "shorter":
-        e = mean_ci(r["actions"] for r in rows)
+        e = parts_ci(ratio_parts([r["actions"] for r in rows], None, units), NONNEGATIVE)
         return e, f"{e.fmt(digits=1)} actions per game"
     if goal == "decisive":
-        k = sum(1 for r in rows if r["shared"] or not r["winners"])
-        e = wilson(k, n)
+        e = share([int(bool(r["shared"] or not r["winners"])) for r in rows], units=units).est
         return e, f"{e.fmt(pct=True)} of games without a single winner"
-    teams = study.series(cand.cond).load().teams
+    return largest_gap(study.series(cand.cond).load().teams, rows, units)
+
+
+def largest_gap(teams, rows: list[dict[str, Any]], units: list[int]) -> tuple[Estimate, str]:
+    """fair-seats: the largest gap between a team's win rate and a fair share, with an interval that covers
+    it.  With two teams the gaps are one (the shares add up to one, but for games without a winner): the
+    95 % Wilson interval of a team's share, folded at the fair share.  With k > 2 teams every team gets a Wilson interval at 1 − 0.05/k
+    (Bonferroni): all k cover their teams at once with at least 95 %, and then the largest gap lies between the
+    largest lower and the largest upper distance of those intervals from the fair share — the interval given
+    (the 95 % interval of the worst team alone could end below the largest gap)."""
+    from scipy import stats
+    n = len(rows)
     fair = 1 / len(teams)
-    worst, worst_team = None, 0
+    k = 1 if len(teams) <= 2 else len(teams)
+    z = Z95 if k == 1 else float(stats.norm.ppf(1 - 0.025 / k))
+    worst = None
+    low = high = 0.0
     for t, team in enumerate(teams):
-        w = wilson(sum(sum(r["returns"][s] for s in team) / len(team) for r in rows), n)
-        if worst is None or abs(w.value - fair) > abs(worst.value - fair):
-            worst, worst_team = w, t
-    gap = abs(worst.value - fair)
-    lo, hi = sorted((abs(worst.low - fair), abs(worst.high - fair)))
-    if worst.low <= fair <= worst.high:
-        lo = 0.0
-    who = "seat" if len(teams[worst_team]) == 1 else "team of seat"
-    return (Estimate(gap, lo, hi, n),
-            f"{who} {teams[worst_team][0]} wins {worst.fmt(pct=True)} (fair {100 * fair:.1f} %)")
+        x = share([sum(r["returns"][s] for s in team) / len(team) for r in rows], units=units)
+        if x.n_eff <= 0:
+            return Estimate(float("nan"), float("nan"), float("nan"), 0), "no games"
+        w = wilson(x.value * x.n_eff, x.n_eff, z)
+        near, far = sorted((abs(w.low - fair), abs(w.high - fair)))
+        low = max(low, 0.0 if w.low <= fair <= w.high else near)
+        high = max(high, far)
+        if worst is None or abs(x.value - fair) > abs(worst[1].value - fair):
+            worst = (t, x.est)
+    t, e = worst
+    who = "seat" if len(teams[t]) == 1 else "team of seat"
+    also = f"; interval over all {k} {'seats' if who == 'seat' else 'teams'} at once (Bonferroni)" if k > 1 else ""
+    return (Estimate(abs(e.value - fair), low, high, n),
+            f"{who} {teams[t][0]} wins {e.fmt(pct=True)} (fair {100 * fair:.1f} %){also}")
 
 
 @dataclass
@@ -177,22 +208,34 @@ class TuneResult:
     candidates: list[Candidate]
     rounds: list[tuple[int, int]]   # (candidates in the round, games per candidate after it)
     interrupted: bool = False
+    min_effect: float = 0.03        # the smallest lead worth naming a best (pp; % of the best for `shorter`)
 
     @property
     def best(self) -> Candidate:
         alive = [c for c in self.candidates if c.dropped is None]
         return min(alive or self.candidates, key=lambda c: c.score.value if c.score else math.inf)
 
+    def practical(self) -> float:
+        """The smallest lead worth acting on: --min-effect in percentage points for the shares
+        (fair-seats, decisive), that fraction of the best's value for `shorter` (actions per game)."""
+        best = self.best
+        if self.goal == "shorter":
+            return self.min_effect * abs(best.score.value) if best.score else 0.0
+        return self.min_effect
+
     def rivals(self) -> list[Candidate]:
-        """The other candidates the best is not separable from: tied with it, or with a goal interval
-        that overlaps the best one's (the 95 % intervals the report prints).  The halving itself ranks
-        by the point value alone and breaks a tie by the order of the candidates, so its survivor is
-        only *the* best when this list is empty."""
+        """The other candidates the best is not separable from: tied with it, with a goal interval
+        that overlaps the best one's (the 95 % intervals the report prints), or ahead of it by less than
+        the practical size (`min_effect`, as a report's flag needs).  The halving itself ranks by the
+        point value alone and breaks a tie by the order of the candidates, so its survivor is only *the*
+        best when this list is empty."""
         best = self.best
         if best.score is None:
             return [c for c in self.candidates if c is not best]
+        margin = self.practical()
         return [c for c in self.candidates if c is not best and c.score is not None
-                and (c.score.value <= best.score.value or c.score.low <= best.score.high)]
+                and (c.score.value <= best.score.value or c.score.low <= best.score.high
+                     or c.score.value - best.score.value < margin)]
 
     def games(self) -> int:
         return sum(len(c.rows) for c in self.candidates)
@@ -201,14 +244,15 @@ class TuneResult:
 def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players: Sequence[str] = (),
          bots: Sequence[str] = (), options: Sequence[str] = (), first: int = 100, seed: int = 0,
          seating: str = "rotated", progress: Callable[[int], None] | None = None,
-         on_round: Callable[[int, list[Candidate]], None] | None = None) -> TuneResult:
-    """Successive halving over the combinations of the varied option values."""
+         on_round: Callable[[int, list[Candidate]], None] | None = None, min_effect: float = 0.03) -> TuneResult:
+    """Successive halving over the combinations of the varied option values.  Under duplicate seating
+    the first round is rounded up to whole deal groups (doubling keeps them whole)."""
     plan = plan_tune(game, vary, goal, players=players, options=options, first=first)
     study = make_study(game, players=players, bots=bots, options=[*options, *plan.fixed], compare=plan.compare,
                        games=first, seed=seed, seating=seating)
     cands = [Candidate(c.label, i) for i, c in enumerate(study.conditions)]
     alive = list(cands)
-    have, goal_games, rnd = 0, first, 0
+    have, goal_games, rnd = 0, study.games, 0
     rounds: list[tuple[int, int]] = []
     interrupted = False
     while True:
@@ -219,6 +263,7 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
             cand.rows.append(dict(r, cond=cand.cond))
         for c in alive:
             c.score, c.detail = goal_score(goal, study, c)
+            c.history.append(c.score)
         rounds.append((len(alive), goal_games))
         if part.interrupted:
             interrupted = True
@@ -237,7 +282,7 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
         if on_round:
             on_round(rnd, alive)
         goal_games *= 2
-    return TuneResult(study, goal, cands, rounds, interrupted)
+    return TuneResult(study, goal, cands, rounds, interrupted, min_effect)
 
 
 WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
@@ -248,10 +293,46 @@ WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair shar
 SHOWN = 8  # rivals named in the verdict; the table lists every candidate
 
 
+def _size(result: TuneResult) -> str:
+    """The practical size as the verdict states it."""
+    if result.goal == "shorter":
+        return f"{100 * result.min_effect:g} % of its value (--min-effect)"
+    return f"{100 * result.min_effect:g} pp (--min-effect)"
+
+
+def earlier(result: TuneResult) -> str:
+    """The survivor against candidates dropped in earlier rounds that now show a lower value: each was
+    ranked on fewer games, against the survivor's value on those same games (the halving's only
+    comparison); the survivor's final value has more games behind it."""
+    best = result.best
+    pct = result.goal != "shorter"
+    lower = sorted((c for c in result.candidates if c is not best and c.dropped is not None and c.score is not None
+                    and c.score.value < best.score.value), key=lambda c: (c.score.value, c.cond))
+    if not lower:
+        return ""
+    parts = []
+    for c in lower[:SHOWN]:
+        then = best.at(len(c.rows))
+        if then is None:
+            when = f", dropped after round {c.dropped}"
+        else:  # the halving keeps the lower value, and a tie goes to the candidate listed first
+            how = "tied with" if then.value == c.score.value else "behind"
+            tie = " (a tie goes to the candidate listed first)" if how == "tied with" else ""
+            when = (f", {how} {best.label}'s {then.fmt(pct=pct, digits=1)} on those games when it was dropped "
+                    f"after round {c.dropped}{tie}")
+        parts.append(f"{c.label} ({c.score.fmt(pct=pct, digits=1)} over {len(c.rows)} games{when})")
+    more = f" and {len(lower) - SHOWN} more (the table)" if len(lower) > SHOWN else ""
+    shows = "one of them shows" if len(lower) == 1 else f"{len(lower)} of them show"
+    return (f" Candidates dropped earlier were ranked on fewer games, and {shows} a lower value than the "
+            f"survivor's final one: {', '.join(parts)}{more}; the halving compares candidates only on the same "
+            f"games, so the survivor is not the lowest of all.")
+
+
 def verdict(result: TuneResult) -> str:
     """The headline of the tuning report (and of the console): the best values only when no other
-    candidate is tied with them or within their interval; otherwise that no candidate is clearly
-    better, naming the ones that are not separable."""
+    candidate is tied with them, within their interval or closer than the practical size; otherwise that
+    no candidate is clearly better, naming the ones that are not separable.  The survivor is called the
+    lowest only when it is: a candidate dropped early (on fewer games) can show a lower value."""
     best, rivals = result.best, result.rivals()
     pct = result.goal != "shorter"
     what = WHAT[result.goal]
@@ -261,7 +342,8 @@ def verdict(result: TuneResult) -> str:
 
     if not rivals:
         return (f"**Best: {best.label}** — {what} {best.score.fmt(pct=pct, digits=1)} over {len(best.rows)} games "
-                f"({best.detail}); every other candidate's interval lies above it.")
+                f"({best.detail}); every other candidate's interval lies above it, and its value by at least "
+                f"{_size(result)}.")
     if len(rivals) == len(result.candidates) - 1 and all(c.score.value == best.score.value for c in rivals):
         return (f"**No candidate is better than the others**: all {len(result.candidates)} scored {value(best)} "
                 f"({what}). The halving kept {best.label} only because a tie goes to the candidate listed "
@@ -271,10 +353,12 @@ def verdict(result: TuneResult) -> str:
                       f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
     if len(rivals) > SHOWN:
         shown += f" and {len(rivals) - SHOWN} more (the table)"
-    return (f"**No clear best**: {best.label} scored lowest — {what} {best.score.fmt(pct=pct, digits=1)} over "
-            f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it or "
-            f"within its 95 % interval, so not clearly worse: {shown}. More games per candidate (--games) may "
-            f"separate them.")
+    lowest = all(c.score is None or c.score.value >= best.score.value for c in result.candidates)
+    head = "scored lowest" if lowest else "survived the halving"
+    return (f"**No clear best**: {best.label} {head} — {what} {best.score.fmt(pct=pct, digits=1)} over "
+            f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it, "
+            f"within its 95 % interval or less than {_size(result)} above it, so not clearly worse: {shown}."
+            f"{earlier(result)} More games per candidate (--games) may separate them.")
 
 
 def tune_markdown(result: TuneResult) -> str:
@@ -287,6 +371,9 @@ def tune_markdown(result: TuneResult) -> str:
              f"(by {what}) went on with twice the games; all candidates play the same game seeds. "
              f"Bots: {', '.join(f'`{b.text}`' for b in study.bots)}; master seed {study.seed}; "
              f"{result.games()} games in all.", ""]
+    note = seating_note(study, "--games")
+    if note:
+        lines += [note, ""]
     if result.interrupted:
         lines += ["**Interrupted**: the ranking is of the games that finished.", ""]
     lines += [verdict(result), ""]
@@ -296,5 +383,12 @@ def tune_markdown(result: TuneResult) -> str:
         lines.append(f"| {c.label} | {len(c.rows)} | {c.score.fmt(pct=result.goal != 'shorter', digits=1)} | "
                      f"{c.detail} | {c.dropped if c.dropped is not None else '–'} |")
     lines += ["", "Candidates dropped early played fewer games, so their intervals are wider; a candidate "
-                  "whose interval overlaps the survivor's is not clearly worse."]
+                  "whose interval overlaps the survivor's, or whose value is less than the practical size "
+                  f"({_size(result)}) above it, is not clearly worse. The halving ranks candidates only on the "
+                  "same games: a value in this table from fewer games is not comparable with the survivor's "
+                  "final value."]
+    if result.goal == "fair-seats" and len(study.series(0).load().teams) > 2:
+        lines += ["", "fair-seats with more than two seats (teams): the goal is the largest gap of any seat, and its "
+                      "interval comes from simultaneous Wilson intervals of every seat (Bonferroni), so it covers "
+                      "the largest gap with at least 95 %."]
     return "\n".join(lines) + "\n"
