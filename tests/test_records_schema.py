@@ -30,3 +30,15 @@ def test_malformed_records_name_the_field(doc, message):
     with pytest.raises(BadRecord) as err:
         parse_record(doc)
     assert str(err.value).startswith(message)
+
+
+def test_a_null_setup_beside_a_seed_deals_the_seed():
+    """`"setup": null, "seed": 3` passed the check (null counts as not given) but replay saw the
+    key and dealt an unseeded game: two replays of one record disagreed."""
+    from wasserspiele.core.records import replay
+
+    doc = {"game": "wasserloch", "setup": None, "seed": 3, "actions": []}
+    first, second, seeded = replay(doc), replay(doc), replay({"game": "wasserloch", "seed": 3})
+    assert first.record()["setup"] == second.record()["setup"] == seeded.record()["setup"]
+    _, parsed = parse_record({"game": "watten", "seed": None, "setup": {"deals": []}})
+    assert "setup" in parsed and "seed" not in parsed

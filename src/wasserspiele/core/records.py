@@ -81,7 +81,8 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
         raise BadRecord("setup: give exactly one of setup or seed")
     if shape.setup is not None:
         game.validate_setup(doc["setup"])
-    return game, dict(doc)
+    # null stands for a field not given: the callers then find only the one that deals
+    return game, {k: v for k, v in doc.items() if not (k in ("setup", "seed") and v is None)}
 
 
 def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = None) -> State:
