@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Regenerates every committed balance study in docs/reports/ (about 2 hours on 2 shared cores,
-# most of it the studies with search bots).  LAB_JOBS=1 keeps it to one core.
+# Regenerates every committed balance study in docs/reports/ (several hours on 2 shared cores,
+# most of it the studies with search bots: the Seven Waters, Watten and Wildwasser *-strongest
+# report.md each record 1.5-2 hours on one core).  LAB_JOBS=1 keeps it to one core.
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
 set -euo pipefail
@@ -29,8 +30,9 @@ run wildwasser-2p-seats     wildwasser --players 2 --games 3000
 # follow-up of wasserloch-tips: the bot that follows only the first tip, played (about 2 minutes)
 run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:keep_pairs=0,grow_herds=0,watch_eights=0"
 # the `hard` level (ISMCTS, 200 iterations a decision) in every seat; Seven Waters names 200 iterations
-# as `ismcts:iterations=200` (its `hard` is 40 now, and a level's CPU safety net can fire on a busy
-# machine, after which the games would not repeat).  Watten was stopped at 60 of 200 games (Ctrl-C)
+# as `ismcts:iterations=200` (its `hard` is 200 iterations with numba but 40 without, the manifest's
+# `python_levels`, and a level's CPU safety net can fire on a busy machine, after which the games
+# would not repeat).  Watten was stopped at 60 of 200 games (Ctrl-C)
 # in every seat: about 3 hours on one core; read the intervals, the samples are still modest
 run watten-strongest        watten --bots hard --games 60
 run seven-waters-strongest  seven_waters --bots ismcts:iterations=200 --games 60

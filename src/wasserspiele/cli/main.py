@@ -97,7 +97,7 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -
 
 @main.command("replay")
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="print the final position as JSON (records.md)")
+@click.option("--json", "as_json", is_flag=True, help="print the final position as JSON (docs/records.md)")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def replay_cmd(file, as_json, lang) -> None:
     """Replay a record FILE and show the final position."""
