@@ -311,7 +311,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
 
     async def api_table(request: Request) -> Response:
         table = await hub_of(request).open(request.path_params["table_id"])
-        return JSONResponse(table.message_for(await table.seat_of(_bearer(request))))
+        seat = await table.seat_of(_bearer(request))
+        await table.until_saved()  # a move applied but not yet stored is not shown
+        return JSONResponse(table.message_for(seat))
 
     async def api_move(request: Request) -> Response:
         table = await hub_of(request).open(request.path_params["table_id"])
@@ -406,6 +408,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                     elif isinstance(msg, schemas.Ping):
                         conn.push(json.dumps({"type": "pong"}))
                     else:
+                        await table.until_saved()  # a sync shows only stored moves
                         conn.push(encode(table.message_for(seat)))
                 except (Refused, schemas.Invalid) as exc:
                     conn.push(json.dumps(_refused(exc).to_json(lang)))

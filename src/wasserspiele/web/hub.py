@@ -261,7 +261,7 @@ class LiveTable:
         """Rebuild the position from the database (another process wrote first), keep the
         clients and push them the position as stored."""
         async with self.lock:
-            await self._until_saved()  # moves in flight are stored or refused: then read
+            await self.until_saved()  # moves in flight are stored or refused: then read
             await self._reload()
 
     async def _reload(self) -> None:
@@ -286,7 +286,7 @@ class LiveTable:
         async with self.lock:
             # our own unsaved moves first: committed, they count in the version; refused,
             # the table was reloaded (never play another process's moves on top of them)
-            await self._until_saved()
+            await self.until_saved()
             if self.hub.tables.get(self.id) is not self:
                 return
             if self._save_failed:
@@ -407,7 +407,12 @@ class LiveTable:
         return encode_each(messages)
 
     def broadcast(self) -> None:
-        """Push every client its own message (one per seat, however many clients it has)."""
+        """Push every client its own message (one per seat, however many clients it has).
+        Not while a move applied here is unsaved: clients only ever see stored moves, and
+        `_saved` pushes the position once they are (a name, a newcomer, a seat going offline
+        meanwhile are in that push)."""
+        if self.unsaved:
+            return
         live = []
         for c in list(self.conns):
             if c.closed:
@@ -440,7 +445,8 @@ class LiveTable:
         conn.start()
         self.last_used = asyncio.get_running_loop().time()
         if conn.seat is None:  # a spectator changes nobody's view: only the newcomer is told
-            conn.push(encode(self.message_for(None)))
+            if not self.unsaved:  # (else the push after the save tells it, as broadcast says)
+                conn.push(encode(self.message_for(None)))
         else:
             self.broadcast()  # the newcomer gets its state; the others see who is online
 
@@ -561,10 +567,12 @@ class LiveTable:
             self._all_saved.set_result(None)
             self._all_saved = None
 
-    async def _until_saved(self) -> None:
+    async def until_saved(self) -> None:
         """Wait until every move applied here has been committed or refused, and the
         position pushed (under the lock no new move is applied meanwhile; without it, the
-        moves queued meanwhile are waited for too)."""
+        moves queued meanwhile are waited for too).  Whatever shows the position outside
+        a push (an HTTP read, a sync) waits for this first: no one is shown a move that
+        is not stored."""
         if self.unsaved:
             if self._all_saved is None:
                 self._all_saved = asyncio.get_running_loop().create_future()
@@ -575,10 +583,10 @@ class LiveTable:
         database (a later move queued on top of it fails with it: its version is gone)."""
         try:
             await asyncio.shield(saved)  # a cancelled request leaves the transaction intact
-            await self._until_saved()    # the moves queued after it too: the position is pushed
+            await self.until_saved()    # the moves queued after it too: the position is pushed
         except Conflict:
             async with self.lock:  # once for all the moves that failed together
-                await self._until_saved()
+                await self.until_saved()
                 if self.hub.tables.get(self.id) is not self:  # a move queued before failed to save
                     raise Refused("storage", Reason("server.earlier_unsaved"), 503) from None
                 if self._save_failed:
@@ -840,7 +848,7 @@ class Hub:
         process, joins that one: the id is stored with the finished table, and the database
         decides which of two racing requests makes it.  Each seat's token at the rematch is
         derived from its token here (`rematch_token`); its hash is stored when it asks."""
-        await table._until_saved()  # the last move is committed (or refused) first
+        await table.until_saved()  # the last move is committed (or refused) first
         if not table.state.is_terminal():
             raise Refused("running", Reason("server.rematch_running"), 409)
         # memory may not know it yet (another process made it): the database is asked
