@@ -14,6 +14,8 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -134,3 +136,15 @@ def finished_table(server: Server, game: str = "wasserloch", options: dict | Non
         server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
                     tokens[seat])
     raise RuntimeError(f"{game}: no end within 5000 moves")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium driven by Playwright, one per test module (modules import this
+    fixture; each skips itself first when Chromium or Playwright is missing)."""
+    from playwright import sync_api
+
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()

@@ -8,21 +8,13 @@ import os
 
 import pytest
 
-from .browser_support import (ARGS, CHROMIUM, GAMES, TIMEOUT_MS, Server, finished_table, mid_game_table,
-                              new_context, players_of)
+from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
+                              mid_game_table, new_context, players_of)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 axe_sync = pytest.importorskip("axe_playwright_python.sync_playwright", reason="axe-playwright-python is not installed")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,8 @@ import os
 
 import pytest
 
-from .browser_support import ARGS, CHROMIUM, GAMES, TIMEOUT_MS, Server, finished_table, mid_game_table
+from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
+                              mid_game_table)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -30,14 +31,6 @@ LAYOUTS = {
 # a first-time player's name form: there the hand may start on the first screen and end
 # a few pixels below it (the page scrolls, nothing covers it)
 HAND_ON_FIRST_SCREEN = [name for name in LAYOUTS if not name.startswith("small")]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")
