@@ -184,6 +184,11 @@ class Test:
     p: float
 
 
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile of p (z of a two-sided level 1 − α is normal_quantile(1 − α/2))."""
+    return float(_scipy().norm.ppf(p))
+
+
 def two_sided_z(z: float) -> float:
     """The two-sided p-value of a standard normal statistic."""
     return float(2 * _scipy().norm.sf(abs(z)))

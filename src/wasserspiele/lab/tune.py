@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 from ..bots.runner import Backend
 from ..core.errors import BadOption
 from ..core.registry import game_class
-from ..core.stats import NONNEGATIVE, Z95, Estimate, wilson
+from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
 from .clustered import parts_ci, ratio_parts, share
 from .study import Study, make_study, seating_note
@@ -177,11 +177,10 @@ def largest_gap(teams, rows: list[dict[str, Any]], units: list[int]) -> tuple[Es
     (Bonferroni): all k cover their teams at once with at least 95 %, and then the largest gap lies between the
     largest lower and the largest upper distance of those intervals from the fair share — the interval given
     (the 95 % interval of the worst team alone could end below the largest gap)."""
-    from scipy import stats
     n = len(rows)
     fair = 1 / len(teams)
     k = 1 if len(teams) <= 2 else len(teams)
-    z = Z95 if k == 1 else float(stats.norm.ppf(1 - 0.025 / k))
+    z = Z95 if k == 1 else normal_quantile(1 - 0.025 / k)
     worst = None
     low = high = 0.0
     for t, team in enumerate(teams):
