@@ -24,7 +24,7 @@ from typing import Any, Callable
 from ..core.registry import load
 from ..core.stats import ANY, NONNEGATIVE, Estimate, Test, holm
 from .clustered import (Share, paired_difference, parts_ci, parts_difference, ratio_parts, share,
-                        share_difference, share_test)
+                        share_difference, share_test, unit_name, units_of)
 from .measures import Measure, measures_for
 from .study import Study, StudyResult
 
@@ -112,15 +112,9 @@ class ConditionSummary:
         return f"seat {team[0]}" if len(team) == 1 else "team of seats " + " & ".join(map(str, team))
 
 
-def units_of(rows: list[dict], group: int = 1) -> list[int]:
-    """The independent unit of each row: the game (rotated seating), or the deal group of `group`
-    games that share one deal (duplicate seating)."""
-    return [r["game"] // group for r in rows]
-
-
 def unit_words(group: int) -> str:
     """How a test names its unit: '' for games one by one, else the deal groups."""
-    return "" if group == 1 else " (deal groups as units)"
+    return "" if group == 1 else f" ({unit_name(group)} as units)"
 
 
 def measure_bounds(m: Measure) -> tuple[float, float]:
@@ -216,8 +210,7 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
     bot_share = {b: share(*columns[b], units=units) for b in bots if math.fsum(columns[b][1])}
     bot_win = {b: x.est for b, x in bot_share.items()}
     ref = next(iter(bot_share), None)
-    versus = {b: paired_difference(*columns[b], *columns[ref], units, f"paired score test over "
-                                   f"{'games' if group == 1 else 'deal groups'}")
+    versus = {b: paired_difference(*columns[b], *columns[ref], units, f"paired score test over {unit_name(group)}")
               for b in bot_share if b != ref}
     bot_vs_first = {b: d for b, (d, _) in versus.items()}
     own = measures_for(game)
@@ -245,7 +238,7 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
         for b, x in bot_share.items():
             summary.lines.append(Line("bots", f"bot `{b}` win rate per seat played", None, x.est, _against(x.est, fair),
                                       True, share_test(x, fair, f"score test against {100 * fair:.1f} % "
-                                                                 f"({'games' if group == 1 else 'deal groups'} as units)"),
+                                                                 f"({unit_name(group)} as units)"),
                                       fair, math.sqrt(fair * (1 - fair))))
         for b, (d, test) in versus.items():
             summary.lines.append(Line("bots", f"bot `{b}` against `{ref}`", bot_win[ref], bot_win[b], d, True, test))

@@ -35,6 +35,17 @@ from ..core.stats import (ANY, NONE, Z95, Estimate, Test, proportion_difference,
                           two_proportion_test, two_sided_t, two_sided_z, wilson, within)
 
 
+def units_of(rows: Sequence[dict], group: int = 1) -> list[int]:
+    """The independent unit of each game row: the game (rotated seating), or the deal group of
+    `group` games that share one deal (duplicate seating)."""
+    return [r["game"] // group for r in rows]
+
+
+def unit_name(group: int) -> str:
+    """What the unit is called: games one by one, or deal groups."""
+    return "games" if group == 1 else "deal groups"
+
+
 def _sums(values: Sequence[float], units: Sequence[Hashable]) -> list[float]:
     """Σ of the values of each unit (in the order the units first appear)."""
     out: dict[Hashable, float] = {}

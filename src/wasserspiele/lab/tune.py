@@ -37,7 +37,7 @@ from ..core.errors import BadOption
 from ..core.registry import game_class
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
-from .clustered import parts_ci, ratio_parts, share
+from .clustered import parts_ci, ratio_parts, share, units_of
 from .study import Study, make_study, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
@@ -159,8 +159,7 @@ def goal_score(goal: str, study: Study, cand: Candidate) -> tuple[Estimate, str]
     Under duplicate seating the deal group is the unit of the interval (games of one deal correlate)."""
     rows = cand.rows
     n = len(rows)
-    group = study.group_of(cand.cond)
-    units = [r["game"] // group for r in rows]
+    units = units_of(rows, study.group_of(cand.cond))
     if goal == "shorter":
         e = parts_ci(ratio_parts([r["actions"] for r in rows], None, units), NONNEGATIVE)
         return e, f"{e.fmt(digits=1)} actions per game"
