@@ -328,7 +328,7 @@ def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(bro
     ("en-US", "Accept – the hand is then worth 3", "Concede – {team} score 2 points",
      "{who} raises: if accepted the hand is worth 3."),
 ])
-def test_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, server, locale, accept, concede, raised):
+def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, server, locale, accept, concede, raised):
     """WA-6: the answering seat saw only "Platz 0 bietet." and the buttons Annehmen /
     Aufgeben, not what the hand is worth if accepted nor what the raisers get if not."""
     table = server.post("/api/tables", {"game": "watten", "options": {"raising": True, "hand_value": 2},
