@@ -355,3 +355,32 @@ def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, serve
     assert dict(names) == {"accept": accept, "concede": concede.format(team=team)}, names
     assert raised.format(who=who(seat)) in page.inner_text("#log")
     ctx.close()
+
+
+@pytest.mark.parametrize("locale,words", [("de-DE", "Du bist nicht am Zug."), ("en-US", "It is not your turn.")])
+def test_wa_3_2_a_card_tapped_off_turn_is_refused_for_the_turn_not_for_following_suit(browser, server, locale,
+                                                                                        words):
+    """A seat that had played its card to a trick and tapped another was told "Du musst
+    bedienen: diese Karte darfst du jetzt nicht spielen." (WA-3.2) though its hand held
+    no card of the led suit: the page asked the game why before asking whose turn it is.
+    Refusals come in the server's order: the turn first, then the rule."""
+    table = server.post("/api/tables", {"game": "watten", "options": {"signals": "off"},
+                                        "seats": [{"kind": "human"}] * 4})
+    tokens = [s["token"] for s in table["seats"]]
+    for _ in range(4):  # over HTTP: trump, then the first cards, until a seat has played to the trick
+        st = server.get(f"/api/tables/{table['id']}")
+        seat = st["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, tokens[seat])
+        if mine["view"]["phase"] == "play":
+            break
+    assert mine["view"]["phase"] == "play" and server.get(f"/api/tables/{table['id']}")["waiting"] != [seat]
+    ctx = new_context(browser, "desktop", locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][seat]["link"])
+    page.wait_for_selector("#hand [data-key^='hand:']")
+    page.locator("#hand [data-key^='hand:']").first.click(force=True)  # aria-disabled, yet it explains
+    page.wait_for_selector("#notice")
+    assert page.inner_text("#notice").strip() == words
+    ctx.close()

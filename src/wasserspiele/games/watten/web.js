@@ -36,9 +36,10 @@ export default {
 
   name(key) { return cardName(key.slice(5)); },
 
+  // asked only on the seat's own turn; in the play phase a card goes to the server
+  // (guess), which names the suit to follow and the cards that follow it
   explain(key, view) {
-    if (view.phase !== "play") return t("watten.why_phase", { p: t(`watten.phase.${view.phase}`) });
-    return t("watten.why_card");
+    return view.phase !== "play" ? t("watten.why_phase", { p: t(`watten.phase.${view.phase}`) }) : null;
   },
 
   seatInfo(view, seat) {

@@ -431,7 +431,12 @@ function tablePage(tableId) {
   function explain(key, node) {
     const game = GAMES[msg.game];
     const at = msg;
-    const text = () => (game.explain && game.explain(key, at.view, at)) || (at.legal.length ? t("not_now") : t("not_your_turn_now"));
+    // In the server's order of refusals: the game's end, the turn, then the rule.  A
+    // game's own explanation speaks of the moves of the seat to move, so it is asked
+    // only then (off turn, Watten's "you must follow" would be false).
+    const text = () => (at.terminal ? t("game_over")
+      : !at.legal.length ? t("not_your_turn_now")
+      : (game.explain && game.explain(key, at.view, at)) || t("not_now"));
     notice = { text, cls: "info", key };
     render();
   }
