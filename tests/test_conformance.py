@@ -177,6 +177,10 @@ def test_views_never_leak_and_sampled_worlds_keep_the_view(name, players):
             world = state.sample_world(seat, random.Random(rng.random()))
             assert world.view(seat) == v, f"sampled world changes seat {seat}'s view"
             assert world.view(None) == state.view(None), "sampled world changes the public view"
+            # the running scores shown beside the views (web) must not tell what they hide
+            for who in (seat, None):
+                assert world.scores_seen_by(who) == state.scores_seen_by(who), \
+                    f"scores seen by {who} tell a hidden card"
             assert world.components() == state.components()
             if world.state_json() != state.state_json():
                 differed += 1

@@ -47,6 +47,7 @@ def test_every_message_is_the_seats_own_view_and_nothing_more(db_url, game):
                 msg = msgs[-1]
                 assert set(msg) == TABLE_KEYS
                 assert msg["seat"] == s and msg["view"] == json.loads(json.dumps(st.view(s)))
+                assert msg["scores"] == st.scores_seen_by(s)  # not scores(): a running score may count a hidden card
                 committed = {k: str(v) for k, v in st.committed().items()}
                 assert msg["my_choice"] == committed.get(s)
                 expected = ([str(a) for a in st.legal_actions(s)]

@@ -262,6 +262,14 @@ class State(ABC):
     def scores(self) -> list[float]:
         """Score per seat, final or so far (team games: the team's score for each partner)."""
 
+    def scores_seen_by(self, seat: int | None) -> list[float]:
+        """The scores as `seat` (None: a spectator) can know them: what a running game
+        shows beside its views.  `scores()` itself where every part of a score is
+        public, as in most games; a game whose scores count something hidden (Seven
+        Waters' secret theme) leaves that part of the other seats' scores out until
+        the end (conformance: a sampled world of the seat shows the same)."""
+        return self.scores()
+
     @abstractmethod
     def winners(self) -> list[int]:
         """Seats that won (several on a shared win or a team); [] while running."""

@@ -353,7 +353,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                              "players": table.game.players, "teams": [list(t) for t in table.game.teams],
                              "action": record["actions"][step - 1] if step else None,
                              "view": st.view(None), "terminal": st.is_terminal(),
-                             "scores": st.scores(), "winners": st.winners() if st.is_terminal() else []})
+                             "scores": st.scores_seen_by(None), "winners": st.winners() if st.is_terminal() else []})
 
     async def ws_table(websocket: WebSocket) -> None:
         hub: Hub = websocket.app.state.hub

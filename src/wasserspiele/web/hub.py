@@ -374,7 +374,6 @@ class LiveTable:
             "waiting": to_move,
             "chosen": sorted(chosen),          # who has chosen in a simultaneous phase (not what)
             "terminal": terminal,
-            "scores": st.scores(),
             "winners": st.winners() if terminal else [],
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online}
                       for s in self.seats],
@@ -388,6 +387,8 @@ class LiveTable:
         if seat is not None and seat in msg["to_move"]:
             legal = [str(a) for a in self.state.legal_actions(seat)]
         msg["seat"] = seat
+        # a seat's own: a game's running score may count a hidden card (Seven Waters' theme)
+        msg["scores"] = self.state.scores_seen_by(seat)
         msg["view"] = self.state.view(seat) if view is None else view
         mine = self.state.committed().get(seat) if seat in msg["chosen"] else None
         msg["my_choice"] = str(mine) if mine is not None else None

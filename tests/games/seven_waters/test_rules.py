@@ -374,6 +374,22 @@ def test_sw_5_2_seed_scoring_example_is_32():
     assert s.scores()[0] == 32
 
 
+def test_sw_4_3d_a_running_score_seen_by_another_seat_leaves_the_secret_theme_out():
+    """SW-4.3d: the theme lies face down.  The web showed every seat the running totals
+    (`scores()`), whose difference to the public parts was the theme count and named
+    the suit; `scores_seen_by` leaves another seat's theme points out until the end."""
+    s = new_state(lines=(DEFAULT_LINES, None))  # seat 0's lines hold 2H 4H 7H 9H
+    place(s, 0, "theme", "3H")
+    place(s, 0, "river", "6H 7C 8H")
+    full = s.scores()
+    theme = s.breakdown(0)["theme"]
+    assert theme == 7  # 3H, 6H, 8H and the four hearts of the lines
+    assert s.scores_seen_by(0) == full  # a seat knows its own theme
+    assert s.scores_seen_by(1) == [full[0] - theme, full[1]] == s.scores_seen_by(None)
+    s.over = True
+    assert s.scores_seen_by(1) == s.scores_seen_by(None) == full  # turned up at the end (SW-5.2)
+
+
 def test_sw_5_2_scoring_table_is_one_constant():
     assert SCORING == {"slides": 2, "river": 1, "pool": 5, "theme": 1, "hand": -1, "discards": -2}
 

@@ -42,6 +42,7 @@ SCORING: dict[str, int] = {
 
 
 _WEIGHTS = tuple(SCORING.values())
+_THEME = list(SCORING).index("theme")  # the category a secret theme scores in
 _CARD_INDEX = attrgetter("index")
 DECK_NAMES = tuple(c.name for c in ALL_CARDS)
 BY_NAME = {c.name: c for c in ALL_CARDS}
@@ -887,6 +888,21 @@ class SevenWatersState(SevenWatersData, State):
         """SW-5.2: each seat's total (so far, while the game runs)."""
         weights = _WEIGHTS
         return [sum(w * n for w, n in zip(weights, self._counted(s))) for s in (0, 1)]
+
+    def scores_seen_by(self, seat: int | None) -> list[float]:
+        """SW-4.3d, SW-5.2 as `seat` can know them: a theme lies face down until the end,
+        so while the game runs another seat's total leaves out its theme points (with
+        them, the difference to the public parts named the secret suit)."""
+        if self.over:
+            return self.scores()
+        weights = _WEIGHTS
+        out = []
+        for s in (0, 1):
+            counted = self._counted(s)
+            if s != seat:
+                counted = (*counted[:_THEME], 0, *counted[_THEME + 1:])
+            out.append(sum(w * n for w, n in zip(weights, counted)))
+        return out
 
     def winners(self) -> list[int]:
         """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""
