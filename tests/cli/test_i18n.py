@@ -73,7 +73,7 @@ def _sweep(name: str, seed: int, lang: str = "de"):
         yield r.render_view(view, lang)
         yield r.render_result(view, lang)
     if hasattr(r, "legend"):
-        yield r.legend(lang)
+        yield r.legend(state.view(None), lang)
 
 
 @pytest.mark.parametrize("name", SHIPPED)

@@ -271,7 +271,7 @@ class PlaySession:
                 lines.append(self.t("help_words", words=", ".join(words)))
         legend = getattr(r, "legend", None)
         if legend is not None:
-            lines.append(legend(self.lang))
+            lines.append(legend(self.state.view(None), self.lang))
         return "\n".join(lines)
 
     def ask(self, seat: int, r) -> Any:

@@ -13,7 +13,7 @@ Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
   show_action(text, lang) -> str        an action's notation as the board shows it
   read_action(text, lang) -> str        typed text (German words, the board's names) → notation
-  legend(lang) -> str                   extra lines for `help` (card ranks, suits)
+  legend(view, lang) -> str             extra lines for `help` (card ranks, suits, as the options say)
 """
 
 from __future__ import annotations

@@ -182,3 +182,15 @@ def test_search_signals_by_the_convention_without_searching():
     state.apply("trump H")
     bot = ISMCTSBot(seed=1, iterations=500, conventions=True, game=state.game)
     assert str(bot.choose(decision_for(state, 3))) == "signal strong" and bot.last_iterations == 0
+
+
+def test_wa_2_the_terminal_legend_ranks_the_jacks_as_the_game_s_option_says():
+    """The `help` legend always named the skat order of the other jacks, also in a game
+    played with jack_order=first_played, where they are equal and the first played wins."""
+    r = renderer("watten")
+    for lang, order, equal in (("en", "(♣ ♠ ♥ ♦ order)", "all equal (the first of them played wins)"),
+                               ("de", "Buben (♣ ♠ ♥ ♦)", "alle gleich hoch (der zuerst gespielte sticht)")):
+        skat = r.legend(load("watten").new_game(seed=1).view(None), lang)
+        first = r.legend(load("watten", jack_order="first_played").new_game(seed=1).view(None), lang)
+        assert order in skat and equal not in skat
+        assert equal in first and order not in first

@@ -156,7 +156,7 @@ def describe_own(view: dict[str, Any], lang: str = "en") -> str:
     return describe_event(own[-1], lang).strip() if me is not None and own else ""
 
 
-def legend(lang: str = "en") -> str:
+def legend(view: dict, lang: str = "en") -> str:
     return Words("seven_waters.ui", lang)("legend")
 
 

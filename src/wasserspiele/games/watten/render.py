@@ -102,9 +102,11 @@ def render_result(view: dict, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def legend(lang: str = "en") -> str:
-    """Card names and the rank order, for `help`."""
-    return Words("watten.ui", lang)("legend")
+def legend(view: dict, lang: str = "en") -> str:
+    """Card names and the rank order of this game's options (WA-2: jack_order), for `help`."""
+    t = Words("watten.ui", lang)
+    first_played = view["options"]["jack_order"] == "first_played"
+    return t("legend") + "\n" + t("ranks_first_played" if first_played else "ranks")
 
 
 def order_moves(view: dict, moves: list) -> list:

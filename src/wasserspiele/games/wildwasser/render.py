@@ -160,7 +160,7 @@ def seat_name(seat: int, lang: str = "en") -> str:
     return Words("wildwasser.ui", lang)("player_name", seat=seat)
 
 
-def legend(lang: str = "en") -> str:
+def legend(view: dict, lang: str = "en") -> str:
     return Words("wildwasser.ui", lang)("legend")
 
 
