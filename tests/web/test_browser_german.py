@@ -296,12 +296,12 @@ def test_watten_cards_carry_the_rank_letters_of_the_page_s_language(browser, ser
     ctx.close()
 
 
-def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(browser, server):
-    """Seven Waters: after the opponent placed its theme the log read "Platz 0: Motto: ."
-    (the card is hidden from the other seat, and the line dropped it into "Motto: {c}")."""
+def a_seven_waters_table_with_a_theme(server) -> tuple[dict, list[str], int]:
+    """Two humans play over HTTP, a theme as soon as one is legal: the table, the seats'
+    tokens and the seat that placed the theme (face down)."""
     table = server.post("/api/tables", {"game": "seven_waters", "seats": [{"kind": "human"}] * 2})
     tokens = [s["token"] for s in table["seats"]]
-    for _ in range(200):  # play over HTTP, a theme as soon as one is legal
+    for _ in range(200):
         st = server.get(f"/api/tables/{table['id']}")
         if any(e.get("kind") == "theme" for e in st["view"]["log"]):
             break
@@ -310,7 +310,14 @@ def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(bro
         themes = [a for a in mine["legal"] if a.startswith("theme ")]
         server.post(f"/api/tables/{table['id']}/moves", {"action": (themes or mine["legal"])[0], "n": mine["n"]},
                     tokens[seat])
-    placed = next(e for e in st["view"]["log"] if e.get("kind") == "theme")
+    return table, tokens, next(e for e in st["view"]["log"] if e.get("kind") == "theme")["seat"]
+
+
+def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(browser, server):
+    """Seven Waters: after the opponent placed its theme the log read "Platz 0: Motto: ."
+    (the card is hidden from the other seat, and the line dropped it into "Motto: {c}")."""
+    table, _, placer = a_seven_waters_table_with_a_theme(server)
+    placed = {"seat": placer}
     ctx = new_context(browser, "desktop", "de-DE")
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
@@ -319,6 +326,27 @@ def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(bro
     log = page.inner_text("#log")
     assert f"Platz {placed['seat']}: Motto: geheim." in log, log
     assert "Motto: ." not in log
+    ctx.close()
+
+
+def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(browser, server):
+    """SW-4.3d: every seat was sent the running totals with the theme points, whose
+    difference to the public parts named the opponent's secret suit.  The other seat now
+    gets the score without them (the placer's own page counts them), and its chip says
+    "+ Motto?"."""
+    table, tokens, placer = a_seven_waters_table_with_a_theme(server)
+    other = 1 - placer
+    own = server.get(f"/api/tables/{table['id']}", tokens[placer])["scores"][placer]
+    seen = server.get(f"/api/tables/{table['id']}", tokens[other])["scores"][placer]
+    assert server.get(f"/api/tables/{table['id']}")["scores"][placer] == seen  # a spectator: the same
+    assert own > seen  # the theme card itself is of its suit: at least one point
+    ctx = new_context(browser, "desktop", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][other]["link"])
+    page.wait_for_selector(f"#seats [data-seat='{placer}'] .score")
+    assert page.inner_text(f"#seats [data-seat='{placer}'] .score") == f"{seen} + Motto?"
+    assert page.inner_text(f"#seats [data-seat='{other}'] .score").lstrip("-").isdigit()  # its own: no secret
     ctx.close()
 
 

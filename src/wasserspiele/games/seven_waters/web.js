@@ -117,9 +117,13 @@ export default {
     return `${t("cards_n", { n: p.hand_count })}`;
   },
 
+  // SW-4.3d: a theme lies face down, so another seat's running score leaves its theme
+  // points out (the server's scores_seen_by); the chip says that more may come
   seatScore(view, seat, msg) {
     const sc = (msg.scores || [])[seat];
-    return typeof sc === "number" ? sc : (view.totals ? view.totals[seat] : null);
+    if (typeof sc !== "number") return view.totals ? view.totals[seat] : null;
+    const p = view.players[seat];
+    return p.theme_placed && p.theme === null && !view.over ? t("seven_waters.score_hidden_theme", { n: sc }) : sc;
   },
 
   lastKeys(view) {
