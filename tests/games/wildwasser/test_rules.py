@@ -500,3 +500,21 @@ def test_ww_5_3_still_tied_the_win_is_shared():
     v.phase = 4
     assert v.winners() == [0, 1]  # no tied player placed any animal: shared win
     assert v.returns() == [0.5, 0.5]
+
+
+# -- the player rules pages (rules.en.md, rules.de.md) state what WW-3.3 and WW-4.5 decide
+@pytest.mark.parametrize("lang, die, gap", [
+    ("en", "A die roll showing an animal that has already finished does nothing.",
+     ("an animal cannot enter or pass a crossing whose slot holds no tile", "the last free field before it",
+      "stays where it is", "the move is still allowed")),
+    ("de", "Zeigt der Würfel ein Tier, das schon im Ziel ist, geschieht nichts.",
+     ("ein Tier kann eine Querung, deren Platz keine Tafel hat, weder betreten noch überqueren",
+      "letzten freien Feld davor", "wo es ist", "der Zug ist trotzdem erlaubt")),
+], ids=["en", "de"])
+def test_ww_3_3_and_ww_4_5_are_on_the_rules_pages(lang, die, gap):
+    from wasserspiele.core.rules_text import player_rules
+
+    text = " ".join(player_rules("wildwasser", lang).split())
+    assert die in text
+    for words in gap:
+        assert words in text, words

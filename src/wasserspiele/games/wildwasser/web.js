@@ -8,7 +8,7 @@ const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // system font
 function initial(species) { return spName(species).charAt(0).toUpperCase(); }
 const ICONS = { "+1": "+1", "+2": "+2", die: "⚀", marker: "⚑", cards: "▤", push: "⇶" };
-const PER_ROW = 8, F = 44;
+const PER_ROW = 8, F = 44, PODIUM_ROW = 3;
 const ICON_NAMES = { "+1": "wildwasser.icon.plus", "+2": "wildwasser.icon.plus", "+3": "wildwasser.icon.plus", die: "wildwasser.icon.die",
                      marker: "wildwasser.icon.marker", cards: "wildwasser.icon.cards", push: "wildwasser.icon.push" };
 
@@ -143,17 +143,25 @@ export default {
           s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face === "sun" ? "☀" : (last.face ?? "?")))));
     }
 
-    // podiums
-    const pod = svgRoot(360, 40 + SPECIES.length * 30);
+    // podiums: a box for each paid place and for each animal placed beyond them (4th to
+    // 6th with four or more players: 0 points, but finished, and a tie-break counts it),
+    // three boxes a row
+    const places = Object.fromEntries(SPECIES.map((sp) =>
+      [sp, Math.max((view.podium_points[sp] || []).length, (view.podiums[sp] || []).length)]));
+    const podRows = SPECIES.map((sp) => Math.max(1, Math.ceil(places[sp] / PODIUM_ROW)));
+    const pod = svgRoot(360, 40 + podRows.reduce((a, b) => a + b, 0) * 30);
+    let py = 10;
     SPECIES.forEach((sp, k) => {
-      const y = 10 + k * 30;
-      pod.append(s("text", { x: 4, y: y + 18, "font-size": 14 }, spName(sp)));
-      (view.podium_points[sp] || []).forEach((pts, place) => {
-        pod.append(s("rect", { x: 110 + place * 80, y, width: 76, height: 26, rx: 4, fill: "#fff", stroke: "#999" }));
-        pod.append(s("text", { x: 114 + place * 80, y: y + 17, "font-size": 12 }, `${place + 1}. ${pts} ${t("wildwasser.points")}`));
+      pod.append(s("text", { x: 4, y: py + 18, "font-size": 14 }, spName(sp)));
+      for (let place = 0; place < places[sp]; place++) {
+        const x = 110 + (place % PODIUM_ROW) * 80, y = py + Math.floor(place / PODIUM_ROW) * 30;
+        const pts = view.podium_points[sp]?.[place] ?? 0;
+        pod.append(s("rect", { x, y, width: 76, height: 26, rx: 4, fill: "#fff", stroke: "#999" }));
+        pod.append(s("text", { x: x + 4, y: y + 17, "font-size": 12 }, `${place + 1}. ${pts} ${t("wildwasser.points")}`));
         const seat = view.podiums[sp]?.[place];
-        if (seat !== undefined) pod.append(animalToken(seat, sp, 174 + place * 80, y + 13, 10));
-      });
+        if (seat !== undefined && seat !== null) pod.append(animalToken(seat, sp, x + 64, y + 13, 10));
+      }
+      py += podRows[k] * 30;
     });
     pod.setAttribute("aria-label", t("wildwasser.podiums"));
 
@@ -191,7 +199,7 @@ export default {
       view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabel(st.seat)),
         SPECIES.map((sp) => {
           const place = (view.podiums[sp] || []).indexOf(st.seat);
-          return h("td", {}, place >= 0 ? `${place + 1}. (+${view.podium_points[sp][place]})` : "–");
+          return h("td", {}, place >= 0 ? `${place + 1}. (+${view.podium_points[sp]?.[place] ?? 0})` : "–");
         }),
         h("td", {}, h("b", {}, view.scores[st.seat])))));
   },

@@ -1,0 +1,243 @@
+"""Wildwasser's podium places beyond the paid ones in the browser (WW-5.3, spec podium
+note): with four to six players an animal can finish 4th, 5th or 6th.  It scores 0 but
+it has finished, and the tie-break ("a placed turtle beats none") counts it.  The points
+table at the end says "4. (+0)" for it (not "+undefined"), and the podium panel draws
+every placed animal, beyond the three paid places too; for two or three players the
+panel keeps its three boxes a species.
+
+The finished tables are built with the engine (a seeded random game, its record written
+into the server's database before the server starts): over HTTP the table's chance is
+secret, and whether a species gets four animals home would be luck."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from wasserspiele import load
+from wasserspiele.core.protocol import entry_notation
+
+from .browser_support import CHROMIUM, SIZES, TIMEOUT_MS, Server, browser, new_context  # noqa: F401
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
+
+
+def finished_game(players: int, want_placed: int):
+    """The first seeded random game of `players` that ends with at least `want_placed`
+    animals of one species placed (any game, if `want_placed` is 0)."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = load("wildwasser", players=players).new_game(rng=random.Random(f"ww-places:{seed}"))
+        while not state.is_terminal():
+            seat = state.to_move()[0]
+            state.apply(rng.choice(list(state.legal_actions(seat))), seat)
+        if max(len(v) for v in state.view(None)["podiums"].values()) >= want_placed:
+            return state
+    raise RuntimeError(f"no game of {players} with {want_placed} animals of a species placed")
+
+
+def store(db_url: str, state, table_id: str) -> None:
+    """Write a finished game into the database as the server stores a table of humans."""
+    from wasserspiele.web.storage import SeatRow, Storage, TableRow, hash_token, now
+
+    doc = state.record()
+    storage = Storage(db_url)
+    try:
+        storage.create_table(TableRow(
+            id=table_id, game="wildwasser", options=doc["options"], players=doc["players"], seed=1,
+            setup=doc["setup"], status="running", created=now(),
+            seats=[SeatRow(s, "human", None, hash_token(f"{table_id}-{s}")) for s in range(doc["players"])]))
+        storage.save_progress(table_id, 0, [(e[0], entry_notation(e)) for e in state.history], doc["setup"],
+                              "over", {"scores": state.scores(), "winners": state.winners()})
+    finally:
+        storage.close()
+
+
+@pytest.fixture(scope="module")
+def tables(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ww_places")
+    url = f"sqlite:///{tmp / 'places.sqlite3'}"
+    games = {"six": finished_game(6, 4), "three": finished_game(3, 0)}
+    for name, state in games.items():
+        store(url, state, f"wwplaces{name}")
+    srv = Server(url, log_path=str(tmp / "server.log")).start()
+    try:
+        views = {name: srv.get(f"/api/tables/wwplaces{name}")["view"] for name in games}
+        yield srv, views
+    finally:
+        srv.stop()
+
+
+def open_table(browser, srv, name: str, size: str = "phone", locale: str = "en-US"):
+    ctx = new_context(browser, size, locale=locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{srv.base}/table/wwplaces{name}")
+    page.wait_for_selector("#result table.score")
+    page.evaluate("() => { document.getElementById('podiums').open = true; }")
+    return ctx, page, errors
+
+
+def beyond_paid(view) -> list[tuple[str, int, int]]:
+    """(species, place 1-based, seat) of every animal placed beyond the paid places."""
+    return [(sp, k + 1, seat) for sp in SPECIES for k, seat in enumerate(view["podiums"][sp])
+            if k >= len(view["podium_points"][sp])]
+
+
+def test_ww_5_3_fourth_place_in_points_table(browser, tables):
+    srv, views = tables
+    view = views["six"]
+    beyond = beyond_paid(view)
+    assert any(place == 4 for _, place, _ in beyond), view["podiums"]  # the position this test needs
+    ctx, page, errors = open_table(browser, srv, "six", "desktop")
+    try:
+        cells = page.evaluate("""() => [...document.querySelectorAll('#result table.score tr')].slice(1).map(
+            (tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent))""")
+        text = page.inner_text("#result")
+        assert "undefined" not in text
+        for sp, place, seat in beyond:
+            assert cells[seat][SPECIES.index(sp)] == f"{place}. (+0)", (sp, place, seat, cells[seat])
+        # the paid places keep their points
+        for sp in SPECIES:
+            for k, seat in enumerate(view["podiums"][sp][:3]):
+                assert cells[seat][SPECIES.index(sp)] == f"{k + 1}. (+{view['podium_points'][sp][k]})"
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def podium_panel(page) -> dict:
+    """What the podium panel draws: each box's text, and each animal token's centre and
+    letter, in SVG units; the picture's viewBox."""
+    return page.evaluate("""() => {
+      const svg = document.querySelector('#podiums svg');
+      const boxes = [...svg.querySelectorAll('rect')].map((r) => {
+        const t = r.nextElementSibling;
+        return { x: +r.getAttribute('x'), y: +r.getAttribute('y'), text: t ? t.textContent : '' };
+      });
+      const tokens = [...svg.querySelectorAll('g[transform]')].map((g) => {
+        const m = g.getAttribute('transform').match(/translate\\(([-\\d.]+),([-\\d.]+)\\)/);
+        return { x: +m[1], y: +m[2], letter: g.querySelector('text').textContent };
+      });
+      return { viewBox: svg.getAttribute('viewBox'), boxes, tokens };
+    }""")
+
+
+def test_ww_5_3_every_placed_animal_on_the_podium(browser, tables):
+    srv, views = tables
+    view = views["six"]
+    placed = sum(len(v) for v in view["podiums"].values())
+    ctx, page, errors = open_table(browser, srv, "six", "desktop")
+    try:
+        drawn = podium_panel(page)
+        assert len(drawn["tokens"]) == placed
+        texts = [b["text"] for b in drawn["boxes"]]
+        for sp, place, seat in beyond_paid(view):
+            assert f"{place}. 0 points" in texts
+        # each token sits in a box: a box per place, none drawn over another
+        spots = {(b["x"], b["y"]) for b in drawn["boxes"]}
+        assert len(spots) == len(drawn["boxes"])
+        for tok in drawn["tokens"]:
+            assert any(b["x"] < tok["x"] < b["x"] + 76 and b["y"] < tok["y"] < b["y"] + 26 for b in drawn["boxes"]), tok
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_ww_5_3_three_players_podium_unchanged(browser, tables):
+    """Two or three players: three boxes a species, in one row each, as before."""
+    srv, views = tables
+    assert beyond_paid(views["three"]) == []
+    ctx, page, errors = open_table(browser, srv, "three", "desktop")
+    try:
+        drawn = podium_panel(page)
+        assert drawn["viewBox"] == "0 0 360 190"
+        assert len(drawn["boxes"]) == 15
+        assert sorted({b["x"] for b in drawn["boxes"]}) == [110, 190, 270]
+        assert sorted({b["y"] for b in drawn["boxes"]}) == [10, 40, 70, 100, 130]
+        assert "undefined" not in page.inner_text("#result")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def table_width(page) -> float:
+    return page.evaluate("() => document.querySelector('#result table.score').getBoundingClientRect().width")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_ww_5_3_places_fit_the_screen(browser, tables, size):
+    """1280 × 800 and 390 × 844, six players, the game over: the page does not scroll
+    sideways; the result box and the podium panel (opened) lie within the screen, the
+    podium's text at a readable size; the points table is no wider than for three
+    players (on a phone both scroll inside the result box, which has overflow: auto)."""
+    srv, _ = tables
+    ctx, page, errors = open_table(browser, srv, "three", size)
+    try:
+        three = table_width(page)
+    finally:
+        ctx.close()
+    ctx, page, errors = open_table(browser, srv, "six", size)
+    try:
+        width = SIZES[size][0]
+        assert page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth") <= 0
+        for sel in ("#result", "#podiums", "#podiums svg"):
+            box = page.evaluate("""(sel) => { const b = document.querySelector(sel).getBoundingClientRect();
+                                             return [b.left, b.right, b.width, b.height]; }""", sel)
+            assert box[0] >= 0 and box[1] <= width, (sel, box)
+            assert box[2] > 0 and box[3] > 0, (sel, box)
+        # every box of the podium picture lies inside the picture
+        outside = page.evaluate("""() => { const svg = document.querySelector('#podiums svg');
+            const r = svg.getBoundingClientRect();
+            return [...svg.querySelectorAll('rect, text, circle')].map((e) => e.getBoundingClientRect())
+              .filter((b) => b.left < r.left - 1 || b.right > r.right + 1 || b.top < r.top - 1 || b.bottom > r.bottom + 1).length; }""")
+        assert outside == 0
+        # the podium picture is shown at least at 80 % of its drawn size (its text readable)
+        scale = page.evaluate("""() => { const svg = document.querySelector('#podiums svg');
+                                         return svg.getBoundingClientRect().width / svg.viewBox.baseVal.width; }""")
+        assert scale >= 0.8, scale
+        assert table_width(page) <= three + 8, (table_width(page), three)
+        if size == "desktop":  # room enough: the whole table in the result box
+            assert page.evaluate("() => { const r = document.querySelector('#result'); return r.scrollWidth <= r.clientWidth; }")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("locale, own", [("en-US", "your own included"), ("de-DE", "auch die eigene")])
+def test_ww_3_2_ww_4_3_team_card_tooltip_includes_your_own(browser, tables, locale, own):
+    """Tapping a team card when no move chooses one says when one is chosen: moving the
+    start marker, by the cheetah's action (WW-3.2: any card but the one holding it) or a
+    start-marker icon (WW-4.3: any card) — your own card included in both (the engine:
+    test_ww_3_2_cheetah_moves_5_or_moves_the_start_marker_elsewhere and
+    test_ww_4_3_marker_icon_lets_the_owner_choose_any_team_card_including_its_own)."""
+    from wasserspiele.core.messages import render
+
+    srv, _ = tables
+    table = srv.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
+                                     "seats": [{"kind": "human"}] * 3})
+    ctx = new_context(browser, "phone", locale=locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(srv.base + table["seats"][0]["link"])
+        page.wait_for_selector("#hand .clickable")          # seat 0 picks a card: team cards are no choice
+        page.locator("#seats [data-key='team:1']").click(force=True)  # aria-disabled: no choice now
+        page.wait_for_selector("#notice.info")
+        said = page.inner_text("#notice")
+        assert said == render("wildwasser.web.why_team", {}, locale[:2])
+        assert said.count(own) == 2, said                   # the cheetah's action and the icon
+        assert "another team" not in said and "anderes Team" not in said
+        assert errors == []
+    finally:
+        ctx.close()
