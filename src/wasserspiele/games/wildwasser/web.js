@@ -157,7 +157,7 @@ export default {
         const x = 110 + (place % PODIUM_ROW) * 80, y = py + Math.floor(place / PODIUM_ROW) * 30;
         const pts = view.podium_points[sp]?.[place] ?? 0;
         pod.append(s("rect", { x, y, width: 76, height: 26, rx: 4, fill: "#fff", stroke: "#999" }));
-        pod.append(s("text", { x: x + 4, y: y + 17, "font-size": 12 }, `${place + 1}. ${pts} ${t("wildwasser.points")}`));
+        pod.append(s("text", { x: x + 4, y: y + 17, "font-size": 12 }, `${place + 1}. +${pts}`));
         const seat = view.podiums[sp]?.[place];
         if (seat !== undefined && seat !== null) pod.append(animalToken(seat, sp, x + 64, y + 13, 10));
       }
@@ -168,7 +168,7 @@ export default {
     // team cards in detail
     const teams = h("ul", { class: "plain" }, view.seats.map((st) => {
       const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map(spName);
-      return h("li", {}, h("b", {}, seatLabel(st.seat)), `: ${st.points} ${t("wildwasser.points")}`,
+      return h("li", {}, h("b", {}, seatLabel(st.seat)), `: ${t("wildwasser.points_n", { n: st.points })}`,
         st.seat === view.start_marker ? " · ⚑" : "", ` · ${t("wildwasser.waiting")}: ${waiting.join(", ") || "–"}`,
         ` · ${t("wildwasser.cards")}: ${st.unrevealed.length}`,
         st.revealed.length ? ` · ${t("wildwasser.revealed")}: ${st.revealed.map(spName).join(", ")}` : "");
@@ -195,7 +195,10 @@ export default {
 
   breakdown(view) {
     return h("table", { class: "score" },
-      h("tr", {}, h("th", {}, ""), SPECIES.map((sp) => h("th", { scope: "col" }, spName(sp))), h("th", { scope: "col" }, t("total"))),
+      // a phone shows each species by its initial (style.css: .long/.short), the name stays for screen readers
+      h("tr", {}, h("th", {}, ""), SPECIES.map((sp) => h("th", { scope: "col", title: spName(sp) },
+        h("span", { class: "long" }, spName(sp)), h("span", { class: "short", "aria-hidden": "true" }, initial(sp)))),
+        h("th", { scope: "col" }, t("total"))),
       view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabel(st.seat)),
         SPECIES.map((sp) => {
           const place = (view.podiums[sp] || []).indexOf(st.seat);
