@@ -2,8 +2,9 @@
 
 Playouts end; legal actions exist until the end; illegal actions raise with a
 reason; components are conserved; clones are independent; views never leak
-(a world re-dealt from what seat p cannot see gives p the same view); records
-replay exactly; the same seed gives the same game.
+(a world re-dealt from what seat p cannot see gives p the same view, and the
+same scores) and neither do sampled worlds (they depend only on what p sees);
+records replay exactly; the same seed gives the same game.
 """
 
 from __future__ import annotations
@@ -195,6 +196,24 @@ def test_views_never_leak_and_sampled_worlds_keep_the_view(name, players):
 
     _playout(game, 9, 9, check)
     assert differed > 0, "sample_world never re-dealt anything"
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_a_sampled_world_depends_only_on_what_the_seat_sees(name, players):
+    """Two positions a seat cannot tell apart (the true one, and a world sampled for that
+    seat) give the same sampled world for the same generator: otherwise a seeded
+    search's moves depend on hidden cards (Wildwasser shuffled the true stack order)."""
+    game = _game(name, players)
+
+    def check(state, rng):
+        for seat in range(game.players):
+            world = state.sample_world(seat, random.Random(rng.random()))
+            probe = rng.random()
+            a = state.sample_world(seat, random.Random(probe))
+            b = world.sample_world(seat, random.Random(probe))
+            assert a.state_json() == b.state_json(), f"seat {seat}'s sampled world tells a hidden card"
+
+    _playout(game, 3, 3, check)
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)

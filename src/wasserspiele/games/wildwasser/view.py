@@ -202,7 +202,9 @@ def sample_world(state: "WildwasserState", seat: int | None, rng: random.Random)
             s, action, together = w.history[i]
             if action.kind == PICK and s in redealt:
                 w.history[i] = (s, PICKS[redealt[s]], together)
-    tiles = w.stack + w.removed
+    # in an order the seat can know (sorted): shuffling the true order would make a
+    # seeded search's worlds, so its moves, depend on the hidden stack
+    tiles = sorted(w.stack + w.removed)
     rng.shuffle(tiles)
     k = len(w.stack)
     w.stack = tiles[:k]
