@@ -495,3 +495,23 @@ def test_the_lab_s_usage_names_the_command_as_typed(run):
     """`lab GAME` runs the hidden `study` command; its usage said `wasserspiele lab study`."""
     out = run("lab", "wasserloch", "--help").output
     assert out.splitlines()[0].endswith(" lab [OPTIONS] GAME") and "lab study" not in out
+
+
+def test_players_sharing_a_screen_leave_nothing_in_the_scrollback(run, monkeypatch):
+    """Between hot-seat turns the screen was cleared (ESC[2J) but not the scrollback, so
+    the next player could scroll up to the last player's hand or secret pick."""
+    import io
+
+    from wasserspiele.cli import play
+    from wasserspiele.cli.console import clear_screen, make_console
+
+    out = io.StringIO()
+    clear_screen(make_console(file=out, force_terminal=True))
+    assert "\x1b[2J" in out.getvalue() and "\x1b[3J" in out.getvalue()
+    quiet = io.StringIO()
+    clear_screen(make_console(file=quiet))  # not a terminal (a pipe, a file): no control codes
+    assert quiet.getvalue() == ""
+    cleared = []
+    monkeypatch.setattr(play, "clear_screen", lambda console: cleared.append(console))
+    run("play", "wasserloch", "--seats", "human,human", "--seed", "3", input="\nquit\n")
+    assert cleared, "the hot-seat turn did not clear the screen and scrollback"

@@ -21,7 +21,7 @@ from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
-from .console import make_console
+from .console import clear_screen, make_console
 from .render import renderer
 
 HUMAN = "human"
@@ -278,7 +278,7 @@ class PlaySession:
         """Show `seat` its view and read a legal action."""
         hotseat = len(self.humans) > 1
         if hotseat:
-            self.console.clear()
+            clear_screen(self.console)
             click.prompt(self.t("pass_to", who=self.seat_name(seat)), default="", show_default=False,
                          prompt_suffix=" ")
         view = self.state.view(seat)
