@@ -325,9 +325,12 @@ class ISMCTSBot(Bot):
         else:
             raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic, solve)")
         # Where the game's compiled kernel plays this rollout policy, rollouts draw their
-        # choices from the kernel's generator, one seed per iteration: the kernel (with
-        # numba; `compiled`) and the engine in Python (without) then play the same
-        # rollouts and a seeded search makes the same moves either way.
+        # choices from the kernel's generator, one seed per iteration: in Seven Waters the
+        # kernel (with numba; `compiled`) and the engine in Python (without) then play the
+        # same rollouts and a seeded search makes the same moves either way.  Wildwasser's
+        # kernel rolls its own die where the engine rolls the world's, so there the two
+        # agree in distribution only (docs/bots.md), and a seed repeats a game only on a
+        # machine with the same choice.
         self.rollout_kind = rollout
         # others="policy": the tree branches on the searching seat's own moves only; the
         # other seats' moves in it are the rollout policy's in each walk's world (still
