@@ -352,10 +352,10 @@ def test_web_log_lines_name_values_and_fields_as_a_reader_says_them():
     # "landet auf den Würfel" (accusative), "ist im Ziel, Platz 1" (Platz is also the seat)
     icon = {i: render(f"wildwasser.web.icon.{i}", {}, "de") for i in ("die", "plus", "push")}
     assert [render("wildwasser.web.ev.icon", {"who": "Platz 1", "i": icon[i], "f": 25}, "de") for i in icon] == [
-        "Platz 1 landet auf dem Würfel (Feld 25).", "Platz 1 landet auf einem Bonusfeld (Feld 25).",
+        "Platz 1 landet auf dem Würfelsymbol (Feld 25).", "Platz 1 landet auf einem Bonusfeld (Feld 25).",
         "Platz 1 landet auf dem Feld „Tafel schieben“ (Feld 25)."]
     assert render("wildwasser.web.ev.finish", {"a": "Nashorn", "who": "Platz 1", "p": 2}, "de") \
-        == "Nashorn von Platz 1 kommt als 2. ins Ziel."
+        == "Platz 1: Nashorn kommt als 2. ins Ziel."
     assert render("wildwasser.event.icon", {"seat": 0, "icon": "die", "field": 10}, "de") \
         == "A landet auf dem Symbol „Würfel“ (Feld 10)."  # the terminal's: "A landet auf Würfel"
     assert render("wildwasser.event.icon", {"seat": 0, "icon": "push", "field": 10}, "en") \

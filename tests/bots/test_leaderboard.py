@@ -154,7 +154,7 @@ def test_the_levels_section_says_how_each_game_s_own_bot_for_a_level_plays():
     assert watten["medium"] == "follows rules of thumb, but plays 25\u00a0% of its moves at random"
     assert watten["hard"] == wasserloch["medium"] == "follows rules of thumb, like a steady casual player"
     assert wasserloch["hard"] == "looks ahead through a short search over possible deals"
-    assert about("watten", "de")["mittel"] == "folgt Faustregeln, spielt aber 25\u00a0% seiner Züge zufällig"
+    assert about("watten", "de")["mittel"] == "folgt Faustregeln, spielt aber 25\u00a0% ihrer Züge zufällig"
 
 
 def test_every_game_has_a_saved_board_of_the_levels_easy_to_hard_at_least():

@@ -301,7 +301,7 @@ def test_replay_of_an_unfinished_record_resumes_position(run, tmp_path):
     assert "waiting for seat 0" in run("replay", str(path)).output
     # a Wildwasser board names its players by letter, and so does the line under it
     path.write_text(json.dumps({"format": "wasserspiele-record/1", "game": "wildwasser", "players": 2, "seed": 1}))
-    assert "es wartet: Spieler A, Spieler B" in " ".join(run("replay", str(path), "--lang", "de").output.split())
+    assert "am Zug: Spieler A, Spieler B" in " ".join(run("replay", str(path), "--lang", "de").output.split())
     path.write_text("{}")
     assert run("replay", str(path), "--lang", "de").output.startswith("Fehler: game: missing")
 
@@ -382,7 +382,7 @@ def test_games_lists_every_game_and_option(run):
     assert "seven_waters  (Seven Waters, 2 players)" in out.output
     assert "moves: VALUExCOUNT" in out.output
     german = run("games", "--lang", "de").output  # was "(Sieben Wasser, 2 players)", "moves:", "default"
-    assert "seven_waters  (Sieben Wasser, 2 Spieler)" in german and "Standard 7" in german
+    assert "seven_waters  (Seven Waters, 2 Spieler)" in german and "Standard 7" in german
     assert not re.search(r"players\)|moves:|\bdefault\b", german), german  # option names stay names
 
 
@@ -447,7 +447,7 @@ def test_hint_shows_the_strongest_bots_choice_and_alternatives_with_values(run):
 def test_hint_in_german(run):
     result = run("play", "wasserloch", "--seed", "3", "--option", "rounds=1", "--lang", "de", input="hint\nquit\n")
     assert "Tipp:" in result.output and "simulierten Partien" in result.output
-    assert re.search(r"etwa \d+\s% eines Siegs", result.output)  # German percent: a (non-breaking) space before %
+    assert re.search(r"Gewinnchance im Schnitt etwa \d+\s%, aus \d+ simulierten Partien", result.output)  # German percent: a (non-breaking) space before %
 
 
 def test_hint_for_a_watten_signal_gives_the_convention_without_a_value(run):

@@ -261,7 +261,7 @@ def test_watten_help_has_the_rank_legend_and_german_words(run):
     result = run("play", "watten", "--seats", "human,random,random,random", "--seed", "1", "--lang", "de",
                  input="hilfe\nende\n")
     text = " ".join(result.output.split())
-    assert "Trumpf-Bube" in text and "B(ube)" in text and "trump = trumpf" in text and "tipp" in text
+    assert "Trumpfbube" in text and "B(ube)" in text and "trump = trumpf" in text and "tipp" in text
 
 
 def test_rules_text_for_players_is_preferred_when_present(tmp_path):

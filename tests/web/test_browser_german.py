@@ -269,7 +269,7 @@ def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_l
     # the seat chips list the animals still on the team card by the same initials
     waiting = page.inner_text("#seats")
     letters = {name[0].upper() for name in names}
-    found = re.findall(r"(?:wartet|waiting) ([A-ZÄÖÜ]+)", waiting)
+    found = re.findall(r"(?:auf der Teamkarte:|waiting) ([A-ZÄÖÜ]+)", waiting)
     assert found and all(set(w) <= letters for w in found), waiting
     ctx.close()
 
@@ -352,7 +352,7 @@ def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(bro
 
 @pytest.mark.parametrize("locale, accept, concede, raised", [
     ("de-DE", "Annehmen – das Blattl zählt dann 3", "Aufgeben – {team} bekommen 2 Punkte",
-     "{who} bietet: angenommen zählt das Blattl 3."),
+     "{who} erhöht: Wenn angenommen, zählt das Blattl 3."),
     ("en-US", "Accept – the hand is then worth 3", "Concede – {team} score 2 points",
      "{who} raises: if accepted the hand is worth 3."),
 ])

@@ -108,12 +108,12 @@ def test_the_servers_own_refusals_are_worded_in_german(client):
     assert stale["message"] == (f"dein Zug beruhte auf Zug {mine['n'] + 5}, das Spiel ist aber schon bei Zug "
                                 f"{mine['n']}; die Stellung wurde aktualisiert")
     assert stale["reason"].startswith(f"your move was based on move {mine['n'] + 5}")
-    assert named["code"] == "bad_name" and named["message"] == "ein Name hat höchstens 40 Zeichen (41 angegeben)"
+    assert named["code"] == "bad_name" and named["message"] == "ein Name darf höchstens 40 Zeichen haben (41 angegeben)"
     de = {"accept-language": "de-DE,de;q=0.9"}
     foreign = client.post(f"/api/tables/{tid}/moves", headers={**de, "authorization": "Bearer nope"},
                           content=json.dumps({"action": "A", "n": mine["n"]})).json()
     assert foreign["error"] == "bad_token"
-    assert foreign["message"] == "dieser Platz-Schlüssel gehört nicht zu diesem Tisch"
+    assert foreign["message"] == "dieser Platzschlüssel gehört nicht zu diesem Tisch"
     missing = client.get("/api/tables/no-such-table", headers=de).json()
     assert missing["error"] == "no_table" and missing["message"] == "diesen Tisch gibt es nicht"
     lost = client.get("/api/nowhere", headers=de)

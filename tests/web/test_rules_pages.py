@@ -21,8 +21,8 @@ OPTION_WORDS = {
            "caller": "Trump caller", "hand_value": "Points per hand", "river_flow": "River flow"},
     "de": {"players": "Spieler", "rounds": "Durchgänge", "first_player": "Start", "chase": "Vertreiben",
            "slide_limit": "Rutschen insgesamt", "final_turns": "Züge nach der letzten Karte",
-           "target": "Punkte zum Sieg", "first_dealer": "Erster Geber", "raising": "Bieten", "signals": "Deuten",
-           "signal_detection_p": "Chance, dass Deuten auffällt", "jack_order": "Reihenfolge der Buben",
+           "target": "Punkte zum Sieg", "first_dealer": "Erster Geber", "raising": "Erhöhen", "signals": "Zwicken",
+           "signal_detection_p": "Chance, dass Zwicken auffällt", "jack_order": "Reihenfolge der Buben",
            "follow": "Bedienen", "caller": "Wer sagt Trumpf an", "hand_value": "Punkte je Blattl",
            "river_flow": "Fließrichtung"},
 }

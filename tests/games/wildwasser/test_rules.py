@@ -508,7 +508,7 @@ def test_ww_5_3_still_tied_the_win_is_shared():
      ("an animal cannot enter or pass a crossing whose slot holds no tile", "the last free field before it",
       "stays where it is", "the move is still allowed")),
     ("de", "Zeigt der Würfel ein Tier, das schon im Ziel ist, geschieht nichts.",
-     ("ein Tier kann eine Querung, deren Platz keine Tafel hat, weder betreten noch überqueren",
+     ("ein Tier kann eine Überquerung, deren Position keine Tafel hat, weder betreten noch überqueren",
       "letzten freien Feld davor", "wo es ist", "der Zug ist trotzdem erlaubt")),
 ], ids=["en", "de"])
 def test_ww_3_3_and_ww_4_5_are_on_the_rules_pages(lang, die, gap):

@@ -7,7 +7,7 @@ _HERE = __package__
 
 MANIFEST = GameManifest(
     name="seven_waters",
-    title={"en": "Seven Waters", "de": "Sieben Wasser"},
+    title={"en": "Seven Waters", "de": "Seven Waters"},
     game=f"{_HERE}.rules:SevenWaters",
     players=(2, 2),
     options=(
