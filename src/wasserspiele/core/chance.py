@@ -216,6 +216,16 @@ class Chance:
             out.append(x)
         return out
 
+    def respell(self, key: str, canonical: Callable[[Any], Any]) -> None:
+        """Write every outcome of stream `key` as `canonical(outcome)` says: a game whose
+        setup accepts other spellings of an outcome (records.md: a record may write `TH`
+        as `10h`) calls it once as it sets up, so its draws see and the setup written back
+        holds the canonical names.  `canonical` must return an outcome it does not know
+        (a blind copy's None) unchanged."""
+        stream = self.setup.get(key)
+        if stream:
+            self.setup[key] = [canonical(x) for x in stream]
+
     def used(self, key: str) -> int:
         """How many outcomes of stream `key` have been drawn."""
         return self._read.get(key, 0)

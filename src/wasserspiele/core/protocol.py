@@ -106,7 +106,8 @@ class Game(ABC):
         """Parse a record entry: notation, optionally prefixed by its seat (`"2: pick zebra"`,
         records.md).  The seat is None when the entry names none."""
         head, sep, rest = text.partition(":")
-        if sep and head.strip().isdigit():
+        head = head.strip()
+        if sep and head.isascii() and head.isdigit():  # not "²" or "١", which isdigit() takes for digits
             return int(head), self.parse_action(rest)
         return None, self.parse_action(text)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import json
 import random
+import sys
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
@@ -76,7 +77,8 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
         raise BadRecord(f"options: {exc}") from None
     rv = doc.get("rules_version", game.rules_version)
     if rv != game.rules_version:
-        raise BadRecord(f"rules_version: {rv!r} is not supported (this is {game.rules_version!r})")
+        shown = "null" if rv is None else repr(rv)  # as the document spells it
+        raise BadRecord(f"rules_version: {shown} is not supported (this is {game.rules_version!r})")
     if (shape.setup is None) == (shape.seed is None):
         raise BadRecord("setup: give exactly one of setup or seed")
     if shape.setup is not None:
@@ -104,6 +106,9 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
     for index, text in enumerate(actions):
         seat = state.current_seat
         try:
+            if _bad_seat_prefix(text):
+                seat = None  # the seat the prefix means is unknown: blame no seat
+                raise BadNotation(Reason("record.seat_prefix", prefix=text.partition(":")[0].strip()))
             named, action = game.parse_decision(text)
             if named is not None:
                 seat = named
@@ -111,6 +116,23 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
         except (BadNotation, IllegalAction) as exc:  # both say why as a Reason (worded per language)
             raise ReplayError(index, text, seat, exc.reason) from None
     return state
+
+
+def _bad_seat_prefix(text: str) -> bool:
+    """Whether a record action starts with a seat prefix that is not one (records.md: a seat
+    is 0, 1, 2, … written in ASCII digits): `-1:`, `+1:`, digits of another script (`²:`,
+    Arabic-Indic `١:`), which `str.isdigit` takes for digits and `int` reads as a seat or
+    refuses with a ValueError, or more digits than any seat number has (`int` refuses
+    over 4,300)."""
+    head, sep, _ = text.partition(":")
+    head = head.strip()
+    number = head.lstrip("+-")
+    if not (sep and number and number.isdigit()):
+        return False  # no prefix: the whole text is the action
+    return not (head == number and head.isascii()) or len(number.lstrip("0")) > _SEAT_DIGITS
+
+
+_SEAT_DIGITS = 18  # no game has a seat number longer than this
 
 
 def summary(state: State) -> dict[str, Any]:
@@ -128,12 +150,18 @@ def summary(state: State) -> dict[str, Any]:
 
 
 def load_record_text(text: str, source: str = "record") -> Any:
-    """Parse JSON text, turning a syntax error into BadRecord."""
+    """Parse JSON text, turning a syntax error, a number too long for Python to read or
+    nesting too deep for its parser into BadRecord."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise BadRecord(Reason("record.not_json", source=source, error=exc.msg, line=exc.lineno,
                                column=exc.colno)) from None
+    except ValueError:  # int() refuses an integer of more digits than the interpreter's limit
+        raise BadRecord(Reason("record.number_too_long", source=source,
+                               limit=sys.get_int_max_str_digits())) from None
+    except RecursionError:  # the decoder's own guard, far below the stack's end
+        raise BadRecord(Reason("record.too_deep", source=source)) from None
 
 
 def _unreadable(path: Path, exc: OSError) -> Reason:
@@ -145,12 +173,15 @@ def _unreadable(path: Path, exc: OSError) -> Reason:
 
 
 def read_record(path: str | Path) -> Any:
-    """Read a record file (BadRecord if missing or not JSON)."""
+    """Read a record file (BadRecord if missing, not UTF-8 or not JSON)."""
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise BadRecord(_unreadable(p, exc)) from None
+    except UnicodeDecodeError as exc:  # JSON is UTF-8 (RFC 8259); a Latin-1 editor's é is not
+        raise BadRecord(Reason("record.not_utf8", path=str(p), byte=f"0x{exc.object[exc.start]:02x}",
+                               position=exc.start)) from None
     return load_record_text(text, str(p))
 
 

@@ -81,8 +81,9 @@ class SevenWaters(Game):
     def _initial_state(self, chance: Chance) -> "SevenWatersState":
         """SW-3.2, SW-3.3, SW-3.4: deal the pyramid row by row, each seat's lines 1-4 (their
         sums by SW-2.1, a joker 10 by SW-2.2), then 3 cards to each hand."""
+        chance.respell("deck", _canonical_name)  # a record may spell 'TH' as '10h' (records.md)
         names = chance.draw_order("deck", DECK_NAMES, "card")
-        deck = [BY_NAME.get(n) or _card_or_none(n) for n in names]  # a record may spell 'TH' as '10h'
+        deck = [BY_NAME.get(n) or _card_or_none(n) for n in names]
         s = object.__new__(SevenWatersState)
         s.game = self
         s.chance = chance
@@ -125,6 +126,15 @@ def _card_or_none(name: str) -> Card | None:
         return card(name)
     except BadNotation:
         return None
+
+
+def _canonical_name(name: Any) -> Any:
+    """A record's card name as the engine writes it ('10h' -> 'TH', 'x1' -> 'X1'), so the
+    deck is drawn by its canonical names; anything else as it is."""
+    if not isinstance(name, str) or name in BY_NAME:
+        return name
+    c = _card_or_none(name)
+    return name if c is None else c.name
 
 
 # -- legal-action generation: subset tables per hand -----------------------------------

@@ -6,7 +6,7 @@ import random
 from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
-from ...core.errors import BadRecord
+from ...core.errors import BadRecord, as_written
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -64,8 +64,9 @@ class Wasserloch(Game):
                 raise BadRecord(f"setup.decks[{i}]: must be a list of {DECK_SIZE} card values, got {size}")
             counts = dict.fromkeys(VALUES, 0)
             for j, v in enumerate(deck):
-                if v not in counts:
-                    raise BadRecord(f"setup.decks[{i}][{j}]: {v!r} is not a card value (A 2 3 4 5 6 7 8)")
+                if not isinstance(v, str) or v not in counts:  # (a list is no key: TypeError)
+                    raise BadRecord(f"setup.decks[{i}][{j}]: {as_written(v)} is not a card value "
+                                    f"(A 2 3 4 5 6 7 8)")
                 counts[v] += 1
             wrong = [f"{v}×{n}" for v, n in counts.items() if n != CARDS_PER_VALUE]
             if wrong:

@@ -189,8 +189,20 @@ class Watten(Game):
         s.log_cut = 0
         s.signal_log = []
         s.results = []
+        chance.respell("deals", _canonical_deal)  # "10h" as "TH": the setup written back is canonical
         s._start_hand(s._draw_deal())
         return s
+
+
+def _canonical_deal(deal: Any) -> Any:
+    """A record's deal with every card in its canonical name (validate_setup accepted
+    `10h` for `TH`, records.md); anything else as it is."""
+    if not isinstance(deal, list) or all(isinstance(n, str) and n in CARD_ID for n in deal):
+        return deal
+    try:
+        return [CARD_NAMES[card_id(n)] for n in deal]
+    except (BadNotation, TypeError, AttributeError):
+        return deal
 
 
 class WattenState(StateData, State):
@@ -204,7 +216,7 @@ class WattenState(StateData, State):
         deal = self.chance.draw("deals", DECK)
         try:
             return list(_ids_of(*deal)(CARD_ID))  # the names as the engine writes them (in C)
-        except KeyError:  # a record may spell cards otherwise ("10H"): validate_setup accepted them
+        except KeyError:  # another spelling ("10H") that _initial_state's respell did not see
             return [card_id(n) for n in deal]
 
     def _start_hand(self, deal: list[int]) -> None:

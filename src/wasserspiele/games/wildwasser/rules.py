@@ -7,7 +7,7 @@ from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance
-from ...core.errors import BadRecord
+from ...core.errors import BadRecord, as_written
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -125,8 +125,9 @@ class Wildwasser(Game):
         if not isinstance(dice, list):
             raise BadRecord("setup.dice: must be a list of die faces")
         for i, d in enumerate(dice):
-            if d not in b.face_species:
-                raise BadRecord(f"setup.dice[{i}]: {d!r} is not a die face ({', '.join(map(repr, b.die_faces))})")
+            if not isinstance(d, str) or d not in b.face_species:  # (a list is no key: TypeError)
+                raise BadRecord(f"setup.dice[{i}]: {as_written(d)} is not a die face "
+                                f"({', '.join(map(repr, b.die_faces))})")
 
     def _initial_state(self, chance: Chance) -> "WildwasserState":
         """WW-1, WW-2.1: teams, hands, the start marker; the river and the stack."""
