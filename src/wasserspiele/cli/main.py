@@ -77,7 +77,8 @@ def games_cmd(lang) -> None:
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), callback=writable,
-              help="save the game here after every move")
+              help="save the game here after every move (the file holds every hidden card, so a resumed game "
+                   "can go on: keep it from the other players)")
 @click.option("--resume", type=click.Path(dir_okay=False),
               help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
 @click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
