@@ -35,5 +35,5 @@ run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 300
 # would not repeat).  Watten was stopped at 60 of 200 games (Ctrl-C)
 # in every seat: about 3 hours on one core; read the intervals, the samples are still modest
 run watten-strongest        watten --bots ismcts:iterations=200,cpu_seconds=1.0 --games 60  # `hard` when it was made
-run seven-waters-strongest  seven_waters --bots ismcts:iterations=200 --games 60
+run seven-waters-strongest  seven_waters --bots ismcts:iterations=200 --games 800
 run wildwasser-strongest    wildwasser --players 3 --bots hard --games 200
