@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -80,10 +81,24 @@ http {{
 
 @pytest.fixture
 def proxy(pg_url, tmp_path):
+    yield from run_proxy(pg_url, tmp_path)
+
+
+def shipped_trust() -> str:
+    """The image's `--forwarded-allow-ips`, for app processes behind this test's proxy: the
+    Dockerfile trusts the proxy's network (here the proxy is 127.0.0.1); '*' stays '*'."""
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    command = next(line for line in dockerfile.splitlines() if line.startswith("CMD"))
+    m = re.search(r"--forwarded-allow-ips\s+(\S+)", command)
+    assert m, command
+    return "*" if "*" in m.group(1) else "127.0.0.1"
+
+
+def run_proxy(pg_url, tmp_path, *extra: str):
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     if nginx is None:
         pytest.skip("nginx is not installed (.ci/run installs Debian's)")
-    servers = [start_server(pg_url), start_server(pg_url)]
+    servers = [start_server(pg_url, *extra), start_server(pg_url, *extra)]
     port = free_port()
     conf = nginx_config(tmp_path, port, [base.removeprefix("http://") for _, base in servers])
     check = subprocess.run([nginx, "-t", "-c", str(conf)], capture_output=True, text=True)
@@ -154,3 +169,31 @@ def test_the_proxy_spreads_tables_over_two_processes_and_carries_a_whole_game(pr
     assert routes[tid] and all(len(r) == 1 for r in routes.values()), routes  # a table stays on one process
     used = set().union(*routes.values())
     assert used == set(upstreams), (used, upstreams)
+
+
+def test_a_forged_x_forwarded_for_does_not_escape_the_per_client_limits(pg_url, tmp_path, monkeypatch):
+    """Through the shipped nginx.conf to app processes that trust forwarded headers as the
+    image does: a client naming another address in X-Forwarded-For is still itself."""
+    monkeypatch.setenv("WASSERSPIELE_TABLES_PER_CLIENT", "2")  # reached by the third table at most
+    proxied = run_proxy(pg_url, tmp_path, "--forwarded-allow-ips", shipped_trust())
+    base, _, _ = next(proxied)
+    try:
+        body = json.dumps({"game": "watten", "seats": [{"kind": "human"}] * 4}).encode()
+
+        def create(forged: str | None) -> int:
+            headers = {"content-type": "application/json"}
+            if forged:
+                headers["x-forwarded-for"] = forged
+            request = urllib.request.Request(base + "/api/tables", body, method="POST", headers=headers)
+            try:
+                with urllib.request.urlopen(request, timeout=WAIT) as r:
+                    return r.status
+            except urllib.error.HTTPError as e:
+                return e.code
+
+        plain = [create(None) for _ in range(3)]  # the database may hold this client's tables already
+        assert plain[-1] == 429, plain
+        forged = [create(f"203.0.113.{i}") for i in range(1, 4)] + [create("203.0.113.9, 198.51.100.7")]
+        assert forged == [429] * 4, forged
+    finally:
+        next(proxied, None)

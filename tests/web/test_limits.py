@@ -51,8 +51,8 @@ def test_bot_seats_per_client_and_per_server_are_limited(make_client):
 
 
 def test_sockets_per_table_and_per_client_are_limited(make_client):
-    client = make_client(limits=Limits(sockets_per_table=2, sockets_per_client=3))
-    t = create(client, seats=humans(3))
+    client = make_client(limits=Limits(sockets_per_table=5, sockets_per_client=3))
+    t = create(client, seats=humans(3))   # 3 of its 5 kept for the seats: room for 2 spectators
     u = create(client, seats=humans(3))
     with client.websocket_connect(f"/ws/tables/{t['id']}") as a, client.websocket_connect(f"/ws/tables/{t['id']}") as b:
         hello(a, None), hello(b, None)

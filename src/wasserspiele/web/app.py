@@ -44,11 +44,13 @@ import json
 import logging
 from html import escape
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Any
 
 import sqlalchemy.exc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -65,6 +67,7 @@ from ..core.manifest import GameManifest, PluginMissing
 from ..core.registry import game_class, manifest, manifests
 from . import schemas
 from .botpool import BotPool
+from .hints import Hints
 from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
 from .limits import Limits, RateLimit
 from .notify import Listener
@@ -144,8 +147,32 @@ EXCEPTION_HANDLERS = {
 }
 
 
+def _foreign_origin(conn: Request | WebSocket) -> bool:
+    """A browser names the page a request comes from (`Origin`); one that is not this
+    server's own host is another site's (no Origin: not a browser's cross-site request)."""
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return False
+    parts = urlsplit(origin)
+    return not parts.netloc or _host(parts.netloc, parts.scheme) != _host(conn.headers.get("host", ""), parts.scheme)
+
+
+def _host(netloc: str, scheme: str) -> str:
+    netloc = netloc.lower()
+    default = {"http": ":80", "https": ":443", "ws": ":80", "wss": ":443"}.get(scheme)
+    return netloc[:-len(default)] if default and netloc.endswith(default) else netloc
+
+
 async def _json_body(request: Request) -> Any:
-    """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread)."""
+    """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread).
+    Another site's page may not post (its `Origin` is foreign), and a body must be sent as
+    `application/json`: a form or a `text/plain` fetch, which a browser sends cross-site
+    without asking first, is refused (no Content-Type, as from scripts, is taken)."""
+    if _foreign_origin(request):
+        raise Refused("bad_request", Reason("server.origin"), 403)
+    kind = request.headers.get("content-type")
+    if kind is not None and kind.split(";")[0].strip().lower() != "application/json":
+        raise Refused("bad_request", Reason("server.content_type"), 415)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and (len(declared) > 9 or int(declared) > MAX_BODY):
         raise Refused("too_large", Reason("server.body_too_large", size=int(declared), most=MAX_BODY), 413)
@@ -202,6 +229,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         storage = Storage(db_url or default_db_url(), exclusive=True)
         hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim)
         app.state.hub = hub
+        app.state.hints = Hints(hub.bots, lim)
         if freeze_heap:
             freeze_startup_heap()
         background = [asyncio.create_task(hub.sweeper())]
@@ -252,10 +280,20 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         st = table.state
         if st.is_terminal() or seat not in st.to_move():
             raise Refused("not_your_turn", Reason("server.hint_not_your_turn"), 409)
-        n = table.n
-        # the expert searches for a while: in the bot pool (bounded, below people's moves),
-        # on the position as it is now
-        action = await hub.bots.choose(st.record(), seat, "expert", n, f"hint:{table.seed}:{seat}:{n}")
+        # one search per seat and move, in the bots' pool, limited per client and server-wide
+        # (hints.py); a client that leaves stops waiting, and a search nobody waits for any
+        # more leaves the pool's queue
+        asked = asyncio.ensure_future(request.app.state.hints.ask(table, seat, client_of(request)))
+        gone = asyncio.ensure_future(_disconnected(request))
+        try:
+            await asyncio.wait({asked, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            gone.cancel()
+            if not asked.done():
+                asked.cancel()
+        if not asked.done() or asked.cancelled():
+            return Response(status_code=204)  # the client has gone: nobody reads this
+        action, n = asked.result()
         return JSONResponse({"action": action, "n": n})
 
     async def api_rematch(request: Request) -> Response:
@@ -359,8 +397,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         hub: Hub = websocket.app.state.hub
         client = client_of(websocket)
         await websocket.accept()
-        counted = False
+        # counted from the upgrade on, so sockets that never say hello count too
+        too_many = hub.sockets.open(client)
+        if too_many:
+            await _refuse_socket(websocket, Refused("too_many", too_many, 429), request_lang(websocket))
+            return
         try:
+            if _foreign_origin(websocket):  # another site's page: its visitor's address is not its own to use
+                raise Refused("bad_request", Reason("server.origin"), 403)
             table = await hub.open(websocket.path_params["table_id"])
             try:
                 first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -372,19 +416,25 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             hello = schemas.load(schemas.Hello, data)
             seat = await table.seat_of(hello.token)
             lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
-            too_many = hub.sockets.open(client, len(table.conns))
-            if too_many:
-                raise Refused("too_many", too_many, 429)
-            counted = True
+            spectators = sum(1 for c in table.conns if c.seat is None)
+            full = hub.sockets.table_full(spectators, seat, table.game.players)
+            if full:
+                raise Refused("too_many", full, 429)
         except (Refused, schemas.Invalid) as exc:
+            hub.sockets.close(client)
             await _refuse_socket(websocket, exc, request_lang(websocket))
             return
         except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
+            hub.sockets.close(client)
             await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503),
                                  request_lang(websocket))
             return
         except WebSocketDisconnect:
+            hub.sockets.close(client)
             return
+        except BaseException:  # anything else (the server stopping): uncounted all the same
+            hub.sockets.close(client)
+            raise
         conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
         table.attach(conn)
         bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
@@ -417,8 +467,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         except WebSocketDisconnect:
             pass
         finally:
-            if counted:
-                hub.sockets.close(client)
+            hub.sockets.close(client)
             table.detach(conn)
             await conn.drain()
 
@@ -440,7 +489,28 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS,
+                     middleware=[Middleware(NoSniff)])
+
+
+class NoSniff:
+    """`X-Content-Type-Options: nosniff` on every HTTP response (JSON, scripts, errors), not
+    only on pages: a browser never reads one as another type than it is sent as."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+
+        async def sending(message):
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != b"x-content-type-options"]
+                message = {**message, "headers": headers + [(b"x-content-type-options", b"nosniff")]}
+            await send(message)
+
+        await self.app(scope, receive, sending)
 
 
 def freeze_startup_heap() -> None:
@@ -474,9 +544,20 @@ def client_of(conn: Request | WebSocket) -> str:
     return conn.client.host if conn.client else "unknown"
 
 
+async def _disconnected(request: Request) -> None:
+    """Returns once the client of a request whose body has been read hangs up."""
+    while (await request.receive())["type"] != "http.disconnect":
+        pass
+
+
 async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, lang: str) -> None:
-    await websocket.send_text(json.dumps(_refused(exc).to_json(lang)))
-    await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+    """Says why and closes; a client that has already gone is not an error (no traceback
+    per connection to flood the log with)."""
+    try:
+        await websocket.send_text(json.dumps(_refused(exc).to_json(lang)))
+        await websocket.close(code=4000 + exc.status if 400 <= exc.status < 1000 else 4000)
+    except (WebSocketDisconnect, OSError, RuntimeError):
+        pass
 
 
 RULES_TITLE = {"en": "Rules", "de": "Regeln"}

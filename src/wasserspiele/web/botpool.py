@@ -93,6 +93,24 @@ class BotPool:
             self._executor = None
             raise
 
+    def submit(self, record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> cf.Future:
+        """`think` as a future of the pool (for a hint): cancelling it takes a search that has
+        not started out of the queue; one already running finishes (a worker is not stopped
+        mid-search), and the future says when the worker is free again."""
+        if self.kind == "inline":
+            done: cf.Future = cf.Future()
+            try:
+                done.set_result(think(record, seat, level, bot_seed, decision_key))
+            except Exception as exc:  # pragma: no cover - the bots' own errors
+                done.set_exception(exc)
+            return done
+        try:
+            future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
+        except BrokenProcessPool:  # a worker died since: a fresh pool takes it
+            self._executor = None
+            future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
+        return future
+
     def warm(self) -> None:
         """Start the workers now (a spawned process imports the bots for a second or more),
         so that the first bot to move does not wait for it."""

@@ -224,6 +224,7 @@ class LiveTable:
         self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
+        self.hints: dict[tuple[int, int], str] = {}  # (seat, n): the expert's hint, kept for that move (hints.py)
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
         self.version = row.version          # of the table's row in the database, with the unsaved moves

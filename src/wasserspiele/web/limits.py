@@ -3,8 +3,9 @@
 Every limit has a safe default for a small public server and can be changed with an
 environment variable `WASSERSPIELE_<NAME>` (e.g. `WASSERSPIELE_TABLES_PER_CLIENT=50`) or
 by passing `Limits(...)` to `create_app`.  A client is its address as the server sees it
-(behind a reverse proxy, run uvicorn with `--forwarded-allow-ips` so that this is the
-player's address, see deploy/).
+(behind a reverse proxy, run uvicorn with `--forwarded-allow-ips` naming the proxy, never
+'*', and have the proxy set X-Forwarded-For, so that this is the player's address and
+cannot be forged, see deploy/).
 """
 
 from __future__ import annotations
@@ -31,6 +32,13 @@ class Limits:
     # once; the burst stays below the outbox cap so refusals arrive before any cap closes a socket
     message_rate: float = 50.0
     message_burst: int = 100
+    # hints (the expert's search, in the bots' pool): each client may ask `hint_rate` a second
+    # on average, `hint_burst` at once (an answer already worked out for that move is free);
+    # the server searches at most `hints_in_flight` at once (0: half the bot workers, at
+    # least 1), so a bot's move never waits behind more than that many hints
+    hint_rate: float = 0.2
+    hint_burst: int = 5
+    hints_in_flight: int = 0
     # bots think in this many worker processes (0: one less than the CPUs, at least one)
     bot_workers: int = 0
     # an unfinished table nobody has touched for this long leaves memory (reloaded when asked for)
@@ -63,6 +71,9 @@ class Limits:
     def workers(self) -> int:
         return self.bot_workers or max(1, (os.cpu_count() or 2) - 1)
 
+    def hint_searches(self) -> int:
+        return self.hints_in_flight or max(1, self.workers() // 2)
+
 
 class RateLimit:
     """A token bucket per WebSocket: `rate` messages a second, `burst` at once."""
@@ -82,6 +93,29 @@ class RateLimit:
         return True
 
 
+class ClientRates:
+    """A token bucket per client address (`RateLimit`); a bucket that has filled up again
+    is forgotten, so the table stays as small as the clients that used it lately."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, RateLimit] = {}
+
+    def take(self, client: str) -> bool:
+        if len(self.buckets) >= 1024:
+            self._forget_full()
+        bucket = self.buckets.get(client)
+        if bucket is None:
+            bucket = self.buckets[client] = RateLimit(self.rate, self.burst)
+        return bucket.take()
+
+    def _forget_full(self) -> None:
+        now = asyncio.get_running_loop().time()
+        for client, b in list(self.buckets.items()):
+            if b.allowance + (now - b.last) * b.rate >= b.burst:
+                del self.buckets[client]
+
+
 class SocketCounter:
     """Open WebSockets per client address in this process."""
 
@@ -89,13 +123,20 @@ class SocketCounter:
         self.limits = limits
         self.by_client: dict[str, int] = {}
 
-    def open(self, client: str, table_sockets: int) -> Reason | None:
-        """Count one more socket of `client`, or say why it is one too many."""
-        if table_sockets >= self.limits.sockets_per_table:
-            return Reason("server.table_sockets", most=self.limits.sockets_per_table)
+    def open(self, client: str) -> Reason | None:
+        """Count one more socket of `client` (at its upgrade, before its hello), or say why
+        it is one too many."""
         if self.by_client.get(client, 0) >= self.limits.sockets_per_client:
             return Reason("server.client_sockets", most=self.limits.sockets_per_client)
         self.by_client[client] = self.by_client.get(client, 0) + 1
+        return None
+
+    def table_full(self, spectators: int, seat: int | None, players: int) -> Reason | None:
+        """Why a table takes no more sockets, if it does not.  A seat holder is never refused
+        (a seat has one socket at a time, the newest): `players` of `sockets_per_table` are
+        kept for its seats, and spectators (`spectators` open now) get the room left."""
+        if seat is None and spectators >= self.limits.sockets_per_table - players:
+            return Reason("server.table_sockets", most=self.limits.sockets_per_table)
         return None
 
     def close(self, client: str) -> None:
