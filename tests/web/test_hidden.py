@@ -64,3 +64,48 @@ def test_every_message_is_the_seats_own_view_and_nothing_more(db_url, game):
         return checked
 
     assert asyncio.run(scenario()) > 0
+
+
+def test_a_bots_thinking_time_below_the_delay_is_not_shown(db_url, monkeypatch):
+    """A search bot answers a forced move at once and thinks otherwise, and its move was
+    shown `bot_delay` after its thinking ended: in Watten a quick follow told the table
+    "one card of that suit left".  Bots now think during the delay, and every move is
+    shown when the delay ends (the clock and the waits are the test's: nothing is timed)."""
+    from wasserspiele.web import hub as hub_module
+
+    clock = [100.0]
+    waits: list[float] = []
+    thinking = iter([0.05, 0.4, 1.5])  # seconds of thought of the first bot decisions
+
+    async def pause(seconds):
+        waits.append(seconds)
+        clock[0] += seconds
+
+    monkeypatch.setattr(hub_module, "_now", lambda: clock[0])
+    monkeypatch.setattr(hub_module, "_pause", pause)
+
+    async def scenario():
+        storage = Storage(db_url)
+        hub = Hub(storage, bot_delay=0.7)
+
+        class Bots:  # thinks for a given time, then plays the first legal move
+            async def choose(self, record, seat, level, bot_seed, key):
+                clock[0] += next(thinking)
+                return str(table.state.legal_actions(seat)[0])
+
+        hub.bots = Bots()
+        # Watten: seat 3 calls trump and signals first (dealer 0); seat 0 is a human
+        table, _ = await hub.create({"game": "watten", "options": {"first_dealer": 0},
+                                     "seats": [{"kind": "human"}, {"kind": "human"}, {"kind": "human"},
+                                               {"kind": "bot", "level": "expert"}]})
+        start = clock[0]
+        await table._run_bots()
+        assert len(table.state.history) == 2  # trump, then the signal; seat 0 is to move
+        storage.close()
+        return start
+
+    start = asyncio.run(scenario())
+    # each move is shown a whole delay after its decision began: 0.05 s and 0.4 s of thought
+    # alike (only a search longer than the delay would show, and none of these was)
+    assert waits == pytest.approx([0.65, 0.3])
+    assert clock[0] == pytest.approx(start + 0.05 + 0.65 + 0.4 + 0.3)

@@ -258,7 +258,10 @@ def test_bots_carry_on_after_a_restart(make_client):
     assert record["actions"][:len(stopped_at.actions)] == stopped_at.actions
 
 
-def test_a_table_whose_record_cannot_be_rebuilt_is_refused_clearly_and_kept(make_client, db_url):
+def test_a_table_whose_record_cannot_be_rebuilt_is_refused_clearly_and_kept(make_client, db_url, caplog):
+    """Refused with its own code; why is in the server's log, not in the answer, which
+    went to anyone asking (a rules change could make the engine's reason name a hidden
+    card: "seat 0 holds only one ace")."""
     client = make_client()
     t = create(client, seats=humans(3))
     play_first_legal(client, t, 2)
@@ -271,7 +274,7 @@ def test_a_table_whose_record_cannot_be_rebuilt_is_refused_clearly_and_kept(make
     client = make_client()
     r = client.get(f"/api/tables/{t['id']}")
     assert r.status_code == 500 and r.json()["error"] == "broken_table"
-    assert 'action 2 "Zx9"' in r.json()["reason"]
+    assert "Zx9" not in r.text and 'action 2 "Zx9"' in caplog.text
     storage = Storage(db_url)
     assert storage.load_table(t["id"]).actions[2] == "Zx9"   # nothing was deleted
     storage.close()

@@ -386,7 +386,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         try:
             st = replay(record, stop_at=step)
         except (BadRecord, ReplayError) as exc:  # pragma: no cover - records of finished games replay
-            raise Refused("broken_table", Reason("server.broken_table", table=table.id, error=str(exc)), 500) from None
+            log.error("table %s cannot be replayed: %s", table.id, exc)
+            raise Refused("broken_table", Reason("server.broken_table", table=table.id), 500) from None
         return JSONResponse({"table": table.id, "game": table.game.name, "step": step, "total": total,
                              "players": table.game.players, "teams": [list(t) for t in table.game.teams],
                              "action": record["actions"][step - 1] if step else None,

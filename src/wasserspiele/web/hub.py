@@ -58,6 +58,14 @@ def encode(message: dict[str, Any]) -> str:
     return _dumps(message).decode()
 
 
+def _now() -> float:
+    """The event loop's clock (a name of its own, so tests can drive it)."""
+    return asyncio.get_running_loop().time()
+
+
+_pause = asyncio.sleep  # how bots wait (a name of its own, so tests can see the waits)
+
+
 def _dumps(data: Any) -> bytes:
     # The games' views have string keys only; orjson takes almost twice as long with
     # OPT_NON_STR_KEYS, so it is asked for only when a view (a new game's) uses other keys,
@@ -620,7 +628,11 @@ class LiveTable:
                 seats = self.bot_seats_to_move()
                 if not seats:
                     return
-                await asyncio.sleep(hub.bot_delay)
+                # The bots think during the delay, and no move is shown before it ends: how
+                # long a bot took must not tell the table anything (a search bot answers a
+                # forced move at once, and in Watten a forced follow says "one card of the
+                # suit left"), so below the delay every move takes the same time.
+                shown_at = _now() + hub.bot_delay
                 for seat in seats:
                     n = self.n
                     legal = [str(a) for a in self.state.legal_actions(seat)]
@@ -635,6 +647,7 @@ class LiveTable:
                         log.exception("table %s: the bot of seat %d failed; it plays a random legal move",
                                       self.id, seat)
                         text = random.Random(key).choice(legal)
+                    await _pause(max(0.0, shown_at - _now()))
                     try:
                         await self.submit_bot(seat, text, n)
                     except Refused as exc:
@@ -761,7 +774,9 @@ class Hub:
         try:
             t = LiveTable.from_row(self, row)
         except (BadRecord, ReplayError, WasserspieleError) as exc:
-            raise Refused("broken_table", Reason("server.broken_table", table=table_id, error=str(exc)), 500) from None
+            # why goes to the log only: the engine's reason may name a hidden card
+            log.error("table %s cannot be rebuilt: %s", table_id, exc)
+            raise Refused("broken_table", Reason("server.broken_table", table=table_id), 500) from None
         self.tables[table_id] = t
         t.schedule_bots()
         return t
