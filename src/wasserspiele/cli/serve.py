@@ -14,7 +14,8 @@ import click
               help="SQLAlchemy database URL (default: SQLite under the user's data directory), "
                    "e.g. postgresql+psycopg://user@host/dbname")
 @click.option("--bot-delay", default=0.7, show_default=True, type=click.FloatRange(0, 10),
-              help="seconds a bot waits before it moves, so people can follow")
+              help="seconds from a bot's turn to its move, so people can follow; the bot thinks meanwhile, "
+                   "so how long it thought does not show")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="server processes on this port (more than one needs PostgreSQL)")
 @click.option("--forwarded-allow-ips", default=None, metavar="IPS",
