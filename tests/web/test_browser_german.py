@@ -269,7 +269,7 @@ def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_l
     # the seat chips list the animals still on the team card by the same initials
     waiting = page.inner_text("#seats")
     letters = {name[0].upper() for name in names}
-    found = re.findall(r"(?:auf der Teamkarte:|waiting) ([A-ZÄÖÜ]+)", waiting)
+    found = re.findall(r"(?:wartend:|waiting) ([A-ZÄÖÜ]+)", waiting)
     assert found and all(set(w) <= letters for w in found), waiting
     ctx.close()
 
