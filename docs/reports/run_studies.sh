@@ -21,7 +21,7 @@ run wasserloch-tips         wasserloch --players 2,3,4 --option rounds=1 --bots 
 run wasserloch-tips-stronger wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:avoid_second_card=2 heuristic:keep_pairs=2 heuristic:grow_herds=2 heuristic:watch_eights=2"
 run wasserloch-10000-rounds wasserloch --option rounds=1 --games 10000
 run wasserloch-ismcts       wasserloch --players 3 --option rounds=1 --bots "ismcts:iterations=200 heuristic" --games 600
-run wasserloch-strongest    wasserloch --players 2,3,4 --option rounds=1 --compare chase=nearest,adjacent --bots hard --games 300
+run wasserloch-strongest    wasserloch --players 2,3,4 --option rounds=1 --compare chase=nearest,adjacent --bots hard --games 1000
 run seven-waters-slide-limit seven_waters --compare slide_limit=7,null --games 2000
 run seven-waters-final-turns seven_waters --compare final_turns=both,opponent_only,none --games 2000
 run watten-raising          watten --compare raising=false,true --games 600
