@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Regenerates every committed balance study in docs/reports/ (several hours on 2 shared cores,
-# most of it the studies with search bots: the Seven Waters, Watten and Wildwasser *-strongest
-# report.md each record 1.5-2 hours on one core).  LAB_JOBS=1 keeps it to one core.
+# Regenerates every committed balance study in docs/reports/ (about three hours on one core,
+# most of it the studies with search bots: wasserloch-strongest about 70 minutes,
+# seven-waters-strongest 40, wildwasser-strongest 30, on a shared machine; each report's run
+# line says what it took).  LAB_JOBS=1 keeps it to one core.
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
 set -euo pipefail
@@ -36,4 +37,4 @@ run wasserloch-first-tip    wasserloch --players 3 --option rounds=1 --games 300
 # in every seat: about 3 hours on one core; read the intervals, the samples are still modest
 run watten-strongest        watten --bots ismcts:iterations=200,cpu_seconds=1.0 --games 60  # `hard` when it was made
 run seven-waters-strongest  seven_waters --bots ismcts:iterations=200 --games 800
-run wildwasser-strongest    wildwasser --players 3 --bots hard --games 200
+run wildwasser-strongest    wildwasser --players 3 --bots hard --games 800
