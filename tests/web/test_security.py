@@ -262,3 +262,15 @@ def test_sockets_that_have_not_said_hello_count_against_the_client(make_client):
 def test_every_response_says_nosniff(client):
     for path in ("/api/games", "/static/app.js", "/api/tables", "/nope", "/static/games/watten.js"):
         assert client.get(path).headers.get("x-content-type-options") == "nosniff", path
+
+
+def test_an_authorization_header_of_another_shape_is_refused_not_taken_for_a_spectator(client):
+    """`Authorization: Token X` or a bare `Bearer` was taken as no token: the client got the
+    spectator's view, not a word about its header."""
+    t = create(client, seats=humans(3))
+    token = t["seats"][0]["token"]
+    for header in (f"Token {token}", "Bearer", "Bearer   ", token):
+        r = client.get(f"/api/tables/{t['id']}", headers={"authorization": header})
+        assert r.status_code == 401 and r.json()["reason_code"] == "server.auth_header", header
+    assert client.get(f"/api/tables/{t['id']}").json()["seat"] is None  # no header: a spectator
+    assert client.get(f"/api/tables/{t['id']}", headers={"authorization": f"bearer {token}"}).json()["seat"] == 0

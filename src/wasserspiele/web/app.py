@@ -186,10 +186,16 @@ async def _json_body(request: Request) -> Any:
 
 
 def _bearer(request: Request) -> str | None:
-    auth = request.headers.get("authorization", "")
-    if auth.lower().startswith("bearer "):
-        return auth[7:].strip()
-    return None
+    """The seat token of `Authorization: Bearer TOKEN`; None without the header (a
+    spectator).  A header of another shape is refused: taken as none, a client's typo
+    would have shown it the spectator's view without a word."""
+    auth = request.headers.get("authorization")
+    if auth is None:
+        return None
+    scheme, _, token = auth.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Refused("bad_token", Reason("server.auth_header"), 401)
+    return token.strip()
 
 
 def option_json(o, game: str | None = None) -> dict[str, Any]:
