@@ -409,74 +409,70 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         if too_many:
             await _refuse_socket(websocket, Refused("too_many", too_many, 429), request_lang(websocket))
             return
-        try:
-            if _foreign_origin(websocket):  # another site's page: its visitor's address is not its own to use
-                raise Refused("bad_request", Reason("server.origin"), 403)
-            table = await hub.open(websocket.path_params["table_id"])
+        try:  # the socket stays counted until it closes, whichever way it goes
             try:
-                first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
-            except asyncio.TimeoutError:
-                raise Refused("bad_message", Reason("server.hello_first")) from None
-            data = schemas.parse_json(_text(first), "the message")
-            if not isinstance(data, dict) or data.get("type") != "hello":
-                raise Refused("bad_message", Reason("server.hello_shape"))
-            hello = schemas.load(schemas.Hello, data)
-            seat = await table.seat_of(hello.token)
-            lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
-            spectators = sum(1 for c in table.conns if c.seat is None)
-            full = hub.sockets.table_full(spectators, seat, table.game.players)
-            if full:
-                raise Refused("too_many", full, 429)
-        except (Refused, schemas.Invalid) as exc:
-            hub.sockets.close(client)
-            await _refuse_socket(websocket, exc, request_lang(websocket))
-            return
-        except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
-            hub.sockets.close(client)
-            await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503),
-                                 request_lang(websocket))
-            return
-        except WebSocketDisconnect:
-            hub.sockets.close(client)
-            return
-        except BaseException:  # anything else (the server stopping): uncounted all the same
-            hub.sockets.close(client)
-            raise
-        conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
-        table.attach(conn)
-        bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
-        try:
-            while True:
-                text = await _receive(websocket)
+                if _foreign_origin(websocket):  # another site's page: its visitor's address is not its own to use
+                    raise Refused("bad_request", Reason("server.origin"), 403)
+                table = await hub.open(websocket.path_params["table_id"])
                 try:
-                    if not bucket.take():
-                        # answered while the outbox has room, then dropped unanswered: a flood
-                        # gets its refusals and never fills the outbox to its cap
-                        if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
-                            raise Refused("too_many",
-                                          Reason("server.message_rate", rate=f"{hub.limits.message_rate:g}"))
-                        continue
-                    msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
-                    if isinstance(msg, schemas.MoveMessage):
-                        result = await table.submit(seat, msg.action, msg.n)
-                        conn.push(json.dumps(result))  # after the new state: "your move is in"
-                    elif isinstance(msg, schemas.NameMessage):
-                        await table.set_name(seat, msg.name)
-                    elif isinstance(msg, schemas.Ping):
-                        conn.push(json.dumps({"type": "pong"}))
-                    else:
-                        await table.until_saved()  # a sync shows only stored moves
-                        conn.push(encode(table.message_for(seat)))
-                except (Refused, schemas.Invalid) as exc:
-                    conn.push(json.dumps(_refused(exc).to_json(lang)))
-                if conn.closed:
-                    break
-        except WebSocketDisconnect:
-            pass
+                    first = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+                except asyncio.TimeoutError:
+                    raise Refused("bad_message", Reason("server.hello_first")) from None
+                data = schemas.parse_json(_text(first), "the message")
+                if not isinstance(data, dict) or data.get("type") != "hello":
+                    raise Refused("bad_message", Reason("server.hello_shape"))
+                hello = schemas.load(schemas.Hello, data)
+                seat = await table.seat_of(hello.token)
+                lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
+                spectators = sum(1 for c in table.conns if c.seat is None)
+                full = hub.sockets.table_full(spectators, seat, table.game.players)
+                if full:
+                    raise Refused("too_many", full, 429)
+            except (Refused, schemas.Invalid) as exc:
+                await _refuse_socket(websocket, exc, request_lang(websocket))
+                return
+            except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
+                await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503),
+                                     request_lang(websocket))
+                return
+            except WebSocketDisconnect:
+                return
+            conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
+            table.attach(conn)
+            bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
+            try:
+                while True:
+                    text = await _receive(websocket)
+                    try:
+                        if not bucket.take():
+                            # answered while the outbox has room, then dropped unanswered: a flood
+                            # gets its refusals and never fills the outbox to its cap
+                            if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
+                                raise Refused("too_many",
+                                              Reason("server.message_rate", rate=f"{hub.limits.message_rate:g}"))
+                            continue
+                        msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
+                        if isinstance(msg, schemas.MoveMessage):
+                            result = await table.submit(seat, msg.action, msg.n)
+                            conn.push(json.dumps(result))  # after the new state: "your move is in"
+                        elif isinstance(msg, schemas.NameMessage):
+                            await table.set_name(seat, msg.name)
+                        elif isinstance(msg, schemas.Ping):
+                            conn.push(json.dumps({"type": "pong"}))
+                        else:
+                            await table.until_saved()  # a sync shows only stored moves
+                            conn.push(encode(table.message_for(seat)))
+                    except (Refused, schemas.Invalid) as exc:
+                        conn.push(json.dumps(_refused(exc).to_json(lang)))
+                    if conn.closed:
+                        break
+            except WebSocketDisconnect:
+                pass
+            finally:
+                table.detach(conn)
+                await conn.drain()
         finally:
             hub.sockets.close(client)
-            table.detach(conn)
-            await conn.drain()
 
     routes = [
         Route("/", page),

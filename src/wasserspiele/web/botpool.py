@@ -83,20 +83,18 @@ class BotPool:
         return self._executor
 
     async def choose(self, record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> str:
-        if self.kind == "inline":
-            return think(record, seat, level, bot_seed, decision_key)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool(), think, record, seat, level, bot_seed, decision_key)
+            return await asyncio.wrap_future(self.submit(record, seat, level, bot_seed, decision_key))
         except BrokenProcessPool:
             # a worker died (killed, out of memory): the next decision gets a fresh pool
             self._executor = None
             raise
 
     def submit(self, record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> cf.Future:
-        """`think` as a future of the pool (for a hint): cancelling it takes a search that has
-        not started out of the queue; one already running finishes (a worker is not stopped
-        mid-search), and the future says when the worker is free again."""
+        """`think` as a future of the pool (`choose` awaits it; a hint keeps it): cancelling
+        it takes a search that has not started out of the queue; one already running
+        finishes (a worker is not stopped mid-search), and the future says when the worker
+        is free again."""
         if self.kind == "inline":
             done: cf.Future = cf.Future()
             try:

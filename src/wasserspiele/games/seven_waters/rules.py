@@ -83,7 +83,7 @@ class SevenWaters(Game):
         sums by SW-2.1, a joker 10 by SW-2.2), then 3 cards to each hand."""
         chance.respell("deck", _canonical_name)  # a record may spell 'TH' as '10h' (records.md)
         names = chance.draw_order("deck", DECK_NAMES, "card")
-        deck = [BY_NAME.get(n) or _card_or_none(n) for n in names]
+        deck = [BY_NAME[n] for n in names]  # canonical names (respelt above)
         s = object.__new__(SevenWatersState)
         s.game = self
         s.chance = chance
@@ -903,15 +903,11 @@ class SevenWatersState(SevenWatersData, State):
         """SW-4.3d, SW-5.2 as `seat` can know them: a theme lies face down until the end,
         so while the game runs another seat's total leaves out its theme points (with
         them, the difference to the public parts named the secret suit)."""
-        if self.over:
-            return self.scores()
-        weights = _WEIGHTS
-        out = []
-        for s in (0, 1):
-            counted = self._counted(s)
-            if s != seat:
-                counted = (*counted[:_THEME], 0, *counted[_THEME + 1:])
-            out.append(sum(w * n for w, n in zip(weights, counted)))
+        out = self.scores()
+        if not self.over:
+            for s in (0, 1):
+                if s != seat:
+                    out[s] -= _WEIGHTS[_THEME] * self._counted(s)[_THEME]
         return out
 
     def winners(self) -> list[int]:

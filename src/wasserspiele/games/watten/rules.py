@@ -214,10 +214,7 @@ class WattenState(StateData, State):
     def _draw_deal(self) -> list[int]:
         """WA-1.2: the next 32-card order from the record's `deals` stream."""
         deal = self.chance.draw("deals", DECK)
-        try:
-            return list(_ids_of(*deal)(CARD_ID))  # the names as the engine writes them (in C)
-        except KeyError:  # another spelling ("10H") that _initial_state's respell did not see
-            return [card_id(n) for n in deal]
+        return list(_ids_of(*deal)(CARD_ID))  # canonical names (respelt as the game set up), in C
 
     def _start_hand(self, deal: list[int]) -> None:
         """WA-1.2, WA-1.3: five cards each starting with the caller, 12 unused; caller to name trump."""
