@@ -18,6 +18,7 @@ from ..core.messages import Reason, catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
+from .language import Argument, LanguageGroup
 from .paths import writable
 
 
@@ -45,7 +46,7 @@ def _fail(message: str, lang: str = "en") -> "UsageFailure":
     return UsageFailure(message, lang)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 def main() -> None:
     """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
@@ -71,7 +72,7 @@ def games_cmd(lang) -> None:
 
 
 @main.command("play")
-@click.argument("game", required=False)
+@click.argument("game", required=False, cls=Argument)
 @click.option("--players", type=int, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
 @click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
 @click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
@@ -97,7 +98,7 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -
 
 
 @main.command("replay")
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), cls=Argument)
 @click.option("--json", "as_json", is_flag=True, help="print the final position as JSON (docs/records.md)")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def replay_cmd(file, as_json, lang) -> None:
@@ -128,7 +129,7 @@ def replay_cmd(file, as_json, lang) -> None:
 
 
 @main.command("rules")
-@click.argument("game")
+@click.argument("game", cls=Argument)
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def rules_cmd(game, lang) -> None:
     """Print the rules of GAME for players in LANG (rules.<lang>.md), or else the reference

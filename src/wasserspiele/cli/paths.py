@@ -12,18 +12,21 @@ from pathlib import Path
 
 import click
 
+from ..core.messages import Reason, render
+from .language import current_lang
 
-def _problem(path: Path) -> str | None:
+
+def _problem(path: Path) -> Reason | None:
     """Why nothing can be written at `path` (a file or a folder to be), or None."""
     if path.exists():
-        return None if os.access(path, os.W_OK) else f"{path} is not writable"
+        return None if os.access(path, os.W_OK) else Reason("cli.path.not_writable", path=str(path))
     above = path.parent
     while not above.exists() and above != above.parent:
         above = above.parent
     if not above.is_dir():
-        return f"{above} is a file, not a folder"
+        return Reason("cli.path.not_a_folder", path=str(above))
     if not os.access(above, os.W_OK | os.X_OK):
-        return f"the folder {above} is not writable"
+        return Reason("cli.path.folder_not_writable", path=str(above))
     return None
 
 
@@ -33,5 +36,8 @@ def writable(ctx: click.Context, param: click.Parameter, value: str | None) -> s
         return None
     problem = _problem(Path(value))
     if problem:
-        raise click.BadParameter(f"nothing can be written there: {problem}", ctx=ctx, param=param)
+        # in the command line's language: Click refuses it before the command reads its --lang
+        lang = current_lang()
+        raise click.BadParameter(render("cli.path.cannot_write", {"problem": problem.render(lang)}, lang),
+                                 ctx=ctx, param=param)
     return value

@@ -1,0 +1,198 @@
+"""Click's own words in the language a command line asks for.
+
+A refused command line is refused by Click before the command runs, so before its
+`--lang` is read: the language is taken from the raw arguments instead
+(`requested_lang`), and for the run of a German command line Click's texts come from the
+project's catalogue.
+
+Click marks its texts for the standard `gettext` (`_("Usage:")`, `ngettext(...)`), but
+calls the module functions it bound at import, which only a process-wide text domain,
+locale directory and environment could translate (compiled .mo files). `speaking(lang)`
+gives Click's modules a translation object instead, for the run only. Translating at the
+source rather than re-wording Click's exceptions afterwards reaches the texts Click words
+before it raises ("'x' is not a valid integer", "requires an argument", "unexpected extra
+argument"), whose exceptions keep no parameters to re-word them from.
+
+The catalogue's `cli.usage.*` entries are those texts: the English entry is Click's
+message exactly as Click words it, so a message a later Click release rewords stays
+English (never a wrong or broken text); German templates use only the fields Click fills
+(tests/test_messages.py checks each language's fields against the English). The same
+way, `cli.help.*` entries give `--help` the commands' and options' help (English: the
+help in the code, word for word), and `cli.metavar.*` the placeholders of usage lines
+(GAME, FILE, [OPTIONS]).
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import inspect
+import re
+import sys
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator, Sequence
+
+import click
+
+from ..core.messages import catalogue, supported_lang
+
+_lang: ContextVar[str] = ContextVar("wasserspiele_cli_lang", default="en")
+_PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
+
+
+def requested_lang(args: Sequence[str]) -> str:
+    """The language a command line asks for with `--lang X` or `--lang=X` (the last one,
+    as Click takes it), read before Click parses it; English when it names none we speak
+    (Click then refuses the value in English, or accepts it)."""
+    lang = None
+    words = iter(args)
+    for word in words:
+        if word == "--":  # what follows is no option
+            break
+        if word == "--lang":
+            lang = next(words, None)
+        elif word.startswith("--lang="):
+            lang = word.partition("=")[2]
+    return supported_lang(lang) or "en"
+
+
+def current_lang() -> str:
+    """The language of the command line being run ("en" outside one)."""
+    return _lang.get()
+
+
+@functools.cache
+def _click_codes() -> dict[str, str]:
+    """Click's English message (the singular of a plural), or a command's or option's
+    English help, → its catalogue code."""
+    entries = catalogue("en").entries
+    return {(text[0] if isinstance(text, tuple) else text): code
+            for code, text in entries.items() if code.startswith(("cli.usage.", "cli.help."))}
+
+
+class ClickTranslations(gettext.NullTranslations):
+    """Click's messages in one language; a message the catalogue lacks stays Click's English."""
+
+    def __init__(self, lang: str):
+        super().__init__()
+        self.words = catalogue(lang)
+
+    def gettext(self, message: str) -> str:
+        code = _click_codes().get(message)
+        return (self.words.text(code) if code else None) or message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        code = _click_codes().get(singular)
+        return (self.words.text(code, n) if code else None) or super().ngettext(singular, plural, n)
+
+
+# Words click.decorators gives are kept on option objects (a command's help option is made
+# once, on its first use), so they are English however the first command line spoke;
+# `said` turns them German where a German command line shows them.
+_KEEPS_ITS_WORDS = {"click.decorators"}
+
+
+def _click_modules():
+    return [module for name, module in list(sys.modules.items())
+            if module is not None and (name == "click" or name.startswith("click.")) and name not in _KEEPS_ITS_WORDS]
+
+
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Run with Click's words (and the project's words about the command line) in `lang`:
+    each Click module's `_`/`ngettext` is the translation's while it runs, Click's own
+    stdlib functions again afterwards. English leaves Click untouched."""
+    token = _lang.set(lang)
+    swapped = []
+    if lang != "en":
+        translation = ClickTranslations(lang)
+        for module in _click_modules():
+            for name, stdlib, ours in (("_", gettext.gettext, translation.gettext),
+                                       ("ngettext", gettext.ngettext, translation.ngettext)):
+                if getattr(module, name, None) is stdlib:
+                    setattr(module, name, ours)
+                    swapped.append((module, name, stdlib))
+    try:
+        yield
+    finally:
+        for module, name, stdlib in swapped:
+            setattr(module, name, stdlib)
+        _lang.reset(token)
+
+
+def said(message: str) -> str:
+    """Click's message, or a help text of the commands, in the command line's language."""
+    lang = current_lang()
+    return message if lang == "en" else ClickTranslations(lang).gettext(message)
+
+
+def placeholders(text: str) -> str:
+    """The placeholder words of a usage line or metavar (`GAME`, `[OPTIONS]`,
+    `KEY=VALUE`) in the command line's language; a word without an entry stays as it is."""
+    lang = current_lang()
+    if lang == "en":
+        return text
+    words = catalogue(lang)
+    return _PLACEHOLDER.sub(lambda m: words.text(f"cli.metavar.{m.group().lower()}") or m.group(), text)
+
+
+class Argument(click.Argument):
+    """A positional argument named in the command line's language (usage line, refusals)."""
+
+    def make_metavar(self, ctx: click.Context) -> str:
+        return placeholders(super().make_metavar(ctx))
+
+
+class _LocalUsage:
+    """A usage line in the command line's language."""
+
+    def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
+        return [placeholders(piece) for piece in super().collect_usage_pieces(ctx)]
+
+
+class Command(_LocalUsage, click.Command):
+    """A command whose usage line and `--help` are in the command line's language (its help
+    and its options' help from the catalogue's `cli.help.*`, whose English is the code's)."""
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        english = inspect.cleandoc(self.help or "").partition("\f")[0]  # the text Click shows
+        text = said(english)
+        if text == english or self.deprecated:  # Click labels a deprecated command's help
+            return super().format_help_text(ctx, formatter)
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(text)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if current_lang() == "en":
+            return super().format_options(ctx, formatter)
+        # Click's rows, with each option's own words said in the language (Click says its
+        # "[default: …]" itself) and its metavar (INTEGER, FILE) named in it
+        rows = [self._row(ctx, param) for param in self.get_params(ctx) if not isinstance(param, click.Argument)]
+        rows = [row for row in rows if row is not None]
+        if rows:
+            with formatter.section(said("Options")):
+                formatter.write_dl(rows)
+
+    @staticmethod
+    def _row(ctx: click.Context, param: click.Parameter) -> tuple[str, str] | None:
+        row = param.get_help_record(ctx)
+        if row is None:
+            return None
+        spec, text = row
+        if param.help and text.startswith(param.help):  # the option's help, then Click's extras
+            text = said(param.help) + text[len(param.help):]
+        return placeholders(spec), text
+
+
+class LanguageGroup(_LocalUsage, click.Group):
+    """The root command: a command line that asks for German (`--lang de` anywhere) is
+    refused, and helped, with Click's words in German; its commands are `Command`s."""
+
+    command_class = Command
+
+    def main(self, args: Sequence[str] | None = None, *rest, **extra):
+        lang = requested_lang(sys.argv[1:] if args is None else args)
+        with speaking(lang):
+            return super().main(args, *rest, **extra)
