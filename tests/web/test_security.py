@@ -1,7 +1,9 @@
 """Findings of the security audit (2026-12-04), each closed: hints cannot queue searches
 without bound in the bots' pool, spectators cannot lock a seat out of its table,
 cross-site requests and sockets are refused, a client that leaves before its refusal
-leaves no traceback in the log.  Counted, never timed."""
+leaves no traceback in the log, a crash's 500 carries the same headers as every answer
+and no internals, a seat's name changes cost a bounded number of writes.  Counted, never
+timed."""
 
 from __future__ import annotations
 
@@ -274,3 +276,129 @@ def test_an_authorization_header_of_another_shape_is_refused_not_taken_for_a_spe
         assert r.status_code == 401 and r.json()["reason_code"] == "server.auth_header", header
     assert client.get(f"/api/tables/{t['id']}").json()["seat"] is None  # no header: a spectator
     assert client.get(f"/api/tables/{t['id']}", headers={"authorization": f"bearer {token}"}).json()["seat"] == 0
+
+
+# -- 7. a crash's 500 is JSON with the same headers as every other answer ------------------
+
+def test_a_crash_is_answered_500_in_json_with_nosniff_and_without_internals(client, monkeypatch, caplog):
+    """Starlette answers an unhandled exception from its ServerErrorMiddleware, outside the
+    user middleware: the 500 went without `X-Content-Type-Options`."""
+    import logging
+
+    from starlette.testclient import TestClient
+
+    import wasserspiele.web.app as web_app
+
+    def broken():
+        raise RuntimeError("internals: /srv/wasserspiele/secret.sqlite3")
+
+    monkeypatch.setattr(web_app, "games_json", broken)
+    crashing = TestClient(client.app, raise_server_exceptions=False)   # the app started by `client`
+    with caplog.at_level(logging.ERROR, logger="wasserspiele.web"):
+        r = crashing.get("/api/games", headers={"accept-language": "de"})
+    assert r.status_code == 500
+    assert r.headers.get("x-content-type-options") == "nosniff"
+    assert r.headers["content-type"] == "application/json"
+    body = r.json()
+    assert body["error"] == "internal" and body["reason_code"] == "server.crashed" and body["params"] == {}
+    assert body["message"] and body["message"] != "server.crashed"          # said in words (German here)
+    for leaked in ("internals", "secret", "RuntimeError", "Traceback", "app.py"):
+        assert leaked not in r.text, leaked
+    assert "internals: /srv/wasserspiele/secret.sqlite3" in caplog.text    # the log keeps why
+    assert any(rec.exc_info for rec in caplog.records)                      # with its traceback
+
+
+# -- 8. name changes: one that changes nothing is free, a flood is bounded -----------------
+
+def _counting_name_writes(client, monkeypatch) -> list[str]:
+    """The names the storage layer writes, in order (each call is one transaction)."""
+    storage = client.app.state.hub.storage
+    real, writes = storage.set_seat_name, []
+
+    def counting(table_id, seat, name):
+        writes.append(name)
+        return real(table_id, seat, name)
+
+    monkeypatch.setattr(storage, "set_seat_name", counting)
+    return writes
+
+
+def _until_pong(ws) -> list[dict]:
+    """Every message before the answer to a ping sent last (the socket's messages are
+    handled in order, so all before it have been)."""
+    ws.send_json({"type": "ping"})
+    answers = []
+    while (a := ws.receive_json())["type"] != "pong":
+        answers.append(a)
+    return answers
+
+
+def test_a_name_change_that_changes_nothing_costs_no_write_and_no_push(client, monkeypatch):
+    t = create(client, seats=humans(3))
+    writes = _counting_name_writes(client, monkeypatch)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        assert hello(ws, t["seats"][0]["token"])["type"] == "state"
+        ws.send_json({"type": "name", "name": "Anna"})
+        assert [a["seats"][0]["name"] for a in _until_pong(ws)] == ["Anna"]
+        for name in ["Anna", "  Anna ", "Anna"] * 10:            # the same name, as cleaned
+            ws.send_json({"type": "name", "name": name})
+        assert _until_pong(ws) == []                             # nothing changed: nothing pushed
+        ws.send_json({"type": "name", "name": "Berta"})          # the repeats used up no allowance
+        assert [a["seats"][0]["name"] for a in _until_pong(ws)] == ["Berta"]
+    assert writes == ["Anna", "Berta"]
+
+
+def test_a_flood_of_name_changes_costs_a_bounded_number_of_writes_and_the_last_accepted_name_stays(
+        client, monkeypatch):
+    t = create(client, seats=humans(3))
+    writes = _counting_name_writes(client, monkeypatch)
+    names = [f"Player {i}" for i in range(40)]
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as other:   # another seat watches
+        assert hello(other, t["seats"][1]["token"])["type"] == "state"
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            assert hello(ws, t["seats"][0]["token"])["type"] == "state"
+            for name in names:
+                ws.send_json({"type": "name", "name": name})
+            answers = _until_pong(ws)
+        seen_by_other = [a["seats"][0]["name"] for a in _until_pong(other) if a["type"] == "state"]
+    refusals = [a for a in answers if a["type"] == "refused"]
+    assert 1 <= len(writes) <= 10                                # not one write per message
+    assert len(writes) + len(refusals) == len(names)             # each name taken or refused
+    assert {(a["code"], a["reason_code"]) for a in refusals} == {("too_many", "server.name_rate")}
+    assert writes == names[:len(writes)]                         # the first ones, in order
+    accepted = writes[-1]
+    assert [a["seats"][0]["name"] for a in answers if a["type"] == "state"][-1] == accepted
+    assert seen_by_other[-1] == accepted                         # the others see it too
+    client.app.state.hub.tables.pop(t["id"])                     # a reload reads it from the database
+    assert client.get(f"/api/tables/{t['id']}").json()["seats"][0]["name"] == accepted
+
+
+# -- 9. a body without Content-Type: read as JSON (scripts), never from another site --------
+
+def test_a_body_without_content_type_is_read_as_json_but_another_sites_is_refused(client):
+    """Kept on purpose (see `_json_body`): what a browser sends cross-site without a
+    Content-Type (a fetch or beacon of bytes) carries its Origin, refused here."""
+    body = json.dumps({"game": "wasserloch", "seats": humans(3)})
+    for origin in ("http://evil.example", "null"):
+        foreign = client.post("/api/tables", content=body, headers={"origin": origin})
+        assert "content-type" not in foreign.request.headers
+        assert foreign.status_code == 403 and foreign.json()["reason_code"] == "server.origin", origin
+    assert client.get("/api/tables?status=all").json()["tables"] == []
+    script = client.post("/api/tables", content=body)
+    assert "content-type" not in script.request.headers
+    assert script.status_code == 201, script.text
+
+
+def test_a_seats_name_allowance_is_not_refilled_by_reconnecting(make_client, monkeypatch):
+    client = make_client(limits=Limits(name_rate=0, name_burst=2))
+    t = create(client, seats=humans(3))
+    writes = _counting_name_writes(client, monkeypatch)
+    for name in ("Anna", "Berta", "Clara"):                     # a new socket (a reload) for each
+        with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+            assert hello(ws, t["seats"][0]["token"])["type"] == "state"
+            ws.send_json({"type": "name", "name": name})
+            answers = _until_pong(ws)
+    assert answers[-1]["type"] == "refused" and answers[-1]["reason_code"] == "server.name_rate"
+    assert answers[-1]["params"] == {"rate": "0", "burst": 2}
+    assert writes == ["Anna", "Berta"]
+    assert client.get(f"/api/tables/{t['id']}").json()["seats"][0]["name"] == "Berta"

@@ -27,8 +27,9 @@ core/messages.py; bodies and messages are checked by `schemas.py`, use is limite
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
-`{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name),
-`{"type": "sync"}`, `{"type": "ping"}`.  The server
+`{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name; a
+seat's changes are limited, `name_rate`/`name_burst` in limits.py, and one that changes
+nothing is ignored), `{"type": "sync"}`, `{"type": "ping"}`.  The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
 every change, then `{"type": "accepted", "n"}` to the mover, and
 `{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
@@ -50,7 +51,6 @@ from typing import Any
 import sqlalchemy.exc
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -167,7 +167,16 @@ async def _json_body(request: Request) -> Any:
     """The request's JSON, read only up to MAX_BODY bytes (a larger body is refused unread).
     Another site's page may not post (its `Origin` is foreign), and a body must be sent as
     `application/json`: a form or a `text/plain` fetch, which a browser sends cross-site
-    without asking first, is refused (no Content-Type, as from scripts, is taken)."""
+    without asking first, is refused.
+
+    A body without any Content-Type is read as JSON, on purpose: scripts post that way
+    (`requests`/`httpx` with `data=`), and FastAPI kept the same when it closed this hole
+    (CVE-2021-32677).  A browser does send an untyped body cross-site without asking (a
+    fetch or `sendBeacon` of bytes), but with its Origin (`null` under a no-referrer
+    policy), refused above; a seat's moves need its Bearer token, which no cross-site page
+    can send without a preflight, so such a post could only create tables from the
+    visitor's address.  Refusing it would break those scripts to guard only against
+    browsers too old to send Origin on a POST."""
     if _foreign_origin(request):
         raise Refused("bad_request", Reason("server.origin"), 403)
     kind = request.headers.get("content-type")
@@ -492,13 +501,22 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS,
-                     middleware=[Middleware(NoSniff)])
+    return App(routes=routes, lifespan=lifespan, exception_handlers=EXCEPTION_HANDLERS)
+
+
+class App(Starlette):
+    """Starlette with `NoSniff` around its whole stack.  A crash's 500 (`_on_crash`) is sent
+    by Starlette's ServerErrorMiddleware, which sits outside every middleware passed as
+    `middleware=`: there NoSniff would miss exactly that response."""
+
+    def build_middleware_stack(self):
+        return NoSniff(super().build_middleware_stack())
 
 
 class NoSniff:
-    """`X-Content-Type-Options: nosniff` on every HTTP response (JSON, scripts, errors), not
-    only on pages: a browser never reads one as another type than it is sent as."""
+    """`X-Content-Type-Options: nosniff` on every HTTP response (JSON, scripts, errors, a
+    crash's 500), not only on pages: a browser never reads one as another type than it is
+    sent as."""
 
     def __init__(self, app):
         self.app = app

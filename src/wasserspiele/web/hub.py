@@ -41,7 +41,7 @@ from ..core.records import FORMAT, replay
 from ..core.registry import load
 from . import schemas
 from .botpool import BotPool
-from .limits import Limits, SocketCounter
+from .limits import Limits, RateLimit, SocketCounter
 from .storage import Conflict, Progress, SeatRow, Storage, TableRow, hash_token
 
 log = logging.getLogger("wasserspiele.web")
@@ -233,6 +233,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
         self.hints: dict[tuple[int, int], str] = {}  # (seat, n): the expert's hint, kept for that move (hints.py)
+        # seat -> its name changes' bucket: per seat, not per socket, so reconnecting does not refill it
+        self.name_rates: dict[int, RateLimit] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
         self.version = row.version          # of the table's row in the database, with the unsaved moves
@@ -436,10 +438,21 @@ class LiveTable:
             c.push(texts[c.seat])
 
     async def set_name(self, seat: int | None, name: Any) -> None:
-        """The player of `seat` chooses the name every seat list shows."""
+        """The player of `seat` chooses the name every seat list shows.  Each change is a
+        database write and a push to every seat, so a seat may make `name_burst` at once,
+        then `name_rate` a second (`too_many` beyond: the name stays the last one taken, as
+        stored); a name that changes nothing costs nothing and counts for nothing."""
         if seat is None:
             raise Refused("spectator", Reason("server.spectator_name"), 403)
         chosen = clean_name(name)
+        if chosen == self.seats[seat].name:
+            return
+        lim = self.hub.limits
+        rate = self.name_rates.get(seat)
+        if rate is None:
+            rate = self.name_rates[seat] = RateLimit(lim.name_rate, lim.name_burst)
+        if not rate.take():
+            raise Refused("too_many", Reason("server.name_rate", rate=f"{lim.name_rate:g}", burst=lim.name_burst), 429)
         await self.hub.db(self.hub.storage.set_seat_name, self.id, seat, chosen)
         self.seats[seat].name = chosen
         self.broadcast()

@@ -32,6 +32,10 @@ class Limits:
     # once; the burst stays below the outbox cap so refusals arrive before any cap closes a socket
     message_rate: float = 50.0
     message_burst: int = 100
+    # name changes of one seat (each is a database write): `name_rate` a second on average,
+    # `name_burst` at once; a name that changes nothing is free
+    name_rate: float = 0.1
+    name_burst: int = 5
     # hints (the expert's search, in the bots' pool): each client may ask `hint_rate` a second
     # on average, `hint_burst` at once (an answer already worked out for that move is free);
     # the server searches at most `hints_in_flight` at once (0: half the bot workers, at
@@ -76,7 +80,8 @@ class Limits:
 
 
 class RateLimit:
-    """A token bucket per WebSocket: `rate` messages a second, `burst` at once."""
+    """A token bucket (a WebSocket's messages, a seat's name changes): `rate` a second,
+    `burst` at once."""
 
     def __init__(self, rate: float, burst: int):
         self.rate, self.burst = rate, float(burst)
