@@ -139,3 +139,20 @@ def test_draw_order_reads_a_setup_and_asks_a_chooser_item_by_item():
     chosen = Chance({})
     chosen.chooser = lambda probabilities: len(probabilities) - 1  # always the last item left
     assert chosen.draw_order("x", items) == ["d", "c", "b", "a"]
+
+
+def test_unread_counts_the_outcomes_of_each_stream_not_drawn_yet():
+    """What a replay checks once the game is over (records.md): outcomes a record holds that
+    nothing read.  Outcomes a generator adds are drawn as they are added, so never unread."""
+    die = Uniform(("1", "2", "sun"), "die roll")
+    chance = Chance({"dice": ["sun", "1", "2"], "checks": [0.5], "deals": []})
+    assert chance.unread() == {"dice": 3, "checks": 1}
+    chance.draw("dice", die)
+    assert chance.unread() == {"dice": 2, "checks": 1}
+    for _ in range(2):
+        chance.draw("dice", die)
+    chance.draw("checks", UnitInterval((0.5,)))
+    assert chance.unread() == {}
+    chance.rng = random.Random(1)
+    chance.draw("dice", die)
+    assert chance.unread() == {} and chance.used("dice") == 4

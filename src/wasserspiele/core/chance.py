@@ -234,6 +234,13 @@ class Chance:
         """The outcomes drawn so far, stream by stream (what a record must hold)."""
         return {k: list(v[: self._read.get(k, 0)]) for k, v in self.setup.items()}
 
+    def unread(self) -> dict[str, int]:
+        """Per stream that holds outcomes not drawn yet, how many: the outcomes of a record's
+        setup still ahead of the game (what a generator or chooser adds is drawn at once, so
+        only a setup given to the game can leave any)."""
+        return {k: len(v) - self._read.get(k, 0) for k, v in self.setup.items()
+                if len(v) > self._read.get(k, 0)}
+
     def clone(self) -> "Chance":
         """An independent copy sharing the generator (clones in search reseat it)."""
         c = Chance.__new__(Chance)

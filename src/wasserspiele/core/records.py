@@ -43,9 +43,7 @@ def make_record(state: State) -> dict[str, Any]:
         "rules_version": game.rules_version,
         "players": game.players,
         "options": game.non_default_options(),
-        # every outcome drawn so far, including a deck already shuffled for the
-        # round in progress, so a resumed game sees the same cards
-        "setup": state.chance.used_setup(),
+        "setup": _setup_to_write(state),
         "actions": state.record_actions(),
     }
 
@@ -92,8 +90,9 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
 
     Strict by default: a setup that runs out of chance outcomes is an error.  To
     resume a saved game, pass `rng` to draw the outcomes still to come.
-    Raises BadRecord for a malformed document, ReplayError for an action that is
-    illegal or unparsable where it stands.
+    Raises BadRecord for a malformed document (a game it ends with chance outcomes
+    unread included), ReplayError for an action that is illegal or unparsable where it
+    stands.
     """
     game, doc = parse_record(doc)
     if "setup" in doc:
@@ -115,7 +114,40 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
             state.apply(action, seat)
         except (BadNotation, IllegalAction) as exc:  # both say why as a Reason (worded per language)
             raise ReplayError(index, text, seat, exc.reason) from None
+    _refuse_unread(state)
     return state
+
+
+def _refuse_unread(state: State) -> None:
+    """Refuse a finished game whose setup holds chance outcomes the game never read.
+
+    records.md, the record's fields, `setup`: every chance outcome of the whole game.  A
+    game that is over reads no more, so an outcome left unread (a deal after the last hand,
+    a die roll too many, `signal_checks` while Watten's p is 0) is of no game and would
+    vanish from a re-save.  A game not over keeps them: by records.md, Replaying, a record
+    whose actions run out before the end replays to that position, and the outcomes still
+    to come are the rest of its game (a resume reads them; `_setup_to_write`).  No writer
+    leaves any: a save holds what was drawn up to its last action, as that action ended."""
+    unread = state.chance.unread()
+    if not unread or not state.is_terminal():
+        return
+    stream, n = next(iter(unread.items()))  # the first stream, in the record's order
+    total = len(state.chance.setup[stream])
+    read = total - n  # a stream is read in order: the unread entries are its last
+    raise BadRecord(Reason("record.unread_outcomes", stream=stream, n=n, first=read, last=total - 1,
+                           read=read, total=total))
+
+
+def _setup_to_write(state: State) -> dict[str, list[Any]]:
+    """A state's setup as its record holds it: every outcome drawn so far (a deck already
+    shuffled for the round in progress included, so a resumed game sees the same cards)
+    and, while the game is not over, the outcomes still to come of the record it was
+    replayed from, so that a record cut short is written back as it was (a game drawing
+    from a generator has none).  A finished game's are only those it read."""
+    chance = state.chance
+    if state.is_terminal():
+        return chance.used_setup()
+    return {k: list(v) for k, v in chance.setup.items()}
 
 
 def _bad_seat_prefix(text: str) -> bool:

@@ -311,9 +311,14 @@ def parse_action(text: str) -> Action:
             raise BadNotation(Reason("seven_waters.notation.discard", text=text))
         cards = []
         for a in args:
-            if "=" in a:
-                raise BadNotation(Reason("seven_waters.notation.discard_declared", text=text, token=a))
-            cards.append(_parse_card(a, text.strip()))
+            name, eq, decl = a.partition("=")
+            c = _parse_card(name, text.strip())  # no card ('ZZ=3', '=3') is said so, as in a slide
+            if eq:
+                # the token as its card's canonical name, which every language can word as a
+                # card (`{token:card}`: B♣=3 in German); the typed token may be no card name
+                raise BadNotation(Reason("seven_waters.notation.discard_declared", text=text,
+                                         token=f"{c.name}={decl.upper()}"))
+            cards.append(c)
         return Discard(tuple(cards))
     if verb == "slide":
         if len(args) < 2 or not args[0].isdigit() or not 1 <= int(args[0]) <= 4:
