@@ -41,3 +41,12 @@ def test_sw_notation_a_declared_discard_of_no_card_is_refused_as_no_card_as_a_sl
     assert reason.code == "seven_waters.notation.not_a_card"
     assert dict(reason.params) == {"where": typed.strip(), "card": card}
     assert _refusal(typed.replace("discard", "slide 2")).code == reason.code
+
+
+def test_sw_notation_a_declared_plain_card_in_a_slide_names_it_in_the_letters_of_the_language():
+    """The same for a plain card given a declaration in a building action (`slide 2 jc=3`):
+    German named it by the typed letters (`jc=3`), now as a card."""
+    reason = _refusal("slide 2 jc=3 4S")
+    assert reason.code == "seven_waters.notation.declared_plain"
+    assert reason.params["token"] == "JC=3"
+    assert reason.render("de") == "„slide 2 jc=3 4S“: nur ein Joker wird mit = festgelegt („B♣=3“); schreib B♣"

@@ -257,7 +257,10 @@ def _parse_piece(token: str, kind: str, where: str) -> Piece:
     c = _parse_card(name, where)
     if not c.is_joker:
         if eq:
-            raise BadNotation(Reason("seven_waters.notation.declared_plain", where=where, token=token, card=c.name))
+            # the token as its card's canonical name, which every language can word as a card
+            # (as a declared discard's refusal does)
+            raise BadNotation(Reason("seven_waters.notation.declared_plain", where=where,
+                                     token=f"{c.name}={decl.upper()}", card=c.name))
         return PLAIN[c.index]
     if not eq or not decl.strip():
         example = {"slide": "7", "river": "Q", "pool": "H"}[kind]
