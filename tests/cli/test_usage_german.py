@@ -5,14 +5,13 @@ command lines read exactly as Click writes them."""
 
 from __future__ import annotations
 
-import inspect
 import re
 
 import click
 import pytest
 from click.testing import CliRunner
 
-from wasserspiele.cli.language import LanguageGroup
+from wasserspiele.cli.language import LanguageGroup, own_help
 from wasserspiele.cli.main import main
 from wasserspiele.core.messages import catalogue
 
@@ -209,8 +208,8 @@ def test_the_english_help_entries_are_the_commands_own_words():
     assert entries
     for code, text in entries.items():
         name, _, param = code.removeprefix("cli.help.").partition(".")
-        command = main.commands[name]
-        own = next(p.help for p in command.params if p.name == param) if param else inspect.cleandoc(command.help)
+        command = main if name == main.name else main.commands[name]  # the root, or one of its commands
+        own = next(p.help for p in command.params if p.name == param) if param else own_help(command)
         assert text == own, code
 
 

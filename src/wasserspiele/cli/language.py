@@ -24,6 +24,7 @@ help in the code, word for word), and `cli.metavar.*` the placeholders of usage 
 
 from __future__ import annotations
 
+import copy
 import functools
 import gettext
 import inspect
@@ -35,7 +36,7 @@ from typing import Iterator, Sequence
 
 import click
 
-from ..core.messages import catalogue, supported_lang
+from ..core.messages import LANGS, catalogue, supported_lang
 
 _lang: ContextVar[str] = ContextVar("wasserspiele_cli_lang", default="en")
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
@@ -144,19 +145,20 @@ class Argument(click.Argument):
         return placeholders(super().make_metavar(ctx))
 
 
-class _LocalUsage:
-    """A usage line in the command line's language."""
+def own_help(command: click.Command) -> str:
+    """A command's help as Click shows it, in English: its docstring, up to a `\\f`."""
+    return inspect.cleandoc(command.help or "").partition("\f")[0]
+
+
+class _LocalHelp:
+    """A usage line and `--help` in the command line's language: the command's help and
+    its options' help from the catalogue's `cli.help.*` (whose English is the code's)."""
 
     def collect_usage_pieces(self, ctx: click.Context) -> list[str]:
         return [placeholders(piece) for piece in super().collect_usage_pieces(ctx)]
 
-
-class Command(_LocalUsage, click.Command):
-    """A command whose usage line and `--help` are in the command line's language (its help
-    and its options' help from the catalogue's `cli.help.*`, whose English is the code's)."""
-
     def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        english = inspect.cleandoc(self.help or "").partition("\f")[0]  # the text Click shows
+        english = own_help(self)
         text = said(english)
         if text == english or self.deprecated:  # Click labels a deprecated command's help
             return super().format_help_text(ctx, formatter)
@@ -186,9 +188,14 @@ class Command(_LocalUsage, click.Command):
         return placeholders(spec), text
 
 
-class LanguageGroup(_LocalUsage, click.Group):
+class Command(_LocalHelp, click.Command):
+    """A command whose usage line and `--help` are in the command line's language."""
+
+
+class LanguageGroup(_LocalHelp, click.Group):
     """The root command: a command line that asks for German (`--lang de` anywhere) is
-    refused, and helped, with Click's words in German; its commands are `Command`s."""
+    refused, and helped, with Click's words in German (the list of commands too, each
+    with its help said in German); its commands are `Command`s."""
 
     command_class = Command
 
@@ -196,3 +203,38 @@ class LanguageGroup(_LocalUsage, click.Group):
         lang = requested_lang(sys.argv[1:] if args is None else args)
         with speaking(lang):
             return super().main(args, *rest, **extra)
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # `wasserspiele --lang de` asks for nothing but a language: the help, as `wasserspiele`
+        # alone shows it (Click would say only that a command is missing; a language we do
+        # not speak is refused by Click)
+        only_lang = (len(args) == 2 and args[0] == "--lang") or (len(args) == 1 and args[0].startswith("--lang="))
+        if only_lang and args[-1].rpartition("=")[2] in LANGS and self.no_args_is_help and not ctx.resilient_parsing:
+            raise click.exceptions.NoArgsIsHelpError(ctx)
+        return super().parse_args(ctx, args)
+
+    def format_options(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        super().format_options(ctx, formatter)
+        if current_lang() != "en":  # Click's Group lists them in the format_options _LocalHelp replaces
+            self.format_commands(ctx, formatter)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if current_lang() == "en":
+            return super().format_commands(ctx, formatter)
+        # Click's list (width, order, hidden commands left out), each line shortened by Click
+        # from the command's help said in the language
+        commands = [(name, self.get_command(ctx, name)) for name in self.list_commands(ctx)]
+        commands = [(name, command) for name, command in commands if command is not None and not command.hidden]
+        if commands:
+            limit = formatter.width - 6 - max(len(name) for name, _ in commands)
+            with formatter.section(said("Commands")):
+                formatter.write_dl([(name, _said_help(command).get_short_help_str(limit))
+                                    for name, command in commands])
+
+
+def _said_help(command: click.Command) -> click.Command:
+    """A copy of `command` whose help is said in the command line's language."""
+    local = copy.copy(command)
+    local.help = said(own_help(command))
+    local.short_help = command.short_help and said(command.short_help)
+    return local

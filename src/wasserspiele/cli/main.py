@@ -46,8 +46,17 @@ def _fail(message: str, lang: str = "en") -> "UsageFailure":
     return UsageFailure(message, lang)
 
 
+def _lang_of_the_command(ctx: click.Context, param: click.Parameter, lang: str | None) -> None:
+    """`wasserspiele --lang de games` speaks as `wasserspiele games --lang de` does: the
+    language is the default of the command's own `--lang` (which, later on the line, wins)."""
+    if lang is not None:
+        ctx.default_map = {name: {"lang": lang} for name in ctx.command.commands}
+
+
 @click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
+@click.option("--lang", type=click.Choice(["en", "de"]), expose_value=False, callback=_lang_of_the_command,
+              help="language of this help and of the command after it")
 def main() -> None:
     """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
@@ -64,7 +73,8 @@ def games_cmd(lang) -> None:
         lo, hi = m.players
         click.echo(t("game", name=m.name, title=m.title.get(lang, m.title["en"]), n=hi,
                      players=lo if lo == hi else f"{lo}-{hi}"))
-        click.echo(f"    {t('moves', notation=m.notation)}")
+        notation = catalogue(lang).text(f"{m.name}.ui.notation") or m.notation  # explained in `lang`
+        click.echo(f"    {t('moves', notation=notation)}")
         default = t("default")
         for opt in m.options:
             click.echo(f"    {opt.name:<20} {default} {json.dumps(opt.default):<12} {opt.describe()}")

@@ -319,7 +319,9 @@ class PlaySession:
         try:
             action = self.state.game.parse_action(text)
         except BadNotation as exc:
-            fits = fitting(text, legal)
+            # the last words of a move in its notation, or as the board shows it (Wildwasser's
+            # `marker D` is `marker 3`)
+            fits = fitting(text, legal) or fitting(line, legal, self.show)
             if len(fits) == 1:
                 return fits[0], None
             if fits:
@@ -337,14 +339,14 @@ class PlaySession:
         return action, None
 
 
-def fitting(text: str, legal) -> list:
-    """The legal moves whose notation ends with the words of `text` (notation, as typed
-    words read): a move named by what it moves or takes alone (`cheetah` for `pick
-    cheetah`, `7-3` for `take 7-3`), as players type when the phase leaves one verb.
+def fitting(text: str, legal, name=str) -> list:
+    """The legal moves whose name (their notation, or `name` of them) ends with the words
+    of `text`: a move named by what it moves or takes alone (`cheetah` for `pick cheetah`,
+    `7-3` for `take 7-3`), as players type when the phase leaves one verb.
     Several fits are asked back, never guessed."""
     words = text.casefold().split()
     n = len(words)
-    return [a for a in legal if str(a).casefold().split()[-n:] == words]
+    return [a for a in legal if name(a).casefold().split()[-n:] == words]
 
 
 def _word_entries(game: str) -> list[str]:

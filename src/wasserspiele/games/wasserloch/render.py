@@ -26,8 +26,7 @@ def render_view(view: dict, lang: str = "en") -> str:
         f"{t('hole')}:  " + "  ".join(f"{v}:{_place(n)}" for v, n in zip(VALUES, view["waterhole"])),
         f"[dim]{t('eights')}[/dim]",
     ]
-    loot = [f"{_seat(s, me, t)}: {total} · {t('cards', n=view['hand_sizes'][s])}"
-            for s, total in enumerate(view["scores"])]
+    loot = [f"{_seat(s, me, t)}: {total} ({view['hand_sizes'][s]})" for s, total in enumerate(view["scores"])]
     lines.append(f"{t('loot')}: " + " | ".join(loot))
     if view["hand"] is not None:
         cards = " ".join(v for v, n in zip(VALUES, view["hand"]) for _ in range(n))
@@ -61,6 +60,13 @@ def describe_last(view: dict, lang: str = "en") -> str:
     else:
         order = [(me + k) % players for k in range(1, players)]
         since = last[me]["round"] if last[me] is not None else view["round"]
+        # a round ended by an emptied hand (WL-5.2) leaves the seats after the one that
+        # emptied it unmoved: their last plays came before `me`'s own, and are no news
+        lm = view["last_mover"]
+        if lm == me:
+            order = []
+        elif lm is not None and last[lm]["round"] == since:  # no one has played in a new round
+            order = order[:order.index(lm) + 1]
     shown = [s for s in order if last[s] is not None and last[s]["round"] >= since]
     lines = [describe_one(view, s, lang) for s in shown if last[s]["round"] < view["round"]]  # ended the round
     if me is not None and since < view["round"]:
@@ -72,6 +78,11 @@ def describe_last(view: dict, lang: str = "en") -> str:
 def describe_own(view: dict, lang: str = "en") -> str:
     """The result of the view's own seat's last play ("You played 5x3 and drove off the 4s …")."""
     return describe_one(view, view["seat"], lang) if view["seat"] is not None else ""
+
+
+def legend(view: dict, lang: str = "en") -> str:
+    """How a play is written (value x count), for `help`."""
+    return Words("wasserloch.ui", lang)("legend")
 
 
 def render_result(view: dict, lang: str = "en") -> str:

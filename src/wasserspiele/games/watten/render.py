@@ -58,6 +58,8 @@ def render_view(view: dict, lang: str = "en") -> str:
             f"{t('seat')} {s}: {_lvl(x, lang)}" for s, x in enumerate(view["signals"]) if x is not None))
     if me is not None and view["hand"]:
         lines.append(f"[bold]{t('hand')}:[/bold] " + " ".join(_card(c, lang) for c in view["hand"]))
+    if me is not None and me in view["to_move"] and view["phase"] in ("trump", "signal"):
+        lines.append(t(f"ask_{view['phase']}"))  # what is decided: the moves say only `trump C`, `signal weak`
     if view["to_move"]:
         lines.append(t('to_move', s=view["to_move"][0]))
     return "\n".join(lines)
@@ -97,8 +99,7 @@ def render_result(view: dict, lang: str = "en") -> str:
         f"{t('team', t=k)} {view['scores'][k]}" for k in (0, 1)))
     if view["winners"]:
         w = view["winners"]
-        lines.append(f"[bold]{t('winner')}: {t('team', t=w[0] % 2)} "
-                     f"({t('seat')} {w[0]} + {w[1]})[/bold]")
+        lines.append(f"[bold]{t('winner')}: {t('team', t=w[0] % 2)} ({t('seats', a=w[0], b=w[1])})[/bold]")
     return "\n".join(lines)
 
 

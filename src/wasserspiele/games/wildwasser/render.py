@@ -101,7 +101,10 @@ def render_view(view: dict, lang: str = "en") -> str:
         lines.append(" · ".join(parts))
     phase = view["phase"]
     if phase == "resolve":
-        lines.append(t('resolving', p=player(view["resolving"], me, lang), c=_animal(view["card"], lang)))
+        line = t('resolving', p=player(view["resolving"], me, lang), c=_animal(view["card"], lang))
+        if view["resolving"] == me:  # what `move` and `action` do with this card (the moves say no more)
+            line += ": " + t(f"choice.{view['card']}")
+        lines.append(line)
     elif phase == "sun":
         lines.append(t('sun', p=player(view["resolving"], me, lang)))
     elif phase == "marker":
