@@ -220,3 +220,14 @@ def test_english_help_reads_as_click_writes_it_after_a_german_help():
         "Usage: main games [OPTIONS]", "", "  List the games, their seats, notation and options.", "", "Options:",
         "  --lang [en|de]  language of the titles and option help  [default: en]",
         "  -h, --help      Show this message and exit."]
+
+
+@pytest.mark.parametrize("args", [["--lang", "de", "arena", "--help"], ["--lang", "de", "arena", "--bogus"],
+                                  ["arena", "watten", "--lang", "de"], ["--lang=de", "lab", "--help"]])
+def test_a_command_that_speaks_english_only_is_not_worded_half_in_german(args):
+    """arena, lab, serve, train, corpus and leaderboard have no --lang: their help and
+    options are English, so Click's words around them stay English too (they read
+    "Aufruf: … [OPTIONS]" with "Optionen:" above English option help)."""
+    result = CliRunner().invoke(main, args)
+    assert not re.search(r"Aufruf|Optionen|Fehler|Unbekannte|nötig|Standard", result.output), result.output
+    assert "Usage:" in result.output

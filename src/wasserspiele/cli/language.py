@@ -200,7 +200,13 @@ class LanguageGroup(_LocalHelp, click.Group):
     command_class = Command
 
     def main(self, args: Sequence[str] | None = None, *rest, **extra):
-        lang = requested_lang(sys.argv[1:] if args is None else args)
+        words = sys.argv[1:] if args is None else list(args)
+        lang = requested_lang(words)
+        command = self.commands.get(_command_word(words) or "")
+        if command is not None and not any(p.name == "lang" for p in command.params):
+            # the tools for designers and researchers (arena, lab, serve, …) speak English
+            # only: their help and refusals stay English too, not German words around them
+            lang = "en"
         with speaking(lang):
             return super().main(args, *rest, **extra)
 
@@ -230,6 +236,20 @@ class LanguageGroup(_LocalHelp, click.Group):
             with formatter.section(said("Commands")):
                 formatter.write_dl([(name, _said_help(command).get_short_help_str(limit))
                                     for name, command in commands])
+
+
+def _command_word(words: Sequence[str]) -> str | None:
+    """The command a root command line names: its first word that is no root option
+    (`--lang X`, `--version`, `-h`)."""
+    words = iter(words)
+    for word in words:
+        if word == "--":
+            return next(words, None)
+        if word == "--lang":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def _said_help(command: click.Command) -> click.Command:
