@@ -4,7 +4,7 @@
 import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
-         announce, logList, panel, flyAway } from "./table.js";
+         announce, logList, panel, flyAway, keepTallest } from "./table.js";
 
 // Each game's client module is where its manifest puts it (`client` in /api/games).
 const GAMES = {};
@@ -179,7 +179,20 @@ async function lobby() {
       created = { error: err };
     }
     render();
-    loadLists();
+    reveal();
+    await loadLists().catch(() => {});
+    reveal();
+  }
+
+  // What the creation brought is where the player looks next: "My tables" appearing above
+  // the form pushed it down, and on a phone the new links lay below the screen, the focus
+  // lost with the redrawn button.  Its box is scrolled into view and the player's own link
+  // (else the first) takes the focus; the lists arriving redraw the page, so again after them.
+  function reveal() {
+    const box = document.getElementById("created") || document.getElementById("create-error");
+    if (!box) return;
+    box.scrollIntoView({ block: "nearest" });
+    (box.querySelector("li[data-mine='1'] a") || box.querySelector("a"))?.focus({ preventScroll: true });
   }
 
   function tableList(list, kind) {
@@ -312,7 +325,9 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   const raw = game.draw(msg.view, ui, { ...msg, fresh });
   const drawn = raw instanceof Node ? { board: raw } : raw;
   const title = gameTitle(msg.game, game, msg.title);
-  const hand = drawn.hand
+  // at the game's end a hand with no card left is not drawn: its room goes to the board and the result
+  const handGone = msg.terminal && drawn.hand && !drawn.hand.querySelector?.("[data-key]");
+  const hand = drawn.hand && !handGone
     ? h("div", { class: "hand", id: "hand", "data-group": "hand", role: "group", "aria-label": t("your_hand") }, drawn.hand) : null;
   const last = new Set(game.lastKeys ? game.lastKeys(msg.view, msg) : []);
   const page = h("div", { class: `table-page game-${msg.game}`, id: "table" },
@@ -407,6 +422,9 @@ function tablePage(tableId) {
   let closedForGood = false;
   let retry = 0;
   let summary = null;         // the last hand's or round's summary
+  // the seat strip's and the top bar's tallest heights so far (keepTallest): the chips'
+  // words and the game's status line wrap in one position and not in the next
+  const seatsRoom = {}, topRoom = {};
   // the move number a move of this page was sent at, until the server answers it: a
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
@@ -568,20 +586,27 @@ function tablePage(tableId) {
           notice.replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
+    const seated = token && msg.seat !== null && !msg.terminal;
     const actions = msg.legal.length ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices"),
                                                  "aria-busy": sentAt === msg.n ? "true" : null },
       buttons.map((e) => h("button", { "data-action": e.action, class: hint?.action === e.action ? "hinted" : null,
                                        onclick: () => play(e.action) }, e.label)),
       picker.selected.size ? h("button", { id: "clear", class: "secondary", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
       !buttons.length && !picker.selected.size ? h("span", { class: "hint-text" }, t("pick_hint")) : null,
-      hint ? h("span", { class: "hint-text", id: "hint-text" }, t("hint_is", { a: game.label(hint.action, msg.view) })) : null) : null;
+      hint ? h("span", { class: "hint-text", id: "hint-text" }, t("hint_is", { a: game.label(hint.action, msg.view) })) : null)
+      // a seat waiting for others keeps the bar's room (unseen, its usual words inside for
+      // their height): the board and the hand stay where they are when the turn passes
+      : seated ? h("div", { class: "actions idle", "aria-hidden": "true" }, h("span", { class: "hint-text" }, t("pick_hint")))
+      : null;
     const needName = token && msg.seat !== null && !msg.seats[msg.seat]?.name && !msg.terminal;
     nameLabel.textContent = t("your_name");
     nameButton.textContent = t("save_name");
     const tools = h("span", { class: "tools" },
       needName ? nameForm : null,
       h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
-      msg.legal.length && token ? h("button", { id: "hint", class: "secondary", onclick: (e) => askHint(e.target) }, t("hint")) : null);
+      // offered on this seat's turn, and kept (disabled) meanwhile: the top bar keeps its height
+      seated ? h("button", { id: "hint", class: "secondary", disabled: msg.legal.length ? null : true,
+                             onclick: (e) => askHint(e.target) }, t("hint")) : null);
     const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
       h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")),
       token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) },
@@ -591,6 +616,8 @@ function tablePage(tableId) {
     const summaryBox = sum
       ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, sum.title), sum.lines.map((l) => h("p", {}, l))) : null;
     show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
+    keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
+    keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");

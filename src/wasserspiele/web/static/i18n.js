@@ -22,7 +22,11 @@ export let lang = initialLang();
 async function fetchCatalogue(l) {
   const res = await fetch(`/api/messages/${l}`);
   if (!res.ok) throw new Error(`no message catalogue for ${l} (${res.status})`);
-  return new Catalogue(await res.json());
+  const cat = new Catalogue(await res.json());
+  // the page draws a ten as "10" (svg.js rankText), so its words name it so too: a refusal
+  // "you hold Q♥ and T♥" under cards showing 10♥ read as a code (the terminal keeps "T")
+  cat.rankText = (rank) => (rank === "T" ? "10" : undefined);
+  return cat;
 }
 
 function index(cat) {

@@ -114,10 +114,12 @@ export class Catalogue {
   }
 
   // a card in the letters of the language: 'JC' → 'J♣' / 'B♣', 'X1' → 'Jk1', 'X1=H' → 'Jk1=♥'
+  // (`rankText`, when given, words a rank first: the page's own way of writing it)
   card(name) {
     const [base, decl] = name.split("=");
+    const rank = base.slice(0, -1);
     let text = base.startsWith("X") ? "Jk" + base.slice(1)
-      : this.term(base.slice(0, -1), "card.rank") + (this.text(`card.suit.${base.slice(-1)}`) ?? base.slice(-1));
+      : (this.rankText?.(rank) ?? this.term(rank, "card.rank")) + (this.text(`card.suit.${base.slice(-1)}`) ?? base.slice(-1));
     if (decl !== undefined) text += "=" + (this.text(`card.decl.${decl}`) ?? decl);
     return text;
   }

@@ -212,6 +212,21 @@ export class Pacer {
   stop() { clearTimeout(this.timer); this.timer = null; this.queue = []; }
 }
 
+// ---------------------------------------------------------------- a steady layout
+// A strip whose words change as the game goes on (the seat chips' "to move", "thinking …",
+// "has chosen" moving from seat to seat; the game's status line) wraps onto another line in
+// one position and not in the next, and everything below it would jump at each move.  It
+// keeps the tallest height it has had on this page at this width and in this language (and
+// with the same `parts`: a strip that has lost a part for good, such as the name form once
+// a name is given, starts afresh); `room` is the page's memory.
+export function keepTallest(node, room, parts = "") {
+  if (!node) return;
+  const at = `${window.innerWidth}/${document.documentElement.lang}/${parts}`;
+  if (room.at !== at) { room.at = at; room.height = 0; }
+  room.height = Math.max(room.height, node.getBoundingClientRect().height);
+  node.style.minHeight = `${room.height}px`;
+}
+
 // ---------------------------------------------------------------- pieces of the page
 export function announcer() {
   return h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
@@ -224,6 +239,8 @@ export function announce(lines) {
 }
 
 export function logList(lines) {
+  // before the first move the box says so, rather than standing empty under its heading
+  if (!lines.length) return h("p", { class: "muted", id: "log" }, t("none_yet"));
   // newest first: the latest move is always in view
   return h("ol", { class: "log", id: "log", reversed: true, tabindex: "0", "aria-label": t("log") },
     [...lines].reverse().map((l, i) => h("li", { class: i === 0 ? "newest" : null }, l)));

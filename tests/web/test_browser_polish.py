@@ -1,0 +1,232 @@
+"""What a player notices while playing whole games in the browser: the table stays put
+when the turn passes (the board and the hand do not jump each time a bot moves); the end
+shows the whole result with its totals and the rematch button; a new table's link to play
+is on the screen; an empty log says so; a refusal names a ten as the cards show it."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+
+import pytest
+
+from .browser_support import (CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
+                              finished_table, mid_game_table, new_context, players_of)
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("polish")
+    srv = Server(f"sqlite:///{tmp / 'polish.sqlite3'}", log_path=str(tmp / "server.log")).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+BOXES = """() => Object.fromEntries(['#board', '#hand', '#turn', '#seats'].map((s) => {
+  const b = document.querySelector(s)?.getBoundingClientRect();
+  return [s, b ? [Math.round(b.top), Math.round(b.height), Math.round(b.left), Math.round(b.width)] : null];
+}))"""
+
+
+def tokens_of(table: dict) -> dict[int, str]:
+    return {s["seat"]: s["token"] for s in table["seats"]}
+
+
+def play_seat_0(server: Server, table: dict, rng: random.Random) -> None:
+    """Seat 0's moves over HTTP until it has no move left to make."""
+    tid, token = table["id"], tokens_of(table)[0]
+    for _ in range(20):
+        mine = server.get(f"/api/tables/{tid}", token)
+        if not mine["legal"]:
+            return
+        server.post(f"/api/tables/{tid}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]}, token)
+    raise RuntimeError("seat 0 kept the turn")
+
+
+def play_others(server: Server, table: dict, rng: random.Random) -> None:
+    """The other seats' moves over HTTP until seat 0 has a move to make."""
+    tid, tokens = table["id"], tokens_of(table)
+    for _ in range(100):
+        spectator = server.get(f"/api/tables/{tid}")
+        if spectator["terminal"] or server.get(f"/api/tables/{tid}", tokens[0])["legal"]:
+            return
+        seat = next(s for s in spectator["waiting"] if s != 0)
+        theirs = server.get(f"/api/tables/{tid}", tokens[seat])
+        server.post(f"/api/tables/{tid}/moves", {"action": rng.choice(theirs["legal"]), "n": theirs["n"]}, tokens[seat])
+    raise RuntimeError("seat 0 never got the turn back")
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", GAMES)
+def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, game, size):
+    """The move buttons' bar and the hint button used to exist only on this seat's turn:
+    each time the turn passed to another seat the board grew into their room and the hand
+    slid down, and back on the next turn, so the whole table jumped at every move.  Now the
+    hand stays where it is, and the board gives way to a seat strip or a top bar that wraps
+    onto another line (they keep that height), never back and forth."""
+    table = mid_game_table(server, game)
+    rng = random.Random(5)
+    ctx = new_context(browser, size)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#turn[data-mine='1']")
+    boxes = [page.evaluate(BOXES)]
+    for turn in range(4):
+        n = int(page.get_attribute("#turn", "data-n"))
+        (play_seat_0 if turn % 2 == 0 else play_others)(server, table, rng)
+        page.wait_for_function("([n, mine]) => { const t = document.querySelector('#turn');"
+                               " return +t.dataset.n > n && t.dataset.mine === mine; }",
+                               arg=[n, "0" if turn % 2 == 0 else "1"])
+        boxes.append(page.evaluate(BOXES))
+    # (a hint text of two lines is a pixel or two taller than a row of buttons)
+    hand_tops = [b["#hand"][0] for b in boxes]
+    assert max(hand_tops) - min(hand_tops) <= 3, boxes
+    board_tops = [b["#board"][0] for b in boxes]
+    assert board_tops == sorted(board_tops), boxes
+    assert errors == []
+    ctx.close()
+
+
+@pytest.fixture(scope="module")
+def finished(server):
+    return {g: finished_table(server, g, {"wasserloch": None, "watten": {"target": 2}, "seven_waters": {},
+                                          "wildwasser": {"players": 3}}[g]) for g in GAMES}
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("game", GAMES)
+def test_the_result_and_the_rematch_button_are_shown_whole_at_the_end(browser, server, finished, game, size):
+    """At the end an empty hand kept its room at the bottom of the screen while the result
+    above it was cut to 45 % of the screen: Seven Waters' score table scrolled inside its
+    box, the rematch button half hidden under its edge, and the board shrank to a thumbnail
+    over the empty room."""
+    ctx = new_context(browser, size)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + finished[game]["seats"][0]["link"])
+    page.wait_for_selector("#rematch")
+    cards = page.evaluate("() => { const h = document.querySelector('#hand'); return h ? h.querySelectorAll('[data-key]').length : null; }")
+    assert cards is None or cards > 0, "an empty hand is drawn at the end"
+    hidden = page.evaluate("() => { const r = document.querySelector('#result'); return r.scrollHeight - r.clientHeight; }")
+    assert hidden <= 1, f"{hidden} px of the result are scrolled out of its box"
+    if size == "desktop":
+        rematch = page.locator("#rematch").bounding_box()
+        assert rematch["y"] + rematch["height"] <= SIZES[size][1], "the rematch button is below the screen"
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_top_bar_gives_back_the_name_forms_room_once_a_name_is_given(browser, server, size):
+    """The top bar keeps the tallest height it has had (so that it does not jump as the
+    game's status line changes), but not the room of the name form once it is gone."""
+    table = mid_game_table(server, "watten")
+    ctx = new_context(browser, size)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#name-form")
+    with_form = page.eval_on_selector("#play .topbar", "n => n.getBoundingClientRect().height")
+    page.fill("#my-name", "Anna")
+    page.click("#name-form button")
+    page.wait_for_selector("#name-form", state="detached")
+    named = page.eval_on_selector("#play .topbar", "n => n.getBoundingClientRect().height")
+    page.reload()
+    page.wait_for_selector("#turn[data-mine='1']")
+    assert page.locator("#name-form").count() == 0
+    fresh = page.eval_on_selector("#play .topbar", "n => n.getBoundingClientRect().height")
+    assert named == fresh <= with_form
+    ctx.close()
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_after_creating_a_table_the_link_to_play_it_is_on_the_screen(browser, server, size):
+    """A first table: "My tables" appears above the form and pushes it down, and on a phone
+    the new table's links lay below the screen after tapping "Create table" (nothing seemed
+    to happen).  The link to play is on the screen and has the focus."""
+    ctx = new_context(browser, size, "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    page.select_option("#game", "watten")
+    page.evaluate("() => { delete document.body.dataset.lobby; }")
+    page.click("#create")                          # scrolls to the button, as a player would
+    page.wait_for_selector("#created")
+    page.wait_for_selector("body[data-lobby='ready']")   # the lists arrived (and redrew the page)
+    box = page.locator("li[data-mine='1'] a[data-seat-link]").bounding_box()
+    assert 0 <= box["y"] and box["y"] + box["height"] <= SIZES[size][1], box
+    assert page.evaluate("() => document.activeElement.matches(\"li[data-mine='1'] a[data-seat-link]\")")
+    ctx.close()
+
+
+@pytest.mark.parametrize("game", ["wasserloch", "seven_waters"])   # the others log the deal, the round
+def test_the_log_of_a_new_table_says_there_is_nothing_yet(browser, server, game):
+    """Before the first move the log's box stood empty under its heading."""
+    table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
+    ctx = new_context(browser, "desktop", "de-DE")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["spectator_link"])
+    page.wait_for_selector("#turn")
+    assert page.inner_text("#log").strip() == "Noch keine."
+    ctx.close()
+
+
+def test_a_refusal_names_a_ten_as_the_cards_on_the_screen_show_it(browser, server):
+    """The cards show a ten as "10"; an English refusal said "you must follow hearts: you
+    hold Q♥ and T♥", a code to a player (the terminal's notation keeps "T")."""
+    ctx = new_context(browser, "desktop", "en-US")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    said = page.evaluate("""async () => {
+        const { refusalText } = await import('/static/i18n.js');
+        return refusalText({ code: "illegal", reason_code: "watten.must_follow", params: { suit: "H", held: ["QH", "TH"] } });
+      }""")
+    assert said == "you must follow hearts: you hold Q♥ and 10♥"
+    ctx.close()
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+def test_the_score_table_of_four_long_names_fits_a_phone(browser, server, locale):
+    """Wildwasser's result on a phone: row heads on one line each ("Bot (leicht, Platz 1)",
+    a player's own name) pushed the last column, the totals, out of the result's box (it
+    scrolled sideways, "Summe" cut in half).  A row's head now wraps."""
+    table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 4},
+                                        "seats": [{"kind": "human"}] * 4})
+    for seat, name in enumerate(("Anna Katharina Huber", "Maximiliane Mustermann", "Bot (leicht, Platz 2)",
+                                 "Bartholomäus Oberhuber")):
+        ctx = new_context(browser, "phone")
+        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
+        named = ctx.new_page()
+        named.goto(server.base + table["seats"][seat]["link"])
+        named.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(name, ensure_ascii=False)}]")
+        ctx.close()
+    rng, tokens = random.Random(3), tokens_of(table)
+    while not (spectator := server.get(f"/api/tables/{table['id']}"))["terminal"]:
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                    tokens[seat])
+    ctx = new_context(browser, "phone", locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.goto(server.base + table["seats"][0]["link"])
+    page.wait_for_selector("#result table.score")
+    wide = page.evaluate("() => { const r = document.querySelector('#result'); return r.scrollWidth - r.clientWidth; }")
+    assert wide <= 0, f"the result is {wide} px wider than its box"
+    ctx.close()
