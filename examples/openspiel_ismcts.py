@@ -4,7 +4,7 @@
 
 Seat 0 is OpenSpiel's `ISMCTSBot` (random rollouts; it deals worlds with the adapter's
 `resample_from_infostate`), every other seat plays uniformly at random; chance nodes are
-sampled.  Prints the ISMCTS seat's mean zero-sum return.
+sampled with their probabilities.  Prints the ISMCTS seat's mean zero-sum return.
 """
 
 from __future__ import annotations
@@ -20,6 +20,13 @@ from wasserspiele.adapters.openspiel import GAME_NAMES, PREFIX  # registers wass
 
 # shorter games where the defaults are long; every other game with its defaults
 PARAMS = {"wasserloch": {"rounds": 1}, "watten": {"target": 3}, "wildwasser": {"players": 3}}
+
+
+def sample_chance(state, rs: np.random.RandomState) -> int:
+    """A chance outcome drawn with its probability (Watten's signal check with
+    `signal_detection_p` is caught with probability p, not one time in two)."""
+    actions, probabilities = zip(*state.chance_outcomes())
+    return int(rs.choice(actions, p=np.asarray(probabilities) / sum(probabilities)))
 
 
 def main() -> None:
@@ -39,8 +46,7 @@ def main() -> None:
         bot.reset()
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rs.randint(len(outcomes))][0])
+                state.apply_action(sample_chance(state, rs))
             elif state.current_player() == 0:
                 state.apply_action(bot.step(state))
             else:

@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import numbers
 import random
-from typing import Any, Sequence
+from collections.abc import Mapping
+from importlib.util import find_spec
+from typing import Any, Iterator, Sequence
 
 from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
+from ..core.manifest import GameManifest as Manifest
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .codecs import Codec, codec_for
@@ -23,6 +26,20 @@ def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Co
     else:
         g = load(game, **options)
     return g, codec_for(g)
+
+
+def kernel_module(manifest: Manifest) -> str | None:
+    """The module of a game's batched kernel env (`adapters.vector.KernelVectorEnv`),
+    `vector.py` beside its codec, or None where the game has none; found without
+    importing it (nor numba), so that registering the Gymnasium ids stays cheap."""
+    ref = manifest.plugins.codec
+    package = ref.partition(":")[0].rpartition(".")[0] if ref else ""
+    if not package:
+        return None
+    try:
+        return f"{package}.vector" if find_spec(f"{package}.vector") is not None else None
+    except ModuleNotFoundError:
+        return None
 
 
 def check_seat(seat: Any, game: Game) -> int:
@@ -112,6 +129,38 @@ def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | Non
     caller has it already)."""
     legal = [str(a) for a in state.legal_actions(seat)] if acting else []
     return {"legal_actions": legal, "view": state.view(seat) if view is None else view}
+
+
+class InfoView(Mapping):
+    """A seat's raw view as the Gymnasium env's `info["view"]`: a read-only mapping that
+    compares equal to the view dict (`dict(info["view"])` is one, e.g. for `json.dumps`).
+
+    Not a dict on purpose: Gymnasium's vectorisers (`SyncVectorEnv`, `AsyncVectorEnv`,
+    `make_vec`) batch a dict in an info key by key into typed arrays, and a view's fields
+    differ in type between tables (an int in one, None in another: a crash; an int in
+    one, a float in another: silently cut).  Any other object is kept whole, one per
+    table, in an object array: `infos["view"][i]` is table i's view.  Read-only so that
+    the one object a vectoriser and the caller share is not changed under either."""
+
+    __slots__ = ("_view",)
+
+    def __init__(self, view: Mapping[str, Any]):
+        self._view = view
+
+    def __getitem__(self, key: str) -> Any:
+        return self._view[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._view)
+
+    def __len__(self) -> int:
+        return len(self._view)
+
+    def __repr__(self) -> str:
+        return f"InfoView({self._view!r})"
+
+    def __reduce__(self):  # AsyncVectorEnv sends infos through pipes
+        return InfoView, (self._view,)
 
 
 class _Pending:

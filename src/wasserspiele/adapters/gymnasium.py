@@ -9,12 +9,16 @@ is in `info["action_mask"]` and from `action_masks()` (what sb3-contrib's Maskab
 reads), a method of the unwrapped env: `gymnasium.make` wraps it, so call
 `env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`.
 `info["legal_actions"]` and `info["view"]` hold the legal actions' notation and the raw
-view.  The reward comes at the end: the agent's share of the zero-sum transform of
-`state.returns()`.
+view (a read-only mapping equal to the view dict, `common.InfoView`, so that Gymnasium's
+`SyncVectorEnv`/`AsyncVectorEnv` keep each table's view whole).  The reward comes at the
+end: the agent's share of the zero-sum transform of `state.returns()`.
 
 A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
 OpenSpiel counts them; `common.game_length`) is cut off: `truncated=True`, reward 0 (an
 unfinished game's returns are all 0) and `info["truncated_at"]` holds the length.
+
+`gymnasium.make_vec` gives the game's batched kernel env (`vector.make_vector_env`);
+`vectorization_mode="sync"` or `"async"` runs these environments side by side.
 
 An index that is in the action space but illegal now ends the episode with
 `illegal_reward` (default -1) and the reason in `info["illegal_action"]`, so that
@@ -37,7 +41,7 @@ from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import (agent_info, check_seat, game_length, load_with_codec,
+from .common import (InfoView, agent_info, check_seat, game_length, kernel_module, load_with_codec,
                      max_game_length, new_counted_game, render_text, zero_sum)
 
 
@@ -111,7 +115,9 @@ class WasserspieleEnv(gymnasium.Env):
             self._legal = codec.legal_map_state(self.state, self.seat)
         self._mask = mask = codec.mask_of(self._legal)
         obs = codec.observe_state(self.state, self.seat)
-        return obs, {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
+        info = {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
+        info["view"] = InfoView(info["view"])  # kept whole by Gymnasium's vectorisers (common.InfoView)
+        return obs, info
 
     def action_masks(self) -> np.ndarray:
         """The legal-action mask (bool) for the agent's current decision (all False
@@ -127,7 +133,10 @@ class WasserspieleEnv(gymnasium.Env):
         self.state = new_counted_game(self.game, seed=self._seeds.randrange(2**63))
         self.bots = {s: self._make(spec, self._seeds.randrange(2**63)) for s, spec in self.opponent_kinds.items()}
         self._play_bots()
-        return self._observation()
+        observation = self._observation()
+        if self.render_mode == "human":  # the first position too, as every step's
+            self.render()
+        return observation
 
     def step(self, action: int):
         if self.state is None:
@@ -203,6 +212,7 @@ def _check_opponent_options(options: Any, game: Game) -> dict[str, dict[str, Any
 
 def register_all() -> list[str]:
     """Register `wasserspiele/<Game>-v0` for every game with a codec (idempotent); returns the ids.
+    `gymnasium.make_vec` gives a game's batched kernel env (`vector.make_vector_env`).
     A game registered later is added by calling this again."""
     ids = []
     for m in manifests():
@@ -210,7 +220,11 @@ def register_all() -> list[str]:
             continue
         env_id = f"wasserspiele/{m.class_name}-v0"
         if env_id not in gymnasium.envs.registry:
-            gymnasium.register(id=env_id, entry_point=f"{__name__}:WasserspieleEnv", kwargs={"game": m.name})
+            # make_vec's default: the game's batched kernel env where it has one
+            # (vectorization_mode="sync"/"async" still gives the single-table envs)
+            kernel = f"{__package__}.vector:make_vector_env" if kernel_module(m) else None
+            gymnasium.register(id=env_id, entry_point=f"{__name__}:WasserspieleEnv", kwargs={"game": m.name},
+                               vector_entry_point=kernel)
         ids.append(env_id)
     return ids
 

@@ -37,6 +37,7 @@ their episodes at the same count (`common.game_length`).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from typing import Any
@@ -98,7 +99,8 @@ class _Core:
     """All of a state's Python data in one attribute, cloned by hand (OpenSpiel's
     PyState::Clone deep-copies each attribute; this makes that a fast engine clone)."""
 
-    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "ahead", "own", "views")
+    __slots__ = ("game", "codec", "limit", "engine", "pending", "outcomes", "need", "ahead", "own", "views",
+                 "recall")
 
     def view_of(self, player: int | None) -> dict[str, Any]:
         """The engine's view of `player`, built once per engine position: a step asks for
@@ -122,20 +124,59 @@ class _Core:
         c.need = self.need
         c.ahead = list(self.ahead)  # its node lists are never changed, only popped off
         c.own = [list(x) for x in self.own]
+        c.recall = self.recall  # shared: a history only grows at its end
         return c
 
     def __reduce__(self):
-        """Pickled (OpenSpiel's serialization) without the codec, which is rebuilt."""
+        """Pickled (OpenSpiel's serialization) without the codec, which is rebuilt, and
+        with the recall digests rather than the positions they are made from."""
+        recall = None if self.recall is None else _Seen(None, None, recall_digests(self.recall, self.game.players))
         return (_restore_core, (self.game, self.limit, self.engine, self.pending, self.outcomes, self.need, self.own,
-                                self.ahead))
+                                self.ahead, recall))
 
 
-def _restore_core(game, limit, engine, pending, outcomes, need, own, ahead=()) -> _Core:
+def _restore_core(game, limit, engine, pending, outcomes, need, own, ahead=(), recall=None) -> _Core:
     c = _Core.__new__(_Core)
     c.game, c.codec, c.limit = game, codec_for(game), limit
     c.engine, c.pending, c.outcomes, c.need, c.own = engine, pending, outcomes, need, own
     c.ahead = list(ahead)
+    c.recall = recall
     return c
+
+
+class _Seen:
+    """One engine position of a state's history, newest last: what perfect recall is made of.
+
+    OpenSpiel's information states must be perfect recall (spiel.h): two histories a
+    seat can tell apart need different strings.  A view holds only the present (e.g.
+    Wasserloch's last play), so the information-state string carries a digest of the
+    sequence of views the seat has had, one per engine position: it tells apart exactly
+    what the seat saw differently and holds nothing the views do not.  The digests are
+    made only when an information-state string is asked for (most play never asks), then
+    kept, and the position dropped; clones share the chain."""
+
+    __slots__ = ("engine", "parent", "digests")
+
+    def __init__(self, engine, parent: "_Seen | None", digests: tuple[bytes, ...] | None = None):
+        self.engine = engine
+        self.parent = parent
+        self.digests = digests
+
+
+def recall_digests(node: _Seen | None, players: int) -> tuple[bytes, ...]:
+    """Per seat, the digest of the views it has had up to `node` (b"" before the deal)."""
+    fresh = []
+    while node is not None and node.digests is None:
+        fresh.append(node)
+        node = node.parent
+    digests = node.digests if node is not None else (b"",) * players
+    for n in reversed(fresh):
+        digests = tuple(
+            hashlib.blake2b(prev + json.dumps(n.engine.view(seat), sort_keys=True, separators=(",", ":")).encode(),
+                            digest_size=16).digest()
+            for seat, prev in enumerate(digests))
+        n.digests, n.engine = digests, None
+    return digests
 
 
 class WasserspieleState(pyspiel.State):
@@ -153,6 +194,7 @@ class WasserspieleState(pyspiel.State):
         c.need = None
         c.ahead = []  # the current draw's later nodes, last first (answered without the engine)
         c.own = [[] for _ in range(c.game.players)]  # each seat's own actions (information states)
+        c.recall = None  # the engine positions so far, for the perfect-recall digests (`_Seen`)
         # Every game starts at the same first chance node: find it once per game (OpenSpiel
         # creates a fresh initial state for every clone).
         if game.first_need is not None:
@@ -183,6 +225,7 @@ class WasserspieleState(pyspiel.State):
             raise RuntimeError("chance outcomes were left unused")  # cannot happen: one is added per node
         engine.chance.chooser = None  # spent; the next step gets a script of its own
         c.engine, c.pending, c.outcomes, c.need = engine, None, [], None
+        c.recall = _Seen(engine, c.recall)  # never changed from here on: each step clones
 
     # -- OpenSpiel API -----------------------------------------------------------
     def _cut_off(self) -> bool:
@@ -318,7 +361,9 @@ class WasserspieleObserver:
         view = None if core.engine is None else core.view_of(None if self.public_only else player)
         text = "" if view is None else json.dumps(view, sort_keys=True, separators=(",", ":"))
         if self.perfect_recall and not self.public_only:
-            text += " own:" + ",".join(map(str, state._core.own[player]))
+            # the seat's own actions and a digest of every view it has had (perfect recall)
+            seen = recall_digests(core.recall, core.game.players)[player]
+            text += " own:" + ",".join(map(str, core.own[player])) + " seen:" + seen.hex()
         return text
 
 
@@ -389,8 +434,17 @@ def _make_game_class(name: str) -> type:
         def make_py_observer(self, iig_obs_type=None, params=None) -> WasserspieleObserver:
             return WasserspieleObserver(self.codec, iig_obs_type, params)
 
+        def __reduce__(self):
+            # the class is made here, not a module attribute: pickled as how to load it
+            return _load_game, (gtype.short_name, self.get_parameters())
+
     Game.__name__ = Game.__qualname__ = f"{game_class(name).__name__}OpenSpielGame"
     return Game
+
+
+def _load_game(short_name: str, params: dict[str, Any]) -> pyspiel.Game:
+    """A game as it was pickled (importing this module registered the games)."""
+    return pyspiel.load_game(short_name, params)
 
 
 GAME_CLASSES: dict[str, type] = {}

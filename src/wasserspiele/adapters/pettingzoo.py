@@ -16,6 +16,9 @@ when first read: see `common.SeatInfo`).
 `state()` is the global state: every seat's observation vector, concatenated.
 The engine state is `env.unwrapped.game_state`.
 
+An illegal index raises `EncodingError`, or with `illegal_action="lose"` (both envs)
+ends the episode with `illegal_reward` for the offender.
+
 A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
 OpenSpiel counts them; `common.game_length`) is cut off: every agent is truncated with
 reward 0 (an unfinished game's returns are all 0), and its masks are all zeros.
@@ -107,9 +110,15 @@ def _global_state(env) -> np.ndarray:
 
 class _Common:
     """What the AEC and the parallel env share: the game and codec, the agents and their
-    spaces, the global state, rendering (`metadata` is the env class's own)."""
+    spaces, the global state, rendering, what an illegal index does (`metadata` is the
+    env class's own)."""
 
-    def _setup(self, game: str | Game, options: dict[str, Any], render_mode: str | None) -> None:
+    def _setup(self, game: str | Game, options: dict[str, Any], render_mode: str | None,
+               illegal_action: str, illegal_reward: float) -> None:
+        if illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.illegal_reward = float(illegal_reward)
         self.game, self.codec = load_with_codec(game, options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -164,13 +173,19 @@ class _Common:
 
 
 class WasserspieleAEC(_Common, AECEnv):
-    """One game of `game` per episode; `reset(seed=…)` makes the deal reproducible."""
+    """One game of `game` per episode; `reset(seed=…)` makes the deal reproducible.
+
+    An illegal index raises `EncodingError` with the reason (`illegal_action="raise"`),
+    or, with `illegal_action="lose"` (for unmasked agents), ends the episode as in the
+    parallel env: the offender gets `illegal_reward`, the others 0, every agent is
+    terminated, and the reason is in the offender's info under `illegal_action`."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any):
+    def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
+                 illegal_reward: float = -1.0, **options: Any):
         super().__init__()
-        self._setup(game, options, render_mode)
+        self._setup(game, options, render_mode, illegal_action, illegal_reward)
 
     # -- episode ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -182,6 +197,8 @@ class WasserspieleAEC(_Common, AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = _infos(self)
         self.agent_selection = self.possible_agents[self.game_state.current_seat]
+        if self.render_mode == "human":  # the first position too, as every step's
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return _observation(self, self._seat[agent])
@@ -195,10 +212,15 @@ class WasserspieleAEC(_Common, AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} must act (an index 0..{self.codec.num_actions - 1}), not None")
-        index = self.codec.check_index(action)
-        move = _legal_maps(self)[seat].get(index)
-        if move is None:
-            _illegal(self, seat, index)
+        try:
+            move = _legal_maps(self)[seat].get(self.codec.check_index(action))
+            if move is None:
+                _illegal(self, seat, action)
+        except EncodingError as exc:
+            if self.illegal_action == "raise":
+                raise
+            self._forfeit(agent, str(exc))
+            return
         self.game_state.apply_legal(move, seat)  # taken from this position's legal actions
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
@@ -223,6 +245,17 @@ class WasserspieleAEC(_Common, AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _forfeit(self, agent: str, reason: str) -> None:
+        """End the episode after `agent`'s illegal action (illegal_action="lose")."""
+        self._over = True
+        self._cumulative_rewards[agent] = 0.0
+        for a in self.agents:
+            self.rewards[a] = self.illegal_reward if a == agent else 0.0
+            self.terminations[a] = True
+        self.infos = _infos(self)
+        self.infos[agent]["illegal_action"] = reason
+        self._accumulate_rewards()
+
     def render(self) -> str | None:
         return self._render(self._seat[self.agent_selection] if self.game_state is not None else None)
 
@@ -241,11 +274,7 @@ class WasserspieleParallel(_Common, ParallelEnv):
 
     def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
                  illegal_reward: float = -1.0, **options: Any):
-        if illegal_action not in ("lose", "raise"):
-            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
-        self._setup(game, options, render_mode)
+        self._setup(game, options, render_mode, illegal_action, illegal_reward)
         self.agents: list[str] = []
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
@@ -256,6 +285,8 @@ class WasserspieleParallel(_Common, ParallelEnv):
     def reset(self, seed: int | None = None, options: dict | None = None):
         self._new_game(seed)
         self.agents = list(self.possible_agents)
+        if self.render_mode == "human":  # the first position too, as every step's
+            self.render()
         return self._observations(), _infos(self)
 
     def step(self, actions: dict[str, int]):

@@ -16,12 +16,20 @@ Length.  A table whose agent has taken the manifest's `max_game_length` decision
 truncated (`truncated`, reward 0) and dealt anew on the next step.  The kernels do not
 report the other seats' moves or the chance nodes, which the single-table environments
 count too, so a table runs at least as long as a single-table game before it is cut.
+
+`gymnasium.make_vec("wasserspiele/<Game>-v0", num_envs, **kwargs)` gives the game's
+kernel VectorEnv (`make_vector_env`, each registration's `vector_entry_point`) with the
+single-table env's argument names; what the kernel cannot play (bot kinds other than
+its policies, Wasserloch beyond one round, `illegal_action="raise"`, rendering) is
+refused, naming `vectorization_mode="sync"`, which runs the single-table envs.
 """
 
 from __future__ import annotations
 
+import hashlib
 import numbers
 import random
+from importlib import import_module
 from typing import Any
 
 import numpy as np
@@ -29,8 +37,9 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..core.registry import manifest
 from ..fast import seed_state
-from .common import max_game_length
+from .common import kernel_module, max_game_length
 
 
 def _integer(value: Any) -> int | None:
@@ -39,6 +48,19 @@ def _integer(value: Any) -> int | None:
     if isinstance(value, numbers.Integral) and not isinstance(value, bool):
         return int(value)
     return None
+
+
+def table_seed(seed: int) -> int:
+    """`seed` as the 32 bits each table's xorshift32 state is made from (`seed_state`
+    keeps only 32): a seed in 0 … 2**32 - 1 is itself, so its deals stay as they were;
+    any other folds all its bits in by a hash, so that seeds 2**32 apart (and the 63-bit
+    seeds of later resets) deal different tables.  Each table still has at most 2**32
+    deals: its generator's state has 32 bits."""
+    if 0 <= seed < 2**32:
+        return seed
+    size = (seed.bit_length() + 8) // 8  # room for the sign
+    digest = hashlib.blake2b(seed.to_bytes(size, "little", signed=True), digest_size=4).digest()
+    return int.from_bytes(digest, "little")
 
 
 class KernelVectorEnv(VectorEnv):
@@ -97,7 +119,8 @@ class KernelVectorEnv(VectorEnv):
             seed = self._seeds.randrange(2**63)
         else:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self._reset_tables(np.array([seed_state(seed * 1_000_003 + e) for e in range(self.num_envs)], np.int64))
+        base = table_seed(seed) * 1_000_003
+        self._reset_tables(np.array([seed_state(base + e) for e in range(self.num_envs)], np.int64))
         self.needs_reset[:] = False
         self._agent_steps[:] = 0
         self._dealt = True
@@ -150,3 +173,54 @@ class KernelVectorEnv(VectorEnv):
     def action_masks(self) -> np.ndarray:
         """The legal-action masks (bool, one row per table), as MaskablePPO reads them."""
         return self._masks.astype(bool)
+
+
+class KernelCannot(ValueError):
+    """A setting a game's kernel VectorEnv cannot play (an opponent policy it lacks, a
+    variant of the rules it does not implement), where the single-table envs can."""
+
+
+def kernel_env_class(game: str) -> type[KernelVectorEnv]:
+    """The game's kernel VectorEnv: the one KernelVectorEnv its `vector.py` defines."""
+    name = kernel_module(manifest(game))
+    if name is None:
+        raise ValueError(f"{game} has no batched kernel env")
+    module = import_module(name)
+    found = [v for v in vars(module).values()
+             if isinstance(v, type) and issubclass(v, KernelVectorEnv) and v.__module__ == module.__name__]
+    if len(found) != 1:
+        raise RuntimeError(f"{name} defines {len(found)} kernel VectorEnvs, not one")
+    return found[0]
+
+
+def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
+                    illegal_action: str = "lose", render_mode: str | None = None,
+                    opponent_options: dict | None = None, options: dict[str, Any] | None = None,
+                    **kwargs: Any) -> KernelVectorEnv:
+    """`gymnasium.make_vec`'s vector entry point: the game's kernel VectorEnv, taking the
+    single-table env's arguments (`seat`, `opponents`, `illegal_reward`, `options` and
+    game options, and the kernel's `seed`).  Opponents are named by the kernel's policies
+    (`random` everywhere; Watten's and Wasserloch's `greedy`, Seven Waters' `heuristic`
+    rollout policy), not by bot specs.  Anything the kernel would play differently from
+    `gymnasium.make` with the same arguments is refused rather than changed."""
+    cls = kernel_env_class(game)
+
+    def refuse(what: str) -> ValueError:
+        return ValueError(f"{what}: the batched kernel env of {game} ({cls.__name__}) cannot play that; "
+                          f"gymnasium.make_vec(..., vectorization_mode=\"sync\") (or \"async\") runs the "
+                          f"single-table envs with every bot and option")
+
+    if illegal_action != "lose":
+        raise refuse(f"illegal_action={illegal_action!r} (an illegal index always ends a table's episode)")
+    if render_mode is not None:
+        raise refuse(f"render_mode={render_mode!r}")
+    if opponent_options:
+        raise refuse("opponent_options")
+    if not isinstance(opponents, str):
+        raise refuse(f"opponents={opponents!r} (one policy name for every other seat)")
+    try:
+        return cls(num_envs, seat=seat, opponents=opponents, **{**(options or {}), **kwargs})
+    except TypeError as exc:  # an option the kernel does not take
+        raise refuse(str(exc)) from None
+    except KernelCannot as exc:
+        raise refuse(str(exc)) from None

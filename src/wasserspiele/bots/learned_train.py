@@ -129,6 +129,9 @@ class Decided:
     visits: dict[Action, int]
     played: Action
     value: float | None = None    # the search's mean reward for the played move (None: not searched)
+    # False for a move the search was not asked about (a convention, `bot.conventional`)
+    # or that it gave no visits: its `visits` is the move played, counted once
+    searched: bool = True
 
 
 @dataclass
@@ -250,6 +253,7 @@ def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, b
             values = {c.action: c.value for c in choices if c.visits}
             if not visits:
                 visits = {choices[0].action: 1}
+        searched = bool(values)
         actions = list(visits)
         if player is not None:
             action = players[seat].choose(decision)
@@ -259,7 +263,7 @@ def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, b
             action = max(actions, key=lambda a: visits[a])
         if on_position is not None:
             on_position(state, seat, visits, values.get(action))
-        decided.append(Decided(len(state.history), seat, visits, action, values.get(action)))
+        decided.append(Decided(len(state.history), seat, visits, action, values.get(action), searched))
         state.apply(action, seat)
     return state, decided
 
@@ -678,9 +682,13 @@ def _worker_game(g: int) -> tuple[list[tuple], float]:
 
 
 def corpus_games(game: Game, seed: int, games: int, iterations: int) -> Iterator[tuple[State, list[Decided]]]:
-    """Expert self-play games with the search's visit counts per decision (offline learning)."""
+    """Expert self-play games with the search's visit counts per searched decision
+    (offline learning).  A move the expert played by convention without searching
+    (`Decided.searched` false) is in the game's record but not among its decisions: its
+    `{action: 1}` would read as a one-visit search."""
     budget = Budget(games=games, iterations=iterations, explore=0.0, max_decisions=10**9)
     settings = search_defaults(game)
     searcher = lambda s: ISMCTSBot(s, game=game, **{**settings, "iterations": iterations, "seconds": None})  # noqa: E731
     for g in range(games):
-        yield searched_game(game, searcher, derive_seed(seed, "corpus", g), budget)
+        state, decided = searched_game(game, searcher, derive_seed(seed, "corpus", g), budget)
+        yield state, [d for d in decided if d.searched]

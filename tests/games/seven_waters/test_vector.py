@@ -37,7 +37,7 @@ def _engine_state(envs: SevenWatersVectorEnv, e: int, game, cache: dict):
 def test_observations_masks_and_rewards_equal_the_codec_and_engine(seat, opponent, options):
     game = load("seven_waters", **options)
     codec = codec_for(game)
-    envs = SevenWatersVectorEnv(6, seat=seat, opponent=opponent, seed=4, **options)
+    envs = SevenWatersVectorEnv(6, seat=seat, opponents=opponent, seed=4, **options)
     obs, info = envs.reset()
     rng = np.random.default_rng(0)
     ended, cache = 0, {}
@@ -67,7 +67,7 @@ def test_bad_settings_are_refused_naming_them():
         SevenWatersVectorEnv(0)
     with pytest.raises(ValueError, match="seat must be"):
         SevenWatersVectorEnv(2, seat=2)
-    with pytest.raises(ValueError, match="opponent must be"):
-        SevenWatersVectorEnv(2, opponent="clever")
+    with pytest.raises(ValueError, match="opponents must be"):
+        SevenWatersVectorEnv(2, opponents="clever")
     with pytest.raises(Exception, match="final_turns"):
         SevenWatersVectorEnv(2, final_turns="many")

@@ -23,9 +23,10 @@ class EncodingError(ValueError):
     """A view or an action the codec cannot encode; the message says what was wrong."""
 
 
-# The range assumed for counts and scaled scalars: every such value is a count or a
-# number scaled to about [0, 1]; a few reach -0.5 and long matches push scaled scores
-# past 1, never near these.  One-hots, flags and padding declare their exact range.
+# The range assumed for a multi-hot or scalar segment whose codec declares none (the
+# four games' codecs declare every one; a new game's codec may start without): every
+# such value is a count or a number scaled to about [0, 1], never near these.  One-hots,
+# flags and padding always have their exact range.
 LOOSE_LOW, LOOSE_HIGH = -1.0, 100.0
 
 
@@ -56,10 +57,13 @@ class Vec:
         block[i] = 1.0
         self.data += block
 
-    def multihot(self, name: str, values: Iterable[Any], choices: Mapping[Any, int], meaning: str = "") -> None:
-        """1 for every value present (counts add up when a value repeats)."""
+    def multihot(self, name: str, values: Iterable[Any], choices: Mapping[Any, int], meaning: str = "",
+                 most: float | None = None) -> None:
+        """1 for every value present (counts add up when a value repeats).  `most`: the
+        highest count one value can reach (1 where the values are distinct items: an
+        exact [0, 1] multi-hot); undeclared, the loose range."""
         if self.segments is not None:
-            self._segment(name, len(choices), meaning or "multi-hot")
+            self._segment(name, len(choices), meaning or "multi-hot", *_declared(0.0, most, 1.0))
         block = [0.0] * len(choices)
         for v in values:
             i = choices.get(v)
@@ -68,15 +72,21 @@ class Vec:
             block[i] += 1.0
         self.data += block
 
-    def scalar(self, name: str, x: float | None, scale: float = 1.0, meaning: str = "") -> None:
-        """`x / scale` (0 for None)."""
+    def scalar(self, name: str, x: float | None, scale: float = 1.0, meaning: str = "",
+               span: tuple[float, float] | None = None) -> None:
+        """`x / scale` (0 for None).  `span`: the lowest and highest `x` the game allows,
+        before scaling (the segment's bounds are span / scale); undeclared, the loose range."""
         if self.segments is not None:
-            self._segment(name, 1, meaning or (f"value / {scale:g}" if scale != 1 else "value"))
+            self._segment(name, 1, meaning or (f"value / {scale:g}" if scale != 1 else "value"),
+                          *_declared(*(span or (None, None)), scale))
         self.data.append(0.0 if x is None else float(x) / scale)
 
-    def scalars(self, name: str, xs: Sequence[float | None], scale: float = 1.0, meaning: str = "") -> None:
+    def scalars(self, name: str, xs: Sequence[float | None], scale: float = 1.0, meaning: str = "",
+                span: tuple[float, float] | None = None) -> None:
+        """`scalar` for several values of one kind (one `span` for them all)."""
         if self.segments is not None:
-            self._segment(name, len(xs), meaning or (f"values / {scale:g}" if scale != 1 else "values"))
+            self._segment(name, len(xs), meaning or (f"values / {scale:g}" if scale != 1 else "values"),
+                          *_declared(*(span or (None, None)), scale))
         self.data += [0.0 if x is None else float(x) / scale for x in xs]
 
     def flag(self, name: str, x: Any, meaning: str = "") -> None:
@@ -87,6 +97,15 @@ class Vec:
     def zeros(self, name: str, size: int, meaning: str) -> None:
         self._segment(name, size, meaning, 0.0, 0.0)
         self.data += [0.0] * size
+
+
+def _declared(low: float | None, high: float | None, scale: float) -> tuple[float, float]:
+    """A segment's (low, high): the raw range its codec declares over the scale, widened
+    to hold 0 (what a None or an absent value encodes); the loose range if undeclared."""
+    if high is None:
+        return LOOSE_LOW, LOOSE_HIGH
+    low, high = float(low or 0.0) / scale, float(high) / scale
+    return min(low, 0.0, high), max(high, 0.0, low)  # a None (encoded 0) stays inside
 
 
 def _seat(view: Mapping[str, Any]) -> list[int]:
@@ -209,8 +228,9 @@ class Codec(ABC):
         return np.asarray(vec.data, dtype=np.float32)
 
     def bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Per value of the observation vector, the lowest and highest it can take
-        (exact for one-hots and flags, the loose LOOSE_LOW…LOOSE_HIGH for counts and scalars)."""
+        """Per value of the observation vector, the lowest and highest it can take: exact
+        for one-hots, flags and padding, from the range each multi-hot (`most`) and scalar
+        (`span`) segment declares, else the loose LOOSE_LOW…LOOSE_HIGH."""
         low = np.full(self.obs_size, LOOSE_LOW, dtype=np.float32)
         high = np.full(self.obs_size, LOOSE_HIGH, dtype=np.float32)
         for (_name, start, size, _meaning), (lo, hi) in zip(self.layout, self._ranges):

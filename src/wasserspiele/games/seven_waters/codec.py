@@ -130,16 +130,19 @@ class SevenWatersCodec(Codec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         me = view["seat"] if view["seat"] is not None else 0
-        vec.multihot("seat", _seat(view), SEAT_AT, "the observing seat (all 0 for a spectator)")
+        vec.multihot("seat", _seat(view), SEAT_AT, "the observing seat (all 0 for a spectator)", most=1)
         mover = view["to_move"][0] if view["to_move"] else None
         vec.flag("my_turn", mover == me, "1 when the observing seat is to move")
         vec.flag("extra_action", view["extra_action"], "1 during the extra action after a slide")
-        vec.scalar("pyramid_left", view["pyramid_left"], PYRAMID, "pyramid cards left / 28")
-        vec.scalar("slides_built", view["slides_built"], 7, "slides built by both / 7")
+        vec.scalar("pyramid_left", view["pyramid_left"], PYRAMID, "pyramid cards left / 28", span=(0, PYRAMID))
+        # without a slide limit both may build all their 2 x 4 slides
+        vec.scalar("slides_built", view["slides_built"], 7, "slides built by both / 7", span=(0, 2 * LINES))
         limit = view["slide_limit"]
-        vec.scalar("slide_limit", 0 if limit is None else limit, 7, "slide limit / 7 (0: no limit)")
+        vec.scalar("slide_limit", 0 if limit is None else limit, 7, "slide limit / 7 (0: no limit)",
+                   span=(0, max(7, limit or 0)))  # an option: the same in every view of a game
         left = view["final_turns_left"]
-        vec.scalar("final_turns_left", -1 if left is None else left, 2, "final turns left / 2 (-0.5: not started)")
+        vec.scalar("final_turns_left", -1 if left is None else left, 2, "final turns left / 2 (-0.5: not started)",
+                   span=(-1, 2))
         vec.flag("over", view["over"], "1 once the game is over")
         cells = [c for row in view["pyramid"] for c in row]
         states = CELL_AT
@@ -147,30 +150,35 @@ class SevenWatersCodec(Codec):
             vec.onehot(f"pyramid{i}", "empty" if c is None else "face down" if c == "##" else c, states,
                        "pyramid position (rows top down): empty, face down, or the card (56)")
         free = set(view["free"])
-        vec.scalars("free", [1.0 if rc in free else 0.0 for rc in POSITIONS], 1, "1 for each pyramid position that may be taken")
+        vec.scalars("free", [1.0 if rc in free else 0.0 for rc in POSITIONS], 1,
+                    "1 for each pyramid position that may be taken", span=(0, 1))
         mine = view["players"][me]
         hand = mine["hand"] or []
         for i in range(HAND_SLOTS):
             vec.multihot(f"hand_slot{i}", [hand[i]] if i < len(hand) else [], CARD,
-                         "the card in this hand slot (the action codec's slot i)")
+                         "the card in this hand slot (the action codec's slot i)", most=1)
         for who, p in (("me", mine), ("opponent", view["players"][1 - me])):
-            vec.multihot(f"{who}_lines", [c for line in p["lines"] for c in line], CARD, "cards in the 4 lines")
-            vec.scalars(f"{who}_line_sums", p["line_sums"], 40, "sum of lines 1…4 / 40")
+            # each of the 54 cards is one of a kind: every card multi-hot is exactly [0, 1]
+            vec.multihot(f"{who}_lines", [c for line in p["lines"] for c in line], CARD, "cards in the 4 lines", most=1)
+            vec.scalars(f"{who}_line_sums", p["line_sums"], 40, "sum of lines 1…4 / 40",
+                        span=(0, 10 * LINES))  # line k: k cards of value at most 10 (SW-3.3)
             vec.scalars(f"{who}_slide_built", [0.0 if s is None else 1.0 for s in p["slides"]], 1,
-                        "1 for each line whose slide is built")
+                        "1 for each line whose slide is built", span=(0, 1))
             vec.multihot(f"{who}_slides", [c.partition("=")[0] for s in p["slides"] if s for c in s], CARD,
-                         "cards in the slides")
-            vec.multihot(f"{who}_river", [c.partition("=")[0] for c in p["river"]], CARD, "cards in the lazy river")
+                         "cards in the slides", most=1)
+            vec.multihot(f"{who}_river", [c.partition("=")[0] for c in p["river"]], CARD, "cards in the lazy river",
+                         most=1)
             ranks = [_rank(c) for c in p["river"]]
             vec.scalars(f"{who}_river_ends", [min(ranks) if ranks else 0, max(ranks) if ranks else 0], 13,
-                        "lowest and highest river rank / 13 (0: no river)")
-            vec.multihot(f"{who}_pool", [c.partition("=")[0] for c in p["pool"]], CARD, "cards in the wave pool")
+                        "lowest and highest river rank / 13 (0: no river)", span=(0, 13))
+            vec.multihot(f"{who}_pool", [c.partition("=")[0] for c in p["pool"]], CARD, "cards in the wave pool",
+                         most=1)
             vec.onehot(f"{who}_pool_suit", p["pool_suit"], POOL_SUIT_AT, "pool suit: none, C D H S")
             vec.flag(f"{who}_theme_placed", p["theme_placed"], "1 once a theme card is placed")
-            vec.multihot(f"{who}_theme", [p["theme"]] if p["theme"] else [], CARD, "the theme card, if visible")
-            vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7")
-            vec.scalar(f"{who}_discard_count", p["discard_count"], 54, "cards discarded / 54")
-            vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible")
+            vec.multihot(f"{who}_theme", [p["theme"]] if p["theme"] else [], CARD, "the theme card, if visible", most=1)
+            vec.scalar(f"{who}_hand_count", p["hand_count"], HAND_SLOTS, "cards in hand / 7", span=(0, HAND_SLOTS))
+            vec.scalar(f"{who}_discard_count", p["discard_count"], 54, "cards discarded / 54", span=(0, len(CARDS)))
+            vec.multihot(f"{who}_discards", p["discards"] or [], CARD, "discarded cards, if visible", most=1)
 
     # -- the environments' path: straight from the state ----------------------------
     # Two ways, giving equal maps and vectors (tests/games/seven_waters/test_codec_paths.py):

@@ -1,7 +1,7 @@
 """A batched Gymnasium `VectorEnv` for researchers: many Seven Waters tables stepped at
 once by the compiled kernel (games/seven_waters/kernel.py; numba when installed).
 
-    envs = SevenWatersVectorEnv(num_envs=1024, seat=0, opponent="heuristic", seed=0)
+    envs = SevenWatersVectorEnv(num_envs=1024, seat=0, opponents="heuristic", seed=0)
     obs, info = envs.reset(seed=0)           # obs (1024, 2667) float32, info["action_mask"] (1024, 2830)
     obs, rewards, terminated, truncated, info = envs.step(actions)
 
@@ -17,12 +17,14 @@ the one that ended them (Gymnasium's next-step autoreset).
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
-from ...adapters.vector import KernelVectorEnv
+from ...adapters.vector import KernelCannot, KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
 from .codec import segment_starts
@@ -33,13 +35,18 @@ POLICIES = {"random": K.RANDOM, "heuristic": K.HEURISTIC}
 class SevenWatersVectorEnv(KernelVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
-    def __init__(self, num_envs: int, seat: int = 0, opponent: str = "random", first_player: int = 0,
+    def __init__(self, num_envs: int, seat: int = 0, opponents: str = "random", first_player: int = 0,
                  slide_limit: int | None = 7, final_turns: str = "both", illegal_reward: float = -1.0,
-                 seed: int | None = None):
+                 seed: int | None = None, opponent: str | None = None):
         num_envs = self._check_num_envs(num_envs)
-        if opponent not in POLICIES:
-            raise ValueError(f"opponent must be one of {', '.join(POLICIES)}, not {opponent!r}")
-        self.policy = POLICIES[opponent]
+        argument = "opponents"
+        if opponent is not None:  # the old name, from before the other games' `opponents`
+            warnings.warn("SevenWatersVectorEnv(opponent=...) is deprecated: pass opponents=... as the other "
+                          "games' VectorEnvs take it", DeprecationWarning, stacklevel=2)
+            opponents, argument = opponent, "opponent"
+        if opponents not in POLICIES:  # named as the caller passed it
+            raise KernelCannot(f"{argument} must be one of {', '.join(POLICIES)}, not {opponents!r}")
+        self.policy = POLICIES[opponents]
         codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
                                final_turns=final_turns))  # checks the options
         seat = check_seat(seat, codec.game)

@@ -68,34 +68,37 @@ class WasserlochCodec(NotationCodec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         seats = SEATS
-        vec.multihot("seat", _seat(view), seats, "the observing seat (one-hot over 4 seats; all 0 for a spectator)")
+        vec.multihot("seat", _seat(view), seats, "the observing seat (one-hot over 4 seats; all 0 for a spectator)",
+                     most=1)
         vec.onehot("players", view["players"], PLAYERS_AT, "number of players: 2, 3, 4")
         vec.onehot("to_move", view["to_move"][0] if view["to_move"] else None,
                    MOVER_AT, "seat to move; last position: nobody (game over)")
-        vec.scalar("round", view["round"] - 1, max(1, view["rounds"]), "rounds played / rounds")
+        vec.scalar("round", view["round"] - 1, max(1, view["rounds"]), "rounds played / rounds",
+                   span=(0, view["rounds"]))
         vec.onehot("start_player", view["start_player"], seats, "start player of this round")
-        vec.scalars("waterhole", view["waterhole"], 8, "cards of each value A…8 at the waterhole / 8")
+        vec.scalars("waterhole", view["waterhole"], 8, "cards of each value A…8 at the waterhole / 8", span=(0, 8))
         hand = view["hand"] or [0] * 8
-        vec.scalars("hand", hand, 5, "own cards of each value A…8 / 5")
+        vec.scalars("hand", hand, 5, "own cards of each value A…8 / 5", span=(0, 5))
         sizes = list(view["hand_sizes"]) + [0] * (MAX_SEATS - len(view["hand_sizes"]))
-        vec.scalars("hand_sizes", sizes, 5, "hand size of seats 0…3 / 5 (0 for absent seats)")
-        vec.scalar("pile", view["pile"], 64, "cards left in the draw pile / 64")
-        vec.scalars("gone", view["gone"], 8, "cards of each value driven off (gone) this round / 8")
+        vec.scalars("hand_sizes", sizes, 5, "hand size of seats 0…3 / 5 (0 for absent seats)", span=(0, 5))
+        vec.scalar("pile", view["pile"], 64, "cards left in the draw pile / 64", span=(0, 64))
+        vec.scalars("gone", view["gone"], 8, "cards of each value driven off (gone) this round / 8", span=(0, 8))
         loot = view["loot"][-1] if view["loot"] else []
         loot = list(loot) + [0] * (MAX_SEATS - len(loot))
-        vec.scalars("loot", loot, 30, "this round's loot of seats 0…3 / 30")
+        # a looted card is one point (WL-5.3): at most the 64 cards a round
+        vec.scalars("loot", loot, 30, "this round's loot of seats 0…3 / 30", span=(0, 64))
         scores = list(view["scores"]) + [0] * (MAX_SEATS - len(view["scores"]))
-        vec.scalars("scores", scores, 100, "match score of seats 0…3 / 100")
+        vec.scalars("scores", scores, 100, "match score of seats 0…3 / 100", span=(0, 64 * view["rounds"]))
         vec.flag("chase_adjacent", view["chase"] == "adjacent", "1 with the `chase=adjacent` option")
         vec.flag("over", view["over"], "1 once the match is over")
         prize, need, unseen, gain, exposure = tactics(view["waterhole"], view["hand"], view["gone"],
                                                       view["chase"] == "adjacent")
-        vec.scalars("drive_prize", prize, 8, "per value A…8: the herd a drive by it takes now / 8")
-        vec.scalars("drive_need", need, 3, "per value A…8: cards of it a drive takes (1…3) / 3")
-        vec.scalars("unseen", unseen, 8, "per value A…8: cards of it the seat cannot see / 8")
-        vec.scalars("play_gain", gain, 8, "per action: the herd it drives off / 8 (0: not playable)")
+        vec.scalars("drive_prize", prize, 8, "per value A…8: the herd a drive by it takes now / 8", span=(0, 8))
+        vec.scalars("drive_need", need, 3, "per value A…8: cards of it a drive takes (1…3) / 3", span=(0, 3))
+        vec.scalars("unseen", unseen, 8, "per value A…8: cards of it the seat cannot see / 8", span=(0, 8))
+        vec.scalars("play_gain", gain, 8, "per action: the herd it drives off / 8 (0: not playable)", span=(0, 8))
         vec.scalars("play_exposure", exposure, 8, "per action: the largest herd a value with enough "
-                    "unseen cards could drive off after it / 8")
+                    "unseen cards could drive off after it / 8", span=(0, 8))
 
     def observe_state(self, state: Any, seat: int) -> np.ndarray:
         """`observe(state.view(seat))` read from the state: the same vector, written

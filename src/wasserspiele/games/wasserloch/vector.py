@@ -21,7 +21,7 @@ from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
-from ...adapters.vector import KernelVectorEnv
+from ...adapters.vector import KernelCannot, KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
 
@@ -32,13 +32,15 @@ class WasserlochVectorEnv(KernelVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int, players: int = 3, seat: int = 0, opponents: str = "random",
-                 chase: str = "nearest", illegal_reward: float = -1.0, seed: int | None = None):
+                 chase: str = "nearest", illegal_reward: float = -1.0, seed: int | None = None, rounds: int = 1):
         num_envs = self._check_num_envs(num_envs)
+        if rounds != 1:  # taken so that gymnasium.make_vec can pass the single-table env's options
+            raise KernelCannot(f"rounds={rounds!r}: the kernel plays one-round games (WL-7.1)")
         codec = codec_for(load("wasserloch", players=players, rounds=1, chase=chase))  # checks the options
         players = codec.game.players
         seat = check_seat(seat, codec.game)
         if opponents not in POLICIES:
-            raise ValueError(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
+            raise KernelCannot(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
         self.num_envs, self.players, self.seat = num_envs, players, seat
         self.adjacent = chase == "adjacent"
         self.policies = np.full(players, POLICIES[opponents], np.int64)

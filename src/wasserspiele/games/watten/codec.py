@@ -39,7 +39,8 @@ class WattenCodec(NotationCodec):
 
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         target = max(1, view["target"])
-        vec.multihot("seat", _seat(view), SEATS, "the observing seat; its team is seat % 2 (all 0 for a spectator)")
+        vec.multihot("seat", _seat(view), SEATS, "the observing seat; its team is seat % 2 (all 0 for a spectator)",
+                     most=1)
         vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
         mover = view["to_move"][0] if view["to_move"] else None
         vec.onehot("to_move", mover, MAYBE_SEAT, "seat to move; last: nobody")
@@ -47,27 +48,31 @@ class WattenCodec(NotationCodec):
         vec.onehot("caller", view["caller"], SEATS, "seat that names trump this hand")
         vec.onehot("leader", view["leader"], MAYBE_SEAT, "leader of the current trick")
         vec.onehot("trump", view["trump"], TRUMP_AT, "trump suit: none yet, C, S, H, D")
-        vec.multihot("hand", view["hand"] or [], CARD, "own cards (32: suit-major C S H D, ranks 7…A)")
-        vec.scalars("hand_sizes", view["hand_sizes"], 5, "cards in each seat's hand / 5")
+        vec.multihot("hand", view["hand"] or [], CARD, "own cards (32: suit-major C S H D, ranks 7…A)", most=1)
+        vec.scalars("hand_sizes", view["hand_sizes"], 5, "cards in each seat's hand / 5", span=(0, 5))
         trick = {seat: c for seat, c in view["trick"]}
         for s in range(4):
             vec.multihot(f"trick_seat{s}", [trick[s]] if s in trick else [], CARD,
-                         f"card seat {s} has played to the current trick")
+                         f"card seat {s} has played to the current trick", most=1)
         played = [c for t in view["tricks"] for _seat, c in t["cards"]]
-        vec.multihot("played", played, CARD, "cards in completed tricks of this hand")
-        vec.scalars("tricks_won", view["tricks_won"], 5, "tricks won this hand by team 0 / 1, / 5")
-        vec.scalars("scores", view["scores"], target, "team scores / target")
-        vec.scalar("value", view["value"], target, "what this hand is worth / target")
+        vec.multihot("played", played, CARD, "cards in completed tricks of this hand", most=1)
+        vec.scalars("tricks_won", view["tricks_won"], 5, "tricks won this hand by team 0 / 1, / 5", span=(0, 5))
+        # a raise is refused once score + value reaches the target (WA-6): a hand is worth at most
+        # max(hand_value, target), and a score below the target grows by one hand at most
+        most_value = max(self.game.options["hand_value"], target)
+        vec.scalars("scores", view["scores"], target, "team scores / target", span=(0, target - 1 + most_value))
+        vec.scalar("value", view["value"], target, "what this hand is worth / target", span=(0, most_value))
         r = view["raise"]
         vec.flag("raising", r["enabled"], "raising is allowed (option)")
         vec.onehot("raise_pending", r["pending"], RAISER_AT, "seat whose raise awaits an answer")
-        vec.scalars("gespannt", [float(x) for x in r["gespannt"]], 1, "team 0 / 1 is one hand from winning")
-        vec.scalars("can_raise", [float(x) for x in r["can_raise"]], 1, "team 0 / 1 may raise now")
+        vec.scalars("gespannt", [float(x) for x in r["gespannt"]], 1, "team 0 / 1 is one hand from winning",
+                    span=(0, 1))
+        vec.scalars("can_raise", [float(x) for x in r["can_raise"]], 1, "team 0 / 1 may raise now", span=(0, 1))
         for s in range(4):
             vec.onehot(f"signal_seat{s}", view["signals"][s], SIGNAL_AT,
                        f"seat {s}'s signal as far as visible: unseen/none-sent, none, weak, medium, strong")
         for s in range(4):
-            vec.multihot(f"voids_seat{s}", view["voids"][s], SUIT_AT, f"suits seat {s} has shown void in")
+            vec.multihot(f"voids_seat{s}", view["voids"][s], SUIT_AT, f"suits seat {s} has shown void in", most=1)
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
 
     # -- the environments' path: straight from the state ----------------------------

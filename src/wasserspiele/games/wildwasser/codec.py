@@ -45,13 +45,17 @@ class WildwasserCodec(NotationCodec):
     def _fill(self, view: Mapping[str, Any], vec: Vec) -> None:
         p = view["players"]
         seats, maybe_seat, owners = self.seats, self.maybe_seat, self.owners
-        vec.multihot("seat", _seat(view), seats, f"the observing seat (one-hot over {p} seats; all 0 for a spectator)")
+        vec.multihot("seat", _seat(view), seats, f"the observing seat (one-hot over {p} seats; all 0 for a spectator)",
+                     most=1)
         vec.onehot("phase", view["phase"], PHASE_AT, "phase: " + ", ".join(PHASES))
-        vec.multihot("to_move", view["to_move"], seats, "seats whose decision is pending")
-        vec.scalar("round", view["round"], 30, "round number / 30")
+        vec.multihot("to_move", view["to_move"], seats, "seats whose decision is pending", most=1)
+        # no rule ends the rounds (two seats can go on taking the meerkat's action): every round
+        # takes a pick from each seat, so the length bound the environments cut at bounds them
+        rounds = self.game.manifest.limits.game_length(self.game.options) // p + 1
+        vec.scalar("round", view["round"], 30, "round number / 30", span=(0, rounds))
         vec.onehot("start_marker", view["start_marker"], seats, "seat holding the start marker")
         vec.scalars("order", [view["order"].index(s) for s in range(p)], max(1, p - 1),
-                    "each seat's position in this round's resolving order / (players - 1)")
+                    "each seat's position in this round's resolving order / (players - 1)", span=(0, max(1, p - 1)))
         vec.onehot("resolving", view["resolving"], maybe_seat, "seat resolving its card: none, then seats")
         vec.onehot("card", view["card"], MAYBE_SPECIES, "card being resolved: none, then animals")
         track = view["track"]
@@ -76,7 +80,7 @@ class WildwasserCodec(NotationCodec):
                            "icon on the field: none, +1, +2, +3, die, marker, cards, push")
                 animal = cell["animal"]
                 vec.multihot(f"field{f}_animal", [tuple(animal)] if animal else [], owners,
-                             "animal on the field, one-hot over (seat, species) seat-major")
+                             "animal on the field, one-hot over (seat, species) seat-major", most=1)
                 vec.flag(f"field{f}_blocked", "crossing" in cell and not cell["passable"],
                          "1 on a river crossing with no tile (impassable)")
         for slot in view["river"]:
@@ -85,26 +89,29 @@ class WildwasserCodec(NotationCodec):
                 vec.onehot(f"slot{slot['slot']}_col{c + 1}_icon", icons[c], ICON_AT,
                            f"icon on column {c + 1} of the tile in this river slot")
             vec.flag(f"slot{slot['slot']}_empty", slot["tile"] is None, "1 if the slot holds no tile")
-        vec.scalar("stack", view["stack"], 25, "tiles left in the stack / 25")
-        vec.scalar("removed", view["removed"], 25, "tiles removed from the game / 25")
-        vec.scalar("discard", len(view["discard"]), 25, "tiles on the discard pile / 25")
+        tiles = len(self.game.board.tile_ids)
+        vec.scalar("stack", view["stack"], 25, "tiles left in the stack / 25", span=(0, tiles))
+        vec.scalar("removed", view["removed"], 25, "tiles removed from the game / 25", span=(0, tiles))
+        vec.scalar("discard", len(view["discard"]), 25, "tiles on the discard pile / 25", span=(0, tiles))
         vec.flag("last_round", view["last_round"], "1 in the last round")
+        most_points = sum(max(points) for points in self.game.board.podium)  # every animal first (WW-5.3)
         for s in view["seats"]:
             k = s["seat"]
             vec.flag(f"seat{k}_hand_known", s["hand"] is not None, "1 when this seat's hand is visible")
-            vec.multihot(f"seat{k}_hand", s["hand"] or [], SPECIES_AT, "cards in hand (if visible)")
-            vec.multihot(f"seat{k}_unrevealed", s["unrevealed"], SPECIES_AT, "cards not yet revealed")
-            vec.multihot(f"seat{k}_revealed", s["revealed"], SPECIES_AT, "cards revealed this cycle")
+            vec.multihot(f"seat{k}_hand", s["hand"] or [], SPECIES_AT, "cards in hand (if visible)", most=1)
+            vec.multihot(f"seat{k}_unrevealed", s["unrevealed"], SPECIES_AT, "cards not yet revealed", most=1)
+            vec.multihot(f"seat{k}_revealed", s["revealed"], SPECIES_AT, "cards revealed this cycle", most=1)
             vec.flag(f"seat{k}_picked", s["picked"], "1 once this seat has picked this round")
             vec.onehot(f"seat{k}_pick", s["pick"], MAYBE_SPECIES,
                        "the seat's own pick (only ever set for the observing seat)")
             for a in SPECIES:
                 where = s["animals"][a]
                 vec.onehot(f"seat{k}_{a}_at", where["at"], WHERE_AT, "team card, track, podium")
-                vec.scalar(f"seat{k}_{a}_field", where["field"], self.fields, "field / number of fields")
-                vec.scalar(f"seat{k}_{a}_place", where["place"], p, "podium place / players")
-            vec.scalar(f"seat{k}_finished", s["finished"], 5, "animals finished / 5")
-            vec.scalar(f"seat{k}_points", s["points"], 30, "points / 30")
+                vec.scalar(f"seat{k}_{a}_field", where["field"], self.fields, "field / number of fields",
+                           span=(0, self.fields))
+                vec.scalar(f"seat{k}_{a}_place", where["place"], p, "podium place / players", span=(0, p))
+            vec.scalar(f"seat{k}_finished", s["finished"], 5, "animals finished / 5", span=(0, len(SPECIES)))
+            vec.scalar(f"seat{k}_points", s["points"], 30, "points / 30", span=(0, most_points))
         vec.flag("over", view["phase"] == "over", "1 once the game is over")
 
     # -- the environments' path: straight from the state ----------------------------

@@ -21,7 +21,7 @@ from gymnasium.vector import AutoresetMode
 
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
-from ...adapters.vector import KernelVectorEnv
+from ...adapters.vector import KernelCannot, KernelVectorEnv
 from ...core.registry import load
 from . import kernel as K
 
@@ -30,8 +30,11 @@ class WildwasserVectorEnv(KernelVectorEnv):
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP}
 
     def __init__(self, num_envs: int, players: int = 4, seat: int = 0, first_player: int = 0,
-                 river_flow: str = "forward", illegal_reward: float = -1.0, seed: int | None = None):
+                 river_flow: str = "forward", illegal_reward: float = -1.0, seed: int | None = None,
+                 opponents: str = "random"):
         num_envs = self._check_num_envs(num_envs)
+        if opponents != "random":  # named like the other games' VectorEnvs, which have more policies
+            raise KernelCannot(f"opponents must be one of random (the kernel's only policy so far), not {opponents!r}")
         game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
         codec = codec_for(game)
         players, first_player = game.players, game.options["first_player"]
