@@ -6,6 +6,7 @@ GAME --vary OPTION=RANGE …` searches option values for a goal (lab/tune.py).
 
 from __future__ import annotations
 
+import re
 import signal
 import sys
 from typing import Any, Callable
@@ -243,8 +244,12 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
     console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
+    # the answer first (as the report begins), in plain words: a study with nothing flagged says whether
+    # that means "fair within the practical size" or "not settled: too few games"
+    for line in info["answers"]:
+        click.echo(f"  * {line.replace('**', '')}")
     for line in info["findings"][:5]:
-        click.echo(f"  - {line}")
+        click.echo("  - " + re.sub(r" ?\[figure\]\(plots/[^)]*\)", "", line))  # no Markdown link on a terminal
     if result.interrupted:
         console.print(f"interrupted: reported the {len(result.rows)} games that finished")
         sys.exit(130)

@@ -19,6 +19,7 @@ from ..core.stats import Estimate
 from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share,
                        analyse, raise_flags)
 from .kernels import kernel_note
+from .measures import measures_class
 from .study import StudyResult, replay_game, seating_note
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
@@ -39,9 +40,7 @@ def write_csv(result: StudyResult, path: Path) -> None:
     rows = result.rows
     players = max([r["players"] for r in rows], default=0)
     mcols = measure_columns(rows)
-    header = (["condition", "game", "seed", "players"] + [f"bot_{s}" for s in range(players)]
-              + [f"score_{s}" for s in range(players)] + [f"return_{s}" for s in range(players)]
-              + ["winners", "shared_win", "actions", "units", "lead_changes"] + [f"m_{c}" for c in mcols])
+    header = csv_header(result)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
@@ -53,6 +52,54 @@ def write_csv(result: StudyResult, path: Path) -> None:
                        + [" ".join(map(str, r["winners"])), r["shared"], r["actions"], r["units"], r["lead_changes"]]
                        + [_num(r["measures"].get(c, "")) for c in mcols])
     tmp.replace(path)
+
+
+def csv_header(result: StudyResult) -> list[str]:
+    """results.csv's columns, in order."""
+    rows = result.rows
+    players = max([r["players"] for r in rows], default=0)
+    return (["condition", "game", "seed", "players"] + [f"bot_{s}" for s in range(players)]
+            + [f"score_{s}" for s in range(players)] + [f"return_{s}" for s in range(players)]
+            + ["winners", "shared_win", "actions", "units", "lead_changes"]
+            + [f"m_{c}" for c in measure_columns(rows)])
+
+
+def csv_columns(result: StudyResult) -> list[list[str]]:
+    """[column, meaning] of every column of results.csv, the game's own measures by their report labels."""
+    study = result.study
+    labels: dict[str, str] = {}
+    units = ""
+    for cond in study.conditions:
+        own = measures_class(cond.load(study.game))
+        units = units or own.units
+        for m in own.describe:
+            if m.kind == "ratio" and m.denominator:
+                labels.setdefault(m.name, f"the numerator of “{m.label}” in this game (the report divides its "
+                                          f"total over the games by m_{m.denominator}'s)")
+                labels.setdefault(m.denominator, f"the denominator of “{m.label}” in this game")
+            elif m.kind == "share":
+                labels.setdefault(m.name, f"1 or 0: one game's “{m.label}”")
+            else:
+                labels.setdefault(m.name, f"this game's value of “{m.label}”")
+    players = max([r["players"] for r in result.rows], default=0)
+    last = players - 1
+    rows = [["condition", "the condition's label: the player count and the compared option values"],
+            ["game", "the game's number within its condition (0 first); the same number is the same deal under "
+                     "every condition"],
+            ["seed", "the game's seed (derived from the master seed and the game's number)"],
+            ["players", "the number of seats in this game"],
+            [f"bot_0 … bot_{last}", "the bot spec in each seat"],
+            [f"score_0 … score_{last}", "each seat's final score (points)"],
+            [f"return_0 … return_{last}", "each seat's win credit: 1 for a sole win, 1/k for a win shared by k "
+                                          "(partners win whole), 0 for a loss; the win rates are its means"],
+            ["winners", "the winning seat(s), space-separated seat numbers"],
+            ["shared_win", "1 when the win was shared by more than one seat (team), else 0"],
+            ["actions", "moves (decisions) in the game"],
+            ["units", f"{units} in the game" if units else "the game's length in its own unit (0: it has none)"],
+            ["lead_changes", "how often the lead (the single highest score) passed to another seat (team)"]]
+    for c in measure_columns(result.rows):
+        rows.append([f"m_{c}", labels.get(c, "a measure of the game (see its measures plug-in)")])
+    return rows
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -103,11 +150,18 @@ def write_notable(result: StudyResult, summaries: list[ConditionSummary], out: P
 # ----------------------------------------------------------------------------- plots
 DPI = 180          # twice the screen's 90: sharp on a high-density display and when zoomed to 2×
 FONT = 10
+WIDTH = 7.0        # inches: one column, so a phone (390 px) shows each figure at a readable scale
+# Okabe & Ito's palette: distinguishable with the common colour-vision deficiencies (and in grey)
+PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
+FLAGGED_COLOUR, PLAIN_COLOUR = "#D55E00", "#0072B2"
+LABEL_WIDTH = 44   # characters of a row label before it wraps
 
 
-def _figure_png(fig) -> bytes:
+def _figure_png(fig, title: str = "", caption: str = "") -> bytes:
+    """The figure as PNG, its title and caption in the file's metadata (Title, Description)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    meta = {"Title": title or (fig._suptitle.get_text() if fig._suptitle else ""), "Description": caption}
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", metadata={k: v for k, v in meta.items() if v})
     import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
@@ -122,107 +176,144 @@ def _pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     plt.rcParams.update({"font.size": FONT, "axes.titlesize": FONT + 1, "legend.fontsize": FONT - 1,
-                         "xtick.labelsize": FONT - 1, "ytick.labelsize": FONT - 1})
+                         "xtick.labelsize": FONT - 1, "ytick.labelsize": FONT - 1,
+                         "axes.prop_cycle": plt.cycler(color=list(PALETTE))})
     return plt
 
 
-def _hist_panel(ax, summaries, values, xlabel: str, title: str) -> None:
-    for s in summaries:
-        xs = values(s)
-        ax.hist(xs, bins=min(40, max(5, len(set(xs)))), histtype="step", density=True, label=s.label, lw=1.5)
+def _wrap(text: str) -> str:
+    import textwrap
+    return "\n".join(textwrap.wrap(text, LABEL_WIDTH)) or text
+
+
+def _hist_panel(ax, summaries, values, xlabel: str, title: str, ylabel: str) -> None:
+    """One histogram per condition on common bins (whole numbers where the values are), each
+    summing to 100 %, so the heights compare between conditions."""
+    import numpy as np
+    data = [list(values(s)) for s in summaries]
+    every = [x for xs in data for x in xs]
+    if not every:
+        return
+    lo, hi = min(every), max(every)
+    if all(float(x).is_integer() for x in every) and hi - lo <= 60:
+        bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
+    else:
+        bins = np.histogram_bin_edges(every, bins=min(40, max(5, len(set(every)))))
+    for s, xs in zip(summaries, data):
+        ax.hist(xs, bins=bins, histtype="step", weights=[100.0 / len(xs)] * len(xs), label=s.label, lw=1.5)
     ax.set_xlabel(xlabel)
-    ax.set_ylabel("density")
+    ax.set_ylabel(ylabel)
     ax.set_title(title)
     if len(summaries) > 1:
         ax.legend()
 
 
-def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
-               min_effect: float = MIN_EFFECT) -> list[tuple[str, str, bytes]]:
-    """(file name, caption, PNG) of every plot: one figure per kind of question, a panel per kind of measure."""
-    plots: list[tuple[str, str, bytes]] = []
+def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison],
+                 min_effect: float = MIN_EFFECT) -> list[tuple[str, str, Any]]:
+    """(file name, caption, matplotlib figure) of every plot: one figure per kind of question, a panel
+    per kind of measure, one column wide (a phone shows it whole)."""
+    figures: list[tuple[str, str, Any]] = []
     if not summaries:
-        return plots
+        return figures
     plt = _pyplot()
     # 1. win rate by seat (by team where partners play together)
     most = max(len(s.teams) for s in summaries)
-    fig, ax = plt.subplots(figsize=(8, 4.2))
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.2))
     width = 0.8 / len(summaries)
     for k, s in enumerate(summaries):
         xs = [i + k * width for i in range(len(s.teams))]
-        ax.bar(xs, [100 * e.value for e in s.team_win], width, label=s.label,
-               yerr=list(zip(*[_err(e, 100) for e in s.team_win])), capsize=4)
+        ax.bar(xs, [100 * e.value for e in s.team_win], width, label=s.label if len(summaries) > 1 else "win rate",
+               yerr=list(zip(*[_err(e, 100) for e in s.team_win])), capsize=4,
+               error_kw={"ecolor": "0.2", "elinewidth": 1.2})
         ax.hlines([100 * s.bot_fair] * len(xs), [x - width / 2 for x in xs], [x + width / 2 for x in xs],
-                  colors="k", linewidths=2)
+                  colors="k", linewidths=1.5, linestyles="--", label="fair share" if k == 0 else None)
     widest = max(summaries, key=lambda s: len(s.teams))
     ax.set_xticks([i + (len(summaries) - 1) * width / 2 for i in range(most)],
                   [widest.team_label(t).replace("team of seats ", "seats ") for t in range(most)])
-    ax.set_xlabel("seat (0 starts)" if all(len(t) == 1 for t in widest.teams) else "team (seat 0 starts)")
-    ax.set_ylabel("win rate, % (95 % CI)")
-    ax.set_title("Win rate by seat (black line: a fair share)")
-    if len(summaries) > 1:
-        ax.legend()
-    plots.append(("seat_win_rate.png", "Win rate by seat (by team where partners play together) with 95 % Wilson "
-                  "intervals; the bots rotate over the seats.", _figure_png(fig)))
+    alone = all(len(t) == 1 for t in widest.teams)
+    ax.set_xlabel("seat (seat 0 begins)" if alone else "team (seat 0 begins)")
+    ax.set_ylabel("win rate, % (whiskers: 95 % CI)")
+    ax.set_title("Win rate by seat" if alone else "Win rate by team")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(summaries) + 1), frameon=False)
+    figures.append(("seat_win_rate.png", "Win rate by seat (by team where partners play together) with 95 % Wilson "
+                    "intervals; the dashed line is a fair share; the bots rotate over the seats.", fig))
 
-    # 2. outcomes: scores and length, one panel each
-    fig, (a1, a2) = plt.subplots(1, 2, figsize=(11, 4))
-    _hist_panel(a1, summaries, lambda s: [x for r in s.rows for x in r["scores"]], "final score (every seat)",
-                "Score distribution")
-    _hist_panel(a2, summaries, lambda s: [r["actions"] for r in s.rows], "actions per game", "Game length")
+    # 2. outcomes: scores and length, one panel each, one above the other
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(WIDTH, 7))
+    _hist_panel(a1, summaries, lambda s: [x for r in s.rows for x in r["scores"]], "final score, points",
+                "Final scores (every seat)", "% of the seats' scores")
+    _hist_panel(a2, summaries, lambda s: [r["actions"] for r in s.rows], "actions (moves) per game",
+                "Game length", "% of the games")
     fig.tight_layout()
-    plots.append(("outcomes.png", "Distributions of final scores (every seat) and of game length.", _figure_png(fig)))
+    figures.append(("outcomes.png", "Distributions of final scores (every seat) and of game length, each "
+                    "condition's histogram summing to 100 %.", fig))
 
     # 3. bots
     if any(len(s.bot_win) > 1 for s in summaries):
         n = sum(len(s.bot_win) for s in summaries)
-        fig, ax = plt.subplots(figsize=(8, 1.2 + 0.45 * n))
+        fig, ax = plt.subplots(figsize=(WIDTH, 1.4 + 0.5 * n))
         labels, vals, errs = [], [], []
         for s in summaries:
             for b, e in s.bot_win.items():
-                labels.append(f"{b}  ({s.label})" if len(summaries) > 1 else b)
+                labels.append(_wrap(f"{b}  ({s.label})" if len(summaries) > 1 else b))
                 vals.append(100 * (e.value - s.bot_fair))
                 errs.append(_err(e, 100))
-        ax.barh(range(n), vals, xerr=list(zip(*errs)), capsize=4, color="tab:green")
-        ax.axvline(0, color="k", lw=1)
+        ax.barh(range(n), vals, xerr=list(zip(*errs)), capsize=4, color=PALETTE[2])
+        ax.axvline(0, color="k", lw=1, ls="--")
         ax.set_yticks(range(n), labels)
         ax.invert_yaxis()
         ax.set_xlabel("win rate minus a fair share, percentage points (95 % CI)")
-        ax.set_title("Bots and strategy traits")
-        plots.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.",
-                      _figure_png(fig)))
+        ax.set_title("Bots: win rate per seat played against a fair share (dashed)")
+        figures.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.", fig))
 
     # 4. variants: shares in percentage points, counts and lengths in percent of the baseline
     panels = []
     shares = [(c, x) for c in comparisons for x in c.shown() if x.pct]
     counts = [(c, x) for c in comparisons for x in c.shown() if not x.pct and not math.isnan(x.relative())]
     if shares:
-        panels.append(("shares: difference to the baseline, percentage points", shares, 100.0, False))
+        panels.append(("Shares", "difference to the baseline, percentage points (95 % CI)", shares, 100.0, False))
     if counts:
-        panels.append(("counts and lengths: change, % of the baseline", counts, None, True))
+        panels.append(("Counts and lengths", "change, % of the baseline (95 % CI)", counts, None, True))
     if panels:
-        rows = max(len(p[1]) for p in panels)
-        fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels), 1.4 + 0.42 * rows), squeeze=False)
-        for ax, (title, items, scale, relative) in zip(axes[0], panels):
+        from matplotlib.lines import Line2D
+        sizes = [len(p[2]) for p in panels]
+        height = 1.4 + 0.42 * sum(sizes) + 1.0 * len(panels)
+        fig, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), squeeze=False,
+                                 gridspec_kw={"height_ratios": sizes})
+        many = len(comparisons) > 1
+        for ax, (title, xlabel, items, scale, relative) in zip(axes[:, 0], panels):
             xs, errs, colours = [], [], []
             for c, x in items:
                 f = 100 / abs(x.base.value) if relative else scale
                 xs.append(x.diff.value * f)
                 errs.append(_err(x.diff, f))
-                colours.append("tab:red" if x.flagged else "tab:blue")
+                colours.append(FLAGGED_COLOUR if x.flagged else PLAIN_COLOUR)
             ax.scatter(xs, range(len(items)), c=colours, zorder=3)
             ax.errorbar(xs, range(len(items)), xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
             ax.axvline(0, color="k", lw=1)
-            many = len(comparisons) > 1
-            ax.set_yticks(range(len(items)), [f"{x.what} ({c.label})" if many else x.what for c, x in items])
+            ax.set_yticks(range(len(items)), [_wrap(f"{x.what} ({c.label})" if many else x.what) for c, x in items])
             ax.invert_yaxis()
-            ax.set_xlabel(title)
-        fig.suptitle("Variants against their baseline (red: flagged)")
-        fig.tight_layout()
-        plots.append(("variants.png", "Each variant against its baseline, largest effect first; red points are "
-                      "flagged (significant after Holm's correction and at least the practical size). Rows with "
-                      "nothing to test (the same value in every game under both) are left out.", _figure_png(fig)))
-    return plots
+            ax.set_xlabel(xlabel)
+            ax.set_title(title)
+        fig.suptitle("Variants against their baseline", y=1 - 0.1 / height)
+        fig.legend(handles=[Line2D([], [], marker="o", ls="", color=FLAGGED_COLOUR, label="flagged"),
+                            Line2D([], [], marker="o", ls="", color=PLAIN_COLOUR, label="not flagged")],
+                   loc="upper center", bbox_to_anchor=(0.5, 1 - 0.4 / height), ncol=2, frameon=False)
+        fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
+        figures.append(("variants.png", "Each variant against its baseline, largest effect first; orange-red points "
+                        "are flagged (significant after Holm's correction and at least the practical size). Rows with "
+                        "nothing to test (the same value in every game under both) are left out.", fig))
+    return figures
+
+
+def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
+               min_effect: float = MIN_EFFECT) -> list[tuple[str, str, bytes]]:
+    """(file name, caption, PNG) of every plot (`plot_figures`), the caption in each PNG's metadata."""
+    out = []
+    for name, caption, fig in plot_figures(summaries, comparisons, min_effect):
+        title = fig.axes[0].get_title() if fig.axes else ""
+        out.append((name, caption, _figure_png(fig, title if not fig._suptitle else "", caption)))
+    return out
 
 
 # ----------------------------------------------------------------------------- text
@@ -236,6 +327,12 @@ def _diff(d: Estimate, pct: bool) -> str:
     if pct:
         return f"{100 * d.value:+.1f} pp [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
     return f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
+
+
+def _rel(rel: float) -> str:
+    """A change in % of the baseline: whole percent, one decimal below 1 % (never a bare "-0 %")."""
+    pct = 100 * rel
+    return f"{pct:+.0f} %" if abs(pct) >= 0.95 else f"{pct:+.1f} %"
 
 
 def _p(p: float) -> str:
@@ -256,7 +353,7 @@ def finding_text(where: str, x: Line) -> str:
         head = f"{x.what.capitalize()} is {word} a fair share ({where}): {_pct(x.this)} against {100 * x.reference:.1f} %"
     elif x.base is not None and x.section != "bots":
         rel = x.relative()
-        change = _diff(x.diff, x.pct) + ("" if math.isnan(rel) else f", {100 * rel:+.0f} %")
+        change = _diff(x.diff, x.pct) + ("" if math.isnan(rel) else f", {_rel(rel)}")
         head = (f"{where}: {x.what} {'rises' if x.diff.value > 0 else 'falls'} from "
                 f"{x.base.fmt(pct=x.pct)} to {x.this.fmt(pct=x.pct)} ({change})")
     else:
@@ -269,6 +366,203 @@ def findings(summaries: list[ConditionSummary], comparisons: list[Comparison], a
              min_effect: float = MIN_EFFECT) -> list[str]:
     """A sentence for every flag of the report, largest effect first."""
     return [finding_text(w, x) for w, x in raise_flags(summaries, comparisons, alpha, min_effect)]
+
+
+# ----------------------------------------------------------------------------- the answer up front
+FLAGGED, SMALL, UNSETTLED = "flagged", "small", "not settled"
+MANY_TIES = 0.25  # from this share of shared wins on, the win rates are mostly split credit
+
+
+def practical_size(x: Line, min_effect: float = MIN_EFFECT) -> float:
+    """The practical size in the line's own units: `min_effect` for shares, that fraction of the
+    baseline (or the reference) for counts and lengths."""
+    if x.pct:
+        return min_effect
+    scale = abs(x.base.value) if x.base is not None and x.base.n else abs(x.reference or 0.0)
+    return min_effect * scale
+
+
+def verdict(x: Line, min_effect: float = MIN_EFFECT) -> str:
+    """What a line tells a designer: FLAGGED (a difference to act on), SMALL (the whole 95 % interval lies
+    within the practical size: no difference worth acting on), or UNSETTLED (not flagged, but the interval
+    still holds differences of the practical size: more games are needed; not evidence of no difference)."""
+    if x.flagged:
+        return FLAGGED
+    size = practical_size(x, min_effect)
+    if x.diff.n and not math.isnan(x.diff.low) and -size <= x.diff.low and x.diff.high <= size:
+        return SMALL
+    return UNSETTLED
+
+
+def _size_words(x: Line, min_effect: float) -> str:
+    return f"{100 * min_effect:g} pp" if x.pct else f"{100 * min_effect:g} % of the baseline"
+
+
+def verdict_cell(x: Line, min_effect: float = MIN_EFFECT) -> str:
+    """The last column of a table: **flag**, `within ±3 pp` or `not settled`."""
+    v = verdict(x, min_effect)
+    if v == FLAGGED:
+        return "**flag**"
+    if v == SMALL:
+        return f"within ±{_size_words(x, min_effect)}"
+    return UNSETTLED
+
+
+def _games_needed(n: int, half_width: float, target: float) -> int:
+    """About how many games (per condition) narrow an interval of half-width `half_width` at `n` games
+    to ±`target` (intervals narrow like 1/√n), rounded up to two significant digits."""
+    need = n * (half_width / target) ** 2
+    digits = max(0, int(math.log10(need)) - 1) if need >= 1 else 0
+    step = 10 ** digits
+    return int(math.ceil(need / step) * step)
+
+
+def _who(s: ConditionSummary) -> str:
+    return "seat" if all(len(t) == 1 for t in s.teams) else "team"
+
+
+def _where(label: str) -> str:
+    return f" ({label})" if label != "default" else ""
+
+
+def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
+    """Is any seat (team) favoured under this condition, in plain words: flagged, fair to within the
+    practical size, or not settled (with about how many games would settle it)."""
+    lines = [x for x in s.lines if x.section == "seats" and not x.hidden]
+    who = _who(s)
+    fair = 100 * s.bot_fair
+    if not lines:
+        return f"**{who.capitalize()}s**{_where(s.label)}: nothing to test."
+    flagged = [x for x in lines if x.flagged]
+    if flagged:
+        out = []
+        for x in flagged:
+            name = x.what.replace(" win rate", "")
+            text = (f"**{name.capitalize()} is {'favoured' if x.diff.value > 0 else 'at a disadvantage'}**"
+                    f"{_where(s.label)}: it wins {_pct(x.this)} of the games against a fair {fair:.1f} % "
+                    f"({_diff(x.diff, True)}; flagged)")
+            if len(s.teams) == 2:
+                text += f", so {s.team_label(1)} wins {100 * (1 - x.this.value):.1f} %"
+            out.append(text + ".")
+        return " ".join(out)
+    verdicts = [verdict(x, min_effect) for x in lines]
+    if all(v == SMALL for v in verdicts):
+        far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
+        return (f"**No {who} is favoured by {100 * min_effect:g} pp or more**{_where(s.label)}: every {who}'s "
+                f"95 % interval lies within {100 * far:.1f} pp of a fair {fair:.1f} % ({s.n} games).")
+    widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
+    name = widest.what.replace(" win rate", "")
+    but = (f"but {s.n} games cannot rule out an edge of {100 * min_effect:g} pp, so they do not show the {who}s "
+           f"fair" if min_effect > 0 else f"but with no practical size (`--min-effect 0`) any edge counts")
+    text = (f"**{who.capitalize()}s: not settled**{_where(s.label)}: no {who} is flagged, {but}: {name} wins "
+            f"{_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from {100 * widest.diff.low:+.1f} "
+            f"to {100 * widest.diff.high:+.1f} pp.")
+    if min_effect > 0:
+        half = max((x.this.high - x.this.low) / 2 for x in lines)
+        edge = max(abs(x.diff.value) for x in lines)
+        # to show every seat within the practical size, the intervals must be narrower than the practical size
+        # less the largest estimated edge (if the estimates held)
+        goal = math.floor(1000 * (min_effect - edge)) / 1000
+        if goal >= 0.85 * min_effect - 1e-12 and half > min_effect:
+            goal = min_effect
+        if goal >= 0.002 and half > goal:
+            text += (f" About {_games_needed(s.n, half, goal):,} games per condition would narrow every {who} to "
+                     f"±{100 * goal:g} pp" + (f", enough to show every {who} within ±{100 * min_effect:g} pp if the "
+                                              f"estimates held" if goal < min_effect else "")
+                     + f" (`--precision {100 * goal:g}pp`).")
+        elif half > min_effect:
+            text += (f" About {_games_needed(s.n, half, min_effect):,} games per condition would narrow every "
+                     f"{who} to ±{100 * min_effect:g} pp (`--precision {100 * min_effect:g}pp`).")
+    return text
+
+
+def _change_text(x: Line, min_effect: float) -> str:
+    rel = x.relative()
+    change = _diff(x.diff, x.pct) + ("" if math.isnan(rel) else f", {_rel(rel)}")
+    return f"{x.what} {x.base.fmt(pct=x.pct)} → {x.this.fmt(pct=x.pct)} ({change})"
+
+
+def _verdict_words(x: Line, min_effect: float) -> str:
+    v = verdict(x, min_effect)
+    if v == FLAGGED:
+        return "**flagged**"
+    if v == SMALL:
+        return f"no change of {_size_words(x, min_effect)} or more"
+    return f"**not settled** (the interval holds changes of {_size_words(x, min_effect)} or more)"
+
+
+def comparison_answer(c: Comparison, min_effect: float = MIN_EFFECT) -> str:
+    """What a variant changes in the designer's first questions: who wins (the seats), how long a game
+    lasts and how often it ends in a shared win, each with its interval and its verdict."""
+    shown = [x for x in c.lines if not x.hidden]
+    seats = [x for x in shown if x.section == "seats"]
+    parts = []
+    if seats:
+        flagged = [x for x in seats if x.flagged]
+        if flagged:
+            parts.append("Who wins: " + "; ".join(f"{_change_text(x, min_effect)}, **flagged**" for x in flagged))
+        elif all(verdict(x, min_effect) == SMALL for x in seats):
+            parts.append(f"Who wins: no seat's win rate changes by {100 * min_effect:g} pp or more (every "
+                         f"interval within ±{100 * min_effect:g} pp)")
+        else:
+            widest = max(seats, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
+            parts.append(f"Who wins: no change is flagged, but **not settled**: {_change_text(widest, min_effect)}")
+    for x in shown:
+        if x.section == "length" or x.what.startswith("shared wins"):
+            parts.append(f"{_change_text(x, min_effect)}: {_verdict_words(x, min_effect)}")
+    others = sum(1 for x in shown if x.flagged and x.section not in ("seats", "length")
+                 and not x.what.startswith("shared wins"))
+    if others:
+        parts.append(f"{others} other flagged difference{'s' * (others != 1)} (in the table “Variant: {c.label} "
+                     f"against {c.baseline}”)")
+    return f"**{c.label} against {c.baseline}**: " + ". ".join(p[:1].upper() + p[1:] for p in parts) + "."
+
+
+def bot_answers(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> list[str]:
+    """Each bot against the first bot, under one condition."""
+    out = []
+    for x in s.lines:
+        if x.section == "bots" and x.base is not None and not x.hidden:
+            out.append(f"**{x.what.capitalize()}**{_where(s.label)}: win rate per seat played "
+                       f"{x.base.fmt(pct=True)} → {x.this.fmt(pct=True)} ({_diff(x.diff, True)}): "
+                       f"{_verdict_words(x, min_effect).replace('change', 'difference').replace('changes', 'differences')}.")
+    return out
+
+
+def answers(summaries: list[ConditionSummary], comparisons: list[Comparison],
+            min_effect: float = MIN_EFFECT) -> list[str]:
+    """The report's first lines: the variants first when the study compares options (that is what it
+    asked), then each condition's seats, then the bots; each with its interval and verdict."""
+    out = [comparison_answer(c, min_effect) for c in comparisons]
+    out += [seat_answer(s, min_effect) for s in summaries]
+    for s in summaries:
+        out += bot_answers(s, min_effect)
+    for s in summaries:
+        if s.shared.value >= MANY_TIES:
+            out.append(f"**Many shared wins**{_where(s.label)}: {_pct(s.shared)} of the games end in a shared "
+                       f"win, which splits the credit (1/k to each of k winners), so the win rates lie close to a "
+                       f"fair share whatever the {_who(s)}s' strength; compare the mean scores in the "
+                       f"{_who(s)} table too.")
+    return out
+
+
+def reading_guide(study, tests: int, alpha: float, min_effect: float) -> str:
+    """The terms every table and sentence uses, for a reader who is not a statistician."""
+    dup = (" Under duplicate seating every rotation of the line-up plays the same deal, so a deal's luck "
+           "falls on every bot alike; the deal group, not the game, is then the unit of every interval."
+           if study.seating.name == "duplicate" else "")
+    return (f"How to read this: a **win rate** is the share of the games a seat (team, bot) wins, a win shared "
+            f"by k winners counting 1/k for each; a **fair share** is one over the number of seats (teams). "
+            f"Seats are numbered from 0, as in results.csv and the records: seat 0 is the seat the game begins "
+            f"with (its first player, or first dealer, unless the option `first_player` or `first_dealer` moves "
+            f"it), seat 1 the next. **pp** are percentage points; "
+            f"[a, b] is a 95 % confidence interval. **Flagged**: the difference is clear after Holm's correction "
+            f"over all {_tests(tests)} of this report (at most a {100 * alpha:g} % chance of any false flag in the "
+            f"whole report) and at least the practical size, {100 * min_effect:g} pp for shares or "
+            f"{100 * min_effect:g} % of the baseline for counts and lengths (`--min-effect`). **Within ±"
+            f"{100 * min_effect:g} pp**: the whole interval lies inside the practical size — no difference worth "
+            f"acting on. **Not settled**: neither; the interval still holds differences of the practical size, "
+            f"so more games are needed — this is not evidence that the game is fair.{dup}")
 
 
 def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
@@ -326,8 +620,6 @@ def _tests(n: int) -> str:
     return f"{n} test" + "s" * (n != 1)
 
 
-def _flag_cell(x: Line) -> str:
-    return "**flag**" if x.flagged else ""
 
 
 def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effect: float = MIN_EFFECT,
@@ -344,17 +636,18 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
              f"and bot effects separate). Fixed options: "
              f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}.")
     b.append(("p", setup))
-    b.append(("p", run_line(result)))
     seats_note = seating_note(study)
     if seats_note:
         b.append(("p", seats_note))
-    played_in = kernel_note(study)
-    if played_in:
-        b.append(("p", played_in))
     for note in result.notes:
         b.append(("p", note))
     if result.interrupted:
         b.append(("p", f"**Interrupted**: only the {done} games that had finished are reported."))
+    # the answer first, in plain words: what the study asked (the variants when it compares options, else
+    # the seats and the bots), each with its interval and whether it is flagged, small or not settled
+    b.append(("h2", "At a glance"))
+    b.append(("ul", answers(summaries, comparisons, min_effect)))
+    b.append(("p", reading_guide(study, tests, alpha, min_effect)))
     b.append(("h2", "Findings"))
     shown = [finding_text(w, x) for w, x in flags[:5]]
     if shown:
@@ -365,9 +658,6 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("p", f"No effect is both significant after Holm's correction over the {_tests(tests)} of this "
                        f"report (α = {100 * alpha:g} %) and at least the practical size ({100 * min_effect:g} "
                        f"percentage points for shares, {100 * min_effect:g} % of the baseline otherwise)."))
-    b.append(("p", f"A flag needs a Holm-adjusted p-value ≤ {alpha:g} over the {_tests(tests)} of the report and an "
-                   f"effect of at least {100 * min_effect:g} pp (shares) or {100 * min_effect:g} % of the baseline "
-                   f"(counts, lengths); every figure is followed by its 95 % confidence interval in brackets."))
     b.append(("h2", "Key numbers"))
     b.append(("ul", key_numbers(summaries)))
     for name, caption, _png in plots:
@@ -377,16 +667,16 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("p", f"{s.n} games, {s.players} players."))
         b.append(("h3", "Seats" if all(len(t) == 1 for t in s.teams) else "Teams"))
         tested = {x.what: x for x in s.lines if x.section == "seats"}
-        b.append(("table", ["who", "win rate", "mean score", "against a fair share", "test", "Holm p", ""],
+        b.append(("table", ["who", "win rate", "mean score", "against a fair share", "test", "Holm p", "verdict"],
                   [[s.team_label(t), _pct(w), s.seat_score[s.teams[t][0]].fmt(),
                     _diff(tested[k].diff, True) if (k := f"{s.team_label(t)} win rate") in tested else "–",
                     tested[k].test.name if k in tested else "", _p(tested[k].p_adjusted) if k in tested else "",
-                    _flag_cell(tested[k]) if k in tested else ""]
+                    verdict_cell(tested[k], min_effect) if k in tested else ""]
                    for t, w in enumerate(s.team_win)]))
         if len(s.bot_win) > 1:
             b.append(("h3", "Bots and strategy traits"))
-            b.append(("table", ["what", "value", "effect", "test", "Holm p", ""],
-                      [[x.what, _pct(x.this), _diff(x.diff, True), x.test.name, _p(x.p_adjusted), _flag_cell(x)]
+            b.append(("table", ["what", "value", "effect", "test", "Holm p", "verdict"],
+                      [[x.what, _pct(x.this), _diff(x.diff, True), x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)]
                        for x in s.lines if x.section == "bots"]))
         b.append(("h3", "Outcome and length"))
         rows = [["shared wins (tie)", _pct(s.shared)], ["games without a winner", _pct(s.no_winner)],
@@ -410,10 +700,10 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("p", "Flags first, then by the size of the standardised effect (d: the difference in per-game "
                        "standard deviations); shares in percentage points, other differences in their own units "
                        "with the change in % of the baseline."))
-        b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", ""],
+        b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", "verdict"],
                   [[x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
-                    _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({100 * x.relative():+.0f} %)"),
-                    f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), _flag_cell(x)] for x in c.shown()]))
+                    _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({_rel(x.relative())})"),
+                    f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)] for x in c.shown()]))
         if c.hidden():
             b.append(("p", "Not compared, as there is nothing to test (the same value in every game under both "
                            "conditions, or a value fixed by the rules under each, or a ratio with no denominator): "
@@ -425,7 +715,15 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                   [[n["condition"], n["kind"].replace("_", " "), str(n["game"]), str(n["seed"]), str(n["actions"]),
                     " ".join(str(_num(x)) for x in n["scores"]), ", ".join(n["bots"]), f"link:{n['file']}"]
                    for n in notable]))
+    b.append(("h2", "results.csv"))
+    b.append(("p", "One row per game, in this column order; seats are numbered from 0 (seat 0 begins), as in the "
+                   "report and the records. Replay any game from its seed and line-up."))
+    b.append(("table", ["column", "meaning"], csv_columns(result)))
     b.append(("h2", "Method"))
+    b.append(("p", run_line(result)))
+    played_in = kernel_note(study)
+    if played_in:
+        b.append(("p", played_in))
     b.append(("ul", [
         "Each game's seed is derived from the master seed and the game's number alone, so the same command "
         "repeats every game, figure and table of this report whatever `--jobs` or backend (only the run line "
@@ -495,7 +793,9 @@ def render_md(bl: list[tuple]) -> str:
 def _html_inline(text: str) -> str:
     t = html.escape(text)
     t = re.sub(r"\*\*(.+?)\*\*", r"<strong>\1</strong>", t)
-    t = re.sub(r"\[(.+?)\]\(plots/(.+?)\)", r'<a href="#\2">\1</a>', t)  # the figure is embedded below
+    # the figure is embedded below; a link's text holds no bracket (an interval's "[91.8, 96.3]" before it
+    # is not part of the link)
+    t = re.sub(r"\[([^\[\]]+)\]\(plots/([^()\s]+)\)", r'<a href="#\2">\1</a>', t)
     return re.sub(r"`(.+?)`", r"<code>\1</code>", t)
 
 
@@ -520,13 +820,16 @@ def render_html(bl: list[tuple], images: dict[str, bytes]) -> str:
                 return f"<{tag}>{_html_inline(c)}</{tag}>"
             rows = ["<tr>" + "".join(cell(c, "th") for c in block[1]) + "</tr>"]
             rows += ["<tr>" + "".join(cell(c, "td") for c in r) + "</tr>" for r in block[2]]
-            body.append("<table>" + "".join(rows) + "</table>")
+            # a wide table scrolls inside its own box: the page keeps the phone's width
+            body.append('<div class="table"><table>' + "".join(rows) + "</table></div>")
     style = ("body{font-family:system-ui,sans-serif;max-width:60em;margin:2em auto;padding:0 1em;color:#222}"
              "table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #ccc;padding:.2em .5em;"
              "text-align:left;font-size:90%}th{background:#f3f3f3}code{background:#f6f6f6;padding:0 .2em}"
-             "figure{margin:1em 0}figcaption{font-size:85%;color:#555}img{max-width:100%}")
+             "figure{margin:1em 0}figcaption{font-size:85%;color:#555}img{max-width:100%;height:auto}"
+             "div.table{overflow-x:auto;max-width:100%}")
     title = next((b[1] for b in bl if b[0] == "h1"), "Balance study")
-    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>{html.escape(title)}</title>"
+    return (f"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{html.escape(title)}</title>"
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
@@ -600,4 +903,5 @@ def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_E
     _write_text(out / "report.md", render_md(bl))
     _write_text(out / "report.html", render_html(bl, {n: p for n, _, p in plots}))
     return {"dir": out, "summaries": summaries, "comparisons": comparisons, "notable": notable,
-            "findings": findings(summaries, comparisons, alpha, min_effect)}
+            "findings": findings(summaries, comparisons, alpha, min_effect),
+            "answers": answers(summaries, comparisons, min_effect)}
