@@ -15,6 +15,7 @@ function parse(action) {
 }
 
 const SW = 0.9 * CW, SH = 0.7 * CH;   // a card in a park
+const PARK_W = 420;                     // a park's width
 
 function parkCard(c, x, y) {
   const node = card(c, x, y, SW, SH);
@@ -22,25 +23,35 @@ function parkCard(c, x, y) {
 }
 
 // A player's park: lines (with their slides), river, pool, theme.  Only your own lines
-// are places to choose (a slide goes onto one).
-function park(p, seatNo, mine, ui) {
+// are places to choose (a slide goes onto one).  `big`: the row labels in a larger type,
+// for the board of a narrow screen, where the pyramid above the park leaves it so little
+// height that the board is drawn at about 0.6 of its size (labels of 12 came out at 7 px);
+// the columns of cards after the labels move right to make room.
+function park(p, seatNo, mine, ui, big = false) {
   const g = s("g", {});
+  const FS = big ? 17 : 12, LX = 4 * 30 + CW + 8, SX = big ? LX + 68 : 4 * 30 + CW + 60, STRIP = big ? 72 : 56;
+  // a long slide or river closes up so that its last card stays in the park's width
+  const step = (x0, n, most) => (n > 1 ? Math.min(most, (PARK_W - 8 - x0 - SW) / (n - 1)) : most);
   let y = 0;
   p.lines.forEach((line, k) => {
     const row = s("g", { transform: `translate(4,${y})` });
     row.append(s("rect", { class: "hl", x: -2, y: -2, width: 4 * 30 + CW + 4, height: SH + 4, rx: 4, fill: "#0000", stroke: "#0001" }));
     line.forEach((c, i) => row.append(parkCard(c, i * 30, 0)));
-    row.append(s("text", { x: 4 * 30 + CW + 8, y: 16, "font-size": 12 }, t("seven_waters.line", { k: k + 1 })));
-    row.append(s("text", { x: 4 * 30 + CW + 8, y: 32, "font-size": 12, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
+    row.append(s("text", { x: LX, y: big ? 15 : 16, "font-size": FS }, t("seven_waters.line", { k: k + 1 })));
+    row.append(s("text", { x: LX, y: big ? 35 : 32, "font-size": FS, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
     const slide = p.slides[k];
-    if (slide) slide.forEach((c, i) => row.append(parkCard(c, 4 * 30 + CW + 60 + i * 30, 0)));
+    if (slide) {
+      const dx = step(SX, slide.length, 30);
+      slide.forEach((c, i) => row.append(parkCard(c, SX + i * dx, 0)));
+    }
     g.append(mine ? ui.mark(row, `line:${k + 1}`) : row);
     y += SH + 6;
   });
   const strip = (label, cards) => {
     // the label's column ends where the cards begin (a longer word is squeezed to fit)
-    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, 52, { x: 0, y: 24, "font-size": 12 }));
-    cards.forEach((c, i) => r.append(parkCard(c, 56 + i * 26, 0)));
+    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, STRIP - 4, { x: 0, y: big ? 26 : 24, "font-size": FS }));
+    const dx = step(STRIP, cards.length, 26);
+    cards.forEach((c, i) => r.append(parkCard(c, STRIP + i * dx, 0)));
     g.append(r);
     y += SH + 6;
   };
@@ -148,26 +159,29 @@ export default {
     const mySeat = view.seat ?? null;
     const shown = mySeat ?? (view.to_move?.[0] ?? 0);   // a spectator sees the player to move
     const [pyr, PW, PH] = pyramid(view, ui);
-    const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);
     const wide = window.innerWidth > 760;
-    const MW = 420;
-    const W = wide ? PW + MW + 12 : Math.max(PW, MW), H = wide ? Math.max(PH, MH + 22) : PH + MH + 30;
+    const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui, !wide);
+    const MW = PARK_W;
+    const W = wide ? PW + MW + 12 : Math.max(PW, MW), H = wide ? Math.max(PH, MH + 22) : PH + MH + 34;
     const mx = wide ? PW + 12 : 0, my = wide ? 0 : PH + 8;
     const board = svgRoot(W, H,
       s("g", { transform: `translate(${wide ? 0 : (W - PW) / 2},0)` }, pyr),
       s("g", { transform: `translate(${mx},${my})` },
         fitText(`${seatLabel(shown)}${mySeat === shown ? " (" + t("you") + ")" : ""} · ${t("seven_waters.discards")} ${view.players[shown].discard_count}`,
-                MW - 8, { x: 4, y: 14, "font-size": 14, "font-weight": "bold" }),
-        s("g", { transform: "translate(0,22)" }, mine)));
+                MW - 8, { x: 4, y: wide ? 14 : 16, "font-size": wide ? 14 : 17, "font-weight": "bold" }),
+        s("g", { transform: `translate(0,${wide ? 22 : 26})` }, mine)));
     const side = view.players.map((p, seat) => seat === shown ? null : (() => {
       const [g, height] = park(p, seat, false, ui);
-      return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`, h("div", { class: "park", "data-park": seat }, svgRoot(420, height + 4, g))];
+      return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`, h("div", { class: "park", "data-park": seat }, svgRoot(PARK_W, height + 4, g))];
     })()).filter(Boolean);
     let hand = null;
     const me = mySeat !== null ? view.players[mySeat] : null;
     if (me && me.hand) {
-      hand = svgRoot(Math.max(300, me.hand.length * 50 + 10), CH + 16,
-        me.hand.map((c, i) => anim(ui.mark(card(c, 6 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`), `c:${base(c)}`)));
+      // the cards stand in the middle of the picture (at least 300 wide, so that they keep
+      // their size as the hand empties), not from its left edge
+      const HW = Math.max(300, me.hand.length * 50 + 10), x0 = (HW - (me.hand.length * 50 - 4)) / 2;
+      hand = svgRoot(HW, CH + 16,
+        me.hand.map((c, i) => anim(ui.mark(card(c, x0 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`), `c:${base(c)}`)));
     }
     return { board, hand, side };
   },

@@ -10,11 +10,25 @@ function parse(action) {
   return { value: v === "1" ? "A" : v, count: parseInt(n, 10) };
 }
 
-// The seat whose play is the newest: the one before the seat to move (none at a round's start).
 // The seat whose play is the latest on the board: none once a new round has begun.
 function lastMover(view) {
   const seat = view.last_mover;
   return seat !== null && view.last[seat] && (view.last[seat].round === view.round || view.over) ? seat : null;
+}
+
+// The seats whose last plays the log tells, in the order the plays were made (the newest
+// last).  The view keeps one play per seat; turns go round the table, so one round's last
+// plays end with the newest mover's and go back seat by seat before it (seat order was
+// wrong whenever seat 0 had not begun).  They are the plays of the newest play's round:
+// once a new round has begun, the view no longer says who ended the last one, so the
+// order of that round's plays is unknown (its summary told its loot) and they are left out;
+// before the new round's first play they are the plays that ended the last round.  (The
+// terminal's describe_last orders the same way.)
+function playOrder(view) {
+  const seat = view.last_mover;
+  if (seat === null || seat === undefined || !view.last[seat]) return [];
+  const round = view.last[seat].round, n = view.last.length;
+  return Array.from({ length: n }, (_, k) => (seat + 1 + k) % n).filter((s2) => view.last[s2]?.round === round);
 }
 
 function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }
@@ -109,7 +123,13 @@ export default {
     let hand = null;
     if (view.hand) {
       const groups = VALUES.map((v, i) => [v, view.hand[i]]).filter(([, n]) => n > 0);
-      hand = svgRoot(Math.max(340, groups.length * 66 + 10), 84, groups.map(([v, n], i) => handGroup(v, n, 6 + i * 66, ui)));
+      // the cards stand in the middle of the picture (it keeps at least the board's
+      // width, so that the cards keep their size): they were drawn from its left edge,
+      // off-centre under the board; a pile of n cards is 48 + 5 (n - 1) wide
+      const HW = Math.max(340, groups.length * 66 + 10);
+      const wide = groups.length ? (groups.length - 1) * 66 + 48 + 5 * (groups.at(-1)[1] - 1) : 0;
+      const x0 = (HW - wide) / 2;
+      hand = svgRoot(HW, 84, groups.map(([v, n], i) => handGroup(v, n, x0 + i * 66, ui)));
     }
     const gone = VALUES.filter((_, i) => view.gone[i] > 0).map((v) => `${v}×${view.gone[VALUES.indexOf(v)]}`);
     return {
@@ -122,8 +142,8 @@ export default {
   },
 
   logLines(view) {
-    return view.last.map((e, seat) => [e, seat]).filter(([e]) => e).map(([e, seat]) => {
-      const p = parse(e.play);
+    return playOrder(view).map((seat) => {
+      const e = view.last[seat], p = parse(e.play);
       let line = say("wasserloch.log", { seat, n: p.count, v: p.value, a: animalName(p.value) });
       if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), n: e.loot });
       return `${t("wasserloch.round", { n: e.round })}: ${line}`;

@@ -115,8 +115,11 @@ export default {
       `${t("watten.tricks")} ${view.tricks_won.join(" : ")}`));
     let hand = null;
     if (view.hand && view.seat !== null && view.seat !== undefined) {
-      hand = svgRoot(Math.max(300, view.hand.length * 58 + 10), 86,
-        view.hand.map((c, i) => anim(ui.mark(card(c, 6 + i * 58, 8, 54, 74), `hand:${c}`), `c:${c}`)));
+      // the cards stand in the middle of the picture (at least 300 wide, so that they keep
+      // their size as the hand empties), not from its left edge
+      const HW = Math.max(300, view.hand.length * 58 + 10), x0 = (HW - (view.hand.length * 58 - 4)) / 2;
+      hand = svgRoot(HW, 86,
+        view.hand.map((c, i) => anim(ui.mark(card(c, x0 + i * 58, 8, 54, 74), `hand:${c}`), `c:${c}`)));
     }
     return { board: g, hand, side: [["results", t("watten.results"), this.breakdown(view)]] };
   },

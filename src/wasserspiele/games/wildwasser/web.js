@@ -84,8 +84,12 @@ export default {
 
   seatInfo(view, seat) {
     const st = view.seats[seat];
-    const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map(initial).join("");
-    return `${seat === view.start_marker ? "⚑ " : ""}${st.picked ? "✓ " : ""}${waiting ? t("wildwasser.waiting_short", { w: waiting }) : ""}`.trim();
+    // how many animals still wait on the team card, yet to start, in words: their initials
+    // ("wartend: GZNES") were a code to a player; which ones, the team cards' panel says.
+    // Words no longer than the initials were: a chip on a phone or a screen held sideways
+    // keeps them on its first line (test_browser_layouts.py)
+    const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").length;
+    return `${seat === view.start_marker ? "⚑ " : ""}${st.picked ? "✓ " : ""}${waiting ? t("wildwasser.waiting_n", { n: waiting }) : ""}`.trim();
   },
 
   seatScore(view, seat) { return view.seats[seat].points; },
@@ -177,8 +181,10 @@ export default {
     let hand = null;
     const mine = view.seats.find((st) => st.seat === view.seat);
     if (mine && mine.hand) {
-      hand = svgRoot(Math.max(300, mine.hand.length * 58 + 10), 76,
-        mine.hand.map((sp, i) => animalCard(sp, 6 + i * 58, 5, ui, `hand:${sp}`)));
+      // the cards stand in the middle of the picture (at least 300 wide, so that they keep
+      // their size as the hand empties), not from its left edge
+      const HW = Math.max(300, mine.hand.length * 58 + 10), x0 = (HW - (mine.hand.length * 58 - 8)) / 2;
+      hand = svgRoot(HW, 76, mine.hand.map((sp, i) => animalCard(sp, x0 + i * 58, 5, ui, `hand:${sp}`)));
     }
     return { board, hand, side: [["podiums", t("wildwasser.podiums"), pod], ["teams", t("wildwasser.teams"), teams]] };
   },

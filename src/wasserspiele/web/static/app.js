@@ -422,9 +422,11 @@ function tablePage(tableId) {
   let closedForGood = false;
   let retry = 0;
   let summary = null;         // the last hand's or round's summary
-  // the seat strip's and the top bar's tallest heights so far (keepTallest): the chips'
-  // words and the game's status line wrap in one position and not in the next
-  const seatsRoom = {}, topRoom = {};
+  // the seat strip's, the top bar's and the turn line's tallest heights so far (keepTallest):
+  // the chips' words, the game's status line and the turn line wrap in one position and not
+  // in the next (on a phone Wildwasser's "You chose Pick meerkat — waiting for the others."
+  // takes two lines, "Your turn." one)
+  const seatsRoom = {}, topRoom = {}, turnRoom = {};
   // the move number a move of this page was sent at, until the server answers it: a
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
@@ -618,6 +620,7 @@ function tablePage(tableId) {
     show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
+    keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
