@@ -23,15 +23,7 @@ from wasserspiele.cli.main import main
 from wasserspiele.core.errors import BadRecord
 from wasserspiele.core.records import replay
 
-
-def _finished_record(name: str, seed: int = 5, **options) -> dict:
-    """The record of a seeded game played to its end by random moves (picks in any order)."""
-    state = load(name, **options).new_game(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        seat = rng.choice(state.to_move())
-        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
-    return state.record()
+from test_records_schema import _finished_record
 
 
 # (game, options, stream, an outcome of the stream) for every stream a finished game can
