@@ -557,7 +557,8 @@ def reading_guide(study, tests: int, alpha: float, min_effect: float) -> str:
             f"with (its first player, or first dealer, unless the option `first_player` or `first_dealer` moves "
             f"it), seat 1 the next. **pp** are percentage points; "
             f"[a, b] is a 95 % confidence interval. **Flagged**: the difference is clear after Holm's correction "
-            f"over all {_tests(tests)} of this report (at most a {100 * alpha:g} % chance of any false flag in the "
+            f"over {'the' if tests == 1 else 'all'} {_tests(tests)} of this report "
+            f"(at most a {100 * alpha:g} % chance of any false flag in the "
             f"whole report) and at least the practical size, {100 * min_effect:g} pp for shares or "
             f"{100 * min_effect:g} % of the baseline for counts and lengths (`--min-effect`). **Within ±"
             f"{100 * min_effect:g} pp**: the whole interval lies inside the practical size — no difference worth "
@@ -618,8 +619,6 @@ def run_line(result: StudyResult) -> str:
 
 def _tests(n: int) -> str:
     return f"{n} test" + "s" * (n != 1)
-
-
 
 
 def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effect: float = MIN_EFFECT,
