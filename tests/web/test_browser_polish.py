@@ -69,8 +69,8 @@ def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, g
     """The move buttons' bar and the hint button used to exist only on this seat's turn:
     each time the turn passed to another seat the board grew into their room and the hand
     slid down, and back on the next turn, so the whole table jumped at every move.  Now the
-    hand stays where it is, and the board gives way to a seat strip or a top bar that wraps
-    onto another line (they keep that height), never back and forth."""
+    hand stays where it is, and the board gives way to a seat strip, a top bar or a move bar
+    that wraps onto another line (they keep that height), never back and forth."""
     table = mid_game_table(server, game)
     rng = random.Random(5)
     ctx = new_context(browser, size)
@@ -88,9 +88,11 @@ def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, g
                                " return +t.dataset.n > n && t.dataset.mine === mine; }",
                                arg=[n, "0" if turn % 2 == 0 else "1"])
         boxes.append(page.evaluate(BOXES))
-    # (a hint text of two lines is a pixel or two taller than a row of buttons)
+    # the hand may move up once, when the move bar first wraps onto a second row of buttons
+    # (Watten's four signals on a phone): the bar keeps that height, so the hand never moves
+    # back down (a hint text of two lines is a pixel or two taller than a row of buttons)
     hand_tops = [b["#hand"][0] for b in boxes]
-    assert max(hand_tops) - min(hand_tops) <= 3, boxes
+    assert all(later <= earlier + 3 for earlier, later in zip(hand_tops, hand_tops[1:])), boxes
     board_tops = [b["#board"][0] for b in boxes]
     assert board_tops == sorted(board_tops), boxes
     assert errors == []

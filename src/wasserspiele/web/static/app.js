@@ -422,11 +422,12 @@ function tablePage(tableId) {
   let closedForGood = false;
   let retry = 0;
   let summary = null;         // the last hand's or round's summary
-  // the seat strip's, the top bar's and the turn line's tallest heights so far (keepTallest):
-  // the chips' words, the game's status line and the turn line wrap in one position and not
-  // in the next (on a phone Wildwasser's "You chose Pick meerkat — waiting for the others."
-  // takes two lines, "Your turn." one)
-  const seatsRoom = {}, topRoom = {}, turnRoom = {};
+  // the seat strip's, the top bar's, the turn line's and the move bar's tallest heights so
+  // far (keepTallest): the chips' words, the game's status line, the turn line and the move
+  // buttons wrap in one position and not in the next (on a phone Wildwasser's "You chose
+  // Pick meerkat — waiting for the others." takes two lines, "Your turn." one; Watten's four
+  // signals take two rows of buttons, a trick's cards one)
+  const seatsRoom = {}, topRoom = {}, turnRoom = {}, actionsRoom = {};
   // the move number a move of this page was sent at, until the server answers it: a
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
@@ -621,6 +622,7 @@ function tablePage(tableId) {
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
+    keepTallest(document.querySelector("#play .actions"), actionsRoom, String(seated));
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
