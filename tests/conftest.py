@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from hypothesis import HealthCheck, settings
 
 settings.register_profile("default", max_examples=25, deadline=None,
@@ -16,3 +18,17 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 from fifth_game import register as _register_fifth_game  # noqa: E402
 
 _register_fifth_game()
+
+
+@pytest.fixture
+def run():
+    """The command line run in-process: `run("play", "wasserloch", input=…, env=…)`, its
+    exceptions raised (a traceback is a failure, not an exit code)."""
+    from click.testing import CliRunner
+
+    from wasserspiele.cli.main import main
+
+    def _run(*args, input=None, env=None):
+        return CliRunner().invoke(main, list(args), input=input, env=env, catch_exceptions=False)
+
+    return _run

@@ -14,12 +14,10 @@ import json
 import random
 
 import pytest
-from click.testing import CliRunner
 
 from wasserspiele import load
 from wasserspiele.cli import play
 from wasserspiele.cli.console import make_console
-from wasserspiele.cli.main import main
 from wasserspiele.core.errors import BadRecord
 from wasserspiele.core.records import replay
 
@@ -81,16 +79,6 @@ def test_records_setup_a_record_cut_short_keeps_the_outcomes_still_to_come(name)
         seat, action = resumed.game.parse_decision(text)
         resumed.apply(action, resumed.current_seat if seat is None else seat)
     assert resumed.record() == full
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def _run(*args):
-        return runner.invoke(main, list(args), catch_exceptions=False)
-
-    return _run
 
 
 def test_records_replay_and_resume_of_a_record_with_unread_dice_exit_2_naming_them(run, tmp_path):

@@ -13,16 +13,6 @@ from wasserspiele.cli.main import main
 from wasserspiele.core.records import read_record, replay
 
 
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def _run(*args, input=None):
-        return runner.invoke(main, list(args), input=input, catch_exceptions=False)
-
-    return _run
-
-
 def test_all_bot_game_plays_to_the_end_without_input(run):
     result = run("play", "wasserloch", "--seats", "heuristic,random,random", "--seed", "4")
     assert result.exit_code == 0, result.output

@@ -8,10 +8,9 @@ import random
 import re
 
 import pytest
-from click.testing import CliRunner
 from rich.text import Text
 
-from wasserspiele.cli.main import main, rules_path
+from wasserspiele.cli.main import rules_path
 from wasserspiele.cli.play import PlaySession, command_word, resume_command
 from wasserspiele.cli.render import renderer
 from wasserspiele.core.words import read_words, show_words
@@ -164,13 +163,6 @@ def test_wasserloch_german_plurals_and_rounds():
 
 
 # -- the terminal session ---------------------------------------------------------------
-@pytest.fixture
-def run():
-    def _run(*args, input=None, env=None):
-        return CliRunner().invoke(main, list(args), input=input, env=env, catch_exceptions=False)
-    return _run
-
-
 def _first_human_move(seats: str, seed: int, game: str = "wasserloch") -> tuple[str, int]:
     """The notation of the human seat's first legal move in the game `play` will run."""
     session = PlaySession.create(game, None, seats, seed, ["rounds=1"] if game == "wasserloch" else [],

@@ -5,37 +5,17 @@ not JSON, exit 1 for an action that cannot be parsed where it stands)."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
-from click.testing import CliRunner
 
 from wasserspiele import load
-from wasserspiele.cli.main import main
+
+from test_records_schema import _finished_record
 
 LATIN1 = b'{"game": "wasserloch", "seed": 1, "session": {"note": "caf\xe9"}}'
 BIG_INT = b'{"game": "wasserloch", "seed": 1' + b"0" * 5000 + b"}"
 DEEP = b'{"game": "wasserloch", "seed": 1, "session": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}"
 FILES = {"latin1": LATIN1, "big_int": BIG_INT, "deep": DEEP}
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner()
-
-    def _run(*args):
-        return runner.invoke(main, list(args), catch_exceptions=False)
-
-    return _run
-
-
-def _finished_record(name: str, seed: int = 5) -> dict:
-    state = load(name).new_game(seed=seed)
-    rng = random.Random(seed)
-    while not state.is_terminal():
-        seat = rng.choice(state.to_move())
-        state.apply(rng.choice(list(state.legal_actions(seat))), seat)
-    return state.record()
 
 
 @pytest.mark.parametrize("kind", FILES)

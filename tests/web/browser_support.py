@@ -120,6 +120,27 @@ def new_context(browser, size: str = "phone", locale: str = "en-US", reduced_mot
                                reduced_motion="reduce" if reduced_motion else "no-preference")
 
 
+
+def open_page(browser, server: Server, link: str, size: str = "desktop", locale: str = "en-US"):
+    """A new page of `size` at `link`, its table drawn; the page's uncaught errors are
+    collected in the list returned beside it."""
+    ctx = new_context(browser, size, locale)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + link)
+    page.wait_for_selector("#turn")
+    return ctx, page, errors
+
+
+def cut_chip_parts(page) -> list[str]:
+    """The texts of the seat chips' parts (who, score, cards, "to move") not shown whole."""
+    return page.eval_on_selector_all("#seats .seat-chip > span", """spans => spans.filter(el => {
+      const b = el.getBoundingClientRect(), c = el.parentElement.getBoundingClientRect();
+      return b.right > c.right + 1 || b.bottom > c.bottom + 1 || el.scrollWidth > el.clientWidth + 1;
+    }).map(el => el.textContent)""")
+
 def finished_table(server: Server, game: str = "wasserloch", options: dict | None = None, seed: int = 3) -> dict:
     """A table of humans played to its end over HTTP (a seeded choice among the legal moves)."""
     opts = {"players": 2, "rounds": 1} if options is None and game == "wasserloch" else (options or {})

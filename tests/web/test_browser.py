@@ -9,7 +9,7 @@ import os
 import pytest
 
 from .browser_support import (CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
-                             mid_game_table, new_context, players_of)
+                             cut_chip_parts, mid_game_table, new_context, players_of)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -360,11 +360,7 @@ def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, g
     assert boxes_outside(page, width, height) == {}
     assert page.evaluate("() => window.scrollY") == 0
     # every part of a seat's chip (who, score, cards, "am Zug") is shown whole, none cut off
-    cut = page.eval_on_selector_all("#seats .seat-chip > span", """spans => spans.filter(el => {
-      const b = el.getBoundingClientRect(), c = el.parentElement.getBoundingClientRect();
-      return b.right > c.right + 1 || b.bottom > c.bottom + 1 || el.scrollWidth > el.clientWidth + 1;
-    }).map(el => el.textContent)""")
-    assert cut == []
+    assert cut_chip_parts(page) == []
     assert errors == []
     ctx.close()
 

@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from .browser_support import (CHROMIUM, MID_GAME, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              mid_game_table, new_context)
+from .browser_support import (CHROMIUM, MID_GAME, SIZES, Server, browser,  # noqa: F401
+                              cut_chip_parts, mid_game_table, open_page)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -30,17 +30,6 @@ def server(tmp_path_factory):
         yield srv
     finally:
         srv.stop()
-
-
-def open_page(browser, server: Server, link: str, size: str = "desktop", locale: str = "en-US"):
-    ctx = new_context(browser, size, locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + link)
-    page.wait_for_selector("#turn")
-    return ctx, page, errors
 
 
 # ---------------------------------------------------------------- Wasserloch's log
@@ -273,10 +262,6 @@ def test_wildwasser_chips_say_in_words_how_many_animals_wait_on_the_team_card(br
     ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
     extras = page.eval_on_selector_all("#seats .seat-chip .extra", "els => els.map(e => e.textContent)")
     assert len(extras) == 3 and all(re.match(words, x) for x in extras), extras
-    cut = page.eval_on_selector_all("#seats .seat-chip > span", """spans => spans.filter(el => {
-      const b = el.getBoundingClientRect(), c = el.parentElement.getBoundingClientRect();
-      return b.right > c.right + 1 || b.bottom > c.bottom + 1 || el.scrollWidth > el.clientWidth + 1;
-    }).map(el => el.textContent)""")
-    assert cut == []
+    assert cut_chip_parts(page) == []
     assert errors == []
     ctx.close()
