@@ -91,14 +91,14 @@ def _view(me, last_mover, last, round_=1, start=0):
             "last": [None if e is None else {"play": e[0], "drove_off": None, "loot": 0, "round": e[1]} for e in last]}
 
 
-def test_the_end_of_a_wasserloch_game_tells_no_play_from_before_the_player_s_own():
+def test_wl_5_2_the_end_of_a_wasserloch_game_tells_no_play_from_before_the_player_s_own():
     """Seat 1 played its last card and ended the game: seat 2, who had no turn after the
     player's, was told again as if it had just played its earlier 7x1."""
     view = _view(0, 1, [("7x1", 1), ("6x1", 1), ("7x1", 1)])
     assert Text.from_markup(renderer("wasserloch").describe_last(view, "en")).plain == "Seat 1 played 6x1"
 
 
-def test_a_wasserloch_round_ended_by_the_player_tells_nothing_old():
+def test_wl_5_2_a_wasserloch_round_ended_by_the_player_tells_nothing_old():
     """The player's own play ended the round and the player begins the next: no other seat
     has played since."""
     view = _view(0, 0, [("5x1", 1), ("6x1", 1), ("7x1", 1)], round_=2, start=0)

@@ -63,7 +63,7 @@ def line_for(page, seat: int, action: str, round_: int) -> str:
 
 
 @pytest.mark.parametrize("when", ["mid-round", "round-start"])
-def test_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(browser, server, when):
+def test_wl_3_3_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(browser, server, when):
     """The log listed each seat's last play in seat order (seat 0, 1, 2) and marked the
     last of those the newest: wrong whenever seat 0 did not begin (here seat 1 begins the
     first round, seat 2 the second).  Now the plays come in the order they were made, the
@@ -93,7 +93,7 @@ def test_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(browser,
     ctx.close()
 
 
-def test_the_wasserloch_log_after_a_new_round_s_first_play_tells_only_that_round(browser, server):
+def test_wl_3_3_the_wasserloch_log_after_a_new_round_s_first_play_tells_only_that_round(browser, server):
     """Once a new round has begun, the last round's plays are left out: the view does not
     say who ended that round, so their order is unknown; the newest line is the new round's."""
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
