@@ -150,12 +150,12 @@ def test_seven_waters_last_turn_is_said_in_words():
 def test_wasserloch_german_plurals_and_rounds():
     r = renderer("wasserloch")
     view = {"seat": 0, "players": 3, "round": 1, "last_mover": 2,
-            "last": [None, {"play": "Ax3", "drove_off": "8", "loot": 1, "round": 1},
-                     {"play": "5x3", "drove_off": "A", "loot": 2, "round": 1}]}
+            "last": [None, {"play": "Ax3", "drove_off": "8", "loot": 1, "round": 1, "move": 1},
+                     {"play": "5x3", "drove_off": "A", "loot": 2, "round": 1, "move": 2}]}
     text = r.describe_last(view, "de")
     assert "Platz 1 legte Ax3 und vertrieb die 8er: 1 Karte Beute" in text
     assert "Platz 2 legte 5x3 und vertrieb die Asse: 2 Karten Beute" in text
-    view["last"][0] = {"play": "7x3", "drove_off": "5", "loot": 3, "round": 1}
+    view["last"][0] = {"play": "7x3", "drove_off": "5", "loot": 3, "round": 1, "move": 3}
     assert r.describe_own(view, "en") == "You played 7x3 and drove off the 5s: 3 cards of loot for you"
     final = {"players": 2, "loot": [[1, 2]], "scores": [1, 2], "winners": [1]}
     result = Text.from_markup(r.render_result(final, "de")).plain
@@ -278,9 +278,9 @@ def test_seven_waters_reports_your_own_take():
 def test_wasserloch_tells_the_play_that_ended_the_round_before_the_new_round():
     r = renderer("wasserloch")
     view = {"seat": 0, "players": 3, "round": 2, "start_player": 1, "last_mover": 1,
-            "last": [{"play": "7x1", "drove_off": None, "loot": 0, "round": 1},
-                     {"play": "3x1", "drove_off": None, "loot": 0, "round": 2},
-                     {"play": "8x3", "drove_off": "7", "loot": 1, "round": 1}]}
+            "last": [{"play": "7x1", "drove_off": None, "loot": 0, "round": 1, "move": 10},
+                     {"play": "3x1", "drove_off": None, "loot": 0, "round": 2, "move": 13},
+                     {"play": "8x3", "drove_off": "7", "loot": 1, "round": 1, "move": 12}]}
     assert r.describe_last(view, "en").splitlines() == [
         "Seat 2 played 8x3 and drove off the 7s: 1 card of loot",
         "Round 2 begins; seat 1 starts",

@@ -87,21 +87,23 @@ def test_wasserloch_help_explains_value_x_count(lang, legend):
 
 
 def _view(me, last_mover, last, round_=1, start=0):
+    """`last`: per seat (play, round, the play's number in the match) or None."""
     return {"seat": me, "players": 3, "round": round_, "start_player": start, "last_mover": last_mover,
-            "last": [None if e is None else {"play": e[0], "drove_off": None, "loot": 0, "round": e[1]} for e in last]}
+            "last": [None if e is None else {"play": e[0], "drove_off": None, "loot": 0, "round": e[1], "move": e[2]}
+                     for e in last]}
 
 
 def test_wl_5_2_the_end_of_a_wasserloch_game_tells_no_play_from_before_the_player_s_own():
     """Seat 1 played its last card and ended the game: seat 2, who had no turn after the
     player's, was told again as if it had just played its earlier 7x1."""
-    view = _view(0, 1, [("7x1", 1), ("6x1", 1), ("7x1", 1)])
+    view = _view(0, 1, [("7x1", 1, 11), ("6x1", 1, 12), ("7x1", 1, 10)])
     assert Text.from_markup(renderer("wasserloch").describe_last(view, "en")).plain == "Seat 1 played 6x1"
 
 
 def test_wl_5_2_a_wasserloch_round_ended_by_the_player_tells_nothing_old():
     """The player's own play ended the round and the player begins the next: no other seat
     has played since."""
-    view = _view(0, 0, [("5x1", 1), ("6x1", 1), ("7x1", 1)], round_=2, start=0)
+    view = _view(0, 0, [("5x1", 1, 12), ("6x1", 1, 10), ("7x1", 1, 11)], round_=2, start=0)
     assert Text.from_markup(renderer("wasserloch").describe_last(view, "en")).plain == "Round 2 begins; seat 0 starts"
 
 

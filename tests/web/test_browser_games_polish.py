@@ -93,22 +93,6 @@ def test_wl_3_3_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(b
     ctx.close()
 
 
-def test_wl_3_3_the_wasserloch_log_after_a_new_round_s_first_play_tells_only_that_round(browser, server):
-    """Once a new round has begun, the last round's plays are left out: the view does not
-    say who ended that round, so their order is unknown; the newest line is the new round's."""
-    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
-                                        "seats": [{"kind": "human"}] * 3})
-    rng = random.Random(11)
-    made = play_wasserloch(server, table, rng, lambda view, made: view["round"] == 2 and made[-1][2] == 2)
-    seat, action, r = made[-1]
-    ctx, page, errors = open_page(browser, server, table["spectator_link"])
-    log = log_of(page)
-    assert [text.split(" (")[0] for text, _ in log] == [line_for(page, seat, action, 2)], log
-    assert log[0][1]
-    assert errors == []
-    ctx.close()
-
-
 # ---------------------------------------------------------------- Seven Waters on a phone
 PARK_LABELS = r"^(Leine \d|Σ -?\d+|Kanal|Becken.*|Motto)$"
 LABEL_SIZES = """(pattern) => {

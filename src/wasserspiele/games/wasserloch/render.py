@@ -49,25 +49,22 @@ def describe_one(view: dict, seat: int, lang: str = "en") -> str:
 
 def describe_last(view: dict, lang: str = "en") -> str:
     """What the other seats did since `view`'s seat last played, in play order (a spectator:
-    every seat's last play of the latest round), with a note when a new round began."""
+    every seat's last play of the latest round), with a note when a new round began.
+
+    WL-3.3, WL-5.2: the plays are ordered by their numbers in the match (`move`), not by
+    the seats' order round the table: a round ended by any seat's emptied hand, and the
+    next begun one seat on (WL-5.5), leaves plays made before the seat's own in the view,
+    which that order told as news."""
     me = view["seat"]
-    players = view["players"]
     last = view["last"]
-    if me is None:  # in play order, ending with the seat that played last
-        lm = view["last_mover"]
-        order = list(range(players)) if lm is None else [(lm + 1 + k) % players for k in range(players)]
+    played = sorted((e["move"], s) for s, e in enumerate(last) if e is not None)
+    if me is None:
+        shown = [s for _, s in played if last[s]["round"] == view["round"]]
         since = view["round"]
     else:
-        order = [(me + k) % players for k in range(1, players)]
-        since = last[me]["round"] if last[me] is not None else view["round"]
-        # a round ended by an emptied hand (WL-5.2) leaves the seats after the one that
-        # emptied it unmoved: their last plays came before `me`'s own, and are no news
-        lm = view["last_mover"]
-        if lm == me:
-            order = []
-        elif lm is not None and last[lm]["round"] == since:  # no one has played in a new round
-            order = order[:order.index(lm) + 1]
-    shown = [s for s in order if last[s] is not None and last[s]["round"] >= since]
+        mine = last[me]
+        shown = [s for move, s in played if mine is None or move > mine["move"]]
+        since = view["round"] if mine is None else mine["round"]
     lines = [describe_one(view, s, lang) for s in shown if last[s]["round"] < view["round"]]  # ended the round
     if me is not None and since < view["round"]:
         lines.append(render("wasserloch.event.round", {"round": view["round"], "seat": view["start_player"]}, lang))

@@ -35,14 +35,36 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "loot": [list(r) for r in s.loot],
         "scores": s.totals(),
         "last": [None if e is None else {"play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
-                                          "loot": e[2], "round": e[3] + 1} for e in s.last],
-        # who played last: the turn order does not say it once a round has ended (WL-5.2:
-        # any seat's emptied hand ends it), and the last plays are told in play order
+                                          "loot": e[2], "round": e[3] + 1, "move": m}
+                 for e, m in zip(s.last, play_numbers(s))],
+        # who played last (the board marks that play): the turn order does not say it once
+        # a round has ended (WL-5.2: any seat's emptied hand ends it); it is the seat whose
+        # `last` entry has the highest `move`
         "last_mover": s.history[-1][0] if s.history else None,
         "chase": "adjacent" if s.chase_adjacent else "nearest",
         "over": s.over,
         "winners": s.winners() if s.over else [],
     }
+    return out
+
+
+def play_numbers(state) -> list[int | None]:
+    """Per seat, the number of its last play in the match (1: the match's first play,
+    counted over every seat and round), None before its first.  WL-3.3, WL-5.2, WL-5.5:
+    the seats' order round the table does not give the order of their last plays once a
+    round has ended (any seat's emptied hand ends it, and the next round's start player is
+    one seat on), and the view keeps one play per seat; the numbers order them.  Every play
+    is public, so every seat and a spectator get the same numbers."""
+    history = state.history
+    out: list[int | None] = [None] * state.players
+    missing = state.players - state.last.count(None)  # a seat with a last play is in the history
+    k = len(history)
+    while missing and k:
+        k -= 1
+        seat = history[k][0]
+        if out[seat] is None:
+            out[seat] = k + 1
+            missing -= 1
     return out
 
 

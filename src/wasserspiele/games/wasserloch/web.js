@@ -17,18 +17,18 @@ function lastMover(view) {
 }
 
 // The seats whose last plays the log tells, in the order the plays were made (the newest
-// last).  The view keeps one play per seat; turns go round the table, so one round's last
-// plays end with the newest mover's and go back seat by seat before it (seat order was
-// wrong whenever seat 0 had not begun).  They are the plays of the newest play's round:
-// once a new round has begun, the view no longer says who ended the last one, so the
-// order of that round's plays is unknown (its summary told its loot) and they are left out;
-// before the new round's first play they are the plays that ended the last round.  (The
-// terminal's describe_last orders the same way.)
+// last), by their numbers in the match (`move`): the seats' order round the table is not
+// that order once a round has ended (WL-5.2: any seat's emptied hand ends it; WL-5.5: the
+// next round begins one seat on).  The view keeps one play per seat, so a seat's play in
+// the new round replaces the one it made before; the log goes back from the newest play
+// only as far as no play between is missing, and keeps the plays that ended the last
+// round until then (WL-3.3).  (The terminal's describe_last orders by the same numbers.)
 function playOrder(view) {
-  const seat = view.last_mover;
-  if (seat === null || seat === undefined || !view.last[seat]) return [];
-  const round = view.last[seat].round, n = view.last.length;
-  return Array.from({ length: n }, (_, k) => (seat + 1 + k) % n).filter((s2) => view.last[s2]?.round === round);
+  const seats = view.last.map((e, seat) => (e ? seat : null)).filter((seat) => seat !== null)
+    .sort((a, b) => view.last[a].move - view.last[b].move);
+  let k = seats.length - 1;
+  while (k > 0 && view.last[seats[k - 1]].move === view.last[seats[k]].move - 1) k--;
+  return seats.slice(Math.max(k, 0));
 }
 
 function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }

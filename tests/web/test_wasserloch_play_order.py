@@ -1,0 +1,88 @@
+"""Wasserloch's log once a new round has begun: the view keeps one play per seat, and the
+log left out the last round's plays as soon as the new round's first play was made (it
+could not tell their order), so a player looking then did not see how that round ended."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from .browser_support import CHROMIUM, Server, browser, open_page  # noqa: F401
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("wasserloch_play_order")
+    srv = Server(f"sqlite:///{tmp / 'play_order.sqlite3'}", log_path=str(tmp / "server.log"))
+    srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def play_until_new_round(server: Server, table: dict, rng: random.Random) -> list[tuple[int, str, int]]:
+    """Random moves over HTTP until the second round's first play is made: the moves
+    made, as (seat, action, round)."""
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    made: list[tuple[int, str, int]] = []
+    for _ in range(500):
+        spectator = server.get(f"/api/tables/{table['id']}")
+        if made and made[-1][2] == 2:
+            return made
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        action = rng.choice(mine["legal"])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
+        made.append((seat, action, spectator["view"]["round"]))
+    raise RuntimeError("the second round did not begin within 500 moves")
+
+
+def latest_plays(made: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
+    """The newest plays, newest first, back to the first one the view no longer holds (a
+    seat's later play replaces its earlier one)."""
+    out, seen = [], set()
+    for seat, action, r in reversed(made):
+        if seat in seen:
+            break
+        seen.add(seat)
+        out.append((seat, action, r))
+    return out
+
+
+def line_for(page, seat: int, action: str, round_: int) -> str:
+    value, count = action.upper().split("X")
+    who = page.inner_text(f"#seats .seat-chip[data-seat='{seat}'] .who").removesuffix(" (you)")
+    return f"Round {round_}: {who} plays {count} × {value}"
+
+
+def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(browser, server):
+    """Three seats, seat 1 begins round 1 and seat 2 round 2 (WL-5.5).  After seat 2's
+    first play of round 2 the player to move (seat 0) sees, newest first, that play and
+    the plays that ended round 1, back to seat 2's replaced one; the log held the new
+    round's play alone."""
+    rng = random.Random(5)
+    for _ in range(6):   # a round that seat 2 ended had its last play replaced by seat 2's first: another deal
+        table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
+                                            "seats": [{"kind": "human"}] * 3})
+        made = play_until_new_round(server, table, rng)
+        ender = made[-2][0]
+        if ender != 2:
+            break
+    else:
+        raise AssertionError("seat 2 ended every first round")
+    assert made[-1][:1] == (2,) and made[-2][2] == 1
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    log = page.eval_on_selector_all("#log li", "lis => lis.map(li => [li.textContent, li.classList.contains('newest')])")
+    expected = [line_for(page, seat, action, r) for seat, action, r in latest_plays(made)]
+    assert len(expected) >= 2 and expected[1].startswith("Round 1: ")   # the play that ended round 1
+    assert [text.split(" (")[0] for text, _ in log] == expected, log
+    assert [newest for _, newest in log] == [True] + [False] * (len(log) - 1), log
+    assert errors == []
+    ctx.close()
