@@ -31,7 +31,8 @@ _EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"},
           # a refused option: English names it as the command line and the API spell it
           # (`name`), German by the label its lobby shows (`option`, the term GAME.NAME)
           **{f"option.{c}": {"option"} for c in ("above", "below", "check", "no_seat", "not_bool", "not_choice",
-                                                  "not_finite", "not_integer", "not_number", "null")}}
+                                                  "not_finite", "not_integer", "not_number", "null", "text_not_bool",
+                                                  "text_not_choice", "text_not_integer", "text_not_number")}}
 
 
 def test_every_code_has_text_in_both_languages():

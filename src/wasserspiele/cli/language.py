@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 
 import click
 
-from ..core.messages import LANGS, catalogue, supported_lang
+from ..core.messages import LANGS, catalogue, supported_lang, term
 
 _lang: ContextVar[str] = ContextVar("wasserspiele_cli_lang", default="en")
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
@@ -120,6 +120,13 @@ def speaking(lang: str) -> Iterator[None]:
         for module, name, stdlib in swapped:
             setattr(module, name, stdlib)
         _lang.reset(token)
+
+
+def quoted(value: object) -> str:
+    """`value` (what someone typed, a file's text) quoted as the command line's language
+    quotes it: the catalogue's term `quote` ('x', „x“), the one rule the catalogue's
+    templates use too (`{kind:quote}`); never Python's repr ("it's", 'a\\\\b')."""
+    return term(str(value), "quote", current_lang())
 
 
 def said(message: str) -> str:

@@ -9,6 +9,7 @@ import click
 
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load, manifests
+from .language import quoted
 from .paths import writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
@@ -55,7 +56,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
         if not data.is_file():
             # `read_boards` reads a missing file as no boards (a first run's --data is made
             # by the run), which rendered an empty page here: a typo went unnoticed
-            raise click.BadParameter(f"no such file {str(data)!r}: --page-only renders the page from saved "
+            raise click.BadParameter(f"no such file {quoted(data)}: --page-only renders the page from saved "
                                      f"boards (made by a run with --data)", param_hint="--data")
         try:
             page = markdown(list(read_boards(data).values()))

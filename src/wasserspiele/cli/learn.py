@@ -14,6 +14,7 @@ import click
 
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
+from .language import quoted
 from .paths import writable
 
 
@@ -49,9 +50,9 @@ def _hidden_sizes(ctx: click.Context, param: click.Parameter, value: str | None)
     try:
         sizes = tuple(int(x) for x in value.split(","))
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not sizes like 128,64", ctx=ctx, param=param) from None
+        raise click.BadParameter(f"{quoted(value)} is not sizes like 128,64", ctx=ctx, param=param) from None
     if any(n < 1 for n in sizes):
-        raise click.BadParameter(f"{value!r}: every layer needs at least 1 unit (sizes like 128,64)",
+        raise click.BadParameter(f"{quoted(value)}: every layer needs at least 1 unit (sizes like 128,64)",
                                  ctx=ctx, param=param)
     return sizes
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,16 @@ class UsageFailure(click.ClickException):
         self.lang = lang
 
     def show(self, file=None) -> None:
-        click.echo(render("cli.error", {"error": self.format_message()}, self.lang), file=file, err=True)
+        click.echo(error_line(self.format_message(), self.lang), file=file, err=True)
+
+
+def error_line(error: str, lang: str) -> str:
+    """A refusal as the terminal shows it ("Error: …"), with any control character it
+    quotes from the command line or a file (an escape sequence in a save someone sent)
+    written as an escape, not sent to the terminal: quoting by the catalogue's `quote`
+    rather than repr shows the text as typed, and repr was what escaped them."""
+    text = render("cli.error", {"error": error}, lang)
+    return "".join(c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text)
 
 
 def in_lang(error: Any, lang: str) -> str:
@@ -85,7 +95,7 @@ def games_cmd(lang) -> None:
 @click.argument("game", required=False, cls=Argument)
 @click.option("--players", type=int, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
 @click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
-@click.option("--seed", type=int, help="seed for the shuffle and dice (default: random)")
+@click.option("--seed", type=int, help="seed for the shuffle and dice, a whole number from 0 up (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), callback=writable,
               help="save the game here after every move (the file holds every hidden card, so a resumed game "
@@ -96,13 +106,14 @@ def games_cmd(lang) -> None:
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
 def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -> None:
     """Play GAME in the terminal against bots or friends at one screen."""
-    from .play import PlaySession
+    from .play import PlaySession, saved_lang
     try:
         session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang)
     except ReplayError as exc:  # a save whose moves do not replay
-        raise _fail(exc.render(lang or "en"), lang or "en") from None
+        said_in = lang or saved_lang(resume) or "en"
+        raise _fail(exc.render(said_in), said_in) from None
     except (BadOption, BadRecord, WasserspieleError) as exc:
-        raise _fail(exc, lang or "en") from None
+        raise _fail(exc, lang or saved_lang(resume) or "en") from None
     code = session.run(verbose=verbose)
     sys.exit(code)
 
@@ -116,10 +127,10 @@ def replay_cmd(file, as_json, lang) -> None:
     try:
         state = replay(read_record(file))
     except ReplayError as exc:
-        click.echo(render("cli.error", {"error": exc.render(lang)}, lang), err=True)
+        click.echo(error_line(exc.render(lang), lang), err=True)
         sys.exit(1)
     except (BadRecord, WasserspieleError) as exc:
-        click.echo(render("cli.error", {"error": in_lang(exc, lang)}, lang), err=True)
+        click.echo(error_line(in_lang(exc, lang), lang), err=True)
         sys.exit(2)
     if as_json:
         click.echo(json.dumps(summary(state)))

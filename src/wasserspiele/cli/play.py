@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import random
 import shlex
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +14,8 @@ from ..bots.base import Bot, decision_for
 from ..bots.levels import level_names
 from ..bots.registry import bot_kinds
 from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
-from ..core.errors import BadNotation, BadOption
+from ..core.chance import make_rng
+from ..core.errors import BadNotation, BadOption, WasserspieleError
 from ..core.messages import LANGS, Reason, render
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
@@ -86,7 +86,7 @@ def parse_seats(text: str | None, players: int, where: str = "--seats") -> list[
         if k != HUMAN:
             spec = parse_bot_spec(k)
             if spec.kind not in bot_kinds():
-                raise BadOption(Reason("cli.seat_kind", where=where, kind=repr(k), bots=", ".join(bot_kinds()),
+                raise BadOption(Reason("cli.seat_kind", where=where, kind=k, bots=", ".join(bot_kinds()),
                                        levels=", ".join(level_names())))
     return kinds
 
@@ -125,7 +125,7 @@ class PlaySession:
             if game_name or option_texts or players:
                 raise BadOption(Reason("cli.resume_alone"))
             doc = read_record(resume)
-            state = replay(doc, rng=random.Random(seed))
+            state = replay(doc, rng=make_rng(seed))  # the chance still to come
             game = state.game
             save = save or resume
             saved_seats, saved_lang = saved_session(doc, game.players, resume)
@@ -155,7 +155,7 @@ class PlaySession:
         specs = {s: parse_bot_spec(k) for s, k in enumerate(kinds) if k != HUMAN}
         for spec in set(specs.values()):
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
-        seeder = random.Random(seed)
+        seeder = make_rng(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
         return cls(state, kinds, bots, save, lang or "en", resumed=bool(resume))
 
@@ -356,17 +356,33 @@ def _word_entries(game: str) -> list[str]:
     return [code[len(prefix):] for code in catalogue("en").entries if code.startswith(prefix)]
 
 
+def saved_lang(path: str | None) -> str | None:
+    """The language a terminal save was played in, when the file names one we speak
+    (None for no save, an unreadable file, a plain record): a resume refused without
+    `--lang` is refused in it, as the game would have gone on in it."""
+    if not path:
+        return None
+    try:
+        doc = read_record(path)
+    except WasserspieleError:
+        return None
+    session = doc.get("session") if isinstance(doc, dict) else None
+    lang = session.get("lang") if isinstance(session, dict) else None
+    return lang if isinstance(lang, str) and lang in LANGS else None
+
+
 def saved_session(doc: Any, players: int, path: str) -> tuple[list[str] | None, str | None]:
     """The seats and language a terminal save records (None, None for a plain record);
-    BadOption naming the field when they are malformed."""
-    session = doc.get("session") if isinstance(doc, dict) else None
+    BadOption naming the field when they are malformed.  `doc` has replayed: the record's
+    schema has checked that a session is an object."""
+    session = doc.get("session")
     if session is None:
         return None, None
-    if not isinstance(session, dict):
-        raise BadOption(f"{path}: session: must be an object")
     seats, lang = session.get("seats"), session.get("lang", "en")
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) for k in seats)):
-        raise BadOption(f"{path}: session.seats: must list {players} seat kinds (human or a bot)")
-    if lang not in LANGS:
-        raise BadOption(f"{path}: session.lang: {lang!r} is not one of {', '.join(LANGS)}")
+        raise BadOption(Reason("cli.session_seats", path=path, n=players))
+    if not isinstance(lang, str):
+        raise BadOption(Reason("cli.session_lang", path=path, langs=", ".join(LANGS)))
+    if lang not in LANGS:  # the text as the save holds it, quoted by the catalogue
+        raise BadOption(Reason("cli.session_lang_unknown", path=path, lang=lang, langs=", ".join(LANGS)))
     return seats, lang

@@ -6,6 +6,8 @@ import os
 
 import click
 
+from .language import quoted
+
 
 @click.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
@@ -37,9 +39,9 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
                 "(--db postgresql+psycopg://user@host/dbname)")
         Storage(url, exclusive=True).close()  # also migrates, once, before any worker starts
     except ArgumentError as exc:
-        raise click.ClickException(f"--db: {url!r} is not a database URL ({exc})") from None
+        raise click.ClickException(f"--db: {quoted(url)} is not a database URL ({exc})") from None
     except (OperationalError, ModuleNotFoundError, OSError) as exc:
-        raise click.ClickException(f"--db: cannot open {url!r}: {exc}") from None
+        raise click.ClickException(f"--db: cannot open {quoted(url)}: {exc}") from None
     except SQLiteInUse as exc:
         raise click.ClickException(f"--db: {exc}") from None
     click.echo(f"wasserspiele: http://{host}:{port}/  (database: {url}"

@@ -7,7 +7,7 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .errors import BadOption
+from .errors import BadOption, as_written
 from .messages import Reason
 
 _NULL_WORDS = {"null", "none", "off"}
@@ -64,6 +64,16 @@ class Option:
         for a page that shows the option's label."""
         return BadOption(Reason(code, name=self.name, option=f"{game}.{self.name}" if game else self.name, **params))
 
+    def refused_value(self, code: str, game: str, value: Any, **params: Any) -> BadOption:
+        """The refusal `code` of a value of the wrong kind.  Text (typed on the command
+        line, a JSON string) is the code's `option.text_` twin, whose template quotes it
+        as the reader's language quotes (the catalogue's term `quote`: 'abc', „abc“);
+        anything else as JSON writes it, unquoted (options come from JSON records and
+        requests): 2.5, true, [3], {"x": 1}, not Python's True or {'x': 1}."""
+        if isinstance(value, str):
+            return self.problem(code.replace("option.", "option.text_", 1), game, value=value, **params)
+        return self.problem(code, game, value=as_written(value), **params)
+
     def parse_text(self, text: str, game: str = "") -> Any:
         """Turn command-line text into a value of this option's kind."""
         t = text.strip()
@@ -78,14 +88,14 @@ class Option:
                     raise ValueError(t)
                 return value
         except ValueError:
-            raise self.problem("option.not_integer" if self.kind == "int" else "option.not_number", game,
-                               value=repr(text)) from None
+            raise self.refused_value("option.not_integer" if self.kind == "int" else "option.not_number", game,
+                                     t) from None
         if self.kind == "bool":
             if t.lower() in _TRUE_WORDS:
                 return True
             if t.lower() in _FALSE_WORDS:
                 return False
-            raise self.problem("option.not_bool", game, value=repr(text))
+            raise self.refused_value("option.not_bool", game, t)
         return t
 
     def validate(self, value: Any, game: str = "") -> Any:
@@ -98,30 +108,24 @@ class Option:
             raise self.problem("option.null", game, takes=self.describe())
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self.problem("option.not_integer", game, value=_shown(value))
+                raise self.refused_value("option.not_integer", game, value)
         elif self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise self.problem("option.not_number", game, value=_shown(value))
+                raise self.refused_value("option.not_number", game, value)
             value = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
             if not math.isfinite(value):  # NaN compares false with every bound: refuse it here
-                raise self.problem("option.not_finite", game, value=_shown(value))
+                raise self.problem("option.not_finite", game, value=as_written(value))
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise self.problem("option.not_bool", game, value=_shown(value))
+                raise self.refused_value("option.not_bool", game, value)
         elif self.kind == "choice":
             if value not in self.choices:
-                raise self.problem("option.not_choice", game, value=_shown(value), choices=", ".join(self.choices))
+                raise self.refused_value("option.not_choice", game, value, choices=", ".join(self.choices))
         if self.minimum is not None and value < self.minimum:
-            raise self.problem("option.below", game, value=_shown(value), minimum=f"{self.minimum:g}")
+            raise self.problem("option.below", game, value=as_written(value), minimum=f"{self.minimum:g}")
         if self.maximum is not None and value > self.maximum:
-            raise self.problem("option.above", game, value=_shown(value), maximum=f"{self.maximum:g}")
+            raise self.problem("option.above", game, value=as_written(value), maximum=f"{self.maximum:g}")
         return value
-
-
-def _shown(value: Any) -> str:
-    """A value as its JSON is written (options come from JSON records and requests):
-    true, false, null, not Python's True, False, None."""
-    return "true" if value is True else "false" if value is False else "null" if value is None else repr(value)
 
 
 def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any], game: str) -> dict[str, Any]:
@@ -130,7 +134,8 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any], game
     unknown = [k for k in given if k not in by_name]
     if unknown:
         names = ", ".join(sorted(by_name))
-        raise BadOption(Reason("option.unknown", game=game, key=repr(unknown[0]), names=names))
+        # the name as given: the catalogue's template quotes it in the reader's language
+        raise BadOption(Reason("option.unknown", game=game, key=str(unknown[0]), names=names))
     values = {o.name: o.default for o in declared}
     for name, value in given.items():
         values[name] = by_name[name].validate(value, game)
@@ -151,12 +156,12 @@ def parse_option_texts(declared: tuple[Option, ...], texts: list[str], game: str
     out: dict[str, Any] = {}
     for text in texts:
         if "=" not in text:
-            raise BadOption(Reason("option.key_value", text=repr(text)))
+            raise BadOption(Reason("option.key_value", text=text))
         key, _, raw = text.partition("=")
         key = key.strip()
         if key not in by_name:
             names = ", ".join(sorted(by_name))
-            raise BadOption(Reason("option.unknown", game=game, key=repr(key), names=names))
+            raise BadOption(Reason("option.unknown", game=game, key=key, names=names))
         out[key] = by_name[key].parse_text(raw, game)
     return out
 
