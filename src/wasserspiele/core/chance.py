@@ -12,7 +12,8 @@ import random
 from abc import ABC, abstractmethod
 from typing import Any, Callable, Sequence
 
-from .errors import ChanceExhausted
+from .errors import BadOption, ChanceExhausted
+from .messages import Reason
 
 # An elementary chance node: given the probabilities of its outcomes, the index chosen.
 # A chooser may also have `announce(dist)`, called before each draw it answers, to see
@@ -137,7 +138,18 @@ class UnitInterval(Distribution):
 
 
 def make_rng(seed: int | None) -> random.Random:
-    """A private generator; `None` seeds it from the operating system."""
+    """A private generator; `None` seeds it from the operating system.
+
+    A seed is a whole number from 0 up.  random.Random seeds with an integer's absolute
+    value, so seed -5 would deal seed 5's game: a negative seed is refused (BadOption,
+    in the reader's language) rather than mapped to a game of its own, because any
+    mapping would take the game of some seed from 0 up, and those deal what they always
+    dealt (saved games, the committed traces and reports name them).  numpy's
+    generators, Gymnasium and the kernels' `fast.mt_seed` take no negative seed either;
+    `derive_seed` tells a negative master seed from its positive twin and gives seeds
+    from 0 up."""
+    if isinstance(seed, int) and seed < 0:
+        raise BadOption(Reason("seed.negative", seed=seed))
     return random.Random(seed)
 
 
