@@ -43,7 +43,7 @@ def test_render_shows_only_the_own_pick():
     assert "your pick: turtle" in r.render_view(s.view(1))
     assert "your pick" not in r.render_view(s.view(0)) and "picked (face down)" in r.render_view(s.view(0))
     put(s, 0, "zebra", 5)
-    assert "A" in r.render_view(s.view(None)) and "Crossing 1 · slot 1 · T00" in r.render_view(s.view(None))
+    assert "A" in r.render_view(s.view(None)) and "Crossing 1 · slot 1 · start tile (red arrow)" in r.render_view(s.view(None))
 
 
 def test_heuristic_bot_plays_legal_actions_from_views():

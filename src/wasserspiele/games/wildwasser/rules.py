@@ -661,9 +661,11 @@ class WildwasserState(WildwasserData, State):
         return False
 
     def _set_marker(self, seat: int, to: int) -> None:
-        """WW-3.5: the start marker may move several times; only the last place counts."""
+        """WW-3.5: the start marker may move several times; only the last place counts.
+        WW-4.3: an icon may leave it where it lies.  The event keeps where it lay, so that
+        the log can say "stays with A" or "takes it", not "A gives it to A"."""
+        self.log = (("marker", seat, to, self.marker), self.log)  # _note inlined (a cheetah in four actions)
         self.marker = to
-        self.log = (("marker", seat, to), self.log)  # _note inlined (a cheetah in four actions)
 
     # -- outcome ------------------------------------------------------------------
     def scores(self) -> list[float]:

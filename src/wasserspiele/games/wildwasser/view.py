@@ -50,7 +50,7 @@ def _event(i: int, e: tuple, b) -> dict[str, Any]:
                  waterfall=b.tile_ids[e[3]] if e[3] >= 0 else None,
                  washed=[[a // N_SPECIES, SPECIES[a % N_SPECIES]] for a in e[4]])
     elif kind == "marker":
-        d["to"] = e[2]
+        d.update(to=e[2], before=e[3])  # before: where it lay (WW-4.3: it may stay there)
     elif kind == "nothing":
         d["why"] = e[2]
     elif kind == "decide":

@@ -1,5 +1,5 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
-import { s, h, svgRoot, anim, SEAT_COLORS } from "../svg.js";
+import { s, h, svgRoot, anim, fitText, SEAT_COLORS } from "../svg.js";
 import { t, say, seatLabel, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
@@ -18,6 +18,15 @@ function fieldXY(i) { // i: 0-based field index, laid out as a snake
   return [x, 34 + row * (F + 18)];
 }
 
+// How the start marker moved (WW-3.2 cheetah, WW-4.3 icon), as render.py's _marker_kind:
+// it stays where it lay, its mover takes it, or the mover hands it on; never "goes to A"
+// when A had it
+function markerKind(e) {
+  if (e.before === undefined || e.before === null) return "marker";
+  if (e.to === e.before) return e.to === e.seat ? "marker_keeps" : "marker_stays";
+  return e.to === e.seat ? "marker_takes" : "marker";
+}
+
 function animalToken(seat, species, x, y, r = 13) {
   return s("g", { transform: `translate(${x},${y})` },
     s("circle", { r, fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
@@ -25,6 +34,13 @@ function animalToken(seat, species, x, y, r = 13) {
 }
 
 function spName(sp) { return t(`wildwasser.sp.${sp}`); }
+
+// A seat chip's symbol (⚑ holds the start marker, ✓ has picked): a player could not tell
+// what it meant.  Its words are its name for a screen reader and its tooltip; the board's
+// legend (draw) says them for everyone, beside the chips.
+function chipSymbol(symbol, words) {
+  return h("span", { class: "ww-symbol", role: "img", "aria-label": words, title: words }, symbol);
+}
 
 // A card's name line holds this many units; a longer name ("Erdmännchen", "Schildkröte":
 // about 5.5 units a letter at font size 9) is narrowed to fit rather than spill over the edge
@@ -50,12 +66,17 @@ export default {
 
   guess(key, view) { return key.startsWith("hand:") && view.phase === "pick" ? `pick ${key.slice(5)}` : null; },
 
-  label(action) {
+  label(action, view) {
     const [verb, arg] = action.trim().split(/\s+/);
     const sp = arg ? t(`wildwasser.sp.${arg}`) : "";
+    // "Move" and "Take the action" said nothing of what they do: the revealed card says
+    // how far it moves and which action it has (WW-3.2)
+    const card = view?.card;
     if (verb === "pick") return t("wildwasser.pick", { a: sp });
-    if (verb === "move") return arg ? t("wildwasser.move_a", { a: sp }) : t("wildwasser.move");
-    if (verb === "action") return arg !== undefined ? t("wildwasser.action_s", { n: seatLabel(+arg) }) : t("wildwasser.action");
+    if (verb === "move") return arg ? t("wildwasser.move_a", { a: sp })
+      : card ? t("wildwasser.move_n", { a: spName(card), n: view.speeds?.[card] ?? "?" }) : t("wildwasser.move");
+    if (verb === "action") return arg !== undefined ? t("wildwasser.action_s", { n: seatLabel(+arg) })
+      : card && card !== "cheetah" ? t(`wildwasser.act.${card}`) : t("wildwasser.action");
     if (verb === "sun") return t("wildwasser.sun", { a: sp });
     if (verb === "marker") return t("wildwasser.marker", { n: seatLabel(+arg) });
     return action;
@@ -89,7 +110,11 @@ export default {
     // Words no longer than the initials were: a chip on a phone or a screen held sideways
     // keeps them on its first line (test_browser_layouts.py)
     const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").length;
-    return `${seat === view.start_marker ? "⚑ " : ""}${st.picked ? "✓ " : ""}${waiting ? t("wildwasser.waiting_n", { n: waiting }) : ""}`.trim();
+    const parts = [];
+    if (seat === view.start_marker) parts.push(chipSymbol("⚑", t("wildwasser.chip_marker")));
+    if (st.picked) parts.push(chipSymbol("✓", t("wildwasser.chip_picked")));
+    if (waiting) parts.push(t("wildwasser.waiting_n", { n: waiting }));
+    return parts.length ? parts.flatMap((p, i) => (i ? [" ", p] : [p])) : "";
   },
 
   seatScore(view, seat) { return view.seats[seat].points; },
@@ -120,14 +145,16 @@ export default {
 
   draw(view, ui, msg = {}) {
     const rows = Math.ceil(view.fields / PER_ROW);
-    const W = 10 + PER_ROW * (F + 4) + 6, H = 40 + rows * (F + 18);
+    const W = 10 + PER_ROW * (F + 4) + 6, H = 40 + rows * (F + 18) + 12;  // + the icon legend
     const board = svgRoot(W, H, s("rect", { width: W, height: H, fill: "#dcedc8", rx: 10 }));
     const last = (view.log || []).at(-1);
     const moved = (view.log || []).filter((e) => e.event === "move").at(-1);
     view.track.forEach((f, i) => {
       const [x, y] = fieldXY(i);
       const water = f.crossing !== undefined;
+      // each field says what it is when pointed at: its number and its icon's meaning
       const field = s("g", {},
+        s("title", {}, t(f.icon ? `wildwasser.field_icon.${f.icon}` : "wildwasser.field_n", { f: f.field })),
         s("rect", { x, y, width: F, height: F, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
           stroke: moved && moved.to === f.field ? "#6a1b9a" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1 }),
         water ? s("path", { d: `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0`, stroke: "#cfe6f5", fill: "none" }) : null,
@@ -139,6 +166,10 @@ export default {
     });
     const [fx, fy] = fieldXY(0);
     board.append(s("text", { x: fx, y: fy - 8, "font-size": 12 }, `▶ ${t("wildwasser.start")}`));
+    // the symbols of the seat chips above the board and of its fields, in words: a player
+    // cannot guess ⚑, ✓, ⚀, ▤ or ⇶ (the die, once rolled, stands at the top right)
+    board.append(fitText(t("wildwasser.legend_seats"), W - 130, { class: "ww-legend", x: W - 48, y: fy - 8, "text-anchor": "end", "font-size": 12, fill: "#33691e" }));
+    board.append(fitText(t("wildwasser.legend_icons"), W - 20, { class: "ww-legend", x: W / 2, y: H - 8, "text-anchor": "middle", "font-size": 12, fill: "#33691e" }));
     if (last && last.event === "roll") {
       // the die shows a number or the sun (a symbol; its word, from the catalogue, for screen readers)
       board.append(s("g", { transform: `translate(${W - 40},6)`, role: "img", "aria-label": term(last.face ?? "?", "wildwasser.face") },
@@ -173,7 +204,7 @@ export default {
     const teams = h("ul", { class: "plain" }, view.seats.map((st) => {
       const waiting = SPECIES.filter((sp) => st.animals[sp]?.at === "team card").map(spName);
       return h("li", {}, h("b", {}, seatLabel(st.seat)), `: ${t("wildwasser.points_n", { n: st.points })}`,
-        st.seat === view.start_marker ? " · ⚑" : "", ` · ${t("wildwasser.waiting")}: ${waiting.join(", ") || "–"}`,
+        st.seat === view.start_marker ? ` · ⚑ ${t("wildwasser.chip_marker")}` : "", ` · ${t("wildwasser.waiting")}: ${waiting.join(", ") || "–"}`,
         ` · ${t("wildwasser.cards")}: ${st.unrevealed.length}`,
         st.revealed.length ? ` · ${t("wildwasser.revealed")}: ${st.revealed.map(spName).join(", ")}` : "");
     }));
@@ -190,13 +221,20 @@ export default {
   },
 
   logLines(view) {
-    return (view.log || []).filter((e) => e.event !== "decide" && e.event !== "pick").slice(-14).map((e) => {
+    return (view.log || []).filter((e) => e.event !== "decide" && e.event !== "pick").slice(-14).flatMap((e) => {
       const a = e.animal ? spName(e.animal) : (e.card ? spName(e.card) : "");
-      const key = e.event === "move" && !e.start ? "wildwasser.ev.enter" : `wildwasser.ev.${e.event}`;
+      const key = e.event === "move" && !e.start ? "wildwasser.ev.enter"
+        : e.event === "marker" ? `wildwasser.ev.${markerKind(e)}` : `wildwasser.ev.${e.event}`;
+      // why a card or a roll did nothing (WW-3.3) and why the game ended (WW-5.1, WW-5.2), as the terminal says it
+      const w = e.event === "nothing" ? term(e.why, "wildwasser.why") : e.event === "end" ? term(e.why, "wildwasser.end") : "";
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
-                              i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon, who2: e.to !== undefined && e.event === "marker" ? seatLabel(e.to) : "" });
-      return text === key ? say("wildwasser.ev.other", { seat: e.seat ?? undefined }) : text;
-    });
+                              i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon,
+                              who2: e.to !== undefined && e.event === "marker" ? seatLabel(e.to) : "",
+                              who3: e.before !== undefined && e.before !== null ? seatLabel(e.before) : "", w });
+      // a push names each animal it washes back to its team card (WW-4.4)
+      const washed = e.event === "push" ? (e.washed || []).map(([seat, sp]) => say("wildwasser.ev.washed", { seat, a: spName(sp) })) : [];
+      return [text === key ? say("wildwasser.ev.other", { seat: e.seat ?? undefined }) : text, ...washed];
+    }).slice(-14);
   },
 
   breakdown(view) {

@@ -1,0 +1,131 @@
+"""What the terminal says about the river and the start marker, in words a player reads.
+
+The river's tiles were shown by their ids (`Crossing 2 · slot 2 · T18`, `waterfall: T23,
+T03`, `T05 comes in`): a player cannot know what T18 is, and no move is written with a
+tile id.  And a start marker left where it lay (WW-4.3: an icon may put it on any team
+card, the one it lies on included) read "A gives the start marker to A"."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from rich.text import Text
+
+from wasserspiele import load
+from wasserspiele.cli.render import renderer
+
+from .helpers import new, picks, put
+
+R = renderer("wildwasser")
+TILE_ID = re.compile(r"\bT\d\d\b")
+
+
+def plain(markup: str) -> str:
+    return Text.from_markup(markup).plain
+
+
+def marker_line(s, lang: str) -> str:
+    """The log line of the last start-marker event."""
+    e = [e for e in s.view(None)["log"] if e["event"] == "marker"][-1]
+    return plain(R.describe_event(e, lang))
+
+
+def land_on_the_marker_icon(first_player: int):
+    """Seat 0's rhino moves 3 from field 12 onto field 15, the bank's start-marker icon;
+    seat 0 is then to say where the marker goes."""
+    s = new(2, first_player=first_player)
+    put(s, 0, "rhino", 12)
+    picks(s, "rhino", "turtle")
+    if first_player == 1:
+        s.apply("move turtle", 1)
+    s.apply("move", 0)
+    assert s.view(None)["phase"] == "marker"
+    return s
+
+
+def test_ww_4_3_a_marker_left_with_its_holder_is_kept_not_given_to_itself():
+    s = land_on_the_marker_icon(first_player=0)
+    s.apply("marker 0", 0)
+    assert marker_line(s, "en") == "A keeps the start marker."
+    assert marker_line(s, "de") == "A behält den Startmarker."
+
+
+def test_ww_4_3_a_marker_left_on_another_team_card_stays_there():
+    s = land_on_the_marker_icon(first_player=1)
+    s.apply("marker 1", 0)
+    assert marker_line(s, "en") == "A leaves the start marker with B."
+    assert marker_line(s, "de") == "A lässt den Startmarker bei B."
+
+
+def test_ww_4_3_a_marker_put_on_the_own_team_card_is_taken():
+    s = land_on_the_marker_icon(first_player=1)
+    s.apply("marker 0", 0)
+    assert marker_line(s, "en") == "A takes the start marker from B."
+    assert marker_line(s, "de") == "A nimmt sich den Startmarker von B."
+
+
+def test_ww_3_2_the_cheetah_action_gives_the_marker_to_another_seat():
+    s = new(2)
+    picks(s, "cheetah", "turtle")
+    s.apply("action 1", 0)
+    assert marker_line(s, "en") == "A gives the start marker to B."
+    assert marker_line(s, "de") == "A gibt den Startmarker an B."
+
+
+def test_ww_4_4_a_push_names_the_tiles_by_what_they_show():
+    # the default setup for two: T01-T08 removed, T09-T12 in slots 2-5, T13 on top of the stack
+    s = new(2)
+    picks(s, "zebra", "turtle")
+    s.apply("action", 0)
+    e = [e for e in s.view(None)["log"] if e["event"] == "push"][-1]
+    assert plain(R.describe_event(e, "en")) == \
+        "A pushes the river: in comes a +2 tile, over the waterfall goes a +1 tile."
+    assert plain(R.describe_event(e, "de")) == \
+        "A schiebt den Fluss: Hinein kommt eine Tafel mit +2, über den Wasserfall stürzt eine Tafel mit +1."
+    lines = plain(R.render_view(s.view(0), "en")).splitlines()
+    assert "Over the waterfall: +1 tile" in lines
+    assert "Über den Wasserfall gestürzt: Tafel mit +1" in plain(R.render_view(s.view(0), "de")).splitlines()
+
+
+def test_ww_5_2_a_push_with_an_empty_stack_says_that_no_tile_comes_in():
+    s = new(2)
+    s.stack.clear()
+    picks(s, "zebra", "turtle")
+    s.apply("action", 0)
+    e = [e for e in s.view(None)["log"] if e["event"] == "push"][-1]
+    assert e["tile"] is None
+    assert plain(R.describe_event(e, "en")) == \
+        "A pushes the river: the stack is empty, so no tile comes in; over the waterfall goes a +1 tile."
+    assert plain(R.describe_event(e, "de")) == ("A schiebt den Fluss: Der Stapel ist leer, also kommt keine Tafel "
+                                                 "hinein; über den Wasserfall stürzt eine Tafel mit +1.")
+
+
+def test_ww_2_1_the_river_shows_each_tile_by_its_kind_not_its_id():
+    s = new(2)
+    en = plain(R.render_view(s.view(0), "en"))
+    de = plain(R.render_view(s.view(0), "de"))
+    assert "Crossing 1 · slot 1 · start tile (red arrow)" in en
+    assert "Crossing 2 · slot 2 · +1 tile" in en
+    assert "Überquerung 1 · Position 1 · Starttafel (roter Pfeil)" in de
+    assert "Überquerung 2 · Position 2 · Tafel mit +1" in de
+    assert not TILE_ID.search(en) and not TILE_ID.search(de)
+
+
+def test_a_whole_game_shows_no_tile_id_and_no_seat_passing_the_marker_to_itself():
+    """Every screen and log line of a seeded game of four, in both languages."""
+    game = load("wildwasser", players=4)
+    rng = random.Random(11)
+    s = game.new_game(rng=random.Random(11))
+    texts = []
+    while not s.is_terminal():
+        seat = s.to_move()[0]
+        s.apply(rng.choice(list(s.legal_actions(seat))), seat)
+        for lang in ("en", "de"):
+            texts.append(plain(R.render_view(s.view(seat), lang)))
+            texts.append(plain(R.describe_last(s.view(seat), lang)))
+    seen = "\n".join(texts)
+    assert "pushes the river" in seen and "start marker" in seen  # the position this test needs
+    assert not TILE_ID.search(seen)
+    assert not re.search(r"\b([A-F]) gives the start marker to \1\b", seen)
+    assert not re.search(r"\b([A-F]) gibt den Startmarker an \1\b", seen)

@@ -1,0 +1,137 @@
+"""Wildwasser's table says what its symbols mean, in English and German.
+
+A playtest found: the seat chips showed ⚑ and ✓ that nothing explained, and the board's
+fields ⚀ ▤ ⇶ ⚑ neither; the log told a start marker left where it lay as "goes to A" (A
+had it), a meerkat's cards taken back (WW-3.2) and the last round (WW-5.2) as "A acts.",
+a push (WW-4.4) without the animals it washed back, a roll that did nothing (WW-3.3) and
+the game's end (WW-5.1/5.2) without why; the buttons of a revealed card said "Move" and
+"Take the action", not how far or which action (WW-3.2)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .browser_support import CHROMIUM, SIZES, Server, browser, cut_chip_parts, open_page  # noqa: F401
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+WORDS = {
+    "en-US": {"⚑": "holds the start marker", "✓": "has picked a card",
+              "legend": "⚑ start marker · ✓ card picked", "field15": "Field 15: start marker, put it on any team card"},
+    "de-DE": {"⚑": "hat den Startmarker", "✓": "hat eine Karte gewählt",
+              "legend": "⚑ Startmarker · ✓ Karte gewählt",
+              "field15": "Feld 15: Startmarker, lege ihn auf eine beliebige Teamkarte"},
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("ww_chips")
+    srv = Server(f"sqlite:///{tmp / 'ww_chips.sqlite3'}", log_path=str(tmp / "server.log")).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.fixture(scope="module")
+def table(server):
+    """Three humans; seat 1 has picked its card (its chip shows ✓), seat 0 holds the marker."""
+    t = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
+                                    "seats": [{"kind": "human"}] * 3})
+    token = t["seats"][1]["token"]
+    mine = server.get(f"/api/tables/{t['id']}", token)
+    server.post(f"/api/tables/{t['id']}/moves", {"action": "pick zebra", "n": mine["n"]}, token)
+    return t
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(browser, server, table, locale, size):
+    words = WORDS[locale]
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
+    page.wait_for_selector("#seats [data-seat='1'] .ww-symbol")
+    symbols = page.eval_on_selector_all("#seats .seat-chip", """chips => chips.map(c =>
+        [...c.querySelectorAll('.ww-symbol')].map(s => [s.textContent, s.getAttribute('aria-label'), s.title, s.getAttribute('role')]))""")
+    assert symbols[0] == [["⚑", words["⚑"], words["⚑"], "img"]], symbols
+    assert symbols[1] == [["✓", words["✓"], words["✓"], "img"]], symbols
+    assert symbols[2] == [], symbols
+    # the legend stands on the board, seen whole beside the chips, at a size one can read
+    legend = page.evaluate("""() => {
+        const el = [...document.querySelectorAll('#board .ww-legend')][0];
+        const b = el.getBoundingClientRect(), svg = el.ownerSVGElement.getBoundingClientRect();
+        return { text: el.textContent, inside: b.left >= svg.left - 1 && b.right <= svg.right + 1 && b.top >= svg.top - 1,
+                 height: b.height, inView: b.bottom <= innerHeight && b.right <= innerWidth };
+      }""")
+    assert legend["text"] == words["legend"] and legend["inside"] and legend["inView"], legend
+    assert legend["height"] >= 9, legend  # px: no smaller than the chips' own words on a phone, about
+    # the fields' icons say what they do when pointed at
+    titles = page.eval_on_selector_all("#board svg title", "ts => ts.map(t => t.textContent)")
+    assert words["field15"] in titles
+    assert cut_chip_parts(page) == []
+    assert errors == []
+    ctx.close()
+
+
+LOG = [
+    {"i": 1, "event": "round", "seat": None, "round": 3, "start_marker": 0},
+    {"i": 2, "event": "marker", "seat": 0, "to": 0, "before": 0},
+    {"i": 3, "event": "marker", "seat": 1, "to": 0, "before": 0},
+    {"i": 4, "event": "marker", "seat": 1, "to": 1, "before": 0},
+    {"i": 5, "event": "marker", "seat": 1, "to": 2, "before": 1},
+    {"i": 6, "event": "cards", "seat": 2},
+    {"i": 7, "event": "last_round", "seat": None},
+    {"i": 8, "event": "push", "seat": 2, "tile": None, "waterfall": "T05", "washed": [[0, "rhino"]]},
+    {"i": 9, "event": "nothing", "seat": 1, "why": "cheetah"},
+    {"i": 10, "event": "end", "seat": None, "why": "tiles"},
+]
+
+
+def log_lines(page, view: dict) -> list[str]:
+    return page.evaluate("""async (view) => {
+        const game = (await import('/static/games/wildwasser.js')).default;
+        return game.logLines(view);
+      }""", view)
+
+
+@pytest.mark.parametrize("locale, want", [
+    ("en-US", ["Round 3 begins.", "{0} keeps the start marker.", "{1} leaves the start marker with {0}.",
+               "{1} takes the start marker from {0}.", "{1} gives the start marker to {2}.",
+               "{2} takes all revealed cards back.", "The stack is empty: this is the last round.",
+               "{2} pushes the river.", "{0}'s rhino is washed back to the team card.",
+               "Nothing happens for {1} (cheetah has already finished).", "The game ends: the log tiles have run out."]),
+    ("de-DE", ["Runde 3 beginnt.", "{0} behält den Startmarker.", "{1} lässt den Startmarker bei {0}.",
+               "{1} nimmt sich den Startmarker von {0}.", "{1} gibt den Startmarker an {2}.",
+               "{2} nimmt alle aufgedeckten Karten zurück auf die Hand.",
+               "Der Stapel ist leer: dies ist die letzte Runde.",
+               "{2} schiebt den Fluss.", "{0}: Nashorn muss zurück auf die Teamkarte.",
+               "Für {1} passiert nichts (Gepard ist schon im Ziel).",
+               "Das Spiel endet: die Baumstammtafeln sind ausgegangen."])])
+def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(browser, server, table, locale, want):
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
+    names = page.evaluate("async () => { const { seatLabel } = await import('/static/i18n.js'); return [0, 1, 2].map(seatLabel); }")
+    assert log_lines(page, {"log": LOG}) == [w.format(*names) for w in want]
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("locale, want", [
+    ("en-US", {"move": "Move the rhino 3 fields", "rhino": "Roll the die", "zebra": "Push the river",
+               "meerkat": "Take your revealed cards back"}),
+    ("de-DE", {"move": "Nashorn 3 Felder ziehen", "rhino": "Würfeln", "zebra": "Den Fluss schieben",
+               "meerkat": "Aufgedeckte Karten zurücknehmen"})])
+def test_ww_3_2_a_cards_buttons_say_how_far_it_moves_and_which_action_it_takes(browser, server, table, locale, want):
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
+    got = page.evaluate("""async () => {
+        const game = (await import('/static/games/wildwasser.js')).default;
+        const view = (card) => ({ card, speeds: { cheetah: 5, zebra: 4, rhino: 3, meerkat: 2, turtle: 1 } });
+        return { move: game.label("move", view("rhino")), rhino: game.label("action", view("rhino")),
+                 zebra: game.label("action", view("zebra")), meerkat: game.label("action", view("meerkat")) };
+      }""")
+    assert got == want
+    assert errors == []
+    ctx.close()
