@@ -115,7 +115,7 @@ def test_duplicate_seating_plays_whole_deal_groups_and_says_so(tmp_path):
     assert res.exit_code == 0, res.output
     assert "--games 7 rounded up to 9" in res.output
     text = (out / "report.md").read_text()
-    assert text.startswith("# Balance study: wasserloch\n\n9 games played")
+    assert text.startswith("# Balance study: Wasserloch\n\n9 games played")  # the title, not the code name
     assert "--games 7 was rounded up to 9" in text and "The deal group, not the game, is the unit" in text
 
 

@@ -10,6 +10,10 @@ its Holm-adjusted p-value is at most α *and* its effect reaches the practical s
 the designer set (`min_effect`: percentage points for shares, the winning margin's
 share of the winning score among them; that fraction of the baseline for counts and lengths).
 
+A game that divides a quantity among named parts of itself (`Measures.splits`: Wildwasser's
+points among its species) has each part's share tested against a fair 1/k exactly as a
+seat's win rate is, in the same family.
+
 The unit of every interval and test is the independent one (lab/clustered.py): the game —
 bots that share a game are compared within it, and a bot's seats in one game count once —
 or, under duplicate seating, the deal group.
@@ -25,14 +29,14 @@ from ..core.registry import load
 from ..core.stats import ANY, NONNEGATIVE, Estimate, Test, holm
 from .clustered import (Share, paired_difference, parts_ci, parts_difference, ratio_parts, share,
                         share_difference, share_test, unit_name, units_of)
-from .measures import Measure, measures_for
+from .measures import Measure, Split, measures_for
 from .study import Study, StudyResult
 
 ALPHA = 0.05
 MIN_EFFECT = 0.03
 CLOSE = 0.10  # a close game: the winner's margin is at most 10 % of the winning score (and at least 1 point)
 
-SECTIONS = ("seats", "bots", "decisiveness", "length", "measures")
+SECTIONS = ("seats", "bots", "parts", "decisiveness", "length", "measures")  # parts: a split's parts
 
 
 @dataclass
@@ -51,6 +55,7 @@ class Line:
     hidden: str = ""             # why the line is not compared ("always 0", "fixed by the rules …")
     p_adjusted: float = float("nan")
     flagged: bool = False
+    figure: str = ""             # the plot that shows it, where its section does not say (a split's)
 
     def practical(self, min_effect: float = MIN_EFFECT) -> bool:
         """Is the effect large enough to act on: `min_effect` in percentage points for shares,
@@ -74,6 +79,25 @@ class Line:
         if self.pct or self.base is None or not self.base.n or self.base.value == 0:
             return float("nan")
         return self.diff.value / abs(self.base.value)
+
+
+@dataclass
+class SplitSummary:
+    """One split of a condition (`Measures.splits`): each part's share of the total, pooled over the
+    games, and its mean amount per game."""
+
+    split: Split
+    shares: list[Estimate]
+    amounts: list[Estimate]
+    fair: float                         # 1 / the number of parts
+
+    def what(self, i: int) -> str:
+        """The line of part i: "the cheetah's share of the points"."""
+        return f"the {self.split.parts[i]}'s {self.split.label}"
+
+    @property
+    def figure(self) -> str:
+        return f"{self.split.name}_share.png"
 
 
 @dataclass
@@ -101,6 +125,7 @@ class ConditionSummary:
     bot_vs_first: dict[str, Estimate] = field(default_factory=dict)  # win rate minus the first bot's
     lines: list[Line] = field(default_factory=list)                  # seats and bots against fair shares
     group: int = 1                      # games per deal group (duplicate seating): the independent unit
+    splits: list[SplitSummary] = field(default_factory=list)         # the game's splits (`Measures.splits`)
 
     @property
     def unit_ids(self) -> list[int]:
@@ -242,7 +267,32 @@ def summarise(rows: list[dict], label: str, game_name: str, bots: list[str], opt
                                       fair, math.sqrt(fair * (1 - fair))))
         for b, (d, test) in versus.items():
             summary.lines.append(Line("bots", f"bot `{b}` against `{ref}`", bot_win[ref], bot_win[b], d, True, test))
+    for sp in own.splits:
+        summary.splits.append(_split_summary(summary, own, sp, units))
     return summary
+
+
+def _split_summary(summary: ConditionSummary, own, sp: Split, units: list[int]) -> SplitSummary:
+    """Each part's share of the split's total, pooled over the games (Σ its amounts / Σ the totals),
+    with the seats' interval and test against a fair 1/k: the share machinery with the games' totals as
+    denominators and the game (deal group) as the unit, so a game's parts, which sum to its total,
+    count as one game."""
+    amounts = [own.split_amounts(sp, r["measures"]) for r in summary.rows]
+    totals = [math.fsum(a) for a in amounts]
+    k = len(sp.parts)
+    fair = 1.0 / k
+    bounds = NONNEGATIVE if all(x >= 0 for a in amounts for x in a) else ANY
+    shares = [share([a[i] for a in amounts], totals, units=units) for i in range(k)]
+    out = SplitSummary(sp, [x.est for x in shares],
+                       [parts_ci(ratio_parts([a[i] for a in amounts], None, units), bounds) for i in range(k)], fair)
+    name = f"score test against {100 * fair:.1f} % ({unit_name(summary.group)} as units)"
+    for i, x in enumerate(shares):
+        line = Line("parts", out.what(i), None, x.est, _against(x.est, fair), True, share_test(x, fair, name),
+                    fair, math.sqrt(fair * (1 - fair)), figure=out.figure)
+        if not math.fsum(totals):
+            line.hidden = f"no {sp.amount} in any game"
+        summary.lines.append(line)
+    return out
 
 
 @dataclass

@@ -11,13 +11,18 @@ A game offers its measures as the `measures` plug-in of its manifest
 (`games/<game>/measures.py`); `measures_class(game).describe` lists how the report
 summarises each column:
 `mean` (per-game mean, t interval), `share` (a yes/no per game, Wilson) or
-`ratio` (numerator and denominator columns pooled over games, Wilson).
+`ratio` (numerator and denominator columns pooled over games, Wilson), each with a
+readable label and a description of what it counts (the report prints both, so a
+column's code name never stands alone).  A game may also declare `splits`: one
+quantity of every game divided among named parts of the game (Wildwasser: the points
+among its five species), whose shares the report tests against a fair 1/k as it
+tests the seats' win rates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Mapping
 
 from ..core.protocol import Game, State
 from ..core.registry import manifest
@@ -33,6 +38,22 @@ class Measure:
     label: str          # what a designer reads
     denominator: str = ""  # ratio only: the denominator column
     bounds: tuple[float, float] = NONNEGATIVE  # the values a game (or a ratio) can take
+    description: str = ""  # what it counts, in a sentence a designer reads (with the rule's clause)
+
+
+@dataclass(frozen=True)
+class Split:
+    """One quantity of every game divided among named parts of the game, such as Wildwasser's
+    points among its species (every player races one animal of each, WW-1, so a species is
+    neither a seat nor a choice, and its advantage is its share of the points).  The report
+    tests each part's share, pooled over the games, against a fair 1/k (k parts), with the
+    seats' interval and test and in the same Holm family."""
+
+    name: str                 # the parts' noun, for headings and sentences: "species"
+    label: str                # what a part's share is of: "share of the points"
+    parts: tuple[str, ...]    # the parts, in the report's order
+    amount: str               # a part's amount in a game, with its unit: "points"
+    description: str = ""     # how the amounts are counted (a sentence for the report)
 
 
 class Measures:
@@ -42,9 +63,16 @@ class Measures:
     units = ""  # "rounds" / "hands": the length unit this game reports besides actions
     units_fixed = False  # True when the options fix the length in units (no headline figure)
     describe: tuple[Measure, ...] = ()
+    splits: tuple[Split, ...] = ()
 
     def __init__(self, game: Game):
         self.game = game
+
+    def split_amounts(self, split: Split, measures: Mapping[str, float]) -> list[float]:
+        """Each part's amount (in `split.parts` order) in one finished game, from that game's
+        measures (a results row's `measures`): derived from the columns, so a study's rows
+        hold everything its report needs."""
+        raise NotImplementedError(f"{type(self).__name__} declares no split {split.name!r}")
 
     def step(self, state: State, action: Any, seat: int) -> None:
         """Called after each applied action when `per_step` is set."""

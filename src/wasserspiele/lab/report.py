@@ -15,14 +15,31 @@ from typing import Any
 
 from ..core.errors import BadOption
 from ..core.records import write_record
+from ..core.registry import manifest
 from ..core.stats import Estimate
-from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, _is_share,
-                       analyse, raise_flags)
+from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, SplitSummary,
+                       _is_share, analyse, raise_flags)
 from .kernels import kernel_note
 from .measures import measures_class
 from .study import StudyResult, replay_game, seating_note
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
+
+
+def game_title(name: str) -> str:
+    """The game's title as its designer names it ("Seven Waters") for a report's title and headings;
+    the code name (`seven_waters`) stays where a command is quoted."""
+    return manifest(name).title.get("en", name)
+
+
+def _poss(noun: str) -> str:
+    """'species' → "species'", 'seat' → "seat's"."""
+    return noun + ("'" if noun.endswith("s") else "'s")
+
+
+def _described(text: str, m) -> str:
+    """A column's meaning, with what its measure counts where the measure says."""
+    return f"{text}: {m.description}" if m.description else text
 
 
 # ----------------------------------------------------------------------------- results.csv
@@ -74,13 +91,13 @@ def csv_columns(result: StudyResult) -> list[list[str]]:
         units = units or own.units
         for m in own.describe:
             if m.kind == "ratio" and m.denominator:
-                labels.setdefault(m.name, f"the numerator of “{m.label}” in this game (the report divides its "
-                                          f"total over the games by m_{m.denominator}'s)")
+                labels.setdefault(m.name, _described(f"the numerator of “{m.label}” in this game (the report "
+                                                     f"divides its total over the games by m_{m.denominator}'s)", m))
                 labels.setdefault(m.denominator, f"the denominator of “{m.label}” in this game")
             elif m.kind == "share":
-                labels.setdefault(m.name, f"1 or 0: one game's “{m.label}”")
+                labels.setdefault(m.name, _described(f"1 or 0: one game's “{m.label}”", m))
             else:
-                labels.setdefault(m.name, f"this game's value of “{m.label}”")
+                labels.setdefault(m.name, _described(f"this game's value of “{m.label}”", m))
     players = max([r["players"] for r in result.rows], default=0)
     last = players - 1
     rows = [["condition", "the condition's label: the player count and the compared option values"],
@@ -238,6 +255,10 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     figures.append(("seat_win_rate.png", "Win rate by seat (by team where partners play together) with 95 % Wilson "
                     "intervals; the dashed line is a fair share; the bots rotate over the seats.", fig))
 
+    # 1b. the game's splits (Wildwasser: each species' share of the points) against a fair share
+    for j, first in enumerate(summaries[0].splits):
+        figures.append(_split_figure(plt, summaries, j, first))
+
     # 2. outcomes: scores and length, one panel each, one above the other
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(WIDTH, 7))
     _hist_panel(a1, summaries, lambda s: [x for r in s.rows for x in r["scores"]], "final score, points",
@@ -306,6 +327,27 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     return figures
 
 
+def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSummary) -> tuple[str, str, Any]:
+    """Each part's share of a split per condition, with its interval and the fair share (dashed)."""
+    split, parts = first.split, first.split.parts
+    fig, ax = plt.subplots(figsize=(WIDTH, 4.2))
+    width = 0.8 / len(summaries)
+    for k, s in enumerate(summaries):
+        shares = s.splits[j].shares
+        ax.bar([i + k * width for i in range(len(parts))], [100 * e.value for e in shares], width,
+               label=s.label if len(summaries) > 1 else split.label,
+               yerr=list(zip(*[_err(e, 100) for e in shares])), capsize=4,
+               error_kw={"ecolor": "0.2", "elinewidth": 1.2})
+    ax.axhline(100 * first.fair, color="k", lw=1.5, ls="--", label="fair share")
+    ax.set_xticks([i + (len(summaries) - 1) * width / 2 for i in range(len(parts))], list(parts))
+    ax.set_xlabel(split.name)
+    ax.set_ylabel(f"{split.label}, % (whiskers: 95 % CI)")
+    ax.set_title(f"{split.name.capitalize()}: {split.label}")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(summaries) + 1), frameon=False)
+    return (first.figure, f"Each {_poss(split.name)} {split.label} over all the games, with 95 % Wilson intervals "
+                          f"(the game as the unit); the dashed line is a fair share, one in {len(parts)}.", fig)
+
+
 def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
                min_effect: float = MIN_EFFECT) -> list[tuple[str, str, bytes]]:
     """(file name, caption, PNG) of every plot (`plot_figures`), the caption in each PNG's metadata."""
@@ -358,7 +400,7 @@ def finding_text(where: str, x: Line) -> str:
                 f"{x.base.fmt(pct=x.pct)} to {x.this.fmt(pct=x.pct)} ({change})")
     else:
         head = f"{x.what.capitalize()} ({where}): {_diff(x.diff, x.pct)}"
-    figure = FIGURE_OF.get(x.section, "variants.png" if x.base is not None else "seat_win_rate.png")
+    figure = x.figure or FIGURE_OF.get(x.section, "variants.png" if x.base is not None else "seat_win_rate.png")
     return f"{head}; {x.test.name}, Holm-adjusted p {_p(x.p_adjusted)} [figure](plots/{figure})."
 
 
@@ -476,6 +518,32 @@ def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
     return text
 
 
+def split_answer(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_EFFECT) -> str:
+    """Does any part of a split (Wildwasser: a species) take more or less than a fair share, in plain
+    words: flagged, within the practical size, or not settled."""
+    whats = {sp.what(i): part for i, part in enumerate(sp.split.parts)}
+    lines = [x for x in s.lines if x.section == "parts" and x.what in whats and not x.hidden]
+    name, label, fair = sp.split.name, sp.split.label, 100 * sp.fair
+    if not lines:
+        return f"**{name.capitalize()}**{_where(s.label)}: nothing to test."
+    flagged = [x for x in lines if x.flagged]
+    if flagged:
+        return " ".join(f"**The {whats[x.what]} takes {'more' if x.diff.value > 0 else 'less'} than a fair {label}**"
+                        f"{_where(s.label)}: {_pct(x.this)} against a fair {fair:.1f} % ({_diff(x.diff, True)}; "
+                        f"flagged)." for x in flagged)
+    if all(verdict(x, min_effect) == SMALL for x in lines):
+        far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
+        return (f"**No {name} takes {100 * min_effect:g} pp more or less than a fair {label}**{_where(s.label)}: "
+                f"every {_poss(name)} 95 % interval lies within {100 * far:.1f} pp of a fair {fair:.1f} % "
+                f"({s.n} games).")
+    widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
+    but = (f"but {s.n} games cannot rule out an edge of {100 * min_effect:g} pp" if min_effect > 0
+           else "but with no practical size (`--min-effect 0`) any edge counts")
+    return (f"**{name.capitalize()}: not settled**{_where(s.label)}: no {name} is flagged, {but}: the "
+            f"{whats[widest.what]} takes {_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from "
+            f"{100 * widest.diff.low:+.1f} to {100 * widest.diff.high:+.1f} pp.")
+
+
 def _change_text(x: Line, min_effect: float) -> str:
     rel = x.relative()
     change = _diff(x.diff, x.pct) + ("" if math.isnan(rel) else f", {_rel(rel)}")
@@ -535,6 +603,7 @@ def answers(summaries: list[ConditionSummary], comparisons: list[Comparison],
     asked), then each condition's seats, then the bots; each with its interval and verdict."""
     out = [comparison_answer(c, min_effect) for c in comparisons]
     out += [seat_answer(s, min_effect) for s in summaries]
+    out += [split_answer(s, sp, min_effect) for s in summaries for sp in s.splits]
     for s in summaries:
         out += bot_answers(s, min_effect)
     for s in summaries:
@@ -546,13 +615,15 @@ def answers(summaries: list[ConditionSummary], comparisons: list[Comparison],
     return out
 
 
-def reading_guide(study, tests: int, alpha: float, min_effect: float) -> str:
+def reading_guide(study, tests: int, alpha: float, min_effect: float, splits: list[SplitSummary] = ()) -> str:
     """The terms every table and sentence uses, for a reader who is not a statistician."""
+    parts = "".join(f" A {_poss(sp.split.name)} fair {sp.split.label} is one in {len(sp.split.parts)} "
+                    f"({100 * sp.fair:.1f} %)." for sp in splits)
     dup = (" Under duplicate seating every rotation of the line-up plays the same deal, so a deal's luck "
            "falls on every bot alike; the deal group, not the game, is then the unit of every interval."
            if study.seating.name == "duplicate" else "")
     return (f"How to read this: a **win rate** is the share of the games a seat (team, bot) wins, a win shared "
-            f"by k winners counting 1/k for each; a **fair share** is one over the number of seats (teams). "
+            f"by k winners counting 1/k for each; a **fair share** is one over the number of seats (teams).{parts} "
             f"Seats are numbered from 0, as in results.csv and the records: seat 0 is the seat the game begins "
             f"with (its first player, or first dealer, unless the option `first_player` or `first_dealer` moves "
             f"it), seat 1 the next. **pp** are percentage points; "
@@ -629,7 +700,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     flags = raise_flags(summaries, comparisons, alpha, min_effect)
     tests = sum(1 for s in summaries for x in s.lines if not x.hidden) + sum(
         1 for c in comparisons for x in c.lines if not x.hidden)
-    b: list[tuple] = [("h1", f"Balance study: {study.game}")]
+    title = game_title(study.game)
+    b: list[tuple] = [("h1", f"Balance study: {title}")]
     setup = (f"{played_text(result)}; master seed {study.seed}; "
              f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "
              f"and bot effects separate). Fixed options: "
@@ -646,7 +718,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     # the seats and the bots), each with its interval and whether it is flagged, small or not settled
     b.append(("h2", "At a glance"))
     b.append(("ul", answers(summaries, comparisons, min_effect)))
-    b.append(("p", reading_guide(study, tests, alpha, min_effect)))
+    b.append(("p", reading_guide(study, tests, alpha, min_effect, summaries[0].splits if summaries else [])))
     b.append(("h2", "Findings"))
     shown = [finding_text(w, x) for w, x in flags[:5]]
     if shown:
@@ -672,6 +744,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                     tested[k].test.name if k in tested else "", _p(tested[k].p_adjusted) if k in tested else "",
                     verdict_cell(tested[k], min_effect) if k in tested else ""]
                    for t, w in enumerate(s.team_win)]))
+        for sp in s.splits:
+            b += split_blocks(s, sp, min_effect)
         if len(s.bot_win) > 1:
             b.append(("h3", "Bots and strategy traits"))
             b.append(("table", ["what", "value", "effect", "test", "Holm p", "verdict"],
@@ -688,9 +762,12 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("table", ["what", "value"], rows))
         shown_m = [(m, e) for m, e in s.measures if e.n and not (e.value == 0 and e.high - e.low == 0)]
         if shown_m:
-            b.append(("h3", f"{study.game} measures"))
-            b.append(("table", ["measure", "value"],
-                      [[m.label, e.fmt(pct=_is_share(m))] for m, e in shown_m]))
+            b.append(("h3", f"{title} measures"))
+            if any(m.description for m, _ in shown_m):
+                b.append(("table", ["measure", "value", "what it counts"],
+                          [[m.label, e.fmt(pct=_is_share(m)), m.description or "–"] for m, e in shown_m]))
+            else:
+                b.append(("table", ["measure", "value"], [[m.label, e.fmt(pct=_is_share(m))] for m, e in shown_m]))
             if len(shown_m) < len(s.measures):
                 b.append(("p", "Always 0 here, so left out: " + ", ".join(
                     m.label for m, e in s.measures if (m, e) not in shown_m) + "."))
@@ -741,6 +818,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "interval is a Wilson interval for (1 + difference) / 2 at the effective sample size, its test that "
         "interval's score test (“paired score test”) — with two bots splitting each game 1 : 0 "
         "exactly the Wilson interval and score test of one bot's share of the games.",
+        *[split_method(sp) for sp in (summaries[0].splits if summaries else [])],
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
         "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
         "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
@@ -767,6 +845,35 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "The full table is `results.csv` (one row per game).",
     ]))
     return b
+
+
+def split_method(sp: SplitSummary) -> str:
+    """The Method's bullet on a split's statistic."""
+    name, amount = sp.split.name, sp.split.amount
+    return (f"{_poss(name).capitalize()} {sp.split.label}: Σ of a {_poss(name)} {amount} over the games / Σ of all "
+            f"{amount}, with the seats' Wilson interval and score test against a fair {100 * sp.fair:.1f} % at the "
+            f"effective sample size, the game as the unit (a game's {amount} split among the {name} count once, as "
+            f"its win credit split among the seats does; the deal group under duplicate seating), in the same Holm "
+            f"family.")
+
+
+def split_blocks(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_EFFECT) -> list[tuple]:
+    """A condition's table of a split (Wildwasser: the species' shares of the points), as its seats' table."""
+    split = sp.split
+    tested = {x.what: x for x in s.lines if x.section == "parts"}
+    rows = []
+    for i, part in enumerate(split.parts):
+        x = tested.get(sp.what(i))
+        live = x is not None and not x.hidden
+        rows.append([part, _pct(sp.shares[i]), sp.amounts[i].fmt(),
+                     _diff(x.diff, True) if live else "–", x.test.name if live else "",
+                     _p(x.p_adjusted) if live else "", verdict_cell(x, min_effect) if live else ""])
+    out: list[tuple] = [("h3", f"{split.name.capitalize()}: {split.label}"),
+                        ("table", [split.name, split.label, f"{split.amount} per game", "against a fair share", "test",
+                                   "Holm p", "verdict"], rows)]
+    if split.description:
+        out.append(("p", split.description[:1].upper() + split.description[1:] + "."))
+    return out
 
 
 def render_md(bl: list[tuple]) -> str:

@@ -15,6 +15,18 @@ _RANK_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
 _CATEGORIES = ("slides", "river", "pool", "theme", "hand", "discards")
 # SW-5.2: cards left in hand and discards cost points; the others earn them
 _POINTS_BOUNDS = {c: (-math.inf, 0.0) if c in ("hand", "discards") else NONNEGATIVE for c in _CATEGORIES}
+# SW-5.2's categories as a designer reads them: (label, what it counts)
+_CATEGORY_TEXT = {
+    "slides": ("points per player from slides", "2 points per card in the player's slides (SW-5.2)"),
+    "river": ("points per player from the lazy river", "1 point per card in the player's lazy river (SW-5.2)"),
+    "pool": ("points per player from the wave-pool bonus",
+             "5 points for the strictly larger wave pool, 0 for the smaller or an equal one (SW-5.2)"),
+    "theme": ("points per player from the theme suit",
+              "1 point per card of the player's theme suit in their park, the theme card included (SW-5.2)"),
+    "hand": ("points per player for cards left in hand (≤ 0)",
+             "−1 point per card left in hand at the end (SW-5.2)"),
+    "discards": ("points per player for discarded cards (≤ 0)", "−2 points per card on the discard pile (SW-5.2)"),
+}
 
 
 def _card_value(card: str) -> int | None:
@@ -42,13 +54,20 @@ class SevenWatersMeasures(Measures):
 
     per_step = True
     describe = (
-        Measure("slides", "mean", "slides built per game (both players)"),
-        Measure("limit_reached", "share", "games in which the slide limit was reached"),
-        Measure("limit_bites", "share", "games in which the limit stopped a slide the mover could build"),
-        Measure("eight_slides", "share", "games with 8 slides (impossible under the limit)"),
-    ) + tuple(Measure(f"pts_{c}", "mean", f"points per player from {c}", bounds=_POINTS_BOUNDS[c])
-              for c in _CATEGORIES) + (
-        Measure("score_mismatch", "share", "games where the category sum differs from the score (a check)"),
+        Measure("slides", "mean", "slides built per game (both players)",
+                description="slides completed by both players together (SW-4.3a)"),
+        Measure("limit_reached", "share", "games in which the slide limit was reached",
+                description="1 when both players together built as many slides as `slide_limit` allows (SW-4.4)"),
+        Measure("limit_bites", "share", "games in which the limit stopped a slide the mover could build",
+                description="1 when, after the limit was reached, a player to move held cards summing exactly to "
+                            "one of their open lines (SW-4.3a): a slide the limit (SW-4.4) forbade"),
+        Measure("eight_slides", "share", "games with 8 slides (impossible under the limit)",
+                description="1 when both players together built 8 slides (only without the limit, SW-4.4)"),
+    ) + tuple(Measure(f"pts_{c}", "mean", _CATEGORY_TEXT[c][0], bounds=_POINTS_BOUNDS[c],
+                      description=_CATEGORY_TEXT[c][1]) for c in _CATEGORIES) + (
+        Measure("score_mismatch", "share", "games where the category sum differs from the score (a check)",
+                description="1 when the six point categories do not add up to a player's score (always 0 unless "
+                            "the scoring and this measure disagree)"),
     )
 
     def __init__(self, game: Game):

@@ -15,13 +15,21 @@ class WasserlochMeasures(Measures):
     units = "rounds"
     units_fixed = True  # the `rounds` option
     describe = (
-        Measure("drive_offs", "mean", "drive-offs per game"),
-        Measure("loot", "ratio", "loot per drive-off (cards)", "drive_offs"),
-        Measure("ace_eights", "mean", "aces taking the 8s, per game"),
-        Measure("ace_eights_any", "share", "games in which 3+ aces took the 8s at least once"),
-        Measure("ace_eight_loot", "ratio", "loot per ace→8 drive-off", "ace_eights"),
-        Measure("ace_eights", "ratio", "share of drive-offs that are aces taking the 8s", "drive_offs"),
-        Measure("big_drive_offs", "ratio", "share of drive-offs taking 5+ cards", "drive_offs"),
+        Measure("drive_offs", "mean", "drive-offs per game",
+                description="plays that drove off a place and took its cards as loot (WL-4.2)"),
+        Measure("loot", "ratio", "loot per drive-off (cards)", "drive_offs",
+                description="cards taken as loot, one point each (WL-5.3), over the drive-offs"),
+        Measure("ace_eights", "mean", "aces taking the 8s, per game",
+                description="drive-offs of the 8s by three or more aces, the one way the 8s are driven off "
+                            "(WL-4.3)"),
+        Measure("ace_eights_any", "share", "games in which 3+ aces took the 8s at least once",
+                description="1 when aces drove off the 8s at least once in the game (WL-4.3)"),
+        Measure("ace_eight_loot", "ratio", "loot per drive-off of the 8s by aces (cards)", "ace_eights",
+                description="cards of the 8s taken by aces (WL-4.3), over those drive-offs"),
+        Measure("ace_eights", "ratio", "share of drive-offs that are aces taking the 8s", "drive_offs",
+                description="drive-offs of the 8s by aces (WL-4.3) among all drive-offs"),
+        Measure("big_drive_offs", "ratio", "share of drive-offs taking 5+ cards", "drive_offs",
+                description="drive-offs whose loot was 5 cards or more, among all drive-offs (WL-4.2)"),
     )
 
     def __init__(self, game: Game):

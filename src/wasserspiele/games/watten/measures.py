@@ -13,13 +13,22 @@ class WattenMeasures(Measures):
 
     units = "hands"
     describe = (
-        Measure("units", "mean", "hands per game"),
-        Measure("caller_wins", "ratio", "hands won by the caller's team", "hands"),
-        Measure("raised", "ratio", "hands played for more than the base value", "hands"),
-        Measure("conceded", "ratio", "hands ended by a concede", "hands"),
-        Measure("caught", "ratio", "hands lost to a caught signal", "hands"),
-        Measure("points", "ratio", "points per hand", "hands"),
-        Measure("caller_team_wins_game", "share", "games won by the team that called the first hand"),
+        Measure("units", "mean", "hands per game",
+                description="hands (deals) played until a team reached the target (WA-1.4)"),
+        Measure("caller_wins", "ratio", "hands won by the caller's team", "hands",
+                description="hands won by the team of the player who named trump (WA-1.3), over the hands"),
+        Measure("raised", "ratio", "hands played for more than the base value", "hands",
+                description="hands that scored more than the base value `hand_value`: a raise was accepted "
+                            "(WA-6), over the hands"),
+        Measure("conceded", "ratio", "hands ended by a concede", "hands",
+                description="hands that ended when a team conceded a raise (WA-6), over the hands"),
+        Measure("caught", "ratio", "hands lost to a caught signal", "hands",
+                description="hands a team lost at once because one of its signals was caught (WA-5.1), over the "
+                            "hands"),
+        Measure("points", "ratio", "points per hand", "hands",
+                description="the points the hand's winners scored, over the hands"),
+        Measure("caller_team_wins_game", "share", "games won by the team that called the first hand",
+                description="1 when the team whose player named trump in the first hand (WA-1.3) won the game"),
     )
 
     def finish(self, state: State) -> dict[str, float]:
