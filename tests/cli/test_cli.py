@@ -293,7 +293,7 @@ def test_replay_of_an_unfinished_record_resumes_position(run, tmp_path):
     path.write_text(json.dumps({"format": "wasserspiele-record/1", "game": "wildwasser", "players": 2, "seed": 1}))
     assert "am Zug: Spieler A, Spieler B" in " ".join(run("replay", str(path), "--lang", "de").output.split())
     path.write_text("{}")
-    assert run("replay", str(path), "--lang", "de").output.startswith("Fehler: game: missing")
+    assert run("replay", str(path), "--lang", "de").output.startswith("Fehler: game: fehlt")
 
 
 def test_replay_illegal_action_exits_1_naming_index_action_seat_and_reason(run, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..core.errors import BadOption
+from ..core.messages import Reason
 from ..core.protocol import Game
 from .base import Bot
 from .registry import make_bot, unavailable
@@ -43,7 +44,7 @@ def level_settings(level: str, game: Game) -> tuple[str, dict]:
     level's kind with the manifest's budgets applied."""
     key = level.strip().lower()
     if key not in LEVELS:
-        raise BadOption(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
+        raise BadOption(Reason("bot.unknown_level", level=level, levels=", ".join(LEVELS)))
     kind, kwargs = LEVELS[key]
     search = game.manifest.search
     own = search.level_bots.get(key)

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
+import typing
 from importlib import import_module
 from typing import Callable
 
-from ..core.errors import BadOption
+from ..core.errors import BadOption, as_written
 from ..core.manifest import PluginMissing
+from ..core.messages import Reason
 from ..core.protocol import Game
 from .base import Blundering, Bot
 from .random_bot import RandomBot
@@ -18,8 +21,7 @@ def _heuristic(game: Game, seed: int | None, **kwargs) -> Bot:
     try:
         cls = game.manifest.plugin("heuristic")
     except PluginMissing:
-        raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game.name} yet "
-                        f"(use random or ismcts)") from None
+        raise BadOption(Reason("bot.no_heuristic", game=game.name)) from None
     return cls(seed=seed, **kwargs)
 
 
@@ -36,21 +38,23 @@ def _learned(game: Game, seed: int | None, **kwargs) -> Bot:
 def _python(game: Game, seed: int | None, factory: str = "", **kwargs) -> Bot:
     """An outside policy: `factory(game, seed)` from `package.module:factory` returns a
     bot (anything with `choose(decision)`; it is handed views only, like every bot)."""
+    # what was typed is quoted by the catalogue (`quote`), in the reader's language
+    spec = f"python:{factory}"
     module_name, colon, attr = factory.rpartition(":")
     if not colon or not module_name or not attr:
-        raise BadOption(f"bot 'python': {factory!r} is not package.module:factory")
+        raise BadOption(Reason("bot.python_not_factory", factory=factory))
     if kwargs:
-        raise BadOption(f"bot 'python:{factory}': takes no settings (got {', '.join(kwargs)})")
+        raise BadOption(Reason("bot.python_no_settings", spec=spec, names=", ".join(kwargs)))
     try:
         module = import_module(module_name)
-    except ImportError as exc:
-        raise BadOption(f"bot 'python:{factory}': cannot import {module_name} ({exc})") from None
+    except ImportError as exc:  # Python's own words say why (as a file's cannot_read does)
+        raise BadOption(Reason("bot.python_import", spec=spec, module=module_name, error=str(exc))) from None
     make = getattr(module, attr, None)
     if not callable(make):
-        raise BadOption(f"bot 'python:{factory}': {module_name} has no callable {attr!r}")
+        raise BadOption(Reason("bot.python_not_callable", spec=spec, module=module_name, attr=attr))
     bot = make(game, seed)
-    if not callable(getattr(bot, "choose", None)):
-        raise BadOption(f"bot 'python:{factory}': the factory returned {bot!r}, which has no choose(decision)")
+    if not callable(getattr(bot, "choose", None)):  # the object as Python shows it: it is code, not typed text
+        raise BadOption(Reason("bot.python_no_choose", spec=spec, bot=repr(bot)))
     return bot
 
 
@@ -118,14 +122,60 @@ def bot_settings(kind: str, game: Game) -> tuple[str, ...] | None:
 def check_settings(kind: str, game: Game, settings) -> None:
     """Refuse a setting the bot of `kind` does not take, naming the ones it does: a
     misspelt setting must never be passed on to fail as a TypeError (or, for a bot that
-    takes none, be ignored)."""
+    takes none, be ignored).  A value of the wrong kind for what the constructor declares
+    (`iterations=abc`, `belief=maybe`) is refused here too, quoting it as the reader's
+    language quotes (the bot's own check would show it as Python writes it)."""
     known = bot_settings(kind, game)
     if known is None:
         return
     unknown = [k for k in settings if k not in known and k not in COMMON_SETTINGS]
     if unknown:
         takes = ", ".join((*known, *COMMON_SETTINGS))
-        raise BadOption(f"the {kind} bot has no setting {unknown[0]!r} (its settings: {takes})")
+        raise BadOption(Reason("bot.unknown_setting", kind=kind, name=unknown[0], settings=takes))
+    declared = _declared_types(_bot_class(kind, game))
+    for name, value in settings.items():
+        wants = declared.get(name)
+        if not wants:
+            continue  # declared as something no spec spells: the constructor checks it
+        number = int in wants or float in wants
+        if isinstance(value, str) and str not in wants:
+            if number:
+                raise setting_not_number("bot.setting_not_number", value, kind=kind, name=name)
+            raise BadOption(Reason("bot.text_setting_not_bool", kind=kind, name=name, value=value))
+        if isinstance(value, bool) and bool not in wants and number:
+            raise setting_not_number("bot.setting_not_number", value, kind=kind, name=name)
+
+
+def setting_not_number(code: str, value, **params) -> BadOption:
+    """The refusal `code` of a value that should be a number: text (as typed) is the
+    code's `_text_` twin, whose template quotes it in the reader's language; anything
+    else as JSON writes it (`true`, not Python's True)."""
+    if isinstance(value, str):
+        return BadOption(Reason(code.replace(".", ".text_", 1), value=value, **params))
+    return BadOption(Reason(code, value=as_written(value), **params))
+
+
+@functools.cache
+def _declared_types(cls: type | None) -> dict[str, tuple[type, ...]]:
+    """The plain types (int, float, bool, str) each constructor argument of `cls` is
+    declared to take ({} for an argument declared otherwise, or a class without hints)."""
+    if cls is None:
+        return {}
+    try:
+        hints = typing.get_type_hints(cls.__init__)
+    except Exception:  # an annotation that cannot be resolved: the constructor checks alone
+        return {}
+    out = {}
+    for name, hint in hints.items():
+        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
+        plain = tuple(t for t in options if t in (int, float, bool, str))
+        if plain and all(t in plain or t is type(None) for t in options):
+            # an int is a float's value too (`seconds=1`); a bool is no number (`iterations=true`)
+            out[name] = plain + ((int,) if float in plain and int not in plain else ())
+    return out
+
+
+_UnionType = type(int | None)
 
 
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
@@ -133,15 +183,14 @@ def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     kind = kind.strip().lower()
     factory = BOT_KINDS.get(kind)
     if factory is None:
-        raise BadOption(f"unknown bot {kind!r} (bots: {', '.join(BOT_KINDS)})")
+        raise BadOption(Reason("bot.unknown", kind=kind, bots=", ".join(BOT_KINDS)))
     check_settings(kind, game, kwargs)
     blunder = kwargs.pop("blunder", 0)
     if isinstance(blunder, bool) or not isinstance(blunder, (int, float)) or not 0 <= blunder <= 1:
-        raise BadOption(f"blunder={blunder!r}: the share of moves played at random must be a number "
-                        f"from 0 to 1")
+        raise setting_not_number("bot.blunder", blunder)
     bot = factory(game, seed, **kwargs)
     if not blunder:
         return bot
     if not isinstance(getattr(bot, "rng", None), random.Random):
-        raise BadOption(f"blunder={blunder!r}: the {kind} bot has no generator of its own to draw its slips from")
+        raise BadOption(Reason("bot.blunder_no_rng", value=as_written(blunder), kind=kind))
     return Blundering(bot, blunder)

@@ -34,11 +34,12 @@ from typing import Any
 
 from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
+from ..core.messages import Reason, reason_of
 from ..core.registry import manifest
 from ..core.protocol import Game
 from .base import Bot
 from .levels import LEVELS, level_settings
-from .registry import COMMON_SETTINGS, bot_kinds, make_bot
+from .registry import COMMON_SETTINGS, bot_kinds, make_bot, setting_not_number
 
 
 @dataclass(frozen=True)
@@ -90,6 +91,8 @@ class BotSpec:
 
 
 def _fmt(v: Any) -> str:
+    if isinstance(v, bool):  # as typed and read back (`belief=true`), not Python's True
+        return "true" if v else "false"
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return str(v)
@@ -113,8 +116,7 @@ def heuristic_traits(game_name: str) -> type | None:
     try:
         module = manifest(game_name).plugin_module("heuristic")
     except PluginMissing:
-        raise BadOption(f"bot 'heuristic': there is no heuristic bot for {game_name} yet "
-                        f"(use random{' or ismcts' if 'ismcts' in bot_kinds() else ''})") from None
+        raise BadOption(Reason("bot.no_heuristic", game=game_name)) from None
     traits = getattr(module, "Traits", None)
     return traits if dataclasses.is_dataclass(traits) else None
 
@@ -126,10 +128,11 @@ def trait_names(game_name: str) -> list[str]:
 
 
 def parse_bot_spec(text: str) -> BotSpec:
-    """Parse one spec (syntax only; `check_spec` validates it against a game)."""
+    """Parse one spec (syntax only; `check_spec` validates it against a game).  A refusal
+    names the spec as typed, quoted by the catalogue in the reader's language."""
     raw = text.strip()
     if not raw:
-        raise BadOption("bot spec: empty")
+        raise BadOption(Reason("bot.spec_empty"))
     if raw.lower().endswith(".npz") and "=" not in raw:  # a bare checkpoint of the learned bot
         return BotSpec("learned", (("weights", raw),))
     if raw.lower().startswith("python:"):  # an outside policy: python:package.module:factory
@@ -137,22 +140,22 @@ def parse_bot_spec(text: str) -> BotSpec:
     kind, sep, rest = raw.partition(":")
     kind = kind.strip().lower()
     if not kind:
-        raise BadOption(f"bot spec {raw!r}: missing the bot kind before ':'")
+        raise BadOption(Reason("bot.spec_no_kind", spec=raw))
     level = None
     if kind in LEVELS and kind not in bot_kinds():
         level, kind = kind, LEVELS[kind][0]
     params: list[tuple[str, Any]] = []
     if sep:
         if not rest.strip():
-            raise BadOption(f"bot spec {raw!r}: nothing after ':' (expected NAME=VALUE,...)")
+            raise BadOption(Reason("bot.spec_nothing_after", spec=raw))
         seen = set()
         for part in rest.split(","):
             name, eq, value = part.partition("=")
             name = name.strip()
             if not eq or not name or not value.strip():
-                raise BadOption(f"bot spec {raw!r}: {part.strip()!r} is not NAME=VALUE")
+                raise BadOption(Reason("bot.spec_not_name_value", spec=raw, part=part.strip()))
             if name in seen:
-                raise BadOption(f"bot spec {raw!r}: {name!r} given twice")
+                raise BadOption(Reason("bot.spec_twice", spec=raw, name=name))
             seen.add(name)
             params.append((name, _value(value)))
     return BotSpec(kind, tuple(params), level)
@@ -175,27 +178,38 @@ def split_spec_texts(values: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def check_spec(spec: BotSpec, game: Game) -> None:
-    """Raise BadOption naming the spec if it cannot make a bot for `game`."""
+    """Raise BadOption naming the spec if it cannot make a bot for `game`: the code
+    `bot.spec` (or `bot.spec_level`, saying which bot a level is for the game) around the
+    bot's own refusal, which the catalogue says in the same language."""
     if spec.kind not in bot_kinds():
-        raise BadOption(f"bot spec {spec.text!r}: unknown bot {spec.kind!r} "
-                        f"(bots: {', '.join(bot_kinds())}; levels: {', '.join(LEVELS)})")
+        raise BadOption(Reason("bot.spec", spec=spec.text, problem=Reason(
+            "bot.unknown_or_level", kind=spec.kind, bots=", ".join(bot_kinds()), levels=", ".join(LEVELS))))
     kind = spec.kind_for(game)
-    if kind == "heuristic":
-        traits = heuristic_traits(game.name)  # raises if the game has no heuristic bot
-        trait_params = [(name, value) for name, value in spec.params if name not in COMMON_SETTINGS]
-        if trait_params:
-            if traits is None:
-                raise BadOption(f"bot spec {spec.text!r}: the {game.name} heuristic bot has no "
-                                f"switchable traits (it takes only {', '.join(COMMON_SETTINGS)})")
-            names = [f.name for f in dataclasses.fields(traits)]
-            for name, value in trait_params:
-                if name not in names:
-                    raise BadOption(f"bot spec {spec.text!r}: unknown trait {name!r} "
-                                    f"(traits of the {game.name} heuristic: {', '.join(names)})")
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise BadOption(f"bot spec {spec.text!r}: trait {name} needs a number, not {value!r}")
-    here = f" ({spec.level} is the {kind} bot for {game.name})" if kind != spec.kind else ""
+    traits = heuristic_traits(game.name) if kind == "heuristic" else None  # raises if the game has none
     try:
+        if kind == "heuristic":
+            _check_traits(spec, game, traits)
         spec.make(game, 0)
     except (BadOption, TypeError, ValueError, ImportError) as exc:
-        raise BadOption(f"bot spec {spec.text!r}{here}: {exc}") from None
+        # a bot's own check may still word its refusal in English (code `text`)
+        problem = getattr(exc, "reason", None) or reason_of(str(exc))
+        if kind != spec.kind:
+            raise BadOption(Reason("bot.spec_level", spec=spec.text, level=spec.level, kind=kind, game=game.name,
+                                   problem=problem)) from None
+        raise BadOption(Reason("bot.spec", spec=spec.text, problem=problem)) from None
+
+
+def _check_traits(spec: BotSpec, game: Game, traits: type | None) -> None:
+    """Refuse a PARAM of a heuristic spec that is no trait of the game's heuristic, or a
+    trait whose value is no number."""
+    trait_params = [(name, value) for name, value in spec.params if name not in COMMON_SETTINGS]
+    if not trait_params:
+        return
+    if traits is None:
+        raise BadOption(Reason("bot.no_traits", game=game.name, settings=", ".join(COMMON_SETTINGS)))
+    names = [f.name for f in dataclasses.fields(traits)]
+    for name, value in trait_params:
+        if name not in names:
+            raise BadOption(Reason("bot.unknown_trait", name=name, game=game.name, traits=", ".join(names)))
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise setting_not_number("bot.trait_not_number", value, name=name)

@@ -13,7 +13,8 @@ Templates are `str.format` strings.  A format spec that starts with a letter nam
 `{suit:watten.suit}` prints the entry `watten.suit.H` for `suit="H"`; a list prints
 each item as a term, joined as a list of the language ("8C, 9C and JC"); a spec that
 starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card`
-(a card name in the language's letters), `letter` (seat 2 → C).
+(a card name in the language's letters), `letter` (seat 2 → C).  A parameter that is
+itself a `Reason` (the refusal a wrapping refusal names) renders in the same language.
 """
 
 from __future__ import annotations
@@ -161,6 +162,10 @@ class _Formatter(string.Formatter):
         self.cat = cat
 
     def format_field(self, value: Any, spec: str) -> str:
+        if isinstance(value, Reason):
+            # a refusal inside another (`bot spec 'x': <why>`, `game: <why>`) is said in
+            # the same language, not in the English a Reason is as a str
+            value = value.render(self.cat.lang)
         if spec and (spec[0].isalpha() or spec[0] == "*"):
             return terms(value, spec, self.cat.lang)
         return super().format_field(value, spec)

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
+from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame, as_written
 from .messages import Reason
 from .protocol import Game, State
 from .registry import load
@@ -49,9 +49,11 @@ def make_record(state: State) -> dict[str, Any]:
 
 
 def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
-    """Check a record document's shape; return its game and the document.  Raises BadRecord."""
+    """Check a record document's shape; return its game and the document.  Raises BadRecord,
+    whose Reason names the field as the document spells it and says what is wrong in the
+    reader's language (a text the document holds quoted by the catalogue's `quote`)."""
     if not isinstance(doc, Mapping):
-        raise BadRecord("record: must be a JSON object")
+        raise BadRecord(Reason("record.not_object"))
     shape = validate(RecordDocument, dict(doc), BadRecord)
     name = shape.game
     options = dict(shape.options)
@@ -60,25 +62,30 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
         cls = game_class(name)
         if "players" in doc:
             if shape.players is None:
-                raise BadRecord("players: must be the number of players, not null")
+                raise BadRecord(Reason("record.players_null"))
             if "players" in options and options["players"] != shape.players:
-                raise BadRecord(f"options.players: {options['players']!r} disagrees with players: {shape.players}")
+                given = options["players"]
+                if isinstance(given, str):
+                    raise BadRecord(Reason("record.text_players_disagree", options=given, players=shape.players))
+                raise BadRecord(Reason("record.players_disagree", options=as_written(given), players=shape.players))
             if cls.fixed_players is not None:
                 if shape.players != cls.fixed_players:
-                    raise BadRecord(f"players: {name} is for exactly {cls.fixed_players} players, not {shape.players}")
+                    raise BadRecord(Reason("record.fixed_players", game=name, n=cls.fixed_players,
+                                           given=shape.players))
             else:
                 options["players"] = shape.players
         game = load(name, **options)
-    except UnknownGame as exc:
-        raise BadRecord(f"game: {exc}") from None
+    except UnknownGame as exc:  # the registry's reason, said in the same language
+        raise BadRecord(Reason("record.field", field="game", problem=exc.reason)) from None
     except BadOption as exc:
-        raise BadRecord(f"options: {exc}") from None
+        raise BadRecord(Reason("record.field", field="options", problem=exc.reason)) from None
     rv = doc.get("rules_version", game.rules_version)
-    if rv != game.rules_version:
-        shown = "null" if rv is None else repr(rv)  # as the document spells it
-        raise BadRecord(f"rules_version: {shown} is not supported (this is {game.rules_version!r})")
+    if rv != game.rules_version:  # the schema lets only a string or null through
+        if rv is None:
+            raise BadRecord(Reason("record.rules_version_null", version=game.rules_version))
+        raise BadRecord(Reason("record.rules_version", given=rv, version=game.rules_version))
     if (shape.setup is None) == (shape.seed is None):
-        raise BadRecord("setup: give exactly one of setup or seed")
+        raise BadRecord(Reason("record.setup_or_seed"))
     if shape.setup is not None:
         game.validate_setup(doc["setup"])
     # null stands for a field not given: the callers then find only the one that deals

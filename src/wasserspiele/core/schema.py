@@ -1,12 +1,17 @@
 """Validation by schema (pydantic): a document's shape — fields, types, ranges — is
 declared once as a model, and every error names the field it is about in the
-project's style, `crossings[1].fields: must be a list`."""
+project's style, `crossings[1].fields: must be a list`: a Reason (`schema.*`) that the
+catalogue words in the reader's language around the field's path."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
+
+from .errors import as_written
+from .messages import Reason
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -29,41 +34,55 @@ def field_path(loc: tuple[Any, ...]) -> str:
     return out
 
 
-_PHRASES = {
-    "missing": "missing",
-    "extra_forbidden": "unknown field",
-    "int_type": "must be an integer",
-    "int_from_float": "must be an integer",
-    "float_type": "must be a number",
-    "string_type": "must be a string",
-    "bool_type": "must be true or false",
-    "list_type": "must be a list",
-    "tuple_type": "must be a list",
-    "dict_type": "must be an object",
-    "model_type": "must be an object",
-    "model_attributes_type": "must be an object",
+# pydantic's error kinds → the catalogue's codes (`schema.*`), which word them in the
+# reader's language; the field path stays as the document spells it (data, not words)
+_CODES = {
+    "missing": "schema.missing",
+    "extra_forbidden": "schema.unknown_field",
+    "int_type": "schema.not_integer",
+    "int_from_float": "schema.not_integer",
+    "float_type": "schema.not_number",
+    "string_type": "schema.not_string",
+    "bool_type": "schema.not_bool",
+    "list_type": "schema.not_list",
+    "tuple_type": "schema.not_list",
+    "dict_type": "schema.not_object",
+    "model_type": "schema.not_object",
+    "model_attributes_type": "schema.not_object",
 }
+_BOUNDS = {"greater_than_equal": "schema.at_least", "greater_than": "schema.more_than",
+           "less_than_equal": "schema.at_most", "less_than": "schema.less_than"}
 
 
-def describe(error: dict[str, Any]) -> str:
-    """One pydantic error as `field: what is wrong`."""
+def describe(error: dict[str, Any], prefix: str = "") -> Reason:
+    """One pydantic error as `field: what is wrong` (a Reason: English as a str, any
+    language rendered).  A value the document holds is quoted by the catalogue's `quote`
+    when it is text, else written as JSON writes it."""
     kind, ctx = error["type"], error.get("ctx") or {}
-    where = field_path(error["loc"]) or "document"
-    if kind in _PHRASES:
-        what = _PHRASES[kind]
-    elif kind in ("greater_than_equal", "greater_than", "less_than_equal", "less_than"):
-        bound = {"greater_than_equal": "at least", "greater_than": "more than",
-                 "less_than_equal": "at most", "less_than": "less than"}[kind]
+    path = field_path(error["loc"])
+    where: Any = prefix + path if path else Reason("schema.document", prefix=prefix)
+    if kind in _CODES:
+        return Reason(_CODES[kind], field=where)
+    if kind in _BOUNDS:
         limit = next(iter(ctx.values()), "?")
-        what = f"{error['input']!r} is out of range ({bound} {limit})"
-    elif kind in ("too_short", "too_long"):
-        what = f"must have {'at least' if kind == 'too_short' else 'at most'} " \
-               f"{ctx.get('min_length', ctx.get('max_length'))} entries"
-    elif kind == "literal_error":
-        what = f"{error['input']!r} is not one of {ctx.get('expected')}"
-    else:
-        what = error["msg"]
-    return f"{where}: {what}"
+        return Reason(_BOUNDS[kind], field=where, value=as_written(error["input"]), limit=as_written(limit))
+    if kind in ("too_short", "too_long"):
+        n = ctx.get("min_length", ctx.get("max_length"))
+        return Reason(f"schema.{kind}", field=where, n=n)
+    if kind == "literal_error":
+        expected = ", ".join(_literals(str(ctx.get("expected", ""))))
+        value = error["input"]
+        if isinstance(value, str):
+            return Reason("schema.text_not_literal", field=where, value=value, expected=expected)
+        return Reason("schema.not_literal", field=where, value=as_written(value), expected=expected)
+    return Reason("schema.other", field=where, problem=error["msg"])  # pydantic's own words
+
+
+def _literals(expected: str) -> list[str]:
+    """The values pydantic lists as `'a', 'b' or 'c'`, as they are (listed unquoted,
+    as an option's choices are); its text as it is if it is not such a list."""
+    found = re.findall(r"'((?:[^'\\]|\\.)*)'", expected)
+    return found or [expected]
 
 
 def validate(model: type[M], data: Any, error: type[Exception], prefix: str = "") -> M:
@@ -71,4 +90,4 @@ def validate(model: type[M], data: Any, error: type[Exception], prefix: str = ""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise error(prefix + describe(exc.errors()[0])) from None
+        raise error(describe(exc.errors()[0], prefix)) from None
