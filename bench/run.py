@@ -334,7 +334,7 @@ def vector_steps(envs=None):
     import numpy as np
     if envs is None:
         from wasserspiele.games.wasserloch.vector import WasserlochVectorEnv
-        envs = WasserlochVectorEnv(1024, players=3, seed=0)
+        envs = WasserlochVectorEnv(1024, players=3, seed=0, rounds=1)
     rng = np.random.default_rng(0)
     _obs, info = envs.reset()
     state = {"mask": info["action_mask"]}

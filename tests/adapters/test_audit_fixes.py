@@ -93,8 +93,7 @@ def test_make_vec_gives_the_kernel_env_and_the_standard_modes_still_work():
 
 @pytest.mark.parametrize("name", FOUR)
 def test_make_vec_makes_every_games_kernel_env(name):
-    options = {"rounds": 1} if name == "wasserloch" else FAST[name]
-    envs = gymnasium.make_vec(IDS[name], num_envs=2, **options)
+    envs = gymnasium.make_vec(IDS[name], num_envs=2, **FAST[name])
     assert envs.unwrapped.__class__.__module__ == f"wasserspiele.games.{name}.vector"
     list(_masked_steps(envs, 20))
 
@@ -102,8 +101,8 @@ def test_make_vec_makes_every_games_kernel_env(name):
 def test_make_vec_refuses_what_the_kernel_cannot_play_pointing_at_sync():
     with pytest.raises(ValueError, match="vectorization_mode=\"sync\""):
         gymnasium.make_vec(IDS["watten"], num_envs=2, opponents="ismcts")
-    with pytest.raises(ValueError, match="vectorization_mode=\"sync\""):
-        gymnasium.make_vec(IDS["wasserloch"], num_envs=2, rounds=3)
+    with pytest.raises(ValueError, match="vectorization_mode=\"sync\""):  # (rounds=3 is played now)
+        gymnasium.make_vec(IDS["wasserloch"], num_envs=2, rounds=3, opponents="heuristic")
     with pytest.raises(ValueError, match="vectorization_mode=\"sync\""):
         gymnasium.make_vec(IDS["watten"], num_envs=2, illegal_action="raise")
 

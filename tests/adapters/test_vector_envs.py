@@ -85,9 +85,9 @@ def test_numpy_integers_are_accepted_as_counts_and_seats():
 
 
 def _game_of(name):
-    """The game a table of ENVS[name] plays (the Wasserloch kernel plays one round)."""
+    """The game a table of ENVS[name] plays (the game's defaults but the players)."""
     import wasserspiele
-    return wasserspiele.load(name, **({"players": 2, "rounds": 1} if name == "wasserloch" else
+    return wasserspiele.load(name, **({"players": 2} if name == "wasserloch" else
                                       {"players": 3} if name == "wildwasser" else {}))
 
 

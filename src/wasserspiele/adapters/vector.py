@@ -19,14 +19,17 @@ count too, so a table runs at least as long as a single-table game before it is 
 
 `gymnasium.make_vec("wasserspiele/<Game>-v0", num_envs, **kwargs)` gives the game's
 kernel VectorEnv (`make_vector_env`, each registration's `vector_entry_point`) with the
-single-table env's argument names; what the kernel cannot play (bot kinds other than
-its policies, Wasserloch beyond one round, `illegal_action="raise"`, rendering) is
-refused, naming `vectorization_mode="sync"`, which runs the single-table envs.
+single-table env's argument names and, for every game option not given, the game's
+default (`game_defaults`), so that the defaults mean the same game as `gymnasium.make`'s;
+what the kernel cannot play (bot kinds other than its policies, `illegal_action="raise"`,
+rendering) is refused, naming `vectorization_mode="sync"`, which runs the single-table
+envs.
 """
 
 from __future__ import annotations
 
 import hashlib
+import inspect
 import numbers
 import random
 from importlib import import_module
@@ -163,8 +166,14 @@ class KernelVectorEnv(VectorEnv):
         obs, masks = self._observe()
         if truncated.any():
             self.needs_reset |= truncated  # the kernels deal these anew on the next step
-            masks[truncated] = 0  # the episode is over: nothing is legal any more
-            self._masks[truncated] = 0
+        # the episode is over: nothing is legal any more, as in the single-table envs.  The
+        # kernels' encoders say so of a finished game; an illegal index leaves the table's
+        # position, and its plays, as they were.  (Rare: a boolean index on every step's
+        # finished tables cost a 1,024-table Wasserloch step 7 %.)
+        ended = illegal | truncated
+        if ended.any():
+            masks[ended] = 0
+            self._masks[ended] = 0
         info = {"action_mask": masks}
         if illegal.any():
             info["illegal_action"] = illegal
@@ -193,16 +202,27 @@ def kernel_env_class(game: str) -> type[KernelVectorEnv]:
     return found[0]
 
 
+def game_defaults(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) -> dict[str, Any]:
+    """The game's default of every option the kernel env names as a parameter and the
+    caller did not give: `gymnasium.make` plays the game's defaults, so `make_vec` must
+    too, even where the kernel env's own default differs (WasserlochVectorEnv plays one
+    round unless told otherwise; the game's default match is 3 rounds, WL-5.5)."""
+    params = inspect.signature(cls.__init__).parameters
+    named = {name for name, p in params.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
+    return {o.name: o.default for o in manifest(game).options if o.name in named and o.name not in given}
+
+
 def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
                     illegal_action: str = "lose", render_mode: str | None = None,
                     opponent_options: dict | None = None, options: dict[str, Any] | None = None,
                     **kwargs: Any) -> KernelVectorEnv:
     """`gymnasium.make_vec`'s vector entry point: the game's kernel VectorEnv, taking the
     single-table env's arguments (`seat`, `opponents`, `illegal_reward`, `options` and
-    game options, and the kernel's `seed`).  Opponents are named by the kernel's policies
-    (`random` everywhere; Watten's and Wasserloch's `greedy`, Seven Waters' `heuristic`
-    rollout policy), not by bot specs.  Anything the kernel would play differently from
-    `gymnasium.make` with the same arguments is refused rather than changed."""
+    game options, the game's defaults for those not given, and the kernel's `seed`).
+    Opponents are named by the kernel's policies (`random` everywhere; Watten's and
+    Wasserloch's `greedy`, Seven Waters' `heuristic` rollout policy), not by bot specs.
+    Anything the kernel would play differently from `gymnasium.make` with the same
+    arguments is refused rather than changed."""
     cls = kernel_env_class(game)
 
     def refuse(what: str) -> ValueError:
@@ -218,8 +238,9 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
         raise refuse("opponent_options")
     if not isinstance(opponents, str):
         raise refuse(f"opponents={opponents!r} (one policy name for every other seat)")
+    given = {**(options or {}), **kwargs}
     try:
-        return cls(num_envs, seat=seat, opponents=opponents, **{**(options or {}), **kwargs})
+        return cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
     except TypeError as exc:  # an option the kernel does not take
         raise refuse(str(exc)) from None
     except KernelCannot as exc:

@@ -33,7 +33,7 @@ def _engine_state(envs: WasserlochVectorEnv, e: int, game):
 def test_observations_masks_and_rewards_equal_the_codec_and_engine(players, seat, opponents, chase):
     game = load("wasserloch", players=players, rounds=1, chase=chase)
     codec = codec_for(game)
-    envs = WasserlochVectorEnv(32, players=players, seat=seat, opponents=opponents, chase=chase)
+    envs = WasserlochVectorEnv(32, players=players, seat=seat, opponents=opponents, chase=chase, rounds=1)
     obs, info = envs.reset(seed=3)
     rng = np.random.default_rng(0)
     ended = 0

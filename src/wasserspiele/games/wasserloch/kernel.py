@@ -358,15 +358,34 @@ def winners(loot_row) -> list[int]:
 
 
 # -- many tables at once, one seat played from outside (vector.py) -----------------
-# Row e of each array is table e: decks (E, 64), pos (E,), hands (E, 8·players),
-# sizes, loot (E, players), hole, gone (E, 8), current (E,), over (E,) and the tables'
-# generator states xs (E,).  Every table is a one-round game (WL-7.1) started by seat 0.
+# Row e of each array is table e: decks (E, 64) the round's deck, pos (E,), hands
+# (E, 8·players), sizes, loot (E, players) this round's loot, banked (E, players) the
+# loot of the match's earlier rounds, hole, gone (E, 8), rnd (E,) the round being played
+# (0-based; the last one once the match is over), start (E,) its start player, current
+# (E,), over (E,) the match is over (from `table_advance` to `table_rounds`: the round),
+# and the tables' generator states xs (E,).  Every
+# table plays a match of `rounds` rounds (WL-5.5; 1 is the variant WL-7.1) whose first
+# round `first` starts; these are the tables' arrays in the order the functions take them.
+@kernel
+def table_deal(e, r, players, first, decks, pos, hands, sizes, hole, gone, loot, rnd, start, current, xs):
+    """WL-3.2, WL-5.5: round r of table e: the waterhole cleared, all 64 cards shuffled
+    and dealt from the round's start player, who is one seat on per round and moves first
+    (WL-3.3); the round's loot starts at 0 (the caller banks the earlier rounds')."""
+    xs[e] = deal(decks[e], xs[e])
+    s0 = (first + r) % players
+    pos[e] = start_round(decks[e], players, s0, hands[e], sizes[e], hole[e], gone[e])
+    loot[e, :] = 0
+    rnd[e] = r
+    start[e] = s0
+    current[e] = s0
+
+
 @kernel
 def table_advance(e, agent, code, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
                   over, xs, quiet, trial, none):
     """Table e plays on - `code` by the seat to move first when it is >= 0 - until it is
-    `agent`'s turn or the round is over (the other seats by their policies).  `none`:
-    `unused()`."""
+    `agent`'s turn or the round is over (`over[e]`; the other seats by their policies).
+    The caller goes on with `table_rounds`.  `none`: `unused()`."""
     if over[e]:
         return
     pos[e], current[e], over[e], xs[e], _t = turns(agent, code, players, adjacent, policies, decks[e], pos[e],
@@ -375,25 +394,49 @@ def table_advance(e, agent, code, players, adjacent, policies, decks, pos, hands
 
 
 @kernel
-def table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                over, xs, quiet, trial):
-    """Deal table e anew and play the other seats up to `agent`'s first turn."""
-    xs[e] = deal(decks[e], xs[e])
-    pos[e] = start_round(decks[e], players, 0, hands[e], sizes[e], hole[e], gone[e])
-    loot[e, :] = 0
-    current[e] = 0
-    over[e] = False
-    table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                  over, xs, quiet, trial, unused())
+def table_rounds(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot,
+                 banked, rnd, start, current, over, xs, quiet, trial, none):
+    """WL-5.2, WL-5.5: the round of table e has ended (the turn that emptied a hand).
+    Unless it was the match's last, its loot is banked, the next round is dealt at once
+    (as the engine's `end_round` does) and played up to `agent`'s turn, and so on;
+    afterwards `over[e]` says whether the match is over.  The callers call it only when
+    a round has ended: a loop in `table_advance`, or a call there, cost every turn of
+    every table (a step of 1,024 tables 30 % more), by the reference counting of the
+    arrays it passes on."""
+    while over[e] and rnd[e] + 1 < rounds:
+        for s in range(players):  # WL-5.5: points add up over the rounds
+            banked[e, s] += loot[e, s]
+        table_deal(e, rnd[e] + 1, players, first, decks, pos, hands, sizes, hole, gone, loot, rnd, start, current,
+                   xs)
+        over[e] = False
+        table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                      over, xs, quiet, trial, none)
 
 
 @kernel
-def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                over, xs, needs_reset, rewards, terminated, illegal, illegal_reward):
-    """One agent action per table (next-step autoreset: a table whose round ended on the
-    previous step is dealt anew and its action ignored).  The reward at the end is the
-    agent's zero-sum return (WL-5.4: a k-way shared win is 1/k, minus the mean 1/players);
-    an action that is not a legal play ends the episode with `illegal_reward`."""
+def table_reset(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot,
+                banked, rnd, start, current, over, xs, quiet, trial):
+    """Deal table e a new match and play the other seats up to `agent`'s first turn."""
+    banked[e, :] = 0
+    over[e] = False
+    table_deal(e, 0, players, first, decks, pos, hands, sizes, hole, gone, loot, rnd, start, current, xs)
+    none = unused()
+    table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
+                  over, xs, quiet, trial, none)
+    if over[e] and rnd[e] + 1 < rounds:  # a round ended before the agent's first turn
+        table_rounds(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
+                     loot, banked, rnd, start, current, over, xs, quiet, trial, none)
+
+
+@kernel
+def tables_step(actions, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
+                loot, banked, rnd, start, current, over, xs, needs_reset, rewards, terminated, illegal,
+                illegal_reward):
+    """One agent action per table (next-step autoreset: a table whose match ended on the
+    previous step is dealt anew and its action ignored).  The reward at the match's end is
+    the agent's zero-sum return (WL-5.3, WL-5.5: the points of all rounds; WL-5.4: a k-way
+    shared win is 1/k, minus the mean 1/players); an action that is not a legal play ends
+    the episode with `illegal_reward`."""
     quiet = np.zeros(8, np.int64)
     trial = np.zeros(8, np.int64)
     none = unused()
@@ -403,8 +446,8 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
         illegal[e] = False
         if needs_reset[e]:
             needs_reset[e] = False
-            table_reset(e, agent, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
-                        over, xs, quiet, trial)
+            table_reset(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
+                        loot, banked, rnd, start, current, over, xs, quiet, trial)
             continue
         a = actions[e]
         if a < 0 or a >= 64 or hands[e, 8 * agent + a // 8] < a % 8 + 1:
@@ -413,38 +456,43 @@ def tables_step(actions, agent, players, adjacent, policies, decks, pos, hands, 
             continue
         table_advance(e, agent, a, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
                       over, xs, quiet, trial, none)
-        if over[e]:
+        if over[e] and rnd[e] + 1 < rounds:  # the round ended, the match goes on
+            table_rounds(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
+                         loot, banked, rnd, start, current, over, xs, quiet, trial, none)
+        if over[e]:  # WL-5.5: the match is complete
             best, tied = 0, 0
             for s in range(players):
-                if loot[e, s] > best:
-                    best, tied = loot[e, s], 1
-                elif loot[e, s] == best:
+                total = banked[e, s] + loot[e, s]
+                if total > best:
+                    best, tied = total, 1
+                elif total == best:
                     tied += 1
-            won = 1.0 / tied if loot[e, agent] == best else 0.0
+            won = 1.0 / tied if banked[e, agent] + loot[e, agent] == best else 0.0
             rewards[e] = won - 1.0 / players
             terminated[e] = needs_reset[e] = True
 
 
 @kernel
-def tables_encode(agent, players, adjacent, pos, hands, sizes, hole, gone, loot, current, over, obs, masks):
+def tables_encode(agent, players, rounds, adjacent, pos, hands, sizes, hole, gone, loot, banked, rnd, start, current,
+                  over, obs, masks):
     """The agent's observation and legal-action mask per table, in the layout of
-    games/wasserloch/codec.py (docs/encodings.md) for a one-round game."""
+    games/wasserloch/codec.py (docs/encodings.md)."""
     for e in range(obs.shape[0]):
         row = obs[e]
         row[:] = 0.0
         row[agent] = 1.0                                   # seat
         row[4 + players - 2] = 1.0                         # players
         row[7 + (4 if over[e] else current[e])] = 1.0      # to_move (4: nobody)
-        # 12: round 0 of 1 is 0; 13-16: start player seat 0
-        row[13] = 1.0
+        row[12] = rnd[e] / rounds                          # round (0-based) / rounds
+        row[13 + start[e]] = 1.0                           # start player of this round
         for v in range(8):
             row[17 + v] = hole[e, v] / 8
             row[25 + v] = hands[e, 8 * agent + v] / 5
             row[38 + v] = gone[e, v] / 8
         for s in range(players):
             row[33 + s] = sizes[e, s] / 5
-            row[46 + s] = loot[e, s] / 30
-            row[50 + s] = loot[e, s] / 100
+            row[46 + s] = loot[e, s] / 30                  # this round's loot
+            row[50 + s] = (banked[e, s] + loot[e, s]) / 100  # the match's score (WL-5.5)
         row[37] = (64 - pos[e]) / 64
         row[54] = 1.0 if adjacent else 0.0
         row[55] = 1.0 if over[e] else 0.0
