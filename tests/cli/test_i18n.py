@@ -272,7 +272,8 @@ def test_seven_waters_reports_your_own_take():
     take = next(a for a in state.legal_actions(0) if str(a).startswith("take"))
     state.apply(take, 0)
     text = renderer("seven_waters").describe_own(state.view(0), "de")
-    assert text.startswith("Platz 0 nahm ") and str(take).split()[1] in text
+    # SW-4: one's own move is told to one, in the second person
+    assert text.startswith("Du hast ") and text.endswith(" genommen") and str(take).split()[-1] in text, (text, take)
 
 
 def test_wasserloch_tells_the_play_that_ended_the_round_before_the_new_round():

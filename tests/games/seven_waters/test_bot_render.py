@@ -81,3 +81,54 @@ def test_describe_last_tells_what_the_opponent_did():
     assert "2♠ 4♠" in R.describe_event(s.view(1)["log"][-1], "de")
     s.apply("theme 6H")
     assert "legte ein geheimes Motto aus" in R.describe_last(s.view(1), "de")
+
+
+def test_sw_4_the_player_s_own_moves_are_told_to_them_in_the_second_person():
+    """The terminal narrates a player's own take, slide, build, discard and theme as
+    "You …" / "Du hast …" (as Wasserloch does); the opponent reads them as "Seat 0 …"."""
+    s = new_state(pyramid={"7-1": "QS", "7-2": "JD"}, lines=(DEFAULT_LINES, None),
+                  hands=(["KD", "AC", "6H"], ["2S", "4S", "5S"]))
+    s.apply("slide 2 KD AC")
+    assert R.describe_own(s.view(0), "en") == "You built the slide of your line 2: K♦ A♣ (your extra action follows)"
+    assert R.describe_own(s.view(0), "de") == \
+        "Du hast die Rutsche an deiner Leine 2 gebaut: K♦ A♣ (jetzt deine Zusatzaktion)"
+    s.apply("take 7-1")
+    assert R.describe_own(s.view(0), "en") == "+ You took Q♠ from 7-1"
+    assert R.describe_own(s.view(0), "de") == "+ Du hast D♠ von 7-1 genommen"
+    other = R.describe_last(s.view(1), "en")
+    assert "Seat 0 built the slide of line 2" in other and "Seat 0 took Q♠ from 7-1" in other
+    assert "You" not in other
+    s.apply("discard 2S 4S")
+    assert R.describe_own(s.view(1), "en") == "You discarded 2♠ 4♠"
+    assert R.describe_own(s.view(1), "de") == "Du hast 2♠ 4♠ abgeworfen"
+    assert R.describe_last(s.view(0), "en") == "Seat 1 discarded 2 cards"
+    s.apply("theme 6H")
+    assert R.describe_own(s.view(0), "en") == "You placed your theme 6♥"
+    assert R.describe_own(s.view(0), "de") == "Du hast 6♥ als dein Motto ausgelegt"
+    assert R.describe_last(s.view(1), "de") == "Platz 0 legte ein geheimes Motto aus"
+    s.apply("pool 5S")
+    assert R.describe_own(s.view(1), "de") == "Du hast in dein Wellenbecken gelegt: 5♠"
+    s.apply("take 7-2")
+    s.apply("take 7-3")
+    s.apply("river JD")
+    assert R.describe_own(s.view(0), "en") == "You added to your lazy river: J♦"
+
+
+def test_sw_5_3_the_result_names_the_winner_as_you_when_it_is_you():
+    result = play_game(GAME, [HeuristicBot(1), HeuristicBot(2)], seed=6)
+    winner = result.state.view(None)["winners"]
+    assert len(winner) == 1
+    (w,) = winner
+    assert R.render_result(result.state.view(w), "en").endswith(f"Winner: Seat {w} (you)[/bold]")
+    assert R.render_result(result.state.view(w), "de").endswith(f"Sieger: Platz {w} (du)[/bold]")
+    assert "(you)" not in R.render_result(result.state.view(1 - w), "en")
+    assert "(you)" not in R.render_result(result.state.view(None), "en")
+    assert "wave pool decides" not in R.render_result(result.state.view(w), "en")
+
+
+def test_sw_5_3_the_result_says_when_the_larger_pool_broke_a_tie():
+    result = play_game(GAME, [HeuristicBot(1), HeuristicBot(2)], seed=6)
+    view = result.state.view(None)
+    view["totals"] = [20, 20]  # the same park and winner, as if the totals had come out equal
+    assert R.render_result(view, "en").endswith("– equal totals: the larger wave pool decides")
+    assert R.render_result(view, "de").endswith("– Punktgleichstand: das größere Wellenbecken entscheidet")

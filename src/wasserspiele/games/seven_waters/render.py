@@ -105,12 +105,16 @@ def render_result(view: dict[str, Any], lang: str = "en") -> str:
     if len(winners) == 2:
         rows.append(t('draw'))
     else:
-        rows.append(f"[bold]{t('winner')}: {t('seat')} {winners[0]}[/bold]")
+        you = f" ({t('you')})" if view.get("seat") == winners[0] else ""  # as the park's heading says it
+        totals = view["totals"]
+        why = f" – {t('by_pool')}" if totals[0] == totals[1] else ""  # SW-5.3: equal totals, the larger pool wins
+        rows.append(f"[bold]{t('winner')}: {t('seat')} {winners[0]}{you}[/bold]{why}")
     return "\n".join(rows)
 
 
-def describe_event(event: dict[str, Any], lang: str = "en") -> str:
-    """One public event in words: its kind is its code (`seven_waters.event.<kind>`)."""
+def describe_event(event: dict[str, Any], lang: str = "en", me: int | None = None) -> str:
+    """One public event in words: its kind is its code (`seven_waters.event.<kind>`); the
+    viewing seat `me`'s own events are told to it in the second person (code + `.you`)."""
     kind, words = event["kind"], event["action"].split()
     params: dict[str, Any] = {"seat": event["seat"]}
     code = f"seven_waters.event.{kind}"
@@ -127,6 +131,8 @@ def describe_event(event: dict[str, Any], lang: str = "en") -> str:
             params["card"] = words[1]
         else:
             code += ".secret"
+    if me is not None and event["seat"] == me:
+        code += ".you"
     line = render(code, params, lang)
     if kind == "take" and event.get("revealed"):
         line += " " + render("seven_waters.event.revealed", {"cards": event["revealed"]}, lang)
@@ -146,14 +152,15 @@ def describe_last(view: dict[str, Any], lang: str = "en") -> str:
         recent.append(event)
         if me is None:
             break
-    return "\n".join(describe_event(e, lang) for e in reversed(recent))
+    return "\n".join(describe_event(e, lang, me) for e in reversed(recent))
 
 
 def describe_own(view: dict[str, Any], lang: str = "en") -> str:
-    """The viewing seat's own last action and what it brought (the cards a take turned up)."""
+    """The viewing seat's own last action and what it brought (the cards a take turned
+    up), told to that seat: "You took 9♠ from 3-2 (turned up: 4♦ J♠)"."""
     me = view.get("seat")
     own = [e for e in view.get("log") or [] if e["seat"] == me]
-    return describe_event(own[-1], lang).strip() if me is not None and own else ""
+    return describe_event(own[-1], lang, me).strip() if me is not None and own else ""
 
 
 def legend(view: dict, lang: str = "en") -> str:

@@ -1,10 +1,8 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
-import { s, h, svgRoot, card, cardText, cardName, anim, fitText, SUIT_SYMBOL } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, fitText, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
 import { t, say, seatLabel } from "../i18n.js";
 
 const CW = 40, CH = 56;
-
-function base(code) { return code.split("=")[0].toUpperCase(); }
 
 function parse(action) {
   const words = action.trim().split(/\s+/);
@@ -17,61 +15,234 @@ function parse(action) {
 const SW = 0.9 * CW, SH = 0.7 * CH;   // a card in a park
 const PARK_W = 420;                     // a park's width
 
+// The compact board, for a phone and for the game's end.  A phone's board is about
+// 380 × 410 px (the rest of the screen holds the seats, the hand and the moves), too
+// little for the pyramid above a park of full cards: drawn whole, both shrank to cards of
+// about 24 px.  Here the pyramid's rows overlap further (each covered card shows its top
+// strip, where its rank and suit are written) and the park's cards are tiles that show
+// just that strip, so that both fit at about their drawn size: cards 38 px wide.
+const TINY_W = 380;                      // the compact board's width (a phone's board)
+const SIDE_W = 320;                      // a park in the side column beside a wide board
+const TW = 38, TH = 26, TROW = TH + 3;   // a park tile, and a park row's pitch
+const LBL = 56;                          // the park's label column
+const TP = 33;                           // the pitch of a row of tiles (they overlap a little, "10♥" shows whole)
+const PY = { w: 38, h: 53, pitch: 40, step: 20 };   // the compact pyramid's cards and rows
+
+function base(code) { return code.split("=")[0].toUpperCase(); }
+
+// A card in a move's words and the log: a joker is "Joker", and one declared as a suit
+// (in a pool, SW-2.2) "★=♣" (the shared cardText reads a declaration as a rank: "★=C")
+function cardLabel(code) {
+  if (!code) return "";
+  const [b, decl] = code.split("=");
+  if (b[0].toUpperCase() !== "X") return cardText(code);
+  return decl ? `★=${SUIT_SYMBOL[decl] || rankText(decl)}` : t("seven_waters.joker");
+}
+
+// A card's index ("10♥", "Joker", "★=7") as one line of text at (x, y), for the top strip
+// of a compact card or a tile, which is all of it that shows.
+function index(code, x, y, size, anchor = "start") {
+  const [b, decl] = code.split("=");
+  if (b[0] === "X") {   // the word in a smaller type: it is longer than a rank and a suit
+    return s("text", { x, y, "font-size": decl ? size : Math.min(size, 11), fill: "#6a1b9a", "text-anchor": anchor },
+             cardLabel(code));
+  }
+  const suit = b.slice(-1), col = SUIT_COLOR[suit] || "#333";
+  return s("text", { x, y, "font-size": size, fill: col, "text-anchor": anchor },
+           s("tspan", { "font-weight": "bold" }, rankText(b.slice(0, -1))), SUIT_SYMBOL[suit] || suit);
+}
+
+// A joker whose word stands at its top: in the pyramid the next row covers a card's lower
+// part, where the shared card drawing writes "Joker".
+function joker(code, x, y, w, hgt) {
+  const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
+  g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 5, fill: "#fffdf7", stroke: "#555" }));
+  g.append(index(code, w / 2, 15, w < 40 ? 11 : 12, "middle"));
+  g.append(s("text", { x: w / 2, y: hgt / 2 + 12, "text-anchor": "middle", "font-size": 20, fill: "#6a1b9a" }, "★"));
+  return g;
+}
+
+// A card of the compact pyramid: its index in the top strip (all of a covered card that
+// shows), its suit large below (seen once it is free); a back's wave in the strip too.
+function smallCard(code, x, y) {
+  const { w, h: hgt } = PY;
+  if (code[0].toUpperCase() === "X") return joker(code, x, y, w, hgt);
+  const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
+  if (code === "##") {
+    g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 4, fill: "#3d8fc4", stroke: "#1d4f70" }));
+    g.append(s("path", { d: `M6 11 q${(w - 12) / 4} -6 ${(w - 12) / 2} 0 t${(w - 12) / 2} 0`, stroke: "#cfe6f5", fill: "none", "stroke-width": 2 }));
+    return g;
+  }
+  const suit = base(code).slice(-1);
+  g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 4, fill: "#fffdf7", stroke: "#555" }));
+  g.append(index(code, 4, 15, 14));
+  g.append(s("text", { x: w / 2, y: hgt - 9, "text-anchor": "middle", "font-size": 20, fill: SUIT_COLOR[suit] || "#333" },
+             SUIT_SYMBOL[suit] || suit));
+  return g;
+}
+
+// A card of the compact park: a tile with its index (a face-down theme: a back).
+function tile(c, x, y) {
+  const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
+  const back = c === "##";
+  g.append(s("rect", { class: "hl", x: 1, y: 1, width: TW - 2, height: TH - 2, rx: 4,
+                       fill: back ? "#3d8fc4" : "#fffdf7", stroke: back ? "#1d4f70" : "#555" }));
+  if (back) g.append(s("path", { d: `M6 ${TH / 2} q6 -5 13 0 t13 0`, stroke: "#cfe6f5", fill: "none", "stroke-width": 2 }));
+  else g.append(index(c, 3, TH / 2 + 5, 13));
+  return back ? g : anim(g, `c:${base(c)}`);
+}
+
 function parkCard(c, x, y) {
-  const node = card(c, x, y, SW, SH);
+  const node = c && c[0].toUpperCase() === "X" ? joker(c, x, y, SW, SH) : card(c, x, y, SW, SH);
   return c && c !== "##" ? anim(node, `c:${base(c)}`) : node;
 }
 
+// a long slide or river closes up so that its last card stays within the width `right`
+function step(x0, n, most, right, w) { return n > 1 ? Math.min(most, (right - x0 - w) / (n - 1)) : most; }
+
 // A player's park: lines (with their slides), river, pool, theme.  Only your own lines
-// are places to choose (a slide goes onto one).  `big`: the row labels in a larger type,
-// for the board of a narrow screen, where the pyramid above the park leaves it so little
-// height that the board is drawn at about 0.6 of its size (labels of 12 came out at 7 px);
-// the columns of cards after the labels move right to make room.
-function park(p, seatNo, mine, ui, big = false) {
+// are places to choose (a slide goes onto one).
+function park(p, seatNo, mine, ui) {
   const g = s("g", {});
-  const FS = big ? 17 : 12, LX = 4 * 30 + CW + 8, SX = big ? LX + 68 : 4 * 30 + CW + 60, STRIP = big ? 72 : 56;
-  // a long slide or river closes up so that its last card stays in the park's width
-  const step = (x0, n, most) => (n > 1 ? Math.min(most, (PARK_W - 8 - x0 - SW) / (n - 1)) : most);
+  const LX = 4 * 30 + CW + 8, SX = 4 * 30 + CW + 60, STRIP = 56;
   let y = 0;
   p.lines.forEach((line, k) => {
     const row = s("g", { transform: `translate(4,${y})` });
     row.append(s("rect", { class: "hl", x: -2, y: -2, width: 4 * 30 + CW + 4, height: SH + 4, rx: 4, fill: "#0000", stroke: "#0001" }));
     line.forEach((c, i) => row.append(parkCard(c, i * 30, 0)));
-    row.append(s("text", { x: LX, y: big ? 15 : 16, "font-size": FS }, t("seven_waters.line", { k: k + 1 })));
-    row.append(s("text", { x: LX, y: big ? 35 : 32, "font-size": FS, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
+    row.append(s("text", { x: LX, y: 16, "font-size": 12 }, t("seven_waters.line", { k: k + 1 })));
+    row.append(s("text", { x: LX, y: 32, "font-size": 12, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
     const slide = p.slides[k];
     if (slide) {
-      const dx = step(SX, slide.length, 30);
+      const dx = step(SX, slide.length, 30, PARK_W - 8, SW);
       slide.forEach((c, i) => row.append(parkCard(c, SX + i * dx, 0)));
     }
     g.append(mine ? ui.mark(row, `line:${k + 1}`) : row);
     y += SH + 6;
   });
-  const strip = (label, cards) => {
+  for (const [label, cards] of strips(p)) {
     // the label's column ends where the cards begin (a longer word is squeezed to fit)
-    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, STRIP - 4, { x: 0, y: big ? 26 : 24, "font-size": FS }));
-    const dx = step(STRIP, cards.length, 26);
+    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, STRIP - 4, { x: 0, y: 24, "font-size": 12 }));
+    const dx = step(STRIP, cards.length, 26, PARK_W - 8, SW);
     cards.forEach((c, i) => r.append(parkCard(c, STRIP + i * dx, 0)));
     g.append(r);
     y += SH + 6;
-  };
-  strip(t("seven_waters.river"), p.river);
-  strip(`${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`, p.pool);
-  strip(t("seven_waters.theme"), p.theme ? [p.theme] : (p.theme_placed ? ["##"] : []));
+  }
   return [g, y];
+}
+
+// the park's rows after the lines: river, pool (its suit beside its name) and theme
+function strips(p) {
+  return [[t("seven_waters.river"), p.river],
+          [`${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`, p.pool],
+          [t("seven_waters.theme"), p.theme ? [p.theme] : (p.theme_placed ? ["##"] : [])]];
+}
+
+// The same park in tiles, `width` wide: a row per line (its name and sum, its cards, its
+// slide), then river, pool and theme; with `hand`, beside the theme (one card at most,
+// so the row has room), the cards left in hand: at the end, where they count (SW-5.2),
+// another seat's as backs, for they stay secret.
+function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
+  const g = s("g", {});
+  const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
+  const row = (x, label, cards) => {   // a label, then its cards from the label column's end
+    const r = s("g", {}, fitText(label, LBL - 6, { x: x + 2, y: 17, "font-size": 11 }));
+    const dx = step(x + LBL, cards.length, TP, width, TW);
+    cards.forEach((c, i) => r.append(tile(c, x + LBL + i * dx, 0)));
+    return r;
+  };
+  let y = 0;
+  p.lines.forEach((line, k) => {
+    const r = s("g", { transform: `translate(0,${y})` });
+    r.append(s("rect", { class: "hl", x: -1, y: -1, width: SX - 4, height: TH + 2, rx: 4, fill: "#0000", stroke: "#0001" }));
+    r.append(s("text", { x: 2, y: 11, "font-size": 11 }, t("seven_waters.line", { k: k + 1 })));
+    r.append(s("text", { x: 2, y: 23, "font-size": 11, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
+    line.forEach((c, i) => r.append(tile(c, LBL + i * TP, 0)));
+    const slide = p.slides[k] || [];
+    const dx = step(SX, slide.length, TP, width, TW);
+    slide.forEach((c, i) => r.append(tile(c, SX + i * dx, 0)));
+    g.append(mine ? ui.mark(r, `line:${k + 1}`) : r);
+    y += TROW;
+  });
+  strips(p).forEach(([label, cards], k) => {
+    const r = s("g", { transform: `translate(0,${y})` }, row(0, label, cards));
+    if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand || Array(p.hand_count).fill("##")));
+    g.append(r);
+    y += TROW;
+  });
+  return [g, y - (TROW - TH)];
+}
+
+// "Platz 0 (du) · 4 abgeworfen" above a park
+function parkTitle(view, seat, width, attrs) {
+  const you = view.seat === seat ? ` (${t("you")})` : "";
+  return fitText(`${seatLabel(seat)}${you} · ${t("seven_waters.discarded", { n: view.players[seat].discard_count })}`,
+                 width, attrs);
 }
 
 function pyramid(view, ui) {
   const W = 7 * (CW + 4) + 8;
   const g = s("g", {});
   view.pyramid.forEach((row, r) => row.forEach((c, i) => {
-    const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4);
-    const node = card(c, x, 4 + r * CH * 0.72, CW, CH);
+    const x = (W - (r + 1) * (CW + 4)) / 2 + i * (CW + 4), y = 4 + r * CH * 0.72;
+    const node = c && c[0].toUpperCase() === "X" ? joker(c, x, y, CW, CH) : card(c, x, y, CW, CH);
     if (!c) { g.append(node); return; }
     const marked = ui.mark(node, `pyr:${r + 1}-${i + 1}`);
     g.append(c === "##" ? marked : anim(marked, `c:${base(c)}`));
   }));
   return [g, W, 6 * (CH * 0.72) + CH + 8];
+}
+
+// The compact pyramid: no outlines where cards were taken (at this overlap they would
+// cross the cards still there), 7 × 40 wide, as high as its rows still holding cards
+// (SW-3.2: a row empties only after the rows below it, so these are the top rows; the
+// room of the emptied ones goes to the park when the move buttons take more of the screen).
+function tinyPyramid(view, ui) {
+  const W = 7 * PY.pitch;
+  const g = s("g", {});
+  let rows = 1;
+  view.pyramid.forEach((row, r) => row.forEach((c, i) => {
+    if (!c) return;
+    rows = Math.max(rows, r + 1);
+    const x = (W - (r + 1) * PY.pitch) / 2 + i * PY.pitch + 1;
+    const marked = ui.mark(smallCard(c, x, r * PY.step), `pyr:${r + 1}-${i + 1}`);
+    g.append(c === "##" ? marked : anim(marked, `c:${base(c)}`));
+  }));
+  return [g, W, (rows - 1) * PY.step + PY.h];
+}
+
+// The board of a narrow screen: the compact pyramid above the shown seat's tiled park,
+// whose title (whose park, how many cards it discarded) stands in the top left corner,
+// beside the pyramid's narrow top rows, rather than taking a line of the height.
+function tinyBoard(view, shown, mine, ui) {
+  const [pyr, PW, PH] = tinyPyramid(view, ui);
+  const [park, MH] = tinyPark(view.players[shown], mine, ui);
+  const top = PH + 8, corner = (TINY_W - 2 * PY.pitch) / 2 - 8;   // left of row 2
+  const you = view.seat === shown ? ` (${t("you")})` : "";
+  const title = { x: 2, "font-size": 13, "font-weight": "bold" };
+  const board = svgRoot(TINY_W, top + MH,
+    s("g", { transform: `translate(${(TINY_W - PW) / 2},0)` }, pyr),
+    fitText(`${seatLabel(shown)}${you}`, corner, { ...title, y: 13 }),
+    fitText(t("seven_waters.discarded", { n: view.players[shown].discard_count }), corner, { ...title, y: 30 }),
+    s("g", { transform: `translate(0,${top})` }, park));
+  // from the board's top: as its height changes (a row of the pyramid empties), the
+  // pyramid stays where it is and the park moves up
+  board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  return board;
+}
+
+// The board at the game's end: the pyramid is gone (SW-5.1: the last card was taken),
+// the parks are what was scored.  Both side by side where they fit, else the shown one.
+function endBoard(view, shown, wide, ui) {
+  const seats = wide ? view.players.map((_, seat) => seat) : [shown];
+  const parts = seats.map((seat, k) => {
+    const [g, MH] = tinyPark(view.players[seat], false, ui, TINY_W, true);
+    return [s("g", { transform: `translate(${k * (TINY_W + 24)},0)` },
+      parkTitle(view, seat, TINY_W - 4, { x: 2, y: 14, "font-size": 13, "font-weight": "bold" }),
+      s("g", { transform: "translate(0,20)" }, g)), MH + 20];
+  });
+  return svgRoot(seats.length * TINY_W + (seats.length - 1) * 24, Math.max(...parts.map(([, hgt]) => hgt)),
+                 parts.map(([g]) => g));
 }
 
 export default {
@@ -86,10 +257,10 @@ export default {
 
   label(action, view) {
     const p = parse(action);
-    const cards = (p.cards || []).map(cardText).join(" ");
+    const cards = (p.cards || []).map(cardLabel).join(" ");
     if (p.verb === "take") {
       const [r, c] = p.pos.split("-").map(Number);
-      return t("seven_waters.take", { c: cardText(view?.pyramid?.[r - 1]?.[c - 1]) || p.pos });
+      return t("seven_waters.take", { c: cardLabel(view?.pyramid?.[r - 1]?.[c - 1]) || p.pos });
     }
     if (p.verb === "discard") return cards ? t("seven_waters.discard", { c: cards }) : t("seven_waters.discard_none");
     if (p.verb === "slide") return t("seven_waters.slide", { k: p.line, c: cards });
@@ -158,38 +329,43 @@ export default {
   draw(view, ui) {
     const mySeat = view.seat ?? null;
     const shown = mySeat ?? (view.to_move?.[0] ?? 0);   // a spectator sees the player to move
-    const [pyr, PW, PH] = pyramid(view, ui);
     const wide = window.innerWidth > 760;
-    const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui, !wide);
-    const MW = PARK_W;
-    const W = wide ? PW + MW + 12 : Math.max(PW, MW), H = wide ? Math.max(PH, MH + 22) : PH + MH + 34;
-    const mx = wide ? PW + 12 : 0, my = wide ? 0 : PH + 8;
-    const board = svgRoot(W, H,
-      s("g", { transform: `translate(${wide ? 0 : (W - PW) / 2},0)` }, pyr),
-      s("g", { transform: `translate(${mx},${my})` },
-        fitText(`${seatLabel(shown)}${mySeat === shown ? " (" + t("you") + ")" : ""} · ${t("seven_waters.discards")} ${view.players[shown].discard_count}`,
-                MW - 8, { x: 4, y: wide ? 14 : 16, "font-size": wide ? 14 : 17, "font-weight": "bold" }),
-        s("g", { transform: `translate(0,${wide ? 22 : 26})` }, mine)));
-    const side = view.players.map((p, seat) => seat === shown ? null : (() => {
-      const [g, height] = park(p, seat, false, ui);
-      return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`, h("div", { class: "park", "data-park": seat }, svgRoot(PARK_W, height + 4, g))];
+    let board;
+    const end = view.over && !view.pyramid_left;
+    if (end) board = endBoard(view, shown, wide, ui);
+    else if (!wide) board = tinyBoard(view, shown, mySeat === shown, ui);
+    else {
+      const [pyr, PW, PH] = pyramid(view, ui);
+      const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);
+      board = svgRoot(PW + PARK_W + 12, Math.max(PH, MH + 22), pyr,
+        s("g", { transform: `translate(${PW + 12},0)` },
+          parkTitle(view, shown, PARK_W - 8, { x: 4, y: 14, "font-size": 14, "font-weight": "bold" }),
+          s("g", { transform: "translate(0,22)" }, mine)));
+    }
+    // the other park, in tiles in the side column (at the end of a wide screen's game it is
+    // on the board); beside the board the column is about SIDE_W wide: drawn at its size
+    const side = view.players.map((p, seat) => seat === shown || (end && wide) ? null : (() => {
+      const width = wide ? SIDE_W : TINY_W;
+      const [g, height] = tinyPark(p, false, ui, width, end);
+      return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`,
+              h("div", { class: "park", "data-park": seat }, svgRoot(width, height + 4, g))];
     })()).filter(Boolean);
     let hand = null;
     const me = mySeat !== null ? view.players[mySeat] : null;
-    if (me && me.hand) {
+    if (me && me.hand && !end) {   // at the end the hand's cards are a row of the park (endBoard)
       // the cards stand in the middle of the picture (at least 300 wide, so that they keep
       // their size as the hand empties), not from its left edge
       const HW = Math.max(300, me.hand.length * 50 + 10), x0 = (HW - (me.hand.length * 50 - 4)) / 2;
       hand = svgRoot(HW, CH + 16,
         me.hand.map((c, i) => anim(ui.mark(card(c, x0 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`), `c:${base(c)}`)));
     }
-    return { board, hand, side };
+    return { board, hand, side, boardClass: end ? "sw-end" : "" };
   },
 
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
       let a = e.action;
-      if (e.kind === "take" && e.card) a = t("seven_waters.take", { c: cardText(e.card) });
+      if (e.kind === "take" && e.card) a = t("seven_waters.take", { c: cardLabel(e.card) });
       else if (e.kind === "discard" && e.count !== undefined && !e.action.includes(" ")) a = `${t("seven_waters.discard", { c: t("cards_n", { n: e.count }) })}`;
       else a = this.label(e.action, null);
       return say("seven_waters.log", { seat: e.seat, a, x: e.extra ? t("seven_waters.extra_log") : "" });
