@@ -153,7 +153,7 @@ export default {
   breakdown(view) {
     const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
-      h("tr", {}, h("th", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
+      h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
       rows, h("tr", {}, h("th", { scope: "row" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
   },
 };

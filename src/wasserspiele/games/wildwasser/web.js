@@ -1,5 +1,5 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
-import { s, h, svgRoot, anim, fitText, SEAT_COLORS } from "../svg.js";
+import { s, h, svgRoot, anim, fitText, SEAT_COLORS, SEAT_INK } from "../svg.js";
 import { t, say, seatLabel, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
@@ -30,7 +30,8 @@ function markerKind(e) {
 function animalToken(seat, species, x, y, r = 13) {
   return s("g", { transform: `translate(${x},${y})` },
     s("circle", { r, fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
-    s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: "white" }, initial(species)));
+    s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: SEAT_INK[seat % SEAT_INK.length] },
+      initial(species)));
 }
 
 function spName(sp) { return t(`wildwasser.sp.${sp}`); }
@@ -152,14 +153,16 @@ export default {
     view.track.forEach((f, i) => {
       const [x, y] = fieldXY(i);
       const water = f.crossing !== undefined;
+      const ink = f.passable ? "#0b2a40" : "#fff";
       // each field says what it is when pointed at: its number and its icon's meaning
       const field = s("g", {},
         s("title", {}, t(f.icon ? `wildwasser.field_icon.${f.icon}` : "wildwasser.field_n", { f: f.field })),
         s("rect", { x, y, width: F, height: F, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
           stroke: moved && moved.to === f.field ? "#6a1b9a" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1 }),
         water ? s("path", { d: `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0`, stroke: "#cfe6f5", fill: "none" }) : null,
-        s("text", { x: x + 3, y: y + 11, "font-size": 10, fill: water ? "#fff" : "#333" }, f.field),
-        f.icon ? s("text", { x: x + F - 3, y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? "#fff" : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
+        // ink on the field: dark on passable (light) water, white on deep water, 4.5:1 or more
+        s("text", { x: x + 3, y: y + 11, "font-size": 10, fill: water ? ink : "#333" }, f.field),
+        f.icon ? s("text", { x: x + F - 3, y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
       board.append(water ? anim(field, `tile:${f.tile}:${f.column}`) : field);
       if (f.animal) board.append(anim(s("g", { role: "img", "aria-label": t("wildwasser.name_animal", { a: spName(f.animal[1]), who: seatLabel(f.animal[0]), f: f.field }) },
         animalToken(f.animal[0], f.animal[1], x + F / 2, y + F / 2 + 4)), `an:${f.animal[0]}:${f.animal[1]}`, `seat:${f.animal[0]}`));
@@ -240,7 +243,7 @@ export default {
   breakdown(view) {
     return h("table", { class: "score" },
       // a phone shows each species by its initial (style.css: .long/.short), the name stays for screen readers
-      h("tr", {}, h("th", {}, ""), SPECIES.map((sp) => h("th", { scope: "col", title: spName(sp) },
+      h("tr", {}, h("td", {}, ""), SPECIES.map((sp) => h("th", { scope: "col", title: spName(sp) },
         h("span", { class: "long" }, spName(sp)), h("span", { class: "short", "aria-hidden": "true" }, initial(sp)))),
         h("th", { scope: "col" }, t("total"))),
       view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabel(st.seat)),

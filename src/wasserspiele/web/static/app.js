@@ -1,7 +1,7 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
+import { t, has, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest } from "./table.js";
@@ -46,6 +46,17 @@ function errorText(err) {
 }
 
 function seatName(seat) { return t("seat", { n: seat }); }
+
+// How to find a control again once its part of the page is drawn anew: its id, else its
+// name or the table, seat or entry it stands for.
+function focusSelector(el) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const attr of ["name", "data-table", "data-my-table", "data-seat-link", "data-forget"]) {
+    const v = el.getAttribute(attr);
+    if (v !== null) return `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
 
 // "My tables": the seats this browser plays, so a reload or a closed tab never loses a
 // game; a seat is kept when its link is opened here (and the creator's own seat when a
@@ -125,7 +136,9 @@ async function lobby() {
   function optionInput(o) {
     const id = `opt-${o.name}`;
     const v = values[o.name];
-    const set = (val) => { values[o.name] = val; if (o.name === "players") { fitSeats(); render(); } };
+    // a count left by Tab is committed (change) while the focus is on its way to the next
+    // field: the form is drawn anew once it has arrived there, so that it keeps it
+    const set = (val) => { values[o.name] = val; if (o.name === "players") { fitSeats(); setTimeout(render); } };
     let input;
     if (o.kind === "bool") {
       input = h("input", { id, type: "checkbox", name: o.name, checked: v ? true : null,
@@ -192,7 +205,9 @@ async function lobby() {
     const box = document.getElementById("created") || document.getElementById("create-error");
     if (!box) return;
     box.scrollIntoView({ block: "nearest" });
-    (box.querySelector("li[data-mine='1'] a") || box.querySelector("a"))?.focus({ preventScroll: true });
+    // a refusal has no link: the focus goes back to the button (its words are an alert)
+    (box.querySelector("li[data-mine='1'] a") || box.querySelector("a") || document.getElementById("create"))
+      ?.focus({ preventScroll: true });
   }
 
   function tableList(list, kind) {
@@ -222,14 +237,21 @@ async function lobby() {
         return h("li", { "data-my-entry": e.table, "data-status": over === true ? "over" : over === false ? "running" : null },
           h("a", { href: e.link, "data-my-table": e.table }, `${gameTitle(e.game || e.table, GAMES[e.game])} · ${t("seat", { n: e.seat })}`),
           info ? h("span", { class: "muted my-info", title: e.at ? new Date(e.at).toLocaleString(lang) : null }, ` · ${info}`) : null,
-          " ", h("button", { class: "secondary small", "aria-label": t("forget_l", { id: e.table }), onclick: () => { forget(e.table); render(); } }, t("forget")));
+          " ", h("button", { class: "secondary small", "data-forget": e.table, "aria-label": t("forget_l", { id: e.table }),
+                            onclick: () => { forget(e.table); render(); } }, t("forget")));
       })));
   }
 
   function render() {
+    const focus = lobbyFocus();
+    draw();
+    restoreLobbyFocus(focus);
+  }
+
+  function draw() {
     const origin = location.origin;
     const createdBox = created && (created.error
-      ? h("div", { class: "status refused", id: "create-error" }, t("refused", { reason: errorText(created.error) }))
+      ? h("div", { class: "status refused", id: "create-error", role: "alert" }, t("refused", { reason: errorText(created.error) }))
       : h("section", { class: "box", id: "created" }, h("h2", {}, t("links_title")),
           h("ul", { class: "links" },
             created.seats.filter((s) => s.kind === "human").map((s) => h("li", { "data-mine": s.seat === created.mine ? "1" : "0" },
@@ -257,6 +279,24 @@ async function lobby() {
       createdBox,
       h("section", { class: "box" }, h("h2", {}, t("open_tables")), tableList(lists.running, "running")),
       h("section", { class: "box" }, h("h2", {}, t("finished_tables")), tableList(lists.over, "over")));
+  }
+
+  // The form is drawn anew on each change (another game's options, a seat row more, the
+  // lists arriving, a table forgotten): the control a keyboard player was on keeps the
+  // focus, else (a forgotten table) the next of its kind, rather than the page's body.
+  function lobbyFocus() {
+    const a = document.activeElement;
+    if (!a || a === document.body || !app.contains(a)) return null;
+    const kind = a.dataset.forget !== undefined ? "[data-forget]" : null;
+    return { selector: focusSelector(a), kind, index: kind ? [...app.querySelectorAll(kind)].indexOf(a) : -1 };
+  }
+
+  function restoreLobbyFocus(saved) {
+    if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
+    const same = saved.selector && app.querySelector(saved.selector);
+    const others = saved.kind ? [...app.querySelectorAll(saved.kind)] : [];
+    const target = same || others[Math.min(saved.index, others.length - 1)] || (saved.kind && document.getElementById("game"));
+    target?.focus({ preventScroll: true });
   }
 
   resetGame(games[0].name);
@@ -330,6 +370,9 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   const hand = drawn.hand && !handGone
     ? h("div", { class: "hand", id: "hand", "data-group": "hand", role: "group", "aria-label": t("your_hand") }, drawn.hand) : null;
   const last = new Set(game.lastKeys ? game.lastKeys(msg.view, msg) : []);
+  // how to play by keyboard, for a seat at a live table (a catalogue without the words says nothing)
+  const keysHelp = !msg.replay && msg.seat !== null && has("keys_help")
+    ? h("p", { class: "muted keys-help", id: "keys-help" }, t("keys_help")) : null;
   const page = h("div", { class: `table-page game-${msg.game}`, id: "table" },
     h("section", { class: "play", id: "play", "aria-label": title },
       h("div", { class: "topbar" },
@@ -351,7 +394,10 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
     h("aside", { class: "side", id: "side", "aria-label": t("details") },
       summary,
       h("section", { class: "box" }, h("h2", {}, t("log")), logList(game.logLines(msg.view, msg))),
-      (drawn.side || []).map(([id, name, node]) => panel(id, name, node, false))));
+      (drawn.side || []).map(([id, name, node]) => panel(id, name, node, false)),
+      keysHelp));
+  // the keys are told beside the table, and describe each group a player chooses in
+  if (keysHelp) page.querySelectorAll("[data-group]").forEach((g) => g.setAttribute("aria-describedby", "keys-help"));
   page.querySelectorAll("#board [data-key]").forEach((n) => { if (last.has(n.dataset.key)) n.classList.add("last"); });
   // the board and the hand hold choosable pieces: groups, not pictures; a picture has a name
   page.querySelectorAll("#board svg, #hand svg").forEach((svg) => { svg.setAttribute("role", "group"); });
@@ -385,8 +431,9 @@ function statusLine(game, msg) {
 
 function resultBox(game, msg, extra) {
   const why = game.tieBreak ? game.tieBreak(msg.view, msg) : null;
-  return h("section", { class: "box result", id: "result", tabindex: "-1" },
-    h("h2", {}, t("result")),
+  // a named region: the focus lands on it at the game's end, and it says what it is
+  return h("section", { class: "box result", id: "result", tabindex: "-1", "aria-labelledby": "result-title" },
+    h("h2", { id: "result-title" }, t("result")),
     h("p", { class: "winners" }, statusLine(game, msg)),
     why ? h("p", { id: "tie-break" }, why) : null,
     game.breakdown(msg.view, msg),
@@ -460,6 +507,9 @@ function tablePage(tableId) {
       : (game.explain && game.explain(key, at.view, at)) || t("not_now"));
     notice = { text, cls: "info", key };
     render();
+    // the notice is drawn anew at each render (a live region that appears with its words
+    // is not read out): the page's own live region says it
+    announce([text()]);
   }
 
   const pacer = new Pacer((data) => receive(data), (m) => GAMES[m.game]?.hold?.(m.view) ?? 650);
@@ -499,7 +549,11 @@ function tablePage(tableId) {
     const game = GAMES[msg.game];
     if (prev && moved) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
-      if (lines.length) announce(lines);
+      // what a sighted player sees change besides the log: the turn coming back to this
+      // seat (the turn line is no live region: it is drawn anew at each move), the end
+      if (msg.terminal && !prev.terminal) lines.push(statusLine(game, msg));
+      else if (msg.seat !== null && msg.legal.length && !prev.legal.length) lines.push(t("your_turn"));
+      announce(lines);
       const before = prev, after = msg;
       const s = game.summary ? game.summary(before.view, after.view, after) : null;
       if (s) summary = () => game.summary(before.view, after.view, after) || s;
@@ -534,6 +588,7 @@ function tablePage(tableId) {
     socket.addEventListener("close", () => {
       sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
+      if (!notice?.conn) announce([t("reconnecting")]);  // once, not at every attempt
       notice = { text: () => t("reconnecting"), cls: "refused", conn: true };
       render();
       retry = Math.min(retry + 1, 5);
@@ -541,8 +596,13 @@ function tablePage(tableId) {
     });
   }
 
+  // While the hint is on its way the button says it is busy but keeps the focus (a
+  // disabled button would drop it on the page's body); the hint is announced.
+  let asking = false;
   async function askHint(button) {
-    button.disabled = true;
+    if (asking) return;
+    asking = true;
+    button.setAttribute("aria-disabled", "true");
     try {
       const res = await fetch(`/api/tables/${tableId}/hint`, { headers: { authorization: `Bearer ${token}` } });
       const body = await res.json();
@@ -550,20 +610,27 @@ function tablePage(tableId) {
       if (body.n === msg.n) hint = body;
     } catch (err) {
       notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
+    } finally {
+      asking = false;
     }
     render();
+    if (hint && hint.n === msg.n) announce([t("hint_is", { a: GAMES[msg.game].label(hint.action, msg.view) })]);
   }
 
   // The rematch: the first seat to ask creates it, everyone else joins it; each seat gets
   // its own new link (and "My tables" remembers it when the page opens).
+  let rematching = false;
   async function startRematch(button) {
-    button.disabled = true;
+    if (rematching) return;
+    rematching = true;
+    button.setAttribute("aria-disabled", "true");  // not disabled: a refusal leaves the focus on it
     try {
       const res = await fetch(`/api/tables/${tableId}/rematch`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
       const body = await res.json();
       if (!res.ok) throw refusal(body, res.statusText);
       location.assign(body.link);
     } catch (err) {
+      rematching = false;
       notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
       render();
     }
@@ -609,10 +676,10 @@ function tablePage(tableId) {
       h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
       // offered on this seat's turn, and kept (disabled) meanwhile: the top bar keeps its height
       seated ? h("button", { id: "hint", class: "secondary", disabled: msg.legal.length ? null : true,
-                             onclick: (e) => askHint(e.target) }, t("hint")) : null);
+                             "aria-disabled": asking ? "true" : null, onclick: (e) => askHint(e.currentTarget) }, t("hint")) : null);
     const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
       h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")),
-      token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.target) },
+      token ? h("button", { id: "rematch", class: "primary", onclick: (e) => startRematch(e.currentTarget) },
                 msg.rematch ? t("join_rematch") : t("rematch"))
             : (msg.rematch ? h("a", { href: `/table/${msg.rematch}`, id: "rematch-link" }, t("join_rematch")) : null))) : null;
     const sum = summary && !msg.terminal ? summary() : null;
@@ -650,6 +717,7 @@ function tablePage(tableId) {
 // ---------------------------------------------------------------- replay viewer
 async function replayPage(tableId) {
   let step = 0, wanted = 0, data = null, timer = null, error = null, prev = null;
+  let saidStep = null;        // the step the live region last told
   let speed = +(localStorage.getItem("replay_speed") || 1);
   const cache = new Map();
 
@@ -705,9 +773,13 @@ async function replayPage(tableId) {
     const bar = h("div", { class: "row replay-bar", id: "replay-bar", role: "group", "aria-label": t("replay_title") },
       h("button", { id: "first", "aria-label": t("first_l"), "aria-keyshortcuts": "Home", onclick: () => go(0) }, t("first")),
       game.phaseNo ? h("button", { id: "prev-hand", "aria-keyshortcuts": "PageUp", onclick: () => jump(-1) }, t(`${data.game}.prev_phase`)) : null,
-      h("button", { id: "prev", "aria-label": t("prev_l"), "aria-keyshortcuts": "ArrowLeft", disabled: step === 0 ? true : null, onclick: () => go(step - 1) }, t("prev")),
+      // at either end "previous" and "next" only say they cannot go on (aria-disabled): a
+      // disabled button would drop the focus of the player stepping with it on the body
+      h("button", { id: "prev", "aria-label": t("prev_l"), "aria-keyshortcuts": "ArrowLeft", "aria-disabled": step === 0 ? "true" : null,
+                    onclick: () => { if (step > 0) go(step - 1); } }, t("prev")),
       h("span", { id: "step", role: "status" }, t("step", { i: step, n: data.total })),
-      h("button", { id: "next", "aria-label": t("next_l"), "aria-keyshortcuts": "ArrowRight", disabled: step === data.total ? true : null, onclick: () => go(step + 1) }, t("next")),
+      h("button", { id: "next", "aria-label": t("next_l"), "aria-keyshortcuts": "ArrowRight", "aria-disabled": step === data.total ? "true" : null,
+                    onclick: () => { if (step < data.total) go(step + 1); } }, t("next")),
       game.phaseNo ? h("button", { id: "next-hand", "aria-keyshortcuts": "PageDown", onclick: () => jump(1) }, t(`${data.game}.next_phase`)) : null,
       h("button", { id: "last", "aria-label": t("last_l"), "aria-keyshortcuts": "End", onclick: () => go(data.total) }, t("last")),
       h("button", { id: "autoplay", onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
@@ -721,6 +793,22 @@ async function replayPage(tableId) {
     document.querySelector("#play h1").textContent = `${t("replay_title")}: ${gameTitle(data.game, game)}`;
     animateFrom(before, app);
     restoreFocus(focus);
+    if (fromServer) sayStep(game, msg);
+  }
+
+  // The step reached, and the move that led to it when stepping forward by one, for a
+  // screen reader (the step counter is drawn anew at each step: no live region of its
+  // own); not at the page's opening, and not while the replay plays itself.
+  function sayStep(game, msg) {
+    if (saidStep === null || timer) { saidStep = step; return; }
+    if (step === saidStep) return;
+    const lines = [t("step", { i: step, n: data.total })];
+    if (prev && step === prev.step + 1) {
+      const before = { ...prev, seat: null, n: prev.step, legal: [], seats: prev.seats || [], replay: true };
+      lines.push(...newLines(game.logLines(prev.view, before), game.logLines(data.view, msg)));
+    }
+    saidStep = step;
+    announce(lines);
   }
 
   function toggle() {

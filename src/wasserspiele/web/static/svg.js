@@ -114,7 +114,12 @@ export function cardText(code) {
   return rankText(base.slice(0, -1)) + (SUIT_SYMBOL[base.slice(-1)] || base.slice(-1));
 }
 
-export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#388e3c", "#f9a825", "#7b1fa2", "#00838f"];
+// A seat's colour, and the ink of a letter drawn on it (an animal's initial on its token):
+// at least 4.5:1 against it (WCAG AA for text under 18.66 px bold).  The green is one shade
+// darker than it was (white on #388e3c was 4.1:1); on the amber a white letter was 2:1,
+// so its ink is dark.
+export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#2e7d32", "#f9a825", "#7b1fa2", "#00838f"];
+export const SEAT_INK = ["#fff", "#fff", "#fff", "#1d2a33", "#fff", "#fff"];
 
 // A card as a screen reader speaks it: "queen of hearts", "joker standing for 7".
 export function cardName(code) {

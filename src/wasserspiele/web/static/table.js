@@ -112,20 +112,53 @@ export function keyboardHandler(onEscape) {
 }
 
 // Where the keyboard focus was, so that a redraw can put it back on the same card or place.
+// A move made with a button (after choosing a piece) gives the focus back to that piece;
+// a piece that left with the move (a card played from the hand) to its neighbour in the
+// same group, so that the player stays where they were (and never on the page's body).
+// The group of the piece last focused: a piece may stand in two groups under one key
+// (Wasserloch's 3s on the board and in the hand), and the one chosen from is meant.
+let lastGroup = null;
+document.addEventListener("focusin", (ev) => {
+  const group = ev.target.closest?.("[data-key]")?.closest("[data-group]");
+  if (group) lastGroup = group.dataset.group;
+});
+
 export function rememberFocus() {
   const a = document.activeElement;
   if (!a || a === document.body) return null;
-  return { key: a.dataset?.key, action: a.dataset?.action, id: a.id, group: a.closest?.("[data-group]")?.dataset.group,
-           inPlay: !!a.closest?.("#play") };
+  const chosen = a.closest?.("#actions")
+    ? (lastGroup && document.querySelector(`[data-group="${lastGroup}"] .selected[data-key]`))
+      || document.querySelector("[data-group] .selected[data-key]")
+    : null;
+  const piece = a.dataset?.key ? a : chosen;
+  const group = piece?.closest("[data-group]");
+  return { key: a.dataset?.key, action: a.dataset?.action, id: a.id,
+           group: a.closest?.("[data-group]")?.dataset.group,
+           chosen: chosen?.dataset.key, pieceGroup: group?.dataset.group,
+           index: group ? [...group.querySelectorAll("[data-key]")].indexOf(piece) : -1,
+           recent: lastGroup, inTools: !!a.closest?.(".tools"), inPlay: !!a.closest?.("#play") };
 }
 
 export function restoreFocus(saved) {
   if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
   const q = (sel) => document.querySelector(sel);
-  const target = (saved.key && q(`[data-key="${CSS.escape(saved.key)}"]`))
-    || (saved.action && q(`#actions button[data-action]`))
-    || (saved.id && document.getElementById(saved.id))
+  const inGroup = (group, key) => group && key && q(`[data-group="${group}"] [data-key="${CSS.escape(key)}"]`);
+  const neighbour = () => {
+    const items = saved.pieceGroup ? [...document.querySelectorAll(`[data-group="${saved.pieceGroup}"] [data-key]`)] : [];
+    return saved.index >= 0 && items.length ? items[Math.min(saved.index, items.length - 1)] : null;
+  };
+  const target = inGroup(saved.group, saved.key)
+    || (saved.action && (q(`#actions button[data-action="${CSS.escape(saved.action)}"]`) || q("#actions button[data-action]")))
+    || inGroup(saved.pieceGroup, saved.chosen)
+    || neighbour()
+    || (saved.key && q(`[data-key="${CSS.escape(saved.key)}"]`))
+    || (saved.id && !document.getElementById(saved.id)?.disabled && document.getElementById(saved.id))
     || (saved.group && q(`[data-group="${saved.group}"] [data-key][tabindex="0"]`))
+    // the name form gone once the name is saved: the next of the top bar's tools (never a
+    // move button, which a second Enter would press)
+    || (saved.inTools && q(".tools a, .tools button:not(:disabled)"))
+    // a move made with a button alone: back to the group the player last chose in
+    || (saved.inPlay && saved.recent && q(`[data-group="${saved.recent}"] [data-key][tabindex="0"]`))
     || (saved.inPlay && (q("#actions button") || q("[data-group] [data-key][tabindex='0']") || q("#turn")));
   if (target) {
     if (target.dataset.key) {
@@ -232,10 +265,17 @@ export function announcer() {
   return h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
 }
 
+// Lines for the live region.  Added, never replacing what is there: two positions
+// arriving within moments (a move and a bot's answer) would otherwise take the first
+// one's words away before a screen reader has said them.  Each line carries its language,
+// so that a line kept from before a language switch is still read in its own; the
+// region keeps the last few lines only.
 export function announce(lines) {
   const box = document.getElementById("announce");
   if (!box || !lines.length) return;
-  box.replaceChildren(...lines.map((l) => h("p", {}, l)));
+  const lang = document.documentElement.lang;
+  box.append(...lines.filter(Boolean).map((l) => h("p", { lang }, l)));
+  while (box.childElementCount > 12) box.firstElementChild.remove();
 }
 
 export function logList(lines) {
