@@ -87,3 +87,13 @@ def test_resuming_with_a_negative_seed_is_refused_too(run, tmp_path):
     assert result.exit_code == 2 and "seed -5 is negative" in said(result), result.output
     result = run("play", "--resume", str(save), "--seed", "5", input="quit\n")
     assert result.exit_code == 0, result.output
+
+
+def test_the_pettingzoo_env_refuses_a_negative_seed_rather_than_dealing_its_twin():
+    """PettingZoo's reset(seed=-5) dealt what reset(seed=5) deals (random.Random's absolute
+    value); Gymnasium's own reset refuses a negative seed, and so does this one now."""
+    from wasserspiele.adapters.pettingzoo import env as aec_env
+    env = aec_env("watten")
+    with pytest.raises(ValueError, match="seed -5 is negative"):
+        env.reset(seed=-5)
+    env.reset(seed=5)  # from 0 up as before

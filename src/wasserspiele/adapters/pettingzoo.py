@@ -34,6 +34,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
 from .common import (Position, SeatInfo, game_length, load_with_codec, max_game_length, new_counted_game,
@@ -135,7 +136,7 @@ class _Common:
 
     def _new_game(self, seed: int | None) -> None:
         if seed is not None:
-            self._seeds = random.Random(seed)
+            self._seeds = make_rng(seed)  # -5 would deal 5's games: refused (BadOption, a ValueError)
         self._game_seed = self._seeds.randrange(2**63)
         # the same game as new_game(seed=…) (infos replay it so), counting its length
         self.game_state = new_counted_game(self.game, seed=self._game_seed)
