@@ -106,7 +106,7 @@ def test_records_notation_conventions_wa_1_2_a_deal_card_spelled_10h_is_written_
     ("wasserloch", ["decks", 0, 0], [1], "setup.decks[0][0]: [1] is not a card value (A 2 3 4 5 6 7 8)"),
     ("wasserloch", ["decks", 0, 5], {"x": 1}, 'setup.decks[0][5]: {"x": 1} is not a card value'),
     ("wasserloch", ["decks", 0, 0], 7, "setup.decks[0][0]: 7 is not a card value"),
-    ("wildwasser", ["dice", 0], [3], "setup.dice[0]: [3] is not a die face ('1', '2', '3', '4', '5', 'sun')"),
+    ("wildwasser", ["dice", 0], [3], "setup.dice[0]: [3] is not a die face ('1', '2', '3', '4', '5', and 'sun')"),
     ("wildwasser", ["dice", 1], {"x": 1}, 'setup.dice[1]: {"x": 1} is not a die face'),
     ("wildwasser", ["dice", 0], None, "setup.dice[0]: null is not a die face"),
     ("wildwasser", ["dice", 0], True, "setup.dice[0]: true is not a die face"),

@@ -34,7 +34,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
+from ..core.errors import BadOption, as_written
 from ..core.manifest import PluginMissing
+from ..core.messages import Reason
 from ..core.protocol import Action, Game, State
 from .base import Bot, Decision, decision_for
 
@@ -178,18 +180,30 @@ class Guide(Protocol):
 BELIEF_TRIES = 20
 
 
-def _heuristic_hook(game, name: str, what: str):
-    """A function the game's heuristic module offers to the search (e.g. `rollout_policy`)."""
+def _heuristic_hook(game, name: str, feature: str):
+    """A function the game's heuristic module offers to the search (e.g. `rollout_policy`)
+    for the setting `feature` (belief, conventions, policy or solve: the catalogue's
+    term `bot.ismcts.feature` names it in the reader's language)."""
     if game is None:
-        raise ValueError(f"{what} requires the game")
+        raise BadOption(Reason("bot.ismcts.hook_needs_game", feature=feature))
     try:
         module = game.manifest.plugin_module("heuristic")
     except PluginMissing:
-        raise ValueError(f"{what}: {game.name} has no heuristic bot") from None
+        raise BadOption(Reason("bot.ismcts.hook_no_heuristic", feature=feature, game=game.name)) from None
     hook = getattr(module, name, None)
     if hook is None:
-        raise ValueError(f"{what}: the {game.name} heuristic does not define {name}")
+        raise BadOption(Reason("bot.ismcts.hook_missing", feature=feature, game=game.name, name=name))
     return hook
+
+
+def _bad_value(code: str, value, **params) -> BadOption:
+    """The refusal `code` of a setting's `value`: text (as typed) by the code's `text_`
+    twin, whose template quotes it in the reader's language; anything else as JSON
+    writes it (`true`, not Python's True)."""
+    if isinstance(value, str):
+        head, _, tail = code.rpartition(".")
+        return BadOption(Reason(f"{head}.text_{tail}", value=value, **params))
+    return BadOption(Reason(code, value=as_written(value), **params))
 
 
 def _optional_hook(game, name: str):
@@ -284,15 +298,15 @@ class ISMCTSBot(Bot):
         self.ranker = None
         if root_candidates:
             if game is None:
-                raise ValueError("root_candidates needs the game (its heuristic ranks the actions)")
+                raise BadOption(Reason("bot.ismcts.root_candidates_need_game"))
             from .registry import make_bot
             self.ranker = make_bot("heuristic", game, seed)
             if not hasattr(self.ranker, "rank"):
-                raise ValueError(f"the {game.name} heuristic cannot rank actions")
+                raise BadOption(Reason("bot.ismcts.cannot_rank", game=game.name))
         self.root_candidates = root_candidates
         self.widening = widening  # a node may have about widening·√visits children
         if iterations is None and seconds is None and cpu_seconds is None:
-            raise ValueError("ISMCTS needs an iteration or a time budget")
+            raise BadOption(Reason("bot.ismcts.no_budget"))
         for name, value, positive in (("iterations", iterations, True), ("seconds", seconds, True),
                                       ("cpu_seconds", cpu_seconds, True),
                                       ("widening", widening, True), ("exploration", exploration, False),
@@ -301,7 +315,7 @@ class ISMCTSBot(Bot):
                 continue
             number = isinstance(value, (int, float)) and not isinstance(value, bool)
             if not number or value < 0 or (positive and value == 0):
-                raise ValueError(f"{name} must be a {'positive' if positive else 'non-negative'} number, not {value!r}")
+                raise _bad_value("bot.ismcts.positive" if positive else "bot.ismcts.non_negative", value, name=name)
         self.iterations = iterations
         self.seconds = seconds
         self.cpu_seconds = cpu_seconds
@@ -311,19 +325,19 @@ class ISMCTSBot(Bot):
             self._policy: RolloutPolicy = random_policy
         elif rollout == "policy":
             # a game's fast policy that reads the sampled world directly
-            self._policy = _heuristic_hook(game, "rollout_policy", "policy rollouts")
+            self._policy = _heuristic_hook(game, "rollout_policy", "policy")
         elif rollout == "heuristic":
             if game is None:
-                raise ValueError("heuristic rollouts need the game")
+                raise BadOption(Reason("bot.ismcts.heuristic_rollouts_need_game"))
             from .registry import make_bot
             self._policy = bot_policy(make_bot("heuristic", game, seed))
         elif rollout == "solve":
             # the game's solver finishes the deal in progress with every hand open; its
             # policy plays what comes before the solver can start (a trump call, signals)
-            self._solve = _heuristic_hook(game, "kernel_solve", "solved rollouts")
-            self._policy = _heuristic_hook(game, "rollout_policy", "solved rollouts")
+            self._solve = _heuristic_hook(game, "kernel_solve", "solve")
+            self._policy = _heuristic_hook(game, "rollout_policy", "solve")
         else:
-            raise ValueError(f"unknown rollout {rollout!r} (random, policy, heuristic, solve)")
+            raise _bad_value("bot.ismcts.unknown_rollout", rollout)
         # Where the game's compiled kernel plays this rollout policy, rollouts draw their
         # choices from the kernel's generator, one seed per iteration: in Seven Waters the
         # kernel (with numba; `compiled`) and the engine in Python (without) then play the
@@ -339,9 +353,9 @@ class ISMCTSBot(Bot):
         # not know their own hand (in Watten 1,500 iterations of it were no step over 500;
         # docs/bots.md and docs/learned.md have what this setting measured).
         if others not in ("search", "policy"):
-            raise ValueError(f"unknown others {others!r} (search, policy)")
+            raise _bad_value("bot.ismcts.unknown_others", others)
         if others == "policy" and guide is not None:  # PUCT over the guide's priors walks every seat
-            raise ValueError("others=policy is a setting of the plain search, not of a guided one")
+            raise BadOption(Reason("bot.ismcts.others_guided"))
         self.others_by_policy = others == "policy"
         self._kernel_rollout: KernelRollout | None = None
         if rollout in ("random", "policy"):

@@ -30,8 +30,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.errors import BadOption
+from ..core.errors import BadOption, as_written
 from ..core.manifest import PluginMissing
+from ..core.messages import Reason
 from ..core.protocol import Action, Game, State
 from .base import Bot, Decision
 
@@ -129,45 +130,44 @@ class Network:
 
     @classmethod
     def load(cls, path: str | Path) -> "Network":
+        """The network in the weights file `path` names (`weights_file`).  A file that is
+        not one is refused by a `bot.learned.*` code naming it as given, which the
+        catalogue quotes in the reader's language (`learned:weights=` is typed text)."""
         given = str(path)
         path = weights_file(path)
         if path.suffix.lower() == ".json":
             # most likely the sidecar, which says how the weights were made; numpy would
             # only complain of pickled data and allow_pickle
             beside = path.with_suffix(".npz")
-            hint = f": the weights beside it are learned:weights={beside}" if beside.is_file() else ""
-            raise BadOption(f"learned weights {given!r}: a JSON file, not weights; the weights are the .npz "
-                            f"archive `wasserspiele train` writes (FILE.npz, its JSON sidecar FILE.json only "
-                            f"says how they were made){hint}")
+            if beside.is_file():
+                raise BadOption(Reason("bot.learned.weights_json_beside", given=given, beside=str(beside)))
+            raise BadOption(Reason("bot.learned.weights_json", given=given))
         try:
             data = np.load(path, allow_pickle=False)
         except FileNotFoundError:
-            named = f" (a name without a suffix means {path.name})" if path.name != Path(given).name else ""
-            raise BadOption(f"learned weights {given!r}: no such file {str(path)!r}{named}") from None
+            if path.name != Path(given).name:  # the suffix the name was given without
+                raise BadOption(Reason("bot.learned.no_file_suffix", given=given, path=str(path),
+                                       name=path.name)) from None
+            raise BadOption(Reason("bot.learned.no_file", given=given, path=str(path))) from None
         except IsADirectoryError:
-            raise BadOption(f"learned weights {given!r}: a directory, not a weights file") from None
+            raise BadOption(Reason("bot.learned.directory", given=given)) from None
         except (OSError, ValueError, EOFError, zipfile.BadZipFile):
             # numpy's own words here are about pickles and magic strings: a text or JSON
             # file read as weights says "allow_pickle=False", which helps nobody
-            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}") from None
+            raise BadOption(Reason("bot.learned.not_weights", given=given)) from None
         if not isinstance(data, np.lib.npyio.NpzFile):  # a single .npy array, not an archive of them
-            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}")
+            raise BadOption(Reason("bot.learned.not_weights", given=given))
         try:
             with data:
                 params = {k: data[k] for k in data.files}
         except (OSError, ValueError, EOFError, zipfile.BadZipFile):  # a damaged archive
-            raise BadOption(f"learned weights {given!r}: {NOT_WEIGHTS}") from None
+            raise BadOption(Reason("bot.learned.not_weights", given=given)) from None
         missing = {"w0", "b0", "wp", "bp", "wv", "bv"} - set(params)
         if missing:
-            raise BadOption(f"learned weights {given!r}: missing {', '.join(sorted(missing))}")
+            raise BadOption(Reason("bot.learned.missing_arrays", given=given, names=", ".join(sorted(missing))))
         sidecar = path.with_suffix(".json")
         meta = json.loads(sidecar.read_text()) if sidecar.exists() else {}
         return cls(params, meta)
-
-
-# what a file given as weights must be (the refusals say it)
-NOT_WEIGHTS = ("not a weights file: expected the .npz archive of arrays that `wasserspiele train` writes "
-               "(its JSON sidecar beside it)")
 
 
 def weights_file(path: str | Path, writing: bool = False) -> Path:
@@ -182,8 +182,7 @@ def weights_file(path: str | Path, writing: bool = False) -> Path:
     if not path.suffix:
         return path.with_name(path.name + ".npz")
     if writing and path.suffix != ".npz":  # numpy appends .npz to anything else, .NPZ too
-        raise BadOption(f"weights are written as FILE.npz with the sidecar FILE.json: give a name ending in "
-                        f".npz or without a suffix, not {path.name!r}")
+        raise BadOption(Reason("bot.learned.write_name", name=path.name))
     return path
 
 
@@ -209,42 +208,48 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     against the codec's sizes (they depend on options such as the number of players)."""
     path = weights_file(weights) if weights else shipped_weights(game)
     if not weights and not path.exists():
-        raise BadOption(f"bot 'learned': no weights shipped for {game.name} "
-                        f"(train some: wasserspiele train {game.name} --seed 1)")
+        raise BadOption(Reason("bot.learned.none_shipped", game=game.name))
     # the shipped path is resolved already; a checkpoint's name is resolved as given (the
     # loader applies `weights_file` and names it in its refusals as given)
     net = _cached(str(path if not weights else Path(weights).resolve()))
     if (net.obs_size, net.num_actions) != (codec.obs_size, codec.num_actions):
         trained = net.meta.get("options", {})
-        raise BadOption(f"learned weights {path.name}: made for observations of {net.obs_size} and "
-                        f"{net.num_actions} actions (options {trained}), but {game.name} with these "
-                        f"options has {codec.obs_size} and {codec.num_actions}")
+        # the sidecar's options are JSON, shown as JSON writes them
+        raise BadOption(Reason("bot.learned.wrong_size", name=path.name, obs=net.obs_size, actions=net.num_actions,
+                               trained=as_written(trained), game=game.name, game_obs=codec.obs_size,
+                               game_actions=codec.num_actions))
     made_for = net.meta.get("codec")
     if made_for is not None and made_for != codec_fingerprint(codec):
-        raise BadOption(f"learned weights {path.name}: made for another encoding of {game.name} "
-                        f"(codec {made_for}, now {codec_fingerprint(codec)}): retrain them "
-                        f"({net.meta.get('command', 'wasserspiele train ' + game.name)})")
+        raise BadOption(Reason("bot.learned.other_encoding", name=path.name, game=game.name, made_for=str(made_for),
+                               now=codec_fingerprint(codec),
+                               command=str(net.meta.get("command", "wasserspiele train " + game.name))))
     return net
 
 
-def weights_problem(game: Game) -> str | None:
+def weights_problem(game: Game) -> Reason | None:
     """Why the shipped weights cannot play `game` as it is set up (None: they can): none
     shipped, made for another encoding or size, or trained on other options (a network
     learns one variant; the same sizes do not make another variant's play right)."""
     try:
         net = network_for(game, codec_of(game))
     except BadOption as exc:
-        return str(exc)
+        return exc.reason
     trained = net.meta.get("options", {})
     try:
         made_for = type(game)(**trained).options
     except BadOption as exc:
-        return f"learned weights for {game.name}: trained on options {trained} that no longer load ({exc})"
+        return Reason("bot.learned.stale_options", game=game.name, trained=as_written(trained), problem=exc.reason)
     if made_for != game.options:
         differ = sorted(k for k in game.options if game.options[k] != made_for.get(k))
-        return (f"learned weights for {game.name}: trained on other options "
-                f"({', '.join(f'{k}={made_for.get(k)!r}' for k in differ)})")
+        # option values as a spec or a record writes them (`chase=nearest`, `first_player=0`)
+        options = ", ".join(f"{k}={_written(made_for.get(k))}" for k in differ)
+        return Reason("bot.learned.other_options", game=game.name, options=options)
     return None
+
+
+def _written(value: Any) -> str:
+    """An option value as typed after NAME= (text as it is, anything else as JSON)."""
+    return value if isinstance(value, str) else as_written(value)
 
 
 _codecs: dict[tuple, Any] = {}  # (game class, options) -> codec; a few entries
@@ -266,7 +271,7 @@ def codec_of(game: Game):
         try:
             cls = game.manifest.plugin("codec")
         except PluginMissing:
-            raise BadOption(f"bot 'learned': {game.name} has no codec, so no network can read it") from None
+            raise BadOption(Reason("bot.learned.no_codec", game=game.name)) from None
         codec = cls(game)
         if key is not None:
             if len(_codecs) >= 64:
@@ -340,19 +345,23 @@ class LearnedBot(Bot):
                  cpu_seconds: float | None = None, network: Network | None = None,
                  rollout_depth: int | None = None):
         super().__init__(seed)
+        # refusals are bot.learned.* codes: a value typed as text is quoted by its `text_` twin
         if game is None:
-            raise ValueError("the learned bot needs the game (its codec and weights)")
-        if network is not None and not isinstance(network, Network):
-            raise ValueError(f"network must be a Network (training plays the one it fits), not {network!r}")
+            raise BadOption(Reason("bot.learned.needs_game"))
+        if network is not None and not isinstance(network, Network):  # code, not typed text: as Python shows it
+            raise BadOption(Reason("bot.learned.not_network", value=repr(network)))
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
-            raise ValueError(f"search must be a whole number of iterations ≥ 0, not {search!r}")
+            if isinstance(search, str):
+                raise BadOption(Reason("bot.learned.text_search", value=search))
+            raise BadOption(Reason("bot.learned.search", value=as_written(search)))
         if cpu_seconds is not None and not search:
-            raise ValueError("cpu_seconds caps a search: give search=N iterations too")
+            raise BadOption(Reason("bot.learned.cpu_seconds_without_search"))
         if value not in ("network", "rollout"):
-            raise ValueError(f"value must be network (the value head) or rollout (the expert's rollouts), "
-                             f"not {value!r}")
+            if isinstance(value, str):
+                raise BadOption(Reason("bot.learned.text_value", value=value))
+            raise BadOption(Reason("bot.learned.value", value=as_written(value)))
         if rollout_depth is not None and value != "rollout":
-            raise ValueError("rollout_depth is the depth of the expert's rollouts: give value=rollout too")
+            raise BadOption(Reason("bot.learned.rollout_depth_without_rollout"))
         self.codec = codec_of(game)
         self.network = network if network is not None else network_for(game, self.codec, weights)
         self.searcher = None

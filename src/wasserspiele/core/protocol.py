@@ -112,12 +112,14 @@ class Game(ABC):
         return None, self.parse_action(text)
 
     def _setup_keys(self, setup: Mapping[str, Any], allowed: Sequence[str]) -> None:
-        """Reject a setup that is not an object or has unknown fields."""
+        """Reject a setup that is not an object or has unknown fields: codes the catalogue
+        says in the reader's language, the field path (`setup.foo`) kept as data."""
         if not isinstance(setup, Mapping):
-            raise BadRecord("setup: must be an object")
+            raise BadRecord(Reason("schema.not_object", field="setup"))
         for key in setup:
             if key not in allowed:
-                raise BadRecord(f"setup.{key}: unknown field for {self.name} (fields: {', '.join(allowed)})")
+                raise BadRecord(Reason("record.setup_unknown_field", field=f"setup.{key}", game=self.name,
+                                       fields=", ".join(allowed)))
 
 
 

@@ -51,27 +51,35 @@ class Wasserloch(Game):
         return parse_action(text)
 
     def validate_setup(self, setup: Mapping[str, Any]) -> None:
-        """`{"decks": [[64 values], …]}`: one permutation of 8×A…8 per round, top first."""
+        """`{"decks": [[64 values], …]}`: one permutation of 8×A…8 per round, top first.
+        Refusals are `wasserloch.setup.*` codes, said in the reader's language; the field
+        path (`setup.decks[0][3]`) is data, and a value the file holds is quoted as the
+        language quotes (text) or shown as JSON writes it."""
         self._setup_keys(setup, ("decks",))
         decks = setup.get("decks")
         if not isinstance(decks, list):
-            raise BadRecord("setup.decks: must be a list of decks (one per round)")
-        if len(decks) > self.options["rounds"]:
-            raise BadRecord(f"setup.decks: {len(decks)} decks for a match of {self.options['rounds']} round(s)")
+            raise BadRecord(Reason("wasserloch.setup.decks_not_list", field="setup.decks"))
+        rounds = self.options["rounds"]
+        if len(decks) > rounds:
+            raise BadRecord(Reason("wasserloch.setup.too_many_decks", field="setup.decks", decks=len(decks), n=rounds))
         for i, deck in enumerate(decks):
-            if not isinstance(deck, list) or len(deck) != DECK_SIZE:
-                size = len(deck) if isinstance(deck, list) else type(deck).__name__
-                raise BadRecord(f"setup.decks[{i}]: must be a list of {DECK_SIZE} card values, got {size}")
+            if not isinstance(deck, list):
+                raise BadRecord(Reason("wasserloch.setup.deck_not_list", field=f"setup.decks[{i}]", size=DECK_SIZE))
+            if len(deck) != DECK_SIZE:
+                raise BadRecord(Reason("wasserloch.setup.deck_size", field=f"setup.decks[{i}]", size=DECK_SIZE,
+                                       given=len(deck)))
             counts = dict.fromkeys(VALUES, 0)
             for j, v in enumerate(deck):
                 if not isinstance(v, str) or v not in counts:  # (a list is no key: TypeError)
-                    raise BadRecord(f"setup.decks[{i}][{j}]: {as_written(v)} is not a card value "
-                                    f"(A 2 3 4 5 6 7 8)")
+                    field = f"setup.decks[{i}][{j}]"
+                    if isinstance(v, str):
+                        raise BadRecord(Reason("wasserloch.setup.text_not_value", field=field, value=v))
+                    raise BadRecord(Reason("wasserloch.setup.not_value", field=field, value=as_written(v)))
                 counts[v] += 1
             wrong = [f"{v}×{n}" for v, n in counts.items() if n != CARDS_PER_VALUE]
             if wrong:
-                raise BadRecord(f"setup.decks[{i}]: each value must appear {CARDS_PER_VALUE} times, "
-                                f"found {', '.join(wrong)}")
+                raise BadRecord(Reason("wasserloch.setup.value_counts", field=f"setup.decks[{i}]",
+                                       count=CARDS_PER_VALUE, wrong=", ".join(wrong)))
 
     def _initial_state(self, chance: Chance) -> "WasserlochState":
         s = object.__new__(WasserlochState)

@@ -98,36 +98,44 @@ class Wildwasser(Game):
         return parse_action(text)
 
     def validate_setup(self, setup: Mapping[str, Any]) -> None:
-        """`{"tiles": [every regular tile id once], "dice": ["3", "sun", …]}` (WW-2.1)."""
+        """`{"tiles": [every regular tile id once], "dice": ["3", "sun", …]}` (WW-2.1).
+        Refusals are `wildwasser.setup.*` codes, said in the reader's language; the field
+        path (`setup.tiles[0]`) and the tile ids are data, and a value the file holds is
+        quoted as the language quotes (text) or shown as JSON writes it."""
         self._setup_keys(setup, ("tiles", "dice"))
         b = self.board
         ids = b.regular_ids
         tiles = setup.get("tiles")
-        need = f"an order of all {len(ids)} tiles {ids[0]}–{ids[-1]}"
+        need = {"total": len(ids), "first": ids[0], "last": ids[-1]}  # "an order of all 24 tiles T01–T24"
         if tiles is None:
-            raise BadRecord(f"setup.tiles: missing ({need})")
+            raise BadRecord(Reason("wildwasser.setup.tiles_missing", field="setup.tiles", **need))
         if not isinstance(tiles, list):
-            raise BadRecord(f"setup.tiles: must be a list ({need})")
+            raise BadRecord(Reason("wildwasser.setup.tiles_not_list", field="setup.tiles", **need))
         if len(tiles) != len(ids):
-            raise BadRecord(f"setup.tiles: has {len(tiles)} tiles, needs {need}")
+            raise BadRecord(Reason("wildwasser.setup.tiles_count", field="setup.tiles", n=len(tiles), **need))
         seen: set[str] = set()
         for i, t in enumerate(tiles):
+            field = f"setup.tiles[{i}]"
             if not isinstance(t, str):
-                raise BadRecord(f"setup.tiles[{i}]: {t!r} is not a tile id like {ids[0]}")
+                raise BadRecord(Reason("wildwasser.setup.not_tile_id", field=field, value=as_written(t),
+                                       example=ids[0]))
             if t == b.tile_ids[b.start_tile]:
-                raise BadRecord(f"setup.tiles[{i}]: {t} is the start tile; it always lies in slot 1")
+                raise BadRecord(Reason("wildwasser.setup.start_tile", field=field, tile=t))
             if t not in b.tile_index:
-                raise BadRecord(f"setup.tiles[{i}]: unknown tile {t!r} (tiles {ids[0]}–{ids[-1]})")
+                raise BadRecord(Reason("wildwasser.setup.unknown_tile", field=field, value=t, first=ids[0],
+                                       last=ids[-1]))
             if t in seen:
-                raise BadRecord(f"setup.tiles[{i}]: {t} appears twice")
+                raise BadRecord(Reason("wildwasser.setup.tile_twice", field=field, tile=t))
             seen.add(t)
         dice = setup.get("dice", [])
         if not isinstance(dice, list):
-            raise BadRecord("setup.dice: must be a list of die faces")
+            raise BadRecord(Reason("wildwasser.setup.dice_not_list", field="setup.dice"))
         for i, d in enumerate(dice):
             if not isinstance(d, str) or d not in b.face_species:  # (a list is no key: TypeError)
-                raise BadRecord(f"setup.dice[{i}]: {as_written(d)} is not a die face "
-                                f"({', '.join(map(repr, b.die_faces))})")
+                field, faces = f"setup.dice[{i}]", list(b.die_faces)
+                if isinstance(d, str):
+                    raise BadRecord(Reason("wildwasser.setup.text_not_face", field=field, value=d, faces=faces))
+                raise BadRecord(Reason("wildwasser.setup.not_face", field=field, value=as_written(d), faces=faces))
 
     def _initial_state(self, chance: Chance) -> "WildwasserState":
         """WW-1, WW-2.1: teams, hands, the start marker; the river and the stack."""
