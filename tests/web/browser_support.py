@@ -121,17 +121,38 @@ def new_context(browser, size: str = "phone", locale: str = "en-US", reduced_mot
 
 
 
-def open_page(browser, server: Server, link: str, size: str = "desktop", locale: str = "en-US"):
-    """A new page of `size` at `link`, its table drawn; the page's uncaught errors are
-    collected in the list returned beside it."""
+def open_page(browser, server: Server, link: str, size: str = "desktop", locale: str = "en-US", *,
+              init_script: str | None = None, wait_for: str | None = "#turn"):
+    """A new page of `size` at `link`, its table drawn (`wait_for`: None for a page that is
+    no table); `init_script` runs in the page before its own scripts.  The page's uncaught
+    errors are collected in the list returned beside it."""
     ctx = new_context(browser, size, locale)
+    if init_script:
+        ctx.add_init_script(init_script)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.base + link)
-    page.wait_for_selector("#turn")
+    if wait_for:
+        page.wait_for_selector(wait_for)
     return ctx, page, errors
+
+
+def serving(tmp_path_factory, name: str, tables_per_client: int | None = None):
+    """A test module's server on a SQLite file of its own, for a module fixture
+    (`yield from serving(tmp_path_factory, "name")`); `tables_per_client` raises the
+    server's limit for tests that deal until a hand or an ending suits them."""
+    tmp = tmp_path_factory.mktemp(name)
+    srv = Server(f"sqlite:///{tmp / (name + '.sqlite3')}", log_path=str(tmp / "server.log"))
+    with pytest.MonkeyPatch.context() as mp:
+        if tables_per_client:
+            mp.setenv("WASSERSPIELE_TABLES_PER_CLIENT", str(tables_per_client))
+        srv.start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
 
 
 def cut_chip_parts(page) -> list[str]:

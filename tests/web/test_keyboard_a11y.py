@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .browser_support import (CHROMIUM, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
-                              new_context)
+from .browser_support import CHROMIUM, browser, finished_table, serving  # noqa: F401
+from .browser_support import open_page as open_table
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -45,21 +45,13 @@ RECORD = """
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("keyboard")
-    srv = Server(f"sqlite:///{tmp / 'keyboard.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    yield srv
-    srv.stop()
+    yield from serving(tmp_path_factory, "keyboard")
 
 
-def open_page(browser, url, size="desktop", locale="de-DE"):
-    ctx = new_context(browser, size, locale)
-    ctx.add_init_script(RECORD)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    return ctx, page, errors
+def open_page(browser, server, link, size="desktop", locale="de-DE"):
+    """A page at `link` (a table, the lobby or a replay: nothing awaited), German unless
+    asked, with what its live region is given recorded (RECORD)."""
+    return open_table(browser, server, link, size, locale, init_script=RECORD, wait_for=None)
 
 
 def said(page) -> list[dict]:
@@ -99,7 +91,7 @@ def wasserloch_with_a_pair(server) -> tuple[dict, str]:
 
 # ---------------------------------------------------------------- the lobby
 def test_the_lobby_keeps_the_focus_on_a_control_that_redraws_the_form(browser, server):
-    ctx, page, errors = open_page(browser, server.base + "/")
+    ctx, page, errors = open_page(browser, server, "/")
     page.wait_for_selector("body[data-lobby='ready']")
     tab_until(page, "f => f.id === 'game'")
     before = page.eval_on_selector("#game", "s => s.value")
@@ -124,7 +116,7 @@ def test_the_lobby_keeps_the_focus_on_a_control_that_redraws_the_form(browser, s
 
 
 def test_forgetting_a_table_leaves_the_focus_on_the_next_forget_button(browser, server):
-    ctx, page, errors = open_page(browser, server.base + "/")
+    ctx, page, errors = open_page(browser, server, "/")
     page.wait_for_selector("body[data-lobby='ready']")
     page.evaluate("""() => localStorage.setItem('my_tables', JSON.stringify([
         { table: 'aaa', seat: 0, game: 'watten', link: '/table/aaa#seat=0&token=x', at: 3 },
@@ -145,7 +137,7 @@ def test_forgetting_a_table_leaves_the_focus_on_the_next_forget_button(browser, 
 # ---------------------------------------------------------------- the table
 def test_a_move_made_with_a_button_gives_the_focus_back_to_its_piece_in_the_hand(browser, server):
     table, value = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"])
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.group === 'hand'")
     for _ in range(8):
@@ -173,7 +165,7 @@ def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, serv
         singles = [VALUES[i] for i, n in enumerate(hand) if n == 1]
         if singles:
             break
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"])
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.group === 'hand'")
     for _ in range(8):
@@ -198,7 +190,7 @@ def test_saving_a_name_by_enter_leaves_the_focus_in_the_top_bar_not_on_a_move(br
     # the form goes once the name is in; the focus must not land on a move button that a
     # second Enter would press (Watten's first choice is a button: a signal)
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3})
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"], "phone")
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone")
     page.wait_for_selector("#name-form")
     tab_until(page, "f => f.id === 'my-name'")
     page.keyboard.type("Anna")
@@ -213,7 +205,7 @@ def test_saving_a_name_by_enter_leaves_the_focus_in_the_top_bar_not_on_a_move(br
 
 def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, server):
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"])
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.id === 'hint'")
     page.keyboard.press("Enter")
@@ -228,7 +220,7 @@ def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, serv
 def test_why_a_piece_cannot_be_chosen_is_announced(browser, server):
     # seat 1 waits for seat 0: a place chosen now is explained on the page, not sent
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server.base + table["seats"][1]["link"])
+    ctx, page, errors = open_page(browser, server, table["seats"][1]["link"])
     page.wait_for_selector("#turn[data-mine='0']")
     tab_until(page, "f => f.group === 'board'")
     page.keyboard.press("Enter")
@@ -244,7 +236,7 @@ def test_why_a_piece_cannot_be_chosen_is_announced(browser, server):
 def test_the_turn_coming_back_and_the_end_are_announced_in_german(browser, server):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2, "rounds": 1},
                                         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"])
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn")
     for _ in range(80):
         page.wait_for_function("""() => { const t = document.querySelector('#turn');
@@ -278,7 +270,7 @@ def test_the_turn_coming_back_and_the_end_are_announced_in_german(browser, serve
 def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_chooses_in(browser, server, locale, words):
     # needs the catalogue entry web.keys_help (en.po, de.po)
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"], "phone", locale)
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone", locale)
     page.wait_for_selector("#turn[data-mine='1']")
     assert page.inner_text("#keys-help").startswith(words)
     groups = page.eval_on_selector_all("[data-group]", "gs => gs.map(g => [g.dataset.group, g.getAttribute('aria-describedby')])")
@@ -294,7 +286,7 @@ def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_cho
 # ---------------------------------------------------------------- the replay
 def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_announced(browser, server):
     table = finished_table(server)
-    ctx, page, errors = open_page(browser, server.base + f"/replay/{table['id']}")
+    ctx, page, errors = open_page(browser, server, f"/replay/{table['id']}")
     page.wait_for_selector("#step")
     total = server.get(f"/api/tables/{table['id']}")["n"]
     tab_until(page, "f => f.id === 'next'")
@@ -323,7 +315,7 @@ def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_an
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_the_german_lobby_with_my_tables_and_the_live_end_screen_pass_axe(browser, server, size):
     table = finished_table(server)
-    ctx, page, errors = open_page(browser, server.base + table["seats"][0]["link"], size)
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size)
     page.wait_for_selector("#result")
     assert serious(page) == []
     page.goto(server.base + "/")

@@ -15,7 +15,7 @@ import os
 import pytest
 
 from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, open_page)
+                              finished_table, mid_game_table, open_page, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -27,15 +27,7 @@ READABLE_TEXT = 10     # px: the least font size of a label
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("seven_waters_phone")
-    srv = Server(f"sqlite:///{tmp / 'sw.sqlite3'}", log_path=str(tmp / "server.log"))
-    with pytest.MonkeyPatch.context() as mp:   # one test deals until a joker lies in the pyramid
-        mp.setenv("WASSERSPIELE_TABLES_PER_CLIENT", "100")
-        srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serving(tmp_path_factory, "seven_waters_phone", tables_per_client=100)
 
 
 # every card's face within `root`: its key (if it can be chosen), width, and box

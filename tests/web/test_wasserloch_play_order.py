@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from .browser_support import CHROMIUM, Server, browser, open_page  # noqa: F401
+from .browser_support import CHROMIUM, Server, browser, open_page, serving  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -18,13 +18,7 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("wasserloch_play_order")
-    srv = Server(f"sqlite:///{tmp / 'play_order.sqlite3'}", log_path=str(tmp / "server.log"))
-    srv.start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serving(tmp_path_factory, "play_order")
 
 
 def play_until_new_round(server: Server, table: dict, rng: random.Random) -> list[tuple[int, str, int]]:

@@ -13,7 +13,8 @@ import os
 
 import pytest
 
-from .browser_support import CHROMIUM, SIZES, Server, browser, cut_chip_parts, open_page  # noqa: F401
+from .browser_support import (CHROMIUM, SIZES, browser, cut_chip_parts, open_page,  # noqa: F401
+                              serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -30,12 +31,7 @@ WORDS = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("ww_chips")
-    srv = Server(f"sqlite:///{tmp / 'ww_chips.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serving(tmp_path_factory, "ww_chips")
 
 
 @pytest.fixture(scope="module")
