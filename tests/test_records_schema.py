@@ -113,8 +113,8 @@ def test_records_notation_conventions_wa_1_2_a_deal_card_spelled_10h_is_written_
     ("wildwasser", ["tiles", 0], [1], "setup.tiles[0]:"),
     ("watten", ["deals", 0, 0], [1], "setup.deals[0][0]:"),
     ("watten", ["deals", 0], {"x": 1}, "setup.deals[0]:"),
-    ("seven_waters", ["deck", 0], [1], "setup.deck[0]:"),
-    ("seven_waters", ["deck", 3], {"x": 1}, "setup.deck[3]:"),
+    ("seven_waters", ["deck", 0], [1], "setup.deck[0]: [1] is not a card name (like 'TH' or 'X1')"),
+    ("seven_waters", ["deck", 3], {"x": 1}, 'setup.deck[3]: {"x": 1} is not a card name'),
 ])
 def test_records_malformed_document_a_setup_entry_of_the_wrong_json_type_is_refused_naming_the_field(
         name, path, value, field):

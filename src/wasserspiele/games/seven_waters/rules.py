@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from ...core.cards import ALL_CARDS, SUITS, Card, card
 from ...core.chance import Chance
-from ...core.errors import BadNotation, BadRecord
+from ...core.errors import BadNotation, BadRecord, as_written
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -57,26 +57,32 @@ class SevenWaters(Game):
         return parse_action(text)
 
     def validate_setup(self, setup: Mapping[str, Any]) -> None:
-        """`{"deck": [54 card names]}`: all 54 cards once each, in dealing order (SW-3.4)."""
+        """`{"deck": [54 card names]}`: all 54 cards once each, in dealing order (SW-3.4).
+        Refusals are `seven_waters.setup.*` codes, said in the reader's language; the field
+        path (`setup.deck[5]`) and the card names as a record spells them (`TH`, `X1`,
+        records.md) are data, and a value the file holds is quoted as the language quotes
+        (text) or shown as JSON writes it (`null`, not Python's `None`)."""
         self._setup_keys(setup, ("deck",))
         deck = setup.get("deck")
         if not isinstance(deck, list):
-            raise BadRecord("setup.deck: must be a list of the 54 card names in dealing order")
+            raise BadRecord(Reason("seven_waters.setup.deck_not_list", field="setup.deck", total=DECK_SIZE))
         seen: dict[str, int] = {}
         for i, name in enumerate(deck):
+            field = f"setup.deck[{i}]"
             if not isinstance(name, str):
-                raise BadRecord(f"setup.deck[{i}]: {name!r} is not a card name (like 'TH' or 'X1')")
+                raise BadRecord(Reason("seven_waters.setup.not_card_name", field=field, value=as_written(name),
+                                       example="TH", joker="X1"))
             c = _card_or_none(name)
             if c is None:
-                raise BadRecord(f"setup.deck[{i}]: {name!r} is not a card (rank A 2-9 T J Q K then suit "
-                                f"C D H S, or joker X1/X2)")
+                raise BadRecord(Reason("seven_waters.setup.not_card", field=field, value=name))
             if c.name in seen:
-                raise BadRecord(f"setup.deck[{i}]: {c.name} appears twice (also at position {seen[c.name]})")
+                raise BadRecord(Reason("seven_waters.setup.card_twice", field=field, card=c.name,
+                                       first=f"setup.deck[{seen[c.name]}]"))
             seen[c.name] = i
-        if len(deck) != DECK_SIZE:
+        if len(deck) != DECK_SIZE:  # a longer deck repeats a card, refused above: here cards are missing
             missing = [c.name for c in ALL_CARDS if c.name not in seen]
-            raise BadRecord(f"setup.deck: has {len(deck)} cards but every one of the {DECK_SIZE} is dealt "
-                            f"(missing: {' '.join(missing[:8])}{' …' if len(missing) > 8 else ''})")
+            raise BadRecord(Reason("seven_waters.setup.deck_size", field="setup.deck", n=len(deck), total=DECK_SIZE,
+                                   missing=" ".join(missing[:8]) + (" …" if len(missing) > 8 else "")))
 
     def _initial_state(self, chance: Chance) -> "SevenWatersState":
         """SW-3.2, SW-3.3, SW-3.4: deal the pyramid row by row, each seat's lines 1-4 (their
