@@ -160,7 +160,7 @@ def test_wl_5_2_an_illegal_index_ends_the_episode_alike_and_the_tables_go_on_ali
     assert seen["illegal"] >= 5 and seen["matches"] >= 30
 
 
-def test_make_vec_defaults_are_the_games_defaults():
+def test_wl_5_5_make_vec_defaults_are_the_games_defaults():
     """Plain make_vec: the game's 3-round match with gymnasium.make's spaces (it was a
     one-round game with other observation bounds)."""
     envs = gymnasium.make_vec(ID, num_envs=2)

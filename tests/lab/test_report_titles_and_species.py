@@ -108,7 +108,7 @@ def test_ww_5_3_a_species_points_are_its_podium_places_and_add_up_to_the_scores(
     assert own.split_amounts(split, row["measures"]) == by_species
 
 
-def test_ww_1_each_species_share_of_the_points_is_tested_against_a_fair_fifth(wildwasser):
+def test_ww_1_ww_5_3_each_species_share_of_the_points_is_tested_against_a_fair_fifth(wildwasser):
     result, out, info = wildwasser
     for s in info["summaries"]:
         lines = [x for x in s.lines if x.section == "parts"]
@@ -164,7 +164,7 @@ def _answers(result):
     return " ".join(answers(summaries, comparisons))
 
 
-def test_ww_1_a_species_that_takes_most_of_the_points_is_flagged():
+def test_ww_5_3_a_species_that_takes_most_of_the_points_is_flagged():
     # every game: one turtle and one cheetah finish first: 10 and 4 of the 14 points
     text = _answers(_wildwasser_rows(200, lambda i: (1, 0, 0, 0, 1)))
     assert "**The turtle takes more than a fair share of the points** (players=2): 71.4 %" in text
@@ -172,7 +172,7 @@ def test_ww_1_a_species_that_takes_most_of_the_points_is_flagged():
     assert "**The zebra takes less than a fair share of the points** (players=2): 0.0 %" in text
 
 
-def test_ww_1_a_few_games_leave_the_species_not_settled():
+def test_ww_5_3_a_few_games_leave_the_species_not_settled():
     # one animal finishes a game, each species in turn: every share is 0 or 1 in a game
     text = _answers(_wildwasser_rows(10, lambda i: [int(i % 5 == k) for k in range(5)]))
     assert "**Species: not settled** (players=2): no species is flagged, but 10 games cannot rule out an edge of " \

@@ -40,6 +40,7 @@ from gymnasium import spaces
 from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
+from ..core.chance import make_rng
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import kernel_module, max_game_length
@@ -117,7 +118,7 @@ class KernelVectorEnv(VectorEnv):
             given, seed = seed, _integer(seed)
             if seed is None:
                 raise ValueError(f"seed must be an integer or None, not {given!r}")
-            self._seeds = random.Random(seed)
+            self._seeds = make_rng(seed)  # -5 would go on as 5 does: refused, as Gymnasium refuses it
         elif self._seeds is not None:  # a seeded sequence goes on to new deals
             seed = self._seeds.randrange(2**63)
         else:

@@ -128,13 +128,13 @@ class PlaySession:
             state = replay(doc, rng=make_rng(seed))  # the chance still to come
             game = state.game
             save = save or resume
-            saved_seats, saved_lang = saved_session(doc, game.players, resume)
+            saved_seats, lang_saved = saved_session(doc, game.players, resume)
             if seats is None and saved_seats is None:
                 raise BadOption(Reason("cli.resume_seats", path=resume,
                                        example=",".join([HUMAN] + ["heuristic"] * (game.players - 1))))
             seats_from = "--seats" if seats else f"{resume}: session.seats"
             seats = seats or ",".join(saved_seats)
-            lang = lang or saved_lang
+            lang = lang or lang_saved
         else:
             if not game_name:
                 raise BadOption(Reason("cli.name_a_game", command=f"{launcher()} play wasserloch"))
@@ -359,7 +359,8 @@ def _word_entries(game: str) -> list[str]:
 def saved_lang(path: str | None) -> str | None:
     """The language a terminal save was played in, when the file names one we speak
     (None for no save, an unreadable file, a plain record): a resume refused without
-    `--lang` is refused in it, as the game would have gone on in it."""
+    `--lang` is refused in it, as the game would have gone on in it.  (Read anew, leniently:
+    it serves when the save failed to load, where `saved_session` was never reached.)"""
     if not path:
         return None
     try:

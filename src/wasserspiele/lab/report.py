@@ -26,12 +26,6 @@ from .study import StudyResult, replay_game, seating_note
 NOTABLE = ("longest", "shortest", "most_lopsided")
 
 
-def game_title(name: str) -> str:
-    """The game's title as its designer names it ("Seven Waters") for a report's title and headings;
-    the code name (`seven_waters`) stays where a command is quoted."""
-    return manifest(name).title.get("en", name)
-
-
 def _poss(noun: str) -> str:
     """'species' → "species'", 'seat' → "seat's"."""
     return noun + ("'" if noun.endswith("s") else "'s")
@@ -700,7 +694,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     flags = raise_flags(summaries, comparisons, alpha, min_effect)
     tests = sum(1 for s in summaries for x in s.lines if not x.hidden) + sum(
         1 for c in comparisons for x in c.lines if not x.hidden)
-    title = game_title(study.game)
+    title = manifest(study.game).title_in("en")  # "Seven Waters"; the code name stays in commands
     b: list[tuple] = [("h1", f"Balance study: {title}")]
     setup = (f"{played_text(result)}; master seed {study.seed}; "
              f"bots: {', '.join(f'`{x.text}`' for x in study.bots)} ({study.seating.name} seating, so that seat "

@@ -34,11 +34,10 @@ from typing import Any, Callable, Sequence
 
 from ..bots.runner import Backend
 from ..core.errors import BadOption
-from ..core.registry import game_class
+from ..core.registry import game_class, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
 from .clustered import parts_ci, ratio_parts, share, units_of
-from .report import game_title
 from .study import Study, make_study, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
@@ -364,7 +363,7 @@ def tune_markdown(result: TuneResult) -> str:
     """The tuning report: the best values, then every candidate, best first."""
     study = result.study
     what = WHAT[result.goal]
-    lines = [f"# Tuning {game_title(study.game)}: {result.goal}", "",
+    lines = [f"# Tuning {manifest(study.game).title_in('en')}: {result.goal}", "",
              f"Successive halving over {len(result.candidates)} candidates ({', '.join(study.compare)}): "
              f"every candidate played the first {result.rounds[0][1]} games; after each round the better half "
              f"(by {what}) went on with twice the games; all candidates play the same game seeds. "
