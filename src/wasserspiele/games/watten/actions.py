@@ -29,7 +29,12 @@ PLAY, TRUMP, SIGNAL, RAISE, ACCEPT, CONCEDE = range(6)
 
 
 class Action:
-    """One Watten decision: a kind and an integer argument (card id, suit, signal level)."""
+    """One Watten decision: a kind and an integer argument (card id, suit, signal level).
+
+    Interned: each action exists once (PLAYS, TRUMPS, SIGNALS and the three answers
+    below; parse_action, copying and unpickling return those very objects), so two
+    actions are equal exactly when they are the same object, which is object's own
+    equality, in C: `action in legal` (apply's test) calls no Python method."""
 
     __slots__ = ("kind", "arg", "_text", "_hash")
 
@@ -41,9 +46,6 @@ class Action:
 
     def __setattr__(self, name, value):
         raise AttributeError("actions are immutable")
-
-    def __eq__(self, other):
-        return self is other or (isinstance(other, Action) and other.kind == self.kind and other.arg == self.arg)
 
     def __hash__(self):
         return self._hash

@@ -189,6 +189,7 @@ class Watten(Game):
         s.log_cut = 0
         s.signal_log = []
         s.results = []
+        s.offered = _NO_ACTIONS
         chance.respell("deals", _canonical_deal)  # "10h" as "TH": the setup written back is canonical
         s._start_hand(s._draw_deal())
         return s
@@ -239,17 +240,20 @@ class WattenState(StateData, State):
         self.raiser = -1
         self.signals = [-1, -1, -1, -1]
         self.voids = [0, 0, 0, 0]
-        self._log(EV_DEAL, self.dealer, caller)
-
-    def _log(self, kind: int, seat: int, arg: int, mask: int = ALL_SEATS) -> None:
-        """A public event, seen by the seats in `mask` (views show the log's tail)."""
         log = self.log
-        log.append((kind, seat, arg, mask))
+        log.append((EV_DEAL, self.dealer, caller, ALL_SEATS))  # _log inlined: a new hand trims
         if len(log) > LOG_MAX:
             self._trim_log()
 
+    def _log(self, kind: int, seat: int, arg: int, mask: int = ALL_SEATS) -> None:
+        """A public event, seen by the seats in `mask` (views show the log's tail).  The
+        log is trimmed only as a trick ends and a hand starts: it may hold a few more
+        events than the views show (state.log_window), never fewer."""
+        self.log.append((kind, seat, arg, mask))
+
     def _trim_log(self) -> None:
-        """Cut the log back to the tail the views show (state.log_window)."""
+        """Cut the log back to the tail the views show (state.log_window): at the end of
+        every trick and the start of every hand, in bulk."""
         log = self.log
         cut = len(log) - log_window(self.log_cut + len(log))
         if cut > 0:
@@ -263,12 +267,11 @@ class WattenState(StateData, State):
         return _SEAT[self.turn]
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        return self.current_seat is None  # exactly when phase is OVER; `is` costs less than `==`
 
     # -- actions ----------------------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> list[Action] | tuple[Action, ...]:
-        phase = self.phase
-        if phase == PLAY_PHASE:  # first: most decisions are plays
+        if self.phase == PLAY_PHASE:  # first: most decisions are plays
             turn = self.turn
             if seat != turn and seat is not None:
                 return _NO_ACTIONS
@@ -290,14 +293,19 @@ class WattenState(StateData, State):
                     acts.append(PLAYS[c])
             if self.game.raising and self._raise_block(turn) is None:
                 acts.append(RAISE_ACTION)
+            self.offered = acts
             return acts
+        phase = self.phase
         if seat != self.turn and seat is not None or phase == OVER:
             return _NO_ACTIONS
         if phase == SIGNAL_PHASE:  # four a hand
-            return SIGNALS
-        if phase == TRUMP_PHASE:
-            return TRUMPS
-        return _ANSWERS
+            acts = SIGNALS
+        elif phase == TRUMP_PHASE:
+            acts = TRUMPS
+        else:
+            acts = _ANSWERS
+        self.offered = acts
+        return acts
 
     def _follow_duty(self) -> int:
         """WA-3.2: the suit that must be followed now (jacks count as trump), or -1 if none.
@@ -387,86 +395,66 @@ class WattenState(StateData, State):
         return Reason("watten.must_follow", suit=SUITS[led], held=must)
 
     def apply(self, action: Action | str, seat: int | None = None) -> None:
-        """The protocol's checked `apply` with its common case checked here: the seat to
-        move (or no seat named) plays a card `_play_problem` allows (WA-3.2), sends a
-        signal or takes another action `_why_illegal` allows, chance drawn from a
-        generator; `apply_legal` then plays it.  Anything else (a refusal and its reason,
-        notation, a strict replay applied as a transaction) takes the protocol's own way."""
+        """The protocol's checked `apply`.  An action `legal_actions` offered a moment ago
+        for the seat to move in this very position (`offered`: every action forgets it)
+        needs no second check and takes the trusted path; anything else (an action not
+        asked for first, a refusal and its reason, notation) takes the protocol's own way,
+        which checks it with `_why_illegal`."""
         turn = self.turn
-        if action.__class__ is Action and (seat is None or seat == turn) and self.chance.rng is not None:
-            kind = action.kind
-            phase = self.phase
-            if kind == PLAY:
-                if phase == PLAY_PHASE:
-                    # WA-3.2, _play_problem's test inlined: a held card that follows the
-                    # suit to follow, or any held card if none is held or none is due
-                    c = action.arg
-                    hand = self.hands[turn]
-                    if c in hand:
-                        follows = self.follows
-                        if follows is not None and not follows[c]:
-                            for x in hand:
-                                if follows[x]:
-                                    break  # holds the suit to follow: _play_problem says why not
-                            else:
-                                follows = None
-                        if follows is None or follows[c]:
-                            self.apply_legal(action, turn)
-                            return
-            elif kind == SIGNAL:
-                if phase == SIGNAL_PHASE:  # WA-5: any level, in turn
-                    self.apply_legal(action, turn)
-                    return
-            elif phase != OVER and self._why_illegal(action, turn) is None:
-                self.apply_legal(action, turn)
-                return
+        if action in self.offered and (seat == turn or seat is None):
+            self.apply_legal(action, turn)
+            return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: Action, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`), with the
         play inlined: most actions are plays.  `_play` is the same rule (WA-3.1, WA-3.2) in
         the rulebook's words: change both."""
-        if self.chance.rng is None:
+        self.offered = _NO_ACTIONS  # the position changes: what legal_actions offered is gone
+        if self.chance.rng is None:  # a strict replay: through State.apply, as a transaction
             State.apply_legal(self, action, seat)
             return
-        if action.kind == PLAY:
-            c = action.arg
-            self.hands[seat].remove(c)
-            trick = self.trick
-            if not trick:
-                # WA-3.2: the first card sets the suit to follow (and which cards follow it)
-                self.leader = seat
-                self.led, self.follows = self.game.leads[self.trump][c]
-                trick.append(c)
-                self.log.append(_PLAY_EVENTS[seat][c])
-                self.history.append(_PLAY_ENTRIES[seat][c])
-                self.turn = self.current_seat = _NEXT[seat]
+        # Other kinds first (five a hand), then cards: CPython 3.11 specializes a compare
+        # only when the jump after it is short, and the card block is long.
+        if action.kind != PLAY:
+            kind = action.kind
+            if kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
+                level = action.arg
+                self._signal(level, seat)
+                self.history.append(_SIGNAL_ENTRIES[seat][level])
                 return
-            follows = self.follows
-            if follows is not None and not follows[c]:
-                self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
+            if kind == TRUMP:
+                self._call_trump(action.arg, seat)
+            else:
+                self._apply(action, seat)
+            self.history.append((seat, action, False))
+            return
+        # a card (most actions)
+        c = action.arg
+        self.hands[seat].remove(c)
+        trick = self.trick
+        if not trick:
+            # WA-3.2: the first card sets the suit to follow (and which cards follow it)
+            self.leader = seat
+            self.led, self.follows = self.game.leads[self.trump][c]
             trick.append(c)
-            log = self.log
-            log.append(_PLAY_EVENTS[seat][c])
+            self.log.append(_PLAY_EVENTS[seat][c])
             self.history.append(_PLAY_ENTRIES[seat][c])
-            if len(trick) < 4:
-                self.turn = self.current_seat = _NEXT[seat]  # WA-3.1: clockwise
-                return
-            self._finish_trick()
+            self.turn = self.current_seat = _NEXT[seat]
             return
-        kind = action.kind
-        if kind == SIGNAL:  # the next commonest (four a hand): no dispatch through _apply
-            level = action.arg
-            self._signal(level, seat)
-            self.history.append(_SIGNAL_ENTRIES[seat][level])
+        follows = self.follows
+        if follows is not None and not follows[c]:
+            self.voids[seat] |= 1 << self.led  # did not follow: holds none of the led suit
+        trick.append(c)
+        self.log.append(_PLAY_EVENTS[seat][c])
+        self.history.append(_PLAY_ENTRIES[seat][c])
+        if len(trick) < 4:
+            self.turn = self.current_seat = _NEXT[seat]  # WA-3.1: clockwise
             return
-        if kind == TRUMP:
-            self._call_trump(action.arg, seat)
-        else:
-            self._apply(action, seat)
-        self.history.append((seat, action, False))
+        self._finish_trick()
 
     def _apply(self, action: Action, seat: int) -> None:
+        self.offered = _NO_ACTIONS  # as in apply_legal
         kind = action.kind
         if kind == PLAY:
             self._play(action.arg, seat)
@@ -485,7 +473,7 @@ class WattenState(StateData, State):
     def _call_trump(self, suit: int, seat: int) -> None:
         """WA-1.3: the caller names any suit as trump; the call is public.  WA-5: signals follow."""
         self.trump = suit
-        self._log(EV_TRUMP, seat, suit)
+        self.log.append((EV_TRUMP, seat, suit, ALL_SEATS))  # _log inlined (once a hand)
         if self.game.signal_mode == "off":
             self.phase = PLAY_PHASE
         else:
@@ -500,12 +488,10 @@ class WattenState(StateData, State):
         self.signals[seat] = level
         log = self.log
         log.append(game.signal_events[seat][level])  # _log, with the event made once
-        if len(log) > LOG_MAX:
-            self._trim_log()
         # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
         self.signal_log.append((len(self.history), seat, self.hand_no, self.log_cut + len(log), False))
         p = game.detection_p
-        if level and p > 0:
+        if level and p > 0.0:
             x = self.chance.draw("signal_checks", game.signal_check)
             if x < p:
                 self._caught(seat, level)
@@ -609,7 +595,7 @@ class WattenState(StateData, State):
         self.team_scores[team] = total
         # (hand, dealer, trump, winning team, points, reason, tricks team 0, tricks team 1)
         self.results.append((self.hand_no, self.dealer, self.trump, team, points, reason, self.won[0], self.won[1]))
-        self._log(EV_HAND, team, points * 4 + reason)
+        self.log.append((EV_HAND, team, points * 4 + reason, ALL_SEATS))  # _log inlined (once a hand)
         if over:
             self.phase = OVER
             self.current_seat = None

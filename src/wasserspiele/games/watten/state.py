@@ -21,8 +21,8 @@ LOG_MAX = 2 * LOG_KEEP
 def log_window(events: int) -> int:
     """How many of the last `events` events the public log shows: every event is added
     and, once more than LOG_MAX are kept, the log is cut back to its last LOG_KEEP.  The
-    engine may keep a few more (it trims once per trick, not per card); views read this
-    many from the end."""
+    engine may keep a few more (it trims as a trick ends and as a hand starts, not at
+    every event); views read this many from the end."""
     if events <= LOG_MAX:
         return events
     return LOG_KEEP + (events - LOG_MAX - 1) % (LOG_MAX + 1 - LOG_KEEP)
@@ -37,7 +37,10 @@ class StateData:
     every caller asks it before every action (a property costs ten times as much).
     `log` holds the latest public events as (kind, seat, arg, visible-to mask) tuples,
     the commonest ones made once and shared; `log_cut` counts the events trimmed from
-    its front, so event number k (from 1) is `log[k - log_cut - 1]`."""
+    its front, so event number k (from 1) is `log[k - log_cut - 1]`.  `offered` is what
+    `legal_actions` last returned for the seat to move in this very position (empty once
+    any action is taken, and in a fresh clone): `apply` accepts one of those without
+    checking it a second time."""
 
     __slots__ = (
         "game", "chance", "history",
@@ -45,7 +48,7 @@ class StateData:
         "hands", "unused", "trick", "led", "follows", "leader", "turn", "current_seat", "tricks", "won",
         "team_scores", "value", "last_raise_team", "raiser",
         "signals", "voids",
-        "winner_team", "log", "log_cut", "signal_log", "results",
+        "winner_team", "log", "log_cut", "signal_log", "results", "offered",
     )
 
     def _copy_into(self, c: "StateData") -> None:
@@ -79,6 +82,7 @@ class StateData:
         c.log_cut = self.log_cut
         c.signal_log = self.signal_log[:]
         c.results = self.results[:]  # tuples
+        c.offered = ()  # code that builds a world from a clone changes its fields
 
     def clone(self):
         """An independent copy (no deepcopy: lists of ints and tuples copied by slicing)."""
