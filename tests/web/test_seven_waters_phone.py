@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, open_page, serving)
+from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
+                              finished_table, mid_game_table, new_context, open_page, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -179,3 +179,68 @@ def test_sw_2_2_a_joker_in_a_move_s_words_reads_as_what_it_stands_for(browser, s
     }""", view)
     assert said == words
     ctx.close()
+
+
+# -- SW-5.3: the tie-break in the result box --------------------------------------------------
+def store_finished(db_url: str, state, table_id: str) -> None:
+    """Write a finished game into the database as the server stores a table of humans
+    (over HTTP the deal is secret, and an ending with equal totals would be luck)."""
+    from wasserspiele.core.protocol import entry_notation
+    from wasserspiele.web.storage import SeatRow, Storage, TableRow, hash_token, now
+
+    doc = state.record()
+    storage = Storage(db_url)
+    try:
+        storage.create_table(TableRow(
+            id=table_id, game="seven_waters", options=doc["options"], players=doc["players"], seed=1,
+            setup=doc["setup"], status="running", created=now(),
+            seats=[SeatRow(s, "human", None, hash_token(f"{table_id}-{s}")) for s in range(doc["players"])]))
+        storage.save_progress(table_id, 0, [(e[0], entry_notation(e)) for e in state.history], doc["setup"],
+                              "over", {"scores": state.scores(), "winners": state.winners()})
+    finally:
+        storage.close()
+
+
+@pytest.fixture(scope="module")
+def tied(tmp_path_factory):
+    """A server holding two games played to an end with equal totals: one the larger pool
+    decided ("swpool"), one a draw ("swdraw")."""
+    from games.seven_waters.helpers import random_game_ending
+
+    tmp = tmp_path_factory.mktemp("sw_tied")
+    url = f"sqlite:///{tmp / 'tied.sqlite3'}"
+    for name, pools_equal in (("pool", False), ("draw", True)):
+        store_finished(url, random_game_ending(pools_equal), f"sw{name}")
+    srv = Server(url, log_path=str(tmp / "server.log")).start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("locale, pool_words, draw_words", [
+    ("en-US", "Both have {n} points; the larger pool decides: {who} wins.",
+     "Both have {n} points and equally large pools: a draw."),
+    ("de-DE", "Beide haben {n} Punkte; das größere Wellenbecken entscheidet: {who} gewinnt.",
+     "Beide haben {n} Punkte und gleich große Wellenbecken: unentschieden."),
+])
+def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(browser, tied, locale, pool_words, draw_words):
+    """SW-5.3 at the end of a game with equal totals: the result box words the engine's
+    `decided_by` ("pool": the larger pool's seat wins; "draw"), in the page's language."""
+    for name, words in (("pool", pool_words), ("draw", draw_words)):
+        view = tied.get(f"/api/tables/sw{name}")["view"]
+        assert view["decided_by"] == name and view["totals"][0] == view["totals"][1], view["totals"]
+        ctx = new_context(browser, "desktop", locale=locale)
+        page = ctx.new_page()
+        page.set_default_timeout(TIMEOUT_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        try:
+            page.goto(f"{tied.base}/table/sw{name}")
+            page.wait_for_selector("#result table.score")
+            seats = page.eval_on_selector_all("#result table.score th[scope=col]", "ths => ths.map((th) => th.textContent)")
+            who = seats[view["winners"][0]]
+            assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)
+            assert errors == []
+        finally:
+            ctx.close()

@@ -79,3 +79,23 @@ def place(state, seat: int, zone: str, text: str) -> None:
         state.discards[seat].extend(cards)
     else:
         raise ValueError(zone)
+
+
+def random_game_ending(pools_equal: bool, seeds=range(2000)):
+    """The first seeded game of uniformly random legal actions (engine's `apply` from
+    `new_game(seed=...)`) that ends with equal totals and with pools that differ
+    (`pools_equal` False) or are equal too (True): end states the rules reach in play,
+    for SW-5.3's tie-break.  About one seed in fifty fits either way."""
+    import random
+
+    game = load("seven_waters")
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = game.new_game(seed=seed)
+        while not state.is_terminal():
+            seat = state.current_seat
+            state.apply(rng.choice(state.legal_actions(seat)), seat)
+        a, b = state.scores()
+        if a == b and (len(state.pool[0]) == len(state.pool[1])) == pools_equal:
+            return state
+    raise RuntimeError("no such ending among the seeds")

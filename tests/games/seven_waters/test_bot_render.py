@@ -15,7 +15,7 @@ from wasserspiele.bots.runner import seat_rotated_win_rate
 from wasserspiele.bots.random_bot import RandomBot
 from wasserspiele.cli.render import renderer
 
-from .helpers import DEFAULT_LINES, new_state
+from .helpers import DEFAULT_LINES, new_state, random_game_ending
 
 GAME = load("seven_waters")
 R = renderer("seven_waters")
@@ -124,11 +124,37 @@ def test_sw_5_3_the_result_names_the_winner_as_you_when_it_is_you():
     assert "(you)" not in R.render_result(result.state.view(1 - w), "en")
     assert "(you)" not in R.render_result(result.state.view(None), "en")
     assert "wave pool decides" not in R.render_result(result.state.view(w), "en")
+    totals = result.state.view(None)["totals"]
+    assert totals[0] != totals[1] and result.state.view(None)["decided_by"] == "points"
 
 
 def test_sw_5_3_the_result_says_when_the_larger_pool_broke_a_tie():
-    result = play_game(GAME, [HeuristicBot(1), HeuristicBot(2)], seed=6)
-    view = result.state.view(None)
-    view["totals"] = [20, 20]  # the same park and winner, as if the totals had come out equal
-    assert R.render_result(view, "en").endswith("– equal totals: the larger wave pool decides")
-    assert R.render_result(view, "de").endswith("– Punktgleichstand: das größere Wellenbecken entscheidet")
+    """A game played to an end with equal totals and pools of different size: the final
+    view says the pool decided it (`decided_by`, from the rules), the larger pool's seat
+    wins, and the result line says why, in both languages."""
+    state = random_game_ending(pools_equal=False)
+    view = state.view(None)
+    totals, pools = view["totals"], [len(p["pool"]) for p in view["players"]]
+    assert totals[0] == totals[1] and pools[0] != pools[1]
+    w = 0 if pools[0] > pools[1] else 1
+    assert view["decided_by"] == "pool" and view["winners"] == [w]
+    assert R.render_result(view, "en").endswith(
+        f"Winner: Seat {w}[/bold] – equal totals: the larger wave pool decides")
+    assert R.render_result(view, "de").endswith(
+        f"Sieger: Platz {w}[/bold] – Punktgleichstand: das größere Wellenbecken entscheidet")
+    assert R.render_result(state.view(w), "en").endswith(
+        f"Winner: Seat {w} (you)[/bold] – equal totals: the larger wave pool decides")
+
+
+def test_sw_5_3_equal_totals_and_equal_pools_are_a_draw_in_the_result():
+    """A game played to an end with equal totals and equally large pools: a draw (both
+    win), and the result says so instead of naming a winner, in both languages."""
+    state = random_game_ending(pools_equal=True)
+    view = state.view(None)
+    totals, pools = view["totals"], [len(p["pool"]) for p in view["players"]]
+    assert totals[0] == totals[1] and pools[0] == pools[1]
+    assert view["decided_by"] == "draw" and view["winners"] == [0, 1]
+    for seat in (None, 0, 1):
+        en, de = R.render_result(state.view(seat), "en"), R.render_result(state.view(seat), "de")
+        assert en.endswith("\nDraw — shared win") and "Winner" not in en
+        assert de.endswith("\nGleichstand – geteilter Sieg") and "Sieger" not in de

@@ -420,11 +420,12 @@ def _terminal_with(scores_equal: bool, pools: tuple[int, int]):
 def test_sw_5_3_higher_total_wins_then_larger_pool_then_draw():
     s = _terminal_with(True, (0, 0))
     assert s.scores() == [0, 0] and s.winners() == [0, 1] and s.returns() == [0.5, 0.5]
+    assert s.decision() == ([0, 1], "draw")
     s = _terminal_with(True, (2, 0))
-    assert s.scores() == [5, 0] and s.winners() == [0]
+    assert s.scores() == [5, 0] and s.winners() == [0] and s.decision() == ([0], "points")
     # equal totals, larger pool wins: seat 1 makes up the 5 with a river of 5 cards
     s.river[1] = list(s.game.parse_action("river 2S 3S 4S 5S 6S").pieces)
-    assert s.scores() == [5, 5] and s.winners() == [0]
+    assert s.scores() == [5, 5] and s.winners() == [0] and s.decision() == ([0], "pool")
 
 
 # -- SW-7: variants ---------------------------------------------------------------------------

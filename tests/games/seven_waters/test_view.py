@@ -134,3 +134,21 @@ def test_clone_is_independent():
         c.apply(rng.choice(c.legal_actions()))
     assert json.dumps(s.state_json()) == before
     assert make_deck()  # the helper deck is a full deck
+
+
+def test_sw_5_3_the_view_says_how_the_game_was_decided_only_at_the_end():
+    """`decided_by` (SW-5.3: "points", "pool" or "draw") is the rules' own decision, in
+    every seat's view once the game is over and in none while it runs (a running total's
+    tie would say nothing yet)."""
+    seen = set()
+    for seed in range(4):
+        s = GAME.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not s.is_terminal():
+            assert all("decided_by" not in s.view(seat) for seat in (0, 1, None))
+            s.apply(rng.choice(s.legal_actions()))
+        views = [s.view(seat) for seat in (0, 1, None)]
+        assert {v["decided_by"] for v in views} == {s.decision()[1]}
+        assert all(v["winners"] == s.winners() for v in views)
+        seen.add(views[0]["decided_by"])
+    assert "points" in seen

@@ -102,12 +102,12 @@ def render_result(view: dict[str, Any], lang: str = "en") -> str:
         rows.append(f"{t('cat_' + cat):<22}{scores[0][cat]:>7}{scores[1][cat]:>9}")
     rows.append(f"{t('total'):<22}{view['totals'][0]:>7}{view['totals'][1]:>9}")
     winners = view["winners"]
-    if len(winners) == 2:
+    how = view["decided_by"]  # SW-5.3 as the rules decided it (rules.decision), not worked out here
+    if how == "draw":
         rows.append(t('draw'))
     else:
         you = f" ({t('you')})" if view.get("seat") == winners[0] else ""  # as the park's heading says it
-        totals = view["totals"]
-        why = f" – {t('by_pool')}" if totals[0] == totals[1] else ""  # SW-5.3: equal totals, the larger pool wins
+        why = f" – {t('by_pool')}" if how == "pool" else ""
         rows.append(f"[bold]{t('winner')}: {t('seat')} {winners[0]}{you}[/bold]{why}")
     return "\n".join(rows)
 

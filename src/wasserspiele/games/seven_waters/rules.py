@@ -916,16 +916,25 @@ class SevenWatersState(SevenWatersData, State):
                     out[s] -= _WEIGHTS[_THEME] * self._counted(s)[_THEME]
         return out
 
-    def winners(self) -> list[int]:
-        """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""
+    def decision(self) -> tuple[list[int], str | None]:
+        """SW-5.3, the one place that decides the game: (winners, how) where how is
+        "points" (the higher total), "pool" (equal totals, the larger pool) or "draw"
+        (both equal: both win); ([], None) while the game runs.  Renderers read `how`
+        from the final view instead of working the tie-break out again."""
         if not self.over:
-            return []
+            return [], None
+        how = "points"
         a, b = self.scores()
         if a == b:
+            how = "pool"
             a, b = len(self.pool[0]), len(self.pool[1])
         if a == b:
-            return [0, 1]
-        return [0] if a > b else [1]
+            return [0, 1], "draw"
+        return ([0] if a > b else [1]), how
+
+    def winners(self) -> list[int]:
+        """SW-5.3: the higher total wins; then the larger pool; then a draw (both win)."""
+        return self.decision()[0]
 
     # -- information -----------------------------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -93,7 +93,9 @@ def view(state, seat: int | None) -> dict[str, Any]:
     if over:
         out["scores"] = [s.breakdown(p) for p in (0, 1)]
         out["totals"] = s.scores()
-        out["winners"] = s.winners()
+        # SW-5.3: how the game was decided ("points", "pool" or "draw"), public only at
+        # the end, so the renderers show the tie-break the rules applied
+        out["winners"], out["decided_by"] = s.decision()
     return out
 
 

@@ -316,13 +316,12 @@ export default {
     return [];
   },
 
+  // SW-5.3: how the game was decided comes with the final view (`decided_by`, from the
+  // rules); the client only words it
   tieBreak(view, msg) {
-    const totals = view.totals || [];
-    if (totals.length === 2 && totals[0] === totals[1]) {
-      const pools = view.players.map((p) => p.pool.length);
-      return pools[0] === pools[1] ? t("seven_waters.draw", { n: totals[0] })
-        : t("seven_waters.by_pool", { n: totals[0], who: seatLabel(pools[0] > pools[1] ? 0 : 1) });
-    }
+    const n = (view.totals || [])[0];
+    if (view.decided_by === "draw") return t("seven_waters.draw", { n });
+    if (view.decided_by === "pool") return t("seven_waters.by_pool", { n, who: seatLabel(view.winners[0]) });
     return null;
   },
 

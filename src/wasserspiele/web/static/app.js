@@ -47,16 +47,9 @@ function errorText(err) {
 
 function seatName(seat) { return t("seat", { n: seat }); }
 
-// How to find a control again once its part of the page is drawn anew: its id, else its
-// name or the table, seat or entry it stands for.
-function focusSelector(el) {
-  if (el.id) return `#${CSS.escape(el.id)}`;
-  for (const attr of ["name", "data-table", "data-my-table", "data-seat-link", "data-forget"]) {
-    const v = el.getAttribute(attr);
-    if (v !== null) return `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(v)}"]`;
-  }
-  return null;
-}
+// The lobby's controls, found again after a redraw (table.js rememberFocus) by their id,
+// else their name or the table, seat or entry they stand for.
+const LOBBY_FOCUS_ATTRS = ["name", "data-table", "data-my-table", "data-seat-link", "data-forget"];
 
 // "My tables": the seats this browser plays, so a reload or a closed tab never loses a
 // game; a seat is kept when its link is opened here (and the creator's own seat when a
@@ -242,10 +235,13 @@ async function lobby() {
       })));
   }
 
+  // The form is drawn anew on each change (another game's options, a seat row more, the
+  // lists arriving, a table forgotten): the control a keyboard player was on keeps the
+  // focus, else (a forgotten table) the next of its kind, rather than the page's body.
   function render() {
-    const focus = lobbyFocus();
+    const focus = rememberFocus(LOBBY_FOCUS_ATTRS, { root: app, kind: "[data-forget]", fallback: "#game" });
     draw();
-    restoreLobbyFocus(focus);
+    restoreFocus(focus);
   }
 
   function draw() {
@@ -279,24 +275,6 @@ async function lobby() {
       createdBox,
       h("section", { class: "box" }, h("h2", {}, t("open_tables")), tableList(lists.running, "running")),
       h("section", { class: "box" }, h("h2", {}, t("finished_tables")), tableList(lists.over, "over")));
-  }
-
-  // The form is drawn anew on each change (another game's options, a seat row more, the
-  // lists arriving, a table forgotten): the control a keyboard player was on keeps the
-  // focus, else (a forgotten table) the next of its kind, rather than the page's body.
-  function lobbyFocus() {
-    const a = document.activeElement;
-    if (!a || a === document.body || !app.contains(a)) return null;
-    const kind = a.dataset.forget !== undefined ? "[data-forget]" : null;
-    return { selector: focusSelector(a), kind, index: kind ? [...app.querySelectorAll(kind)].indexOf(a) : -1 };
-  }
-
-  function restoreLobbyFocus(saved) {
-    if (!saved || (document.activeElement && document.activeElement !== document.body)) return;
-    const same = saved.selector && app.querySelector(saved.selector);
-    const others = saved.kind ? [...app.querySelectorAll(saved.kind)] : [];
-    const target = same || others[Math.min(saved.index, others.length - 1)] || (saved.kind && document.getElementById("game"));
-    target?.focus({ preventScroll: true });
   }
 
   resetGame(games[0].name);

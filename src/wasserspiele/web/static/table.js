@@ -123,16 +123,36 @@ document.addEventListener("focusin", (ev) => {
   if (group) lastGroup = group.dataset.group;
 });
 
-export function rememberFocus() {
+// How to find a control again once its part of the page is drawn anew: its id, else the
+// first of `attrs` it carries (its name, or the table, seat or entry it stands for).
+export function focusSelector(el, attrs) {
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  for (const attr of attrs) {
+    const v = el.getAttribute(attr);
+    if (v !== null) return `${el.tagName.toLowerCase()}[${attr}="${CSS.escape(v)}"]`;
+  }
+  return null;
+}
+
+// The one focus memory of every page.  A page of forms (the lobby) passes `attrs`, the
+// attributes that name its controls (focusSelector), with `root` (focus outside it is not
+// its own), and may name a `kind` of control that can vanish (a forgotten table): the focus
+// then goes to the next of that kind, else to `fallback`.  A table passes nothing: its
+// pieces, groups and move buttons are found as below.
+export function rememberFocus(attrs = null, { root = document, kind = null, fallback = null } = {}) {
   const a = document.activeElement;
-  if (!a || a === document.body) return null;
+  if (!a || a === document.body || !root.contains(a)) return null;
+  const ofKind = kind && a.matches(kind) ? kind : null;
+  const form = { root, selector: attrs ? focusSelector(a, attrs) : null, kind: ofKind,
+                 kindIndex: ofKind ? [...root.querySelectorAll(ofKind)].indexOf(a) : -1,
+                 fallback: ofKind ? fallback : null };
   const chosen = a.closest?.("#actions")
     ? (lastGroup && document.querySelector(`[data-group="${lastGroup}"] .selected[data-key]`))
       || document.querySelector("[data-group] .selected[data-key]")
     : null;
   const piece = a.dataset?.key ? a : chosen;
   const group = piece?.closest("[data-group]");
-  return { key: a.dataset?.key, action: a.dataset?.action, id: a.id,
+  return { ...form, key: a.dataset?.key, action: a.dataset?.action, id: a.id,
            group: a.closest?.("[data-group]")?.dataset.group,
            chosen: chosen?.dataset.key, pieceGroup: group?.dataset.group,
            index: group ? [...group.querySelectorAll("[data-key]")].indexOf(piece) : -1,
@@ -147,7 +167,11 @@ export function restoreFocus(saved) {
     const items = saved.pieceGroup ? [...document.querySelectorAll(`[data-group="${saved.pieceGroup}"] [data-key]`)] : [];
     return saved.index >= 0 && items.length ? items[Math.min(saved.index, items.length - 1)] : null;
   };
-  const target = inGroup(saved.group, saved.key)
+  const others = saved.kind ? [...saved.root.querySelectorAll(saved.kind)] : [];
+  const target = (saved.selector && saved.root.querySelector(saved.selector))
+    || others[Math.min(saved.kindIndex, others.length - 1)]
+    || (saved.fallback && saved.root.querySelector(saved.fallback))
+    || inGroup(saved.group, saved.key)
     || (saved.action && (q(`#actions button[data-action="${CSS.escape(saved.action)}"]`) || q("#actions button[data-action]")))
     || inGroup(saved.pieceGroup, saved.chosen)
     || neighbour()
