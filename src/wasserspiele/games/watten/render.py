@@ -35,8 +35,9 @@ def render_view(view: dict, lang: str = "en") -> str:
         label = t('team', t=team) + f" ({t('seats', a=a, b=b)}"
         label += f", {t('you')})" if me is not None and me in (a, b) else ")"
         extra = ""
-        if view["raise"]["enabled"] and view["raise"]["gespannt"][team]:
-            extra = f" [yellow]{t('gespannt')}[/yellow]"
+        # WA-6: "gespannt" bars a team from raising; once the game is over it says nothing
+        if view["raise"]["enabled"] and view["raise"]["gespannt"][team] and not view["winners"]:
+            extra = f" · [yellow]{t('gespannt')}[/yellow]"
         teams.append(f"{label}: {t('score')} {view['scores'][team]} · {t('tricks')} {view['tricks_won'][team]}{extra}")
     lines += teams
     if view["raise"]["enabled"] or view["value"] != view["options"]["hand_value"]:
@@ -44,6 +45,11 @@ def render_view(view: dict, lang: str = "en") -> str:
     if view["raise"]["pending"] is not None:
         r = view["raise"]
         lines.append(f"[yellow]{t('raise_pending', s=r['pending'], v=view['value'] + 1, a=r['answerer'])}[/yellow]")
+        if me is not None and me == r["answerer"]:  # WA-6: what each answer does, with its points
+            lines.append(t('ask_answer', v=view['value'] + 1, t=r['pending'] % 2, n=view['value']))
+    elif (me is not None and me in view["to_move"] and view["phase"] == "play"
+          and view["raise"]["can_raise"][me % 2]):  # WA-6: the raise is offered only among the moves
+        lines.append(t('may_raise', v=view['value'] + 1, n=view['value']))
     if view["trick"]:
         lines.append(f"{t('trick')}: " + "  ".join(f"{t('seat')} {s}: {_card(c, lang)}" for s, c in view["trick"]))
     elif view["trump"] and view["phase"] == "play":
@@ -84,7 +90,17 @@ def describe_last(view: dict, lang: str = "en") -> str:
             if log[i]["event"] in _OWN_ACTIONS and log[i].get("seat") == me:
                 start = i + 1
                 break
-    return "\n".join(describe_event(e, lang) for e in log[start:])
+    shown = log[start:]
+    # WA-4.1: a hand's end says its tricks (team 0 : team 1, as the result table has them):
+    # the next view counts the new hand's. The shown hand events are the newest results.
+    ends = [i for i, e in enumerate(shown) if e["event"] == "hand"]
+    tricks = {i: r["tricks_won"] for i, r in zip(reversed(ends), reversed(view.get("results", [])))}
+    t = Words("watten.ui", lang)
+
+    def line(i: int, e: dict) -> str:
+        said = describe_event(e, lang)
+        return f"{said} · {t('hand_tricks', a=tricks[i][0], b=tricks[i][1])}" if i in tricks else said
+    return "\n".join(line(i, e) for i, e in enumerate(shown))
 
 
 def render_result(view: dict, lang: str = "en") -> str:

@@ -4,8 +4,14 @@ import { t, say, seatLabel } from "../i18n.js";
 
 function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatLabel(0)} + ${seatLabel(2)}` : `${seatLabel(1)} + ${seatLabel(3)}`; }
 
+// a hand's points are said with their unit ("erhält 1 Punkt", not "erhält 1"): n is the points
 function resultLine(r) {
-  return t("watten.res", { n: r.hand, team: teamName(r.team), p: r.points, why: t(`watten.reason.${r.reason}`), a: r.tricks_won[0], b: r.tricks_won[1] });
+  return t("watten.res", { h: r.hand, team: teamName(r.team), n: r.points, why: t(`watten.reason.${r.reason}`), a: r.tricks_won[0], b: r.tricks_won[1] });
+}
+
+// WA-4.2: each team's score on its own line, with its players' names and its unit
+function standing(view) {
+  return [0, 1].map((k) => t("watten.team_points", { team: teamName(k), n: view.scores[k] }));
 }
 
 const SIGNALS = ["none", "weak", "medium", "strong"];
@@ -19,7 +25,8 @@ export default {
     const [verb, arg] = action.split(" ");
     if (isCard(action)) return t("watten.play", { c: cardText(action) });
     if (verb === "trump") return t("watten.trump", { s: SUIT_SYMBOL[arg] || arg });
-    if (verb === "signal") return t("watten.signal", { s: t(`watten.sig.${arg}`) });
+    // WA-5: no signal is not a level of one ("Zwicken: keins")
+    if (verb === "signal") return arg === "none" ? t("watten.signal_none") : t("watten.signal", { s: t(`watten.sig.${arg}`) });
     // WA-6: what is at stake: a raise accepted makes the hand worth one more; conceded,
     // the raising team scores what it was worth before the raise
     if (view && (verb === "raise" || verb === "accept")) return t(`watten.${verb}_to`, { n: view.value + 1 });
@@ -42,9 +49,33 @@ export default {
     return view.phase !== "play" ? t("watten.why_phase", { p: t(`watten.phase.${view.phase}`) }) : null;
   },
 
-  seatInfo(view, seat) {
+  // what is said of a seat under its name, part by part
+  seatParts(view, seat) {
     const sig = view.signals?.[seat];
-    return `${t("cards_n", { n: view.hand_sizes[seat] })}${sig ? " · " + t(`watten.sig.${sig}`) : ""}${seat === view.dealer ? " · " + t("watten.dealer") : ""}`;
+    const parts = [];
+    // WA-1.1: partners sit opposite; the board names the partner, as a player at the table knows it
+    if (view.seat !== null && view.seat !== undefined && seat === (view.seat + 2) % 4) parts.push(t("watten.partner"));
+    parts.push(t("cards_n", { n: view.hand_sizes[seat] }));
+    // WA-5: a level alone ("schwach") said nothing; "none" is said as no signal
+    if (sig) parts.push(sig === "none" ? t("watten.no_sig") : t("watten.sig_seat", { s: t(`watten.sig.${sig}`) }));
+    if (seat === view.dealer) parts.push(t("watten.dealer"));
+    // WA-1.3, WA-3.1: until the first card, who calls trump (and leads) is what the table looks to
+    if (seat === view.caller && (view.phase === "trump" || view.phase === "signal")) parts.push(t("watten.calls"));
+    return parts;
+  },
+
+  seatInfo(view, seat) {
+    // a line too long for its room is split at a space (svg.js fitText): only after a
+    // "·", never inside "5 Karten" nor before a "·" that would then start the next line
+    return this.seatParts(view, seat).map((p) => p.replaceAll(" ", "\u00a0")).join("\u00a0· ");
+  },
+
+  // a side seat's narrow room takes three parts ("5 Karten · zwickt stark · sagt Trumpf an")
+  // one a line: split in two, its first half was squeezed; the others take one line
+  infoLines(view, seat, k) {
+    const parts = this.seatParts(view, seat);
+    if ((k === 1 || k === 3) && parts.length > 2) return parts;
+    return [this.seatInfo(view, seat)];
   },
 
   seatInfoOnBoard: true,
@@ -60,7 +91,7 @@ export default {
   summary(before, view) {
     if ((view.results || []).length <= (before.results || []).length) return null;
     const r = view.results.at(-1);
-    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), t("watten.standing", { a: view.scores[0], b: view.scores[1] })] };
+    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), ...standing(view)] };
   },
 
   tieBreak() { return null; },
@@ -95,8 +126,9 @@ export default {
         fitText(`${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`, room[k],
                 { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
                 wraps ? "up" : null),
-        fitText(this.seatInfo(view, seat), room[k], { x, y: y + dy + 15, "text-anchor": anchor, "font-size": 11, fill: "white" },
-                wraps ? "down" : null)));
+        ...this.infoLines(view, seat, k).map((line, i) =>
+          // the top seat's info may wrap downwards too: below it is the empty middle of the table
+          fitText(line, room[k], { x, y: y + dy + 15 + 13 * i, "text-anchor": anchor, "font-size": 11, fill: "white" }, "down"))));
       if (played[seat]) {
         const from = seat === view.seat ? null : `tseat:${seat}`;
         const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),
@@ -105,14 +137,37 @@ export default {
         g.append(c);
       }
     }
+    // WA-6: a raise waiting for its answer is said on the table, not only in the log below
+    if (view.raise?.pending != null && view.phase === "answer") {
+      g.append(s("text", { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" },
+        t("watten.raised", { who: seatLabel(view.raise.pending), n: view.value + 1 })));
+    }
     if (done) {
       g.append(s("text", { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" },
         t("watten.took", { who: seatLabel(done.winner) })));
     }
     g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white" },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
-    g.append(s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white" },
-      `${t("watten.tricks")} ${view.tricks_won.join(" : ")}`));
+    // the tricks of the player's own team first, and said so: "0 : 2" read the same for
+    // both teams (WA-4.1 counts a team's tricks)
+    const seated = view.seat !== null && view.seat !== undefined;
+    const ours = seated ? view.seat % 2 : 0;
+    g.append(s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white", "data-tricks": "" },
+      `${t("watten.tricks")} ${view.tricks_won[ours]} : ${view.tricks_won[1 - ours]}`));
+    if (seated) {
+      g.append(s("text", { x: W - 20, y: 41, "text-anchor": "end", "font-size": 11, fill: "white", "data-tricks-legend": "" },
+        t("watten.us_them")));
+    }
+    // WA-4.1: a new hand's table says how the last one ended (its summary stands beside the
+    // board on a desktop but below it, out of sight, on a phone); gone with the first card
+    const last = (view.results || []).at(-1);
+    if (last && !(view.trick || []).length && !(view.tricks || []).length && (view.phase === "trump" || view.phase === "signal")) {
+      const head = seated ? t(last.team === ours ? "watten.last_us" : "watten.last_them", { h: last.hand, n: last.points })
+        : t("watten.last_team", { h: last.hand, team: teamName(last.team), n: last.points });
+      g.append(fitText(head, 370, { x: W / 2, y: 86, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-last-hand": "" }, "up"));
+      g.append(s("text", { x: W / 2, y: 103, "text-anchor": "middle", "font-size": 11, fill: "white", "data-last-hand": "" },
+        `${t(`watten.reason.${last.reason}`)} · ${t("watten.tricks")} ${last.tricks_won[ours]} : ${last.tricks_won[1 - ours]}${seated ? " " + t("watten.us_them") : ""}`));
+    }
     let hand = null;
     if (view.hand && view.seat !== null && view.seat !== undefined) {
       // the cards stand in the middle of the picture (at least 300 wide, so that they keep
@@ -142,7 +197,7 @@ export default {
 
   breakdown(view) {
     return h("div", {},
-      h("p", {}, h("b", {}, `${t("team", { n: teamName(0) })} ${view.scores[0]} : ${view.scores[1]} ${t("team", { n: teamName(1) })}`)),
+      ...standing(view).map((line) => h("p", {}, h("b", {}, line))),
       h("ul", {}, (view.results || []).map((r) => h("li", {}, resultLine(r)))));
   },
 };
