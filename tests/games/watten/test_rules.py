@@ -72,6 +72,18 @@ def test_wa_1_3_only_the_caller_may_name_trump_first():
         state.apply("trump H", 0)  # not seat 0's turn
 
 
+def test_wa_1_3_trump_named_again_while_signals_go_round_is_refused_as_already_named():
+    """Trump is named once (WA-1.3); naming it again while the signals go round (WA-5)
+    said "signal first", as if the trump call were still to come."""
+    state = new({})
+    state.apply("trump H", 3)
+    assert str(state.legal_actions()[0]).startswith("signal")  # WA-5: the signals go round
+    with pytest.raises(IllegalAction) as err:
+        state.apply("trump S", 3)
+    assert err.value.reason.code == "watten.trump_named", err.value.reason
+    assert err.value.reason.render("de").startswith("Trumpf ist schon angesagt")
+
+
 def test_wa_1_4_worked_seating_sequence():
     """Dealer 0 → caller 3 leads; the first trick goes 3, 0, 1, 2. Next hand: dealer 1, caller 0."""
     state = start({})

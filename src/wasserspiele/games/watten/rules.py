@@ -367,6 +367,8 @@ class WattenState(StateData, State):
         if phase == SIGNAL_PHASE:
             if kind == SIGNAL:
                 return None
+            if kind == TRUMP:  # WA-1.3: named once, before the signals
+                return Reason("watten.trump_named", suit=SUITS[self.trump])
             return Reason("watten.signal_first")
         if kind == ACCEPT or kind == CONCEDE:
             return None
