@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .browser_support import CHROMIUM, browser, finished_table, serving  # noqa: F401
 from .browser_support import open_page as open_table
@@ -177,8 +176,9 @@ def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, serv
     # the table is drawn anew after the move, then the focus put back: give that its time
     # (what the focus is on in between is no answer), then read where it went
     try:
-        page.wait_for_function(f"() => ({FOCUS})()?.group === 'hand'", timeout=5000)
-    except PlaywrightTimeout:
+        page.wait_for_function(f"() => {{ const f = ({FOCUS})(); return f?.group === 'hand' && f.key !== 'v:{singles[0]}'; }}",
+                               timeout=5000)
+    except sync_api.TimeoutError:
         pass  # the assertion below says where the focus is
     focus = page.evaluate(FOCUS)
     assert focus and focus["group"] == "hand" and focus["key"] != f"v:{singles[0]}", focus
