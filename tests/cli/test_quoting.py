@@ -104,19 +104,23 @@ def test_a_bad_session_in_a_resumed_save_is_refused_in_the_language_quoting_as_i
 # -- the same refusals through the API (JSON options: a record, a request) -------------
 def test_an_option_value_from_json_quotes_a_string_and_writes_anything_else_as_json():
     options = game_class("wasserloch").option_list
-    cases = [({"rounds": "abc"}, "option.text_not_integer", "abc", "„abc“ ist keine ganze Zahl"),
-             ({"chase": "far"}, "option.text_not_choice", "far", "„far“ ist keiner der Werte nearest, adjacent"),
+    # one code each; the value is passed as given and the template's `{value:shown}` shows it
+    cases = [({"rounds": "abc"}, "option.not_integer", "„abc“ ist keine ganze Zahl"),
+             ({"chase": "far"}, "option.not_choice", "„far“ ist keiner der Werte nearest, adjacent"),
+             ({"rounds": "2.5"}, "option.not_integer", "„2.5“ ist keine ganze Zahl"),  # text, not the number
              # a number or anything else as JSON writes it, unquoted (not Python's {'x': 1})
-             ({"rounds": 2.5}, "option.not_integer", "2.5", "2.5 ist keine ganze Zahl"),
-             ({"rounds": {"x": 1}}, "option.not_integer", '{"x": 1}', '{"x": 1} ist keine ganze Zahl'),
-             ({"rounds": [3]}, "option.not_integer", "[3]", "[3] ist keine ganze Zahl"),
-             ({"rounds": True}, "option.not_integer", "true", "true ist keine ganze Zahl"),
-             ({"chase": 3}, "option.not_choice", "3", "3 ist keiner der Werte nearest, adjacent")]
-    for given, code, value, german in cases:
+             ({"rounds": 2.5}, "option.not_integer", "2.5 ist keine ganze Zahl"),
+             ({"rounds": {"x": 1}}, "option.not_integer", '{"x": 1} ist keine ganze Zahl'),
+             ({"rounds": [3]}, "option.not_integer", "[3] ist keine ganze Zahl"),
+             ({"rounds": True}, "option.not_integer", "true ist keine ganze Zahl"),
+             ({"rounds": None}, "option.null", "null ist nicht erlaubt (erlaubt: int 1..99)"),
+             ({"chase": 3}, "option.not_choice", "3 ist keiner der Werte nearest, adjacent")]
+    for given, code, german in cases:
         with pytest.raises(BadOption) as err:
             resolve_options(options, given, "wasserloch")
         reason = err.value.reason
-        assert (reason.code, reason.params["value"]) == (code, value), given
+        value = next(iter(given.values()))
+        assert reason.code == code and reason.params.get("value", value) == value, given
         assert reason.render("de").endswith(german), reason.render("de")
     with pytest.raises(BadOption) as err:
         resolve_options(options, {"speed": 1}, "wasserloch")
@@ -126,7 +130,7 @@ def test_an_option_value_from_json_quotes_a_string_and_writes_anything_else_as_j
 
 def test_a_bool_and_a_number_typed_as_text_are_refused_quoted():
     flag, share = Option("flag", False, "bool"), Option("share", 0.5, "float")
-    for option, text, code in ((flag, "maybe", "option.text_not_bool"), (share, "half", "option.text_not_number")):
+    for option, text, code in ((flag, "maybe", "option.not_bool"), (share, "half", "option.not_number")):
         with pytest.raises(BadOption) as err:
             parse_option_texts((option,), [f"{option.name}= {text} "], "")
         assert err.value.reason.code == code and err.value.reason.params["value"] == text
@@ -153,19 +157,32 @@ def test_render_of_a_code_with_a_quoted_parameter_needs_no_python_repr():
         assert render("cli.seat_kind", {"where": "--seats", "kind": "x", "bots": "b", "levels": "l"}, lang) == want
 
 
-def test_a_german_save_is_refused_in_german_without_lang(run, tmp_path):
-    """A save resumes in the language it was played in; a refusal of it spoke English
-    unless `--lang de` was given again."""
+GERMAN_SAVES = [  # (what the German save is changed to, its refusal without --lang, with --lang en)
+    (lambda d: d["session"]["seats"].__setitem__(1, "bogus"),  # a session the CLI checks
+     "Fehler: {save}: session.seats: unbekannte Platzart „bogus“",
+     "Error: {save}: session.seats: unknown seat kind 'bogus'"),
+    (lambda d: d["session"]["seats"].__setitem__(1, "ismcts:depth=3"),  # a bot spec
+     "Fehler: Bot-Angabe „ismcts:depth=3“: der Bot ismcts hat keine Einstellung „depth“",
+     "Error: bot spec 'ismcts:depth=3': the ismcts bot has no setting 'depth'"),
+    (lambda d: d.update(rules_version="9"),  # a record that does not load
+     "Fehler: rules_version: „9“ wird nicht unterstützt (unterstützt wird „1“)",
+     "Error: rules_version: '9' is not supported (this is '1')"),
+]
+
+
+@pytest.mark.parametrize("change, german, english", GERMAN_SAVES, ids=["session", "bot_spec", "record"])
+def test_a_german_save_is_refused_in_german_without_lang(run, tmp_path, change, german, english):
+    """A save resumes in the language it was played in; a refusal of it (its session, a
+    seat's bot spec, the record itself) spoke English unless `--lang de` was given again."""
     save = tmp_path / "game.json"
     assert run("play", "wasserloch", "--seed", "2", "--lang", "de", "--save", str(save), input="ende\n").exit_code == 0
     doc = json.loads(save.read_text())
-    doc["session"]["seats"][1] = "bogus"
+    change(doc)
     save.write_text(json.dumps(doc))
     result = run("play", "--resume", str(save), input="ende\n")
-    assert result.exit_code == 2, result.output
-    assert f"Fehler: {save}: session.seats: unbekannte Platzart „bogus“" in said(result), result.output
+    assert result.exit_code == 2 and german.format(save=save) in said(result), result.output
     result = run("play", "--resume", str(save), "--lang", "en", input="quit\n")  # --lang still decides
-    assert f"Error: {save}: session.seats: unknown seat kind 'bogus'" in said(result), result.output
+    assert result.exit_code == 2 and english.format(save=save) in said(result), result.output
 
 
 def test_a_control_character_in_a_quoted_value_is_shown_escaped_not_sent_to_the_terminal(run, tmp_path):

@@ -36,22 +36,21 @@ SEATS = [  # (game, --seats, English, German)
      "Error: bot spec 'ismcts:depth=3': the ismcts bot has no setting 'depth' (its settings: iterations,",
      "Fehler: Bot-Angabe „ismcts:depth=3“: der Bot ismcts hat keine Einstellung „depth“ (seine Einstellungen: "
      "iterations,"),
+    # the search's own check, as for iterations=0 (one refusal per setting)
     ("wasserloch", "human,ismcts:iterations=abc,random",
-     "Error: bot spec 'ismcts:iterations=abc': the ismcts bot's setting iterations needs a number, not 'abc'",
-     "Fehler: Bot-Angabe „ismcts:iterations=abc“: die Einstellung iterations des Bots ismcts braucht eine Zahl, "
-     "nicht „abc“"),
+     "Error: bot spec 'ismcts:iterations=abc': iterations must be a positive number, not 'abc'",
+     "Fehler: Bot-Angabe „ismcts:iterations=abc“: iterations muss eine positive Zahl sein, nicht „abc“"),
     # shown as typed: repr re-quoted it ("it's")
     ("wasserloch", "human,ismcts:iterations=it's,random",
-     "bot spec 'ismcts:iterations=it's': the ismcts bot's setting iterations needs a number, not 'it's'",
-     "Bot-Angabe „ismcts:iterations=it's“: die Einstellung iterations des Bots ismcts braucht eine Zahl, "
-     "nicht „it's“"),
+     "bot spec 'ismcts:iterations=it's': iterations must be a positive number, not 'it's'",
+     "Bot-Angabe „ismcts:iterations=it's“: iterations muss eine positive Zahl sein, nicht „it's“"),
     # true is no number: written as typed, not as Python's True
     ("wasserloch", "human,ismcts:iterations=true,random",
-     "bot spec 'ismcts:iterations=true': the ismcts bot's setting iterations needs a number, not true",
-     "Bot-Angabe „ismcts:iterations=true“: die Einstellung iterations des Bots ismcts braucht eine Zahl, nicht true"),
+     "bot spec 'ismcts:iterations=true': iterations must be a positive number, not true",
+     "Bot-Angabe „ismcts:iterations=true“: iterations muss eine positive Zahl sein, nicht true"),
     ("wasserloch", "human,ismcts:belief=maybe,random",
      "the ismcts bot's setting belief is true or false, not 'maybe'",
-     "die Einstellung belief des Bots ismcts ist true oder false, nicht „maybe“"),
+     "die Einstellung belief des Bots ismcts muss true oder false sein, nicht „maybe“"),
     ("wasserloch", "human,random:blunder=x,random",
      "Error: bot spec 'random:blunder=x': blunder='x': the share of moves played at random must be a number from "
      "0 to 1",
@@ -101,19 +100,6 @@ def test_a_refused_bot_spec_is_said_in_the_language_quoting_as_it_quotes(run, ga
     assert result.exit_code == 2 and german in said(result), result.output
 
 
-def test_a_bad_bot_in_a_resumed_save_is_refused_in_the_saves_language(run, tmp_path):
-    save = tmp_path / "game.json"
-    assert run("play", "wasserloch", "--seed", "2", "--lang", "de", "--save", str(save), input="ende\n").exit_code == 0
-    doc = json.loads(save.read_text())
-    doc["session"]["seats"][1] = "ismcts:depth=3"
-    save.write_text(json.dumps(doc))
-    result = run("play", "--resume", str(save), input="ende\n")
-    assert result.exit_code == 2, result.output
-    assert "Fehler: Bot-Angabe „ismcts:depth=3“: der Bot ismcts hat keine Einstellung „depth“" in said(result)
-    result = run("play", "--resume", str(save), "--lang", "en", input="quit\n")
-    assert "Error: bot spec 'ismcts:depth=3': the ismcts bot has no setting 'depth'" in said(result), result.output
-
-
 # -- the same refusals where the API reaches them (arena, lab, Gymnasium opponents) ----
 def _refusal(call) -> Reason:
     with pytest.raises(BadOption) as err:
@@ -138,14 +124,35 @@ def test_bot_refusals_the_command_line_does_not_reach_are_codes_too():
          "bot 'python:bots.outside_policy:make': takes no settings (got depth)",
          "Bot „python:bots.outside_policy:make“: nimmt keine Einstellungen (angegeben: depth)"),
         (lambda: make_bot("ismcts", game, iterations="it's"),
-         "the ismcts bot's setting iterations needs a number, not 'it's'",
-         "die Einstellung iterations des Bots ismcts braucht eine Zahl, nicht „it's“"),
+         "iterations must be a positive number, not 'it's'", "iterations muss eine positive Zahl sein, nicht „it's“"),
     ]
     for call, english, german in cases:
         reason = _refusal(call)
         assert reason.code.startswith("bot."), reason.code
         assert str(reason).startswith(english), str(reason)
         assert reason.render("de").startswith(german), reason.render("de")
+
+
+@pytest.mark.parametrize("kind, settings", [
+    ("ismcts", {"iterations": "abc"}), ("ismcts", {"iterations": True}), ("ismcts", {"iterations": 0}),
+    ("ismcts", {"belief": "maybe"}), ("ismcts", {"conventions": 1}), ("ismcts", {"root_candidates": "x"}),
+    ("ismcts", {"others": "all"}), ("learned", {"search": "abc"}), ("learned", {"exploration": "abc"}),
+    ("learned", {"value": 3})])
+def test_a_setting_has_one_refusal_from_a_spec_and_from_the_constructor(kind, settings):
+    """`make_bot("ismcts", iterations="abc")` (a bot spec) was refused by the registry's
+    type check (`bot.text_setting_not_number`), `ISMCTSBot(iterations="abc")` by the
+    bot's own range check (`bot.ismcts.text_positive`): one setting, two refusals.  The
+    bot's own check is now the only one; a switch (`belief=maybe`) was not checked by the
+    bot at all, and `learned:exploration=abc` only with search."""
+    from wasserspiele.bots.ismcts import ISMCTSBot
+    from wasserspiele.bots.learned import LearnedBot
+    game = load("wasserloch")
+    via_spec = _refusal(lambda: make_bot(kind, game, seed=1, **settings))
+    cls = ISMCTSBot if kind == "ismcts" else LearnedBot
+    direct = _refusal(lambda: cls(seed=1, game=game, **settings))
+    assert (via_spec.code, dict(via_spec.params)) == (direct.code, dict(direct.params))
+    assert via_spec.code.startswith(("bot.ismcts.", "bot.learned.", "bot.setting_not_bool")), via_spec.code
+    assert dict(via_spec.params)["value"] == next(iter(settings.values()))  # as given: the template shows it
 
 
 def test_a_refusal_inside_another_is_said_in_the_same_language():
@@ -199,17 +206,6 @@ def test_a_malformed_record_is_refused_in_the_readers_language(run, tmp_path, te
     assert result.exit_code == 2 and said(result).startswith(f"Error: {english}"), result.output
     result = run("play", "--resume", str(path), "--lang", "de", input="ende\n")
     assert result.exit_code == 2 and said(result).startswith(f"Fehler: {german}"), result.output
-
-
-def test_a_german_save_that_does_not_load_is_refused_in_german_without_lang(run, tmp_path):
-    save = tmp_path / "game.json"
-    assert run("play", "wasserloch", "--seed", "2", "--lang", "de", "--save", str(save), input="ende\n").exit_code == 0
-    doc = json.loads(save.read_text())
-    doc["rules_version"] = "9"
-    save.write_text(json.dumps(doc))
-    result = run("play", "--resume", str(save), input="ende\n")
-    assert result.exit_code == 2, result.output
-    assert said(result).startswith("Fehler: rules_version: „9“ wird nicht unterstützt"), result.output
 
 
 # -- the schema's words: a field path, then what is wrong in the language ---------------

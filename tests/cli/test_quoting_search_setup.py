@@ -181,12 +181,12 @@ def test_a_refused_weights_file_is_said_in_the_language_quoting_as_it_quotes(run
         (f"learned:weights={t}/other.npz",
          f"learned weights other.npz: made for observations of {other.obs_size} and {other.num_actions} actions "
          f"(options {{}}), but wasserloch with these options has {obs} and {actions}",
-         f"Gewichte des learned-Bots other.npz: gemacht für Beobachtungen der Länge {other.obs_size} und einen "
+         f"Gewichte des learned-Bots other.npz: trainiert für Beobachtungen der Länge {other.obs_size} und einen "
          f"Zugraum der Größe {other.num_actions} (Optionen {{}}), aber wasserloch hat mit diesen Optionen {obs} und "
          f"{actions}"),
         (f"learned:weights={t}/old.npz",
          "learned weights old.npz: made for another encoding of wasserloch (codec 0123456789abcdef, now ",
-         "Gewichte des learned-Bots old.npz: gemacht für eine andere Kodierung von wasserloch (Codec "
+         "Gewichte des learned-Bots old.npz: trainiert für eine andere Kodierung von wasserloch (Codec "
          "0123456789abcdef, jetzt "),
     ]
     for spec, english, german in cases:

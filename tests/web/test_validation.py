@@ -63,7 +63,7 @@ def test_options_without_a_declared_maximum_have_one(client):
     ({"players": 2, "first_player": 2}, "option.no_seat",
      {"name": "first_player", "option": "wasserloch.first_player", "value": 2, "n": 2, "last": 1},
      "Option „Startspieler“: Platz 2 gibt es bei 2 Spielern nicht (Plätze 0 bis 1)"),
-    ({"rounds": 2.5}, "option.not_integer", {"name": "rounds", "option": "wasserloch.rounds", "value": "2.5"},
+    ({"rounds": 2.5}, "option.not_integer", {"name": "rounds", "option": "wasserloch.rounds", "value": 2.5},
      "Option „Durchgänge“: 2.5 ist keine ganze Zahl"),
 ])
 def test_a_bad_option_is_refused_with_its_code_so_a_german_page_names_the_option(client, options, code, params,

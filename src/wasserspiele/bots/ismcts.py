@@ -34,7 +34,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Protocol, Sequence
 
-from ..core.errors import BadOption, as_written
+from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
 from ..core.messages import Reason
 from ..core.protocol import Action, Game, State
@@ -196,14 +196,23 @@ def _heuristic_hook(game, name: str, feature: str):
     return hook
 
 
-def _bad_value(code: str, value, **params) -> BadOption:
-    """The refusal `code` of a setting's `value`: text (as typed) by the code's `text_`
-    twin, whose template quotes it in the reader's language; anything else as JSON
-    writes it (`true`, not Python's True)."""
-    if isinstance(value, str):
-        head, _, tail = code.rpartition(".")
-        return BadOption(Reason(f"{head}.text_{tail}", value=value, **params))
-    return BadOption(Reason(code, value=as_written(value), **params))
+def check_number(name: str, value, positive: bool) -> None:
+    """Refuse a numeric search setting (`iterations`, `exploration`, ...) that is no
+    number, or negative, or zero where it must be `positive`: the one check of the
+    setting, for a bot spec and a constructor call alike (registry.check_settings checks
+    names only).  The value is passed as given: the template's `{value:shown}` quotes
+    text ('abc') and writes anything else as JSON does (`true`, not Python's True)."""
+    number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if not number or value < 0 or (positive and value == 0):
+        raise BadOption(Reason("bot.ismcts.positive" if positive else "bot.ismcts.non_negative", name=name,
+                               value=value))
+
+
+def check_switch(name: str, value, kind: str = "ismcts") -> None:
+    """Refuse an on/off setting (`belief`, `conventions`) that is not true or false: any
+    text would otherwise switch it on (`belief=maybe`)."""
+    if not isinstance(value, bool):
+        raise BadOption(Reason("bot.setting_not_bool", kind=kind, name=name, value=value))
 
 
 def _optional_hook(game, name: str):
@@ -290,12 +299,18 @@ class ISMCTSBot(Bot):
         # others' signals and calls say about their hands) instead of dealing uniformly.
         # conventions: let the heuristic's `convention` make the moves whose worth lies in
         # what the partner reads from them (signals), which rollouts cannot value.
+        for name, value in (("belief", belief), ("conventions", conventions)):
+            check_switch(name, value)
+        if compiled is not None:
+            check_switch("compiled", compiled)
         self._plausibility = _heuristic_hook(game, "plausibility", "belief") if belief else None
         self._convention = _heuristic_hook(game, "convention", "conventions") if conventions else None
         # With root_candidates = k the search weighs only the game heuristic's k best
         # actions at the root: in games with hundreds of actions a second of search
         # cannot tell them all apart, but it can correct the heuristic's first choice.
         self.ranker = None
+        if root_candidates is not None:
+            check_number("root_candidates", root_candidates, positive=False)
         if root_candidates:
             if game is None:
                 raise BadOption(Reason("bot.ismcts.root_candidates_need_game"))
@@ -311,11 +326,8 @@ class ISMCTSBot(Bot):
                                       ("cpu_seconds", cpu_seconds, True),
                                       ("widening", widening, True), ("exploration", exploration, False),
                                       ("rollout_depth", rollout_depth, False)):
-            if value is None:
-                continue
-            number = isinstance(value, (int, float)) and not isinstance(value, bool)
-            if not number or value < 0 or (positive and value == 0):
-                raise _bad_value("bot.ismcts.positive" if positive else "bot.ismcts.non_negative", value, name=name)
+            if value is not None:
+                check_number(name, value, positive)
         self.iterations = iterations
         self.seconds = seconds
         self.cpu_seconds = cpu_seconds
@@ -337,7 +349,7 @@ class ISMCTSBot(Bot):
             self._solve = _heuristic_hook(game, "kernel_solve", "solve")
             self._policy = _heuristic_hook(game, "rollout_policy", "solve")
         else:
-            raise _bad_value("bot.ismcts.unknown_rollout", rollout)
+            raise BadOption(Reason("bot.ismcts.unknown_rollout", value=rollout))
         # Where the game's compiled kernel plays this rollout policy, rollouts draw their
         # choices from the kernel's generator, one seed per iteration: in Seven Waters the
         # kernel (with numba; `compiled`) and the engine in Python (without) then play the
@@ -353,7 +365,7 @@ class ISMCTSBot(Bot):
         # not know their own hand (in Watten 1,500 iterations of it were no step over 500;
         # docs/bots.md and docs/learned.md have what this setting measured).
         if others not in ("search", "policy"):
-            raise _bad_value("bot.ismcts.unknown_others", others)
+            raise BadOption(Reason("bot.ismcts.unknown_others", value=others))
         if others == "policy" and guide is not None:  # PUCT over the guide's priors walks every seat
             raise BadOption(Reason("bot.ismcts.others_guided"))
         self.others_by_policy = others == "policy"

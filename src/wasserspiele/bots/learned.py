@@ -30,9 +30,9 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ..core.errors import BadOption, as_written
+from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
-from ..core.messages import Reason
+from ..core.messages import Reason, json_text
 from ..core.protocol import Action, Game, State
 from .base import Bot, Decision
 
@@ -216,7 +216,7 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
         trained = net.meta.get("options", {})
         # the sidecar's options are JSON, shown as JSON writes them
         raise BadOption(Reason("bot.learned.wrong_size", name=path.name, obs=net.obs_size, actions=net.num_actions,
-                               trained=as_written(trained), game=game.name, game_obs=codec.obs_size,
+                               trained=json_text(trained), game=game.name, game_obs=codec.obs_size,
                                game_actions=codec.num_actions))
     made_for = net.meta.get("codec")
     if made_for is not None and made_for != codec_fingerprint(codec):
@@ -238,7 +238,7 @@ def weights_problem(game: Game) -> Reason | None:
     try:
         made_for = type(game)(**trained).options
     except BadOption as exc:
-        return Reason("bot.learned.stale_options", game=game.name, trained=as_written(trained), problem=exc.reason)
+        return Reason("bot.learned.stale_options", game=game.name, trained=json_text(trained), problem=exc.reason)
     if made_for != game.options:
         differ = sorted(k for k in game.options if game.options[k] != made_for.get(k))
         # option values as a spec or a record writes them (`chase=nearest`, `first_player=0`)
@@ -249,7 +249,7 @@ def weights_problem(game: Game) -> Reason | None:
 
 def _written(value: Any) -> str:
     """An option value as typed after NAME= (text as it is, anything else as JSON)."""
-    return value if isinstance(value, str) else as_written(value)
+    return value if isinstance(value, str) else json_text(value)
 
 
 _codecs: dict[tuple, Any] = {}  # (game class, options) -> codec; a few entries
@@ -345,23 +345,27 @@ class LearnedBot(Bot):
                  cpu_seconds: float | None = None, network: Network | None = None,
                  rollout_depth: int | None = None):
         super().__init__(seed)
-        # refusals are bot.learned.* codes: a value typed as text is quoted by its `text_` twin
+        # refusals are bot.learned.* codes; a value is passed as given (`{value:shown}`
+        # quotes text, writes anything else as JSON does)
         if game is None:
             raise BadOption(Reason("bot.learned.needs_game"))
         if network is not None and not isinstance(network, Network):  # code, not typed text: as Python shows it
             raise BadOption(Reason("bot.learned.not_network", value=repr(network)))
         if isinstance(search, bool) or not isinstance(search, int) or search < 0:
-            if isinstance(search, str):
-                raise BadOption(Reason("bot.learned.text_search", value=search))
-            raise BadOption(Reason("bot.learned.search", value=as_written(search)))
+            raise BadOption(Reason("bot.learned.search", value=search))
         if cpu_seconds is not None and not search:
             raise BadOption(Reason("bot.learned.cpu_seconds_without_search"))
         if value not in ("network", "rollout"):
-            if isinstance(value, str):
-                raise BadOption(Reason("bot.learned.text_value", value=value))
-            raise BadOption(Reason("bot.learned.value", value=as_written(value)))
+            raise BadOption(Reason("bot.learned.value", value=value))
         if rollout_depth is not None and value != "rollout":
             raise BadOption(Reason("bot.learned.rollout_depth_without_rollout"))
+        # the search's settings are checked here even when there is no search (search=0
+        # would else take `exploration=abc` silently), by the search's own check
+        from .ismcts import check_number
+        check_number("exploration", exploration, positive=False)
+        for name, setting in (("cpu_seconds", cpu_seconds), ("rollout_depth", rollout_depth)):
+            if setting is not None:
+                check_number(name, setting, positive=name == "cpu_seconds")
         self.codec = codec_of(game)
         self.network = network if network is not None else network_for(game, self.codec, weights)
         self.searcher = None

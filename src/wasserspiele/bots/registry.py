@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import functools
 import inspect
 import random
-import typing
 from importlib import import_module
 from typing import Callable
 
-from ..core.errors import BadOption, as_written
+from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
 from ..core.messages import Reason
 from ..core.protocol import Game
@@ -122,9 +120,8 @@ def bot_settings(kind: str, game: Game) -> tuple[str, ...] | None:
 def check_settings(kind: str, game: Game, settings) -> None:
     """Refuse a setting the bot of `kind` does not take, naming the ones it does: a
     misspelt setting must never be passed on to fail as a TypeError (or, for a bot that
-    takes none, be ignored).  A value of the wrong kind for what the constructor declares
-    (`iterations=abc`, `belief=maybe`) is refused here too, quoting it as the reader's
-    language quotes (the bot's own check would show it as Python writes it)."""
+    takes none, be ignored).  Values are the constructor's to check (it knows their
+    range: `iterations=abc` and `iterations=0` are one refusal, from a spec or a call)."""
     known = bot_settings(kind, game)
     if known is None:
         return
@@ -132,50 +129,6 @@ def check_settings(kind: str, game: Game, settings) -> None:
     if unknown:
         takes = ", ".join((*known, *COMMON_SETTINGS))
         raise BadOption(Reason("bot.unknown_setting", kind=kind, name=unknown[0], settings=takes))
-    declared = _declared_types(_bot_class(kind, game))
-    for name, value in settings.items():
-        wants = declared.get(name)
-        if not wants:
-            continue  # declared as something no spec spells: the constructor checks it
-        number = int in wants or float in wants
-        if isinstance(value, str) and str not in wants:
-            if number:
-                raise setting_not_number("bot.setting_not_number", value, kind=kind, name=name)
-            raise BadOption(Reason("bot.text_setting_not_bool", kind=kind, name=name, value=value))
-        if isinstance(value, bool) and bool not in wants and number:
-            raise setting_not_number("bot.setting_not_number", value, kind=kind, name=name)
-
-
-def setting_not_number(code: str, value, **params) -> BadOption:
-    """The refusal `code` of a value that should be a number: text (as typed) is the
-    code's `_text_` twin, whose template quotes it in the reader's language; anything
-    else as JSON writes it (`true`, not Python's True)."""
-    if isinstance(value, str):
-        return BadOption(Reason(code.replace(".", ".text_", 1), value=value, **params))
-    return BadOption(Reason(code, value=as_written(value), **params))
-
-
-@functools.cache
-def _declared_types(cls: type | None) -> dict[str, tuple[type, ...]]:
-    """The plain types (int, float, bool, str) each constructor argument of `cls` is
-    declared to take ({} for an argument declared otherwise, or a class without hints)."""
-    if cls is None:
-        return {}
-    try:
-        hints = typing.get_type_hints(cls.__init__)
-    except Exception:  # an annotation that cannot be resolved: the constructor checks alone
-        return {}
-    out = {}
-    for name, hint in hints.items():
-        options = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, _UnionType) else (hint,)
-        plain = tuple(t for t in options if t in (int, float, bool, str))
-        if plain and all(t in plain or t is type(None) for t in options):
-            # an int is a float's value too (`seconds=1`); a bool is no number (`iterations=true`)
-            out[name] = plain + ((int,) if float in plain and int not in plain else ())
-    return out
-
-
-_UnionType = type(int | None)
 
 
 def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
@@ -187,10 +140,10 @@ def make_bot(kind: str, game: Game, seed: int | None = None, **kwargs) -> Bot:
     check_settings(kind, game, kwargs)
     blunder = kwargs.pop("blunder", 0)
     if isinstance(blunder, bool) or not isinstance(blunder, (int, float)) or not 0 <= blunder <= 1:
-        raise setting_not_number("bot.blunder", blunder)
+        raise BadOption(Reason("bot.blunder", value=blunder))  # `{value:shown}`: 'abc' typed, true as JSON
     bot = factory(game, seed, **kwargs)
     if not blunder:
         return bot
     if not isinstance(getattr(bot, "rng", None), random.Random):
-        raise BadOption(Reason("bot.blunder_no_rng", value=as_written(blunder), kind=kind))
+        raise BadOption(Reason("bot.blunder_no_rng", value=blunder, kind=kind))
     return Blundering(bot, blunder)

@@ -39,7 +39,7 @@ from ..core.registry import manifest
 from ..core.protocol import Game
 from .base import Bot
 from .levels import LEVELS, level_settings
-from .registry import COMMON_SETTINGS, bot_kinds, make_bot, setting_not_number
+from .registry import COMMON_SETTINGS, bot_kinds, make_bot
 
 
 @dataclass(frozen=True)
@@ -212,4 +212,4 @@ def _check_traits(spec: BotSpec, game: Game, traits: type | None) -> None:
         if name not in names:
             raise BadOption(Reason("bot.unknown_trait", name=name, game=game.name, traits=", ".join(names)))
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise setting_not_number("bot.trait_not_number", value, name=name)
+            raise BadOption(Reason("bot.trait_not_number", name=name, value=value))  # {value:shown}

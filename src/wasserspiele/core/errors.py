@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from .messages import Reason, reason_of
 from .messages import render as _render
 
@@ -74,18 +72,6 @@ class GameOver(IllegalAction):
     """An action on a finished game."""
 
 
-
-
-def as_written(value: object) -> str:
-    """A value of a JSON document as refusals show it: a string quoted as the others are
-    (`'Z'`), anything else as JSON writes it (`[3]`, `{"x": 1}`, `null`, `true`), not as
-    Python does (`None`, `True`)."""
-    if isinstance(value, str):
-        return repr(value)
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError):  # not from a JSON document
-        return repr(value)
 
 
 class ChanceExhausted(BadRecord):

@@ -13,14 +13,18 @@ Templates are `str.format` strings.  A format spec that starts with a letter nam
 `{suit:watten.suit}` prints the entry `watten.suit.H` for `suit="H"`; a list prints
 each item as a term, joined as a list of the language ("8C, 9C and JC"); a spec that
 starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card`
-(a card name in the language's letters), `letter` (seat 2 → C).  A parameter that is
-itself a `Reason` (the refusal a wrapping refusal names) renders in the same language.
+(a card name in the language's letters), `letter` (seat 2 → C), `option` (GAME.NAME →
+the option's label) and `shown` (a value the user gave: text quoted by the catalogue's
+term `quote`, 'x' / „x“, anything else as JSON writes it, `2.5`, `null`, `[3]`, not as
+Python does).  A parameter that is itself a `Reason` (the refusal a wrapping refusal
+names) renders in the same language.
 """
 
 from __future__ import annotations
 
 import functools
 import gettext
+import json
 import string
 from importlib import resources
 from io import BytesIO
@@ -172,8 +176,9 @@ class _Formatter(string.Formatter):
 
 
 def terms(value: Any, kind: str, lang: str) -> str:
-    """`value` (or each item of a list) as the term `kind` in `lang`."""
-    if isinstance(value, (list, tuple)):
+    """`value` (or each item of a list) as the term `kind` in `lang`; `shown` shows a
+    list whole, as JSON writes it (`[1]`)."""
+    if isinstance(value, (list, tuple)) and kind != "shown":
         if kind.startswith("*"):
             return " ".join(term(v, kind[1:], lang) for v in value)
         return format_list([term(v, kind, lang) for v in value], locale=catalogue(lang).locale)
@@ -182,8 +187,14 @@ def terms(value: Any, kind: str, lang: str) -> str:
 
 def term(value: Any, kind: str, lang: str) -> str:
     """One word from the catalogue: entry `kind.value`, else the template `kind` applied
-    to the value, else the value itself; the kinds `card`, `letter` and `option` are
-    built in."""
+    to the value, else the value itself; the kinds `card`, `letter`, `option` and
+    `shown` are built in."""
+    if kind == "shown":
+        # one refusal for a value typed as text and one from a JSON document: the reader
+        # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
+        if isinstance(value, str):
+            return term(value, "quote", lang)
+        return json_text(value)
     if kind == "card":
         return card_text(str(value), lang)
     if kind == "letter":
@@ -199,6 +210,15 @@ def term(value: Any, kind: str, lang: str) -> str:
     if template is not None:
         return _Formatter(cat).vformat(template, (), {"value": value})
     return str(value)
+
+
+def json_text(value: Any) -> str:
+    """A value as JSON writes it (`true`, `null`, `{"x": 1}`), not as Python does; a value
+    no JSON document holds (an object passed by code) as Python shows it."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 
 def card_text(name: str, lang: str) -> str:

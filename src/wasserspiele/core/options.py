@@ -7,8 +7,8 @@ import numbers
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
-from .errors import BadOption, as_written
-from .messages import Reason
+from .errors import BadOption
+from .messages import Reason, json_text
 
 _NULL_WORDS = {"null", "none", "off"}
 _TRUE_WORDS = {"true", "yes", "on", "1"}
@@ -61,18 +61,11 @@ class Option:
     def problem(self, code: str, game: str = "", **params: Any) -> BadOption:
         """The refusal `code` (`option.*` in the catalogue) of a value of this option:
         `name` for the command line and the API, `option` (GAME.NAME, the `option` term)
-        for a page that shows the option's label."""
+        for a page that shows the option's label.  A value of the wrong kind is passed as
+        it came: the templates' `{value:shown}` quotes text (typed, or a JSON string) as
+        the reader's language quotes ('abc', „abc“) and writes anything else as JSON
+        does (2.5, true, [3], {"x": 1}, not Python's True or {'x': 1})."""
         return BadOption(Reason(code, name=self.name, option=f"{game}.{self.name}" if game else self.name, **params))
-
-    def refused_value(self, code: str, game: str, value: Any, **params: Any) -> BadOption:
-        """The refusal `code` of a value of the wrong kind.  Text (typed on the command
-        line, a JSON string) is the code's `option.text_` twin, whose template quotes it
-        as the reader's language quotes (the catalogue's term `quote`: 'abc', „abc“);
-        anything else as JSON writes it, unquoted (options come from JSON records and
-        requests): 2.5, true, [3], {"x": 1}, not Python's True or {'x': 1}."""
-        if isinstance(value, str):
-            return self.problem(code.replace("option.", "option.text_", 1), game, value=value, **params)
-        return self.problem(code, game, value=as_written(value), **params)
 
     def parse_text(self, text: str, game: str = "") -> Any:
         """Turn command-line text into a value of this option's kind."""
@@ -88,14 +81,14 @@ class Option:
                     raise ValueError(t)
                 return value
         except ValueError:
-            raise self.refused_value("option.not_integer" if self.kind == "int" else "option.not_number", game,
-                                     t) from None
+            raise self.problem("option.not_integer" if self.kind == "int" else "option.not_number", game,
+                               value=t) from None
         if self.kind == "bool":
             if t.lower() in _TRUE_WORDS:
                 return True
             if t.lower() in _FALSE_WORDS:
                 return False
-            raise self.refused_value("option.not_bool", game, t)
+            raise self.problem("option.not_bool", game, value=t)
         return t
 
     def validate(self, value: Any, game: str = "") -> Any:
@@ -108,23 +101,23 @@ class Option:
             raise self.problem("option.null", game, takes=self.describe())
         if self.kind == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                raise self.refused_value("option.not_integer", game, value)
+                raise self.problem("option.not_integer", game, value=value)
         elif self.kind == "float":
             if isinstance(value, bool) or not isinstance(value, (int, float)):
-                raise self.refused_value("option.not_number", game, value)
+                raise self.problem("option.not_number", game, value=value)
             value = float(value) if isinstance(value, float) or abs(value) < 2**1023 else math.inf
             if not math.isfinite(value):  # NaN compares false with every bound: refuse it here
-                raise self.problem("option.not_finite", game, value=as_written(value))
+                raise self.problem("option.not_finite", game, value=json_text(value))
         elif self.kind == "bool":
             if not isinstance(value, bool):
-                raise self.refused_value("option.not_bool", game, value)
+                raise self.problem("option.not_bool", game, value=value)
         elif self.kind == "choice":
             if value not in self.choices:
-                raise self.refused_value("option.not_choice", game, value, choices=", ".join(self.choices))
+                raise self.problem("option.not_choice", game, value=value, choices=", ".join(self.choices))
         if self.minimum is not None and value < self.minimum:
-            raise self.problem("option.below", game, value=as_written(value), minimum=f"{self.minimum:g}")
+            raise self.problem("option.below", game, value=json_text(value), minimum=f"{self.minimum:g}")
         if self.maximum is not None and value > self.maximum:
-            raise self.problem("option.above", game, value=as_written(value), maximum=f"{self.maximum:g}")
+            raise self.problem("option.above", game, value=json_text(value), maximum=f"{self.maximum:g}")
         return value
 
 

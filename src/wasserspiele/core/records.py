@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, Literal, Mapping
 
-from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame, as_written
+from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
 from .messages import Reason
 from .protocol import Game, State
 from .registry import load
@@ -64,10 +64,7 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
             if shape.players is None:
                 raise BadRecord(Reason("record.players_null"))
             if "players" in options and options["players"] != shape.players:
-                given = options["players"]
-                if isinstance(given, str):
-                    raise BadRecord(Reason("record.text_players_disagree", options=given, players=shape.players))
-                raise BadRecord(Reason("record.players_disagree", options=as_written(given), players=shape.players))
+                raise BadRecord(Reason("record.players_disagree", options=options["players"], players=shape.players))
             if cls.fixed_players is not None:
                 if shape.players != cls.fixed_players:
                     raise BadRecord(Reason("record.fixed_players", game=name, n=cls.fixed_players,

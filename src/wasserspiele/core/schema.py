@@ -10,8 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from .errors import as_written
-from .messages import Reason
+from .messages import Reason, json_text
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -65,16 +64,13 @@ def describe(error: dict[str, Any], prefix: str = "") -> Reason:
         return Reason(_CODES[kind], field=where)
     if kind in _BOUNDS:
         limit = next(iter(ctx.values()), "?")
-        return Reason(_BOUNDS[kind], field=where, value=as_written(error["input"]), limit=as_written(limit))
+        return Reason(_BOUNDS[kind], field=where, value=json_text(error["input"]), limit=json_text(limit))
     if kind in ("too_short", "too_long"):
         n = ctx.get("min_length", ctx.get("max_length"))
         return Reason(f"schema.{kind}", field=where, n=n)
     if kind == "literal_error":
         expected = ", ".join(_literals(str(ctx.get("expected", ""))))
-        value = error["input"]
-        if isinstance(value, str):
-            return Reason("schema.text_not_literal", field=where, value=value, expected=expected)
-        return Reason("schema.not_literal", field=where, value=as_written(value), expected=expected)
+        return Reason("schema.not_literal", field=where, value=error["input"], expected=expected)
     return Reason("schema.other", field=where, problem=error["msg"])  # pydantic's own words
 
 

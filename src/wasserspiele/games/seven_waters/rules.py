@@ -9,7 +9,7 @@ from typing import Any, Mapping
 
 from ...core.cards import ALL_CARDS, SUITS, Card, card
 from ...core.chance import Chance
-from ...core.errors import BadNotation, BadRecord, as_written
+from ...core.errors import BadNotation, BadRecord
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -70,7 +70,7 @@ class SevenWaters(Game):
         for i, name in enumerate(deck):
             field = f"setup.deck[{i}]"
             if not isinstance(name, str):
-                raise BadRecord(Reason("seven_waters.setup.not_card_name", field=field, value=as_written(name),
+                raise BadRecord(Reason("seven_waters.setup.not_card_name", field=field, value=name,
                                        example="TH", joker="X1"))
             c = _card_or_none(name)
             if c is None:

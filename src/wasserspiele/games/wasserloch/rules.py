@@ -6,7 +6,7 @@ import random
 from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
-from ...core.errors import BadRecord, as_written
+from ...core.errors import BadRecord
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -71,10 +71,8 @@ class Wasserloch(Game):
             counts = dict.fromkeys(VALUES, 0)
             for j, v in enumerate(deck):
                 if not isinstance(v, str) or v not in counts:  # (a list is no key: TypeError)
-                    field = f"setup.decks[{i}][{j}]"
-                    if isinstance(v, str):
-                        raise BadRecord(Reason("wasserloch.setup.text_not_value", field=field, value=v))
-                    raise BadRecord(Reason("wasserloch.setup.not_value", field=field, value=as_written(v)))
+                    # the value as the file holds it: `{value:shown}` quotes text, writes JSON
+                    raise BadRecord(Reason("wasserloch.setup.not_value", field=f"setup.decks[{i}][{j}]", value=v))
                 counts[v] += 1
             wrong = [f"{v}×{n}" for v, n in counts.items() if n != CARDS_PER_VALUE]
             if wrong:

@@ -7,7 +7,8 @@ from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance
-from ...core.errors import BadRecord, as_written
+from ...core.errors import BadRecord
+from ...core.messages import json_text
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -117,7 +118,7 @@ class Wildwasser(Game):
         for i, t in enumerate(tiles):
             field = f"setup.tiles[{i}]"
             if not isinstance(t, str):
-                raise BadRecord(Reason("wildwasser.setup.not_tile_id", field=field, value=as_written(t),
+                raise BadRecord(Reason("wildwasser.setup.not_tile_id", field=field, value=json_text(t),
                                        example=ids[0]))
             if t == b.tile_ids[b.start_tile]:
                 raise BadRecord(Reason("wildwasser.setup.start_tile", field=field, tile=t))
@@ -132,10 +133,9 @@ class Wildwasser(Game):
             raise BadRecord(Reason("wildwasser.setup.dice_not_list", field="setup.dice"))
         for i, d in enumerate(dice):
             if not isinstance(d, str) or d not in b.face_species:  # (a list is no key: TypeError)
-                field, faces = f"setup.dice[{i}]", list(b.die_faces)
-                if isinstance(d, str):
-                    raise BadRecord(Reason("wildwasser.setup.text_not_face", field=field, value=d, faces=faces))
-                raise BadRecord(Reason("wildwasser.setup.not_face", field=field, value=as_written(d), faces=faces))
+                # the value as the file holds it: `{value:shown}` quotes text, writes JSON
+                raise BadRecord(Reason("wildwasser.setup.not_face", field=f"setup.dice[{i}]", value=d,
+                                       faces=list(b.die_faces)))
 
     def _initial_state(self, chance: Chance) -> "WildwasserState":
         """WW-1, WW-2.1: teams, hands, the start marker; the river and the stack."""

@@ -3,8 +3,9 @@
 // `{name:kind}` prints it as a term (entry `kind.value`, else the template `kind` with
 // {value}, else the value); a list prints each item as a term joined as a list of the
 // language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
-// `card` (a card in the language's letters), `letter` (seat 2 → C) and `option`
-// (GAME.NAME → the option's label); `{{`/`}}` are
+// `card` (a card in the language's letters), `letter` (seat 2 → C), `option`
+// (GAME.NAME → the option's label) and `shown` (a value the user gave: text quoted by the
+// term `quote`, anything else as JSON writes it); `{{`/`}}` are
 // braces.  An entry with plural forms is chosen by the parameter `n` with the plural
 // rule the catalogue sends (a C expression in n, evaluated here without `eval`, which
 // the page's content security policy forbids).  No DOM here: tests import it as it is.
@@ -51,6 +52,16 @@ export function pluralRule(expr) {
   return (n) => Number(fn(Math.abs(Math.trunc(Number(n)))));
 }
 
+// A value as the server's json.dumps writes it (`{"x": 1}`, `[1, 2]`: a space after each
+// comma and colon), so a refusal reads the same on the page and in the terminal.
+export function jsonText(value) {
+  if (Array.isArray(value)) return `[${value.map(jsonText).join(", ")}]`;
+  if (value !== null && typeof value === "object") {
+    return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${jsonText(v)}`).join(", ")}}`;
+  }
+  return value === undefined ? "null" : JSON.stringify(value);
+}
+
 export class Catalogue {
   // json: {lang, plural, messages: {code: text | [forms]}}
   constructor(json) {
@@ -91,7 +102,7 @@ export class Catalogue {
   }
 
   terms(value, kind) {
-    if (Array.isArray(value)) {
+    if (Array.isArray(value) && kind !== "shown") {  // `shown` shows a list whole, as JSON: [1]
       if (kind.startsWith("*")) return value.map((v) => this.term(v, kind.slice(1))).join(" ");
       const items = value.map((v) => this.term(v, kind));
       return this.lists ? this.lists.format(items) : items.join(", ");
@@ -100,6 +111,8 @@ export class Catalogue {
   }
 
   term(value, kind) {
+    // text typed ('2.5') quoted, a JSON value (2.5, null, [3]) as JSON writes it, as the server does
+    if (kind === "shown") return typeof value === "string" ? this.term(value, "quote") : jsonText(value);
     if (kind === "card") return this.card(String(value));
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
     if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
