@@ -4,10 +4,13 @@ refusal an engine gives is a code with text in both."""
 from __future__ import annotations
 
 import ast
+import json
 import pickle
 import re
 import random
+import shutil
 import string
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,8 +34,7 @@ _EXTRA = {"cli.not_understood": {"text"}, "bad_notation": {"text"},
           # a refused option: English names it as the command line and the API spell it
           # (`name`), German by the label its lobby shows (`option`, the term GAME.NAME)
           **{f"option.{c}": {"option"} for c in ("above", "below", "check", "no_seat", "not_bool", "not_choice",
-                                                  "not_finite", "not_integer", "not_number", "null", "text_not_bool",
-                                                  "text_not_choice", "text_not_integer", "text_not_number")}}
+                                                  "not_finite", "not_integer", "not_number", "null")}}
 
 
 def test_every_code_has_text_in_both_languages():
@@ -78,6 +80,47 @@ def test_terms_render_cards_lists_and_letters():
 
 def test_an_unknown_code_shows_itself_not_nothing():
     assert render("no.such.code", {"x": 1}) == "no.such.code {'x': 1}"
+
+
+# (value as given, English, German): text is quoted, anything else written as JSON writes it
+SHOWN = [("abc", "'abc'", "„abc“"), ("2.5", "'2.5'", "„2.5“"), ("it's", "'it's'", "„it's“"), ("{x}", "'{x}'", "„{x}“"),
+         (2.5, "2.5", "2.5"), (3, "3", "3"), (True, "true", "true"), (None, "null", "null"),
+         ([1, "a"], '[1, "a"]', '[1, "a"]'), ({"x": [1, 2]}, '{"x": [1, 2]}', '{"x": [1, 2]}'), ([], "[]", "[]")]
+
+
+def test_shown_term_quotes_text_and_writes_anything_else_as_json():
+    """One refusal code per value: `{value:shown}` tells text someone typed ('2.5') from a
+    number a JSON document holds (2.5); there was a `text_` twin code for each refusal,
+    chosen by hand at every caller."""
+    for value, english, german in SHOWN:
+        assert term(value, "shown", "en") == english and term(value, "shown", "de") == german, value
+        assert render("option.not_integer", {"name": "rounds", "option": "wasserloch.rounds", "value": value}) == \
+            f"option rounds: {english} is not an integer"
+    assert not [c for c in catalogue("en").entries if ".text_" in c]  # no twin codes left
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs node to run web/static/messages.js")
+def test_shown_term_renders_the_same_in_the_browser(tmp_path):
+    """The page renders a refusal's code and params itself (web/static/messages.js): the
+    built-in term `shown` must give the server's words, list and object spacing included."""
+    module = tmp_path / "messages.mjs"  # as an ES module whatever node's default
+    module.write_text((SRC / "web" / "static" / "messages.js").read_text(encoding="utf-8"), encoding="utf-8")
+    cases = [[value] for value, _, _ in SHOWN] + [[[1]]]
+    script = ("const { Catalogue } = await import(process.argv[1]);"
+              "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+              "const out = {};"
+              "for (const [lang, cat] of Object.entries(input.cats)) {"
+              "  const c = new Catalogue(cat);"
+              "  out[lang] = input.cases.map(([v]) => c.render('wasserloch.setup.not_value', { field: 'f', value: v }));"
+              "}"
+              "console.log(JSON.stringify(out));")
+    script = script.replace("require('fs')", "(await import('node:fs')).default")
+    payload = json.dumps({"cats": {lang: catalogue(lang).to_json() for lang in LANGS}, "cases": cases})
+    done = subprocess.run(["node", "--input-type=module", "-e", script, module.as_uri()], input=payload,
+                          capture_output=True, text=True, timeout=60, check=True)
+    got = json.loads(done.stdout)
+    for lang in LANGS:
+        assert got[lang] == [render("wasserloch.setup.not_value", {"field": "f", "value": v}, lang) for [v] in cases]
 
 
 def test_unknown_language_is_refused_by_the_catalogue():
@@ -354,7 +397,7 @@ def test_web_log_lines_name_values_and_fields_as_a_reader_says_them():
     icon = {i: render(f"wildwasser.web.icon.{i}", {}, "de") for i in ("die", "plus", "push")}
     assert [render("wildwasser.web.ev.icon", {"who": "Platz 1", "i": icon[i], "f": 25}, "de") for i in icon] == [
         "Platz 1 landet auf dem Würfelsymbol (Feld 25).", "Platz 1 landet auf einem Bonusfeld (Feld 25).",
-        "Platz 1 landet auf dem Feld „Tafel schieben“ (Feld 25)."]
+        "Platz 1 landet auf dem Symbol „Baumstammtafel“ (Feld 25)."]
     assert render("wildwasser.web.ev.finish", {"a": "Nashorn", "who": "Platz 1", "p": 2}, "de") \
         == "Platz 1: Nashorn kommt als 2. ins Ziel."
     assert render("wildwasser.event.icon", {"seat": 0, "icon": "die", "field": 10}, "de") \

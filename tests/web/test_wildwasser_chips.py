@@ -13,6 +13,8 @@ import os
 
 import pytest
 
+from wasserspiele.games.wildwasser.view import _event
+
 from .browser_support import (CHROMIUM, SIZES, browser, cut_chip_parts, open_page,  # noqa: F401
                               serving)
 
@@ -22,10 +24,20 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 WORDS = {
     "en-US": {"⚑": "holds the start marker", "✓": "has picked a card",
-              "legend": "⚑ start marker · ✓ card picked", "field15": "Field 15: start marker, put it on any team card"},
+              "legend": "⚑ start marker · ✓ card picked", "field15": "Field 15: start marker, put it on any team card",
+              "icons": "⚀ die · ⚑ start marker · ▤ cards back · ⇶ push",
+              "fields": ["Field 10: die, roll and move the animal shown",
+                         "Field 22: cards back, take your revealed cards back into your hand",
+                         "Field 29: push, push the river"]},
     "de-DE": {"⚑": "hat den Startmarker", "✓": "hat eine Karte gewählt",
               "legend": "⚑ Startmarker · ✓ Karte gewählt",
-              "field15": "Feld 15: Startmarker, lege ihn auf eine beliebige Teamkarte"},
+              "field15": "Feld 15: Startmarker, lege ihn auf eine beliebige Teamkarte",
+              # the icons by the seed's names (WW-4.3): "Karten auf die Hand", "Baumstammtafel",
+              # "das gewürfelte Tier"
+              "icons": "⚀ Würfel · ⚑ Startmarker · ▤ Karten auf die Hand · ⇶ Baumstammtafel",
+              "fields": ["Feld 10: Würfel, würfle und ziehe das gewürfelte Tier",
+                         "Feld 22: Karten auf die Hand, nimm alle deine aufgedeckten Karten wieder auf die Hand",
+                         "Feld 29: Baumstammtafel, schiebe eine neue Tafel in den Fluss"]},
 }
 
 
@@ -68,6 +80,9 @@ def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(browser,
     # the fields' icons say what they do when pointed at
     titles = page.eval_on_selector_all("#board svg title", "ts => ts.map(t => t.textContent)")
     assert words["field15"] in titles
+    assert set(words["fields"]) <= set(titles), titles
+    icons = page.eval_on_selector_all("#board .ww-legend", "ls => ls.map(l => l.textContent)")
+    assert icons[-1] == words["icons"], icons
     assert cut_chip_parts(page) == []
     assert errors == []
     ctx.close()
@@ -75,15 +90,17 @@ def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(browser,
 
 LOG = [
     {"i": 1, "event": "round", "seat": None, "round": 3, "start_marker": 0},
-    {"i": 2, "event": "marker", "seat": 0, "to": 0, "before": 0},
-    {"i": 3, "event": "marker", "seat": 1, "to": 0, "before": 0},
-    {"i": 4, "event": "marker", "seat": 1, "to": 1, "before": 0},
-    {"i": 5, "event": "marker", "seat": 1, "to": 2, "before": 1},
-    {"i": 6, "event": "cards", "seat": 2},
-    {"i": 7, "event": "last_round", "seat": None},
-    {"i": 8, "event": "push", "seat": 2, "tile": None, "waterfall": "T05", "washed": [[0, "rhino"]]},
-    {"i": 9, "event": "nothing", "seat": 1, "why": "cheetah"},
-    {"i": 10, "event": "end", "seat": None, "why": "tiles"},
+    # the start marker's moves as the view gives them (its `how`, worked out once for the
+    # terminal and the page): kept, left with another, taken, handed on, moved by a third
+    # seat (C's marker put on B by A)
+    *(_event(i, ("marker", seat, to, before), None) for i, seat, to, before in
+      ((2, 0, 0, 0), (3, 1, 0, 0), (4, 1, 1, 0), (5, 1, 2, 1), (6, 0, 1, 2))),
+    {"i": 7, "event": "cards", "seat": 2},
+    {"i": 8, "event": "last_round", "seat": None},
+    {"i": 9, "event": "push", "seat": 2, "tile": None, "tile_kind": None, "waterfall": "T05", "waterfall_kind": "+1",
+     "washed": [[0, "rhino"]]},
+    {"i": 10, "event": "nothing", "seat": 1, "why": "cheetah"},
+    {"i": 11, "event": "end", "seat": None, "why": "tiles"},
 ]
 
 
@@ -97,11 +114,13 @@ def log_lines(page, view: dict) -> list[str]:
 @pytest.mark.parametrize("locale, want", [
     ("en-US", ["Round 3 begins.", "{0} keeps the start marker.", "{1} leaves the start marker with {0}.",
                "{1} takes the start marker from {0}.", "{1} gives the start marker to {2}.",
+               "{0} moves the start marker from {2} to {1}.",
                "{2} takes all revealed cards back.", "The stack is empty: this is the last round.",
                "{2} pushes the river.", "{0}'s rhino is washed back to the team card.",
                "Nothing happens for {1} (cheetah has already finished).", "The game ends: the log tiles have run out."]),
     ("de-DE", ["Runde 3 beginnt.", "{0} behält den Startmarker.", "{1} lässt den Startmarker bei {0}.",
                "{1} nimmt sich den Startmarker von {0}.", "{1} gibt den Startmarker an {2}.",
+               "{0} legt den Startmarker von {2} zu {1}.",
                "{2} nimmt alle aufgedeckten Karten zurück auf die Hand.",
                "Der Stapel ist leer: dies ist die letzte Runde.",
                "{2} schiebt den Fluss.", "{0}: Nashorn muss zurück auf die Teamkarte.",

@@ -10,10 +10,12 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from rich.text import Text
 
 from wasserspiele import load
 from wasserspiele.cli.render import renderer
+from wasserspiele.games.wildwasser.view import _event
 
 from .helpers import new, picks, put
 
@@ -71,6 +73,43 @@ def test_ww_3_2_the_cheetah_action_gives_the_marker_to_another_seat():
     s.apply("action 1", 0)
     assert marker_line(s, "en") == "A gives the start marker to B."
     assert marker_line(s, "de") == "A gibt den Startmarker an B."
+
+
+def test_ww_4_3_a_marker_moved_from_a_third_seat_is_moved_not_given():
+    """C holds the marker; A's rhino lands on the marker icon and A puts it on B: A never
+    held it, so A does not "give" it."""
+    s = new(3, first_player=2)
+    put(s, 0, "rhino", 12)
+    picks(s, "rhino", "turtle", "turtle")
+    s.apply("move turtle", 2)
+    s.apply("move", 0)
+    s.apply("marker 1", 0)
+    assert marker_line(s, "en") == "A moves the start marker from C to B."
+    assert marker_line(s, "de") == "A legt den Startmarker von C zu B."
+
+
+def test_ww_3_2_the_cheetah_action_moves_a_third_seats_marker():
+    s = new(3, first_player=2)
+    picks(s, "cheetah", "turtle", "turtle")
+    s.apply("move turtle", 2)
+    s.apply("action 1", 0)
+    assert marker_line(s, "en") == "A moves the start marker from C to B."
+    assert marker_line(s, "de") == "A legt den Startmarker von C zu B."
+
+
+@pytest.mark.parametrize("seat, to, before, how", [
+    (0, 0, 0, "keeps"), (0, 1, 1, "stays"), (0, 0, 1, "takes"), (0, 1, 0, "hands_on"), (0, 1, 2, "moves")])
+def test_ww_4_3_the_view_says_once_how_the_marker_moved_and_the_terminal_reads_it(seat, to, before, how):
+    """Every case of a marker's move, worked out in the view (the web log reads the same
+    field: tests/web/test_wildwasser_chips.py), in both languages."""
+    e = _event(7, ("marker", seat, to, before), None)
+    assert e["how"] == how
+    want = {"keeps": ("A keeps the start marker.", "A behält den Startmarker."),
+            "stays": ("A leaves the start marker with B.", "A lässt den Startmarker bei B."),
+            "takes": ("A takes the start marker from B.", "A nimmt sich den Startmarker von B."),
+            "hands_on": ("A gives the start marker to B.", "A gibt den Startmarker an B."),
+            "moves": ("A moves the start marker from C to B.", "A legt den Startmarker von C zu B.")}[how]
+    assert (plain(R.describe_event(e, "en")), plain(R.describe_event(e, "de"))) == want
 
 
 def test_ww_4_4_a_push_names_the_tiles_by_what_they_show():

@@ -49,8 +49,8 @@ def test_ww_4_4_push_icon_sends_an_animal_over_the_waterfall():
     assert field_of(s, 0, "zebra") == 29
     assert s.state_json()["discard"] == ["T12"]
     pushes = [e for e in s.view(None)["log"] if e["event"] == "push"]
-    assert pushes == [{"i": pushes[0]["i"], "event": "push", "seat": 0, "tile": "T13", "waterfall": "T12",
-                       "washed": [[1, "cheetah"]]}]
+    assert pushes == [{"i": pushes[0]["i"], "event": "push", "seat": 0, "tile": "T13", "tile_kind": "+2",
+                       "waterfall": "T12", "waterfall_kind": "+1", "washed": [[1, "cheetah"]]}]
 
 
 def test_ww_4_1_landing_on_occupied_fields_near_the_finish():

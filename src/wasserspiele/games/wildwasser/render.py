@@ -7,7 +7,6 @@ from __future__ import annotations
 from ...core.messages import Words, render, term
 from ...core.words import read_words, show_words
 from .board import ICON_NAME
-from .rules import BOARD  # the board the game plays on, loaded once
 
 LETTERS = "ABCDEF"
 COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
@@ -18,30 +17,18 @@ def _animal(sp: str, lang: str) -> str:
     return term(sp, "wildwasser.animal", lang)
 
 
-def tile_kind(tile_id: str | None) -> str | None:
-    """What a log tile is to a player: `start` (the red-arrow tile), `blank`, or the icon
-    it shows (`+1` … `push`); None for no tile.  The ids (T00 …) name tiles in the board
-    file and in records, never on the screen: no move is written with one."""
-    if tile_id is None:
-        return None
-    i = BOARD.tile_index[tile_id]
-    if i == BOARD.start_tile:
-        return "start"
-    icons = [ICON_NAME[c] for c in BOARD.tile_icons[i] if c]
-    return icons[0] if icons else "blank"
+def tile_name(kind: str | None, lang: str = "en") -> str:
+    """A tile by the kind the view gives it (`die` → `die tile`, `Tafel mit Würfel`;
+    `start` → `start tile (red arrow)`).  The ids (T00 …) name tiles in the board file and
+    in records, never on the screen: no move is written with one."""
+    return term(kind, "wildwasser.tile_name", lang)
 
 
-def tile_name(tile_id: str | None, lang: str = "en") -> str:
-    """A tile as a label (`die tile`, `Tafel mit Würfel`, `start tile (red arrow)`)."""
-    return term(tile_kind(tile_id), "wildwasser.tile_name", lang)
-
-
-def _tiles_named(tile_ids: list[str], lang: str) -> str:
-    """Tiles as labels, each kind once, counted, in the rules' order of kinds:
+def _tiles_named(kinds: list[str], lang: str) -> str:
+    """Tiles (by kind) as labels, each kind once, counted, in the rules' order of kinds:
     `3× blank tile, die tile`."""
     counts: dict[str | None, int] = {}
-    for tid in tile_ids:
-        kind = tile_kind(tid)
+    for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
     named = [(term(k, "wildwasser.tile_name", lang), n) for k, n in sorted(counts.items(), key=lambda kv: _KIND_ORDER.index(kv[0]))]
     return ", ".join(name if n == 1 else f"{n}× {name}" for name, n in named)
@@ -90,8 +77,8 @@ def render_view(view: dict, lang: str = "en") -> str:
         f"[bold]{t('round', r=view['round'])}[/bold] · {t('marker', p=player(view['start_marker'], me, lang))}"
         f" · {t('flow', f=t(view['river_flow']))} · {t('stack', n=view['stack'], k=view['removed'])}",
     ]
-    if view["discard"]:
-        lines.append(t('discard', t=_tiles_named(view["discard"], lang)))
+    if view["discard_kinds"]:
+        lines.append(t('discard', t=_tiles_named(view["discard_kinds"], lang)))
     if view["last_round"]:
         lines.append(f"[bold red]{t('last_round')}[/bold red]")
     sections = _sections(view)
@@ -101,7 +88,8 @@ def render_view(view: dict, lang: str = "en") -> str:
             lines.append(f"{name:<12} " + " ".join(_cell(c, lang) for c in cells))
         else:
             first = cells[0]
-            tile = tile_name(first['tile'], lang) if first['tile'] else f"[red]{t('no_tile')}[/red]"
+            kind = view["river"][first["slot"] - 1]["kind"]
+            tile = tile_name(kind, lang) if kind else f"[red]{t('no_tile')}[/red]"
             lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
             # columns in crossing order (the track may run right to left here)
             lines.append(f"{'':<12} " + " ".join(_cell(c, lang) for c in cells))
@@ -149,33 +137,23 @@ def render_view(view: dict, lang: str = "en") -> str:
 
 def describe_event(e: dict, lang: str = "en", me: int | None = None) -> str:
     """One log event in words: its kind is its code (`wildwasser.event.<kind>`), but a
-    push and a start marker's move are told by what happened (an empty stack, where the
-    marker lay); a push names every animal it washes back.  Decisions are narrated by
-    their effects."""
+    push and a start marker's move are told by what happened (an empty stack; how the
+    view says the marker moved); a push names every animal it washes back.  Decisions
+    are narrated by their effects."""
     kind = e["event"]
     if kind == "decide":
         return ""
     code = kind
     if kind == "push":  # the tiles by what they show, not by their ids; WW-5.2: none may come in
-        e = {**e, "tile": tile_kind(e["tile"]), "waterfall": tile_kind(e["waterfall"])}
+        e = {**e, "tile": e["tile_kind"], "waterfall": e["waterfall_kind"]}
         code = "push" if e["tile"] else "push_empty"
-    elif kind == "marker":
-        code = _marker_kind(e)
+    elif kind == "marker":  # WW-3.2, WW-4.3: the view's `how` (view.marker_how)
+        code = f"marker_{e['how']}"
     text = render(f"wildwasser.event.{code}", e, lang)
     if kind == "push":
         for seat, sp in e["washed"]:
             text += " " + render("wildwasser.event.washed", {"seat": seat, "animal": sp}, lang)
     return text
-
-
-def _marker_kind(e: dict) -> str:
-    """How the start marker moved, in the words a player would use (WW-3.2 cheetah, WW-4.3
-    icon): it stays where it lay (an icon may leave it there), its mover takes it, or
-    the mover hands it on; never "A gives the start marker to A"."""
-    before = e.get("before")
-    if e["to"] == before:
-        return "marker_keeps" if e["to"] == e["seat"] else "marker_stays"
-    return "marker_takes" if e["to"] == e["seat"] else "marker"
 
 
 def describe_last(view: dict, lang: str = "en") -> str:

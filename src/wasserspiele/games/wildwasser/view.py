@@ -9,6 +9,7 @@ lying revealed), except that a face-down pick hides which of them is still in ha
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Sequence
 
 from .actions import PICK, PICKS
@@ -23,6 +24,33 @@ LOG_LENGTH = 40  # events in a view's public log
 
 def _names(mask: int) -> list[str]:
     return [SPECIES[sp] for sp in range(N_SPECIES) if mask >> sp & 1]
+
+
+@lru_cache(maxsize=8)
+def tile_kinds(b) -> tuple[str, ...]:
+    """What each tile is to a player (WW-2.1), by tile index: `start` (the red-arrow tile),
+    `blank`, or the icon it shows (`+1` … `push`).  The ids (T00 …) name tiles in the board
+    file and in records, never on a screen, so the view carries the kind of every face-up
+    tile beside its id and no renderer needs the board."""
+    kinds = []
+    for t, icons in enumerate(b.tile_icons):
+        shown = [ICON_NAME[c] for c in icons if c]
+        kinds.append("start" if t == b.start_tile else shown[0] if shown else "blank")
+    return tuple(kinds)
+
+
+def marker_how(seat: int, to: int, before: int) -> str:
+    """How a start marker's move reads (WW-3.2 cheetah, WW-4.3 icon), worked out once here
+    for every renderer: it `keeps` on its mover's team card or `stays` on another's (an
+    icon may leave it where it lay), its mover `takes` it from another, hands it on from
+    its own card (`hands_on`), or `moves` it between two other cards (a marker icon lets
+    A put C's marker on B); never "A gives the start marker to A", nor "A gives" a marker
+    A never held."""
+    if to == before:
+        return "keeps" if to == seat else "stays"
+    if to == seat:
+        return "takes"
+    return "hands_on" if before == seat else "moves"
 
 
 def _event(i: int, e: tuple, b) -> dict[str, Any]:
@@ -45,12 +73,16 @@ def _event(i: int, e: tuple, b) -> dict[str, Any]:
         d.update(icon=ICON_NAME[e[2]], field=e[3])
     elif kind == "roll":
         d["face"] = e[2]
-    elif kind == "push":
+    elif kind == "push":  # both tiles lie face up now: the one drawn, the one fallen
+        kinds = tile_kinds(b)
         d.update(tile=b.tile_ids[e[2]] if e[2] >= 0 else None,
+                 tile_kind=kinds[e[2]] if e[2] >= 0 else None,
                  waterfall=b.tile_ids[e[3]] if e[3] >= 0 else None,
+                 waterfall_kind=kinds[e[3]] if e[3] >= 0 else None,
                  washed=[[a // N_SPECIES, SPECIES[a % N_SPECIES]] for a in e[4]])
     elif kind == "marker":
-        d.update(to=e[2], before=e[3])  # before: where it lay (WW-4.3: it may stay there)
+        # before: where it lay (WW-4.3: it may stay there); how: the words for it
+        d.update(to=e[2], before=e[3], how=marker_how(seat, e[2], e[3]))
     elif kind == "nothing":
         d["why"] = e[2]
     elif kind == "decide":
@@ -104,8 +136,10 @@ def views(state: "WildwasserState", seats: Sequence[int | None]) -> dict[int | N
                           "tile": tile_ids[t] if t >= 0 else None, "passable": t >= 0})
 
     river = []
+    kinds = tile_kinds(b)  # only of face-up tiles: the stack's stay hidden
     for s, t in enumerate(state.slots):
         river.append({"slot": s + 1, "crossing": g.slot_crossing[s] + 1, "tile": state.tile_id(t),
+                      "kind": kinds[t] if t >= 0 else None,
                       "icons": [ICON_NAME[i] for i in b.tile_icons[t][1:]] if t >= 0 else None})
 
     # each seat's entry as the others see it, and as the seat itself sees it when its
@@ -164,6 +198,7 @@ def views(state: "WildwasserState", seats: Sequence[int | None]) -> dict[int | N
         "stack": len(state.stack),
         "removed": len(state.removed),
         "discard": [b.tile_ids[t] for t in state.discard],
+        "discard_kinds": [kinds[t] for t in state.discard],  # the waterfall pile lies face up
         "last_round": state.last_round,
         "seats": public_entry,
         "podiums": podiums,

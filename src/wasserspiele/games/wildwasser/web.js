@@ -18,15 +18,6 @@ function fieldXY(i) { // i: 0-based field index, laid out as a snake
   return [x, 34 + row * (F + 18)];
 }
 
-// How the start marker moved (WW-3.2 cheetah, WW-4.3 icon), as render.py's _marker_kind:
-// it stays where it lay, its mover takes it, or the mover hands it on; never "goes to A"
-// when A had it
-function markerKind(e) {
-  if (e.before === undefined || e.before === null) return "marker";
-  if (e.to === e.before) return e.to === e.seat ? "marker_keeps" : "marker_stays";
-  return e.to === e.seat ? "marker_takes" : "marker";
-}
-
 function animalToken(seat, species, x, y, r = 13) {
   return s("g", { transform: `translate(${x},${y})` },
     s("circle", { r, fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
@@ -227,7 +218,8 @@ export default {
     return (view.log || []).filter((e) => e.event !== "decide" && e.event !== "pick").slice(-14).flatMap((e) => {
       const a = e.animal ? spName(e.animal) : (e.card ? spName(e.card) : "");
       const key = e.event === "move" && !e.start ? "wildwasser.ev.enter"
-        : e.event === "marker" ? `wildwasser.ev.${markerKind(e)}` : `wildwasser.ev.${e.event}`;
+        // how the marker moved (WW-3.2, WW-4.3) the view works out once, for the terminal too
+        : e.event === "marker" ? `wildwasser.ev.marker_${e.how}` : `wildwasser.ev.${e.event}`;
       // why a card or a roll did nothing (WW-3.3) and why the game ended (WW-5.1, WW-5.2), as the terminal says it
       const w = e.event === "nothing" ? term(e.why, "wildwasser.why") : e.event === "end" ? term(e.why, "wildwasser.end") : "";
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
