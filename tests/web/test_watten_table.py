@@ -12,7 +12,7 @@ import os
 import pytest
 
 from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              finished_table, new_context)
+                              finished_table, new_context, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -23,12 +23,7 @@ LOCALES = {"en": "en-US", "de": "de-DE"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("watten_table")
-    srv = Server(f"sqlite:///{tmp / 'watten.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serving(tmp_path_factory, "watten_table")
 
 
 _TABLES: dict = {}  # each position is played once per module: the server limits new tables
