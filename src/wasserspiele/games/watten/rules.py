@@ -75,13 +75,13 @@ def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tup
 
 
 def _missing(deal: list) -> str:
-    """' (missing: 7C, 8H)' for a short deal of valid names; '' if that cannot be said."""
+    """'7C, 8H': the cards a short deal of valid names lacks; '' if that cannot be said."""
     try:
         present = {card_id(n) for n in deal}
     except (BadNotation, AttributeError, TypeError):
         return ""
     gone = [CARD_NAMES[c] for c in range(N_CARDS) if c not in present]
-    return f" (missing: {', '.join(gone)})" if gone and len(deal) < N_CARDS else ""
+    return ", ".join(gone) if gone and len(deal) < N_CARDS else ""
 
 
 def best_index(row: tuple[int, ...], cards) -> int:
@@ -144,37 +144,42 @@ class Watten(Game):
         return _parse_action(text)
 
     def validate_setup(self, setup: Mapping[str, Any]) -> None:
-        """Record setup: `deals` (32-card orders, one per hand) and `signal_checks` (floats in [0, 1))."""
+        """Record setup: `deals` (32-card orders, one per hand, WA-1.2) and `signal_checks`
+        (floats in [0, 1), WA-5.1).  Refusals are `watten.setup.*` codes, said in the
+        reader's language; the field path and the card names are the record's own."""
         self._setup_keys(setup, ("deals", "signal_checks"))
         deals = setup.get("deals", [])
         if not isinstance(deals, list):
-            raise BadRecord("setup.deals: must be a list of 32-card lists")
+            raise BadRecord(Reason("watten.setup.deals_not_list", field="setup.deals"))
         for i, deal in enumerate(deals):
             where = f"setup.deals[{i}]"
             if not isinstance(deal, list):
-                raise BadRecord(f"{where}: must be a list of 32 cards")
+                raise BadRecord(Reason("watten.setup.deal_not_list", field=where))
             if len(deal) != N_CARDS:
-                raise BadRecord(f"{where}: has {len(deal)} cards, a deal has exactly 32{_missing(deal)}")
+                missing = _missing(deal)
+                raise BadRecord(Reason("watten.setup.deal_size_missing" if missing else "watten.setup.deal_size",
+                                       field=where, n=len(deal), missing=missing))
             seen: dict[int, int] = {}
             for j, name in enumerate(deal):
                 if not isinstance(name, str):
-                    raise BadRecord(f"{where}[{j}]: {name!r} is not a card name")
+                    raise BadRecord(Reason("watten.setup.not_card_name", field=f"{where}[{j}]", value=name))
                 try:
                     c = card_id(name)
-                except BadNotation as exc:
-                    raise BadRecord(f"{where}[{j}]: {exc}") from None
+                except BadNotation as exc:  # its reason, said in the same language
+                    raise BadRecord(Reason("watten.setup.not_card", field=f"{where}[{j}]", why=exc.reason)) from None
                 if c in seen:
-                    raise BadRecord(f"{where}: {CARD_NAMES[c]} appears twice (positions {seen[c]} and {j})")
+                    raise BadRecord(Reason("watten.setup.card_twice", field=where, card=CARD_NAMES[c],
+                                           first=seen[c], second=j))
                 seen[c] = j
             # 32 distinct cards of a 32-card deck: none can be missing
         checks = setup.get("signal_checks", [])
         if not isinstance(checks, list):
-            raise BadRecord("setup.signal_checks: must be a list of numbers in [0, 1)")
+            raise BadRecord(Reason("watten.setup.checks_not_list", field="setup.signal_checks"))
         for i, x in enumerate(checks):
             if isinstance(x, bool) or not isinstance(x, (int, float)):
-                raise BadRecord(f"setup.signal_checks[{i}]: {x!r} is not a number")
+                raise BadRecord(Reason("watten.setup.check_not_number", field=f"setup.signal_checks[{i}]", value=x))
             if not 0 <= x < 1:
-                raise BadRecord(f"setup.signal_checks[{i}]: {x!r} is not in [0, 1)")
+                raise BadRecord(Reason("watten.setup.check_range", field=f"setup.signal_checks[{i}]", value=x))
 
     def _initial_state(self, chance: Chance) -> "WattenState":
         s = WattenState.__new__(WattenState)
