@@ -180,6 +180,26 @@ def finished_table(server: Server, game: str = "wasserloch", options: dict | Non
     raise RuntimeError(f"{game}: no end within 5000 moves")
 
 
+def store_finished(db_url: str, state, table_id: str) -> None:
+    """Write a finished game (an engine state) into the server's database as the server
+    stores a table of humans, seat k's token being `<table_id>-<k>`: for endings a test
+    needs and cannot deal over HTTP (the deal is secret; equal totals would be luck)."""
+    from wasserspiele.core.protocol import entry_notation
+    from wasserspiele.web.storage import SeatRow, Storage, TableRow, hash_token, now
+
+    doc = state.record()
+    storage = Storage(db_url)
+    try:
+        storage.create_table(TableRow(
+            id=table_id, game=state.game.name, options=doc["options"], players=doc["players"], seed=1,
+            setup=doc["setup"], status="running", created=now(),
+            seats=[SeatRow(s, "human", None, hash_token(f"{table_id}-{s}")) for s in range(doc["players"])]))
+        storage.save_progress(table_id, 0, [(e[0], entry_notation(e)) for e in state.history], doc["setup"],
+                              "over", {"scores": state.scores(), "winners": state.winners()})
+    finally:
+        storage.close()
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium driven by Playwright, one per test module (modules import this

@@ -17,9 +17,8 @@ import random
 import pytest
 
 from wasserspiele import load
-from wasserspiele.core.protocol import entry_notation
 
-from .browser_support import CHROMIUM, SIZES, TIMEOUT_MS, Server, browser, new_context  # noqa: F401
+from .browser_support import CHROMIUM, SIZES, TIMEOUT_MS, Server, browser, new_context, store_finished  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -42,30 +41,13 @@ def finished_game(players: int, want_placed: int):
     raise RuntimeError(f"no game of {players} with {want_placed} animals of a species placed")
 
 
-def store(db_url: str, state, table_id: str) -> None:
-    """Write a finished game into the database as the server stores a table of humans."""
-    from wasserspiele.web.storage import SeatRow, Storage, TableRow, hash_token, now
-
-    doc = state.record()
-    storage = Storage(db_url)
-    try:
-        storage.create_table(TableRow(
-            id=table_id, game="wildwasser", options=doc["options"], players=doc["players"], seed=1,
-            setup=doc["setup"], status="running", created=now(),
-            seats=[SeatRow(s, "human", None, hash_token(f"{table_id}-{s}")) for s in range(doc["players"])]))
-        storage.save_progress(table_id, 0, [(e[0], entry_notation(e)) for e in state.history], doc["setup"],
-                              "over", {"scores": state.scores(), "winners": state.winners()})
-    finally:
-        storage.close()
-
-
 @pytest.fixture(scope="module")
 def tables(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("ww_places")
     url = f"sqlite:///{tmp / 'places.sqlite3'}"
     games = {"six": finished_game(6, 4), "three": finished_game(3, 0)}
     for name, state in games.items():
-        store(url, state, f"wwplaces{name}")
+        store_finished(url, state, f"wwplaces{name}")
     srv = Server(url, log_path=str(tmp / "server.log")).start()
     try:
         views = {name: srv.get(f"/api/tables/wwplaces{name}")["view"] for name in games}

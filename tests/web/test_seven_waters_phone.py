@@ -15,7 +15,7 @@ import os
 import pytest
 
 from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, new_context, open_page, serving)
+                              finished_table, mid_game_table, new_context, open_page, serving, store_finished)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -182,25 +182,6 @@ def test_sw_2_2_a_joker_in_a_move_s_words_reads_as_what_it_stands_for(browser, s
 
 
 # -- SW-5.3: the tie-break in the result box --------------------------------------------------
-def store_finished(db_url: str, state, table_id: str) -> None:
-    """Write a finished game into the database as the server stores a table of humans
-    (over HTTP the deal is secret, and an ending with equal totals would be luck)."""
-    from wasserspiele.core.protocol import entry_notation
-    from wasserspiele.web.storage import SeatRow, Storage, TableRow, hash_token, now
-
-    doc = state.record()
-    storage = Storage(db_url)
-    try:
-        storage.create_table(TableRow(
-            id=table_id, game="seven_waters", options=doc["options"], players=doc["players"], seed=1,
-            setup=doc["setup"], status="running", created=now(),
-            seats=[SeatRow(s, "human", None, hash_token(f"{table_id}-{s}")) for s in range(doc["players"])]))
-        storage.save_progress(table_id, 0, [(e[0], entry_notation(e)) for e in state.history], doc["setup"],
-                              "over", {"scores": state.scores(), "winners": state.winners()})
-    finally:
-        storage.close()
-
-
 @pytest.fixture(scope="module")
 def tied(tmp_path_factory):
     """A server holding two games played to an end with equal totals: one the larger pool
