@@ -58,7 +58,12 @@ class Reason(str):
         return render(self.code, self.params, lang)
 
     def to_json(self) -> dict[str, Any]:
-        return {"code": self.code, "params": dict(self.params)}
+        """The reason for a browser, `{code, params}`: a parameter that is itself a Reason
+        (the refusal a wrapping refusal names) nested the same way, not as its English
+        text, so that the page renders it in its own language as `render` does here
+        (messages.js `Catalogue.format`)."""
+        return {"code": self.code,
+                "params": {k: v.to_json() if isinstance(v, Reason) else v for k, v in self.params.items()}}
 
     def __repr__(self) -> str:
         return f"Reason({self.code!r}, {dict(self.params)!r})"

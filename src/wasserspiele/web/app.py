@@ -4,8 +4,9 @@ HTTP (JSON; refusals are `{"error": code, "reason": words, "reason_code", "param
 "message": the reason in the client's language (`?lang=` or Accept-Language)}` with a
 4xx/5xx status, for every failure: bad input, unknown route, database outage, unexpected
 error — see the exception handlers below; `reason_code`/`params` name a rule's refusal,
-core/messages.py; bodies and messages are checked by `schemas.py`, use is limited by
-`limits.py`; docs/web-server.md):
+core/messages.py, a param that is itself a refusal as `{code, params}` (Reason.to_json);
+bodies and messages are checked by `schemas.py`, use is limited by `limits.py`;
+docs/web-server.md):
 
     GET  /api/games                      games (from their manifests: titles, options with their
                                          help in every language, the URL of the client module),

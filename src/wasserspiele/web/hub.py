@@ -117,8 +117,10 @@ class Refused(Exception):
         self.status = status
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
+        # every refusal the browser gets is made here (app.py too): the reason's params in
+        # Reason.to_json's form, a nested refusal as {code, params} for the page to word
         return {"type": "refused", "code": self.code, "reason": str(self.reason),
-                "reason_code": self.reason.code, "params": dict(self.reason.params),
+                "reason_code": self.reason.code, "params": self.reason.to_json()["params"],
                 "message": self.reason.render(lang)}
 
 

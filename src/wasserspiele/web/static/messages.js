@@ -5,10 +5,11 @@
 // language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
 // `card` (a card in the language's letters), `letter` (seat 2 → C), `option`
 // (GAME.NAME → the option's label) and `shown` (a value the user gave: text quoted by the
-// term `quote`, anything else as JSON writes it); `{{`/`}}` are
-// braces.  An entry with plural forms is chosen by the parameter `n` with the plural
-// rule the catalogue sends (a C expression in n, evaluated here without `eval`, which
-// the page's content security policy forbids).  No DOM here: tests import it as it is.
+// term `quote`, anything else as JSON writes it); a parameter that is itself a refusal
+// (`{code, params}`) renders in the same language; `{{`/`}}` are braces.  An entry with
+// plural forms is chosen by the parameter `n` with the plural rule the catalogue sends
+// (a C expression in n, evaluated here without `eval`, which the page's content
+// security policy forbids).  No DOM here: tests import it as it is.
 
 // -- the plural rule: a C expression in n (?: || && == != < > <= >= + - * / % ! and parentheses)
 export function pluralRule(expr) {
@@ -62,6 +63,12 @@ export function jsonText(value) {
   return value === undefined ? "null" : JSON.stringify(value);
 }
 
+// A parameter that is itself a refusal, as the server sends it: exactly {code, params}.
+function isReason(value) {
+  const plain = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+  return plain(value) && typeof value.code === "string" && plain(value.params) && Object.keys(value).length === 2;
+}
+
 export class Catalogue {
   // json: {lang, plural, messages: {code: text | [forms]}}
   constructor(json) {
@@ -95,7 +102,10 @@ export class Catalogue {
       if (all === "{{") return "{";
       if (all === "}}") return "}";
       if (!(name in params)) return all;  // a missing parameter shows itself, never nothing
-      const value = params[name];
+      let value = params[name];
+      // a refusal inside another (`{code, params}`, Reason.to_json) is said in this
+      // language too, as the server's _Formatter does; a code this catalogue lacks, as itself
+      if (isReason(value)) value = this.render(value.code, value.params) ?? value.code;
       if (spec && /^[A-Za-z*]/.test(spec)) return this.terms(value, spec);
       return String(value);
     });
