@@ -41,9 +41,18 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.chance import make_rng
+from ..core.messages import term
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import kernel_module, max_game_length
+
+
+def _shown(value: Any) -> str:
+    """A value a caller passed, as the project's English shows it in a refusal: text
+    quoted ('x'), anything else as JSON writes it (2.5, true, ["random"]), the catalogue's
+    term `shown` rather than Python's repr ("it's", np.float64(2.5)); a numpy scalar as
+    the Python value it holds.  English: the adapters are a programmer's API."""
+    return term(value.item() if isinstance(value, np.generic) else value, "shown", "en")
 
 
 def _integer(value: Any) -> int | None:
@@ -78,7 +87,7 @@ class KernelVectorEnv(VectorEnv):
         """A table count as an int, or refused unless a positive integer (before any work)."""
         n = _integer(num_envs)
         if n is None or n < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {num_envs!r}")
+            raise ValueError(f"num_envs must be a positive integer, not {_shown(num_envs)}")
         return n
 
 
@@ -117,7 +126,7 @@ class KernelVectorEnv(VectorEnv):
         if seed is not None:
             given, seed = seed, _integer(seed)
             if seed is None:
-                raise ValueError(f"seed must be an integer or None, not {given!r}")
+                raise ValueError(f"seed must be an integer or None, not {_shown(given)}")
             self._seeds = make_rng(seed)  # -5 would go on as 5 does: refused, as Gymnasium refuses it
         elif self._seeds is not None:  # a seeded sequence goes on to new deals
             seed = self._seeds.randrange(2**63)
@@ -148,7 +157,7 @@ class KernelVectorEnv(VectorEnv):
             bad = np.ones(self.num_envs, np.bool_)
         if bad.any():
             e = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"actions must be integer indices; table {e} got {a[e]!r} ({a.dtype} actions)")
+            raise ValueError(f"actions must be integer indices; table {e} got {_shown(a[e])} ({a.dtype} actions)")
         return a.astype(np.int64)
 
     def step(self, actions):
@@ -232,13 +241,13 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
                           f"single-table envs with every bot and option")
 
     if illegal_action != "lose":
-        raise refuse(f"illegal_action={illegal_action!r} (an illegal index always ends a table's episode)")
+        raise refuse(f"illegal_action={_shown(illegal_action)} (an illegal index always ends a table's episode)")
     if render_mode is not None:
-        raise refuse(f"render_mode={render_mode!r}")
+        raise refuse(f"render_mode={_shown(render_mode)}")
     if opponent_options:
         raise refuse("opponent_options")
     if not isinstance(opponents, str):
-        raise refuse(f"opponents={opponents!r} (one policy name for every other seat)")
+        raise refuse(f"opponents={_shown(opponents)} (one policy name for every other seat)")
     given = {**(options or {}), **kwargs}
     try:
         return cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})

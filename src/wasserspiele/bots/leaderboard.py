@@ -37,6 +37,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
+from ..core.messages import term
 from ..core.protocol import Game
 from ..core.registry import load
 from ..core.stats import Estimate, wilson
@@ -421,8 +422,15 @@ def _read_cached(path: Path, mtime: int, size: int) -> dict[str, Leaderboard]:
 def _load(path: Path) -> dict[str, Leaderboard]:
     try:
         data = json.loads(path.read_text())
-        if data.get("version") != DATA_VERSION:
-            raise BadOption(f"{path}: leaderboard data version {data.get('version')!r}, expected {DATA_VERSION}")
+        version = data.get("version")
+    except (ValueError, AttributeError) as exc:
+        raise BadOption(f"{path}: not leaderboard data ({exc})") from None
+    if version != DATA_VERSION:
+        # outside the try: a BadOption is a ValueError, which the handler below would wrap
+        # again ("not leaderboard data (<path>: …)"); the version as JSON writes it
+        # (`'2'` was text, `2` a number), not as Python's repr
+        raise BadOption(f"{path}: leaderboard data version {term(version, 'shown', 'en')}, expected {DATA_VERSION}")
+    try:
         return {name: Leaderboard.from_json(b) for name, b in data["boards"].items()}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadOption(f"{path}: not leaderboard data ({exc})") from None

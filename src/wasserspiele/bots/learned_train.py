@@ -43,6 +43,7 @@ import numpy as np
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
+from ..core.messages import term
 from ..core.protocol import Action, Game, State
 from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
@@ -203,12 +204,17 @@ class Positions:
             with np.load(path) as d:
                 saved = json.loads(str(d["made_by"]))
                 if saved != json.loads(json.dumps(made_by, sort_keys=True)):
-                    raise BadOption(f"positions {str(path)!r} were made by {saved}, not {dict(made_by)}: "
+                    # the file quoted and the settings written as JSON, as the project's English
+                    # shows values (train is English-only), not as Python's repr
+                    raise BadOption(f"positions {term(str(path), 'shown', 'en')} were made by "
+                                    f"{term(saved, 'shown', 'en')}, not {term(dict(made_by), 'shown', 'en')}: "
                                     f"give another file")
                 return cls(list(d["obs"]), list(d["mask"]), list(d["target"]), d["value"].tolist(),
                            d["searched"].tolist(), d["game"].tolist(), float(d["cpu_s"]) if "cpu_s" in d else 0.0)
+        except BadOption:  # a ValueError too: the refusal above as it is, not wrapped as "not a positions file"
+            raise
         except (OSError, ValueError, KeyError) as exc:
-            raise BadOption(f"positions {str(path)!r}: not a positions file ({exc})") from None
+            raise BadOption(f"positions {term(str(path), 'shown', 'en')}: not a positions file ({exc})") from None
 
 
 def searched_game(game: Game, searcher: Callable[[int], ISMCTSBot], seed: int, budget: Budget,
@@ -299,7 +305,7 @@ class Trainer:
         if jobs < 1:
             raise BadOption(f"jobs: {jobs} is not a positive number of processes")
         if budget.teacher not in TEACHERS:
-            raise BadOption(f"teacher: {budget.teacher!r} is not one of {', '.join(TEACHERS)}")
+            raise BadOption(f"teacher: {term(budget.teacher, 'shown', 'en')} is not one of {', '.join(TEACHERS)}")
         if budget.window is not None and budget.window < 1:
             raise BadOption(f"window: {budget.window} is not a positive number of generations")
         self.game = game

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
+from ..core.messages import term
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .base import Bot
@@ -162,7 +163,9 @@ def seating(name: str) -> Seating:
         return RotatedSeating()
     if name == "duplicate":
         return DuplicateSeating()
-    raise BadOption(f"--seating: {name!r} is not one of {', '.join(SEATINGS)}")
+    # quoted as the project's English quotes a typed value ('x'), not as Python's repr: the
+    # tools that take --seating are English-only (cli/language.py), and bots/ does not import cli/
+    raise BadOption(f"--seating: {term(name, 'shown', 'en')} is not one of {', '.join(SEATINGS)}")
 
 
 _perm_cache: dict[tuple[int, int, int], list[tuple[int, ...]]] = {}
@@ -412,7 +415,7 @@ class RayBackend(Backend):
 def open_backend(backend: str = "process", jobs: int | None = None, address: str | None = None) -> Backend:
     """The backend called `backend` with `jobs` workers (process with one job: this process)."""
     if backend not in BACKENDS:
-        raise BadOption(f"--backend: {backend!r} is not one of {', '.join(BACKENDS)}")
+        raise BadOption(f"--backend: {term(backend, 'shown', 'en')} is not one of {', '.join(BACKENDS)}")
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise BadOption(f"--jobs: {jobs} is not a positive number of processes")

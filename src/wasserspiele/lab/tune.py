@@ -34,6 +34,7 @@ from typing import Any, Callable, Sequence
 
 from ..bots.runner import Backend
 from ..core.errors import BadOption
+from ..core.messages import term
 from ..core.registry import game_class, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
@@ -41,6 +42,13 @@ from .clustered import parts_ci, ratio_parts, share, units_of
 from .study import Study, make_study, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
+
+
+def _shown(value: object) -> str:
+    """A value the user typed, quoted as the project's English quotes it ('x'; a number as
+    JSON writes it): the catalogue's term `shown`, never Python's repr ("it's", 'a\\\\b').
+    The lab is English-only (cli/language.py), and lab/ does not import cli/."""
+    return term(value, "shown", "en")
 
 
 @dataclass
@@ -73,14 +81,15 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
         key, eq, raw = text.partition("=")
         key = key.strip()
         if not eq or not raw.strip():
-            raise BadOption(f"--vary {text!r}: expected OPTION=RANGE, e.g. slide_limit=5..9 or river_flow=forward,back")
+            raise BadOption(f"--vary {_shown(text)}: expected OPTION=RANGE, "
+                            f"e.g. slide_limit=5..9 or river_flow=forward,back")
         if key == "players":
             # tune() plays one player count (its goals compare seats of one table), so a
             # player count is never a candidate
-            raise BadOption(f"--vary {text!r}: player counts are not tuned; tune one count at a time with "
+            raise BadOption(f"--vary {_shown(text)}: player counts are not tuned; tune one count at a time with "
                             f"--players N, or compare counts with `lab {game} --players 2,3,4`")
         if key not in by_name:
-            raise BadOption(f"--vary: {game} has no option {key!r} (options: {', '.join(sorted(by_name))})")
+            raise BadOption(f"--vary: {game} has no option {_shown(key)} (options: {', '.join(sorted(by_name))})")
         if key in seen:
             raise BadOption(f"--vary {key}: given twice; list every value in one --vary {key}=…")
         seen.add(key)
@@ -92,11 +101,11 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
             if m:
                 low, high = int(m.group(1)), int(m.group(2))
                 if high < low or high - low > 64:
-                    raise BadOption(f"--vary {key}: {part!r} is not a range LOW..HIGH of at most 65 values "
+                    raise BadOption(f"--vary {key}: {_shown(part)} is not a range LOW..HIGH of at most 65 values "
                                     f"(LOW ≤ HIGH)")
                 texts_here = [str(v) for v in range(low, high + 1)]
             elif ".." in part:  # `a..b`, `1..`, `1.5..3`: meant as a range, but not one of whole numbers
-                raise BadOption(f"--vary {key}: {part!r} is not a range of whole numbers; write LOW..HIGH, "
+                raise BadOption(f"--vary {key}: {_shown(part)} is not a range of whole numbers; write LOW..HIGH, "
                                 f"e.g. {key}=5..9")
             else:
                 texts_here = [part]
@@ -107,9 +116,9 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
                     raise BadOption(f"--vary {key}: {exc}") from None
                 if repr(value) in parsed:
                     same = parsed[repr(value)]
-                    also = "" if same == t else f" (as {same!r})"
-                    raise BadOption(f"--vary {key}: the value {t!r} is given twice{also} in {raw.strip()!r}; "
-                                    f"each value is one candidate")
+                    also = "" if same == t else f" (as {_shown(same)})"
+                    raise BadOption(f"--vary {key}: the value {_shown(t)} is given twice{also} "
+                                    f"in {_shown(raw.strip())}; each value is one candidate")
                 parsed[repr(value)] = t
                 values.append(t)
         out.append(f"{key}={','.join(values)}")
@@ -133,7 +142,7 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
     """Check a tune's command line before any game (the CLI calls it before opening a backend);
     raises BadOption naming the option the user typed."""
     if goal not in GOALS:
-        raise BadOption(f"--goal: {goal!r} is not one of {', '.join(GOALS)}")
+        raise BadOption(f"--goal: {_shown(goal)} is not one of {', '.join(GOALS)}")
     if first < 2:
         raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
     if len(players) > 1 or any("," in p for p in players):

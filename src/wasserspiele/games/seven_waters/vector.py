@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
 from ...adapters.vector import KernelCannot, KernelVectorEnv
+from ...core.messages import term
 from ...core.registry import load
 from . import kernel as K
 from .codec import segment_starts
@@ -45,7 +46,8 @@ class SevenWatersVectorEnv(KernelVectorEnv):
                           "games' VectorEnvs take it", DeprecationWarning, stacklevel=2)
             opponents, argument = opponent, "opponent"
         if opponents not in POLICIES:  # named as the caller passed it
-            raise KernelCannot(f"{argument} must be one of {', '.join(POLICIES)}, not {opponents!r}")
+            raise KernelCannot(f"{argument} must be one of {', '.join(POLICIES)}, "
+                               f"not {term(opponents, 'shown', 'en')}")
         self.policy = POLICIES[opponents]
         codec = codec_for(load("seven_waters", first_player=first_player, slide_limit=slide_limit,
                                final_turns=final_turns))  # checks the options

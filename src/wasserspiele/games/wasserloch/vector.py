@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
 from ...adapters.vector import KernelCannot, KernelVectorEnv
+from ...core.messages import term
 from ...core.registry import load
 from . import kernel as K
 
@@ -44,7 +45,7 @@ class WasserlochVectorEnv(KernelVectorEnv):
         players, self.rounds, self.first_player = game.players, game.options["rounds"], game.options["first_player"]
         seat = check_seat(seat, game)
         if opponents not in POLICIES:
-            raise KernelCannot(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
+            raise KernelCannot(f"opponents must be one of {', '.join(POLICIES)}, not {term(opponents, 'shown', 'en')}")
         self.num_envs, self.players, self.seat = num_envs, players, seat
         self.adjacent = chase == "adjacent"
         self.policies = np.full(players, POLICIES[opponents], np.int64)

@@ -25,6 +25,7 @@ from gymnasium.vector import AutoresetMode
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
 from ...adapters.vector import KernelCannot, KernelVectorEnv
+from ...core.messages import term
 from ...core.registry import load
 from . import kernel as K
 
@@ -40,7 +41,7 @@ class WattenVectorEnv(KernelVectorEnv):
         codec = codec_for(load("watten", **options))  # checks the options
         seat = check_seat(seat, codec.game)
         if opponents not in POLICIES:
-            raise KernelCannot(f"opponents must be one of {', '.join(POLICIES)}, not {opponents!r}")
+            raise KernelCannot(f"opponents must be one of {', '.join(POLICIES)}, not {term(opponents, 'shown', 'en')}")
         self.num_envs, self.seat = num_envs, seat
         self.rules = K.Rules(**options)
         self.policies = np.full(4, POLICIES[opponents], np.int64)

@@ -22,6 +22,7 @@ from gymnasium.vector import AutoresetMode
 from ...adapters.codecs import codec_for
 from ...adapters.common import check_seat
 from ...adapters.vector import KernelCannot, KernelVectorEnv
+from ...core.messages import term
 from ...core.registry import load
 from . import kernel as K
 
@@ -34,7 +35,8 @@ class WildwasserVectorEnv(KernelVectorEnv):
                  opponents: str = "random"):
         num_envs = self._check_num_envs(num_envs)
         if opponents != "random":  # named like the other games' VectorEnvs, which have more policies
-            raise KernelCannot(f"opponents must be one of random (the kernel's only policy so far), not {opponents!r}")
+            raise KernelCannot(f"opponents must be one of random (the kernel's only policy so far), "
+                               f"not {term(opponents, 'shown', 'en')}")
         game = load("wildwasser", players=players, first_player=first_player, river_flow=river_flow)  # checks them
         codec = codec_for(game)
         players, first_player = game.players, game.options["first_player"]
