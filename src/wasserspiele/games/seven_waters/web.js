@@ -358,7 +358,7 @@ export default {
       hand = svgRoot(HW, CH + 16,
         me.hand.map((c, i) => anim(ui.mark(card(c, x0 + i * 50, 8, 46, CH + 4), `hand:${base(c)}`), `c:${base(c)}`)));
     }
-    return { board, hand, side, boardClass: end ? "sw-end" : "" };
+    return { board, hand, side };
   },
 
   logLines(view) {

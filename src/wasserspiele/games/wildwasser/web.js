@@ -152,7 +152,7 @@ export default {
           stroke: moved && moved.to === f.field ? "#6a1b9a" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1 }),
         water ? s("path", { d: `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0`, stroke: "#cfe6f5", fill: "none" }) : null,
         // ink on the field: dark on passable (light) water, white on deep water, 4.5:1 or more
-        s("text", { x: x + 3, y: y + 11, "font-size": 10, fill: water ? ink : "#333" }, f.field),
+        s("text", { x: x + 3, y: y + 11, "font-size": 11, fill: water ? ink : "#333" }, f.field),
         f.icon ? s("text", { x: x + F - 3, y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
       board.append(water ? anim(field, `tile:${f.tile}:${f.column}`) : field);
       if (f.animal) board.append(anim(s("g", { role: "img", "aria-label": t("wildwasser.name_animal", { a: spName(f.animal[1]), who: seatLabel(f.animal[0]), f: f.field }) },

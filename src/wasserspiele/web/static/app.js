@@ -351,7 +351,7 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   // how to play by keyboard, for a seat at a live table (a catalogue without the words says nothing)
   const keysHelp = !msg.replay && msg.seat !== null && has("keys_help")
     ? h("p", { class: "muted keys-help", id: "keys-help" }, t("keys_help")) : null;
-  const page = h("div", { class: `table-page game-${msg.game}`, id: "table" },
+  const page = h("div", { class: `table-page game-${msg.game}${msg.terminal ? " over" : ""}`, id: "table" },
     h("section", { class: "play", id: "play", "aria-label": title },
       h("div", { class: "topbar" },
         h("h1", { class: "title" }, title),
