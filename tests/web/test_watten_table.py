@@ -248,3 +248,24 @@ def test_wa_5_public_signals_on_a_side_seat_are_read_whole(browser, server, size
                 assert not _overlap(a["box"], b["box"]), (a["text"], b["text"])
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("lang, strong, none, hidden", [
+    ("en", "{0} signals strong.", "{1} sends no signal.", "{2} signals."),
+    ("de", "{0} zwickt stark.", "{1} zwickt nicht.", "{2} zwickt.")])
+def test_wa_5_the_log_says_a_signal_in_the_words_of_the_seat_chip(browser, server, lang, strong, none, hidden):
+    """The log said "Platz 2 zwickt: keins." under a chip saying "zwickt nicht"; a signal
+    the seat does not see stays a bare "zwickt"."""
+    table = _table(server, lambda v, s, legal: None if v["phase"] == "signal" and s == 1 else _plain(v, s, legal),
+                   name="signalled")
+    ctx, page, errors = _page(browser, server, table, 0, "desktop", lang)
+    lines = page.evaluate("""async () => {
+        const game = (await import('/static/games/watten.js')).default;
+        const { seatLabel } = await import('/static/i18n.js');
+        return [game.logLines({ log: [{ event: "signal", seat: 0, signal: "strong" }, { event: "signal", seat: 1, signal: "none" },
+                                      { event: "signal", seat: 2, signal: null }] }), [0, 1, 2].map(seatLabel)];
+      }""")
+    said, names = lines
+    assert said == [w.format(*names) for w in (strong, none, hidden)], said
+    assert errors == []
+    ctx.close()

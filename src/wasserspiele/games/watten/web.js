@@ -184,7 +184,10 @@ export default {
       switch (e.event) {
         case "deal": return say("watten.log.deal", { d: seatLabel(e.dealer), c: seatLabel(e.caller) });
         case "trump": return say("watten.log.trump", { seat: e.seat, s: t("suit_" + e.suit) });
-        case "signal": return e.signal ? say("watten.log.signal", { seat: e.seat, s: t(`watten.sig.${e.signal}`) }) : say("watten.log.signal_hidden", { seat: e.seat });
+        // the words of the seat's chip (sig_seat, no_sig): "zwickt stark", "zwickt nicht"
+        case "signal": return !e.signal ? say("watten.log.signal_hidden", { seat: e.seat })
+          : e.signal === "none" ? say("watten.log.signal_none", { seat: e.seat })
+          : say("watten.log.signal", { seat: e.seat, s: t(`watten.sig.${e.signal}`) });
         case "play": return say("watten.log.play", { seat: e.seat, c: cardName(e.card) });
         case "trick": return say("watten.log.trick", { seat: e.winner });
         case "raise": return say("watten.log.raise", { seat: e.seat, n: e.value });
