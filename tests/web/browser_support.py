@@ -180,6 +180,24 @@ def finished_table(server: Server, game: str = "wasserloch", options: dict | Non
     raise RuntimeError(f"{game}: no end within 5000 moves")
 
 
+def play_wasserloch(server: Server, table: dict, rng: random.Random, until) -> list[tuple[int, str, int]]:
+    """Random moves over HTTP until `until(spectator view, moves so far)`: the moves made,
+    as (seat, action, round)."""
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    made: list[tuple[int, str, int]] = []
+    for _ in range(500):
+        spectator = server.get(f"/api/tables/{table['id']}")
+        if until(spectator["view"], made):
+            return made
+        assert not spectator["terminal"], "the game ended first"
+        seat = spectator["waiting"][0]
+        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+        action = rng.choice(mine["legal"])
+        server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
+        made.append((seat, action, spectator["view"]["round"]))
+    raise RuntimeError("no such position within 500 moves")
+
+
 def store_finished(db_url: str, state, table_id: str) -> None:
     """Write a finished game (an engine state) into the server's database as the server
     stores a table of humans, seat k's token being `<table_id>-<k>`: for endings a test

@@ -12,7 +12,7 @@ import re
 import pytest
 
 from .browser_support import (CHROMIUM, MID_GAME, SIZES, Server, browser,  # noqa: F401
-                              cut_chip_parts, mid_game_table, open_page)
+                              cut_chip_parts, mid_game_table, open_page, play_wasserloch)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -33,24 +33,6 @@ def server(tmp_path_factory):
 
 
 # ---------------------------------------------------------------- Wasserloch's log
-def play_wasserloch(server: Server, table: dict, rng: random.Random, until) -> list[tuple[int, str, int]]:
-    """Random moves over HTTP until `until(spectator view, moves so far)`: the moves made,
-    as (seat, action, round)."""
-    tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    made: list[tuple[int, str, int]] = []
-    for _ in range(500):
-        spectator = server.get(f"/api/tables/{table['id']}")
-        if until(spectator["view"], made):
-            return made
-        assert not spectator["terminal"], "the game ended first"
-        seat = spectator["waiting"][0]
-        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-        action = rng.choice(mine["legal"])
-        server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
-        made.append((seat, action, spectator["view"]["round"]))
-    raise RuntimeError("no such position within 500 moves")
-
-
 def log_of(page) -> list[tuple[str, bool]]:
     """The log's lines newest first, each with whether it is marked the newest."""
     return page.eval_on_selector_all("#log li", "lis => lis.map(li => [li.textContent, li.classList.contains('newest')])")

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from .browser_support import CHROMIUM, Server, browser, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, open_page, play_wasserloch, serving  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -19,23 +19,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "play_order")
-
-
-def play_until_new_round(server: Server, table: dict, rng: random.Random) -> list[tuple[int, str, int]]:
-    """Random moves over HTTP until the second round's first play is made: the moves
-    made, as (seat, action, round)."""
-    tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    made: list[tuple[int, str, int]] = []
-    for _ in range(500):
-        spectator = server.get(f"/api/tables/{table['id']}")
-        if made and made[-1][2] == 2:
-            return made
-        seat = spectator["waiting"][0]
-        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-        action = rng.choice(mine["legal"])
-        server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
-        made.append((seat, action, spectator["view"]["round"]))
-    raise RuntimeError("the second round did not begin within 500 moves")
 
 
 def latest_plays(made: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
@@ -65,7 +48,7 @@ def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_r
     for _ in range(6):   # a round that seat 2 ended had its last play replaced by seat 2's first: another deal
         table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
                                             "seats": [{"kind": "human"}] * 3})
-        made = play_until_new_round(server, table, rng)
+        made = play_wasserloch(server, table, rng, lambda view, made: bool(made) and made[-1][2] == 2)  # the second round's first play
         ender = made[-2][0]
         if ender != 2:
             break
