@@ -161,3 +161,39 @@ def test_game_vector_envs_quote_the_opponents(env, policies):
     with pytest.raises(ValueError) as caught:
         cls(2, opponents=TYPED)
     assert str(caught.value) == f"opponents must be one of {policies}, not {QUOTED}"
+
+
+# -- lab --precision, the server's operator settings and its messages -----------------------
+def test_lab_precision_quotes_what_was_typed():
+    from wasserspiele.lab.precision import parse_precision
+    for typed, words in [(TYPED, f"--precision: {QUOTED} is not a half-width"),
+                         ("5'", "--precision: '5'' is not a half-width"),
+                         ("5", "--precision: '5' has no unit; write 5pp"),
+                         ("99pp", "--precision: '99pp' is out of range")]:
+        with pytest.raises(BadOption) as caught:
+            parse_precision(typed)
+        assert str(caught.value).startswith(words), str(caught.value)
+
+
+def test_server_limits_and_bot_pool_quote_the_operators_setting():
+    from wasserspiele.web.botpool import BotPool
+    from wasserspiele.web.limits import Limits
+    with pytest.raises(ValueError) as caught:
+        Limits.from_env({"WASSERSPIELE_BOT_WORKERS": TYPED})
+    assert str(caught.value) == f"WASSERSPIELE_BOT_WORKERS={QUOTED}: not an int"
+    with pytest.raises(ValueError) as caught:
+        Limits(idle_seconds=-1.5)
+    assert str(caught.value) == "limit idle_seconds: -1.5 must be a number ≥ 0"
+    with pytest.raises(ValueError) as caught:
+        BotPool(1, TYPED)
+    assert str(caught.value) == f"bot pool kind {QUOTED}: one of process, thread, inline"
+
+
+def test_server_messages_show_an_unknown_field_or_type_as_the_project_quotes():
+    from wasserspiele.web.schemas import Invalid, load_message
+    for message, words in [({"type": TYPED}, f"unknown message type {QUOTED} (types: "),
+                           ({"type": None}, "unknown message type null (types: "),
+                           ({"type": "ping", TYPED: 1}, f"unknown field {QUOTED} (fields: ")]:
+        with pytest.raises(Invalid) as caught:
+            load_message(message)
+        assert words in str(caught.value), str(caught.value)

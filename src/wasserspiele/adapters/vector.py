@@ -41,7 +41,7 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.chance import make_rng
-from ..core.messages import term
+from ..core.messages import shown
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import kernel_module, max_game_length
@@ -52,7 +52,7 @@ def _shown(value: Any) -> str:
     quoted ('x'), anything else as JSON writes it (2.5, true, ["random"]), the catalogue's
     term `shown` rather than Python's repr ("it's", np.float64(2.5)); a numpy scalar as
     the Python value it holds.  English: the adapters are a programmer's API."""
-    return term(value.item() if isinstance(value, np.generic) else value, "shown", "en")
+    return shown(value.item() if isinstance(value, np.generic) else value)
 
 
 def _integer(value: Any) -> int | None:

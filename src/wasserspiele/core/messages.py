@@ -217,6 +217,14 @@ def term(value: Any, kind: str, lang: str) -> str:
     return str(value)
 
 
+def shown(value: Any, lang: str = "en") -> str:
+    """A value someone gave (typed, in a file or an environment variable) as a refusal
+    shows it: the term `shown` (text quoted as `lang` quotes, anything else as JSON
+    writes it), never Python's repr ("it's", np.float64(2.5)).  The English-only tools
+    (lab, adapters, the server's operator settings) call it with the default."""
+    return term(value, "shown", lang)
+
+
 def json_text(value: Any) -> str:
     """A value as JSON writes it (`true`, `null`, `{"x": 1}`), not as Python does; a value
     no JSON document holds (an object passed by code) as Python shows it."""

@@ -26,7 +26,7 @@ class Option:
     be None (spelled `null` on the command line).  `check` may refine validation
     given all option values (e.g. a seat must be below the player count); it
     returns None, or why not: a catalogue code and its parameters (the option's name and
-    label are added) or a text.
+    label are added), so the refusal is said in the reader's language.
     """
 
     name: str
@@ -37,7 +37,7 @@ class Option:
     minimum: float | None = None
     maximum: float | None = None
     nullable: bool = False
-    check: Callable[[Any, Mapping[str, Any]], tuple[str, dict[str, Any]] | str | None] | None = field(
+    check: Callable[[Any, Mapping[str, Any]], tuple[str, dict[str, Any]] | None] | None = field(
         default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -135,11 +135,9 @@ def resolve_options(declared: tuple[Option, ...], given: Mapping[str, Any], game
     for o in declared:
         if o.check is not None:
             problem = o.check(values[o.name], values)
-            if isinstance(problem, tuple):  # (code, params): the option's name and label added
+            if problem is not None:  # (code, params): the option's name and label added
                 code, params = problem
                 raise o.problem(code, game, **params)
-            if problem:
-                raise o.problem("option.check", game, problem=str(problem))
     return values
 
 

@@ -30,6 +30,7 @@ from typing import Any, Callable
 
 from ..bots.runner import Backend, whole_groups
 from ..core.errors import BadOption
+from ..core.messages import shown
 from ..core.stats import Z95
 from .backends import run_study, table_order
 from .clustered import share
@@ -49,13 +50,13 @@ def parse_precision(text: str) -> float:
     win rate (or as the share 5), and the lab will not guess which was meant."""
     m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(pp|%)?\s*", str(text))
     if not m:
-        raise BadOption(f"--precision: {text!r} is not a half-width in percentage points; write {ACCEPTED}")
+        raise BadOption(f"--precision: {shown(text)} is not a half-width in percentage points; write {ACCEPTED}")
     if not m.group(2):
-        raise BadOption(f"--precision: {text!r} has no unit; write {m.group(1)}pp for ±{m.group(1)} percentage "
+        raise BadOption(f"--precision: {shown(text)} has no unit; write {m.group(1)}pp for ±{m.group(1)} percentage "
                         f"points (accepted forms: {ACCEPTED})")
     value = float(m.group(1))
     if not 0.05 <= value <= 50:
-        raise BadOption(f"--precision: {text!r} is out of range (0.05pp to 50pp)")
+        raise BadOption(f"--precision: {shown(text)} is out of range (0.05pp to 50pp)")
     return value / 100
 
 

@@ -20,7 +20,7 @@ from ..bots.runner import Played, RotatedSeating, Seating, Series, whole_groups
 from ..bots.runner import seating as make_seating
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 from ..core.errors import BadOption, WasserspieleError
-from ..core.messages import term
+from ..core.messages import shown
 from ..core.options import parse_option_texts
 from ..core.protocol import Game, State
 from ..core.registry import game_class, load
@@ -118,13 +118,6 @@ def _option_text(value: Any) -> str:
     return str(value)
 
 
-def _shown(value: object) -> str:
-    """A value the user typed, quoted as the project's English quotes it ('x'; a number as
-    JSON writes it): the catalogue's term `shown`, never Python's repr ("it's", 'a\\\\b').
-    The lab is English-only (cli/language.py), and lab/ does not import cli/."""
-    return term(value, "shown", "en")
-
-
 def _split_csv(values: Iterable[str]) -> list[str]:
     return [p.strip() for v in values for p in str(v).split(",") if p.strip()]
 
@@ -152,7 +145,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         try:
             n = int(text)
         except ValueError:
-            raise BadOption(f"--players: {_shown(text)} is not a number") from None
+            raise BadOption(f"--players: {shown(text)} is not a number") from None
         if cls.fixed_players is not None and n != cls.fixed_players:
             raise BadOption(f"--players: {name} is for exactly {cls.fixed_players} players, not {n}")
         counts.append(n)
@@ -173,11 +166,11 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         key, eq, raw = text.partition("=")
         key = key.strip()
         if not eq:
-            raise BadOption(f"--compare {_shown(text)}: expected KEY=VALUE1,VALUE2")
+            raise BadOption(f"--compare {shown(text)}: expected KEY=VALUE1,VALUE2")
         if key == "players":
             raise BadOption("--compare players: use --players 2,3,4 to compare player counts")
         if key not in by_name:
-            raise BadOption(f"--compare: {name} has no option {_shown(key)} (options: {', '.join(sorted(by_name))})")
+            raise BadOption(f"--compare: {name} has no option {shown(key)} (options: {', '.join(sorted(by_name))})")
         if key in base:
             raise BadOption(f"--compare {key}: also fixed with --option {key}=…; give it once")
         if any(k == key for k, _ in axes):

@@ -34,7 +34,7 @@ from typing import Any, Callable, Sequence
 
 from ..bots.runner import Backend
 from ..core.errors import BadOption
-from ..core.messages import term
+from ..core.messages import shown
 from ..core.registry import game_class, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
@@ -43,12 +43,6 @@ from .study import Study, make_study, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
 
-
-def _shown(value: object) -> str:
-    """A value the user typed, quoted as the project's English quotes it ('x'; a number as
-    JSON writes it): the catalogue's term `shown`, never Python's repr ("it's", 'a\\\\b').
-    The lab is English-only (cli/language.py), and lab/ does not import cli/."""
-    return term(value, "shown", "en")
 
 
 @dataclass
@@ -81,15 +75,15 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
         key, eq, raw = text.partition("=")
         key = key.strip()
         if not eq or not raw.strip():
-            raise BadOption(f"--vary {_shown(text)}: expected OPTION=RANGE, "
+            raise BadOption(f"--vary {shown(text)}: expected OPTION=RANGE, "
                             f"e.g. slide_limit=5..9 or river_flow=forward,back")
         if key == "players":
             # tune() plays one player count (its goals compare seats of one table), so a
             # player count is never a candidate
-            raise BadOption(f"--vary {_shown(text)}: player counts are not tuned; tune one count at a time with "
+            raise BadOption(f"--vary {shown(text)}: player counts are not tuned; tune one count at a time with "
                             f"--players N, or compare counts with `lab {game} --players 2,3,4`")
         if key not in by_name:
-            raise BadOption(f"--vary: {game} has no option {_shown(key)} (options: {', '.join(sorted(by_name))})")
+            raise BadOption(f"--vary: {game} has no option {shown(key)} (options: {', '.join(sorted(by_name))})")
         if key in seen:
             raise BadOption(f"--vary {key}: given twice; list every value in one --vary {key}=…")
         seen.add(key)
@@ -101,11 +95,11 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
             if m:
                 low, high = int(m.group(1)), int(m.group(2))
                 if high < low or high - low > 64:
-                    raise BadOption(f"--vary {key}: {_shown(part)} is not a range LOW..HIGH of at most 65 values "
+                    raise BadOption(f"--vary {key}: {shown(part)} is not a range LOW..HIGH of at most 65 values "
                                     f"(LOW ≤ HIGH)")
                 texts_here = [str(v) for v in range(low, high + 1)]
             elif ".." in part:  # `a..b`, `1..`, `1.5..3`: meant as a range, but not one of whole numbers
-                raise BadOption(f"--vary {key}: {_shown(part)} is not a range of whole numbers; write LOW..HIGH, "
+                raise BadOption(f"--vary {key}: {shown(part)} is not a range of whole numbers; write LOW..HIGH, "
                                 f"e.g. {key}=5..9")
             else:
                 texts_here = [part]
@@ -116,9 +110,9 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
                     raise BadOption(f"--vary {key}: {exc}") from None
                 if repr(value) in parsed:
                     same = parsed[repr(value)]
-                    also = "" if same == t else f" (as {_shown(same)})"
-                    raise BadOption(f"--vary {key}: the value {_shown(t)} is given twice{also} "
-                                    f"in {_shown(raw.strip())}; each value is one candidate")
+                    also = "" if same == t else f" (as {shown(same)})"
+                    raise BadOption(f"--vary {key}: the value {shown(t)} is given twice{also} "
+                                    f"in {shown(raw.strip())}; each value is one candidate")
                 parsed[repr(value)] = t
                 values.append(t)
         out.append(f"{key}={','.join(values)}")
@@ -142,7 +136,7 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
     """Check a tune's command line before any game (the CLI calls it before opening a backend);
     raises BadOption naming the option the user typed."""
     if goal not in GOALS:
-        raise BadOption(f"--goal: {_shown(goal)} is not one of {', '.join(GOALS)}")
+        raise BadOption(f"--goal: {shown(goal)} is not one of {', '.join(GOALS)}")
     if first < 2:
         raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
     if len(players) > 1 or any("," in p for p in players):
@@ -157,8 +151,8 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
     compare = [t for t in texts if len(t.partition("=")[2].split(",")) > 1]
     fixed = [t for t in texts if t not in compare]
     if not compare:
-        shown = " ".join(f"--vary {t}" for t in texts)
-        raise BadOption(f"{shown}: one value is nothing to choose from; give at least two values to choose "
+        given = " ".join(f"--vary {t}" for t in texts)
+        raise BadOption(f"{given}: one value is nothing to choose from; give at least two values to choose "
                         f"from, as a list V1,V2 or a range LOW..HIGH")
     return TunePlan(compare, fixed)
 
@@ -356,15 +350,15 @@ def verdict(result: TuneResult) -> str:
                 f"({what}). The halving kept {best.label} only because a tie goes to the candidate listed "
                 f"first; more games per candidate (--games), another goal or other values may separate them.")
     rivals = sorted(rivals, key=lambda c: (c.score.value, c.cond))
-    shown = ", ".join(f"{c.label} ({c.score.fmt(pct=pct, digits=1)}"
+    listed = ", ".join(f"{c.label} ({c.score.fmt(pct=pct, digits=1)}"
                       f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
     if len(rivals) > SHOWN:
-        shown += f" and {len(rivals) - SHOWN} more (the table)"
+        listed += f" and {len(rivals) - SHOWN} more (the table)"
     lowest = all(c.score is None or c.score.value >= best.score.value for c in result.candidates)
     head = "scored lowest" if lowest else "survived the halving"
     return (f"**No clear best**: {best.label} {head} — {what} {best.score.fmt(pct=pct, digits=1)} over "
             f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it, "
-            f"within its 95 % interval or less than {_size(result)} above it, so not clearly worse: {shown}."
+            f"within its 95 % interval or less than {_size(result)} above it, so not clearly worse: {listed}."
             f"{earlier(result)} More games per candidate (--games) may separate them.")
 
 

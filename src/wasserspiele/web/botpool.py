@@ -28,6 +28,7 @@ from typing import Any
 
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level
+from ..core.messages import shown
 from ..core.records import replay
 
 def think(record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> str:
@@ -67,7 +68,7 @@ class BotPool:
 
     def __init__(self, workers: int, kind: str = "process"):
         if kind not in ("process", "thread", "inline"):
-            raise ValueError(f"bot pool kind {kind!r}: one of process, thread, inline")
+            raise ValueError(f"bot pool kind {shown(kind)}: one of process, thread, inline")
         self.workers = max(1, workers)
         self.kind = kind
         self._executor: cf.Executor | None = None

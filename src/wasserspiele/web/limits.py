@@ -14,7 +14,7 @@ import asyncio
 import os
 from dataclasses import dataclass, fields, replace
 
-from ..core.messages import Reason
+from ..core.messages import Reason, shown
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ class Limits:
         for f in fields(self):
             value = getattr(self, f.name)
             if not value >= 0:
-                raise ValueError(f"limit {f.name}: {value!r} must be a number ≥ 0")
+                raise ValueError(f"limit {f.name}: {shown(value)} must be a number ≥ 0")
 
     @classmethod
     def from_env(cls, environ: dict[str, str] | None = None, **overrides) -> "Limits":
@@ -68,7 +68,7 @@ class Limits:
                 try:
                     values[f.name] = kind(text)
                 except ValueError:
-                    raise ValueError(f"WASSERSPIELE_{f.name.upper()}={text!r}: not a{'n' if kind is int else ''} "
+                    raise ValueError(f"WASSERSPIELE_{f.name.upper()}={shown(text)}: not a{'n' if kind is int else ''} "
                                      f"{kind.__name__}") from None
         return replace(cls(**values), **overrides)
 

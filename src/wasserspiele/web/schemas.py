@@ -14,6 +14,8 @@ from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..core.messages import shown
+
 MAX_DEPTH = 16             # nesting of arrays and objects in one body or message
 MAX_DIGITS = 18            # digits of one JSON integer (options and move numbers are far smaller)
 MAX_ACTION_CHARS = 200
@@ -180,7 +182,7 @@ def explain(model: type[Schema], exc: ValidationError) -> str:
             if field is not None:
                 parent = _schema_in(field.annotation) or parent
         fields = ", ".join(parent.model_fields)
-        return f"{where}: unknown field {err['loc'][-1]!r} (fields: {fields})"
+        return f"{where}: unknown field {shown(err['loc'][-1])} (fields: {fields})"
     if kind in ("model_type", "dict_type") and not err["loc"]:
         return "the body must be a JSON object"
     if kind in _JSON_WORDS:
@@ -206,5 +208,5 @@ def load_message(data: Any) -> Schema:
     kind = data.get("type")
     model = MESSAGES.get(kind) if isinstance(kind, str) else None
     if model is None:
-        raise Invalid("bad_message", f"unknown message type {kind!r} (types: {', '.join(MESSAGES)})")
+        raise Invalid("bad_message", f"unknown message type {shown(kind)} (types: {', '.join(MESSAGES)})")
     return load(model, data)
