@@ -215,8 +215,9 @@ def kernel_env_class(game: str) -> type[KernelVectorEnv]:
 def game_defaults(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) -> dict[str, Any]:
     """The game's default of every option the kernel env names as a parameter and the
     caller did not give: `gymnasium.make` plays the game's defaults, so `make_vec` must
-    too, even where the kernel env's own default differs (WasserlochVectorEnv plays one
-    round unless told otherwise; the game's default match is 3 rounds, WL-5.5)."""
+    too.  The kernel envs' own defaults are the game's today (a test checks it); reading
+    them from the manifest here keeps `make_vec` right should one drift (the Wasserloch
+    env once played one round where the game's match is 3, WL-5.5)."""
     params = inspect.signature(cls.__init__).parameters
     named = {name for name, p in params.items() if p.kind is not inspect.Parameter.VAR_KEYWORD}
     return {o.name: o.default for o in manifest(game).options if o.name in named and o.name not in given}
