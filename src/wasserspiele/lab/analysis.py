@@ -12,7 +12,8 @@ share of the winning score among them; that fraction of the baseline for counts 
 
 A game that divides a quantity among named parts of itself (`Measures.splits`: Wildwasser's
 points among its species) has each part's share tested against a fair 1/k exactly as a
-seat's win rate is, in the same family.
+seat's win rate is, in the same family; between variants each part's share is compared as a
+seat's win rate is (Newcombe's interval, the two-proportion z test at the effective sizes).
 
 The unit of every interval and test is the independent one (lab/clustered.py): the game —
 bots that share a game are compared within it, and a bot's seats in one game count once —
@@ -56,6 +57,7 @@ class Line:
     p_adjusted: float = float("nan")
     flagged: bool = False
     figure: str = ""             # the plot that shows it, where its section does not say (a split's)
+    part_of: Split | None = None  # a split's part between variants: its split (a table's kind column says its name)
 
     def practical(self, min_effect: float = MIN_EFFECT) -> bool:
         """Is the effect large enough to act on: `min_effect` in percentage points for shares,
@@ -90,6 +92,12 @@ class SplitSummary:
     shares: list[Estimate]
     amounts: list[Estimate]
     fair: float                         # 1 / the number of parts
+    per_game: list[list[float]] = field(repr=False, default_factory=list)  # each game's amounts, in rows' order
+
+    @property
+    def totals(self) -> list[float]:
+        """Each game's total of the split (its denominator)."""
+        return [math.fsum(a) for a in self.per_game]
 
     def what(self, i: int) -> str:
         """The line of part i: "the cheetah's share of the points"."""
@@ -284,7 +292,8 @@ def _split_summary(summary: ConditionSummary, own, sp: Split, units: list[int]) 
     bounds = NONNEGATIVE if all(x >= 0 for a in amounts for x in a) else ANY
     shares = [share([a[i] for a in amounts], totals, units=units) for i in range(k)]
     out = SplitSummary(sp, [x.est for x in shares],
-                       [parts_ci(ratio_parts([a[i] for a in amounts], None, units), bounds) for i in range(k)], fair)
+                       [parts_ci(ratio_parts([a[i] for a in amounts], None, units), bounds) for i in range(k)], fair,
+                       amounts)
     name = f"score test against {100 * fair:.1f} % ({unit_name(summary.group)} as units)"
     for i, x in enumerate(shares):
         line = Line("parts", out.what(i), None, x.est, _against(x.est, fair), True, share_test(x, fair, name),
@@ -316,17 +325,29 @@ def _constant(values: list[float]) -> bool:
 
 
 def _share_line(section: str, what: str, base: list[float], this: list[float], base_label: str,
-                this_label: str, ub: list[int], uo: list[int], by: str = "") -> Line:
-    sb, so = share(base, units=ub), share(this, units=uo)
+                this_label: str, ub: list[int], uo: list[int], by: str = "",
+                dens: tuple[list[float], list[float]] | None = None) -> Line:
+    """Two shares of independent conditions: Newcombe's interval and the two-proportion z test at their
+    effective sizes.  `dens`: each game's denominator under each condition (a split's totals: the share
+    is Σ base / Σ its denominators, pooled over the games, as the condition's own table gives it); None: a
+    yes/no (or credit) per game."""
+    db, do = dens if dens is not None else ([1.0] * len(base), [1.0] * len(this))
+    sb, so = share(base, db, units=ub), share(this, do, units=uo)
     diff, test = share_difference(so, sb)
-    nb, no = len(base), len(this)
-    pooled = (math.fsum(base) + math.fsum(this)) / (nb + no) if nb + no else 0.0
+    both = math.fsum(db) + math.fsum(do)
+    pooled = (math.fsum(base) + math.fsum(this)) / both if both else 0.0
     line = Line(section, what, sb.est, so.est, diff, True, Test(test.name + by, test.p),
                 sd=math.sqrt(pooled * (1 - pooled)))
+    for d, label in ((db, base_label), (do, this_label)):
+        if base and this and not math.fsum(d):  # no denominator at all: the share does not exist there
+            line.hidden = f"undefined under {label}: its denominator was 0 in every game"
+            return line
     # a share of 0 % or 100 % is an outcome of the games like any other (Newcombe's interval and the
     # test handle it): only the same constant under both conditions leaves nothing to compare
-    if _constant(base) and _constant(this) and set(base) == set(this):
-        line.hidden = f"always {base[0]:g} under both" if base else "no games"
+    rb = [y / x for y, x in zip(base, db) if x]
+    ro = [y / x for y, x in zip(this, do) if x]
+    if _constant(rb) and _constant(ro) and set(rb) == set(ro):
+        line.hidden = f"always {rb[0]:g} under both" if rb else "no games"
     return line
 
 
@@ -404,7 +425,8 @@ def _per_unit(label: str, unit: str) -> str:
 
 
 def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
-    """Every line of `other` against `base`: seats (teams), decisiveness, length and the game's measures,
+    """Every line of `other` against `base`: seats (teams), the parts of the game's splits (each species'
+    share of the points), decisiveness, length and the game's measures,
     counts normalised per round (hand) where the game has such a unit, the winning margin as a share of the
     winner's score: so no line grows merely because a variant plays longer.  Under duplicate seating the deal
     groups are the units of every interval and test."""
@@ -429,6 +451,7 @@ def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
     for t in range(1 if len(base.teams) == 2 else len(base.teams)):  # two: the second mirrors the first
         team = base.teams[t]
         out.append(share_line("seats", f"{base.team_label(t)} win rate", lambda r, s, team=team: _team_credit(r, team)))
+    out += _split_lines(base, other, ub, uo, by)
     out.append(share_line("decisiveness", "shared wins (ties)", lambda r, s: r["shared"]))
     out.append(share_line("decisiveness", f"close games (margin ≤ {100 * CLOSE:.0f} % of the winning score)",
                           lambda r, s: _close(r, s.teams)))
@@ -460,6 +483,26 @@ def compare(base: ConditionSummary, other: ConditionSummary) -> Comparison:
             den: Callable[[dict], float] = lambda r, k=m.denominator: r["measures"].get(k, 0)
             out.append(ratio_line("measures", m.label, get, den, _is_share(m), measure_bounds(m)))
     return Comparison(other.label, base.label, out)
+
+
+def _split_lines(base: ConditionSummary, other: ConditionSummary, ub: list[int], uo: list[int],
+                 by: str) -> list[Line]:
+    """Each part's share of a split (WW-5.3: a species' share of the podium points) under `other` against
+    `base`: the seats' difference of shares, each game's total as its denominator (the pooled share of the
+    conditions' own tables), the game (deal group) as the unit.  Every part is compared: with more than
+    two parts one share does not mirror another."""
+    out = []
+    theirs = {sp.split.name: sp for sp in other.splits}
+    for sp in base.splits:
+        op = theirs.get(sp.split.name)
+        if op is None or op.split.parts != sp.split.parts:
+            continue
+        for i in range(len(sp.split.parts)):
+            line = _share_line("parts", sp.what(i), [a[i] for a in sp.per_game], [a[i] for a in op.per_game],
+                               base.label, other.label, ub, uo, by, (sp.totals, op.totals))
+            line.part_of = sp.split
+            out.append(line)
+    return out
 
 
 def _is_share(m: Measure) -> bool:

@@ -560,24 +560,41 @@ def comparison_answer(c: Comparison, min_effect: float = MIN_EFFECT) -> str:
     seats = [x for x in shown if x.section == "seats"]
     parts = []
     if seats:
-        flagged = [x for x in seats if x.flagged]
-        if flagged:
-            parts.append("Who wins: " + "; ".join(f"{_change_text(x, min_effect)}, **flagged**" for x in flagged))
-        elif all(verdict(x, min_effect) == SMALL for x in seats):
-            parts.append(f"Who wins: no seat's win rate changes by {100 * min_effect:g} pp or more (every "
-                         f"interval within ±{100 * min_effect:g} pp)")
-        else:
-            widest = max(seats, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
-            parts.append(f"Who wins: no change is flagged, but **not settled**: {_change_text(widest, min_effect)}")
+        parts.append(_shares_answer("Who wins", "seat's win rate", seats, min_effect))
+    parts += split_changes(shown, min_effect)
     for x in shown:
         if x.section == "length" or x.what.startswith("shared wins"):
             parts.append(f"{_change_text(x, min_effect)}: {_verdict_words(x, min_effect)}")
-    others = sum(1 for x in shown if x.flagged and x.section not in ("seats", "length")
+    others = sum(1 for x in shown if x.flagged and x.section not in ("seats", "parts", "length")
                  and not x.what.startswith("shared wins"))
     if others:
         parts.append(f"{others} other flagged difference{'s' * (others != 1)} (in the table “Variant: {c.label} "
                      f"against {c.baseline}”)")
     return f"**{c.label} against {c.baseline}**: " + ". ".join(p[:1].upper() + p[1:] for p in parts) + "."
+
+
+def split_changes(shown: list[Line], min_effect: float = MIN_EFFECT) -> list[str]:
+    """What a variant changes in each split's shares (WW-5.3: the species' shares of the points), one
+    sentence a split as the seats' one: the flagged parts with their change (largest first), else whether every part
+    stays within the practical size or the largest possible change is not settled."""
+    return [_shares_answer(split.name.capitalize(), f"{_poss(split.name)} {split.label}",
+                           sorted((x for x in shown if x.part_of == split), key=lambda x: -abs(x.diff.value)),
+                           min_effect)
+            for split in dict.fromkeys(x.part_of for x in shown if x.part_of is not None)]
+
+
+def _shares_answer(head: str, what: str, lines: list[Line], min_effect: float) -> str:
+    """One sentence on a group of shares between two variants (the seats' win rates, a split's parts):
+    the flagged ones with their change, in the order given; else whether every interval lies within the
+    practical size, or which change is widest and not settled."""
+    flagged = [x for x in lines if x.flagged]
+    if flagged:
+        return f"{head}: " + "; ".join(f"{_change_text(x, min_effect)}, **flagged**" for x in flagged)
+    if all(verdict(x, min_effect) == SMALL for x in lines):
+        return (f"{head}: no {what} changes by {100 * min_effect:g} pp or more (every interval within "
+                f"±{100 * min_effect:g} pp)")
+    widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
+    return f"{head}: no change is flagged, but **not settled**: {_change_text(widest, min_effect)}"
 
 
 def bot_answers(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> list[str]:
@@ -771,7 +788,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                        "standard deviations); shares in percentage points, other differences in their own units "
                        "with the change in % of the baseline."))
         b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", "verdict"],
-                  [[x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
+                  [[x.part_of.name if x.part_of else x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
                     _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({_rel(x.relative())})"),
                     f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)] for x in c.shown()]))
         if c.hidden():
@@ -812,7 +829,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "interval is a Wilson interval for (1 + difference) / 2 at the effective sample size, its test that "
         "interval's score test (“paired score test”) — with two bots splitting each game 1 : 0 "
         "exactly the Wilson interval and score test of one bot's share of the games.",
-        *[split_method(sp) for sp in (summaries[0].splits if summaries else [])],
+        *[split_method(sp, bool(comparisons)) for sp in (summaries[0].splits if summaries else [])],
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
         "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
         "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
@@ -841,14 +858,19 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     return b
 
 
-def split_method(sp: SplitSummary) -> str:
-    """The Method's bullet on a split's statistic."""
+def split_method(sp: SplitSummary, variants: bool = False) -> str:
+    """The Method's bullet on a split's statistic (`variants`: the report compares variants, which compare
+    each part's share too)."""
     name, amount = sp.split.name, sp.split.amount
-    return (f"{_poss(name).capitalize()} {sp.split.label}: Σ of a {_poss(name)} {amount} over the games / Σ of all "
+    text = (f"{_poss(name).capitalize()} {sp.split.label}: Σ of a {_poss(name)} {amount} over the games / Σ of all "
             f"{amount}, with the seats' Wilson interval and score test against a fair {100 * sp.fair:.1f} % at the "
             f"effective sample size, the game as the unit (a game's {amount} split among the {name} count once, as "
             f"its win credit split among the seats does; the deal group under duplicate seating), in the same Holm "
             f"family.")
+    if variants:
+        text += (f" Between variants each {_poss(name)} share is compared as a seat's win rate is: Newcombe's "
+                 f"interval and the two-proportion z test, both at the two shares' effective sample sizes.")
+    return text
 
 
 def split_blocks(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_EFFECT) -> list[tuple]:
