@@ -152,6 +152,7 @@ def test_wasserloch_german_plurals_and_rounds():
     view = {"seat": 0, "players": 3, "round": 1, "last_mover": 2,
             "last": [None, {"play": "Ax3", "drove_off": "8", "loot": 1, "round": 1, "move": 1},
                      {"play": "5x3", "drove_off": "A", "loot": 2, "round": 1, "move": 2}]}
+    view["recent"] = [{**view["last"][1], "seat": 1}, {**view["last"][2], "seat": 2}]
     text = r.describe_last(view, "de")
     assert "Platz 1 legte Ax3 und vertrieb die 8er: 1 Karte Beute" in text
     assert "Platz 2 legte 5x3 und vertrieb die Asse: 2 Karten Beute" in text
@@ -282,7 +283,11 @@ def test_wasserloch_tells_the_play_that_ended_the_round_before_the_new_round():
             "last": [{"play": "7x1", "drove_off": None, "loot": 0, "round": 1, "move": 10},
                      {"play": "3x1", "drove_off": None, "loot": 0, "round": 2, "move": 13},
                      {"play": "8x3", "drove_off": "7", "loot": 1, "round": 1, "move": 12}]}
+    view["recent"] = [{**view["last"][0], "seat": 0}, {"play": "6x1", "drove_off": None, "loot": 0, "round": 1,
+                                                       "move": 11, "seat": 1},
+                      {**view["last"][2], "seat": 2}, {**view["last"][1], "seat": 1}]
     assert r.describe_last(view, "en").splitlines() == [
+        "Seat 1 played 6x1",  # WL-5.5: seat 1 plays again first in round 2; both plays are told
         "Seat 2 played 8x3 and drove off the 7s: 1 card of loot",
         "Round 2 begins; seat 1 starts",
         "Seat 1 played 3x1"]

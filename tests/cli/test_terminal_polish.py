@@ -87,10 +87,13 @@ def test_wasserloch_help_explains_value_x_count(lang, legend):
 
 
 def _view(me, last_mover, last, round_=1, start=0):
-    """`last`: per seat (play, round, the play's number in the match) or None."""
+    """`last`: per seat (play, round, the play's number in the match) or None; the view's
+    `recent` plays are these in play order (no seat played twice in between)."""
+    entries = [None if e is None else {"play": e[0], "drove_off": None, "loot": 0, "round": e[1], "move": e[2]}
+               for e in last]
+    recent = sorted(({**e, "seat": s} for s, e in enumerate(entries) if e is not None), key=lambda e: e["move"])
     return {"seat": me, "players": 3, "round": round_, "start_player": start, "last_mover": last_mover,
-            "last": [None if e is None else {"play": e[0], "drove_off": None, "loot": 0, "round": e[1], "move": e[2]}
-                     for e in last]}
+            "last": entries, "recent": recent}
 
 
 def test_wl_5_2_the_end_of_a_wasserloch_game_tells_no_play_from_before_the_player_s_own():

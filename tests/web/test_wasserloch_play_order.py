@@ -1,6 +1,7 @@
-"""Wasserloch's log once a new round has begun: the view keeps one play per seat, and the
-log left out the last round's plays as soon as the new round's first play was made (it
-could not tell their order), so a player looking then did not see how that round ended."""
+"""Wasserloch's log once a new round has begun: the log left out the last round's plays
+as soon as the new round's first play was made (it could not tell their order), so a
+player looking then did not see how that round ended; and a view that kept one play per
+seat lost the play of a seat that ended the round once it began the next (WL-5.2, WL-5.5)."""
 
 from __future__ import annotations
 
@@ -22,15 +23,10 @@ def server(tmp_path_factory):
 
 
 def latest_plays(made: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]:
-    """The newest plays, newest first, back to the first one the view no longer holds (a
-    seat's later play replaces its earlier one)."""
-    out, seen = [], set()
-    for seat, action, r in reversed(made):
-        if seat in seen:
-            break
-        seen.add(seat)
-        out.append((seat, action, r))
-    return out
+    """The plays since the oldest of the seats' last plays (that one included), newest
+    first: what happened since each seat's previous turn."""
+    last = {seat: k for k, (seat, _action, _r) in enumerate(made)}
+    return made[min(last.values()):][::-1]
 
 
 def line_for(page, seat: int, action: str, round_: int) -> str:
@@ -42,8 +38,8 @@ def line_for(page, seat: int, action: str, round_: int) -> str:
 def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(browser, server):
     """Three seats, seat 1 begins round 1 and seat 2 round 2 (WL-5.5).  After seat 2's
     first play of round 2 the player to move (seat 0) sees, newest first, that play and
-    the plays that ended round 1, back to seat 2's replaced one; the log held the new
-    round's play alone."""
+    the plays that ended round 1, back to its own; the log held the new round's play
+    alone."""
     rng = random.Random(5)
     for _ in range(6):   # a round that seat 2 ended had its last play replaced by seat 2's first: another deal
         table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
@@ -61,5 +57,28 @@ def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_r
     assert len(expected) >= 2 and expected[1].startswith("Round 1: ")   # the play that ended round 1
     assert [text.split(" (")[0] for text, _ in log] == expected, log
     assert [newest for _, newest in log] == [True] + [False] * (len(log) - 1), log
+    assert errors == []
+    ctx.close()
+
+
+def test_wl_5_2_wl_5_5_the_log_tells_both_plays_of_the_seat_that_ended_a_round_and_began_the_next(browser, server):
+    """Three seats, seat 1 begins round 1 and seat 2 round 2 (WL-5.5); seat 2 empties its
+    hand and ends round 1 (WL-5.2), then makes round 2's first play.  Seat 0, to move,
+    sees after a reload both of seat 2's plays, newest first, back to its own play: the
+    view kept one play per seat and the round-ending one was gone."""
+    rng = random.Random(7)
+    for _ in range(12):   # deal until seat 2 ends the first round
+        table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3, "rounds": 2, "first_player": 1},
+                                            "seats": [{"kind": "human"}] * 3})
+        made = play_wasserloch(server, table, rng, lambda view, made: bool(made) and made[-1][2] == 2)
+        if made[-2][0] == 2:
+            break
+    else:
+        raise AssertionError("seat 2 ended no first round of 12")
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    log = [text.split(" (")[0] for text in page.eval_on_selector_all("#log li", "lis => lis.map(li => li.textContent)")]
+    expected = [line_for(page, seat, action, r) for seat, action, r in latest_plays(made)]
+    assert expected[:2] == [line_for(page, 2, made[-1][1], 2), line_for(page, 2, made[-2][1], 1)]
+    assert log == expected, log
     assert errors == []
     ctx.close()

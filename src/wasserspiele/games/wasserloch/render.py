@@ -36,9 +36,8 @@ def render_view(view: dict, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def describe_one(view: dict, seat: int, lang: str = "en") -> str:
-    """`seat`'s last play and what it drove off; in the second person for the view's own seat."""
-    e = view["last"][seat]
+def describe_play(view: dict, seat: int, e: dict | None, lang: str = "en") -> str:
+    """Play `e` of `seat` and what it drove off; in the second person for the view's own seat."""
     if e is None:
         return ""
     code = "wasserloch.event.drove_off" if e["drove_off"] else "wasserloch.event.played"
@@ -47,28 +46,33 @@ def describe_one(view: dict, seat: int, lang: str = "en") -> str:
     return render(code, {"seat": seat, "play": e["play"], "value": e["drove_off"], "n": e["loot"]}, lang)
 
 
-def describe_last(view: dict, lang: str = "en") -> str:
-    """What the other seats did since `view`'s seat last played, in play order (a spectator:
-    every seat's last play of the latest round), with a note when a new round began.
+def describe_one(view: dict, seat: int, lang: str = "en") -> str:
+    """`seat`'s last play and what it drove off; in the second person for the view's own seat."""
+    return describe_play(view, seat, view["last"][seat], lang)
 
-    WL-3.3, WL-5.2: the plays are ordered by their numbers in the match (`move`), not by
-    the seats' order round the table: a round ended by any seat's emptied hand, and the
-    next begun one seat on (WL-5.5), leaves plays made before the seat's own in the view,
-    which that order told as news."""
+
+def describe_last(view: dict, lang: str = "en") -> str:
+    """What the other seats did since `view`'s seat last played: every play made after its
+    own, in play order (a spectator: the plays of the latest round among the last
+    `players`, one per seat), with a note where a new round began.
+
+    WL-3.3, WL-5.2, WL-5.5: a round ends with any seat's emptied hand and the next begins
+    one seat on, so a seat may play twice between two turns of the view's seat (the
+    round's last play, then the next round's first); both are told, from the view's
+    `recent` plays in the order they were made (one play a seat left the first out)."""
     me = view["seat"]
-    last = view["last"]
-    played = sorted((e["move"], s) for s, e in enumerate(last) if e is not None)
+    plays = view["recent"]
     if me is None:
-        shown = [s for _, s in played if last[s]["round"] == view["round"]]
+        shown = [e for e in plays[-view["players"]:] if e["round"] == view["round"]]
         since = view["round"]
     else:
-        mine = last[me]
-        shown = [s for move, s in played if mine is None or move > mine["move"]]
+        mine = view["last"][me]
+        shown = [e for e in plays if mine is None or e["move"] > mine["move"]]
         since = view["round"] if mine is None else mine["round"]
-    lines = [describe_one(view, s, lang) for s in shown if last[s]["round"] < view["round"]]  # ended the round
+    lines = [describe_play(view, e["seat"], e, lang) for e in shown if e["round"] < view["round"]]  # ended the round
     if me is not None and since < view["round"]:
         lines.append(render("wasserloch.event.round", {"round": view["round"], "seat": view["start_player"]}, lang))
-    lines += [describe_one(view, s, lang) for s in shown if last[s]["round"] == view["round"]]
+    lines += [describe_play(view, e["seat"], e, lang) for e in shown if e["round"] == view["round"]]
     return "\n".join(x for x in lines if x)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import deque
 from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
@@ -12,7 +13,7 @@ from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
 from .actions import HAND_LIMIT, PLAYS, VALUES, Play, parse_action
-from .state import WasserlochData
+from .state import RECENT_PER_SEAT, WasserlochData
 
 CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
 DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
@@ -23,7 +24,7 @@ DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
 # Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
 _LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
 
-# _QUIET[r][play.index]: the `last` entry of a play in round r that drove nothing off
+# _QUIET[r][play.index]: the `recent` entry of a play in round r that drove nothing off
 # (three plays in five), made once per round number
 _QUIET: list[tuple[tuple[str, int, int, int] | None, ...]] = []
 
@@ -88,7 +89,7 @@ class Wasserloch(Game):
         s.rounds = self.options["rounds"]
         s.chase_adjacent = self.options["chase"] == "adjacent"
         s.loot = []
-        s.last = [None] * self.players
+        s.recent = deque(maxlen=RECENT_PER_SEAT * self.players)  # WL-3.3, WL-5.2, WL-5.5 (state.py)
         s.current_seat = s.seat = 0  # start_round sets both
         s.round = -1
         s.start_player = self.options["first_player"]
@@ -207,7 +208,9 @@ class WasserlochState(WasserlochData, State):
         rules inlined: a hand of 5 plays and draws what it played, so neither the hand's
         size nor the round's end needs looking at.  Every other play (the pile running
         out, the round's last plays) is `_apply`'s; a strict replay (no generator) takes
-        the round's last play through `State.apply`, as a transaction, since it deals."""
+        the round's last play through `State.apply`, as a transaction, since it deals.
+        WL-3.3, WL-5.2, WL-5.5: every play joins `recent` in the order made (a seat that
+        ends a round may play again, first in the next, before another seat's turn)."""
         n = action.count
         pos = self.pile_pos
         end = pos + n
@@ -225,7 +228,7 @@ class WasserlochState(WasserlochData, State):
         hole = self.hole
         placed = hole[v] = hole[v] + n
         if placed < DRIVE_THRESHOLD:
-            self.last[seat] = self.quiet[action.index]
+            self.recent.append(self.quiet[action.index])
         else:
             # WL-4.2, WL-4.3, WL-4.5 (`drive_off` inlined): the nearest place this value may take
             for target in _CHASE[self.chase_adjacent][v]:
@@ -234,10 +237,10 @@ class WasserlochState(WasserlochData, State):
                     hole[target] = 0
                     self.gone[target] += taken
                     self.loot[-1][seat] += taken
-                    self.last[seat] = (action._text, target, taken, self.round)
+                    self.recent.append((action._text, target, taken, self.round))
                     break
             else:
-                self.last[seat] = self.quiet[action.index]
+                self.recent.append(self.quiet[action.index])
         # WL-4.4, WL-5.1: draw what was played
         if n == 1:
             hand[pile[pos]] += 1
@@ -250,7 +253,9 @@ class WasserlochState(WasserlochData, State):
 
     def _apply(self, action: Play, seat: int) -> None:
         """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
-        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round."""
+        WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round.  WL-3.3, WL-5.5:
+        the play joins `recent`, the match's latest plays in order, which the round's end
+        keeps (the next round's first plays come after it)."""
         v = action.value
         n = action.count
         hand = self.hands[seat]
@@ -260,7 +265,7 @@ class WasserlochState(WasserlochData, State):
         driven, taken = self.drive_off(v)
         if taken:
             self.loot[-1][seat] += taken
-        self.last[seat] = (action._text, driven, taken, self.round)
+        self.recent.append((action._text, driven, taken, self.round))  # WL-3.3: the match's plays in order
         # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty
         pos, pile = self.pile_pos, self.pile
         if size < HAND_LIMIT and pos < len(pile):

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, deque
 from typing import Any
 
 from ...core.chance import Chance
 from .actions import VALUES
+
+# WL-3.3, WL-5.2, WL-5.5: plays kept per seat in `recent`.  Between two turns of a seat at
+# most 2 × players − 2 plays are made (the rest of a round that another seat ends, then the
+# next round's plays before its own), so its previous play is among the last 2 × players − 1.
+RECENT_PER_SEAT = 2
 
 
 class WasserlochData:
@@ -14,13 +19,13 @@ class WasserlochData:
 
     `hands[s][v]`, `hole[v]`, `gone[v]` (cards looted this round, by value) are
     lists of 8 ints; `pile` is the draw pile, top first, as value indices;
-    `loot[r][s]` is seat s's loot in round r.
+    `loot[r][s]` is seat s's loot in round r; `recent` the match's latest plays.
     """
 
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
         "round", "start_player", "current_seat", "seat", "hands", "hand_sizes", "hole",
-        "pile", "pile_pos", "gone", "loot", "last", "quiet",
+        "pile", "pile_pos", "gone", "loot", "recent", "quiet",
     )
 
     game: Any
@@ -43,8 +48,12 @@ class WasserlochData:
     pile_pos: int           # index of the top card of the draw pile in `pile`
     gone: list[int]
     loot: list[list[int]]
-    last: list[tuple[str, int, int, int] | None]  # per seat: (play, driven-off value index or -1, cards looted, round)
-    quiet: tuple            # the round's `last` entries of plays that drive nothing off, by Play.index
+    # The match's latest plays, oldest first, each (play, driven-off value index or -1, cards
+    # looted, round); a play's seat and number are its history entry's (the last len(recent)
+    # entries of `history`, in the same order).  At most RECENT_PER_SEAT × players: enough
+    # for every play since any seat's previous one (`recent_plays`), the deque drops the oldest.
+    recent: deque
+    quiet: tuple            # the round's `recent` entries of plays that drive nothing off, by Play.index
 
     @property
     def current(self) -> int:
@@ -91,9 +100,29 @@ class WasserlochData:
         c.pile_pos = self.pile_pos
         c.gone = self.gone.copy()
         c.loot = [r.copy() for r in self.loot]
-        c.last = self.last.copy()
+        c.recent = self.recent.copy()  # keeps its bound
         c.quiet = self.quiet
         return c
+
+    def recent_plays(self) -> list[tuple[int, int, tuple[str, int, int, int]]]:
+        """The match's latest plays in the order they were made, each (its number in the
+        match, 1 for the first; seat; entry).  WL-3.3, WL-5.2, WL-5.5: a round ends with
+        any seat's emptied hand and the next one begins one seat on, so a seat may play
+        twice between two turns of another (the round's last play, then the next round's
+        first or second); no seat waits more than 2 × players − 2 plays for its turn, so
+        every play since any seat's previous one is here, and every seat's last play."""
+        history = self.history
+        first = len(history) - len(self.recent)
+        return [(first + k + 1, history[first + k][0], e) for k, e in enumerate(self.recent)]
+
+    @property
+    def last(self) -> list[tuple[str, int, int, int] | None]:
+        """Per seat, the entry of its last play, None before its first (from `recent`,
+        which holds every seat's last play: `recent_plays`)."""
+        out: list = [None] * self.players
+        for _move, seat, entry in self.recent_plays():
+            out[seat] = entry
+        return out
 
     @property
     def pile_size(self) -> int:
@@ -130,6 +159,7 @@ class WasserlochData:
             "loot": [list(r) for r in self.loot],
             "scores": self.totals(),
             "last": [None if e is None else list(e) for e in self.last],
+            "recent": [[seat, *e] for _move, seat, e in self.recent_plays()],
             "over": self.over,
         }
 

@@ -2,7 +2,7 @@
 
 Hidden: the other hands (their sizes are public) and the draw pile's order.
 Public: the waterhole, every loot count, and — since every looted card lay
-face up at the waterhole — which values have gone this round.
+face up at the waterhole — which values have gone this round; every play.
 """
 
 from __future__ import annotations
@@ -19,6 +19,10 @@ CARDS_PER_VALUE = 8
 def view(state, seat: int | None) -> dict[str, Any]:
     """The position as `seat` sees it (None: a spectator)."""
     s = state
+    recent = recent_plays(s)
+    last: list[dict | None] = [None] * s.players
+    for e in recent:
+        last[e["seat"]] = {k: v for k, v in e.items() if k != "seat"}
     out: dict[str, Any] = {
         "game": "wasserloch",
         "seat": seat,
@@ -34,12 +38,14 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "gone": list(s.gone),
         "loot": [list(r) for r in s.loot],
         "scores": s.totals(),
-        "last": [None if e is None else {"play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
-                                          "loot": e[2], "round": e[3] + 1, "move": m}
-                 for e, m in zip(s.last, play_numbers(s))],
+        # the match's latest plays, oldest first, from the oldest of the seats' last plays
+        # on: every play since any seat's previous turn (the news and the log tell them)
+        "recent": recent,
+        # per seat its last play (the board shows them), as in `recent` without the seat
+        "last": last,
         # who played last (the board marks that play): the turn order does not say it once
-        # a round has ended (WL-5.2: any seat's emptied hand ends it); it is the seat whose
-        # `last` entry has the highest `move`
+        # a round has ended (WL-5.2: any seat's emptied hand ends it); it is the seat of the
+        # newest play in `recent`
         "last_mover": s.history[-1][0] if s.history else None,
         "chase": "adjacent" if s.chase_adjacent else "nearest",
         "over": s.over,
@@ -48,24 +54,21 @@ def view(state, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def play_numbers(state) -> list[int | None]:
-    """Per seat, the number of its last play in the match (1: the match's first play,
-    counted over every seat and round), None before its first.  WL-3.3, WL-5.2, WL-5.5:
-    the seats' order round the table does not give the order of their last plays once a
-    round has ended (any seat's emptied hand ends it, and the next round's start player is
-    one seat on), and the view keeps one play per seat; the numbers order them.  Every play
-    is public, so every seat and a spectator get the same numbers."""
-    history = state.history
-    out: list[int | None] = [None] * state.players
-    missing = state.players - state.last.count(None)  # a seat with a last play is in the history
-    k = len(history)
-    while missing and k:
-        k -= 1
-        seat = history[k][0]
-        if out[seat] is None:
-            out[seat] = k + 1
-            missing -= 1
-    return out
+def recent_plays(state) -> list[dict[str, Any]]:
+    """The match's plays in the order they were made, from the oldest of the seats' last
+    plays on (every play so far until each seat has played): what happened since each
+    seat's previous turn.  Each play with its seat and its number in the match (`move`,
+    1: the match's first play, counted over every seat and round).  WL-3.3, WL-5.2,
+    WL-5.5: a round ends with any seat's emptied hand and the next begins one seat on, so
+    a seat can play twice between two turns of another (one play per seat told only the
+    second).  Every play is public, so every seat and a spectator get the same list."""
+    plays = state.recent_plays()
+    latest: dict[int, int] = {}  # seat -> index of its last play in `plays`
+    for i, (_move, seat, _e) in enumerate(plays):
+        latest[seat] = i
+    return [{"seat": seat, "play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
+             "loot": e[2], "round": e[3] + 1, "move": move}
+            for move, seat, e in plays[min(latest.values(), default=0):]]
 
 
 def unseen_values(state, seat: int) -> list[int]:

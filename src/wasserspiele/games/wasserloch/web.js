@@ -16,21 +16,6 @@ function lastMover(view) {
   return seat !== null && view.last[seat] && (view.last[seat].round === view.round || view.over) ? seat : null;
 }
 
-// The seats whose last plays the log tells, in the order the plays were made (the newest
-// last), by their numbers in the match (`move`): the seats' order round the table is not
-// that order once a round has ended (WL-5.2: any seat's emptied hand ends it; WL-5.5: the
-// next round begins one seat on).  The view keeps one play per seat, so a seat's play in
-// the new round replaces the one it made before; the log goes back from the newest play
-// only as far as no play between is missing, and keeps the plays that ended the last
-// round until then (WL-3.3).  (The terminal's describe_last orders by the same numbers.)
-function playOrder(view) {
-  const seats = view.last.map((e, seat) => (e ? seat : null)).filter((seat) => seat !== null)
-    .sort((a, b) => view.last[a].move - view.last[b].move);
-  let k = seats.length - 1;
-  while (k > 0 && view.last[seats[k - 1]].move === view.last[seats[k]].move - 1) k--;
-  return seats.slice(Math.max(k, 0));
-}
-
 function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }
 
 function place(value, count, cx, cy, ui, from, round) {
@@ -141,9 +126,13 @@ export default {
     };
   },
 
+  // The view's latest plays (`recent`), in the order they were made, the newest last: every
+  // play since any seat's previous turn, so a seat that ended a round (WL-5.2) and plays
+  // again first in the next (WL-5.5) has both plays told, and the round's end comes before
+  // the new round's plays (WL-3.3).  (The terminal's describe_last tells the same plays.)
   logLines(view) {
-    return playOrder(view).map((seat) => {
-      const e = view.last[seat], p = parse(e.play);
+    return view.recent.map((e) => {
+      const seat = e.seat, p = parse(e.play);
       let line = say("wasserloch.log", { seat, n: p.count, v: p.value, a: animalName(p.value) });
       if (e.drove_off) line += " " + say("wasserloch.drove", { v: e.drove_off, a: animalName(e.drove_off), n: e.loot });
       return `${t("wasserloch.round", { n: e.round })}: ${line}`;
