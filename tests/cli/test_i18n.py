@@ -205,7 +205,7 @@ def test_resume_with_explicit_seats_changes_them(run, tmp_path):
     run("play", "wasserloch", "--seats", "human,random,random", "--seed", "2", "--option", "rounds=1",
         "--save", str(save), input="quit\n")
     result = run("play", "--resume", str(save), "--seats", "random,human,random", input="quit\n")
-    assert result.exit_code == 0 and "seat 1 – your move" in result.output
+    assert result.exit_code == 0 and "Seat 1 – your move" in result.output
     assert json.loads(save.read_text())["session"]["seats"] == ["random", "human", "random"]
 
 

@@ -85,7 +85,7 @@ def test_the_creators_my_tables_keeps_only_the_seat_the_creator_plays(browser, s
 
 # ---------------------------------------------------------------- B: offline on their move
 @pytest.mark.parametrize("locale, here, gone, waiting", [
-    ("en-US", "to move", "to move · offline", "Waiting for Seat 1 (offline)."),
+    ("en-US", "to move", "to move · offline", "Waiting for seat 1 (offline)."),
     ("de-DE", "am Zug", "am Zug · offline", "Warte auf Platz 1 (offline)."),
 ])
 def test_a_friend_who_leaves_on_their_move_is_shown_offline(browser, server, locale, here, gone, waiting):

@@ -378,10 +378,12 @@ def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, serve
     page.wait_for_selector("#actions button[data-action='accept']")
     names = page.evaluate("""() => [...document.querySelectorAll('#actions button[data-action]')]
                                      .map(b => [b.dataset.action, b.textContent])""")
-    who = lambda s: f"{'Platz' if locale == 'de-DE' else 'Seat'} {s}"  # noqa: E731
+    # a seat inside a sentence is "seat 1" in English (a line begins with "Seat 1"); "Platz 1" in German
+    who = lambda s: f"{'Platz' if locale == 'de-DE' else 'seat'} {s}"  # noqa: E731
     team = f"{who(seat & 1)} + {who((seat & 1) + 2)}"
     assert dict(names) == {"accept": accept, "concede": concede.format(team=team)}, names
-    assert raised.format(who=who(seat)) in page.inner_text("#log")
+    said = raised.format(who=who(seat))
+    assert said[0].upper() + said[1:] in page.inner_text("#log")
     ctx.close()
 
 

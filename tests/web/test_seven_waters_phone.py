@@ -219,8 +219,8 @@ def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(browser, tied,
         try:
             page.goto(f"{tied.base}/table/sw{name}")
             page.wait_for_selector("#result table.score")
-            seats = page.eval_on_selector_all("#result table.score th[scope=col]", "ths => ths.map((th) => th.textContent)")
-            who = seats[view["winners"][0]]
+            # the winner as a sentence names a seat ("seat 0" in English, "Platz 0")
+            who = page.evaluate("async (n) => (await import('/static/i18n.js')).seatInText(n)", view["winners"][0])
             assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)
             assert errors == []
         finally:

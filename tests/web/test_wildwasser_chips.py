@@ -128,8 +128,9 @@ def log_lines(page, view: dict) -> list[str]:
                "Das Spiel endet: die Baumstammtafeln sind ausgegangen."])])
 def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(browser, server, table, locale, want):
     ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
-    names = page.evaluate("async () => { const { seatLabel } = await import('/static/i18n.js'); return [0, 1, 2].map(seatLabel); }")
-    assert log_lines(page, {"log": LOG}) == [w.format(*names) for w in want]
+    # the seats as a sentence names them, the line's first letter a capital (i18n.js seatInText, sentence)
+    names = page.evaluate("async () => { const { seatInText } = await import('/static/i18n.js'); return [0, 1, 2].map(seatInText); }")
+    assert log_lines(page, {"log": LOG}) == [(lambda x: x[0].upper() + x[1:])(w.format(*names)) for w in want]
     assert errors == []
     ctx.close()
 

@@ -54,9 +54,18 @@ def read_move(game: str, line: str, lang: str) -> str:
 
 
 def seat_label(game: str, seat: int, lang: str) -> str:
-    """A seat as the board names it (Wildwasser's player letters), else "seat 2"."""
+    """A seat as the board names it (Wildwasser's player letters), else "seat 2": the words
+    for inside a line ("resumed …: seat 0: human"); a line that begins with them is
+    shown through `sentence` ("Seat 0 – your move")."""
     name = getattr(renderer(game), "seat_name", None)
     return name(seat, lang) if name else render("cli.seat", {"seat": seat}, lang)
+
+
+def sentence(text: str) -> str:
+    """A line that begins with a seat's name, as the terminal shows it: its first letter a
+    capital ("seat 0 – your move" → "Seat 0 – your move", "player A (heuristic): …" →
+    "Player A (heuristic): …"); German "Platz 0" is one already (i18n.js `sentence`)."""
+    return text[:1].upper() + text[1:]
 
 
 def launcher() -> str:
@@ -190,8 +199,8 @@ class PlaySession:
                 else:
                     action = self.bots[seat].choose(decision_for(self.state, seat))
                     if verbose and not self.humans:
-                        self.console.print(self.t("bot_move", who=self.seat_name(seat), kind=self.kinds[seat],
-                                                  action=self.show(action)))
+                        self.console.print(sentence(self.t("bot_move", who=self.seat_name(seat), kind=self.kinds[seat],
+                                                           action=self.show(action))))
                 self.state.apply(action, seat)
                 self.autosave()
                 if self.kinds[seat] == HUMAN:
@@ -279,7 +288,7 @@ class PlaySession:
         hotseat = len(self.humans) > 1
         if hotseat:
             clear_screen(self.console)
-            click.prompt(self.t("pass_to", who=self.seat_name(seat)), default="", show_default=False,
+            click.prompt(sentence(self.t("pass_to", who=self.seat_name(seat))), default="", show_default=False,
                          prompt_suffix=" ")
         view = self.state.view(seat)
         news = r.describe_last(view, self.lang)
@@ -291,7 +300,7 @@ class PlaySession:
         if order is not None:  # as the board shows them (the engine's order may be the deal's)
             legal = order(view, legal)
         while True:
-            line = click.prompt(self.t("prompt", who=self.seat_name(seat)), default="", show_default=False,
+            line = click.prompt(sentence(self.t("prompt", who=self.seat_name(seat))), default="", show_default=False,
                                 prompt_suffix="> ").strip()
             if not line:
                 continue

@@ -1,6 +1,6 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
-import { t, say, seatLabel } from "../i18n.js";
+import { t, say, seatLabel, seatInText } from "../i18n.js";
 
 const CW = 40, CH = 56;
 
@@ -321,7 +321,7 @@ export default {
   tieBreak(view, msg) {
     const n = (view.totals || [])[0];
     if (view.decided_by === "draw") return t("seven_waters.draw", { n });
-    if (view.decided_by === "pool") return t("seven_waters.by_pool", { n, who: seatLabel(view.winners[0]) });
+    if (view.decided_by === "pool") return t("seven_waters.by_pool", { n, who: seatInText(view.winners[0]) });
     return null;
   },
 

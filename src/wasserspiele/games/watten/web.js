@@ -1,8 +1,9 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, SUIT_SYMBOL } from "../svg.js";
-import { t, say, seatLabel } from "../i18n.js";
+import { t, say, seatLabel, seatInText } from "../i18n.js";
 
-function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatLabel(0)} + ${seatLabel(2)}` : `${seatLabel(1)} + ${seatLabel(3)}`; }
+// a team is named inside a sentence ("Team seat 0 + seat 2: 3 points", "team Anna + seat 2")
+function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatInText(0)} + ${seatInText(2)}` : `${seatInText(1)} + ${seatInText(3)}`; }
 
 // a hand's points are said with their unit ("erhält 1 Punkt", not "erhält 1"): n is the points
 function resultLine(r) {
@@ -137,14 +138,15 @@ export default {
         g.append(c);
       }
     }
-    // WA-6: a raise waiting for its answer is said on the table, not only in the log below
+    // WA-6: a raise waiting for its answer is said on the table, not only in the log below;
+    // both lines name a seat, whose name (up to 40 characters) wraps within the table
     if (view.raise?.pending != null && view.phase === "answer") {
-      g.append(s("text", { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" },
-        t("watten.raised", { who: seatLabel(view.raise.pending), n: view.value + 1 })));
+      g.append(fitText(t("watten.raised", { who: seatLabel(view.raise.pending), n: view.value + 1 }), W - 20,
+        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" }, "up"));
     }
     if (done) {
-      g.append(s("text", { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" },
-        t("watten.took", { who: seatLabel(done.winner) })));
+      g.append(fitText(t("watten.took", { who: seatLabel(done.winner) }), W - 20,
+        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }, "up"));
     }
     g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white" },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
@@ -182,7 +184,7 @@ export default {
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
       switch (e.event) {
-        case "deal": return say("watten.log.deal", { d: seatLabel(e.dealer), c: seatLabel(e.caller) });
+        case "deal": return say("watten.log.deal", { d: seatInText(e.dealer), c: seatInText(e.caller) });
         case "trump": return say("watten.log.trump", { seat: e.seat, s: t("suit_" + e.suit) });
         // the words of the seat's chip (sig_seat, no_sig): "zwickt stark", "zwickt nicht"
         case "signal": return !e.signal ? say("watten.log.signal_hidden", { seat: e.seat })

@@ -1,7 +1,7 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, has, lang, setLang, addStrings, seatLabel, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
+import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest } from "./table.js";
@@ -296,6 +296,7 @@ function botName(level, n) {
 // turn and the results tell them apart.  Worded when asked: a language switch renames.
 function seatNamerFor(seats) {
   // who a seat is, whatever the language: its name, its bot level, or nobody in particular
+  // (null: i18n.js words the seat by its number, as a label or inside a sentence)
   const key = (s) => s?.name ? `name:${s.name}` : s?.kind === "bot" ? `bot:${s.level}` : "";
   const shared = new Set();
   const seen = new Set();
@@ -307,7 +308,7 @@ function seatNamerFor(seats) {
   return (n) => {
     const s = seats?.[n];
     const k = key(s);
-    if (!k) return t("seat", { n });
+    if (!k) return null;
     const at = shared.has(k) ? n : undefined;
     if (s.name) return at === undefined ? s.name : t("named_at", { name: s.name, n });
     return botName(s.level, at);
@@ -395,15 +396,17 @@ function offline(s) {
 
 function statusLine(game, msg) {
   if (msg.terminal) {
-    const w = msg.winners.map(seatLabel).join(", ");
+    const w = msg.winners.map(seatInText).join(", ");
     return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
   }
   if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
   if (msg.seat !== null && msg.legal.length) return t("your_turn");
   const waited = msg.waiting || msg.to_move || [];
   // a replay waits for nobody: it says whose move comes next
-  if (msg.replay) return `${waited.map(seatLabel).join(", ")} ${t("to_move")}`;
-  const who = waited.map((n) => (offline(msg.seats?.[n]) ? t("seat_offline", { who: seatLabel(n) }) : seatLabel(n))).join(", ");
+  // the seats inside the line in their in-sentence words ("Waiting for seat 2."); a line
+  // that begins with one begins with a capital ("Seat 2, seat 3 to move")
+  if (msg.replay) return sentence(`${waited.map(seatInText).join(", ")} ${t("to_move")}`);
+  const who = waited.map((n) => (offline(msg.seats?.[n]) ? t("seat_offline", { who: seatInText(n) }) : seatInText(n))).join(", ");
   return t("waiting_for", { who });
 }
 

@@ -66,16 +66,29 @@ export function has(key) {
   return Boolean(current && current.has(codeOf(key))) || key in moduleWords[lang] || key in moduleWords.en;
 }
 
-// How a seat is called: its player's name, "Easy bot", or "Seat 2" (set by the page).
-let seatNamer = (n) => t("seat", { n });
+// How a seat is called: its player's name or its bot ("Anna", "Bot (easy)"), set by the
+// page, else its number in the catalogue's words.  A seat nobody names has two forms, as
+// any noun: standing alone (a chip, a column head, the start of a line) it is "Seat 2",
+// inside a sentence "seat 2" ("Waiting for seat 2."); German says "Platz 2" in both.  A
+// name is the same in both.
+let seatNamer = () => null;
 export function setSeatNamer(fn) { seatNamer = fn; }
-export function seatLabel(n) { return seatNamer(n); }
+export function seatLabel(n) { return seatNamer(n) || t("seat", { n }); }
+export function seatInText(n) { return seatNamer(n) || t("seat_in_text", { n }); }
 
-// The one place where log lines, announcements and refusals become words.
+// A line as it is shown (a log line, an announcement, the turn line): its first letter
+// a capital, so that a line that begins with a seat's name in its in-sentence form (or
+// with a name written in lower case) still begins as a sentence does.
+export function sentence(text) {
+  return text ? text.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text;
+}
+
+// The one place where log lines, announcements and refusals become words: a sentence,
+// the seat `seat` in it as `who`, in its in-sentence form.
 export function say(code, params = {}) {
   const out = { ...params };
-  if (params.seat !== undefined && params.who === undefined) out.who = seatLabel(params.seat);
-  return t(code, out);
+  if (params.seat !== undefined && params.who === undefined) out.who = seatInText(params.seat);
+  return sentence(t(code, out));
 }
 
 // A refusal from the server: its reason (reason_code + params) rendered here in the
