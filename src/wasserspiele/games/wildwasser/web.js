@@ -1,6 +1,6 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
 import { s, h, svgRoot, anim, fitText, SEAT_COLORS, SEAT_INK } from "../svg.js";
-import { t, say, seatLabel, term } from "../i18n.js";
+import { t, say, seatLabel, seatInText, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // An animal is drawn by the initial of its name in the page's language (Gepard: G,
@@ -67,15 +67,15 @@ export default {
     if (verb === "pick") return t("wildwasser.pick", { a: sp });
     if (verb === "move") return arg ? t("wildwasser.move_a", { a: sp })
       : card ? t("wildwasser.move_n", { a: spName(card), n: view.speeds?.[card] ?? "?" }) : t("wildwasser.move");
-    if (verb === "action") return arg !== undefined ? t("wildwasser.action_s", { n: seatLabel(+arg) })
+    if (verb === "action") return arg !== undefined ? t("wildwasser.action_s", { n: seatInText(+arg) })
       : card && card !== "cheetah" ? t(`wildwasser.act.${card}`) : t("wildwasser.action");
     if (verb === "sun") return t("wildwasser.sun", { a: sp });
-    if (verb === "marker") return t("wildwasser.marker", { n: seatLabel(+arg) });
+    if (verb === "marker") return t("wildwasser.marker", { n: seatInText(+arg) });
     return action;
   },
 
   status(view) {
-    const card = view.card && view.resolving !== null ? ` · ${t("wildwasser.card", { a: spName(view.card), n: seatLabel(view.resolving) })}` : "";
+    const card = view.card && view.resolving !== null ? ` · ${t("wildwasser.card", { a: spName(view.card), n: seatInText(view.resolving) })}` : "";
     return `${t("wildwasser.round", { n: view.round })} · ${t(`wildwasser.ph.${view.phase}`)}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
   },
 
@@ -94,6 +94,21 @@ export default {
   },
 
   seatKey(seat) { return `team:${seat}`; },
+
+  // WW-3.2, WW-4.3: a seat chip is chosen only to put the start marker on that team card
+  // (the cheetah's action, a start-marker field).  The hint line alone said so: while the
+  // choice is open, the chip says what choosing it does, in its name (for a screen reader),
+  // its tooltip and a visible cue on it.  Called by the picker (table.js) for a piece that
+  // can be chosen now, with the moves it leads to.
+  offer(node, key, view, actions) {
+    if (!key.startsWith("team:")) return;
+    const act = actions.find((a) => /^(marker|action) \d+$/.test(a.trim()));
+    if (!act) return;
+    const says = t("wildwasser.chip_choose", { what: this.label(act, view) });
+    node.setAttribute("title", says);
+    node.setAttribute("aria-label", `${node.getAttribute("aria-label")}. ${says}`);
+    node.append(h("span", { class: "ww-cue", "aria-hidden": "true", title: says }, t("wildwasser.chip_cue")));
+  },
 
   seatInfo(view, seat) {
     const st = view.seats[seat];
@@ -130,7 +145,7 @@ export default {
     if (w.length > 1) return t("wildwasser.shared", { n: best });
     for (const sp of ["turtle", "meerkat", "rhino", "zebra", "cheetah"]) {
       const places = tied.map((seat) => (view.podiums[sp] || []).indexOf(seat)).map((p) => (p < 0 ? 99 : p));
-      if (new Set(places).size > 1) return t("wildwasser.decided_by", { n: best, a: spName(sp), who: w.map(seatLabel).join(", ") });
+      if (new Set(places).size > 1) return t("wildwasser.decided_by", { n: best, a: spName(sp), who: w.map(seatInText).join(", ") });
     }
     return null;
   },
@@ -149,7 +164,10 @@ export default {
       const field = s("g", {},
         s("title", {}, t(f.icon ? `wildwasser.field_icon.${f.icon}` : "wildwasser.field_n", { f: f.field })),
         s("rect", { x, y, width: F, height: F, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
-          stroke: moved && moved.to === f.field ? "#6a1b9a" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1 }),
+          // the field the last move ended on: dashed, in ink (style.css --last), apart from the
+          // keyboard focus's solid purple ring and frame
+          stroke: moved && moved.to === f.field ? "#1d2a33" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1,
+          "stroke-dasharray": moved && moved.to === f.field ? "6 3" : null }),
         water ? s("path", { d: `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0`, stroke: "#cfe6f5", fill: "none" }) : null,
         // ink on the field: dark on passable (light) water, white on deep water, 4.5:1 or more
         s("text", { x: x + 3, y: y + 11, "font-size": 11, fill: water ? ink : "#333" }, f.field),
@@ -224,8 +242,8 @@ export default {
       const w = e.event === "nothing" ? term(e.why, "wildwasser.why") : e.event === "end" ? term(e.why, "wildwasser.end") : "";
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
                               i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon,
-                              who2: e.to !== undefined && e.event === "marker" ? seatLabel(e.to) : "",
-                              who3: e.before !== undefined && e.before !== null ? seatLabel(e.before) : "", w });
+                              who2: e.to !== undefined && e.event === "marker" ? seatInText(e.to) : "",
+                              who3: e.before !== undefined && e.before !== null ? seatInText(e.before) : "", w });
       // a push names each animal it washes back to its team card (WW-4.4)
       const washed = e.event === "push" ? (e.washed || []).map(([seat, sp]) => say("wildwasser.ev.washed", { seat, a: spName(sp) })) : [];
       return [text === key ? say("wildwasser.ev.other", { seat: e.seat ?? undefined }) : text, ...washed];

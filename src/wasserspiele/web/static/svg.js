@@ -25,32 +25,62 @@ export function h(tag, attrs = {}, ...children) {
 
 // A text a board must keep within `max` units: a seat's name (players choose up to 40
 // characters, and bots of one level carry their seat number) or what is said about the
-// seat.  Once drawn (fitTexts, run by every redraw), a text wider than `max` is split at
-// the space nearest its middle, the new line above (wrap "up") or below ("down") it,
-// and a line still too wide is squeezed to `max`.
-export function fitText(text, max, attrs, wrap = null) {
-  return s("text", { ...attrs, "data-fit": max, "data-wrap": wrap }, text);
+// seat.  Once drawn (fitTexts, run by every redraw), a text wider than `max` that may wrap
+// (`wrap`: its new lines go "up", above it, or "down", below it) takes as many lines as it
+// needs, up to `lines` (two: the room the boards leave a seat's texts; a caller with more
+// room may allow more); a word wider than `max` ("Donaudampfschifffahrtskapitänin")
+// breaks after a hyphen of its own, else where the line is full, with a hyphen added.
+// Only a text that may wrap and does not fit so is set smaller (down to FIT_FLOOR of its
+// size), and only then is a line still too wide squeezed to `max`.  Squeezing alone (the old way,
+// after two lines at most) narrowed a long German name to 40 % of its width on a phone.
+const FIT_FLOOR = 0.75;
+
+export function fitText(text, max, attrs, wrap = null, lines = 2) {
+  return s("text", { ...attrs, "data-fit": max, "data-wrap": wrap, "data-lines": wrap ? lines : 1 }, text);
 }
 
 export function fitTexts(root) {
   for (const el of root.querySelectorAll("text[data-fit]")) {
     const max = +el.dataset.fit;
     el.removeAttribute("data-fit");
+    el.setAttribute("data-fitted", max);   // what it was fitted to (tests read it)
     if (el.getComputedTextLength() <= max) continue;
-    const lines = [el];
     const text = el.textContent;
-    const cut = el.dataset.wrap ? nearestSpace(text) : -1;
-    if (cut > 0) {
-      const other = el.cloneNode(false);
-      const step = 1.15 * +(el.getAttribute("font-size") || 12);
-      const up = el.dataset.wrap === "up";
-      other.setAttribute("y", +el.getAttribute("y") + (up ? -step : step));
-      other.textContent = up ? text.slice(0, cut) : text.slice(cut + 1);
-      el.textContent = up ? text.slice(cut + 1) : text.slice(0, cut);
-      el.after(other);
-      lines.push(other);
+    const budget = Math.max(1, +el.dataset.lines || 1);
+    const size0 = +(el.getAttribute("font-size") || 12);
+    // a string's width at the size being tried, by a canvas in the text's font: setting a
+    // text and asking the SVG its length lays the page out at every try (20 times slower);
+    // scaled by the whole text's own two lengths, and every line measured again below
+    const style = getComputedStyle(el);
+    const pen = measurer();
+    const font = (px) => `${style.fontStyle} ${style.fontWeight} ${px}px ${style.fontFamily}`;
+    pen.font = font(size0);
+    const scale = el.getComputedTextLength() / (pen.measureText(text).width || 1);
+    const width = (str) => pen.measureText(str).width * scale;
+    let size = size0, rows = null;
+    // a one-line text (a label the board made room for) keeps its size and is squeezed, as
+    // before: set smaller it would read smaller than its neighbours (the park's row labels)
+    for (const k of budget > 1 ? [1, 0.9, 0.82, FIT_FLOOR] : [1]) {
+      size = size0 * k;
+      el.setAttribute("font-size", +size.toFixed(2));
+      pen.font = font(+size.toFixed(2));
+      rows = balancedLines(text, max, budget, width);
+      if (rows) break;
     }
-    for (const line of lines) {
+    // at the smallest size it does not fit: in `budget` lines broken at spaces only, as
+    // even as can be, a line still too wide squeezed below
+    if (!rows) rows = fewestLines(text, max, budget, width);
+    const step = 1.15 * size;
+    const up = el.dataset.wrap === "up";
+    const y = +el.getAttribute("y");
+    const nodes = rows.map((row, i) => {
+      const line = i === 0 ? el : el.cloneNode(false);
+      line.textContent = row;
+      line.setAttribute("y", +(y + (up ? i - (rows.length - 1) : i) * step).toFixed(2));
+      return line;
+    });
+    el.after(...nodes.slice(1));
+    for (const line of nodes) {
       if (line.getComputedTextLength() > max) {
         line.setAttribute("textLength", max);
         line.setAttribute("lengthAdjust", "spacingAndGlyphs");
@@ -59,11 +89,88 @@ export function fitTexts(root) {
   }
 }
 
-function nearestSpace(text) {
-  const mid = text.length / 2;
-  let best = -1;
-  for (let i = text.indexOf(" "); i >= 0; i = text.indexOf(" ", i + 1)) {
-    if (best < 0 || Math.abs(i - mid) < Math.abs(best - mid)) best = i;
+let canvas = null;
+function measurer() {
+  canvas ??= document.createElement("canvas");
+  return canvas.getContext("2d");
+}
+
+// The lines of `text` no wider than `max` (by `width`), filled one after another; a word
+// too wide for a line of its own is broken (breakWord) when `hard`, else left whole.
+// `breaks`: how many words were broken.  `wrap` false: one line, as it is.
+function wrapLines(text, max, width, wrap = true, hard = true) {
+  if (!wrap) return Object.assign([text], { breaks: 0 });
+  const rows = [];
+  let row = "", breaks = 0;
+  for (const word of text.split(" ").filter(Boolean)) {
+    const joined = row ? `${row} ${word}` : word;
+    if (width(joined) <= max) { row = joined; continue; }
+    if (row) rows.push(row);
+    const pieces = !hard || width(word) <= max ? [word] : breakWord(word, max, width);
+    breaks += pieces.length - 1;
+    rows.push(...pieces.slice(0, -1));
+    row = pieces.at(-1);
+  }
+  if (row) rows.push(row);
+  return Object.assign(rows, { breaks });
+}
+
+// A word wider than `max` in pieces that fit: after a hyphen it has where one fits, else
+// after the most letters that fit with a hyphen added.
+function breakWord(word, max, width) {
+  const out = [];
+  let rest = word;
+  while (rest.length > 3 && width(rest) > max) {
+    let cut = -1;
+    for (let i = rest.indexOf("-"); i > 0 && i < rest.length - 1; i = rest.indexOf("-", i + 1)) {
+      if (width(rest.slice(0, i + 1)) <= max) cut = i + 1;
+    }
+    let head;
+    if (cut > 0) head = rest.slice(0, cut);
+    else {
+      let lo = 2, hi = rest.length - 1;   // the most letters that fit, found by halving
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (width(rest.slice(0, mid) + "-") <= max) lo = mid; else hi = mid - 1;
+      }
+      cut = lo;
+      head = rest.slice(0, cut) + "-";
+    }
+    out.push(head);
+    rest = rest.slice(cut);
+  }
+  out.push(rest);
+  return out;
+}
+
+// `text` in the fewest lines (at most `budget`) that fit `max`, their widths as even as
+// that many lines allow (a name split in two halves rather than a long line and one word,
+// and no word broken that did not have to be); null when it needs more lines.
+function balancedLines(text, max, budget, width) {
+  const wrap = budget > 1;
+  const rows = wrapLines(text, max, width, wrap);
+  if (rows.length > budget || rows.some((r) => width(r) > max)) return null;
+  if (rows.length < 2) return rows;
+  let lo = max / rows.length, hi = max, best = rows;   // the narrowest width giving as many lines
+  for (let i = 0; i < 8; i++) {
+    const mid = (lo + hi) / 2;
+    const tried = wrapLines(text, mid, width, wrap);
+    if (tried.length <= rows.length && tried.breaks <= rows.breaks && tried.every((r) => width(r) <= mid)) {
+      best = tried; hi = mid;
+    } else lo = mid;
+  }
+  return best;
+}
+
+// `text` broken at spaces only into at most `budget` lines, the widest as narrow as can be
+// (wider than `max`: the caller squeezes it).
+function fewestLines(text, max, budget, width) {
+  const wrap = budget > 1;
+  let lo = max, hi = width(text), best = [text];
+  for (let i = 0; i < 10 && wrap; i++) {
+    const mid = (lo + hi) / 2;
+    const tried = wrapLines(text, mid, width, wrap, false);
+    if (tried.length <= budget) { best = tried; hi = mid; } else lo = mid;
   }
   return best;
 }

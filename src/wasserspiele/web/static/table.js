@@ -56,6 +56,8 @@ export class Picker {
           node.classList.add("clickable");
           if (this.selected.has(key)) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
           node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChange(); });
+          // the game may say on the piece what choosing it does (Wildwasser's seat chips)
+          this.game.offer?.(node, key, this.view, this.candidates().filter((e) => e.keys.includes(key)).map((e) => e.action));
           return node;
         }
         node.setAttribute("aria-disabled", "true");
@@ -110,6 +112,22 @@ export function keyboardHandler(onEscape) {
     items[i].focus();
   };
 }
+
+// The skip link (index.html, WCAG 2.4.1): from the top of a table page to the board in one
+// Tab and Enter rather than seven Tabs past the header and the top bar.  Its own
+// navigation is not followed: a seat link's hash holds the seat and its token, and a
+// changed hash opens the table anew (app.js).  The focus goes to the board's piece in the
+// tab order (rovingTabIndex), else to the board itself.
+document.addEventListener("click", (ev) => {
+  if (!ev.target.closest?.("#skip-link")) return;
+  ev.preventDefault();
+  const board = document.getElementById("board");
+  if (!board) return;
+  let target = board.querySelector("[data-key][tabindex='0']");
+  if (!target) { board.setAttribute("tabindex", "-1"); target = board; }
+  target.focus();
+  target.scrollIntoView?.({ block: "nearest" });
+});
 
 // Where the keyboard focus was, so that a redraw can put it back on the same card or place.
 // A move made with a button (after choosing a piece) gives the focus back to that piece;

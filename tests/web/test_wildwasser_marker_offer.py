@@ -1,0 +1,84 @@
+"""Wildwasser: a seat chip is chosen to put the start marker on that team card (WW-3.2: the
+cheetah's action; WW-4.3: a start-marker field).  Only the hint line below the board said
+so; while that choice is open, the chip itself now says what choosing it does: in its
+accessible name, its tooltip and a visible cue on it, in English and German."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from .browser_support import CHROMIUM, browser, cut_chip_parts, open_page, serving  # noqa: F401
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+WORDS = {"en-US": ("Choose this seat: ", "⚑ to this seat"), "de-DE": ("Wähle diesen Platz: ", "⚑ an diesen Platz")}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serving(tmp_path_factory, "ww_offer")
+
+
+def marker_choice(server) -> tuple[dict, int, list[int]]:
+    """Three humans played (seeded random moves) until a seat may put the start marker on
+    a team card: the table, that seat, and the seats it may give the marker to."""
+    for seed in range(20):
+        table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
+                                            "seats": [{"kind": "human"}] * 3})
+        tokens = {s["seat"]: s["token"] for s in table["seats"]}
+        rng = random.Random(seed)
+        for _ in range(300):
+            spectator = server.get(f"/api/tables/{table['id']}")
+            if spectator["terminal"]:
+                break
+            for seat in spectator["waiting"]:
+                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
+                targets = [int(a.split()[1]) for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
+                if targets:
+                    return table, seat, targets
+            seat = spectator["waiting"][0]
+            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                        tokens[seat])
+    raise AssertionError("no start-marker choice in 20 games")
+
+
+CHIPS = """chips => chips.map(c => ({ seat: +c.dataset.seat, title: c.getAttribute('title'),
+  label: c.getAttribute('aria-label'), cue: c.querySelector('.ww-cue')?.textContent ?? null,
+  cueSeen: (() => { const q = c.querySelector('.ww-cue'); if (!q) return false; const b = q.getBoundingClientRect();
+                    return b.width > 0 && b.height > 0 && getComputedStyle(q).visibility === 'visible'; })() }))"""
+
+
+@pytest.mark.parametrize("locale", list(WORDS))
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_ww_3_2_a_chip_that_takes_the_start_marker_says_so_on_itself(browser, server, locale, size):
+    table, seat, targets = marker_choice(server)
+    prefix, cue = WORDS[locale]
+    ctx, page, errors = open_page(browser, server, table["seats"][seat]["link"], size, locale)
+    page.wait_for_selector("#seats .seat-chip.clickable")
+    chips = page.eval_on_selector_all("#seats .seat-chip", CHIPS)
+    labels = page.evaluate("""async (targets) => {
+        const game = (await import('/static/games/wildwasser.js')).default;
+        return Object.fromEntries(targets.map(n => [n, game.label('action ' + n, {})]));
+      }""", targets)
+    for chip in chips:
+        if chip["seat"] in targets:
+            says = prefix + labels[str(chip["seat"])]
+            assert chip["title"] == says, chip
+            assert chip["label"].endswith(". " + says), chip
+            assert chip["cue"] == cue and chip["cueSeen"], chip
+        else:
+            assert chip["title"] is None and chip["cue"] is None, chip
+    assert cut_chip_parts(page) == []
+    # choosing the chip makes the move: the choice is over and the cue goes with it
+    n = page.eval_on_selector("#turn", "t => +t.dataset.n")
+    page.click(f"#seats .seat-chip[data-seat='{targets[0]}']")
+    page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    page.wait_for_function("() => !document.querySelector('#seats .ww-cue')")
+    assert errors == []
+    ctx.close()
