@@ -26,16 +26,23 @@ import random
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from wasserspiele import game_names, load
-from wasserspiele.adapters import codec_for
 
 sys.path.insert(0, str(Path(__file__).parent))  # run as a script: the bench folder's modules
-from run import aec_steps, interleaved, rate  # noqa: E402
+from run import aec_steps, interleaved, missing, rate  # noqa: E402
+
+try:  # the adapters' arrays; the envs (gymnasium, pettingzoo) and the baseline's pygame are the
+    # bench extra too, checked where they are used
+    import numpy as np
+
+    from wasserspiele.adapters import codec_for
+except ImportError as _exc:
+    sys.exit(f"bench/adapters.py: {missing(_exc)}")
 
 
-def bench_engine(name: str, seconds: float, observe: bool = False) -> float:
+def engine_steps(name: str, observe: bool = False):
+    """A run() playing one random game on the engine (with the codec's work per decision
+    when `observe`); its decisions."""
     game = load(name)
     codec = codec_for(game) if observe else None
     rng = random.Random(0)
@@ -55,10 +62,11 @@ def bench_engine(name: str, seconds: float, observe: bool = False) -> float:
             state.apply_legal(action, seat)
             n += 1
         return n
-    return rate(run, seconds)
+    return run
 
 
-def bench_gymnasium(name: str, seconds: float) -> float:
+def gymnasium_steps(name: str):
+    """A run() playing one game in the Gymnasium env against random seats; every seat's decisions."""
     from wasserspiele.adapters.gymnasium import WasserspieleEnv
     env = WasserspieleEnv(name, opponents="random")
     rng = np.random.default_rng(0)
@@ -74,15 +82,16 @@ def bench_gymnasium(name: str, seconds: float) -> float:
             n += len(env.state.history) - before
             if term or trunc:
                 return n
-    return rate(run, seconds)
+    return run
 
 
-def bench_openspiel(name: str, seconds: float) -> float:
+def openspiel_steps(name: str):
+    """A run() playing one game through OpenSpiel's API; None without open_spiel."""
     try:
         import pyspiel
         import wasserspiele.adapters.openspiel  # noqa: F401  (registers the games)
     except ImportError:
-        return float("nan")
+        return None
     game = pyspiel.load_game(f"wasserspiele_{name}")
     rng = np.random.default_rng(0)
 
@@ -97,7 +106,7 @@ def bench_openspiel(name: str, seconds: float) -> float:
                 state.apply_action(int(rng.choice(state.legal_actions())))
                 n += 1
         return n
-    return rate(run, seconds)
+    return run
 
 
 def parallel_steps(make_env):
@@ -125,9 +134,14 @@ def _pettingzoo():
 
 def ratios(names, seconds: float) -> None:
     """Each game's AEC and parallel env against connect_four_v3's AEC env, same run."""
-    from pettingzoo.classic import connect_four_v3
-    wpz = _pettingzoo()
+    try:
+        from pettingzoo.classic import connect_four_v3
+        wpz = _pettingzoo()
+    except ImportError as exc:  # run.py's words, not a traceback
+        sys.exit(f"bench/adapters.py: the ratios need PettingZoo's connect_four_v3 ({missing(exc)}); "
+                 f"--table measures without it")
     four = aec_steps(connect_four_v3.env)
+    four()  # each side warmed up by one game, as the table's cells are
     print("agent steps per CPU-second, random legal actions; ratio to connect_four_v3 (AEC), "
           f"interleaved, median of {seconds:g} s")
     print(f"{'game':<14}{'AEC':>9}{'c4':>8}{'ratio':>8}{'parallel':>11}{'c4':>8}{'ratio':>8}")
@@ -135,19 +149,37 @@ def ratios(names, seconds: float) -> None:
         row = []
         for steps, make in ((aec_steps, wpz.env), (parallel_steps, wpz.parallel_env)):
             mine = steps(lambda: make(name))
+            mine()
             row += interleaved(lambda s: rate(mine, s), lambda s: rate(four, s), seconds)
         print(f"{name:<14}{row[0]:>9,.0f}{row[1]:>8,.0f}{row[2]:>7.2f}×{row[3]:>11,.0f}{row[4]:>8,.0f}{row[5]:>7.2f}×",
               flush=True)
 
 
+# Each cell of the table: GAME → a run() playing one game and returning its steps (None:
+# not measurable here, shown as nan).
 ROWS = {
-    "engine": lambda n, s: bench_engine(n, s),
-    "engine+obs": lambda n, s: bench_engine(n, s, observe=True),
-    "pettingzoo": lambda n, s: rate(aec_steps(lambda: _pettingzoo().env(n)), s),
-    "parallel": lambda n, s: rate(parallel_steps(lambda: _pettingzoo().parallel_env(n)), s),
-    "gymnasium": bench_gymnasium,
-    "openspiel": bench_openspiel,
+    "engine": lambda n: engine_steps(n),
+    "engine+obs": lambda n: engine_steps(n, observe=True),
+    "pettingzoo": lambda n: aec_steps(lambda: _pettingzoo().env(n)),
+    "parallel": lambda n: parallel_steps(lambda: _pettingzoo().parallel_env(n)),
+    "gymnasium": gymnasium_steps,
+    "openspiel": openspiel_steps,
 }
+
+
+def cell(make, name: str, seconds: float) -> float:
+    """Steps per CPU-second of one cell, after one game that is not timed: the first game
+    pays the one-time start-up (imports, the codec's tables, the env's first reset), which
+    made the table's first cell of a game a fraction of the others (Seven Waters engine+obs
+    15 steps/s with -s 0.5)."""
+    try:
+        run = make(name)
+    except ImportError:  # gymnasium or pettingzoo not installed: that column is nan, as openspiel's
+        return float("nan")
+    if run is None:
+        return float("nan")
+    run()
+    return rate(run, seconds)
 
 
 def main() -> None:
@@ -163,7 +195,7 @@ def main() -> None:
     print(f"steps per CPU-second (random actions, one thread, {args.seconds:g} s each)")
     print(f"{'game':<14}" + "".join(f"{k:>12}" for k in ROWS))
     for name in games:
-        figures = [fn(name, args.seconds) for fn in ROWS.values()]
+        figures = [cell(make, name, args.seconds) for make in ROWS.values()]
         print(f"{name:<14}" + "".join(f"{x:>12,.0f}" for x in figures), flush=True)
 
 

@@ -19,9 +19,10 @@ Sections (default: all):
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
             engine, against the kernel at --kernel-baseline and against the kernel's
             pure-Python fallback
-  adapters  PettingZoo AEC steps per CPU-second against connect_four_v3 (needs the
-            `rl` and `bench` extras: pettingzoo, pygame); the batched Wasserloch
-            VectorEnv's agent steps against the same baseline
+  adapters  PettingZoo AEC steps per CPU-second against connect_four_v3, and the
+            batched Wasserloch VectorEnv's agent steps against the same baseline (the
+            `bench` extra: pettingzoo, and pygame for connect_four_v3; without pygame
+            the figures are given alone, the VectorEnv's needs numpy and gymnasium only)
 
     ./dev bench                       # everything, 1 s per side of each ratio
     ./dev bench engines -s 3 --baseline HEAD~5
@@ -309,24 +310,49 @@ def aec_steps(make_env):
     return run
 
 
+# What a figure that needs an optional package says without it (here and in bench/adapters.py).
+EXTRAS_HINT = "install the bench extra: pip install -e '.[bench]', as `./dev bench` does"
+
+
+def missing(exc: ImportError) -> str:
+    return f"{exc}; {EXTRAS_HINT}"
+
+
 def adapters(names, seconds: float) -> None:
+    """Each game's PettingZoo AEC env (needs pettingzoo) and the WasserlochVectorEnv
+    (numpy and gymnasium only) against connect_four_v3 (pettingzoo and pygame); a figure
+    whose baseline is missing is given alone, one whose own package is missing is skipped."""
     try:
         from pettingzoo.classic import connect_four_v3
+        four = aec_steps(connect_four_v3.env)
+        four()  # warmed up as each figure is
+        print("\n## adapters: agent steps per CPU-second against PettingZoo's connect_four_v3")
+    except ImportError as exc:
+        four = None
+        print(f"\n## adapters: agent steps per CPU-second (no connect_four_v3 baseline: {missing(exc)})")
+
+    def figure(what: str, run, ratio_format: str = "5.2f") -> None:
+        run()  # one episode first: the codec's tables and the env's first reset are start-up, not steps
+        if four is None:
+            print(f"{what}{rate(run, seconds):>12,.0f} steps/s", flush=True)
+            return
+        now, then, ratio = interleaved(lambda s: rate(run, s), lambda s: rate(four, s), seconds)
+        print(f"{what}{now:>12,.0f} steps/s   connect_four_v3 {then:>9,.0f}   {ratio:>{ratio_format}}×", flush=True)
+
+    try:
         from wasserspiele.adapters.pettingzoo import env as make_env
     except ImportError as exc:
-        print(f"\n## adapters: skipped ({exc}; install the rl and bench extras)")
-        return
-    print("\n## adapters: PettingZoo AEC steps per CPU-second against connect_four_v3")
-    four = aec_steps(connect_four_v3.env)
-    for name in names:
-        mine = aec_steps(lambda: make_env(name))
-        now, then, ratio = interleaved(lambda s: rate(mine, s), lambda s: rate(four, s), seconds)
-        print(f"{name:<14}{now:>10,.0f} steps/s   connect_four_v3 {then:>9,.0f}   {ratio:>5.2f}×", flush=True)
+        print(f"PettingZoo AEC envs skipped ({missing(exc)})")
+    else:
+        for name in names:
+            figure(f"{name + ' (AEC)':<36}", aec_steps(lambda n=name: make_env(n)))
     if "wasserloch" in names:
-        vector = vector_steps()
-        now, then, ratio = interleaved(lambda s: rate(vector, s), lambda s: rate(four, s), seconds)
-        print(f"{'wasserloch':<14}{now:>10,.0f} agent steps/s in WasserlochVectorEnv(1024 tables)   "
-              f"connect_four_v3 {then:>9,.0f}   {ratio:>5.0f}×")
+        try:
+            vector = vector_steps()
+        except ImportError as exc:
+            print(f"WasserlochVectorEnv skipped ({missing(exc)})")
+        else:
+            figure(f"{'wasserloch (VectorEnv, 1,024 tables)':<36}", vector, "5.0f")
 
 
 def vector_steps(envs=None):

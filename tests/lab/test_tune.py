@@ -182,3 +182,20 @@ def test_every_example_in_the_lab_help_works():
     from wasserspiele.lab.tune import plan_tune  # tune takes one player count: its help must not offer 2,3,4
     for count in re.findall(r"e\.g\. ([\d,]+)", tune_help["--players"]):
         plan_tune("wasserloch", ["rounds=1,2"], "shorter", players=[count])
+
+
+def test_vary_players_of_a_fixed_count_game_says_the_count_instead_of_a_players_list():
+    """A game for exactly N players has no counts to compare: the refusal says so rather
+    than suggesting `lab GAME --players 2,3,4`, which that game refuses."""
+    from wasserspiele.core.registry import game_class
+    fixed = [n for n in ("seven_waters", "watten") if game_class(n).fixed_players]
+    assert fixed
+    for name in fixed:
+        n = game_class(name).fixed_players
+        with pytest.raises(BadOption) as err:
+            expand_vary(name, ["players=2"])
+        text = str(err.value)
+        assert f"{name} is for exactly {n} players" in text and "--players" not in text, text
+    # a game for several counts still points to the study that compares them
+    with pytest.raises(BadOption, match=r"compare counts with `lab wasserloch --players 2,3,4`"):
+        expand_vary("wasserloch", ["players=2..4"])

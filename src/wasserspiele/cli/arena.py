@@ -6,27 +6,14 @@ import os
 import shutil
 
 import click
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeRemainingColumn
+from rich.console import Console
 from rich.table import Table
-from rich.text import Text
 
 from ..bots.arena import arena_games, parse_bots, run_arena
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .console import make_console
-
-
-class RateColumn(ProgressColumn):
-    """Games per second so far."""
-
-    def render(self, task) -> Text:
-        return Text(f"{task.speed:.1f} games/s" if task.speed else "")
-
-
-def progress_bar(console) -> Progress:
-    """The progress bar shared by long runs: count, rate, time remaining."""
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    RateColumn(), TimeRemainingColumn(), console=console, transient=True)
+from .lab import Reporter
 
 
 @click.command("arena")
@@ -38,7 +25,8 @@ def progress_bar(console) -> Progress:
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
-def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
+@click.option("--quiet", is_flag=True, help="no progress output")
+def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
     from .main import UsageFailure, parse_options_for
     if jobs is not None and jobs < 1:
@@ -57,11 +45,12 @@ def arena_cmd(game, bots, games, players, seed, jobs, options) -> None:
         jobs = jobs or os.cpu_count() or 1
         # wide enough for bot specs with settings, even when the output goes to a file
         console = make_console(width=max(shutil.get_terminal_size().columns, 120))
-        with progress_bar(console) as progress:
-            # the games really played (whole duplicate groups), so the bar ends at its total
-            task = progress.add_task(f"{name} arena", total=arena_games(loaded, games))
-            result = run_arena(name, opts, specs, games, seed, jobs,
-                               on_progress=lambda k: progress.advance(task, k))
+        # progress on stderr as the lab shows it (a bar on a terminal, plain lines in a log),
+        # so a long arena is seen working and stdout holds the table alone
+        with Reporter(Console(stderr=True), quiet) as report:
+            # the games really played (whole duplicate groups), so the count ends at its total
+            report.set_total(arena_games(loaded, games))
+            result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     table = Table(title=f"{name}: {len(result.games)} games, seed {seed}, {result.game.players} players")

@@ -26,6 +26,16 @@ from .language import quoted
 def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, workers: int,
               forwarded_allow_ips: str | None) -> None:
     """Start the web app: play in the browser at http://HOST:PORT/."""
+    from ..web.limits import Limits
+    from .main import UsageFailure
+
+    # the workers read the limits' variables in uvicorn's app factory, where a bad value
+    # would end in a traceback after the banner: read them here first, as a refused setting
+    try:
+        Limits.from_env()
+    except ValueError as exc:
+        raise UsageFailure(str(exc)) from None
+
     import uvicorn
     from sqlalchemy.exc import ArgumentError, OperationalError
 

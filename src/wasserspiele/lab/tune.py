@@ -79,7 +79,12 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
                             f"e.g. slide_limit=5..9 or river_flow=forward,back")
         if key == "players":
             # tune() plays one player count (its goals compare seats of one table), so a
-            # player count is never a candidate
+            # player count is never a candidate; a game for exactly N players has no counts to
+            # compare, and `lab GAME --players 2,3,4` would only be refused again
+            fixed = game_class(game).fixed_players
+            if fixed is not None:
+                raise BadOption(f"--vary {shown(text)}: {game} is for exactly {fixed} players; "
+                                f"its player count is not an option")
             raise BadOption(f"--vary {shown(text)}: player counts are not tuned; tune one count at a time with "
                             f"--players N, or compare counts with `lab {game} --players 2,3,4`")
         if key not in by_name:

@@ -1,0 +1,31 @@
+"""`wasserspiele arena` says how far it is on stderr, as `lab` does (cli/lab.py's Reporter):
+a live bar on a terminal, plain lines when stderr is a file or a pipe, nothing with
+--quiet.  A long arena (the README's expert against heuristic) used to print nothing for
+many minutes when its output was not a terminal."""
+
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner
+
+from wasserspiele.cli.main import main
+
+TINY = ["arena", "wasserloch", "--bots", "random,random", "--games", "20", "--jobs", "1",
+        "--option", "rounds=1", "--option", "players=2"]
+
+
+def test_the_arena_prints_progress_lines_on_stderr_when_it_is_not_a_terminal():
+    result = CliRunner().invoke(main, TINY)
+    assert result.exit_code == 0, result.output
+    lines = re.findall(r"^(\d+)/(\d+) games finished$", result.stderr, re.M)
+    assert lines, result.stderr
+    total = int(lines[-1][1])
+    assert int(lines[0][0]) >= 1 and int(lines[-1][0]) == total >= 20  # from the first games to the last
+    assert "games finished" not in result.stdout and "win rate" in result.stdout  # the table stays on stdout
+
+
+def test_the_arena_says_nothing_of_its_progress_with_quiet():
+    result = CliRunner().invoke(main, [*TINY, "--quiet"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "" and "win rate" in result.stdout

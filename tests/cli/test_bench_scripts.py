@@ -1,0 +1,80 @@
+"""The bench scripts (`./dev bench` = bench/run.py, and bench/adapters.py) without their
+optional packages: each figure that needs none of the missing ones is still measured, and a
+missing package is one clear line, never a traceback.  Tiny budgets: nothing here is timed."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# runs a bench script with some top-level packages made unimportable, as in a venv without them
+_WITHOUT = """
+import runpy, sys
+blocked = set(sys.argv[1].split(","))
+class Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in blocked:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Missing())
+sys.argv = sys.argv[2:]
+runpy.run_path(sys.argv[0], run_name="__main__")
+"""
+
+
+def bench(script: str, blocked: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _WITHOUT, blocked, str(ROOT / "bench" / script), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+
+
+@pytest.mark.parametrize("blocked", ["pygame", "pygame,pettingzoo"])
+def test_run_adapters_measures_the_vector_env_without_connect_four(blocked):
+    """The WasserlochVectorEnv needs neither pygame nor PettingZoo: its figure used to be
+    skipped with the whole section ("No module named 'pettingzoo'")."""
+    result = bench("run.py", blocked, "adapters", "wasserloch", "-s", "0.02")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    out = result.stdout
+    assert "no connect_four_v3 baseline: No module named" in out and "pip install -e '.[bench]'" in out, out
+    vector = [line for line in out.splitlines() if line.startswith("wasserloch (VectorEnv")]
+    assert len(vector) == 1 and float(vector[0].split()[-2].replace(",", "")) > 0, out
+    # the AEC env is measured (alone) when PettingZoo is there, else named as skipped
+    aec = "wasserloch (AEC)" in out
+    assert aec == ("pettingzoo" not in blocked) and ("AEC envs skipped" in out) == (not aec), out
+
+
+def test_adapters_script_without_pygame_says_so_in_one_line():
+    result = bench("adapters.py", "pygame", "-g", "wasserloch", "-s", "0.02")
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert result.stderr.strip().splitlines() == [
+        "bench/adapters.py: the ratios need PettingZoo's connect_four_v3 (No module named 'pygame'; install the "
+        "bench extra: pip install -e '.[bench]', as `./dev bench` does); --table measures without it"]
+
+
+def test_adapters_table_times_each_cell_after_one_untimed_game(monkeypatch):
+    """The table's first cell of a game used to include the one-time start-up (Seven
+    Waters engine+obs: 15 steps/s with -s 0.5): every cell now plays one game first."""
+    monkeypatch.syspath_prepend(str(ROOT / "bench"))
+    import adapters
+
+    played = []
+
+    def one_game():
+        played.append("game")
+        return 7
+
+    def timed(run, seconds):
+        assert played == ["game"], "timed before a warm-up game"
+        return run() / seconds
+    monkeypatch.setattr(adapters, "rate", timed)
+    assert adapters.cell(lambda name: one_game, "wasserloch", 0.5) == 14
+    assert math.isnan(adapters.cell(lambda name: None, "wasserloch", 0.5))  # not measurable here
+    # every column is such a run() of one whole game, returning its steps
+    for column, make in adapters.ROWS.items():
+        run = make("wasserloch")
+        assert run is None and column == "openspiel" or run() > 0, column
