@@ -26,7 +26,7 @@ import numpy as np
 
 from ...core.options import resolve_options
 from ...fast import (MT_SIZE, below, inline_kernel, kernel, mt_below, mt_random, mt_seed, seed_state,
-                     shuffle_xorshift, xorshift32)
+                     shuffle_xorshift, unmanaged, xorshift32)
 from .actions import (
     ACCEPT as ACCEPT_KIND, ACCEPT_ACTION, CONCEDE as CONCEDE_KIND, CONCEDE_ACTION, PLAY, PLAYS, RAISE as RAISE_KIND,
     RAISE_ACTION, SIGNAL as SIGNAL_KIND, SIGNALS as SIGNAL_ACTIONS, TRUMP as TRUMP_KIND, TRUMPS,
@@ -502,6 +502,7 @@ def hand_winner(t, opts, eff, strength) -> int:
     searched 1,648 positions a whole hand against 2,120 the other way round, before trick
     starts were remembered), `left[d]` how many of them are still untried, and `slots[d]`
     where its answer is remembered (-1: not at a trick's start)."""
+    t, opts, eff, strength = unmanaged(t), unmanaged(opts), unmanaged(eff), unmanaged(strength)
     depth_max = 4 * HAND_SIZE + 1
     tables = np.empty((depth_max, TABLE_SIZE), np.int64)
     cards = np.empty((depth_max, HAND_SIZE), np.int64)
@@ -559,10 +560,11 @@ def hand_winner(t, opts, eff, strength) -> int:
 
 # -- whole games -------------------------------------------------------------------------------
 @kernel
-def _play_games(games, opts, eff, strength, p, policies, x, out):
-    t = np.zeros(TABLE_SIZE, np.int64)
-    deck = np.zeros(N_CARDS, np.int64)
-    codes = np.zeros(8, np.int64)
+def _play_games(games, opts, eff, strength, p, policies, x, out, t, deck, codes):
+    # every array from Python, unmanaged: numba's reference counting of them in the
+    # inlined helpers cost 7x the rules (fast.unmanaged); t, deck, codes are scratch
+    opts, eff, strength, policies = unmanaged(opts), unmanaged(eff), unmanaged(strength), unmanaged(policies)
+    out, t, deck, codes = unmanaged(out), unmanaged(t), unmanaged(deck), unmanaged(codes)
     for g in range(games):
         x = deal_game(t, deck, opts, x)
         while True:
@@ -591,7 +593,8 @@ def play_games(games: int, seed: int = 0, policies=RANDOM, **options) -> np.ndar
     engine's (`load("watten", **options)`), checked the same way."""
     rules = Rules(**options)
     out = np.zeros((games, 2), np.int64)
-    _play_games(games, rules.opts, rules.eff, rules.strength, rules.p, _policies(policies), seed_state(seed), out)
+    _play_games(games, rules.opts, rules.eff, rules.strength, rules.p, _policies(policies), seed_state(seed), out,
+                np.zeros(TABLE_SIZE, np.int64), np.zeros(N_CARDS, np.int64), np.zeros(8, np.int64))
     return out
 
 
@@ -604,6 +607,11 @@ def winners(scores_row, target: int = 11) -> list[int]:
 @kernel
 def _trace(games, opts, eff, strength, p, policies, x, decks, hands_used, checks, checks_used, seats, played,
            legal_bits, steps, scores):
+    opts, eff, strength, policies = unmanaged(opts), unmanaged(eff), unmanaged(strength), unmanaged(policies)
+    decks, hands_used, checks = unmanaged(decks), unmanaged(hands_used), unmanaged(checks)
+    checks_used = unmanaged(checks_used)
+    seats, played, legal_bits = unmanaged(seats), unmanaged(played), unmanaged(legal_bits)
+    steps, scores = unmanaged(steps), unmanaged(scores)
     t = np.zeros(TABLE_SIZE, np.int64)
     codes = np.zeros(8, np.int64)
     for g in range(games):
@@ -673,6 +681,8 @@ def legal_codes(bits: int) -> list[int]:
 @kernel
 def table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes) -> None:
     """The other seats play (by their policies) until it is `agent`'s turn or the game is over."""
+    opts, eff, strength, policies = unmanaged(opts), unmanaged(eff), unmanaged(strength), unmanaged(policies)
+    tables, decks, xs, codes = unmanaged(tables), unmanaged(decks), unmanaged(xs), unmanaged(codes)
     t = tables[e]
     while t[PHASE] != OVER and t[TURN] != agent:
         k = legal(t, opts, eff, codes)
@@ -684,6 +694,8 @@ def table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs,
 @kernel
 def table_reset(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes) -> None:
     """A new game at table e, played by the other seats up to `agent`'s first turn."""
+    opts, eff, strength, policies = unmanaged(opts), unmanaged(eff), unmanaged(strength), unmanaged(policies)
+    tables, decks, xs, codes = unmanaged(tables), unmanaged(decks), unmanaged(xs), unmanaged(codes)
     xs[e] = deal_game(tables[e], decks[e], opts, xs[e])
     table_advance(e, agent, opts, eff, strength, p, policies, tables, decks, xs, codes)
 
@@ -695,6 +707,10 @@ def tables_step(actions, agent, opts, eff, strength, p, policies, tables, decks,
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (WA-4.2: +0.5 when its team won, -0.5 when it lost); an
     action that is not legal ends the episode with `illegal_reward`."""
+    actions, opts, eff, strength = unmanaged(actions), unmanaged(opts), unmanaged(eff), unmanaged(strength)
+    policies = unmanaged(policies)
+    tables, decks, xs, needs_reset = unmanaged(tables), unmanaged(decks), unmanaged(xs), unmanaged(needs_reset)
+    rewards, terminated, illegal = unmanaged(rewards), unmanaged(terminated), unmanaged(illegal)
     codes = np.zeros(8, np.int64)
     for e in range(len(actions)):
         rewards[e] = 0.0
@@ -727,6 +743,8 @@ def tables_step(actions, agent, opts, eff, strength, p, policies, tables, decks,
 def tables_encode(agent, opts, eff, tables, obs, masks) -> None:
     """The agent's observation and legal-action mask per table, in the layout of
     games/watten/codec.py (docs/encodings.md)."""
+    opts, eff, tables = unmanaged(opts), unmanaged(eff), unmanaged(tables)
+    obs, masks = unmanaged(obs), unmanaged(masks)
     codes = np.zeros(8, np.int64)
     for e in range(obs.shape[0]):
         t = tables[e]
@@ -807,6 +825,8 @@ def lab_deal(t, deck, mt, opts) -> None:
 @kernel
 def lab_start(seeds, tables, decks, mts, stats, opts) -> None:
     """Game g dealt from `random.Random(seeds[g])`, as `Watten.new_game(seed=...)` deals."""
+    seeds, tables, decks, mts = unmanaged(seeds), unmanaged(tables), unmanaged(decks), unmanaged(mts)
+    stats, opts = unmanaged(stats), unmanaged(opts)
     for g in range(len(seeds)):
         mt_seed(mts[g], seeds[g])
         new_game(tables[g], opts)
@@ -857,6 +877,10 @@ def lab_round(tables, decks, mts, stats, opts, eff, strength, p, picks, n_picks,
     `asking` (their legal codes into legal_out, their count into n_legal, the seat to
     move's observation into obs), and their number is returned; -1 - g when game g
     reached `max_actions` without an end."""
+    tables, decks, mts, stats = unmanaged(tables), unmanaged(decks), unmanaged(mts), unmanaged(stats)
+    opts, eff, strength = unmanaged(opts), unmanaged(eff), unmanaged(strength)
+    picks, asking = unmanaged(picks), unmanaged(asking)
+    legal_out, n_legal, obs = unmanaged(legal_out), unmanaged(n_legal), unmanaged(obs)
     codes = np.zeros(8, np.int64)
     for i in range(n_picks):
         g = asking[i]

@@ -15,9 +15,14 @@ compiled code), and `st`, one position (`new_position`):
 
 One array per position keeps the compiled calls cheap: a tuple of eleven arrays,
 unpacked in every function, filled the compiled code with reference counting and ran
-5× slower.  Decisions are coded as the single-table codec's action indices
-(codec.py: `pick A` 0-4, `move` 5, `move A` 6-10, `action` 11, `action S` 12-17,
-`sun A` 18-22, `marker S` 23-28); `legal` lists them in the engine's order.  The picks
+5× slower.  The entry points take their arrays `unmanaged` (wasserspiele.fast: no
+reference counting at all), and the helpers are inlined except `run`, `push` and
+`roll`: inlining those too (each is inlined into several callers) took the first
+compile of `play_games` from 8 to 40 s for about 10% more games per second.
+
+Decisions are coded as the single-table codec's action indices (codec.py: `pick A`
+0-4, `move` 5, `move A` 6-10, `action` 11, `action S` 12-17, `sun A` 18-22, `marker S`
+23-28); `legal` lists them in the engine's order.  The picks
 of a round are made seat by seat (seat 0 first), as `state.current_seat` asks for
 them.  Chance (the tile order, the die) and the random seats draw from the position's
 own xorshift32 state (`wasserspiele.fast`), so compiled (numba) and pure-Python runs
@@ -32,7 +37,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, xorshift32
+from ...fast import (MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, unmanaged,
+                     xorshift32)
 from .actions import MAX_SEATS
 from .board import CARDS, CHEETAH, DIE, MARKER as MARKER_ICON, MEERKAT, RHINO, TURTLE, ZEBRA
 from .rules import BOARD, FINISHED_TO_END, TIE_BREAK
@@ -196,7 +202,7 @@ def start_game(st, bd, players, first, removed, order, x):
 
 
 # -- WW-3 rounds ------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def begin_round(st):
     """WW-3.1: every seat picks face down (seat 0 first); resolution starts at the marker."""
     st[PHASE] = PICK_PHASE
@@ -206,7 +212,7 @@ def begin_round(st):
     st[WAIT] = 0
 
 
-@kernel
+@inline_kernel
 def unfinished(st, finish, seat, mask) -> int:
     """Bit mask of the species in `mask` of `seat` that have not finished."""
     m = 0
@@ -217,7 +223,7 @@ def unfinished(st, finish, seat, mask) -> int:
     return m
 
 
-@kernel
+@inline_kernel
 def next_turn(st, bd):
     """WW-3.1, WW-3.3: the next seat from the marker reveals its card; a turtle card with
     nothing left to move does nothing.  After the last seat the round ends."""
@@ -239,7 +245,7 @@ def next_turn(st, bd):
         return
 
 
-@kernel
+@inline_kernel
 def end_round(st):
     """WW-3.4 empty hands take their revealed cards back; WW-5.1/WW-5.2 the game ends
     with this round."""
@@ -259,7 +265,7 @@ def end_round(st):
 
 
 # -- WW-4 movement, icons, the river ----------------------------------------------------
-@kernel
+@inline_kernel
 def gap_after(st, bd, p) -> int:
     """WW-4.5: the first field of the first crossing ahead of field p whose slot is empty
     (fields + 1 when there is none)."""
@@ -272,7 +278,7 @@ def gap_after(st, bd, p) -> int:
     return best
 
 
-@kernel
+@inline_kernel
 def step(st, bd, a, n) -> int:
     """WW-4.1, WW-4.2, WW-4.5: move animal `a` n fields forward (occupied fields count;
     ending on one it goes on to the next free field; past the last field it finishes and
@@ -304,7 +310,7 @@ def step(st, bd, a, n) -> int:
     return t
 
 
-@kernel
+@inline_kernel
 def icon_at(st, bd, f) -> int:
     """The icon on field f now: fixed on a bank, from the tile in the slot on a crossing."""
     k = bd[bd[B_FIELD_CROSSING] + f]
@@ -344,7 +350,7 @@ def roll(st, bd, seat, dice) -> int:
     return a
 
 
-@kernel
+@inline_kernel
 def cards_back(st, seat):
     """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
     st[HAND + seat] |= st[REVEALED + seat]
@@ -428,7 +434,7 @@ def run(st, bd, a, n, dice) -> bool:
             return False
 
 
-@kernel
+@inline_kernel
 def resolve(st, bd, code, seat, dice) -> bool:
     """WW-3.2: carry out the revealed card: its move, or its action."""
     c = st[CARD]
@@ -454,7 +460,7 @@ def resolve(st, bd, code, seat, dice) -> bool:
 
 
 # -- decisions -----------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def legal(st, bd, out) -> int:
     """The action codes of the seat to move (st[WAIT]) into `out`, in the engine's order;
     their count (0 once the game is over)."""
@@ -505,7 +511,7 @@ def legal(st, bd, out) -> int:
     return k
 
 
-@kernel
+@inline_kernel
 def apply(st, bd, code, dice):
     """The seat to move (st[WAIT]) takes decision `code`, a legal one (the caller checks)."""
     seat = st[WAIT]
@@ -533,7 +539,7 @@ def apply(st, bd, code, dice):
         next_turn(st, bd)
 
 
-@kernel
+@inline_kernel
 def random_action(st, bd, out) -> int:
     """A uniformly random legal action of the seat to move (from the position's generator)."""
     k = legal(st, bd, out)
@@ -587,6 +593,7 @@ def rollout(st, bd, depth, pts, won) -> bool:
     `depth` uniformly random decisions, chance and choices from the position's generator;
     the podium points into `pts` and, once the game is over, the winners (1 each) into
     `won`.  Whether the game is over."""
+    st, bd, pts, won = unmanaged(st), unmanaged(bd), unmanaged(pts), unmanaged(won)
     codes = np.zeros(MAX_LEGAL, np.int64)
     dice = np.zeros(0, np.int64)
     for _ in range(depth):
@@ -602,11 +609,10 @@ def rollout(st, bd, depth, pts, won) -> bool:
 
 # -- whole games ----------------------------------------------------------------------------
 @kernel
-def _play_games(games, players, first, removed, bd, st, x, points_out, winners_out):
-    order = np.zeros(bd[B_REGULAR_N], np.int64)
-    codes = np.zeros(MAX_LEGAL, np.int64)
-    dice = np.zeros(0, np.int64)
-    pts = np.zeros(players, np.int64)
+def _play_games(games, players, first, removed, bd, st, x, points_out, winners_out, order, codes, dice, pts):
+    # every array from Python, unmanaged (fast.unmanaged); order, codes, dice, pts are scratch
+    bd, st, points_out, winners_out = unmanaged(bd), unmanaged(st), unmanaged(points_out), unmanaged(winners_out)
+    order, codes, dice, pts = unmanaged(order), unmanaged(codes), unmanaged(dice), unmanaged(pts)
     for g in range(games):
         x = shuffle_tiles(bd, order, x)
         start_game(st, bd, players, first, removed, order, x)
@@ -636,14 +642,19 @@ def play_games(games: int, players: int = 4, seed: int = 0, first_player: int = 
     check_options(players, first_player, river_flow)
     pts = np.zeros((games, players), np.int64)
     won = np.zeros((games, players), np.int64)
-    _play_games(games, players, first_player, BOARD.removed_for(players), BOARDS[river_flow], new_position(),
-                seed_state(seed), pts, won)
+    bd = BOARDS[river_flow]
+    _play_games(games, players, first_player, BOARD.removed_for(players), bd, new_position(), seed_state(seed), pts,
+                won, np.zeros(bd[B_REGULAR_N], np.int64), np.zeros(MAX_LEGAL, np.int64), np.zeros(0, np.int64),
+                np.zeros(players, np.int64))
     return pts, won
 
 
 @kernel
 def _trace(games, players, first, removed, bd, st, x, orders, dice, ndice, seats, legal_out, played, steps,
            places, points_out, winners_out) -> int:
+    bd, st, orders, dice, ndice = unmanaged(bd), unmanaged(st), unmanaged(orders), unmanaged(dice), unmanaged(ndice)
+    seats, legal_out, played, steps = unmanaged(seats), unmanaged(legal_out), unmanaged(played), unmanaged(steps)
+    places, points_out, winners_out = unmanaged(places), unmanaged(points_out), unmanaged(winners_out)
     codes = np.zeros(MAX_LEGAL, np.int64)
     pts = np.zeros(players, np.int64)
     cap = played.shape[1]
@@ -704,6 +715,7 @@ def trace_games(games: int, players: int, seed: int, first_player: int = 0, rive
 @kernel
 def table_advance(st, bd, agent, codes, dice):
     """The other seats play until `agent` is to move or the game is over."""
+    st, bd, codes, dice = unmanaged(st), unmanaged(bd), unmanaged(codes), unmanaged(dice)
     while st[PHASE] != OVER and st[WAIT] != agent:
         apply(st, bd, random_action(st, bd, codes), dice)
 
@@ -712,6 +724,7 @@ def table_advance(st, bd, agent, codes, dice):
 def table_reset(st, bd, players, first, removed, agent, order, codes, dice):
     """Deal the table anew (from its generator) and play the other seats up to `agent`'s
     first decision."""
+    st, bd, order, codes, dice = unmanaged(st), unmanaged(bd), unmanaged(order), unmanaged(codes), unmanaged(dice)
     x = shuffle_tiles(bd, order, st[RNG])
     start_game(st, bd, players, first, removed, order, x)
     table_advance(st, bd, agent, codes, dice)
@@ -720,6 +733,7 @@ def table_reset(st, bd, players, first, removed, agent, order, codes, dice):
 @kernel
 def tables_reset(st, bd, players, first, removed, agent, xs):
     """Every table dealt from its own generator state xs[e]."""
+    st, bd, xs = unmanaged(st), unmanaged(bd), unmanaged(xs)
     order = np.zeros(bd[B_REGULAR_N], np.int64)
     codes = np.zeros(MAX_LEGAL, np.int64)
     dice = np.zeros(0, np.int64)
@@ -735,6 +749,8 @@ def tables_step(actions, st, bd, players, first, removed, agent, needs_reset, re
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (WW-5.3: a k-way shared win is 1/k, minus the mean
     1/players); an action that is not legal ends the episode with `illegal_reward`."""
+    actions, st, bd, needs_reset = unmanaged(actions), unmanaged(st), unmanaged(bd), unmanaged(needs_reset)
+    rewards, terminated, illegal = unmanaged(rewards), unmanaged(terminated), unmanaged(illegal)
     order = np.zeros(bd[B_REGULAR_N], np.int64)
     codes = np.zeros(MAX_LEGAL, np.int64)
     dice = np.zeros(0, np.int64)
@@ -772,6 +788,7 @@ def tables_step(actions, st, bd, players, first, removed, agent, needs_reset, re
 def tables_encode(st, bd, players, removed, agent, obs, masks):
     """The agent's observation and legal-action mask per table, in the layout of
     games/wildwasser/codec.py (the view's values, docs/encodings.md)."""
+    st, bd, obs, masks = unmanaged(st), unmanaged(bd), unmanaged(obs), unmanaged(masks)
     codes = np.zeros(MAX_LEGAL, np.int64)
     pts = np.zeros(players, np.int64)
     for e in range(st.shape[0]):
@@ -900,6 +917,7 @@ LAB_STATS = W_FIRST + N_SPECIES
 @kernel
 def lab_start(seeds, st, bd, players, first, removed, stats) -> None:
     """Game g dealt from `random.Random(seeds[g])` as `Wildwasser.new_game(seed=...)` deals."""
+    seeds, st, bd, stats = unmanaged(seeds), unmanaged(st), unmanaged(bd), unmanaged(stats)
     n = bd[B_REGULAR_N]
     at = st.shape[1] - LAB_TAIL
     remaining = np.zeros(n, np.int64)
@@ -968,6 +986,8 @@ def lab_round(st, bd, players, removed, stats, picks, n_picks, max_actions, aski
     `asking` (their legal codes into legal_out, their count into n_legal, the seat to
     move's observation into obs), and their number is returned; -1 - g when game g
     reached `max_actions` without an end."""
+    st, bd, stats, picks, asking = unmanaged(st), unmanaged(bd), unmanaged(stats), unmanaged(picks), unmanaged(asking)
+    legal_out, n_legal, obs = unmanaged(legal_out), unmanaged(n_legal), unmanaged(obs)
     codes = np.zeros(MAX_LEGAL, np.int64)
     pts = np.zeros(players + N_SPECIES * players, np.int64)  # points, then scratch per animal
     dice = np.zeros(0, np.int64)
