@@ -50,8 +50,8 @@ class WasserlochData:
     loot: list[list[int]]
     # The match's latest plays, oldest first, each (play, driven-off value index or -1, cards
     # looted, round); a play's seat and number are its history entry's (the last len(recent)
-    # entries of `history`, in the same order).  At most RECENT_PER_SEAT × players: enough
-    # for every play since any seat's previous one (`recent_plays`), the deque drops the oldest.
+    # entries of `history`, in the same order).  At most RECENT_PER_SEAT × players (the
+    # deque drops the oldest): every play since any seat's previous one (view.recent_plays).
     recent: deque
     quiet: tuple            # the round's `recent` entries of plays that drive nothing off, by Play.index
 
@@ -104,26 +104,6 @@ class WasserlochData:
         c.quiet = self.quiet
         return c
 
-    def recent_plays(self) -> list[tuple[int, int, tuple[str, int, int, int]]]:
-        """The match's latest plays in the order they were made, each (its number in the
-        match, 1 for the first; seat; entry).  WL-3.3, WL-5.2, WL-5.5: a round ends with
-        any seat's emptied hand and the next one begins one seat on, so a seat may play
-        twice between two turns of another (the round's last play, then the next round's
-        first or second); no seat waits more than 2 × players − 2 plays for its turn, so
-        every play since any seat's previous one is here, and every seat's last play."""
-        history = self.history
-        first = len(history) - len(self.recent)
-        return [(first + k + 1, history[first + k][0], e) for k, e in enumerate(self.recent)]
-
-    @property
-    def last(self) -> list[tuple[str, int, int, int] | None]:
-        """Per seat, the entry of its last play, None before its first (from `recent`,
-        which holds every seat's last play: `recent_plays`)."""
-        out: list = [None] * self.players
-        for _move, seat, entry in self.recent_plays():
-            out[seat] = entry
-        return out
-
     @property
     def pile_size(self) -> int:
         return len(self.pile) - self.pile_pos
@@ -158,8 +138,9 @@ class WasserlochData:
             "gone": _counts(self.gone),
             "loot": [list(r) for r in self.loot],
             "scores": self.totals(),
-            "last": [None if e is None else list(e) for e in self.last],
-            "recent": [[seat, *e] for _move, seat, e in self.recent_plays()],
+            # each recent play with its seat (the seat of its history entry)
+            "recent": [[entry[0], *e] for entry, e in zip(self.history[len(self.history) - len(self.recent):],
+                                                          self.recent)],
             "over": self.over,
         }
 

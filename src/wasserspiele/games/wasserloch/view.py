@@ -19,10 +19,7 @@ CARDS_PER_VALUE = 8
 def view(state, seat: int | None) -> dict[str, Any]:
     """The position as `seat` sees it (None: a spectator)."""
     s = state
-    recent = recent_plays(s)
-    last: list[dict | None] = [None] * s.players
-    for e in recent:
-        last[e["seat"]] = {k: v for k, v in e.items() if k != "seat"}
+    recent, last = recent_plays(s)
     out: dict[str, Any] = {
         "game": "wasserloch",
         "seat": seat,
@@ -41,7 +38,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
         # the match's latest plays, oldest first, from the oldest of the seats' last plays
         # on: every play since any seat's previous turn (the news and the log tell them)
         "recent": recent,
-        # per seat its last play (the board shows them), as in `recent` without the seat
+        # per seat its last play (the board shows them): its entry in `recent`
         "last": last,
         # who played last (the board marks that play): the turn order does not say it once
         # a round has ended (WL-5.2: any seat's emptied hand ends it); it is the seat of the
@@ -54,21 +51,33 @@ def view(state, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def recent_plays(state) -> list[dict[str, Any]]:
+def recent_plays(state) -> tuple[list[dict[str, Any]], list[dict[str, Any] | None]]:
     """The match's plays in the order they were made, from the oldest of the seats' last
     plays on (every play so far until each seat has played): what happened since each
-    seat's previous turn.  Each play with its seat and its number in the match (`move`,
-    1: the match's first play, counted over every seat and round).  WL-3.3, WL-5.2,
-    WL-5.5: a round ends with any seat's emptied hand and the next begins one seat on, so
-    a seat can play twice between two turns of another (one play per seat told only the
-    second).  Every play is public, so every seat and a spectator get the same list."""
-    plays = state.recent_plays()
-    latest: dict[int, int] = {}  # seat -> index of its last play in `plays`
-    for i, (_move, seat, _e) in enumerate(plays):
-        latest[seat] = i
-    return [{"seat": seat, "play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
-             "loot": e[2], "round": e[3] + 1, "move": move}
-            for move, seat, e in plays[min(latest.values(), default=0):]]
+    seat's previous turn; and per seat its last play (the same entry), None before its
+    first.  Each play with its seat and its number in the match (`move`, 1: the match's
+    first play, counted over every seat and round).  WL-3.3, WL-5.2, WL-5.5: a round ends
+    with any seat's emptied hand and the next begins one seat on, so a seat can play
+    twice between two turns of another (the state's `recent` keeps enough plays for it:
+    state.py).  Every play is public, so every seat and a spectator get the same lists."""
+    history, recent, players = state.history, state.recent, state.players
+    first = len(history) - len(recent)  # the history index of recent[0]
+    last: list[dict[str, Any] | None] = [None] * players
+    missing, start = players, len(recent)
+    while missing and start:  # back to the oldest of the seats' last plays
+        start -= 1
+        seat = history[first + start][0]
+        if last[seat] is None:
+            last[seat] = True  # found; its entry is made below
+            missing -= 1
+    plays = []
+    for k in range(start, len(recent)):
+        e = recent[k]
+        seat = history[first + k][0]
+        last[seat] = play = {"seat": seat, "play": e[0], "drove_off": VALUES[e[1]] if e[1] >= 0 else None,
+                             "loot": e[2], "round": e[3] + 1, "move": first + k + 1}
+        plays.append(play)
+    return plays, last
 
 
 def unseen_values(state, seat: int) -> list[int]:
