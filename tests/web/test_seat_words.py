@@ -2,8 +2,8 @@
 line, an announcement or the turn line ("Waiting for seat 1."), "Seat 3" where the line
 begins with it or where the seat stands alone (its chip).  The log read "Seat 0 deals;
 Seat 3 names trump." — a capital in mid-sentence.  German "Platz 3" is a capital word
-anyway; a player's name is as it was typed, except that a line beginning with it begins
-with a capital (i18n.js `sentence`)."""
+anyway; a player's name is as it was typed, also where a line begins with it (only the
+seat's own word is capitalised there: i18n.js `sentence`)."""
 
 from __future__ import annotations
 
@@ -106,10 +106,10 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("en", ["Anna deals; seat 0 names trump.", "Seat 0 deals; anna names trump."]),
-    ("de", ["Anna gibt; Platz 0 sagt Trumpf an.", "Platz 0 gibt; anna sagt Trumpf an."]),
+    ("en", ["anna deals; seat 0 names trump.", "Seat 0 deals; anna names trump."]),
+    ("de", ["anna gibt; Platz 0 sagt Trumpf an.", "Platz 0 gibt; anna sagt Trumpf an."]),
 ])
-def test_a_player_s_name_is_kept_inside_a_line_and_capitalised_at_its_start_only(browser, server, lang, lines):
+def test_a_player_s_name_is_shown_as_typed_also_where_a_line_begins(browser, server, lang, lines):
     table = _new_table(server)
     ctx, page, errors = _page(browser, server, table["seats"][0]["link"], lang)
     said, label = page.evaluate("""async () => {
@@ -121,7 +121,7 @@ def test_a_player_s_name_is_kept_inside_a_line_and_capitalised_at_its_start_only
         return [game.logLines({ log }), [i18n.seatLabel(1), i18n.seatLabel(2)]];
       }""")
     assert said[:2] == lines, said
-    assert said[2].startswith("Anna "), said  # "{who} names … trump."
+    assert said[2].startswith("anna "), said  # "{who} names … trump.": a typed name as typed ("iPhone", not "IPhone")
     assert label == ["anna", {"en": "Seat 2", "de": "Platz 2"}[lang]]  # a chip shows the name as typed
     assert errors == []
     ctx.close()

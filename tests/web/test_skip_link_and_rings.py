@@ -208,10 +208,12 @@ def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(browser
     ctx, page, errors = open_page(browser, server, table["seats"][(seat + 1) % 4]["link"], "phone", "de-DE")
     page.wait_for_selector("#board svg text[data-raise]")
     lines = page.eval_on_selector_all("#board svg text[data-raise]", """els => els.map(el => {
-      const box = el.getBBox(); return { text: el.textContent, left: box.x, right: box.x + box.width }; })""")
+      const box = el.getBBox(); return { text: el.textContent, left: box.x, right: box.x + box.width, top: box.y }; })""")
     said = "".join(x["text"] for x in lines).replace(" ", "").replace("-", "")
     assert names[seat].replace(" ", "").replace("-", "") in said, lines
     assert all(x["left"] >= 0 and x["right"] <= 400 for x in lines), lines
+    # one line, clear of the trick's cards above it (the lowest spot, 178 + 62, ends at y 240)
+    assert len(lines) == 1 and lines[0]["top"] >= 240, lines
     assert errors == []
     ctx.close()
 

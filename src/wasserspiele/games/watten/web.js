@@ -138,15 +138,17 @@ export default {
         g.append(c);
       }
     }
-    // WA-6: a raise waiting for its answer is said on the table, not only in the log below;
-    // both lines name a seat, whose name (up to 40 characters) wraps within the table
+    // WA-6: a raise waiting for its answer is said on the table, not only in the log below.
+    // Both lines name a seat (a name has up to 40 characters) and stay one line, fitted to
+    // the table's width: between the trick's lowest card (to y 240) and the bottom seat's
+    // name there is room for one
     if (view.raise?.pending != null && view.phase === "answer") {
       g.append(fitText(t("watten.raised", { who: seatLabel(view.raise.pending), n: view.value + 1 }), W - 20,
-        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" }, "up"));
+        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" }));
     }
     if (done) {
       g.append(fitText(t("watten.took", { who: seatLabel(done.winner) }), W - 20,
-        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }, "up"));
+        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }));
     }
     g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white" },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));

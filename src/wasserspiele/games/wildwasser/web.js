@@ -102,9 +102,9 @@ export default {
   // can be chosen now, with the moves it leads to.
   offer(node, key, view, actions) {
     if (!key.startsWith("team:")) return;
-    const act = actions.find((a) => /^(marker|action) \d+$/.test(a.trim()));
-    if (!act) return;
-    const says = t("wildwasser.chip_choose", { what: this.label(act, view) });
+    // either move puts the marker on this seat's team card: one sentence says it for both
+    if (!actions.some((a) => /^(marker|action) \d+$/.test(a.trim()))) return;
+    const says = t("wildwasser.chip_choose");
     node.setAttribute("title", says);
     node.setAttribute("aria-label", `${node.getAttribute("aria-label")}. ${says}`);
     node.append(h("span", { class: "ww-cue", "aria-hidden": "true", title: says }, t("wildwasser.chip_cue")));

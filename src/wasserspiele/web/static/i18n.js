@@ -76,11 +76,13 @@ export function setSeatNamer(fn) { seatNamer = fn; }
 export function seatLabel(n) { return seatNamer(n) || t("seat", { n }); }
 export function seatInText(n) { return seatNamer(n) || t("seat_in_text", { n }); }
 
-// A line as it is shown (a log line, an announcement, the turn line): its first letter
-// a capital, so that a line that begins with a seat's name in its in-sentence form (or
-// with a name written in lower case) still begins as a sentence does.
+// A line as it is shown (a log line, an announcement, the turn line): one that begins
+// with an unnamed seat's in-sentence word ("seat 2 deals") begins with its capital, as a
+// sentence does.  A name a player typed is shown as typed, also at a line's start
+// ("anna deals", "iPhone-Fan gibt").  German "Platz" is a capital word already.
 export function sentence(text) {
-  return text ? text.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text;
+  const word = t("seat_in_text", { n: "\u0000" }).split("\u0000")[0];   // "seat ", "Platz "
+  return text && word && text.startsWith(word) ? word.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text;
 }
 
 // The one place where log lines, announcements and refusals become words: a sentence,

@@ -47,11 +47,12 @@ export function fitTexts(root) {
     if (el.getComputedTextLength() <= max) continue;
     const text = el.textContent;
     const budget = Math.max(1, +el.dataset.lines || 1);
-    const size0 = +(el.getAttribute("font-size") || 12);
     // a string's width at the size being tried, by a canvas in the text's font: setting a
     // text and asking the SVG its length lays the page out at every try (20 times slower);
-    // scaled by the whole text's own two lengths, and every line measured again below
+    // scaled by the whole text's own two lengths, and every line measured again below.
+    // The size is the one the text is drawn at, from its attribute or from a style
     const style = getComputedStyle(el);
+    const size0 = parseFloat(style.fontSize) || 12;
     const pen = measurer();
     const font = (px) => `${style.fontStyle} ${style.fontWeight} ${px}px ${style.fontFamily}`;
     pen.font = font(size0);
@@ -61,9 +62,9 @@ export function fitTexts(root) {
     // a one-line text (a label the board made room for) keeps its size and is squeezed, as
     // before: set smaller it would read smaller than its neighbours (the park's row labels)
     for (const k of budget > 1 ? [1, 0.9, 0.82, FIT_FLOOR] : [1]) {
-      size = size0 * k;
-      el.setAttribute("font-size", +size.toFixed(2));
-      pen.font = font(+size.toFixed(2));
+      size = +(size0 * k).toFixed(2);
+      if (k < 1) el.setAttribute("font-size", size);   // set smaller: only then is the size written
+      pen.font = font(size);
       rows = balancedLines(text, max, budget, width);
       if (rows) break;
     }
