@@ -1,5 +1,5 @@
-"""`wasserspiele serve` checks the server's operator settings (the limits' environment
-variables, web/limits.py) before it opens the database or starts uvicorn: a bad value is
+"""`wasserspiele serve` checks the server's operator settings (the environment variables
+its workers read: web/app.py env_settings, the limits' in web/limits.py) before it opens the database or starts uvicorn: a bad value is
 one `Error: …` line and exit 2, as serve's other refusals, never a traceback from inside
 uvicorn's app factory."""
 
@@ -25,9 +25,27 @@ def no_server(monkeypatch):
     ("WASSERSPIELE_TABLES_PER_CLIENT", "abc", "WASSERSPIELE_TABLES_PER_CLIENT='abc': not an int"),
     ("WASSERSPIELE_OPEN_HOURS", "soon", "WASSERSPIELE_OPEN_HOURS='soon': not a float"),
     ("WASSERSPIELE_BOT_WORKERS", "-1", "limit bot_workers: -1 must be a number ≥ 0"),
+    # where the bots think: a bad kind was a traceback from uvicorn's start-up, exit 3
+    ("WASSERSPIELE_BOT_POOL", "bogus", "WASSERSPIELE_BOT_POOL='bogus': one of process, thread, inline"),
 ])
 def test_serve_refuses_a_bad_limit_setting_with_one_error_line(run, no_server, name, value, words):
     result = run("serve", "--db", "sqlite:///never.sqlite3", env={name: value})
     assert result.exit_code == 2, result.output
     assert result.output.strip() == f"Error: {words}", result.output
     assert "Traceback" not in result.output and "wasserspiele: http" not in result.output
+
+
+def test_serve_s_own_bot_delay_is_what_the_workers_read(run, no_server):
+    """serve passes --bot-delay to its workers as WASSERSPIELE_BOT_DELAY: a value of that
+    variable in the operator's environment is replaced, so it is not refused."""
+    # it goes on to open the database (which the fixture stops): the setting is not refused
+    with pytest.raises(AssertionError, match="went on"):
+        run("serve", "--db", "sqlite:///never.sqlite3", env={"WASSERSPIELE_BOT_DELAY": "slow"})
+
+
+def test_the_workers_settings_refuse_a_bad_delay_naming_the_variable():
+    from wasserspiele.web.app import env_settings
+    with pytest.raises(ValueError, match=r"^WASSERSPIELE_BOT_DELAY='slow': not a number of seconds$"):
+        env_settings({"WASSERSPIELE_BOT_DELAY": "slow"})
+    assert env_settings({"WASSERSPIELE_DB": "sqlite:///x.sqlite3", "WASSERSPIELE_BOT_POOL": "thread"}) == {
+        "db_url": "sqlite:///x.sqlite3", "bot_delay": 0.7, "bot_pool": "thread"}

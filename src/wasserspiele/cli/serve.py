@@ -26,13 +26,14 @@ from .language import quoted
 def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, workers: int,
               forwarded_allow_ips: str | None) -> None:
     """Start the web app: play in the browser at http://HOST:PORT/."""
-    from ..web.limits import Limits
+    from ..web.app import env_settings
     from .main import UsageFailure
 
-    # the workers read the limits' variables in uvicorn's app factory, where a bad value
-    # would end in a traceback after the banner: read them here first, as a refused setting
+    # the workers read their settings from the environment in uvicorn's app factory, where
+    # a bad value would end in a traceback after the banner: read them here first, as the
+    # workers will see them (the delay is this command's), and refuse a bad one
     try:
-        Limits.from_env()
+        env_settings({**os.environ, "WASSERSPIELE_BOT_DELAY": repr(bot_delay)})
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
 

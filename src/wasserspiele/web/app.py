@@ -47,7 +47,7 @@ import logging
 from html import escape
 from pathlib import Path
 from urllib.parse import urlsplit
-from typing import Any
+from typing import Any, Mapping
 
 import sqlalchemy.exc
 from starlette.applications import Starlette
@@ -61,7 +61,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..bots.leaderboard import levels_section
 from ..bots.levels import level_names
 from ..core.errors import BadRecord, ReplayError, UnknownGame, WasserspieleError
-from ..core.messages import LANGS, Reason, catalogue, normalise_lang, supported_lang
+from ..core.messages import LANGS, Reason, catalogue, normalise_lang, shown, supported_lang
 from ..core.records import replay
 from ..core.rules_text import LANGUAGES, player_rules
 from ..core.manifest import GameManifest, PluginMissing
@@ -550,14 +550,30 @@ def freeze_startup_heap() -> None:
     gc.freeze()
 
 
-def app_from_env() -> Starlette:
-    """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`):
-    configured by WASSERSPIELE_DB, WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process;
-    thread to compare) and the limits' variables."""
+def env_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """`create_app`'s settings as the worker processes read them: WASSERSPIELE_DB,
+    WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process; thread to compare), each
+    checked, and the limits' variables checked (`Limits.from_env` reads them again in
+    the app).  A bad value is a ValueError naming the variable, so that `serve` can refuse
+    it before uvicorn starts, where it would be a traceback after the banner."""
     import os
-    return create_app(os.environ.get("WASSERSPIELE_DB"),
-                      bot_delay=float(os.environ.get("WASSERSPIELE_BOT_DELAY", "0.7")),
-                      bot_pool=os.environ.get("WASSERSPIELE_BOT_POOL", "process"), freeze_heap=True)
+    env = os.environ if environ is None else environ
+    delay = env.get("WASSERSPIELE_BOT_DELAY", "0.7")
+    try:
+        bot_delay = float(delay)
+    except ValueError:
+        raise ValueError(f"WASSERSPIELE_BOT_DELAY={shown(delay)}: not a number of seconds") from None
+    pool = env.get("WASSERSPIELE_BOT_POOL", "process")
+    if pool not in BotPool.KINDS:
+        raise ValueError(f"WASSERSPIELE_BOT_POOL={shown(pool)}: one of {', '.join(BotPool.KINDS)}")
+    Limits.from_env(env)
+    return {"db_url": env.get("WASSERSPIELE_DB"), "bot_delay": bot_delay, "bot_pool": pool}
+
+
+def app_from_env() -> Starlette:
+    """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`),
+    configured by the environment (`env_settings`)."""
+    return create_app(**env_settings(), freeze_heap=True)
 
 
 def client_of(conn: Request | WebSocket) -> str:

@@ -66,9 +66,11 @@ class BotPool:
     """`workers` processes (kind "process"), threads ("thread", for tests) or the event loop
     itself ("inline", deterministic single-threaded tests)."""
 
+    KINDS = ("process", "thread", "inline")
+
     def __init__(self, workers: int, kind: str = "process"):
-        if kind not in ("process", "thread", "inline"):
-            raise ValueError(f"bot pool kind {shown(kind)}: one of process, thread, inline")
+        if kind not in self.KINDS:
+            raise ValueError(f"bot pool kind {shown(kind)}: one of {', '.join(self.KINDS)}")
         self.workers = max(1, workers)
         self.kind = kind
         self._executor: cf.Executor | None = None
