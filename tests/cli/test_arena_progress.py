@@ -1,4 +1,4 @@
-"""`wasserspiele arena` says how far it is on stderr, as `lab` does (cli/lab.py's Reporter):
+"""`wasserspiele arena` says how far it is on stderr, as `lab` does (cli/console.py's Reporter):
 a live bar on a terminal, plain lines when stderr is a file or a pipe, nothing with
 --quiet.  A long arena (the README's expert against heuristic) used to print nothing for
 many minutes when its output was not a terminal."""

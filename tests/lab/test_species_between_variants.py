@@ -79,6 +79,11 @@ def test_ww_5_3_a_species_share_that_differs_between_variants_is_flagged():
     # the largest change first, each with both shares, the difference and its interval
     assert re.search(r"Species: the meerkat's share of the points 24\.2 % \[[\d.]+, [\d.]+\] → 64\.3 % \[[\d.]+, "
                      r"[\d.]+\] \(\+40\.0 pp \[\+[\d.]+, \+[\d.]+\]\), \*\*flagged\*\*; the turtle's", text), text
+    # the five species' flags are said in their own sentence, not counted again among the
+    # "other flagged differences": that is the one game measure flagged besides them
+    assert sum(x.flagged for x in lines.values()) == 5
+    assert [x.what for x in c.lines if x.flagged and x.section == "measures"] == ["meerkats finished per round"]
+    assert "1 other flagged difference " in text, text
 
 
 def test_ww_5_3_the_species_difference_is_the_seats_difference_of_shares_with_points_as_denominators():

@@ -12,8 +12,7 @@ from rich.table import Table
 from ..bots.arena import arena_games, parse_bots, run_arena
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
-from .console import make_console
-from .lab import Reporter
+from .console import Reporter, make_console
 
 
 @click.command("arena")
@@ -49,7 +48,7 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
         # so a long arena is seen working and stdout holds the table alone
         with Reporter(Console(stderr=True), quiet) as report:
             # the games really played (whole duplicate groups), so the count ends at its total
-            report.set_total(arena_games(loaded, games))
+            report.set_total(arena_games(loaded, games), f"{name} arena")
             result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None

@@ -14,6 +14,7 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import BadOption, WasserspieleError
+from .console import Reporter
 from .paths import writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
@@ -57,50 +58,6 @@ def lab_cmd() -> None:
     """Balance studies: `lab GAME [options]` plays many seeded bot games of GAME and writes a
     report; `lab tune GAME --vary OPTION=RANGE --goal …` searches option values for a goal.
     `lab GAME --help` and `lab tune --help` list the options."""
-
-
-class Reporter:
-    """Progress on stderr: a live bar on a terminal, plain lines (first games, then every
-    tenth) when stderr is a file or a pipe, nothing with --quiet."""
-
-    def __init__(self, console, quiet: bool):
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
-        from rich.text import Text
-
-        class RateColumn(ProgressColumn):
-            def render(self, task):
-                speed = task.finished_speed or task.speed
-                return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
-
-        self.console, self.quiet = console, quiet
-        self.live = console.is_terminal and not quiet
-        self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
-                            console=console, disable=not self.live, transient=False)
-        self.task = self.bar.add_task("games", total=None)
-        self.done, self.total, self.next_line = 0, 0, 1
-
-    def __enter__(self):
-        self.bar.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        self.bar.__exit__(*exc)
-
-    def set_total(self, total: int, description: str = "games") -> None:
-        self.total = total
-        self.bar.update(self.task, total=total, description=description)
-        if not self.live and not self.quiet and description != "games":
-            click.echo(description, err=True)
-
-    def advance(self, n: int) -> None:
-        self.done += n
-        self.bar.advance(self.task, n)
-        if not self.live and not self.quiet and self.done >= self.next_line:
-            click.echo(f"{self.done}/{self.total} games finished", err=True)
-            step = max(1, self.total // 10)
-            self.next_line = (self.done // step + 1) * step
 
 
 PLAYERS_HELP = "player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"
