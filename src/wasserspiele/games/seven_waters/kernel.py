@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import below, kernel, seed_state, shuffle_xorshift, xorshift32
+from ...fast import below, kernel, seed_state, shuffle_xorshift, unmanaged, xorshift32
 
 # -- the codec's action space (codec.py) ---------------------------------------------
 SLOTS = 7                      # SW-4.1: at most 7 cards in hand
@@ -207,6 +207,9 @@ def joker_set(js: int, j1: int, j2: int) -> tuple:
 def legal(g, out, cards, tab) -> int:
     """SW-4: the codec indices of the legal actions of the seat to move into `out`, in the
     engine's order; their count.  Pass only when nothing else is legal (SW-4.5)."""
+    # unmanaged (fast.unmanaged): no reference counting in the helpers when the codec
+    # calls this from Python; a no-op on the compiled callers' views
+    g, out, cards, tab = unmanaged(g), unmanaged(out), unmanaged(cards), unmanaged(tab)
     s = g[TURN]
     b = SEAT0 + s * SEAT_FIELDS
     nh = g[b + NHAND]
@@ -332,6 +335,7 @@ def end_turn(g):
 def apply(g, code: int, cards):
     """SW-4.1-4.3: carry out legal action `code` for the seat to move; a completed slide
     keeps the turn for its extra action (SW-4.3a)."""
+    g, cards = unmanaged(g), unmanaged(cards)  # as in `legal`
     b = SEAT0 + g[TURN] * SEAT_FIELDS
     if code < THEME:  # SW-4.1, SW-3.2
         c = g[PYR + code]
@@ -681,17 +685,25 @@ def choose(policy, g, x, out, cards, tab, ctx, best) -> tuple:
     return out[below(x, k)], x
 
 
+def scratch() -> tuple:
+    """The scratch arrays of `choose` (out, best, cards, tab, ctx), allocated by the
+    Python callers: the compiled code passes them on unmanaged (fast.unmanaged), which
+    is safe only for arrays that outlive the compiled call."""
+    return (np.zeros(ACTIONS, np.int64), np.zeros(ACTIONS, np.int64), np.zeros(SLOTS, np.int64),
+            np.zeros((8, 1 << SLOTS), np.int64), np.zeros(CONTEXT, np.int64))
+
+
 @kernel
-def _play_games(games, first, limit, final_turns, policies, x, scores, won, decks, plays):
+def _play_games(games, first, limit, final_turns, policies, x, scores, won, decks, plays, deck, g, out, best, cards,
+                tab, ctx):
     """`games` games with the seats' policies; decks and plays are recorded when those
-    arrays have rows."""
-    deck = np.zeros(DECK, np.int64)
-    g = np.zeros(FIELDS, np.int64)
-    out = np.zeros(ACTIONS, np.int64)
-    best = np.zeros(ACTIONS, np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
-    ctx = np.zeros(CONTEXT, np.int64)
+    arrays have rows.  deck, g and the rest are scratch (`scratch`)."""
+    # every array from Python, unmanaged: numba's reference counting of them in each
+    # helper cost more than the rules (fast.unmanaged)
+    policies, scores, won, decks = unmanaged(policies), unmanaged(scores), unmanaged(won), unmanaged(decks)
+    plays = unmanaged(plays)
+    deck, g, out, best = unmanaged(deck), unmanaged(g), unmanaged(out), unmanaged(best)
+    cards, tab, ctx = unmanaged(cards), unmanaged(tab), unmanaged(ctx)
     record = decks.shape[0] > 0
     for e in range(games):
         x = deal(deck, x)
@@ -743,7 +755,8 @@ def play_games(games: int, seed: int = 0, policies=RANDOM, first_player: int = 0
     rows = games if record else 0
     decks = np.zeros((rows, DECK), np.int64)
     plays = np.full((rows, MAX_STEPS), -1, np.int64)
-    _play_games(games, first, limit, final, seats, seed_state(seed), scores, won, decks, plays)
+    _play_games(games, first, limit, final, seats, seed_state(seed), scores, won, decks, plays,
+                np.zeros(DECK, np.int64), np.zeros(FIELDS, np.int64), *scratch())
     if record:
         return scores, won, decks, plays
     return scores, won
@@ -787,27 +800,29 @@ def table_reset(e, agent, policy, options, tables, decks, xs, plays, steps, buff
     table_advance(e, agent, policy, tables, xs, plays, steps, buffers, cards, tab, ctx)
 
 
+# The tables' functions called from Python take their arrays unmanaged (fast.unmanaged);
+# their scratch (buffers (2, ACTIONS), cards, tab, ctx as in `scratch`) comes from vector.py.
 @kernel
-def tables_reset(agent, policy, options, tables, decks, xs, plays, steps):
-    buffers = np.zeros((2, ACTIONS), np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
-    ctx = np.zeros(CONTEXT, np.int64)
+def tables_reset(agent, policy, options, tables, decks, xs, plays, steps, buffers, cards, tab, ctx):
+    options, tables, decks, xs = unmanaged(options), unmanaged(tables), unmanaged(decks), unmanaged(xs)
+    plays, steps, buffers = unmanaged(plays), unmanaged(steps), unmanaged(buffers)
+    cards, tab, ctx = unmanaged(cards), unmanaged(tab), unmanaged(ctx)
     for e in range(tables.shape[0]):
         table_reset(e, agent, policy, options, tables, decks, xs, plays, steps, buffers, cards, tab, ctx)
 
 
 @kernel
 def tables_step(actions, agent, policy, options, tables, decks, xs, plays, steps, needs_reset, rewards, terminated,
-                illegal, illegal_reward):
+                illegal, illegal_reward, buffers, cards, tab, ctx):
     """One agent action per table (next-step autoreset: a table whose game ended on the
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (SW-5.3: +1/2 for a win, -1/2 for a loss, 0 for a draw); an
     action that is not legal ends the episode with `illegal_reward`."""
-    buffers = np.zeros((2, ACTIONS), np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
-    ctx = np.zeros(CONTEXT, np.int64)
+    actions, options, tables, decks = unmanaged(actions), unmanaged(options), unmanaged(tables), unmanaged(decks)
+    xs = unmanaged(xs)
+    plays, steps, needs_reset, rewards = unmanaged(plays), unmanaged(steps), unmanaged(needs_reset), unmanaged(rewards)
+    terminated, illegal, buffers = unmanaged(terminated), unmanaged(illegal), unmanaged(buffers)
+    cards, tab, ctx = unmanaged(cards), unmanaged(tab), unmanaged(ctx)
     out = buffers[0]
     for e in range(len(actions)):
         rewards[e] = 0.0
@@ -859,6 +874,7 @@ def mark(row, at: int, mask: int):
 def encode(agent, g, at, row, cards):
     """`agent`'s observation of the game in `g` into `row`, in the layout of
     games/seven_waters/codec.py (`at`: the starts of OBS, then WHO for me and opponent)."""
+    g, at, row, cards = unmanaged(g), unmanaged(at), unmanaged(row), unmanaged(cards)  # as in `legal`
     row[:] = 0.0
     over = g[OVER] != 0
     row[at[0] + agent] = 1.0
@@ -908,11 +924,11 @@ def encode(agent, g, at, row, cards):
 
 
 @kernel
-def tables_encode(agent, tables, at, obs, masks):
-    """The agent's observation (`encode`) and legal-action mask per table."""
-    out = np.zeros(ACTIONS, np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
+def tables_encode(agent, tables, at, obs, masks, out, cards, tab):
+    """The agent's observation (`encode`) and legal-action mask per table (out, cards,
+    tab: scratch)."""
+    tables, at, obs, masks = unmanaged(tables), unmanaged(at), unmanaged(obs), unmanaged(masks)
+    out, cards, tab = unmanaged(out), unmanaged(cards), unmanaged(tab)
     for e in range(obs.shape[0]):
         g = tables[e]
         encode(agent, g, at, obs[e], cards)
@@ -992,15 +1008,9 @@ def from_state(state) -> np.ndarray:
 
 
 @kernel
-def rollout(g, policies, x, depth) -> tuple:
-    """Play at most `depth` actions of the game in `g` by the seats' policies (RANDOM or
-    HEURISTIC), the search's rollout: (generator state, score of seat 0, of seat 1,
-    winner code or -1 while the game goes on)."""
-    out = np.zeros(ACTIONS, np.int64)
-    best = np.zeros(ACTIONS, np.int64)
-    cards = np.zeros(SLOTS, np.int64)
-    tab = np.zeros((8, 1 << SLOTS), np.int64)
-    ctx = np.zeros(CONTEXT, np.int64)
+def _rollout(g, policies, x, depth, out, best, cards, tab, ctx) -> tuple:
+    g, policies = unmanaged(g), unmanaged(policies)
+    out, best, cards, tab, ctx = unmanaged(out), unmanaged(best), unmanaged(cards), unmanaged(tab), unmanaged(ctx)
     for _ in range(depth):
         if g[OVER]:
             break
@@ -1009,7 +1019,15 @@ def rollout(g, policies, x, depth) -> tuple:
     return x, score(g, 0), score(g, 1), winner(g) if g[OVER] else -1
 
 
-@kernel
+def rollout(g, policies, x, depth) -> tuple:
+    """Play at most `depth` actions of the game in `g` by the seats' policies (RANDOM or
+    HEURISTIC), the search's rollout: (generator state, score of seat 0, of seat 1,
+    winner code or -1 while the game goes on).  Its scratch is allocated here, in
+    Python, so the compiled code may pass it on unmanaged (`scratch`); per call, since
+    searches may run in threads."""
+    return _rollout(g, policies, x, depth, *scratch())
+
+
 def play_out(g, policies, x) -> int:
     """Play the game in `g` to its end by the seats' policies (RANDOM or HEURISTIC); the
     new generator state.  `score` and `winner` read the result."""

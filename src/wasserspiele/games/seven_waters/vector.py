@@ -63,15 +63,20 @@ class SevenWatersVectorEnv(KernelVectorEnv):
         self.xs = np.zeros(E, np.int64)
         self.plays = np.full((E, K.MAX_STEPS), -1, np.int64)  # each table's actions so far (both seats)
         self.steps = np.zeros(E, np.int64)
+        # the kernel's scratch (kernel.scratch): from here, since the kernel passes it on unmanaged
+        out, best, self.cards, self.tab, self.ctx = K.scratch()
+        self.buffers = np.stack([out, best])
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
-        K.tables_encode(self.seat, self.tables, self.at, self._obs, self._masks)
+        K.tables_encode(self.seat, self.tables, self.at, self._obs, self._masks, self.buffers[0], self.cards, self.tab)
         return self._obs.copy(), self._masks.copy()
 
     def _reset_tables(self, xs: np.ndarray) -> None:
         self.xs[:] = xs
-        K.tables_reset(self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps)
+        K.tables_reset(self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays, self.steps,
+                       self.buffers, self.cards, self.tab, self.ctx)
 
     def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.seat, self.policy, self.options, self.tables, self.decks, self.xs, self.plays,
-                      self.steps, self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
+                      self.steps, self.needs_reset, rewards, terminated, illegal, self.illegal_reward, self.buffers,
+                      self.cards, self.tab, self.ctx)

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...fast import MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, xorshift32
+from ...fast import (MT_SIZE, below, inline_kernel, kernel, mt_below, mt_seed, seed_state, shuffle_xorshift, unmanaged,
+                     xorshift32)
 
 RANDOM, GREEDY = 0, 1          # seat policies: uniformly random legal play; rollout_policy's greedy play
 PY_RANDOM = 2                  # the random bot: `rng.choice(legal)` from the seat's random.Random (lab_games)
@@ -230,20 +231,30 @@ def unused() -> tuple:
             np.zeros(0, np.int64))
 
 
+def _scratch(players: int) -> tuple:
+    """One round's arrays (deck, hands, sizes, hole, gone, loot, quiet, trial), allocated
+    in Python: the compiled code passes them on unmanaged (fast.unmanaged), which is safe
+    only for arrays that outlive the compiled call."""
+    return (np.zeros(64, np.int64), np.zeros(8 * players, np.int64), np.zeros(players, np.int64),
+            np.zeros(8, np.int64), np.zeros(8, np.int64), np.zeros(players, np.int64), np.zeros(8, np.int64),
+            np.zeros(8, np.int64))
+
+
 @kernel
-def _play_rounds(games, players, first, adjacent, policies, x, out, decks, legal_log, played_log, steps):
+def _play_rounds(games, players, first, adjacent, policies, x, out, decks, legal_log, played_log, steps, deck, hands,
+                 sizes, hole, gone, loot, quiet, trial, none):
     """`games` rounds into out (loot); with non-empty logs (one row per game) also the
-    decks, every step's legal codes and plays, and the steps per game."""
+    decks, every step's legal codes and plays, and the steps per game.  deck .. trial
+    are scratch (`_scratch`), none is `unused()`."""
+    # every array from Python, unmanaged: numba counts the references to an array in
+    # each helper it reaches (fast.unmanaged)
+    policies, out, decks, legal_log = unmanaged(policies), unmanaged(out), unmanaged(decks), unmanaged(legal_log)
+    played_log, steps, deck, hands = unmanaged(played_log), unmanaged(steps), unmanaged(deck), unmanaged(hands)
+    sizes, hole, gone, loot = unmanaged(sizes), unmanaged(hole), unmanaged(gone), unmanaged(loot)
+    quiet, trial = unmanaged(quiet), unmanaged(trial)
+    no_legal, no_plays = unmanaged(none[0]), unmanaged(none[1])
+    no_mts, no_stats = unmanaged(none[2]), unmanaged(none[3])
     record = steps.shape[0] > 0
-    deck = np.zeros(64, np.int64)
-    hands = np.zeros(8 * players, np.int64)
-    sizes = np.zeros(players, np.int64)
-    hole = np.zeros(8, np.int64)
-    gone = np.zeros(8, np.int64)
-    loot = np.zeros(players, np.int64)
-    quiet = np.zeros(8, np.int64)
-    trial = np.zeros(8, np.int64)
-    no_legal, no_plays, no_mts, no_stats = unused()
     for g in range(games):
         if record:
             deck = decks[g]
@@ -282,7 +293,7 @@ def play_rounds(games: int, players: int = 3, seed: int = 0, policies=RANDOM, fi
     out = np.zeros((games, players), np.int64)
     _play_rounds(games, players, first_player, chase == "adjacent", seats, seed_state(seed), out,
                  np.zeros((0, 64), np.int64), np.zeros((0, 64, 40), np.int64), np.zeros((0, 64), np.int64),
-                 np.zeros(0, np.int64))
+                 np.zeros(0, np.int64), *_scratch(players), unused())
     return out
 
 
@@ -296,7 +307,7 @@ def trace_rounds(games: int, players: int, seed: int, policies=RANDOM, chase: st
     steps = np.zeros(games, np.int64)
     loot = np.zeros((games, players), np.int64)
     _play_rounds(games, players, 0, chase == "adjacent", seats, seed_state(seed), loot, decks, legal_out, played,
-                 steps)
+                 steps, *_scratch(players), unused())
     return {"decks": decks, "legal": legal_out, "played": played, "steps": steps, "loot": loot}
 
 
@@ -415,12 +426,20 @@ def table_rounds(e, agent, players, rounds, first, adjacent, policies, decks, po
 
 @kernel
 def table_reset(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot,
-                banked, rnd, start, current, over, xs, quiet, trial):
-    """Deal table e a new match and play the other seats up to `agent`'s first turn."""
+                banked, rnd, start, current, over, xs, quiet, trial, none):
+    """Deal table e a new match and play the other seats up to `agent`'s first turn.
+    Its arrays are unmanaged when it is called from Python (vector.py; quiet, trial and
+    none = `unused()` are scratch from there) and then when it calls on."""
+    policies, decks, pos, hands = unmanaged(policies), unmanaged(decks), unmanaged(pos), unmanaged(hands)
+    sizes = unmanaged(sizes)
+    hole, gone, loot, banked = unmanaged(hole), unmanaged(gone), unmanaged(loot), unmanaged(banked)
+    rnd = unmanaged(rnd)
+    start, current, over, xs = unmanaged(start), unmanaged(current), unmanaged(over), unmanaged(xs)
+    quiet, trial = unmanaged(quiet), unmanaged(trial)
+    none = (unmanaged(none[0]), unmanaged(none[1]), unmanaged(none[2]), unmanaged(none[3]))
     banked[e, :] = 0
     over[e] = False
     table_deal(e, 0, players, first, decks, pos, hands, sizes, hole, gone, loot, rnd, start, current, xs)
-    none = unused()
     table_advance(e, agent, -1, players, adjacent, policies, decks, pos, hands, sizes, hole, gone, loot, current,
                   over, xs, quiet, trial, none)
     if over[e] and rnd[e] + 1 < rounds:  # a round ended before the agent's first turn
@@ -431,15 +450,23 @@ def table_reset(e, agent, players, rounds, first, adjacent, policies, decks, pos
 @kernel
 def tables_step(actions, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
                 loot, banked, rnd, start, current, over, xs, needs_reset, rewards, terminated, illegal,
-                illegal_reward):
+                illegal_reward, quiet, trial, none):
     """One agent action per table (next-step autoreset: a table whose match ended on the
     previous step is dealt anew and its action ignored).  The reward at the match's end is
     the agent's zero-sum return (WL-5.3, WL-5.5: the points of all rounds; WL-5.4: a k-way
     shared win is 1/k, minus the mean 1/players); an action that is not a legal play ends
-    the episode with `illegal_reward`."""
-    quiet = np.zeros(8, np.int64)
-    trial = np.zeros(8, np.int64)
-    none = unused()
+    the episode with `illegal_reward`.  quiet, trial and none (`unused()`): scratch from
+    vector.py, since the arrays go on unmanaged (fast.unmanaged)."""
+    actions, policies, decks, pos = unmanaged(actions), unmanaged(policies), unmanaged(decks), unmanaged(pos)
+    hands = unmanaged(hands)
+    sizes, hole, gone, loot = unmanaged(sizes), unmanaged(hole), unmanaged(gone), unmanaged(loot)
+    banked = unmanaged(banked)
+    rnd, start, current, over = unmanaged(rnd), unmanaged(start), unmanaged(current), unmanaged(over)
+    xs = unmanaged(xs)
+    needs_reset, rewards = unmanaged(needs_reset), unmanaged(rewards)
+    terminated, illegal = unmanaged(terminated), unmanaged(illegal)
+    quiet, trial = unmanaged(quiet), unmanaged(trial)
+    none = (unmanaged(none[0]), unmanaged(none[1]), unmanaged(none[2]), unmanaged(none[3]))
     for e in range(len(actions)):
         rewards[e] = 0.0
         terminated[e] = False
@@ -447,7 +474,7 @@ def tables_step(actions, agent, players, rounds, first, adjacent, policies, deck
         if needs_reset[e]:
             needs_reset[e] = False
             table_reset(e, agent, players, rounds, first, adjacent, policies, decks, pos, hands, sizes, hole, gone,
-                        loot, banked, rnd, start, current, over, xs, quiet, trial)
+                        loot, banked, rnd, start, current, over, xs, quiet, trial, none)
             continue
         a = actions[e]
         if a < 0 or a >= 64 or hands[e, 8 * agent + a // 8] < a % 8 + 1:
@@ -474,9 +501,15 @@ def tables_step(actions, agent, players, rounds, first, adjacent, policies, deck
 
 @kernel
 def tables_encode(agent, players, rounds, adjacent, pos, hands, sizes, hole, gone, loot, banked, rnd, start, current,
-                  over, obs, masks):
+                  over, obs, masks, after, unseen):
     """The agent's observation and legal-action mask per table, in the layout of
-    games/wasserloch/codec.py (docs/encodings.md)."""
+    games/wasserloch/codec.py (docs/encodings.md); after and unseen: scratch of 8."""
+    pos, hands, sizes, hole = unmanaged(pos), unmanaged(hands), unmanaged(sizes), unmanaged(hole)
+    gone = unmanaged(gone)
+    loot, banked, rnd, start = unmanaged(loot), unmanaged(banked), unmanaged(rnd), unmanaged(start)
+    current = unmanaged(current)
+    over, obs, masks = unmanaged(over), unmanaged(obs), unmanaged(masks)
+    after, unseen = unmanaged(after), unmanaged(unseen)
     for e in range(obs.shape[0]):
         row = obs[e]
         row[:] = 0.0
@@ -496,7 +529,7 @@ def tables_encode(agent, players, rounds, adjacent, pos, hands, sizes, hole, gon
         row[37] = (64 - pos[e]) / 64
         row[54] = 1.0 if adjacent else 0.0
         row[55] = 1.0 if over[e] else 0.0
-        encode_tactics(row, TACTICS_AT, hole[e], hands[e, 8 * agent:8 * agent + 8], gone[e], adjacent)
+        _encode_tactics(row, TACTICS_AT, hole[e], hands[e, 8 * agent:8 * agent + 8], gone[e], adjacent, after, unseen)
         m = masks[e]
         m[:] = 0
         if not over[e]:
@@ -505,12 +538,18 @@ def tables_encode(agent, players, rounds, adjacent, pos, hands, sizes, hole, gon
                     m[8 * v + n - 1] = 1
 
 
-@kernel
 def encode_tactics(row, at, hole, hand, gone, adjacent) -> None:
     """codec.tactics into row[at:at + 152], scaled as the codec scales them (prize,
     need, unseen per value; gain and exposure per action index)."""
-    after = np.empty(8, np.int64)
-    unseen = np.empty(8, np.int64)
+    _encode_tactics(row, at, hole, hand, gone, adjacent, np.empty(8, np.int64), np.empty(8, np.int64))
+
+
+@kernel
+def _encode_tactics(row, at, hole, hand, gone, adjacent, after, unseen) -> None:
+    """`encode_tactics` with its scratch (after, unseen) passed in: every array is the
+    caller's, so it goes unmanaged (fast.unmanaged)."""
+    row, hole, hand, gone = unmanaged(row), unmanaged(hole), unmanaged(hand), unmanaged(gone)
+    after, unseen = unmanaged(after), unmanaged(unseen)
     for v in range(8):
         target = chase_target(hole, v, adjacent)
         unseen[v] = 8 - hole[v] - gone[v] - hand[v]

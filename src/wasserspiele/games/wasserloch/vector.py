@@ -64,6 +64,11 @@ class WasserlochVectorEnv(KernelVectorEnv):
         self.current = np.zeros(E, np.int64)
         self.over = np.zeros(E, np.bool_)
         self.xs = np.zeros(E, np.int64)
+        # the kernel's scratch: from here, since the kernel passes its arrays on unmanaged
+        # (fast.unmanaged: only for arrays that outlive the compiled call)
+        self.quiet, self.trial = np.zeros(8, np.int64), np.zeros(8, np.int64)
+        self.after, self.unseen = np.zeros(8, np.int64), np.zeros(8, np.int64)
+        self.none = K.unused()
 
     def _arrays(self) -> tuple:
         return (self.decks, self.pos, self.hands, self.sizes, self.hole, self.gone, self.loot, self.banked, self.rnd,
@@ -72,16 +77,16 @@ class WasserlochVectorEnv(KernelVectorEnv):
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         K.tables_encode(self.seat, self.players, self.rounds, self.adjacent, self.pos, self.hands, self.sizes,
                         self.hole, self.gone, self.loot, self.banked, self.rnd, self.start, self.current, self.over,
-                        self._obs, self._masks)
+                        self._obs, self._masks, self.after, self.unseen)
         return self._obs.copy(), self._masks.copy()
 
     def _reset_tables(self, xs: np.ndarray) -> None:
         self.xs[:] = xs
-        quiet, trial = np.zeros(8, np.int64), np.zeros(8, np.int64)
         for e in range(self.num_envs):
             K.table_reset(e, self.seat, self.players, self.rounds, self.first_player, self.adjacent, self.policies,
-                          *self._arrays(), quiet, trial)
+                          *self._arrays(), self.quiet, self.trial, self.none)
 
     def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.seat, self.players, self.rounds, self.first_player, self.adjacent, self.policies,
-                      *self._arrays(), self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
+                      *self._arrays(), self.needs_reset, rewards, terminated, illegal, self.illegal_reward, self.quiet,
+                      self.trial, self.none)
