@@ -173,15 +173,19 @@ def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, serv
         page.keyboard.press("ArrowRight")
     page.keyboard.press("Enter")
     page.wait_for_selector("#turn[data-mine='0']")
+    # WL-4.4: the hand draws what it played, and a card of the same value may come back:
+    # then the focus rightly stays on it (the check failed so in about one game in eight)
+    hand = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"]
+    again = "true" if hand[VALUES.index(singles[0])] else "false"
     # the table is drawn anew after the move, then the focus put back: give that its time
     # (what the focus is on in between is no answer), then read where it went
     try:
-        page.wait_for_function(f"() => {{ const f = ({FOCUS})(); return f?.group === 'hand' && f.key !== 'v:{singles[0]}'; }}",
-                               timeout=5000)
+        page.wait_for_function(f"() => {{ const f = ({FOCUS})(); return f?.group === 'hand' && "
+                               f"({again} || f.key !== 'v:{singles[0]}'); }}", timeout=5000)
     except sync_api.TimeoutError:
         pass  # the assertion below says where the focus is
     focus = page.evaluate(FOCUS)
-    assert focus and focus["group"] == "hand" and focus["key"] != f"v:{singles[0]}", focus
+    assert focus and focus["group"] == "hand" and (again == "true" or focus["key"] != f"v:{singles[0]}"), (focus, hand)
     assert errors == []
     ctx.close()
 
