@@ -14,8 +14,8 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, new_context, open_page, serving, store_finished)
+from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
+                              finished_table, mid_game_table, open_page, serving, store_finished)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -211,14 +211,9 @@ def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(browser, tied,
     for name, words in (("pool", pool_words), ("draw", draw_words)):
         view = tied.get(f"/api/tables/sw{name}")["view"]
         assert view["decided_by"] == name and view["totals"][0] == view["totals"][1], view["totals"]
-        ctx = new_context(browser, "desktop", locale=locale)
-        page = ctx.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
+        ctx, page, errors = open_page(browser, tied, f"/table/sw{name}", "desktop", locale,
+                                      wait_for="#result table.score")
         try:
-            page.goto(f"{tied.base}/table/sw{name}")
-            page.wait_for_selector("#result table.score")
             # the winner as a sentence names a seat ("seat 0" in English, "Platz 0")
             who = page.evaluate("async (n) => (await import('/static/i18n.js')).seatInText(n)", view["winners"][0])
             assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)

@@ -64,7 +64,9 @@ def seat_label(game: str, seat: int, lang: str) -> str:
 def sentence(text: str) -> str:
     """A line that begins with a seat's name, as the terminal shows it: its first letter a
     capital ("seat 0 – your move" → "Seat 0 – your move", "player A (heuristic): …" →
-    "Player A (heuristic): …"); German "Platz 0" is one already (i18n.js `sentence`)."""
+    "Player A (heuristic): …"); German "Platz 0" is one already.  The terminal names seats
+    only by their own words (no player typed a name), so the first letter is always the
+    seat word's; the web's `sentence` (i18n.js) must leave a typed name alone."""
     return text[:1].upper() + text[1:]
 
 

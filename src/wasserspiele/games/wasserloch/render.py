@@ -46,11 +46,6 @@ def describe_play(view: dict, seat: int, e: dict | None, lang: str = "en") -> st
     return render(code, {"seat": seat, "play": e["play"], "value": e["drove_off"], "n": e["loot"]}, lang)
 
 
-def describe_one(view: dict, seat: int, lang: str = "en") -> str:
-    """`seat`'s last play and what it drove off; in the second person for the view's own seat."""
-    return describe_play(view, seat, view["last"][seat], lang)
-
-
 def describe_last(view: dict, lang: str = "en") -> str:
     """What the other seats did since `view`'s seat last played: every play made after its
     own, in play order (a spectator: the plays of the latest round among the last
@@ -78,7 +73,8 @@ def describe_last(view: dict, lang: str = "en") -> str:
 
 def describe_own(view: dict, lang: str = "en") -> str:
     """The result of the view's own seat's last play ("You played 5x3 and drove off the 4s …")."""
-    return describe_one(view, view["seat"], lang) if view["seat"] is not None else ""
+    seat = view["seat"]
+    return describe_play(view, seat, view["last"][seat], lang) if seat is not None else ""
 
 
 def legend(view: dict, lang: str = "en") -> str:
