@@ -124,7 +124,11 @@ def test_ww_1_ww_5_3_each_species_share_of_the_points_is_tested_against_a_fair_f
             assert x.p_adjusted >= x.test.p  # adjusted in the report's family
         # the same family as the seats: Holm over every test of the report
         assert sum(x.section == "seats" for x in s.lines) == s.players - (s.players == 2)
-    tests = sum(1 for s in info["summaries"] for x in s.lines if not x.hidden)
+    # and the species' shares between the two player counts (test_species_between_counts.py), in one family
+    (counts,) = info["comparisons"]
+    assert len(counts.lines) == len(SPECIES)
+    tests = sum(1 for s in info["summaries"] for x in s.lines if not x.hidden) + sum(
+        1 for x in counts.lines if not x.hidden)
     md = (out / "report.md").read_text()
     assert f"Holm's correction over all {tests} tests of this report" in md
     table = _section(md, "### Species: share of the points")

@@ -141,8 +141,10 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
 
     The report (report.html, report.md, results.csv, plots/, records/) answers: win rate
     by seat, score distributions, game length, ties, the game's own measures, bots and
-    strategy traits against each other, and variants against each other, each with 95 %
-    confidence intervals and tested flags.  Ctrl-C stops early and reports the games that finished."""
+    strategy traits against each other, and variants against each other (with several
+    --players also each Wildwasser species' share of the points against the smallest
+    count), each with 95 % confidence intervals and tested flags.  Ctrl-C stops early and
+    reports the games that finished."""
     from rich.console import Console
 
     from ..bots.runner import default_jobs, open_backend

@@ -13,7 +13,9 @@ share of the winning score among them; that fraction of the baseline for counts 
 A game that divides a quantity among named parts of itself (`Measures.splits`: Wildwasser's
 points among its species) has each part's share tested against a fair 1/k exactly as a
 seat's win rate is, in the same family; between variants each part's share is compared as a
-seat's win rate is (Newcombe's interval, the two-proportion z test at the effective sizes).
+seat's win rate is (Newcombe's interval, the two-proportion z test at the effective sizes),
+and so it is between player counts (each count against the smallest with the same other
+options): a part's fair share, 1/k, is the same at every count, where a seat's is not.
 
 The unit of every interval and test is the independent one (lab/clustered.py): the game —
 bots that share a game are compared within it, and a bot's seats in one game count once —
@@ -304,13 +306,19 @@ def _split_summary(summary: ConditionSummary, own, sp: Split, units: list[int]) 
     return out
 
 
+VARIANTS, COUNTS = "variants", "counts"  # what a comparison compares: option values, or player counts
+
+
 @dataclass
 class Comparison:
-    """A condition against the baseline condition with the same player count."""
+    """A condition against its baseline: the first condition with the same player count (`VARIANTS`,
+    every line of `compare`), or the smallest player count with the same other options (`COUNTS`, the
+    parts of the game's splits only: `count_comparisons`)."""
 
     label: str
     baseline: str
     lines: list[Line]
+    between: str = VARIANTS
 
     def shown(self) -> list[Line]:
         """The compared lines: the flagged first, each group by the size of its standardised effect."""
@@ -505,12 +513,43 @@ def _split_lines(base: ConditionSummary, other: ConditionSummary, ub: list[int],
     return out
 
 
+def count_comparisons(study: Study, summaries: dict[int, ConditionSummary]) -> list[Comparison]:
+    """WW-1 / WW-5.3: each part's share of a split (a species' share of the points) between player counts.
+
+    A part's fair share is 1/k (a fifth of the points for each species) at every player count, so its
+    shares compare across counts as a seat's win rate compares between variants (`_split_lines`).
+    Nothing else is compared across counts: a seat's fair share (1/players) changes with the count, and
+    lengths and counts grow with the players by the rules.  Each count is compared with the smallest
+    count that has the same other options (under each compared value, e.g. per river flow), not with the
+    next count: the designer's question is "stronger with 2 than with 6?", which neighbouring steps do
+    not answer (their intervals do not add), and the k − 1 comparisons of a group are as many tests
+    either way.  A study with one player count, or a game without splits, gets none."""
+    groups: dict[tuple, list[int]] = {}
+    for c in sorted(summaries):
+        others = tuple((k, repr(v)) for k, v in study.conditions[c].options if k != "players")
+        groups.setdefault(others, []).append(c)
+    out = []
+    for conds in groups.values():
+        ordered = sorted(conds, key=lambda c: (summaries[c].players, c))
+        base = summaries[ordered[0]]
+        for c in ordered[1:]:
+            other = summaries[c]
+            if other.players == base.players:
+                continue  # not a player count apart (make_study refuses a count given twice)
+            lines = _split_lines(base, other, base.unit_ids, other.unit_ids,
+                                 unit_words(max(base.group, other.group)))
+            if lines:
+                out.append(Comparison(other.label, base.label, lines, COUNTS))
+    return out
+
+
 def _is_share(m: Measure) -> bool:
     return m.kind == "share" or (m.kind == "ratio" and m.label.startswith(("share", "hands")))
 
 
 def analyse(result: StudyResult) -> tuple[list[ConditionSummary], list[Comparison]]:
-    """Summaries per condition (only those with finished games) and the variant comparisons."""
+    """Summaries per condition (only those with finished games) and the comparisons: the variants', then
+    (a study of several player counts, a game with splits) the splits' parts between the player counts."""
     study: Study = result.study
     bots = [b.text for b in study.bots]
     by_cond: dict[int, list[dict]] = {}
@@ -531,6 +570,7 @@ def analyse(result: StudyResult) -> tuple[list[ConditionSummary], list[Compariso
                 first_for[p] = c
             else:
                 comparisons.append(compare(summaries[first_for[p]], summaries[c]))
+    comparisons += count_comparisons(study, summaries)
     return [summaries[c] for c in sorted(summaries)], comparisons
 
 

@@ -17,8 +17,8 @@ from ..core.errors import BadOption
 from ..core.records import write_record
 from ..core.registry import manifest
 from ..core.stats import Estimate
-from .analysis import (ALPHA, CLOSE, MARGIN_SHARE, MIN_EFFECT, Comparison, ConditionSummary, Line, SplitSummary,
-                       _is_share, analyse, raise_flags)
+from .analysis import (ALPHA, CLOSE, COUNTS, MARGIN_SHARE, MIN_EFFECT, VARIANTS, Comparison, ConditionSummary, Line,
+                       SplitSummary, _is_share, analyse, raise_flags)
 from .kernels import kernel_note
 from .measures import measures_class
 from .study import StudyResult, replay_game, seating_note
@@ -281,7 +281,8 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
         ax.set_title("Bots: win rate per seat played against a fair share (dashed)")
         figures.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.", fig))
 
-    # 4. variants: shares in percentage points, counts and lengths in percent of the baseline
+    # 4. variants (and a split's parts between player counts): shares in percentage points, counts and lengths
+    # in percent of the baseline
     panels = []
     shares = [(c, x) for c in comparisons for x in c.shown() if x.pct]
     counts = [(c, x) for c in comparisons for x in c.shown() if not x.pct and not math.isnan(x.relative())]
@@ -306,19 +307,44 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
             ax.scatter(xs, range(len(items)), c=colours, zorder=3)
             ax.errorbar(xs, range(len(items)), xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
             ax.axvline(0, color="k", lw=1)
-            ax.set_yticks(range(len(items)), [_wrap(f"{x.what} ({c.label})" if many else x.what) for c, x in items])
+            ax.set_yticks(range(len(items)), [_wrap(f"{x.what} ({_row_of(c)})" if many else x.what) for c, x in items])
             ax.invert_yaxis()
             ax.set_xlabel(xlabel)
             ax.set_title(title)
-        fig.suptitle("Variants against their baseline", y=1 - 0.1 / height)
+        title, caption = _variants_figure_words(comparisons)
+        fig.suptitle(title, y=1 - 0.1 / height)
         fig.legend(handles=[Line2D([], [], marker="o", ls="", color=FLAGGED_COLOUR, label="flagged"),
                             Line2D([], [], marker="o", ls="", color=PLAIN_COLOUR, label="not flagged")],
                    loc="upper center", bbox_to_anchor=(0.5, 1 - 0.4 / height), ncol=2, frameon=False)
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
-        figures.append(("variants.png", "Each variant against its baseline, largest effect first; orange-red points "
-                        "are flagged (significant after Holm's correction and at least the practical size). Rows with "
-                        "nothing to test (the same value in every game under both) are left out.", fig))
+        figures.append(("variants.png", caption, fig))
     return figures
+
+
+def _row_of(c: Comparison) -> str:
+    """Which comparison a figure's row belongs to: a variant by its label (its baseline is the first
+    condition with its player count), a player count with its baseline's, short enough for two lines:
+    "players=4 against 2, river_flow=back" (a condition can be a variant and a player count at once)."""
+    if c.between == VARIANTS:
+        return c.label
+    this, _, others = c.label.partition(" ")  # a study of several counts labels "players=N" first
+    base = c.baseline.partition(" ")[0].removeprefix("players=")
+    return f"{this} against {base}" + (f", {others}" if others else "")
+
+
+def _variants_figure_words(comparisons: list[Comparison]) -> tuple[str, str]:
+    """The title and caption of variants.png: the variants' own where it shows only variants."""
+    kinds = {c.between for c in comparisons}
+    title = {frozenset([VARIANTS]): "Variants against their baseline",
+             frozenset([COUNTS]): "Player counts against the smallest",
+             }.get(frozenset(kinds), "Variants and player counts against their baselines")
+    what = {frozenset([VARIANTS]): "Each variant against its baseline",
+            frozenset([COUNTS]): "Each player count against the smallest with the same options",
+            }.get(frozenset(kinds), "Each variant against its baseline, and each player count against the smallest "
+                                     "with the same options")
+    return title, (f"{what}, largest effect first; orange-red points are flagged (significant after Holm's "
+                   "correction and at least the practical size). Rows with nothing to test (the same value in every "
+                   "game under both) are left out.")
 
 
 def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSummary) -> tuple[str, str, Any]:
@@ -568,9 +594,14 @@ def comparison_answer(c: Comparison, min_effect: float = MIN_EFFECT) -> str:
     others = sum(1 for x in shown if x.flagged and x.section not in ("seats", "parts", "length")
                  and not x.what.startswith("shared wins"))
     if others:
-        parts.append(f"{others} other flagged difference{'s' * (others != 1)} (in the table “Variant: {c.label} "
-                     f"against {c.baseline}”)")
+        table = comparison_title(c)
+        parts.append(f"{others} other flagged difference{'s' * (others != 1)} (in the table “{table}”)")
     return f"**{c.label} against {c.baseline}**: " + ". ".join(p[:1].upper() + p[1:] for p in parts) + "."
+
+
+def comparison_title(c: Comparison) -> str:
+    """The heading of a comparison's table."""
+    return f"{'Variant' if c.between == VARIANTS else 'Player count'}: {c.label} against {c.baseline}"
 
 
 def split_changes(shown: list[Line], min_effect: float = MIN_EFFECT) -> list[str]:
@@ -611,7 +642,8 @@ def bot_answers(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> list[str
 def answers(summaries: list[ConditionSummary], comparisons: list[Comparison],
             min_effect: float = MIN_EFFECT) -> list[str]:
     """The report's first lines: the variants first when the study compares options (that is what it
-    asked), then each condition's seats, then the bots; each with its interval and verdict."""
+    asked), then the splits' parts between player counts, then each condition's seats, then the bots;
+    each with its interval and verdict."""
     out = [comparison_answer(c, min_effect) for c in comparisons]
     out += [seat_answer(s, min_effect) for s in summaries]
     out += [split_answer(s, sp, min_effect) for s in summaries for sp in s.splits]
@@ -783,10 +815,13 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                 b.append(("p", "Always 0 here, so left out: " + ", ".join(
                     m.label for m, e in s.measures if (m, e) not in shown_m) + "."))
     for c in comparisons:
-        b.append(("h2", f"Variant: {c.label} against {c.baseline}"))
-        b.append(("p", "Flags first, then by the size of the standardised effect (d: the difference in per-game "
-                       "standard deviations); shares in percentage points, other differences in their own units "
-                       "with the change in % of the baseline."))
+        b.append(("h2", comparison_title(c)))
+        if c.between == COUNTS:
+            b.append(("p", counts_note(c)))
+        else:
+            b.append(("p", "Flags first, then by the size of the standardised effect (d: the difference in per-game "
+                           "standard deviations); shares in percentage points, other differences in their own units "
+                           "with the change in % of the baseline."))
         b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", "verdict"],
                   [[x.part_of.name if x.part_of else x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
                     _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({_rel(x.relative())})"),
@@ -829,7 +864,9 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "interval is a Wilson interval for (1 + difference) / 2 at the effective sample size, its test that "
         "interval's score test (“paired score test”) — with two bots splitting each game 1 : 0 "
         "exactly the Wilson interval and score test of one bot's share of the games.",
-        *[split_method(sp, bool(comparisons)) for sp in (summaries[0].splits if summaries else [])],
+        *[split_method(sp, any(c.between == VARIANTS for c in comparisons),
+                       any(c.between == COUNTS for c in comparisons))
+          for sp in (summaries[0].splits if summaries else [])],
         "Means: Student t; differences of means: Welch t; differences of shares: Newcombe's score "
         "interval; ratios pooled over games (e.g. loot per drive-off, per round): delta method over games; "
         "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
@@ -858,19 +895,39 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     return b
 
 
-def split_method(sp: SplitSummary, variants: bool = False) -> str:
+def split_method(sp: SplitSummary, variants: bool = False, counts: bool = False) -> str:
     """The Method's bullet on a split's statistic (`variants`: the report compares variants, which compare
-    each part's share too)."""
+    each part's share too; `counts`: it compares each part's share between player counts)."""
     name, amount = sp.split.name, sp.split.amount
     text = (f"{_poss(name).capitalize()} {sp.split.label}: Σ of a {_poss(name)} {amount} over the games / Σ of all "
             f"{amount}, with the seats' Wilson interval and score test against a fair {100 * sp.fair:.1f} % at the "
             f"effective sample size, the game as the unit (a game's {amount} split among the {name} count once, as "
             f"its win credit split among the seats does; the deal group under duplicate seating), in the same Holm "
             f"family.")
+    how = "Newcombe's interval and the two-proportion z test, both at the two shares' effective sample sizes"
     if variants:
-        text += (f" Between variants each {_poss(name)} share is compared as a seat's win rate is: Newcombe's "
-                 f"interval and the two-proportion z test, both at the two shares' effective sample sizes.")
+        text += f" Between variants each {_poss(name)} share is compared as a seat's win rate is: {how}."
+    if counts:
+        text += (f" Between player counts each {_poss(name)} share is compared "
+                 + ("the same way" if variants else f"as two variants' win rates of a seat are ({how})")
+                 + f", each count against the smallest with the same other options (“stronger with 2 players than "
+                   f"with 6?” is then one test, where steps between neighbouring counts would have to be chained): "
+                   f"a {_poss(name)} fair share is one in {len(sp.split.parts)} at every count, so its shares compare "
+                   f"across counts; a seat's fair share changes with the count, so seats are not compared between "
+                   f"counts.")
     return text
+
+
+def counts_note(c: Comparison) -> str:
+    """What a comparison between player counts compares, and what it leaves out (WW-1: a species' fair
+    share is the same at every count)."""
+    splits = list(dict.fromkeys(x.part_of for x in c.lines if x.part_of is not None))
+    what = " and ".join(f"each {_poss(sp.name)} {sp.label}" for sp in splits)
+    fair = "; ".join(f"a {_poss(sp.name)} fair share is one in {len(sp.parts)}" for sp in splits)
+    return (f"Between player counts only {what} is compared ({fair} at every count; a seat's fair share changes "
+            f"with the count, so seats are compared only between variants). Flags first, then by the size of the "
+            f"standardised effect (d: the difference in per-game standard deviations); differences in percentage "
+            f"points.")
 
 
 def split_blocks(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_EFFECT) -> list[tuple]:
