@@ -23,6 +23,7 @@ from .rules import drive_targets
 ACE, EIGHT = 0, 7
 THRESHOLD = 3
 HAND = 5
+CARDS_PER_VALUE = 8  # WL-2: eight of each value
 
 
 @dataclass(frozen=True)
@@ -110,7 +111,7 @@ class HeuristicBot(Bot):
 
         # tip: don't lay the second card — expected herd the next players take
         if t.avoid_second_card:
-            score -= t.avoid_second_card * self.exposure(view, hole, hand, v, n, adjacent)
+            score -= t.avoid_second_card * self.exposure(view, hole, adjacent)
 
         # near the end of the pile, emptying the hand ends the round: good when ahead
         if view["pile"] == 0 and sum(hand) == n:
@@ -121,10 +122,12 @@ class HeuristicBot(Bot):
         return score
 
     @staticmethod
-    def exposure(view: dict, hole: list[int], hand: list[int], v: int, n: int, adjacent: bool) -> float:
-        """Expected loot the next two opponents can take from the waterhole `hole`."""
-        players, me, gone = view["players"], view["seat"], view["gone"]
-        unseen_by_value = [8 - hole[w] - gone[w] - hand[w] + (n if w == v else 0) for w in range(8)]
+    def exposure(view: dict, hole: list[int], adjacent: bool) -> float:
+        """Expected loot the next two opponents can take from the waterhole `hole` (the
+        one the play being judged leaves), dealing their hands from the cards unseen in
+        `view`."""
+        players, me = view["players"], view["seat"]
+        unseen_by_value = unseen_counts(view)
         unseen = sum(unseen_by_value)
         threats = herds_in_reach(hole, adjacent)
         risk, weight = 0.0, 1.0
@@ -139,6 +142,20 @@ class HeuristicBot(Bot):
             risk += weight * best
             weight *= 0.5
         return risk
+
+
+def unseen_counts(view: dict) -> list[int]:
+    """Per value, the cards of it `view`'s seat cannot see: in the other hands or the pile.
+
+    WL-2: eight of each value; WL-5.3: every looted card lay face up at the waterhole, so
+    the round's loot by value (`gone`) is public like the waterhole and the own hand
+    (WL-5.5: each round deals all 64 cards anew, so earlier rounds' loot is back in the
+    deck).  Read from the view before the play being judged: that play only moves seen
+    cards (the hand's to the waterhole, a herd from there to the loot), so the unseen
+    cards are the same after it.  Counting from the waterhole after the play instead took
+    the herd it drives off for unseen cards an opponent might hold."""
+    hole, gone, hand = view["waterhole"], view["gone"], view["hand"]
+    return [CARDS_PER_VALUE - hole[w] - gone[w] - hand[w] for w in range(len(hole))]
 
 
 def herds_in_reach(hole: list[int], adjacent: bool) -> list[tuple[int, int]]:
