@@ -3,8 +3,20 @@ shows the progress of long runs (the lab, the arena)."""
 
 from __future__ import annotations
 
+import threading
+import unicodedata
+from contextlib import contextmanager
+from typing import Iterator
+
 import click
 from rich.console import Console
+from rich.text import Text
+
+# How long a wait goes unremarked before `thinking` shows its spinner: a bot that answers
+# at once (random, heuristic) draws nothing, rather than a line that flashes and vanishes
+# before every move; a searching bot (hard about 0.1-0.25 s, expert up to about a second,
+# Seven Waters' longer) is shown thinking.
+THINKING_DELAY = 0.25
 
 
 def make_console(**kwargs) -> Console:
@@ -19,6 +31,53 @@ def clear_screen(console: Console) -> None:
     if console.is_terminal:
         console.file.write("\x1b[3J")  # ED 3: erase the saved lines
         console.file.flush()
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters written as escapes (`\\x1b[A`), for a line that
+    quotes what someone typed or a file holds (play's refusals, main.error_line): an arrow
+    key typed where the terminal has no line editing sends an escape sequence into the
+    line, and quoted back raw it moved the cursor and garbled the screen."""
+    return "".join(c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text)
+
+
+@contextmanager
+def thinking(console: Console, text: str, delay: float | None = None) -> Iterator[None]:
+    """A spinner and `text` ("Seat 1 (expert) is thinking …") while the block runs, once it
+    has run `delay` seconds (default THINKING_DELAY; 0: at once), removed when it ends.
+    Only on an interactive terminal: output to a pipe or a file (scripts, tests' captured
+    output) is as it was without it.  The spinner is started from a timer thread (the
+    kernels the searches run release the GIL: fast/), under a lock so that a block ending
+    just then never leaves it running."""
+    if not console.is_terminal:
+        yield
+        return
+    delay = THINKING_DELAY if delay is None else delay
+    status = console.status(Text(text), spinner="dots")
+    lock = threading.Lock()
+    state = {"done": False, "shown": False}
+    if delay <= 0:
+        status.start()
+        state["shown"] = True
+
+    def show() -> None:
+        with lock:
+            if not state["done"]:
+                status.start()
+                state["shown"] = True
+
+    timer = threading.Timer(delay, show)
+    timer.daemon = True
+    if not state["shown"]:
+        timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["done"] = True
+            if state["shown"]:
+                status.stop()
 
 
 class Reporter:

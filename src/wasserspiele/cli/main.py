@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sys
-import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +18,7 @@ from ..core.messages import Reason, catalogue, render
 from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
+from .console import printable
 from .language import Argument, LanguageGroup
 from .paths import writable
 
@@ -42,8 +42,7 @@ def error_line(error: str, lang: str) -> str:
     quotes from the command line or a file (an escape sequence in a save someone sent)
     written as an escape, not sent to the terminal: quoting by the catalogue's `quote`
     rather than repr shows the text as typed, and repr was what escaped them."""
-    text = render("cli.error", {"error": error}, lang)
-    return "".join(c if c in "\n\t" or unicodedata.category(c) != "Cc" else repr(c)[1:-1] for c in text)
+    return printable(render("cli.error", {"error": error}, lang))
 
 
 def in_lang(error: Any, lang: str) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
 from babel.numbers import format_percent
+from rich.markup import escape
 
 from ..bots.base import Bot, decision_for
 from ..bots.levels import level_names
@@ -21,7 +23,7 @@ from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
-from .console import clear_screen, make_console
+from .console import clear_screen, make_console, printable, thinking
 from .render import renderer
 
 HUMAN = "human"
@@ -61,6 +63,13 @@ def seat_label(game: str, seat: int, lang: str) -> str:
     return name(seat, lang) if name else render("cli.seat", {"seat": seat}, lang)
 
 
+def kind_word(kind: str, lang: str) -> str:
+    """A seat's kind as the player reads it: a level in the player's language (the web's
+    level words: `expert` → "Experte"), a bot or a bot spec as typed (`heuristic`,
+    `ismcts:iterations=300`: names the player typed and types again)."""
+    return render(f"web.level_{kind}", {}, lang) if kind in level_names() else kind
+
+
 def sentence(text: str) -> str:
     """A line that begins with a seat's name, as the terminal shows it: its first letter a
     capital ("seat 0 – your move" → "Seat 0 – your move", "player A (heuristic): …" →
@@ -68,6 +77,20 @@ def sentence(text: str) -> str:
     only by their own words (no player typed a name), so the first letter is always the
     seat word's; the web's `sentence` (i18n.js) must leave a typed name alone."""
     return text[:1].upper() + text[1:]
+
+
+def line_editing(stdin: Any = None) -> Any:
+    """The readline module, loaded, when the player types at an interactive terminal (None
+    otherwise): Python's input() then edits the line and recalls earlier moves with the
+    arrow keys as a shell does, where without it the arrows typed escape sequences into
+    the move."""
+    if not (stdin or sys.stdin).isatty():
+        return None
+    try:
+        import readline
+    except ImportError:  # a Python built without it: plain lines
+        return None
+    return readline
 
 
 def launcher() -> str:
@@ -127,6 +150,7 @@ class PlaySession:
     console: Any = field(default_factory=make_console)
     resumed: bool = False
     save_error: OSError | None = None  # the last save failed (autosave)
+    editing: Any = None  # readline while the players type at a terminal (line_editing)
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang) -> "PlaySession":
@@ -173,6 +197,14 @@ class PlaySession:
     def t(self, key: str, **kw) -> str:
         return render(f"cli.{key}", kw, self.lang)
 
+    def say(self, text: str) -> None:
+        """A line of the terminal's own (a refusal, a save's path, the moves) as plain text:
+        what it quotes (the player's typing, a path) is shown as it is, where rich read
+        `[red]` in it as a colour, `[/x]` as a closing tag it failed on (a traceback) and
+        `:x:` as an emoji; control characters as escapes (`printable`).  The renderers'
+        boards and news carry markup of their own and are printed as such."""
+        self.console.print(printable(text), markup=False, emoji=False)
+
     def seat_name(self, seat: int) -> str:
         return seat_label(self.state.game.name, seat, self.lang)
 
@@ -189,19 +221,20 @@ class PlaySession:
     def run(self, verbose: bool = False) -> int:
         """Play to the end; 0 when finished, 130 when stopped early."""
         r = renderer(self.state.game.name)
+        self.editing = self.editing or line_editing()
         if self.resumed:
-            seats = ", ".join(f"{self.seat_name(s)}: {self.t('human') if k == HUMAN else k}"
+            seats = ", ".join(f"{self.seat_name(s)}: {self.t('human') if k == HUMAN else self.kind(s)}"
                               for s, k in enumerate(self.kinds))
-            self.console.print(self.t("resumed", game=self.state.game.title, n=len(self.state.history), seats=seats))
+            self.say(self.t("resumed", game=self.state.game.title, n=len(self.state.history), seats=seats))
         try:
             while not self.state.is_terminal():
                 seat = self.state.current_seat
                 if self.kinds[seat] == HUMAN:
                     action = self.ask(seat, r)
                 else:
-                    action = self.bots[seat].choose(decision_for(self.state, seat))
+                    action = self.bot_choice(seat)
                     if verbose and not self.humans:
-                        self.console.print(sentence(self.t("bot_move", who=self.seat_name(seat), kind=self.kinds[seat],
+                        self.say(sentence(self.t("bot_move", who=self.seat_name(seat), kind=self.kind(seat),
                                                            action=self.show(action))))
                 self.state.apply(action, seat)
                 self.autosave()
@@ -211,11 +244,11 @@ class PlaySession:
             self.console.print()
             self.autosave()
             if self.save and self.save_error is None:
-                self.console.print(self.t("saved", path=self.save, command=resume_command(self.save)))
+                self.say(self.t("saved", path=self.save, command=resume_command(self.save)))
             elif self.save:
-                self.console.print(self.t("save_lost", path=self.save))
+                self.say(self.t("save_lost", path=self.save))
             else:
-                self.console.print(self.t("not_saved"))
+                self.say(self.t("not_saved"))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
         news = r.describe_last(view, self.lang)  # the moves that ended the game
@@ -224,6 +257,17 @@ class PlaySession:
         self.console.print(r.render_view(view, self.lang))
         self.console.print(r.render_result(view, self.lang))
         return 0
+
+    def kind(self, seat: int) -> str:
+        return kind_word(self.kinds[seat], self.lang)
+
+    def bot_choice(self, seat: int) -> Any:
+        """The bot's move for `seat`; on a terminal a spinner says who is thinking while it
+        searches ("Seat 1 (expert) is thinking …"), since an expert's second, or Seven
+        Waters' longer, looked like a hung game.  Then its move is told as before."""
+        text = sentence(self.t("thinking", who=self.seat_name(seat), kind=self.kind(seat)))
+        with thinking(self.console, text):
+            return self.bots[seat].choose(decision_for(self.state, seat))
 
     def narrate_own(self, seat: int, r) -> None:
         """The result of a human's own move ("You played 5x3 and drove off the 4s …")."""
@@ -247,7 +291,7 @@ class PlaySession:
             write_record(self.state, self.save, self.session())
         except OSError as exc:
             if self.save_error is None:
-                self.console.print(self.t("save_failed", path=self.save, error=exc.strerror or exc))
+                self.say(self.t("save_failed", path=self.save, error=exc.strerror or exc))
             self.save_error = exc
         else:
             self.save_error = None
@@ -262,7 +306,8 @@ class PlaySession:
         # convention (a Watten signal) has no searched value to show
         searcher = getattr(bot, "searcher", None) or bot
         searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
-        choices = searcher.search(decision) if searched else []
+        with thinking(self.console, self.t("hint_thinking")):  # the expert's search takes its second here too
+            choices = searcher.search(decision) if searched else []
         lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits,
                         pct=format_percent(c.value, locale=self.lang))
                  for c in choices[:alternatives + 1]]
@@ -273,13 +318,13 @@ class PlaySession:
     def help(self, r, legal) -> str:
         """How to move, the commands, the move words and the game's legend, in the player's language."""
         commands = ", ".join(self.t(f"cmd.{c}") for c in COMMANDS)
-        lines = [self.t("help", example=self.show(legal[0]), commands=commands)]
+        lines = [escape(self.t("help", example=self.show(legal[0]), commands=commands))]
         game = self.state.game.name
         if self.lang != "en":
             words = [f"{w} = {alternatives(f'{game}.word.{w}', self.lang)[0]}"
                      for w in _word_entries(game)]
             if words:
-                lines.append(self.t("help_words", words=", ".join(words)))
+                lines.append(escape(self.t("help_words", words=", ".join(words))))
         legend = getattr(r, "legend", None)
         if legend is not None:
             lines.append(legend(self.state.view(None), self.lang))
@@ -290,8 +335,12 @@ class PlaySession:
         hotseat = len(self.humans) > 1
         if hotseat:
             clear_screen(self.console)
-            click.prompt(sentence(self.t("pass_to", who=self.seat_name(seat))), default="", show_default=False,
-                         prompt_suffix=" ")
+            if self.editing is not None:  # the arrow keys must not recall the last player's moves
+                self.editing.clear_history()  # (a secret pick among them)
+            answer = click.prompt(sentence(self.t("pass_to", who=self.seat_name(seat))), default="",
+                                  show_default=False, prompt_suffix=" ")
+            if command_word(answer.strip().lower()) == "quit":  # players stopping at the hand-over
+                raise Quit                                       # need not first see the next hand
         view = self.state.view(seat)
         news = r.describe_last(view, self.lang)
         if news:
@@ -317,11 +366,11 @@ class PlaySession:
             if command == "help":
                 self.console.print(self.help(r, legal))
             elif command == "moves":
-                self.console.print(self.t("moves", moves=", ".join(self.show(a) for a in legal)))
+                self.say(self.t("moves", moves=", ".join(self.show(a) for a in legal)))
             elif command == "hint":
-                self.console.print(self.hint(seat))
+                self.say(self.hint(seat))
             else:
-                self.console.print(problem)
+                self.say(problem)
 
     def understand(self, line: str, seat: int, legal: list) -> tuple[Any, str | None]:
         """The legal action `line` names, or None and what to tell the player: a refusal
