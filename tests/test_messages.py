@@ -63,8 +63,8 @@ def test_plural_forms_follow_the_language():
 
 def test_a_reason_is_its_english_text_and_renders_german():
     r = Reason("wasserloch.holds_only", seat=0, value="A", n=2)
-    assert r == "seat 0 holds only two aces" and r.code == "wasserloch.holds_only"
-    assert r.render("de") == "Platz 0 hat nur 2 Karten vom Wert Ass"
+    assert r == "only two aces in hand" and r.code == "wasserloch.holds_only"
+    assert r.render("de") == "nur zwei Asse auf der Hand"
     assert r.to_json() == {"code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
     again = pickle.loads(pickle.dumps(r))
     assert again == r and again.code == r.code and again.params == r.params
@@ -383,7 +383,7 @@ def test_a_number_before_a_noun_is_a_plural_entry():
     assert single == []
     assert render("wildwasser.web.round_line", {"who": "Platz 1", "n": 1}, "de") == "Platz 1: 1 Punkt"
     assert render("wildwasser.web.round_line", {"who": "Seat 1", "n": 0}, "en") == "Seat 1: 0 points"
-    assert render("wasserloch.web.drove", {"v": "4", "n": 1}, "de") == "Das vertreibt die 4er; 1 Punkt."
+    assert render("wasserloch.web.drove", {"v": "4", "n": 1}, "de") == "Das vertrieb die 4er; 1 Punkt."
     assert render("rules.levels.share", {"value": 50, "n": 1, "below": "leicht", "low": 3, "high": 97}, "de") \
         == "gewinnt 50\u00a0% von 1 Partie gegen leicht (3–97\u00a0%)"  # a number stays with its %
 
@@ -391,19 +391,19 @@ def test_a_number_before_a_noun_is_a_plural_entry():
 def test_web_log_lines_name_values_and_fields_as_a_reader_says_them():
     """Found playing in German: "Das vertreibt die Aer", "landet auf den Würfel", and a finish
     "ist im Ziel, Platz 1" where Platz also names the seat."""
-    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "de") == "Das vertreibt die Asse; 6 Punkte."  # was "die Aer"
-    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "en") == "That drives off the aces; 6 points."  # "the As"
+    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "de") == "Das vertrieb die Asse; 6 Punkte."  # was "die Aer"
+    assert render("wasserloch.web.drove", {"v": "A", "n": 6}, "en") == "That drove off the aces; 6 points."  # "the As"
     # "landet auf den Würfel" (accusative), "ist im Ziel, Platz 1" (Platz is also the seat)
     icon = {i: render(f"wildwasser.web.icon.{i}", {}, "de") for i in ("die", "plus", "push")}
     assert [render("wildwasser.web.ev.icon", {"who": "Platz 1", "i": icon[i], "f": 25}, "de") for i in icon] == [
-        "Platz 1 landet auf dem Würfelsymbol (Feld 25).", "Platz 1 landet auf einem Bonusfeld (Feld 25).",
-        "Platz 1 landet auf dem Symbol „Baumstammtafel“ (Feld 25)."]
+        "Platz 1 landete auf dem Würfelsymbol (Feld 25).", "Platz 1 landete auf einem Bonusfeld (Feld 25).",
+        "Platz 1 landete auf dem Symbol „Baumstammtafel“ (Feld 25)."]
     assert render("wildwasser.web.ev.finish", {"a": "Nashorn", "who": "Platz 1", "p": 2}, "de") \
-        == "Platz 1: Nashorn kommt als 2. ins Ziel."
+        == "Platz 1: Nashorn kam als 2. ins Ziel."
     assert render("wildwasser.event.icon", {"seat": 0, "icon": "die", "field": 10}, "de") \
-        == "A landet auf dem Symbol „Würfel“ (Feld 10)."  # the terminal's: "A landet auf Würfel"
+        == "A landete auf dem Symbol „Würfel“ (Feld 10)."  # the terminal's: "A landet auf Würfel"
     assert render("wildwasser.event.icon", {"seat": 0, "icon": "push", "field": 10}, "en") \
-        == "A lands on the push icon (field 10)."
+        == "A landed on the push icon (field 10)."
 
 
 def test_the_web_client_plural_entries_follow_the_language():

@@ -11,11 +11,11 @@ def test_the_prompt_begins_with_the_seat_s_name_as_a_sentence_begins_and_german_
     out = run("play", "watten", "--seed", "1", input="quit\n").output
     assert "Seat 0 – your move (help, moves, hint, quit)> " in out, out[-300:]
     # inside a line the seat keeps its lower-case word: the board and the news are as they were
-    assert "Seat 0 deals; seat 3 calls trump" in out
+    assert "Seat 0 dealt; seat 3 calls trump" in out
     assert "to move: seat 0" in out and "caller: seat 3" in out
     german = run("play", "watten", "--seed", "1", "--lang", "de", input="quit\n").output
     assert "Platz 0 – dein Zug (hilfe, züge, tipp, ende)> " in german, german[-300:]
-    assert "Platz 0 gibt; Platz 3 sagt Trumpf an" in german and "am Zug: Platz 0" in german
+    assert "Platz 0 gab; Platz 3 sagt Trumpf an" in german and "am Zug: Platz 0" in german
 
 
 @pytest.mark.parametrize("game, prompt", [

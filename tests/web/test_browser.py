@@ -112,7 +112,7 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     # a place whose value I do not hold: the server says why it cannot be played
     page.locator("#board [data-key^='v:'].inactive").first.click(force=True)  # aria-disabled, yet it explains
     page.wait_for_selector("#notice.refused")
-    assert "holds no" in page.inner_text("#notice")
+    assert "in hand" in page.inner_text("#notice")
     n, moves = -1, 0
     while not wait_for_my_turn_or_end(page, n):
         n = current_n(page)
@@ -626,7 +626,7 @@ def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_w
         click_a_move(page)
         page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
     page.wait_for_function("() => window.sawTrick === true")      # the first trick completes
-    assert "takes the trick" in page.inner_text("#log")
+    assert "took the trick" in page.inner_text("#log")
     assert errors == []
     ctx.close()
 

@@ -41,7 +41,7 @@ def log_of(page) -> list[tuple[str, bool]]:
 def line_for(page, seat: int, action: str, round_: int) -> str:
     value, count = action.upper().split("X")
     who = page.inner_text(f"#seats .seat-chip[data-seat='{seat}'] .who").removesuffix(" (you)")
-    return f"Round {round_}: {who} plays {count} × {value}"
+    return f"Round {round_}: {who} played {count} × {value}"
 
 
 @pytest.mark.parametrize("when", ["mid-round", "round-start"])

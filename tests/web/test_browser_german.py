@@ -195,7 +195,7 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     page.set_default_timeout(TIMEOUT_MS)
     page.goto(server.base + "/")
     page.wait_for_selector("#create")
-    refusal = {"error": "illegal", "reason": "seat 0 holds only two aces", "message": "x",
+    refusal = {"error": "illegal", "reason": "only two aces in hand", "message": "x",
                "reason_code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
     ask = """async (data) => (await import('/static/i18n.js')).refusalText(data)"""
     assert page.evaluate(ask, refusal) == render("wasserloch.holds_only", refusal["params"], "de")
@@ -211,7 +211,7 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     assert page.evaluate(ask, passed_on) == render("web.err_bad_option", {}, "de")
     page.select_option("#lang", "en")
     page.wait_for_function("() => document.documentElement.lang === 'en'")
-    assert page.evaluate(ask, refusal) == "seat 0 holds only two aces"
+    assert page.evaluate(ask, refusal) == "only two aces in hand"
     assert page.evaluate(ask, passed_on) == "option players: 9 is above the maximum 4"  # English says what
     ctx.close()
 

@@ -18,7 +18,7 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
-DEAL = {"en": "{S} {d} deals; {s} {c} names trump.", "de": "{S} {d} gibt; {s} {c} sagt Trumpf an."}
+DEAL = {"en": "{S} {d} dealt; {s} {c} calls trump.", "de": "{S} {d} gab; {s} {c} sagt Trumpf an."}
 SEAT = {"en": ("Seat", "seat"), "de": ("Platz", "Platz")}
 # the seat to move has no page open: "(offline)" follows its name (web.seat_offline)
 WAITING = {"en": "Waiting for seat {w} (offline).", "de": "Warte auf Platz {w} (offline)."}
@@ -106,8 +106,8 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
 
 
 @pytest.mark.parametrize("lang, lines", [
-    ("en", ["anna deals; seat 0 names trump.", "Seat 0 deals; anna names trump."]),
-    ("de", ["anna gibt; Platz 0 sagt Trumpf an.", "Platz 0 gibt; anna sagt Trumpf an."]),
+    ("en", ["anna dealt; seat 0 calls trump.", "Seat 0 dealt; anna calls trump."]),
+    ("de", ["anna gab; Platz 0 sagt Trumpf an.", "Platz 0 gab; anna sagt Trumpf an."]),
 ])
 def test_a_player_s_name_is_shown_as_typed_also_where_a_line_begins(browser, server, lang, lines):
     table = _new_table(server)
@@ -121,7 +121,7 @@ def test_a_player_s_name_is_shown_as_typed_also_where_a_line_begins(browser, ser
         return [game.logLines({ log }), [i18n.seatLabel(1), i18n.seatLabel(2)]];
       }""")
     assert said[:2] == lines, said
-    assert said[2].startswith("anna "), said  # "{who} names … trump.": a typed name as typed ("iPhone", not "IPhone")
+    assert said[2].startswith("anna "), said  # "{who} named … trump.": a typed name as typed ("iPhone", not "IPhone")
     assert label == ["anna", {"en": "Seat 2", "de": "Platz 2"}[lang]]  # a chip shows the name as typed
     assert errors == []
     ctx.close()

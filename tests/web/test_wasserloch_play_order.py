@@ -32,7 +32,7 @@ def latest_plays(made: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]
 def line_for(page, seat: int, action: str, round_: int) -> str:
     value, count = action.upper().split("X")
     who = page.inner_text(f"#seats .seat-chip[data-seat='{seat}'] .who").removesuffix(" (you)")
-    return f"Round {round_}: {who} plays {count} × {value}"
+    return f"Round {round_}: {who} played {count} × {value}"
 
 
 def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(browser, server):

@@ -251,8 +251,8 @@ def test_wa_5_public_signals_on_a_side_seat_are_read_whole(browser, server, size
 
 
 @pytest.mark.parametrize("lang, strong, none, hidden", [
-    ("en", "{0} signals strong.", "{1} sends no signal.", "{2} signals."),
-    ("de", "{0} zwickt stark.", "{1} zwickt nicht.", "{2} zwickt.")])
+    ("en", "{0} signalled strong.", "{1} sent no signal.", "{2} signalled."),
+    ("de", "{0} zwickte stark.", "{1} zwickte nicht.", "{2} zwickte.")])
 def test_wa_5_the_log_says_a_signal_in_the_words_of_the_seat_chip(browser, server, lang, strong, none, hidden):
     """The log said "Platz 2 zwickt: keins." under a chip saying "zwickt nicht"; a signal
     the seat does not see stays a bare "zwickt"."""

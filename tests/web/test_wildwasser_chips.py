@@ -112,20 +112,20 @@ def log_lines(page, view: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("locale, want", [
-    ("en-US", ["Round 3 begins.", "{0} keeps the start marker.", "{1} leaves the start marker with {0}.",
-               "{1} takes the start marker from {0}.", "{1} gives the start marker to {2}.",
-               "{0} moves the start marker from {2} to {1}.",
-               "{2} takes all revealed cards back.", "The stack is empty: this is the last round.",
-               "{2} pushes the river.", "{0}'s rhino is washed back to the team card.",
-               "Nothing happens for {1} (cheetah has already finished).", "The game ends: the log tiles have run out."]),
-    ("de-DE", ["Runde 3 beginnt.", "{0} behält den Startmarker.", "{1} lässt den Startmarker bei {0}.",
-               "{1} nimmt sich den Startmarker von {0}.", "{1} gibt den Startmarker an {2}.",
-               "{0} legt den Startmarker von {2} zu {1}.",
-               "{2} nimmt alle aufgedeckten Karten zurück auf die Hand.",
+    ("en-US", ["Round 3 begins.", "{0} kept the start marker.", "{1} left the start marker with {0}.",
+               "{1} took the start marker from {0}.", "{1} gave the start marker to {2}.",
+               "{0} moved the start marker from {2} to {1}.",
+               "{2} took all revealed cards back.", "The stack is empty: this is the last round.",
+               "{2} pushed the river.", "{0}'s rhino was washed back to the team card.",
+               "Nothing happened for {1} (cheetah has already finished).", "The game is over: the log tiles have run out."]),
+    ("de-DE", ["Runde 3 beginnt.", "{0} behielt den Startmarker.", "{1} ließ den Startmarker bei {0}.",
+               "{1} nahm sich den Startmarker von {0}.", "{1} gab den Startmarker an {2}.",
+               "{0} legte den Startmarker von {2} zu {1}.",
+               "{2} nahm alle aufgedeckten Karten zurück auf die Hand.",
                "Der Stapel ist leer: dies ist die letzte Runde.",
-               "{2} schiebt den Fluss.", "{0}: Nashorn muss zurück auf die Teamkarte.",
-               "Für {1} passiert nichts (Gepard ist schon im Ziel).",
-               "Das Spiel endet: die Baumstammtafeln sind ausgegangen."])])
+               "{2} schob den Fluss.", "{0}: Nashorn musste zurück auf die Teamkarte.",
+               "Für {1} passierte nichts (Gepard ist schon im Ziel).",
+               "Das Spiel ist vorbei: die Baumstammtafeln sind ausgegangen."])])
 def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(browser, server, table, locale, want):
     ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
     # the seats as a sentence names them, the line's first letter a capital (i18n.js seatInText, sentence)

@@ -68,7 +68,7 @@ def test_wa_6_a_team_that_raised_last_is_not_told_it_may_raise():
 
 
 @pytest.mark.parametrize("lang, said", [("en", "Seat 0 accepted: the hand is now worth 2"),
-                                         ("de", "Platz 0 nimmt an: das Blattl zählt jetzt 2")])
+                                         ("de", "Platz 0 nahm an: das Blattl zählt jetzt 2")])
 def test_wa_6_an_accepted_raise_says_what_the_hand_is_now_worth(lang, said):
     """It said `Seat 0 accepted (2)`."""
     state = play(_raising_game(), "raise", "accept")
@@ -90,8 +90,8 @@ def test_wa_6_gespannt_is_marked_during_play_and_not_once_the_game_is_over(lang,
 
 
 @pytest.mark.parametrize("lang, end, deal", [
-    ("en", "Team 1 won the hand: +1 (three or more tricks) · tricks 0:5", "Seat 1 deals; seat 0 calls trump"),
-    ("de", "Team 1 gewinnt das Blattl: +1 (mindestens drei Stiche) · Stiche 0:5", "Platz 1 gibt; Platz 0 sagt Trumpf an")])
+    ("en", "Team 1 won the hand: +1 (three or more tricks) · tricks 0:5", "Seat 1 dealt; seat 0 calls trump"),
+    ("de", "Team 1 gewann das Blattl: +1 (mindestens drei Stiche) · Stiche 0:5", "Platz 1 gab; Platz 0 sagt Trumpf an")])
 def test_wa_4_1_a_hand_s_end_says_its_tricks_and_the_next_caller_calls_trump(lang, end, deal):
     """The end said `Team 1 won the hand: +1 (tricks)` and the next view counted the new
     hand's tricks, so the finished hand's were never shown; `seat 0 calls` named no trump."""
@@ -104,4 +104,4 @@ def test_wa_4_1_a_hand_s_end_says_its_tricks_and_the_next_caller_calls_trump(lan
 def test_wa_6_a_conceded_hand_says_the_tricks_as_they_stood():
     state = play(_raising_game(), "raise", "concede")
     assert R.describe_last(state.view(3), "en").splitlines()[-2:] == [
-        "Team 1 won the hand: +1 (conceded) · tricks 0:0", "Seat 1 deals; seat 0 calls trump"]
+        "Team 1 won the hand: +1 (conceded) · tricks 0:0", "Seat 1 dealt; seat 0 calls trump"]

@@ -49,30 +49,30 @@ def land_on_the_marker_icon(first_player: int):
 def test_ww_4_3_a_marker_left_with_its_holder_is_kept_not_given_to_itself():
     s = land_on_the_marker_icon(first_player=0)
     s.apply("marker 0", 0)
-    assert marker_line(s, "en") == "A keeps the start marker."
-    assert marker_line(s, "de") == "A behält den Startmarker."
+    assert marker_line(s, "en") == "A kept the start marker."
+    assert marker_line(s, "de") == "A behielt den Startmarker."
 
 
 def test_ww_4_3_a_marker_left_on_another_team_card_stays_there():
     s = land_on_the_marker_icon(first_player=1)
     s.apply("marker 1", 0)
-    assert marker_line(s, "en") == "A leaves the start marker with B."
-    assert marker_line(s, "de") == "A lässt den Startmarker bei B."
+    assert marker_line(s, "en") == "A left the start marker with B."
+    assert marker_line(s, "de") == "A ließ den Startmarker bei B."
 
 
 def test_ww_4_3_a_marker_put_on_the_own_team_card_is_taken():
     s = land_on_the_marker_icon(first_player=1)
     s.apply("marker 0", 0)
-    assert marker_line(s, "en") == "A takes the start marker from B."
-    assert marker_line(s, "de") == "A nimmt sich den Startmarker von B."
+    assert marker_line(s, "en") == "A took the start marker from B."
+    assert marker_line(s, "de") == "A nahm sich den Startmarker von B."
 
 
 def test_ww_3_2_the_cheetah_action_gives_the_marker_to_another_seat():
     s = new(2)
     picks(s, "cheetah", "turtle")
     s.apply("action 1", 0)
-    assert marker_line(s, "en") == "A gives the start marker to B."
-    assert marker_line(s, "de") == "A gibt den Startmarker an B."
+    assert marker_line(s, "en") == "A gave the start marker to B."
+    assert marker_line(s, "de") == "A gab den Startmarker an B."
 
 
 def test_ww_4_3_a_marker_moved_from_a_third_seat_is_moved_not_given():
@@ -84,8 +84,8 @@ def test_ww_4_3_a_marker_moved_from_a_third_seat_is_moved_not_given():
     s.apply("move turtle", 2)
     s.apply("move", 0)
     s.apply("marker 1", 0)
-    assert marker_line(s, "en") == "A moves the start marker from C to B."
-    assert marker_line(s, "de") == "A legt den Startmarker von C zu B."
+    assert marker_line(s, "en") == "A moved the start marker from C to B."
+    assert marker_line(s, "de") == "A legte den Startmarker von C zu B."
 
 
 def test_ww_3_2_the_cheetah_action_moves_a_third_seats_marker():
@@ -93,8 +93,8 @@ def test_ww_3_2_the_cheetah_action_moves_a_third_seats_marker():
     picks(s, "cheetah", "turtle", "turtle")
     s.apply("move turtle", 2)
     s.apply("action 1", 0)
-    assert marker_line(s, "en") == "A moves the start marker from C to B."
-    assert marker_line(s, "de") == "A legt den Startmarker von C zu B."
+    assert marker_line(s, "en") == "A moved the start marker from C to B."
+    assert marker_line(s, "de") == "A legte den Startmarker von C zu B."
 
 
 @pytest.mark.parametrize("seat, to, before, how", [
@@ -104,11 +104,11 @@ def test_ww_4_3_the_view_says_once_how_the_marker_moved_and_the_terminal_reads_i
     field: tests/web/test_wildwasser_chips.py), in both languages."""
     e = _event(7, ("marker", seat, to, before), None)
     assert e["how"] == how
-    want = {"keeps": ("A keeps the start marker.", "A behält den Startmarker."),
-            "stays": ("A leaves the start marker with B.", "A lässt den Startmarker bei B."),
-            "takes": ("A takes the start marker from B.", "A nimmt sich den Startmarker von B."),
-            "hands_on": ("A gives the start marker to B.", "A gibt den Startmarker an B."),
-            "moves": ("A moves the start marker from C to B.", "A legt den Startmarker von C zu B.")}[how]
+    want = {"keeps": ("A kept the start marker.", "A behielt den Startmarker."),
+            "stays": ("A left the start marker with B.", "A ließ den Startmarker bei B."),
+            "takes": ("A took the start marker from B.", "A nahm sich den Startmarker von B."),
+            "hands_on": ("A gave the start marker to B.", "A gab den Startmarker an B."),
+            "moves": ("A moved the start marker from C to B.", "A legte den Startmarker von C zu B.")}[how]
     assert (plain(R.describe_event(e, "en")), plain(R.describe_event(e, "de"))) == want
 
 
@@ -119,9 +119,9 @@ def test_ww_4_4_a_push_names_the_tiles_by_what_they_show():
     s.apply("action", 0)
     e = [e for e in s.view(None)["log"] if e["event"] == "push"][-1]
     assert plain(R.describe_event(e, "en")) == \
-        "A pushes the river: in comes a +2 tile, over the waterfall goes a +1 tile."
+        "A pushed the river: in came a +2 tile, over the waterfall went a +1 tile."
     assert plain(R.describe_event(e, "de")) == \
-        "A schiebt den Fluss: Hinein kommt eine Tafel mit +2, über den Wasserfall stürzt eine Tafel mit +1."
+        "A schob den Fluss: Hinein kam eine Tafel mit +2, über den Wasserfall stürzte eine Tafel mit +1."
     lines = plain(R.render_view(s.view(0), "en")).splitlines()
     assert "Over the waterfall: +1 tile" in lines
     assert "Über den Wasserfall gestürzt: Tafel mit +1" in plain(R.render_view(s.view(0), "de")).splitlines()
@@ -135,9 +135,9 @@ def test_ww_5_2_a_push_with_an_empty_stack_says_that_no_tile_comes_in():
     e = [e for e in s.view(None)["log"] if e["event"] == "push"][-1]
     assert e["tile"] is None
     assert plain(R.describe_event(e, "en")) == \
-        "A pushes the river: the stack is empty, so no tile comes in; over the waterfall goes a +1 tile."
-    assert plain(R.describe_event(e, "de")) == ("A schiebt den Fluss: Der Stapel ist leer, also kommt keine Tafel "
-                                                 "hinein; über den Wasserfall stürzt eine Tafel mit +1.")
+        "A pushed the river: the stack was empty, so no tile came in; over the waterfall went a +1 tile."
+    assert plain(R.describe_event(e, "de")) == ("A schob den Fluss: Der Stapel war leer, also kam keine Tafel "
+                                                 "hinein; über den Wasserfall stürzte eine Tafel mit +1.")
 
 
 def test_ww_2_1_the_river_shows_each_tile_by_its_kind_not_its_id():
@@ -164,7 +164,7 @@ def test_a_whole_game_shows_no_tile_id_and_no_seat_passing_the_marker_to_itself(
             texts.append(plain(R.render_view(s.view(seat), lang)))
             texts.append(plain(R.describe_last(s.view(seat), lang)))
     seen = "\n".join(texts)
-    assert "pushes the river" in seen and "start marker" in seen  # the position this test needs
+    assert "pushed the river" in seen and "start marker" in seen  # the position this test needs
     assert not TILE_ID.search(seen)
-    assert not re.search(r"\b([A-F]) gives the start marker to \1\b", seen)
-    assert not re.search(r"\b([A-F]) gibt den Startmarker an \1\b", seen)
+    assert not re.search(r"\b([A-F]) gave the start marker to \1\b", seen)
+    assert not re.search(r"\b([A-F]) gab den Startmarker an \1\b", seen)

@@ -39,7 +39,7 @@ def test_notation_parses_to_canonical(text, canonical):
 @pytest.mark.parametrize(("text", "why"), [
     ("", "not a Wildwasser action"), ("jump", "not a Wildwasser action"),
     ("pick lion", "'lion' is not an animal"), ("pick", "pick needs an animal"),
-    ("marker x", "not a seat number"), ("action 9", "not a seat number"),
+    ("marker x", "not a player"), ("action 9", "not a player"),
     ("move zebra rhino", "not a Wildwasser action"), ("sun", "sun needs an animal"),
 ])
 def test_bad_notation_says_what_is_wrong(text, why):

@@ -80,6 +80,19 @@ def describe_event(e: dict, lang: str = "en") -> str:
 _OWN_ACTIONS = {"trump", "signal", "play", "raise", "accept", "concede"}
 
 
+def describe_own(view: dict, lang: str = "en") -> str:
+    """The view's own seat's last move, told to it ("You played J♥"; "" before its first
+    move and for a spectator), as the other games' `describe_own` (cli/play.py
+    `narrate_own`); what followed it (the trick, the hand) `describe_last` says later."""
+    me = view["seat"]
+    if me is None:
+        return ""
+    for e in reversed(view["log"]):
+        if e["event"] in _OWN_ACTIONS and e.get("seat") == me:
+            return render(f"watten.event.{e['event']}.you", e, lang)
+    return ""
+
+
 def describe_last(view: dict, lang: str = "en") -> str:
     """What happened since the view's seat last acted ("" if nothing)."""
     log = view["log"]
