@@ -19,7 +19,7 @@ ONLY=${1:-}
 run wasserloch-seats-rounds wasserloch --players 2,3,4 --compare rounds=1,3 --games 1000
 run wasserloch-chase        wasserloch --players 2,3,4 --option rounds=1 --compare chase=nearest,adjacent --games 2000
 run wasserloch-tips         wasserloch --players 2,3,4 --option rounds=1 --bots "$ALL_TIPS" --games 3000
-run wasserloch-tips-stronger wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:avoid_second_card=2 heuristic:keep_pairs=2 heuristic:grow_herds=2 heuristic:watch_eights=2"
+run wasserloch-tips-stronger wasserloch --players 3 --option rounds=1 --games 3000 --bots "heuristic heuristic:avoid_second_card=1.4 heuristic:keep_pairs=2 heuristic:grow_herds=2 heuristic:watch_eights=2"
 run wasserloch-10000-rounds wasserloch --option rounds=1 --games 10000
 run wasserloch-ismcts       wasserloch --players 3 --option rounds=1 --bots "ismcts:iterations=200 heuristic" --games 600
 run wasserloch-strongest    wasserloch --players 2,3,4 --option rounds=1 --compare chase=nearest,adjacent --bots hard --games 1000
