@@ -154,7 +154,10 @@ def _foreign_origin(conn: Request | WebSocket) -> bool:
     origin = conn.headers.get("origin")
     if origin is None:
         return False
-    parts = urlsplit(origin)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:  # `http://[::1` (no browser sends it): no page of this server either; was a 500
+        return True
     return not parts.netloc or _host(parts.netloc, parts.scheme) != _host(conn.headers.get("host", ""), parts.scheme)
 
 
@@ -392,7 +395,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         table = await finished(request, Reason("server.replay_running"))
         text = request.path_params["step"]
         digits = text[1:] if text.startswith("-") else text  # -1 is whole, and out of range
-        if not (digits.isdigit() and len(digits) < 7):
+        # ASCII digits only: str.isdigit() also takes "²" (which int() refuses: a 500) and
+        # "٣" (which int() reads as 3: a step the URL does not show)
+        if not (digits.isascii() and digits.isdigit() and len(digits) < 7):
             raise Refused("bad_request", Reason("server.step_not_whole"))
         step = int(text)
         record = table.state.record()
@@ -419,6 +424,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         if too_many:
             await _refuse_socket(websocket, Refused("too_many", too_many, 429), request_lang(websocket))
             return
+        lang = request_lang(websocket)  # until the hello names one
         try:  # the socket stays counted until it closes, whichever way it goes
             try:
                 if _foreign_origin(websocket):  # another site's page: its visitor's address is not its own to use
@@ -429,23 +435,33 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                 except asyncio.TimeoutError:
                     raise Refused("bad_message", Reason("server.hello_first")) from None
                 data = schemas.parse_json(_text(first), "the message")
+                if isinstance(data, dict) and isinstance(data.get("lang"), str) and data["lang"]:
+                    # a hello refused (a wrong token, a field too many) is said in its language too
+                    lang = normalise_lang(data["lang"])
                 if not isinstance(data, dict) or data.get("type") != "hello":
                     raise Refused("bad_message", Reason("server.hello_shape"))
                 hello = schemas.load(schemas.Hello, data)
                 seat = await table.seat_of(hello.token)
-                lang = normalise_lang(hello.lang) if hello.lang else request_lang(websocket)
+                # the table may have left memory while the hello was awaited (a finished one
+                # whose last socket closed, an idle one swept): a socket attached to that copy
+                # would never see what happens at the table (a rematch, a name, a move)
+                while hub.tables.get(table.id) is not table:
+                    table = await hub.open(table.id)
                 spectators = sum(1 for c in table.conns if c.seat is None)
                 full = hub.sockets.table_full(spectators, seat, table.game.players)
                 if full:
                     raise Refused("too_many", full, 429)
             except (Refused, schemas.Invalid) as exc:
-                await _refuse_socket(websocket, exc, request_lang(websocket))
+                await _refuse_socket(websocket, exc, lang)
                 return
             except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
-                await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503),
-                                     request_lang(websocket))
+                await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503), lang)
                 return
             except WebSocketDisconnect:
+                return
+            except Exception:  # said and closed 4500, as HTTP answers 500 (the handlers cannot answer a socket)
+                log.exception("unexpected error during the hello at %s", websocket.url.path)
+                await _refuse_socket(websocket, Refused("internal", Reason("server.crashed"), 500), lang)
                 return
             conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
             table.attach(conn)
@@ -453,6 +469,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             try:
                 while True:
                     text = await _receive(websocket)
+                    if conn.closed:  # replaced by a newer tab (or dropped): its last message is not its seat's any more
+                        break
                     try:
                         if not bucket.take():
                             # answered while the outbox has room, then dropped unanswered: a flood
@@ -474,6 +492,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                             conn.push(encode(table.message_for(seat)))
                     except (Refused, schemas.Invalid) as exc:
                         conn.push(json.dumps(_refused(exc).to_json(lang)))
+                    except (sqlalchemy.exc.SQLAlchemyError, TimeoutError) as exc:
+                        # as HTTP answers 503: the message is refused with its reason and the
+                        # socket stays (before, a name change during an outage closed it unexplained)
+                        log.error("storage failed during a message at table %s: %s", table.id, exc)
+                        conn.push(json.dumps(Refused("storage", Reason("server.db_down"), 503).to_json(lang)))
+                    except Exception:
+                        log.exception("unexpected error during a message at table %s", table.id)
+                        conn.push(json.dumps(Refused("internal", Reason("server.crashed"), 500).to_json(lang)))
                     if conn.closed:
                         break
             except WebSocketDisconnect:
@@ -553,9 +579,15 @@ def freeze_startup_heap() -> None:
 def env_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """`create_app`'s settings as the worker processes read them: WASSERSPIELE_DB,
     WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process; thread to compare), each
-    checked, and the limits' variables checked (`Limits.from_env` reads them again in
-    the app).  A bad value is a ValueError naming the variable, so that `serve` can refuse
-    it before uvicorn starts, where it would be a traceback after the banner."""
+    checked, and the limits' variables checked too (`env_config`).  A bad value is a
+    ValueError naming the variable, so that `serve` can refuse it before uvicorn starts,
+    where it would be a traceback after the banner."""
+    return env_config(environ)[0]
+
+
+def env_config(environ: Mapping[str, str] | None = None) -> tuple[dict[str, Any], Limits]:
+    """`env_settings` and the limits (`Limits.from_env`) they were checked with: the app
+    is built with these very limits, not with a second reading of the environment."""
     import os
     env = os.environ if environ is None else environ
     delay = env.get("WASSERSPIELE_BOT_DELAY", "0.7")
@@ -563,17 +595,20 @@ def env_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
         bot_delay = float(delay)
     except ValueError:
         raise ValueError(f"WASSERSPIELE_BOT_DELAY={shown(delay)}: not a number of seconds") from None
+    if not 0 <= bot_delay < float("inf"):  # NaN slipped through max(0, ...) as no delay, inf stopped every bot
+        raise ValueError(f"WASSERSPIELE_BOT_DELAY={shown(delay)}: must be a finite number of seconds ≥ 0")
     pool = env.get("WASSERSPIELE_BOT_POOL", "process")
     if pool not in BotPool.KINDS:
         raise ValueError(f"WASSERSPIELE_BOT_POOL={shown(pool)}: one of {', '.join(BotPool.KINDS)}")
-    Limits.from_env(env)
-    return {"db_url": env.get("WASSERSPIELE_DB"), "bot_delay": bot_delay, "bot_pool": pool}
+    limits = Limits.from_env(env)
+    return {"db_url": env.get("WASSERSPIELE_DB"), "bot_delay": bot_delay, "bot_pool": pool}, limits
 
 
 def app_from_env() -> Starlette:
     """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`),
-    configured by the environment (`env_settings`)."""
-    return create_app(**env_settings(), freeze_heap=True)
+    configured by the environment (`env_config`)."""
+    settings, limits = env_config()
+    return create_app(**settings, limits=limits, freeze_heap=True)
 
 
 def client_of(conn: Request | WebSocket) -> str:

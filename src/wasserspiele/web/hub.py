@@ -24,6 +24,7 @@ import hmac
 import json
 import logging
 import random
+import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -131,6 +132,9 @@ def chance_rng(seed: int, n: int) -> random.Random:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what `new_table_id` makes (URL-safe base64), with room
 
 
 def rematch_token(token: str, rematch_id: str, seat: int) -> str:
@@ -765,7 +769,9 @@ class Hub:
         t = self.tables.get(table_id)
         if t is not None:
             return t
-        if not isinstance(table_id, str) or len(table_id) > 32:
+        # only the alphabet of `new_table_id` reaches the database: PostgreSQL refuses a NUL in
+        # a string, so `/api/tables/%00` was a 503 "database down" (and an error in the log)
+        if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
             raise Refused("no_table", Reason("server.no_table"), 404)
         loading = self._loading.get(table_id)
         if loading is not None:
@@ -846,7 +852,7 @@ class Hub:
     async def _check_room(self, creator: str, bot_seats: int) -> None:
         """Refuse a table one client or the whole server has no room for."""
         lim = self.limits
-        since = dt.datetime.now(dt.timezone.utc) - dt.timedelta(hours=lim.open_hours)
+        since = lim.open_since(dt.datetime.now(dt.timezone.utc))
         c = await self.db(self.storage.open_counts, creator, since)
         if c["my_tables"] >= lim.tables_per_client:
             raise Refused("too_many", Reason("server.client_tables", n=c["my_tables"], most=lim.tables_per_client), 429)

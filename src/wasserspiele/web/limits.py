@@ -11,6 +11,7 @@ cannot be forged, see deploy/).
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import os
 from dataclasses import dataclass, fields, replace
 
@@ -71,6 +72,15 @@ class Limits:
                     raise ValueError(f"WASSERSPIELE_{f.name.upper()}={shown(text)}: not a{'n' if kind is int else ''} "
                                      f"{kind.__name__}") from None
         return replace(cls(**values), **overrides)
+
+    def open_since(self, now: dt.datetime) -> dt.datetime:
+        """When a table touched since then still counts as open (`open_hours` before `now`);
+        a window reaching before the calendar's start (`inf` for "forever", or 10**8 hours)
+        counts every running table, rather than failing every table's creation."""
+        try:
+            return now - dt.timedelta(hours=self.open_hours)
+        except OverflowError:
+            return dt.datetime.min.replace(tzinfo=now.tzinfo)
 
     def workers(self) -> int:
         return self.bot_workers or max(1, (os.cpu_count() or 2) - 1)

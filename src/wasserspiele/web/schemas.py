@@ -2,7 +2,9 @@
 pydantic models that refuse unknown fields and say which field is wrong.
 
 `parse_json` refuses what `json.loads` would accept but the server must not: nesting
-deeper than MAX_DEPTH, `NaN`/`Infinity`, integers longer than MAX_DIGITS digits.
+deeper than MAX_DEPTH, `NaN`/`Infinity`, integers longer than MAX_DIGITS digits, and
+unpaired surrogate escapes (`"\\ud800"`: no character, and no answer quoting one could
+be encoded).
 `load(model, data)` returns the model or raises `Invalid` whose reason names the field
 path (`seats[1].level: ...`).
 """
@@ -10,6 +12,7 @@ path (`seats[1].level: ...`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, ClassVar, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -47,6 +50,29 @@ def _depth(value: Any) -> int:
     return deepest
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _unpaired_surrogate(value: Any) -> str | None:
+    """The first unpaired surrogate escape (`\\ud800`) in a parsed value's strings and
+    keys, as JSON writes it; None if there is none.  `json.loads` takes such an escape, but
+    it is no character: it cannot be written as UTF-8, so any answer quoting it (an
+    unknown option's name, a value an option refuses) failed to encode and was a 500."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and not item.isascii():
+            found = _SURROGATE.search(item)
+            if found:
+                return f"\\u{ord(found.group()):04x}"
+    return None
+
+
 def _refuse_constant(name: str) -> Any:
     raise Invalid("bad_json", f"{name} is not a number in JSON (numbers must be finite)")
 
@@ -82,6 +108,10 @@ def parse_json(data: bytes | str, what: str = "the request body") -> Any:
         raise too_deep from None
     if _depth(value) > MAX_DEPTH:
         raise too_deep
+    surrogate = _unpaired_surrogate(value)
+    if surrogate is not None:
+        raise Invalid("bad_json", f"{what} has the escape {surrogate}, half of a surrogate pair and no "
+                                  f"character by itself (text must be valid Unicode)")
     return value
 
 
@@ -181,8 +211,7 @@ def explain(model: type[Schema], exc: ValidationError) -> str:
             field = parent.model_fields.get(part) if isinstance(part, str) else None
             if field is not None:
                 parent = _schema_in(field.annotation) or parent
-        fields = ", ".join(parent.model_fields)
-        return f"{where}: unknown field {shown(err['loc'][-1])} (fields: {fields})"
+        return f"{where}: unknown field {shown(err['loc'][-1])} ({_fields_words(parent)})"
     if kind in ("model_type", "dict_type") and not err["loc"]:
         return "the body must be a JSON object"
     if kind in _JSON_WORDS:
@@ -190,11 +219,18 @@ def explain(model: type[Schema], exc: ValidationError) -> str:
     return f"{where}: {err['msg'][0].lower() + err['msg'][1:]}"
 
 
+def _fields_words(model: type[Schema]) -> str:
+    """The fields `model` takes, for a refusal; a model without any (a rematch) says so
+    rather than listing nothing ("fields: ")."""
+    if not model.model_fields:
+        return "it takes no fields: send {} or no body"
+    return f"fields: {', '.join(model.model_fields)}"
+
+
 def load(model: type[Schema], data: Any) -> Schema:
     """`data` as `model`, or Invalid naming the field that is wrong."""
     if not isinstance(data, dict):
-        raise Invalid(model.refusal_code, f"the body must be a JSON object with the fields "
-                                          f"{', '.join(f for f in model.model_fields)}")
+        raise Invalid(model.refusal_code, f"the body must be a JSON object ({_fields_words(model)})")
     try:
         return model.model_validate(data)
     except ValidationError as exc:
