@@ -1,5 +1,5 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
-import { s, h, svgRoot, card, cardText, cardName, anim, fitText, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
 import { t, say, seatLabel, seatInText } from "../i18n.js";
 
 const CW = 40, CH = 56;
@@ -173,11 +173,15 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
   return [g, y - (TROW - TH)];
 }
 
-// "Platz 0 (du) · 4 abgeworfen" above a park
+// "Platz 0 (du) · 4 abgeworfen" above a park, and how much lower the park stands for it:
+// a line more when a long name does not leave room on one line for the count (squeezed to
+// it, a 40-character name read at 78 %), the name on its first line, the count on the second
 function parkTitle(view, seat, width, attrs) {
   const you = view.seat === seat ? ` (${t("you")})` : "";
-  return fitText(`${seatLabel(seat)}${you} · ${t("seven_waters.discarded", { n: view.players[seat].discard_count })}`,
-                 width, attrs);
+  const name = `${seatLabel(seat)}${you}`, discarded = t("seven_waters.discarded", { n: view.players[seat].discard_count });
+  const line = `${name} · ${discarded}`;
+  if (textWidth(line, attrs) <= width) return [fitText(line, width, attrs), 0];
+  return [fitText(`${name}\n${discarded}`, width, attrs, "down", 2), Math.ceil(1.15 * attrs["font-size"])];
 }
 
 function pyramid(view, ui) {
@@ -219,11 +223,14 @@ function tinyBoard(view, shown, mine, ui) {
   const [park, MH] = tinyPark(view.players[shown], mine, ui);
   const top = PH + 8, corner = (TINY_W - 2 * PY.pitch) / 2 - 8;   // left of row 2
   const you = view.seat === shown ? ` (${t("you")})` : "";
-  const title = { x: 2, "font-size": 13, "font-weight": "bold" };
+  const title = { x: 2, y: 13, "font-size": 13, "font-weight": "bold" };
+  // the name on up to two lines (one line squeezed a 40-character name to 39 % on a phone),
+  // the count on the line after it: three lines of 13 units end above the pyramid's third
+  // row, which reaches further left (a longer name is set smaller, as fitTexts does)
   const board = svgRoot(TINY_W, top + MH,
     s("g", { transform: `translate(${(TINY_W - PW) / 2},0)` }, pyr),
-    fitText(`${seatLabel(shown)}${you}`, corner, { ...title, y: 13 }),
-    fitText(t("seven_waters.discarded", { n: view.players[shown].discard_count }), corner, { ...title, y: 30 }),
+    fitText(`${seatLabel(shown)}${you}\n${t("seven_waters.discarded", { n: view.players[shown].discard_count })}`,
+            corner, title, "down", 3),
     s("g", { transform: `translate(0,${top})` }, park));
   // from the board's top: as its height changes (a row of the pyramid empties), the
   // pyramid stays where it is and the park moves up
@@ -237,9 +244,9 @@ function endBoard(view, shown, wide, ui) {
   const seats = wide ? view.players.map((_, seat) => seat) : [shown];
   const parts = seats.map((seat, k) => {
     const [g, MH] = tinyPark(view.players[seat], false, ui, TINY_W, true);
+    const [title, dy] = parkTitle(view, seat, TINY_W - 4, { x: 2, y: 14, "font-size": 13, "font-weight": "bold" });
     return [s("g", { transform: `translate(${k * (TINY_W + 24)},0)` },
-      parkTitle(view, seat, TINY_W - 4, { x: 2, y: 14, "font-size": 13, "font-weight": "bold" }),
-      s("g", { transform: "translate(0,20)" }, g)), MH + 20];
+      title, s("g", { transform: `translate(0,${20 + dy})` }, g)), MH + 20 + dy];
   });
   return svgRoot(seats.length * TINY_W + (seats.length - 1) * 24, Math.max(...parts.map(([, hgt]) => hgt)),
                  parts.map(([g]) => g));
@@ -336,10 +343,9 @@ export default {
     else {
       const [pyr, PW, PH] = pyramid(view, ui);
       const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);
-      board = svgRoot(PW + PARK_W + 12, Math.max(PH, MH + 22), pyr,
-        s("g", { transform: `translate(${PW + 12},0)` },
-          parkTitle(view, shown, PARK_W - 8, { x: 4, y: 14, "font-size": 14, "font-weight": "bold" }),
-          s("g", { transform: "translate(0,22)" }, mine)));
+      const [title, dy] = parkTitle(view, shown, PARK_W - 8, { x: 4, y: 14, "font-size": 14, "font-weight": "bold" });
+      board = svgRoot(PW + PARK_W + 12, Math.max(PH, MH + 22 + dy), pyr,
+        s("g", { transform: `translate(${PW + 12},0)` }, title, s("g", { transform: `translate(0,${22 + dy})` }, mine)));
     }
     // the other park, in tiles in the side column (at the end of a wide screen's game it is
     // on the board); beside the board the column is about SIDE_W wide: drawn at its size

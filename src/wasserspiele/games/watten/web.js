@@ -1,5 +1,5 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
-import { s, h, svgRoot, card, cardText, cardName, anim, fitText, SUIT_SYMBOL } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel, seatInText } from "../i18n.js";
 
 // a team is named inside a sentence ("Team seat 0 + seat 2: 3 points", "team Anna + seat 2")
@@ -122,14 +122,22 @@ export default {
       const turn = (view.to_move || []).includes(seat);
       const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
       const dy = k === 2 ? 0 : k === 0 ? 0 : -8;
-      const wraps = k !== 2;
-      g.append(s("g", { "data-origin": `tseat:${seat}` },
-        fitText(`${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`, room[k],
-                { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" },
-                wraps ? "up" : null),
+      const name = `${seatLabel(seat)}${view.seat === seat ? " (" + t("you") + ")" : ""}`;
+      const nameAttrs = { x, y: y + dy, "text-anchor": anchor, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold" };
+      // the name's lines: the side seats' narrow rooms take up to four, upwards, into the
+      // empty side of the table (in two a name of 40 characters was squeezed to 53 %;
+      // "Kreszentia Aloisia Obermoserbauer-Lang" needs four), the bottom seat's two; the
+      // top seat has no room above it, so a name too long for its one line takes a second
+      // below it, and what is said of the seat moves down a line (one line squeezed such a
+      // name to 58 %)
+      const topTwo = k === 2 && textWidth(name, nameAttrs) > room[k];
+      const nameText = k === 2 ? fitText(name, room[k], nameAttrs, topTwo ? "down" : null, topTwo ? 2 : 1)
+        : fitText(name, room[k], nameAttrs, "up", k === 0 ? 2 : 4);
+      const below = topTwo ? 15 : 0;
+      g.append(s("g", { "data-origin": `tseat:${seat}` }, nameText,
         ...this.infoLines(view, seat, k).map((line, i) =>
           // the top seat's info may wrap downwards too: below it is the empty middle of the table
-          fitText(line, room[k], { x, y: y + dy + 15 + 13 * i, "text-anchor": anchor, "font-size": 11, fill: "white" }, "down"))));
+          fitText(line, room[k], { x, y: y + dy + below + 15 + 13 * i, "text-anchor": anchor, "font-size": 11, fill: "white" }, "down"))));
       if (played[seat]) {
         const from = seat === view.seat ? null : `tseat:${seat}`;
         const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),

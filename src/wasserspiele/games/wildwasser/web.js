@@ -34,17 +34,18 @@ function chipSymbol(symbol, words) {
   return h("span", { class: "ww-symbol", role: "img", "aria-label": words, title: words }, symbol);
 }
 
-// A card's name line holds this many units; a longer name ("Erdmännchen", "Schildkröte":
-// about 5.5 units a letter at font size 9) is narrowed to fit rather than spill over the edge
-const NAME_WIDTH = 44;
+// A hand card's width and pitch.  Its name line (the card less 2 units a side) holds
+// "Erdmännchen" and "Schildkröte", about 63 units at font size 9, at 89 % of their width
+// at least: on cards 50 wide they were squeezed to 70 %.  A longer name is narrowed to fit
+// (fitText) rather than spill over the edge.
+const CARD_W = 60, CARD_PITCH = 66, NAME_WIDTH = CARD_W - 4;
 
 function animalCard(species, x, y, ui, key, hidden = false) {
   const name = hidden ? "" : t(`wildwasser.sp.${species}`);
-  const fit = name.length * 5.5 > NAME_WIDTH ? { textLength: NAME_WIDTH, lengthAdjust: "spacingAndGlyphs" } : {};
   const g = s("g", { transform: `translate(${x},${y})` },
-    s("rect", { class: "hl", width: 50, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
-    s("text", { x: 25, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : initial(species)),
-    s("text", { x: 25, y: 58, "text-anchor": "middle", "font-size": 9, ...fit }, name));
+    s("rect", { class: "hl", width: CARD_W, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
+    s("text", { x: CARD_W / 2, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : initial(species)),
+    fitText(name, NAME_WIDTH, { x: CARD_W / 2, y: 58, "text-anchor": "middle", "font-size": 9 }));
   return key ? ui.mark(g, key) : g;
 }
 
@@ -226,8 +227,9 @@ export default {
     if (mine && mine.hand) {
       // the cards stand in the middle of the picture (at least 300 wide, so that they keep
       // their size as the hand empties), not from its left edge
-      const HW = Math.max(300, mine.hand.length * 58 + 10), x0 = (HW - (mine.hand.length * 58 - 8)) / 2;
-      hand = svgRoot(HW, 76, mine.hand.map((sp, i) => animalCard(sp, x0 + i * 58, 5, ui, `hand:${sp}`)));
+      const n = mine.hand.length;
+      const HW = Math.max(300, n * CARD_PITCH + 10), x0 = (HW - (n * CARD_PITCH - (CARD_PITCH - CARD_W))) / 2;
+      hand = svgRoot(HW, 76, mine.hand.map((sp, i) => animalCard(sp, x0 + i * CARD_PITCH, 5, ui, `hand:${sp}`)));
     }
     return { board, hand, side: [["podiums", t("wildwasser.podiums"), pod], ["teams", t("wildwasser.teams"), teams]] };
   },

@@ -29,9 +29,12 @@ export function h(tag, attrs = {}, ...children) {
 // (`wrap`: its new lines go "up", above it, or "down", below it) takes as many lines as it
 // needs, up to `lines` (two: the room the boards leave a seat's texts; a caller with more
 // room may allow more); a word wider than `max` ("Donaudampfschifffahrtskapitänin")
-// breaks after a hyphen of its own, else where the line is full, with a hyphen added.
+// breaks after a hyphen of its own, else between two syllables, else where the line is
+// full, with a hyphen added.
 // Only a text that may wrap and does not fit so is set smaller (down to FIT_FLOOR of its
-// size), and only then is a line still too wide squeezed to `max`.  Squeezing alone (the old way,
+// size), and only then is a line still too wide squeezed to `max`.  A "\n" in the text
+// starts a new line where it stands (a name and what is said of it, each on lines of their
+// own: Seven Waters' corner title), counted in `lines`.  Squeezing alone (the old way,
 // after two lines at most) narrowed a long German name to 40 % of its width on a phone.
 const FIT_FLOOR = 0.75;
 
@@ -44,8 +47,8 @@ export function fitTexts(root) {
     const max = +el.dataset.fit;
     el.removeAttribute("data-fit");
     el.setAttribute("data-fitted", max);   // what it was fitted to (tests read it)
-    if (el.getComputedTextLength() <= max) continue;
     const text = el.textContent;
+    if (!text.includes("\n") && el.getComputedTextLength() <= max) continue;
     const budget = Math.max(1, +el.dataset.lines || 1);
     // a string's width at the size being tried, by a canvas in the text's font: setting a
     // text and asking the SVG its length lays the page out at every try (20 times slower);
@@ -59,14 +62,26 @@ export function fitTexts(root) {
     const scale = el.getComputedTextLength() / (pen.measureText(text).width || 1);
     const width = (str) => pen.measureText(str).width * scale;
     let size = size0, rows = null;
-    // a one-line text (a label the board made room for) keeps its size and is squeezed, as
-    // before: set smaller it would read smaller than its neighbours (the park's row labels)
-    for (const k of budget > 1 ? [1, 0.9, 0.82, FIT_FLOOR] : [1]) {
+    const drawn = el.getAttribute("font-size");
+    const setSize = (k) => {
       size = +(size0 * k).toFixed(2);
       if (k < 1) el.setAttribute("font-size", size);   // set smaller: only then is the size written
+      else if (drawn === null) el.removeAttribute("font-size");
+      else el.setAttribute("font-size", drawn);
       pen.font = font(size);
-      rows = balancedLines(text, max, budget, width);
-      if (rows) break;
+    };
+    // a one-line text (a label the board made room for) keeps its size and is squeezed, as
+    // before: set smaller it would read smaller than its neighbours (the park's row labels).
+    // A size at which a word breaks only between syllables is taken before a larger one
+    // at which it does not ("Schil-dkröte"); only where none does (between syllables it
+    // needs more lines than the caller allows) is it broken after the most letters that fit
+    search: for (const syllables of budget > 1 ? [true, false] : [false]) {
+      for (const k of budget > 1 ? [1, 0.9, 0.82, FIT_FLOOR] : [1]) {
+        setSize(k);
+        rows = balancedLines(text, max, budget, width, syllables);
+        if (rows && !rows.bad) break search;
+        rows = null;
+      }
     }
     // at the smallest size it does not fit: in `budget` lines broken at spaces only, as
     // even as can be, a line still too wide squeezed below
@@ -90,6 +105,16 @@ export function fitTexts(root) {
   }
 }
 
+// About how wide `text` is drawn with `attrs` (its font-size and font-weight) in the page's
+// font, before it is drawn: for a layout that gives a text a second line only when it
+// needs one (fitTexts measures again once it is drawn, and squeezes what is still too wide)
+export function textWidth(text, attrs = {}) {
+  const pen = measurer();
+  const family = getComputedStyle(document.body).fontFamily;
+  pen.font = `${attrs["font-weight"] || "normal"} ${attrs["font-size"] || 12}px ${family}`;
+  return pen.measureText(text).width;
+}
+
 let canvas = null;
 function measurer() {
   canvas ??= document.createElement("canvas");
@@ -99,28 +124,34 @@ function measurer() {
 // The lines of `text` no wider than `max` (by `width`), filled one after another; a word
 // too wide for a line of its own is broken (breakWord) when `hard`, else left whole.
 // `breaks`: how many words were broken.  `wrap` false: one line, as it is.
-function wrapLines(text, max, width, wrap = true, hard = true) {
-  if (!wrap) return Object.assign([text], { breaks: 0 });
+function wrapLines(text, max, width, wrap = true, hard = true, syllables = false) {
+  if (!wrap) return Object.assign([text.replaceAll("\n", " ")], { breaks: 0 });
   const rows = [];
-  let row = "", breaks = 0;
-  for (const word of text.split(" ").filter(Boolean)) {
-    const joined = row ? `${row} ${word}` : word;
-    if (width(joined) <= max) { row = joined; continue; }
+  let breaks = 0, bad = 0;   // words broken, and how many of those breaks were not between syllables
+  for (const part of text.split("\n")) {   // a "\n" ends a line wherever it stands
+    let row = "";
+    for (const word of part.split(" ").filter(Boolean)) {
+      const joined = row ? `${row} ${word}` : word;
+      if (width(joined) <= max) { row = joined; continue; }
+      if (row) rows.push(row);
+      const pieces = !hard || width(word) <= max ? [word] : breakWord(word, max, width, syllables);
+      breaks += pieces.length - 1;
+      bad += pieces.bad || 0;
+      rows.push(...pieces.slice(0, -1));
+      row = pieces.at(-1);
+    }
     if (row) rows.push(row);
-    const pieces = !hard || width(word) <= max ? [word] : breakWord(word, max, width);
-    breaks += pieces.length - 1;
-    rows.push(...pieces.slice(0, -1));
-    row = pieces.at(-1);
   }
-  if (row) rows.push(row);
-  return Object.assign(rows, { breaks });
+  return Object.assign(rows, { breaks, bad });
 }
 
 // A word wider than `max` in pieces that fit: after a hyphen it has where one fits, else
-// after the most letters that fit with a hyphen added.
-function breakWord(word, max, width) {
+// between two syllables (syllableCut) as far on as fits, if that fills at least 40 % of the
+// line, else after the most letters that fit; a hyphen added.  The most letters that fit
+// broke "Donaudampfschifffahrtskapitänin" as "Donaudam-pfschifffah-rtskapitänin".
+function breakWord(word, max, width, syllables = false) {
   const out = [];
-  let rest = word;
+  let rest = word, bad = 0;
   while (rest.length > 3 && width(rest) > max) {
     let cut = -1;
     for (let i = rest.indexOf("-"); i > 0 && i < rest.length - 1; i = rest.indexOf("-", i + 1)) {
@@ -134,29 +165,57 @@ function breakWord(word, max, width) {
         const mid = Math.ceil((lo + hi) / 2);
         if (width(rest.slice(0, mid) + "-") <= max) lo = mid; else hi = mid - 1;
       }
-      cut = lo;
+      cut = -1;
+      for (let i = lo; syllables && i >= Math.max(2, Math.ceil(0.4 * lo)) && cut < 0; i--) if (syllableCut(rest, i)) cut = i;
+      if (cut < 0) { cut = lo; bad += syllables ? 1 : 0; }
       head = rest.slice(0, cut) + "-";
     }
     out.push(head);
     rest = rest.slice(cut);
   }
   out.push(rest);
-  return out;
+  return Object.assign(out, { bad });
+}
+
+// Whether a word may be broken before its letter `i` by the rule of thumb German (and
+// mostly English) hyphenation follows, without a dictionary: a syllable starts with the
+// last consonant before its vowel ("Do-nau", "Erd-männ"), or with a group read as one
+// sound ("sch", "ch", "ck", "ph", "th", "qu": "Donaudampf-schiff", "Erdmänn-chen") or a
+// consonant before r or l ("Schild-kröte"); both parts keep a vowel.
+const VOWEL = /[aeiouyäöüàáâãåæéèêëíìîïóòôõøúùûœ]/i;
+const LETTER = /\p{L}/u;
+const ONSETS = ["sch", "ch", "ck", "ph", "th", "qu"];
+function syllableCut(word, i) {
+  const w = word.toLowerCase();
+  if (i < 2 || w.length - i < 2 || !LETTER.test(w[i - 1]) || !LETTER.test(w[i])) return false;
+  if (!VOWEL.test(w.slice(0, i)) || !VOWEL.test(w.slice(i))) return false;
+  // a group read as one sound is not cut inside ("s-ch", "c-h", "c-k", …)
+  for (const g of ONSETS) {
+    for (let k = 1; k < g.length; k++) if (w.startsWith(g, i - k)) return false;
+  }
+  if (VOWEL.test(w[i])) return false;
+  if (/[rl]/.test(w[i]) && !VOWEL.test(w[i - 1]) && !/[rl]/.test(w[i - 1])) return false;   // "k-r": "kr" starts the syllable
+  const group = ONSETS.find((g) => w.startsWith(g, i));
+  const onset = group ? group.length : /[rl]/.test(w[i + 1] || "") && w[i] !== w[i + 1] && !/[rl]/.test(w[i]) ? 2 : 1;
+  return VOWEL.test(w[i + onset] || "");
 }
 
 // `text` in the fewest lines (at most `budget`) that fit `max`, their widths as even as
 // that many lines allow (a name split in two halves rather than a long line and one word,
-// and no word broken that did not have to be); null when it needs more lines.
-function balancedLines(text, max, budget, width) {
+// and no word broken that did not have to be); null when it needs more lines.  `syllables`:
+// a word is broken between syllables where one fits (breakWord), and `bad` counts where not.
+function balancedLines(text, max, budget, width, syllables = false) {
   const wrap = budget > 1;
-  const rows = wrapLines(text, max, width, wrap);
+  const rows = wrapLines(text, max, width, wrap, true, syllables);
   if (rows.length > budget || rows.some((r) => width(r) > max)) return null;
   if (rows.length < 2) return rows;
   let lo = max / rows.length, hi = max, best = rows;   // the narrowest width giving as many lines
   for (let i = 0; i < 8; i++) {
     const mid = (lo + hi) / 2;
-    const tried = wrapLines(text, mid, width, wrap);
-    if (tried.length <= rows.length && tried.breaks <= rows.breaks && tried.every((r) => width(r) <= mid)) {
+    const tried = wrapLines(text, mid, width, wrap, true, syllables);
+    // narrower, a word may break where it does not between syllables: not so
+    if (tried.length <= rows.length && tried.breaks <= rows.breaks && tried.bad <= rows.bad
+        && tried.every((r) => width(r) <= mid)) {
       best = tried; hi = mid;
     } else lo = mid;
   }
@@ -167,7 +226,7 @@ function balancedLines(text, max, budget, width) {
 // (wider than `max`: the caller squeezes it).
 function fewestLines(text, max, budget, width) {
   const wrap = budget > 1;
-  let lo = max, hi = width(text), best = [text];
+  let lo = max, hi = width(text), best = wrapLines(text, Infinity, width, wrap, false);   // its own lines
   for (let i = 0; i < 10 && wrap; i++) {
     const mid = (lo + hi) / 2;
     const tried = wrapLines(text, mid, width, wrap, false);
