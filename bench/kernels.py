@@ -62,6 +62,9 @@ def wildwasser(seconds: float) -> None:
         print(f"{players} players   kernel {now:>10,.0f}   Python engine {then:>7,.0f}   {ratio:>6.1f}×", flush=True)
     steps = _wildwasser_vector_steps()
     print(f"WildwasserVectorEnv(1024 tables, 4 players): {rate(steps, seconds):,.0f} agent steps per CPU-second")
+    rollouts = rate(_wildwasser_rollouts(), seconds)
+    print(f"search rollouts to the end from a new deal (kernel.rollout, 4 players): {rollouts:,.0f}/s "
+          f"({1e6 / rollouts:.1f} µs each)")
     if COMPILED:
         slow = _fallback_rate(_WILDWASSER_FALLBACK, seconds)
         now = rate(lambda: len(K.play_games(batch, players=4, seed=7)[0]), seconds)
@@ -82,6 +85,28 @@ def _wildwasser_vector_steps():
         _obs, _r, _t, _tr, info = envs.step(noise.argmax(axis=1))
         state["mask"] = info["action_mask"]
         return envs.num_envs
+    return run
+
+
+def _wildwasser_rollouts(count: int = 200):
+    """A run() of `count` search rollouts to the end (kernel.rollout, the search's
+    `kernel_rollout`), each from a copy of one new 4-player deal with its own generator."""
+    import numpy as np
+    from wasserspiele.games.wildwasser import kernel as K
+    bd = K.BOARDS["forward"]
+    order = np.zeros(bd[K.B_REGULAR_N], np.int64)
+    start = K.new_position()
+    K.start_game(start, bd, 4, 0, K.BOARD.removed_for(4), order, K.shuffle_tiles(bd, order, 12345))
+    pts, won = np.zeros(4, np.int64), np.zeros(4, np.int64)
+    K.rollout(start.copy(), bd, 1 << 20, pts, won)  # compile (or load) before timing
+    seeds = iter(range(1, 10**9))
+
+    def run() -> int:
+        for _ in range(count):
+            st = start.copy()
+            st[K.RNG] = next(seeds)
+            K.rollout(st, bd, 1 << 20, pts, won)
+        return count
     return run
 
 

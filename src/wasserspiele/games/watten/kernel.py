@@ -491,27 +491,41 @@ def distinct_cards(t, opts, eff, strength, out, keys) -> int:
     return n
 
 
-@kernel
 def hand_winner(t, opts, eff, strength) -> int:
     """The team that wins the hand in progress at `t` (a card to play) when all four play
     perfectly with every hand open (WA-3, WA-4.1); raising is not played (WA-6 is a bet
-    on the hidden cards, which this solver sees).  A depth-first AND/OR search on an
-    explicit stack (numba cannot load a recursive function from its disk cache): row d
+    on the hidden cards, which this solver sees).  Its scratch is allocated here, in
+    Python, so the compiled search passes it on unmanaged (fast.unmanaged); per call,
+    since searches may run in threads."""
+    return _hand_winner(t, opts, eff, strength, *solver_scratch())
+
+
+SOLVER_DEPTH = 4 * HAND_SIZE + 1  # the positions after 0 .. 20 cards
+
+
+def solver_scratch() -> tuple:
+    """`_hand_winner`'s stack (tables, cards, keys, left, slots, slot_keys) and its
+    remembered trick starts (tt_keys, tt_values); the search clears tt_keys itself."""
+    d = SOLVER_DEPTH
+    return (np.empty((d, TABLE_SIZE), np.int64), np.empty((d, HAND_SIZE), np.int64), np.empty((d, HAND_SIZE), np.int64),
+            np.empty(d, np.int64), np.empty(d, np.int64), np.empty(d, np.int64), np.empty(1 << TT_BITS, np.int64),
+            np.empty(1 << TT_BITS, np.int64))
+
+
+@kernel
+def _hand_winner(t, opts, eff, strength, tables, cards, keys, left, slots, slot_keys, tt_keys, tt_values) -> int:
+    """`hand_winner` with its scratch (`solver_scratch`).  A depth-first AND/OR search on
+    an explicit stack (numba cannot load a recursive function from its disk cache): row d
     of `tables` is the position after d cards, `cards[d]` its cards to try (from the end
     of `distinct_cards`' order: each suit's strongest card before its weaker ones, which
     searched 1,648 positions a whole hand against 2,120 the other way round, before trick
     starts were remembered), `left[d]` how many of them are still untried, and `slots[d]`
     where its answer is remembered (-1: not at a trick's start)."""
     t, opts, eff, strength = unmanaged(t), unmanaged(opts), unmanaged(eff), unmanaged(strength)
-    depth_max = 4 * HAND_SIZE + 1
-    tables = np.empty((depth_max, TABLE_SIZE), np.int64)
-    cards = np.empty((depth_max, HAND_SIZE), np.int64)
-    keys = np.empty((depth_max, HAND_SIZE), np.int64)
-    left = np.empty(depth_max, np.int64)
-    slots = np.empty(depth_max, np.int64)
-    slot_keys = np.empty(depth_max, np.int64)
-    tt_keys = np.zeros(1 << TT_BITS, np.int64)
-    tt_values = np.zeros(1 << TT_BITS, np.int64)
+    tables, cards, keys, left = unmanaged(tables), unmanaged(cards), unmanaged(keys), unmanaged(left)
+    slots, slot_keys = unmanaged(slots), unmanaged(slot_keys)
+    tt_keys, tt_values = unmanaged(tt_keys), unmanaged(tt_values)
+    tt_keys[:] = 0  # no key is 0 (bit 40 is set); a value is read only where its key was just stored
     tables[0, :] = t
     d = 0
     entering = True  # else: returning `found` from row d + 1 to row d
@@ -702,16 +716,17 @@ def table_reset(e, agent, opts, eff, strength, p, policies, tables, decks, xs, c
 
 @kernel
 def tables_step(actions, agent, opts, eff, strength, p, policies, tables, decks, xs, needs_reset, rewards,
-                terminated, illegal, illegal_reward) -> None:
+                terminated, illegal, illegal_reward, codes) -> None:
     """One agent action per table (next-step autoreset: a table whose game ended on the
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (WA-4.2: +0.5 when its team won, -0.5 when it lost); an
-    action that is not legal ends the episode with `illegal_reward`."""
+    action that is not legal ends the episode with `illegal_reward`.  codes: scratch
+    (8 int64, from vector.py)."""
     actions, opts, eff, strength = unmanaged(actions), unmanaged(opts), unmanaged(eff), unmanaged(strength)
     policies = unmanaged(policies)
     tables, decks, xs, needs_reset = unmanaged(tables), unmanaged(decks), unmanaged(xs), unmanaged(needs_reset)
     rewards, terminated, illegal = unmanaged(rewards), unmanaged(terminated), unmanaged(illegal)
-    codes = np.zeros(8, np.int64)
+    codes = unmanaged(codes)
     for e in range(len(actions)):
         rewards[e] = 0.0
         terminated[e] = False

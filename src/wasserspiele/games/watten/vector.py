@@ -49,6 +49,7 @@ class WattenVectorEnv(KernelVectorEnv):
         self.tables = np.zeros((num_envs, K.TABLE_SIZE), np.int64)
         self.decks = np.zeros((num_envs, K.N_CARDS), np.int64)
         self.xs = np.zeros(num_envs, np.int64)
+        self.codes = np.zeros(8, np.int64)  # table_reset's and tables_step's scratch, kept: passed on unmanaged
 
     def _rules(self) -> tuple:
         r = self.rules
@@ -61,10 +62,9 @@ class WattenVectorEnv(KernelVectorEnv):
 
     def _reset_tables(self, xs: np.ndarray) -> None:
         self.xs[:] = xs
-        codes = np.zeros(8, np.int64)
         for e in range(self.num_envs):
-            K.table_reset(e, self.seat, *self._rules(), self.tables, self.decks, self.xs, codes)
+            K.table_reset(e, self.seat, *self._rules(), self.tables, self.decks, self.xs, self.codes)
 
     def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.seat, *self._rules(), self.tables, self.decks, self.xs, self.needs_reset,
-                      rewards, terminated, illegal, self.illegal_reward)
+                      rewards, terminated, illegal, self.illegal_reward, self.codes)

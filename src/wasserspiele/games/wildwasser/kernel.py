@@ -588,14 +588,10 @@ def winners(st, pts, out):
 
 # -- search rollouts -------------------------------------------------------------------------
 @kernel
-def rollout(st, bd, depth, pts, won) -> bool:
-    """A search rollout from position `st` (`from_state` of a sampled world): at most
-    `depth` uniformly random decisions, chance and choices from the position's generator;
-    the podium points into `pts` and, once the game is over, the winners (1 each) into
-    `won`.  Whether the game is over."""
+def _rollout(st, bd, depth, pts, won, codes, dice) -> bool:
+    """`rollout` with its scratch: codes (MAX_LEGAL) and an empty dice log."""
     st, bd, pts, won = unmanaged(st), unmanaged(bd), unmanaged(pts), unmanaged(won)
-    codes = np.zeros(MAX_LEGAL, np.int64)
-    dice = np.zeros(0, np.int64)
+    codes, dice = unmanaged(codes), unmanaged(dice)
     for _ in range(depth):
         if st[PHASE] == OVER:
             break
@@ -605,6 +601,19 @@ def rollout(st, bd, depth, pts, won) -> bool:
         return False
     winners(st, pts, won)
     return True
+
+
+_NO_DICE = np.zeros(0, np.int64)  # an empty dice log (nothing recorded): never written, so shared
+
+
+def rollout(st, bd, depth, pts, won) -> bool:
+    """A search rollout from position `st` (`from_state` of a sampled world): at most
+    `depth` uniformly random decisions, chance and choices from the position's generator;
+    the podium points into `pts` and, once the game is over, the winners (1 each) into
+    `won`.  Whether the game is over.  Its scratch (legal codes, no dice log) is
+    allocated here, in Python, so the compiled code passes it on unmanaged
+    (fast.unmanaged); per call, since searches may run in threads."""
+    return _rollout(st, bd, depth, pts, won, np.zeros(MAX_LEGAL, np.int64), _NO_DICE)
 
 
 # -- whole games ----------------------------------------------------------------------------
@@ -730,6 +739,14 @@ def table_reset(st, bd, players, first, removed, agent, order, codes, dice):
     table_advance(st, bd, agent, codes, dice)
 
 
+def table_scratch(bd, players: int) -> tuple:
+    """`tables_step`'s scratch (tile order, legal codes, an empty dice log, points,
+    winners), allocated once by its caller (vector.py), so the compiled code passes it
+    on unmanaged (fast.unmanaged)."""
+    return (np.zeros(bd[B_REGULAR_N], np.int64), np.zeros(MAX_LEGAL, np.int64), np.zeros(0, np.int64),
+            np.zeros(players, np.int64), np.zeros(players, np.int64))
+
+
 @kernel
 def tables_reset(st, bd, players, first, removed, agent, xs):
     """Every table dealt from its own generator state xs[e]."""
@@ -744,18 +761,15 @@ def tables_reset(st, bd, players, first, removed, agent, xs):
 
 @kernel
 def tables_step(actions, st, bd, players, first, removed, agent, needs_reset, rewards, terminated, illegal,
-                illegal_reward):
+                illegal_reward, order, codes, dice, pts, won):
     """One agent action per table (next-step autoreset: a table whose game ended on the
     previous step is dealt anew and its action ignored).  The reward at the end is the
     agent's zero-sum return (WW-5.3: a k-way shared win is 1/k, minus the mean
-    1/players); an action that is not legal ends the episode with `illegal_reward`."""
+    1/players); an action that is not legal ends the episode with `illegal_reward`.
+    order .. won: `table_scratch`."""
     actions, st, bd, needs_reset = unmanaged(actions), unmanaged(st), unmanaged(bd), unmanaged(needs_reset)
     rewards, terminated, illegal = unmanaged(rewards), unmanaged(terminated), unmanaged(illegal)
-    order = np.zeros(bd[B_REGULAR_N], np.int64)
-    codes = np.zeros(MAX_LEGAL, np.int64)
-    dice = np.zeros(0, np.int64)
-    pts = np.zeros(players, np.int64)
-    won = np.zeros(players, np.int64)
+    order, codes, dice, pts, won = unmanaged(order), unmanaged(codes), unmanaged(dice), unmanaged(pts), unmanaged(won)
     for e in range(len(actions)):
         row = st[e]
         rewards[e] = 0.0

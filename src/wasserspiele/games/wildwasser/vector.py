@@ -46,6 +46,8 @@ class WildwasserVectorEnv(KernelVectorEnv):
         self.bd = K.BOARDS[river_flow]
         self._setup(codec, num_envs, illegal_reward, seed)
         self.st = np.zeros((num_envs, K.position_size(game.board)), np.int64)
+        # tables_step's scratch, kept here since the compiled code passes it on unmanaged
+        self.order, self.codes, self.dice, self.pts, self.won = K.table_scratch(self.bd, players)
 
     def _observe(self) -> tuple[np.ndarray, np.ndarray]:
         K.tables_encode(self.st, self.bd, self.players, self.removed, self.seat, self._obs, self._masks)
@@ -56,4 +58,5 @@ class WildwasserVectorEnv(KernelVectorEnv):
 
     def _step_tables(self, actions, rewards, terminated, illegal) -> None:
         K.tables_step(actions, self.st, self.bd, self.players, self.first_player, self.removed, self.seat,
-                      self.needs_reset, rewards, terminated, illegal, self.illegal_reward)
+                      self.needs_reset, rewards, terminated, illegal, self.illegal_reward, self.order, self.codes,
+                      self.dice, self.pts, self.won)
