@@ -352,9 +352,9 @@ def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(bro
 
 @pytest.mark.parametrize("locale, accept, concede, raised", [
     ("de-DE", "Annehmen – das Blattl zählt dann 3", "Aufgeben – {team} bekommen 2 Punkte",
-     "{who} erhöht: Wenn angenommen, zählt das Blattl 3."),
+     "{who} erhöhte: Wenn angenommen, zählt das Blattl 3."),
     ("en-US", "Accept – the hand is then worth 3", "Concede – {team} score 2 points",
-     "{who} raises: if accepted the hand is worth 3."),
+     "{who} raised: if accepted the hand is worth 3."),
 ])
 def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, server, locale, accept, concede, raised):
     """WA-6: the answering seat saw only "Platz 0 bietet." and the buttons Annehmen /
