@@ -27,20 +27,35 @@ from .console import Reporter, make_console
 @click.option("--quiet", is_flag=True, help="no progress output")
 def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
+    from .lab import games_problem, jobs_problem
     from .main import UsageFailure, parse_options_for
     if jobs is not None and jobs < 1:
         # as `lab` and `leaderboard` refuse it; `jobs or cpu_count` read 0 as "all cores"
         # and passed -1 on to the workers
         raise click.BadParameter("must be at least 1", param_hint="--jobs")
+    if jobs_problem(jobs):  # a huge count ended in the worker pool's OverflowError
+        raise click.BadParameter(jobs_problem(jobs), param_hint="--jobs")
+    if games < 1:
+        raise click.BadParameter("must be at least 1", param_hint="--games")
+    if games_problem(games):  # `run_arena` lists every game's number first: a MemoryError
+        raise click.BadParameter(games_problem(games), param_hint="--games")
     try:
         opts = parse_options_for(game, list(options))
-        name = game_class(game).name
-        if players is not None and not game_class(game).fixed_players:
-            opts["players"] = players
+        cls = game_class(game)
+        name = cls.name
+        if players is not None:
+            # as `lab` refuses them: a fixed count other than the game's was dropped without a
+            # word (watten --players 3 played four), and --players overrode --option players=
+            if cls.fixed_players is not None and players != cls.fixed_players:
+                raise click.BadParameter(f"{name} is for exactly {cls.fixed_players} players, not {players}",
+                                         param_hint="--players")
+            if "players" in opts:
+                raise click.BadParameter("give the player count with --players or --option players=…, not both",
+                                         param_hint="--players")
+            if cls.fixed_players is None:
+                opts["players"] = players
         loaded = load(name, **opts)
         specs = parse_bots([bots], loaded)
-        if games < 1:
-            raise click.BadParameter("must be at least 1", param_hint="--games")
         jobs = jobs or os.cpu_count() or 1
         # wide enough for bot specs with settings, even when the output goes to a file
         console = make_console(width=max(shutil.get_terminal_size().columns, 120))

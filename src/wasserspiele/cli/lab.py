@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import signal
 import sys
+from pathlib import Path
 from typing import Any, Callable
 
 import click
@@ -25,6 +26,30 @@ the lineup repeats and rotates one seat per game; more bots than seats: every se
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 100_000  # games per condition at most with --precision
+# The most --jobs and --games any study, arena or leaderboard takes. A digit too many is
+# refused when the command line is read: --jobs 99999999999 ended in the worker pool's
+# OverflowError traceback, --games 99999999999 in a MemoryError (the arena, the
+# leaderboard) or in days of play (the lab); both are far beyond any real run.
+MAX_JOBS = 1024
+MAX_GAMES = 10_000_000
+
+
+def jobs_problem(jobs: int | None) -> str | None:
+    """Why `--jobs` cannot be used (shared by lab, arena and leaderboard), or None."""
+    if jobs is None:
+        return None
+    if jobs < 1:
+        return f"{jobs} is not a positive number of processes"
+    if jobs > MAX_JOBS:
+        return f"{jobs} processes are more than the {MAX_JOBS} a run may start"
+    return None
+
+
+def games_problem(games: int | None) -> str | None:
+    """Why a `--games` count is too large to play (its lower bound each command checks), or None."""
+    if games is not None and games > MAX_GAMES:
+        return f"{games} games are more than the {MAX_GAMES:,} a run may play"
+    return None
 
 
 class LabFailure(click.ClickException):
@@ -103,12 +128,39 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
 
 
 def check_common(jobs, backend, address, min_effect) -> None:
-    if jobs is not None and jobs < 1:
-        raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
+    if jobs_problem(jobs):
+        raise BadOption(f"--jobs: {jobs_problem(jobs)}")
     if address and backend != "ray":
         raise BadOption("--address needs --backend ray")
     if not 0 <= min_effect < 100:
-        raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (0 to 100)")
+        # the bound said as it is checked: "(0 to 100)" refused 100 while naming it allowed
+        raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (at least 0 and "
+                        f"below 100)")
+
+
+TUNE_FILE = "tune.md"
+
+
+def _tune_file(path) -> bool:
+    return path.name.removesuffix(".tmp") == TUNE_FILE
+
+
+def earlier_files(out, tuning: bool) -> list:
+    """The files of an earlier run of the same command in `out`, to be replaced.
+
+    `lab GAME` and `lab tune` share what counts as the lab's own (lab/report.py `lab_files`),
+    and each replaced the whole of it: `lab tune --out study` deleted a balance study's
+    report.html, report.md and results.csv (hours of play), `lab GAME --out tuning` a tune.md.
+    Each replaces only its own report now and refuses the other's, as it refuses a user's file."""
+    from ..lab.report import lab_files  # the report's plotting libraries load only when a study runs
+    files = lab_files(out)
+    other = [p for p in files if _tune_file(p) != tuning]
+    if other:
+        what = "a balance study's report" if tuning else "a tuning result"
+        shown = ", ".join(sorted({p.name if p.parent == Path(out) else p.parent.name + "/" for p in other}))
+        raise BadOption(f"--out {out}: holds {what} ({shown}), which this command would not replace; choose "
+                        f"another directory")
+    return files
 
 
 def finish(write: Callable[[], Any]) -> Any:
@@ -133,7 +185,7 @@ def finish(write: Callable[[], Any]) -> Any:
                    "same seed stops at the same games)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="report directory (default: lab-GAME); an earlier report there is replaced, other files "
-                   "make the lab refuse")
+                   "(a tune.md too) make the lab refuse")
 @study_options
 def study_cmd(game, players, bots, options, compare, games, precision, seed, jobs, backend, address, out, seating,
               min_effect, quiet) -> None:
@@ -150,19 +202,21 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..bots.runner import default_jobs, open_backend
     from ..lab.backends import run_study
     from ..lab.precision import parse_precision, run_until
-    from ..lab.report import lab_files, write_report
+    from ..lab.report import write_report
     from ..lab.study import make_study
 
     try:
         target = parse_precision(precision) if precision is not None else None
         if games is not None and games < 1:
             raise BadOption(f"--games: {games} is not a positive number of games")
+        if games_problem(games):
+            raise BadOption(f"--games: {games_problem(games)}")
         most = games or (DEFAULT_CAP if target else DEFAULT_GAMES)
         study = make_study(game, players=players, bots=bots, options=options, compare=compare,
                            games=most, seed=seed, seating=seating)
         check_common(jobs, backend, address, min_effect)
         out = out or f"lab-{study.game}"
-        lab_files(out)  # refuse a directory holding other files before any game is played
+        earlier_files(out, tuning=False)  # refuse a directory holding other files before any game is played
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     jobs = jobs or default_jobs()
@@ -225,7 +279,8 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
 @click.option("--games", type=int, default=100, show_default=True,
               help="games per candidate in the first round (doubled each round)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
-              help="directory for tune.md (default: tune-GAME)")
+              help="directory for tune.md (default: tune-GAME); an earlier tune.md there is replaced, other files "
+                   "(a study's report too) make the lab refuse")
 @study_options(players_help=TUNE_PLAYERS_HELP, min_effect_help=TUNE_MIN_EFFECT_HELP)
 def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, backend, address, seating, min_effect,
              quiet) -> None:
@@ -233,21 +288,23 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
 
     Every candidate plays the first --games games; the better half by the goal plays on
     with twice as many, until one is left.  Writes tune.md and prints the ranking."""
-    from pathlib import Path
-
     from rich.console import Console
 
     from ..bots.runner import default_jobs, open_backend
-    from ..lab.report import lab_files
+    from ..bots.specs import split_spec_texts
+    from ..lab.study import refuse_empty
     from ..lab.tune import plan_tune, tune, tune_markdown
 
     from ..core.registry import game_class
     try:
         # every --vary, --goal, --games and --players mistake is refused here, before a backend starts
         plan = plan_tune(game, vary, goal, players=players, options=options, first=games)
+        refuse_empty("bots", bots, split_spec_texts(bots), "the default bots")  # before a backend starts
+        if games_problem(games):
+            raise BadOption(f"--games: {games_problem(games)}")
         check_common(jobs, backend, address, min_effect)
         out = Path(out or f"tune-{game_class(game).name}")
-        lab_files(out)
+        earlier_files(out, tuning=True)
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     console = Console(stderr=True)
@@ -271,7 +328,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
     text = tune_markdown(result)
 
     def write():
-        for path in lab_files(out):
+        for path in earlier_files(out, tuning=True):
             path.unlink()
         out.mkdir(parents=True, exist_ok=True)
         (out / "tune.md").write_text(text, encoding="utf-8")

@@ -6,8 +6,9 @@ import shlex
 from pathlib import Path
 
 import click
+from click.core import ParameterSource
 
-from ..core.errors import WasserspieleError
+from ..core.errors import BadOption, WasserspieleError
 from ..core.registry import game_class, load, manifests
 from .language import quoted
 from .paths import writable
@@ -43,13 +44,22 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                                     round_robin, save_boards)
     from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
+    from .lab import games_problem, jobs_problem
     from .main import UsageFailure
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
     if far_games is not None and far_games < 0:
         raise click.BadParameter("must be 0 or more", param_hint="--far-games")
+    for flag, count in (("--games", games), ("--far-games", far_games)):
+        if games_problem(count):  # a pairing lists every game's number first: a MemoryError
+            raise click.BadParameter(games_problem(count), param_hint=flag)
     if jobs is not None and jobs < 1:
         raise click.BadParameter("must be at least 1", param_hint="--jobs")
+    if jobs_problem(jobs):  # a huge count ended in the worker pool's OverflowError
+        raise click.BadParameter(jobs_problem(jobs), param_hint="--jobs")
+    if len(set(games_)) != len(games_):
+        # each game's board was played in full once for every time it was named
+        raise click.BadParameter("a game is named twice", param_hint="GAME")
     if page_only:
         if data is None:
             raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
@@ -58,6 +68,15 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
             # by the run), which rendered an empty page here: a typo went unnoticed
             raise click.BadParameter(f"no such file {quoted(data)}: --page-only renders the page from saved "
                                      f"boards (made by a run with --data)", param_hint="--data")
+        # --page-only plays nothing: a game or a setting of the play would be dropped without a word
+        # (`leaderboard watten --page-only` rendered every game's board)
+        ctx = click.get_current_context()
+        given = ["GAME"] if games_ else []
+        given += [f"--{name.replace('_', '-')}" for name in ("bots", "games", "far_games", "seed", "jobs")
+                  if ctx.get_parameter_source(name) is ParameterSource.COMMANDLINE]
+        if given:
+            raise click.BadParameter(f"--page-only plays nothing and renders every board in --data: leave out "
+                                     f"{', '.join(given)}", param_hint="--page-only")
         try:
             page = markdown(list(read_boards(data).values()))
         except WasserspieleError as exc:
@@ -71,6 +90,11 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
         names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
         if data is not None:
             read_boards(data)  # a broken data file stops the run before any play
+        for name in names:
+            # every spec checked against every game before any play: a spec the last game refuses
+            # (a trait only the first game's heuristic has) stopped the run after the earlier
+            # games' boards were played, and lost them (--data is saved at the end)
+            check_specs(name, specs)
         for name in names:
             # what regenerates this game's board (jobs change nothing in the results)
             words = ["wasserspiele", "leaderboard", name, "--bots", bots, "--games", str(games)]
@@ -97,6 +121,14 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     _write(markdown(boards), out)
+
+
+def check_specs(name: str, specs: list[str]) -> None:
+    """Refuse the --bots of a round-robin of game `name` as `round_robin` would, before its first game."""
+    from ..bots.arena import parse_bots
+    texts = [s.text for s in parse_bots(specs, load(name))]
+    if len(set(texts)) != len(texts):
+        raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
 
 
 def _write(page: str, out: str | None) -> None:

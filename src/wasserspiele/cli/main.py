@@ -123,6 +123,11 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
 def replay_cmd(file, as_json, lang) -> None:
     """Replay a record FILE and show the final position."""
+    if not file:
+        # an empty FILE (an unset shell variable) is no path: read as the current folder, it was
+        # refused as "`.`: is a folder, not a record file"
+        click.echo(error_line(render("cli.replay_no_file", {}, lang), lang), err=True)
+        sys.exit(2)
     try:
         state = replay(read_record(file))
     except ReplayError as exc:

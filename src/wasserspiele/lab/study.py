@@ -122,6 +122,15 @@ def _split_csv(values: Iterable[str]) -> list[str]:
     return [p.strip() for v in values for p in str(v).split(",") if p.strip()]
 
 
+def refuse_empty(flag: str, given: Sequence[str], parsed: Sequence[Any], default: str) -> None:
+    """A flag given only empty values (`--bots ""`, an unset shell variable) names nothing: the
+    study played its default (heuristic bots, the game's player count) without a word, where
+    the arena refuses `--bots ""`."""
+    if given and not parsed:
+        raise BadOption(f"--{flag}: {' '.join(shown(str(v)) for v in given)} names nothing; leave --{flag} out "
+                        f"for {default}")
+
+
 def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
                seed: int = 0, seating: str = "rotated", kernels: bool = True) -> Study:
@@ -141,6 +150,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
 
     # player counts
     counts: list[int | None] = []
+    refuse_empty("players", players, _split_csv(players), "the game's player count")
     for text in _split_csv(players):
         try:
             n = int(text)
@@ -197,6 +207,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             conditions.append(cond)
 
     specs = [parse_bot_spec(t) for t in split_spec_texts(bots)]
+    refuse_empty("bots", bots, specs, "the default bots")
     if not specs:
         from ..bots.specs import heuristic_traits
         try:

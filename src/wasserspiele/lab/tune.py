@@ -39,7 +39,7 @@ from ..core.registry import game_class, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
 from .clustered import parts_ci, ratio_parts, share, units_of
-from .study import Study, make_study, seating_note
+from .study import Study, _split_csv, make_study, refuse_empty, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
 
@@ -144,7 +144,9 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
         raise BadOption(f"--goal: {shown(goal)} is not one of {', '.join(GOALS)}")
     if first < 2:
         raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
-    if len(players) > 1 or any("," in p for p in players):
+    counts = _split_csv(players)  # `--players "3,"` is one count, as `lab GAME` reads it
+    refuse_empty("players", players, counts, "the game's player count")
+    if len(counts) > 1:
         raise BadOption("--players: tune one player count at a time, e.g. --players 3")
     name = game_class(game).name
     texts = expand_vary(name, vary)
