@@ -4,11 +4,15 @@ text rendering, seeding, the length bound and the argument checks."""
 from __future__ import annotations
 
 import json
+import math
 import numbers
 import random
+import warnings
 from collections.abc import Mapping
 from importlib.util import find_spec
 from typing import Any, Iterator, Sequence
+
+import numpy as np
 
 from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
 from ..core.manifest import GameManifest as Manifest
@@ -50,6 +54,32 @@ def check_seat(seat: Any, game: Game) -> int:
         raise ValueError(f"seat must be 0..{players - 1} (an integer) for {game.name} with {players} players, "
                          f"got {seat!r}")
     return int(seat)
+
+
+def check_reward(value: Any, name: str = "illegal_reward") -> float:
+    """`value` as a float, refused unless it is a finite real number (numpy's too; not a
+    bool): a NaN or infinite reward would spread through a learner's returns without a
+    word, and float("x")'s error would not say which argument it was."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    return float(value)
+
+
+def check_reset_options(options: Any, game: Game, refuse: bool = True) -> None:
+    """Refuse `reset(options=…)` with anything in it: the environments take no reset
+    options, and silently dropping one (`{"players": 3}`, a vector env's `reset_mask`)
+    would play another game than the caller asked for.  None and {} are fine.
+
+    PettingZoo's own `api_test` and `parallel_api_test` call `reset(options={"options": 1})`
+    and expect it to pass, so its envs (`refuse=False`) warn instead of raising."""
+    if options is None or (isinstance(options, Mapping) and not options):
+        return
+    got = ", ".join(repr(k) for k in options) if isinstance(options, Mapping) else repr(options)
+    what = (f"the {game.name} environments take no reset options, got {got}; "
+            f"game options go to the constructor (e.g. players=3), a seed to reset(seed=...)")
+    if refuse:
+        raise ValueError(f"reset(options=...): {what}")
+    warnings.warn(f"reset(options=...) ignored: {what}", UserWarning, stacklevel=4)
 
 
 # -- the length bound -------------------------------------------------------------

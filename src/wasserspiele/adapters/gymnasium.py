@@ -28,6 +28,7 @@ raises the engine's `IllegalAction` instead.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, Mapping, Sequence
 
@@ -41,8 +42,8 @@ from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import (InfoView, agent_info, check_seat, game_length, kernel_module, load_with_codec,
-                     max_game_length, new_counted_game, render_text, zero_sum)
+from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, game_length,
+                     kernel_module, load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -60,7 +61,7 @@ class WasserspieleEnv(gymnasium.Env):
         players = self.game.players
         self.seat = seat = check_seat(seat, self.game)
         others = [s for s in range(players) if s != seat]
-        kinds = [opponents] * len(others) if isinstance(opponents, str) else list(opponents)
+        kinds = _opponent_specs(opponents, len(others))
         if len(kinds) != len(others):
             raise ValueError(f"opponents: {len(others)} bot names needed (seats {others}), got {len(kinds)}")
         specs = [parse_bot_spec(k) for k in kinds]
@@ -77,7 +78,7 @@ class WasserspieleEnv(gymnasium.Env):
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward(illegal_reward)
         low, high = self.codec.bounds()
         self.observation_space = spaces.Box(low, high, (self.codec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.num_actions)
@@ -126,6 +127,7 @@ class WasserspieleEnv(gymnasium.Env):
 
     # -- gymnasium API -------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_reset_options(options, self.game)
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
@@ -182,6 +184,26 @@ class WasserspieleEnv(gymnasium.Env):
             print(text)
             return None
         return text
+
+
+def _opponent_specs(opponents: Any, count: int) -> list[str]:
+    """The bot spec of each of the `count` other seats: one spec (a string, or a path to
+    a `.npz` checkpoint) for all, or a list of one per seat; anything else is refused by
+    name (an int or None used to fail inside `list()`, "'int' object is not iterable")."""
+    def spec(value: Any) -> str | None:
+        if isinstance(value, os.PathLike):
+            return os.fspath(value)
+        return value if isinstance(value, str) else None
+
+    one = spec(opponents)
+    if one is not None:
+        return [one] * count
+    if isinstance(opponents, (list, tuple)):
+        specs = [spec(v) for v in opponents]
+        if None not in specs:
+            return specs
+    raise ValueError(f"opponents must be a bot spec (e.g. 'heuristic') or a list of {count}, one per other seat, "
+                     f"got {opponents!r}")
 
 
 def _check_opponent_options(options: Any, game: Game) -> dict[str, dict[str, Any]]:

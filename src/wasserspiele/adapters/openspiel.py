@@ -279,6 +279,9 @@ class WasserspieleState(pyspiel.State):
         c = self._core
         if player == pyspiel.PlayerId.CHANCE:
             return f"chance {action}"
+        # refused outside the space: action_names[-2] would name another action without a
+        # word, and 10**6 failed as "tuple index out of range"
+        action = c.codec.check_index(action)
         e = c.engine
         if e is not None and c.need is None and player in e.to_move():
             found = c.codec.legal_map(e.legal_actions(player), c.view_of(player)).get(action)

@@ -26,6 +26,7 @@ reward 0 (an unfinished game's returns are all 0), and its masks are all zeros.
 
 from __future__ import annotations
 
+import numbers
 import random
 from typing import Any
 
@@ -37,8 +38,8 @@ from pettingzoo.utils import wrappers
 from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import (Position, SeatInfo, game_length, load_with_codec, max_game_length, new_counted_game,
-                     render_text, zero_sum)
+from .common import (Position, SeatInfo, check_reset_options, check_reward, game_length, load_with_codec,
+                     max_game_length, new_counted_game, render_text, zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -119,7 +120,7 @@ class _Common:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward(illegal_reward)
         self.game, self.codec = load_with_codec(game, options)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
@@ -134,9 +135,15 @@ class _Common:
         # declares (an instance attribute, so a test can shorten it)
         self.max_game_length = max_game_length(self.game)
 
-    def _new_game(self, seed: int | None) -> None:
+    def _new_game(self, seed: int | None, options: Any) -> None:
+        # warned, not refused: PettingZoo's api_test passes options={"options": 1}
+        check_reset_options(options, self.game, refuse=False)
         if seed is not None:
-            self._seeds = make_rng(seed)  # -5 would deal 5's games: refused (BadOption, a ValueError)
+            # an integer (numpy's too, as a sweep's seeds often are); 1.5, "x" or True
+            # were taken as seeds of their own, and np.int64(4) failed in random.Random
+            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+                raise ValueError(f"seed must be an integer or None, got {seed!r}")
+            self._seeds = make_rng(int(seed))  # -5 would deal 5's games: refused (BadOption, a ValueError)
         self._game_seed = self._seeds.randrange(2**63)
         # the same game as new_game(seed=…) (infos replay it so), counting its length
         self.game_state = new_counted_game(self.game, seed=self._game_seed)
@@ -190,7 +197,7 @@ class WasserspieleAEC(_Common, AECEnv):
 
     # -- episode ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        self._new_game(seed)
+        self._new_game(seed, options)
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -202,10 +209,15 @@ class WasserspieleAEC(_Common, AECEnv):
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return _observation(self, self._seat[agent])
+        seat = self._seat.get(agent) if isinstance(agent, str) else None
+        if seat is None:  # a KeyError would show only the name
+            raise ValueError(f"no agent named {agent!r} (agents: {', '.join(self.possible_agents)})")
+        return _observation(self, seat)
 
     def step(self, action: int | None) -> None:
         _started(self, "step()")
+        if not self.agents:  # every agent has left (a KeyError on raw_env; the wrapper only warns)
+            raise RuntimeError("the episode is over (every agent is done): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -213,15 +225,19 @@ class WasserspieleAEC(_Common, AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} must act (an index 0..{self.codec.num_actions - 1}), not None")
-        try:
-            move = _legal_maps(self)[seat].get(self.codec.check_index(action))
-            if move is None:
-                _illegal(self, seat, action)
-        except EncodingError as exc:
-            if self.illegal_action == "raise":
-                raise
-            self._forfeit(agent, str(exc))
-            return
+        # not an index of the action space at all (1.5, -1, a string): refused whatever
+        # `illegal_action` says, as the Gymnasium env does; "lose" is for legal-looking
+        # indices an unmasked policy may sample
+        index = self.codec.check_index(action)
+        move = _legal_maps(self)[seat].get(index)
+        if move is None:
+            try:
+                _illegal(self, seat, index)
+            except EncodingError as exc:
+                if self.illegal_action == "raise":
+                    raise
+                self._forfeit(agent, str(exc))
+                return
         self.game_state.apply_legal(move, seat)  # taken from this position's legal actions
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
@@ -284,7 +300,7 @@ class WasserspieleParallel(_Common, ParallelEnv):
         return {a: {"observation": v, "action_mask": _mask(self, s)} for a, s, v in zip(self.agents, seats, vectors)}
 
     def reset(self, seed: int | None = None, options: dict | None = None):
-        self._new_game(seed)
+        self._new_game(seed, options)
         self.agents = list(self.possible_agents)
         if self.render_mode == "human":  # the first position too, as every step's
             self.render()
@@ -306,14 +322,15 @@ class WasserspieleParallel(_Common, ParallelEnv):
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act now (an index 0..{self.codec.num_actions - 1}); "
                                  f"acting: {', '.join(self.possible_agents[s] for s in maps)}")
-            try:
-                move = legal.get(self.codec.check_index(actions[agent]))
-                if move is None:
-                    _illegal(self, seat, actions[agent])
-            except EncodingError as exc:
-                if self.illegal_action == "raise":
-                    raise
-                return self._forfeit(agent, str(exc))
+            index = self.codec.check_index(actions[agent])  # not an index: refused, as in the AEC env
+            move = legal.get(index)
+            if move is None:
+                try:
+                    _illegal(self, seat, index)
+                except EncodingError as exc:
+                    if self.illegal_action == "raise":
+                        raise
+                    return self._forfeit(agent, str(exc))
             moves.append((seat, move))
         if len(moves) == 1:
             state.apply_legal(moves[0][1], moves[0][0])  # taken from this position's legal actions

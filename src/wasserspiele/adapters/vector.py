@@ -44,7 +44,7 @@ from ..core.chance import make_rng
 from ..core.messages import shown
 from ..core.registry import manifest
 from ..fast import seed_state
-from .common import kernel_module, max_game_length
+from .common import check_reset_options, check_reward, kernel_module, max_game_length
 
 
 def _shown(value: Any) -> str:
@@ -99,7 +99,7 @@ class KernelVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(codec.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = check_reward(illegal_reward)
         self.needs_reset = np.zeros(num_envs, np.bool_)
         self._obs = np.zeros((num_envs, codec.obs_size), np.float32)
         self._masks = np.zeros((num_envs, codec.num_actions), np.int8)
@@ -108,6 +108,7 @@ class KernelVectorEnv(VectorEnv):
         self._dealt = False  # step() before the first reset() would play zeroed tables
         # where a table is cut off (an instance attribute, so a test can shorten it)
         self.max_game_length = max_game_length(codec.game)
+        self._game = codec.game  # named in refusals
         self._agent_steps = np.zeros(num_envs, np.int64)  # per table, this game's agent decisions
 
     def _reset_tables(self, xs: np.ndarray) -> None:
@@ -121,6 +122,9 @@ class KernelVectorEnv(VectorEnv):
         raise NotImplementedError
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        # no reset options: Gymnasium's `reset_mask` among them (every table is dealt
+        # anew here; a finished table alone is dealt on its next step)
+        check_reset_options(options, self._game)
         if seed is None:
             seed, self._seed = self._seed, None  # the constructor's seed serves once
         if seed is not None:
@@ -148,7 +152,7 @@ class KernelVectorEnv(VectorEnv):
             raise ValueError(f"actions: one per table needed ({self.num_envs}), got {a.size} (shape {a.shape})")
         a = a.reshape(self.num_envs)
         if a.dtype.kind in "iu":
-            return a.astype(np.int64)
+            return self._in_space(a).astype(np.int64)
         if a.dtype.kind == "f":
             bad = ~np.isfinite(a) | (a != np.round(a))
         elif a.dtype.kind == "O":  # a list mixing kinds: each must be an integer
@@ -158,7 +162,22 @@ class KernelVectorEnv(VectorEnv):
         if bad.any():
             e = int(np.flatnonzero(bad)[0])
             raise ValueError(f"actions must be integer indices; table {e} got {_shown(a[e])} ({a.dtype} actions)")
-        return a.astype(np.int64)
+        return self._in_space(a).astype(np.int64)
+
+    def _in_space(self, a: np.ndarray) -> np.ndarray:
+        """`a`, refused if a table that plays this step (one not being dealt anew, whose
+        action is ignored) got an index outside the action space: -1 or 10**6 is a
+        caller's bug, not a move to lose by, and the single-table envs refuse it too.
+        Compared before the cast to int64, which would wrap 2**64 to 0 and 1e30 to anything."""
+        n = self.single_action_space.n
+        outside = ((a < 0) | (a >= n)).astype(bool)
+        if outside.any():
+            bad = outside & ~self.needs_reset
+            if bad.any():
+                e = int(np.flatnonzero(bad)[0])
+                raise ValueError(f"actions: table {e} got index {_shown(a[e])}, outside the action space 0..{n - 1}")
+            a = np.where(outside, 0, a)  # ignored by tables dealt anew; 0 casts exactly
+        return a
 
     def step(self, actions):
         if not self._dealt:
