@@ -10,6 +10,8 @@ from wasserspiele.adapters.codecs import EncodingError
 from .helpers import FAST, GAMES
 
 
+# PettingZoo's test resets with options={"options": 1}, which our envs warn about (common.py)
+@pytest.mark.filterwarnings("ignore:reset\\(options=\\.\\.\\.\\) ignored")
 @pytest.mark.parametrize("name", GAMES)
 def test_pettingzoo_api_test(name):
     api_test(wpz.env(name, **FAST[name]), num_cycles=300, verbose_progress=False)

@@ -16,6 +16,8 @@ from wasserspiele.core.errors import BadOption
 from .helpers import FAST, GAMES, random_positions
 
 
+# PettingZoo's test resets with options={"options": 1}, which our envs warn about (common.py)
+@pytest.mark.filterwarnings("ignore:reset\\(options=\\.\\.\\.\\) ignored")
 @pytest.mark.parametrize("name", GAMES)
 def test_parallel_api_test(name):
     parallel_api_test(wpz.parallel_env(name, **FAST[name]), num_cycles=400)
