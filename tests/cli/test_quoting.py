@@ -56,6 +56,10 @@ CASES = [  # (arguments, English, German)
      "Fehler: Option „rounds“: erwartet wird Name=Wert"),
     (["play", "wasserloch", "--option", "rounds=\\1"],
      "option rounds: '\\1' is not an integer", "„\\1“ ist keine ganze Zahl"),
+    # an option given twice with two values kept the last without a word
+    (["play", "wasserloch", "--option", "rounds=1", "--option", "rounds=2"],
+     "Error: option 'rounds' is given twice, as 'rounds=1' and 'rounds=2': give it once",
+     "Fehler: Option „rounds“ ist zweimal angegeben, als „rounds=1“ und „rounds=2“: gib sie nur einmal an"),
 ]
 
 
@@ -201,3 +205,20 @@ def test_a_control_character_in_a_quoted_value_is_shown_escaped_not_sent_to_the_
                                   "actions": ["\x1b[2J"]}))
     result = run("replay", str(record))
     assert result.exit_code == 1 and "\x1b" not in result.output and "\\x1b[2J" in result.output, result.output
+
+
+def test_an_option_given_twice_is_refused_unless_both_say_the_same():
+    """`--option rounds=1 --option rounds=2` kept the last value without a word, in every
+    command (play, lab, arena); the same value twice contradicts nothing and is taken."""
+    options = game_class("wasserloch").option_list
+    assert parse_option_texts(options, ["rounds=2", " rounds = 2"], "wasserloch") == {"rounds": 2}
+    with pytest.raises(BadOption) as refused:
+        parse_option_texts(options, ["rounds=1", "chase=adjacent", "rounds=2"], "wasserloch")
+    assert refused.value.reason.code == "option.twice"
+
+
+def test_a_study_refuses_an_option_given_twice_before_any_game(run, tmp_path):
+    result = run("lab", "wasserloch", "--games", "2", "--option", "rounds=1", "--option", "rounds=3",
+                 "--out", str(tmp_path / "lab"))
+    assert result.exit_code == 2 and "given twice" in said(result), result.output
+    assert not (tmp_path / "lab").exists()

@@ -145,6 +145,7 @@ def parse_option_texts(declared: tuple[Option, ...], texts: list[str], game: str
     """Parse `key=value` strings (command line) into typed option values."""
     by_name = {o.name: o for o in declared}
     out: dict[str, Any] = {}
+    texts_of: dict[str, str] = {}  # the text each value came from, for a refusal
     for text in texts:
         if "=" not in text:
             raise BadOption(Reason("option.key_value", text=text))
@@ -153,7 +154,13 @@ def parse_option_texts(declared: tuple[Option, ...], texts: list[str], game: str
         if key not in by_name:
             names = ", ".join(sorted(by_name))
             raise BadOption(Reason("option.unknown", game=game, key=key, names=names))
-        out[key] = by_name[key].parse_text(raw, game)
+        value = by_name[key].parse_text(raw, game)
+        if key in out and out[key] != value:
+            # `--option rounds=1 --option rounds=2` kept the last without a word: which one the
+            # user meant is not ours to guess (the same value twice is no contradiction)
+            raise BadOption(Reason("option.twice", key=key, first=texts_of[key], second=text.strip()))
+        out[key] = value
+        texts_of[key] = text.strip()
     return out
 
 
