@@ -139,6 +139,19 @@ def open_page(browser, server: Server, link: str, size: str = "desktop", locale:
     return ctx, page, errors
 
 
+def name_the_seats(browser, server: Server, table: dict, names) -> None:
+    """Seat k of `table` named names[k]: each seat's page opened once with the name saved in
+    its browser, as a player names a seat."""
+    for seat, name in enumerate(names):
+        ctx = new_context(browser, "phone")
+        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
+        named = ctx.new_page()
+        named.set_default_timeout(TIMEOUT_MS)
+        named.goto(server.base + table["seats"][seat]["link"])
+        named.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(name, ensure_ascii=False)}]")
+        ctx.close()
+
+
 def serving(tmp_path_factory, name: str, tables_per_client: int | None = None):
     """A test module's server on a SQLite file of its own, for a module fixture
     (`yield from serving(tmp_path_factory, "name")`); `tables_per_client` raises the

@@ -12,15 +12,14 @@ squeezed "Donaudampfschifffahrtskapitänin" to 53 % and the top seat a 40-charac
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
 
 import pytest
 
-from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              new_context, open_page, players_of, serving)
+from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
+                              name_the_seats, open_page, players_of, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -54,14 +53,7 @@ def named_table(browser, server: Server, game: str, options: dict | None = None)
     """A table of humans, seat k named NAMES[k] (each seat's page opened once with it)."""
     players = (options or {}).get("players") or players_of(game)
     table = server.post("/api/tables", {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * players})
-    for seat in range(players):
-        ctx = new_context(browser, "phone")
-        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(NAMES[seat])})")
-        page = ctx.new_page()
-        page.set_default_timeout(TIMEOUT_MS)
-        page.goto(server.base + table["seats"][seat]["link"])
-        page.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(NAMES[seat], ensure_ascii=False)}]")
-        ctx.close()
+    name_the_seats(browser, server, table, NAMES[:players])
     return table
 
 

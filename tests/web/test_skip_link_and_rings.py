@@ -6,14 +6,12 @@ over-long word, rather than being squeezed to 40 % of its width (svg.js fitTexts
 
 from __future__ import annotations
 
-import json
 import os
 import re
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, mid_game_table, new_context, open_page, serving  # noqa: F401
-from .browser_support import TIMEOUT_MS
+from .browser_support import CHROMIUM, browser, mid_game_table, name_the_seats, open_page, serving  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -136,17 +134,6 @@ def test_wcag_1_4_11_the_focus_ring_and_the_last_moves_ring_look_apart(browser, 
 
 
 # ---------------------------------------------------------------- long names on a phone
-def name_the_seats(browser, server, table, names):
-    for seat, name in enumerate(names):
-        ctx = new_context(browser, "phone")
-        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
-        named = ctx.new_page()
-        named.set_default_timeout(TIMEOUT_MS)
-        named.goto(server.base + table["seats"][seat]["link"])
-        named.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(name, ensure_ascii=False)}]")
-        ctx.close()
-
-
 # every text of the board and the hand: its words, how much it was narrowed (its
 # textLength against its natural width), its size against the size it was drawn at
 TEXTS = """() => [...document.querySelectorAll('#board svg text, #hand svg text')].map(el => {

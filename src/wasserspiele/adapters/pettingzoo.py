@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numbers
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from gymnasium import spaces
@@ -97,12 +97,30 @@ def _infos(env) -> dict[str, SeatInfo]:
     return {a: SeatInfo(position, env._seat[a], env._seat[a] in pending) for a in env.agents}
 
 
-def _illegal(env, seat: int, index: Any) -> None:
+def _illegal(env, seat: int, index: Any) -> NoReturn:
     """Raise the codec's EncodingError for an index `seat` may not take now (the reason,
     with the legal actions listed)."""
     state = env.game_state
     env.codec.decode(index, state.legal_actions(seat), state.view(seat))
     raise EncodingError(f"{env.game.name}: action {index} is not legal now")  # decode found it: maps disagree
+
+
+def _move_for(env, seat: int, legal: dict, action: Any) -> tuple[Any, str | None]:
+    """The move the index `action` names among `seat`'s `legal` ones, and None; or None and
+    why, when the index is illegal and the env plays illegal_action="lose" (the caller
+    forfeits).  What is not an index of the action space at all (1.5, -1, a string) is
+    refused whatever `illegal_action` says, as the Gymnasium env does: "lose" is for the
+    legal-looking indices an unmasked policy may sample."""
+    index = env.codec.check_index(action)
+    move = legal.get(index)
+    if move is not None:
+        return move, None
+    try:
+        _illegal(env, seat, index)
+    except EncodingError as exc:
+        if env.illegal_action == "raise":
+            raise
+        return None, str(exc)
 
 
 def _global_state(env) -> np.ndarray:
@@ -225,19 +243,10 @@ class WasserspieleAEC(_Common, AECEnv):
         seat = self._seat[agent]
         if action is None:
             raise ValueError(f"{agent} must act (an index 0..{self.codec.num_actions - 1}), not None")
-        # not an index of the action space at all (1.5, -1, a string): refused whatever
-        # `illegal_action` says, as the Gymnasium env does; "lose" is for legal-looking
-        # indices an unmasked policy may sample
-        index = self.codec.check_index(action)
-        move = _legal_maps(self)[seat].get(index)
-        if move is None:
-            try:
-                _illegal(self, seat, index)
-            except EncodingError as exc:
-                if self.illegal_action == "raise":
-                    raise
-                self._forfeit(agent, str(exc))
-                return
+        move, lost = _move_for(self, seat, _legal_maps(self)[seat], action)
+        if lost is not None:
+            self._forfeit(agent, lost)
+            return
         self.game_state.apply_legal(move, seat)  # taken from this position's legal actions
         self._cumulative_rewards[agent] = 0.0
         if self.game_state.is_terminal():
@@ -322,15 +331,9 @@ class WasserspieleParallel(_Common, ParallelEnv):
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act now (an index 0..{self.codec.num_actions - 1}); "
                                  f"acting: {', '.join(self.possible_agents[s] for s in maps)}")
-            index = self.codec.check_index(actions[agent])  # not an index: refused, as in the AEC env
-            move = legal.get(index)
-            if move is None:
-                try:
-                    _illegal(self, seat, index)
-                except EncodingError as exc:
-                    if self.illegal_action == "raise":
-                        raise
-                    return self._forfeit(agent, str(exc))
+            move, lost = _move_for(self, seat, legal, actions[agent])
+            if lost is not None:
+                return self._forfeit(agent, lost)
             moves.append((seat, move))
         if len(moves) == 1:
             state.apply_legal(moves[0][1], moves[0][0])  # taken from this position's legal actions
