@@ -105,3 +105,20 @@ def test_on_a_phone_the_hint_button_and_the_rules_link_stand_on_the_title_s_row(
             assert bar["form"]["right"] <= SIZES["phone"][0], bar
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("locale, over, won", [("de-DE", "Spielende.", "Spielende. Gewonnen: "),
+                                               ("en-US", "Game over.", "Game over. Winners: ")])
+def test_at_the_end_who_won_is_said_once_in_the_result_not_again_above_it(browser, server, finished, locale, over,
+                                                                           won):
+    """The line under the title and the result box right below it both said "Spielende.
+    Gewonnen: Platz 1." at a wide screen's end, one above the other; the line now says the
+    game is over, the result who won (and the end's announcement says both)."""
+    table = finished["wasserloch"]
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
+    page.wait_for_selector("#result .winners")
+    assert page.inner_text("#turn").strip() == over
+    assert page.inner_text("#result .winners").startswith(won)
+    assert page.inner_text("#table").count(won) == 1
+    assert errors == []
+    ctx.close()

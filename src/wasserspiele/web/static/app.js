@@ -394,11 +394,16 @@ function offline(s) {
   return s?.kind === "human" && s.online === false;
 }
 
+// Who won, as the result box says it and the end is announced ("Game over. Winners: …").
+function endLine(msg) {
+  const w = msg.winners.map(seatInText).join(", ");
+  return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
+}
+
+// The line under the title.  At the end only "Game over.": the result box right below it
+// says who won (the same sentence twice, one above the other, read as a slip).
 function statusLine(game, msg) {
-  if (msg.terminal) {
-    const w = msg.winners.map(seatInText).join(", ");
-    return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
-  }
+  if (msg.terminal) return t("game_over");
   if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
   if (msg.seat !== null && msg.legal.length) return t("your_turn");
   const waited = msg.waiting || msg.to_move || [];
@@ -415,7 +420,7 @@ function resultBox(game, msg, extra) {
   // a named region: the focus lands on it at the game's end, and it says what it is
   return h("section", { class: "box result", id: "result", tabindex: "-1", "aria-labelledby": "result-title" },
     h("h2", { id: "result-title" }, t("result")),
-    h("p", { class: "winners" }, statusLine(game, msg)),
+    h("p", { class: "winners" }, endLine(msg)),
     why ? h("p", { id: "tie-break" }, why) : null,
     game.breakdown(msg.view, msg),
     extra);
@@ -532,7 +537,7 @@ function tablePage(tableId) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
       // what a sighted player sees change besides the log: the turn coming back to this
       // seat (the turn line is no live region: it is drawn anew at each move), the end
-      if (msg.terminal && !prev.terminal) lines.push(statusLine(game, msg));
+      if (msg.terminal && !prev.terminal) lines.push(endLine(msg));
       else if (msg.seat !== null && msg.legal.length && !prev.legal.length) lines.push(t("your_turn"));
       announce(lines);
       const before = prev, after = msg;
