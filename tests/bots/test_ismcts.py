@@ -188,7 +188,7 @@ def test_a_solving_search_loads_the_compiled_solver_before_its_first_move():
     if not COMPILED:
         pytest.skip("numba is not installed: the solver runs as plain Python")
     ISMCTSBot(seed=1, iterations=10, rollout="solve", game=load("watten"))
-    assert K.hand_winner.signatures  # loaded (or compiled) for the table's types
+    assert K._hand_winner.signatures  # loaded (or compiled) for the table's types
 
 
 @pytest.mark.parametrize("name, rollout", [("wasserloch", "policy"), ("watten", "policy"),
