@@ -92,7 +92,15 @@ def test_arena_refuses_players_given_twice_with_different_flags():
     """`--players 3 --option players=2` played 3 players: one of the two was dropped silently."""
     res = _run("arena", "wasserloch", "--bots", "random", "--games", 2, "--jobs", 1,
                "--players", 3, "--option", "players=2")
-    _refused(res, "--players", "not both")
+    _refused(res, "--players", "say two player counts")
+
+
+def test_arena_takes_the_same_player_count_given_both_ways():
+    """One rule with `--option` given twice (core/options.py): the same value twice says one thing."""
+    res = _run("arena", "wasserloch", "--bots", "random", "--games", 2, "--jobs", 1, "--quiet",
+               "--players", 3, "--option", "players=3")
+    assert res.exit_code == 0, res.output
+    assert "3 players" in res.output
 
 
 # ---------------------------------------------------------------- lab / lab tune: each keeps the other's report
@@ -152,9 +160,11 @@ def test_leaderboard_refuses_a_spec_named_twice_before_announcing_play(no_play):
     assert "neighbour pairings" not in res.output
 
 
-def test_leaderboard_refuses_a_game_named_twice(no_play):
-    """`leaderboard wasserloch wasserloch` played the whole board twice."""
-    res = _run("leaderboard", "wasserloch", "wasserloch", "--bots", "random,heuristic", "--games", 2, "--jobs", 1)
+@pytest.mark.parametrize("names", [("wasserloch", "wasserloch"), ("watten", "Watten"), ("seven_waters", "seven-waters")])
+def test_leaderboard_refuses_a_game_named_twice(no_play, names):
+    """`leaderboard wasserloch wasserloch` played the whole board twice; so did two spellings
+    the registry reads as one game."""
+    res = _run("leaderboard", *names, "--bots", "random,heuristic", "--games", 2, "--jobs", 1)
     _refused(res, "GAME", "named twice")
 
 

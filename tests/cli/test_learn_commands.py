@@ -138,7 +138,7 @@ def test_the_leaderboard_page_only_refuses_a_missing_data_file(tmp_path):
 def test_the_arena_refuses_jobs_below_1_as_lab_and_leaderboard_do(jobs):
     result = _run("arena", "wasserloch", "--bots", "random,random", "--games", 3, "--jobs", jobs)
     assert result.exit_code == 2, result.output
-    assert "--jobs" in result.output and "must be at least 1" in result.output
+    assert "--jobs" in result.output and "is not a positive number of processes" in result.output
 
 
 def test_learned_weights_naming_the_sidecar_say_which_file_is_expected(tmp_path):

@@ -376,24 +376,32 @@ def check_bot_count(specs: Sequence[str]) -> None:
         raise BadOption(f"--bots: a leaderboard ranks two bots or more, got {len(specs)} ({', '.join(specs) or 'none'})")
 
 
+def checked_specs(game, specs: list[str]) -> list:
+    """The bots of a round-robin of `game`, parsed; refused (BadOption) as a leaderboard
+    cannot rank them: fewer than two, or one named twice.  The command checks every game's
+    before it plays the first (a spec only a later game refuses lost the earlier boards)."""
+    parsed = parse_bots(specs, game)
+    texts = [s.text for s in parsed]
+    check_bot_count(texts)
+    if len(set(texts)) != len(texts):
+        raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
+    return parsed
+
+
 def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int, seed: int = 0,
                 jobs: int = 1, on_progress: Callable[[int], None] | None = None,
                 far_games: int | None = None, command: str = "") -> Leaderboard:
     """Play every pairing of `specs` (`games` games for neighbours in the list,
     `far_games` for the others; 0 skips them) and rate them."""
     game = load(name, **options)
-    parsed = parse_bots(specs, game)
-    texts = [s.text for s in parsed]
-    check_bot_count(texts)
-    if len(set(texts)) != len(texts):
-        raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
+    parsed = checked_specs(game, specs)
     far = games if far_games is None else far_games
     pairings = []
     for i, (ia, ib) in enumerate(combinations(range(len(parsed)), 2)):
         count = games if ib == ia + 1 else far
         if count >= 1:
-            pairings.append(play_pairing(name, options, parsed[ia], parsed[ib], count,
-                                         derive_seed(seed, "pairing", texts[ia], texts[ib]), jobs, on_progress))
+            pair_seed = derive_seed(seed, "pairing", parsed[ia].text, parsed[ib].text)
+            pairings.append(play_pairing(name, options, parsed[ia], parsed[ib], count, pair_seed, jobs, on_progress))
     return Leaderboard.build(name, options, pairings, [command] if command else [])
 
 

@@ -29,11 +29,9 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
     from .lab import games_problem, jobs_problem
     from .main import UsageFailure, parse_options_for
-    if jobs is not None and jobs < 1:
-        # as `lab` and `leaderboard` refuse it; `jobs or cpu_count` read 0 as "all cores"
-        # and passed -1 on to the workers
-        raise click.BadParameter("must be at least 1", param_hint="--jobs")
-    if jobs_problem(jobs):  # a huge count ended in the worker pool's OverflowError
+    # as `lab` and `leaderboard` refuse it: `jobs or cpu_count` read 0 as "all cores" and passed
+    # -1 on to the workers, and a huge count ended in the worker pool's OverflowError
+    if jobs_problem(jobs):
         raise click.BadParameter(jobs_problem(jobs), param_hint="--jobs")
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
@@ -49,9 +47,9 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
             if cls.fixed_players is not None and players != cls.fixed_players:
                 raise click.BadParameter(f"{name} is for exactly {cls.fixed_players} players, not {players}",
                                          param_hint="--players")
-            if "players" in opts:
-                raise click.BadParameter("give the player count with --players or --option players=…, not both",
-                                         param_hint="--players")
+            if "players" in opts and opts["players"] != players:  # the same count twice says one thing
+                raise click.BadParameter(f"--players {players} and --option players={opts['players']} say two "
+                                         f"player counts: give one", param_hint="--players")
             if cls.fixed_players is None:
                 opts["players"] = players
         loaded = load(name, **opts)

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from click.core import ParameterSource
 
-from ..core.errors import BadOption, WasserspieleError
+from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load, manifests
 from .language import quoted
 from .paths import writable
@@ -40,8 +40,8 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
     duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
-    from ..bots.leaderboard import (check_bot_count, markdown, pairing_games, pairing_group, read_boards,
-                                    round_robin, save_boards)
+    from ..bots.leaderboard import (check_bot_count, checked_specs, markdown, pairing_games, pairing_group,
+                                    read_boards, round_robin, save_boards)
     from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
     from .lab import games_problem, jobs_problem
@@ -53,13 +53,8 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     for flag, count in (("--games", games), ("--far-games", far_games)):
         if games_problem(count):  # a pairing lists every game's number first: a MemoryError
             raise click.BadParameter(games_problem(count), param_hint=flag)
-    if jobs is not None and jobs < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--jobs")
     if jobs_problem(jobs):  # a huge count ended in the worker pool's OverflowError
         raise click.BadParameter(jobs_problem(jobs), param_hint="--jobs")
-    if len(set(games_)) != len(games_):
-        # each game's board was played in full once for every time it was named
-        raise click.BadParameter("a game is named twice", param_hint="GAME")
     if page_only:
         if data is None:
             raise click.BadParameter("--page-only renders the page from --data: name the file", param_hint="--data")
@@ -88,13 +83,17 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     try:
         check_bot_count(specs)  # before the first announcement
         names = [game_class(g).name for g in games_] if games_ else [m.name for m in manifests()]
+        if len(set(names)) != len(names):
+            # each game's board was played in full once for every time it was named (by the
+            # registry's reading: `watten Watten`, `seven_waters seven-waters` name one game)
+            raise click.BadParameter("a game is named twice", param_hint="GAME")
         if data is not None:
             read_boards(data)  # a broken data file stops the run before any play
         for name in names:
             # every spec checked against every game before any play: a spec the last game refuses
             # (a trait only the first game's heuristic has) stopped the run after the earlier
             # games' boards were played, and lost them (--data is saved at the end)
-            check_specs(name, specs)
+            checked_specs(load(name), specs)
         for name in names:
             # what regenerates this game's board (jobs change nothing in the results)
             words = ["wasserspiele", "leaderboard", name, "--bots", bots, "--games", str(games)]
@@ -121,14 +120,6 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     _write(markdown(boards), out)
-
-
-def check_specs(name: str, specs: list[str]) -> None:
-    """Refuse the --bots of a round-robin of game `name` as `round_robin` would, before its first game."""
-    from ..bots.arena import parse_bots
-    texts = [s.text for s in parse_bots(specs, load(name))]
-    if len(set(texts)) != len(texts):
-        raise BadOption(f"--bots: a spec is named twice ({', '.join(texts)})")
 
 
 def _write(page: str, out: str | None) -> None:
