@@ -222,3 +222,14 @@ def test_pettingzoo_seeds_are_integers_numpy_ones_included(name):
         for env in (aec, par):
             with pytest.raises(ValueError, match="seed must be an integer or None"):
                 env.reset(seed=bad)
+
+
+def test_every_environment_takes_numpy_seeds_and_refuses_a_bool_seed_alike():
+    """Seeds were checked three ways: the Gymnasium env took True as a seed and refused
+    np.int64 (Gymnasium's own check), where the PettingZoo and vector envs did the opposite."""
+    env = gymnasium.make("wasserspiele/Wasserloch-v0")
+    first, _ = env.reset(seed=np.int64(4))
+    again, _ = env.reset(seed=4)
+    assert (first == again).all()
+    with pytest.raises(ValueError, match="seed must be an integer or None, got True"):
+        env.reset(seed=True)

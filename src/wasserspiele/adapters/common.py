@@ -65,6 +65,18 @@ def check_reward(value: Any, name: str = "illegal_reward") -> float:
     return float(value)
 
 
+def check_seed(seed: Any) -> int | None:
+    """A reset's `seed` as an int, or None: an integer of any kind (numpy's too, as a
+    sweep's seeds often are; not a bool).  1.5, "x" or True were taken as seeds of their
+    own by one environment and failed in another (np.int64 in random.Random): each is
+    refused, the same way in every environment."""
+    if seed is None:
+        return None
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+    return int(seed)
+
+
 def check_reset_options(options: Any, game: Game, refuse: bool = True) -> None:
     """Refuse `reset(options=…)` with anything in it: the environments take no reset
     options, and silently dropping one (`{"players": 3}`, a vector env's `reset_mask`)

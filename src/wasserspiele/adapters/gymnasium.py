@@ -42,8 +42,9 @@ from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, game_length,
-                     kernel_module, load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
+from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, check_seed,
+                     game_length, kernel_module, load_with_codec, max_game_length, new_counted_game, render_text,
+                     zero_sum)
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -128,6 +129,7 @@ class WasserspieleEnv(gymnasium.Env):
     # -- gymnasium API -------------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         check_reset_options(options, self.game)
+        seed = check_seed(seed)  # np.int64(4) taken, True refused (Gymnasium's own check: the other way round)
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)

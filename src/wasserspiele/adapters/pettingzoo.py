@@ -26,7 +26,6 @@ reward 0 (an unfinished game's returns are all 0), and its masks are all zeros.
 
 from __future__ import annotations
 
-import numbers
 import random
 from typing import Any, NoReturn
 
@@ -38,8 +37,8 @@ from pettingzoo.utils import wrappers
 from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import (Position, SeatInfo, check_reset_options, check_reward, game_length, load_with_codec,
-                     max_game_length, new_counted_game, render_text, zero_sum)
+from .common import (Position, SeatInfo, check_reset_options, check_reward, check_seed, game_length,
+                     load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -156,12 +155,9 @@ class _Common:
     def _new_game(self, seed: int | None, options: Any) -> None:
         # warned, not refused: PettingZoo's api_test passes options={"options": 1}
         check_reset_options(options, self.game, refuse=False)
+        seed = check_seed(seed)
         if seed is not None:
-            # an integer (numpy's too, as a sweep's seeds often are); 1.5, "x" or True
-            # were taken as seeds of their own, and np.int64(4) failed in random.Random
-            if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-                raise ValueError(f"seed must be an integer or None, got {seed!r}")
-            self._seeds = make_rng(int(seed))  # -5 would deal 5's games: refused (BadOption, a ValueError)
+            self._seeds = make_rng(seed)  # -5 would deal 5's games: refused (BadOption, a ValueError)
         self._game_seed = self._seeds.randrange(2**63)
         # the same game as new_game(seed=…) (infos replay it so), counting its length
         self.game_state = new_counted_game(self.game, seed=self._game_seed)

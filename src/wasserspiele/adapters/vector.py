@@ -44,7 +44,7 @@ from ..core.chance import make_rng
 from ..core.messages import shown
 from ..core.registry import manifest
 from ..fast import seed_state
-from .common import check_reset_options, check_reward, kernel_module, max_game_length
+from .common import check_reset_options, check_reward, check_seed, kernel_module, max_game_length
 
 
 def _shown(value: Any) -> str:
@@ -127,10 +127,8 @@ class KernelVectorEnv(VectorEnv):
         check_reset_options(options, self._game)
         if seed is None:
             seed, self._seed = self._seed, None  # the constructor's seed serves once
+        seed = check_seed(seed)
         if seed is not None:
-            given, seed = seed, _integer(seed)
-            if seed is None:
-                raise ValueError(f"seed must be an integer or None, not {_shown(given)}")
             self._seeds = make_rng(seed)  # -5 would go on as 5 does: refused, as Gymnasium refuses it
         elif self._seeds is not None:  # a seeded sequence goes on to new deals
             seed = self._seeds.randrange(2**63)
