@@ -9,7 +9,7 @@ import numpy as np
 from ...adapters.codecs.base import NotationCodec, Vec, index_of, _seat
 from ...fast import COMPILED
 from .kernel import TACTICS_AT, encode_tactics
-from .rules import CARDS_PER_VALUE, DRIVE_THRESHOLD as THRESHOLD, EIGHT, drive_targets
+from .rules import DRIVE_THRESHOLD as THRESHOLD, EIGHT, drive_targets, unseen as unseen_cards
 
 VALUES = "A2345678"
 MAX_SEATS = 4
@@ -36,7 +36,7 @@ def tactics(hole: list[int], hand: list[int] | None, gone: list[int], adjacent: 
     prize = [hole[t] if t >= 0 else 0 for t in targets]
     need = [max(1, THRESHOLD - n) for n in hole]
     own = hand or [0] * 8
-    unseen = [CARDS_PER_VALUE - hole[v] - gone[v] - own[v] for v in range(8)]
+    unseen = unseen_cards(hole, gone, own)
     gain = [0] * 64
     exposure = [0] * 64
     for v in range(8):

@@ -18,12 +18,11 @@ from functools import lru_cache
 from math import comb
 
 from ...bots.base import Bot, Decision
-from .rules import drive_targets
+from .rules import drive_targets, unseen as unseen_cards
 
 ACE, EIGHT = 0, 7
 THRESHOLD = 3
 HAND = 5
-CARDS_PER_VALUE = 8  # WL-2: eight of each value
 
 
 @dataclass(frozen=True)
@@ -149,17 +148,12 @@ class HeuristicBot(Bot):
 
 
 def unseen_counts(view: dict) -> list[int]:
-    """Per value, the cards of it `view`'s seat cannot see: in the other hands or the pile.
-
-    WL-2: eight of each value; WL-5.3: every looted card lay face up at the waterhole, so
-    the round's loot by value (`gone`) is public like the waterhole and the own hand
-    (WL-5.5: each round deals all 64 cards anew, so earlier rounds' loot is back in the
-    deck).  Read from the view before the play being judged: that play only moves seen
-    cards (the hand's to the waterhole, a herd from there to the loot), so the unseen
-    cards are the same after it.  Counting from the waterhole after the play instead took
-    the herd it drives off for unseen cards an opponent might hold."""
-    hole, gone, hand = view["waterhole"], view["gone"], view["hand"]
-    return [CARDS_PER_VALUE - hole[w] - gone[w] - hand[w] for w in range(len(hole))]
+    """Per value, the cards of it `view`'s seat cannot see (rules.unseen, WL-2, WL-5.3).
+    Read from the view before the play being judged: that play only moves seen cards (the
+    hand's to the waterhole, a herd from there to the loot), so the unseen cards are the
+    same after it.  Counting from the waterhole after the play instead took the herd it
+    drives off for unseen cards an opponent might hold."""
+    return unseen_cards(view["waterhole"], view["gone"], view["hand"])
 
 
 def herds_in_reach(hole: list[int], adjacent: bool) -> list[tuple[int, int]]:

@@ -124,6 +124,15 @@ def drive_targets(hole: list[int], adjacent: bool) -> list[int]:
     return out
 
 
+def unseen(hole: list[int], gone: list[int], hand: list[int]) -> list[int]:
+    """Per value A…8, the cards of it a seat cannot see (in the other hands or the pile):
+    WL-2 eight of each, less the waterhole, the round's loot (WL-5.3: every looted card lay
+    face up at the waterhole, so its value is public) and the seat's own hand (WL-5.5:
+    each round deals all 64 anew, so earlier rounds' loot is back in the deck).  The
+    compiled twin is kernel._encode_tactics's."""
+    return [CARDS_PER_VALUE - hole[v] - gone[v] - hand[v] for v in range(len(hole))]
+
+
 _TO_INDEX = str.maketrans(VALUES, "".join(map(chr, range(len(VALUES)))))
 
 
