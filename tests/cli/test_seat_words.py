@@ -15,7 +15,7 @@ def test_the_prompt_begins_with_the_seat_s_name_as_a_sentence_begins_and_german_
     assert "to move: seat 0" in out and "caller: seat 3" in out
     german = run("play", "watten", "--seed", "1", "--lang", "de", input="quit\n").output
     assert "Platz 0 – dein Zug (hilfe, züge, tipp, ende)> " in german, german[-300:]
-    assert "Platz 0 gab; Platz 3 sagt Trumpf an" in german and "am Zug: Platz 0" in german
+    assert "Platz 0 hat gegeben; Platz 3 sagt Trumpf an" in german and "am Zug: Platz 0" in german
 
 
 @pytest.mark.parametrize("game, prompt", [

@@ -18,7 +18,7 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
-DEAL = {"en": "{S} {d} dealt; {s} {c} calls trump.", "de": "{S} {d} gab; {s} {c} sagt Trumpf an."}
+DEAL = {"en": "{S} {d} dealt; {s} {c} calls trump.", "de": "{S} {d} hat gegeben; {s} {c} sagt Trumpf an."}
 SEAT = {"en": ("Seat", "seat"), "de": ("Platz", "Platz")}
 # the seat to move has no page open: "(offline)" follows its name (web.seat_offline)
 WAITING = {"en": "Waiting for seat {w} (offline).", "de": "Warte auf Platz {w} (offline)."}
@@ -107,7 +107,7 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
 
 @pytest.mark.parametrize("lang, lines", [
     ("en", ["anna dealt; seat 0 calls trump.", "Seat 0 dealt; anna calls trump."]),
-    ("de", ["anna gab; Platz 0 sagt Trumpf an.", "Platz 0 gab; anna sagt Trumpf an."]),
+    ("de", ["anna hat gegeben; Platz 0 sagt Trumpf an.", "Platz 0 hat gegeben; anna sagt Trumpf an."]),
 ])
 def test_a_player_s_name_is_shown_as_typed_also_where_a_line_begins(browser, server, lang, lines):
     table = _new_table(server)

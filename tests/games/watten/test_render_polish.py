@@ -91,7 +91,7 @@ def test_wa_6_gespannt_is_marked_during_play_and_not_once_the_game_is_over(lang,
 
 @pytest.mark.parametrize("lang, end, deal", [
     ("en", "Team 1 won the hand: +1 (three or more tricks) · tricks 0:5", "Seat 1 dealt; seat 0 calls trump"),
-    ("de", "Team 1 gewann das Blattl: +1 (mindestens drei Stiche) · Stiche 0:5", "Platz 1 gab; Platz 0 sagt Trumpf an")])
+    ("de", "Team 1 gewann das Blattl: +1 (mindestens drei Stiche) · Stiche 0:5", "Platz 1 hat gegeben; Platz 0 sagt Trumpf an")])
 def test_wa_4_1_a_hand_s_end_says_its_tricks_and_the_next_caller_calls_trump(lang, end, deal):
     """The end said `Team 1 won the hand: +1 (tricks)` and the next view counted the new
     hand's tricks, so the finished hand's were never shown; `seat 0 calls` named no trump."""

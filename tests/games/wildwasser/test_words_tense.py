@@ -62,7 +62,7 @@ def test_every_games_log_tells_moves_in_the_past(lang):
      "Round 2 begins; B holds the start marker.", "Runde 2 beginnt; B hat den Startmarker."),
     ("watten.event.play", {"seat": 1, "card": "JC"}, "Seat 1 played J♣", "Platz 1 spielte B♣"),
     ("watten.event.deal", {"dealer": 0, "caller": 3}, "Seat 0 dealt; seat 3 calls trump",
-     "Platz 0 gab; Platz 3 sagt Trumpf an"),
+     "Platz 0 hat gegeben; Platz 3 sagt Trumpf an"),
     ("watten.event.trick", {"winner": 2}, "Seat 2 won the trick", "Platz 2 machte den Stich"),
     ("wasserloch.event.played", {"seat": 1, "play": "5x2"}, "Seat 1 played 5x2", "Platz 1 legte 5x2"),
 ])
