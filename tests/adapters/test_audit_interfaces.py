@@ -231,5 +231,5 @@ def test_every_environment_takes_numpy_seeds_and_refuses_a_bool_seed_alike():
     first, _ = env.reset(seed=np.int64(4))
     again, _ = env.reset(seed=4)
     assert (first == again).all()
-    with pytest.raises(ValueError, match="seed must be an integer or None, got True"):
+    with pytest.raises(ValueError, match="seed must be an integer or None, not true"):
         env.reset(seed=True)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
 from ..core.manifest import GameManifest as Manifest
+from ..core.messages import shown
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .codecs import Codec, codec_for
@@ -46,6 +47,14 @@ def kernel_module(manifest: Manifest) -> str | None:
         return None
 
 
+def shown_arg(value: Any) -> str:
+    """A value a caller passed, as the project's English shows it in a refusal: text
+    quoted ('x'), anything else as JSON writes it (2.5, true, ["random"]), the catalogue's
+    term `shown` rather than Python's repr ("it's", np.float64(2.5)); a numpy scalar as
+    the Python value it holds.  English: the adapters are a programmer's API."""
+    return shown(value.item() if isinstance(value, np.generic) else value)
+
+
 def check_seat(seat: Any, game: Game) -> int:
     """`seat` as an int, refused unless it is an integer (numpy's too; not a bool) naming
     one of the game's seats."""
@@ -61,7 +70,7 @@ def check_reward(value: Any, name: str = "illegal_reward") -> float:
     bool): a NaN or infinite reward would spread through a learner's returns without a
     word, and float("x")'s error would not say which argument it was."""
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
+        raise ValueError(f"{name} must be a finite number, not {shown_arg(value)}")
     return float(value)
 
 
@@ -73,7 +82,7 @@ def check_seed(seed: Any) -> int | None:
     if seed is None:
         return None
     if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
-        raise ValueError(f"seed must be an integer or None, got {seed!r}")
+        raise ValueError(f"seed must be an integer or None, not {shown_arg(seed)}")
     return int(seed)
 
 

@@ -41,18 +41,9 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.chance import make_rng
-from ..core.messages import shown
 from ..core.registry import manifest
 from ..fast import seed_state
-from .common import check_reset_options, check_reward, check_seed, kernel_module, max_game_length
-
-
-def _shown(value: Any) -> str:
-    """A value a caller passed, as the project's English shows it in a refusal: text
-    quoted ('x'), anything else as JSON writes it (2.5, true, ["random"]), the catalogue's
-    term `shown` rather than Python's repr ("it's", np.float64(2.5)); a numpy scalar as
-    the Python value it holds.  English: the adapters are a programmer's API."""
-    return shown(value.item() if isinstance(value, np.generic) else value)
+from .common import check_reset_options, check_reward, check_seed, kernel_module, max_game_length, shown_arg
 
 
 def _integer(value: Any) -> int | None:
@@ -87,7 +78,7 @@ class KernelVectorEnv(VectorEnv):
         """A table count as an int, or refused unless a positive integer (before any work)."""
         n = _integer(num_envs)
         if n is None or n < 1:
-            raise ValueError(f"num_envs must be a positive integer, not {_shown(num_envs)}")
+            raise ValueError(f"num_envs must be a positive integer, not {shown_arg(num_envs)}")
         return n
 
 
@@ -159,7 +150,7 @@ class KernelVectorEnv(VectorEnv):
             bad = np.ones(self.num_envs, np.bool_)
         if bad.any():
             e = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"actions must be integer indices; table {e} got {_shown(a[e])} ({a.dtype} actions)")
+            raise ValueError(f"actions must be integer indices; table {e} got {shown_arg(a[e])} ({a.dtype} actions)")
         return self._in_space(a).astype(np.int64)
 
     def _in_space(self, a: np.ndarray) -> np.ndarray:
@@ -173,7 +164,7 @@ class KernelVectorEnv(VectorEnv):
             bad = outside & ~self.needs_reset
             if bad.any():
                 e = int(np.flatnonzero(bad)[0])
-                raise ValueError(f"actions: table {e} got index {_shown(a[e])}, outside the action space 0..{n - 1}")
+                raise ValueError(f"actions: table {e} got index {shown_arg(a[e])}, outside the action space 0..{n - 1}")
             a = np.where(outside, 0, a)  # ignored by tables dealt anew; 0 casts exactly
         return a
 
@@ -259,13 +250,13 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
                           f"single-table envs with every bot and option")
 
     if illegal_action != "lose":
-        raise refuse(f"illegal_action={_shown(illegal_action)} (an illegal index always ends a table's episode)")
+        raise refuse(f"illegal_action={shown_arg(illegal_action)} (an illegal index always ends a table's episode)")
     if render_mode is not None:
-        raise refuse(f"render_mode={_shown(render_mode)}")
+        raise refuse(f"render_mode={shown_arg(render_mode)}")
     if opponent_options:
         raise refuse("opponent_options")
     if not isinstance(opponents, str):
-        raise refuse(f"opponents={_shown(opponents)} (one policy name for every other seat)")
+        raise refuse(f"opponents={shown_arg(opponents)} (one policy name for every other seat)")
     given = {**(options or {}), **kwargs}
     try:
         return cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
