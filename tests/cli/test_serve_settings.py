@@ -49,3 +49,11 @@ def test_the_workers_settings_refuse_a_bad_delay_naming_the_variable():
         env_settings({"WASSERSPIELE_BOT_DELAY": "slow"})
     assert env_settings({"WASSERSPIELE_DB": "sqlite:///x.sqlite3", "WASSERSPIELE_BOT_POOL": "thread"}) == {
         "db_url": "sqlite:///x.sqlite3", "bot_delay": 0.7, "bot_pool": "thread"}
+
+
+def test_serve_refuses_a_bot_delay_of_nan_naming_its_own_flag(run, no_server):
+    """`--bot-delay nan` passed click's range (NaN compares false to both bounds) and was
+    then refused as the workers' variable WASSERSPIELE_BOT_DELAY, which the user never typed."""
+    result = run("serve", "--db", "sqlite:///never.sqlite3", "--bot-delay", "nan")
+    assert result.exit_code == 2, result.output
+    assert "--bot-delay" in result.output and "WASSERSPIELE_BOT_DELAY" not in result.output

@@ -29,6 +29,8 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
     from ..web.app import env_settings
     from .main import UsageFailure
 
+    if bot_delay != bot_delay:  # NaN passes FloatRange's bounds (every comparison is false)
+        raise click.BadParameter("nan is not a number of seconds (0 to 10)", param_hint="--bot-delay")
     # the workers read their settings from the environment in uvicorn's app factory, where
     # a bad value would end in a traceback after the banner: read them here first, as the
     # workers will see them (the delay is this command's), and refuse a bad one
