@@ -68,22 +68,20 @@ def test_output_to_a_pipe_or_file_shows_no_thinking_line_and_reads_as_before():
     assert buf.getvalue() == same.getvalue()
 
 
-def test_every_bot_move_on_a_terminal_is_announced_by_its_seat_and_level(monkeypatch):
+@pytest.mark.parametrize("seats, said", [
+    # a level in the player's language
+    ("hard,expert", ["Platz 0 (schwer) überlegt …", "Platz 1 (Experte) überlegt …"]),
+    # a bot spec as typed
+    ("heuristic,ismcts:iterations=30", ["Platz 0 (heuristic) überlegt …", "Platz 1 (ismcts:iterations=30) überlegt …"]),
+])
+def test_every_bot_move_on_a_terminal_is_announced_by_its_seat_and_kind(monkeypatch, seats, said):
     """With no delay every bot's move shows its line: the words come from the seat and
     the kind of the seat that moves."""
     monkeypatch.setattr(console_module, "THINKING_DELAY", 0.0)
-    session, buf = _session("hard,expert", "de", terminal=True)
+    session, buf = _session(seats, "de", terminal=True)
     assert session.run() == 0
     out = buf.getvalue()
-    assert "Platz 0 (schwer) überlegt …" in out and "Platz 1 (Experte) überlegt …" in out
-
-
-def test_a_bot_spec_is_named_as_typed_in_the_thinking_line(monkeypatch):
-    monkeypatch.setattr(console_module, "THINKING_DELAY", 0.0)
-    session, buf = _session("heuristic,ismcts:iterations=30", "de", terminal=True)
-    assert session.run() == 0
-    out = buf.getvalue()
-    assert "Platz 0 (heuristic) überlegt …" in out and "Platz 1 (ismcts:iterations=30) überlegt …" in out
+    assert all(line in out for line in said), out[:400]
 
 
 def test_the_hint_s_search_is_shown_on_a_terminal(monkeypatch):
