@@ -72,8 +72,8 @@ def test_a_reason_is_its_english_text_and_renders_german():
 
 def test_terms_render_cards_lists_and_letters():
     r = Reason("watten.must_follow_trump", suit="H", held=["JC", "TH"])
-    assert r == "you must follow trump (hearts or any jack): you hold J♣ and T♥"
-    assert r.render("de") == "du musst Trumpf bedienen (Herz oder ein Bube): du hast B♣ und 10♥"
+    assert r == "trump must be followed with hearts or any jack (J♣ and T♥ in hand)"
+    assert r.render("de") == "Trumpf muss mit Herz oder einem Buben bedient werden (B♣ und 10♥ auf der Hand)"
     assert Reason("wildwasser.no_such_player", seat=4, last=2).render("de") == \
         "es gibt keinen Spieler E (Spieler A-C)"
 

@@ -125,6 +125,8 @@ CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web wo
     ("wasserloch.holds_only", {"seat": 0, "value": "A", "n": 2}),
     ("watten.must_follow_trump", {"suit": "H", "held": ["JC", "TH"]}),
     ("watten.must_follow_trump", {"suit": "D", "held": ["JC", "TH", "8D"]}),
+    ("watten.not_held", {"card": "QS", "hand": ["JC", "8C", "AH", "9D", "KD"]}),  # a list of five, with its commas
+    ("seven_waters.hand_full", {"n": 7}), ("seven_waters.pass_can_discard", {"n": 1}),
     ("wildwasser.no_such_player", {"seat": 4, "last": 2}),
     ("web.cards_n", {"n": 1}), ("web.cards_n", {"n": 7}), ("web.moves_n", {"n": 1}),
     ("web.seat", {"n": 2}), ("web.refused", {"reason": "x"}), ("web.app_title", {}),

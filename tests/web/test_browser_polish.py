@@ -199,7 +199,7 @@ def test_a_refusal_names_a_ten_as_the_cards_on_the_screen_show_it(browser, serve
         const { refusalText } = await import('/static/i18n.js');
         return refusalText({ code: "illegal", reason_code: "watten.must_follow", params: { suit: "H", held: ["QH", "TH"] } });
       }""")
-    assert said == "you must follow hearts: you hold Q♥ and 10♥"
+    assert said == "hearts must be followed (Q♥ and 10♥ in hand)"
     ctx.close()
 
 

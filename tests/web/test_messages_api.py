@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from .helpers import auth, create, humans, move, table_state
+from .helpers import auth, create, humans, move, play_first_legal, table_state
 
 SHIPPED = ("wasserloch", "seven_waters", "watten", "wildwasser")  # games with catalogue entries
 
@@ -53,11 +53,31 @@ def test_websocket_refusals_in_the_language_of_the_hello(client):
     assert msg["message"].startswith("keine ") and msg["message"].endswith(" auf der Hand")
 
 
+def test_a_watten_card_not_in_hand_is_refused_naming_the_hand_not_a_you(client):
+    """WA-3: the words beside a tapped card are the refusal a replay error also shows, so
+    they speak of "the hand", not "you" ("du hast A♥ nicht (deine Karten: …)" before)."""
+    from wasserspiele.games.watten.actions import CARD_NAMES
+
+    table = create(client, "watten", {"signals": "off"}, humans(4))
+    tok = {s["seat"]: s["token"] for s in table["seats"]}
+    play_first_legal(client, table, 1)  # trump is named: the caller leads
+    seat = table_state(client, table["id"])["to_move"][0]
+    mine = table_state(client, table["id"], tok[seat])
+    absent = next(c for c in CARD_NAMES if c not in mine["view"]["hand"])
+    r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[seat]),
+                    content=json.dumps({"action": absent, "n": mine["n"]}))
+    body = r.json()
+    assert r.status_code == 422 and body["reason_code"] == "watten.not_held"
+    assert body["params"]["card"] == absent and sorted(body["params"]["hand"]) == sorted(mine["view"]["hand"])
+    assert " ist nicht auf der Hand, nur " in body["message"] and " und " in body["message"]
+    assert " is not in hand, only " in body["reason"]
+
+
 def test_messages_endpoint_serves_each_catalogue(client):
     de = client.get("/api/messages/de").json()
     en = client.get("/api/messages/en").json()
     assert de["lang"] == "de" and de["plural"] == "(n != 1)"
-    assert de["messages"]["watten.must_follow"] == "du musst {suit:suit} bedienen: du hast {held:card}"
+    assert de["messages"]["watten.must_follow"] == "{suit:suit} muss bedient werden ({held:card} auf der Hand)"
     assert de["messages"]["wasserloch.ui.cards"] == ["1 Karte", "{n} Karten"]
     assert set(de["messages"]) == set(en["messages"])
     assert client.get("/api/messages/fr").status_code == 404

@@ -68,7 +68,7 @@ def test_illegal_action_raises_with_a_plain_reason():
     s = GAME.new_game(setup={"deck": make_deck(hands=(["7H", "2C", "3C"], ()))})
     with pytest.raises(IllegalAction) as err:
         s.apply("discard 7H 7S")
-    assert err.value.reason == "you do not hold 7♠"
+    assert err.value.reason == "7♠ is not in hand"
     assert err.value.reason.code == "seven_waters.not_held" and err.value.reason.params == {"card": "7S"}
     with pytest.raises(IllegalAction) as err:
         s.apply("river 2C 2C")

@@ -1,5 +1,5 @@
 """WL-4.1 refusals (cards not in hand) said to whoever reads them.  They said "seat 0
-holds no 8s" to the player who tried (Seven Waters and Watten speak of the hand:
+holds no 8s" to the player who tried (Seven Waters and Watten spoke of the hand:
 "you do not hold 7♠"); a record's replay error names the seat itself ("action 0 "4x1"
 by seat 0: …"), where a "you" would address the reader, so the words name neither a
 seat nor a "you": "no 8s in hand"."""

@@ -142,7 +142,7 @@ def test_illegal_card_not_held_says_so():
     state = start({3: "7C 9S TS QS KS"})
     with pytest.raises(IllegalAction) as err:
         state.apply("AH")
-    assert err.value.reason.startswith("you do not hold A♥")
+    assert err.value.reason.startswith("A♥ is not in hand, only ")
 
 
 def test_illegal_trump_twice_and_signal_after_the_phase():
@@ -236,4 +236,4 @@ def test_replay_of_an_illegal_action_names_it():
            "actions": ["trump H", "signal none", "signal none", "signal none", "signal none", "7C", "JC"]}
     with pytest.raises(ReplayError) as err:
         replay(doc)
-    assert err.value.index == 6 and "must follow clubs" in str(err.value)
+    assert err.value.index == 6 and "clubs must be followed" in str(err.value)

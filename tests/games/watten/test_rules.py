@@ -151,7 +151,7 @@ def test_wa_2_1_worked_jack_led_is_a_trump_lead():
     assert [str(a) for a in state.legal_actions()] == ["7H"]
     with pytest.raises(IllegalAction) as err:
         state.apply("QC")
-    assert "must follow trump" in err.value.reason and "7♥" in err.value.reason
+    assert "trump must be followed" in err.value.reason and "7♥" in err.value.reason
     state.apply("7H")
     assert [str(a) for a in state.legal_actions()] == ["JS"]
 
@@ -172,8 +172,8 @@ def test_wa_3_2_worked_must_follow_led_suit_jack_is_not_a_club():
     assert [str(a) for a in state.legal_actions()] == ["8C"]
     with pytest.raises(IllegalAction) as err:
         state.apply("JC")
-    assert err.value.reason == "you must follow clubs: you hold 8♣"
-    assert err.value.reason.render("de") == "du musst Kreuz bedienen: du hast 8♣"
+    assert err.value.reason == "clubs must be followed (8♣ in hand)"
+    assert err.value.reason.render("de") == "Kreuz muss bedient werden (8♣ auf der Hand)"
     with pytest.raises(IllegalAction):
         state.apply("AH")
 
