@@ -160,3 +160,45 @@ def test_pure_python_fallback_solves_alike():
     here = subprocess.run([sys.executable, "-c", _FALLBACK], capture_output=True, text=True, check=True)
     assert json.loads(here.stdout)[1] == results
     assert len(results) >= 8
+
+
+_FALLBACK_MANY = """
+import json, random, sys
+from wasserspiele import load
+from wasserspiele.fast import COMPILED
+from wasserspiele.games.watten import kernel as K
+out = []
+for options in ({}, {"jack_order": "first_played"}, {"follow": "trump_only"}):
+    rules, game, rng = K.Rules(**options), load("watten", **options), random.Random(11)
+    g = n = 0
+    while n < 40:  # from the first card of a hand to its last trick
+        s = game.new_game(seed=5000 + g)
+        g += 1
+        stop = rng.randrange(0, 20)
+        while not s.is_terminal():
+            if s.phase == 2 and sum(len(t[1]) for t in s.tricks) + len(s.trick) >= stop \\
+                    and s.won[0] < 3 and s.won[1] < 3:
+                out.append(int(K.hand_winner(K.table_of(s), rules.opts, rules.eff, rules.strength)))
+                n += 1
+                break
+            legal = s.legal_actions(s.current_seat)
+            s.apply(legal[rng.randrange(len(legal))], s.current_seat)
+print(json.dumps([COMPILED, out]))
+"""
+
+
+def test_the_pure_python_fallback_solves_without_an_overflow_warning():
+    """The remembered trick starts' slot was ((key * 0x9E3779B1) >> 7): a 41-bit key times
+    a 32-bit constant overflows int64; compiled, numba wrapped it silently, but the
+    fallback's numpy scalars said "RuntimeWarning: overflow encountered in scalar
+    multiply" to a user without numba.  Warnings are errors here; the answers are the
+    compiled solver's (the table is only a cache: its slots change no answer)."""
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    strict = [sys.executable, "-W", "error::RuntimeWarning", "-c", _FALLBACK_MANY]
+    out = subprocess.run(strict, env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and "Warning" not in out.stderr, out.stderr[-600:]
+    compiled, results = json.loads(out.stdout)
+    assert compiled is False
+    here = subprocess.run([sys.executable, "-c", _FALLBACK_MANY], capture_output=True, text=True, check=True)
+    assert json.loads(here.stdout)[1] == results
+    assert len(results) == 120 and 0 < sum(results) < 120

@@ -543,7 +543,13 @@ def _hand_winner(t, opts, eff, strength, tables, cards, keys, left, slots, slot_
                 slots[d] = -1
                 if s[TRICK_N] == 0:  # a trick's start: the cards played and who leads say it all
                     key = s[PLAYED] | (s[LEADER] << 32) | (s[WON] << 34) | (s[WON + 1] << 36) | (1 << 40)
-                    slot = ((key * 0x9E3779B1) >> 7) & ((1 << TT_BITS) - 1)
+                    # Fibonacci hashing of the key folded to 31 bits: the product stays below
+                    # 2**63, where key * 0x9E3779B1 (41 + 32 bits) overflowed int64 (numba
+                    # wrapped it silently, the pure-Python fallback's numpy scalars warned);
+                    # the top TT_BITS of its low 32 bits depend on every key bit (bits 7-18
+                    # of the wrapped product saw only the key's low 19 bits)
+                    folded = (key & 0x7FFFFFFF) ^ (key >> 31)
+                    slot = ((folded * 0x9E3779B1) & 0xFFFFFFFF) >> (32 - TT_BITS)
                     if tt_keys[slot] == key:
                         found = tt_values[slot] == 1
                         settled = True
