@@ -128,6 +128,8 @@ CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web wo
     ("watten.not_held", {"card": "QS", "hand": ["JC", "8C", "AH", "9D", "KD"]}),  # a list of five, with its commas
     ("seven_waters.hand_full", {"n": 7}), ("seven_waters.pass_can_discard", {"n": 1}),
     ("wildwasser.no_such_player", {"seat": 4, "last": 2}),
+    ("wildwasser.card_not_in_hand", {"animal": "meerkat"}),
+    ("wildwasser.turtle_moves_only", {"animal": "cheetah"}),  # an animal named with its article (der Gepard)
     ("web.cards_n", {"n": 1}), ("web.cards_n", {"n": 7}), ("web.moves_n", {"n": 1}),
     ("web.seat", {"n": 2}), ("web.refused", {"reason": "x"}), ("web.app_title", {}),
     ("option.above", {"name": "rounds", "option": "wasserloch.rounds", "value": "100", "maximum": "99"}),

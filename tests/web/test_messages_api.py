@@ -73,6 +73,29 @@ def test_a_watten_card_not_in_hand_is_refused_naming_the_hand_not_a_you(client):
     assert " is not in hand, only " in body["reason"]
 
 
+def test_a_wildwasser_revealed_card_is_refused_naming_the_card_not_a_you(client):
+    """WW-3.4: the words beside a tapped revealed card are the refusal a replay error also
+    shows ("deine Karte Zebra ist nicht auf deiner Hand (sie liegt aufgedeckt vor dir)"
+    before); they speak of the card and the hand."""
+    table = create(client, "wildwasser", {"players": 2}, humans(2))
+    tok = {s["seat"]: s["token"] for s in table["seats"]}
+    for _ in range(40):  # round 1: both pick and resolve, until seat 0 picks again with a card revealed
+        mine = table_state(client, table["id"], tok[0])
+        if mine["view"]["seats"][0]["revealed"] and any(a.startswith("pick ") for a in mine["legal"]):
+            break
+        play_first_legal(client, table, 1)
+    else:
+        raise AssertionError("no second round")
+    card = mine["view"]["seats"][0]["revealed"][0]
+    r = client.post(f"/api/tables/{table['id']}/moves?lang=de", headers=auth(tok[0]),
+                    content=json.dumps({"action": f"pick {card}", "n": mine["n"]}))
+    body = r.json()
+    assert r.status_code == 422 and body["reason_code"] == "wildwasser.card_not_in_hand"
+    assert body["params"] == {"animal": card}
+    assert body["message"].startswith("die Karte ") and " ist nicht auf der Hand (sie wurde schon gespielt" in body["message"]
+    assert body["reason"] == f"the {card} card is not in hand (it was played and lies revealed)"
+
+
 def test_messages_endpoint_serves_each_catalogue(client):
     de = client.get("/api/messages/de").json()
     en = client.get("/api/messages/en").json()

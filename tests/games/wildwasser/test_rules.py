@@ -98,7 +98,7 @@ def test_ww_3_2_cheetah_moves_5_or_moves_the_start_marker_elsewhere():
         s.apply("pick cheetah", seat)
     assert legal(s) == ["move", "action 1", "action 2", "action 3"]
     assert "already lies on player A" in reason(s, "action 0")
-    assert "say which team card" in reason(s, "action")
+    assert "needs the team card that gets the start marker" in reason(s, "action")
     s.apply("move")
     assert field_of(s, 0, "cheetah") == 5
     s.apply("action 3")
@@ -159,8 +159,8 @@ def test_ww_3_2_turtle_card_moves_turtle_rhino_or_meerkat_one_and_has_no_action(
         s.apply("pick turtle", seat)
     assert legal(s) == ["move turtle", "move rhino", "move meerkat"]
     assert "no action" in reason(s, "action")
-    assert "say which" in reason(s, "move")
-    assert "not your zebra" in reason(s, "move zebra")
+    assert "the move names the animal" in reason(s, "move")
+    assert "not the zebra" in reason(s, "move zebra")
     s.apply("move rhino")
     assert field_of(s, 0, "rhino") == 1
 
@@ -171,7 +171,7 @@ def test_ww_3_3_finished_animal_forces_the_action():
     finish(s, 0, "zebra")
     picks(s, "zebra", "zebra")
     assert legal(s) == ["action"]
-    assert "already finished, so you must take the zebra card's action" in reason(s, "move")
+    assert "already finished, so the zebra card's action must be taken" in reason(s, "move")
 
 
 def test_ww_3_3_turtle_card_with_turtle_rhino_meerkat_finished_does_nothing():
@@ -203,7 +203,7 @@ def test_ww_3_4_revealed_cards_stay_out_and_an_empty_hand_refills_at_round_end()
     picks(s, "zebra", "zebra")
     s.apply("move")
     s.apply("move")
-    assert "not in your hand" in reason(s, "pick zebra", 0)
+    assert "not in hand" in reason(s, "pick zebra", 0)
     s.hand[0] = 0b00001  # only the cheetah left, as if four rounds were played
     s.revealed[0] = 0b11110
     picks(s, "cheetah", "rhino")
