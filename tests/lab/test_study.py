@@ -2,7 +2,7 @@
 
 import pytest
 
-from wasserspiele import game_names
+from wasserspiele import game_names, load
 
 from wasserspiele.core.errors import BadOption, UnknownGame
 from wasserspiele.core.protocol import Game
@@ -115,3 +115,12 @@ def test_interrupt_keeps_the_finished_games(small_study, small_result):
         assert 0 < len(result.rows) < small_study.total
         assert len(result.rows) >= sum(seen)  # chunks already running when Ctrl-C came are kept too
         assert all(full[(r["cond"], r["game"])] == r["scores"] for r in result.rows)
+
+
+@pytest.mark.parametrize("name", ["seven_waters", "watten", "wasserloch"])
+def test_a_player_count_given_twice_is_refused_for_fixed_count_games_too(name):
+    # seven_waters (2 players only) and watten (4) used to drop `--players 2,2` silently and play
+    # one condition, while wasserloch refused the same slip
+    count = str(load(name).players)
+    with pytest.raises(BadOption, match="a player count is given twice"):
+        make_study(name, players=[f"{count},{count}"], games=1)

@@ -1,5 +1,7 @@
 """`lab tune`: successive halving finds the option value that serves the goal."""
 
+import re
+
 import pytest
 from click.testing import CliRunner
 
@@ -199,3 +201,43 @@ def test_vary_players_of_a_fixed_count_game_says_the_count_instead_of_a_players_
     # a game for several counts still points to the study that compares them
     with pytest.raises(BadOption, match=r"compare counts with `lab wasserloch --players 2,3,4`"):
         expand_vary("wasserloch", ["players=2..4"])
+
+
+def test_fair_seats_gaps_are_percentage_points_not_percent():
+    # `lab tune seven_waters --vary slide_limit=5..9 --goal fair-seats` (README) printed the largest gap
+    # between a seat's win rate and a fair share as "3.2 % [0.0, 6.7]": a difference of two win rates is
+    # in percentage points, as --min-effect and the reports' seat tables give it
+    from wasserspiele.lab import make_study
+    from wasserspiele.lab.tune import TuneResult
+    study = make_study("seven_waters", compare=["slide_limit=5,6,7"], games=50)
+    labels = [c.label for c in study.conditions]
+    cands = [_candidate(labels[0], 0, 0.032, 0.0, 0.067, 200, None),
+             _candidate(labels[1], 1, 0.040, 0.0, 0.088, 100, 2),
+             _candidate(labels[2], 2, 0.105, 0.007, 0.195, 50, 1)]
+    fair = tune_markdown(TuneResult(study, "fair-seats", cands, [(3, 50), (2, 100), (1, 200)]))
+    assert f"{labels[0]} | 200 | 3.2 pp [0.0, 6.7] |" in fair
+    assert f"{labels[1]} (4.0 pp [0.0, 8.8])" in fair and "3.2 pp [0.0, 6.7] over 200 games" in fair
+    assert not re.search(r"\d %( \[|\))", fair.split("|")[0])  # no gap in % in the verdict
+    decisive = tune_markdown(TuneResult(study, "decisive", cands, [(3, 50), (2, 100), (1, 200)]))
+    assert f"{labels[0]} | 200 | 3.2 % [0.0, 6.7] |" in decisive  # a share of games stays in %
+
+
+@pytest.mark.parametrize("game, players", [("seven_waters", "2,2"), ("watten", "4,4"), ("wildwasser", "2,3")])
+def test_several_player_counts_are_refused_with_an_example_the_game_takes(game, players):
+    # "e.g. --players 3" for Seven Waters (2 players only) or Watten (4) sent the user to the next refusal
+    from wasserspiele import load
+    from wasserspiele.lab.tune import plan_tune
+    vary = {"seven_waters": "slide_limit=6,7", "watten": "target=3,11", "wildwasser": "river_flow=forward,back"}
+    with pytest.raises(BadOption) as info:
+        plan_tune(game, [vary[game]], "fair-seats", players=[players])
+    assert str(info.value) == f"--players: tune one player count at a time, e.g. --players {load(game).players}"
+
+
+@pytest.mark.parametrize("games, text", [(1, "--games: 1 game is too few for the first round (at least 2)"),
+                                         (0, "--games: 0 games are too few for the first round (at least 2)")])
+def test_too_few_first_round_games_are_refused_in_plain_english(games, text):
+    # it said "--games: 1 games in the first round are too few"
+    from wasserspiele.lab.tune import plan_tune
+    with pytest.raises(BadOption) as info:
+        plan_tune("seven_waters", ["slide_limit=6,7"], "shorter", first=games)
+    assert str(info.value) == text

@@ -191,7 +191,9 @@ def test_a_ratio_differences_standard_error_comes_from_the_data_and_a_share_stay
     u = list(range(6))
     line = _ratio_line("measures", "x", (nums_a, dens_a), (nums_b, dens_b), False, "a", "b", u, u)
     se = [(ratio_ci(n, d).high - ratio_ci(n, d).low) / 2 / t95(5) for n, d in ((nums_a, dens_a), (nums_b, dens_b))]
-    assert line.diff.high - line.diff.value == pytest.approx(Z95 * math.hypot(*se), rel=1e-9)
+    # Welch–Satterthwaite t, as each ratio's own interval is a t interval over its games (5 df a side)
+    df = sum(x ** 2 for x in se) ** 2 / sum(x ** 4 / 5 for x in se)
+    assert line.diff.high - line.diff.value == pytest.approx(t95(df) * math.hypot(*se), rel=1e-9)
     share = next(m for m in measures_class("wasserloch").describe if m.label.startswith("share of drive-offs"))
     one = [{"measures": {share.name: 1, share.denominator: 3}, "units": 1}]
     e = measure_estimate(share, one)
@@ -224,7 +226,7 @@ def test_the_tune_verdict_never_calls_the_survivor_lowest_when_a_dropped_candida
     result, labels = _tune_result()
     text = verdict(result)
     assert "scored lowest" not in text and f"{labels[0]} survived the halving" in text
-    assert (f"{labels[1]} (0.8 % [0.0, 9.6] over 120 games, tied with {labels[0]}'s 0.8 % [0.0, 9.6] on those "
+    assert (f"{labels[1]} (0.8 pp [0.0, 9.6] over 120 games, tied with {labels[0]}'s 0.8 pp [0.0, 9.6] on those "
             f"games when it was dropped after round 2") in text
 
 
@@ -247,10 +249,10 @@ def test_min_effect_decides_when_tune_names_a_best(tmp_path):
     from wasserspiele.lab.tune import verdict
     result, labels = _tune_result(min_effect=0.0, lower_dropped=False)
     result.candidates[0].score = result.candidates[0].history[-1]
-    assert verdict(result).startswith(f"**Best: {labels[0]}**")  # 2.9 % against 20 % [12, 30] and 30 %
+    assert verdict(result).startswith(f"**Best: {labels[0]}**")  # 2.9 pp against 20 pp [12, 30] and 30 pp
     result.min_effect = 0.2  # a 17-point lead is below a practical size of 20 points
     text = verdict(result)
-    assert text.startswith("**No clear best**") and f"{labels[1]} (20.0 %" in text and "20 pp (--min-effect)" in text
+    assert text.startswith("**No clear best**") and f"{labels[1]} (20.0 pp" in text and "20 pp (--min-effect)" in text
     outs = []
     for size in ("0", "50"):
         out = tmp_path / f"t{size}"
@@ -283,3 +285,19 @@ def test_a_report_repeats_byte_for_byte_but_for_its_run_line(tmp_path):
             assert x == y, f
     run = next(line for line in (a / "report.md").read_text().splitlines() if line.startswith(RUN_LINE))
     assert "backend" in run and "games/s" in run
+
+
+def test_two_ratios_from_a_handful_of_games_are_compared_with_t_not_z():
+    # `lab wasserloch --compare rounds=1,3 --games 3` flagged "aces taking the 8s per round 2.00 → 1.44"
+    # (Holm p < 0.001) from 3 games a side: the normal test of two ratios ignored that each standard error
+    # came from 3 games, where the conditions' own intervals (t, 2 df) did not
+    base = ([2.0, 2.0, 2.0], [1.0, 1.0, 1.0])          # the same ratio in every game: no spread
+    this = ([4.0, 4.5, 4.5], [3.0, 3.0, 3.0])          # 13/9 = 1.444 aces per round
+    u = [0, 1, 2]
+    line = _ratio_line("measures", "aces per round", base, this, False, "rounds=1", "rounds=3", u, u)
+    r = 13 / 9
+    se = math.sqrt(3 / 2 * sum((y - r * x) ** 2 for y, x in zip(*this))) / 9
+    assert line.diff.value == pytest.approx(r - 2)
+    assert line.test.p == pytest.approx(2 * sp.t.sf(abs(r - 2) / se, 2), rel=1e-9)  # t with 3 − 1 df
+    assert 0.005 < line.test.p < 0.02 and "t test" in line.test.name
+    assert line.diff.high - line.diff.value == pytest.approx(sp.t.ppf(0.975, 2) * se, rel=1e-9)

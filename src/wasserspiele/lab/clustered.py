@@ -22,7 +22,7 @@ variation at all (every value 0, or 1) counts once: n_eff = the number of units.
 
 Means and ratios get Student t intervals on the same units (t with units − 1 degrees of
 freedom; with one game a unit this is the usual t interval), and two of them from
-independent conditions a Welch–Satterthwaite t (means) or normal (ratios) interval and test.
+independent conditions a Welch–Satterthwaite t interval and test (means and ratios alike).
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ def parts_ci(p: Parts | None, bounds: tuple[float, float] = ANY) -> Estimate:
 
 
 def parts_difference(a: Parts | None, b: Parts | None, name: str, t: bool) -> tuple[Estimate, Test]:
-    """a − b of independent samples: Welch–Satterthwaite t (`t`, means) or normal (ratios) interval
+    """a − b of independent samples: Welch–Satterthwaite t (`t`: means and ratios) or normal interval
     and test from the two standard errors."""
     if a is None or b is None:
         return NONE, Test(name, 1.0)

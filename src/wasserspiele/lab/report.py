@@ -206,8 +206,12 @@ def _hist_panel(ax, summaries, values, xlabel: str, title: str, ylabel: str) -> 
     if not every:
         return
     lo, hi = min(every), max(every)
-    if all(float(x).is_integer() for x in every) and hi - lo <= 60:
-        bins = np.arange(lo - 0.5, hi + 1.5, 1.0)
+    if all(float(x).is_integer() for x in every):
+        # whole numbers get bins of a whole width centred between them: a width such as 5.95 (the
+        # default's 40 bins over 238 actions) holds 5 values in some bins and 6 in others, drawing dips
+        # and spikes that are no property of the games
+        width = max(1, math.ceil((hi - lo + 1) / 40)) if hi - lo > 60 else 1
+        bins = np.arange(lo - 0.5, hi + width + 0.5, width)
     else:
         bins = np.histogram_bin_edges(every, bins=min(40, max(5, len(set(every)))))
     for s, xs in zip(summaries, data):
@@ -383,22 +387,40 @@ def _pct(e: Estimate) -> str:
     return e.fmt(pct=True)
 
 
+def _signed(x: float, digits: int) -> str:
+    """x with its sign and `digits` decimals; a value that rounds to zero has no sign, "0.0": "-0.0 pp"
+    (the cheetah's 19.98 % of the points against a fair 20 %) read as a loss the table does not show, and
+    "+0.0 %" beside a change of -0.02 as a gain."""
+    text = f"{x:+.{digits}f}"
+    return text[1:] if float(text) == 0 else text
+
+
 def _diff(d: Estimate, pct: bool) -> str:
     if d.n == 0:
         return "–"
     if pct:
-        return f"{100 * d.value:+.1f} pp [{100 * d.low:+.1f}, {100 * d.high:+.1f}]"
-    return f"{d.value:+.2f} [{d.low:+.2f}, {d.high:+.2f}]"
+        return f"{_signed(100 * d.value, 1)} pp [{_signed(100 * d.low, 1)}, {_signed(100 * d.high, 1)}]"
+    return f"{_signed(d.value, 2)} [{_signed(d.low, 2)}, {_signed(d.high, 2)}]"
 
 
 def _rel(rel: float) -> str:
     """A change in % of the baseline: whole percent, one decimal below 1 % (never a bare "-0 %")."""
     pct = 100 * rel
-    return f"{pct:+.0f} %" if abs(pct) >= 0.95 else f"{pct:+.1f} %"
+    return f"{pct:+.0f} %" if abs(pct) >= 0.95 else f"{_signed(pct, 1)} %"
 
 
-def _p(p: float) -> str:
-    return "–" if math.isnan(p) else ("< 0.001" if p < 0.001 else f"{p:.3f}")
+def _p(p: float, alpha: float = ALPHA) -> str:
+    """A p-value to three decimals, or more where three would round it onto α: a Holm-adjusted p of 0.05001,
+    printed "0.050", read as flagged beside a verdict that says it is not."""
+    if math.isnan(p):
+        return "–"
+    if p < 0.001:
+        return "< 0.001"
+    for digits in range(3, 8):
+        text = f"{p:.{digits}f}"
+        if p == alpha or float(text) != alpha:
+            return text
+    return text
 
 
 FIGURE_OF = {"seats": "seat_win_rate.png", "bots": "bots.png"}
@@ -422,6 +444,11 @@ def finding_text(where: str, x: Line) -> str:
         head = f"{x.what.capitalize()} ({where}): {_diff(x.diff, x.pct)}"
     figure = x.figure or FIGURE_OF.get(x.section, "variants.png" if x.base is not None else "seat_win_rate.png")
     return f"{head}; {x.test.name}, Holm-adjusted p {_p(x.p_adjusted)} [figure](plots/{figure})."
+
+
+def more_flags(n: int) -> str:
+    """"1 more flag", "10 more flags": the flags past the five a report's Findings (and the terminal) list."""
+    return f"{n} more flag{'s' * (n != 1)}"
 
 
 def findings(summaries: list[ConditionSummary], comparisons: list[Comparison], alpha: float = ALPHA,
@@ -487,6 +514,26 @@ def _where(label: str) -> str:
     return f" ({label})" if label != "default" else ""
 
 
+def _edge_notes(named: list[tuple[str, Line]], min_effect: float, alpha: float = ALPHA) -> str:
+    """Sentences on the unflagged edges against a fair share whose interval leaves the fair share out: "not
+    settled" alone reads as "nothing known", where such an edge is clear but may be under the practical size
+    (Seven Waters' first player, 52.8 % [51.3, 54.3] in 4000 games), or would be clear but for Holm's
+    correction over the report's other tests."""
+    out = []
+    for name, x in named:
+        if x.flagged or not x.diff.n or math.isnan(x.diff.low) or x.diff.low <= 0 <= x.diff.high:
+            continue
+        side = "above" if x.diff.value > 0 else "below"
+        if x.p_adjusted <= alpha:
+            out.append(f"{name} is clearly {side} a fair share (Holm-adjusted p {_p(x.p_adjusted, alpha)}), by "
+                       f"{_signed(100 * x.diff.value, 1)} pp as estimated: whether by {_size_words(x, min_effect)} "
+                       f"or more is what is not settled.")
+        else:
+            out.append(f"{name}'s interval lies {side} a fair share, but after Holm's correction over every test "
+                       f"of this report that is not clear (adjusted p {_p(x.p_adjusted, alpha)}).")
+    return "".join(f" {t[:1].upper()}{t[1:]}" for t in out)
+
+
 def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
     """Is any seat (team) favoured under this condition, in plain words: flagged, fair to within the
     practical size, or not settled (with about how many games would settle it)."""
@@ -506,7 +553,7 @@ def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
             if len(s.teams) == 2:
                 text += f", so {s.team_label(1)} wins {100 * (1 - x.this.value):.1f} %"
             out.append(text + ".")
-        return " ".join(out)
+        return " ".join(out) + _edge_notes([(x.what.replace(" win rate", ""), x) for x in lines], min_effect)
     verdicts = [verdict(x, min_effect) for x in lines]
     if all(v == SMALL for v in verdicts):
         far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
@@ -517,8 +564,9 @@ def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
     but = (f"but {s.n} games cannot rule out an edge of {100 * min_effect:g} pp, so they do not show the {who}s "
            f"fair" if min_effect > 0 else f"but with no practical size (`--min-effect 0`) any edge counts")
     text = (f"**{who.capitalize()}s: not settled**{_where(s.label)}: no {who} is flagged, {but}: {name} wins "
-            f"{_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from {100 * widest.diff.low:+.1f} "
-            f"to {100 * widest.diff.high:+.1f} pp.")
+            f"{_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from {_signed(100 * widest.diff.low, 1)} "
+            f"to {_signed(100 * widest.diff.high, 1)} pp.")
+    text += _edge_notes([(x.what.replace(" win rate", ""), x) for x in lines], min_effect)
     if min_effect > 0:
         half = max((x.this.high - x.this.low) / 2 for x in lines)
         edge = max(abs(x.diff.value) for x in lines)
@@ -550,7 +598,8 @@ def split_answer(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_
     if flagged:
         return " ".join(f"**The {whats[x.what]} takes {'more' if x.diff.value > 0 else 'less'} than a fair {label}**"
                         f"{_where(s.label)}: {_pct(x.this)} against a fair {fair:.1f} % ({_diff(x.diff, True)}; "
-                        f"flagged)." for x in flagged)
+                        f"flagged)." for x in flagged) + _edge_notes([(f"the {whats[x.what]}", x) for x in lines],
+                                                                     min_effect)
     if all(verdict(x, min_effect) == SMALL for x in lines):
         far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
         return (f"**No {name} takes {100 * min_effect:g} pp more or less than a fair {label}**{_where(s.label)}: "
@@ -561,7 +610,8 @@ def split_answer(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_
            else "but with no practical size (`--min-effect 0`) any edge counts")
     return (f"**{name.capitalize()}: not settled**{_where(s.label)}: no {name} is flagged, {but}: the "
             f"{whats[widest.what]} takes {_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from "
-            f"{100 * widest.diff.low:+.1f} to {100 * widest.diff.high:+.1f} pp.")
+            f"{_signed(100 * widest.diff.low, 1)} to {_signed(100 * widest.diff.high, 1)} pp."
+            + _edge_notes([(f"the {whats[x.what]}", x) for x in lines], min_effect))
 
 
 def _change_text(x: Line, min_effect: float) -> str:
@@ -570,12 +620,32 @@ def _change_text(x: Line, min_effect: float) -> str:
     return f"{x.what} {x.base.fmt(pct=x.pct)} → {x.this.fmt(pct=x.pct)} ({change})"
 
 
+def _unsettled_why(x: Line, min_effect: float, alpha: float = ALPHA) -> str:
+    """Why an unsettled line whose interval leaves out zero is not settled, where "the interval holds changes
+    of the practical size" would not say it: the change is clear after Holm's correction but may be smaller
+    than the practical size, or its interval leaves out zero (or lies wholly beyond the practical size) but
+    the change is not clear once corrected for the report's other tests.  "" for an interval that holds 0."""
+    if not x.diff.n or math.isnan(x.diff.low) or x.diff.low <= 0 <= x.diff.high:
+        return ""
+    size = _size_words(x, min_effect)
+    if x.p_adjusted <= alpha:
+        return (f"the change is clear (Holm-adjusted p {_p(x.p_adjusted, alpha)}), but its interval holds changes "
+                f"both under and over {size}")
+    beyond = min(abs(x.diff.low), abs(x.diff.high)) >= practical_size(x, min_effect)
+    where = f"lies wholly beyond {size}" if beyond else "leaves out zero"
+    return (f"its 95 % interval {where}, but after Holm's correction over every test of this report the change "
+            f"is not clear (adjusted p {_p(x.p_adjusted, alpha)})")
+
+
 def _verdict_words(x: Line, min_effect: float) -> str:
     v = verdict(x, min_effect)
     if v == FLAGGED:
         return "**flagged**"
     if v == SMALL:
         return f"no change of {_size_words(x, min_effect)} or more"
+    why = _unsettled_why(x, min_effect)
+    if why:
+        return f"**not settled**: {why}"
     return f"**not settled** (the interval holds changes of {_size_words(x, min_effect)} or more)"
 
 
@@ -625,7 +695,9 @@ def _shares_answer(head: str, what: str, lines: list[Line], min_effect: float) -
         return (f"{head}: no {what} changes by {100 * min_effect:g} pp or more (every interval within "
                 f"±{100 * min_effect:g} pp)")
     widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
-    return f"{head}: no change is flagged, but **not settled**: {_change_text(widest, min_effect)}"
+    why = _unsettled_why(widest, min_effect)
+    return (f"{head}: no change is flagged, but **not settled**: {_change_text(widest, min_effect)}"
+            + (f" ({why})" if why else ""))
 
 
 def bot_answers(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> list[str]:
@@ -767,7 +839,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     if shown:
         b.append(("ul", shown))
         if len(flags) > 5:
-            b.append(("p", f"{len(flags) - 5} more flag(s) in the tables below (marked **flag**)."))
+            b.append(("p", f"{more_flags(len(flags) - 5)} in the tables below (marked **flag**)."))
     else:
         b.append(("p", f"No effect is both significant after Holm's correction over the {_tests(tests)} of this "
                        f"report (α = {100 * alpha:g} %) and at least the practical size ({100 * min_effect:g} "
@@ -825,7 +897,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("table", ["kind", "what", c.baseline, c.label, "difference", "d", "test", "Holm p", "verdict"],
                   [[x.part_of.name if x.part_of else x.section, x.what, x.base.fmt(pct=x.pct), x.this.fmt(pct=x.pct),
                     _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({_rel(x.relative())})"),
-                    f"{x.effect():+.2f}", x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)] for x in c.shown()]))
+                    _signed(x.effect(), 2), x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)] for x in c.shown()]))
         if c.hidden():
             b.append(("p", "Not compared, as there is nothing to test (the same value in every game under both "
                            "conditions, or a value fixed by the rules under each, or a ratio with no denominator): "
@@ -872,8 +944,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         "t quantiles are exact (scipy). An interval of a mean or ratio is cut to the values it can take "
         "(a count never below 0, a share within 0 and 100 %).",
         "Tests: a share against the fair share — the score test (the one the Wilson interval inverts); "
-        "two shares — the two-proportion z test; two means — Welch's t test; two pooled ratios — a z test "
-        "on their delta-method standard errors. The conditions are tested as independent samples "
+        "two shares — the two-proportion z test; two means — Welch's t test; two pooled ratios — Welch's t "
+        "test on their delta-method standard errors (Welch–Satterthwaite degrees of freedom over the games). The conditions are tested as independent samples "
         "(they share seeds, which only makes the tests conservative). A share of 0 % or 100 % under one "
         "condition is compared like any other; a line is left out only when it has the same value in every "
         "game under both conditions, or a mean fixed by the rules under each (nothing to test).",

@@ -159,16 +159,15 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         if cls.fixed_players is not None and n != cls.fixed_players:
             raise BadOption(f"--players: {name} is for exactly {cls.fixed_players} players, not {n}")
         counts.append(n)
+    # checked before a fixed-count game drops its counts: `--players 2,2` is the same slip for every game
+    if len(set(counts)) != len(counts):
+        raise BadOption("--players: a player count is given twice")
     if "players" in base:
         if counts:
             raise BadOption("players: give it with --players or --option players=…, not both")
         counts = [base.pop("players")]
-    if cls.fixed_players is not None:
-        counts = [None]
-    elif not counts:
-        counts = [None]  # the game's default
-    if len(set(counts)) != len(counts):
-        raise BadOption("--players: a player count is given twice")
+    if cls.fixed_players is not None or not counts:
+        counts = [None]  # the game's count (fixed, or its default)
 
     # compared options: KEY=V1,V2[,...]; several --compare multiply
     axes: list[tuple[str, list[Any]]] = []

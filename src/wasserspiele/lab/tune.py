@@ -35,7 +35,7 @@ from typing import Any, Callable, Sequence
 from ..bots.runner import Backend
 from ..core.errors import BadOption
 from ..core.messages import shown
-from ..core.registry import game_class, manifest
+from ..core.registry import game_class, load, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
 from .clustered import parts_ci, ratio_parts, share, units_of
@@ -143,12 +143,15 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
     if goal not in GOALS:
         raise BadOption(f"--goal: {shown(goal)} is not one of {', '.join(GOALS)}")
     if first < 2:
-        raise BadOption(f"--games: {first} games in the first round are too few (at least 2)")
+        raise BadOption(f"--games: {first} game{'s are' if first != 1 else ' is'} too few for the first round "
+                        f"(at least 2)")
     counts = _split_csv(players)  # `--players "3,"` is one count, as `lab GAME` reads it
     refuse_empty("players", players, counts, "the game's player count")
-    if len(counts) > 1:
-        raise BadOption("--players: tune one player count at a time, e.g. --players 3")
     name = game_class(game).name
+    if len(counts) > 1:
+        # the example is the game's own count: "e.g. --players 3" sent a Seven Waters user (2 players only)
+        # to a count the next run refuses
+        raise BadOption(f"--players: tune one player count at a time, e.g. --players {load(name).players}")
     texts = expand_vary(name, vary)
     fixed_keys = {t.partition("=")[0].strip() for t in options}
     for t in texts:
@@ -308,12 +311,21 @@ def _size(result: TuneResult) -> str:
     return f"{100 * result.min_effect:g} pp (--min-effect)"
 
 
+def shown_score(result: TuneResult, e: Estimate) -> str:
+    """A goal's value with its interval in the goal's unit: fair-seats' largest gap between a win rate and a
+    fair share is a difference of two percentages, so percentage points ("3.2 pp [0.0, 6.7]", the unit of
+    --min-effect and of the reports' seat tables), where decisive's share of games is a percentage."""
+    if result.goal == "shorter":
+        return e.fmt(digits=1)
+    text = e.fmt(pct=True)
+    return text.replace(" %", " pp", 1) if result.goal == "fair-seats" else text
+
+
 def earlier(result: TuneResult) -> str:
     """The survivor against candidates dropped in earlier rounds that now show a lower value: each was
     ranked on fewer games, against the survivor's value on those same games (the halving's only
     comparison); the survivor's final value has more games behind it."""
     best = result.best
-    pct = result.goal != "shorter"
     lower = sorted((c for c in result.candidates if c is not best and c.dropped is not None and c.score is not None
                     and c.score.value < best.score.value), key=lambda c: (c.score.value, c.cond))
     if not lower:
@@ -326,9 +338,9 @@ def earlier(result: TuneResult) -> str:
         else:  # the halving keeps the lower value, and a tie goes to the candidate listed first
             how = "tied with" if then.value == c.score.value else "behind"
             tie = " (a tie goes to the candidate listed first)" if how == "tied with" else ""
-            when = (f", {how} {best.label}'s {then.fmt(pct=pct, digits=1)} on those games when it was dropped "
+            when = (f", {how} {best.label}'s {shown_score(result, then)} on those games when it was dropped "
                     f"after round {c.dropped}{tie}")
-        parts.append(f"{c.label} ({c.score.fmt(pct=pct, digits=1)} over {len(c.rows)} games{when})")
+        parts.append(f"{c.label} ({shown_score(result, c.score)} over {len(c.rows)} games{when})")
     more = f" and {len(lower) - SHOWN} more (the table)" if len(lower) > SHOWN else ""
     shows = "one of them shows" if len(lower) == 1 else f"{len(lower)} of them show"
     return (f" Candidates dropped earlier were ranked on fewer games, and {shows} a lower value than the "
@@ -346,10 +358,11 @@ def verdict(result: TuneResult) -> str:
     what = WHAT[result.goal]
 
     def value(c: Candidate) -> str:
-        return f"{100 * c.score.value:.1f} %" if pct else f"{c.score.value:.1f}"
+        unit = " pp" if result.goal == "fair-seats" else " %"
+        return f"{100 * c.score.value:.1f}{unit}" if pct else f"{c.score.value:.1f}"
 
     if not rivals:
-        return (f"**Best: {best.label}** — {what} {best.score.fmt(pct=pct, digits=1)} over {len(best.rows)} games "
+        return (f"**Best: {best.label}** — {what} {shown_score(result, best.score)} over {len(best.rows)} games "
                 f"({best.detail}); every other candidate's interval lies above it, and its value by at least "
                 f"{_size(result)}.")
     if len(rivals) == len(result.candidates) - 1 and all(c.score.value == best.score.value for c in rivals):
@@ -357,13 +370,13 @@ def verdict(result: TuneResult) -> str:
                 f"({what}). The halving kept {best.label} only because a tie goes to the candidate listed "
                 f"first; more games per candidate (--games), another goal or other values may separate them.")
     rivals = sorted(rivals, key=lambda c: (c.score.value, c.cond))
-    listed = ", ".join(f"{c.label} ({c.score.fmt(pct=pct, digits=1)}"
+    listed = ", ".join(f"{c.label} ({shown_score(result, c.score)}"
                       f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
     if len(rivals) > SHOWN:
         listed += f" and {len(rivals) - SHOWN} more (the table)"
     lowest = all(c.score is None or c.score.value >= best.score.value for c in result.candidates)
     head = "scored lowest" if lowest else "survived the halving"
-    return (f"**No clear best**: {best.label} {head} — {what} {best.score.fmt(pct=pct, digits=1)} over "
+    return (f"**No clear best**: {best.label} {head} — {what} {shown_score(result, best.score)} over "
             f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it, "
             f"within its 95 % interval or less than {_size(result)} above it, so not clearly worse: {listed}."
             f"{earlier(result)} More games per candidate (--games) may separate them.")
@@ -388,7 +401,7 @@ def tune_markdown(result: TuneResult) -> str:
     ranked = sorted(result.candidates, key=lambda c: (c.dropped is not None, -(c.dropped or 0), c.score.value))
     lines += ["| candidate | games | goal (95 % CI) | reading | dropped after round |", "|---|---|---|---|---|"]
     for c in ranked:
-        lines.append(f"| {c.label} | {len(c.rows)} | {c.score.fmt(pct=result.goal != 'shorter', digits=1)} | "
+        lines.append(f"| {c.label} | {len(c.rows)} | {shown_score(result, c.score)} | "
                      f"{c.detail} | {c.dropped if c.dropped is not None else '–'} |")
     lines += ["", "Candidates dropped early played fewer games, so their intervals are wider; a candidate "
                   "whose interval overlaps the survivor's, or whose value is less than the practical size "
