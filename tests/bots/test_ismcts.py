@@ -10,7 +10,9 @@ import pytest
 
 from wasserspiele import game_names, load
 from wasserspiele.bots.base import Decision, decision_for
-from wasserspiele.bots.ismcts import ISMCTSBot
+from wasserspiele.bots.ismcts import MAX_ITERATIONS, ISMCTSBot
+from wasserspiele.bots.specs import parse_bot_spec
+from wasserspiele.core.errors import BadOption
 from wasserspiele.bots.registry import make_bot
 from wasserspiele.core.protocol import State
 
@@ -244,10 +246,10 @@ def test_others_setting_is_checked():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({"iterations": 0}, "iterations must be a positive number, not 0"),
-    ({"seconds": -1.0, "iterations": None}, "seconds must be a positive number"),
+    ({"iterations": 0}, "iterations must be a whole number from 1 to 1000000, not 0"),
+    ({"seconds": -1.0, "iterations": None}, "seconds must be a number of seconds above 0 and at most 3600"),
     ({"exploration": -0.1}, "exploration must be a non-negative number"),
-    ({"rollout_depth": "deep"}, "rollout_depth must be a non-negative number, not 'deep'"),
+    ({"rollout_depth": "deep"}, "rollout_depth must be a whole number from 0 to 1000000, not 'deep'"),
 ])
 def test_bad_budget_or_setting_is_refused_naming_it(kwargs, message):
     with pytest.raises(ValueError, match=message):
@@ -272,11 +274,72 @@ def test_levels_are_reproducible_when_the_wall_clock_races(monkeypatch):
 
 def test_cpu_safety_net_ends_the_search_and_says_so(caplog):
     state = _midgame("wasserloch")
-    bot = ISMCTSBot(seed=1, iterations=10**9, cpu_seconds=0.05, game=state.game)
+    bot = ISMCTSBot(seed=1, iterations=MAX_ITERATIONS, cpu_seconds=0.05, game=state.game)
     with caplog.at_level("WARNING", logger="wasserspiele.bots.ismcts"):
         bot.search(decision_for(state, state.current_seat))
-    assert bot.last_stop == "cpu_seconds" and 0 < bot.last_iterations < 10**9
+    assert bot.last_stop == "cpu_seconds" and 0 < bot.last_iterations < MAX_ITERATIONS
     assert "safety net" in caplog.text
+
+
+def test_issue17_5_a_spec_without_cpu_seconds_gets_the_default_safety_net_and_says_so(monkeypatch, caplog):
+    """`ismcts:iterations=N` named no net and searched on however long N took (1e9: hours a
+    move, the user left waiting).  Every search whose budget is iterations now keeps
+    DEFAULT_CPU_SECONDS when its spec gives none, reported as the levels' net is."""
+    from wasserspiele.bots import ismcts
+    monkeypatch.setattr(ismcts, "DEFAULT_CPU_SECONDS", 0.05)  # the net, not the search, is under test
+    state = _midgame("wasserloch")
+    bot = parse_bot_spec(f"ismcts:iterations={MAX_ITERATIONS}").make(state.game, 1)
+    with caplog.at_level("WARNING", logger="wasserspiele.bots.ismcts"):
+        bot.search(decision_for(state, state.current_seat))
+    assert bot.last_stop == "cpu_seconds" and 0 < bot.last_iterations < MAX_ITERATIONS
+    assert "safety net" in caplog.text and "the default net" in caplog.text
+    # a given net is the net (the levels' 1 s), and a wall-clock budget bounds a search already
+    assert ISMCTSBot(seed=1, iterations=10, cpu_seconds=1.0).cpu_net == 1.0
+    assert ISMCTSBot(seed=1, iterations=None, seconds=0.5).cpu_net is None
+    # the learned bot's search keeps it too
+    guided = parse_bot_spec("learned:search=50").make(load("wasserloch"), 1)
+    assert guided.searcher.cpu_net == 0.05 and guided.searcher.cpu_seconds is None
+
+
+@pytest.mark.parametrize("setting, value, message", [
+    ("iterations", 10**9, "iterations must be a whole number from 1 to 1000000, not 1000000000"),
+    ("iterations", 1e9, "iterations must be a whole number from 1 to 1000000, not 1000000000"),
+    ("iterations", float("nan"), "iterations must be a whole number from 1 to 1000000, not NaN"),
+    ("iterations", float("inf"), "iterations must be a whole number from 1 to 1000000, not Infinity"),
+    ("iterations", 1.5, "iterations must be a whole number from 1 to 1000000, not 1.5"),
+    ("rollout_depth", 1.5, "rollout_depth must be a whole number from 0 to 1000000, not 1.5"),
+    ("rollout_depth", 1e9, "rollout_depth must be a whole number from 0 to 1000000, not 1000000000"),
+    ("root_candidates", 2.5, "root_candidates must be a whole number from 0 to 1000000, not 2.5"),
+    ("seconds", float("inf"), "seconds must be a number of seconds above 0 and at most 3600, not Infinity"),
+    ("seconds", 1e9, "seconds must be a number of seconds above 0 and at most 3600, not 1000000000"),
+    ("cpu_seconds", float("nan"), "cpu_seconds must be a number of seconds above 0 and at most 3600, not NaN"),
+    ("cpu_seconds", float("inf"), "cpu_seconds must be a number of seconds above 0 and at most 3600, not Infinity"),
+    ("exploration", float("nan"), "exploration must be a finite number, not NaN"),
+    ("exploration", float("inf"), "exploration must be a finite number, not Infinity"),
+    ("widening", float("inf"), "widening must be a finite number, not Infinity"),
+])
+def test_issue17_5_a_runaway_or_meaningless_number_is_refused_naming_the_range(setting, value, message):
+    """Before: iterations of 1e9, NaN or inf searched for hours or for ever, a NaN net never
+    fired, NaN exploration crashed mid-game, and a fraction where a count is meant crashed
+    (rollout_depth, root_candidates) or was rounded up (iterations=1.5 searched 2)."""
+    with pytest.raises(BadOption) as refused:
+        ISMCTSBot(seed=1, game=load("wasserloch"), **{setting: value})
+    assert str(refused.value) == message
+    assert refused.value.reason.render("de")  # said in German too (tests/cli: the words)
+
+
+def test_issue17_5_a_whole_float_is_the_count_it_spells_and_searches_as_before():
+    """`iterations=1e3` worked before the counts were checked and plays the same moves as
+    `iterations=1000`; `learned:search=1e2` was refused, though the count is whole."""
+    state = _midgame("wasserloch")
+    decision = decision_for(state, state.current_seat)
+    picks = []
+    for text in ("ismcts:iterations=1e3", "ismcts:iterations=1000"):
+        bot = parse_bot_spec(text).make(state.game, 5)
+        assert bot.iterations == 1000 and type(bot.iterations) is int
+        picks.append([(str(c.action), c.visits) for c in bot.search(decision)])
+    assert picks[0] == picks[1]
+    assert parse_bot_spec("learned:search=1e2").make(state.game, 5).searcher.iterations == 100
 
 
 @pytest.mark.parametrize("name", ["seven_waters", "wasserloch", "watten", "wildwasser"])

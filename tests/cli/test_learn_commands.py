@@ -108,6 +108,27 @@ def test_corpus_refuses_counts_below_1(tmp_path, args, option):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_issue17_5_corpus_refuses_more_iterations_than_a_search_takes_keeping_the_earlier_corpus(tmp_path):
+    """`corpus --iterations 2000000` deleted the earlier corpus in --out and then was refused
+    by the search itself, naming no flag ("iterations must be a whole number ..."); the
+    flag is now checked against the search's range as the command line is read."""
+    out = tmp_path / "corpus"
+    assert _run("corpus", "wasserloch", "--games", 1, *TINY_CORPUS, "--out", out).exit_code == 0
+    kept = sorted(p.name for p in out.iterdir())
+    result = _run("corpus", "wasserloch", "--iterations", 2_000_000, "--out", out)
+    assert result.exit_code == 2, result.output
+    assert "'--iterations'" in result.output and "must be at most 1000000, not 2000000" in result.output
+    assert sorted(p.name for p in out.iterdir()) == kept
+
+
+@pytest.mark.parametrize("flag", ["--iterations", "--rollout-depth"])
+def test_issue17_5_train_refuses_a_search_count_beyond_the_search_range(tmp_path, flag):
+    result = _run("train", "wasserloch", flag, 2_000_000, "--out", tmp_path / "w.npz")
+    assert result.exit_code == 2, result.output
+    assert f"'{flag}'" in result.output and "must be at most 1000000, not 2000000" in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_leaderboard_says_up_front_how_many_games_a_pairing_plays(tmp_path):
     """`--games 7` in Wasserloch said "× 7 games" and played 12 (both line-ups, every seat
     of three, on one deal: groups of 6); in Watten `--games 3` played 4."""

@@ -38,16 +38,18 @@ SEATS = [  # (game, --seats, English, German)
      "iterations,"),
     # the search's own check, as for iterations=0 (one refusal per setting)
     ("wasserloch", "human,ismcts:iterations=abc,random",
-     "Error: bot spec 'ismcts:iterations=abc': iterations must be a positive number, not 'abc'",
-     "Fehler: Bot-Angabe „ismcts:iterations=abc“: iterations muss eine positive Zahl sein, nicht „abc“"),
+     "Error: bot spec 'ismcts:iterations=abc': iterations must be a whole number from 1 to 1000000, not 'abc'",
+     "Fehler: Bot-Angabe „ismcts:iterations=abc“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, "
+     "nicht „abc“"),
     # shown as typed: repr re-quoted it ("it's")
     ("wasserloch", "human,ismcts:iterations=it's,random",
-     "bot spec 'ismcts:iterations=it's': iterations must be a positive number, not 'it's'",
-     "Bot-Angabe „ismcts:iterations=it's“: iterations muss eine positive Zahl sein, nicht „it's“"),
+     "bot spec 'ismcts:iterations=it's': iterations must be a whole number from 1 to 1000000, not 'it's'",
+     "Bot-Angabe „ismcts:iterations=it's“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, "
+     "nicht „it's“"),
     # true is no number: written as typed, not as Python's True
     ("wasserloch", "human,ismcts:iterations=true,random",
-     "bot spec 'ismcts:iterations=true': iterations must be a positive number, not true",
-     "Bot-Angabe „ismcts:iterations=true“: iterations muss eine positive Zahl sein, nicht true"),
+     "bot spec 'ismcts:iterations=true': iterations must be a whole number from 1 to 1000000, not true",
+     "Bot-Angabe „ismcts:iterations=true“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht true"),
     ("wasserloch", "human,ismcts:belief=maybe,random",
      "the ismcts bot's setting belief is true or false, not 'maybe'",
      "die Einstellung belief des Bots ismcts muss true oder false sein, nicht „maybe“"),
@@ -124,7 +126,8 @@ def test_bot_refusals_the_command_line_does_not_reach_are_codes_too():
          "bot 'python:bots.outside_policy:make': takes no settings (got depth)",
          "Bot „python:bots.outside_policy:make“: nimmt keine Einstellungen (angegeben: depth)"),
         (lambda: make_bot("ismcts", game, iterations="it's"),
-         "iterations must be a positive number, not 'it's'", "iterations muss eine positive Zahl sein, nicht „it's“"),
+         "iterations must be a whole number from 1 to 1000000, not 'it's'",
+         "iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht „it's“"),
     ]
     for call, english, german in cases:
         reason = _refusal(call)
@@ -151,7 +154,7 @@ def test_a_setting_has_one_refusal_from_a_spec_and_from_the_constructor(kind, se
     cls = ISMCTSBot if kind == "ismcts" else LearnedBot
     direct = _refusal(lambda: cls(seed=1, game=game, **settings))
     assert (via_spec.code, dict(via_spec.params)) == (direct.code, dict(direct.params))
-    assert via_spec.code.startswith(("bot.ismcts.", "bot.learned.", "bot.setting_not_bool")), via_spec.code
+    assert via_spec.code.startswith(("bot.ismcts.", "bot.learned.", "bot.setting_")), via_spec.code
     assert dict(via_spec.params)["value"] == next(iter(settings.values()))  # as given: the template shows it
 
 

@@ -27,14 +27,44 @@ def said(result) -> str:
 # -- the search bot's settings on `play --seats` ----------------------------------------
 SEARCH = [  # (game, --seats, English, German)
     ("watten", "human,ismcts:iterations=-5,random,random",
-     "Error: bot spec 'ismcts:iterations=-5': iterations must be a positive number, not -5",
-     "Fehler: Bot-Angabe „ismcts:iterations=-5“: iterations muss eine positive Zahl sein, nicht -5"),
+     "Error: bot spec 'ismcts:iterations=-5': iterations must be a whole number from 1 to 1000000, not -5",
+     "Fehler: Bot-Angabe „ismcts:iterations=-5“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht -5"),
     ("wasserloch", "human,ismcts:seconds=0,random",
-     "bot spec 'ismcts:seconds=0': seconds must be a positive number, not 0",
-     "Bot-Angabe „ismcts:seconds=0“: seconds muss eine positive Zahl sein, nicht 0"),
+     "bot spec 'ismcts:seconds=0': seconds must be a number of seconds above 0 and at most 3600, not 0",
+     "Bot-Angabe „ismcts:seconds=0“: seconds muss eine Zahl von Sekunden über 0 und höchstens 3600 sein, "
+     "nicht 0"),
     ("wasserloch", "human,ismcts:exploration=-0.5,random",
      "bot spec 'ismcts:exploration=-0.5': exploration must be a non-negative number, not -0.5",
      "Bot-Angabe „ismcts:exploration=-0.5“: exploration muss eine nicht negative Zahl sein, nicht -0.5"),
+    # issue 17 item 5: a count too large to end, NaN, inf and a fraction where a count is meant
+    # were taken (1e9 iterations searched for hours a move, NaN for ever): each names the range
+    ("wasserloch", "human,ismcts:iterations=1e9,random",
+     "Error: bot spec 'ismcts:iterations=1000000000': iterations must be a whole number from 1 to 1000000, not "
+     "1000000000",
+     "Fehler: Bot-Angabe „ismcts:iterations=1000000000“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, "
+     "nicht 1000000000"),
+    ("wasserloch", "human,expert:iterations=nan,random",
+     "bot spec 'expert:iterations=nan': iterations must be a whole number from 1 to 1000000, not NaN",
+     "Bot-Angabe „expert:iterations=nan“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht NaN"),
+    ("wasserloch", "human,ismcts:rollout_depth=1.5,random",
+     "bot spec 'ismcts:rollout_depth=1.5': rollout_depth must be a whole number from 0 to 1000000, not 1.5",
+     "Bot-Angabe „ismcts:rollout_depth=1.5“: rollout_depth muss eine ganze Zahl von 0 bis 1000000 sein, nicht 1.5"),
+    ("wasserloch", "human,ismcts:cpu_seconds=inf,random",
+     "bot spec 'ismcts:cpu_seconds=inf': cpu_seconds must be a number of seconds above 0 and at most 3600, not "
+     "Infinity",
+     "Bot-Angabe „ismcts:cpu_seconds=inf“: cpu_seconds muss eine Zahl von Sekunden über 0 und höchstens 3600 "
+     "sein, nicht Infinity"),
+    ("wasserloch", "human,ismcts:exploration=nan,random",
+     "bot spec 'ismcts:exploration=nan': exploration must be a finite number, not NaN",
+     "Bot-Angabe „ismcts:exploration=nan“: exploration muss eine endliche Zahl sein, nicht NaN"),
+    ("wasserloch", "human,heuristic:keep_pairs=inf,random",
+     "bot spec 'heuristic:keep_pairs=inf': keep_pairs must be a finite number, not Infinity",
+     "Bot-Angabe „heuristic:keep_pairs=inf“: keep_pairs muss eine endliche Zahl sein, nicht Infinity"),
+    ("wasserloch", "human,learned:search=1e9,random",
+     "bot spec 'learned:search=1000000000': search must be a whole number of iterations from 0 to 1000000, not "
+     "1000000000",
+     "Bot-Angabe „learned:search=1000000000“: search muss eine ganze Zahl von Iterationen von 0 bis 1000000 sein, "
+     "nicht 1000000000"),
     ("wasserloch", "human,hard:rollout=zz,random",
      "Error: bot spec 'hard:rollout=zz': unknown rollout 'zz' (random, policy, heuristic, solve)",
      "Fehler: Bot-Angabe „hard:rollout=zz“: unbekannter Wert „zz“ für rollout (random, policy, heuristic, solve)"),
@@ -65,11 +95,12 @@ SEARCH = [  # (game, --seats, English, German)
      "Bot-Angabe „ismcts:root_candidates=2“: der heuristic-Bot von wildwasser kann die Züge nicht ordnen"),
     # the learned bot's settings
     ("wasserloch", "human,learned:search=-1,random",
-     "bot spec 'learned:search=-1': search must be a whole number of iterations ≥ 0, not -1",
-     "Bot-Angabe „learned:search=-1“: search muss eine ganze Zahl von Iterationen ab 0 sein, nicht -1"),
+     "bot spec 'learned:search=-1': search must be a whole number of iterations from 0 to 1000000, not -1",
+     "Bot-Angabe „learned:search=-1“: search muss eine ganze Zahl von Iterationen von 0 bis 1000000 sein, "
+     "nicht -1"),
     ("wasserloch", "human,learned:search=1.5,random",
-     "search must be a whole number of iterations ≥ 0, not 1.5",
-     "search muss eine ganze Zahl von Iterationen ab 0 sein, nicht 1.5"),
+     "search must be a whole number of iterations from 0 to 1000000, not 1.5",
+     "search muss eine ganze Zahl von Iterationen von 0 bis 1000000 sein, nicht 1.5"),
     ("wasserloch", "human,learned:value=it's,random",
      "bot spec 'learned:value=it's': value must be network (the value head) or rollout (the expert's rollouts), "
      "not 'it's'",
@@ -110,10 +141,11 @@ def test_search_refusals_the_command_line_does_not_reach_are_codes_too():
         (lambda: ISMCTSBot(seed=1, iterations=None), "ISMCTS needs an iteration or a time budget",
          "ISMCTS braucht eine Zahl von Iterationen oder eine Zeitvorgabe"),
         (lambda: ISMCTSBot(seed=1, rollout_depth="it's", game=game),
-         "rollout_depth must be a non-negative number, not 'it's'",
-         "rollout_depth muss eine nicht negative Zahl sein, nicht „it's“"),
-        (lambda: ISMCTSBot(seed=1, iterations=True, game=game), "iterations must be a positive number, not true",
-         "iterations muss eine positive Zahl sein, nicht true"),
+         "rollout_depth must be a whole number from 0 to 1000000, not 'it's'",
+         "rollout_depth muss eine ganze Zahl von 0 bis 1000000 sein, nicht „it's“"),
+        (lambda: ISMCTSBot(seed=1, iterations=True, game=game),
+         "iterations must be a whole number from 1 to 1000000, not true",
+         "iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht true"),
         (lambda: ISMCTSBot(seed=1, belief=True), "belief requires the game", "belief braucht das Spiel"),
         (lambda: ISMCTSBot(seed=1, root_candidates=3), "root_candidates needs the game (its heuristic ranks",
          "root_candidates braucht das Spiel (sein heuristic-Bot ordnet"),
@@ -132,7 +164,7 @@ def test_search_refusals_the_command_line_does_not_reach_are_codes_too():
     ]
     for call, english, german in cases:
         reason = _refusal(call)
-        assert reason.code.startswith(("bot.ismcts.", "bot.learned.")), reason.code
+        assert reason.code.startswith(("bot.ismcts.", "bot.learned.", "bot.setting_")), reason.code
         assert str(reason).startswith(english), str(reason)
         assert reason.render("de").startswith(german), reason.render("de")
 

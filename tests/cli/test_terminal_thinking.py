@@ -118,3 +118,25 @@ def test_a_resumed_game_names_its_bots_levels_in_german(run, tmp_path):
     assert "Platz 0: Mensch, Platz 1: Experte" in again.output, again.output[:300]
     english = run("play", "--resume", str(save), "--lang", "en", input="quit\n")
     assert "seat 0: human, seat 1: expert" in english.output, english.output[:300]
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "Seat 1 (ismcts:iterations=1000000) stopped thinking at its safety net of 0.02 CPU seconds, after "),
+    ("de", "Platz 1 (ismcts:iterations=1000000) hat beim Sicherheitsnetz von 0,02 CPU-Sekunden aufgehört zu "
+           "überlegen, nach "),
+])
+def test_issue17_5_a_search_cut_by_its_safety_net_is_said_at_the_table(monkeypatch, capsys, lang, said):
+    """A spec naming no CPU net searched for as long as its iterations took, the player
+    waiting with no word; it now keeps the default net, and when a net fires the table says
+    so in the game's language (not logging's English line on stderr through the board)."""
+    from wasserspiele.bots import ismcts
+    monkeypatch.setattr(ismcts, "DEFAULT_CPU_SECONDS", 0.02)  # the net under test, not a minute a move
+    session = PlaySession.create("wasserloch", None, "random,ismcts:iterations=1000000", 5, ["rounds=1"], None,
+                                 None, lang)
+    buf = io.StringIO()
+    session.console = Console(file=buf, force_terminal=False, width=300, highlight=False, soft_wrap=False)
+    assert session.run() == 0
+    out = buf.getvalue()
+    assert said in out, out[:600]
+    assert "iterations: with the same --seed" in out or "Iterationen: mit demselben --seed" in out
+    assert "ISMCTS safety net" not in capsys.readouterr().err

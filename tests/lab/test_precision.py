@@ -100,3 +100,15 @@ def test_ctrl_c_during_a_precision_run_is_in_the_header(tmp_path):
     assert head.startswith(f"{len(result.rows)} games played (")
     assert "; Ctrl-C stopped it before every headline interval was within ±1 pp; master seed 4" in head
     assert "Not reached: Ctrl-C stopped the run (during the pilot" in text
+
+
+def test_the_first_line_of_a_precision_run_reads_as_a_sentence(tmp_path):
+    # it said "wasserloch: until ±1 pp (at most 100000 per condition) games (1 condition), …"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
+                                    "--precision", "20pp", "--games", "1000", "--jobs", "1",
+                                    "--out", str(tmp_path / "first")])
+    assert res.exit_code == 0, res.output
+    # one line, as a log file or a pipe gets it (the console cut it at 80 columns: "bots \nrandom")
+    assert ("wasserloch: games until ±20 pp, at most 1,000 per condition (1 condition), bots random, serial "
+            "backend, 1 job(s)\n") in res.output
+    assert ") games (" not in res.output

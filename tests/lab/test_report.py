@@ -266,3 +266,19 @@ def test_the_header_of_an_interrupted_study_counts_the_games_that_finished(small
     write_report(small_result, tmp_path / "whole")
     head = (tmp_path / "whole" / "report.md").read_text().split("\n\n")[1]
     assert head.startswith("24 games played (12 per condition, 2 conditions); master seed 5")
+
+
+def test_the_terminal_says_how_many_flags_it_left_to_the_report(tmp_path):
+    # the report's Findings list five flags and say "N more flag(s) in the tables below"; the terminal
+    # listed the same five and stopped, as if there were no more
+    from wasserspiele.lab.report import more_flags
+    assert (more_flags(1), more_flags(4)) == ("1 more flag", "4 more flags")
+    out = tmp_path / "flags"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "2", "--bots", "random", "--option", "rounds=1",
+                                    "--compare", "chase=nearest,adjacent", "--games", "1000", "--jobs", "1", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    md = (out / "report.md").read_text()
+    flags = md.count("| **flag** |")
+    assert flags > 5 and f"{more_flags(flags - 5)} in the tables below (marked **flag**)." in md
+    assert res.output.count("\n  - ") == 5 and f"  ({more_flags(flags - 5)} in the report's tables)\n" in res.output

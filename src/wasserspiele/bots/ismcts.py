@@ -26,6 +26,7 @@ from __future__ import annotations
 import gc
 import logging
 import math
+import numbers
 import random
 import threading
 import time
@@ -196,16 +197,63 @@ def _heuristic_hook(game, name: str, feature: str):
     return hook
 
 
+# Bounds of the search's numeric settings, each refused beyond them naming the range
+# (`bot.setting_*` codes).  `ismcts:iterations=1e9` was taken and searched for hours a
+# move with no safety net; NaN and inf were taken too (`iterations=nan` never ended,
+# `exploration=nan` crashed) and fractions where a count is meant (`rollout_depth=1.5`
+# crashed mid-game).  Bounds are far beyond any budget used: the levels search 200-5,000
+# iterations and docs/learned.md's largest measured budget is 10,000; the fastest game
+# (Wasserloch, about 20,000 iterations a CPU-second) needs about DEFAULT_CPU_SECONDS for
+# MAX_ITERATIONS, so a larger budget could only ever end at the safety net.
+MAX_ITERATIONS = 1_000_000
+MAX_COUNT = 1_000_000     # rollout_depth, root_candidates: every game ends far sooner
+MAX_SECONDS = 3600        # seconds, cpu_seconds: an hour a move
+# The CPU safety net of a search whose spec names none (issue 17 item 5): a budget in
+# iterations with a CPU-time net that is reported when it fires.  It is far above what any
+# budget costs (the largest above, 0.5 s), so it never changes a normal search's moves; it
+# ends a budget that would run for minutes a move, and says so (`last_stop`, a warning).
+DEFAULT_CPU_SECONDS = 60.0
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, bool)
+
+
+def _as_typed(value):
+    """A value for a refusal: a whole float as the spec reads it back (`1e9` is
+    1000000000, not 1000000000.0); anything else as given (`{value:shown}` quotes text and
+    writes anything else as JSON does: `true`, `NaN`)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
 def check_number(name: str, value, positive: bool) -> None:
-    """Refuse a numeric search setting (`iterations`, `exploration`, ...) that is no
-    number, or negative, or zero where it must be `positive`: the one check of the
-    setting, for a bot spec and a constructor call alike (registry.check_settings checks
-    names only).  The value is passed as given: the template's `{value:shown}` quotes
-    text ('abc') and writes anything else as JSON does (`true`, not Python's True)."""
-    number = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if not number or value < 0 or (positive and value == 0):
+    """Refuse a real-valued search setting (`exploration`, `widening`) that is no number,
+    or negative, or zero where it must be `positive`, or not finite (NaN, inf): the one
+    check of the setting, for a bot spec and a constructor call alike
+    (registry.check_settings checks names only)."""
+    if not _is_number(value) or value < 0 or (positive and value == 0):
         raise BadOption(Reason("bot.ismcts.positive" if positive else "bot.ismcts.non_negative", name=name,
-                               value=value))
+                               value=_as_typed(value)))
+    if not math.isfinite(value):
+        raise BadOption(Reason("bot.setting_not_finite", name=name, value=value))
+
+
+def check_seconds(name: str, value) -> None:
+    """Refuse a time (`seconds`, `cpu_seconds`) that is no number of seconds above 0 and
+    at most MAX_SECONDS (NaN passed every check before and switched the net off)."""
+    if not _is_number(value) or not 0 < value <= MAX_SECONDS:
+        raise BadOption(Reason("bot.setting_seconds", name=name, value=_as_typed(value), most=MAX_SECONDS))
+
+
+def whole_number(name: str, value, least: int, most: int, code: str = "bot.setting_whole") -> int:
+    """`value` as an int, or the refusal `code` naming the range if it is no whole number
+    from `least` to `most` (`iterations`, `rollout_depth`, `root_candidates`,
+    `learned:search`).  A whole float is taken as the count it spells (`iterations=1e3`)."""
+    if not (_is_number(value) and math.isfinite(value) and value == int(value) and least <= value <= most):
+        raise BadOption(Reason(code, name=name, value=_as_typed(value), least=least, most=most))
+    return int(value)
 
 
 def check_switch(name: str, value, kind: str = "ismcts") -> None:
@@ -280,7 +328,10 @@ class ISMCTSBot(Bot):
     busy machine it cuts searches short, so a seeded bot stops being reproducible); and
     `cpu_seconds`, a safety net on the searching thread's CPU time for budgets given in
     iterations: it should never fire, and when it does the search says so (`last_stop`
-    and a logged warning), as the move may then differ from run to run.
+    and a logged warning), as the move may then differ from run to run.  A search given
+    no `cpu_seconds` (and no `seconds`) keeps DEFAULT_CPU_SECONDS as its net (`cpu_net`).
+    Each numeric setting is checked against its range (MAX_ITERATIONS, MAX_COUNT,
+    MAX_SECONDS; counts whole, every number finite).
     """
 
     kind = "ismcts"
@@ -310,7 +361,7 @@ class ISMCTSBot(Bot):
         # cannot tell them all apart, but it can correct the heuristic's first choice.
         self.ranker = None
         if root_candidates is not None:
-            check_number("root_candidates", root_candidates, positive=False)
+            root_candidates = whole_number("root_candidates", root_candidates, 0, MAX_COUNT)
         if root_candidates:
             if game is None:
                 raise BadOption(Reason("bot.ismcts.root_candidates_need_game"))
@@ -322,15 +373,21 @@ class ISMCTSBot(Bot):
         self.widening = widening  # a node may have about widening·√visits children
         if iterations is None and seconds is None and cpu_seconds is None:
             raise BadOption(Reason("bot.ismcts.no_budget"))
-        for name, value, positive in (("iterations", iterations, True), ("seconds", seconds, True),
-                                      ("cpu_seconds", cpu_seconds, True),
-                                      ("widening", widening, True), ("exploration", exploration, False),
-                                      ("rollout_depth", rollout_depth, False)):
+        if iterations is not None:
+            iterations = whole_number("iterations", iterations, 1, MAX_ITERATIONS)
+        for name, value in (("seconds", seconds), ("cpu_seconds", cpu_seconds)):
             if value is not None:
-                check_number(name, value, positive)
+                check_seconds(name, value)
+        check_number("widening", widening, positive=True)
+        check_number("exploration", exploration, positive=False)
+        rollout_depth = whole_number("rollout_depth", rollout_depth, 0, MAX_COUNT)
         self.iterations = iterations
         self.seconds = seconds
-        self.cpu_seconds = cpu_seconds
+        self.cpu_seconds = cpu_seconds  # as given: None when the default net applies
+        # the net this search keeps: the given one, else the default where no wall clock
+        # bounds the search already (a `seconds` budget ends it sooner on one thread)
+        self.cpu_net = cpu_seconds if cpu_seconds is not None else None if seconds is not None \
+            else DEFAULT_CPU_SECONDS
         self.exploration = exploration
         self.rollout_depth = rollout_depth
         if rollout == "random":
@@ -426,7 +483,7 @@ class ISMCTSBot(Bot):
         if self.ranker is not None and len(decision.legal) > self.root_candidates:
             candidates = set(self.ranker.rank(decision)[:self.root_candidates])
         deadline = time.perf_counter() + self.seconds if self.seconds else None
-        cpu_deadline = time.thread_time() + self.cpu_seconds if self.cpu_seconds else None
+        cpu_deadline = time.thread_time() + self.cpu_net if self.cpu_net else None
         n = 0
         c = self.exploration
         me = decision.seat
@@ -440,9 +497,11 @@ class ISMCTSBot(Bot):
                     break
                 if cpu_deadline is not None and time.thread_time() >= cpu_deadline:
                     self.last_stop = "cpu_seconds"
-                    log.warning("ISMCTS safety net: %.2f CPU-s spent after %d of %s iterations; the search "
+                    log.warning("ISMCTS safety net: %.2f CPU-s spent after %d of %s iterations%s; the search "
                                 "was cut short and a seeded bot may not repeat this move",
-                                self.cpu_seconds, n, self.iterations)
+                                self.cpu_net, n, self.iterations,
+                                "" if self.cpu_seconds is not None else
+                                " (the default net: give cpu_seconds=S to set another, at most %d)" % MAX_SECONDS)
                     break
             if self.guide is not None:
                 self._iterate_guided(root, self._deal(decision, rng), rng, c, me, candidates)

@@ -12,7 +12,8 @@ trained by expert iteration (bots/learned_train.py) and shipped per game as
 * `learned:search=N` runs N iterations of ISMCTS guided by the network (PUCT with the
   policy as prior, the value instead of rollouts; bots/ismcts.py `Guide`);
   `value=rollout` values the leaves by the expert's own rollouts instead of the value
-  head, and `cpu_seconds=S` is the search's CPU safety net, as for `ismcts`.
+  head, and `cpu_seconds=S` is the search's CPU safety net, as for `ismcts` (which
+  keeps its default net without it).
 * `learned:weights=FILE.npz` (or `FILE`, meaning FILE.npz: `weights_file`) plays a
   checkpoint instead of the shipped weights.
 
@@ -351,8 +352,8 @@ class LearnedBot(Bot):
             raise BadOption(Reason("bot.learned.needs_game"))
         if network is not None and not isinstance(network, Network):  # code, not typed text: as Python shows it
             raise BadOption(Reason("bot.learned.not_network", value=repr(network)))
-        if isinstance(search, bool) or not isinstance(search, int) or search < 0:
-            raise BadOption(Reason("bot.learned.search", value=search))
+        from .ismcts import MAX_COUNT, MAX_ITERATIONS, check_number, check_seconds, whole_number
+        search = whole_number("search", search, 0, MAX_ITERATIONS, code="bot.learned.search")
         if cpu_seconds is not None and not search:
             raise BadOption(Reason("bot.learned.cpu_seconds_without_search"))
         if value not in ("network", "rollout"):
@@ -361,11 +362,11 @@ class LearnedBot(Bot):
             raise BadOption(Reason("bot.learned.rollout_depth_without_rollout"))
         # the search's settings are checked here even when there is no search (search=0
         # would else take `exploration=abc` silently), by the search's own check
-        from .ismcts import check_number
         check_number("exploration", exploration, positive=False)
-        for name, setting in (("cpu_seconds", cpu_seconds), ("rollout_depth", rollout_depth)):
-            if setting is not None:
-                check_number(name, setting, positive=name == "cpu_seconds")
+        if cpu_seconds is not None:
+            check_seconds("cpu_seconds", cpu_seconds)
+        if rollout_depth is not None:
+            rollout_depth = whole_number("rollout_depth", rollout_depth, 0, MAX_COUNT)
         self.codec = codec_of(game)
         self.network = network if network is not None else network_for(game, self.codec, weights)
         self.searcher = None

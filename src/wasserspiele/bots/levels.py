@@ -13,7 +13,8 @@ from .registry import make_bot, unavailable
 # iterations, so a seeded bot makes the same move on a busy machine as on an idle one;
 # `expert`'s budgets are what one idle core searches in about 0.5–0.9 s (`./dev bench
 # search`, docs/performance.md).  `cpu_seconds` is a safety net on the search's CPU
-# time (about twice the budget's cost) that is logged when it fires.
+# time (about twice the budget's cost) that is logged when it fires (a search given
+# none keeps bots/ismcts.py's DEFAULT_CPU_SECONDS).
 LEVELS: dict[str, tuple[str, dict]] = {
     "easy": ("random", {}),
     "medium": ("heuristic", {}),

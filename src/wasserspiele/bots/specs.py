@@ -18,7 +18,11 @@ Syntax (documented in `wasserspiele lab --help`, docs/bots.md and docs/reports/R
 * Every kind takes `blunder=P`: in a share P (0 to 1) of its decisions with a choice the
   bot plays a legal move drawn at random (`heuristic:blunder=0.25`).
 * For any other kind, PARAMs are passed to the bot as keyword arguments
-  (`ismcts:iterations=200`).
+  (`ismcts:iterations=200`), which the bot checks against their ranges (bots/ismcts.py:
+  `iterations` and `learned:search` whole numbers up to 1,000,000, `seconds` and
+  `cpu_seconds` above 0 and at most 3600, every number finite).  A search whose spec
+  names no `cpu_seconds` keeps a default CPU safety net of 60 s a move, reported when it
+  fires.
 
 Several specs go in one `--bots` value separated by commas, spaces or `;`, or in
 repeated `--bots` options; a comma followed by NAME=VALUE continues the parameters
@@ -29,6 +33,7 @@ is played; problems raise `BadOption` naming the spec and what is wrong.
 from __future__ import annotations
 
 import dataclasses
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,7 +206,7 @@ def check_spec(spec: BotSpec, game: Game) -> None:
 
 def _check_traits(spec: BotSpec, game: Game, traits: type | None) -> None:
     """Refuse a PARAM of a heuristic spec that is no trait of the game's heuristic, or a
-    trait whose value is no number."""
+    trait whose value is no finite number."""
     trait_params = [(name, value) for name, value in spec.params if name not in COMMON_SETTINGS]
     if not trait_params:
         return
@@ -213,3 +218,5 @@ def _check_traits(spec: BotSpec, game: Game, traits: type | None) -> None:
             raise BadOption(Reason("bot.unknown_trait", name=name, game=game.name, traits=", ".join(names)))
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise BadOption(Reason("bot.trait_not_number", name=name, value=value))  # {value:shown}
+        if not math.isfinite(value):  # NaN or inf was taken as a weight, which weighs nothing
+            raise BadOption(Reason("bot.setting_not_finite", name=name, value=value))

@@ -13,6 +13,7 @@ from ..bots.arena import arena_games, parse_bots, run_arena
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .console import Reporter, make_console
+from .flags import games_problem, jobs_problem
 
 
 @click.command("arena")
@@ -27,7 +28,6 @@ from .console import Reporter, make_console
 @click.option("--quiet", is_flag=True, help="no progress output")
 def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
-    from .lab import games_problem, jobs_problem
     from .main import UsageFailure, parse_options_for
     # as `lab` and `leaderboard` refuse it: `jobs or cpu_count` read 0 as "all cores" and passed
     # -1 on to the workers, and a huge count ended in the worker pool's OverflowError

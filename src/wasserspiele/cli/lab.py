@@ -16,7 +16,7 @@ import click
 
 from ..core.errors import BadOption, WasserspieleError
 from .console import Reporter
-from .paths import writable
+from .flags import games_problem, jobs_problem, writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
 (KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
@@ -26,30 +26,6 @@ the lineup repeats and rotates one seat per game; more bots than seats: every se
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 100_000  # games per condition at most with --precision
-# The most --jobs and --games any study, arena or leaderboard takes. A digit too many is
-# refused when the command line is read: --jobs 99999999999 ended in the worker pool's
-# OverflowError traceback, --games 99999999999 in a MemoryError (the arena, the
-# leaderboard) or in days of play (the lab); both are far beyond any real run.
-MAX_JOBS = 1024
-MAX_GAMES = 10_000_000
-
-
-def jobs_problem(jobs: int | None) -> str | None:
-    """Why `--jobs` cannot be used (shared by lab, arena and leaderboard), or None."""
-    if jobs is None:
-        return None
-    if jobs < 1:
-        return f"{jobs} is not a positive number of processes"
-    if jobs > MAX_JOBS:
-        return f"{jobs} processes are more than the {MAX_JOBS} a run may start"
-    return None
-
-
-def games_problem(games: int | None) -> str | None:
-    """Why a `--games` count is too large to play (its lower bound each command checks), or None."""
-    if games is not None and games > MAX_GAMES:
-        return f"{games} games are more than the {MAX_GAMES:,} a run may play"
-    return None
 
 
 class LabFailure(click.ClickException):
@@ -202,7 +178,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..bots.runner import default_jobs, open_backend
     from ..lab.backends import run_study
     from ..lab.precision import parse_precision, run_until
-    from ..lab.report import write_report
+    from ..lab.report import more_flags, write_report
     from ..lab.study import make_study
 
     try:
@@ -220,18 +196,20 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     jobs = jobs or default_jobs()
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)  # a log file gets whole lines, not lines cut at 80 columns
     conds = len(study.conditions)
     if study.asked is not None:  # duplicate seating: whole deal groups, as the arena and the leaderboard play
         what = "the cap --games" if target else "--games"
         click.echo(f"{what} {study.asked} rounded up to {study.games}: whole duplicate groups ({study.group} games: "
                    f"each line-up in every seat (team) on the same deal)", err=True)
-    size = f"until ±{100 * target:g} pp (at most {most} per condition)" if target else f"{study.total}"
+    # "games until ±1 pp, at most 100,000 per condition (1 condition)", not "until ±1 pp (…) games (1 condition)"
+    size = (f"games until ±{100 * target:g} pp, at most {most:,} per condition" if target
+            else f"{study.total} games")
     result = None
     try:
         with open_backend(backend, jobs, address) as runner:
             if not quiet:
-                console.print(f"{study.game}: {size} games ({conds} condition{'s' * (conds != 1)}), bots "
+                console.print(f"{study.game}: {size} ({conds} condition{'s' * (conds != 1)}), bots "
                               f"{', '.join(b.text for b in study.bots)}, {runner.name} backend, {jobs} job(s)")
             with Reporter(console, quiet) as report:
                 if target:
@@ -263,6 +241,8 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         click.echo(f"  * {line.replace('**', '')}")
     for line in info["findings"][:5]:
         click.echo("  - " + re.sub(r" ?\[figure\]\(plots/[^)]*\)", "", line))  # no Markdown link on a terminal
+    if len(info["findings"]) > 5:  # as the report's Findings say it: the flags past five are in its tables
+        click.echo(f"  ({more_flags(len(info['findings']) - 5)} in the report's tables)")
     if result.interrupted:
         console.print(f"interrupted: reported the {len(result.rows)} games that finished")
         sys.exit(130)
@@ -307,7 +287,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
         earlier_files(out, tuning=True)
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
-    console = Console(stderr=True)
+    console = Console(stderr=True, soft_wrap=True)  # a log file gets whole lines, not lines cut at 80 columns
     candidates = plan.candidates
     try:
         with open_backend(backend, jobs or default_jobs(), address) as runner, Reporter(console, quiet) as report:

@@ -11,7 +11,7 @@ from click.core import ParameterSource
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load, manifests
 from .language import quoted
-from .paths import writable
+from .flags import games_problem, jobs_problem, writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 
@@ -44,7 +44,6 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                                     read_boards, round_robin, save_boards)
     from ..bots.runner import default_jobs
     from ..bots.specs import split_spec_texts
-    from .lab import games_problem, jobs_problem
     from .main import UsageFailure
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")

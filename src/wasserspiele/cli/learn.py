@@ -15,7 +15,7 @@ import click
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .language import quoted
-from .paths import writable
+from .flags import writable
 
 
 def _game(game: str, options: tuple[str, ...]):
@@ -30,6 +30,19 @@ def _at_least_1(ctx: click.Context, param: click.Parameter, value: int | None) -
     silently do nothing, after the game was loaded and maybe hours were spent."""
     if value is not None and value < 1:
         raise click.BadParameter(f"must be at least 1, not {value}", ctx=ctx, param=param)
+    return value
+
+
+def _search_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """--iterations and --rollout-depth of the expert's search, from 1 to the most a bot
+    spec takes (bots/ismcts.py MAX_ITERATIONS, MAX_COUNT), checked when the command line
+    is read: the search's own refusal came once the game was loaded, not naming the flag,
+    and for `corpus` after an earlier corpus in --out was deleted."""
+    from ..bots.ismcts import MAX_COUNT, MAX_ITERATIONS
+    _at_least_1(ctx, param, value)
+    most = MAX_ITERATIONS if param.name == "iterations" else MAX_COUNT
+    if value is not None and value > most:
+        raise click.BadParameter(f"must be at most {most}, not {value}", ctx=ctx, param=param)
     return value
 
 
@@ -78,7 +91,7 @@ def _budget_options(f):
                      help="self-play games per generation"),
         click.option("--generations", type=int, default=None, callback=_at_least_1,
                      help="1: imitate the expert; more: expert iteration"),
-        click.option("--iterations", type=int, default=None, callback=_at_least_1,
+        click.option("--iterations", type=int, default=None, callback=_search_count,
                      help="search iterations per decision"),
         click.option("--epochs", type=int, default=None, callback=_at_least_1,
                      help="training passes per generation"),
@@ -91,7 +104,7 @@ def _budget_options(f):
                           "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
                           "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
                           "guided self-play"),
-        click.option("--rollout-depth", "rollout_depth", type=int, default=None, callback=_at_least_1,
+        click.option("--rollout-depth", "rollout_depth", type=int, default=None, callback=_search_count,
                      help="the expert's rollouts (generation 0, DAgger's labels, guided leaves with "
                           "--guide-value rollout) play at most this many actions (default: the game's tuned "
                           "setting); e.g. 1000 plays them to the end"),
@@ -235,7 +248,7 @@ def corpus_files(folder: Path) -> list[Path]:
 @click.command("corpus")
 @click.argument("game")
 @click.option("--games", type=int, default=10, show_default=True, callback=_at_least_1)
-@click.option("--iterations", type=int, default=200, show_default=True, callback=_at_least_1,
+@click.option("--iterations", type=int, default=200, show_default=True, callback=_search_count,
               help="search iterations per decision")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, callback=writable,

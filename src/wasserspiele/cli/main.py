@@ -20,7 +20,7 @@ from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
 from .console import printable
 from .language import Argument, LanguageGroup
-from .paths import writable
+from .flags import writable
 
 
 class UsageFailure(click.ClickException):

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import shlex
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 import click
-from babel.numbers import format_percent
+from babel.numbers import format_decimal, format_percent
 from rich.markup import escape
 
 from ..bots.base import Bot, decision_for
@@ -68,6 +70,28 @@ def kind_word(kind: str, lang: str) -> str:
     level words: `expert` → "Experte"), a bot or a bot spec as typed (`heuristic`,
     `ismcts:iterations=300`: names the player typed and types again)."""
     return render(f"web.level_{kind}", {}, lang) if kind in level_names() else kind
+
+
+def search_of(bot: Any) -> Any:
+    """The ISMCTS search a bot thinks with (the bot itself, a learned bot's search, either
+    with slips: `Blundering.bot`), or None for a bot that does not search."""
+    bot = getattr(bot, "bot", bot)
+    bot = getattr(bot, "searcher", None) or bot
+    return bot if hasattr(bot, "last_stop") else None
+
+
+@contextmanager
+def _net_said_here():
+    """While a bot of the table thinks, its search's safety-net warning is not printed by
+    logging's last resort (English, on stderr, through the board): the table says it in
+    the game's language (`bot_choice`).  A handler the user configured still gets it."""
+    logger = logging.getLogger("wasserspiele.bots.ismcts")
+    quiet = logging.NullHandler()
+    logger.addHandler(quiet)
+    try:
+        yield
+    finally:
+        logger.removeHandler(quiet)
 
 
 def sentence(text: str) -> str:
@@ -266,8 +290,18 @@ class PlaySession:
         searches ("Seat 1 (expert) is thinking …"), since an expert's second, or Seven
         Waters' longer, looked like a hung game.  Then its move is told as before."""
         text = sentence(self.t("thinking", who=self.seat_name(seat), kind=self.kind(seat)))
-        with thinking(self.console, text):
-            return self.bots[seat].choose(decision_for(self.state, seat))
+        search = search_of(self.bots[seat])
+        if search is not None:
+            search.last_stop = ""  # a move with one legal action searches nothing and leaves it
+        with thinking(self.console, text), _net_said_here():
+            action = self.bots[seat].choose(decision_for(self.state, seat))
+        if search is not None and search.last_stop == "cpu_seconds":
+            # the search's CPU safety net fired (bots/ismcts.py; a spec without cpu_seconds keeps
+            # the default): the player waited that long and is told why, in the game's language
+            self.say(sentence(self.t("thinking_cut_short", who=self.seat_name(seat), kind=self.kind(seat),
+                                     seconds=format_decimal(search.cpu_net, locale=self.lang),
+                                     done=search.last_iterations, iterations=search.iterations)))
+        return action
 
     def narrate_own(self, seat: int, r) -> None:
         """The result of a human's own move ("You played 5x3 and drove off the 4s …")."""
