@@ -23,7 +23,9 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 import signal
+import socket
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -366,7 +368,11 @@ class RayBackend(Backend):
             raise BadOption("--backend ray: ray is not installed (pip install 'wasserspiele[ray]')") from None
         self.ray = ray
         self.started_here = False
+        if address == "local":  # Ray's word for "start a local instance", as without --address
+            address = None
         if not ray.is_initialized():
+            if address:
+                _reachable(address, _bootstrap_address(ray, address))
             # the raylet, GCS and workers inherit SIGINT ignored: the terminal's Ctrl-C
             # (sent to the whole process group) must not crash them under our feet
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -375,6 +381,13 @@ class RayBackend(Backend):
                     ray.init(address=address, log_to_driver=False)
                 else:
                     ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+            except Exception as exc:
+                # Ray says why in its own words (a ValueError, ConnectionError or RuntimeError
+                # with a traceback): the user gets one line naming what they gave, and no half
+                # joined or half started Ray is left behind
+                if ray.is_initialized():
+                    ray.shutdown()
+                raise BadOption(_ray_failure(address, exc)) from None
             finally:
                 signal.signal(signal.SIGINT, previous)
             self.started_here = True
@@ -419,11 +432,84 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
-    if address and backend != "ray":
+    if address is not None and backend != "ray":
         raise BadOption("--address needs --backend ray")
     if backend == "ray":
+        if address is not None and ray_address_problem(address):
+            raise BadOption(ray_address_problem(address))
         return RayBackend(jobs, address)
     return Backend(1) if jobs == 1 else PoolBackend(jobs)
+
+
+# ----------------------------------------------------------------------------- joining a Ray cluster
+RAY_ADDRESS_FORMS = "auto, HOST:PORT (the head node's, e.g. 10.0.0.5:6379) or ray://HOST:PORT (Ray Client)"
+# how long a cluster's head may take to accept a connection: Ray itself retries an address
+# nobody answers at for about 14 minutes (20 attempts of some 40 s) before it gives up
+RAY_CONNECT_TIMEOUT = 10.0
+_HOST = re.compile(r"\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_]([A-Za-z0-9_.-]*[A-Za-z0-9_])?")
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """HOST and PORT of `HOST:PORT` or `ray://HOST:PORT` (an IPv6 host in brackets); None
+    if `address` is neither."""
+    rest = address.removeprefix("ray://")
+    host, sep, port = rest.rpartition(":")
+    if not sep or not _HOST.fullmatch(host) or not (port.isascii() and port.isdigit()) \
+            or not 0 < int(port) < 65536:
+        return None
+    return host.strip("[]"), int(port)
+
+
+def ray_address_problem(address: str) -> str | None:
+    """Why `address` is no address `--address` can join (None if it is one): Ray's forms
+    `auto`, `local`, `HOST:PORT` and `ray://HOST:PORT`, checked before Ray starts, where
+    Ray met "nonsense" with a ValueError traceback and "host:x" with worse."""
+    if address in ("auto", "local") or _host_port(address) is not None:
+        return None
+    return (f"--address: {term(address, 'shown', 'en')} is not a Ray cluster address; expected "
+            f"{RAY_ADDRESS_FORMS}, or no --address to start a local Ray instance")
+
+
+def _bootstrap_address(ray: Any, address: str) -> str | None:
+    """The HOST:PORT that Ray would connect to for `address`: `auto` the cluster Ray finds
+    (RAY_ADDRESS, then the last one started on this machine), a local host this machine's
+    own address as Ray's cluster listens there; None if unknown."""
+    if address.startswith("ray://"):
+        return address
+    try:
+        return ray._private.services.canonicalize_bootstrap_address(address)
+    except Exception:  # no cluster for `auto`, or a Ray whose internals moved: ray.init says which
+        return None if address == "auto" else address
+
+
+def _reachable(address: str, bootstrap: str | None) -> None:
+    """Refuse, within RAY_CONNECT_TIMEOUT, an address where nothing accepts a connection:
+    Ray would retry it for about 14 minutes, printing warnings, before its traceback."""
+    where = _host_port(bootstrap) if bootstrap else None
+    if where is None:
+        return
+    try:
+        socket.create_connection(where, timeout=RAY_CONNECT_TIMEOUT).close()
+    except socket.gaierror:
+        raise BadOption(f"--address {term(address, 'shown', 'en')}: there is no host {where[0]}") from None
+    except OSError as exc:
+        why = (f"nothing answered within {RAY_CONNECT_TIMEOUT:g} s" if isinstance(exc, TimeoutError)
+               else exc.strerror or str(exc))
+        raise BadOption(f"--address {term(address, 'shown', 'en')}: no Ray cluster to join there ({why}); is "
+                        f"the head node running (ray start --head)?") from None
+
+
+def _ray_failure(address: str | None, exc: Exception) -> str:
+    """Ray's reason for not starting or joining, as one line naming what the user gave."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if "ray[client]" in text:  # a minimal `pip install ray`: no Ray Client
+        return (f"--address {term(address, 'shown', 'en')}: joining through Ray Client needs "
+                f"pip install 'ray[client]'")
+    if len(text) > 200:
+        text = text[:200].rstrip() + " …"
+    if address is None:
+        return f"--backend ray: Ray did not start a local instance: {text}"
+    return f"--address {term(address, 'shown', 'en')}: could not join the Ray cluster: {text}"
 
 
 # ----------------------------------------------------------------------------- convenience

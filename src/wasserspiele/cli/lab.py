@@ -89,9 +89,10 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
                      help="master seed (every game's seed derives from it)"),
         click.option("--jobs", type=int, default=None, help="parallel processes (default: the local cores)"),
         click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True),
-        click.option("--address", metavar="HOST:PORT",
-                     help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed); "
-                          "without it a local Ray instance is started and stopped"),
+        click.option("--address", metavar="ADDRESS",
+                     help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed): "
+                          "HOST:PORT of its head node, ray://HOST:PORT (Ray Client) or auto (the one RAY_ADDRESS "
+                          "names or this machine runs); without it a local Ray instance is started and stopped"),
         click.option("--seating", type=click.Choice(["rotated", "duplicate"]), default="rotated", show_default=True,
                      help="rotated: a new deal every game, the line-up one seat on; duplicate: every rotation of "
                           "the line-up over the teams plays the same deal"),
@@ -106,8 +107,12 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
 def check_common(jobs, backend, address, min_effect) -> None:
     if jobs_problem(jobs):
         raise BadOption(f"--jobs: {jobs_problem(jobs)}")
-    if address and backend != "ray":
+    if address is not None and backend != "ray":
         raise BadOption("--address needs --backend ray")
+    if address is not None:
+        from ..bots.runner import ray_address_problem  # refused before any game, as Ray would refuse it later
+        if ray_address_problem(address):
+            raise BadOption(ray_address_problem(address))
     if not 0 <= min_effect < 100:
         # the bound said as it is checked: "(0 to 100)" refused 100 while naming it allowed
         raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (at least 0 and "

@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 
 import click
 
-from ..core.messages import LANGS, catalogue, supported_lang, term
+from ..core.messages import LANGS, catalogue, render, supported_lang, term
 
 _lang: ContextVar[str] = ContextVar("wasserspiele_cli_lang", default="en")
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
@@ -209,10 +209,16 @@ class LanguageGroup(_LocalHelp, click.Group):
     def main(self, args: Sequence[str] | None = None, *rest, **extra):
         words = sys.argv[1:] if args is None else list(args)
         lang = requested_lang(words)
-        command = self.commands.get(_command_word(words) or "")
-        if command is not None and not any(p.name == "lang" for p in command.params):
+        name = _command_word(words)
+        command = self.commands.get(name or "")
+        if command is not None and not speaks_languages(command):
             # the tools for designers and researchers (arena, lab, serve, …) speak English
-            # only: their help and refusals stay English too, not German words around them
+            # only: their help and refusals stay English too, not German words around them;
+            # a language asked for before them (`wasserspiele --lang de lab …`, which the
+            # root's --lang accepts) is said to be ignored, where it was ignored in silence
+            asked = requested_lang(words[:words.index(name)])
+            if asked != "en":
+                click.echo(render(english_only_note(name), {"command": name}, asked), err=True)
             lang = "en"
         with speaking(lang):
             return super().main(args, *rest, **extra)
@@ -243,6 +249,18 @@ class LanguageGroup(_LocalHelp, click.Group):
             with formatter.section(said("Commands")):
                 formatter.write_dl([(name, _said_help(command).get_short_help_str(limit))
                                     for name, command in commands])
+
+
+def speaks_languages(command: click.Command) -> bool:
+    """Whether `command` writes in the language of its `--lang` (play, replay, rules, games):
+    the others write English only."""
+    return any(param.name == "lang" for param in command.params)
+
+
+def english_only_note(name: str) -> str:
+    """The catalogue's note that the English-only command `name` writes English (serve's
+    web pages speak each browser's language, so its note says that too)."""
+    return "cli.english_only_serve" if name == "serve" else "cli.english_only"
 
 
 def _command_word(words: Sequence[str]) -> str | None:

@@ -65,7 +65,8 @@ def _lang_of_the_command(ctx: click.Context, param: click.Parameter, lang: str |
 @click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 @click.option("--lang", type=click.Choice(["en", "de"]), expose_value=False, callback=_lang_of_the_command,
-              help="language of this help and of the command after it")
+              help="language of this help and of the command after it if that is games, play, replay or rules "
+                   "(the other commands write English)")
 def main() -> None:
     """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
