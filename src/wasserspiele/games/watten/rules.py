@@ -37,10 +37,16 @@ _PLAY_ENTRIES = tuple(tuple((seat, a, False) for a in PLAYS) for seat in range(4
 _PLAY_EVENTS = tuple(tuple((EV_PLAY, seat, c, ALL_SEATS) for c in range(N_CARDS)) for seat in range(4))
 _TRICK_EVENTS = tuple(tuple((EV_TRICK, seat, best, ALL_SEATS) for best in range(4)) for seat in range(4))
 _SIGNAL_ENTRIES = tuple(tuple((seat, a, False) for a in SIGNALS) for seat in range(4))
+# and of the once-a-hand ones: a deal by a dealer to a caller, a trump named by a seat
+_DEAL_EVENTS = tuple(tuple((EV_DEAL, dealer, caller, ALL_SEATS) for caller in range(4)) for dealer in range(4))
+_TRUMP_EVENTS = tuple(tuple((EV_TRUMP, seat, suit, ALL_SEATS) for suit in range(4)) for seat in range(4))
 _ANSWERS = (ACCEPT_ACTION, CONCEDE_ACTION)
 
 
 DECK = Shuffle(CARD_NAMES, "deal")  # WA-1.2: the whole deck, shuffled
+# WA-1.2: five cards each starting with the caller: per caller, where each seat's hand
+# starts in the deal (seat (caller + k) % 4 gets cards 5k to 5k + 4)
+_DEALT_AT = tuple(tuple(HAND_SIZE * ((seat - caller) % 4) for seat in range(4)) for caller in range(4))
 
 
 def rank_tables(jack_order: str) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
@@ -132,6 +138,8 @@ class Watten(Game):
         self.target = o["target"]
         self.hand_value = o["hand_value"]
         self.raising = o["raising"]
+        # WA-6: a game with raising deals positions that offer it (RaisingWattenState)
+        self.state_class = RaisingWattenState if self.raising else WattenState
 
     @property
     def teams(self) -> list[tuple[int, ...]]:
@@ -182,7 +190,7 @@ class Watten(Game):
                 raise BadRecord(Reason("watten.setup.check_range", field=f"setup.signal_checks[{i}]", value=x))
 
     def _initial_state(self, chance: Chance) -> "WattenState":
-        s = WattenState.__new__(WattenState)
+        s = self.state_class.__new__(self.state_class)
         s.game = self
         s.chance = chance
         s.history = []
@@ -227,9 +235,8 @@ class WattenState(StateData, State):
         self.hand_no += 1
         caller = (self.dealer + self.game.caller_offset) % 4
         self.caller = caller
-        dealt = [deal[0:5], deal[5:10], deal[10:15], deal[15:20]]  # HAND_SIZE each, in deal order
-        cut = -caller & 3  # seat (caller + k) % 4 gets dealt[k]
-        self.hands = dealt[cut:] + dealt[:cut]
+        a, b, c, d = _DEALT_AT[caller]  # where each seat's five cards start in the deal
+        self.hands = [deal[a:a + HAND_SIZE], deal[b:b + HAND_SIZE], deal[c:c + HAND_SIZE], deal[d:d + HAND_SIZE]]
         self.unused = deal[4 * HAND_SIZE:]
         self.phase = TRUMP_PHASE
         self.trump = -1
@@ -246,7 +253,7 @@ class WattenState(StateData, State):
         self.signals = [-1, -1, -1, -1]
         self.voids = [0, 0, 0, 0]
         log = self.log
-        log.append((EV_DEAL, self.dealer, caller, ALL_SEATS))  # _log inlined: a new hand trims
+        log.append(_DEAL_EVENTS[self.dealer][caller])  # _log inlined: a new hand trims
         if len(log) > LOG_MAX:
             self._trim_log()
 
@@ -296,9 +303,7 @@ class WattenState(StateData, State):
             else:
                 for c in hand:
                     acts.append(PLAYS[c])
-            if self.game.raising and self._raise_block(turn) is None:
-                acts.append(RAISE_ACTION)
-            self.offered = acts
+            self.offered = acts  # (with raising, RaisingWattenState adds "raise" to this very list)
             return acts
         phase = self.phase
         if seat != self.turn and seat is not None or phase == OVER:
@@ -480,7 +485,7 @@ class WattenState(StateData, State):
     def _call_trump(self, suit: int, seat: int) -> None:
         """WA-1.3: the caller names any suit as trump; the call is public.  WA-5: signals follow."""
         self.trump = suit
-        self.log.append((EV_TRUMP, seat, suit, ALL_SEATS))  # _log inlined (once a hand)
+        self.log.append(_TRUMP_EVENTS[seat][suit])  # _log inlined (once a hand)
         if self.game.signal_mode == "off":
             self.phase = PLAY_PHASE
         else:
@@ -495,8 +500,6 @@ class WattenState(StateData, State):
         self.signals[seat] = level
         log = self.log
         log.append(game.signal_events[seat][level])  # _log, with the event made once
-        # (history index, sender, hand, log event, revealed) so sample_world can re-draw hidden signals
-        self.signal_log.append((len(self.history), seat, self.hand_no, self.log_cut + len(log), False))
         p = game.detection_p
         if level and p > 0.0:
             x = self.chance.draw("signal_checks", game.signal_check)
@@ -506,13 +509,19 @@ class WattenState(StateData, State):
         nxt = _NEXT[seat]
         if nxt == self.caller:
             self.phase = PLAY_PHASE
+            # all four sent: where they are, so sample_world can re-draw hidden ones (state.py);
+            # this one's history entry comes next, its log event is the last
+            self.signal_log.append((len(self.history) - 3, 4, self.hand_no, self.log_cut + len(log) - 3, -1))
         self.turn = self.current_seat = nxt
 
     def _caught(self, seat: int, level: int) -> None:
         """WA-5.1: the caught team loses the hand at once; the opponents score its current value."""
+        # where the hand's signals are, this one the last (its history entry comes next, its
+        # log event is the last), which everyone saw: sample_world keeps it (state.py)
+        n = (seat - self.caller) % 4 + 1
+        idx = len(self.history)
+        self.signal_log.append((idx - n + 1, n, self.hand_no, self.log_cut + len(self.log) - n + 1, idx))
         self._log(EV_CAUGHT, seat, level)
-        idx, sender, hand_no, ev_no, _ = self.signal_log[-1]
-        self.signal_log[-1] = (idx, sender, hand_no, ev_no, True)  # the opponents saw it
         self._end_hand(1 - (seat & 1), REASON_CAUGHT)
 
     # -- WA-3 tricks -----------------------------------------------------------
@@ -538,7 +547,8 @@ class WattenState(StateData, State):
     def _finish_trick(self) -> None:
         """WA-3.3: the highest card by WA-2 wins; WA-3.1: the winner leads next; WA-4.1: five tricks."""
         # best_index unrolled: the strongest card; equal strength: the earlier card wins
-        a, b, c, d = self.trick
+        trick = self.trick
+        a, b, c, d = trick
         row = self.game.trick_rows[self.trump][a]
         best = 0
         top = row[a]
@@ -553,7 +563,7 @@ class WattenState(StateData, State):
         leader = self.leader
         winner = (leader + best) & 3
         tricks = self.tricks
-        tricks.append((leader, (a, b, c, d), winner))
+        tricks.append((leader, trick, winner))  # the trick's own list: never changed again
         self.won[winner & 1] += 1
         self.trick = []
         self.led = -1
@@ -633,6 +643,21 @@ class WattenState(StateData, State):
         return _view.sample_world(self, seat, rng)
 
     def clone(self) -> "WattenState":
-        c = WattenState.__new__(WattenState)
+        cls = type(self)  # RaisingWattenState too
+        c = cls.__new__(cls)
         self._copy_into(c)
         return c
+
+
+class RaisingWattenState(WattenState):
+    """A position of a game with raising (option `raising`, WA-6): the seat about to play
+    may also raise.  A class of its own, so that games without raising (the default) do
+    not ask at every card."""
+
+    __slots__ = ()
+
+    def legal_actions(self, seat: int | None = None) -> list[Action] | tuple[Action, ...]:
+        acts = WattenState.legal_actions(self, seat)
+        if acts and self.phase == PLAY_PHASE and self._raise_block(self.turn) is None:
+            acts.append(RAISE_ACTION)  # the fresh list of plays, which is also `offered`
+        return acts

@@ -37,7 +37,14 @@ class StateData:
     every caller asks it before every action (a property costs ten times as much).
     `log` holds the latest public events as (kind, seat, arg, visible-to mask) tuples,
     the commonest ones made once and shared; `log_cut` counts the events trimmed from
-    its front, so event number k (from 1) is `log[k - log_cut - 1]`.  `offered` is what
+    its front, so event number k (from 1) is `log[k - log_cut - 1]`.  `signal_log` says
+    where the signals are, so sample_world can re-draw hidden ones: per hand whose signals
+    are all sent (the fourth, or one caught, WA-5.1), (history index of its first signal,
+    how many, hand number, event number of the first one's log event, history index of
+    the one everyone saw or -1); a hand's signals follow one another in the history and
+    in the log (WA-5: one per player in turn, nothing in between), and those of a hand
+    still signalling are the latest entries of both (as many as `signals` holds).
+    `offered` is what
     `legal_actions` last returned for the seat to move in this very position (empty once
     any action is taken, and in a fresh clone): `apply` accepts one of those without
     checking it a second time."""
@@ -69,7 +76,7 @@ class StateData:
         c.leader = self.leader
         c.turn = self.turn
         c.current_seat = self.current_seat
-        c.tricks = self.tricks[:]  # tuples
+        c.tricks = self.tricks[:]  # (leader, cards, winner): never changed once made
         c.won = self.won[:]
         c.team_scores = self.team_scores[:]
         c.value = self.value

@@ -9,7 +9,7 @@ from ...core.chance import shuffle_fast
 from .actions import CARD_NAMES, N_CARDS, SIGNAL_LEVELS, SIGNALS, SUITS
 from .state import (
     EV_ACCEPT, EV_CAUGHT, EV_CONCEDE, EV_DEAL, EV_HAND, EV_PLAY, EV_RAISE, EV_SIGNAL,
-    EV_TRICK, EV_TRUMP, PHASE_NAMES, log_window,
+    EV_TRICK, EV_TRUMP, PHASE_NAMES, SIGNAL_PHASE, log_window,
 )
 
 if TYPE_CHECKING:
@@ -243,25 +243,38 @@ def sample_world(state: "WattenState", seat: int, rng: random.Random) -> "Watten
 def _resample_signals(state: "WattenState", w: "WattenState", seat: int, rng: random.Random) -> None:
     """Signals the seat did not see are re-drawn in the sampled world (history, log, current hand)."""
     mode = state.game.signal_mode
-    if mode == "off" or not state.signal_log:
+    if mode == "off":
+        return
+    played = state.history
+    rounds = state.signal_log  # per hand: where its signals are (state.py)
+    if state.phase == SIGNAL_PHASE:  # the hand signalling now: its signals are the latest entries
+        n = 4 - state.signals.count(-1)
+        if n:
+            rounds = rounds + [(len(played) - n, n, state.hand_no, state.log_cut + len(state.log) - n + 1, -1)]
+    if not rounds:
         return
     new_log_level: dict[int, int] = {}
     sent = 0
     history = w.history
-    for idx, sender, hand_no, ev_no, revealed in state.signal_log:
-        level = history[idx][1].arg
-        if not revealed and not signal_visible(mode, seat, sender):
-            level = rng.randrange(4)
-            history[idx] = (sender, SIGNALS[level], history[idx][2])
-            new_log_level[ev_no] = level
-            if hand_no == state.hand_no:
-                w.signals[sender] = level
-        if level:
-            sent += 1
-    if new_log_level:  # log[i] is event number log_cut + i + 1
-        cut = w.log_cut
-        w.log = [(k, s, new_log_level.get(cut + n, a) if k == EV_SIGNAL else a, m)
-                 for n, (k, s, a, m) in enumerate(w.log, 1)]
+    for first, n, hand_no, first_ev, seen in rounds:
+        for idx in range(first, first + n):
+            sender, action, _ = played[idx]
+            level = action.arg
+            if idx != seen and not signal_visible(mode, seat, sender):
+                level = rng.randrange(4)
+                history[idx] = (sender, SIGNALS[level], history[idx][2])
+                new_log_level[first_ev + idx - first] = level
+                if hand_no == state.hand_no:
+                    w.signals[sender] = level
+            if level:
+                sent += 1
+    log = w.log  # the world's own copy: event number k is log[k - log_cut - 1], if still kept
+    cut = w.log_cut
+    for ev_no, level in new_log_level.items():
+        i = ev_no - cut - 1
+        if i >= 0:
+            kind, sender, _, mask = log[i]  # that signal's event (EV_SIGNAL)
+            log[i] = (kind, sender, level, mask)
     if state.game.detection_p > 0:
         w.chance.setup["signal_checks"] = [None] * sent
         w.chance._read["signal_checks"] = sent
