@@ -633,9 +633,18 @@ async def _refuse_socket(websocket: WebSocket, exc: Refused | schemas.Invalid, l
         pass
 
 
-RULES_TITLE = {"en": "Rules", "de": "Regeln"}
-BACK = {"en": "Back to the lobby", "de": "Zurück zur Lobby"}
-NOT_FOUND = {"en": "Not found", "de": "Nicht gefunden"}
+# the server-rendered pages' own words come from the catalogue, as the client's do
+# (they were dicts here, out of reach of the catalogues and their checks)
+def _page_text(key: str, lang: str) -> str:
+    return catalogue(lang).text(f"web.{key}") or catalogue("en").text(f"web.{key}") or key
+
+
+def _word(key: str, lang: str) -> str:
+    """`_page_text` for an HTML page's body."""
+    return escape(_page_text(key, lang))
+
+
+# a language names itself in the menu (an endonym, the same in every language)
 OTHER_LANG = {"en": ("de", "Deutsch"), "de": ("en", "English")}
 
 
@@ -650,8 +659,10 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
 
 def _not_found_page(lang: str, reason: Reason) -> HTMLResponse:
     """A server-rendered page that is not there (a rules page), said in `lang`."""
-    main = f'<h1>{NOT_FOUND[lang]}</h1>\n<p>{escape(reason.render(lang))}</p>\n<p><a href="/">{BACK[lang]}</a></p>'
-    return HTMLResponse(_page_html(lang, f"{NOT_FOUND[lang]} · Wasserspiele", main), 404, headers=PAGE_HEADERS)
+    main = (f'<h1>{_word("not_found", lang)}</h1>\n<p>{escape(reason.render(lang))}</p>\n'
+            f'<p><a href="/">{_word("back_to_lobby", lang)}</a></p>')
+    return HTMLResponse(_page_html(lang, f"{_page_text('not_found', lang)} · Wasserspiele", main), 404,
+                        headers=PAGE_HEADERS)
 
 
 # A phone line holds about this many characters of a rules table (390 px at .85 rem),
@@ -720,8 +731,8 @@ def render_rules(game: str, lang: str) -> str:
     html = md.renderer.render(tokens, md.options, {})
     other, other_name = OTHER_LANG[lang]
     head = f'<a href="/rules/{escape(game)}?lang={other}" lang="{other}" hreflang="{other}" id="other-lang">{other_name}</a>'
-    title = f"{RULES_TITLE[lang]}: {manifest(game).title_in(lang)}"
-    return _page_html(lang, title, f'<p><a href="/">{BACK[lang]}</a></p>\n{html}', head)
+    title = f"{_page_text('rules', lang)}: {manifest(game).title_in(lang)}"
+    return _page_html(lang, title, f'<p><a href="/">{_word("back_to_lobby", lang)}</a></p>\n{html}', head)
 
 
 async def _receive(websocket: WebSocket) -> str | bytes:

@@ -382,7 +382,7 @@ export default {
     const scores = Array.isArray(view.scores) ? view.scores : [];
     return h("table", { class: "score" },
       h("tr", {}, h("td", {}, ""), scores.map((_, i) => h("th", { scope: "col" }, seatLabel(i)))),
-      cats.map((c) => h("tr", {}, h("th", {}, t(`seven_waters.cat.${c}`)), scores.map((x) => h("td", {}, x?.[c] ?? "")))),
-      h("tr", {}, h("th", {}, t("total")), (view.totals || []).map((x) => h("td", {}, h("b", {}, x)))));
+      cats.map((c) => h("tr", {}, h("th", { scope: "row", class: "word" }, t(`seven_waters.cat.${c}`)), scores.map((x) => h("td", {}, x?.[c] ?? "")))),
+      h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), (view.totals || []).map((x) => h("td", {}, h("b", {}, x)))));
   },
 };

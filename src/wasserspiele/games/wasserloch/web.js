@@ -52,8 +52,10 @@ export default {
 
   name(key, view) {
     const v = key.slice(2), i = VALUES.indexOf(v);
-    const here = view.waterhole[i], mine = view.hand ? view.hand[i] : 0;
-    return t("wasserloch.name", { v, a: animalName(v), n: here, m: mine });
+    const here = view.waterhole[i];
+    // a spectator or a replay holds no hand: "0 in your hand" told them of a hand they have not
+    if (!view.hand) return t("wasserloch.name_place", { v, a: animalName(v), n: here });
+    return t("wasserloch.name", { v, a: animalName(v), n: here, m: view.hand[i] });
   },
 
   explain(key, view) {
@@ -140,9 +142,9 @@ export default {
   },
 
   breakdown(view) {
-    const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
+    const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row", class: "word" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
       h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
-      rows, h("tr", {}, h("th", { scope: "row" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
+      rows, h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
   },
 };

@@ -75,6 +75,13 @@ export default {
     return action;
   },
 
+  // WW-3.1: a pick once made is named by its animal ("Your choice: meerkat"), not by the
+  // button's words ("Pick meerkat": "Du hast Gepard wählen gewählt")
+  chosen(action, view) {
+    const [verb, arg] = action.trim().split(/\s+/);
+    return verb === "pick" && arg ? spName(arg) : this.label(action, view);
+  },
+
   status(view) {
     const card = view.card && view.resolving !== null ? ` · ${t("wildwasser.card", { a: spName(view.card), n: seatInText(view.resolving) })}` : "";
     return `${t("wildwasser.round", { n: view.round })} · ${t(`wildwasser.ph.${view.phase}`)}${card} · ${t("wildwasser.stack", { n: view.stack })}`;
@@ -257,7 +264,7 @@ export default {
       // a phone shows each species by its initial (style.css: .long/.short), the name stays for screen readers
       h("tr", {}, h("td", {}, ""), SPECIES.map((sp) => h("th", { scope: "col", title: spName(sp) },
         h("span", { class: "long" }, spName(sp)), h("span", { class: "short", "aria-hidden": "true" }, initial(sp)))),
-        h("th", { scope: "col" }, t("total"))),
+        h("th", { scope: "col", class: "word" }, t("total"))),
       view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabel(st.seat)),
         SPECIES.map((sp) => {
           const place = (view.podiums[sp] || []).indexOf(st.seat);

@@ -49,7 +49,7 @@ function seatName(seat) { return t("seat", { n: seat }); }
 
 // The lobby's controls, found again after a redraw (table.js rememberFocus) by their id,
 // else their name or the table, seat or entry they stand for.
-const LOBBY_FOCUS_ATTRS = ["name", "data-table", "data-my-table", "data-seat-link", "data-forget"];
+const LOBBY_FOCUS_ATTRS = ["name", "data-table", "data-my-table", "data-seat-link", "data-forget", "data-copy"];
 
 // "My tables": the seats this browser plays, so a reload or a closed tab never loses a
 // game; a seat is kept when its link is opened here (and the creator's own seat when a
@@ -98,6 +98,7 @@ async function lobby() {
   let seatKinds = [];
   let created = null;
   let lists = { running: [], over: [] };
+  let copied = null;          // {what, ok}: the link last copied (its button says so across redraws)
 
   async function loadLists() {
     const [running, over] = await Promise.all([api("/api/tables?status=running"), api("/api/tables?status=over")]);
@@ -177,6 +178,7 @@ async function lobby() {
     try {
       created = await api("/api/tables", { method: "POST", body: JSON.stringify({ game: current.name, options, seats }) });
       created.error = null;
+      copied = null;
       // the creator plays the first human seat; the others' links are shown to be sent
       created.mine = created.seats.find((s) => s.link)?.seat ?? null;
       const mine = created.seats.find((s) => s.seat === created.mine);
@@ -201,6 +203,28 @@ async function lobby() {
     // a refusal has no link: the focus goes back to the button (its words are an alert)
     (box.querySelector("li[data-mine='1'] a") || box.querySelector("a") || document.getElementById("create"))
       ?.focus({ preventScroll: true });
+  }
+
+  // A link is shared by copying it: selecting a long monospace line by a phone's long
+  // press was the only way.  Where the clipboard is closed (a plain-http server seen from
+  // another machine), the link's text is selected for the player to copy.
+  async function copyLink(what, url) {
+    let ok = true;
+    try { await navigator.clipboard.writeText(url); } catch { ok = false; }
+    copied = { what, ok };
+    render();
+    if (!ok) {
+      const code = document.querySelector(`code[data-url="${CSS.escape(what)}"]`);
+      if (code) { const r = document.createRange(); r.selectNodeContents(code); getSelection().removeAllRanges(); getSelection().addRange(r); }
+    }
+    announce([ok ? t("copied") : t("copy_failed")]);
+  }
+
+  function copyButton(what, url, name) {
+    const done = copied?.what === what;
+    // the seat it copies is said to a screen reader after the visible words (which begin its name)
+    return h("button", { class: "secondary small copy", "data-copy": what, onclick: () => copyLink(what, url) },
+      done ? (copied.ok ? t("copied") : t("copy_failed")) : t("copy_link"), h("span", { class: "sr-only" }, ` (${name})`));
   }
 
   function tableList(list, kind) {
@@ -256,9 +280,11 @@ async function lobby() {
                    h("span", { class: "muted" }, t("seat_yours"))]
                 : [h("a", { href: s.link, "data-seat-link": s.seat }, t("seat_link", { n: s.seat })), " ",
                    h("span", { class: "muted" }, t("seat_send"))],
-              ": ", h("code", {}, origin + s.link))),
+              ": ", h("code", { "data-url": String(s.seat) }, origin + s.link), " ",
+              copyButton(String(s.seat), origin + s.link, t("seat_link", { n: s.seat })))),
             h("li", {}, h("a", { href: created.spectator_link, id: "spectator-link" }, t("spectator_link")), ": ",
-              h("code", {}, origin + created.spectator_link)))));
+              h("code", { "data-url": "spectators" }, origin + created.spectator_link), " ",
+              copyButton("spectators", origin + created.spectator_link, t("spectator_link"))))));
     show(
       h("h1", { class: "sr-only" }, t("lobby")),
       myTablesBox(),
@@ -403,8 +429,12 @@ function endLine(msg) {
 // The line under the title.  At the end only "Game over.": the result box right below it
 // says who won (the same sentence twice, one above the other, read as a slip).
 function statusLine(game, msg) {
-  if (msg.terminal) return t("game_over");
-  if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: game.label(msg.my_choice, msg.view) });
+  // a rematch another seat started is said where the eye is (on a phone its button lies
+  // below the board and the result), not only by the button's changed words
+  if (msg.terminal) return msg.rematch && !msg.replay ? t("rematch_started") : t("game_over");
+  // what was chosen, as a game names a choice (Wildwasser's "the meerkat"), else as its
+  // button said it ("Pick meerkat": "You chose Pick meerkat" read as a slip)
+  if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: (game.chosen || game.label).call(game, msg.my_choice, msg.view) });
   if (msg.seat !== null && msg.legal.length) return t("your_turn");
   const waited = msg.waiting || msg.to_move || [];
   // a replay waits for nobody: it says whose move comes next
@@ -412,6 +442,9 @@ function statusLine(game, msg) {
   // that begins with one begins with a capital ("Seat 2, seat 3 to move")
   if (msg.replay) return sentence(`${waited.map(seatInText).join(", ")} ${t("to_move")}`);
   const who = waited.map((n) => (offline(msg.seats?.[n]) ? t("seat_offline", { who: seatInText(n) }) : seatInText(n))).join(", ");
+  // a spectator (the spectator link, or a third person at a full table) waits for nobody:
+  // "Waiting for seat 0." read as if they had a seat; they are told they watch, and who moves
+  if (msg.seat === null) return t("spectator_turn", { who });
   return t("waiting_for", { who });
 }
 
@@ -421,9 +454,11 @@ function resultBox(game, msg, extra) {
   return h("section", { class: "box result", id: "result", tabindex: "-1", "aria-labelledby": "result-title" },
     h("h2", { id: "result-title" }, t("result")),
     h("p", { class: "winners" }, endLine(msg)),
+    // what to do next (the replay, the rematch) right under who won: on a phone it stood
+    // below the whole breakdown (a Watten of eleven hands: 700 px below the screen)
+    extra,
     why ? h("p", { id: "tie-break" }, why) : null,
-    game.breakdown(msg.view, msg),
-    extra);
+    game.breakdown(msg.view, msg));
 }
 
 // What others did since the last position, for the live region and the summary.
@@ -544,6 +579,8 @@ function tablePage(tableId) {
       const s = game.summary ? game.summary(before.view, after.view, after) : null;
       if (s) summary = () => game.summary(before.view, after.view, after) || s;
     }
+    // a rematch started by another seat (the position unchanged): told as it appears
+    if (prev && !moved && msg.rematch && !prev.rematch) announce([t("rematch_started")]);
     maybeSendName();
     render(moved);          // motion and one-time effects only when the position changed
   }
@@ -561,7 +598,7 @@ function tablePage(tableId) {
         pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
         sentAt = null;
-        notice = { text: () => t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key };
+        notice = { text: () => t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key, code: data.code };
         if (data.code === "bad_token" || data.code === "no_table") closedForGood = true;
         if (data.code === "stale") send({ type: "sync" });
         render();
@@ -625,7 +662,12 @@ function tablePage(tableId) {
   function render(fromServer = false) {
     if (gone) return;
     if (!msg) {
-      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, said(notice?.text) || t("connecting")));
+      // a table that cannot be opened (no such table, a seat link not valid) was a dead
+      // end: the ways on are offered — its spectators' view (the table is there), the lobby
+      const ways = closedForGood && notice ? h("p", { class: "row", id: "ways-on" },
+        notice.code === "bad_token" ? h("a", { href: `/table/${tableId}`, id: "watch-instead" }, t("watch_instead")) : null,
+        h("a", { href: "/", id: "to-lobby" }, t("back_to_lobby"))) : null;
+      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, said(notice?.text) || t("connecting")), ways);
       return;
     }
     const game = GAMES[msg.game];

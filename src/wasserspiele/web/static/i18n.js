@@ -11,6 +11,10 @@ let current = null;   // the Catalogue of `lang`
 let words = {};       // client key → catalogue code
 
 function initialLang() {
+  // a link that names its language (`?lang=de`, as the rules pages take it) is followed
+  // and kept, over what this browser chose before
+  const asked = new URLSearchParams(location.search).get("lang")?.slice(0, 2).toLowerCase();
+  if (asked && LANGS.includes(asked)) return asked;
   const saved = localStorage.getItem("lang");
   if (saved && LANGS.includes(saved)) return saved;
   const nav = (navigator.languages || [navigator.language || "en"]).map((l) => l.slice(0, 2).toLowerCase());

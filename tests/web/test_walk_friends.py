@@ -1,0 +1,265 @@
+"""Friends at a table, walked as people walk it, in German and English: a Wildwasser pick
+once made is named by its animal ("Deine Wahl: Gepard", not "Du hast Gepard wählen
+gewählt"); a spectator — the spectator link, or a third person at a full table — is told
+they watch and who is to move (not "Waiting for seat 0.", as if they held a seat); a
+result table's heads in the game's own words keep their words whole on a phone ("Summe",
+not "Summ" over "e"); a link that names its language (`?lang=de`) opens the page in it."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .browser_support import (CHROMIUM, TIMEOUT_MS, browser, finished_table, name_the_seats,  # noqa: F401
+                              new_context, serving)
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+LOCALES = {"en": "en-US", "de": "de-DE"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serving(tmp_path_factory, "walk_friends", tables_per_client=40)
+
+
+def open_at(browser, server, link: str, lang: str = "en", size: str = "phone", wait_for: str | None = "#turn"):
+    ctx = new_context(browser, size, LOCALES[lang])
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + link)
+    if wait_for:
+        page.wait_for_selector(wait_for)
+    return ctx, page, errors
+
+
+def word(page, key: str, **params) -> str:
+    """The page's own words for a client key, in its language."""
+    return page.evaluate("([k, p]) => import('/static/i18n.js').then((m) => m.t(k, p))", [key, params])
+
+
+# ---------------------------------------------------------------- a pick made (WW-3.1)
+@pytest.mark.parametrize("lang, shown", [("en", "Your choice: {a} — waiting for the others."),
+                                         ("de", "Deine Wahl: {a} – warte auf die anderen.")])
+def test_ww_3_1_a_pick_made_is_named_by_its_animal_while_the_others_choose(browser, server, lang, shown):
+    table = server.post("/api/tables", {"game": "wildwasser", "seats": [{"kind": "human"}] * 4})
+    ctx, page, errors = open_at(browser, server, table["seats"][1]["link"], lang)
+    mine = server.get(f"/api/tables/{table['id']}", table["seats"][1]["token"])
+    action = mine["legal"][0]                                    # "pick SPECIES": all four pick at once
+    assert action.startswith("pick ")
+    server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, table["seats"][1]["token"])
+    animal = word(page, f"wildwasser.sp.{action.split()[1]}")
+    page.wait_for_function("(s) => document.querySelector('#turn')?.textContent === s", arg=shown.format(a=animal))
+    assert word(page, "wildwasser.pick", a=animal) not in page.inner_text("#turn")   # not the button's words
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- a spectator
+@pytest.mark.parametrize("lang, shown", [("en", "You are watching. To move: seat 0."),
+                                         ("de", "Du schaust zu. Am Zug: Platz 0.")])
+def test_a_spectator_is_told_they_watch_and_who_is_to_move(browser, server, lang, shown):
+    table = server.post("/api/tables", {"game": "seven_waters", "options": {"first_player": 0},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    players = [open_at(browser, server, s["link"], lang) for s in table["seats"]]   # the table is full
+    # a third person opens the table from the lobby's list of open tables
+    ctx, page, errors = open_at(browser, server, "/", lang, wait_for="body[data-lobby='ready']")
+    page.click(f"#app a[data-table='{table['id']}']")
+    page.wait_for_selector("#turn")
+    assert page.inner_text("#turn") == shown
+    assert page.locator("#seats .seat-chip.me").count() == 0 and page.locator("#hand").count() == 0
+    # the seats themselves still wait as before
+    seat1 = players[1][1]
+    assert seat1.inner_text("#turn") == word(seat1, "waiting_for", who=word(seat1, "seat_in_text", n=0))
+    assert errors == [] and all(p[2] == [] for p in players)
+    for c, _, _ in [*players, (ctx, None, None)]:
+        c.close()
+
+
+# ---------------------------------------------------------------- the result table on a phone
+SPLIT_WORDS = """() => {
+  // the words of the result table's heads that are drawn over more than one line
+  const out = [];
+  for (const th of document.querySelectorAll('#result table.score th')) {
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      // a form kept for screen readers only (a species' name behind its initial) is not drawn
+      if (n.parentElement.getBoundingClientRect().width <= 1) continue;
+      const re = /\\S+/g;
+      for (let m = re.exec(n.data); m; m = re.exec(n.data)) {
+        const r = document.createRange();
+        r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", ["wildwasser", "wasserloch", "seven_waters"])
+def test_the_result_tables_heads_keep_their_words_whole_on_a_phone(browser, server, game, lang):
+    options = {"players": 4, "rounds": 2} if game == "wasserloch" else None
+    table = finished_table(server, game, options)
+    # names of several words, as long as a bot's "Bot (leicht, Platz 2)": they give way at their spaces
+    names = ["Anna Maria Berg", "Jonas von Hofer", "Lena Sophie Kranz", "Paul Emil Wagner"]
+    name_the_seats(browser, server, table, names[:len(table["seats"])])
+    ctx, page, errors = open_at(browser, server, table["seats"][0]["link"], lang, wait_for="#result table.score")
+    assert page.evaluate(SPLIT_WORDS) == []
+    box = page.locator("#result").bounding_box()
+    assert page.evaluate("() => document.querySelector('#result table.score').getBoundingClientRect().right") <= box["x"] + box["width"]
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- ?lang=
+def test_a_link_that_names_its_language_opens_the_page_in_it(browser, server):
+    ctx, page, errors = open_at(browser, server, "/?lang=de", "en", wait_for="body[data-lobby='ready']")
+    assert page.inner_text("#create") == "Tisch eröffnen" and page.get_attribute("html", "lang") == "de"
+    page.goto(server.base + "/")                                   # kept, as the language menu keeps it
+    page.wait_for_selector("body[data-lobby='ready']")
+    assert page.inner_text("#create") == "Tisch eröffnen"
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
+    link = table["seats"][0]["link"].replace("#", "?lang=en#")      # a seat link naming English
+    page.goto(server.base + link)
+    page.wait_for_selector("#turn")
+    assert page.inner_text("#rules-link") == "Rules" and page.locator("#seats .seat-chip.me[data-seat='0']").count() == 1
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- the rematch
+@pytest.mark.parametrize("lang, shown", [("en", "Game over. A rematch has begun."),
+                                         ("de", "Spielende. Eine Revanche hat begonnen.")])
+def test_a_rematch_another_seat_started_is_said_at_the_top_and_announced(browser, server, lang, shown):
+    table = finished_table(server, "wasserloch")
+    ctx, page, errors = open_at(browser, server, table["seats"][1]["link"], lang, wait_for="#rematch")
+    over = page.inner_text("#turn")
+    assert over == word(page, "game_over")
+    server.post(f"/api/tables/{table['id']}/rematch", {}, table["seats"][0]["token"])   # the friend asks first
+    page.wait_for_function("(s) => document.querySelector('#turn')?.textContent === s", arg=shown)
+    assert page.inner_text("#rematch") == word(page, "join_rematch")
+    assert shown in page.locator("#announce p").all_inner_texts()
+    # a spectator of the old table is told too, and finds the way to watch the new one
+    sctx, spectator, serrors = open_at(browser, server, f"/table/{table['id']}", lang, wait_for="#rematch-link")
+    assert spectator.inner_text("#turn") == shown
+    assert errors == [] and serrors == []
+    ctx.close()
+    sctx.close()
+
+
+def test_at_a_long_games_end_the_rematch_is_on_a_phones_first_screen(browser, server):
+    """Watten to 11 points takes a dozen hands; the result listed each before its buttons,
+    the rematch 700 px below a phone's screen."""
+    table = finished_table(server, "watten", {"target": 11})
+    ctx, page, errors = open_at(browser, server, table["seats"][1]["link"], "de", wait_for="#rematch")
+    assert page.locator("#result li").count() >= 6                # the hands, one line each
+    box = page.locator("#rematch").bounding_box()
+    assert page.evaluate("() => scrollY") == 0 and box["y"] + box["height"] <= 844, box
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- sharing the invite
+@pytest.mark.parametrize("lang, copy, copied", [("en", "Copy link", "Link copied"), ("de", "Link kopieren", "Link kopiert")])
+def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(browser, server, lang, copy, copied):
+    """On a phone the invitation was a long monospace line to be selected by a long press."""
+    ctx = new_context(browser, "phone", LOCALES[lang])
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    page.select_option("#game", "seven_waters")
+    page.select_option("#seat-1", "human")
+    page.click("#create")
+    page.wait_for_selector("#created")
+    friend = page.get_attribute("#created a[data-seat-link='1']", "href")
+    button = page.locator("#created button[data-copy='1']")
+    seat_word = {"en": "Seat 1", "de": "Platz 1"}[lang]
+    assert button.text_content() == f"{copy} ({seat_word})"        # which link, told to a screen reader
+    assert page.evaluate("() => document.querySelector(\"#created button[data-copy='1'] .sr-only\").textContent") == f" ({seat_word})"
+    box = button.bounding_box()
+    assert box["x"] + box["width"] <= 390                          # on the phone's screen
+    button.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("(s) => document.querySelector(\"#created button[data-copy='1']\").textContent.startsWith(s)",
+                           arg=copied)
+    assert page.evaluate("() => navigator.clipboard.readText()") == server.base + friend
+    assert page.evaluate("() => document.activeElement.dataset.copy") == "1"   # the lobby's redraw kept it
+    assert copied in page.locator("#announce p").all_inner_texts()
+    page.click("#created button[data-copy='spectators']")
+    page.wait_for_function("() => navigator.clipboard.readText().then((t) => t.endsWith('/table/' + t.split('/').pop()) && !t.includes('#'))")
+    assert page.evaluate("() => navigator.clipboard.readText()") == server.base + page.get_attribute("#spectator-link", "href")
+    assert errors == []
+    ctx.close()
+
+
+def test_where_the_clipboard_is_closed_the_link_is_selected_to_be_copied(browser, server):
+    """A plain-http server opened from another machine has no clipboard for the page."""
+    ctx = new_context(browser, "phone", "de-DE")
+    ctx.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('not allowed'))")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    page.select_option("#game", "seven_waters")
+    page.select_option("#seat-1", "human")
+    page.click("#create")
+    page.wait_for_selector("#created")
+    page.click("#created button[data-copy='1']")
+    page.wait_for_function("() => getSelection().toString().includes('#seat=1')")
+    assert page.evaluate("() => getSelection().toString()") == server.base + page.get_attribute("#created a[data-seat-link='1']", "href")
+    assert page.text_content("#created button[data-copy='1']").startswith("Link markiert – jetzt kopieren")
+    assert errors == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- what a spectator hears
+@pytest.mark.parametrize("lang, mouse", [("en", "A, mouse: {n} at the waterhole"), ("de", "A, Maus: {n} am Wasserloch")])
+def test_a_spectator_hears_the_waterholes_places_without_a_hand_they_do_not_hold(browser, server, lang, mouse):
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                        "seats": [{"kind": "human"}, {"kind": "human"}]})
+    ctx, page, errors = open_at(browser, server, table["spectator_link"], lang)
+    here = server.get(f"/api/tables/{table['id']}")["view"]["waterhole"][0]
+    assert page.get_attribute("#board [data-key='v:A']", "aria-label") == mouse.format(n=here)
+    ctx.close()
+    # a seat still hears its own hand beside the place
+    ctx, page, errors2 = open_at(browser, server, table["seats"][0]["link"], lang)
+    mine = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"][0]
+    assert page.get_attribute("#board [data-key='v:A']", "aria-label") == word(page, "wasserloch.name", v="A", a=word(page, "wasserloch.animal.mouse"), n=here, m=mine)
+    assert errors == [] and errors2 == []
+    ctx.close()
+
+
+# ---------------------------------------------------------------- a link that does not open a table
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_seat_link_that_is_not_valid_offers_to_watch_the_table_or_go_back(browser, server, lang):
+    table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
+    broken = table["seats"][1]["link"][:-6] + "xxxxxx"            # cut short in a chat message
+    ctx, page, errors = open_at(browser, server, broken, lang, wait_for="#notice.refused")
+    page.wait_for_selector("#ways-on")
+    assert page.inner_text("#watch-instead") == word(page, "watch_instead")
+    assert page.inner_text("#to-lobby") == word(page, "back_to_lobby")
+    page.click("#watch-instead")
+    page.wait_for_selector("#turn")
+    assert page.inner_text("#turn").startswith(word(page, "spectator_turn", who="").split(":")[0])
+    # no such table: only the way back (there is nothing to watch)
+    page.goto(server.base + "/table/nosuchtable")
+    page.wait_for_selector("#ways-on")
+    assert page.locator("#watch-instead").count() == 0
+    page.click("#to-lobby")
+    page.wait_for_selector("body[data-lobby='ready']")
+    assert errors == []
+    ctx.close()
