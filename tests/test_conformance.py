@@ -165,6 +165,16 @@ def test_clones_are_independent(name, players):
     _playout(game, 5, 5, check)
 
 
+@pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+def test_a_position_keeps_its_data_in_slots_without_an_instance_dict(name):
+    """The four engines' states (and their clones and sampled worlds) have no instance dict:
+    search clones them thousands of times a second, and every protocol call a driver makes
+    (is_terminal, legal_actions, apply) is an attribute lookup that would look there first."""
+    state = load(name).new_game(seed=3)
+    for s in (state, state.clone(), state.sample_world(state.current_seat, random.Random(1))):
+        assert not hasattr(s, "__dict__"), type(s).__mro__
+
+
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
 def test_views_never_leak_and_sampled_worlds_keep_the_view(name, players):
     game = _game(name, players)

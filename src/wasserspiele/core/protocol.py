@@ -134,6 +134,10 @@ def win_shares(game: "Game", winners: Sequence[int]) -> list[float]:
 class State(ABC):
     """A position of a game.  Subclasses keep data only and write a fast clone()."""
 
+    # no instance dict where a game's state declares its slots: every protocol call of a driver
+    # (is_terminal, legal_actions, apply) is an attribute lookup that would search it first
+    __slots__ = ()
+
     game: Game
     chance: Chance
     # Every decision taken so far, in order, as `(seat, action, simultaneous)`: who took

@@ -475,6 +475,8 @@ def _pool_options(t: _HandTables, suit: str):
 class SevenWatersState(SevenWatersData, State):
     """A Seven Waters position with the rules as methods."""
 
+    __slots__ = ()  # the data's slots only (core.protocol.State)
+
     # -- SW-4: whose turn ------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
         """SW-4: players alternate; after a completed slide the same seat stays (SW-4.3a)."""

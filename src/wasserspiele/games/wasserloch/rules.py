@@ -143,6 +143,8 @@ DECK = Shuffle([v for v in VALUES for _ in range(CARDS_PER_VALUE)], "deck")
 class WasserlochState(WasserlochData, State):
     """A Wasserloch position with the rules as methods."""
 
+    __slots__ = ()  # the data's slots only (core.protocol.State)
+
     # -- WL-3 / WL-5.5: preparing a round ------------------------------------
     def start_round(self, r: int) -> None:
         """WL-3.2, WL-5.5: clear the waterhole, shuffle all 64, deal 5 each in blocks

@@ -182,6 +182,8 @@ class Wildwasser(Game):
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
 
+    __slots__ = ()  # the data's slots only (core.protocol.State)
+
     game: Wildwasser
 
     # -- the log ---------------------------------------------------------------
