@@ -192,9 +192,10 @@ class Chance:
                 stream.append(dist.sample(self.rng))
             else:
                 what = dist.what
-                raise ChanceExhausted(
-                    f"setup.{key} has {len(stream)} {what}(s) but the game needs {what} number {i + 1}"
-                )
+                # records.md: a malformed document is refused in the reader's language; the
+                # word for one outcome is a catalogue term (`record.what.die_roll`)
+                raise ChanceExhausted(Reason("record.chance_exhausted", stream=key, n=len(stream),
+                                             what=what.replace(" ", "_"), number=i + 1))
         self._read[key] = i + 1
         return stream[i]
 

@@ -54,6 +54,16 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     reader's language (a text the document holds quoted by the catalogue's `quote`)."""
     if not isinstance(doc, Mapping):
         raise BadRecord(Reason("record.not_object"))
+    _refuse_long_texts(doc)
+    # an unknown field and a wrong `format` are refused here, not by the schema: pydantic
+    # reads a text holding a lone surrogate (`"\ud800"` in the file) as no text at all, and
+    # said so in its own English words about "the document"
+    for key in doc:
+        if key not in RecordDocument.model_fields:
+            raise BadRecord(Reason("schema.unknown_field", field=str(key)))
+    fmt = doc.get("format", FORMAT)
+    if isinstance(fmt, str) and fmt != FORMAT:
+        raise BadRecord(Reason("schema.not_literal", field="format", value=fmt, expected=FORMAT))
     shape = validate(RecordDocument, dict(doc), BadRecord)
     name = shape.game
     options = dict(shape.options)
@@ -75,7 +85,11 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     except UnknownGame as exc:  # the registry's reason, said in the same language
         raise BadRecord(Reason("record.field", field="game", problem=exc.reason)) from None
     except BadOption as exc:
-        raise BadRecord(Reason("record.field", field="options", problem=exc.reason)) from None
+        # records.md: the message names the field; a bad top-level `players` is that field's
+        # fault, not the options' (it reached the game as the option of the same name)
+        given_players = "players" in doc and "players" not in shape.options
+        field = "players" if given_players and exc.reason.params.get("name") == "players" else "options"
+        raise BadRecord(Reason("record.field", field=field, problem=exc.reason)) from None
     rv = doc.get("rules_version", game.rules_version)
     if rv != game.rules_version:  # the schema lets only a string or null through
         if rv is None:
@@ -87,6 +101,47 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
         game.validate_setup(doc["setup"])
     # null stands for a field not given: the callers then find only the one that deals
     return game, {k: v for k, v in doc.items() if not (k in ("setup", "seed") and v is None)}
+
+
+# No text in a record of any game is near this long (the longest, `format`, has 21
+# characters; an action a few dozen): a longer one is damage or a paste gone wrong, and
+# every refusal that quoted it (an unknown action, card, option or game) was a line of
+# hundreds of thousands of characters, not a clear error.
+MAX_TEXT = 200
+_SHOWN = 30  # how much of such a text the refusal shows
+
+
+def _refuse_long_texts(doc: Mapping[str, Any]) -> None:
+    """Refuse the first text (a value or a field's name) longer than MAX_TEXT, naming its
+    field as the document spells it (`actions[3]`, `setup.deck[0]`) and showing its start.
+    A loop, not recursion: a document given through the API may nest deeper than the stack."""
+    stack: list[tuple[str, Any]] = [("", doc)]
+    while stack:
+        path, value = stack.pop()
+        if path == "actions" and isinstance(value, list):
+            continue  # an action is refused where it stands, by index (exit 1): `replay`
+        if isinstance(value, str):
+            _check_text(value, path)
+        elif isinstance(value, Mapping):
+            items = [(str(k), v) for k, v in value.items()]
+            for key, _ in items:  # a name too long is named by its start
+                _check_text(key, _joined(path, key[:_SHOWN] + "…"))
+            stack.extend((_joined(path, k), v) for k, v in reversed(items))
+        elif isinstance(value, list):
+            # the bulk of a record is lists of short texts (actions, decks): checked in C
+            texts = [v for v in value if type(v) is str]
+            if len(texts) < len(value) or (texts and max(map(len, texts)) > MAX_TEXT):
+                stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
+
+
+def _joined(path: str, key: str) -> str:
+    return f"{path}.{key}" if path else key
+
+
+def _check_text(text: str, field: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise BadRecord(Reason("record.overlong_text", field=field, n=len(text), limit=MAX_TEXT,
+                               start=text[:_SHOWN] + "…"))
 
 
 def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = None) -> State:
@@ -102,7 +157,10 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
     if "setup" in doc:
         state = game.new_game(setup=doc["setup"], rng=rng)
     else:
-        state = game.new_game(seed=doc["seed"])
+        try:
+            state = game.new_game(seed=doc["seed"])
+        except BadOption as exc:  # a negative seed: a malformed document, named by its field
+            raise BadRecord(Reason("record.field", field="seed", problem=exc.reason)) from None
     actions = doc.get("actions", [])
     if stop_at is not None:
         actions = actions[:stop_at]
@@ -112,6 +170,9 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
             if _bad_seat_prefix(text):
                 seat = None  # the seat the prefix means is unknown: blame no seat
                 raise BadNotation(Reason("record.seat_prefix", prefix=text.partition(":")[0].strip()))
+            if len(text) > MAX_TEXT:  # unparsable, and not to be quoted whole
+                raise ReplayError(index, text[:_SHOWN] + "…", seat,
+                                  Reason("record.action_too_long", n=len(text), limit=MAX_TEXT))
             named, action = game.parse_decision(text)
             if named is not None:
                 seat = named
@@ -187,17 +248,41 @@ def summary(state: State) -> dict[str, Any]:
 
 def load_record_text(text: str, source: str = "record") -> Any:
     """Parse JSON text, turning a syntax error, a number too long for Python to read or
-    nesting too deep for its parser into BadRecord."""
+    nesting too deep for its parser into BadRecord.  A byte order mark before the document
+    (what some Windows editors write) is skipped, as RFC 8259 lets a parser do."""
     try:
-        return json.loads(text)
+        return json.loads(text.removeprefix("\ufeff"))
     except json.JSONDecodeError as exc:
-        raise BadRecord(Reason("record.not_json", source=source, error=exc.msg, line=exc.lineno,
-                               column=exc.colno)) from None
+        raise BadRecord(Reason("record.not_json", source=source, error=_json_problem(exc.msg),
+                               line=exc.lineno, column=exc.colno)) from None
     except ValueError:  # int() refuses an integer of more digits than the interpreter's limit
         raise BadRecord(Reason("record.number_too_long", source=source,
                                limit=sys.get_int_max_str_digits())) from None
     except RecursionError:  # the decoder's own guard, far below the stack's end
         raise BadRecord(Reason("record.too_deep", source=source)) from None
+
+
+# the json module's messages (C and Python scanners) → the catalogue's codes, so that the
+# reader's language says what is wrong with the JSON (the German message quoted English)
+_JSON_PROBLEMS = (
+    ("Expecting value", "record.json.expecting_value"),
+    ("Expecting property name", "record.json.expecting_name"),
+    ("Expecting ':'", "record.json.expecting_colon"),
+    ("Expecting ','", "record.json.expecting_comma"),
+    ("Unterminated string", "record.json.unterminated"),
+    ("Invalid control character", "record.json.control"),
+    ("Invalid \\uXXXX", "record.json.u_escape"),
+    ("Invalid \\escape", "record.json.escape"),
+    ("Extra data", "record.json.extra"),
+)
+
+
+def _json_problem(msg: str) -> Reason:
+    """What the json module found wrong, as a Reason (its own words for one not listed)."""
+    for prefix, code in _JSON_PROBLEMS:
+        if msg.startswith(prefix):
+            return Reason(code)
+    return Reason("text", text=msg)
 
 
 def _unreadable(path: Path, exc: OSError) -> Reason:
