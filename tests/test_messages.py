@@ -426,3 +426,14 @@ def test_each_game_names_its_hands_or_rounds_in_german_as_its_seed_does():
         texts.append((games / game / "rules.de.md").read_text())
         assert not [x for x in texts if re.search(other, x)], game
         assert any(word in x for x in texts), game
+
+
+def test_a_value_too_long_to_read_is_shown_by_its_start():
+    """A refusal quoted a pasted value whole (a 50,000-item list as a record's card was a line
+    of 300,000 characters): a value shows at most SHOWN_MOST characters, text and JSON alike."""
+    from wasserspiele.core.messages import SHOWN_MOST, shown
+    assert shown("9" * 150) == "'" + "9" * (SHOWN_MOST - 1) + "…'"
+    assert len(shown(list(range(50_000)))) == SHOWN_MOST and shown(list(range(50_000))).endswith("…")
+    assert shown("x" * SHOWN_MOST) == "'" + "x" * SHOWN_MOST + "'"  # up to the limit, whole
+    said = render("bot.setting_whole", {"name": "iterations", "value": "9" * 150, "least": 1, "most": 5}, "de")
+    assert "9" * (SHOWN_MOST - 1) + "…" in said and "9" * SHOWN_MOST not in said

@@ -132,6 +132,10 @@ CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web wo
     ("wildwasser.turtle_moves_only", {"animal": "cheetah"}),  # an animal named with its article (der Gepard)
     ("web.cards_n", {"n": 1}), ("web.cards_n", {"n": 7}), ("web.moves_n", {"n": 1}),
     ("web.seat", {"n": 2}), ("web.refused", {"reason": "x"}), ("web.app_title", {}),
+    # a pasted value shown by its first 99 characters and "…", astral characters counted as one
+    ("bot.setting_whole", {"name": "iterations", "value": "9" * 150, "least": 1, "most": 1000000}),
+    ("bot.setting_whole", {"name": "iterations", "value": "🂡" * 120, "least": 1, "most": 1000000}),
+    ("bot.setting_not_finite", {"name": "x", "value": list(range(60))}),
     ("option.above", {"name": "rounds", "option": "wasserloch.rounds", "value": "100", "maximum": "99"}),
     ("option.not_choice", {"name": "river_flow", "option": "wildwasser.river_flow", "value": "'up'",
                            "choices": "forward, back"}),

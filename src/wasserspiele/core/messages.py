@@ -198,8 +198,8 @@ def term(value: Any, kind: str, lang: str) -> str:
         # one refusal for a value typed as text and one from a JSON document: the reader
         # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
         if isinstance(value, str):
-            return term(value, "quote", lang)
-        return json_text(value)
+            return term(_cut(value), "quote", lang)
+        return _cut(json_text(value))
     if kind == "card":
         return card_text(str(value), lang)
     if kind == "letter":
@@ -223,6 +223,16 @@ def shown(value: Any, lang: str = "en") -> str:
     writes it), never Python's repr ("it's", np.float64(2.5)).  The English-only tools
     (lab, adapters, the server's operator settings) call it with the default."""
     return term(value, "shown", lang)
+
+
+# The most characters of a value a message shows: a refusal quoted a pasted value whole
+# (a 50,000-item list as one card of a record was a line of 300,000 characters); its start
+# says which value it was.  messages.js cuts the same way.
+SHOWN_MOST = 100
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN_MOST else text[:SHOWN_MOST - 1] + "…"
 
 
 def json_text(value: Any) -> str:

@@ -55,6 +55,15 @@ export function pluralRule(expr) {
 
 // A value as the server's json.dumps writes it (`{"x": 1}`, `[1, 2]`: a space after each
 // comma and colon), so a refusal reads the same on the page and in the terminal.
+// The most characters (code points, as Python counts) of a value a message shows, as the
+// server's core/messages.py SHOWN_MOST: a pasted value is shown by its start.
+const SHOWN_MOST = 100;
+
+function cut(text) {
+  const chars = Array.from(text);
+  return chars.length <= SHOWN_MOST ? text : chars.slice(0, SHOWN_MOST - 1).join("") + "…";
+}
+
 export function jsonText(value) {
   if (Array.isArray(value)) return `[${value.map(jsonText).join(", ")}]`;
   if (value !== null && typeof value === "object") {
@@ -122,7 +131,7 @@ export class Catalogue {
 
   term(value, kind) {
     // text typed ('2.5') quoted, a JSON value (2.5, null, [3]) as JSON writes it, as the server does
-    if (kind === "shown") return typeof value === "string" ? this.term(value, "quote") : jsonText(value);
+    if (kind === "shown") return typeof value === "string" ? this.term(cut(value), "quote") : cut(jsonText(value));
     if (kind === "card") return this.card(String(value));
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
     if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
