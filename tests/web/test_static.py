@@ -87,3 +87,11 @@ def test_modules_are_plain_es_modules_served_without_a_build_step():
             assert spec.startswith("./") or spec.startswith("../"), (path, spec)  # no bare npm imports
             target = posixpath.normpath(posixpath.join(posixpath.dirname(path), spec))
             assert target in modules or (STATIC / target).exists(), (path, spec)
+
+
+def test_the_page_without_javascript_says_why_in_both_languages():
+    """No catalogue is read without JavaScript, so index.html's own words are the only ones a
+    reader gets: in English and (marked as such for a screen reader) in German."""
+    noscript = re.search(r"<noscript>(.*?)</noscript>", (STATIC / "index.html").read_text(encoding="utf-8"), re.S)
+    assert noscript and "This app needs JavaScript." in noscript.group(1)
+    assert '<p lang="de">Diese App braucht JavaScript.</p>' in noscript.group(1)
