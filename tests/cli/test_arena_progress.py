@@ -29,3 +29,12 @@ def test_the_arena_says_nothing_of_its_progress_with_quiet():
     result = CliRunner().invoke(main, [*TINY, "--quiet"])
     assert result.exit_code == 0, result.output
     assert result.stderr == "" and "win rate" in result.stdout
+
+
+def test_the_arena_refuses_more_bots_than_teams_before_printing_anything():
+    # watten has two teams: a third bot was refused only once the "watten arena" header was out
+    result = CliRunner().invoke(main, ["arena", "watten", "--bots", "random,heuristic,expert", "--games", "1",
+                                       "--jobs", "1"])
+    assert result.exit_code == 2, result.output
+    assert "3 bots for 2 seats/teams" in result.stderr
+    assert "arena" not in result.stderr and result.stdout == ""

@@ -4,11 +4,13 @@ write where, what they say they play, and the numbers they refuse (tiny budgets 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
 
 from wasserspiele.cli.main import main
+from wasserspiele.core.messages import catalogue
 
 # a training run of a few seconds: one generation, a handful of searched positions
 TINY_TRAIN = ["--seed", "3", "--games", "1", "--generations", "1", "--iterations", "3", "--epochs", "1",
@@ -171,3 +173,16 @@ def test_learned_weights_naming_the_sidecar_say_which_file_is_expected(tmp_path)
     assert "allow_pickle" not in arena.output and "pickled" not in arena.output
     assert "a JSON file, not weights" in arena.output
     assert f"learned:weights={tmp_path / 'w.npz'}" in arena.output
+
+
+def test_the_corpus_help_names_every_field_of_a_visits_entry(tmp_path):
+    """`corpus --help` described an entry as index, seat and {action: visits}: the `played`
+    each entry also holds (docs/learned.md names it) was missing, in both catalogues."""
+    out = tmp_path / "corpus"
+    assert _run("corpus", "wasserloch", "--games", 1, *TINY_CORPUS, "--out", out).exit_code == 0
+    entry = json.loads((out / "visits.jsonl").read_text().splitlines()[0])["decisions"][0]
+    helps = [" ".join(_run("corpus", "--help").output.split()),
+             catalogue("de").entries["cli.help.corpus"]]
+    for text in helps:
+        for field in entry:
+            assert re.search(rf"\b{field}\b", text), (field, text)

@@ -53,7 +53,7 @@ def test_an_unknown_option_is_german_with_its_suggestion_and_the_usage_lines():
     text = german(["play", "wasserloch", "--bogus", "--lang", "de"])
     assert "Aufruf: main play [OPTIONEN] [SPIEL]" in text
     assert "„main play --help“" in text
-    assert "„--bogus“" in text and "'--verbose'" in text
+    assert "„--bogus“" in text and "„--verbose“" in text
 
 
 @pytest.mark.parametrize("args", [["play", "--lang=de", "--bogus"], ["play", "--lang", "de", "--bogus"],
@@ -112,7 +112,22 @@ def test_unexpected_extra_arguments_are_german(extra):
 def test_an_unknown_command_is_german_with_its_suggestions():
     text = german(["plya", "--lang", "de"])
     assert "Aufruf: main [OPTIONEN] BEFEHL [ARGUMENTE]..." in text
-    assert "„plya“" in text and "'play', 'replay'" in text
+    assert "„plya“" in text and "„play“, „replay“" in text
+
+
+@pytest.mark.parametrize("args, suggestion", [
+    (["play", "--lang", "de", "--seatz"], "(Meintest du eine davon: „--save“, „--seats“, „--seed“?)"),
+    (["rules", "--lang", "de", "--lnag"], "Meintest du „--lang“?")], ids=["several", "one"])
+def test_the_suggested_options_are_quoted_as_german_quotes(args, suggestion):
+    """Click joined the suggestions' reprs before its template was translated: German text
+    with English quotes ('--save', '--seats', '--seed')."""
+    text = german(args)
+    assert suggestion in text and "'" not in text
+
+
+def test_the_suggested_options_keep_clicks_quotes_in_english():
+    text = refused(["play", "--seatz"])
+    assert "(Did you mean one of: '--save', '--seats', '--seed'?)" in text
 
 
 # -- German, the refusals the commands with --lang cannot give (same group class) ----------

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots.arena import arena_games, parse_bots, run_arena
+from ..bots.runner import DuplicateSeating
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .console import Reporter, make_console
@@ -54,6 +55,9 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet) -> None:
                 opts["players"] = players
         loaded = load(name, **opts)
         specs = parse_bots([bots], loaded)
+        # refused here, before the progress header: run_arena checked it only once the
+        # "watten arena" line was out
+        DuplicateSeating().check(loaded, len(specs))
         jobs = jobs or os.cpu_count() or 1
         # wide enough for bot specs with settings, even when the output goes to a file
         console = make_console(width=max(shutil.get_terminal_size().columns, 120))

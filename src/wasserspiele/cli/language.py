@@ -114,6 +114,11 @@ def speaking(lang: str) -> Iterator[None]:
                 if getattr(module, name, None) is stdlib:
                     setattr(module, name, ours)
                     swapped.append((module, name, stdlib))
+        exceptions = sys.modules.get("click.exceptions")
+        clicks = getattr(exceptions, "_format_possibilities", None)
+        if clicks is not None:  # Click releases without it keep their own (its quotes, never a failure)
+            exceptions._format_possibilities = _possibilities_said
+            swapped.append((exceptions, "_format_possibilities", clicks))
     try:
         yield
     finally:
@@ -127,6 +132,16 @@ def quoted(value: object) -> str:
     quotes it: the catalogue's term `quote` ('x', „x“), the one rule the catalogue's
     templates use too (`{kind:quote}`); never Python's repr ("it's", 'a\\\\b')."""
     return term(str(value), "quote", current_lang())
+
+
+def _possibilities_said(possibilities: list[str]) -> str:
+    """Click's "did you mean" for an unknown option or command, each suggestion quoted as
+    the command line's language quotes (`quoted`): Click joins their reprs ('--seed')
+    before its template is translated, which left English quotes in German text."""
+    shown = ", ".join(quoted(p) for p in sorted(possibilities))
+    template = ClickTranslations(current_lang()).ngettext(
+        "Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", len(possibilities))
+    return template.format(possibility=shown, possibilities=shown)
 
 
 def said(message: str) -> str:

@@ -258,8 +258,8 @@ def corpus_files(folder: Path) -> list[Path]:
 def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     """Write expert self-play games of GAME as records (game-NNNN.json, replayable) and the
     search's visit counts per decision (visits.jsonl: one line per game, one entry per
-    searched decision: its index in the record, the seat and {action: visits}).  An
-    earlier corpus in --out is replaced as a whole."""
+    searched decision: index (in the record), seat, played (the action played) and visits
+    ({action: visits})).  An earlier corpus in --out is replaced as a whole."""
     from ..bots.learned_train import corpus_games
     from ..core.records import write_record
     from .main import UsageFailure
