@@ -53,7 +53,7 @@ def test_build_is_the_same_distribution_as_sample():
 def test_a_strict_chance_refuses_to_invent_outcomes_and_a_chooser_answers():
     chance = Chance({"dice": ["sun"]})
     assert chance.strict and chance.draw("dice", Uniform(("1", "sun"), "die roll")) == "sun"
-    with pytest.raises(ChanceExhausted, match="setup.dice has 1 die roll"):
+    with pytest.raises(ChanceExhausted, match="setup.dice has 1 entry but the game needs die roll number 2"):
         chance.draw("dice", Uniform(("1", "sun"), "die roll"))
     chance.chooser = lambda p: 0
     assert not chance.strict and chance.draw("dice", Uniform(("1", "sun"))) == "1"

@@ -325,6 +325,17 @@ def test_records_every_saved_record_replays_to_itself():
             assert state.record() == doc
 
 
+def test_records_a_session_note_of_any_length_does_not_stop_a_replay():
+    """`play --save` writes the seats as typed into `session` (a checkpoint's path may be long),
+    which replay never reads: the long-text check refused the program's own save on resume."""
+    doc = base_record(0, True)
+    seat = "learned:weights=" + "/very/long/folder" * 12 + "/w.npz,search=400"
+    assert len(seat) > 200
+    doc = {**doc, "session": {"seats": ["human", seat]}}
+    state = replay(doc)
+    assert state.record()["actions"] == doc["actions"]
+
+
 # -- the file itself: bytes an editor, a download or a disk leaves ------------------------
 @st.composite
 def mangled_file(draw) -> bytes:
@@ -428,8 +439,8 @@ def test_records_malformed_document_a_setup_too_short_for_its_actions_is_said_in
         replay(doc)
     reason = err.value.reason
     assert reason.code == "record.chance_exhausted"
-    assert str(err.value) == "setup.decks has 1 deck(s) but the game needs deck number 2"
-    assert reason.render("de") == "setup.decks hat 1 Eintrag, aber das Spiel braucht Kartenstapel Nummer 2"
+    assert str(err.value) == "setup.decks has 1 entry but the game needs deck number 2"
+    assert reason.render("de") == "setup.decks hat 1 Eintrag, aber das Spiel braucht einen 2. Eintrag (Kartenstapel)"
     said_clearly(err.value)
 
 

@@ -184,3 +184,23 @@ def test_records_malformed_document_a_null_rules_version_is_named_as_json_spells
     """The refusal said `rules_version: None is not supported` (Python's spelling)."""
     with pytest.raises(BadRecord, match=r"^rules_version: null is not supported \(this is '1'\)$"):
         parse_record({"game": "watten", "seed": 1, "rules_version": None})
+
+
+def test_a_text_with_a_lone_surrogate_is_named_in_the_readers_language_by_every_schema():
+    """pydantic reads `"\\ud800"` (a lone surrogate escape in a JSON body or file) as no text at
+    all and said so in its own English ("Input should be a valid string, unable to parse raw
+    data as a unicode string") inside German messages; every schema now says it from the
+    catalogue (the web's bodies too, not only records)."""
+    from wasserspiele.core.schema import validate
+    from wasserspiele.web import schemas
+
+    class Refused(Exception):
+        pass
+
+    with pytest.raises(Refused) as err:
+        validate(schemas.MoveBody, {"action": "\ud800", "n": 1}, Refused)
+    reason = err.value.args[0]
+    assert reason.code == "schema.not_unicode"
+    assert reason.render("de") == ("action: ein Text, der kein gültiges Unicode ist (er enthält ein einzelnes "
+                                   "Surrogat wie \\ud800)")
+    assert reason.render("en").startswith("action: a text that is not valid Unicode")

@@ -388,3 +388,18 @@ def test_the_collector_is_paused_during_a_search_and_restored_after_it_even_on_e
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_issue17_5_a_move_made_without_searching_leaves_no_stop_behind():
+    """`last_stop` says what ended the bot's last search (the terminal reads it after every
+    move): a move with one legal action, made without a search, kept the stop of the search
+    before it, so a fired safety net would have been said twice."""
+    from dataclasses import replace
+    game = load("wasserloch", players=2, rounds=1)
+    bot = ISMCTSBot(iterations=50, cpu_seconds=1e-6, seed=1)
+    state = game.new_game(seed=4)
+    decision = decision_for(state, state.current_seat)
+    bot.choose(decision)
+    assert bot.last_stop == "cpu_seconds"
+    bot.choose(replace(decision, legal=decision.legal[:1]))
+    assert bot.last_stop == "" and bot.last_iterations == 0

@@ -122,8 +122,8 @@ def test_a_resumed_game_names_its_bots_levels_in_german(run, tmp_path):
 
 @pytest.mark.parametrize("lang, said", [
     ("en", "Seat 1 (ismcts:iterations=1000000) stopped thinking at its safety net of 0.02 CPU seconds, after "),
-    ("de", "Platz 1 (ismcts:iterations=1000000) hat beim Sicherheitsnetz von 0,02 CPU-Sekunden aufgehört zu "
-           "überlegen, nach "),
+    ("de", "Platz 1 (ismcts:iterations=1000000) hat das Überlegen nach 0,02 CPU-Sekunden abgebrochen "
+           "(Sicherheitsnetz), bei "),
 ])
 def test_issue17_5_a_search_cut_by_its_safety_net_is_said_at_the_table(monkeypatch, capsys, lang, said):
     """A spec naming no CPU net searched for as long as its iterations took, the player

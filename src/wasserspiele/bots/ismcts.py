@@ -444,12 +444,14 @@ class ISMCTSBot(Bot):
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
 
     def choose(self, decision: Decision) -> Action:
+        # a move made without searching leaves no count and no stop behind it (the terminal
+        # says when a search's safety net fired, reading `last_stop` after every move)
+        self.last_iterations = 0
+        self.last_stop = ""
         if len(decision.legal) == 1:
-            self.last_iterations = 0
             return decision.legal[0]
         action = self.conventional(decision)
         if action is not None:
-            self.last_iterations = 0
             return action
         return self.search(decision)[0].action
 

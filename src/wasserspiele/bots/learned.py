@@ -403,10 +403,10 @@ class LearnedBot(Bot):
         return dict(zip(decision.legal, masked_softmax(logits, indices)))
 
     def choose(self, decision: Decision) -> Action:
+        if self.searcher is not None:  # (which answers a single legal move itself)
+            return self.searcher.choose(decision)
         if len(decision.legal) == 1:
             return decision.legal[0]
-        if self.searcher is not None:
-            return self.searcher.choose(decision)
         indices = list(self.codec.legal_map(decision.legal, decision.view))
         logits = self.network.logits_rows(self.codec.observe(decision.view)[None])
         return decision.legal[best_legal(logits, [indices], [self.rng])[0]]

@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
-from ..core.messages import term
+from ..core.messages import shortened, term
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .base import Bot
@@ -435,8 +435,9 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     if address is not None and backend != "ray":
         raise BadOption("--address needs --backend ray")
     if backend == "ray":
-        if address is not None and ray_address_problem(address):
-            raise BadOption(ray_address_problem(address))
+        problem = ray_address_problem(address) if address is not None else None
+        if problem:
+            raise BadOption(problem)
         return RayBackend(jobs, address)
     return Backend(1) if jobs == 1 else PoolBackend(jobs)
 
@@ -505,8 +506,7 @@ def _ray_failure(address: str | None, exc: Exception) -> str:
     if "ray[client]" in text:  # a minimal `pip install ray`: no Ray Client
         return (f"--address {term(address, 'shown', 'en')}: joining through Ray Client needs "
                 f"pip install 'ray[client]'")
-    if len(text) > 200:
-        text = text[:200].rstrip() + " …"
+    text = shortened(text, 200)
     if address is None:
         return f"--backend ray: Ray did not start a local instance: {text}"
     return f"--address {term(address, 'shown', 'en')}: could not join the Ray cluster: {text}"

@@ -111,8 +111,9 @@ def check_common(jobs, backend, address, min_effect) -> None:
         raise BadOption("--address needs --backend ray")
     if address is not None:
         from ..bots.runner import ray_address_problem  # refused before any game, as Ray would refuse it later
-        if ray_address_problem(address):
-            raise BadOption(ray_address_problem(address))
+        problem = ray_address_problem(address)
+        if problem:
+            raise BadOption(problem)
     if not 0 <= min_effect < 100:
         # the bound said as it is checked: "(0 to 100)" refused 100 while naming it allowed
         raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (at least 0 and "

@@ -291,8 +291,6 @@ class PlaySession:
         Waters' longer, looked like a hung game.  Then its move is told as before."""
         text = sentence(self.t("thinking", who=self.seat_name(seat), kind=self.kind(seat)))
         search = search_of(self.bots[seat])
-        if search is not None:
-            search.last_stop = ""  # a move with one legal action searches nothing and leaves it
         with thinking(self.console, text), _net_said_here():
             action = self.bots[seat].choose(decision_for(self.state, seat))
         if search is not None and search.last_stop == "cpu_seconds":

@@ -198,8 +198,8 @@ def term(value: Any, kind: str, lang: str) -> str:
         # one refusal for a value typed as text and one from a JSON document: the reader
         # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
         if isinstance(value, str):
-            return term(_cut(value), "quote", lang)
-        return _cut(json_text(value))
+            return term(shortened(value), "quote", lang)
+        return shortened(json_text(value))
     if kind == "card":
         return card_text(str(value), lang)
     if kind == "letter":
@@ -231,8 +231,11 @@ def shown(value: Any, lang: str = "en") -> str:
 SHOWN_MOST = 100
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= SHOWN_MOST else text[:SHOWN_MOST - 1] + "…"
+def shortened(text: str, most: int = SHOWN_MOST) -> str:
+    """`text`, or its first `most` − 1 characters and "…" when it is longer than `most`: how
+    every message shows a text too long to read whole (a pasted value, a record's damaged
+    field, a library's long complaint)."""
+    return text if len(text) <= most else text[:most - 1] + "…"
 
 
 def json_text(value: Any) -> str:

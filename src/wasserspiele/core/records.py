@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any, Literal, Mapping
 
 from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
-from .messages import Reason
+from .messages import Reason, shortened
 from .protocol import Game, State
 from .registry import load
 from .schema import Schema, validate
@@ -55,9 +55,9 @@ def parse_record(doc: Any) -> tuple[Game, dict[str, Any]]:
     if not isinstance(doc, Mapping):
         raise BadRecord(Reason("record.not_object"))
     _refuse_long_texts(doc)
-    # an unknown field and a wrong `format` are refused here, not by the schema: pydantic
+    # an unknown field and a wrong `format` are refused here before the schema: pydantic
     # reads a text holding a lone surrogate (`"\ud800"` in the file) as no text at all, and
-    # said so in its own English words about "the document"
+    # for a field's name reports only the document (schema.not_unicode), not which field
     for key in doc:
         if key not in RecordDocument.model_fields:
             raise BadRecord(Reason("schema.unknown_field", field=str(key)))
@@ -120,15 +120,17 @@ def _refuse_long_texts(doc: Mapping[str, Any]) -> None:
         path, value = stack.pop()
         if path == "actions" and isinstance(value, list):
             continue  # an action is refused where it stands, by index (exit 1): `replay`
+        if path == "session":
+            continue  # the terminal's own notes (seat specs as typed, a weights path), which replay never reads
         if isinstance(value, str):
             _check_text(value, path)
         elif isinstance(value, Mapping):
             items = [(str(k), v) for k, v in value.items()]
             for key, _ in items:  # a name too long is named by its start
-                _check_text(key, _joined(path, key[:_SHOWN] + "…"))
+                _check_text(key, _joined(path, shortened(key, _SHOWN + 1)))
             stack.extend((_joined(path, k), v) for k, v in reversed(items))
         elif isinstance(value, list):
-            # the bulk of a record is lists of short texts (actions, decks): checked in C
+            # the bulk of a record is lists of short texts (decks): their lengths measured in C
             texts = [v for v in value if type(v) is str]
             if len(texts) < len(value) or (texts and max(map(len, texts)) > MAX_TEXT):
                 stack.extend((f"{path}[{i}]", v) for i, v in reversed(list(enumerate(value))))
@@ -141,7 +143,7 @@ def _joined(path: str, key: str) -> str:
 def _check_text(text: str, field: str) -> None:
     if len(text) > MAX_TEXT:
         raise BadRecord(Reason("record.overlong_text", field=field, n=len(text), limit=MAX_TEXT,
-                               start=text[:_SHOWN] + "…"))
+                               start=shortened(text, _SHOWN + 1)))
 
 
 def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = None) -> State:
@@ -171,7 +173,7 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
                 seat = None  # the seat the prefix means is unknown: blame no seat
                 raise BadNotation(Reason("record.seat_prefix", prefix=text.partition(":")[0].strip()))
             if len(text) > MAX_TEXT:  # unparsable, and not to be quoted whole
-                raise ReplayError(index, text[:_SHOWN] + "…", seat,
+                raise ReplayError(index, shortened(text, _SHOWN + 1), seat,
                                   Reason("record.action_too_long", n=len(text), limit=MAX_TEXT))
             named, action = game.parse_decision(text)
             if named is not None:
@@ -274,6 +276,7 @@ _JSON_PROBLEMS = (
     ("Invalid \\uXXXX", "record.json.u_escape"),
     ("Invalid \\escape", "record.json.escape"),
     ("Extra data", "record.json.extra"),
+    ("Illegal trailing comma", "record.json.trailing_comma"),  # Python 3.13's own message for `[1, 2,]`
 )
 
 

@@ -42,6 +42,8 @@ _CODES = {
     "int_from_float": "schema.not_integer",
     "float_type": "schema.not_number",
     "string_type": "schema.not_string",
+    # a text holding a lone surrogate ("\ud800" in a JSON file): pydantic said so in its own English
+    "string_unicode": "schema.not_unicode",
     "bool_type": "schema.not_bool",
     "list_type": "schema.not_list",
     "tuple_type": "schema.not_list",

@@ -365,7 +365,7 @@ def _mean_line(section: str, what: str, base: list[float], this: list[float], ba
     """Two means (Welch); `pct`: the values are shares (a mean of per-game shares), so the effect is in
     percentage points and its practical size too."""
     pb, po = ratio_parts(base, None, ub), ratio_parts(this, None, uo)
-    diff, test = parts_difference(po, pb, "Welch t test" + by, t=True)
+    diff, test = parts_difference(po, pb, "Welch t test" + by)
     line = Line(section, what, parts_ci(pb, bounds), parts_ci(po, bounds), diff, pct, test,
                 sd=_pooled_sd([_sd(base), _sd(this)], [len(base), len(this)]))
     return _hide_fixed(line, base, this, base_label, this_label)
@@ -379,7 +379,7 @@ def _ratio_line(section: str, what: str, base: tuple[list[float], list[float]],
         bounds = (max(bounds[0], 0.0), min(bounds[1], 1.0))
     # Welch–Satterthwaite t as for two means: each ratio's own interval is a t interval over its units, and
     # a normal test on a handful of games flagged a change of 2.00 → 1.44 aces per round from 3 games a side
-    d, test = parts_difference(po, pb, "Welch t test of two ratios" + by, t=True)
+    d, test = parts_difference(po, pb, "Welch t test of two ratios" + by)
     # per-game spread of a pooled ratio: its standard error times √(games)
     sds = [x.se * math.sqrt(x.n) if x is not None and x.n > 1 and math.isfinite(x.se) else float("nan")
            for x in (pb, po)]

@@ -31,8 +31,8 @@ import math
 from dataclasses import dataclass
 from typing import Hashable, Sequence
 
-from ..core.stats import (ANY, NONE, Z95, Estimate, Test, proportion_difference, proportion_test, t95,
-                          two_proportion_test, two_sided_t, two_sided_z, wilson, within)
+from ..core.stats import (ANY, NONE, Estimate, Test, proportion_difference, proportion_test, t95,
+                          two_proportion_test, two_sided_t, wilson, within)
 
 
 def units_of(rows: Sequence[dict], group: int = 1) -> list[int]:
@@ -177,9 +177,9 @@ def parts_ci(p: Parts | None, bounds: tuple[float, float] = ANY) -> Estimate:
     return within(Estimate(p.value, p.value - half, p.value + half, p.n), bounds)
 
 
-def parts_difference(a: Parts | None, b: Parts | None, name: str, t: bool) -> tuple[Estimate, Test]:
-    """a − b of independent samples: Welch–Satterthwaite t (`t`: means and ratios) or normal interval
-    and test from the two standard errors."""
+def parts_difference(a: Parts | None, b: Parts | None, name: str) -> tuple[Estimate, Test]:
+    """a − b of independent samples (means or ratios): Welch–Satterthwaite t interval and test from the
+    two standard errors, as each side's own interval is a t interval over its units."""
     if a is None or b is None:
         return NONE, Test(name, 1.0)
     d = a.value - b.value
@@ -189,9 +189,6 @@ def parts_difference(a: Parts | None, b: Parts | None, name: str, t: bool) -> tu
     se = math.sqrt(a.se ** 2 + b.se ** 2)
     if se == 0:
         return Estimate(d, d, d, n), Test(name, 1.0 if d == 0 else 0.0)
-    if t:
-        df = se ** 4 / sum(s ** 4 / df for s, df in ((a.se, a.df), (b.se, b.df)) if s > 0)
-        half, p = t95(df) * se, two_sided_t(d / se, df)
-    else:
-        half, p = Z95 * se, two_sided_z(d / se)
+    df = se ** 4 / sum(s ** 4 / df for s, df in ((a.se, a.df), (b.se, b.df)) if s > 0)
+    half, p = t95(df) * se, two_sided_t(d / se, df)
     return Estimate(d, d - half, d + half, n), Test(name, p)

@@ -523,6 +523,8 @@ def _edge_notes(named: list[tuple[str, Line]], min_effect: float, alpha: float =
     for name, x in named:
         if x.flagged or not x.diff.n or math.isnan(x.diff.low) or x.diff.low <= 0 <= x.diff.high:
             continue
+        if verdict(x, min_effect) == SMALL:  # clear, and settled as under the practical size: nothing left open
+            continue
         side = "above" if x.diff.value > 0 else "below"
         if x.p_adjusted <= alpha:
             out.append(f"{name} is clearly {side} a fair share (Holm-adjusted p {_p(x.p_adjusted, alpha)}), by "

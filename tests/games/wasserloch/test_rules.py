@@ -341,7 +341,7 @@ def test_a_record_with_too_few_decks_is_refused_when_the_next_round_needs_one():
         full.apply(rng.choice(full.legal_actions()))
     doc = full.record()
     doc["setup"]["decks"] = doc["setup"]["decks"][:1]
-    with pytest.raises(ChanceExhausted, match="setup.decks has 1 deck"):
+    with pytest.raises(ChanceExhausted, match="setup.decks has 1 entry but the game needs deck number 2"):
         replay(doc)
 
 

@@ -454,10 +454,10 @@ function resultBox(game, msg, extra) {
   return h("section", { class: "box result", id: "result", tabindex: "-1", "aria-labelledby": "result-title" },
     h("h2", { id: "result-title" }, t("result")),
     h("p", { class: "winners" }, endLine(msg)),
-    // what to do next (the replay, the rematch) right under who won: on a phone it stood
-    // below the whole breakdown (a Watten of eleven hands: 700 px below the screen)
+    why ? h("p", { id: "tie-break" }, why) : null,  // the tie-break that decided, beside who won
+    // what to do next (the replay, the rematch) right under who won and why: on a phone it
+    // stood below the whole breakdown (a Watten of eleven hands: 700 px below the screen)
     extra,
-    why ? h("p", { id: "tie-break" }, why) : null,
     game.breakdown(msg.view, msg));
 }
 

@@ -53,8 +53,6 @@ export function pluralRule(expr) {
   return (n) => Number(fn(Math.abs(Math.trunc(Number(n)))));
 }
 
-// A value as the server's json.dumps writes it (`{"x": 1}`, `[1, 2]`: a space after each
-// comma and colon), so a refusal reads the same on the page and in the terminal.
 // The most characters (code points, as Python counts) of a value a message shows, as the
 // server's core/messages.py SHOWN_MOST: a pasted value is shown by its start.
 const SHOWN_MOST = 100;
@@ -64,6 +62,8 @@ function cut(text) {
   return chars.length <= SHOWN_MOST ? text : chars.slice(0, SHOWN_MOST - 1).join("") + "…";
 }
 
+// A value as the server's json.dumps writes it (`{"x": 1}`, `[1, 2]`: a space after each
+// comma and colon), so a refusal reads the same on the page and in the terminal.
 export function jsonText(value) {
   if (Array.isArray(value)) return `[${value.map(jsonText).join(", ")}]`;
   if (value !== null && typeof value === "object") {
