@@ -11,14 +11,15 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, TIMEOUT_MS, browser, finished_table, name_the_seats,  # noqa: F401
-                              new_context, serving)
+from .browser_support import (CHROMIUM, browser, finished_table, name_the_seats,  # noqa: F401
+                              open_page, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
+LOBBY_READY = "body[data-lobby='ready']"
 
 
 @pytest.fixture(scope="module")
@@ -27,15 +28,8 @@ def server(tmp_path_factory):
 
 
 def open_at(browser, server, link: str, lang: str = "en", size: str = "phone", wait_for: str | None = "#turn"):
-    ctx = new_context(browser, size, LOCALES[lang])
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + link)
-    if wait_for:
-        page.wait_for_selector(wait_for)
-    return ctx, page, errors
+    """browser_support's `open_page`, in one of LOCALES' languages on a phone by default."""
+    return open_page(browser, server, link, size, LOCALES[lang], wait_for=wait_for)
 
 
 def word(page, key: str, **params) -> str:
@@ -68,7 +62,7 @@ def test_a_spectator_is_told_they_watch_and_who_is_to_move(browser, server, lang
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
     players = [open_at(browser, server, s["link"], lang) for s in table["seats"]]   # the table is full
     # a third person opens the table from the lobby's list of open tables
-    ctx, page, errors = open_at(browser, server, "/", lang, wait_for="body[data-lobby='ready']")
+    ctx, page, errors = open_at(browser, server, "/", lang, wait_for=LOBBY_READY)
     page.click(f"#app a[data-table='{table['id']}']")
     page.wait_for_selector("#turn")
     assert page.inner_text("#turn") == shown
@@ -121,10 +115,10 @@ def test_the_result_tables_heads_keep_their_words_whole_on_a_phone(browser, serv
 
 # ---------------------------------------------------------------- ?lang=
 def test_a_link_that_names_its_language_opens_the_page_in_it(browser, server):
-    ctx, page, errors = open_at(browser, server, "/?lang=de", "en", wait_for="body[data-lobby='ready']")
+    ctx, page, errors = open_at(browser, server, "/?lang=de", "en", wait_for=LOBBY_READY)
     assert page.inner_text("#create") == "Tisch eröffnen" and page.get_attribute("html", "lang") == "de"
     page.goto(server.base + "/")                                   # kept, as the language menu keeps it
-    page.wait_for_selector("body[data-lobby='ready']")
+    page.wait_for_selector(LOBBY_READY)
     assert page.inner_text("#create") == "Tisch eröffnen"
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
     link = table["seats"][0]["link"].replace("#", "?lang=en#")      # a seat link naming English
@@ -168,21 +162,18 @@ def test_at_a_long_games_end_the_rematch_is_on_a_phones_first_screen(browser, se
 
 
 # ---------------------------------------------------------------- sharing the invite
-@pytest.mark.parametrize("lang, copy, copied", [("en", "Copy link", "Link copied"), ("de", "Link kopieren", "Link kopiert")])
-def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(browser, server, lang, copy, copied):
-    """On a phone the invitation was a long monospace line to be selected by a long press."""
-    ctx = new_context(browser, "phone", LOCALES[lang])
-    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
+def create_for_two_humans(page) -> None:
+    """In the lobby: a Seven Waters table whose second seat is a friend's, created."""
     page.select_option("#game", "seven_waters")
     page.select_option("#seat-1", "human")
     page.click("#create")
     page.wait_for_selector("#created")
+@pytest.mark.parametrize("lang, copy, copied", [("en", "Copy link", "Link copied"), ("de", "Link kopieren", "Link kopiert")])
+def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(browser, server, lang, copy, copied):
+    """On a phone the invitation was a long monospace line to be selected by a long press."""
+    ctx, page, errors = open_at(browser, server, "/", lang, wait_for=LOBBY_READY)
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server.base)
+    create_for_two_humans(page)
     friend = page.get_attribute("#created a[data-seat-link='1']", "href")
     button = page.locator("#created button[data-copy='1']")
     seat_word = {"en": "Seat 1", "de": "Platz 1"}[lang]
@@ -206,18 +197,9 @@ def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(bro
 
 def test_where_the_clipboard_is_closed_the_link_is_selected_to_be_copied(browser, server):
     """A plain-http server opened from another machine has no clipboard for the page."""
-    ctx = new_context(browser, "phone", "de-DE")
-    ctx.add_init_script("navigator.clipboard.writeText = () => Promise.reject(new Error('not allowed'))")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
-    page.select_option("#game", "seven_waters")
-    page.select_option("#seat-1", "human")
-    page.click("#create")
-    page.wait_for_selector("#created")
+    ctx, page, errors = open_page(browser, server, "/", "phone", "de-DE", wait_for=LOBBY_READY,
+                                  init_script="navigator.clipboard.writeText = () => Promise.reject(new Error('not allowed'))")
+    create_for_two_humans(page)
     page.click("#created button[data-copy='1']")
     page.wait_for_function("() => getSelection().toString().includes('#seat=1')")
     assert page.evaluate("() => getSelection().toString()") == server.base + page.get_attribute("#created a[data-seat-link='1']", "href")
@@ -260,6 +242,6 @@ def test_a_seat_link_that_is_not_valid_offers_to_watch_the_table_or_go_back(brow
     page.wait_for_selector("#ways-on")
     assert page.locator("#watch-instead").count() == 0
     page.click("#to-lobby")
-    page.wait_for_selector("body[data-lobby='ready']")
+    page.wait_for_selector(LOBBY_READY)
     assert errors == []
     ctx.close()

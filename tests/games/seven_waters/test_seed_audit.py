@@ -9,19 +9,9 @@ from wasserspiele.core.errors import IllegalAction
 from wasserspiele.games.seven_waters.actions import INDEX
 
 from .helpers import DEFAULT_LINES, move_cards, new_state, place
+from .test_rules import legal_texts, refuse
 
 LINES_1 = (["5S"], ["8D", "3H"], ["2S", "4S", "6S"], ["7S", "9S", "2C", "3C"])  # sums 5, 11, 12, 21
-
-
-def legal_texts(state):
-    return [str(a) for a in state.legal_actions()]
-
-
-def refuse(state, text, *words):
-    with pytest.raises(IllegalAction) as err:
-        state.apply(text)
-    for w in words:
-        assert w in err.value.reason, err.value.reason
 
 
 def takes(state):
