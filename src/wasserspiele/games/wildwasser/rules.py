@@ -531,7 +531,10 @@ class WildwasserState(WildwasserData, State):
                 self.current_seat = s
                 self.history.append(action.alone[seat])
                 return
-        self._next_turn()
+            self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
+        else:  # WW-3.1: every card of the round is resolved (`_next_turn`'s end, without its call)
+            self.turn = turn
+            self._end_round()
         self.history.append(action.alone[seat])
 
     def is_terminal(self) -> bool:
