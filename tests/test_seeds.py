@@ -14,7 +14,7 @@ import random
 import pytest
 
 from wasserspiele.core.chance import derive_seed, make_rng
-from wasserspiele.core.errors import BadOption
+from wasserspiele.core.errors import BadOption, BadRecord
 from wasserspiele.core.records import replay
 from wasserspiele.core.registry import load
 
@@ -54,15 +54,15 @@ def test_derived_seeds_of_a_negative_master_are_distinct_from_its_positive_twin(
 
 def test_a_record_with_a_negative_seed_is_refused_naming_the_seed(run, tmp_path):
     doc = {"format": "wasserspiele-record/1", "game": "wasserloch", "seed": -2, "actions": []}
-    with pytest.raises(BadOption, match="seed -2 is negative"):
+    with pytest.raises(BadRecord, match="^seed: seed -2 is negative"):  # a malformed document, naming its field
         replay(doc)
     assert replay({**doc, "seed": 2}).chance.used_setup() == load("wasserloch").new_game(seed=2).chance.used_setup()
     path = tmp_path / "negative.json"
     path.write_text(json.dumps(doc))
     result = run("replay", str(path))
-    assert result.exit_code == 2 and "Error: seed -2 is negative" in said(result), result.output
+    assert result.exit_code == 2 and "Error: seed: seed -2 is negative" in said(result), result.output
     result = run("replay", str(path), "--lang", "de")
-    assert result.exit_code == 2 and "Fehler: Startwert -2 ist negativ: ein Startwert ist eine ganze Zahl ab 0" \
+    assert result.exit_code == 2 and "Fehler: seed: Startwert -2 ist negativ: ein Startwert ist eine ganze Zahl ab 0" \
         in said(result), result.output
 
 
