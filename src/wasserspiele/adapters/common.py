@@ -55,14 +55,24 @@ def shown_arg(value: Any) -> str:
     return shown(value.item() if isinstance(value, np.generic) else value)
 
 
+def as_integer(value: Any) -> int | None:
+    """`value` as an int if it is an integer of any kind (numpy's from an array or a
+    sweep's config too; not a bool, nor numpy's), else None: the one test of the
+    environments' integer arguments (seat, seed, table count)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return None
+
+
 def check_seat(seat: Any, game: Game) -> int:
     """`seat` as an int, refused unless it is an integer (numpy's too; not a bool) naming
     one of the game's seats."""
     players = game.players
-    if isinstance(seat, bool) or not isinstance(seat, numbers.Integral) or not 0 <= seat < players:
+    n = as_integer(seat)
+    if n is None or not 0 <= n < players:
         raise ValueError(f"seat must be 0..{players - 1} (an integer) for {game.name} with {players} players, "
                          f"got {seat!r}")
-    return int(seat)
+    return n
 
 
 def check_reward(value: Any, name: str = "illegal_reward") -> float:
@@ -81,9 +91,10 @@ def check_seed(seed: Any) -> int | None:
     refused, the same way in every environment."""
     if seed is None:
         return None
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, numbers.Integral):
+    n = as_integer(seed)
+    if n is None:
         raise ValueError(f"seed must be an integer or None, not {shown_arg(seed)}")
-    return int(seed)
+    return n
 
 
 def check_reset_options(options: Any, game: Game, refuse: bool = True) -> None:

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import hashlib
 import inspect
-import numbers
 import random
 from importlib import import_module
 from typing import Any
@@ -43,15 +42,8 @@ from gymnasium.vector.utils import batch_space
 from ..core.chance import make_rng
 from ..core.registry import manifest
 from ..fast import seed_state
-from .common import check_reset_options, check_reward, check_seed, kernel_module, max_game_length, shown_arg
-
-
-def _integer(value: Any) -> int | None:
-    """`value` as an int if it is an integer of any kind (numpy's from an array or a
-    sweep's config too; not a bool), else None."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    return None
+from .common import (as_integer, check_reset_options, check_reward, check_seed, kernel_module, max_game_length,
+                     shown_arg)
 
 
 def table_seed(seed: int) -> int:
@@ -76,7 +68,7 @@ class KernelVectorEnv(VectorEnv):
     @staticmethod
     def _check_num_envs(num_envs: Any) -> int:
         """A table count as an int, or refused unless a positive integer (before any work)."""
-        n = _integer(num_envs)
+        n = as_integer(num_envs)
         if n is None or n < 1:
             raise ValueError(f"num_envs must be a positive integer, not {shown_arg(num_envs)}")
         return n
@@ -145,7 +137,7 @@ class KernelVectorEnv(VectorEnv):
         if a.dtype.kind == "f":
             bad = ~np.isfinite(a) | (a != np.round(a))
         elif a.dtype.kind == "O":  # a list mixing kinds: each must be an integer
-            bad = np.array([isinstance(x, bool) or not isinstance(x, numbers.Integral) for x in a])
+            bad = np.array([as_integer(x) is None for x in a])
         else:  # bools, strings
             bad = np.ones(self.num_envs, np.bool_)
         if bad.any():

@@ -432,14 +432,22 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
         raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
-    if address is not None and backend != "ray":
-        raise BadOption("--address needs --backend ray")
+    problem = address_problem(backend, address)
+    if problem:
+        raise BadOption(problem)
     if backend == "ray":
-        problem = ray_address_problem(address) if address is not None else None
-        if problem:
-            raise BadOption(problem)
         return RayBackend(jobs, address)
     return Backend(1) if jobs == 1 else PoolBackend(jobs)
+
+
+def address_problem(backend: str, address: str | None) -> str | None:
+    """Why `--address` cannot be used with `backend` (None if it can): it belongs to the Ray
+    backend only, in a form Ray reads.  The lab's command line asks it before any game."""
+    if address is None:
+        return None
+    if backend != "ray":
+        return "--address needs --backend ray"
+    return ray_address_problem(address)
 
 
 # ----------------------------------------------------------------------------- joining a Ray cluster

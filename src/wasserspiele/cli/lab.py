@@ -107,13 +107,10 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
 def check_common(jobs, backend, address, min_effect) -> None:
     if jobs_problem(jobs):
         raise BadOption(f"--jobs: {jobs_problem(jobs)}")
-    if address is not None and backend != "ray":
-        raise BadOption("--address needs --backend ray")
-    if address is not None:
-        from ..bots.runner import ray_address_problem  # refused before any game, as Ray would refuse it later
-        problem = ray_address_problem(address)
-        if problem:
-            raise BadOption(problem)
+    from ..bots.runner import address_problem  # refused before any game, as the backend would refuse it later
+    problem = address_problem(backend, address)
+    if problem:
+        raise BadOption(problem)
     if not 0 <= min_effect < 100:
         # the bound said as it is checked: "(0 to 100)" refused 100 while naming it allowed
         raise BadOption(f"--min-effect: {min_effect:g} is not a size in percentage points (at least 0 and "

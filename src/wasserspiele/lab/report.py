@@ -514,6 +514,11 @@ def _where(label: str) -> str:
     return f" ({label})" if label != "default" else ""
 
 
+def _leaves_out_zero(x: Line) -> bool:
+    """Whether a line's difference has an interval that leaves out zero (no difference)."""
+    return bool(x.diff.n) and not math.isnan(x.diff.low) and not x.diff.low <= 0 <= x.diff.high
+
+
 def _edge_notes(named: list[tuple[str, Line]], min_effect: float, alpha: float = ALPHA) -> str:
     """Sentences on the unflagged edges against a fair share whose interval leaves the fair share out: "not
     settled" alone reads as "nothing known", where such an edge is clear but may be under the practical size
@@ -521,9 +526,8 @@ def _edge_notes(named: list[tuple[str, Line]], min_effect: float, alpha: float =
     correction over the report's other tests."""
     out = []
     for name, x in named:
-        if x.flagged or not x.diff.n or math.isnan(x.diff.low) or x.diff.low <= 0 <= x.diff.high:
-            continue
-        if verdict(x, min_effect) == SMALL:  # clear, and settled as under the practical size: nothing left open
+        # flagged, or clear and settled as under the practical size: nothing left open
+        if x.flagged or not _leaves_out_zero(x) or verdict(x, min_effect) == SMALL:
             continue
         side = "above" if x.diff.value > 0 else "below"
         if x.p_adjusted <= alpha:
@@ -627,7 +631,7 @@ def _unsettled_why(x: Line, min_effect: float, alpha: float = ALPHA) -> str:
     of the practical size" would not say it: the change is clear after Holm's correction but may be smaller
     than the practical size, or its interval leaves out zero (or lies wholly beyond the practical size) but
     the change is not clear once corrected for the report's other tests.  "" for an interval that holds 0."""
-    if not x.diff.n or math.isnan(x.diff.low) or x.diff.low <= 0 <= x.diff.high:
+    if not _leaves_out_zero(x):
         return ""
     size = _size_words(x, min_effect)
     if x.p_adjusted <= alpha:
