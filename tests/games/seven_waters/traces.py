@@ -13,6 +13,10 @@ The search digests were recorded again when rollouts moved to the compiled kerne
 generator (`bots.ismcts.KernelStream`), which changes the trees by design.  They were
 recorded with numba and reproduced by the engine playing the same draws in Python
 (`ISMCTSBot(compiled=False)`): the same twelve digests.
+
+The game digests were recorded again when the final view laid the hands and the themes'
+log entries open (SW-5.1, test_end_view.py): with the old view at the terminal position
+only, the engine reproduced all 300 old digests, so nothing else changed.
 """
 
 from __future__ import annotations

@@ -1,10 +1,17 @@
 """What one Seven Waters seat may know, and worlds consistent with it.
 
 Hidden: the hands (sizes public), the theme cards (whether one was placed is
-public; revealed when the game is over), the discard piles (sizes public) and
-the face-down pyramid cards (rows 2, 4, 6 until freed).  Public: every face-up
-pyramid card (even while covered), the lines, slides, rivers and pools, and
-which card each take removed.  A seat sees its own hand, discards and theme.
+public), the discard piles (sizes public) and the face-down pyramid cards (rows 2,
+4, 6 until freed).  Public: every face-up pyramid card (even while covered), the
+lines, slides, rivers and pools, and which card each take removed.  A seat sees its
+own hand, discards and theme.
+
+When the game is over (SW-5.1, the seed: then the parks open and you count) every
+view shows what lies open on a table at the count: the theme cards, turned up (SW-5.2
+counts their suit), and the cards left in hand (SW-5.2 counts each one; nothing is left
+to play, so their secret protects nothing).  The discard piles stay face down: the seed
+lays them face down and SW-5.2 counts only their size (public all game), so a terminal
+view shows nothing of them beyond it.
 """
 
 from __future__ import annotations
@@ -22,8 +29,9 @@ FACE_DOWN = "##"  # a face-down pyramid card in a view
 LOG_EVENTS = 12   # how many recent public events a view carries
 
 
-def _event_json(event: tuple, index: int, seat: int | None) -> dict[str, Any]:
-    """One event as `seat` may see it: a secret action (discard, theme) only to its actor."""
+def _event_json(event: tuple, index: int, seat: int | None, over: bool) -> dict[str, Any]:
+    """One event as `seat` may see it: a secret action (discard, theme) only to its actor;
+    a theme to everyone once the game is over (SW-5.2: it is turned up then)."""
     p, action, taken, revealed, extra, _prev = event
     out: dict[str, Any] = {"index": index, "seat": p, "kind": action.kind, "extra": extra}
     t = type(action)
@@ -31,7 +39,7 @@ def _event_json(event: tuple, index: int, seat: int | None) -> dict[str, Any]:
         out["count"] = len(action.cards)
         out["action"] = str(action) if seat == p else "discard"
     elif t is Theme:
-        out["action"] = str(action) if seat == p else "theme"
+        out["action"] = str(action) if seat == p or over else "theme"
     else:
         out["action"] = str(action)
     if taken is not None:
@@ -49,6 +57,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
     players = []
     for p in (0, 1):
         own = seat == p
+        opened = own or over  # the one place that lays a seat's secrets open at the end (SW-5.1)
         theme = s.theme[p]
         pool = s.pool[p]
         players.append({
@@ -59,16 +68,16 @@ def view(state, seat: int | None) -> dict[str, Any]:
             "pool": [str(x) for x in pool],
             "pool_suit": piece_suit(pool[0]) if pool else None,
             "theme_placed": theme is not None,
-            "theme": theme.name if theme is not None and (own or over) else None,
+            "theme": theme.name if theme is not None and opened else None,
             "hand_count": len(s.hands[p]),
-            "hand": [c.name for c in s.hands[p]] if own else None,
+            "hand": [c.name for c in s.hands[p]] if opened else None,
             "discard_count": len(s.discards[p]),
             "discards": [c.name for c in s.discards[p]] if own else None,
         })
     events = []
     e, n = s.log, len(s.history) - 1
     while e is not None and len(events) < LOG_EVENTS:
-        events.append(_event_json(e, n, seat))
+        events.append(_event_json(e, n, seat, over))
         e, n = e[5], n - 1
     events.reverse()
     options = s.game.options
@@ -140,7 +149,8 @@ def _known_hidden(events: list[tuple], opp: int) -> tuple[list[Card], list[Card]
 
 def sample_world(state, seat: int, rng: random.Random):
     """Deal anew what `seat` cannot see: the opponent's unknown hand cards, discards and
-    theme (never a joker), and the face-down pyramid cards.
+    theme (never a joker), and the face-down pyramid cards; once the game is over, only
+    the order of the opponent's discard pile (the rest lies open, see the docstring above).
 
     Cards the opponent was seen to take stay with the opponent (in hand if taken after
     its last discard or theme).  Finer timing (which discard a card could have been
@@ -151,45 +161,17 @@ def sample_world(state, seat: int, rng: random.Random):
     world = state.clone()
     events = _events(state)
     in_hand, hidden, first_secret = _known_hidden(events, opp)
-    pyramid = state.pyramid
-    face_down = [i for i in _FACE_DOWN_ROWS if pyramid[i] is not None and not state.is_free(i)]
-    # Unseen: every card lies in the pyramid, a hand, a discard pile or a park, so what
-    # `seat` does not see is the face-down pyramid and the opponent's hand, discards and
-    # theme (turned up at the end, SW-5.2), less the cards it saw the opponent take.
-    over = state.over
     theme = state.theme[opp]
-    unseen = set(state.hands[opp])
-    unseen.update(state.discards[opp])
-    unseen.update(pyramid[i] for i in face_down)
-    if theme is not None and not over:
-        unseen.add(theme)
-    unseen.difference_update(in_hand)
-    unseen.difference_update(hidden)
-    if over and theme is not None and theme in hidden:
-        hidden.remove(theme)
-    unknown = sorted(unseen, key=_card_index)  # in card order, as dealt from
-    rng.shuffle(unknown)
-    has_theme = theme is not None and not over
-    need = len(state.hands[opp]) + len(state.discards[opp]) + has_theme - len(in_hand) - len(hidden)
-    dealt, rest = unknown[:need], unknown[need:]
-    if not over:
-        theme = None
-    if has_theme:
-        if not any(c.rank for c in hidden) and not any(c.rank for c in dealt):
-            # a theme is never a joker: swap a joker for an unseen plain card
-            j = next(k for k, c in enumerate(rest) if c.rank)
-            dealt[0], rest[j] = rest[j], dealt[0]
-        pool = [c for c in hidden + dealt if c.rank]
-        theme = pool[rng.randrange(len(pool))]
-    mixed = [c for c in hidden + dealt if c is not theme]
-    rng.shuffle(mixed)
-    n_disc = len(state.discards[opp])
-    world.discards[opp] = mixed[:n_disc]
-    world.hands[opp] = sorted(mixed[n_disc:] + in_hand, key=_card_index)
-    world.theme[opp] = theme
-    world_pyramid = world.pyramid
-    for i, c in zip(face_down, rest):
-        world_pyramid[i] = c
+    if state.over:
+        # SW-5.1: at the end the pyramid is empty and the opponent's hand and theme lie
+        # open (view), so its discard pile holds just the cards seen nowhere else: all
+        # that is left to deal is the pile's order (which discard threw which card)
+        pile = sorted(state.discards[opp], key=_card_index)  # in card order, as dealt from
+        rng.shuffle(pile)
+        world.discards[opp] = pile
+    else:
+        _deal_hidden(state, world, opp, in_hand, hidden, rng)
+        theme = world.theme[opp]
     # the history and event chain from the opponent's first secret act on, rewritten
     # (the events before it are the same and shared)
     if first_secret < len(events):
@@ -209,6 +191,46 @@ def sample_world(state, seat: int, rng: random.Random):
         world.log = log
     world.chance = state.chance.blind(rng)
     return world
+
+
+def _deal_hidden(state, world, opp: int, in_hand: list[Card], hidden: list[Card], rng: random.Random) -> None:
+    """While the game runs: deal `world` the opponent's hand, discards and theme and the
+    face-down pyramid cards anew (sample_world)."""
+    # Unseen: every card lies in the pyramid, a hand, a discard pile or a park, so what
+    # `seat` does not see is the face-down pyramid and the opponent's hand, discards and
+    # theme, less the cards it saw the opponent take.
+    pyramid = state.pyramid
+    face_down = [i for i in _FACE_DOWN_ROWS if pyramid[i] is not None and not state.is_free(i)]
+    theme = state.theme[opp]
+    unseen = set(state.hands[opp])
+    unseen.update(state.discards[opp])
+    unseen.update(pyramid[i] for i in face_down)
+    if theme is not None:
+        unseen.add(theme)
+    unseen.difference_update(in_hand)
+    unseen.difference_update(hidden)
+    unknown = sorted(unseen, key=_card_index)  # in card order, as dealt from
+    rng.shuffle(unknown)
+    has_theme = theme is not None
+    need = len(state.hands[opp]) + len(state.discards[opp]) + has_theme - len(in_hand) - len(hidden)
+    dealt, rest = unknown[:need], unknown[need:]
+    theme = None
+    if has_theme:
+        if not any(c.rank for c in hidden) and not any(c.rank for c in dealt):
+            # a theme is never a joker: swap a joker for an unseen plain card
+            j = next(k for k, c in enumerate(rest) if c.rank)
+            dealt[0], rest[j] = rest[j], dealt[0]
+        pool = [c for c in hidden + dealt if c.rank]
+        theme = pool[rng.randrange(len(pool))]
+    mixed = [c for c in hidden + dealt if c is not theme]
+    rng.shuffle(mixed)
+    n_disc = len(state.discards[opp])
+    world.discards[opp] = mixed[:n_disc]
+    world.hands[opp] = sorted(mixed[n_disc:] + in_hand, key=_card_index)
+    world.theme[opp] = theme
+    world_pyramid = world.pyramid
+    for i, c in zip(face_down, rest):
+        world_pyramid[i] = c
 
 
 def _card_index(c: Card) -> int:

@@ -140,8 +140,8 @@ function strips(p) {
 
 // The same park in tiles, `width` wide: a row per line (its name and sum, its cards, its
 // slide), then river, pool and theme; with `hand`, beside the theme (one card at most,
-// so the row has room), the cards left in hand: at the end, where they count (SW-5.2),
-// another seat's as backs, for they stay secret.
+// so the row has room), the cards left in hand: at the end, where they count (SW-5.2)
+// and every seat's lie open (the view shows them, SW-5.1), face up as the theme is.
 function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
   const g = s("g", {});
   const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
@@ -166,7 +166,7 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
   });
   strips(p).forEach(([label, cards], k) => {
     const r = s("g", { transform: `translate(0,${y})` }, row(0, label, cards));
-    if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand || Array(p.hand_count).fill("##")));
+    if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand));
     g.append(r);
     y += TROW;
   });
