@@ -1,4 +1,4 @@
-"""The English-only tools (cli/language.py: arena, lab, serve, train, corpus, leaderboard)
+"""The English-only tools (cli/language.py: lab, serve, train, corpus, leaderboard)
 quote what the user gave as the project's English quotes it — the catalogue's term
 `shown`: text in '…' (`'it's'`), anything else as JSON writes it (`2`, `["random"]`) —
 never with Python's repr (`"it's"`, `['random']`, `np.float64(2.5)`).

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 
 import numpy as np
 import pytest
@@ -177,8 +178,8 @@ def test_train_command_writes_weights_and_the_command_that_remakes_them(tmp_path
                                        "--epochs", "1", "--hidden", "8", "--option", "rounds=1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     meta = json.loads(out.with_suffix(".json").read_text())
-    assert meta["command"] == ("wasserspiele train wasserloch --seed 3 --games 1 --iterations 5 --epochs 1 "
-                               "--hidden 8 --option rounds=1")
+    assert meta["command"] == (f"wasserspiele train wasserloch --seed 3 --out {shlex.quote(str(out))} --games 1 "
+                               "--iterations 5 --epochs 1 --hidden 8 --option rounds=1")
     assert meta["seed"] == 3 and meta["options"] == {"rounds": 1} and len(meta["generations"]) == 2
     assert LearnedBot(0, game=load("wasserloch", rounds=1), weights=str(out)).network.obs_size == meta["obs_size"]
     bad = CliRunner().invoke(main, ["train", "wasserloch", "--hidden", "big", "--out", str(out)])

@@ -36,5 +36,5 @@ def test_the_arena_refuses_more_bots_than_teams_before_printing_anything():
     result = CliRunner().invoke(main, ["arena", "watten", "--bots", "random,heuristic,expert", "--games", "1",
                                        "--jobs", "1"])
     assert result.exit_code == 2, result.output
-    assert "3 bots for 2 seats/teams" in result.stderr
+    assert "--bots: 3 bots for 2 teams (Watten is played in teams, one bot a team); name at most 2" in result.stderr
     assert "arena" not in result.stderr and result.stdout == ""

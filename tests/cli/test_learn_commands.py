@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -186,3 +187,58 @@ def test_the_corpus_help_names_every_field_of_a_visits_entry(tmp_path):
     for text in helps:
         for field in entry:
             assert re.search(rf"\b{field}\b", text), (field, text)
+
+
+def test_train_without_out_writes_game_learned_here_never_the_shipped_weights(tmp_path, monkeypatch):
+    """`train GAME` without --out wrote the package's bots/weights/GAME.npz (site-packages
+    once installed): an experiment replaced what ships.  It writes GAME-learned.npz in the
+    current directory, says so, and refuses to replace an earlier run's file there unless
+    --out names it."""
+    import wasserspiele.bots.learned as learned
+    shipped = tmp_path / "package" / "wasserloch.npz"
+    # the test's guard: should train fall back to the shipped file, it writes here, not the repository
+    monkeypatch.setattr(learned, "_shipped", lambda name: str(tmp_path / "package" / f"{name}.npz"))
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    first = _run("train", "wasserloch", *TINY_TRAIN)
+    assert first.exit_code == 0, first.output
+    assert not shipped.exists()
+    assert sorted(p.name for p in work.iterdir()) == ["wasserloch-learned.json", "wasserloch-learned.npz"]
+    assert "wrote wasserloch-learned.npz (weights) and wasserloch-learned.json" in first.output
+    assert "in the current directory; the shipped weights are unchanged" in first.output
+    # the sidecar's command remakes these files, with the --out that names them
+    meta = json.loads((work / "wasserloch-learned.json").read_text())
+    assert meta["command"].startswith("wasserspiele train wasserloch --seed 3 --out wasserloch-learned.npz ")
+    made = (work / "wasserloch-learned.npz").read_bytes()
+    again = _run("train", "wasserloch", *TINY_TRAIN, "--seed", 4)
+    assert again.exit_code == 2, again.output
+    said = " ".join(again.output.split())
+    assert "wasserloch-learned.npz and wasserloch-learned.json already in the current directory" in said
+    assert "give --out wasserloch-learned.npz to replace them" in said
+    assert (work / "wasserloch-learned.npz").read_bytes() == made
+    named = _run("train", "wasserloch", *TINY_TRAIN, "--seed", 4, "--out", "wasserloch-learned.npz")
+    assert named.exit_code == 0, named.output
+    assert "replacing wasserloch-learned.npz and wasserloch-learned.json (--out names them)" in named.output
+    assert "the shipped weights are unchanged" not in named.output
+    assert json.loads((work / "wasserloch-learned.json").read_text())["seed"] == 4 and not shipped.exists()
+
+
+@pytest.mark.parametrize("name", ["seven_waters", "wasserloch", "watten", "wildwasser"])
+def test_the_shipped_sidecars_command_writes_the_shipped_weights(name, monkeypatch):
+    """The reproduction command a shipped sidecar states (docs/learned.md quotes them) names
+    its --out: run from the repository's top folder, it writes the shipped file, where
+    without --out it writes GAME-learned.npz beside the user."""
+    import shlex
+
+    import wasserspiele
+    from wasserspiele.bots.learned import shipped_weights
+    from wasserspiele.cli.learn import train_cmd
+    from wasserspiele.core.registry import load
+
+    path = shipped_weights(load(name))
+    command = shlex.split(json.loads(path.with_suffix(".json").read_text())["command"])
+    assert command[:3] == ["wasserspiele", "train", name]
+    monkeypatch.chdir(Path(wasserspiele.__file__).resolve().parents[2])  # src/wasserspiele → the top folder
+    with train_cmd.make_context("train", command[2:]) as ctx:
+        assert Path(ctx.params["out"]).resolve() == path

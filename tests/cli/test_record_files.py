@@ -117,3 +117,27 @@ def test_records_a_setup_entry_of_the_wrong_json_type_exits_2_naming_the_field(r
     file.write_text(json.dumps(doc), encoding="utf-8")
     out = run("replay", str(file), "--json")
     assert out.exit_code == 2 and out.output.startswith(f"Error: {field}"), out.output
+
+
+def test_records_exit_status_an_illegal_action_is_1_for_replay_and_play_resume_alike(run, tmp_path):
+    """records.md, Exit status: a save holding an action the rules refuse made `replay` exit
+    1 but `play --resume` exit 2, the status of a refused command line or document; a script
+    that tells a damaged game from a mistyped command now reads one status from both."""
+    save = tmp_path / "game.json"
+    played = run("play", "wasserloch", "--seed", "1", "--seats", "human,random,random", "--save", str(save),
+                 input="quit\n")
+    assert played.exit_code == 0, played.output
+    doc = json.loads(save.read_text())
+    assert doc["session"]["seats"] == ["human", "random", "random"] and doc["actions"] == []
+    doc["actions"] = ["8x8"]  # seat 0 holds no 8 in this deal
+    save.write_text(json.dumps(doc))
+    message = 'Error: action 0 "8x8" by seat 0: no 8s in hand'
+    for command in (("replay", str(save)), ("play", "--resume", str(save))):
+        out = run(*command, input="quit\n")
+        assert out.exit_code == 1 and out.output.strip() == message, (command, out.output)
+    # a document refused as a whole stays 2 in both
+    doc["actions"] = "8x8"
+    save.write_text(json.dumps(doc))
+    for command in (("replay", str(save)), ("play", "--resume", str(save))):
+        out = run(*command, input="quit\n")
+        assert out.exit_code == 2 and "actions" in out.output, (command, out.output)

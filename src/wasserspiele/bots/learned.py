@@ -23,6 +23,7 @@ Playing needs numpy only.
 from __future__ import annotations
 
 import json
+import shlex
 import zipfile
 from functools import lru_cache
 from importlib import resources
@@ -223,8 +224,15 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     if made_for is not None and made_for != codec_fingerprint(codec):
         raise BadOption(Reason("bot.learned.other_encoding", name=path.name, game=game.name, made_for=str(made_for),
                                now=codec_fingerprint(codec),
-                               command=str(net.meta.get("command", "wasserspiele train " + game.name))))
+                               command=str(net.meta.get("command") or retrain_command(game.name, path))))
     return net
+
+
+def retrain_command(game: str, path: Path) -> str:
+    """The command that remakes weights whose sidecar names none: with `--out` naming
+    them, since `train` without it writes GAME-learned.npz in the current directory, not
+    the shipped file."""
+    return f"wasserspiele train {game} --out {shlex.quote(str(path))}"
 
 
 def weights_problem(game: Game) -> Reason | None:

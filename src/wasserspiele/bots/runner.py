@@ -33,7 +33,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
-from ..core.messages import shortened, term
+from ..core.messages import Reason, shortened, term
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .base import Bot
@@ -139,8 +139,15 @@ class DuplicateSeating:
     name = "duplicate"
 
     def check(self, game: Game, n_bots: int) -> None:
-        if n_bots > len(game.teams):
-            raise BadOption(f"{n_bots} bots for {len(game.teams)} seats/teams")
+        """One bot a team (a seat where each plays alone; fewer bots fill the teams in
+        turn): no bot, or more bots than teams, is refused naming --bots, as a Reason so
+        the arena says it in its language."""
+        teams = len(game.teams)
+        if n_bots == 0:
+            raise BadOption(Reason("bot.arena.no_bots"))
+        if n_bots > teams:
+            code = "bot.arena.bots_for_seats" if teams == game.players else "bot.arena.bots_for_teams"
+            raise BadOption(Reason(code, n=n_bots, seats=teams, game=game.title))
 
     def group(self, game: Game, n_bots: int) -> int:
         return len(game.teams)

@@ -12,6 +12,8 @@ import click
 from rich.console import Console
 from rich.text import Text
 
+from ..core.messages import catalogue, render
+
 # How long a wait goes unremarked before `thinking` shows its spinner: a bot that answers
 # at once (random, heuristic) draws nothing, rather than a line that flashes and vanishes
 # before every move; a searching bot (hard about 0.1-0.25 s, expert up to about a second,
@@ -80,11 +82,21 @@ def thinking(console: Console, text: str, delay: float | None = None) -> Iterato
                 status.stop()
 
 
+def decimal(value: float, places: int, lang: str) -> str:
+    """`value` with `places` decimals as `lang` writes it (0.512, 0,512): Python's rounding
+    whatever the language, so the English figures stay those the f-strings printed."""
+    from babel.numbers import get_decimal_symbol
+
+    text = f"{value:.{places}f}"
+    return text.replace(".", get_decimal_symbol(catalogue(lang).locale)) if lang != "en" else text
+
+
 class Reporter:
     """Progress on stderr: a live bar on a terminal, plain lines (first games, then every
-    tenth) when stderr is a file or a pipe, nothing with --quiet."""
+    tenth) when stderr is a file or a pipe, nothing with --quiet; its words in `lang` (the
+    arena's; the lab's are English)."""
 
-    def __init__(self, console, quiet: bool):
+    def __init__(self, console, quiet: bool, lang: str = "en"):
         from rich.progress import (BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn,
                                    TimeElapsedColumn, TimeRemainingColumn)
         from rich.text import Text
@@ -92,12 +104,16 @@ class Reporter:
         class RateColumn(ProgressColumn):
             def render(self, task):
                 speed = task.finished_speed or task.speed
-                return Text("" if speed is None else f"{speed:.1f} games/s", style="progress.data.speed")
+                # a plural entry whose forms agree: a figure with decimals takes the plural ("1.0 games/s")
+                rate = "" if speed is None else render("cli.progress.rate", {"rate": decimal(speed, 1, lang), "n": 2},
+                                                       lang)
+                return Text(rate, style="progress.data.speed")
 
-        self.console, self.quiet = console, quiet
+        self.console, self.quiet, self.lang = console, quiet, lang
         self.live = console.is_terminal and not quiet
         self.bar = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                            RateColumn(), TimeElapsedColumn(), TextColumn("eta"), TimeRemainingColumn(),
+                            RateColumn(), TimeElapsedColumn(), TextColumn(render("cli.progress.eta", {}, lang)),
+                            TimeRemainingColumn(),
                             console=console, disable=not self.live, transient=False)
         self.task = self.bar.add_task("games", total=None)
         self.done, self.total, self.next_line = 0, 0, 1
@@ -119,6 +135,6 @@ class Reporter:
         self.done += n
         self.bar.advance(self.task, n)
         if not self.live and not self.quiet and self.done >= self.next_line:
-            click.echo(f"{self.done}/{self.total} games finished", err=True)
+            click.echo(render("cli.progress.finished", {"done": self.done, "n": self.total}, self.lang), err=True)
             step = max(1, self.total // 10)
             self.next_line = (self.done // step + 1) * step

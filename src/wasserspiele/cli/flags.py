@@ -34,6 +34,12 @@ def _problem(path: Path) -> Reason | None:
     return None
 
 
+def write_problem(path: str | Path) -> Reason | None:
+    """Why nothing can be written at `path` (a default file a command picks itself, which no
+    callback checks), or None."""
+    return _problem(Path(path))
+
+
 def writable(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A click callback for an option naming a file or folder the command writes."""
     if value is None:
@@ -55,19 +61,21 @@ MAX_JOBS = 1024
 MAX_GAMES = 10_000_000
 
 
-def jobs_problem(jobs: int | None) -> str | None:
-    """Why `--jobs` cannot be used (shared by lab, arena and leaderboard), or None."""
+def jobs_problem(jobs: int | None) -> Reason | None:
+    """Why `--jobs` cannot be used (shared by lab, arena and leaderboard), or None: a Reason,
+    English as a str (lab and leaderboard), said in its language by the arena."""
     if jobs is None:
         return None
     if jobs < 1:
-        return f"{jobs} is not a positive number of processes"
+        return Reason("cli.flags.jobs_below_1", jobs=jobs)
     if jobs > MAX_JOBS:
-        return f"{jobs} processes are more than the {MAX_JOBS} a run may start"
+        return Reason("cli.flags.jobs_too_many", jobs=jobs, most=MAX_JOBS)
     return None
 
 
-def games_problem(games: int | None) -> str | None:
-    """Why a `--games` count is too large to play (its lower bound each command checks), or None."""
+def games_problem(games: int | None) -> Reason | None:
+    """Why a `--games` count is too large to play (its lower bound each command checks), or
+    None; a Reason as `jobs_problem`'s."""
     if games is not None and games > MAX_GAMES:
-        return f"{games} games are more than the {MAX_GAMES:,} a run may play"
+        return Reason("cli.flags.games_too_many", n=games, most=MAX_GAMES)
     return None

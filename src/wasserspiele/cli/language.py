@@ -35,6 +35,7 @@ from contextvars import ContextVar
 from typing import Iterator, Sequence
 
 import click
+from babel.lists import format_list
 
 from ..core.messages import LANGS, catalogue, render, supported_lang, term
 
@@ -267,9 +268,31 @@ class LanguageGroup(_LocalHelp, click.Group):
 
 
 def speaks_languages(command: click.Command) -> bool:
-    """Whether `command` writes in the language of its `--lang` (play, replay, rules, games):
-    the others write English only."""
+    """Whether `command` writes in the language of its `--lang` (arena, games, play, replay,
+    rules): the others write English only."""
     return any(param.name == "lang" for param in command.params)
+
+
+def speaking_commands(group: click.Group) -> list[str]:
+    """The names of `group`'s shown commands that write in the language of a `--lang`."""
+    return sorted(name for name, command in group.commands.items()
+                  if speaks_languages(command) and not command.hidden)
+
+
+class RootLangOption(click.Option):
+    """The root's `--lang`, whose help names the commands it sets the language of: read
+    from the commands (`speaks_languages`) when the help is shown, in the help's language.
+    The names were written into the help by hand and went stale when a command gained its
+    own --lang; the catalogue's `cli.lang_help` holds the sentence around them."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        lang = current_lang()
+        names = format_list(speaking_commands(ctx.command), style="or", locale=catalogue(lang).locale)
+        self.help = render("cli.lang_help", {"commands": names}, lang)
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = None  # said already: `_LocalHelp._row` must not look it up again
 
 
 def english_only_note(name: str) -> str:

@@ -15,7 +15,7 @@ import click
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .language import quoted
-from .flags import writable
+from .flags import writable, write_problem
 
 
 def _game(game: str, options: tuple[str, ...]):
@@ -135,8 +135,9 @@ def _budget_options(f):
 @click.option("--seed", type=int, default=1, show_default=True)
 @_budget_options
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_weights_out,
-              help="weights file FILE.npz, or FILE meaning FILE.npz, with the sidecar FILE.json beside it "
-                   "(default: the package's bots/weights/GAME.npz); play it with learned:weights=FILE.npz")
+              help="weights file FILE.npz, or FILE meaning FILE.npz, with the sidecar FILE.json beside it, "
+                   "replaced if there (default: GAME-learned.npz in the current directory, never replaced: "
+                   "name it with --out to replace it); play it with learned:weights=FILE.npz")
 @click.option("--positions", type=click.Path(dir_okay=False), default=None, callback=writable,
               help="keep the expert's searched positions (generation 0) in this .npz after every game, and "
                    "a guided generation G's in FILE.genG.npz beside it, and reuse those they hold: a stopped "
@@ -153,7 +154,6 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     from dataclasses import replace
 
-    from ..bots.learned import shipped_weights
     from ..bots.learned_train import Budget, train
     from ..bots.runner import default_jobs
     from .main import UsageFailure
@@ -189,9 +189,14 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         if sharpen is not None:  # above 0: `_above_0`
             changes["sharpen"] = sharpen
         budget = replace(budget, **changes)
-        path = Path(out) if out else shipped_weights(g)
-        # the command that remakes these weights where they ship
-        words = ["wasserspiele", "train", g.name, "--seed", str(seed)]
+        path = Path(out) if out else default_weights(g.name)
+        earlier = [p for p in (path, path.with_suffix(".json")) if p.exists()]
+        if earlier:  # named by --out (the default refused them): said before hours of training
+            click.echo(f"replacing {' and '.join(map(str, earlier))} (--out names them)", err=True)
+        # the command that remakes these weights into the same files: with its --out, since
+        # without one train writes GAME-learned.npz here (the shipped sidecars' commands name
+        # src/wasserspiele/bots/weights/GAME.npz, run from the repository's top folder)
+        words = ["wasserspiele", "train", g.name, "--seed", str(seed), "--out", str(path)]
         for name, value in (("games", games), ("generations", generations), ("iterations", iterations),
                             ("epochs", epochs), ("hidden", hidden and ",".join(map(str, hidden))),
                             ("sharpen", sharpen), ("dagger", dagger),
@@ -217,8 +222,27 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                         positions=positions, jobs=default_jobs() if jobs is None else jobs)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    click.echo(f"wrote {written[0]} (weights) and {written[1]} (how they were made), "
+    where = "" if out else " (no --out: in the current directory; the shipped weights are unchanged)"
+    click.echo(f"wrote {written[0]} (weights) and {written[1]} (how they were made){where}, "
                f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
+
+
+def default_weights(game: str) -> Path:
+    """Where `train GAME` without --out writes: GAME-learned.npz in the current directory.
+    It wrote the package's shipped weights (bots/weights/GAME.npz, in site-packages once
+    installed), so an experiment replaced what ships; remaking those takes an explicit
+    `--out` (their sidecar's command).  An earlier run's file there is refused, not
+    replaced, before any training: the user named no file, so none of theirs is overwritten."""
+    path = Path(f"{game}-learned.npz")
+    earlier = [p for p in (path, path.with_suffix(".json")) if p.exists()]
+    if earlier:
+        raise click.BadParameter(f"{' and '.join(map(str, earlier))} already in the current directory (an "
+                                 f"earlier run's weights), not replaced without --out: give --out {path} to "
+                                 f"replace them, or --out another file", param_hint="--out")
+    problem = write_problem(path)
+    if problem:
+        raise click.BadParameter(f"cannot write the default {path} here: {problem}", param_hint="--out")
+    return path
 
 
 # a corpus's own files: what `corpus` writes, and so what a later run into the folder replaces

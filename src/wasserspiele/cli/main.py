@@ -1,7 +1,8 @@
 """The `wasserspiele` command: play, replay, rules, games.
 
-Exit status: 0 success; 1 a record whose action is illegal (records.md);
-2 bad input (unknown game, bad option, malformed record); 130 interrupted.
+Exit status (every command; records.md, Exit status): 0 success; 1 a record whose action is
+illegal (`replay`, `play --resume`); 2 bad input (unknown game, bad option, malformed
+record, Click's usage errors); 130 interrupted.
 """
 
 from __future__ import annotations
@@ -19,15 +20,22 @@ from ..core.options import parse_option_texts
 from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
 from .console import printable
-from .language import Argument, LanguageGroup
+from .language import Argument, LanguageGroup, RootLangOption
 from .flags import writable
+
+
+# The exit statuses every command shares (records.md, Exit status): a refused document or
+# command line is Click's usage status; an action a record holds that the rules refuse is 1,
+# whether `replay` or `play --resume` reads it.
+ILLEGAL_RECORD = 1
+REFUSED = 2
 
 
 class UsageFailure(click.ClickException):
     """A refused command line: exit 2 with the message, said in the command's language
     (`message` a Reason, or plain text)."""
 
-    exit_code = 2
+    exit_code = REFUSED
 
     def __init__(self, message: str, lang: str = "en"):
         super().__init__(in_lang(message, lang))
@@ -64,9 +72,8 @@ def _lang_of_the_command(ctx: click.Context, param: click.Parameter, lang: str |
 
 @click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
-@click.option("--lang", type=click.Choice(["en", "de"]), expose_value=False, callback=_lang_of_the_command,
-              help="language of this help and of the command after it if that is games, play, replay or rules "
-                   "(the other commands write English)")
+@click.option("--lang", cls=RootLangOption, type=click.Choice(["en", "de"]), expose_value=False,
+              callback=_lang_of_the_command)  # its help names the commands it sets (RootLangOption)
 def main() -> None:
     """Play, replay and study tabletop games (`wasserspiele games` lists them)."""
 
@@ -109,9 +116,12 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -
     from .play import PlaySession, saved_lang
     try:
         session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang)
-    except ReplayError as exc:  # a save whose moves do not replay
+    except ReplayError as exc:
+        # a save holding an illegal action: exit 1, as `replay` exits for the same record
+        # (records.md: 1 an illegal action, 2 a refused document or command line)
         said_in = lang or saved_lang(resume) or "en"
-        raise _fail(exc.render(said_in), said_in) from None
+        click.echo(error_line(exc.render(said_in), said_in), err=True)
+        sys.exit(ILLEGAL_RECORD)
     except (BadOption, BadRecord, WasserspieleError) as exc:
         raise _fail(exc, lang or saved_lang(resume) or "en") from None
     code = session.run(verbose=verbose)
@@ -128,15 +138,15 @@ def replay_cmd(file, as_json, lang) -> None:
         # an empty FILE (an unset shell variable) is no path: read as the current folder, it was
         # refused as "`.`: is a folder, not a record file"
         click.echo(error_line(render("cli.replay_no_file", {}, lang), lang), err=True)
-        sys.exit(2)
+        sys.exit(REFUSED)
     try:
         state = replay(read_record(file))
     except ReplayError as exc:
         click.echo(error_line(exc.render(lang), lang), err=True)
-        sys.exit(1)
+        sys.exit(ILLEGAL_RECORD)
     except (BadRecord, WasserspieleError) as exc:
         click.echo(error_line(in_lang(exc, lang), lang), err=True)
-        sys.exit(2)
+        sys.exit(REFUSED)
     if as_json:
         click.echo(json.dumps(summary(state)))
         return
