@@ -5,6 +5,8 @@
 # line says what it took).  LAB_JOBS=1 keeps it to one core.
 #   docs/reports/run_studies.sh            # all studies
 #   docs/reports/run_studies.sh watten     # only the studies whose name contains "watten"
+# A report alone (its layout or wording changed, not the games) is written again in seconds,
+# without playing: .venv/bin/wasserspiele lab render docs/reports/NAME
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 LAB=".venv/bin/wasserspiele lab"

@@ -1,12 +1,14 @@
 """`wasserspiele lab`: balance studies from the command line (GitHub issues 7 and 16).
 
-`wasserspiele lab GAME …` runs a study and writes its report; `wasserspiele lab tune
+`wasserspiele lab GAME …` runs a study and writes its report; `wasserspiele lab render DIR`
+writes a study's report again from its saved games (lab/render.py); `wasserspiele lab tune
 GAME --vary OPTION=RANGE …` searches option values for a goal (lab/tune.py).
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 import signal
 import sys
 from pathlib import Path
@@ -33,9 +35,10 @@ class LabFailure(click.ClickException):
 
 
 class LabGroup(click.Group):
-    """`lab GAME …` runs a study; `lab tune GAME …` is the one subcommand."""
+    """`lab GAME …` runs a study; `lab tune GAME …` and `lab render DIR` are the subcommands."""
 
     def parse_args(self, ctx, args):
+        ctx.meta["lab_args"] = list(args)  # as typed, for the study's study.json (`command`)
         if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["study", *args]
         return super().parse_args(ctx, args)
@@ -57,8 +60,9 @@ class _StudyCommand(click.Command):
 @click.group("lab", cls=LabGroup)
 def lab_cmd() -> None:
     """Balance studies: `lab GAME [options]` plays many seeded bot games of GAME and writes a
-    report; `lab tune GAME --vary OPTION=RANGE --goal …` searches option values for a goal.
-    `lab GAME --help` and `lab tune --help` list the options."""
+    report; `lab render DIR` writes a study's report again from its saved games, playing none;
+    `lab tune GAME --vary OPTION=RANGE --goal …` searches option values for a goal.
+    `lab GAME --help`, `lab render --help` and `lab tune --help` list the options."""
 
 
 PLAYERS_HELP = "player count(s) to study, e.g. 3 or 2,3,4 (default: the game's)"
@@ -181,7 +185,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..bots.runner import default_jobs, open_backend
     from ..lab.backends import run_study
     from ..lab.precision import parse_precision, run_until
-    from ..lab.report import more_flags, write_report
+    from ..lab.report import write_report
     from ..lab.study import make_study
 
     try:
@@ -234,10 +238,20 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     if not result.rows:
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
-    info = finish(lambda: write_report(result, out, min_effect=min_effect / 100))
+    command = "wasserspiele lab " + shlex.join(click.get_current_context().meta.get("lab_args", []))
+    info = finish(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
     console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
+    echo_summary(info)
+    if result.interrupted:
+        console.print(f"interrupted: reported the {len(result.rows)} games that finished")
+        sys.exit(130)
+
+
+def echo_summary(info: dict[str, Any]) -> None:
+    """The report's answer on the terminal: its At a glance, then its first five findings."""
+    from ..lab.report import more_flags
     # the answer first (as the report begins), in plain words: a study with nothing flagged says whether
     # that means "fair within the practical size" or "not settled: too few games"
     for line in info["answers"]:
@@ -246,9 +260,47 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         click.echo("  - " + re.sub(r" ?\[figure\]\(plots/[^)]*\)", "", line))  # no Markdown link on a terminal
     if len(info["findings"]) > 5:  # as the report's Findings say it: the flags past five are in its tables
         click.echo(f"  ({more_flags(len(info['findings']) - 5)} in the report's tables)")
-    if result.interrupted:
-        console.print(f"interrupted: reported the {len(result.rows)} games that finished")
-        sys.exit(130)
+
+
+def study_arguments(command: str) -> dict[str, Any]:
+    """`make_study`'s arguments (and min_effect, precision) from a recorded `wasserspiele lab GAME …`
+    command line, read by this command's own parser (`lab render` of a study saved before study.json)."""
+    words = shlex.split(command)
+    if words[:2] != ["wasserspiele", "lab"] or len(words) < 3 or words[2] in lab_cmd.commands:
+        raise BadOption(f"{command!r} is not a `wasserspiele lab GAME …` study command")
+    try:
+        ctx = study_cmd.make_context("lab", words[2:])
+    except click.ClickException as exc:
+        raise BadOption(exc.format_message()) from None
+    p = ctx.params
+    return {"game": p["game"], "players": p["players"], "bots": p["bots"], "options": p["options"],
+            "compare": p["compare"], "seed": p["seed"], "seating": p["seating"],
+            "games": p["games"] or DEFAULT_GAMES, "min_effect": p["min_effect"] / 100, "precision": p["precision"]}
+
+
+@lab_cmd.command("render")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--quiet", is_flag=True, help="print nothing but errors")
+def render_cmd(folder, quiet) -> None:
+    """Write a finished study's report again (report.md, report.html, plots/) from its saved games,
+    playing none: in the lab's current layout, from DIR's results.csv and the settings the study saved
+    in study.json (a study made before study.json: the `wasserspiele lab …` command its README.md
+    records, and its report.md's run line; study.json is saved beside it then).
+
+    results.csv and records/ are read, never written.  Rows that do not fit the settings (another
+    game, another seed, a damaged line, an unknown column) or a missing record are refused, naming
+    the line or file, and leave every file as it was."""
+    from ..lab.render import render_study
+    try:
+        info = finish(lambda: render_study(folder, study_arguments))
+    except WasserspieleError as exc:
+        raise LabFailure(str(exc)) from None
+    if not quiet:
+        settings = info["settings"]
+        games = sum(s.n for s in info["summaries"])
+        click.echo(f"{info['dir'] / 'report.html'}: rendered from {games} games of results.csv (settings from "
+                   f"{settings.source}); no game played", err=True)
+        echo_summary(info)
 
 
 @lab_cmd.command("tune")

@@ -47,13 +47,16 @@ class Estimate:
     high: float
     n: int
 
-    def fmt(self, pct: bool = False, digits: int = 2) -> str:
-        """`47.1 % [44.0, 50.2]` or `3.42 [3.30, 3.55]`; `–` without data."""
+    def fmt(self, pct: bool = False, digits: int = 2, unit: str = "") -> str:
+        """`47.1 % [44.0, 50.2]` or `3.42 [3.30, 3.55]`; `–` without data.  `unit` follows the value: with
+        `pct` in place of `%` (`3.2 pp [0.0, 6.7]`, a difference of two percentages), else after the
+        number (`46.6 actions [46.1, 47.1]`)."""
         if self.n == 0 or math.isnan(self.value):
             return "–"
         if pct:
-            return f"{100 * self.value:.1f} % [{100 * self.low:.1f}, {100 * self.high:.1f}]"
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+            return f"{100 * self.value:.1f} {unit or '%'} [{100 * self.low:.1f}, {100 * self.high:.1f}]"
+        shown = f" {unit}" if unit else ""
+        return f"{self.value:.{digits}f}{shown} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
 
     def excludes(self, x: float) -> bool:
         """True when the interval lies wholly on one side of x (a 'significant' difference)."""

@@ -142,19 +142,27 @@ def notable_rows(rows: list[dict]) -> dict[str, dict]:
     }
 
 
+def notable_games(summaries: list[ConditionSummary]) -> list[tuple[dict, dict]]:
+    """(the report's entry, the results row) of every notable game, its record's file named in the entry:
+    what `write_notable` records and `lab render` finds recorded."""
+    out = []
+    for summ in summaries:
+        for kind, row in notable_rows(summ.rows).items():
+            name = f"{slug(summ.label)}-{kind}-game{row['game']}.json"
+            out.append(({"condition": summ.label, "kind": kind, "game": row["game"], "seed": row["seed"],
+                         "actions": row["actions"], "scores": row["scores"], "winners": row["winners"],
+                         "bots": row["bots"], "file": f"records/{name}"}, row))
+    return out
+
+
 def write_notable(result: StudyResult, summaries: list[ConditionSummary], out: Path) -> list[dict]:
     """Play the notable games again and save their records (checked to repeat exactly)."""
     folder = out / "records"
     folder.mkdir(parents=True, exist_ok=True)
     written = []
-    for summ in summaries:
-        for kind, row in notable_rows(summ.rows).items():
-            state = replay_game(result.study, row)
-            name = f"{slug(summ.label)}-{kind}-game{row['game']}.json"
-            write_record(state, folder / name)
-            written.append({"condition": summ.label, "kind": kind, "game": row["game"], "seed": row["seed"],
-                            "actions": row["actions"], "scores": row["scores"], "winners": row["winners"],
-                            "bots": row["bots"], "file": f"records/{name}"})
+    for entry, row in notable_games(summaries):
+        write_record(replay_game(result.study, row), out / entry["file"])
+        written.append(entry)
     return written
 
 
@@ -802,6 +810,8 @@ def run_line(result: StudyResult) -> str:
     """How this run went: the one paragraph of a report that depends on the machine and the backend.
     Everything else (results.csv, plots, records, every figure and table) repeats byte for byte from
     the same command whatever `--jobs` or backend."""
+    if result.run_text:
+        return result.run_text
     rate = len(result.rows) / result.seconds if result.seconds > 0 else 0.0
     return (f"{RUN_LINE} backend {result.backend} with {result.jobs} job(s), {result.seconds:.1f} s, {rate:.3g} "
             f"games/s. Only this line depends on how the games were run: the same command repeats every other "
@@ -1090,14 +1100,15 @@ def render_html(bl: list[tuple], images: dict[str, bytes]) -> str:
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def _write_text(path: Path, text: str) -> None:
+def _write_bytes(path: Path, data: bytes) -> None:
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
+    tmp.write_bytes(data)
     tmp.replace(path)
 
 
 # ----------------------------------------------------------------------------- the report directory
-OWN_FILES = ("report.html", "report.md", "results.csv", "tune.md")
+STUDY_FILE = "study.json"  # the study's settings, for `lab render` (lab/render.py)
+OWN_FILES = ("report.html", "report.md", "results.csv", STUDY_FILE, "tune.md")
 OWN_DIRS = {"plots": ".png", "records": ".json"}
 KEPT = ("README.md",)  # a designer's summary beside the report (docs/reports/*/README.md) stays as it is
 
@@ -1142,9 +1153,27 @@ def clear_out(out: str | Path) -> None:
         path.unlink()
 
 
+def rendered_files(result: StudyResult, summaries: list[ConditionSummary], comparisons: list[Comparison],
+                   notable: list[dict], min_effect: float = MIN_EFFECT, alpha: float = ALPHA,
+                   command: str | None = None) -> dict[str, bytes]:
+    """Every file a study's report is rendered into from its analysis, by its path in the report
+    directory: the plots, report.md, report.html and study.json (what `lab render` reads back).
+    results.csv and the records are the study's data, written only when its games are played."""
+    from .render import study_json
+    plots = make_plots(summaries, comparisons, min_effect)
+    files = {f"plots/{name}": png for name, _caption, png in plots}
+    bl = blocks(result, summaries, comparisons, notable, plots, min_effect, alpha)
+    files["report.md"] = render_md(bl).encode("utf-8")
+    files["report.html"] = render_html(bl, {n: p for n, _, p in plots}).encode("utf-8")
+    files[STUDY_FILE] = study_json(result, min_effect, alpha, command).encode("utf-8")
+    return files
+
+
 def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_EFFECT,
-                 alpha: float = ALPHA) -> dict[str, Any]:
-    """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis."""
+                 alpha: float = ALPHA, command: str | None = None) -> dict[str, Any]:
+    """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis.
+    `command`: the command line that ran the study, kept in study.json for a reader (`lab render` reads the
+    settings themselves, not this text)."""
     out = Path(out)
     clear_out(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -1152,13 +1181,10 @@ def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_E
     raise_flags(summaries, comparisons, alpha, min_effect)  # the plots mark the flags
     write_csv(result, out / "results.csv")
     notable = write_notable(result, summaries, out)
-    plots = make_plots(summaries, comparisons, min_effect)
+    files = rendered_files(result, summaries, comparisons, notable, min_effect, alpha, command)
     (out / "plots").mkdir(exist_ok=True)
-    for name, _caption, png in plots:
-        (out / "plots" / name).write_bytes(png)
-    bl = blocks(result, summaries, comparisons, notable, plots, min_effect, alpha)
-    _write_text(out / "report.md", render_md(bl))
-    _write_text(out / "report.html", render_html(bl, {n: p for n, _, p in plots}))
+    for name, data in files.items():
+        _write_bytes(out / name, data)
     return {"dir": out, "summaries": summaries, "comparisons": comparisons, "notable": notable,
             "findings": findings(summaries, comparisons, alpha, min_effect),
             "answers": answers(summaries, comparisons, min_effect)}

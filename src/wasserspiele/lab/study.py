@@ -303,6 +303,9 @@ class StudyResult:
     # what was played and why it ended, not what was planned)
     target: float | None = None
     stopped: str = ""
+    # a report rendered again from a study saved before study.json (lab/render.py): its run line as that
+    # report printed it, the seconds it shows being rounded
+    run_text: str = ""
 
 
 

@@ -317,8 +317,7 @@ def shown_score(result: TuneResult, e: Estimate) -> str:
     --min-effect and of the reports' seat tables), where decisive's share of games is a percentage."""
     if result.goal == "shorter":
         return e.fmt(digits=1)
-    text = e.fmt(pct=True)
-    return text.replace(" %", " pp", 1) if result.goal == "fair-seats" else text
+    return e.fmt(pct=True, unit="pp" if result.goal == "fair-seats" else "%")
 
 
 def earlier(result: TuneResult) -> str:

@@ -1,0 +1,411 @@
+"""Re-rendering a finished study's report from its saved data (`wasserspiele lab render DIR`).
+
+A study's games are its data: results.csv (one row per game) and the records of its notable
+games.  Everything else in the directory — report.md, report.html, the plots — is rendered
+from them and from the study's settings, which `write_report` keeps in study.json.  So a
+report can be written again in the lab's current layout without playing a game: the rows are
+read back, checked against the settings (every game's seed and line-up follow from the master
+seed, so a results.csv of other settings, another game or edited rows is refused, naming the
+line), analysed as the study analysed them, and the rendered files replace the old ones only
+once all of them are made.
+
+Studies written before study.json existed are read through the command their README.md
+records (docs/reports/*/README.md begin with it) and their report.md's run line; the render
+then saves study.json beside them.  A report rendered again from a study's own directory is
+byte for byte the report the study wrote (tests/lab/test_render.py).
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any, Callable
+
+from ..bots.runner import seating as make_seating
+from ..bots.specs import check_spec, parse_bot_spec
+from ..core.errors import WasserspieleError
+from ..core.registry import game_class
+from .analysis import ALPHA, MIN_EFFECT, analyse, raise_flags
+from .report import (OWN_DIRS, RUN_LINE, STUDY_FILE, answers, findings, measure_columns, notable_games,
+                     rendered_files)
+from .study import Condition, Study, StudyResult
+
+FORMAT = "wasserspiele-study/1"
+README = "README.md"
+RESULTS = "results.csv"
+FIXED = ("condition", "game", "seed", "players")            # results.csv's first columns
+AFTER = ("winners", "shared_win", "actions", "units", "lead_changes")  # after the seats' columns
+RETURN_EXACT = 5e-7  # a win credit written to 6 decimals is 1/k again within this (results.csv rounds 1/3)
+
+
+class RenderRefused(WasserspieleError):
+    """The directory does not hold what a report can honestly be rendered from."""
+
+
+# ----------------------------------------------------------------------------- study.json
+def study_json(result: StudyResult, min_effect: float = MIN_EFFECT, alpha: float = ALPHA,
+               command: str | None = None) -> str:
+    """What a study's report needs besides its rows: the Study itself (game, conditions, bots, games,
+    seed, seating), the report's settings, how the run went (the run line, an interrupt, the precision
+    rule's stop) — and the command that ran it, for a reader."""
+    s = result.study
+    doc = {
+        "format": FORMAT,
+        "command": command,
+        "game": s.game,
+        "conditions": [{"label": c.label, "options": dict(c.options)} for c in s.conditions],
+        "bots": [b.text for b in s.bots],
+        "games": s.games, "asked": s.asked, "seed": s.seed,
+        "compare": list(s.compare), "base_options": dict(s.base_options),
+        "seating": s.seating.name, "kernels": s.kernels, "group": s.group,
+        "min_effect": min_effect, "alpha": alpha,
+        "interrupted": result.interrupted, "target": result.target, "stopped": result.stopped,
+        "notes": list(result.notes),
+        "run": {"backend": result.backend, "jobs": result.jobs, "seconds": result.seconds,
+                "line": result.run_text or None},
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+@dataclasses.dataclass
+class Settings:
+    """A study's settings as read back: the Study, the report's settings and how the run went."""
+
+    study: Study
+    min_effect: float
+    alpha: float
+    command: str | None
+    interrupted: bool | None = None   # None: tell from the rows (a study without study.json)
+    target: float | None = None
+    stopped: str = ""
+    notes: list[str] = dataclasses.field(default_factory=list)
+    backend: str = "serial"
+    jobs: int = 1
+    seconds: float = 0.0
+    run_text: str = ""                # the run line as an old report printed it (StudyResult.run_text)
+    source: str = STUDY_FILE
+
+
+def _need(doc: dict, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if key not in doc:
+        raise RenderRefused(f"{where}: no {key!r}")
+    value = doc[key]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        raise RenderRefused(f"{where}: {key!r} is {json.dumps(value)}, not a {_kind_word(kind)}")
+    return value
+
+
+def _kind_word(kind) -> str:
+    names = {str: "text", int: "whole number", float: "number", bool: "true or false", list: "list", dict: "mapping"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in kinds if k is not type(None)))
+
+
+def read_study_json(path: Path) -> Settings:
+    """The settings study.json holds, checked: every condition loads, every bot is one its game takes."""
+    where = str(path)
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise RenderRefused(f"{where}: not readable as JSON ({exc})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise RenderRefused(f"{where}: not a study's settings (format {FORMAT} expected)")
+    game = _need(doc, "game", str, where)
+    try:
+        game = game_class(game).name
+    except WasserspieleError as exc:
+        raise RenderRefused(f"{where}: {exc}") from None
+    conds = []
+    for c in _need(doc, "conditions", list, where):
+        if not isinstance(c, dict):
+            raise RenderRefused(f"{where}: a condition is {json.dumps(c)}, not a mapping")
+        conds.append(Condition(_need(c, "label", str, where), tuple(_need(c, "options", dict, where).items())))
+    if not conds:
+        raise RenderRefused(f"{where}: no conditions")
+    run = _need(doc, "run", dict, where)
+    study = Study(game, tuple(conds), tuple(parse_bot_spec(t) for t in _need(doc, "bots", list, where)),
+                  _need(doc, "games", int, where), _need(doc, "seed", int, where),
+                  tuple(_need(doc, "compare", list, where)), tuple(_need(doc, "base_options", dict, where).items()),
+                  make_seating(_need(doc, "seating", str, where)), _need(doc, "kernels", bool, where),
+                  _need(doc, "group", int, where), _need(doc, "asked", (int, type(None)), where))
+    target = _need(doc, "target", (int, float, type(None)), where)
+    settings = Settings(study, float(_need(doc, "min_effect", (int, float), where)),
+                        float(_need(doc, "alpha", (int, float), where)),
+                        _need(doc, "command", (str, type(None)), where),
+                        _need(doc, "interrupted", bool, where), None if target is None else float(target),
+                        _need(doc, "stopped", str, where), [str(n) for n in _need(doc, "notes", list, where)],
+                        _need(run, "backend", str, where), _need(run, "jobs", int, where),
+                        float(_need(run, "seconds", (int, float), where)),
+                        _need(run, "line", (str, type(None)), where) or "")
+    _check_study(study, where)
+    return settings
+
+
+def _check_study(study: Study, where: str) -> None:
+    """Every condition loads and every bot is one its game takes (as `make_study` checked them)."""
+    try:
+        for cond in study.conditions:
+            g = cond.load(study.game)
+            for spec in study.bots:
+                check_spec(spec, g)
+            study.seating.check(g, len(study.bots))
+    except WasserspieleError as exc:
+        raise RenderRefused(f"{where}: {exc}") from None
+    if not study.bots:
+        raise RenderRefused(f"{where}: no bots")
+
+
+# ----------------------------------------------------------------------------- a study without study.json
+COMMAND = re.compile(r"`(wasserspiele lab [^`]+)`")
+RUN = re.compile(rf"^{re.escape(RUN_LINE)} backend (\S+) with (\d+) job\(s\), (\d+(?:\.\d+)?) s,.*$", re.M)
+
+
+def legacy_settings(folder: Path, parse_command: Callable[[str], dict[str, Any]]) -> Settings:
+    """The settings of a study written before study.json: the command its README.md records (the
+    first `wasserspiele lab …` in backquotes), read by `parse_command` as the lab reads a command line
+    (its make_study arguments and min_effect), and its report.md's run line.  A study stopped by
+    --precision is refused: why it stopped is not in its command."""
+    readme = folder / README
+    text = readme.read_text(encoding="utf-8") if readme.is_file() else ""
+    found = COMMAND.search(text)
+    if not found:
+        raise RenderRefused(f"{folder}: no {STUDY_FILE} (studies save it since the lab could render) and no "
+                            f"`wasserspiele lab …` command in {README} to read the study's settings from; "
+                            f"cannot tell which games results.csv holds")
+    command = found.group(1)
+    try:
+        args = parse_command(command)
+    except WasserspieleError as exc:
+        raise RenderRefused(f"{readme}: its command `{command}` is refused: {exc}") from None
+    if args.pop("precision", None) is not None:
+        raise RenderRefused(f"{readme}: its command `{command}` uses --precision, and why that run stopped is not "
+                            f"recorded without {STUDY_FILE}")
+    min_effect = args.pop("min_effect")
+    from .study import make_study
+    try:
+        study = make_study(**args)
+    except WasserspieleError as exc:
+        raise RenderRefused(f"{readme}: its command `{command}` is refused: {exc}") from None
+    report = folder / "report.md"
+    run = RUN.search(report.read_text(encoding="utf-8")) if report.is_file() else None
+    if run is None:
+        raise RenderRefused(f"{folder}: no {STUDY_FILE}, and no report.md with a run line (“{RUN_LINE} backend …”) "
+                            f"saying how the games were run")
+    # the line as it was printed: its seconds are rounded, so the games per second it shows could not be
+    # computed again from them
+    return Settings(study, min_effect, ALPHA, command, None, backend=run.group(1), jobs=int(run.group(2)),
+                    seconds=float(run.group(3)), run_text=run.group(0), source=README)
+
+
+def read_settings(folder: Path, parse_command: Callable[[str], dict[str, Any]] | None = None) -> Settings:
+    if (folder / STUDY_FILE).is_file():
+        return read_study_json(folder / STUDY_FILE)
+    if parse_command is None:
+        raise RenderRefused(f"{folder}: no {STUDY_FILE}")
+    return legacy_settings(folder, parse_command)
+
+
+# ----------------------------------------------------------------------------- results.csv
+def _number(text: str, where: str, column: str) -> int | float:
+    """A number as results.csv writes it (whole numbers without a point)."""
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise RenderRefused(f"{where}: {column} is {text!r}, not a number")
+    return value
+
+
+def _whole(text: str, where: str, column: str, low: int = 0) -> int:
+    value = _number(text, where, column)
+    if not isinstance(value, int) or value < low:
+        raise RenderRefused(f"{where}: {column} is {text!r}, not a whole number"
+                            + (f" of at least {low}" if low else ""))
+    return value
+
+
+def _credit(x: int | float, players: int) -> float:
+    """A win credit as the game gave it: 1/k for a k-way shared win, which results.csv rounds to 6 decimals
+    (0.333333); read back as the very float the study analysed, so the report repeats to the last digit."""
+    for k in range(1, players + 1):
+        if abs(x - 1.0 / k) <= RETURN_EXACT:
+            return 1.0 / k
+    return float(x)
+
+
+def read_results(path: Path, study: Study) -> list[dict[str, Any]]:
+    """results.csv's rows as the study's rows (what `analyse` reads), every field checked against the
+    study: its columns, each condition's label, player count, each game's seed and line-up as the
+    master seed derives them, numbers where numbers belong, table order and no game twice."""
+    try:
+        with path.open(encoding="utf-8", newline="") as f:
+            table = list(csv.reader(f))
+    except FileNotFoundError:
+        raise RenderRefused(f"{path}: missing; it holds the study's games, the report is rendered from it") from None
+    except (OSError, UnicodeDecodeError, csv.Error) as exc:
+        raise RenderRefused(f"{path}: not readable as a table ({exc})") from None
+    if not table:
+        raise RenderRefused(f"{path}: empty")
+    header, body = table[0], table[1:]
+    games = [c.load(study.game) for c in study.conditions]
+    most = max(g.players for g in games)
+    seats = [f"{kind}_{s}" for kind in ("bot", "score", "return") for s in range(most)]
+    fixed = [*FIXED, *seats, *AFTER]
+    for i, name in enumerate(header):
+        expected = fixed[i] if i < len(fixed) else None
+        if name != expected and not (expected is None and name.startswith("m_") and len(name) > 2):
+            raise RenderRefused(f"{path}: column {i + 1} is {name!r}, where a {study.game} study with "
+                                f"{most} seats has " + (f"{expected!r}" if expected else "only m_… measure columns")
+                                + " (unknown column, or results.csv of other settings)")
+    if len(header) < len(fixed):
+        raise RenderRefused(f"{path}: the header ends before {fixed[len(header)]!r}")
+    if len(set(header)) != len(header):
+        raise RenderRefused(f"{path}: a column is named twice")
+    mcols = [h[2:] for h in header[len(fixed):]]
+    needed = {}
+    from .measures import measures_class
+    for g in games:
+        for m in measures_class(g).describe:
+            for name in (m.name, m.denominator):
+                if name and name != "units":
+                    needed.setdefault(name, m.label)
+    missing = [n for n in needed if n not in mcols]
+    if missing:
+        raise RenderRefused(f"{path}: no column m_{missing[0]} ({needed[missing[0]]!r}), which every {study.game} "
+                            f"study writes: results.csv of another game, or damaged")
+    labels = {c.label: k for k, c in enumerate(study.conditions)}
+    rows: list[dict[str, Any]] = []
+    seen = set()
+    for line, cells in enumerate(body, start=2):
+        where = f"{path}, line {line}"
+        if len(cells) != len(header):
+            raise RenderRefused(f"{where}: {len(cells)} fields, the header has {len(header)}")
+        cell = dict(zip(header, cells))
+        label = cell["condition"]
+        if label not in labels:
+            raise RenderRefused(f"{where}: condition {label!r} is not one of this study's "
+                                f"({', '.join(labels)})")
+        cond = labels[label]
+        game = games[cond]
+        p = game.players
+        index = _whole(cell["game"], where, "game")
+        if index >= study.games:
+            raise RenderRefused(f"{where}: game {index}, but the study played at most {study.games} per condition")
+        if (cond, index) in seen:
+            raise RenderRefused(f"{where}: game {index} of {label} is listed twice")
+        if rows and (cond, index) < (rows[-1]["cond"], rows[-1]["game"]):
+            raise RenderRefused(f"{where}: out of order (results.csv lists the games by condition, then number)")
+        seen.add((cond, index))
+        seed = _whole(cell["seed"], where, "seed")
+        if seed != study.seating.game_seed(study.seed, index, game, len(study.bots)):
+            raise RenderRefused(f"{where}: seed {seed} is not game {index}'s under master seed {study.seed}: "
+                                f"results.csv and the study's settings do not belong together")
+        if _whole(cell["players"], where, "players") != p:
+            raise RenderRefused(f"{where}: players is {cell['players']}, where {label} seats {p}")
+        lineup = study.seating.lineup(game, len(study.bots), index, study.seed)
+        bots = [cell[f"bot_{s}"] for s in range(p)]
+        if bots != [study.bots[b].text for b in lineup]:
+            raise RenderRefused(f"{where}: bots {', '.join(bots)}, where the study seated "
+                                f"{', '.join(study.bots[b].text for b in lineup)} in game {index}")
+        for kind in ("bot", "score", "return"):
+            if any(cell[f"{kind}_{s}"] for s in range(p, most)):
+                raise RenderRefused(f"{where}: a {kind} for a seat beyond the {p} of {label}")
+        scores = [_number(cell[f"score_{s}"], where, f"score_{s}") for s in range(p)]
+        returns = [_credit(_number(cell[f"return_{s}"], where, f"return_{s}"), p) for s in range(p)]
+        try:
+            winners = [int(w) for w in cell["winners"].split()]
+        except ValueError:
+            winners = [-1]
+        if any(not 0 <= w < p for w in winners) or len(set(winners)) != len(winners):
+            raise RenderRefused(f"{where}: winners {cell['winners']!r} are not seats of a {p}-player game")
+        shared = _whole(cell["shared_win"], where, "shared_win")
+        if shared != int(len({game.team_of(s) for s in winners}) > 1):
+            raise RenderRefused(f"{where}: shared_win {shared} does not fit the winners {cell['winners']!r}")
+        measures = {c: _number(cell[f"m_{c}"], where, f"m_{c}") for c in mcols if cell[f"m_{c}"] != ""}
+        rows.append({"condition": label, "cond": cond, "game": index, "seed": seed, "players": p, "bots": bots,
+                     "bot_index": list(lineup), "scores": scores, "winners": winners, "returns": returns,
+                     "shared": shared, "actions": _whole(cell["actions"], where, "actions"),
+                     "units": _number(cell["units"], where, "units"),
+                     "lead_changes": _whole(cell["lead_changes"], where, "lead_changes"), "measures": measures})
+    if not rows:
+        raise RenderRefused(f"{path}: no games")
+    empty = [c for c in mcols if c not in measure_columns(rows)]
+    if empty:  # the lab writes a measure's column only for a measure some game has
+        raise RenderRefused(f"{path}: column m_{empty[0]} is empty in every row")
+    return rows
+
+
+# ----------------------------------------------------------------------------- rendering
+def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Render `folder`'s report.md, report.html and plots again from its results.csv and settings, without
+    playing a game; the records of its notable games must be there already.  Every file is made in memory
+    and written beside its target (`NAME.tmp`) before any target is replaced, so a refusal or a failure
+    leaves the earlier report as it was.  Returns what `write_report` returns."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise RenderRefused(f"{folder}: not a directory")
+    settings = read_settings(folder, parse_command)
+    study = settings.study
+    rows = read_results(folder / RESULTS, study)
+    counts = [sum(1 for r in rows if r["cond"] == c) for c in range(len(study.conditions))]
+    interrupted = settings.interrupted
+    if interrupted is None:  # a study without study.json: cut short when a condition has fewer games
+        interrupted = min(counts) < study.games
+    result = StudyResult(study, rows, interrupted, settings.seconds, settings.backend, settings.jobs,
+                         list(settings.notes), settings.target, settings.stopped, settings.run_text)
+    summaries, comparisons = analyse(result)
+    raise_flags(summaries, comparisons, settings.alpha, settings.min_effect)
+    notable = []
+    for entry, row in notable_games(summaries):
+        record = folder / entry["file"]
+        try:
+            doc = json.loads(record.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RenderRefused(f"{record}: missing; the report links the record of {entry['kind'].replace('_', ' ')} "
+                                f"game {entry['game']} ({entry['condition']}), and rendering plays no game") from None
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise RenderRefused(f"{record}: not a record ({exc})") from None
+        if not isinstance(doc, dict) or doc.get("game") != study.game or doc.get("players") != row["players"]:
+            raise RenderRefused(f"{record}: not the record of a {row['players']}-player {study.game} game")
+        if len(doc.get("actions", ())) != row["actions"]:
+            raise RenderRefused(f"{record}: {len(doc.get('actions', ()))} actions, where results.csv has "
+                                f"{row['actions']} for game {row['game']} ({row['condition']})")
+        notable.append(entry)
+    files = rendered_files(result, summaries, comparisons, notable, settings.min_effect, settings.alpha,
+                           settings.command)
+    replace_all(folder, files)
+    return {"dir": folder, "summaries": summaries, "comparisons": comparisons, "notable": notable,
+            "findings": findings(summaries, comparisons, settings.alpha, settings.min_effect),
+            "answers": answers(summaries, comparisons, settings.min_effect), "settings": settings}
+
+
+def replace_all(folder: Path, files: dict[str, bytes]) -> None:
+    """Write every file to NAME.tmp first, then replace the targets: an error while writing leaves every
+    earlier file as it was (and no .tmp behind).  Plots the new report no longer draws are removed."""
+    (folder / "plots").mkdir(exist_ok=True)
+    written: list[Path] = []
+    try:
+        for name, data in files.items():
+            tmp = folder / (name + ".tmp")
+            written.append(tmp)
+            tmp.write_bytes(data)
+    except BaseException:
+        for tmp in written:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp in written:
+        tmp.replace(tmp.with_name(tmp.name[:-4]))
+    drawn = {Path(name).name for name in files if name.startswith("plots/")}
+    for old in (folder / "plots").iterdir():
+        if old.suffix == OWN_DIRS["plots"] and old.name not in drawn:
+            old.unlink()
