@@ -69,7 +69,7 @@ def test_the_arena_table_and_progress_are_in_the_language_asked_for():
     assert result.exit_code == 0, result.output
     out = result.stdout
     assert "wasserloch: 4 Partien, Startwert 0, 2 Spieler" in out
-    for heading in ("Bot", "Plätze", "Gewinnquote", "95-%-Intervall", "Punkte im Schnitt", "Platz im Schnitt"):
+    for heading in ("Bot", "Plätze", "Gewinnquote", "95-%-Intervall", "Punkte im Schnitt", "Rang im Schnitt"):
         assert heading in out, out
     assert re.search(r"\b[01],\d{3}–[01],\d{3}\b", out) and not re.search(r"\d\.\d", out), out
     assert not english(out), out

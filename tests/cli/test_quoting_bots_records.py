@@ -31,7 +31,7 @@ SEATS = [  # (game, --seats, English, German)
      "Error: bot spec 'hard:iterations=0' (hard is the heuristic bot for watten): the watten heuristic bot has no "
      "switchable traits (it takes only blunder)",
      "Fehler: Bot-Angabe „hard:iterations=0“ (hard ist bei watten der Bot heuristic): der heuristic-Bot von watten "
-     "hat keine einstellbaren Eigenschaften (er nimmt nur blunder)"),
+     "hat keine einstellbaren Eigenschaften (er nimmt nur blunder an)"),
     ("wasserloch", "human,ismcts:depth=3,random",
      "Error: bot spec 'ismcts:depth=3': the ismcts bot has no setting 'depth' (its settings: iterations,",
      "Fehler: Bot-Angabe „ismcts:depth=3“: der Bot ismcts hat keine Einstellung „depth“ (seine Einstellungen: "
@@ -124,7 +124,7 @@ def test_bot_refusals_the_command_line_does_not_reach_are_codes_too():
          "unbekannte Spielstärke „godlike“ (Spielstärken: easy, medium, hard, expert)"),
         (lambda: make_bot("python", game, factory="bots.outside_policy:make", depth=3),
          "bot 'python:bots.outside_policy:make': takes no settings (got depth)",
-         "Bot „python:bots.outside_policy:make“: nimmt keine Einstellungen (angegeben: depth)"),
+         "Bot „python:bots.outside_policy:make“: nimmt keine Einstellungen an (angegeben: depth)"),
         (lambda: make_bot("ismcts", game, iterations="it's"),
          "iterations must be a whole number from 1 to 1000000, not 'it's'",
          "iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht „it's“"),

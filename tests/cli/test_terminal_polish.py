@@ -33,7 +33,7 @@ def test_the_root_help_is_german_when_the_command_line_asks_for_it(args):
     for said in ("Aufruf: main [OPTIONEN] BEFEHL [ARGUMENTE]...", "Spiele spielen, nachspielen und erforschen",
                  "Optionen:", "--version Die Version zeigen und beenden.", "-h, --help Diese Hilfe zeigen und beenden.",
                  "Befehle:", "games Die Spiele auflisten", "play SPIEL im Terminal spielen",
-                 "replay Eine Aufzeichnung DATEI nachspielen", "serve Die Web-App starten"):
+                 "replay Ein Spielprotokoll DATEI nachspielen", "serve Die Web-App starten"):
         assert said in flat, said
     found = english(text)
     assert not found, f"English {sorted(found)} in:\n{text}"

@@ -124,7 +124,7 @@ def log_lines(page, view: dict) -> list[str]:
                "{2} nahm alle aufgedeckten Karten zurück auf die Hand.",
                "Der Stapel ist leer: dies ist die letzte Runde.",
                "{2} schob den Fluss.", "{0}: Nashorn musste zurück auf die Teamkarte.",
-               "Für {1} passierte nichts (Gepard ist schon im Ziel).",
+               "Für {1} passierte nichts (der Gepard ist schon im Ziel).",
                "Das Spiel ist vorbei: die Baumstammtafeln sind ausgegangen."])])
 def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(browser, server, table, locale, want):
     ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)

@@ -31,7 +31,7 @@ def _code(value):
     (Reason("seven_waters.line_has_slide", line=2), "line 2 already has its slide", "Leine 2 hat schon ihre Rutsche"),
     (Reason("seven_waters.pass_can_discard", n=1), "passing is allowed only when nothing else is legal, and the 1 "
      "card in hand can still be discarded (or used to build)", "Passen geht nur, wenn nichts anderes erlaubt ist, "
-     "und die 1 Karte auf der Hand kann noch abgeworfen (oder verbaut) werden"),
+     "und die eine Karte auf der Hand kann noch abgeworfen (oder verbaut) werden"),
     (Reason("seven_waters.pass_can_discard", n=3), "passing is allowed only when nothing else is legal, and the 3 "
      "cards in hand can still be discarded (or used to build)", "Passen geht nur, wenn nichts anderes erlaubt ist, "
      "und die 3 Karten auf der Hand können noch abgeworfen (oder verbaut) werden"),
