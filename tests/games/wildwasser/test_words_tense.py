@@ -68,3 +68,13 @@ def test_every_games_log_tells_moves_in_the_past(lang):
 ])
 def test_examples_of_the_one_tense(code, params, en, de):
     assert render(code, params, "en") == en and render(code, params, "de") == de
+
+
+@pytest.mark.parametrize(("lang", "one", "two"), [
+    ("en", "stack: 1 tile (0 removed unseen)", "stack: 2 tiles (0 removed unseen)"),
+    ("de", "Stapel: 1 Tafel (0 unbesehen entfernt)", "Stapel: 2 Tafeln (0 unbesehen entfernt)"),
+])
+def test_ww_2_1_the_terminal_counts_one_tile_left_in_the_stack_in_the_singular(lang, one, two):
+    """The terminal's status line said "stack: 1 tiles" / „Stapel: 1 Tafeln" near the end."""
+    assert render("wildwasser.ui.stack", {"n": 1, "k": 0}, lang) == one
+    assert render("wildwasser.ui.stack", {"n": 2, "k": 0}, lang) == two
