@@ -108,7 +108,7 @@ def test_on_a_phone_the_hint_button_and_the_rules_link_stand_on_the_title_s_row(
 
 
 @pytest.mark.parametrize("locale, over, won", [("de-DE", "Spielende.", "Spielende. Gewonnen: "),
-                                               ("en-US", "Game over.", "Game over. Winners: ")])
+                                               ("en-US", "Game over.", "Game over. Won by: ")])
 def test_at_the_end_who_won_is_said_once_in_the_result_not_again_above_it(browser, server, finished, locale, over,
                                                                            won):
     """The line under the title and the result box right below it both said "Spielende.
