@@ -33,6 +33,7 @@ import concurrent.futures as cf
 import datetime as dt
 
 import orjson
+import regex
 
 from ..bots.levels import level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
@@ -209,6 +210,12 @@ class SeatInfo:
 
 
 MAX_NAME = 40
+# A zero-width joiner is not printable, but between two emoji (Unicode's Extended_Pictographic,
+# the property UAX #29 joins across a ZWJ; Python's unicodedata lacks it) it makes them one:
+# the woman technologist, families, the heart on fire, after a variation selector or a skin
+# tone too.  Anywhere else it is invisible and makes a look-alike ("An" ZWJ "na"), refused.
+_EMOJI_JOINER = regex.compile(r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d"
+                              r"(?=\p{Extended_Pictographic})")
 
 
 def clean_name(name: Any) -> str:
@@ -220,7 +227,7 @@ def clean_name(name: Any) -> str:
         raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
         raise Refused("bad_name", Reason("server.name_too_long", most=MAX_NAME, given=len(name)))
-    if not name.isprintable():
+    if not _EMOJI_JOINER.sub("", name).isprintable():
         raise Refused("bad_name", Reason("server.name_control"))
     return name
 
