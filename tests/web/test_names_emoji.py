@@ -20,6 +20,9 @@ JOINED = [
     "🏳\ufe0f\u200d🌈",                    # rainbow flag
     "🐻\u200d❄\ufe0f",                     # polar bear
     "Anna 👩🏾\u200d💻",                   # a name beside one
+    "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f",  # Scotland: tag letters after the black flag
+    "1\ufe0f\u20e3 Anna",                # a keycap: a digit, its emoji selector, the keycap
+    "Ren\u00e9e \u263a\ufe0f",           # an emoji selector after a smiley
 ]
 
 LOOK_ALIKES = [
@@ -33,6 +36,16 @@ LOOK_ALIKES = [
     "1\ufe0f\u200d👩",     # a variation selector after a digit is no emoji before it
 ]
 
+# characters Python calls printable that Unicode draws as nothing (Default_Ignorable_Code_Point)
+INVISIBLE = [
+    "Anna\ufe0f",          # a variation selector after a letter
+    "An\u034fna",          # a combining grapheme joiner
+    "Anna\U000e0100",      # a variation selector from the supplement
+    "\u3164Anna",          # a Hangul filler (a blank letter)
+    "Anna\uffa0",          # its halfwidth form
+    "\U000e0067Anna",      # a tag letter with no flag before it
+]
+
 
 @pytest.mark.parametrize("name", JOINED)
 def test_a_zero_width_joiner_between_two_emoji_is_part_of_the_name(name):
@@ -41,6 +54,15 @@ def test_a_zero_width_joiner_between_two_emoji_is_part_of_the_name(name):
 
 @pytest.mark.parametrize("name", LOOK_ALIKES)
 def test_a_zero_width_joiner_anywhere_else_is_refused_as_a_control_character(name):
+    with pytest.raises(Refused) as refused:
+        clean_name(name)
+    assert refused.value.code == "bad_name" and refused.value.reason.code == "server.name_control"
+
+
+@pytest.mark.parametrize("name", INVISIBLE)
+def test_a_character_drawn_as_nothing_is_refused_though_python_calls_it_printable(name):
+    """These passed `clean_name` (str.isprintable is true for them): "An" + U+034F + "na" is
+    another "Anna" on every screen."""
     with pytest.raises(Refused) as refused:
         clean_name(name)
     assert refused.value.code == "bad_name" and refused.value.reason.code == "server.name_control"

@@ -210,12 +210,21 @@ class SeatInfo:
 
 
 MAX_NAME = 40
-# A zero-width joiner is not printable, but between two emoji (Unicode's Extended_Pictographic,
-# the property UAX #29 joins across a ZWJ; Python's unicodedata lacks it) it makes them one:
-# the woman technologist, families, the heart on fire, after a variation selector or a skin
-# tone too.  Anywhere else it is invisible and makes a look-alike ("An" ZWJ "na"), refused.
-_EMOJI_JOINER = regex.compile(r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d"
-                              r"(?=\p{Extended_Pictographic})")
+# Characters a name may not hold although Python calls them printable: the ones Unicode
+# says to draw as nothing (Default_Ignorable_Code_Point: a Hangul filler, a combining
+# grapheme joiner, variation selectors after a letter), which make look-alikes of
+# another name ("Anna" and "An" + U+034F + "na" look the same).  They are what joins and
+# dresses emoji, so where they do that they belong to the name (`_EMOJI_PARTS`, removed
+# before the check): a zero-width joiner between two emoji (Extended_Pictographic, after a
+# variation selector or skin tone too: the woman technologist, families, the heart on
+# fire), a variation selector after an emoji (incl. a keycap's digit), and the tag letters
+# of a subdivision flag after the black flag (Scotland).  Python's unicodedata has neither
+# property; the regex module has both.
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+_EMOJI_PARTS = regex.compile(
+    r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d(?=\p{Extended_Pictographic})"
+    r"|(?<=\p{Emoji})[\uFE0E\uFE0F]"
+    r"|(?<=\U0001F3F4)[\U000E0020-\U000E007E]+\U000E007F")
 
 
 def clean_name(name: Any) -> str:
@@ -227,7 +236,8 @@ def clean_name(name: Any) -> str:
         raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
         raise Refused("bad_name", Reason("server.name_too_long", most=MAX_NAME, given=len(name)))
-    if not _EMOJI_JOINER.sub("", name).isprintable():
+    bare = _EMOJI_PARTS.sub("", name)
+    if not bare.isprintable() or _INVISIBLE.search(bare):
         raise Refused("bad_name", Reason("server.name_control"))
     return name
 
