@@ -40,14 +40,14 @@ REFUSALS = [
     (["wasserloch", "--bots", "random,random,random,random", "--option", "players=3"],
      "--bots: 4 Bots für 3 Plätze; nenne höchstens 3 (weniger besetzen die Plätze abwechselnd)"),
     (["wasserloch", "--bots", ""], "--bots nennt keinen Bot: nenne mindestens einen"),
-    (["wasserloch", "--bots", "random", "--jobs", "0"], "Ungültiger Wert für --jobs: 0 ist keine positive Zahl von Prozessen"),
+    (["wasserloch", "--bots", "random", "--jobs", "0"], "Ungültiger Wert für --jobs: 0 Prozesse sind zu wenig: mindestens 1"),
     (["wasserloch", "--bots", "random", "--jobs", "99999"],
      "Ungültiger Wert für --jobs: 99999 Prozesse sind mehr als die 1024, die ein Lauf starten darf"),
     (["wasserloch", "--bots", "random", "--games", "0"], "Ungültiger Wert für --games: muss mindestens 1 sein, nicht 0"),
     (["wasserloch", "--bots", "random", "--games", "99999999999"],
-     "Ungültiger Wert für --games: 99999999999 Partien sind mehr als die 10000000, die ein Lauf spielen darf"),
+     "Ungültiger Wert für --games: 99999999999 Partien sind mehr als die 10.000.000, die ein Lauf spielen darf"),
     (["watten", "--bots", "random", "--players", "3"],
-     "Ungültiger Wert für --players: watten ist für genau 4 Spieler, nicht für 3"),
+     "Ungültiger Wert für --players: Watten ist für genau 4 Spieler, nicht für 3"),
     (["wasserloch", "--bots", "random", "--players", "3", "--option", "players=2"],
      "--players 3 und --option players=2 nennen zwei verschiedene Spielerzahlen: gib nur eine an"),
     (["nogame", "--bots", "random"], "es gibt kein Spiel namens „nogame“"),
@@ -68,17 +68,17 @@ def test_the_arena_table_and_progress_are_in_the_language_asked_for():
     result = _run("--lang", "de", "arena", "wasserloch", "--bots", "random,heuristic", *TINY)
     assert result.exit_code == 0, result.output
     out = result.stdout
-    assert "wasserloch: 4 Partien, Startwert 0, 2 Spieler" in out
+    assert "Wasserloch: 4 Partien, Startwert 0, 2 Spieler" in out
     for heading in ("Bot", "Plätze", "Gewinnquote", "95-%-Intervall", "Punkte im Schnitt", "Rang im Schnitt"):
         assert heading in out, out
     assert re.search(r"\b[01],\d{3}–[01],\d{3}\b", out) and not re.search(r"\d\.\d", out), out
     assert not english(out), out
-    assert result.stderr.splitlines()[0] == "wasserloch-Arena" and "4/4 Partien gespielt" in result.stderr
+    assert result.stderr.splitlines()[0] == "Wasserloch-Arena" and "4/4 Partien gespielt" in result.stderr
     same = _run("arena", "wasserloch", "--bots", "random,heuristic", *TINY)
     assert same.exit_code == 0, same.output
-    assert "wasserloch: 4 games, seed 0, 2 players" in same.stdout and "95 % CI" in same.stdout
+    assert "Wasserloch: 4 games, seed 0, 2 players" in same.stdout and "95 % CI" in same.stdout
     assert re.search(r"\b[01]\.\d{3}–[01]\.\d{3}\b", same.stdout)
-    assert same.stderr.splitlines()[0] == "wasserloch arena" and "4/4 games finished" in same.stderr
+    assert same.stderr.splitlines()[0] == "Wasserloch arena" and "4/4 games finished" in same.stderr
     # the same games, only the words and the decimal sign differ
     figures = re.findall(r"\d+[.,]\d+", out)
     assert figures and figures == re.findall(r"\d+[.,]\d+", same.stdout.replace(".", ","))

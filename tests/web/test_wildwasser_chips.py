@@ -117,7 +117,7 @@ def log_lines(page, view: dict) -> list[str]:
                "{0} moved the start marker from {2} to {1}.",
                "{2} took all revealed cards back.", "The stack is empty: this is the last round.",
                "{2} pushed the river.", "{0}'s rhino was washed back to the team card.",
-               "Nothing happened for {1} (cheetah has already finished).", "The game is over: the log tiles have run out."]),
+               "Nothing happened for {1} (the cheetah has already finished).", "The game is over: the log tiles have run out."]),
     ("de-DE", ["Runde 3 beginnt.", "{0} behielt den Startmarker.", "{1} ließ den Startmarker bei {0}.",
                "{1} nahm sich den Startmarker von {0}.", "{1} gab den Startmarker an {2}.",
                "{0} legte den Startmarker von {2} zu {1}.",

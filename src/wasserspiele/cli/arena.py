@@ -50,11 +50,12 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
         opts = parse_options_for(game, list(options))
         cls = game_class(game)
         name = cls.name
+        shown = cls.manifest.title_in(lang)  # the game in the prose (Watten, not watten)
         if players is not None:
             # as `lab` refuses them: a fixed count other than the game's was dropped without a
             # word (watten --players 3 played four), and --players overrode --option players=
             if cls.fixed_players is not None and players != cls.fixed_players:
-                raise refused("cli.arena.exact_players", "--players", game=name, n=cls.fixed_players, given=players)
+                raise refused("cli.arena.exact_players", "--players", game=shown, n=cls.fixed_players, given=players)
             if "players" in opts and opts["players"] != players:  # the same count twice says one thing
                 raise refused("cli.arena.players_twice", "--players", players=players, option=opts["players"])
             if cls.fixed_players is None:
@@ -71,7 +72,7 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
         # so a long arena is seen working and stdout holds the table alone
         with Reporter(Console(stderr=True), quiet, lang) as report:
             # the games really played (whole duplicate groups), so the count ends at its total
-            report.set_total(arena_games(loaded, games), render("cli.arena.progress", {"game": name}, lang))
+            report.set_total(arena_games(loaded, games), render("cli.arena.progress", {"game": shown}, lang))
             result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)
     except WasserspieleError as exc:
         raise UsageFailure(exc, lang) from None
@@ -86,7 +87,7 @@ def result_table(result, seed: int, lang: str) -> Table:
     def num(value: float, places: int) -> str:
         return decimal(value, places, lang)
 
-    table = Table(title=t("title", game=result.game.name, n=len(result.games), seed=seed,
+    table = Table(title=t("title", game=result.game.manifest.title_in(lang), n=len(result.games), seed=seed,
                           players=result.game.players))
     # a long bot spec wraps; the figures never do (a narrow terminal or a log file
     # must not cut them to "0.6…")

@@ -190,7 +190,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             changes["sharpen"] = sharpen
         budget = replace(budget, **changes)
         path = Path(out) if out else default_weights(g.name)
-        earlier = [p for p in (path, path.with_suffix(".json")) if p.exists()]
+        earlier = existing_weights(path)
         if earlier:  # named by --out (the default refused them): said before hours of training
             click.echo(f"replacing {' and '.join(map(str, earlier))} (--out names them)", err=True)
         # the command that remakes these weights into the same files: with its --out, since
@@ -227,6 +227,11 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
                f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
 
 
+def existing_weights(path: Path) -> list[Path]:
+    """The files of a weights file `path` that exist already: it and its sidecar (.json)."""
+    return [p for p in (path, path.with_suffix(".json")) if p.exists()]
+
+
 def default_weights(game: str) -> Path:
     """Where `train GAME` without --out writes: GAME-learned.npz in the current directory.
     It wrote the package's shipped weights (bots/weights/GAME.npz, in site-packages once
@@ -234,7 +239,7 @@ def default_weights(game: str) -> Path:
     `--out` (their sidecar's command).  An earlier run's file there is refused, not
     replaced, before any training: the user named no file, so none of theirs is overwritten."""
     path = Path(f"{game}-learned.npz")
-    earlier = [p for p in (path, path.with_suffix(".json")) if p.exists()]
+    earlier = existing_weights(path)
     if earlier:
         raise click.BadParameter(f"{' and '.join(map(str, earlier))} already in the current directory (an "
                                  f"earlier run's weights), not replaced without --out: give --out {path} to "

@@ -34,6 +34,7 @@ from typing import Any, Mapping
 
 from babel import Locale
 from babel.lists import format_list
+from babel.numbers import format_decimal
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -192,8 +193,8 @@ def terms(value: Any, kind: str, lang: str) -> str:
 
 def term(value: Any, kind: str, lang: str) -> str:
     """One word from the catalogue: entry `kind.value`, else the template `kind` applied
-    to the value, else the value itself; the kinds `card`, `letter`, `option` and
-    `shown` are built in."""
+    to the value, else the value itself; the kinds `card`, `grouped`, `letter`, `option`
+    and `shown` are built in."""
     if kind == "shown":
         # one refusal for a value typed as text and one from a JSON document: the reader
         # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
@@ -205,6 +206,8 @@ def term(value: Any, kind: str, lang: str) -> str:
     if kind == "letter":
         return chr(ord("A") + int(value))
     cat = catalogue(lang)
+    if kind == "grouped":  # a large number with the language's digit groups (10,000,000; 10.000.000)
+        return format_decimal(value, locale=cat.locale)
     if kind == "option":  # GAME.NAME: the option's label on the game's pages, else its name
         game, _, name = str(value).rpartition(".")
         return (cat.text(f"{game}.web.opt.{name}") if game else None) or name
