@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from wasserspiele.cli.main import main
-from wasserspiele.lab import make_study, run_study, write_report
+from wasserspiele.lab import StudyResult, make_study, run_study, write_report
 from wasserspiele.lab.render import RenderRefused, read_results, render_study
 
 STUDIES = {
@@ -111,6 +111,14 @@ def _cell(index: int, value: str):
     return change
 
 
+def _drop_lines(folder: Path, first: int, last: int | None = None) -> None:
+    """Delete lines first … last of results.csv (as `sed -i FIRST,LASTd results.csv`)."""
+    path = folder / "results.csv"
+    lines = path.read_text().splitlines(keepends=True)
+    del lines[first - 1:last or first]
+    path.write_text("".join(lines))
+
+
 def _add_column(folder: Path) -> None:
     path = folder / "results.csv"
     lines = path.read_text().splitlines()
@@ -151,6 +159,14 @@ DAMAGE = {
                          ["study.json", "JSON"]),
     "settings without bots": (_study_json(lambda d: d.pop("bots")), ["study.json", "'bots'"]),
     "no settings at all": (lambda f, s: (f / "study.json").unlink(), ["study.json", "README.md"]),
+    # the variants study: players=2 chase=nearest on lines 2-9 (games 0-7), chase=adjacent on lines 10-17
+    "a game left out": (lambda f, s: _drop_lines(f, 2),
+                        ["game 0 of players=2 chase=nearest is missing", "study.json says 8 games per condition",
+                         "not interrupted"]),
+    "a game left out in the middle": (lambda f, s: _drop_lines(f, 14),
+                                      ["game 4 of players=2 chase=adjacent is missing"]),
+    "a condition left out": (lambda f, s: _drop_lines(f, 10, 17),
+                             ["game 0 of players=2 chase=adjacent is missing (8 of its 8 games are)"]),
     "a missing record": (lambda f, s: next((f / "records").glob("*longest*")).unlink(), ["records/", "missing"]),
 }
 
@@ -199,3 +215,54 @@ def test_a_render_refusal_is_a_render_error(copy):
 def test_a_folder_that_is_not_there_is_refused(tmp_path):
     res = CliRunner().invoke(main, ["lab", "render", str(tmp_path / "nowhere")])
     assert res.exit_code == 2 and "not a directory" in res.output
+
+
+def test_a_study_saved_before_study_json_with_a_game_left_out_is_refused(copy):
+    """Without study.json whether the run was cut short is what its report.md said, not what the rows
+    suggest: a deleted row made the render call the study interrupted and report over fewer games."""
+    folder = copy()
+    command = json.loads((folder / "study.json").read_text())["command"]
+    (folder / "study.json").unlink()
+    (folder / "README.md").write_text(f"# A study\n\n`{command}` — a designer's summary.\n")
+    _drop_lines(folder, 5)
+    before = _snapshot(folder)
+    res = CliRunner().invoke(main, ["lab", "render", str(folder)])
+    assert res.exit_code == 2, res.output
+    assert "game 3 of players=2 chase=nearest is missing" in res.output
+    assert "README.md says 8 games per condition, and report.md no interruption" in res.output
+    assert _snapshot(folder) == before
+
+
+def test_an_interrupted_study_renders_from_the_games_ctrl_c_left(tmp_path):
+    """Ctrl-C keeps the chunks of games that had finished, which the process and Ray backends finish in
+    no set order: games missing in the middle of a condition, or all of a condition's, are that study's
+    shape, and its report renders again byte for byte (with study.json and from its README's command)."""
+    study = make_study("wasserloch", players=["2"], bots=["heuristic random"], options=["rounds=1"],
+                       compare=["chase=nearest,adjacent"], games=8, seed=3)
+    full = run_study(study, jobs=1)
+    for name, kept in {"holes": lambda r: r["cond"] == 0 and r["game"] not in (2, 3) or r["game"] in (0, 1, 6),
+                       "a condition": lambda r: r["cond"] == 0}.items():
+        folder = tmp_path / name
+        rows = [r for r in full.rows if kept(r)]
+        write_report(StudyResult(study, rows, interrupted=True), folder,
+                     command="wasserspiele lab wasserloch --players 2 --bots 'heuristic random' --option rounds=1 "
+                             "--compare chase=nearest,adjacent --games 8 --seed 3")
+        assert "Ctrl-C stopped the run after" in (folder / "report.md").read_text()
+        before = _snapshot(folder)
+        assert _lab("render", str(folder), "--quiet").exit_code == 0
+        assert _snapshot(folder) == before
+        (folder / "study.json").unlink()  # a study saved before study.json: its report.md said Ctrl-C
+        (folder / "README.md").write_text(f"`{json.loads(before['study.json'])['command']}`\n")
+        res = _lab("render", str(folder), "--quiet")
+        assert res.exit_code == 0, res.output
+        assert _snapshot(folder)["report.md"] == before["report.md"]
+
+
+def test_a_recorded_command_is_read_as_the_lab_reads_it():
+    """`lab render` reads a study saved before study.json through the same mapping from options to
+    `make_study` as `lab GAME` (with --precision, --games is the cap and defaults to DEFAULT_CAP)."""
+    from wasserspiele.cli.lab import DEFAULT_CAP, DEFAULT_GAMES, study_arguments
+    precise = study_arguments("wasserspiele lab seven_waters --bots random --precision 30pp")
+    assert precise["games"] == DEFAULT_CAP and precise["precision"] == pytest.approx(0.3)
+    plain = study_arguments("wasserspiele lab seven_waters --bots random --min-effect 5")
+    assert plain["games"] == DEFAULT_GAMES and plain["precision"] is None and plain["min_effect"] == 0.05

@@ -155,6 +155,22 @@ def finish(write: Callable[[], Any]) -> Any:
         signal.signal(signal.SIGINT, previous)
 
 
+def study_plan(params: dict[str, Any]) -> tuple[dict[str, Any], float | None]:
+    """`make_study`'s arguments from `lab GAME`'s options, and the --precision target (None without it):
+    what a study runs (study_cmd) and what a recorded command ran (`study_arguments`), read alike."""
+    from ..lab.precision import parse_precision
+    precision, games = params["precision"], params["games"]
+    target = parse_precision(precision) if precision is not None else None
+    if games is not None and games < 1:
+        raise BadOption(f"--games: {games} is not a positive number of games")
+    if games_problem(games):
+        raise BadOption(f"--games: {games_problem(games)}")
+    args = {key: params[key] for key in ("game", "players", "bots", "options", "compare", "seed", "seating")}
+    # with --precision, --games is the cap
+    args["games"] = games or (DEFAULT_CAP if target else DEFAULT_GAMES)
+    return args, target
+
+
 @lab_cmd.command("study", cls=_StudyCommand, hidden=True)
 @click.argument("game")
 @click.option("--compare", "compare", multiple=True, metavar="KEY=V1,V2",
@@ -184,19 +200,14 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
 
     from ..bots.runner import default_jobs, open_backend
     from ..lab.backends import run_study
-    from ..lab.precision import parse_precision, run_until
+    from ..lab.precision import run_until
     from ..lab.report import write_report
     from ..lab.study import make_study
 
     try:
-        target = parse_precision(precision) if precision is not None else None
-        if games is not None and games < 1:
-            raise BadOption(f"--games: {games} is not a positive number of games")
-        if games_problem(games):
-            raise BadOption(f"--games: {games_problem(games)}")
-        most = games or (DEFAULT_CAP if target else DEFAULT_GAMES)
-        study = make_study(game, players=players, bots=bots, options=options, compare=compare,
-                           games=most, seed=seed, seating=seating)
+        args, target = study_plan(click.get_current_context().params)
+        most = args["games"]
+        study = make_study(**args)
         check_common(jobs, backend, address, min_effect)
         out = out or f"lab-{study.game}"
         earlier_files(out, tuning=False)  # refuse a directory holding other files before any game is played
@@ -263,8 +274,8 @@ def echo_summary(info: dict[str, Any]) -> None:
 
 
 def study_arguments(command: str) -> dict[str, Any]:
-    """`make_study`'s arguments (and min_effect, precision) from a recorded `wasserspiele lab GAME …`
-    command line, read by this command's own parser (`lab render` of a study saved before study.json)."""
+    """`make_study`'s arguments (and min_effect, the --precision target) from a recorded `wasserspiele lab
+    GAME …` command line, read as `lab GAME` reads its own (`lab render` of a study saved before study.json)."""
     words = shlex.split(command)
     if words[:2] != ["wasserspiele", "lab"] or len(words) < 3 or words[2] in lab_cmd.commands:
         raise BadOption(f"{command!r} is not a `wasserspiele lab GAME …` study command")
@@ -272,10 +283,8 @@ def study_arguments(command: str) -> dict[str, Any]:
         ctx = study_cmd.make_context("lab", words[2:])
     except click.ClickException as exc:
         raise BadOption(exc.format_message()) from None
-    p = ctx.params
-    return {"game": p["game"], "players": p["players"], "bots": p["bots"], "options": p["options"],
-            "compare": p["compare"], "seed": p["seed"], "seating": p["seating"],
-            "games": p["games"] or DEFAULT_GAMES, "min_effect": p["min_effect"] / 100, "precision": p["precision"]}
+    args, target = study_plan(ctx.params)
+    return {**args, "min_effect": ctx.params["min_effect"] / 100, "precision": target}
 
 
 @lab_cmd.command("render")
@@ -288,8 +297,9 @@ def render_cmd(folder, quiet) -> None:
     records, and its report.md's run line; study.json is saved beside it then).
 
     results.csv and records/ are read, never written.  Rows that do not fit the settings (another
-    game, another seed, a damaged line, an unknown column) or a missing record are refused, naming
-    the line or file, and leave every file as it was."""
+    game, another seed, a damaged line, an unknown column, a game missing from a study that was not
+    interrupted) or a missing record are refused, naming the line or file, and leave every file as it
+    was."""
     from ..lab.render import render_study
     try:
         info = finish(lambda: render_study(folder, study_arguments))

@@ -2,12 +2,13 @@
 
 A study's games are its data: results.csv (one row per game) and the records of its notable
 games.  Everything else in the directory — report.md, report.html, the plots — is rendered
-from them and from the study's settings, which `write_report` keeps in study.json.  So a
+from them and from the study's settings, which `write_report` keeps in study.json
+(lab/settings.py).  So a
 report can be written again in the lab's current layout without playing a game: the rows are
 read back, checked against the settings (every game's seed and line-up follow from the master
 seed, so a results.csv of other settings, another game or edited rows is refused, naming the
-line), analysed as the study analysed them, and the rendered files replace the old ones only
-once all of them are made.
+line; a study that was not interrupted must list every game), analysed as the study analysed
+them, and the rendered files replace the old ones only once all of them are made.
 
 Studies written before study.json existed are read through the command their README.md
 records (docs/reports/*/README.md begin with it) and their report.md's run line; the render
@@ -18,23 +19,18 @@ byte for byte the report the study wrote (tests/lab/test_render.py).
 from __future__ import annotations
 
 import csv
-import dataclasses
 import json
 import math
 import re
 from pathlib import Path
 from typing import Any, Callable
 
-from ..bots.runner import seating as make_seating
-from ..bots.specs import check_spec, parse_bot_spec
 from ..core.errors import WasserspieleError
-from ..core.registry import game_class
-from .analysis import ALPHA, MIN_EFFECT, analyse, raise_flags
-from .report import (OWN_DIRS, RUN_LINE, STUDY_FILE, answers, findings, measure_columns, notable_games,
-                     rendered_files)
-from .study import Condition, Study, StudyResult
+from .analysis import ALPHA, analyse, raise_flags
+from .report import OWN_DIRS, RUN_LINE, answers, findings, measure_columns, notable_games, rendered_files
+from .settings import STUDY_FILE, RenderRefused, Settings, read_study_json
+from .study import Study, StudyResult
 
-FORMAT = "wasserspiele-study/1"
 README = "README.md"
 RESULTS = "results.csv"
 FIXED = ("condition", "game", "seed", "players")            # results.csv's first columns
@@ -42,126 +38,9 @@ AFTER = ("winners", "shared_win", "actions", "units", "lead_changes")  # after t
 RETURN_EXACT = 5e-7  # a win credit written to 6 decimals is 1/k again within this (results.csv rounds 1/3)
 
 
-class RenderRefused(WasserspieleError):
-    """The directory does not hold what a report can honestly be rendered from."""
-
-
-# ----------------------------------------------------------------------------- study.json
-def study_json(result: StudyResult, min_effect: float = MIN_EFFECT, alpha: float = ALPHA,
-               command: str | None = None) -> str:
-    """What a study's report needs besides its rows: the Study itself (game, conditions, bots, games,
-    seed, seating), the report's settings, how the run went (the run line, an interrupt, the precision
-    rule's stop) — and the command that ran it, for a reader."""
-    s = result.study
-    doc = {
-        "format": FORMAT,
-        "command": command,
-        "game": s.game,
-        "conditions": [{"label": c.label, "options": dict(c.options)} for c in s.conditions],
-        "bots": [b.text for b in s.bots],
-        "games": s.games, "asked": s.asked, "seed": s.seed,
-        "compare": list(s.compare), "base_options": dict(s.base_options),
-        "seating": s.seating.name, "kernels": s.kernels, "group": s.group,
-        "min_effect": min_effect, "alpha": alpha,
-        "interrupted": result.interrupted, "target": result.target, "stopped": result.stopped,
-        "notes": list(result.notes),
-        "run": {"backend": result.backend, "jobs": result.jobs, "seconds": result.seconds,
-                "line": result.run_text or None},
-    }
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-
-
-@dataclasses.dataclass
-class Settings:
-    """A study's settings as read back: the Study, the report's settings and how the run went."""
-
-    study: Study
-    min_effect: float
-    alpha: float
-    command: str | None
-    interrupted: bool | None = None   # None: tell from the rows (a study without study.json)
-    target: float | None = None
-    stopped: str = ""
-    notes: list[str] = dataclasses.field(default_factory=list)
-    backend: str = "serial"
-    jobs: int = 1
-    seconds: float = 0.0
-    run_text: str = ""                # the run line as an old report printed it (StudyResult.run_text)
-    source: str = STUDY_FILE
-
-
-def _need(doc: dict, key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if key not in doc:
-        raise RenderRefused(f"{where}: no {key!r}")
-    value = doc[key]
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
-        raise RenderRefused(f"{where}: {key!r} is {json.dumps(value)}, not a {_kind_word(kind)}")
-    return value
-
-
-def _kind_word(kind) -> str:
-    names = {str: "text", int: "whole number", float: "number", bool: "true or false", list: "list", dict: "mapping"}
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(dict.fromkeys(names.get(k, k.__name__) for k in kinds if k is not type(None)))
-
-
-def read_study_json(path: Path) -> Settings:
-    """The settings study.json holds, checked: every condition loads, every bot is one its game takes."""
-    where = str(path)
-    try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise RenderRefused(f"{where}: not readable as JSON ({exc})") from None
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise RenderRefused(f"{where}: not a study's settings (format {FORMAT} expected)")
-    game = _need(doc, "game", str, where)
-    try:
-        game = game_class(game).name
-    except WasserspieleError as exc:
-        raise RenderRefused(f"{where}: {exc}") from None
-    conds = []
-    for c in _need(doc, "conditions", list, where):
-        if not isinstance(c, dict):
-            raise RenderRefused(f"{where}: a condition is {json.dumps(c)}, not a mapping")
-        conds.append(Condition(_need(c, "label", str, where), tuple(_need(c, "options", dict, where).items())))
-    if not conds:
-        raise RenderRefused(f"{where}: no conditions")
-    run = _need(doc, "run", dict, where)
-    study = Study(game, tuple(conds), tuple(parse_bot_spec(t) for t in _need(doc, "bots", list, where)),
-                  _need(doc, "games", int, where), _need(doc, "seed", int, where),
-                  tuple(_need(doc, "compare", list, where)), tuple(_need(doc, "base_options", dict, where).items()),
-                  make_seating(_need(doc, "seating", str, where)), _need(doc, "kernels", bool, where),
-                  _need(doc, "group", int, where), _need(doc, "asked", (int, type(None)), where))
-    target = _need(doc, "target", (int, float, type(None)), where)
-    settings = Settings(study, float(_need(doc, "min_effect", (int, float), where)),
-                        float(_need(doc, "alpha", (int, float), where)),
-                        _need(doc, "command", (str, type(None)), where),
-                        _need(doc, "interrupted", bool, where), None if target is None else float(target),
-                        _need(doc, "stopped", str, where), [str(n) for n in _need(doc, "notes", list, where)],
-                        _need(run, "backend", str, where), _need(run, "jobs", int, where),
-                        float(_need(run, "seconds", (int, float), where)),
-                        _need(run, "line", (str, type(None)), where) or "")
-    _check_study(study, where)
-    return settings
-
-
-def _check_study(study: Study, where: str) -> None:
-    """Every condition loads and every bot is one its game takes (as `make_study` checked them)."""
-    try:
-        for cond in study.conditions:
-            g = cond.load(study.game)
-            for spec in study.bots:
-                check_spec(spec, g)
-            study.seating.check(g, len(study.bots))
-    except WasserspieleError as exc:
-        raise RenderRefused(f"{where}: {exc}") from None
-    if not study.bots:
-        raise RenderRefused(f"{where}: no bots")
-
-
 # ----------------------------------------------------------------------------- a study without study.json
 COMMAND = re.compile(r"`(wasserspiele lab [^`]+)`")
+INTERRUPTED = ("**Interrupted**: only the", "Ctrl-C stopped the run after")  # a cut-short report's header
 RUN = re.compile(rf"^{re.escape(RUN_LINE)} backend (\S+) with (\d+) job\(s\), (\d+(?:\.\d+)?) s,.*$", re.M)
 
 
@@ -192,14 +71,19 @@ def legacy_settings(folder: Path, parse_command: Callable[[str], dict[str, Any]]
     except WasserspieleError as exc:
         raise RenderRefused(f"{readme}: its command `{command}` is refused: {exc}") from None
     report = folder / "report.md"
-    run = RUN.search(report.read_text(encoding="utf-8")) if report.is_file() else None
+    printed = report.read_text(encoding="utf-8") if report.is_file() else ""
+    run = RUN.search(printed)
     if run is None:
         raise RenderRefused(f"{folder}: no {STUDY_FILE}, and no report.md with a run line (“{RUN_LINE} backend …”) "
                             f"saying how the games were run")
     # the line as it was printed: its seconds are rounded, so the games per second it shows could not be
-    # computed again from them
-    return Settings(study, min_effect, ALPHA, command, None, backend=run.group(1), jobs=int(run.group(2)),
-                    seconds=float(run.group(3)), run_text=run.group(0), source=README)
+    # computed again from them.  Whether Ctrl-C cut the run short is what its header said (every layout
+    # of the report said so: "**Interrupted**: only the … games", later "Ctrl-C stopped the run after …"),
+    # not what the rows suggest: a row deleted from results.csv is no interrupt
+    interrupted = any(words in printed for words in INTERRUPTED)
+    ran = StudyResult(study, [], interrupted, float(run.group(3)), run.group(1), int(run.group(2)),
+                      run_text=run.group(0))
+    return Settings(ran, min_effect, ALPHA, command, source=README)
 
 
 def read_settings(folder: Path, parse_command: Callable[[str], dict[str, Any]] | None = None) -> Settings:
@@ -345,6 +229,27 @@ def read_results(path: Path, study: Study) -> list[dict[str, Any]]:
     return rows
 
 
+def check_complete(rows: list[dict[str, Any]], settings: Settings, path: Path) -> None:
+    """A study that ran to its end played games 0 … games − 1 of every condition, so each of them must be in
+    results.csv (`read_results` refused a number too high and a game twice).  A study stopped by the
+    precision rule saved the games per condition it had played when it stopped (lab/precision.py
+    `run_until`), so the same holds for it.  A study cut short by Ctrl-C keeps the chunks of games that had
+    finished, which the process and Ray backends finish in no set order: any of its games may be missing,
+    a whole condition too, and its report says so."""
+    if settings.run.interrupted:
+        return
+    study = settings.study
+    for c, cond in enumerate(study.conditions):
+        missing = sorted(set(range(study.games)) - {r["game"] for r in rows if r["cond"] == c})
+        if missing:
+            said = (f"{STUDY_FILE} says {study.games} games per condition, not interrupted"
+                    if settings.source == STUDY_FILE else
+                    f"the command in {settings.source} says {study.games} games per condition, and report.md "
+                    f"no interruption")
+            more = f" ({len(missing)} of its {study.games} games are)" if len(missing) > 1 else ""
+            raise RenderRefused(f"{path}: game {missing[0]} of {cond.label} is missing{more}; {said}")
+
+
 # ----------------------------------------------------------------------------- rendering
 def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Render `folder`'s report.md, report.html and plots again from its results.csv and settings, without
@@ -357,12 +262,8 @@ def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, An
     settings = read_settings(folder, parse_command)
     study = settings.study
     rows = read_results(folder / RESULTS, study)
-    counts = [sum(1 for r in rows if r["cond"] == c) for c in range(len(study.conditions))]
-    interrupted = settings.interrupted
-    if interrupted is None:  # a study without study.json: cut short when a condition has fewer games
-        interrupted = min(counts) < study.games
-    result = StudyResult(study, rows, interrupted, settings.seconds, settings.backend, settings.jobs,
-                         list(settings.notes), settings.target, settings.stopped, settings.run_text)
+    check_complete(rows, settings, folder / RESULTS)
+    result = settings.with_rows(rows)
     summaries, comparisons = analyse(result)
     raise_flags(summaries, comparisons, settings.alpha, settings.min_effect)
     notable = []

@@ -21,6 +21,7 @@ from .analysis import (ALPHA, CLOSE, COUNTS, MARGIN_SHARE, MIN_EFFECT, VARIANTS,
                        SplitSummary, _is_share, analyse, raise_flags)
 from .kernels import kernel_note
 from .measures import measures_class
+from .settings import STUDY_FILE, study_json
 from .study import StudyResult, replay_game, seating_note
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
@@ -1107,7 +1108,6 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 # ----------------------------------------------------------------------------- the report directory
-STUDY_FILE = "study.json"  # the study's settings, for `lab render` (lab/render.py)
 OWN_FILES = ("report.html", "report.md", "results.csv", STUDY_FILE, "tune.md")
 OWN_DIRS = {"plots": ".png", "records": ".json"}
 KEPT = ("README.md",)  # a designer's summary beside the report (docs/reports/*/README.md) stays as it is
@@ -1159,7 +1159,6 @@ def rendered_files(result: StudyResult, summaries: list[ConditionSummary], compa
     """Every file a study's report is rendered into from its analysis, by its path in the report
     directory: the plots, report.md, report.html and study.json (what `lab render` reads back).
     results.csv and the records are the study's data, written only when its games are played."""
-    from .render import study_json
     plots = make_plots(summaries, comparisons, min_effect)
     files = {f"plots/{name}": png for name, _caption, png in plots}
     bl = blocks(result, summaries, comparisons, notable, plots, min_effect, alpha)
