@@ -4,7 +4,7 @@
 import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
-         announce, logList, panel, flyAway, keepTallest } from "./table.js";
+         announce, logList, panel, flyAway, keepTallest, fitBoard } from "./table.js";
 
 // Each game's client module is where its manifest puts it (`client` in /api/games).
 const GAMES = {};
@@ -496,6 +496,7 @@ function tablePage(tableId) {
   // Pick meerkat — waiting for the others." takes two lines, "Your turn." one; Watten's four
   // signals take two rows of buttons, a trick's cards one)
   const seatsRoom = {}, topRoom = {}, turnRoom = {}, actionsRoom = {};
+  const boardRoom = {};       // the board's box on a phone (fitBoard)
   // the move number a move of this page was sent at, until the server answers it: a
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
@@ -718,6 +719,7 @@ function tablePage(tableId) {
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .actions"), actionsRoom, String(seated));
+    fitBoard(boardRoom);
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
@@ -747,6 +749,7 @@ async function replayPage(tableId) {
   let step = 0, wanted = 0, data = null, timer = null, error = null, prev = null;
   let saidStep = null;        // the step the live region last told
   let speed = +(localStorage.getItem("replay_speed") || 1);
+  const boardRoom = {};       // the board's box on a phone (fitBoard)
   const cache = new Map();
 
   async function fetchStep(k) {
@@ -819,6 +822,7 @@ async function replayPage(tableId) {
     show(tableLayout({ game, msg, ui, notice: null, actions: null, result, summary: null,
                        tools: h("a", { href: `/rules/${data.game}?lang=${lang}`, id: "rules-link" }, t("rules")), replayBar: bar, fresh: fromServer }));
     document.querySelector("#play h1").textContent = `${t("replay_title")}: ${gameTitle(data.game, game)}`;
+    fitBoard(boardRoom);
     animateFrom(before, app);
     restoreFocus(focus);
     if (fromServer) sayStep(game, msg);

@@ -302,6 +302,44 @@ export function keepTallest(node, room, parts = "") {
   node.style.minHeight = `${room.height}px`;
 }
 
+// On a phone the play column is at least a screen high and the board takes the room the
+// other parts leave (style.css), so that a player's hand and move buttons are on the first
+// screen.  A board drawn wider than tall (Watten's table, Wildwasser's river), or a column
+// with no hand below the board (a spectator's, a replay's), left a box far taller than the
+// board drawn across it: 80 to 175 px blank above the board and as much below it, scrolled
+// past to reach the log.  The column is made shorter by the box's blank part, so the box
+// fits the board drawn at the column's width (from the picture's viewBox, whatever the
+// game); where the board needs the whole room or more, nothing changes.  The column keeps
+// the least height it has been fitted to at this screen size and in this language (`room`)
+// while a hand or a move bar stands below the board: a strip above the board that grows
+// (keepTallest) then takes its room from the board, as before, and the hand and the buttons
+// never move down; a board whose picture grows taller (Seven Waters' park) is drawn a
+// little smaller in its box instead.  Run once the page is shown and its strips' heights
+// are kept; again when the window changes size.
+let fitting = null;
+export function fitBoard(room) {
+  fitting = room;
+  const play = document.getElementById("play");
+  const board = document.getElementById("board");
+  if (!play || !board) return;
+  play.style.minHeight = "";
+  const svg = board.querySelector(":scope > svg, :scope > .boardwrap > svg");
+  const vb = svg?.viewBox?.baseVal;
+  // only where the column has a least height (a phone) and the board grows into it (not at
+  // the game's end, where the board keeps its drawn size already)
+  const least = parseFloat(getComputedStyle(play).minHeight) || 0;
+  if (!vb || !vb.width || !vb.height || !least || getComputedStyle(board).flexGrow === "0") return;
+  const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
+  // with no hand and no move bar below the board (a spectator, the replay) there is nothing
+  // to keep in place: the box fits the board at each position, at its full size
+  if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; }
+  const box = board.getBoundingClientRect(), column = play.getBoundingClientRect().height;
+  const drawn = Math.max(box.width * vb.height / vb.width, parseFloat(getComputedStyle(board).minHeight) || 0);
+  room.height = Math.min(room.height, column - (box.height - drawn));
+  if (room.height < column - 1) play.style.minHeight = `${room.height}px`;
+}
+window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
+
 // ---------------------------------------------------------------- pieces of the page
 export function announcer() {
   return h("div", { id: "announce", class: "sr-only", "aria-live": "polite", "aria-atomic": "false" });
