@@ -1,7 +1,9 @@
 """Several server processes on one PostgreSQL database: clients on both, racing moves
-(the same seat moving from two processes at once), split simultaneous picks, and a
-process killed mid-game.  Every acknowledged move is in the record, no move is applied
-twice, and every client ends with the final position."""
+(the same seat moving from two processes at once: its tab through one, a request over
+HTTP through the other — a seat has one live tab across processes, opening it through
+another replaces the first), split simultaneous picks, and a process killed mid-game.
+Every acknowledged move is in the record, no move is applied twice, and every client
+ends with the final position."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 
 import pytest
@@ -53,6 +56,18 @@ def stop(proc: subprocess.Popen) -> None:
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait(20)
+
+
+def http_move(base: str, table_id: str, token: str, action: str, n: int) -> dict:
+    """A move over HTTP: the answer, `accepted` or `refused` with its code, as a tab gets it."""
+    req = urllib.request.Request(f"{base}/api/tables/{table_id}/moves", method="POST",
+                                 data=json.dumps({"action": action, "n": n}).encode(),
+                                 headers={"content-type": "application/json", "authorization": f"Bearer {token}"})
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return json.loads(r.read())
+    except urllib.error.HTTPError as exc:
+        return {"type": "refused", "code": json.loads(exc.read())["error"]}
 
 
 def http(base: str, path: str, body: dict | None = None) -> dict:
@@ -108,14 +123,15 @@ async def connect(base: str, table_id: str, token: str | None, seat: int | None)
 
 
 async def play_across(bases: list[str], game: str, seed: int) -> dict:
-    """All seats human; each seat has a tab on every server and, at its turn, moves from
-    all of them at once.  Returns what the test checks."""
+    """All seats human; each seat has a tab on one server (alternately) and, at its turn,
+    moves from it and over HTTP from the other at once.  Returns what the test checks."""
     rng = random.Random(seed)
     table = await asyncio.to_thread(http, bases[0], "/api/tables",
                                     {"game": game, "options": {"rounds": 1} if game == "wasserloch" else {},
                                      "seats": [{"kind": "human"}] * GAMES[game]})
     tid = table["id"]
-    tabs = {s["seat"]: [await connect(b, tid, s["token"], s["seat"]) for b in bases] for s in table["seats"]}
+    tokens = {s["seat"]: s["token"] for s in table["seats"]}
+    tabs = {s["seat"]: [await connect(bases[s["seat"] % 2], tid, s["token"], s["seat"])] for s in table["seats"]}
     watchers = [await connect(b, tid, None, None) for b in bases]
     accepted: list[dict] = []
     refused: dict[str, int] = {}
@@ -133,10 +149,16 @@ async def play_across(bases: list[str], game: str, seed: int) -> dict:
             for c in tabs[seat]:
                 st = await c.until(lambda m, n=newest["n"]: m["n"] >= n)
                 if st["legal"]:
-                    racing.append((c, rng.choice(st["legal"]), st["n"]))
-        await asyncio.gather(*(c.ws.send(json.dumps({"type": "move", "action": a, "n": n})) for c, a, n in racing))
-        for c, action, n in racing:
-            answer = await asyncio.wait_for(c.answers.get(), WAIT)
+                    racing.append((c, rng.choice(st["legal"]), st["n"], st["legal"]))
+        other = [(c, rng.choice(legal), n, bases[1 - c.seat % 2]) for c, _, n, legal in racing]
+        answers = await asyncio.gather(
+            *(c.ws.send(json.dumps({"type": "move", "action": a, "n": n})) for c, a, n, _ in racing),
+            *(asyncio.to_thread(http_move, base, tid, tokens[c.seat], a, n) for c, a, n, base in other))
+        answers = answers[len(racing):]
+        for c, action, n, _ in racing:
+            answers.append(await asyncio.wait_for(c.answers.get(), WAIT))
+        for (c, action, n), answer in zip([(c, a, n) for c, a, n, _ in other] + [(c, a, n) for c, a, n, _ in racing],
+                                          answers):
             if answer["type"] == "accepted":
                 accepted.append({"seat": c.seat, "action": action, "n": n, **answer})
             else:
@@ -182,39 +204,33 @@ def test_killing_one_process_loses_no_acknowledged_move(pg_url):
         tokens = {s["seat"]: s["token"] for s in table["seats"]}
 
         async def scenario():
-            tabs = {seat: [await connect(base, tid, tok, seat) for base in (base_a, base_b)]
-                    for seat, tok in tokens.items()}
+            # a seat has one live tab across processes (opening it through another replaces
+            # the first): the tabs are on B, and each move is also sent to A over HTTP
+            tabs = {seat: await connect(base_b, tid, tok, seat) for seat, tok in tokens.items()}
+            for c in tabs.values():
+                await c.until(lambda m: True)
             acked = []
             for step in range(12):
                 if step == 6:
                     os.killpg(a.pid, signal.SIGKILL)   # mid-game, with a move maybe in flight
                     a.wait(20)
-                    # the client drops the dead process's sockets at once rather than waiting
-                    # for each to notice: the game goes on with the survivor's view only
-                    for cs in tabs.values():
-                        cs[0].reader.cancel()
-                    await asyncio.gather(*(cs[0].reader for cs in tabs.values()), return_exceptions=True)
-                live = [c for cs in tabs.values() for c in cs if not c.reader.done()]
-                newest = max((c.state for c in live if c.state), key=lambda m: m["n"])
+                newest = max((c.state for c in tabs.values() if c.state), key=lambda m: m["n"])
                 if newest["terminal"]:
                     break
-                seat = newest["to_move"][0]
-                movers = [c for c in tabs[seat] if not c.reader.done()]
-                for c in movers:
-                    await c.until(lambda m, n=newest["n"]: m["n"] >= n)
-                sends = [(c, c.state["legal"][0], c.state["n"]) for c in movers if c.state["legal"]]
-                await asyncio.gather(*(c.ws.send(json.dumps({"type": "move", "action": x, "n": n}))
-                                       for c, x, n in sends), return_exceptions=True)
-                for c, x, n in sends:
-                    try:
-                        answer = await asyncio.wait_for(c.answers.get(), 10 if c.reader.done() else WAIT)
-                    except asyncio.TimeoutError:
-                        continue  # its process was killed before answering: not acknowledged
-                    if answer["type"] == "accepted":
-                        acked.append((n, x))
-            for cs in tabs.values():
-                for c in cs:
-                    await c.ws.close()
+                c = tabs[newest["to_move"][0]]
+                st = await c.until(lambda m, n=newest["n"]: m["n"] >= n)
+                x, n = st["legal"][0], st["n"]
+                through_a = asyncio.to_thread(http_move, base_a, tid, tokens[c.seat], x, n)
+                await c.ws.send(json.dumps({"type": "move", "action": x, "n": n}))
+                answers = [await asyncio.wait_for(c.answers.get(), WAIT)]
+                try:
+                    answers.append(await through_a)
+                except OSError:
+                    pass  # process A was killed before answering: not acknowledged
+                if any(answer["type"] == "accepted" for answer in answers):
+                    acked.append((n, x))
+            for c in tabs.values():
+                await c.ws.close()
             return acked
 
         acked = asyncio.run(scenario())

@@ -235,10 +235,13 @@ def games_json() -> list[dict[str, Any]]:
 
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: str = "process",
-               resume: bool = True, limits: Limits | None = None, freeze_heap: bool = False) -> Starlette:
+               resume: bool = True, limits: Limits | None = None, freeze_heap: bool = False,
+               presence_heartbeat: float = 10.0, presence_expiry: float = 30.0) -> Starlette:
     """The web app over the database at `db_url` (default: SQLite in the user's data dir).
     `bot_pool`: where bots think ("process"; "thread" or "inline" for tests).
-    `freeze_heap`: for a process that serves only this app (see `freeze_startup_heap`)."""
+    `freeze_heap`: for a process that serves only this app (see `freeze_startup_heap`).
+    `presence_heartbeat`, `presence_expiry`: on PostgreSQL, how often this process renews
+    the seats it has online for the others, and how long theirs count unrenewed (hub.Presence)."""
     from .storage import default_db_url
 
     lim = limits or Limits.from_env()
@@ -246,17 +249,20 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     @contextlib.asynccontextmanager
     async def lifespan(app):
         storage = Storage(db_url or default_db_url(), exclusive=True)
-        hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim)
+        hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim,
+                  presence_heartbeat=presence_heartbeat, presence_expiry=presence_expiry)
         app.state.hub = hub
         app.state.hints = Hints(hub.bots, lim)
         if freeze_heap:
             freeze_startup_heap()
         background = [asyncio.create_task(hub.sweeper())]
         if storage.postgresql:
-            listener = Listener(storage.url, storage.origin, hub.on_notice, hub.catch_up_all)
+            listener = Listener(storage.url, storage.origin, hub.on_notice, hub.catch_up_all,
+                                hub.presence.heard)
             app.state.listener = listener
             background.append(asyncio.create_task(listener.run()))
             await asyncio.wait_for(listener.ready.wait(), lim.storage_seconds)
+            hub.presence.start(storage.origin)  # who is online, shared with the other processes
         if resume:
             await hub.resume_all()
         hub.bots.warm()

@@ -10,7 +10,9 @@ Several server processes may serve one PostgreSQL database.  Each keeps the tabl
 clients use in memory; every write is checked against the table's version in the
 database (storage.Conflict: the loser reloads and answers "stale"), and every process
 hears of the others' writes by `NOTIFY` (notify.py) and catches its copy up, pushing
-the new position to its own clients.  Storage runs in a thread pool and bots in a
+the new position to its own clients.  Who is online travels the same way (`Presence`):
+a seat is online if any process has a connection of it, and opening a seat through one
+process closes its connection through any other.  Storage runs in a thread pool and bots in a
 process pool (botpool.py), so neither a slow database nor a thinking bot holds up the
 event loop, where the moves of people are handled.
 """
@@ -41,7 +43,7 @@ from ..core.messages import Reason, reason_of
 from ..core.protocol import State, entry_notation
 from ..core.records import FORMAT, replay
 from ..core.registry import load
-from . import schemas
+from . import notify, schemas
 from .botpool import BotPool
 from .limits import Limits, RateLimit, SocketCounter
 from .storage import Conflict, Progress, SeatRow, Storage, TableRow, hash_token
@@ -51,6 +53,8 @@ log = logging.getLogger("wasserspiele.web")
 HUMAN, BOT = "human", "bot"
 MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
+# what the older connection of a seat is told when the seat is opened again (here or in another process)
+REPLACED = json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"})
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -262,6 +266,7 @@ class LiveTable:
         self.drawn = self._drawn_counts()
         self.version = row.version          # of the table's row in the database, with the unsaved moves
         self.unsaved = 0                    # moves applied here whose transaction has not ended
+        self.chain = Chain()                # the moves applied here since the position was read
         self._all_saved: asyncio.Future | None = None  # done when `unsaved` is back to 0
         self._save_failed = False           # a move applied here was refused by storage: reload
         self.last_used = asyncio.get_running_loop().time()
@@ -306,6 +311,7 @@ class LiveTable:
             return
         self.state = self.state_of(row)
         self.version = row.version
+        self.chain = Chain()  # what follows is based on the stored position, not on a lost move
         self.rematch = row.rematch
         self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
         self._save_failed = False
@@ -394,7 +400,7 @@ class LiveTable:
         st = self.state
         terminal = st.is_terminal()
         to_move = [] if terminal else list(st.to_move())
-        online = {c.seat for c in self.conns}
+        online = self.online_seats()
         chosen = st.committed()
         return {
             "type": "state",
@@ -412,6 +418,23 @@ class LiveTable:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online}
                       for s in self.seats],
         }
+
+    def online_seats(self) -> set[int | None]:
+        """The seats with a connection here or, by their announcements, in another process."""
+        return {c.seat for c in self.conns} | self.hub.presence.online(self.id)
+
+    def local_seats(self) -> frozenset[int]:
+        """The seats with a live connection to this process (what it announces)."""
+        return frozenset(c.seat for c in self.conns if c.seat is not None and not c.closed)
+
+    def replace_seat(self, seat: int) -> bool:
+        """Close this process's connections of `seat`, telling them (it was opened elsewhere)."""
+        old = [c for c in self.conns if c.seat == seat]
+        for c in old:
+            c.push(REPLACED)
+            c.close()
+            self.conns.discard(c)
+        return bool(old)
 
     def message_for(self, seat: int | None, table: dict[str, Any] | None = None,
                     view: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -482,11 +505,10 @@ class LiveTable:
 
     def attach(self, conn: Connection) -> None:
         if conn.seat is not None:
-            # one controller per seat: the newest connection takes over, the older ones are told
-            for old in [c for c in self.conns if c.seat == conn.seat]:
-                old.push(json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"}))
-                old.close()
-                self.conns.discard(old)
+            # one controller per seat: the newest connection takes over, the older ones are
+            # told; other processes' too, once they hear of it
+            self.replace_seat(conn.seat)
+            self.hub.presence.opened(self, conn.seat)
         self.conns.add(conn)
         conn.start()
         self.last_used = asyncio.get_running_loop().time()
@@ -501,7 +523,11 @@ class LiveTable:
             self.conns.discard(conn)
             conn.close()
             if conn.seat is not None and all(c.seat != conn.seat for c in self.conns):
-                self.broadcast()  # the seat went offline
+                self.hub.presence.changed(self)
+                self.broadcast()  # the seat went offline (unless another process has it)
+        elif conn.seat is not None and all(c.seat != conn.seat for c in self.conns):
+            # dropped before (a stalled client, a push found it closed): the others are told now
+            self.hub.presence.changed(self)
         if not self.conns and self.state.is_terminal() and self.hub.tables.get(self.id) is self:
             del self.hub.tables[self.id]  # a finished game nobody watches: reloaded when asked for
 
@@ -589,7 +615,8 @@ class LiveTable:
         result = {"scores": self.state.scores(), "winners": self.state.winners()} if terminal else None
         saved = self.hub.committer.enqueue(Progress(self.id, first_n, applied, setup,
                                                     "over" if terminal else "running", result,
-                                                    self.version, bool(self.bot_seats_to_move())))
+                                                    self.version, bool(self.bot_seats_to_move())),
+                                           self.chain)
         self.drawn = drawn
         self.version += 1
         self.unsaved += 1
@@ -708,6 +735,19 @@ class LiveTable:
         await self._stored(saved)
 
 
+class Chain:
+    """The moves one table applied here since it last read its position: each is based on the
+    one before, so once one is not written, none after it may be.  (Its version alone does not
+    say so: a move based on version v+1 found the row at v+1 after another process had
+    written v+1 in place of the lost move, and was stored on top of a position it was never
+    checked against — a seat's second pick in one phase, a record that no longer replays.)"""
+
+    __slots__ = ("broken",)
+
+    def __init__(self) -> None:
+        self.broken = False
+
+
 class Committer:
     """Group commit: the moves accepted at all tables while a transaction is being written
     are written together in the next one.  Each caller returns only once its move is
@@ -715,15 +755,16 @@ class Committer:
 
     def __init__(self, storage: Storage, run=None):
         self.storage = storage
-        self.batch: list[tuple[Progress, asyncio.Future]] = []
+        self.batch: list[tuple[Progress, asyncio.Future, Chain | None]] = []
         self.task: asyncio.Task | None = None
         self.run = run or (lambda fn, *args: asyncio.to_thread(fn, *args))  # off the event loop
 
-    def enqueue(self, progress: Progress) -> asyncio.Future:
+    def enqueue(self, progress: Progress, chain: Chain | None = None) -> asyncio.Future:
         """Add `progress` to the next transaction; the future is done when it is committed
-        (or holds why not).  Synchronous, so the order of calls is the order of writing."""
+        (or holds why not: Conflict without writing once an earlier progress of its `chain`
+        failed).  Synchronous, so the order of calls is the order of writing."""
         fut = asyncio.get_running_loop().create_future()
-        self.batch.append((progress, fut))
+        self.batch.append((progress, fut, chain))
         if self.task is None or self.task.done():
             self.task = asyncio.create_task(self._flush())
         return fut
@@ -732,30 +773,272 @@ class Committer:
         await asyncio.sleep(0)  # let the moves that arrived in this turn of the loop join
         while self.batch:
             batch, self.batch = self.batch, []
+            batch = [item for item in batch if not self._dropped(item)]
+            if not batch:
+                continue
             try:
-                await self.run(self.storage.save_batch, [p for p, _ in batch])
+                await self.run(self.storage.save_batch, [p for p, _, _ in batch])
             except Exception as exc:
                 if len(batch) > 1:  # one bad table must not fail the others: retry one by one
-                    for p, fut in batch:
+                    for item in batch:
+                        if self._dropped(item):
+                            continue
+                        p, fut, chain = item
                         try:
                             await self.run(self.storage.save_batch, [p])
                             fut.set_result(None)
                         except Exception as one:
+                            if chain is not None:
+                                chain.broken = True
                             fut.set_exception(one)
                 else:
-                    batch[0][1].set_exception(exc)
+                    _, fut, chain = batch[0]
+                    if chain is not None:
+                        chain.broken = True
+                    fut.set_exception(exc)
                 continue
-            for _, fut in batch:
+            for _, fut, _ in batch:
                 if not fut.done():
                     fut.set_result(None)
             await asyncio.sleep(0)
+
+    @staticmethod
+    def _dropped(item: tuple[Progress, asyncio.Future, Chain | None]) -> bool:
+        """Fail, unwritten, a progress queued on one that failed (its table reloads)."""
+        p, fut, chain = item
+        if chain is not None and chain.broken:
+            fut.set_exception(Conflict(p.table_id))
+            return True
+        return False
+
+
+class Presence:
+    """Who is online at the tables, across the server processes of one PostgreSQL database.
+
+    Each process knows its own connections; it tells the others over the channel the moves
+    use (notify.py: `presence:open` when a seat is opened here, `presence:here` with the
+    seats online here at a table when a seat loses its last connection here, and for every
+    table with a seat online here every `heartbeat` seconds; `presence:bye` when it stops;
+    `presence:ask` when it starts or its listening connection returns, which every other
+    process answers with what it has online, since it may have missed that).
+    Every process keeps what the others said, table by table (whether it holds the table
+    or not: a client may open it here later), merges it into the `online` flags it sends
+    and pushes the table when they change.  An entry not renewed for `expiry` seconds is
+    dropped, so a process that died without a goodbye stops counting; after its listening
+    connection returns a process announces again what it holds.
+
+    One connection per seat, across processes: a process that hears another open a seat it
+    has open closes its own connection ("replaced"), unless its own `open` of that seat is
+    not back from the channel yet — then its connection is the newer one (every process
+    hears the notices in the same order, that of their commits), and the other process
+    closes its own when that `open` reaches it.  Inactive (nothing sent, no timer) until
+    `start`, which the app calls on PostgreSQL only."""
+
+    def __init__(self, hub: "Hub", heartbeat: float = 10.0, expiry: float = 30.0):
+        self.hub = hub
+        self.heartbeat = heartbeat
+        self.expiry = expiry
+        self.origin: str | None = None
+        # table -> origin -> (its seats online there, when that expires on this loop's clock)
+        self.remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        self._unheard: dict[tuple[str, int], int] = {}  # (table, seat) -> own `open`s not yet heard back
+        self._outbox: list[str] = []
+        self._sender: asyncio.Task | None = None
+        self._beat: asyncio.Task | None = None
+        self._seq = 0
+
+    @property
+    def active(self) -> bool:
+        return self.origin is not None
+
+    def start(self, origin: str) -> None:
+        """Announce and listen from now on (the listener is ready), as `origin`."""
+        self.origin = origin
+        self._beat = asyncio.get_running_loop().create_task(self._beats())
+        self._send(f"{origin} {notify.ASK}")  # the seats already online elsewhere, now
+
+    async def stop(self) -> None:
+        """Say goodbye (best effort) and go quiet."""
+        if not self.active:
+            return
+        if self._beat is not None:
+            self._beat.cancel()
+        self._send(f"{self.origin} {notify.BYE}")
+        self.origin = None
+        if self._sender is not None:
+            try:
+                await asyncio.wait_for(asyncio.shield(self._sender), min(2.0, self.hub.limits.storage_seconds))
+            except Exception:
+                pass
+
+    # -- what the others said -------------------------------------------------
+    def online(self, table_id: str) -> frozenset[int]:
+        """The seats of `table_id` other processes have online (expired entries left out)."""
+        entries = self.remote.get(table_id)
+        if not entries:
+            return frozenset()
+        now = asyncio.get_running_loop().time()
+        seats: frozenset[int] = frozenset()
+        for held, expires in entries.values():
+            if expires > now:
+                seats |= held
+        return seats
+
+    def heard(self, origin: str, kind: str, words: list[str]) -> None:
+        """A presence notice (notify.Listener): ValueError if it is malformed."""
+        if not self.active:
+            return
+        if kind == notify.BYE:
+            if origin != self.origin:
+                for table_id in [t for t, entries in self.remote.items() if origin in entries]:
+                    self._set(table_id, origin, frozenset())
+            return
+        if kind == notify.ASK:
+            if origin != self.origin:
+                self.announce_all()
+            return
+        if len(words) < 1:
+            raise ValueError("no sequence number")
+        int(words[0])
+        if kind == notify.OPEN:
+            if len(words) != 3:
+                raise ValueError("an open names one table and one seat")
+            table_id, seat = words[1], int(words[2])
+            if origin == self.origin:  # our own, back from the channel: what follows it is newer
+                self._heard_back((table_id, seat))
+                return
+            held, _ = self.remote.get(table_id, {}).get(origin, (frozenset(), 0.0))
+            t = self.hub.tables.get(table_id)
+            if t is not None and not self._unheard.get((table_id, seat)) and t.replace_seat(seat):
+                self.changed(t)  # opened there after it was opened here: the seat is theirs
+            self._set(table_id, origin, held | {seat})
+        elif kind == notify.HERE:
+            if origin == self.origin:
+                return
+            for table_id, seats in notify.parse_here(words[1:]).items():
+                self._set(table_id, origin, seats)
+        else:
+            raise ValueError(kind)
+
+    def _set(self, table_id: str, origin: str, seats: frozenset[int]) -> None:
+        """`origin` has `seats` online at `table_id` (renewed); the table pushed if that changes who is online."""
+        t = self.hub.tables.get(table_id)
+        before = t.online_seats() if t is not None else None
+        if seats:
+            expires = asyncio.get_running_loop().time() + self.expiry
+            self.remote.setdefault(table_id, {})[origin] = (seats, expires)
+        else:
+            entries = self.remote.get(table_id)
+            if entries is not None:
+                entries.pop(origin, None)
+                if not entries:
+                    del self.remote[table_id]
+        if t is not None and t.online_seats() != before:
+            t.broadcast()
+
+    def _expire(self) -> float:
+        """Drop the entries not renewed in time; when the next one expires."""
+        now = asyncio.get_running_loop().time()
+        soonest = now + self.expiry
+        for table_id, entries in list(self.remote.items()):
+            gone = [o for o, (_, expires) in entries.items() if expires <= now]
+            for o in gone:
+                del entries[o]
+            if not entries:
+                del self.remote[table_id]
+            if gone:
+                t = self.hub.tables.get(table_id)
+                if t is not None:
+                    t.broadcast()  # (the flags had already left out the expired entries)
+            for _, expires in entries.values():
+                soonest = min(soonest, expires)
+        return soonest
+
+    # -- what this process says -----------------------------------------------
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    def opened(self, table: "LiveTable", seat: int) -> None:
+        """A connection of `seat` was attached here: the others close theirs."""
+        if not self.active:
+            return
+        key = (table.id, seat)
+        self._unheard[key] = self._unheard.get(key, 0) + 1
+        self._send(f"{self.origin} {notify.OPEN} {self._next_seq()} {table.id} {seat}")
+
+    def changed(self, table: "LiveTable") -> None:
+        """A seat lost its last connection here: the seats online here now."""
+        if self.active:
+            for payload in notify.here_payloads(self.origin, [(table.id, table.local_seats())], self._next_seq):
+                self._send(payload)
+
+    def announce_all(self) -> None:
+        """Every table with a seat online here, with those seats (the heartbeat)."""
+        if not self.active:
+            return
+        items = []
+        for t in self.hub.tables.values():
+            seats = t.local_seats()
+            if seats:
+                items.append((t.id, seats))
+        for payload in notify.here_payloads(self.origin, items, self._next_seq):
+            self._send(payload)
+
+    def reconnected(self) -> None:
+        """The listener is back: our `open`s sent meanwhile never come back, the others may
+        have missed what we said, and we what they said."""
+        if not self.active:
+            return
+        self._unheard.clear()
+        self.announce_all()
+        self._send(f"{self.origin} {notify.ASK}")
+
+    async def _beats(self) -> None:
+        loop = asyncio.get_running_loop()
+        next_beat = loop.time() + self.heartbeat
+        while True:
+            soonest = self._expire()
+            await asyncio.sleep(max(0.0, min(next_beat, soonest) - loop.time()))
+            if loop.time() >= next_beat:
+                self.announce_all()
+                next_beat = loop.time() + self.heartbeat
+
+    def _send(self, payload: str) -> None:
+        """Queue a notice; one task sends them in order (a notice overtaking another would
+        say the wrong thing last)."""
+        self._outbox.append(payload)
+        if self._sender is None or self._sender.done():
+            self._sender = asyncio.get_running_loop().create_task(self._flush())
+
+    async def _flush(self) -> None:
+        await asyncio.sleep(0)  # the notices of this turn of the loop go in one transaction
+        while self._outbox:
+            batch, self._outbox = self._outbox, []
+            try:
+                await self.hub.db(notify.send_notices, self.hub.storage.engine, batch)
+            except Exception as exc:
+                # the heartbeat says it again; an `open` lost will never come back
+                log.warning("announcing who is online failed (%s)", exc)
+                for payload in batch:
+                    words = payload.split(" ")
+                    if words[1] == notify.OPEN:
+                        self._heard_back((words[3], int(words[4])))
+
+    def _heard_back(self, key: tuple[str, int]) -> None:
+        """One of our `open`s of `key` came back from the channel (or never will)."""
+        left = self._unheard.get(key, 0) - 1
+        if left > 0:
+            self._unheard[key] = left
+        else:
+            self._unheard.pop(key, None)
 
 
 class Hub:
     """Every live table of this server process, loaded on first use."""
 
     def __init__(self, storage: Storage, bot_delay: float = 0.7, bots: BotPool | None = None,
-                 limits: Limits | None = None):
+                 limits: Limits | None = None, presence_heartbeat: float = 10.0, presence_expiry: float = 30.0):
         self.storage = storage
         self.limits = limits or Limits()
         # storage calls run here, off the event loop: a stalled database holds up only the
@@ -769,6 +1052,8 @@ class Hub:
         self._loading: dict[str, asyncio.Future] = {}
         self._tasks: set[asyncio.Task] = set()
         self.running = True
+        # who is online in the other processes (inactive until `presence.start`: SQLite, tests)
+        self.presence = Presence(self, presence_heartbeat, presence_expiry)
 
     async def db(self, fn, *args):
         """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls."""
@@ -833,15 +1118,21 @@ class Hub:
                 self.tables.pop(t.id, None)
 
     def on_notice(self, table_id: str, version: int) -> None:
-        """Another process committed `version` of a table: catch up if this one holds it."""
+        """Another process committed `version` of a table: catch up if this one holds it.
+        The version here counts moves not yet stored (they may lose their race) and a reload
+        may be reading an older row: only a table at rest, at that version, can skip it."""
         t = self.tables.get(table_id)
-        if t is not None and t.version < version:
-            self._background(t.catch_up(version))
+        if t is None:
+            return
+        if t.version >= version and not (t.unsaved or t._save_failed or t.lock.locked()):
+            return
+        self._background(t.catch_up(version))
 
     def catch_up_all(self) -> None:
         """After notifications may have been missed (the listener reconnected)."""
         for t in list(self.tables.values()):
             self._background(t.reload())
+        self.presence.reconnected()
 
     def _background(self, work) -> None:
         """Run `work` as a task held until it ends (the loop keeps only weak references)."""
@@ -989,6 +1280,7 @@ class Hub:
 
     async def shutdown(self) -> None:
         self.running = False
+        await self.presence.stop()  # the others drop this process's seats at once
         for t in list(self.tables.values()):
             if t.bot_task is not None:
                 t.bot_task.cancel()
