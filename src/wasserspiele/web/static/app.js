@@ -386,8 +386,8 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
         h("span", { class: "spacer" }),
         tools),
       replayBar || null,
-      h("div", { class: `turn ${msg.legal.length && !msg.terminal ? "yourturn" : ""}`, id: "turn", tabindex: "-1",
-        "data-n": msg.n, "data-mine": msg.legal.length ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" },
+      h("div", { class: `turn ${msg.legal.length && !msg.terminal && !msg.replaced ? "yourturn" : ""}`, id: "turn", tabindex: "-1",
+        "data-n": msg.n, "data-mine": msg.legal.length && !msg.replaced ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" },
         statusLine(game, msg)),
       seatStrip(game, msg, ui),
       h("div", { class: `board ${drawn.boardClass || ""}`, id: "board", "data-group": "board", role: "group",
@@ -432,6 +432,7 @@ function statusLine(game, msg) {
   // a rematch another seat started is said where the eye is (on a phone its button lies
   // below the board and the result), not only by the button's changed words
   if (msg.terminal) return msg.rematch && !msg.replay ? t("rematch_started") : t("game_over");
+  if (msg.replaced) return t("replaced_turn");   // never "Your turn." in a tab that cannot play
   // what was chosen, as a game names a choice (Wildwasser's "the meerkat"), else as its
   // button said it ("Pick meerkat": "You chose Pick meerkat" read as a slip)
   if (msg.seat !== null && msg.my_choice) return t("you_chose", { a: (game.chosen || game.label).call(game, msg.my_choice, msg.view) });
@@ -501,24 +502,70 @@ function tablePage(tableId) {
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
   let sentAt = null;
+  // What this page cannot do right now stands above any notice a click brings, until it
+  // changes: a click on a move used to overwrite "replaced" (and its button) or
+  // "reconnecting" with "Your turn." while the move went nowhere.
+  let replaced = false;       // this seat was opened in another tab: this one's socket is closed for good
+  let down = false;           // the connection is lost and being made anew
+  // {action, n}: a move chosen while the connection was down, sent once it is back if the
+  // position is still the one it was chosen in (the server refuses a stale move number
+  // anyway: it is never played twice nor in another position)
+  let pending = null;
 
   const link = location.pathname + location.hash;  // this seat's, whatever the hash says later
   if (token) remember({ table: tableId, seat: +params.get("seat"), link });
 
   function send(obj) {
-    if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(obj));
+    if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+    socket.send(JSON.stringify(obj));
+    return true;
+  }
+
+  // A click in a replaced tab is answered with why it does nothing (the tab's socket is
+  // closed; the seat plays in the other tab), the "replaced" notice and its button kept.
+  function refuseReplaced(key) {
+    notice = { text: () => t("replaced_click"), cls: "refused", key };
+    render();
+    announce([t("replaced_click")]);
   }
 
   function play(action, node) {
+    if (replaced) { refuseReplaced(node?.dataset.key); return; }
     if (sentAt === msg.n) return;
-    notice = node ? { text: "", cls: "", key: node.dataset.key } : null;
     hint = null;
     sentAt = msg.n;
-    send({ type: "move", action, n: msg.n });
+    if (send({ type: "move", action, n: msg.n })) {
+      notice = node ? { text: "", cls: "", key: node.dataset.key } : null;
+    } else if (!closedForGood) {
+      // the connection is down: the move waits for it (receive sends it), and says so
+      pending = { action, n: msg.n };
+      notice = null;
+      announce([t("move_waits")]);
+    } else {
+      sentAt = null;        // a table closed for good (its refusal stays on screen): nothing to wait for
+    }
     render();
   }
 
+  // The move chosen while the connection was down, once a position is shown: sent if it is
+  // still the one it was chosen in and the connection is back, else dropped with a word.
+  function sendPending(moved) {
+    if (!pending || (!moved && (down || socket?.readyState !== WebSocket.OPEN))) return;
+    const p = pending;
+    pending = null;
+    // not checked against the legal moves: a piece that is no move is sent too, for the
+    // server to say why (as it is when connected)
+    if (!moved && msg.n === p.n && send({ type: "move", action: p.action, n: p.n })) {
+      sentAt = p.n;
+      return;
+    }
+    sentAt = null;
+    notice = { text: () => t("move_not_sent"), cls: "info" };
+    announce([t("move_not_sent")]);
+  }
+
   function explain(key, node) {
+    if (replaced) { refuseReplaced(key); return; }
     const game = GAMES[msg.game];
     const at = msg;
     // In the server's order of refusals: the game's end, the turn, then the rule.  A
@@ -567,14 +614,15 @@ function tablePage(tableId) {
     if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link,
                                               over: Boolean(msg.terminal), n: msg.n });
     if (moved || !picker) picker = null;
-    if (moved) { notice = null; hint = null; sentAt = null; }
+    if (moved) { notice = null; hint = null; if (!pending) sentAt = null; }
+    sendPending(moved);
     const game = GAMES[msg.game];
     if (prev && moved) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
       // what a sighted player sees change besides the log: the turn coming back to this
       // seat (the turn line is no live region: it is drawn anew at each move), the end
       if (msg.terminal && !prev.terminal) lines.push(endLine(msg));
-      else if (msg.seat !== null && msg.legal.length && !prev.legal.length) lines.push(t("your_turn"));
+      else if (msg.seat !== null && msg.legal.length && !prev.legal.length && !replaced) lines.push(t("your_turn"));
       announce(lines);
       const before = prev, after = msg;
       const s = game.summary ? game.summary(before.view, after.view, after) : null;
@@ -595,7 +643,7 @@ function tablePage(tableId) {
       if (gone) return;
       const data = JSON.parse(ev.data);
       if (data.type === "state") {
-        if (notice?.conn) notice = null;
+        down = false;
         pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
         sentAt = null;
@@ -605,15 +653,19 @@ function tablePage(tableId) {
         render();
       } else if (data.type === "replaced") {
         closedForGood = true;
-        notice = { text: () => t("replaced"), cls: "refused", replaced: true };
+        replaced = true;
+        down = false;
+        pending = null;
+        sentAt = null;
+        notice = null;
         render();
       }
     });
     socket.addEventListener("close", () => {
-      sentAt = null;  // a move lost with the connection can be made again
+      if (!pending) sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
-      if (!notice?.conn) announce([t("reconnecting")]);  // once, not at every attempt
-      notice = { text: () => t("reconnecting"), cls: "refused", conn: true };
+      if (!down) announce([t("reconnecting")]);  // once, not at every attempt
+      down = true;
       render();
       retry = Math.min(retry + 1, 5);
       setTimeout(connect, 300 * retry);
@@ -668,25 +720,33 @@ function tablePage(tableId) {
       const ways = closedForGood && notice ? h("p", { class: "row", id: "ways-on" },
         notice.code === "bad_token" ? h("a", { href: `/table/${tableId}`, id: "watch-instead" }, t("watch_instead")) : null,
         h("a", { href: "/", id: "to-lobby" }, t("back_to_lobby"))) : null;
-      show(h("div", { class: `status ${notice?.cls || ""}`, id: "notice", role: "status" }, said(notice?.text) || t("connecting")), ways);
+      show(h("div", { class: `status ${down ? "refused" : notice?.cls || ""}`, id: "notice", role: "status" },
+             down ? t("reconnecting") : said(notice?.text) || t("connecting")), ways);
       return;
     }
     const game = GAMES[msg.game];
     const before = fromServer ? measure(app) : null;
     const focus = rememberFocus();
     if (!picker) picker = new Picker(game, msg.view, msg.legal, play, explain);
-    const ui = picker.ui(render, msg.legal.length > 0);
-    const buttons = msg.legal.length ? picker.buttons() : [];
+    // a replaced tab offers no move (no highlighted piece, no button): a click on a piece says why
+    const canPlay = msg.legal.length > 0 && !replaced;
+    const ui = picker.ui(render, canPlay);
+    const buttons = canPlay ? picker.buttons() : [];
     // every element some legal move needs, for checking that each move can be reached by tapping
     app.dataset.keys = JSON.stringify([...new Set(picker.entries.flatMap((e) => e.keys))]);
-    const noticeText = said(notice?.text);
-    const noticeBox = noticeText
-      ? h("div", { class: `status ${notice.cls}`, id: "notice", role: notice.cls === "refused" ? "alert" : "status" }, noticeText,
-          notice.replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
+    // what the page cannot do now (replaced, reconnecting) first; what a click brought after it
+    const standing = replaced ? t("replaced") : down ? t("reconnecting") : null;
+    const noticeText = pending ? t("move_waits") : said(notice?.text);
+    const noticeBox = standing || noticeText
+      ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice",
+                   role: standing || notice.cls === "refused" ? "alert" : "status" },
+          standing,
+          standing && noticeText ? h("span", { id: "notice-more" }, " ", noticeText) : noticeText,
+          replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
     const seated = token && msg.seat !== null && !msg.terminal;
-    const actions = msg.legal.length ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices"),
+    const actions = canPlay ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices"),
                                                  "aria-busy": sentAt === msg.n ? "true" : null },
       buttons.map((e) => h("button", { "data-action": e.action, class: hint?.action === e.action ? "hinted" : null,
                                        onclick: () => play(e.action) }, e.label)),
@@ -704,7 +764,7 @@ function tablePage(tableId) {
       needName ? nameForm : null,
       h("a", { href: `/rules/${msg.game}?lang=${lang}`, target: "_blank", id: "rules-link" }, t("rules")),
       // offered on this seat's turn, and kept (disabled) meanwhile: the top bar keeps its height
-      seated ? h("button", { id: "hint", class: "secondary", disabled: msg.legal.length ? null : true,
+      seated ? h("button", { id: "hint", class: "secondary", disabled: canPlay ? null : true,
                              "aria-disabled": asking ? "true" : null, onclick: (e) => askHint(e.currentTarget) }, t("hint")) : null);
     const result = msg.terminal ? resultBox(game, msg, h("p", { class: "row" },
       h("a", { href: `/replay/${tableId}`, id: "to-replay" }, t("to_replay")),
@@ -714,7 +774,8 @@ function tablePage(tableId) {
     const sum = summary && !msg.terminal ? summary() : null;
     const summaryBox = sum
       ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, sum.title), sum.lines.map((l) => h("p", {}, l))) : null;
-    show(tableLayout({ game, msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
+    // a replaced tab shows the position, but not as this seat's turn
+    show(tableLayout({ game, msg: replaced ? { ...msg, replaced } : msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
