@@ -33,6 +33,8 @@ LOOK_ALIKES = [
     "👩\u200dAnna",        # a letter after it
     "👩\u200d\u200d💻",    # two in a row
     "👩 \u200d💻",         # a space before it
+    "An\u200cna",          # a zero-width non-joiner between Latin letters
+    "\u200cعلی",           # a non-joiner before a Persian name
     "1\ufe0f\u200d👩",     # a variation selector after a digit is no emoji before it
 ]
 
@@ -57,6 +59,19 @@ def test_a_zero_width_joiner_anywhere_else_is_refused_as_a_control_character(nam
     with pytest.raises(Refused) as refused:
         clean_name(name)
     assert refused.value.code == "bad_name" and refused.value.reason.code == "server.name_control"
+
+
+# scripts whose spelling uses the zero-width (non-)joiner: names written with it were refused
+SPELLED_WITH_JOINERS = [
+    "علی\u200cرضا",        # Persian Alireza: a non-joiner keeps "Ali" and "reza" apart
+    "ශ්\u200dරී",          # Sinhala "Sri": the joiner makes the rakaransaya
+    "क्\u200dष",           # Devanagari: a half form by the joiner
+]
+
+
+@pytest.mark.parametrize("name", SPELLED_WITH_JOINERS)
+def test_a_joiner_between_letters_of_a_script_that_spells_with_it_is_part_of_the_name(name):
+    assert clean_name(name) == name
 
 
 @pytest.mark.parametrize("name", INVISIBLE)

@@ -217,18 +217,23 @@ MAX_NAME = 40
 # Characters a name may not hold although Python calls them printable: the ones Unicode
 # says to draw as nothing (Default_Ignorable_Code_Point: a Hangul filler, a combining
 # grapheme joiner, variation selectors after a letter), which make look-alikes of
-# another name ("Anna" and "An" + U+034F + "na" look the same).  They are what joins and
-# dresses emoji, so where they do that they belong to the name (`_EMOJI_PARTS`, removed
-# before the check): a zero-width joiner between two emoji (Extended_Pictographic, after a
-# variation selector or skin tone too: the woman technologist, families, the heart on
-# fire), a variation selector after an emoji (incl. a keycap's digit), and the tag letters
-# of a subdivision flag after the black flag (Scotland).  Python's unicodedata has neither
-# property; the regex module has both.
+# another name ("Anna" and "An" + U+034F + "na" look the same).  Where they are part of
+# the writing they belong to the name (`_WRITTEN`, removed before the check): a zero-width
+# joiner between two emoji (Extended_Pictographic, after a variation selector or skin tone
+# too: the woman technologist, families, the heart on fire), a variation selector after an
+# emoji (incl. a keycap's digit), the tag letters of a subdivision flag after the black
+# flag (Scotland), and a zero-width (non-)joiner between two letters of a script whose
+# spelling uses it (Persian "علی‌رضا", Sinhala "ශ්‍රී", the Indic conjuncts).  Python's
+# unicodedata has none of these properties; the regex module has them.
+_JOINING_SCRIPTS = "".join(rf"\p{{Script={s}}}" for s in (
+    "Arabic", "Syriac", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil",
+    "Telugu", "Kannada", "Malayalam", "Sinhala"))
 _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
-_EMOJI_PARTS = regex.compile(
+_WRITTEN = regex.compile(
     r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d(?=\p{Extended_Pictographic})"
     r"|(?<=\p{Emoji})[\uFE0E\uFE0F]"
-    r"|(?<=\U0001F3F4)[\U000E0020-\U000E007E]+\U000E007F")
+    r"|(?<=\U0001F3F4)[\U000E0020-\U000E007E]+\U000E007F"
+    rf"|(?<=[{_JOINING_SCRIPTS}]\p{{M}}*)[\u200c\u200d](?=[{_JOINING_SCRIPTS}])")
 
 
 def clean_name(name: Any) -> str:
@@ -240,7 +245,7 @@ def clean_name(name: Any) -> str:
         raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
         raise Refused("bad_name", Reason("server.name_too_long", most=MAX_NAME, given=len(name)))
-    bare = _EMOJI_PARTS.sub("", name)
+    bare = _WRITTEN.sub("", name)
     if not bare.isprintable() or _INVISIBLE.search(bare):
         raise Refused("bad_name", Reason("server.name_control"))
     return name
