@@ -66,7 +66,13 @@ SPELLED_WITH_JOINERS = [
     "علی\u200cرضا",        # Persian Alireza: a non-joiner keeps "Ali" and "reza" apart
     "ශ්\u200dරී",          # Sinhala "Sri": the joiner makes the rakaransaya
     "क्\u200dष",           # Devanagari: a half form by the joiner
+    "അന്\u200dവര്\u200d",  # Malayalam Anwar in the older chillu spelling: a joiner after a virama ends it
 ]
+
+
+def test_a_name_is_kept_in_one_spelling_of_its_letters():
+    """'Rene' + a combining acute + 'e' and 'Renée' are the same name on screen: kept composed (NFC)."""
+    assert clean_name("Rene\u0301e") == "Ren\u00e9e"
 
 
 @pytest.mark.parametrize("name", SPELLED_WITH_JOINERS)

@@ -28,6 +28,7 @@ import logging
 import random
 import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -223,7 +224,7 @@ MAX_NAME = 40
 # too: the woman technologist, families, the heart on fire), a variation selector after an
 # emoji (incl. a keycap's digit), the tag letters of a subdivision flag after the black
 # flag (Scotland), and a zero-width (non-)joiner between two letters of a script whose
-# spelling uses it (Persian "علی‌رضا", Sinhala "ශ්‍රී", the Indic conjuncts).  Python's
+# spelling uses it (Persian "علی‌رضا", Sinhala "ශ්‍රී", the Indic conjuncts), or after a virama.  Python's
 # unicodedata has none of these properties; the regex module has them.
 _JOINING_SCRIPTS = "".join(rf"\p{{Script={s}}}" for s in (
     "Arabic", "Syriac", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil",
@@ -233,14 +234,16 @@ _WRITTEN = regex.compile(
     r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d(?=\p{Extended_Pictographic})"
     r"|(?<=\p{Emoji})[\uFE0E\uFE0F]"
     r"|(?<=\U0001F3F4)[\U000E0020-\U000E007E]+\U000E007F"
-    rf"|(?<=[{_JOINING_SCRIPTS}]\p{{M}}*)[\u200c\u200d](?=[{_JOINING_SCRIPTS}])")
+    rf"|(?<=[{_JOINING_SCRIPTS}]\p{{M}}*)[\u200c\u200d](?=[{_JOINING_SCRIPTS}])"
+    r"|(?<=\p{Canonical_Combining_Class=Virama})\u200d")  # a half form or chillu at a word's end (Malayalam "അന്‍വര്‍")
 
 
 def clean_name(name: Any) -> str:
     """A player's chosen name, trimmed; Refused saying what is wrong with it."""
     if not isinstance(name, str):
         raise Refused("bad_name", Reason("server.name_not_text"))
-    name = " ".join(name.split())
+    # one spelling of the same letters ("Rene" + U+0301 + "e" is "Renée"), as it is shown
+    name = unicodedata.normalize("NFC", " ".join(name.split()))
     if not name:
         raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
@@ -912,7 +915,9 @@ class Presence:
             if origin == self.origin:  # our own, back from the channel: what follows it is newer
                 self._heard_back((table_id, seat))
                 return
-            held, _ = self.remote.get(table_id, {}).get(origin, (frozenset(), 0.0))
+            held, expires = self.remote.get(table_id, {}).get(origin, (frozenset(), 0.0))
+            if expires <= asyncio.get_running_loop().time():
+                held = frozenset()  # expired: not renewed by this open
             t = self.hub.tables.get(table_id)
             if t is not None and not self._unheard.get((table_id, seat)) and t.replace_seat(seat):
                 self.changed(t)  # opened there after it was opened here: the seat is theirs
@@ -1003,11 +1008,18 @@ class Presence:
         loop = asyncio.get_running_loop()
         next_beat = loop.time() + self.heartbeat
         while True:
-            soonest = self._expire()
+            soonest = loop.time() + self.heartbeat
+            try:
+                soonest = self._expire()
+            except Exception:  # one failure must not end the heartbeat: the others would see us gone
+                log.exception("presence: expiring the other processes' entries failed")
             await asyncio.sleep(max(0.0, min(next_beat, soonest) - loop.time()))
             if loop.time() >= next_beat:
-                self.announce_all()
                 next_beat = loop.time() + self.heartbeat
+                try:
+                    self.announce_all()
+                except Exception:
+                    log.exception("presence: the heartbeat failed")
 
     def _send(self, payload: str) -> None:
         """Queue a notice; one task sends them in order (a notice overtaking another would
