@@ -5,14 +5,22 @@ is kept and sent once the connection is back (the server's move number guards it
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
+import sqlite3
 
 import pytest
+
+from wasserspiele.web import notify
+from wasserspiele.web.hub import REPLACED, Connection, Hub
+from wasserspiele.web.storage import Storage
 
 pytest.importorskip("playwright.sync_api")
 
 from .browser_support import TIMEOUT_MS, Server, browser, new_context, serving  # noqa: F401  (fixture)
 from .test_browser import BUTTON, current_n
+from .helpers import humans
 from .test_browser_friends import play_until_waiting_for, two_humans
 
 LOCALES = [("en-US", "en"), ("de-DE", "de")]
@@ -151,3 +159,136 @@ def test_a_move_chosen_while_reconnecting_is_dropped_with_a_word_when_the_game_m
     assert text["web.reconnecting"] not in page.inner_text("#notice")
     assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1   # the click was not played as well
     assert errors == []
+
+
+def _remove_table(db_path, table_id: str) -> None:
+    """The table gone from the database while no server runs (as an operator removing it)."""
+    con = sqlite3.connect(db_path)
+    try:
+        with con:
+            for name, column in (("moves", "table_id"), ("seats", "table_id"), ("tables", "id")):
+                con.execute(f"delete from {name} where {column} = ?", (table_id,))
+    finally:
+        con.close()
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_tab_whose_table_is_gone_on_reconnecting_says_why_and_stops_reconnecting(browser, tmp_path, locale, lang):
+    path = tmp_path / "gone.sqlite3"
+    srv = Server(f"sqlite:///{path}", log_path=str(tmp_path / "server.log")).start()
+    try:
+        table = two_humans(srv)
+        play_until_waiting_for(srv, table, 0)
+        text = words(srv, lang)
+        errors: list[str] = []
+        page = seat_page(browser, srv, table["seats"][0]["link"], locale, errors)
+        srv.stop()                                               # the connection drops
+        page.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
+        click_one_move(page, "#notice-more")                     # a move waits for the connection
+        assert text["web.move_waits"] in page.inner_text("#notice")
+
+        _remove_table(path, table["id"])                         # meanwhile the table is gone
+        srv = Server(f"sqlite:///{path}", port=srv.port, log_path=str(tmp_path / "server.log")).start()
+        # the hello after reconnecting is refused: the page says why, and that the move went nowhere
+        page.wait_for_selector(f"#notice:has-text({text['server.no_table']!r})", timeout=10_000)
+        notice = page.inner_text("#notice")
+        assert text["web.reconnecting"] not in notice and text["web.move_waits"] not in notice
+        assert text["web.move_dropped"] in notice
+        # and it stays so: no reconnecting begins again
+        page.wait_for_timeout(2_000)
+        notice = page.inner_text("#notice")
+        assert text["server.no_table"] in notice and text["web.reconnecting"] not in notice
+        assert errors == []
+    finally:
+        srv.stop()
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_tab_reconnecting_on_its_own_after_its_seat_moved_to_another_tab_is_the_one_replaced(browser, server, locale, lang):
+    table = two_humans(server)
+    play_until_waiting_for(server, table, 0)
+    link = table["seats"][0]["link"]
+    text = words(server, lang)
+    errors: list[str] = []
+    old = seat_page(browser, server, link, locale, errors)
+    n = current_n(old)
+    # the phone goes to sleep: its connection drops (see the test above), a move waits
+    old.context.set_offline(True)
+    old.evaluate("() => window.__sockets.forEach((s) => s.close())")
+    old.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
+    click_one_move(old, "#notice-more")
+    # meanwhile the player goes on in another tab (a laptop)
+    new = seat_page(browser, server, link, locale, errors)
+    # the phone wakes up and reconnects by itself: it does not take the seat back
+    old.context.set_offline(False)
+    old.wait_for_selector("#notice #take-back")
+    notice = old.inner_text("#notice")
+    assert text["web.replaced"] in notice and text["web.move_dropped"] in notice
+    assert text["web.reconnecting"] not in notice and text["web.move_waits"] not in notice
+    assert old.get_attribute("#turn", "data-mine") == "0"
+    # the tab in use keeps the seat, and the phone's waiting move was not played there
+    new.wait_for_timeout(500)   # what a replacement would have brought it by now
+    assert new.locator("#take-back").count() == 0
+    assert new.get_attribute("#turn", "data-mine") == "1"
+    assert server.get(f"/api/tables/{table['id']}")["n"] == n
+    # "play here again" is a first open, not a resume: it takes the seat back
+    old.click("#take-back")
+    old.wait_for_selector("#turn[data-mine='1']")
+    new.wait_for_selector("#notice #take-back")
+    assert errors == []
+
+
+def run_apart(scenario):
+    """`asyncio.run(scenario())` in a thread of its own: the browser tests of this module
+    leave Playwright's event loop running in this one."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(scenario())).result()
+
+
+def test_a_resume_hello_gives_way_to_another_tab_here_or_elsewhere_but_not_to_its_own_lost_connection(db_url):
+    """The server's side of the resume: refused as `replaced` only when the seat is live in
+    another page (here, or in another process by its announcements); the page's own
+    connection that the server has not yet seen drop (a phone that lost its network) is
+    replaced by it as by any hello."""
+    async def scenario():
+        storage = Storage(db_url)
+        hub = Hub(storage, bot_delay=30)
+        table, _ = await hub.create({"game": "wasserloch", "options": {"players": 2}, "seats": humans(2)})
+        told: dict[str, list[str]] = {}
+
+        def conn(name: str, seat: int) -> Connection:
+            told[name] = []
+
+            async def send(text):
+                told[name].append(text)
+            return Connection(send, seat)
+
+        ghost = conn("ghost", 0)
+        table.attach(ghost, tab="phone")
+        again = conn("again", 0)
+        own = table.attach(again, resume=True, tab="phone")       # its own lost connection: taken over
+        laptop = conn("laptop", 0)
+        table.attach(laptop, tab="laptop")                          # the player moves to the laptop
+        late = conn("late", 0)
+        refused_here = not table.attach(late, resume=True, tab="phone")  # the phone wakes up
+        await late.drain()
+        # a seat live in another process only (PostgreSQL's presence)
+        sent = []
+        hub.presence._send = sent.append
+        hub.presence.start("me")
+        hub.presence.heard("other", notify.OPEN, ["1", table.id, "1"])
+        far = conn("far", 1)
+        refused_elsewhere = not table.attach(far, resume=True, tab="phone2")
+        await far.drain()
+        result = (own, ghost.closed, refused_here, late.closed, laptop.closed, told["late"],
+                  refused_elsewhere, told["far"], {c.seat for c in table.conns})
+        await hub.shutdown()
+        storage.close()
+        return result
+
+    own, ghost_closed, refused_here, late_closed, laptop_closed, late_told, refused_elsewhere, far_told, seats = \
+        run_apart(scenario)
+    assert own and ghost_closed
+    assert refused_here and late_closed and not laptop_closed and late_told == [REPLACED]
+    assert refused_elsewhere and far_told == [REPLACED]
+    assert seats == {0}                                  # the laptop's connection, and only it

@@ -27,7 +27,9 @@ docs/web-server.md):
                                          seat after that joins it, each with its own new token
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
-WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}`; then
+WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}` (and,
+from the page, `"tab"`, its id, and `"resume": true` when it reconnects on its own: then the
+seat stays with another tab that has it live, and this one is told "replaced"); then
 `{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name; a
 seat's changes are limited, `name_rate`/`name_burst` in limits.py, and one that changes
 nothing is ignored), `{"type": "sync"}`, `{"type": "ping"}`.  The server
@@ -470,7 +472,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                 await _refuse_socket(websocket, Refused("internal", Reason("server.crashed"), 500), lang)
                 return
             conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
-            table.attach(conn)
+            # a page reconnecting on its own while another tab has its seat is told it is
+            # replaced (its socket then closes, ending the loop below)
+            table.attach(conn, resume=hello.resume, tab=hello.tab)
             bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
             try:
                 while True:

@@ -159,6 +159,7 @@ class Connection:
         self.seat = seat
         self._send_text = send_text
         self._close_socket = close_socket  # called when the server ends the connection
+        self.tab: str | None = None  # the page's id from its hello (LiveTable.attach)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.task: asyncio.Task | None = None
@@ -511,7 +512,25 @@ class LiveTable:
         self.seats[seat].name = chosen
         self.broadcast()
 
-    def attach(self, conn: Connection) -> None:
+    def seat_held_elsewhere(self, seat: int, tab: str | None) -> bool:
+        """A live connection of `seat` other than the page `tab`'s own: here, or in another
+        process by its announcements (which name no page: a page's own connection there not
+        yet seen to drop counts as another's)."""
+        if any(c.seat == seat and not c.closed and (tab is None or c.tab != tab) for c in self.conns):
+            return True
+        return seat in self.hub.presence.online(self.id)
+
+    def attach(self, conn: Connection, resume: bool = False, tab: str | None = None) -> bool:
+        """Add a client; False if it was refused as `replaced` (its socket closed after that):
+        a page reconnecting on its own (`resume`, a phone waking up) while its seat is live in
+        another tab, which the player has moved to meanwhile, must not take the seat back nor
+        send the move it kept waiting; the player's "play here again" opens it anew."""
+        conn.tab = tab
+        if conn.seat is not None and resume and self.seat_held_elsewhere(conn.seat, tab):
+            conn.start()
+            conn.push(REPLACED)
+            conn.close()
+            return False
         if conn.seat is not None:
             # one controller per seat: the newest connection takes over, the older ones are
             # told; other processes' too, once they hear of it
@@ -525,6 +544,7 @@ class LiveTable:
                 conn.push(encode(self.message_for(None)))
         else:
             self.broadcast()  # the newcomer gets its state; the others see who is online
+        return True
 
     def detach(self, conn: Connection) -> None:
         if conn in self.conns:

@@ -149,6 +149,12 @@ class Hello(Schema):
     type: Literal["hello"]
     token: str | None = Field(default=None, max_length=MAX_TOKEN_CHARS)
     lang: str | None = Field(default=None, max_length=35)   # a language tag: en, de, de-AT
+    # a page reconnecting on its own (not opened, not "play here again"): it does not take
+    # its seat from a live connection of another tab, it is the one replaced (LiveTable.attach)
+    resume: bool = False
+    # the page's own id, the same in all its hellos: its own connection the server has not
+    # seen drop yet is no other tab's (a resume replaces it as an ordinary hello does)
+    tab: str | None = Field(default=None, max_length=64)
 
 
 class MoveMessage(MoveBody):

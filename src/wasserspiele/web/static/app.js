@@ -511,6 +511,11 @@ function tablePage(tableId) {
   // position is still the one it was chosen in (the server refuses a stale move number
   // anyway: it is never played twice nor in another position)
   let pending = null;
+  // this page's id in its hellos (its own connection the server has not yet seen drop is
+  // not another tab's); set when the page reconnects on its own (not at its first open,
+  // nor after "play here again", which opens the page anew)
+  const tabId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
+  let resuming = false;
 
   const link = location.pathname + location.hash;  // this seat's, whatever the hash says later
   if (token) remember({ table: tableId, seat: +params.get("seat"), link });
@@ -638,7 +643,11 @@ function tablePage(tableId) {
     if (gone) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
     socket = new WebSocket(`${proto}://${location.host}/ws/tables/${tableId}`);
-    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify({ type: "hello", token, lang })); });
+    // a reconnection of its own says so (`resume`): if the player has moved to another tab
+    // meanwhile (a phone waking up), the server tells this page it is replaced, rather than
+    // this page taking the seat back from the tab in use and sending its waiting move there
+    const hello = { type: "hello", token, lang, tab: tabId, ...(resuming ? { resume: true } : {}) };
+    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify(hello)); });
     socket.addEventListener("message", (ev) => {
       if (gone) return;
       const data = JSON.parse(ev.data);
@@ -648,16 +657,26 @@ function tablePage(tableId) {
       } else if (data.type === "refused") {
         sentAt = null;
         notice = { text: () => t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key, code: data.code };
-        if (data.code === "bad_token" || data.code === "no_table") closedForGood = true;
+        if (data.code === "bad_token" || data.code === "no_table") {
+          // the hello after a reconnection refused (the table gone, the link no longer
+          // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
+          // stood above the refusal and hid it) give way to why, and to the move's fate
+          closedForGood = true;
+          down = false;
+          // (said as every refusal is: the notice is an alert)
+          if (pending) notice.text = () => `${t("refused", { reason: refusalText(data) })} ${t("move_dropped")}`;
+          pending = null;
+        }
         if (data.code === "stale") send({ type: "sync" });
         render();
       } else if (data.type === "replaced") {
         closedForGood = true;
         replaced = true;
         down = false;
-        pending = null;
         sentAt = null;
-        notice = null;
+        // a move waiting for the connection goes nowhere now: said under "replaced"
+        notice = pending ? { text: () => t("move_dropped"), cls: "refused" } : null;
+        pending = null;
         render();
       }
     });
@@ -668,6 +687,7 @@ function tablePage(tableId) {
       down = true;
       render();
       retry = Math.min(retry + 1, 5);
+      resuming = true;
       setTimeout(connect, 300 * retry);
     });
   }
