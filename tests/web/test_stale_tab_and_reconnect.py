@@ -100,21 +100,28 @@ def test_a_replaced_tab_keeps_saying_so_and_says_why_a_click_sends_nothing(brows
     assert errors == []
 
 
+def _dropped_with_a_move_waiting(browser, srv, locale, lang):
+    """A seat's page at its turn on `srv`, whose server then stops (the connection drops)
+    and on which a move is chosen meanwhile: (table, the catalogue, the page's errors, the
+    page, the move number it waits at)."""
+    table = two_humans(srv)
+    play_until_waiting_for(srv, table, 0)
+    text = words(srv, lang)
+    errors: list[str] = []
+    page = seat_page(browser, srv, table["seats"][0]["link"], locale, errors)
+    n = current_n(page)
+    srv.stop()                                                   # the connection drops
+    page.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
+    click_one_move(page, "#notice-more")                         # a move waits for the connection
+    return table, text, errors, page, n
+
+
 @pytest.mark.parametrize("locale,lang", LOCALES)
 def test_a_move_chosen_while_reconnecting_is_sent_once_the_connection_is_back(browser, tmp_path, locale, lang):
     db = f"sqlite:///{tmp_path / 'reconnect.sqlite3'}"
     srv = Server(db, log_path=str(tmp_path / "server.log")).start()
     try:
-        table = two_humans(srv)
-        play_until_waiting_for(srv, table, 0)
-        text = words(srv, lang)
-        errors: list[str] = []
-        page = seat_page(browser, srv, table["seats"][0]["link"], locale, errors)
-        n = current_n(page)
-        srv.stop()                                               # the connection drops
-        page.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
-
-        click_one_move(page, "#notice-more")
+        table, text, errors, page, n = _dropped_with_a_move_waiting(browser, srv, locale, lang)
         # the notice still says the connection is being made anew, and that the move waits
         notice = page.inner_text("#notice")
         assert text["web.reconnecting"] in notice and text["web.move_waits"] in notice
@@ -177,14 +184,7 @@ def test_a_tab_whose_table_is_gone_on_reconnecting_says_why_and_stops_reconnecti
     path = tmp_path / "gone.sqlite3"
     srv = Server(f"sqlite:///{path}", log_path=str(tmp_path / "server.log")).start()
     try:
-        table = two_humans(srv)
-        play_until_waiting_for(srv, table, 0)
-        text = words(srv, lang)
-        errors: list[str] = []
-        page = seat_page(browser, srv, table["seats"][0]["link"], locale, errors)
-        srv.stop()                                               # the connection drops
-        page.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
-        click_one_move(page, "#notice-more")                     # a move waits for the connection
+        table, text, errors, page, _ = _dropped_with_a_move_waiting(browser, srv, locale, lang)
         assert text["web.move_waits"] in page.inner_text("#notice")
 
         _remove_table(path, table["id"])                         # meanwhile the table is gone
