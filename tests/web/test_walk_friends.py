@@ -179,7 +179,13 @@ def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(bro
     seat_word = {"en": "Seat 1", "de": "Platz 1"}[lang]
     assert button.text_content() == f"{copy} ({seat_word})"        # which link, told to a screen reader
     assert page.evaluate("() => document.querySelector(\"#created button[data-copy='1'] .sr-only\").textContent") == f" ({seat_word})"
-    box = button.bounding_box()
+    # measured once it is drawn (the lobby redraws when its lists arrive: a locator's box
+    # taken in between was None under load, seen in CI)
+    box = page.wait_for_function("""() => {
+        const b = document.querySelector("#created button[data-copy='1']");
+        const r = b && b.getBoundingClientRect();
+        return r && r.width > 0 ? {x: r.x, width: r.width} : null;
+    }""").json_value()
     assert box["x"] + box["width"] <= 390                          # on the phone's screen
     button.focus()
     page.keyboard.press("Enter")
