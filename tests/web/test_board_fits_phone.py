@@ -137,3 +137,30 @@ def test_a_phone_s_board_is_fitted_anew_when_the_screen_changes_its_size(browser
         assert not errors
     finally:
         ctx.close()
+
+
+# the bottom of what the play column shows (its last child's box) and the log's top
+END_GAP = """() => {
+  const kids = [...document.getElementById('play').children].filter((n) => n.getBoundingClientRect().height > 0);
+  return { contentBottom: Math.max(...kids.map((n) => n.getBoundingClientRect().bottom)),
+           sideTop: document.getElementById('side').getBoundingClientRect().top };
+}"""
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+@pytest.mark.parametrize("game", GAMES)
+def test_at_the_end_on_a_phone_the_log_follows_the_result_without_a_blank_screen_part(browser, server, tables, game,
+                                                                                      locale):
+    """The play column is a screen high so that a player's hand is on the first screen; at the
+    end nothing is left to play, and the column's unused height stood ~100 px blank under the
+    result before the log (Seven Waters)."""
+    _, ended = tables
+    ctx, page, errors = open_page(browser, server, ended[game]["seats"][0]["link"], "phone", locale)
+    try:
+        page.wait_for_selector("#turn[data-terminal='1']")
+        m = page.evaluate(END_GAP)
+        assert m["sideTop"] - m["contentBottom"] <= BLANK, (
+            f"{game} ({locale}): {m['sideTop'] - m['contentBottom']:.0f} px blank between the result and the log")
+        assert not errors
+    finally:
+        ctx.close()
