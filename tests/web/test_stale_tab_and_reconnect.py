@@ -64,14 +64,19 @@ def click_one_move(page, done_selector: str) -> None:
         page.wait_for_selector(done_selector)
 
 
+def seat_0_at_its_turn(srv, lang):
+    """A two-human table on `srv` played on until seat 0 is to move: (table, the catalogue
+    in `lang`, a list for the page's errors)."""
+    table = two_humans(srv)
+    play_until_waiting_for(srv, table, 0)
+    return table, words(srv, lang), []
+
+
 @pytest.mark.parametrize("locale,lang", LOCALES)
 def test_a_replaced_tab_keeps_saying_so_and_says_why_a_click_sends_nothing(browser, server, locale, lang):
-    table = two_humans(server)
-    play_until_waiting_for(server, table, 0)
+    table, text, errors = seat_0_at_its_turn(server, lang)
     link = table["seats"][0]["link"]
     n = server.get(f"/api/tables/{table['id']}")["n"]
-    text = words(server, lang)
-    errors: list[str] = []
     old = seat_page(browser, server, link, locale, errors)
     seat_page(browser, server, link, locale, errors)            # the same seat in another tab
     old.wait_for_selector("#notice #take-back")
@@ -104,10 +109,7 @@ def _dropped_with_a_move_waiting(browser, srv, locale, lang):
     """A seat's page at its turn on `srv`, whose server then stops (the connection drops)
     and on which a move is chosen meanwhile: (table, the catalogue, the page's errors, the
     page, the move number it waits at)."""
-    table = two_humans(srv)
-    play_until_waiting_for(srv, table, 0)
-    text = words(srv, lang)
-    errors: list[str] = []
+    table, text, errors = seat_0_at_its_turn(srv, lang)
     page = seat_page(browser, srv, table["seats"][0]["link"], locale, errors)
     n = current_n(page)
     srv.stop()                                                   # the connection drops
@@ -144,10 +146,7 @@ def test_a_move_chosen_while_reconnecting_is_sent_once_the_connection_is_back(br
 
 @pytest.mark.parametrize("locale,lang", LOCALES)
 def test_a_move_chosen_while_reconnecting_is_dropped_with_a_word_when_the_game_moved_on(browser, server, locale, lang):
-    table = two_humans(server)
-    play_until_waiting_for(server, table, 0)
-    text = words(server, lang)
-    errors: list[str] = []
+    table, text, errors = seat_0_at_its_turn(server, lang)
     page = seat_page(browser, server, table["seats"][0]["link"], locale, errors)
     n = current_n(page)
     # the connection drops and cannot be made anew for now (Chromium's offline mode keeps
@@ -205,11 +204,8 @@ def test_a_tab_whose_table_is_gone_on_reconnecting_says_why_and_stops_reconnecti
 
 @pytest.mark.parametrize("locale,lang", LOCALES)
 def test_a_tab_reconnecting_on_its_own_after_its_seat_moved_to_another_tab_is_the_one_replaced(browser, server, locale, lang):
-    table = two_humans(server)
-    play_until_waiting_for(server, table, 0)
+    table, text, errors = seat_0_at_its_turn(server, lang)
     link = table["seats"][0]["link"]
-    text = words(server, lang)
-    errors: list[str] = []
     old = seat_page(browser, server, link, locale, errors)
     n = current_n(old)
     # the phone goes to sleep: its connection drops (see the test above), a move waits

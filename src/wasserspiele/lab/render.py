@@ -27,7 +27,7 @@ from typing import Any, Callable
 
 from ..core.errors import WasserspieleError
 from .analysis import ALPHA, analyse, raise_flags
-from .report import OWN_DIRS, RUN_LINE, answers, findings, measure_columns, notable_games, rendered_files
+from .report import RUN_LINE, answers, findings, measure_columns, notable_games, rendered_files, replace_all
 from .settings import STUDY_FILE, RenderRefused, Settings, read_study_json
 from .study import Study, StudyResult
 
@@ -288,25 +288,3 @@ def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, An
     return {"dir": folder, "summaries": summaries, "comparisons": comparisons, "notable": notable,
             "findings": findings(summaries, comparisons, settings.alpha, settings.min_effect),
             "answers": answers(summaries, comparisons, settings.min_effect), "settings": settings}
-
-
-def replace_all(folder: Path, files: dict[str, bytes]) -> None:
-    """Write every file to NAME.tmp first, then replace the targets: an error while writing leaves every
-    earlier file as it was (and no .tmp behind).  Plots the new report no longer draws are removed."""
-    (folder / "plots").mkdir(exist_ok=True)
-    written: list[Path] = []
-    try:
-        for name, data in files.items():
-            tmp = folder / (name + ".tmp")
-            written.append(tmp)
-            tmp.write_bytes(data)
-    except BaseException:
-        for tmp in written:
-            tmp.unlink(missing_ok=True)
-        raise
-    for tmp in written:
-        tmp.replace(tmp.with_name(tmp.name[:-4]))
-    drawn = {Path(name).name for name in files if name.startswith("plots/")}
-    for old in (folder / "plots").iterdir():
-        if old.suffix == OWN_DIRS["plots"] and old.name not in drawn:
-            old.unlink()

@@ -1101,12 +1101,6 @@ def render_html(bl: list[tuple], images: dict[str, bytes]) -> str:
             f"<style>{style}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-
-
 # ----------------------------------------------------------------------------- the report directory
 OWN_FILES = ("report.html", "report.md", "results.csv", STUDY_FILE, "tune.md")
 OWN_DIRS = {"plots": ".png", "records": ".json"}
@@ -1168,6 +1162,28 @@ def rendered_files(result: StudyResult, summaries: list[ConditionSummary], compa
     return files
 
 
+def replace_all(folder: Path, files: dict[str, bytes]) -> None:
+    """Write every file to NAME.tmp first, then replace the targets: an error while writing leaves every
+    earlier file as it was (and no .tmp behind).  Plots the new report no longer draws are removed."""
+    (folder / "plots").mkdir(exist_ok=True)
+    written: list[Path] = []
+    try:
+        for name, data in files.items():
+            tmp = folder / (name + ".tmp")
+            written.append(tmp)
+            tmp.write_bytes(data)
+    except BaseException:
+        for tmp in written:
+            tmp.unlink(missing_ok=True)
+        raise
+    for tmp in written:
+        tmp.replace(tmp.with_name(tmp.name[:-4]))
+    drawn = {Path(name).name for name in files if name.startswith("plots/")}
+    for old in (folder / "plots").iterdir():
+        if old.suffix == OWN_DIRS["plots"] and old.name not in drawn:
+            old.unlink()
+
+
 def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_EFFECT,
                  alpha: float = ALPHA, command: str | None = None) -> dict[str, Any]:
     """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis.
@@ -1181,9 +1197,7 @@ def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_E
     write_csv(result, out / "results.csv")
     notable = write_notable(result, summaries, out)
     files = rendered_files(result, summaries, comparisons, notable, min_effect, alpha, command)
-    (out / "plots").mkdir(exist_ok=True)
-    for name, data in files.items():
-        _write_bytes(out / name, data)
+    replace_all(out, files)
     return {"dir": out, "summaries": summaries, "comparisons": comparisons, "notable": notable,
             "findings": findings(summaries, comparisons, alpha, min_effect),
             "answers": answers(summaries, comparisons, min_effect)}
