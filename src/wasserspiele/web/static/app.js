@@ -497,7 +497,7 @@ function tablePage(tableId) {
   // Pick meerkat — waiting for the others." takes two lines, "Your turn." one; Watten's four
   // signals take two rows of buttons, a trick's cards one)
   const seatsRoom = {}, topRoom = {}, turnRoom = {}, actionsRoom = {};
-  const boardRoom = {};       // the board's box on a phone (fitBoard)
+  const boardRoom = {};       // the board's box fitted to its picture (fitBoard)
   // the move number a move of this page was sent at, until the server answers it: a
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
@@ -830,7 +830,7 @@ async function replayPage(tableId) {
   let step = 0, wanted = 0, data = null, timer = null, error = null, prev = null;
   let saidStep = null;        // the step the live region last told
   let speed = +(localStorage.getItem("replay_speed") || 1);
-  const boardRoom = {};       // the board's box on a phone (fitBoard)
+  const boardRoom = {};       // the board's box fitted to its picture (fitBoard)
   const cache = new Map();
 
   async function fetchStep(k) {

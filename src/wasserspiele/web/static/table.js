@@ -304,18 +304,23 @@ export function keepTallest(node, room, parts = "") {
 
 // On a phone the play column is at least a screen high and the board takes the room the
 // other parts leave (style.css), so that a player's hand and move buttons are on the first
-// screen.  A board drawn wider than tall (Watten's table, Wildwasser's river), or a column
-// with no hand below the board (a spectator's, a replay's), left a box far taller than the
-// board drawn across it: 80 to 175 px blank above the board and as much below it, scrolled
-// past to reach the log.  The column is made shorter by the box's blank part, so the box
-// fits the board drawn at the column's width (from the picture's viewBox, whatever the
-// game); where the board needs the whole room or more, nothing changes.  The column keeps
-// the least height it has been fitted to at this screen size and in this language (`room`)
-// while a hand or a move bar stands below the board: a strip above the board that grows
-// (keepTallest) then takes its room from the board, as before, and the hand and the buttons
-// never move down; a board whose picture grows taller (Seven Waters' park) is drawn a
-// little smaller in its box instead.  Run once the page is shown and its strips' heights
-// are kept; again when the window changes size.
+// screen; on a wide screen the column is the screen's height beside the log, and the board
+// takes the room left there.  A board drawn wider than its room's shape (Watten's table and
+// Wildwasser's river on a phone; Seven Waters' pyramid beside a park, 2.2 times as wide as
+// high, on a wide screen), or a column with no hand below the board (a spectator's, a
+// replay's), left a box far taller than the board drawn across it: on a phone 80 to 175 px
+// blank above the board and as much below it, scrolled past to reach the log; on a wide
+// screen 100 to 137 px above and below a spectator's Seven Waters board, 31 to 49 px at a
+// player's.  The column is made shorter by the box's blank part (style.css's `--fit` names
+// what: a phone's least height, a wide screen's height), so the box fits the board drawn
+// at the column's width (from the picture's viewBox, whatever the game) and what follows
+// it (the hand, the move bar) stands right below it; where the board needs the whole room
+// or more, nothing changes.  The column keeps the least height it has been fitted to at
+// this screen size and in this language (`room`) while a hand or a move bar stands below
+// the board: a strip above the board that grows (keepTallest) then takes its room from the
+// board, as before, and the hand and the buttons never move down; a board whose picture
+// grows taller (Seven Waters' park) is drawn a little smaller in its box instead.  Run once
+// the page is shown and its strips' heights are kept; again when the window changes size.
 let fitting = null;
 export function fitBoard(room) {
   fitting = room;
@@ -323,12 +328,15 @@ export function fitBoard(room) {
   const board = document.getElementById("board");
   if (!play || !board) return;
   play.style.minHeight = "";
+  play.style.height = "";
   const svg = board.querySelector(":scope > svg, :scope > .boardwrap > svg");
   const vb = svg?.viewBox?.baseVal;
-  // only where the column has a least height (a phone) and the board grows into it (not at
-  // the game's end, where the board keeps its drawn size already)
-  const least = parseFloat(getComputedStyle(play).minHeight) || 0;
-  if (!vb || !vb.width || !vb.height || !least || getComputedStyle(board).flexGrow === "0") return;
+  const fit = getComputedStyle(play).getPropertyValue("--fit").trim();
+  // only where the column has a height of the screen's (a phone's least, a wide screen's
+  // own) and the board grows into it (not at the game's end, where the board keeps its
+  // drawn size already)
+  if (!vb || !vb.width || !vb.height || (fit !== "min-height" && fit !== "height")
+      || getComputedStyle(board).flexGrow === "0") return;
   const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
   // with no hand and no move bar below the board (a spectator, the replay) there is nothing
   // to keep in place: the box fits the board at each position, at its full size
@@ -336,7 +344,7 @@ export function fitBoard(room) {
   const box = board.getBoundingClientRect(), column = play.getBoundingClientRect().height;
   const drawn = Math.max(box.width * vb.height / vb.width, parseFloat(getComputedStyle(board).minHeight) || 0);
   room.height = Math.min(room.height, column - (box.height - drawn));
-  if (room.height < column - 1) play.style.minHeight = `${room.height}px`;
+  if (room.height < column - 1) play.style[fit === "height" ? "height" : "minHeight"] = `${room.height}px`;
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
 
