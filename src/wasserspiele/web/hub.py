@@ -432,10 +432,6 @@ class LiveTable:
         """The seats with a connection here or, by their announcements, in another process."""
         return {c.seat for c in self.conns} | self.hub.presence.online(self.id)
 
-    def local_seats(self) -> frozenset[int]:
-        """The seats with a live connection to this process (what it announces)."""
-        return frozenset(c.seat for c in self.conns if c.seat is not None and not c.closed)
-
     def replace_seat(self, seat: int) -> bool:
         """Close this process's connections of `seat`, telling them (it was opened elsewhere)."""
         old = [c for c in self.conns if c.seat == seat]
@@ -514,11 +510,11 @@ class LiveTable:
 
     def seat_held_elsewhere(self, seat: int, tab: str | None) -> bool:
         """A live connection of `seat` other than the page `tab`'s own: here, or in another
-        process by its announcements (which name no page: a page's own connection there not
-        yet seen to drop counts as another's)."""
+        process by its announcements (which name the page holding each seat: a page's own
+        connection there, not yet seen to drop, is no other tab's)."""
         if any(c.seat == seat and not c.closed and (tab is None or c.tab != tab) for c in self.conns):
             return True
-        return seat in self.hub.presence.online(self.id)
+        return self.hub.presence.held_elsewhere(self.id, seat, tab)
 
     def attach(self, conn: Connection, resume: bool = False, tab: str | None = None) -> bool:
         """Add a client; False if it was refused as `replaced` (its socket closed after that):
@@ -533,10 +529,12 @@ class LiveTable:
             return False
         if conn.seat is not None:
             # one controller per seat: the newest connection takes over, the older ones are
-            # told; other processes' too, once they hear of it
+            # told; other processes' too, once they hear of it (`opened`, with it attached:
+            # what it says names its page)
             self.replace_seat(conn.seat)
-            self.hub.presence.opened(self, conn.seat)
         self.conns.add(conn)
+        if conn.seat is not None:
+            self.hub.presence.opened(self, conn.seat)
         conn.start()
         self.last_used = asyncio.get_running_loop().time()
         if conn.seat is None:  # a spectator changes nobody's view: only the newcomer is told
@@ -844,32 +842,47 @@ class Presence:
     """Who is online at the tables, across the server processes of one PostgreSQL database.
 
     Each process knows its own connections; it tells the others over the channel the moves
-    use (notify.py: `presence:open` when a seat is opened here, `presence:here` with the
-    seats online here at a table when a seat loses its last connection here, and for every
-    table with a seat online here every `heartbeat` seconds; `presence:bye` when it stops;
-    `presence:ask` when it starts or its listening connection returns, which every other
-    process answers with what it has online, since it may have missed that).
+    use (notify.py: `presence:open` when a seat is opened here, followed by a `presence:here`
+    naming the page that opened it; `presence:here` with the seats online here at a table
+    when a seat loses its last connection here; every `heartbeat` seconds a full list of
+    the tables with a seat online here; `presence:bye` when it stops; `presence:ask` when
+    it starts or its listening connection returns, which every other process answers with
+    its full list, an empty one too, since it may have missed what they said).
     Every process keeps what the others said, table by table (whether it holds the table
     or not: a client may open it here later), merges it into the `online` flags it sends
-    and pushes the table when they change.  An entry not renewed for `expiry` seconds is
-    dropped, so a process that died without a goodbye stops counting; after its listening
-    connection returns a process announces again what it holds.
+    and pushes the table when they change.  A full list replaces everything its process
+    said before (the tables it leaves out have nothing online there).  An entry not renewed
+    for `expiry` seconds is dropped, so a process that died without a goodbye stops
+    counting; once its full list sent on reconnecting is back, a process gives the entries
+    one heartbeat to be renewed: a live process answers at once, and a goodbye said while
+    it was not listening is not waited for until expiry.
 
     One connection per seat, across processes: a process that hears another open a seat it
-    has open closes its own connection ("replaced"), unless its own `open` of that seat is
-    not back from the channel yet — then its connection is the newer one (every process
-    hears the notices in the same order, that of their commits), and the other process
-    closes its own when that `open` reaches it.  Inactive (nothing sent, no timer) until
-    `start`, which the app calls on PostgreSQL only."""
+    has open closes its own connection ("replaced") — unless its own `open` of that seat is
+    not back from the channel yet.  Every process hears the notices in the same order, that
+    of their commits, and its own in the order it sent them; so if its `open` comes back
+    afterwards, its connection is the newer one (the other process closes its own when that
+    `open` reaches it), and if a later notice of its own comes back first, its `open` was
+    lost (committed while its listener was down, or never): the other's is the newer, and it
+    closes its connection then.  (Forgetting its `open`s on reconnecting instead took an
+    older `open` for the newer while its own was still queued: both closed theirs.)
+    Inactive (nothing sent, no timer) until `start`, which the app calls on PostgreSQL only."""
 
     def __init__(self, hub: "Hub", heartbeat: float = 10.0, expiry: float = 30.0):
         self.hub = hub
         self.heartbeat = heartbeat
         self.expiry = expiry
         self.origin: str | None = None
-        # table -> origin -> (its seats online there, when that expires on this loop's clock)
-        self.remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
-        self._unheard: dict[tuple[str, int], int] = {}  # (table, seat) -> own `open`s not yet heard back
+        # table -> origin -> (its seats online there, when that expires on this loop's clock,
+        # seat -> the key of the page holding it there, where the process said)
+        self.remote: dict[str, dict[str, tuple[frozenset[int], float, dict[int, str]]]] = {}
+        self._unheard: dict[tuple[str, int], int] = {}  # (table, seat) -> the seq of our latest `open` not heard back
+        # (table, seat) another process opened while our `open` was out: who keeps the seat
+        # is decided when ours comes back (ours is newer) or is known lost (theirs is)
+        self._rivals: set[tuple[str, int]] = set()
+        self._lists: dict[str, set[str]] = {}  # origin -> the tables of its full list, its parts heard so far
+        self._fence: int | None = None          # the seq of our full list sent on reconnecting, not heard back yet
+        self.ignored = notify.Once()            # what of the others' notices this version does not read
         self._outbox: list[str] = []
         self._sender: asyncio.Task | None = None
         self._beat: asyncio.Task | None = None
@@ -907,56 +920,123 @@ class Presence:
             return frozenset()
         now = asyncio.get_running_loop().time()
         seats: frozenset[int] = frozenset()
-        for held, expires in entries.values():
+        for held, expires, _ in entries.values():
             if expires > now:
                 seats |= held
         return seats
 
+    def held_elsewhere(self, table_id: str, seat: int, tab: str | None) -> bool:
+        """Another process has `seat` online, and not as the page `tab`'s own connection (one
+        whose page that process did not name — an API client, a process of the version
+        before — counts as another's)."""
+        entries = self.remote.get(table_id)
+        if not entries:
+            return False
+        key = notify.tab_key(tab) if tab is not None else None
+        now = asyncio.get_running_loop().time()
+        return any(expires > now and seat in held and (key is None or tabs.get(seat) != key)
+                   for held, expires, tabs in entries.values())
+
     def heard(self, origin: str, kind: str, words: list[str]) -> None:
-        """A presence notice (notify.Listener): ValueError if it is malformed."""
+        """A presence notice (notify.Listener): ValueError if it cannot be read at all (the
+        listener ignores it); what it does not know of one it reads is ignored."""
         if not self.active:
             return
+        if origin == self.origin:
+            self._heard_back(kind, words)
+            return
         if kind == notify.BYE:
-            if origin != self.origin:
-                for table_id in [t for t, entries in self.remote.items() if origin in entries]:
-                    self._set(table_id, origin, frozenset())
-            return
-        if kind == notify.ASK:
-            if origin != self.origin:
-                self.announce_all()
-            return
-        if len(words) < 1:
-            raise ValueError("no sequence number")
-        int(words[0])
-        if kind == notify.OPEN:
-            if len(words) != 3:
-                raise ValueError("an open names one table and one seat")
-            table_id, seat = words[1], int(words[2])
-            if origin == self.origin:  # our own, back from the channel: what follows it is newer
-                self._heard_back((table_id, seat))
-                return
-            held, expires = self.remote.get(table_id, {}).get(origin, (frozenset(), 0.0))
-            if expires <= asyncio.get_running_loop().time():
-                held = frozenset()  # expired: not renewed by this open
-            t = self.hub.tables.get(table_id)
-            if t is not None and not self._unheard.get((table_id, seat)) and t.replace_seat(seat):
-                self.changed(t)  # opened there after it was opened here: the seat is theirs
-            self._set(table_id, origin, held | {seat})
+            self._lists.pop(origin, None)
+            for table_id in [t for t, entries in self.remote.items() if origin in entries]:
+                self._set(table_id, origin, frozenset())
+        elif kind == notify.ASK:
+            self.announce_all(answer=True)
+        elif kind == notify.OPEN:
+            if len(words) < 3:
+                raise ValueError("an open names a table and a seat")
+            if len(words) > 3:
+                self.ignored("open: more words", " ".join([origin, kind, *words]))
+            self._opened_there(origin, words[1], int(words[2]))
         elif kind == notify.HERE:
-            if origin == self.origin:
-                return
-            for table_id, seats in notify.parse_here(words[1:]).items():
-                self._set(table_id, origin, seats)
+            here = notify.read_here(words[1:])
+            if here.unread:
+                self.ignored("here: words not read", " ".join([origin, kind, *words]))
+            self._here(origin, here)
         else:
-            raise ValueError(kind)
+            raise ValueError("a kind this version does not know")
 
-    def _set(self, table_id: str, origin: str, seats: frozenset[int]) -> None:
-        """`origin` has `seats` online at `table_id` (renewed); the table pushed if that changes who is online."""
+    def _opened_there(self, origin: str, table_id: str, seat: int) -> None:
+        key = (table_id, seat)
+        held, expires, tabs = self.remote.get(table_id, {}).get(origin, (frozenset(), 0.0, {}))
+        if expires <= asyncio.get_running_loop().time():
+            held, tabs = frozenset(), {}  # expired: not renewed by this open
+        tabs = {s: k for s, k in tabs.items() if s != seat}  # a new connection: its `here` names its page
+        t = self.hub.tables.get(table_id)
+        if t is not None:
+            if key in self._unheard:
+                self._rivals.add(key)  # ours is out: the newer of the two is known once it is back or lost
+            elif t.replace_seat(seat):
+                self.changed(t)  # opened there after it was opened here: the seat is theirs
+        self._set(table_id, origin, held | {seat}, tabs)
+
+    def _here(self, origin: str, here: "notify.Here") -> None:
+        for table_id, seats in here.tables.items():
+            self._set(table_id, origin, seats, here.tabs.get(table_id))
+        if here.part is None:
+            return
+        part, parts = here.part
+        named = set() if part == 1 else self._lists.get(origin)
+        if named is None:
+            return  # a part before it missed: read as a change only
+        named.update(here.tables)
+        if part < parts:
+            self._lists[origin] = named
+            return
+        self._lists.pop(origin, None)
+        for table_id in [t for t, entries in self.remote.items() if origin in entries and t not in named]:
+            self._set(table_id, origin, frozenset())  # its full list left it out
+
+    def _heard_back(self, kind: str, words: list[str]) -> None:
+        """One of our own notices came back from the channel: our notices before it came back
+        before it, or never will."""
+        try:
+            seq = int(words[0])
+        except (IndexError, ValueError):
+            return  # (our goodbye)
+        if kind == notify.OPEN and len(words) >= 3:
+            key = (words[1], int(words[2]))
+            if self._unheard.get(key) == seq:
+                del self._unheard[key]
+                self._rivals.discard(key)  # the others' `open`s heard before it are older: ours stays
+        for key in [k for k, sent in self._unheard.items() if sent < seq]:
+            self._lost(key)
+        if seq == self._fence:
+            self._fence = None
+            # everyone listening hears our `ask`, sent right after, and answers now: what is
+            # not renewed within a heartbeat is of a process that stopped while we were not listening
+            until = asyncio.get_running_loop().time() + self.heartbeat
+            for entries in self.remote.values():
+                for origin, (held, expires, tabs) in list(entries.items()):
+                    if expires > until:
+                        entries[origin] = (held, until, tabs)
+
+    def _lost(self, key: tuple[str, int]) -> None:
+        """Our latest `open` of `key` will never come back: another process's heard meanwhile is the newer."""
+        del self._unheard[key]
+        if key in self._rivals:
+            self._rivals.discard(key)
+            t = self.hub.tables.get(key[0])
+            if t is not None and t.replace_seat(key[1]):
+                self.changed(t)
+
+    def _set(self, table_id: str, origin: str, seats: frozenset[int], tabs: dict[int, str] | None = None) -> None:
+        """`origin` has `seats` online at `table_id` (renewed), held by the pages `tabs` names;
+        the table pushed if that changes who is online."""
         t = self.hub.tables.get(table_id)
         before = t.online_seats() if t is not None else None
         if seats:
             expires = asyncio.get_running_loop().time() + self.expiry
-            self.remote.setdefault(table_id, {})[origin] = (seats, expires)
+            self.remote.setdefault(table_id, {})[origin] = (seats, expires, tabs or {})
         else:
             entries = self.remote.get(table_id)
             if entries is not None:
@@ -971,7 +1051,7 @@ class Presence:
         now = asyncio.get_running_loop().time()
         soonest = now + self.expiry
         for table_id, entries in list(self.remote.items()):
-            gone = [o for o, (_, expires) in entries.items() if expires <= now]
+            gone = [o for o, (_, expires, _) in entries.items() if expires <= now]
             for o in gone:
                 del entries[o]
             if not entries:
@@ -980,7 +1060,7 @@ class Presence:
                 t = self.hub.tables.get(table_id)
                 if t is not None:
                     t.broadcast()  # (the flags had already left out the expired entries)
-            for _, expires in entries.values():
+            for _, expires, _ in entries.values():
                 soonest = min(soonest, expires)
         return soonest
 
@@ -989,39 +1069,53 @@ class Presence:
         self._seq += 1
         return self._seq
 
+    @staticmethod
+    def _held(table: "LiveTable") -> tuple[str, frozenset[int], dict[int, str]]:
+        """What this process says of `table`: its seats online here, and which page has each."""
+        live = [c for c in table.conns if c.seat is not None and not c.closed]
+        return (table.id, frozenset(c.seat for c in live),
+                {c.seat: notify.tab_key(c.tab) for c in live if c.tab is not None})
+
     def opened(self, table: "LiveTable", seat: int) -> None:
         """A connection of `seat` was attached here: the others close theirs."""
         if not self.active:
             return
         key = (table.id, seat)
-        self._unheard[key] = self._unheard.get(key, 0) + 1
-        self._send(f"{self.origin} {notify.OPEN} {self._next_seq()} {table.id} {seat}")
+        seq = self._next_seq()
+        self._unheard[key] = seq
+        self._rivals.discard(key)  # an `open` heard before this one was made is older
+        self._send(f"{self.origin} {notify.OPEN} {seq} {table.id} {seat}")
+        if seat in self._held(table)[2]:
+            # which page it is, at once: its own reconnection through another process (a
+            # phone waking up, a load balancer choosing anew) is not another tab's
+            self.changed(table)
 
     def changed(self, table: "LiveTable") -> None:
-        """A seat lost its last connection here: the seats online here now."""
+        """A seat lost its last connection here (or was opened by a page): the seats online here now."""
         if self.active:
-            for payload in notify.here_payloads(self.origin, [(table.id, table.local_seats())], self._next_seq):
+            for payload in notify.here_payloads(self.origin, [self._held(table)], self._next_seq):
                 self._send(payload)
 
-    def announce_all(self) -> None:
-        """Every table with a seat online here, with those seats (the heartbeat)."""
+    def announce_all(self, answer: bool = False) -> None:
+        """The full list of the tables with a seat online here, with those seats (the
+        heartbeat; said even when empty to `answer` an `ask`: the asker drops what it holds
+        of this process and the list leaves out)."""
         if not self.active:
             return
-        items = []
-        for t in self.hub.tables.values():
-            seats = t.local_seats()
-            if seats:
-                items.append((t.id, seats))
-        for payload in notify.here_payloads(self.origin, items, self._next_seq):
-            self._send(payload)
+        items = [h for h in map(self._held, self.hub.tables.values()) if h[1]]
+        if items or answer:
+            for payload in notify.here_payloads(self.origin, items, self._next_seq, full=True):
+                self._send(payload)
 
     def reconnected(self) -> None:
-        """The listener is back: our `open`s sent meanwhile never come back, the others may
-        have missed what we said, and we what they said."""
+        """The listener is back: the others may have missed what we said, and we what they
+        said.  Our `open`s sent meanwhile may never come back: each is known lost once a
+        later notice of ours comes back first (the full list sent now at the latest)."""
         if not self.active:
             return
-        self._unheard.clear()
-        self.announce_all()
+        self._lists.clear()  # a full list's later parts may have been missed
+        self.announce_all(answer=True)
+        self._fence = self._seq  # (the full list's last part)
         self._send(f"{self.origin} {notify.ASK}")
 
     async def _beats(self) -> None:
@@ -1043,7 +1137,7 @@ class Presence:
 
     def _send(self, payload: str) -> None:
         """Queue a notice; one task sends them in order (a notice overtaking another would
-        say the wrong thing last)."""
+        say the wrong thing last, and a notice heard back must mean the earlier ones were)."""
         self._outbox.append(payload)
         if self._sender is None or self._sender.done():
             self._sender = asyncio.get_running_loop().create_task(self._flush())
@@ -1053,22 +1147,33 @@ class Presence:
         while self._outbox:
             batch, self._outbox = self._outbox, []
             try:
-                await self.hub.db(notify.send_notices, self.hub.storage.engine, batch)
+                await self._commit(batch)
             except Exception as exc:
-                # the heartbeat says it again; an `open` lost will never come back
+                # the heartbeat says it again; an `open` not sent will never come back
                 log.warning("announcing who is online failed (%s)", exc)
-                for payload in batch:
-                    words = payload.split(" ")
-                    if words[1] == notify.OPEN:
-                        self._heard_back((words[3], int(words[4])))
+                self._unsent(batch)
 
-    def _heard_back(self, key: tuple[str, int]) -> None:
-        """One of our `open`s of `key` came back from the channel (or never will)."""
-        left = self._unheard.get(key, 0) - 1
-        if left > 0:
-            self._unheard[key] = left
-        else:
-            self._unheard.pop(key, None)
+    async def _commit(self, batch: list[str]) -> None:
+        """NOTIFY `batch` in one transaction, in the storage threads.  The next batch waits
+        for it even when the database stalls beyond `storage_seconds` (as `Hub.db` would
+        not): our notices must be committed in the order of their numbers, since one heard
+        back is what tells us that an earlier `open` was lost."""
+        loop = asyncio.get_running_loop()
+        sent = loop.run_in_executor(self.hub.db_pool, notify.send_notices, self.hub.storage.engine, batch)
+        try:
+            await asyncio.wait_for(asyncio.shield(sent), self.hub.limits.storage_seconds)
+        except TimeoutError:
+            log.warning("announcing who is online waits for the database")
+            await sent
+
+    def _unsent(self, batch: list[str]) -> None:
+        """The notices of `batch` were not committed: our `open`s among them are lost."""
+        for payload in batch:
+            words = payload.split(" ")
+            if words[1] == notify.OPEN:
+                key = (words[3], int(words[4]))
+                if self._unheard.get(key) == int(words[2]):
+                    self._lost(key)
 
 
 class Hub:

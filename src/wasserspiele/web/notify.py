@@ -13,27 +13,53 @@ every table in memory is reloaded.
 
 The same channel carries who is online (hub.Presence), in payloads of their own whose
 second word holds a colon, which no table id has, and which never have the three words
-of a move notice (a process of the version before logs them as malformed and ignores
-them):
+of a move notice (a process of the version before presence logs them as malformed and
+ignores them):
 
     <origin> presence:open <seq> <table> <seat>    the seat was opened here: it is online
                                                    here, and any other process closes its
                                                    connection of the seat ("replaced")
     <origin> presence:here <seq> <table>=<seats> ...   the seats (comma-separated, maybe
                                                    none) online here at each table: a
-                                                   change, or the heartbeat that renews them
+                                                   change, or a full list (the heartbeat
+                                                   that renews them, an answer to an ask)
     <origin> presence:bye                          this process stops: none of its seats is online
     <origin> presence:ask                          this process (re)started listening: the
-                                                   others announce their seats now
+                                                   others answer with their full lists now
 
 `seq` counts the process's presence notices: PostgreSQL delivers only one of identical
-payloads sent in one transaction, and a "here" may rightly repeat an earlier one.
+payloads sent in one transaction, and a "here" may rightly repeat an earlier one.  It also
+orders a process's own notices: they are committed in the order of their numbers, so one
+heard back means every earlier one was heard back before it or never will be.
+
+A "here" may carry words that are not a table (they start with `+`, which no table id
+has, and end in `=` so that the version before reads them as a table with no seat, which
+changes nothing):
+
+    +tab:<table>:<seat>:<key>=     the connection of that seat here is the page whose hello
+                                   said `tab` (its key: `tab_key`), so a reconnecting page
+                                   knows its own stale connection from another tab's
+    +all:<part>:<parts>=           this "here" is part of a full list (the answer to an
+                                   "ask", a heartbeat): once the last part is heard, the
+                                   tables the list left out have no seat online there
+
+Compatibility (processes of two versions run together during a rolling upgrade): a
+process reads what it knows of a notice and ignores the rest — a kind it does not know,
+words after those it reads, a word of a "here" that is neither `<table>=<seats>` nor an
+addition it knows, a field a move notice gains after its three — logging each kind of
+oddity once, at debug level.  A later version therefore only adds: a new kind, words at the
+end, or `+` words in a "here"; what a word means never changes (a change of meaning is a
+new kind).  And as the version before this one rejected an "open" of more words, a "here"
+word without `=` and unknown kinds, this version adds only `+...=` words, which it reads
+without a complaint.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
 import sqlalchemy as sa
@@ -63,32 +89,101 @@ def send_notices(engine: sa.Engine, payloads: list[str]) -> None:
             conn.execute(_notify, {"channel": NOTIFY_CHANNEL, "payload": payload})
 
 
-def here_payloads(origin: str, items: Iterable[tuple[str, Iterable[int]]], next_seq: Callable[[], int]) -> list[str]:
-    """"here" notices for (table, seats) pairs, as few as fit in PostgreSQL's payload limit."""
-    out: list[str] = []
+def tab_key(tab: str) -> str:
+    """A page's tab id as it travels in a "here": short, of letters and digits only (the
+    page's own id may hold any character, a space or a comma too)."""
+    return hashlib.sha256(tab.encode("utf-8", "replace")).hexdigest()[:16]
+
+
+class Once:
+    """Log each kind of oddity once, at debug level: a notice a later version sends may
+    come every few seconds, and what this version cannot read of it is expected."""
+
+    LIMIT = 64  # kinds remembered (a peer sending nonsense must not grow the set without end)
+
+    def __init__(self) -> None:
+        self.seen: set[str] = set()
+
+    def __call__(self, what: str, payload: str, why: object = "") -> None:
+        if what in self.seen or len(self.seen) >= self.LIMIT:
+            return
+        self.seen.add(what)
+        log.debug("ignored what this version does not read of a notification (%s%s%s), "
+                  "from now on without a word: %r", what, ": " if why else "", why, payload)
+
+
+def here_payloads(origin: str, items: Iterable[tuple], next_seq: Callable[[], int], full: bool = False) -> list[str]:
+    """"here" notices for (table, seats) or (table, seats, {seat: tab key}) items, as few as
+    fit in PostgreSQL's payload limit; `full`: they list everything online here (an empty
+    list too: one notice saying so)."""
+    chunks: list[list[str]] = []
     words: list[str] = []
     size = 0
-    for table_id, seats in items:
-        word = f"{table_id}={','.join(str(s) for s in sorted(seats))}"
-        if words and size + len(word) + 1 > MAX_PAYLOAD - 80:  # room for the origin, kind and seq
-            out.append(" ".join([origin, HERE, str(next_seq()), *words]))
+    for table_id, seats, *rest in items:
+        tabs = rest[0] if rest else {}
+        group = [f"{table_id}={','.join(str(s) for s in sorted(seats))}"]
+        group += [f"+tab:{table_id}:{seat}:{key}=" for seat, key in sorted(tabs.items()) if seat in seats]
+        length = sum(len(w) + 1 for w in group)
+        if words and size + length > MAX_PAYLOAD - 120:  # room for the origin, kind, seq and part
+            chunks.append(words)
             words, size = [], 0
-        words.append(word)
-        size += len(word) + 1
-    if words:
-        out.append(" ".join([origin, HERE, str(next_seq()), *words]))
+        words += group  # a table's words stay in one notice
+        size += length
+    if words or (full and not chunks):
+        chunks.append(words)
+    out = []
+    for i, words in enumerate(chunks, 1):
+        part = [f"+all:{i}:{len(chunks)}="] if full else []
+        out.append(" ".join([origin, HERE, str(next_seq()), *words, *part]))
     return out
 
 
-def parse_here(words: list[str]) -> dict[str, frozenset[int]]:
-    """The (table -> seats) of a "here" notice's words after its seq; ValueError if malformed."""
-    got = {}
+@dataclass
+class Here:
+    """What a "here" says, as far as this version reads it."""
+    tables: dict[str, frozenset[int]] = field(default_factory=dict)
+    tabs: dict[str, dict[int, str]] = field(default_factory=dict)  # table -> seat -> tab key
+    part: tuple[int, int] | None = None                              # (part, parts) of a full list
+    unread: list[str] = field(default_factory=list)                   # words this version does not know
+
+
+def read_here(words: list[str]) -> Here:
+    """A "here" notice's words after its seq; what it cannot read goes to `unread`."""
+    got = Here()
+    tabs = []
     for word in words:
-        table_id, _, seats = word.partition("=")
-        if not table_id or not _:
-            raise ValueError(word)
-        got[table_id] = frozenset(int(s) for s in seats.split(",")) if seats else frozenset()
+        name, eq, value = word.partition("=")
+        if name.startswith("+"):
+            what = name[1:].split(":")
+            try:
+                if what[0] == "tab" and len(what) == 4 and what[3]:
+                    tabs.append((what[1], int(what[2]), what[3]))
+                    continue
+                if what[0] == "all" and len(what) == 3:
+                    part, parts = int(what[1]), int(what[2])
+                    if 1 <= part <= parts:
+                        got.part = (part, parts)
+                        continue
+            except ValueError:
+                pass
+            got.unread.append(word)  # an addition of a later version (or nonsense): ignored
+            continue
+        try:
+            if not name or not eq:
+                raise ValueError(word)
+            got.tables[name] = frozenset(int(s) for s in value.split(",")) if value else frozenset()
+        except ValueError:
+            got.unread.append(word)
+    for table_id, seat, key in tabs:  # a tab names a seat of a table the notice lists
+        if seat in got.tables.get(table_id, ()):
+            got.tabs.setdefault(table_id, {})[seat] = key
     return got
+
+
+def parse_here(words: list[str]) -> dict[str, frozenset[int]]:
+    """The (table -> seats) of a "here" notice's words after its seq (the words it cannot
+    read left out)."""
+    return read_here(words).tables
 
 
 class Listener:
@@ -106,6 +201,7 @@ class Listener:
         self.on_presence = on_presence
         self.ready = asyncio.Event()   # set while listening (tests wait on it)
         self.heard = 0                 # notifications from other processes
+        self.ignored = Once()          # what it could not read, said once
 
     async def run(self) -> None:
         import psycopg
@@ -130,22 +226,26 @@ class Listener:
                 await asyncio.sleep(1.0)  # back off before reconnecting
 
     def _handle(self, payload: str) -> None:
+        # what this version cannot read is ignored and said once at debug level: during a
+        # rolling upgrade a process of another version sends it at every heartbeat
         words = payload.split(" ")
         if len(words) >= 2 and words[1].startswith(PRESENCE):
             if self.on_presence is not None:
                 try:
                     self.on_presence(words[0], words[1], words[2:])
-                except ValueError:
-                    log.warning("ignored a malformed notification %r", payload)
+                except ValueError as exc:
+                    self.ignored(words[1], payload, exc)
                 except Exception:  # a fault here must not end the listening connection
                     log.exception("handling the notification %r failed", payload)
             return
         try:
-            origin, table_id, version = words
+            origin, table_id, version = words[:3]  # (a later version may add fields)
             version_n = int(version)
         except ValueError:
-            log.warning("ignored a malformed notification %r", payload)
+            self.ignored("not a move notice", payload)
             return
+        if len(words) > 3:
+            self.ignored("move: more words", payload)
         if origin != self.origin:
             self.heard += 1
             self.on_notice(table_id, version_n)
