@@ -1,4 +1,4 @@
-"""On a wide screen (1280 × 800, 1440 × 900, 1920 × 1080) the board's box fits the board drawn
+"""On a wide screen (1024 × 768, 1280 × 800, 1440 × 900, 1920 × 1080) the board's box fits the board drawn
 in it, as a spectator, in the replay and as a player, in English and German.
 
 The table fills one screen and the board took whatever room the other parts left.  Seven
@@ -23,7 +23,9 @@ if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
-WIDE = {"1280x800": (1280, 800), "1440x900": (1440, 900), "1920x1080": (1920, 1080)}
+# 1024 × 768: a tablet held across, the narrowest screen with the log beside the table
+WIDE = {"1024x768": (1024, 768), "1280x800": (1280, 800), "1440x900": (1440, 900), "1920x1080": (1920, 1080)}
+NARROW = (700, 900)  # below the 760 px where the log moves under the table (style.css)
 LOCALES = ["en-US", "de-DE"]
 BLANK = 4           # px of the box above or below the drawn board: rounding, not a band
 REPLAY_STEPS = 3    # the replay is looked at a few moves in, a position with pieces out
@@ -135,13 +137,21 @@ def test_the_other_games_boards_on_a_wide_screen_stay_as_high_as_their_box(brows
 
 
 def test_a_wide_screen_s_board_is_fitted_anew_when_the_window_changes_its_size(browser, server, tables):
-    """A window made larger, smaller and larger again: the box is fitted to each size, the
-    hand and the move bar stay on the screen and the page does not scroll."""
+    """A window made larger, smaller, narrow (the log below the table: the column's least
+    height is fitted there, not its height) and wide again: the box is fitted to each wide
+    size, the hand and the move bar stay on the screen and the page does not scroll."""
     middle, _ = tables
     ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["seats"][0]["link"], "1280x800", "en-US")
     try:
-        for size in ("1920x1080", "1280x800", "1440x900"):
-            w, h = WIDE[size]
+        for size in ("1920x1080", "1280x800", "narrow", "1440x900"):
+            w, h = WIDE.get(size, NARROW)
+            if size == "narrow":
+                page.set_viewport_size({"width": w, "height": h})
+                page.wait_for_function(f"innerWidth === {w}")
+                page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+                # the narrow layout sets a least height, never the wide screen's height
+                assert page.evaluate("() => document.getElementById('play').style.height") == ""
+                continue
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
