@@ -170,8 +170,8 @@ def test_presence_notices_never_read_as_moves_by_either_parser():
     notice fails that parse; the new parser still hands move notices on as before."""
     seq = iter(range(1, 100))
     payloads = [f"o {notify.OPEN} 1 T 0", f"o {notify.BYE}", f"o {notify.ASK}",
-                *notify.here_payloads("o", [("T", [0, 2])], lambda: next(seq)),
-                *notify.here_payloads("o", [("T", [])], lambda: next(seq))]
+                *notify.here_payloads("o", [("T", [0, 2], {})], lambda: next(seq)),
+                *notify.here_payloads("o", [("T", [], {})], lambda: next(seq))]
 
     def old_parse(payload):
         origin, table_id, version = payload.split(" ")
@@ -192,8 +192,8 @@ def test_presence_notices_never_read_as_moves_by_either_parser():
         listener._handle(p)
     assert moves == [("Tab1", 7)]
     assert [k for _, k, _ in presence] == [notify.OPEN, notify.BYE, notify.ASK, notify.HERE, notify.HERE]
-    assert notify.parse_here(presence[3][2][1:]) == {"T": frozenset({0, 2})}
-    assert notify.parse_here(presence[4][2][1:]) == {"T": frozenset()}
+    assert notify.read_here(presence[3][2][1:]).tables == {"T": frozenset({0, 2})}
+    assert notify.read_here(presence[4][2][1:]).tables == {"T": frozenset()}
 
 
 def test_one_process_on_sqlite_shares_no_presence(client):

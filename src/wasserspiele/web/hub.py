@@ -862,10 +862,18 @@ class Presence:
     not back from the channel yet.  Every process hears the notices in the same order, that
     of their commits, and its own in the order it sent them; so if its `open` comes back
     afterwards, its connection is the newer one (the other process closes its own when that
-    `open` reaches it), and if a later notice of its own comes back first, its `open` was
-    lost (committed while its listener was down, or never): the other's is the newer, and it
-    closes its connection then.  (Forgetting its `open`s on reconnecting instead took an
-    older `open` for the newer while its own was still queued: both closed theirs.)
+    `open` reaches it).  If its send failed before the COMMIT, an `open` of another process
+    heard meanwhile is the newer: it closes its connection at once.  If a later notice of
+    its own comes back first, its `open` was committed while its listener was down or (a
+    send failed at its COMMIT) maybe never: an `open` heard since its listener returned is
+    the newer, and it closes its connection; else it says its `open` again if it still
+    holds the seat, and the other process gives way (`_not_heard`).  Its pending `open`s survive a reconnection of its
+    listener (forgetting them took an older `open` for the newer while its own was still
+    queued: both closed theirs).
+
+    A process of the version before answers an `ask` only when it has a seat online and
+    never marks a list full (`+all`): what it said replaces nothing but the tables it names,
+    so what we missed of it while not listening goes only by the fence's heartbeat.
     Inactive (nothing sent, no timer) until `start`, which the app calls on PostgreSQL only."""
 
     def __init__(self, hub: "Hub", heartbeat: float = 10.0, expiry: float = 30.0):
@@ -877,12 +885,13 @@ class Presence:
         # seat -> the key of the page holding it there, where the process said)
         self.remote: dict[str, dict[str, tuple[frozenset[int], float, dict[int, str]]]] = {}
         self._unheard: dict[tuple[str, int], int] = {}  # (table, seat) -> the seq of our latest `open` not heard back
-        # (table, seat) another process opened while our `open` was out: who keeps the seat
-        # is decided when ours comes back (ours is newer) or is known lost (theirs is)
-        self._rivals: set[tuple[str, int]] = set()
+        # (table, seat) another process opened while our `open` was out -> the listening
+        # epoch it was heard in (the latest): who keeps the seat is decided when ours comes
+        # back (ours is newer) or is known not heard (`_not_heard`)
+        self._rivals: dict[tuple[str, int], int] = {}
+        self._epoch = 0                         # counts our listener's reconnections
         self._lists: dict[str, set[str]] = {}  # origin -> the tables of its full list, its parts heard so far
         self._fence: int | None = None          # the seq of our full list sent on reconnecting, not heard back yet
-        self.ignored = notify.Once()            # what of the others' notices this version does not read
         self._outbox: list[str] = []
         self._sender: asyncio.Task | None = None
         self._beat: asyncio.Task | None = None
@@ -913,38 +922,34 @@ class Presence:
                 pass
 
     # -- what the others said -------------------------------------------------
-    def online(self, table_id: str) -> frozenset[int]:
-        """The seats of `table_id` other processes have online (expired entries left out)."""
+    def _live(self, table_id: str) -> list[tuple[frozenset[int], dict[int, str]]]:
+        """What the others said of `table_id` and is not expired: (seats, seat -> page key)."""
         entries = self.remote.get(table_id)
         if not entries:
-            return frozenset()
+            return []
         now = asyncio.get_running_loop().time()
-        seats: frozenset[int] = frozenset()
-        for held, expires, _ in entries.values():
-            if expires > now:
-                seats |= held
-        return seats
+        return [(held, tabs) for held, expires, tabs in entries.values() if expires > now]
+
+    def online(self, table_id: str) -> frozenset[int]:
+        """The seats of `table_id` other processes have online (expired entries left out)."""
+        return frozenset().union(*(held for held, _ in self._live(table_id)))
 
     def held_elsewhere(self, table_id: str, seat: int, tab: str | None) -> bool:
         """Another process has `seat` online, and not as the page `tab`'s own connection (one
         whose page that process did not name — an API client, a process of the version
         before — counts as another's)."""
-        entries = self.remote.get(table_id)
-        if not entries:
-            return False
         key = notify.tab_key(tab) if tab is not None else None
-        now = asyncio.get_running_loop().time()
-        return any(expires > now and seat in held and (key is None or tabs.get(seat) != key)
-                   for held, expires, tabs in entries.values())
+        return any(seat in held and (key is None or tabs.get(seat) != key) for held, tabs in self._live(table_id))
 
-    def heard(self, origin: str, kind: str, words: list[str]) -> None:
-        """A presence notice (notify.Listener): ValueError if it cannot be read at all (the
-        listener ignores it); what it does not know of one it reads is ignored."""
+    def heard(self, origin: str, kind: str, words: list[str]) -> str | None:
+        """A presence notice (notify.Listener): what of it this version does not read (a
+        later version's addition, ignored; the listener says so once), or None; ValueError
+        if it cannot read a notice of a kind it sends itself (a bug: the listener warns)."""
         if not self.active:
-            return
+            return None
         if origin == self.origin:
             self._heard_back(kind, words)
-            return
+            return None
         if kind == notify.BYE:
             self._lists.pop(origin, None)
             for table_id in [t for t, entries in self.remote.items() if origin in entries]:
@@ -952,18 +957,18 @@ class Presence:
         elif kind == notify.ASK:
             self.announce_all(answer=True)
         elif kind == notify.OPEN:
-            if len(words) < 3:
-                raise ValueError("an open names a table and a seat")
-            if len(words) > 3:
-                self.ignored("open: more words", " ".join([origin, kind, *words]))
-            self._opened_there(origin, words[1], int(words[2]))
+            _, table_id, seat = notify.read_open(words)
+            self._opened_there(origin, table_id, seat)
+            return "open: more words" if len(words) > 3 else None
         elif kind == notify.HERE:
+            if not words or not words[0].isdigit():
+                raise ValueError("a here starts with its seq")
             here = notify.read_here(words[1:])
-            if here.unread:
-                self.ignored("here: words not read", " ".join([origin, kind, *words]))
             self._here(origin, here)
+            return "here: words not read" if here.unread else None
         else:
-            raise ValueError("a kind this version does not know")
+            return "a kind this version does not know"
+        return None
 
     def _opened_there(self, origin: str, table_id: str, seat: int) -> None:
         key = (table_id, seat)
@@ -974,7 +979,7 @@ class Presence:
         t = self.hub.tables.get(table_id)
         if t is not None:
             if key in self._unheard:
-                self._rivals.add(key)  # ours is out: the newer of the two is known once it is back or lost
+                self._rivals[key] = self._epoch  # ours is out: the newer is known once it is back or not heard
             elif t.replace_seat(seat):
                 self.changed(t)  # opened there after it was opened here: the seat is theirs
         self._set(table_id, origin, held | {seat}, tabs)
@@ -1003,13 +1008,13 @@ class Presence:
             seq = int(words[0])
         except (IndexError, ValueError):
             return  # (our goodbye)
-        if kind == notify.OPEN and len(words) >= 3:
-            key = (words[1], int(words[2]))
-            if self._unheard.get(key) == seq:
-                del self._unheard[key]
-                self._rivals.discard(key)  # the others' `open`s heard before it are older: ours stays
+        if kind == notify.OPEN:
+            _, table_id, seat = notify.read_open(words)
+            if self._unheard.get((table_id, seat)) == seq:
+                del self._unheard[(table_id, seat)]
+                self._rivals.pop((table_id, seat), None)  # the others' `open`s heard before it are older: ours stays
         for key in [k for k, sent in self._unheard.items() if sent < seq]:
-            self._lost(key)
+            self._not_heard(key)
         if seq == self._fence:
             self._fence = None
             # everyone listening hears our `ask`, sent right after, and answers now: what is
@@ -1020,14 +1025,29 @@ class Presence:
                     if expires > until:
                         entries[origin] = (held, until, tabs)
 
-    def _lost(self, key: tuple[str, int]) -> None:
-        """Our latest `open` of `key` will never come back: another process's heard meanwhile is the newer."""
+    def _not_heard(self, key: tuple[str, int]) -> None:
+        """A later notice of ours came back before our latest `open` of `key`: that `open` was
+        committed while our listener was down, or never (a send that failed at its COMMIT:
+        we cannot tell).  Either way it is on the channel, if at all, before the reconnection
+        of our listener — so a rival heard since that reconnection is the newer: we close
+        ours (the other process never heard ours after its own, and keeps its connection).
+        Otherwise ours may be the newer (a rival heard before the drop is older than ours
+        committed during it: the other process has closed its own) or an `open` we missed
+        may be (another process opened the seat while we were not listening, and kept it
+        when ours came before): we cannot tell, so we say ours again if we still hold the
+        seat — whoever has it then gives way to that one, and exactly one connection stays.
+        (Closing ours on any rival closed both connections in the first case; keeping ours
+        without a word left two in the second.)"""
         del self._unheard[key]
-        if key in self._rivals:
-            self._rivals.discard(key)
-            t = self.hub.tables.get(key[0])
-            if t is not None and t.replace_seat(key[1]):
+        epoch = self._rivals.pop(key, None)
+        t = self.hub.tables.get(key[0])
+        if t is None:
+            return
+        if epoch == self._epoch:
+            if t.replace_seat(key[1]):
                 self.changed(t)
+        elif any(c.seat == key[1] and not c.closed for c in t.conns):
+            self.opened(t, key[1])
 
     def _set(self, table_id: str, origin: str, seats: frozenset[int], tabs: dict[int, str] | None = None) -> None:
         """`origin` has `seats` online at `table_id` (renewed), held by the pages `tabs` names;
@@ -1083,7 +1103,7 @@ class Presence:
         key = (table.id, seat)
         seq = self._next_seq()
         self._unheard[key] = seq
-        self._rivals.discard(key)  # an `open` heard before this one was made is older
+        self._rivals.pop(key, None)  # an `open` heard before this one was made is older
         self._send(f"{self.origin} {notify.OPEN} {seq} {table.id} {seat}")
         if seat in self._held(table)[2]:
             # which page it is, at once: its own reconnection through another process (a
@@ -1104,15 +1124,35 @@ class Presence:
             return
         items = [h for h in map(self._held, self.hub.tables.values()) if h[1]]
         if items or answer:
+            fence_dropped = self._supersede()
             for payload in notify.here_payloads(self.origin, items, self._next_seq, full=True):
                 self._send(payload)
+            if fence_dropped:
+                self._fence = self._seq  # (this list's last part)
+
+    def _supersede(self) -> bool:
+        """A full list is about to be queued: the `here`s still waiting in the outbox (full
+        lists, changes) say nothing it does not, so they go — else every heartbeat while the
+        database stalls queues one more list.  `open`s, `ask`s and the goodbye stay, in their
+        order; the seqs left keep rising (a gap is nothing: only their order counts).  True
+        if the fence was among them: it moves to the new list's last part, later still."""
+        kept, dropped = [], set()
+        for p in self._outbox:
+            words = p.split(" ", 3)
+            if words[1] == notify.HERE:
+                dropped.add(int(words[2]))
+            else:
+                kept.append(p)
+        self._outbox[:] = kept
+        return self._fence in dropped
 
     def reconnected(self) -> None:
         """The listener is back: the others may have missed what we said, and we what they
-        said.  Our `open`s sent meanwhile may never come back: each is known lost once a
-        later notice of ours comes back first (the full list sent now at the latest)."""
+        said.  Our `open`s sent meanwhile may never come back: each is known not heard once
+        a later notice of ours comes back first (the full list sent now at the latest)."""
         if not self.active:
             return
+        self._epoch += 1  # the others' `open`s heard from now on are newer than any of ours we missed
         self._lists.clear()  # a full list's later parts may have been missed
         self.announce_all(answer=True)
         self._fence = self._seq  # (the full list's last part)
@@ -1148,6 +1188,10 @@ class Presence:
             batch, self._outbox = self._outbox, []
             try:
                 await self._commit(batch)
+            except notify.MaybeSent as exc:
+                # perhaps committed: our `open`s stay unheard until a later notice of ours is
+                # back (`_not_heard`); read as never sent, a rival's and ours both closed
+                log.warning("announcing who is online may have failed (%s)", exc)
             except Exception as exc:
                 # the heartbeat says it again; an `open` not sent will never come back
                 log.warning("announcing who is online failed (%s)", exc)
@@ -1157,7 +1201,7 @@ class Presence:
         """NOTIFY `batch` in one transaction, in the storage threads.  The next batch waits
         for it even when the database stalls beyond `storage_seconds` (as `Hub.db` would
         not): our notices must be committed in the order of their numbers, since one heard
-        back is what tells us that an earlier `open` was lost."""
+        back is what tells us that an earlier `open` was not heard."""
         loop = asyncio.get_running_loop()
         sent = loop.run_in_executor(self.hub.db_pool, notify.send_notices, self.hub.storage.engine, batch)
         try:
@@ -1167,13 +1211,21 @@ class Presence:
             await sent
 
     def _unsent(self, batch: list[str]) -> None:
-        """The notices of `batch` were not committed: our `open`s among them are lost."""
+        """The notices of `batch` were not committed: our `open`s among them never reach
+        the channel, so a rival's heard meanwhile is the newer (its process keeps its
+        connection): we close ours at once.  Without a rival the `open` stays unheard, and
+        is said again once a later notice of ours is back (`_not_heard`)."""
         for payload in batch:
             words = payload.split(" ")
-            if words[1] == notify.OPEN:
-                key = (words[3], int(words[4]))
-                if self._unheard.get(key) == int(words[2]):
-                    self._lost(key)
+            if words[1] != notify.OPEN:
+                continue
+            seq, table_id, seat = notify.read_open(words[2:])
+            key = (table_id, seat)
+            if self._unheard.get(key) == seq and self._rivals.pop(key, None) is not None:
+                del self._unheard[key]
+                t = self.hub.tables.get(table_id)
+                if t is not None and t.replace_seat(seat):
+                    self.changed(t)
 
 
 class Hub:

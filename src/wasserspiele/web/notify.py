@@ -47,11 +47,15 @@ Compatibility (processes of two versions run together during a rolling upgrade):
 process reads what it knows of a notice and ignores the rest — a kind it does not know,
 words after those it reads, a word of a "here" that is neither `<table>=<seats>` nor an
 addition it knows, a field a move notice gains after its three — logging each kind of
-oddity once, at debug level.  A later version therefore only adds: a new kind, words at the
-end, or `+` words in a "here"; what a word means never changes (a change of meaning is a
-new kind).  And as the version before this one rejected an "open" of more words, a "here"
-word without `=` and unknown kinds, this version adds only `+...=` words, which it reads
-without a complaint.
+oddity once, at debug level.  A notice of a kind this version sends that lacks what every
+version puts in it (an "open" without seq, table and seat, a "here" without its seq) is a
+bug, not a later version: logged as malformed, at warning level.  A later version therefore
+only adds: a new kind, words at the end, or `+` words in a "here"; what a word means never
+changes (a change of meaning is a new kind).  And as the version before this one rejected
+an "open" of more words, a "here" word without `=` and unknown kinds, this version adds
+only `+...=` words, which it reads without a complaint.  That version answers an "ask" only
+when it has a seat online and never sends `+all`: what a process missed of it while not
+listening goes by the one heartbeat given after a reconnection (hub.Presence).
 """
 
 from __future__ import annotations
@@ -83,10 +87,17 @@ _notify = sa.text("SELECT pg_notify(:channel, :payload)")
 
 
 def send_notices(engine: sa.Engine, payloads: list[str]) -> None:
-    """NOTIFY every payload, in one transaction and in this order (a blocking call)."""
-    with engine.begin() as conn:
+    """NOTIFY every payload, in one transaction and in this order (a blocking call).
+    MaybeSent if the COMMIT failed (they may be on the channel); any other exception: they
+    are not."""
+    with engine.connect() as conn:  # (closed without a commit: rolled back)
+        conn.begin()
         for payload in payloads:
             conn.execute(_notify, {"channel": NOTIFY_CHANNEL, "payload": payload})
+        try:
+            conn.commit()
+        except Exception as exc:
+            raise MaybeSent(exc) from exc
 
 
 def tab_key(tab: str) -> str:
@@ -97,7 +108,8 @@ def tab_key(tab: str) -> str:
 
 class Once:
     """Log each kind of oddity once, at debug level: a notice a later version sends may
-    come every few seconds, and what this version cannot read of it is expected."""
+    come every few seconds, and what this version cannot read of it is expected.  (One
+    per listener: hub.Presence hands what it did not read back to the listener.)"""
 
     LIMIT = 64  # kinds remembered (a peer sending nonsense must not grow the set without end)
 
@@ -112,15 +124,28 @@ class Once:
                   "from now on without a word: %r", what, ": " if why else "", why, payload)
 
 
-def here_payloads(origin: str, items: Iterable[tuple], next_seq: Callable[[], int], full: bool = False) -> list[str]:
-    """"here" notices for (table, seats) or (table, seats, {seat: tab key}) items, as few as
-    fit in PostgreSQL's payload limit; `full`: they list everything online here (an empty
-    list too: one notice saying so)."""
+class MaybeSent(Exception):
+    """Sending failed at the COMMIT itself: the notices may have been committed (the
+    server's reply lost) or not — hub.Presence must not read them as never sent."""
+
+
+def read_open(words: list[str]) -> tuple[int, str, int]:
+    """An "open" notice's words after its kind: (seq, table, seat); ValueError if it has
+    fewer or they are not numbers (the words after them are a later version's)."""
+    if len(words) < 3:
+        raise ValueError("an open names its seq, a table and a seat")
+    return int(words[0]), words[1], int(words[2])
+
+
+def here_payloads(origin: str, items: Iterable[tuple[str, Iterable[int], dict[int, str]]],
+                  next_seq: Callable[[], int], full: bool = False) -> list[str]:
+    """"here" notices for (table, seats, {seat: tab key}) items, as few as fit in
+    PostgreSQL's payload limit; `full`: they list everything online here (an empty list
+    too: one notice saying so)."""
     chunks: list[list[str]] = []
     words: list[str] = []
     size = 0
-    for table_id, seats, *rest in items:
-        tabs = rest[0] if rest else {}
+    for table_id, seats, tabs in items:
         group = [f"{table_id}={','.join(str(s) for s in sorted(seats))}"]
         group += [f"+tab:{table_id}:{seat}:{key}=" for seat, key in sorted(tabs.items()) if seat in seats]
         length = sum(len(w) + 1 for w in group)
@@ -180,20 +205,16 @@ def read_here(words: list[str]) -> Here:
     return got
 
 
-def parse_here(words: list[str]) -> dict[str, frozenset[int]]:
-    """The (table -> seats) of a "here" notice's words after its seq (the words it cannot
-    read left out)."""
-    return read_here(words).tables
-
-
 class Listener:
     """LISTEN on `url` and call `on_notice(table_id, version)` for other processes' writes,
     and `on_presence(origin, kind, words)` for every presence notice, this process's own
-    too (hub.Presence tells by them which of its own came before another's)."""
+    too (hub.Presence tells by them which of its own came before another's); it returns
+    what of the notice this version does not read (said once), if anything, and raises
+    ValueError for a notice it cannot read at all."""
 
     def __init__(self, url: str, origin: str, on_notice: Callable[[str, int], None],
                  on_reconnect: Callable[[], None],
-                 on_presence: Callable[[str, str, list[str]], None] | None = None):
+                 on_presence: Callable[[str, str, list[str]], str | None] | None = None):
         self.url = libpq_url(url)
         self.origin = origin
         self.on_notice = on_notice
@@ -226,17 +247,22 @@ class Listener:
                 await asyncio.sleep(1.0)  # back off before reconnecting
 
     def _handle(self, payload: str) -> None:
-        # what this version cannot read is ignored and said once at debug level: during a
-        # rolling upgrade a process of another version sends it at every heartbeat
+        # what this version cannot read of a later version's notice is ignored and said once
+        # at debug level (during a rolling upgrade such a process sends it at every
+        # heartbeat); a notice of a kind this version sends that it cannot read is a bug: a
+        # warning
         words = payload.split(" ")
         if len(words) >= 2 and words[1].startswith(PRESENCE):
             if self.on_presence is not None:
                 try:
-                    self.on_presence(words[0], words[1], words[2:])
+                    unread = self.on_presence(words[0], words[1], words[2:])
                 except ValueError as exc:
-                    self.ignored(words[1], payload, exc)
+                    log.warning("ignored a malformed notification (%s): %r", exc, payload)
                 except Exception:  # a fault here must not end the listening connection
                     log.exception("handling the notification %r failed", payload)
+                else:
+                    if unread:
+                        self.ignored(unread, payload)
             return
         try:
             origin, table_id, version = words[:3]  # (a later version may add fields)
