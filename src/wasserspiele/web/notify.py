@@ -68,7 +68,7 @@ from typing import Callable, Iterable
 
 import sqlalchemy as sa
 
-from .storage import NOTIFY_CHANNEL
+from .storage import LIBPQ_CONNECT, NOTIFY_CHANNEL
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -229,9 +229,11 @@ class Listener:
         first = True
         while True:
             try:
-                # named, so pg_stat_activity tells the processes' listening connections apart
+                # named, so pg_stat_activity tells the processes' listening connections apart;
+                # with keepalives, so a connection dropped without a word fails (LIBPQ_CONNECT)
                 async with await psycopg.AsyncConnection.connect(
-                        self.url, autocommit=True, application_name=f"wasserspiele-listen-{self.origin}"[:63]) as conn:
+                        self.url, autocommit=True, application_name=f"wasserspiele-listen-{self.origin}"[:63],
+                        **LIBPQ_CONNECT) as conn:
                     await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                     if not first:
                         self.on_reconnect()

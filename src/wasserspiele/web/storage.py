@@ -141,8 +141,20 @@ def default_db_url() -> str:
     return f"sqlite:///{folder / 'wasserspiele.sqlite3'}"
 
 
+# libpq's TCP keepalives, for every connection to PostgreSQL: a connection dropped without a
+# word (a NAT or a load balancer forgetting an idle connection after a few minutes, a
+# database host gone) otherwise stays open here for ever — the listening connection, which
+# only ever waits, would never hear another process's move again.  Probes after 30 s idle,
+# every 10 s, and three unanswered fail the socket: the listener reconnects and catches up
+# within about a minute, and the probes keep an idle connection known to a NAT.
+# `connect_timeout`: a database host that does not answer fails a connection in 10 s.
+LIBPQ_CONNECT = {"connect_timeout": 10, "keepalives": 1, "keepalives_idle": 30,
+                 "keepalives_interval": 10, "keepalives_count": 3}
+
+
 def make_engine(url: str) -> sa.Engine:
-    """An engine for `url`; SQLite gets WAL and foreign keys."""
+    """An engine for `url`; SQLite gets WAL and foreign keys, PostgreSQL through libpq
+    (psycopg, psycopg2) keepalives and a connect timeout (LIBPQ_CONNECT)."""
     if url.startswith("sqlite"):
         engine = sa.create_engine(url, connect_args={"check_same_thread": False})
 
@@ -155,7 +167,9 @@ def make_engine(url: str) -> sa.Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
         return engine
-    return sa.create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8, pool_timeout=10)
+    libpq = sa.engine.make_url(url).get_dialect().driver in ("psycopg", "psycopg2")
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8, pool_timeout=10,
+                            connect_args=LIBPQ_CONNECT if libpq else {})
 
 
 MIGRATION_LOCK = 0x5741_5353  # "WASS": the advisory lock key migrations run under
