@@ -241,3 +241,22 @@ def browser():
         b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield b
         b.close()
+
+
+# The board's box against the picture drawn in it (the viewBox scaled to fit, centred:
+# preserveAspectRatio meet), the hand, the move bar, the side column (the log) and how far
+# the page scrolls: what the board-fit tests (phone, wide screen) measure.
+BOARD_MEASURE = """() => {
+  const board = document.getElementById('board'), svg = board.querySelector('svg');
+  const b = board.getBoundingClientRect(), s = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
+  const k = Math.min(s.width / vb.width, s.height / vb.height), drawn = vb.height * k;
+  const top = s.top + (s.height - drawn) / 2;
+  const hand = document.getElementById('hand')?.getBoundingClientRect();
+  const actions = document.querySelector('#play .actions')?.getBoundingClientRect();
+  return { above: top - b.top, below: b.bottom - (top + drawn), drawn, box: b.height,
+           narrower: b.width - vb.width * k,
+           boardBottom: b.bottom, sideTop: document.getElementById('side').getBoundingClientRect().top,
+           handBottom: hand ? hand.bottom : null, actionsBottom: actions ? actions.bottom : null,
+           screen: innerHeight, down: document.documentElement.scrollHeight - innerHeight,
+           sideways: document.documentElement.scrollWidth - innerWidth };
+}"""

@@ -15,7 +15,7 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, SIZES, browser, finished_table,  # noqa: F401
+from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, SIZES, browser, finished_table,  # noqa: F401
                               mid_game_table, open_page, serving)
 
 if not os.path.exists(CHROMIUM):
@@ -25,22 +25,6 @@ pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 LOCALES = ["en-US", "de-DE"]
 BLANK = 24          # px of the box above or below the drawn board that still read as its margin
 REPLAY_STEPS = 6    # the replay is looked at a few moves in, a position with pieces out
-
-# the board's box, the picture drawn in it (the viewBox scaled to fit, centred), what
-# follows the play column (the log's box) and the hand
-MEASURE = """() => {
-  const board = document.getElementById('board'), svg = board.querySelector('svg');
-  const b = board.getBoundingClientRect(), s = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
-  const k = Math.min(s.width / vb.width, s.height / vb.height), drawn = vb.height * k;
-  const top = s.top + (s.height - drawn) / 2;
-  const hand = document.getElementById('hand')?.getBoundingClientRect();
-  const actions = document.querySelector('#play .actions')?.getBoundingClientRect();
-  return { above: top - b.top, below: b.bottom - (top + drawn), drawn, box: b.height,
-           narrower: b.width - vb.width * k,
-           boardBottom: b.bottom, sideTop: document.getElementById('side').getBoundingClientRect().top,
-           handBottom: hand ? hand.bottom : null, actionsBottom: actions ? actions.bottom : null,
-           screen: innerHeight, sideways: document.documentElement.scrollWidth - innerWidth };
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +65,7 @@ def test_a_spectator_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it
     middle, _ = tables
     ctx, page, errors = open_page(browser, server, middle[game]["spectator_link"], "phone", locale)
     try:
-        assert_board_then_log(page.evaluate(MEASURE), f"{game} spectator ({locale})")
+        assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} spectator ({locale})")
         assert not errors
     finally:
         ctx.close()
@@ -96,7 +80,7 @@ def test_the_replay_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it(
         for k in range(1, REPLAY_STEPS + 1):
             page.click("#next")
             page.wait_for_selector(f"#turn[data-n='{k}']")
-            assert_board_then_log(page.evaluate(MEASURE), f"{game} replay step {k} ({locale})")
+            assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} replay step {k} ({locale})")
         assert not errors
     finally:
         ctx.close()
@@ -112,7 +96,7 @@ def test_a_player_s_board_on_a_phone_fits_its_box_and_the_hand_and_buttons_stay_
         # the table's deal is the server's own: a Seven Waters seat may hold no card at this
         # point (seen in CI), so the page is awaited by its board and an empty hand is no hand
         page.wait_for_selector("#board svg")
-        m = page.evaluate(MEASURE)
+        m = page.evaluate(BOARD_MEASURE)
         assert_fits(m, f"{game} player ({locale})")
         assert (m["handBottom"] or 0) <= m["screen"] and (m["actionsBottom"] or 0) <= m["screen"], m
         assert not errors
@@ -133,7 +117,7 @@ def test_a_phone_s_board_is_fitted_anew_when_the_screen_changes_its_size(browser
             page.set_viewport_size({"width": w, "height": height})
             page.wait_for_function(f"innerHeight === {height}")
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
-            m = page.evaluate(MEASURE)
+            m = page.evaluate(BOARD_MEASURE)
             assert_fits(m, f"{game} player at {w}×{height}")
             assert m["handBottom"] <= m["screen"] and m["actionsBottom"] <= m["screen"], (height, m)
         assert not errors

@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, browser, finished_table,  # noqa: F401
+from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, TIMEOUT_MS, browser, finished_table,  # noqa: F401
                               mid_game_table, serving)
 
 if not os.path.exists(CHROMIUM):
@@ -29,21 +29,6 @@ NARROW = (700, 900)  # below the 760 px where the log moves under the table (sty
 LOCALES = ["en-US", "de-DE"]
 BLANK = 4           # px of the box above or below the drawn board: rounding, not a band
 REPLAY_STEPS = 3    # the replay is looked at a few moves in, a position with pieces out
-
-# the board's box, the picture drawn in it (the viewBox scaled to fit, centred), the hand,
-# the move bar and how far the page scrolls
-MEASURE = """() => {
-  const board = document.getElementById('board'), svg = board.querySelector('svg');
-  const b = board.getBoundingClientRect(), s = svg.getBoundingClientRect(), vb = svg.viewBox.baseVal;
-  const k = Math.min(s.width / vb.width, s.height / vb.height), drawn = vb.height * k;
-  const top = s.top + (s.height - drawn) / 2;
-  const hand = document.getElementById('hand')?.getBoundingClientRect();
-  const actions = document.querySelector('#play .actions')?.getBoundingClientRect();
-  return { above: top - b.top, below: b.bottom - (top + drawn), drawn, box: b.height,
-           handBottom: hand ? hand.bottom : null, actionsBottom: actions ? actions.bottom : null,
-           screen: innerHeight, down: document.documentElement.scrollHeight - innerHeight,
-           sideways: document.documentElement.scrollWidth - innerWidth };
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -85,7 +70,7 @@ def test_a_spectator_s_seven_waters_board_on_a_wide_screen_has_no_blank_band(bro
     middle, _ = tables
     ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["spectator_link"], size, locale)
     try:
-        assert_fits(page.evaluate(MEASURE), f"spectator {size} ({locale})")
+        assert_fits(page.evaluate(BOARD_MEASURE), f"spectator {size} ({locale})")
         assert not errors
     finally:
         ctx.close()
@@ -100,7 +85,7 @@ def test_the_seven_waters_replay_s_board_on_a_wide_screen_has_no_blank_band(brow
         for k in range(1, REPLAY_STEPS + 1):
             page.click("#next")
             page.wait_for_selector(f"#turn[data-n='{k}']")
-            assert_fits(page.evaluate(MEASURE), f"replay step {k} {size} ({locale})")
+            assert_fits(page.evaluate(BOARD_MEASURE), f"replay step {k} {size} ({locale})")
         assert not errors
     finally:
         ctx.close()
@@ -113,7 +98,7 @@ def test_a_player_s_seven_waters_board_on_a_wide_screen_fits_and_the_hand_and_bu
     middle, _ = tables
     ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["seats"][0]["link"], size, locale)
     try:
-        m = page.evaluate(MEASURE)
+        m = page.evaluate(BOARD_MEASURE)
         assert_fits(m, f"player {size} ({locale})")
         # a Seven Waters seat may hold no card at this point (the deal is the server's)
         assert m["actionsBottom"] is not None, m
@@ -130,7 +115,7 @@ def test_the_other_games_boards_on_a_wide_screen_stay_as_high_as_their_box(brows
     for role, link in (("spectator", middle[game]["spectator_link"]), ("player", middle[game]["seats"][0]["link"])):
         ctx, page, errors = open_wide(browser, server, link, "1920x1080", "en-US")
         try:
-            assert_fits(page.evaluate(MEASURE), f"{game} {role}")
+            assert_fits(page.evaluate(BOARD_MEASURE), f"{game} {role}")
             assert not errors
         finally:
             ctx.close()
@@ -155,7 +140,7 @@ def test_a_wide_screen_s_board_is_fitted_anew_when_the_window_changes_its_size(b
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
             page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
-            m = page.evaluate(MEASURE)
+            m = page.evaluate(BOARD_MEASURE)
             assert_fits(m, f"player resized to {size}")
             assert (m["handBottom"] or 0) <= m["screen"] and m["actionsBottom"] <= m["screen"], (size, m)
         assert not errors
