@@ -19,6 +19,24 @@ from fifth_game import register as _register_fifth_game  # noqa: E402
 
 _register_fifth_game()
 
+MOST_WORKERS = 4  # the browser tests' Chromium and servers gain little from more, and cost memory
+
+
+@pytest.hookimpl(optionalhook=True)  # (pytest-xdist's hook: unknown where it is not installed)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (./dev test): one worker per core this process may use — its CPU affinity,
+    and a container's CPU quota, which os.cpu_count() does not see (a 2-CPU container on a
+    64-core host would start 64 workers, each with its browser) — at most MOST_WORKERS."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        with open("/sys/fs/cgroup/cpu.max") as f:  # cgroup v2: "<quota> <period>" or "max <period>"
+            quota, period = f.read().split()
+        if quota != "max":
+            cores = min(cores, max(1, int(quota) // int(period)))
+    except (OSError, ValueError):
+        pass
+    return max(1, min(cores, MOST_WORKERS))
+
 
 @pytest.fixture
 def run():
