@@ -89,6 +89,20 @@ def test_a_character_drawn_as_nothing_is_refused_though_python_calls_it_printabl
     assert refused.value.code == "bad_name" and refused.value.reason.code == "server.name_control"
 
 
+@pytest.mark.parametrize("name", ["\u2800", "\u2800 \u2800", " \U0001d159 "])
+def test_a_name_of_blank_glyphs_alone_is_empty(name):
+    """The blank Braille cell and the null notehead are printable and no Default_Ignorable:
+    a name of them alone was taken, a seat chip with nothing in it."""
+    with pytest.raises(Refused) as refused:
+        clean_name(name)
+    assert refused.value.code == "bad_name" and refused.value.reason.code == "server.name_empty"
+
+
+def test_a_blank_braille_cell_between_words_is_a_space():
+    assert clean_name("\u2801\u2800\u2803") == "\u2801 \u2803"   # Braille "a b"
+    assert clean_name("Anna\u2800\u2800Berg\u2800") == "Anna Berg"
+
+
 def test_an_emoji_name_is_taken_by_the_table_and_a_look_alike_refused(client):
     t = create(client, options={"players": 2}, seats=[{"kind": "human"}, {"kind": "bot", "level": "easy"}])
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:

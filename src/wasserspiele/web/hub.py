@@ -231,6 +231,10 @@ _JOINING_SCRIPTS = "".join(rf"\p{{Script={s}}}" for s in (
     "Arabic", "Syriac", "Mongolian", "Devanagari", "Bengali", "Gurmukhi", "Gujarati", "Oriya", "Tamil",
     "Telugu", "Kannada", "Malayalam", "Sinhala"))
 _INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+# Printable, not ignorable, and drawn as an empty cell: the blank Braille pattern (a space
+# in Braille writing) and the musical null notehead.  Read as spaces, so that a name of
+# them alone ("⠀⠀") is empty rather than a seat chip with nothing in it.
+_BLANK_GLYPHS = {0x2800: " ", 0x1D159: " "}
 _WRITTEN = regex.compile(
     r"(?<=\p{Extended_Pictographic}[\uFE0E\uFE0F\U0001F3FB-\U0001F3FF]?)\u200d(?=\p{Extended_Pictographic})"
     r"|(?<=\p{Emoji})[\uFE0E\uFE0F]"
@@ -243,8 +247,9 @@ def clean_name(name: Any) -> str:
     """A player's chosen name, trimmed; Refused saying what is wrong with it."""
     if not isinstance(name, str):
         raise Refused("bad_name", Reason("server.name_not_text"))
-    # one spelling of the same letters ("Rene" + U+0301 + "e" is "Renée"), as it is shown
-    name = unicodedata.normalize("NFC", " ".join(name.split()))
+    # one spelling of the same letters ("Rene" + U+0301 + "e" is "Renée"), as it is shown;
+    # a blank glyph is a space (a name of them alone is empty)
+    name = unicodedata.normalize("NFC", " ".join(name.translate(_BLANK_GLYPHS).split()))
     if not name:
         raise Refused("bad_name", Reason("server.name_empty"))
     if len(name) > MAX_NAME:
