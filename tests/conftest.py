@@ -1,4 +1,5 @@
-"""Shared test settings: Hypothesis profiles kept small enough for a 2-core CI machine."""
+"""Shared test settings: Hypothesis profiles kept small enough for a 2-core CI machine, and
+the number of workers `./dev test` (pytest-xdist's `-n auto`) starts."""
 
 import os
 
