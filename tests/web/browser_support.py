@@ -114,14 +114,15 @@ def mid_game_table(server: Server, game: str, moves: int | None = None, seed: in
     raise RuntimeError(f"{game}: no mid-game position with seat 0 to move")
 
 
-def new_context(browser, size: str = "phone", locale: str = "en-US", reduced_motion: bool = True):
-    w, h = SIZES[size]
+def new_context(browser, size: str | tuple[int, int] = "phone", locale: str = "en-US", reduced_motion: bool = True):
+    """A browser context of a SIZES name or a (width, height)."""
+    w, h = SIZES[size] if isinstance(size, str) else size
     return browser.new_context(viewport={"width": w, "height": h}, locale=locale,
                                reduced_motion="reduce" if reduced_motion else "no-preference")
 
 
 
-def open_page(browser, server: Server, link: str, size: str = "desktop", locale: str = "en-US", *,
+def open_page(browser, server: Server, link: str, size: str | tuple[int, int] = "desktop", locale: str = "en-US", *,
               init_script: str | None = None, wait_for: str | None = "#turn"):
     """A new page of `size` at `link`, its table drawn (`wait_for`: None for a page that is
     no table); `init_script` runs in the page before its own scripts.  The page's uncaught

@@ -16,8 +16,8 @@ import os
 
 import pytest
 
-from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, TIMEOUT_MS, browser, finished_table,  # noqa: F401
-                              mid_game_table, serving)
+from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, browser, finished_table,  # noqa: F401
+                              mid_game_table, open_page, serving)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -44,14 +44,7 @@ def tables(server):
 
 
 def open_wide(browser, server, link: str, size: str, locale: str):
-    w, h = WIDE[size]
-    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale, reduced_motion="reduce")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + link)
-    page.wait_for_selector("#turn")
+    ctx, page, errors = open_page(browser, server, link, WIDE[size], locale)
     page.wait_for_selector("#board svg")
     return ctx, page, errors
 
