@@ -184,6 +184,27 @@ def create_for_two_humans(page) -> None:
     page.select_option("#seat-1", "human")
     page.click("#create")
     page.wait_for_selector("#created")
+def test_the_focus_a_player_moved_after_creating_a_table_stays_when_the_lobby_s_lists_arrive(browser, server):
+    """After creating a table the lobby fetches its lists again and scrolled to the links
+    once more — and took the focus back to the player's own link: a keyboard player who had
+    already gone on to a copy button pressed Enter on their own link instead (seen in CI,
+    where the lists came late).  The lists are held here until the player has moved."""
+    ctx, page, errors = open_at(browser, server, "/", "en", wait_for=LOBBY_READY)
+    held = []
+    page.route("**/api/tables?status=*", lambda route: held.append(route))
+    create_for_two_humans(page)
+    page.wait_for_function("() => document.activeElement.dataset.seatLink === '0'")   # the creator's own link
+    page.locator("#created button[data-copy='1']").focus()
+    assert held, "the lists were not asked for again"
+    table = page.get_attribute("#spectator-link", "href").split("/")[-1]
+    for route in held:
+        route.continue_()
+    page.wait_for_selector(f"#app a[data-table='{table}']")                          # the lists arrived
+    assert page.evaluate("() => document.activeElement.dataset.copy") == "1"
+    assert errors == []
+    ctx.close()
+
+
 @pytest.mark.parametrize("lang, copy, copied", [("en", "Copy link", "Link copied"), ("de", "Link kopieren", "Link kopiert")])
 def test_a_new_tables_links_are_copied_by_a_button_and_the_focus_stays_on_it(browser, server, lang, copy, copied):
     """On a phone the invitation was a long monospace line to be selected by a long press."""

@@ -187,19 +187,23 @@ async function lobby() {
       created = { error: err };
     }
     render();
-    reveal();
+    reveal(true);
     await loadLists().catch(() => {});
-    reveal();
+    reveal(false);
   }
 
   // What the creation brought is where the player looks next: "My tables" appearing above
   // the form pushed it down, and on a phone the new links lay below the screen, the focus
   // lost with the redrawn button.  Its box is scrolled into view and the player's own link
-  // (else the first) takes the focus; the lists arriving redraw the page, so again after them.
-  function reveal() {
+  // (else the first) takes the focus; the lists arriving redraw the page, so the box is
+  // scrolled to again after them — the focus only if it was lost: the redraw keeps it where
+  // the player has moved it meanwhile (taking it back, a keyboard player who had gone on to
+  // a copy button pressed Enter on their own link instead).
+  function reveal(focus) {
     const box = document.getElementById("created") || document.getElementById("create-error");
     if (!box) return;
     box.scrollIntoView({ block: "nearest" });
+    if (!focus && document.activeElement && document.activeElement !== document.body) return;
     // a refusal has no link: the focus goes back to the button (its words are an alert)
     (box.querySelector("li[data-mine='1'] a") || box.querySelector("a") || document.getElementById("create"))
       ?.focus({ preventScroll: true });
