@@ -3,6 +3,9 @@ shows the progress of long runs (the lab, the arena)."""
 
 from __future__ import annotations
 
+import codecs
+import shutil
+import sys
 import threading
 import unicodedata
 from contextlib import contextmanager
@@ -20,6 +23,62 @@ from ..core.messages import catalogue, render
 # Seven Waters' longer) is shown thinking.
 THINKING_DELAY = 0.25
 
+# What a terminal whose encoding lacks a character (a Latin-1 or ASCII locale,
+# PYTHONIOENCODING=ascii) is shown instead of a UnicodeEncodeError's traceback: cards keep
+# the notation's suit letters (K♠ → KS, typed back as such), German letters the spelling
+# the catalogue's move words accept (`zuege`, `schildkroete`), marks their ASCII look-alike.
+FALLBACK = {
+    "♠": "S", "♥": "H", "♦": "D", "♣": "C",
+    "ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue", "ß": "ss",
+    "–": "-", "—": "-", "…": "...", "„": '"', "“": '"', "”": '"', "‚": "'", "‘": "'", "’": "'",
+    "·": "-", "×": "x", "±": "+/-", "≈": "~", "∞": "inf", "→": "->", "←": "<-", "⇶": ">>>",
+    "▶": ">", "◀": "<", "✓": "v", "\xa0": " ",
+}
+FALLBACK_ERRORS = "wasserspiele.fallback"
+
+
+def _fallback(error: UnicodeError) -> tuple[str, int]:
+    """The codec error handler of FALLBACK: a character it does not name is written as its
+    letters without accents (é → e), else as `?`."""
+    if not isinstance(error, UnicodeEncodeError):
+        raise error
+    out = []
+    for ch in error.object[error.start:error.end]:
+        sub = FALLBACK.get(ch)
+        if sub is None:
+            sub = unicodedata.normalize("NFKD", ch).encode("ascii", "ignore").decode("ascii") or "?"
+        out.append(sub)
+    return "".join(out), error.end
+
+
+codecs.register_error(FALLBACK_ERRORS, _fallback)
+
+
+def can_show(text: str, encoding: str | None) -> bool:
+    """Whether a stream in `encoding` writes `text` as it is."""
+    try:
+        text.encode(encoding or "utf-8")
+    except UnicodeEncodeError:
+        return False
+    except LookupError:  # an encoding Python does not know: leave the stream as it is
+        return True
+    return True
+
+
+def fit_streams() -> None:
+    """Standard output and error in an encoding that lacks the boards' characters write
+    them through FALLBACK (where they raised UnicodeEncodeError and the game ended in a
+    traceback); standard input in such an encoding reads a byte it cannot decode as �
+    (a refusal quotes it) rather than failing."""
+    for stream in (sys.stdout, sys.stderr):
+        if (hasattr(stream, "reconfigure") and getattr(stream, "errors", None) in ("strict", "backslashreplace")
+                and not can_show("".join(FALLBACK), getattr(stream, "encoding", None))):
+            stream.reconfigure(errors=FALLBACK_ERRORS)
+    stdin = sys.stdin
+    if (hasattr(stdin, "reconfigure") and getattr(stdin, "errors", None) == "strict"
+            and not can_show("".join(FALLBACK), getattr(stdin, "encoding", None))):
+        stdin.reconfigure(errors="replace")
+
 
 def make_console(**kwargs) -> Console:
     return Console(highlight=False, soft_wrap=False, **kwargs)
@@ -28,7 +87,15 @@ def make_console(**kwargs) -> Console:
 def clear_screen(console: Console) -> None:
     """Clear the screen and the terminal's scrollback, as `clear` does: between the turns
     of players sharing one screen, the last player's hand (and a secret pick) must not be
-    a scroll away (many terminals and tmux keep a cleared screen in the scrollback)."""
+    a scroll away (many terminals and tmux keep a cleared screen in the scrollback).
+    A dumb terminal (TERM=dumb: Emacs' shell, some IDE consoles) obeys no escape code:
+    rich clears nothing there and ED 3 showed as junk, so the last hand stayed in view;
+    it is pushed off the screen with blank lines instead."""
+    if console.is_dumb_terminal:
+        # rich takes a dumb terminal for 80 x 25; the window may be taller
+        console.file.write("\n" * max(console.size.height, shutil.get_terminal_size((80, 25)).lines))
+        console.file.flush()
+        return
     console.clear()
     if console.is_terminal:
         console.file.write("\x1b[3J")  # ED 3: erase the saved lines
@@ -55,7 +122,9 @@ def thinking(console: Console, text: str, delay: float | None = None) -> Iterato
         yield
         return
     delay = THINKING_DELAY if delay is None else delay
-    status = console.status(Text(text), spinner="dots")
+    # the dots are Braille cells: a terminal in ASCII or Latin-1 turns the bar instead
+    spinner = "dots" if can_show("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏", console.encoding) else "line"
+    status = console.status(Text(text), spinner=spinner)
     lock = threading.Lock()
     state = {"done": False, "shown": False}
     if delay <= 0:

@@ -223,6 +223,8 @@ class LanguageGroup(_LocalHelp, click.Group):
     command_class = Command
 
     def main(self, args: Sequence[str] | None = None, *rest, **extra):
+        from .console import fit_streams
+        fit_streams()  # a terminal in ASCII or Latin-1: its own letters for ♠ and „…“, no traceback
         words = sys.argv[1:] if args is None else list(args)
         lang = requested_lang(words)
         name = _command_word(words)
@@ -238,6 +240,17 @@ class LanguageGroup(_LocalHelp, click.Group):
             lang = "en"
         with speaking(lang):
             return super().main(args, *rest, **extra)
+
+    def invoke(self, ctx: click.Context):
+        """Ctrl-C that no command handles itself (`play` while it sets its bots up, which
+        may take seconds) exits 130, as the commands that handle it do (cli/main.py, Exit
+        status); Click's own handling said "Aborted!" and exited 1."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo(err=True)
+            click.echo(render("cli.usage.aborted", {}, current_lang()), err=True)
+            ctx.exit(130)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # `wasserspiele --lang de` asks for nothing but a language: the help, as `wasserspiele`

@@ -151,13 +151,13 @@ def replay_cmd(file, as_json, lang) -> None:
         click.echo(json.dumps(summary(state)))
         return
     from .console import make_console
-    from .render import renderer
+    from .render import drawn, renderer
     console = make_console()
     r = renderer(state.game.name)
     view = state.view(None)
-    console.print(r.render_view(view, lang))
+    console.print(drawn(r.render_view, view, lang, console.width))
     if state.is_terminal():
-        console.print(r.render_result(view, lang))
+        console.print(drawn(r.render_result, view, lang, console.width))
     else:
         from .play import seat_label
         waiting = ", ".join(seat_label(state.game.name, s, lang) for s in state.to_move())

@@ -26,7 +26,7 @@ from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
 from .console import clear_screen, make_console, printable, thinking
-from .render import renderer
+from .render import drawn, renderer
 
 HUMAN = "human"
 # `./dev` sets this so the hints name the command that works where the player typed it
@@ -221,13 +221,16 @@ class PlaySession:
     def t(self, key: str, **kw) -> str:
         return render(f"cli.{key}", kw, self.lang)
 
-    def say(self, text: str) -> None:
+    def say(self, text: str, whole: bool = False) -> None:
         """A line of the terminal's own (a refusal, a save's path, the moves) as plain text:
         what it quotes (the player's typing, a path) is shown as it is, where rich read
         `[red]` in it as a colour, `[/x]` as a closing tag it failed on (a traceback) and
         `:x:` as an emoji; control characters as escapes (`printable`).  The renderers'
-        boards and news carry markup of their own and are printed as such."""
-        self.console.print(printable(text), markup=False, emoji=False)
+        boards and news carry markup of their own and are printed as such.
+        A `whole` line (one that ends in a command to copy) is never broken by rich: a
+        newline before the save's path, copied with the command, ran it without the path;
+        the terminal folds it on screen and copies it as one line."""
+        self.console.print(printable(text), markup=False, emoji=False, soft_wrap=whole)
 
     def seat_name(self, seat: int) -> str:
         return seat_label(self.state.game.name, seat, self.lang)
@@ -268,7 +271,7 @@ class PlaySession:
             self.console.print()
             self.autosave()
             if self.save and self.save_error is None:
-                self.say(self.t("saved", path=self.save, command=resume_command(self.save)))
+                self.say(self.t("saved", path=self.save, command=resume_command(self.save)), whole=True)
             elif self.save:
                 self.say(self.t("save_lost", path=self.save))
             else:
@@ -278,8 +281,8 @@ class PlaySession:
         news = r.describe_last(view, self.lang)  # the moves that ended the game
         if news:
             self.console.print(news)
-        self.console.print(r.render_view(view, self.lang))
-        self.console.print(r.render_result(view, self.lang))
+        self.console.print(drawn(r.render_view, view, self.lang, self.console.width))
+        self.console.print(drawn(r.render_result, view, self.lang, self.console.width))
         return 0
 
     def kind(self, seat: int) -> str:
@@ -377,7 +380,7 @@ class PlaySession:
         news = r.describe_last(view, self.lang)
         if news:
             self.console.print(news)
-        self.console.print(r.render_view(view, self.lang))
+        self.console.print(drawn(r.render_view, view, self.lang, self.console.width))
         legal = self.state.legal_actions(seat)
         order = getattr(r, "order_moves", None)
         if order is not None:  # as the board shows them (the engine's order may be the deal's)

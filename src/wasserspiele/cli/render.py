@@ -9,6 +9,9 @@ Text may carry rich markup ([bold], [red] …).  Renderers read views only; ever
 comes from the message catalogue (core/messages.py: `<game>.ui.*` labels, `<game>.event.*`
 event texts — an event's kind is its code).
 
+render_view and render_result may take a keyword `width` (the terminal's columns, `drawn`):
+a board whose rows rich would wrap mid-cell (Wildwasser's track) lays them out to fit.
+
 Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
   show_action(text, lang) -> str        an action's notation as the board shows it
@@ -18,7 +21,9 @@ Optional, for the terminal's input and move lists in the player's language:
 
 from __future__ import annotations
 
+import inspect
 from types import ModuleType
+from typing import Callable
 
 from ..core.errors import WasserspieleError
 from ..core.manifest import PluginMissing
@@ -31,3 +36,11 @@ def renderer(game_name: str) -> ModuleType:
         return manifest(game_name).plugin("render")
     except PluginMissing:
         raise WasserspieleError(f"{game_name} has no terminal renderer (its manifest declares none)") from None
+
+
+def drawn(draw: Callable[..., str], view: dict, lang: str, width: int | None) -> str:
+    """`draw(view, lang)` (a renderer's render_view or render_result), told the terminal's
+    `width` when it takes one."""
+    if width is not None and "width" in inspect.signature(draw).parameters:
+        return draw(view, lang, width=width)
+    return draw(view, lang)

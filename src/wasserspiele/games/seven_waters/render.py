@@ -26,12 +26,16 @@ def _cards(names: list[str] | None, empty: str, lang: str = "en") -> str:
     return " ".join(_pretty(n, lang) for n in names) if names else empty
 
 
-def render_pyramid(view: dict[str, Any], lang: str = "en") -> str:
-    """The pyramid, row 1 at the top; free cards in bold, face-down cards as ##."""
+def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = None) -> str:
+    """The pyramid, row 1 at the top; free cards in bold, face-down cards as ##, then the
+    free cards by position: bold alone was lost where a terminal shows no styles (a dumb
+    terminal, output to a file or a screen reader), and a covered face-up card then
+    looked as free as one that may be taken.  That list breaks only between two cards in
+    `width` columns, never between a card and its position."""
     t = Words("seven_waters.ui", lang)
     free = set(view["free"])
     rows = []
-    width = 7 * 4
+    span = 7 * 4  # the bottom row's columns
     for r, row in enumerate(view["pyramid"], 1):
         if all(name is None for name in row):
             continue
@@ -39,10 +43,32 @@ def render_pyramid(view: dict[str, Any], lang: str = "en") -> str:
         for c, name in enumerate(row, 1):
             cell = f"{_pretty(name, lang):>3}"
             cells.append(f"[bold]{cell}[/bold]" if f"{r}-{c}" in free else cell)
-        pad = " " * ((width - 4 * len(row)) // 2)
+        pad = " " * ((span - 4 * len(row)) // 2)
         rows.append(f"{r} {pad}{' '.join(cells)}")
     head = f"{t('pyramid')} ({t('left', n=view['pyramid_left'])})"
+    spots = [(r, c) for r, row in enumerate(view["pyramid"], 1) for c in range(1, len(row) + 1)
+             if f"{r}-{c}" in free]
+    if spots:  # bottom row first: where a take starts
+        named = [f"{r}-{c} {_pretty(view['pyramid'][r - 1][c - 1], lang)}"
+                 for r, c in sorted(spots, key=lambda rc: (-rc[0], rc[1]))]
+        rows.extend(_listed(f"{t('free')}: ", named, width))
     return "\n".join([head, *rows])
+
+
+def _listed(label: str, items: list[str], width: int | None) -> list[str]:
+    """`label` and `items` joined by commas, on as many lines as `width` needs, each line
+    after the first indented under the first item (plain text: no markup in them)."""
+    lines, line = [], label
+    for i, item in enumerate(items):
+        piece = item + ("," if i < len(items) - 1 else "")
+        if i == 0:
+            line += piece
+        elif width is not None and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = " " * len(label) + piece
+        else:
+            line += " " + piece
+    return lines + [line]
 
 
 def render_park(view: dict[str, Any], seat: int, lang: str = "en") -> str:
@@ -71,8 +97,9 @@ def render_park(view: dict[str, Any], seat: int, lang: str = "en") -> str:
     return "\n".join(out)
 
 
-def render_view(view: dict[str, Any], lang: str = "en") -> str:
-    """The whole position as one seat (or a spectator) sees it."""
+def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None) -> str:
+    """The whole position as one seat (or a spectator) sees it (its lists fit in `width`
+    columns when it is given: cli/render.py `drawn`)."""
     t = Words("seven_waters.ui", lang)
     limit = view["slide_limit"]
     status = f"{t('slides')}: {view['slides_built']}/{'∞' if limit is None else limit}"
@@ -86,7 +113,7 @@ def render_view(view: dict[str, Any], lang: str = "en") -> str:
             status += f"   {t('final', n=view['final_turns_left'] + 1)}"
     me = view.get("seat")
     order = [1 - me, me] if me in (0, 1) else [0, 1]
-    parts = [status, render_pyramid(view, lang), *(render_park(view, s, lang) for s in order)]
+    parts = [status, render_pyramid(view, lang, width), *(render_park(view, s, lang) for s in order)]
     return "\n\n".join(parts)
 
 

@@ -82,16 +82,25 @@ def legend(view: dict, lang: str = "en") -> str:
     return Words("wasserloch.ui", lang)("legend")
 
 
-def render_result(view: dict, lang: str = "en") -> str:
+def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+    """The loot of every round and the totals, a seat to a column; where `width` columns do
+    not hold the table (the terminal wrapped each row, the last seat's figures at the
+    margin), a seat to a line: its rounds' loot added up."""
     t = Words("wasserloch.ui", lang)
     players = view["players"]
     heads = [t("seat", s=s) for s in range(players)]
     rows = [t("round_row", r=r) for r in range(1, len(view["loot"]) + 1)] + [t("total")]
     first = max(len(x) for x in rows) + 2
-    width = max(len(h) for h in heads) + 2
-    lines = [f"[bold]{t('result')}[/bold]", " " * first + "".join(h.ljust(width) for h in heads)]
-    for label, row in zip(rows, view["loot"] + [view["scores"]]):
-        lines.append(label.ljust(first) + "".join(str(n).ljust(width) for n in row))
+    column = max(len(h) for h in heads) + 2
+    lines = [f"[bold]{t('result')}[/bold]"]
+    if width is not None and first + column * (players - 1) + len(heads[-1]) > width:
+        for s in range(players):
+            loot = " + ".join(str(row[s]) for row in view["loot"])
+            lines.append(f"{t('seat', s=s)}: {loot} = {view['scores'][s]}")
+    else:
+        lines.append(" " * first + "".join(h.ljust(column) for h in heads))
+        for label, row in zip(rows, view["loot"] + [view["scores"]]):
+            lines.append(label.ljust(first) + "".join(str(n).ljust(column) for n in row))
     won = view["winners"]
     if won:
         label = t("winner") if len(won) == 1 else t("winners")

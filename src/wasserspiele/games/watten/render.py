@@ -116,14 +116,20 @@ def describe_last(view: dict, lang: str = "en") -> str:
     return "\n".join(line(i, e) for i, e in enumerate(shown))
 
 
-def render_result(view: dict, lang: str = "en") -> str:
-    """The end-of-game table: every hand, who won it, how, and the totals."""
+def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+    """The end-of-game table: every hand, who won it, how, and the totals.  Where `width`
+    columns do not hold a row, how the hand was won goes on a line of its own under it
+    (wrapped by the terminal, it began at the margin, under the hand numbers)."""
     t = Words("watten.ui", lang)
-    lines = [f"[bold]{t('result')}[/bold]",
-             f"{t('hand_col'):<8}{t('trump_col'):<8}{t('won_by'):<10}{t('points'):<8}{t('tricks'):<8}{t('how')}"]
-    for r in view.get("results", []):
-        lines.append(f"{r['hand']:<8}{SUIT_SYMBOLS[r['trump']]:<8}{t('team', t=r['team']):<10}"
-                     f"{r['points']:<8}{r['tricks_won'][0]}:{r['tricks_won'][1]:<6}{term(r['reason'], 'watten.reason', lang)}")
+    results = view.get("results", [])
+    cols = f"{t('hand_col'):<8}{t('trump_col'):<8}{t('won_by'):<10}{t('points'):<8}{t('tricks'):<8}"
+    hows = [term(r['reason'], 'watten.reason', lang) for r in results]
+    apart = width is not None and len(cols) + max([len(t('how'))] + [len(h) for h in hows]) > width
+    lines = [f"[bold]{t('result')}[/bold]", cols.rstrip() if apart else cols + t('how')]
+    for r, how in zip(results, hows):
+        row = (f"{r['hand']:<8}{SUIT_SYMBOLS[r['trump']]:<8}{t('team', t=r['team']):<10}"
+               f"{r['points']:<8}{r['tricks_won'][0]}:{r['tricks_won'][1]:<6}")
+        lines.extend([row.rstrip(), " " * 8 + how] if apart else [row + how])
     lines.append(f"{t('total')}: " + " · ".join(
         f"{t('team', t=k)} {view['scores'][k]}" for k in (0, 1)))
     if view["winners"]:

@@ -4,6 +4,8 @@ Picks are secret: a view shows only its own."""
 
 from __future__ import annotations
 
+from rich.text import Text
+
 from ...core.messages import Words, render, term
 from ...core.words import read_words, show_words
 from .board import ICON_NAME
@@ -58,6 +60,29 @@ def _cell(cell: dict, lang: str) -> str:
     return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'], lang)}]"
 
 
+_INDENT = " " * 13  # under the first field of a bank's row
+
+
+def _cell_rows(name: str, cells: list[dict], lang: str, width: int | None) -> list[str]:
+    """A bank's or a crossing's fields after its name, as many on a line as `width` holds
+    (the rest on lines indented as the first): wrapped by the terminal instead, a field was
+    cut in two (`[22 cards back` … `]`) and the next began at the margin."""
+    head = f"{name:<12} "
+    if width is None:
+        return [head + " ".join(_cell(c, lang) for c in cells)]
+    rows, row, used = [], [], len(head)
+    for c in cells:
+        cell = _cell(c, lang)
+        n = Text.from_markup(cell).cell_len  # the columns it takes on the screen, markup aside
+        if row and used + 1 + n > width:
+            rows.append(row)
+            row, used = [], len(_INDENT)
+        used += n + (1 if row else 0)
+        row.append(cell)
+    rows.append(row)
+    return [(head if i == 0 else _INDENT) + " ".join(r) for i, r in enumerate(rows)]
+
+
 def _sections(view: dict) -> list[tuple[str, list[dict]]]:
     """The track cut into banks and crossings, in track order."""
     out: list[tuple[str, list[dict]]] = []
@@ -70,7 +95,9 @@ def _sections(view: dict) -> list[tuple[str, list[dict]]]:
     return out
 
 
-def render_view(view: dict, lang: str = "en") -> str:
+def render_view(view: dict, lang: str = "en", width: int | None = None) -> str:
+    """The position as one seat (or a spectator) sees it; the track's rows fit in `width`
+    columns when it is given (cli/render.py `drawn`)."""
     t = Words("wildwasser.ui", lang)
     me = view["seat"]
     lines = [
@@ -85,14 +112,14 @@ def render_view(view: dict, lang: str = "en") -> str:
     for i, (key, cells) in enumerate(sections):
         if key == "bank":
             name = t('start_bank') if i == 0 else t('final_bank') if i == len(sections) - 1 else t('bank')
-            lines.append(f"{name:<12} " + " ".join(_cell(c, lang) for c in cells))
+            lines.extend(_cell_rows(name, cells, lang, width))
         else:
             first = cells[0]
             kind = view["river"][first["slot"] - 1]["kind"]
             tile = tile_name(kind, lang) if kind else f"[red]{t('no_tile')}[/red]"
             lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
             # columns in crossing order (the track may run right to left here)
-            lines.append(f"{'':<12} " + " ".join(_cell(c, lang) for c in cells))
+            lines.extend(_cell_rows("", cells, lang, width))
     lines.append(f"{'':<12} [bold]{t('finish')}[/bold]")
     podium = []
     for sp in SPECIES:
@@ -170,16 +197,27 @@ def describe_last(view: dict, lang: str = "en") -> str:
     return "\n".join(x for x in lines if x)
 
 
-def render_result(view: dict, lang: str = "en") -> str:
+def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+    """The final table: each player's place with every animal and points.  Where `width`
+    columns do not hold its rows (the terminal wrapped each into two, the columns lost),
+    each player gets a line: points, then the animals that placed."""
     t = Words("wildwasser.ui", lang)
-    lines = [f"[bold]{t('result')}[/bold]",
-             f"{t('player'):<8}" + "".join(f"{_animal(sp, lang)[:11]:<12}" for sp in SPECIES) + t('total')]
-    for s in view["seats"]:
-        row = []
-        for sp in SPECIES:
-            a = s["animals"][sp]
-            row.append(f"{t('place', n=a['place']) if a['place'] else '-':<12}")
-        lines.append(player(s["seat"]) + " " * 7 + "".join(row) + str(s["points"]))
+    head = f"{t('player'):<8}" + "".join(f"{_animal(sp, lang)[:11]:<12}" for sp in SPECIES) + t('total')
+    total_width = max(len(head), 8 + 12 * len(SPECIES) + max(len(str(s["points"])) for s in view["seats"]))
+    lines = [f"[bold]{t('result')}[/bold]"]
+    if width is not None and total_width > width:
+        for s in view["seats"]:
+            placed = [f"{_animal(sp, lang)} {t('place', n=s['animals'][sp]['place'])}"
+                      for sp in SPECIES if s["animals"][sp]["place"]]
+            lines.append(f"{player(s['seat'])}: {t('points', n=s['points'])} · {', '.join(placed) or '-'}")
+    else:
+        lines.append(head)
+        for s in view["seats"]:
+            row = []
+            for sp in SPECIES:
+                a = s["animals"][sp]
+                row.append(f"{t('place', n=a['place']) if a['place'] else '-':<12}")
+            lines.append(player(s["seat"]) + " " * 7 + "".join(row) + str(s["points"]))
     won = view["winners"]
     if won:
         label = t('winner') if len(won) == 1 else t('winners')
