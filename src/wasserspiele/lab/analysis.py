@@ -368,7 +368,7 @@ def _mean_line(section: str, what: str, base: list[float], this: list[float], ba
     diff, test = parts_difference(po, pb, "Welch t test" + by)
     line = Line(section, what, parts_ci(pb, bounds), parts_ci(po, bounds), diff, pct, test,
                 sd=_pooled_sd([_sd(base), _sd(this)], [len(base), len(this)]))
-    return _hide_fixed(line, base, this, base_label, this_label)
+    return _hide_fixed(line, base, this, base_label, this_label, (len(set(ub)), len(set(uo))))
 
 
 def _ratio_line(section: str, what: str, base: tuple[list[float], list[float]],
@@ -390,7 +390,7 @@ def _ratio_line(section: str, what: str, base: tuple[list[float], list[float]],
             line.hidden = f"undefined under {label}: its denominator was 0 in every game"
             return line
     if pb.se == 0 and po.se == 0:  # the same ratio in every game on both sides
-        _fixed(line, [pb.value], [po.value], base_label, this_label)
+        _fixed(line, [pb.value], [po.value], base_label, this_label, (pb.n, po.n))
     return line
 
 
@@ -407,21 +407,30 @@ def _pooled_sd(sds: list[float], ns: list[int]) -> float:
     return math.sqrt(sum((n - 1) * sd * sd for sd, n in zip(sds, ns)) / (sum(ns) - len(ns)))
 
 
-def _hide_fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str) -> Line:
+def _hide_fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str,
+                units: tuple[int, int]) -> Line:
     """A mean or count that never varies under either condition has nothing to test."""
     if _constant(base) and _constant(this):
-        _fixed(line, base[:1], this[:1], base_label, this_label)
+        _fixed(line, base[:1], this[:1], base_label, this_label, units)
     return line
 
 
-def _fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str) -> None:
+def _fixed(line: Line, base: list[float], this: list[float], base_label: str, this_label: str,
+           units: tuple[int, int]) -> None:
     """Hide a line whose value is the same in every game under both conditions: the same constant (nothing
     to compare), or a different one under each (set by the rules, such as the rounds of a game of
-    `rounds=3`: no sampling variation, nothing to test).  One side that never varies is compared."""
+    `rounds=3`: no sampling variation, nothing to test).  One side that never varies is compared.
+    `units`: the independent units (games, deal groups) under each: one game does not vary, but that says
+    nothing about the rules — a study of one game per condition was told that its 55 and 53 actions were
+    "fixed by the rules"."""
     if not base or not this:
         line.hidden = "no games"
     elif base[0] == this[0]:
         line.hidden = f"always {base[0]:g} under both"
+    elif min(units) < 2:
+        single = " and ".join(label for label, n in zip((base_label, this_label), units) if n < 2)
+        line.hidden = (f"{base[0]:g} under {base_label}, {this[0]:g} under {this_label}: too few games under "
+                       f"{single} to test a difference")
     else:
         line.hidden = f"fixed by the rules: {base[0]:g} in every game under {base_label}, {this[0]:g} under {this_label}"
 

@@ -173,8 +173,23 @@ FONT = 10
 WIDTH = 7.0        # inches: one column, so a phone (390 px) shows each figure at a readable scale
 # Okabe & Ito's palette: distinguishable with the common colour-vision deficiencies (and in grey)
 PALETTE = ("#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#000000", "#F0E442")
+# a condition's colour: the palette without its black (a black bar hid its black whiskers and the fair
+# share's black line) and its yellow (too pale for a histogram's line on white); past these six, the
+# colours come again with a hatch (bars) or a dash (lines), so that twelve conditions are twelve styles,
+# not six colours each shown twice
+CONDITION_COLOURS = PALETTE[:6]
+HATCHES = ("", "//", "..", "xx")
+DASHES = ("-", "--", ":", "-.")
 FLAGGED_COLOUR, PLAIN_COLOUR = "#D55E00", "#0072B2"
+# flagged and not flagged differ in shape too: printed in grey the two colours are nearly one (luminance 0.22
+# and 0.15)
+FLAGGED_MARKER, PLAIN_MARKER = "D", "o"
 LABEL_WIDTH = 44   # characters of a row label before it wraps
+# a row of a figure with row labels (variants, bots) is as tall as its label: a line of the tick font (9 pt at
+# 1.2 line spacing, 0.15 in) and a little air, plus the gap between rows.  One pitch for every row put a
+# three-line label over its neighbours (wildwasser-river-flow's variants figure)
+LINE_INCH, ROW_GAP_INCH = 0.16, 0.18
+LEGEND_ROW_INCH = 0.22  # a legend row below a figure's panels (9 pt text, half a line between rows)
 
 
 def _figure_png(fig, title: str = "", caption: str = "") -> bytes:
@@ -185,6 +200,12 @@ def _figure_png(fig, title: str = "", caption: str = "") -> bytes:
     import matplotlib.pyplot as plt
     plt.close(fig)
     return buf.getvalue()
+
+
+def _condition_style(k: int) -> tuple[str, str, str]:
+    """The colour, hatch and line style of the k-th condition of a figure."""
+    cycle = k // len(CONDITION_COLOURS)
+    return CONDITION_COLOURS[k % len(CONDITION_COLOURS)], HATCHES[cycle % len(HATCHES)], DASHES[cycle % len(DASHES)]
 
 
 def _err(e: Estimate, scale: float = 1.0) -> tuple[float, float]:
@@ -201,9 +222,59 @@ def _pyplot():
     return plt
 
 
-def _wrap(text: str) -> str:
-    import textwrap
-    return "\n".join(textwrap.wrap(text, LABEL_WIDTH)) or text
+def _break_points(text: str) -> list[str]:
+    """`text` in pieces after which a line may break: a space, or a comma or colon with no space after it
+    (a bot spec such as `heuristic:keep_pairs=0,grow_herds=0` has none).  Never between a sign and its
+    number ("≤ 0") nor before a number or a percent sign ("seat 0", "10 %"), which read wrongly apart."""
+    pieces, start = [], 0
+    for i, ch in enumerate(text[:-1]):
+        after = text[i + 1]
+        if (ch in ",:" and after != " ") or (ch == " " and text[i - 1:i] not in ("≤", "≥", "±", "<", ">", "=")
+                                             and not after.isdigit() and after not in "%)"):
+            pieces.append(text[start:i + 1])
+            start = i + 1
+    pieces.append(text[start:])
+    return pieces
+
+
+def _wrap(text: str, width: int = LABEL_WIDTH, tail: str = "") -> str:
+    """A row label in lines of at most `width` characters, broken only where `_break_points` allows.
+    textwrap broke a bot spec, which has no space, inside a name ("…,keep_pairs=0,g" over "row_herds=0");
+    a piece longer than a line stays whole (a longer line, not a name cut apart).  `tail` (a row's
+    condition, "(players=2 river_flow=back)") follows `text` after a space, kept on one line where it fits:
+    "(players=2" at the end of one line and "river_flow=back)" on the next read as two things."""
+    pieces = _break_points(text)
+    if tail:
+        pieces[-1] += " "
+        pieces += [tail] if len(tail) <= width else _break_points(tail)
+    lines, line = [], ""
+    for piece in pieces:
+        if line.strip() and len((line + piece).rstrip()) > width:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    lines.append(line.rstrip())
+    return "\n".join(lines) or text
+
+
+def _row_positions(labels: list[str]) -> tuple[list[float], float]:
+    """Each row's centre and all rows' height, in inches from the top: a row is as tall as its label's
+    lines (LINE_INCH each) and the gap between rows."""
+    centres, top = [], 0.0
+    for label in labels:
+        height = ROW_GAP_INCH + LINE_INCH * (label.count("\n") + 1)
+        centres.append(top + height / 2)
+        top += height
+    return centres, top
+
+
+def _legend_columns(labels: list[str]) -> int:
+    """As many legend columns as fit the figure's width, at most 3: three columns of "players=4
+    river_flow=forward" made species_share.png 7.5 inches wide, so a page showed it smaller than the rest."""
+    widest = max(len(t) for t in labels)
+    entry = 0.6 * (FONT - 1) * widest + 45  # points: the text at about 0.6 em a character, its handle, the gap
+    return max(1, min(3, len(labels), int(WIDTH * 72 // entry)))
 
 
 def _hist_panel(ax, summaries, values, xlabel: str, title: str, ylabel: str) -> None:
@@ -221,15 +292,18 @@ def _hist_panel(ax, summaries, values, xlabel: str, title: str, ylabel: str) -> 
         # and spikes that are no property of the games
         width = max(1, math.ceil((hi - lo + 1) / 40)) if hi - lo > 60 else 1
         bins = np.arange(lo - 0.5, hi + width + 0.5, width)
+        # and ticks on whole numbers: a narrow range (a 2-game study's 49 and 51 actions) was ticked 48.5,
+        # 49.0, 49.5 …, values no game can have
+        ax.locator_params(axis="x", integer=True)
     else:
         bins = np.histogram_bin_edges(every, bins=min(40, max(5, len(set(every)))))
-    for s, xs in zip(summaries, data):
-        ax.hist(xs, bins=bins, histtype="step", weights=[100.0 / len(xs)] * len(xs), label=s.label, lw=1.5)
+    for k, (s, xs) in enumerate(zip(summaries, data)):
+        colour, _, dashes = _condition_style(k)
+        ax.hist(xs, bins=bins, histtype="step", weights=[100.0 / len(xs)] * len(xs), label=s.label, lw=1.5,
+                color=colour, linestyle=dashes)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    if len(summaries) > 1:
-        ax.legend()
 
 
 def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison],
@@ -246,7 +320,9 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     width = 0.8 / len(summaries)
     for k, s in enumerate(summaries):
         xs = [i + k * width for i in range(len(s.teams))]
+        colour, hatch, _ = _condition_style(k)
         ax.bar(xs, [100 * e.value for e in s.team_win], width, label=s.label if len(summaries) > 1 else "win rate",
+               color=colour, hatch=hatch,
                yerr=list(zip(*[_err(e, 100) for e in s.team_win])), capsize=4,
                error_kw={"ecolor": "0.2", "elinewidth": 1.2})
         ax.hlines([100 * s.bot_fair] * len(xs), [x - width / 2 for x in xs], [x + width / 2 for x in xs],
@@ -258,7 +334,8 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     ax.set_xlabel("seat (seat 0 begins)" if alone else "team (seat 0 begins)")
     ax.set_ylabel("win rate, % (whiskers: 95 % CI)")
     ax.set_title("Win rate by seat" if alone else "Win rate by team")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(summaries) + 1), frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False,
+              ncol=_legend_columns(["fair share", *(s.label for s in summaries)]))
     figures.append(("seat_win_rate.png", "Win rate by seat (by team where partners play together) with 95 % Wilson "
                     "intervals; the dashed line is a fair share; the bots rotate over the seats.", fig))
 
@@ -267,31 +344,41 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
         figures.append(_split_figure(plt, summaries, j, first))
 
     # 2. outcomes: scores and length, one panel each, one above the other
-    fig, (a1, a2) = plt.subplots(2, 1, figsize=(WIDTH, 7))
+    labels = [s.label for s in summaries]
+    columns = _legend_columns(labels)
+    below = LEGEND_ROW_INCH * math.ceil(len(labels) / columns) + 0.1 if len(summaries) > 1 else 0.0
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(WIDTH, 7 + below))
     _hist_panel(a1, summaries, lambda s: [x for r in s.rows for x in r["scores"]], "final score, points",
                 "Final scores (every seat)", "% of the seats' scores")
     _hist_panel(a2, summaries, lambda s: [r["actions"] for r in s.rows], "actions (moves) per game",
                 "Game length", "% of the games")
-    fig.tight_layout()
+    if below:
+        # one legend for both panels, below them: inside a panel ("best") it hid the tallest bars of a
+        # study of four conditions (Wildwasser's game lengths)
+        handles, names = a1.get_legend_handles_labels()
+        fig.legend(handles, names, loc="lower center", ncol=columns, frameon=False)
+    fig.tight_layout(rect=(0, below / (7 + below), 1, 1))
     figures.append(("outcomes.png", "Distributions of final scores (every seat) and of game length, each "
                     "condition's histogram summing to 100 %.", fig))
 
     # 3. bots
     if any(len(s.bot_win) > 1 for s in summaries):
-        n = sum(len(s.bot_win) for s in summaries)
-        fig, ax = plt.subplots(figsize=(WIDTH, 1.4 + 0.5 * n))
         labels, vals, errs = [], [], []
         for s in summaries:
             for b, e in s.bot_win.items():
-                labels.append(_wrap(f"{b}  ({s.label})" if len(summaries) > 1 else b))
+                labels.append(_wrap(b, tail=f"({s.label})" if len(summaries) > 1 else ""))
                 vals.append(100 * (e.value - s.bot_fair))
                 errs.append(_err(e, 100))
-        ax.barh(range(n), vals, xerr=list(zip(*errs)), capsize=4, color=PALETTE[2])
+        ys, rows = _row_positions(labels)
+        fig, ax = plt.subplots(figsize=(WIDTH, 1.4 + rows))
+        ax.barh(ys, vals, height=[0.8 * (ROW_GAP_INCH + LINE_INCH)] * len(ys), xerr=list(zip(*errs)), capsize=4,
+                color=PALETTE[2])
         ax.axvline(0, color="k", lw=1, ls="--")
-        ax.set_yticks(range(n), labels)
-        ax.invert_yaxis()
+        ax.set_yticks(ys, labels)
+        ax.set_ylim(rows, 0)  # the first bot at the top
         ax.set_xlabel("win rate minus a fair share, percentage points (95 % CI)")
-        ax.set_title("Bots: win rate per seat played against a fair share (dashed)")
+        ax.set_title("Bots: win rate against a fair share (dashed)")  # per seat played: the caption says so
+        fig.tight_layout()  # long bot specs stay inside the figure's width instead of widening the image
         figures.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.", fig))
 
     # 4. variants (and a split's parts between player counts): shares in percentage points, counts and lengths
@@ -299,35 +386,47 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     panels = []
     shares = [(c, x) for c in comparisons for x in c.shown() if x.pct]
     counts = [(c, x) for c in comparisons for x in c.shown() if not x.pct and not math.isnan(x.relative())]
+    # a count whose baseline is 0 has no percentage of it; left out, a flagged one was missing from the figure
+    # its Finding links ("… falls from 0.00 to -0.77 … [figure]"), so it is drawn in its own unit
+    from_zero = [(c, x) for c in comparisons for x in c.shown() if not x.pct and x.base is not None and x.base.n
+                 and x.base.value == 0 and math.isfinite(x.diff.value)]
     if shares:
         panels.append(("Shares", "difference to the baseline, percentage points (95 % CI)", shares, 100.0, False))
     if counts:
         panels.append(("Counts and lengths", "change, % of the baseline (95 % CI)", counts, None, True))
+    if from_zero:
+        panels.append(("Counts from a baseline of 0", "change, in the measure's own unit (95 % CI)", from_zero,
+                       1.0, False))
     if panels:
         from matplotlib.lines import Line2D
-        sizes = [len(p[2]) for p in panels]
-        height = 1.4 + 0.42 * sum(sizes) + 1.0 * len(panels)
+        many = len(comparisons) > 1
+        rows = [[_wrap(x.what, tail=f"({_row_of(c)})" if many else "") for c, x in p[2]] for p in panels]
+        placed = [_row_positions(labels) for labels in rows]
+        sizes = [total for _, total in placed]
+        height = 1.4 + sum(sizes) + 1.0 * len(panels)
         fig, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), squeeze=False,
                                  gridspec_kw={"height_ratios": sizes})
-        many = len(comparisons) > 1
-        for ax, (title, xlabel, items, scale, relative) in zip(axes[:, 0], panels):
-            xs, errs, colours = [], [], []
+        for ax, (title, xlabel, items, scale, relative), labels, (ys, total) in zip(axes[:, 0], panels, rows, placed):
+            xs, errs = [], []
             for c, x in items:
                 f = 100 / abs(x.base.value) if relative else scale
                 xs.append(x.diff.value * f)
                 errs.append(_err(x.diff, f))
-                colours.append(FLAGGED_COLOUR if x.flagged else PLAIN_COLOUR)
-            ax.scatter(xs, range(len(items)), c=colours, zorder=3)
-            ax.errorbar(xs, range(len(items)), xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
+            for flagged, colour, marker in ((True, FLAGGED_COLOUR, FLAGGED_MARKER),
+                                            (False, PLAIN_COLOUR, PLAIN_MARKER)):
+                points = [(px, py) for px, py, (_, x) in zip(xs, ys, items) if x.flagged == flagged]
+                if points:
+                    ax.scatter(*zip(*points), color=colour, marker=marker, zorder=3)
+            ax.errorbar(xs, ys, xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
             ax.axvline(0, color="k", lw=1)
-            ax.set_yticks(range(len(items)), [_wrap(f"{x.what} ({_row_of(c)})" if many else x.what) for c, x in items])
-            ax.invert_yaxis()
+            ax.set_yticks(ys, labels)
+            ax.set_ylim(total, 0)  # the first row at the top
             ax.set_xlabel(xlabel)
             ax.set_title(title)
-        title, caption = _variants_figure_words(comparisons)
+        title, caption = _variants_figure_words(comparisons, bool(from_zero))
         fig.suptitle(title, y=1 - 0.1 / height)
-        fig.legend(handles=[Line2D([], [], marker="o", ls="", color=FLAGGED_COLOUR, label="flagged"),
-                            Line2D([], [], marker="o", ls="", color=PLAIN_COLOUR, label="not flagged")],
+        fig.legend(handles=[Line2D([], [], marker=FLAGGED_MARKER, ls="", color=FLAGGED_COLOUR, label="flagged"),
+                            Line2D([], [], marker=PLAIN_MARKER, ls="", color=PLAIN_COLOUR, label="not flagged")],
                    loc="upper center", bbox_to_anchor=(0.5, 1 - 0.4 / height), ncol=2, frameon=False)
         fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
         figures.append(("variants.png", caption, fig))
@@ -345,7 +444,7 @@ def _row_of(c: Comparison) -> str:
     return f"{this} against {base}" + (f", {others}" if others else "")
 
 
-def _variants_figure_words(comparisons: list[Comparison]) -> tuple[str, str]:
+def _variants_figure_words(comparisons: list[Comparison], from_zero: bool = False) -> tuple[str, str]:
     """The title and caption of variants.png: the variants' own where it shows only variants."""
     kinds = {c.between for c in comparisons}
     title = {frozenset([VARIANTS]): "Variants against their baseline",
@@ -355,9 +454,11 @@ def _variants_figure_words(comparisons: list[Comparison]) -> tuple[str, str]:
             frozenset([COUNTS]): "Each player count against the smallest with the same options",
             }.get(frozenset(kinds), "Each variant against its baseline, and each player count against the smallest "
                                      "with the same options")
+    zero = (" A count whose baseline is 0 has no percentage of it: it is drawn in its own unit, in a panel of its "
+            "own." if from_zero else "")
     return title, (f"{what}, largest effect first; orange-red points are flagged (significant after Holm's "
                    "correction and at least the practical size). Rows with nothing to test (the same value in every "
-                   "game under both) are left out.")
+                   f"game under both) are left out.{zero}")
 
 
 def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSummary) -> tuple[str, str, Any]:
@@ -367,7 +468,9 @@ def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSu
     width = 0.8 / len(summaries)
     for k, s in enumerate(summaries):
         shares = s.splits[j].shares
+        colour, hatch, _ = _condition_style(k)
         ax.bar([i + k * width for i in range(len(parts))], [100 * e.value for e in shares], width,
+               color=colour, hatch=hatch,
                label=s.label if len(summaries) > 1 else split.label,
                yerr=list(zip(*[_err(e, 100) for e in shares])), capsize=4,
                error_kw={"ecolor": "0.2", "elinewidth": 1.2})
@@ -376,7 +479,8 @@ def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSu
     ax.set_xlabel(split.name)
     ax.set_ylabel(f"{split.label}, % (whiskers: 95 % CI)")
     ax.set_title(f"{split.name.capitalize()}: {split.label}")
-    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=min(3, len(summaries) + 1), frameon=False)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), frameon=False,
+              ncol=_legend_columns(["fair share", *(s.label for s in summaries)]))
     return (first.figure, f"Each {_poss(split.name)} {split.label} over all the games, with 95 % Wilson intervals "
                           f"(the game as the unit); the dashed line is a fair share, one in {len(parts)}.", fig)
 
@@ -392,6 +496,11 @@ def make_plots(summaries: list[ConditionSummary], comparisons: list[Comparison],
 
 
 # ----------------------------------------------------------------------------- text
+def _games(n: int) -> str:
+    """"1 game", "200 games": a study of one game per condition read "1 games cannot rule out …"."""
+    return f"{n} game{'s' * (n != 1)}"
+
+
 def _pct(e: Estimate) -> str:
     return e.fmt(pct=True)
 
@@ -573,10 +682,11 @@ def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
     if all(v == SMALL for v in verdicts):
         far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
         return (f"**No {who} is favoured by {100 * min_effect:g} pp or more**{_where(s.label)}: every {who}'s "
-                f"95 % interval lies within {100 * far:.1f} pp of a fair {fair:.1f} % ({s.n} games).")
+                f"95 % interval lies within {100 * far:.1f} pp of a fair {fair:.1f} % ({_games(s.n)}).")
     widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
     name = widest.what.replace(" win rate", "")
-    but = (f"but {s.n} games cannot rule out an edge of {100 * min_effect:g} pp, so they do not show the {who}s "
+    they = "it does" if s.n == 1 else "they do"
+    but = (f"but {_games(s.n)} cannot rule out an edge of {100 * min_effect:g} pp, so {they} not show the {who}s "
            f"fair" if min_effect > 0 else f"but with no practical size (`--min-effect 0`) any edge counts")
     text = (f"**{who.capitalize()}s: not settled**{_where(s.label)}: no {who} is flagged, {but}: {name} wins "
             f"{_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from {_signed(100 * widest.diff.low, 1)} "
@@ -619,9 +729,9 @@ def split_answer(s: ConditionSummary, sp: SplitSummary, min_effect: float = MIN_
         far = max(max(abs(x.diff.low), abs(x.diff.high)) for x in lines)
         return (f"**No {name} takes {100 * min_effect:g} pp more or less than a fair {label}**{_where(s.label)}: "
                 f"every {_poss(name)} 95 % interval lies within {100 * far:.1f} pp of a fair {fair:.1f} % "
-                f"({s.n} games).")
+                f"({_games(s.n)}).")
     widest = max(lines, key=lambda x: max(abs(x.diff.low), abs(x.diff.high)))
-    but = (f"but {s.n} games cannot rule out an edge of {100 * min_effect:g} pp" if min_effect > 0
+    but = (f"but {_games(s.n)} cannot rule out an edge of {100 * min_effect:g} pp" if min_effect > 0
            else "but with no practical size (`--min-effect 0`) any edge counts")
     return (f"**{name.capitalize()}: not settled**{_where(s.label)}: no {name} is flagged, {but}: the "
             f"{whats[widest.what]} takes {_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from "
@@ -681,6 +791,8 @@ def comparison_answer(c: Comparison, min_effect: float = MIN_EFFECT) -> str:
     if others:
         table = comparison_title(c)
         parts.append(f"{others} other flagged difference{'s' * (others != 1)} (in the table “{table}”)")
+    if not parts:  # every line hidden (one game a side, or nothing varies): the line said only ": ."
+        parts.append(f"nothing could be compared; the table “{comparison_title(c)}” says why for each line")
     return f"**{c.label} against {c.baseline}**: " + ". ".join(p[:1].upper() + p[1:] for p in parts) + "."
 
 
@@ -777,7 +889,7 @@ def key_numbers(summaries: list[ConditionSummary]) -> list[str]:
                 f"{s.actions.fmt(digits=1)} actions per game")
         if s.units_name and s.units.high > s.units.low:  # a fixed number of rounds says nothing
             text += f", {s.units.fmt(digits=1)} {s.units_name}"
-        out.append(text + f" ({s.n} games).")
+        out.append(text + f" ({_games(s.n)}).")
     return out
 
 
@@ -794,7 +906,7 @@ def played_text(result: StudyResult) -> str:
         per = ", ".join(f"{n} under {c.label}" for n, c in zip(counts, study.conditions))
     else:
         per = f"{min(counts)} to {max(counts)} per condition, {k} conditions"
-    text = f"{len(rows)} games played ({per})"
+    text = f"{_games(len(rows))} played ({per})"
     if result.target is not None:
         # the precision rule decides the number of games: run_until says why it stopped
         return f"{text}; {result.stopped or 'Ctrl-C stopped it'}"
@@ -845,7 +957,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     for note in result.notes:
         b.append(("p", note))
     if result.interrupted:
-        b.append(("p", f"**Interrupted**: only the {done} games that had finished are reported."))
+        b.append(("p", f"**Interrupted**: only the {_games(done)} that had finished are reported."))
     # the answer first, in plain words: what the study asked (the variants when it compares options, else
     # the seats and the bots), each with its interval and whether it is flagged, small or not settled
     b.append(("h2", "At a glance"))
@@ -867,7 +979,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
         b.append(("img", name, caption))
     for s in summaries:
         b.append(("h2", f"Condition: {s.label}" if s.label != "default" else "Results"))
-        b.append(("p", f"{s.n} games, {s.players} players."))
+        b.append(("p", f"{_games(s.n)}, {s.players} players."))
         b.append(("h3", "Seats" if all(len(t) == 1 for t in s.teams) else "Teams"))
         tested = {x.what: x for x in s.lines if x.section == "seats"}
         b.append(("table", ["who", "win rate", "mean score", "against a fair share", "test", "Holm p", "verdict"],
@@ -916,8 +1028,9 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
                     _diff(x.diff, x.pct) + ("" if math.isnan(x.relative()) else f" ({_rel(x.relative())})"),
                     _signed(x.effect(), 2), x.test.name, _p(x.p_adjusted), verdict_cell(x, min_effect)] for x in c.shown()]))
         if c.hidden():
+            few = ", or too few games to test" if any("too few games" in x.hidden for x in c.hidden()) else ""
             b.append(("p", "Not compared, as there is nothing to test (the same value in every game under both "
-                           "conditions, or a value fixed by the rules under each, or a ratio with no denominator): "
+                           f"conditions, or a value fixed by the rules under each, or a ratio with no denominator{few}): "
                            + "; ".join(f"{x.what} ({x.hidden})" for x in c.hidden()) + "."))
     if notable:
         b.append(("h2", "Notable games"))
