@@ -27,3 +27,12 @@ def test_tune_shows_each_goal_in_its_unit():
     assert shown("fair-seats") == "3.2 pp [0.0, 6.7]"
     assert shown("decisive") == "3.2 % [0.0, 6.7]"
     assert shown("shorter") == "0.0 [0.0, 0.1]"
+
+
+def test_an_estimate_from_one_game_says_it_has_no_interval_instead_of_an_infinite_one():
+    # helper-141 saw "55.0 [0.0, inf]" and "[-inf, inf]" in a study of one game a condition
+    from wasserspiele.core.stats import NONNEGATIVE, mean_ci, mean_difference
+    assert mean_ci([55.0], NONNEGATIVE).fmt(digits=1) == "55.0 [no interval: too few games]"
+    assert mean_ci([0.4]).fmt(pct=True) == "40.0 % [no interval: too few games]"
+    assert mean_difference([55.0], [53.0, 54.0]).fmt(unit="actions") == "1.50 actions [no interval: too few games]"
+    assert mean_ci([55.0, 57.0]).fmt(digits=1).endswith("]") and "inf" not in mean_ci([55.0, 57.0]).fmt()

@@ -53,10 +53,13 @@ class Estimate:
         number (`46.6 actions [46.1, 47.1]`)."""
         if self.n == 0 or math.isnan(self.value):
             return "–"
-        if pct:
-            return f"{100 * self.value:.1f} {unit or '%'} [{100 * self.low:.1f}, {100 * self.high:.1f}]"
-        shown = f" {unit}" if unit else ""
-        return f"{self.value:.{digits}f}{shown} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+        scale, digits, unit = (100, 1, unit or "%") if pct else (1, digits, unit)
+        value = f"{scale * self.value:.{digits}f}{f' {unit}' if unit else ''}"
+        if math.isinf(self.low) or math.isinf(self.high):
+            # one value (a game, a deal group) has no spread to build a t interval from: it is
+            # infinite, which read "55.0 [0.0, inf]"
+            return f"{value} [no interval: too few games]"
+        return f"{value} [{scale * self.low:.{digits}f}, {scale * self.high:.{digits}f}]"
 
     def excludes(self, x: float) -> bool:
         """True when the interval lies wholly on one side of x (a 'significant' difference)."""
