@@ -284,3 +284,23 @@ def test_a_value_the_rules_fix_is_still_called_fixed_with_two_games_a_side():
     summaries, comparisons = analyse(_wasserloch(2, compare=("rounds=1,3",), options=(), actions=lambda i: 40))
     hidden = {x.what: x.hidden for c in comparisons for x in c.lines if x.hidden}
     assert hidden["actions per round"].startswith("fixed by the rules: 40 in every game under"), hidden
+
+
+def test_the_variants_caption_orders_the_rows_as_the_figure_draws_them():
+    """The caption said "largest effect first", but a flagged row of a small effect is drawn above an
+    unflagged one of a larger effect (Comparison.shown: flagged first, each group by its effect)."""
+    summaries, _ = analyse(_wasserloch(30))
+
+    def line(what, diff, flagged):
+        return Line("measures", what, Estimate(0.3, 0.25, 0.35, 300), Estimate(0.3 + diff, 0.25, 0.35, 300),
+                    Estimate(diff, diff - 0.05, diff + 0.05, 300), True,
+                    SignificanceTest("two-proportion z test", 0.001), sd=0.4, flagged=flagged)
+
+    comparison = Comparison("chase=adjacent", "chase=nearest", [line("seat 0 win rate", 0.2, False),
+                                                                 line("shared wins (ties)", 0.06, True)])
+    ((_, caption, fig),) = [f for f in plot_figures(summaries, [comparison]) if f[0] == "variants.png"]
+    (ax,) = fig.axes
+    top_down = [t.get_text() for _, t in sorted(zip(ax.get_yticks(), ax.get_yticklabels()),
+                                                 key=lambda yt: yt[0], reverse=ax.yaxis_inverted() is False)]
+    assert top_down == ["shared wins (ties)", "seat 0 win rate"]  # the flagged row first, though smaller
+    assert "largest effect first" not in caption and "flagged rows first" in caption

@@ -456,8 +456,9 @@ def _variants_figure_words(comparisons: list[Comparison], from_zero: bool = Fals
                                      "with the same options")
     zero = (" A count whose baseline is 0 has no percentage of it: it is drawn in its own unit, in a panel of its "
             "own." if from_zero else "")
-    return title, (f"{what}, largest effect first; orange-red points are flagged (significant after Holm's "
-                   "correction and at least the practical size). Rows with nothing to test (the same value in every "
+    return title, (f"{what}, each comparison's flagged rows first (orange-red diamonds: significant after "
+                   "Holm's correction and at least the practical size), then the others (blue dots), each group by the "
+                   "size of its standardised effect. Rows with nothing to test (the same value in every "
                    f"game under both) are left out.{zero}")
 
 
