@@ -396,6 +396,9 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
       seatStrip(game, msg, ui),
       h("div", { class: `board ${drawn.boardClass || ""}`, id: "board", "data-group": "board", role: "group",
                  "aria-label": t("board") }, drawn.board),
+      // a spectator's and the replay's room under the board, where a player's hand is: the
+      // game's details stand there when the board leaves it free (table.js, fitBoard)
+      msg.seat === null || msg.seat === undefined ? h("div", { class: "under", id: "under" }) : null,
       notice,
       result,
       hand,

@@ -170,7 +170,10 @@ export function rememberFocus(attrs = null, { root = document, kind = null, fall
     : null;
   const piece = a.dataset?.key ? a : chosen;
   const group = piece?.closest("[data-group]");
+  // a detail's title: where it stands (under the board, beside it) and which of them it is
+  const panels = a.matches?.(".panel > summary") ? a.closest("#under, #side") : null;
   return { ...form, key: a.dataset?.key, action: a.dataset?.action, id: a.id,
+           panels: panels?.id, panelIndex: panels ? [...panels.querySelectorAll(":scope > .panel > summary")].indexOf(a) : -1,
            group: a.closest?.("[data-group]")?.dataset.group,
            chosen: chosen?.dataset.key, pieceGroup: group?.dataset.group,
            index: group ? [...group.querySelectorAll("[data-key]")].indexOf(piece) : -1,
@@ -195,6 +198,9 @@ export function restoreFocus(saved) {
     || neighbour()
     || (saved.key && q(`[data-key="${CSS.escape(saved.key)}"]`))
     || (saved.id && !document.getElementById(saved.id)?.disabled && document.getElementById(saved.id))
+    // a detail gone with the position (Seven Waters' park of the seat no longer to move):
+    // the title of the one in its place
+    || (saved.panels && document.querySelectorAll(`#${saved.panels} > .panel > summary`)[saved.panelIndex])
     || (saved.group && q(`[data-group="${saved.group}"] [data-key][tabindex="0"]`))
     // the name form gone once the name is saved: the next of the top bar's tools (never a
     // move button, which a second Enter would press)
@@ -324,11 +330,25 @@ export function keepTallest(node, room, parts = "") {
 let fitting = null;
 export function fitBoard(room) {
   fitting = room;
+  // a detail moved between the columns loses the keyboard focus on its title: given back
+  const focused = document.activeElement;
+  fitColumn(room);
+  if (focused?.isConnected && focused !== document.body && document.activeElement === document.body) {
+    focused.focus({ preventScroll: true });
+  }
+}
+
+function fitColumn(room) {
   const play = document.getElementById("play");
   const board = document.getElementById("board");
   if (!play || !board) return;
   play.style.minHeight = "";
   play.style.height = "";
+  const under = document.getElementById("under");
+  // the details back in the side column (under the board they are its first ones, in order)
+  const side = document.getElementById("side");
+  const first = side?.querySelector(":scope > .panel, :scope > .keys-help");
+  if (under && side) under.querySelectorAll(":scope > .panel").forEach((p) => toSide(p, side, first));
   const svg = board.querySelector(":scope > svg, :scope > .boardwrap > svg");
   const vb = svg?.viewBox?.baseVal;
   const fit = getComputedStyle(play).getPropertyValue("--fit").trim();
@@ -338,6 +358,7 @@ export function fitBoard(room) {
   if (!vb || !vb.width || !vb.height || (fit !== "min-height" && fit !== "height")
       || getComputedStyle(board).flexGrow === "0") return;
   const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
+  if (under && fit === "height") detailsUnder(under, board, vb, room, at);
   // with no hand and no move bar below the board (a spectator, the replay) there is nothing
   // to keep in place: the box fits the board at each position, at its full size
   if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; }
@@ -347,6 +368,49 @@ export function fitBoard(room) {
   if (room.height < column - 1) play.style[fit === "height" ? "height" : "minHeight"] = `${room.height}px`;
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
+
+// A spectator and the replay have no hand and no move bar: on a wide screen a board drawn
+// wider than its room's shape (Seven Waters' pyramid beside a park, always; Watten's table
+// on a 1024 × 768 screen) left the column's lower part blank, 205 to 334 px, the log
+// standing beside it; the board cannot grow there (it is as wide as the column already).
+// The game's details (the other seat's park, the hands played, the podiums) take that
+// room, unfolded, in place of a player's hand: each that fits below the board drawn at
+// the column's width, in their order, the others staying folded in the side column.  One
+// that did not fit stays in the side column at this screen size (`room.beside`), so that
+// it does not move from one column to the other as the game goes on and back.  The board
+// may give a little of its height for them (DETAILS_GIVE): Seven Waters' other park, 240 px
+// high, missed the room under the board by up to 35 px (the replay at 1280 × 800, its step
+// buttons above the board), Watten's hands played by 37 px at 1024 × 768; seeing the whole
+// game is worth the board drawn a tenth smaller at most.
+const DETAILS_GIVE = 0.9;
+function detailsUnder(under, board, vb, room, at) {
+  if (room.besideAt !== at) { room.besideAt = at; room.beside = new Set(); }
+  const side = document.getElementById("side");
+  // the board's box, and the height of the board drawn across it
+  const measure = () => {
+    const box = board.getBoundingClientRect();
+    return [box.height, Math.max(box.width * vb.height / vb.width, parseFloat(getComputedStyle(board).minHeight) || 0)];
+  };
+  const [free, drawnFree] = measure();
+  const left = free - drawnFree;   // what the board leaves blank (none where it is as high as its box)
+  for (const p of [...(side?.querySelectorAll(":scope > .panel") || [])]) {
+    if (room.beside.has(p.id)) break;
+    const next = p.nextSibling;
+    under.append(p);
+    p.open = chosenOpen.get(p.id) ?? true;
+    const [box, drawn] = measure();
+    // the board gives at most a tenth, and never more than the blank it left: a board as
+    // high as its room (Wasserloch's, Wildwasser's) keeps it, its details stay beside it
+    if (drawn - box > Math.min((1 - DETAILS_GIVE) * drawn, left) + 1) { room.beside.add(p.id); toSide(p, side, next); break; }
+  }
+}
+
+// back in the side column, before `next` (its place among the details there), folded
+// unless its reader has opened it
+function toSide(p, side, next) {
+  side.insertBefore(p, next);
+  p.open = chosenOpen.get(p.id) ?? false;
+}
 
 // ---------------------------------------------------------------- pieces of the page
 export function announcer() {
@@ -374,6 +438,14 @@ export function logList(lines) {
     [...lines].reverse().map((l, i) => h("li", { class: i === 0 ? "newest" : null }, l)));
 }
 
+// A panel opened or folded by its reader stays so when the table is drawn anew (each move
+// drew it folded again: a spectator who had opened the other seat's park lost it at the
+// next move, and the keyboard focus on its title went to the page's body); `open` is how
+// it starts.
+const chosenOpen = new Map();
 export function panel(id, title, body, open = false) {
-  return h("details", { class: "panel", id, open: open ? true : null }, h("summary", {}, title), body);
+  const node = h("details", { class: "panel", id, open: chosenOpen.get(id) ?? open ? true : null },
+    // its title has an id: the focus on it is given back when the table is drawn anew
+    h("summary", { id: `${id}-title`, onclick: () => chosenOpen.set(id, !node.open) }, title), body);
+  return node;
 }
