@@ -258,7 +258,7 @@ SETUPS = [  # (game, setup, English, German)
     ("wildwasser", {"tiles": ["it's"] + _tiles()[1:]}, "setup.tiles[0]: unknown tile 'it's' (tiles T01–T24)",
      "setup.tiles[0]: unbekannte Tafel „it's“ (Tafeln T01–T24)"),
     ("wildwasser", {"tiles": ["T00"] + _tiles()[1:]}, "setup.tiles[0]: T00 is the start tile; it always lies in "
-     "slot 1", "setup.tiles[0]: T00 ist die Starttafel; sie liegt immer an Stelle 1"),
+     "slot 1", "setup.tiles[0]: T00 ist die Starttafel; sie liegt immer auf Position 1"),
     ("wildwasser", {"tiles": _tiles()[:23] + ["T01"]}, "setup.tiles[23]: T01 appears twice",
      "setup.tiles[23]: T01 kommt doppelt vor"),
     ("wildwasser", {"tiles": _tiles(), "dice": "3"}, "setup.dice: must be a list of die faces",
