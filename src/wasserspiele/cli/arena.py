@@ -12,9 +12,9 @@ from rich.table import Table
 from ..bots.arena import arena_games, parse_bots, run_arena
 from ..bots.runner import DuplicateSeating
 from ..core.errors import WasserspieleError
-from ..core.messages import render
+from ..core.messages import localised_digits, render
 from ..core.registry import game_class, load
-from .console import Reporter, decimal, make_console
+from .console import Reporter, make_console
 from .flags import games_problem, jobs_problem
 from .language import Argument, Command
 
@@ -85,7 +85,8 @@ def result_table(result, seed: int, lang: str) -> Table:
         return render(f"cli.arena.{code}", params, lang)
 
     def num(value: float, places: int) -> str:
-        return decimal(value, places, lang)
+        # Python's digits and rounding (English as the f-strings printed it), the language's signs
+        return localised_digits(f"{value:.{places}f}", lang)
 
     table = Table(title=t("title", game=result.game.manifest.title_in(lang), n=len(result.games), seed=seed,
                           players=result.game.players))

@@ -151,15 +151,6 @@ def thinking(console: Console, text: str, delay: float | None = None) -> Iterato
                 status.stop()
 
 
-def decimal(value: float, places: int, lang: str) -> str:
-    """`value` with `places` decimals as `lang` writes it (0.512, 0,512): Python's rounding
-    whatever the language, so the English figures stay those the f-strings printed."""
-    from babel.numbers import get_decimal_symbol
-
-    text = f"{value:.{places}f}"
-    return text.replace(".", get_decimal_symbol(catalogue(lang).locale)) if lang != "en" else text
-
-
 class Reporter:
     """Progress on stderr: a live bar on a terminal, plain lines (first games, then every
     tenth) when stderr is a file or a pipe, nothing with --quiet; its words in `lang` (the
@@ -174,7 +165,7 @@ class Reporter:
             def render(self, task):
                 speed = task.finished_speed or task.speed
                 # a plural entry whose forms agree: a figure with decimals takes the plural ("1.0 games/s")
-                rate = "" if speed is None else render("cli.progress.rate", {"rate": decimal(speed, 1, lang), "n": 2},
+                rate = "" if speed is None else render("cli.progress.rate", {"rate": speed, "n": 2},
                                                        lang)
                 return Text(rate, style="progress.data.speed")
 

@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import click
-from babel.numbers import format_decimal, format_percent
 from rich.markup import escape
 
 from ..bots.base import Bot, decision_for
@@ -300,7 +299,7 @@ class PlaySession:
             # the search's CPU safety net fired (bots/ismcts.py; a spec without cpu_seconds keeps
             # the default): the player waited that long and is told why, in the game's language
             self.say(sentence(self.t("thinking_cut_short", who=self.seat_name(seat), kind=self.kind(seat),
-                                     seconds=format_decimal(search.cpu_net, locale=self.lang),
+                                     seconds=search.cpu_net,
                                      done=search.last_iterations, iterations=search.iterations)))
         return action
 
@@ -343,8 +342,7 @@ class PlaySession:
         searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
         with thinking(self.console, self.t("hint_thinking")):  # the expert's search takes its second here too
             choices = searcher.search(decision) if searched else []
-        lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits,
-                        pct=format_percent(c.value, locale=self.lang))
+        lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits, share=c.value)
                  for c in choices[:alternatives + 1]]
         if not lines:
             return self.t("hint_plain", best=self.show(bot.choose(decision)))

@@ -16,8 +16,14 @@ starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card
 (a card name in the language's letters), `letter` (seat 2 → C), `option` (GAME.NAME →
 the option's label) and `shown` (a value the user gave: text quoted by the catalogue's
 term `quote`, 'x' / „x“, anything else as JSON writes it, `2.5`, `null`, `[3]`, not as
-Python does).  A parameter that is itself a `Reason` (the refusal a wrapping refusal
-names) renders in the same language.
+Python does).  Figures are written as the language writes them, with Babel (CLDR), at
+this one place: `grouped` (10,000 / 10.000), `decimal` (0.1 / 0,1; a number, or the
+text of one, as some callers pass it), `percent` (a share: 0.48 → 48% / 48 %, the
+German space unbreakable) and a numeric spec such as `{rate:.1f}` (Python's digits,
+the language's separators: 2.5 / 2,5; a share takes `percent`, not `.0%`).  A plain
+`{n}` prints as it is: seat numbers, seeds and counts are not figures to group.  A
+parameter that is itself a `Reason` (the refusal a wrapping refusal names) renders in
+the same language.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from __future__ import annotations
 import functools
 import gettext
 import json
+import re
 import string
 from importlib import resources
 from io import BytesIO
@@ -34,7 +41,7 @@ from typing import Any, Mapping
 
 from babel import Locale
 from babel.lists import format_list
-from babel.numbers import format_decimal
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol, get_group_symbol
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -178,7 +185,34 @@ class _Formatter(string.Formatter):
             value = value.render(self.cat.lang)
         if spec and (spec[0].isalpha() or spec[0] == "*"):
             return terms(value, spec, self.cat.lang)
+        if spec and _is_number(value):
+            if spec.endswith("%"):  # Python's "48%" is English: German writes "48 %"
+                raise ValueError(f"the spec {spec!r} writes a share in English; use {{name:percent}}")
+            return localised_digits(format(value, spec), self.cat.lang)
         return super().format_field(value, spec)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def localised_digits(text: str, lang: str) -> str:
+    """Digits Python wrote (`2,500.5`) with the separators of `lang` (`2.500,5`): Python's
+    rounding whatever the language, so the English figures stay those an f-string prints."""
+    locale = catalogue(lang).locale
+    swap = {",": get_group_symbol(locale), ".": get_decimal_symbol(locale)}
+    return re.sub(r"[,.]", lambda m: swap[m.group()], text)
+
+
+def _figure(value: Any) -> int | float:
+    """A number for the figure kinds: itself, or the text of one (a refusal built with
+    `f"{rate:g}"` passes "0.1"); anything else is a programming error, said as such."""
+    if _is_number(value):
+        return value
+    try:
+        return float(value) if "." in str(value) or "e" in str(value).lower() else int(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"a figure must be a number, not {value!r}") from None
 
 
 def terms(value: Any, kind: str, lang: str) -> str:
@@ -193,8 +227,8 @@ def terms(value: Any, kind: str, lang: str) -> str:
 
 def term(value: Any, kind: str, lang: str) -> str:
     """One word from the catalogue: entry `kind.value`, else the template `kind` applied
-    to the value, else the value itself; the kinds `card`, `grouped`, `letter`, `option`
-    and `shown` are built in."""
+    to the value, else the value itself; the kinds `card`, `decimal`, `grouped`, `letter`,
+    `option`, `percent` and `shown` are built in."""
     if kind == "shown":
         # one refusal for a value typed as text and one from a JSON document: the reader
         # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
@@ -206,8 +240,10 @@ def term(value: Any, kind: str, lang: str) -> str:
     if kind == "letter":
         return chr(ord("A") + int(value))
     cat = catalogue(lang)
-    if kind == "grouped":  # a large number with the language's digit groups (10,000,000; 10.000.000)
-        return format_decimal(value, locale=cat.locale)
+    if kind in ("grouped", "decimal"):  # 10,000,000 / 10.000.000; 0.1 / 0,1 (CLDR: up to 3 places)
+        return format_decimal(_figure(value), locale=cat.locale)
+    if kind == "percent":  # a share: 0.48 → 48% / 48 % (CLDR, a no-break space in German)
+        return format_percent(_figure(value), locale=cat.locale)
     if kind == "option":  # GAME.NAME: the option's label on the game's pages, else its name
         game, _, name = str(value).rpartition(".")
         return (cat.text(f"{game}.web.opt.{name}") if game else None) or name

@@ -5,11 +5,15 @@
 // language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
 // `card` (a card in the language's letters), `letter` (seat 2 → C), `option`
 // (GAME.NAME → the option's label) and `shown` (a value the user gave: text quoted by the
-// term `quote`, anything else as JSON writes it); a parameter that is itself a refusal
-// (`{code, params}`) renders in the same language; `{{`/`}}` are braces.  An entry with
-// plural forms is chosen by the parameter `n` with the plural rule the catalogue sends
-// (a C expression in n, evaluated here without `eval`, which the page's content
-// security policy forbids).  No DOM here: tests import it as it is.
+// term `quote`, anything else as JSON writes it); figures as the language writes them
+// (Intl, the same CLDR data as the server's Babel): `grouped` (10,000 / 10.000),
+// `decimal` (0.1 / 0,1; a number or the text of one), `percent` (a share: 48% / 48 %) and
+// a numeric spec such as `{rate:.1f}` (2.5 / 2,5; a share takes `percent`), while a plain
+// `{n}` prints as it is; a parameter that is itself a refusal (`{code, params}`) renders
+// in the same language; `{{`/`}}` are braces.  An entry with plural forms is chosen by
+// the parameter `n` with the plural rule the catalogue sends (a C expression in n,
+// evaluated here without `eval`, which the page's content security policy forbids).
+// No DOM here: tests import it as it is.
 
 // -- the plural rule: a C expression in n (?: || && == != < > <= >= + - * / % ! and parentheses)
 export function pluralRule(expr) {
@@ -116,6 +120,7 @@ export class Catalogue {
       // language too, as the server's _Formatter does; a code this catalogue lacks, as itself
       if (isReason(value)) value = this.render(value.code, value.params) ?? value.code;
       if (spec && /^[A-Za-z*]/.test(spec)) return this.terms(value, spec);
+      if (spec && typeof value === "number") return this.digits(value, spec);
       return String(value);
     });
   }
@@ -133,6 +138,8 @@ export class Catalogue {
     // text typed ('2.5') quoted, a JSON value (2.5, null, [3]) as JSON writes it, as the server does
     if (kind === "shown") return typeof value === "string" ? this.term(cut(value), "quote") : cut(jsonText(value));
     if (kind === "card") return this.card(String(value));
+    if (kind === "grouped" || kind === "decimal") return this.number(value, { maximumFractionDigits: 3 });
+    if (kind === "percent") return this.number(value, { style: "percent" });
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
     if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
       const text = String(value), dot = text.lastIndexOf("."), name = text.slice(dot + 1);
@@ -143,6 +150,26 @@ export class Catalogue {
     const template = this.text(kind);
     if (template !== undefined) return this.format(template, { value });
     return String(value);
+  }
+
+  // a figure (a number, or the text of one as some refusals pass it) as the language writes it
+  number(value, options) {
+    const n = Number(value);
+    if (typeof value === "boolean" || value === null || value === "" || !Number.isFinite(n)) return String(value);
+    // half to even, as Babel rounds on the server (94.5 % → 94 %, not 95 %)
+    return new Intl.NumberFormat(this.lang, { roundingMode: "halfEven", ...options }).format(n);
+  }
+
+  // a Python numeric spec (`.1f`, `,.2f`, `d`) with the language's separators, as
+  // core/messages.py writes it (which refuses a spec it would word in English, `.0%`); a
+  // spec this does not know prints the number as it is: a page never fails on its words
+  digits(value, spec) {
+    const m = spec.match(/^(,)?(?:\.(\d+))?([fd])?$/);
+    if (!m) return String(value);
+    const places = m[2] === undefined ? (m[3] === "f" ? 6 : undefined) : Number(m[2]);
+    const options = { useGrouping: Boolean(m[1]) };
+    if (places !== undefined) Object.assign(options, { minimumFractionDigits: places, maximumFractionDigits: places });
+    return this.number(value, options);
   }
 
   // a card in the letters of the language: 'JC' → 'J♣' / 'B♣', 'X1' → 'Jk1', 'X1=H' → 'Jk1=♥'
