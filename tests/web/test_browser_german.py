@@ -323,7 +323,8 @@ def a_seven_waters_table_with_a_theme(server) -> tuple[dict, list[str], int]:
 
 def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(browser, server):
     """Seven Waters: after the opponent placed its theme the log read "Platz 0: Motto: ."
-    (the card is hidden from the other seat, and the line dropped it into "Motto: {c}")."""
+    (the card is hidden from the other seat, and the line dropped it into "Motto: {c}");
+    the log tells it as the event it was, a secret theme placed."""
     table, _, placer = a_seven_waters_table_with_a_theme(server)
     placed = {"seat": placer}
     ctx = new_context(browser, "desktop", "de-DE")
@@ -332,7 +333,7 @@ def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(bro
     page.goto(server.base + table["seats"][1 - placed["seat"]]["link"])  # the seat that did not see the card
     page.wait_for_selector("#log li")
     log = page.inner_text("#log")
-    assert f"Platz {placed['seat']}: Motto: geheim." in log, log
+    assert f"Platz {placed['seat']} legte ein geheimes Motto aus." in log, log
     assert "Motto: ." not in log
     ctx.close()
 

@@ -367,13 +367,30 @@ export default {
     return { board, hand, side };
   },
 
+  // What happened, in the past tense, as the terminal's event lines say it
+  // (`seven_waters.event.*`, render.describe_event) but naming each seat as the page does
+  // (its player's or bot's name, else "seat 2") and each card as the board and the move
+  // buttons draw it ("10♥", "Joker", "★=♣").  Only what the view tells: another seat's
+  // discard is its count (SW-4.2) and its theme "a secret theme" (SW-4.3d) until shown.
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
-      let a = e.action;
-      if (e.kind === "take" && e.card) a = t("seven_waters.take", { c: cardLabel(e.card) });
-      else if (e.kind === "discard" && e.count !== undefined && !e.action.includes(" ")) a = `${t("seven_waters.discard", { c: t("cards_n", { n: e.count }) })}`;
-      else a = this.label(e.action, null);
-      return say("seven_waters.log", { seat: e.seat, a, x: e.extra ? t("seven_waters.extra_log") : "" });
+      const words = e.action.trim().split(/\s+/), cards = words.slice(1).map(cardLabel).join(" ");
+      const x = e.extra ? t("seven_waters.extra_log") : "";
+      const seat = e.seat;
+      switch (e.kind) {
+        case "take": {
+          const r = e.revealed?.length ? " " + t("seven_waters.log.revealed", { c: e.revealed.map(cardLabel).join(" ") }) : "";
+          return say("seven_waters.log.take", { seat, c: cardLabel(e.card) || words[1], r, x });
+        }
+        case "slide": return say("seven_waters.log.slide", { seat, k: words[1], c: words.slice(2).map(cardLabel).join(" "), x });
+        case "river": return say("seven_waters.log.river", { seat, c: cards, x });
+        case "pool": return say("seven_waters.log.pool", { seat, c: cards, x });
+        case "discard": return cards ? say("seven_waters.log.discard", { seat, c: cards, x })
+          : say("seven_waters.log.discard_secret", { seat, n: e.count ?? 0, x });
+        case "theme": return say(cards ? "seven_waters.log.theme" : "seven_waters.log.theme_secret", { seat, c: cards, x });
+        case "pass": return say("seven_waters.log.pass", { seat, x });
+        default: return say("seven_waters.log", { seat, a: this.label(e.action, null), x });   // a kind this client does not know yet
+      }
     });
   },
 
