@@ -107,7 +107,8 @@ def test_variant_rows_of_three_lines_do_not_run_into_each_other():
     """wildwasser-river-flow's variants figure: a three-line row label ("games ended by the empty tile stack
     (WW-5.2), not a third finish (players=2 river_flow=back)") was drawn over the rows above and below it."""
     summaries, _ = analyse(_wasserloch(30))
-    # the rows of wildwasser-river-flow's Shares panel, three variants of eight rows each
+    # the rows of wildwasser-river-flow's Shares panel, two variants of eight rows each (a third made the figure
+    # taller than VARIANTS_MAX_INCH: each comparison then gets its own figure, whose rows name no comparison)
     shares = ["games ended by the empty tile stack (WW-5.2), not a third finish",
               "share of washed animals that belonged to the eventual winner(s)",
               "games in which the meerkat podium's 1st place was taken", "the cheetah's share of the points",
@@ -120,7 +121,7 @@ def test_variant_rows_of_three_lines_do_not_run_into_each_other():
                     Estimate(0.01 * k, -0.05, 0.08, 300), True, SignificanceTest("two-proportion z test", 0.2), sd=0.4)
 
     comparisons = [Comparison(f"players={p} river_flow=back", f"players={p} river_flow=forward",
-                              [line(w, k) for k, w in enumerate(shares)]) for p in (2, 4, 6)]
+                              [line(w, k) for k, w in enumerate(shares)]) for p in (2, 4)]
     fig = {n: f for n, _, f in plot_figures(summaries, comparisons)}["variants.png"]
     renderer = fig.canvas.get_renderer()
     fig.canvas.draw()

@@ -190,12 +190,23 @@ LABEL_WIDTH = 44   # characters of a row label before it wraps
 # three-line label over its neighbours (wildwasser-river-flow's variants figure)
 LINE_INCH, ROW_GAP_INCH = 0.16, 0.18
 LEGEND_ROW_INCH = 0.22  # a legend row below a figure's panels (9 pt text, half a line between rows)
+# the tallest variants figure drawn for a whole study: past it, each comparison gets a figure of its own.  At
+# WIDTH's scale a phone (390 px wide) shows 12 inches in 670 px, one screen; a laptop's report column (about
+# 960 px) in about 1,650 px, under two screens.  wildwasser-river-flow's seven comparisons in one figure were 58
+# inches (10,451 px), a ribbon whose "[figure]" links all led to its top.  A comparison is never cut across
+# figures (its flagged-first order would be), so one comparison alone can still be taller
+VARIANTS_MAX_INCH = 12.0
+VARIANTS_FILE = "variants.png"
+TITLE_WIDTH = 72        # characters of a figure's title before it wraps (11 pt across WIDTH)
+TITLE_LINE_INCH = 0.2   # a further line of a figure's title (11 pt at 1.2 line spacing, and air)
 
 
 def _figure_png(fig, title: str = "", caption: str = "") -> bytes:
     """The figure as PNG, its title and caption in the file's metadata (Title, Description)."""
     buf = io.BytesIO()
-    meta = {"Title": title or (fig._suptitle.get_text() if fig._suptitle else ""), "Description": caption}
+    # a title wrapped in the figure (a comparison's own variants figure) is one line in the metadata
+    meta = {"Title": (title or (fig._suptitle.get_text() if fig._suptitle else "")).replace("\n", " "),
+            "Description": caption}
     fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", metadata={k: v for k, v in meta.items() if v})
     import matplotlib.pyplot as plt
     plt.close(fig)
@@ -382,14 +393,22 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
         figures.append(("bots.png", "Each bot's win credit per seat it played, against an equal share.", fig))
 
     # 4. variants (and a split's parts between player counts): shares in percentage points, counts and lengths
-    # in percent of the baseline
+    # in percent of the baseline; one figure for the study, or one per comparison where one would be too tall
+    for name, drawn, words in variants_figures(comparisons):
+        fig = _variants_figure(plt, drawn, words, many=len(drawn) > 1)
+        if fig is not None:
+            figures.append((name, words(_has_from_zero(drawn))[1], fig))
+    return figures
+
+
+def _variant_panels(comparisons: list[Comparison]) -> list[tuple]:
+    """The panels of a variants figure: (title, x label, [(comparison, line)], scale, relative)."""
     panels = []
     shares = [(c, x) for c in comparisons for x in c.shown() if x.pct]
     counts = [(c, x) for c in comparisons for x in c.shown() if not x.pct and not math.isnan(x.relative())]
     # a count whose baseline is 0 has no percentage of it; left out, a flagged one was missing from the figure
     # its Finding links ("… falls from 0.00 to -0.77 … [figure]"), so it is drawn in its own unit
-    from_zero = [(c, x) for c in comparisons for x in c.shown() if not x.pct and x.base is not None and x.base.n
-                 and x.base.value == 0 and math.isfinite(x.diff.value)]
+    from_zero = [(c, x) for c in comparisons for x in c.shown() if _from_zero(x)]
     if shares:
         panels.append(("Shares", "difference to the baseline, percentage points (95 % CI)", shares, 100.0, False))
     if counts:
@@ -397,40 +416,100 @@ def plot_figures(summaries: list[ConditionSummary], comparisons: list[Comparison
     if from_zero:
         panels.append(("Counts from a baseline of 0", "change, in the measure's own unit (95 % CI)", from_zero,
                        1.0, False))
-    if panels:
-        from matplotlib.lines import Line2D
-        many = len(comparisons) > 1
-        rows = [[_wrap(x.what, tail=f"({_row_of(c)})" if many else "") for c, x in p[2]] for p in panels]
-        placed = [_row_positions(labels) for labels in rows]
-        sizes = [total for _, total in placed]
-        height = 1.4 + sum(sizes) + 1.0 * len(panels)
-        fig, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), squeeze=False,
-                                 gridspec_kw={"height_ratios": sizes})
-        for ax, (title, xlabel, items, scale, relative), labels, (ys, total) in zip(axes[:, 0], panels, rows, placed):
-            xs, errs = [], []
-            for c, x in items:
-                f = 100 / abs(x.base.value) if relative else scale
-                xs.append(x.diff.value * f)
-                errs.append(_err(x.diff, f))
-            for flagged, colour, marker in ((True, FLAGGED_COLOUR, FLAGGED_MARKER),
-                                            (False, PLAIN_COLOUR, PLAIN_MARKER)):
-                points = [(px, py) for px, py, (_, x) in zip(xs, ys, items) if x.flagged == flagged]
-                if points:
-                    ax.scatter(*zip(*points), color=colour, marker=marker, zorder=3)
-            ax.errorbar(xs, ys, xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
-            ax.axvline(0, color="k", lw=1)
-            ax.set_yticks(ys, labels)
-            ax.set_ylim(total, 0)  # the first row at the top
-            ax.set_xlabel(xlabel)
-            ax.set_title(title)
-        title, caption = _variants_figure_words(comparisons, bool(from_zero))
-        fig.suptitle(title, y=1 - 0.1 / height)
-        fig.legend(handles=[Line2D([], [], marker=FLAGGED_MARKER, ls="", color=FLAGGED_COLOUR, label="flagged"),
-                            Line2D([], [], marker=PLAIN_MARKER, ls="", color=PLAIN_COLOUR, label="not flagged")],
-                   loc="upper center", bbox_to_anchor=(0.5, 1 - 0.4 / height), ncol=2, frameon=False)
-        fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
-        figures.append(("variants.png", caption, fig))
-    return figures
+    return panels
+
+
+def _from_zero(x: Line) -> bool:
+    return (not x.pct and x.base is not None and bool(x.base.n) and x.base.value == 0
+            and math.isfinite(x.diff.value))
+
+
+def _has_from_zero(comparisons: list[Comparison]) -> bool:
+    return any(_from_zero(x) for c in comparisons for x in c.shown())
+
+
+def _variant_rows(panels: list[tuple], many: bool) -> list[list[str]]:
+    """Each panel's row labels; a row names its comparison where the figure draws more than one."""
+    return [[_wrap(x.what, tail=f"({_row_of(c)})" if many else "") for c, x in p[2]] for p in panels]
+
+
+def variants_height(comparisons: list[Comparison]) -> float:
+    """The height in inches of the variants figure of `comparisons` (0 when it has no row): the rows of its
+    panels (`_row_positions`), a title and a legend above them and each panel's title and axis."""
+    panels = _variant_panels(comparisons)
+    if not panels:
+        return 0.0
+    rows = _variant_rows(panels, len(comparisons) > 1)
+    return 1.4 + sum(_row_positions(labels)[1] for labels in rows) + 1.0 * len(panels)
+
+
+def _comparison_file(k: int, c: Comparison) -> str:
+    """The file of the k-th comparison's own variants figure (from 1, in the report's order of the
+    comparisons), named by the comparison so a reader of plots/ tells them apart:
+    variants-1-players-2-river-flow-back.png, variants-4-players-4-against-2-river-flow-forward.png."""
+    return f"variants-{k}-{slug(_row_of(c))}.png"
+
+
+def variants_figures(comparisons: list[Comparison]) -> list[tuple[str, list[Comparison], Any]]:
+    """(file name, the comparisons it draws, its words) of every variants figure: one variants.png where the
+    study's rows fit VARIANTS_MAX_INCH (or it makes one comparison), else one figure per comparison.
+    `words(from_zero)` gives the figure's title and caption.  Each compared line's `figure` is set to the
+    figure that draws it, so that its Finding links there (finding_text)."""
+    drawn = [c for c in comparisons if _variant_panels([c])]
+    if len(drawn) <= 1 or variants_height(drawn) <= VARIANTS_MAX_INCH:
+        out = [(VARIANTS_FILE, comparisons, lambda z: _variants_figure_words(comparisons, z))] if drawn else []
+    else:
+        out = [(_comparison_file(k, c), [c], lambda z, c=c: _comparison_figure_words(c, len(drawn), z))
+               for k, c in enumerate(drawn, 1)]
+    for name, cs, _ in out:
+        for c in cs:
+            for x in c.lines:
+                x.figure = name
+    return out
+
+
+def _variants_figure(plt, comparisons: list[Comparison], words, many: bool):
+    """One variants figure: a panel per kind of row, flagged rows as orange-red diamonds, the others as blue
+    dots, each with its interval; None when the comparisons have no row to draw."""
+    panels = _variant_panels(comparisons)
+    if not panels:
+        return None
+    from matplotlib.lines import Line2D
+    rows = _variant_rows(panels, many)
+    placed = [_row_positions(labels) for labels in rows]
+    sizes = [total for _, total in placed]
+    title, _caption = words(_has_from_zero(comparisons))
+    # a long title (a comparison's own figure names it) wraps; each further line moves the legend down
+    title = _wrap(title, TITLE_WIDTH)
+    extra = TITLE_LINE_INCH * title.count("\n")
+    height = 1.4 + sum(sizes) + 1.0 * len(panels) + extra
+    fig, axes = plt.subplots(len(panels), 1, figsize=(WIDTH, height), squeeze=False,
+                             gridspec_kw={"height_ratios": sizes})
+    for ax, (ptitle, xlabel, items, scale, relative), labels, (ys, total) in zip(axes[:, 0], panels, rows, placed):
+        xs, errs = [], []
+        for c, x in items:
+            f = 100 / abs(x.base.value) if relative else scale
+            xs.append(x.diff.value * f)
+            errs.append(_err(x.diff, f))
+        for flagged, colour, marker in ((True, FLAGGED_COLOUR, FLAGGED_MARKER),
+                                        (False, PLAIN_COLOUR, PLAIN_MARKER)):
+            points = [(px, py) for px, py, (_, x) in zip(xs, ys, items) if x.flagged == flagged]
+            if points:
+                ax.scatter(*zip(*points), color=colour, marker=marker, zorder=3)
+        ax.errorbar(xs, ys, xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
+        ax.axvline(0, color="k", lw=1)
+        ax.set_yticks(ys, labels)
+        ax.set_ylim(total, 0)  # the first row at the top
+        ax.set_xlabel(xlabel)
+        ax.set_title(ptitle)
+    fig.suptitle(title, y=1 - 0.1 / height)
+    fig.legend(handles=[Line2D([], [], marker=FLAGGED_MARKER, ls="", color=FLAGGED_COLOUR, label="flagged"),
+                        Line2D([], [], marker=PLAIN_MARKER, ls="", color=PLAIN_COLOUR, label="not flagged")],
+               loc="upper center", bbox_to_anchor=(0.5, 1 - (0.4 + extra) / height), ncol=2, frameon=False)
+    # tight_layout keeps the panels below the suptitle however many lines it has (it does not see the legend,
+    # placed by hand above): adding the title's further lines to the rect too left a gap above the panels
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
+    return fig
 
 
 def _row_of(c: Comparison) -> str:
@@ -460,6 +539,20 @@ def _variants_figure_words(comparisons: list[Comparison], from_zero: bool = Fals
                    "Holm's correction and at least the practical size), then the others (blue dots), each group by the "
                    "size of its standardised effect. Rows with nothing to test (the same value in every "
                    f"game under both) are left out.{zero}")
+
+
+def _comparison_figure_words(c: Comparison, of: int, from_zero: bool = False) -> tuple[str, str]:
+    """The title and caption of one comparison's own variants figure (a study of `of` comparisons whose
+    rows, drawn in one figure, would be taller than VARIANTS_MAX_INCH)."""
+    what = (f"The variant {c.label} against its baseline, {c.baseline}" if c.between == VARIANTS else
+            f"The player count {c.label} against the smallest with the same options, {c.baseline}")
+    zero = (" A count whose baseline is 0 has no percentage of it: it is drawn in its own unit, in a panel of its "
+            "own." if from_zero else "")
+    return comparison_title(c), (
+        f"{what} (one of the study's {of} comparisons, each in a figure of its own), its flagged rows first "
+        "(orange-red diamonds: significant after Holm's correction and at least the practical size), then the "
+        "others (blue dots), each group by the size of its standardised effect. Rows with nothing to test (the "
+        f"same value in every game under both) are left out.{zero}")
 
 
 def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSummary) -> tuple[str, str, Any]:
@@ -561,7 +654,7 @@ def finding_text(where: str, x: Line) -> str:
                 f"{x.base.fmt(pct=x.pct)} to {x.this.fmt(pct=x.pct)} ({change})")
     else:
         head = f"{x.what.capitalize()} ({where}): {_diff(x.diff, x.pct)}"
-    figure = x.figure or FIGURE_OF.get(x.section, "variants.png" if x.base is not None else "seat_win_rate.png")
+    figure = x.figure or FIGURE_OF.get(x.section, VARIANTS_FILE if x.base is not None else "seat_win_rate.png")
     return f"{head}; {x.test.name}, Holm-adjusted p {_p(x.p_adjusted)} [figure](plots/{figure})."
 
 
@@ -573,7 +666,9 @@ def more_flags(n: int) -> str:
 def findings(summaries: list[ConditionSummary], comparisons: list[Comparison], alpha: float = ALPHA,
              min_effect: float = MIN_EFFECT) -> list[str]:
     """A sentence for every flag of the report, largest effect first."""
-    return [finding_text(w, x) for w, x in raise_flags(summaries, comparisons, alpha, min_effect)]
+    flags = raise_flags(summaries, comparisons, alpha, min_effect)
+    variants_figures(comparisons)  # each compared line links the variants figure that draws it
+    return [finding_text(w, x) for w, x in flags]
 
 
 # ----------------------------------------------------------------------------- the answer up front
@@ -943,6 +1038,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     study = result.study
     done = len(result.rows)
     flags = raise_flags(summaries, comparisons, alpha, min_effect)
+    variants_figures(comparisons)  # each compared line links the variants figure that draws it
     tests = sum(1 for s in summaries for x in s.lines if not x.hidden) + sum(
         1 for c in comparisons for x in c.lines if not x.hidden)
     title = manifest(study.game).title_in("en")  # "Seven Waters"; the code name stays in commands
