@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 
 import click
@@ -9,7 +10,11 @@ import click
 from .language import quoted
 
 
-@click.command("serve")
+@click.command("serve", epilog=(
+    "Limits are set by environment variables WASSERSPIELE_<NAME> (e.g. WASSERSPIELE_TABLES_PER_CLIENT=20, "
+    "WASSERSPIELE_BOT_WORKERS=3; every one in docs/web-server.md, Limits). GET /healthz answers 200 while "
+    "the database answers, 503 when it does not: for a load balancer or a health check. Stop with Ctrl-C "
+    "or SIGTERM: every move already answered is stored."))
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
 @click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="port to listen on")
 @click.option("--db", "db_url", metavar="URL",
@@ -40,11 +45,18 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
         raise UsageFailure(str(exc)) from None
 
     import uvicorn
-    from sqlalchemy.exc import ArgumentError, OperationalError
+    from alembic.util import CommandError
+    from sqlalchemy.exc import ArgumentError, DBAPIError
 
-    from ..web.storage import SQLiteInUse, Storage, default_db_url, sqlite_path
+    from ..web.storage import SchemaTooNew, SQLiteInUse, Storage, default_db_url, shown_url, sqlite_path
 
-    url = db_url or default_db_url()
+    try:
+        url = db_url or default_db_url()
+    except OSError as exc:  # the user's data directory cannot be made (a file in the way, no rights)
+        raise click.ClickException(
+            f"cannot make the folder for the default database: {_os_error(exc)}; "
+            "give a database with --db sqlite:///PATH") from None
+    shown = quoted(shown_url(url))  # never a password in the terminal or a log
     try:  # fail early, with a clear message, on a bad URL, an unreachable or a busy database
         if workers > 1 and sqlite_path(url) is not None:
             raise click.ClickException(
@@ -52,12 +64,22 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
                 "(--db postgresql+psycopg://user@host/dbname)")
         Storage(url, exclusive=True).close()  # also migrates, once, before any worker starts
     except ArgumentError as exc:
-        raise click.ClickException(f"--db: {quoted(url)} is not a database URL ({exc})") from None
-    except (OperationalError, ModuleNotFoundError, OSError) as exc:
-        raise click.ClickException(f"--db: cannot open {quoted(url)}: {exc}") from None
+        hint = " (PostgreSQL's is postgresql://)" if url.startswith("postgres:") else ""
+        raise click.ClickException(f"--db: {shown} is not a database URL{hint} ({exc})") from None
+    except DBAPIError as exc:  # unreachable, refused, not a database file
+        raise click.ClickException(f"--db: cannot open {shown}: {_one_line(exc.orig, url)}") from None
+    except ModuleNotFoundError as exc:
+        raise click.ClickException(f"--db: cannot open {shown}: no driver for it ({exc})") from None
+    except OSError as exc:
+        raise click.ClickException(f"--db: cannot open {shown}: {_os_error(exc)}") from None
     except SQLiteInUse as exc:
         raise click.ClickException(f"--db: {exc}") from None
-    click.echo(f"wasserspiele: http://{host}:{port}/  (database: {url}"
+    except SchemaTooNew as exc:
+        raise click.ClickException(f"--db: {shown}: {exc}") from None
+    except CommandError as exc:  # the migrations refused the database's schema
+        raise click.ClickException(f"--db: cannot upgrade {shown}: {_one_line(exc, url)}") from None
+    _check_listen(host, port)  # a port in use said before the banner, not as uvicorn's error after it
+    click.echo(f"wasserspiele {_version()}: http://{host}:{port}/  (database: {shown_url(url)}"
                f"{f', {workers} processes' if workers > 1 else ''})")
     # the workers build their app from the environment (web.app.app_from_env)
     os.environ["WASSERSPIELE_DB"] = url
@@ -65,3 +87,58 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
     uvicorn.run("wasserspiele.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", ws_max_size=65_536, ws_per_message_deflate=False, access_log=False,
                 proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("wasserspiele")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "(not installed)"
+
+
+def _one_line(exc: BaseException, url: str) -> str:
+    """A driver's message on one line, without SQLAlchemy's link line and without the
+    URL's password, should the driver quote it."""
+    import sqlalchemy as sa
+    text = " ".join(str(exc).split())
+    try:
+        password = sa.engine.make_url(url).password
+    except Exception:  # noqa: BLE001 - an unparsable URL has no password to hide
+        password = None
+    # (a password of a letter or two would mask those letters in every word: none is quoted so short)
+    return text.replace(str(password), "***") if password and len(str(password)) > 2 else text
+
+
+def _os_error(exc: OSError) -> str:
+    """`No such file or directory: /srv/x` — the folder named when it is the missing part."""
+    name = exc.filename
+    if name and exc.errno == errno.ENOENT and not os.path.isdir(os.path.dirname(os.path.abspath(name))):
+        return f"the folder {quoted(os.path.dirname(os.path.abspath(name)))} does not exist"
+    return f"{exc.strerror or exc}: {quoted(name)}" if name else (exc.strerror or str(exc))
+
+
+def _check_listen(host: str, port: int) -> None:
+    """Refuse, in one line, an address this machine cannot listen on: the port in use, a
+    port below 1024 without the right to it, a host name that does not resolve or an
+    address that is not this machine's.  uvicorn's own error came after the start-up
+    line had announced the URL, as `ERROR: [Errno 98] ...` (a moment later another
+    program could still take the port: uvicorn then says so itself)."""
+    import socket
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise click.ClickException(f"--host {quoted(host)}: {exc.strerror}") from None
+    for family, kind, proto, _, address in infos:
+        with socket.socket(family, kind, proto) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds
+            try:
+                sock.bind(address)
+            except OSError as exc:
+                hint = {errno.EADDRINUSE: "another program listens there: stop it, or choose another --port",
+                        errno.EACCES: "ports below 1024 need administrator rights: choose --port 1024 "
+                                      "or above (e.g. 8000), behind a reverse proxy",
+                        errno.EADDRNOTAVAIL: "the address is not this machine's: use 127.0.0.1, "
+                                             "0.0.0.0 (every address) or one of its own"}.get(exc.errno)
+                raise click.ClickException(f"cannot listen on {host}:{port}: {exc.strerror}"
+                                           f"{f' ({hint})' if hint else ''}") from None

@@ -336,6 +336,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         new_id, new_token = await hub.rematch(table, seat, token, client_of(request))
         return JSONResponse({"id": new_id, "link": f"/table/{new_id}#seat={seat}&token={new_token}"})
 
+    async def healthz(request: Request) -> Response:
+        """For a load balancer, a container's health check or a monitoring probe: 200 once
+        the app is up and its database answers; 503 `storage` (the usual handler) when the
+        database is down or does not answer within `storage_seconds`."""
+        hub = hub_of(request)
+        await hub.db(hub.storage.ping)
+        return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
+
     async def api_games(request: Request) -> Response:
         return JSONResponse({"games": games_json(), "levels": level_names()})
 
@@ -524,6 +532,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/", page),
         Route("/table/{table_id}", page),
         Route("/replay/{table_id}", page),
+        Route("/healthz", healthz),
         Route("/api/games", api_games),
         Route("/api/messages/{lang}", api_messages),
         Route("/api/tables", api_tables, methods=["GET", "POST"]),

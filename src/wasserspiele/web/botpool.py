@@ -126,6 +126,27 @@ class BotPool:
             # a worker mid-search would finish its decision first (a second or more) and
             # hold up the server's exit: nobody waits for that decision any more
             processes = dict(getattr(executor, "_processes", None) or {})
+            manager = getattr(executor, "_executor_manager_thread", None)
             executor.shutdown(wait=False, cancel_futures=True)
+            if processes and manager is not None:
+                # Terminated workers make the pool's manager thread fail every pending
+                # future; before Python 3.12 that raised InvalidStateError on one cancelled
+                # meanwhile (a bot whose table was closed, a hint nobody waits for), a
+                # traceback at every Ctrl-C while bots think.  The shutdown just asked has
+                # the manager drop the cancelled ones itself (an instant after its wakeup):
+                # the workers are ended once it has, or after half a second.  (Only read
+                # here: the manager iterates and replaces that dict in its own thread.)
+                deadline = time.monotonic() + 0.5
+                while time.monotonic() < deadline and _cancelled_pending(manager):
+                    time.sleep(0.005)
             for process in processes.values():
                 process.terminate()
+            if processes and manager is not None:
+                manager.join(timeout=2)
+
+
+def _cancelled_pending(manager: threading.Thread) -> bool:
+    """Whether a process pool's manager thread still holds a cancelled future (CPython's
+    `pending_work_items`; a pool without it has nothing to wait for)."""
+    items = getattr(manager, "pending_work_items", None)
+    return isinstance(items, dict) and any(item.future.cancelled() for item in list(items.values()))

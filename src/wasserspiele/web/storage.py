@@ -134,11 +134,31 @@ class TableRow:
 
 
 def default_db_url() -> str:
-    """SQLite in a file under the user's data directory."""
+    """SQLite in a file under the user's data directory (made for the user alone: the
+    database holds every table's seed, from which the hidden cards to come follow)."""
     import platformdirs
     folder = Path(platformdirs.user_data_dir("wasserspiele", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'wasserspiele.sqlite3'}"
+
+
+def shown_url(url: str) -> str:
+    """`url` as the server may print or log it: with any password masked (the start-up
+    line and error messages end up in logs and journals)."""
+    try:
+        return sa.engine.make_url(url).render_as_string(hide_password=True)
+    except (sa.exc.ArgumentError, ValueError):  # not a URL at all: it holds no password we could find
+        return url
+
+
+class SchemaTooNew(Exception):
+    """The database was migrated by a newer wasserspiele than this one."""
+
+    def __init__(self, found: str, known: str):
+        super().__init__(f"its schema is revision {found}, newer than this version of wasserspiele "
+                         f"knows (up to {known}): a newer wasserspiele wrote it; run that version, "
+                         "or give another --db")
+        self.found, self.known = found, known
 
 
 # libpq's TCP keepalives, for every connection to PostgreSQL: a connection dropped without a
@@ -181,11 +201,21 @@ def migrate(engine: sa.Engine) -> None:
     for the first one's migration and then find nothing left to do."""
     from alembic import command
     from alembic.config import Config
+    from alembic.runtime.migration import MigrationContext
+    from alembic.script import ScriptDirectory
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    script = ScriptDirectory.from_config(cfg)
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+        # a revision this code does not know was written by a newer version (a downgrade of
+        # the program, or two versions on one database): say so, where Alembic's "Can't
+        # locate revision" ended the start-up in a traceback
+        known = {rev.revision for rev in script.walk_revisions()}
+        for found in MigrationContext.configure(conn).get_current_heads():
+            if found not in known:
+                raise SchemaTooNew(found, script.get_current_head() or "none")
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -211,7 +241,7 @@ def claim_sqlite(url: str):
     if path is None:
         return None
     import fcntl
-    handle = open(path + ".lock", "a+")
+    handle = open(os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600), "a+")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -228,12 +258,26 @@ def claim_sqlite(url: str):
     return handle
 
 
+def create_private(path: str) -> None:
+    """Make a new SQLite file readable by its owner alone (SQLite would make it 0644 under
+    the usual umask, and gives its -wal and -shm files the database's mode): it holds every
+    table's seed — the cards and dice still to come follow from it — and the players'
+    names.  An existing file keeps the mode its owner gave it."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+
+
 class Storage:
     """The small interface the hub needs: create, load, append moves, list."""
 
     def __init__(self, url: str, *, exclusive: bool = False):
         """`exclusive`: this is a server's storage; on SQLite, refuse a second server."""
         self.url = url
+        path = sqlite_path(url)
+        if path is not None:  # before the lock file, so that a folder it cannot write is said of the database
+            create_private(path)
         self._lock = claim_sqlite(url) if exclusive else None
         self.engine = make_engine(url)
         self.postgresql = self.engine.dialect.name == "postgresql"
@@ -249,6 +293,11 @@ class Storage:
         if self._lock is not None:
             self._lock.close()
             self._lock = None
+
+    def ping(self) -> None:
+        """One round trip to the database (the health check); raises when it is down."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
