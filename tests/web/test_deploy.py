@@ -36,6 +36,9 @@ def test_the_compose_file_names_what_exists_and_starts_the_server_with_flags_it_
     app = compose["services"]["app"]
     assert (DEPLOY / app["build"]["context"] / app["build"]["dockerfile"]).is_file()
     assert app["depends_on"]["db"]["condition"] == "service_healthy"
+    # the proxy waits for an app container whose /healthz answers (run against live servers below)
+    assert compose["services"]["proxy"]["depends_on"]["app"]["condition"] == "service_healthy"
+    assert "/healthz" in " ".join(app["healthcheck"]["test"])
     assert app["environment"]["DATABASE_URL"].startswith("postgresql+psycopg://")
     mounts = compose["services"]["proxy"]["volumes"]
     assert any(m.startswith("./nginx.conf:") for m in mounts) and (DEPLOY / "nginx.conf").is_file()
@@ -153,6 +156,12 @@ async def play_through(base: str, seed: int) -> tuple[str, dict, int]:
 
 def test_the_proxy_spreads_tables_over_two_processes_and_carries_a_whole_game(proxy):
     base, log, upstreams = proxy
+    # the app container's health check, as compose runs it, against each app process
+    kind, *command = yaml.safe_load((DEPLOY / "compose.yaml").read_text())["services"]["app"]["healthcheck"]["test"]
+    assert kind == "CMD" and command[0] == "python" and "127.0.0.1:8000" in command[-1]
+    for upstream in upstreams:
+        subprocess.run([sys.executable, *command[1:-1], command[-1].replace("127.0.0.1:8000", upstream)],
+                       check=True, timeout=WAIT)
     tid, record, acked = asyncio.run(play_through(base, seed=3))
     assert acked == len(record["actions"]) > 0
     # more tables: consistent hashing by table id spreads them over both processes
