@@ -18,11 +18,11 @@ from wasserspiele.web.limits import Limits
 SRC = Path(__file__).resolve().parent.parent / "src" / "wasserspiele"
 
 # the refusals that name a rate, with the rate as the server builds it (web/hints.py,
-# web/hub.py, web/app.py pass f"{rate:g}"); German read "dann 0.2 pro Sekunde"
+# web/hub.py, web/app.py pass the limit's number); German read "dann 0.2 pro Sekunde"
 RATE_REFUSALS = [
-    ("server.hint_rate", {"rate": f"{Limits().hint_rate:g}", "burst": Limits().hint_burst}, "0,2", "0.2"),
-    ("server.name_rate", {"rate": f"{Limits().name_rate:g}", "burst": Limits().name_burst}, "0,1", "0.1"),
-    ("server.message_rate", {"rate": f"{Limits(message_rate=2.5).message_rate:g}"}, "2,5", "2.5"),
+    ("server.hint_rate", {"rate": Limits().hint_rate, "burst": Limits().hint_burst}, "0,2", "0.2"),
+    ("server.name_rate", {"rate": Limits().name_rate, "burst": Limits().name_burst}, "0,1", "0.1"),
+    ("server.message_rate", {"rate": Limits(message_rate=2.5).message_rate}, "2,5", "2.5"),
 ]
 
 
@@ -41,7 +41,6 @@ FIGURES = [
     (0.615, "percent", "62%", "62\u00a0%"),
     (1, "percent", "100%", "100\u00a0%"),
     (0.1, "decimal", "0.1", "0,1"),
-    ("0.2", "decimal", "0.2", "0,2"),               # the text of a number, as refusals pass it
     (2.5, "decimal", "2.5", "2,5"),
     (12345.5, "decimal", "12,345.5", "12.345,5"),
     (3600, "decimal", "3,600", "3.600"),

@@ -399,6 +399,6 @@ def test_a_seats_name_allowance_is_not_refilled_by_reconnecting(make_client, mon
             ws.send_json({"type": "name", "name": name})
             answers = _until_pong(ws)
     assert answers[-1]["type"] == "refused" and answers[-1]["reason_code"] == "server.name_rate"
-    assert answers[-1]["params"] == {"rate": "0", "burst": 2}
+    assert answers[-1]["params"] == {"rate": 0, "burst": 2}
     assert writes == ["Anna", "Berta"]
     assert client.get(f"/api/tables/{t['id']}").json()["seats"][0]["name"] == "Berta"

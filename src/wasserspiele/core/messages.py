@@ -17,10 +17,10 @@ starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card
 the option's label) and `shown` (a value the user gave: text quoted by the catalogue's
 term `quote`, 'x' / „x“, anything else as JSON writes it, `2.5`, `null`, `[3]`, not as
 Python does).  Figures are written as the language writes them, with Babel (CLDR), at
-this one place: `grouped` (10,000 / 10.000), `decimal` (0.1 / 0,1; a number, or the
-text of one, as some callers pass it), `percent` (a share: 0.48 → 48% / 48 %, the
-German space unbreakable) and a numeric spec such as `{rate:.1f}` (Python's digits,
-the language's separators: 2.5 / 2,5; a share takes `percent`, not `.0%`).  A plain
+this one place: `grouped` (10,000 / 10.000), `decimal` (0.1 / 0,1), `percent` (a share:
+0.48 → 48% / 48 %, the German space unbreakable) and a numeric spec such as
+`{rate:.1f}` (Python's digits, the language's separators: 2.5 / 2,5; a share takes
+`percent`, not `.0%`).  A plain
 `{n}` prints as it is: seat numbers, seeds and counts are not figures to group.  A
 parameter that is itself a `Reason` (the refusal a wrapping refusal names) renders in
 the same language.
@@ -205,14 +205,10 @@ def localised_digits(text: str, lang: str) -> str:
 
 
 def _figure(value: Any) -> int | float:
-    """A number for the figure kinds: itself, or the text of one (a refusal built with
-    `f"{rate:g}"` passes "0.1"); anything else is a programming error, said as such."""
+    """A number for the figure kinds; anything else is a programming error, said as such."""
     if _is_number(value):
         return value
-    try:
-        return float(value) if "." in str(value) or "e" in str(value).lower() else int(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"a figure must be a number, not {value!r}") from None
+    raise ValueError(f"a figure must be a number, not {value!r}")
 
 
 def terms(value: Any, kind: str, lang: str) -> str:

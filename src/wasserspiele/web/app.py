@@ -495,7 +495,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                             # gets its refusals and never fills the outbox to its cap
                             if conn.outbox.qsize() < OUTBOX_LIMIT // 2:
                                 raise Refused("too_many",
-                                              Reason("server.message_rate", rate=f"{hub.limits.message_rate:g}"))
+                                              Reason("server.message_rate", rate=hub.limits.message_rate))
                             continue
                         msg = schemas.load_message(schemas.parse_json(_text(text), "the message"))
                         if isinstance(msg, schemas.MoveMessage):

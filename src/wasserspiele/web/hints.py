@@ -51,7 +51,7 @@ class Hints:
         if known is not None:
             return known, n
         if not self.rates.take(client):
-            raise Refused("too_many", Reason("server.hint_rate", rate=f"{self.limits.hint_rate:g}",
+            raise Refused("too_many", Reason("server.hint_rate", rate=self.limits.hint_rate,
                                              burst=self.limits.hint_burst), 429)
         key = (table.id, seat, n)
         search = self.searches.get(key)

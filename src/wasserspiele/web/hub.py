@@ -508,7 +508,7 @@ class LiveTable:
         if rate is None:
             rate = self.name_rates[seat] = RateLimit(lim.name_rate, lim.name_burst)
         if not rate.take():
-            raise Refused("too_many", Reason("server.name_rate", rate=f"{lim.name_rate:g}", burst=lim.name_burst), 429)
+            raise Refused("too_many", Reason("server.name_rate", rate=lim.name_rate, burst=lim.name_burst), 429)
         await self.hub.db(self.hub.storage.set_seat_name, self.id, seat, chosen)
         self.seats[seat].name = chosen
         self.broadcast()
