@@ -533,12 +533,7 @@ def _variants_figure_words(comparisons: list[Comparison], from_zero: bool = Fals
             frozenset([COUNTS]): "Each player count against the smallest with the same options",
             }.get(frozenset(kinds), "Each variant against its baseline, and each player count against the smallest "
                                      "with the same options")
-    zero = (" A count whose baseline is 0 has no percentage of it: it is drawn in its own unit, in a panel of its "
-            "own." if from_zero else "")
-    return title, (f"{what}, each comparison's flagged rows first (orange-red diamonds: significant after "
-                   "Holm's correction and at least the practical size), then the others (blue dots), each group by the "
-                   "size of its standardised effect. Rows with nothing to test (the same value in every "
-                   f"game under both) are left out.{zero}")
+    return title, f"{what}, each comparison's {_rows_words(from_zero)}"
 
 
 def _comparison_figure_words(c: Comparison, of: int, from_zero: bool = False) -> tuple[str, str]:
@@ -546,13 +541,17 @@ def _comparison_figure_words(c: Comparison, of: int, from_zero: bool = False) ->
     rows, drawn in one figure, would be taller than VARIANTS_MAX_INCH)."""
     what = (f"The variant {c.label} against its baseline, {c.baseline}" if c.between == VARIANTS else
             f"The player count {c.label} against the smallest with the same options, {c.baseline}")
+    return comparison_title(c), (f"{what} (one of the study's {of} comparisons, each in a figure of its own), "
+                                 f"its {_rows_words(from_zero)}")
+
+
+def _rows_words(from_zero: bool) -> str:
+    """How a variants figure orders and marks its rows, the caption's tail in both kinds of figure."""
     zero = (" A count whose baseline is 0 has no percentage of it: it is drawn in its own unit, in a panel of its "
             "own." if from_zero else "")
-    return comparison_title(c), (
-        f"{what} (one of the study's {of} comparisons, each in a figure of its own), its flagged rows first "
-        "(orange-red diamonds: significant after Holm's correction and at least the practical size), then the "
-        "others (blue dots), each group by the size of its standardised effect. Rows with nothing to test (the "
-        f"same value in every game under both) are left out.{zero}")
+    return ("flagged rows first (orange-red diamonds: significant after Holm's correction and at least the "
+            "practical size), then the others (blue dots), each group by the size of its standardised effect. "
+            f"Rows with nothing to test (the same value in every game under both) are left out.{zero}")
 
 
 def _split_figure(plt, summaries: list[ConditionSummary], j: int, first: SplitSummary) -> tuple[str, str, Any]:
