@@ -103,3 +103,20 @@ def test_a_german_speaking_command_gets_no_note_and_speaks_german():
     assert "Hinweis" not in res.stdout and re.search(r"\b(der|die|und)\b", res.stdout)
     games = _run("--lang", "de", "games")
     assert games.exit_code == 0 and games.stderr == "" and "Standard" in games.stdout
+
+
+@pytest.mark.parametrize("name", ENGLISH_ONLY)
+@pytest.mark.parametrize("form", [["--lang", "de"], ["--lang=de"]])
+def test_a_german_lang_after_an_english_only_command_is_said_to_be_ignored_not_refused(name, form):
+    """`play --lang de` is how the language is written at the commands that speak it;
+    `serve --lang de` was Click's "No such option '--lang'"."""
+    res = _run(name, *form, "--help")
+    assert res.exit_code == 0, res.output
+    note = render("cli.english_only_serve" if name == "serve" else "cli.english_only", {"command": name}, "de")
+    assert res.stderr.splitlines() == [note]
+    assert "Usage:" in res.stdout and "Aufruf" not in res.stdout
+
+
+def test_a_language_we_do_not_speak_after_an_english_only_command_is_still_refused():
+    res = _run("serve", "--lang", "fr", "--help")
+    assert res.exit_code == 2 and "No such option" in res.stderr and "--lang" in res.stderr, res.output

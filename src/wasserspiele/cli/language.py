@@ -230,13 +230,16 @@ class LanguageGroup(_LocalHelp, click.Group):
         name = _command_word(words)
         command = self.commands.get(name or "")
         if command is not None and not speaks_languages(command):
-            # the tools for designers and researchers (arena, lab, serve, …) speak English
-            # only: their help and refusals stay English too, not German words around them;
-            # a language asked for before them (`wasserspiele --lang de lab …`, which the
-            # root's --lang accepts) is said to be ignored, where it was ignored in silence
-            asked = requested_lang(words[:words.index(name)])
+            # the tools for designers and researchers (lab, serve, …) speak English only:
+            # their help and refusals stay English too, not German words around them; a
+            # language asked for before them (`wasserspiele --lang de lab …`, which the
+            # root's --lang accepts) or after them, as `play --lang de` is written (`serve
+            # --lang de` was Click's "No such option"), is said to be ignored
+            at = words.index(name)
+            asked = requested_lang(words)
             if asked != "en":
                 click.echo(render(english_only_note(name), {"command": name}, asked), err=True)
+            args = [*words[:at + 1], *_without_lang(words[at + 1:])]
             lang = "en"
         with speaking(lang):
             return super().main(args, *rest, **extra)
@@ -312,6 +315,26 @@ def english_only_note(name: str) -> str:
     """The catalogue's note that the English-only command `name` writes English (serve's
     web pages speak each browser's language, so its note says that too)."""
     return "cli.english_only_serve" if name == "serve" else "cli.english_only"
+
+
+def _without_lang(words: Sequence[str]) -> list[str]:
+    """An English-only command's words without a `--lang X` of a language we speak (its
+    note said it is ignored); another value stays, for Click to refuse as an unknown option."""
+    out: list[str] = []
+    rest = iter(words)
+    for word in rest:
+        if word == "--":  # what follows is no option
+            return [*out, word, *rest]
+        if word == "--lang":
+            value = next(rest, None)
+            if supported_lang(value):
+                continue
+            out.append(word)
+            if value is not None:
+                out.append(value)
+        elif not (word.startswith("--lang=") and supported_lang(word.partition("=")[2])):
+            out.append(word)
+    return out
 
 
 def _command_word(words: Sequence[str]) -> str | None:
