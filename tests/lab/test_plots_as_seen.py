@@ -305,3 +305,35 @@ def test_the_variants_caption_orders_the_rows_as_the_figure_draws_them():
                                                  key=lambda yt: yt[0], reverse=ax.yaxis_inverted() is False)]
     assert top_down == ["shared wins (ties)", "seat 0 win rate"]  # the flagged row first, though smaller
     assert "largest effect first" not in caption and "flagged rows first" in caption
+
+
+def _one_variant():
+    summaries, found = analyse(_wasserloch(60, compare=("chase=adjacent,nearest",)))
+    raise_flags(summaries, found)
+    return summaries, found
+
+
+def _seven_comparisons():  # one figure each, the player counts' titles over two lines
+    from lab.test_variants_split import _river_flow
+    _, summaries, comparisons, _ = _river_flow()
+    return summaries, comparisons
+
+
+@pytest.mark.parametrize("study", [_one_variant, _seven_comparisons])
+def test_the_variants_legend_stands_right_above_the_first_panel(study):
+    """Title and legend are placed by hand above the panels; tight_layout also made room for the title inside
+    the panels' rect: half an inch of blank between the legend and the first panel of every variants figure."""
+    figures = [fig for name, _, fig in plot_figures(*study()) if name.startswith("variants")]
+    assert figures
+    for fig in figures:
+        fig.canvas.draw()
+        renderer = fig.canvas.get_renderer()
+        title = fig._suptitle.get_window_extent(renderer)
+        legend = fig.legends[0].get_window_extent(renderer)
+        panel = fig.axes[0].title.get_window_extent(renderer)
+        assert title.y0 >= legend.y1 - 1 and legend.y0 >= panel.y1 - 1  # nothing over anything
+        gap = (legend.y0 - panel.y1) / fig.dpi
+        assert gap <= 0.3, f"{gap:.2f} in between the legend and the first panel ({fig._suptitle.get_text()!r})"
+        # and the saved image (bbox_inches="tight": what is in the layout) still holds the title
+        saved = fig.get_tightbbox(renderer)
+        assert saved.y1 * fig.dpi >= title.y1 - 1, "the title is cut off the saved image"

@@ -502,13 +502,16 @@ def _variants_figure(plt, comparisons: list[Comparison], words, many: bool):
         ax.set_ylim(total, 0)  # the first row at the top
         ax.set_xlabel(xlabel)
         ax.set_title(ptitle)
-    fig.suptitle(title, y=1 - 0.1 / height)
+    # the title and the legend are placed by hand, the panels below them in the rect: tight_layout also made
+    # room for the title within the rect, half an inch of blank between the legend and the first panel.  The
+    # title is left out of that one layout only: savefig's bbox_inches="tight" keeps what is in the layout.
+    sup = fig.suptitle(title, y=1 - 0.1 / height)
     fig.legend(handles=[Line2D([], [], marker=FLAGGED_MARKER, ls="", color=FLAGGED_COLOUR, label="flagged"),
                         Line2D([], [], marker=PLAIN_MARKER, ls="", color=PLAIN_COLOUR, label="not flagged")],
                loc="upper center", bbox_to_anchor=(0.5, 1 - (0.4 + extra) / height), ncol=2, frameon=False)
-    # tight_layout keeps the panels below the suptitle however many lines it has (it does not see the legend,
-    # placed by hand above): adding the title's further lines to the rect too left a gap above the panels
-    fig.tight_layout(rect=(0, 0, 1, 1 - 0.75 / height))
+    sup.set_in_layout(False)
+    fig.tight_layout(rect=(0, 0, 1, 1 - (0.75 + extra) / height))
+    sup.set_in_layout(True)
     return fig
 
 
