@@ -21,6 +21,7 @@ Optional, for the terminal's input and move lists in the player's language:
 
 from __future__ import annotations
 
+import functools
 import inspect
 from types import ModuleType
 from typing import Callable
@@ -41,6 +42,12 @@ def renderer(game_name: str) -> ModuleType:
 def drawn(draw: Callable[..., str], view: dict, lang: str, width: int | None) -> str:
     """`draw(view, lang)` (a renderer's render_view or render_result), told the terminal's
     `width` when it takes one."""
-    if width is not None and "width" in inspect.signature(draw).parameters:
+    if width is not None and _takes_width(draw):
         return draw(view, lang, width=width)
     return draw(view, lang)
+
+
+@functools.cache
+def _takes_width(draw: Callable[..., str]) -> bool:
+    """Whether a renderer's function has a `width` (read once: it is asked at every turn)."""
+    return "width" in inspect.signature(draw).parameters

@@ -241,7 +241,8 @@ def claim_sqlite(url: str):
     if path is None:
         return None
     import fcntl
-    handle = open(os.open(path + ".lock", os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600), "a+")
+    create_private(path + ".lock")
+    handle = open(path + ".lock", "a+")
     try:
         fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

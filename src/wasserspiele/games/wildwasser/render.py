@@ -60,14 +60,15 @@ def _cell(cell: dict, lang: str) -> str:
     return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'], lang)}]"
 
 
-_INDENT = " " * 13  # under the first field of a bank's row
+_NAME = 12  # the columns of a bank's or crossing's name before its fields
+_INDENT = " " * (_NAME + 1)  # under the first field of a row
 
 
 def _cell_rows(name: str, cells: list[dict], lang: str, width: int | None) -> list[str]:
     """A bank's or a crossing's fields after its name, as many on a line as `width` holds
     (the rest on lines indented as the first): wrapped by the terminal instead, a field was
     cut in two (`[22 cards back` … `]`) and the next began at the margin."""
-    head = f"{name:<12} "
+    head = f"{name:<{_NAME}} "
     if width is None:
         return [head + " ".join(_cell(c, lang) for c in cells)]
     rows, row, used = [], [], len(head)
@@ -120,7 +121,7 @@ def render_view(view: dict, lang: str = "en", width: int | None = None) -> str:
             lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
             # columns in crossing order (the track may run right to left here)
             lines.extend(_cell_rows("", cells, lang, width))
-    lines.append(f"{'':<12} [bold]{t('finish')}[/bold]")
+    lines.append(f"{_INDENT}[bold]{t('finish')}[/bold]")
     podium = []
     for sp in SPECIES:
         places = view["podiums"][sp]
