@@ -82,12 +82,13 @@ def test_a_password_in_the_database_url_is_never_printed():
     assert shown_url("postgresql://game:s3cr3t-pw@db/w") == "postgresql://game:***@db/w"
 
 
-def _serve_process(*args: str, env: dict | None = None) -> subprocess.Popen:
+def _serve_process(*args: str, env: dict | None = None, group: bool = False) -> subprocess.Popen:
     # a shell's Ctrl-C reaches a foreground server with SIGINT's default handling, which a
-    # process started in the background (as the test runner may be) would have ignored
+    # process started in the background (as the test runner may be) would have ignored;
+    # `group`: a process group of its own, which a terminal's Ctrl-C signals as a whole
     return subprocess.Popen([sys.executable, "-m", "wasserspiele.cli.main", "serve", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, **(env or {})},
+                            env={**os.environ, **(env or {})}, start_new_session=group,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
@@ -176,16 +177,19 @@ def _until_up(proc: subprocess.Popen, base: str) -> None:
             time.sleep(0.1)  # polling a subprocess that has no readiness signal, under a deadline
 
 
-@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
-def test_stopping_while_bots_think_is_prompt_and_clean_and_keeps_every_answered_move(tmp_path, stop):
+@pytest.mark.parametrize("stop,group", [(signal.SIGINT, False), (signal.SIGINT, True), (signal.SIGTERM, False)],
+                         ids=["ctrl-c", "ctrl-c-in-a-terminal", "sigterm"])
+def test_stopping_while_bots_think_is_prompt_and_clean_and_keeps_every_answered_move(tmp_path, stop, group):
     """Six tables whose expert bots queue for one worker process: the stop cancels what
     waits and ends the search under way.  It printed a traceback of the process pool
-    (InvalidStateError on a cancelled bot's future, Python before 3.12) in most runs."""
+    (InvalidStateError on a cancelled bot's future, Python before 3.12) in most runs.  A
+    terminal's Ctrl-C signals the whole process group: the worker, thinking, printed the
+    traceback of its KeyboardInterrupt."""
     url = f"sqlite:///{tmp_path / 'stop.sqlite3'}"
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"WASSERSPIELE_BOT_WORKERS": "1"}
-    proc = _serve_process("--port", str(port), "--db", url, "--bot-delay", "0", env=env)
+    proc = _serve_process("--port", str(port), "--db", url, "--bot-delay", "0", env=env, group=group)
     try:
         _until_up(proc, base)
         played = {}
@@ -197,7 +201,10 @@ def test_stopping_while_bots_think_is_prompt_and_clean_and_keeps_every_answered_
             _post(base, f"/api/tables/{t['id']}/moves", {"action": state["legal"][0], "n": state["n"]}, token)
             played[t["id"]] = (token, state["legal"][0])
         started = time.monotonic()
-        proc.send_signal(stop)
+        if group:
+            os.killpg(proc.pid, stop)
+        else:
+            proc.send_signal(stop)
         out, err = proc.communicate(timeout=30)
         took = time.monotonic() - started
     finally:

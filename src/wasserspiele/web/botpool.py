@@ -18,16 +18,19 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures as cf
+import contextlib
 from concurrent.futures.process import BrokenProcessPool
 import multiprocessing
 import os
 import random
+import signal
 import threading
 import time
 from typing import Any
 
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level
+from ..bots.runner import ignore_sigint
 from ..core.messages import shown
 from ..core.records import replay
 
@@ -43,6 +46,11 @@ BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where peop
 
 
 def _worker_start(server_pid: int) -> None:
+    # A terminal's Ctrl-C reaches the whole process group, the workers too: the server stops
+    # them itself (close), and a worker ending on the KeyboardInterrupt printed its traceback
+    # (and broke the pool).  Blocked since its spawn (`_spawning`), it is ignored from now on.
+    ignore_sigint()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         os.nice(BOT_NICENESS)
     except OSError:  # not permitted here: the pool still bounds how many bots think at once
@@ -56,6 +64,19 @@ def _exit_with(server_pid: int, every: float = 1.0) -> None:
     while os.getppid() == server_pid:
         time.sleep(every)
     os._exit(0)
+
+
+@contextlib.contextmanager
+def _spawning():
+    """SIGINT blocked in this thread while the pool may spawn a worker: a spawned process
+    keeps the mask across its start, so a Ctrl-C while it imports the bots (a second or
+    more) waits until `_worker_start` ignores it.  The server's own Ctrl-C is delivered as
+    the block ends."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _ready() -> int:
@@ -105,11 +126,12 @@ class BotPool:
             except Exception as exc:  # pragma: no cover - the bots' own errors
                 done.set_exception(exc)
             return done
-        try:
-            future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
-        except BrokenProcessPool:  # a worker died since: a fresh pool takes it
-            self._executor = None
-            future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
+        with _spawning():
+            try:
+                future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
+            except BrokenProcessPool:  # a worker died since: a fresh pool takes it
+                self._executor = None
+                future = self._pool().submit(think, record, seat, level, bot_seed, decision_key)
         return future
 
     def warm(self) -> None:
@@ -117,8 +139,9 @@ class BotPool:
         so that the first bot to move does not wait for it."""
         if self.kind == "process":
             pool = self._pool()
-            for _ in range(self.workers):
-                pool.submit(_ready)
+            with _spawning():
+                for _ in range(self.workers):
+                    pool.submit(_ready)
 
     def close(self) -> None:
         if self._executor is not None:
