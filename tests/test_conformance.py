@@ -9,7 +9,9 @@ records replay exactly; the same seed gives the same game.
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 import random
 
 import pytest
@@ -131,6 +133,11 @@ def test_illegal_actions_raise_with_a_reason_and_change_nothing(name, players):
             with pytest.raises(IllegalAction) as err:
                 state.apply(text, seat)
             assert err.value.reason
+            # whole through a pickle, as a process pool or a vector env's worker sends it
+            sent = pickle.loads(pickle.dumps(err.value))
+            assert type(sent) is type(err.value) and str(sent) == str(err.value)
+            assert (sent.action, sent.seat, sent.reason.render("de")) == (
+                err.value.action, err.value.seat, err.value.reason.render("de"))
             assert json.dumps(state.state_json(), sort_keys=True) == before
             refused += 1
         others = [s for s in range(game.players) if s not in state.to_move()]
@@ -163,6 +170,36 @@ def test_clones_are_independent(name, players):
             assert len(kid.history) == len(state.history) + 1
 
     _playout(game, 5, 5, check)
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_positions_survive_pickle_and_deepcopy_and_play_on_alike(name, players):
+    """Researchers copy environments mid-episode (copy.deepcopy, pickle to a worker,
+    OpenSpiel's serialize_state): a copy holds the same position and plays on as the
+    original.  Wildwasser's log, a chain of pairs, ended both in RecursionError after
+    some hundreds of events (a six-player game's end)."""
+    game = _game(name, players)
+
+    def same_future(a, b, seed: float):
+        assert json.dumps(a.state_json(), sort_keys=True) == json.dumps(b.state_json(), sort_keys=True)
+        assert a.history == b.history and a.view(None) == b.view(None)
+        ra, rb = random.Random(seed), random.Random(seed)
+        for _ in range(5):
+            if a.is_terminal():
+                break
+            assert _random_step(a, ra) == _random_step(b, rb)
+        assert json.dumps(a.state_json(), sort_keys=True) == json.dumps(b.state_json(), sort_keys=True)
+
+    def check(state, rng):
+        if rng.random() < 0.05:
+            seed = rng.random()
+            same_future(state.clone(), pickle.loads(pickle.dumps(state)), seed)
+            same_future(state.clone(), copy.deepcopy(state), seed)
+
+    final = _playout(game, 7, 7, check)
+    for twin in (pickle.loads(pickle.dumps(final)), copy.deepcopy(final)):
+        same_future(final, twin, 0.0)
+        assert twin.scores() == final.scores() and twin.winners() == final.winners()
 
 
 @pytest.mark.parametrize("name", ["wasserloch", "seven_waters", "watten", "wildwasser"])

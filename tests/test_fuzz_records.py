@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import pickle
 import random
 import subprocess
 import sys
@@ -260,6 +261,8 @@ def said_clearly(exc: Exception) -> None:
         for lang in ("en", "de"):
             assert catalogue(lang).has(r.code), f"{r.code} not in the {lang} catalogue"
     json.dumps(exc.reason.to_json())  # the web passes it on as JSON
+    sent = pickle.loads(pickle.dumps(exc))  # whole through a process pool (the lab's, the arena's)
+    assert type(sent) is type(exc) and str(sent) == str(exc) and sent.reason.render("de") == exc.reason.render("de")
 
 
 def replays_or_refuses(doc: Any) -> None:

@@ -20,6 +20,9 @@ class Play:
 
     __repr__ = __str__
 
+    def __reduce__(self):  # interned: a pickled or deep-copied state holds the same objects
+        return (parse_action, (str(self),))
+
 
 PLAYS = {n: Play(n) for n in range(1, PEBBLES + 1)}
 

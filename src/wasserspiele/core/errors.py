@@ -63,6 +63,11 @@ class IllegalAction(WasserspieleError, ValueError):
         who = f" by seat {seat}" if seat is not None else ""
         super().__init__(f'"{action}"{who}: {reason}')
 
+    def __reduce__(self):
+        # pickled as what it was made from (an exception pickles its message alone, which
+        # this constructor cannot take): it crosses process pools and vector-env workers
+        return type(self), (self.action, self.seat, self.reason)
+
 
 class NotYourTurn(IllegalAction):
     """An action by a seat whose decision is not pending."""
@@ -88,6 +93,9 @@ class ReplayError(WasserspieleError, ValueError):
         self.seat = seat
         self.reason = reason_of(reason)
         super().__init__(self.render("en"))
+
+    def __reduce__(self):  # as IllegalAction's
+        return type(self), (self.index, self.action, self.seat, self.reason)
 
     def render(self, lang: str) -> str:
         by = "" if self.seat is None else _render("replay.by_seat", {"seat": self.seat}, lang)

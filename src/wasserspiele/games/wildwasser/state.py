@@ -123,6 +123,29 @@ class WildwasserData:
         c.choices = self.choices
         return c
 
+    # `pickle` and `copy.deepcopy` (a Gymnasium env copied mid-episode, OpenSpiel's
+    # serialize_state) walk the log's chain of pairs recursively: past some hundreds of
+    # events, which six players reach, that ended in RecursionError.  They get the events as
+    # a list, newest first, and its length (the mark is a cache of it).
+    def __getstate__(self) -> dict[str, Any]:
+        state = {name: getattr(self, name) for name in WildwasserData.__slots__ if hasattr(self, name)}
+        events, node = [], self.log
+        while node is not None:
+            events.append(node[0])
+            node = node[1]
+        state["log"] = events
+        state["log_mark"] = self.log_len
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        node = None
+        for event in reversed(state["log"]):
+            node = (event, node)
+        for name, value in state.items():
+            setattr(self, name, value)
+        self.log = node
+        self.log_mark = (node, state["log_mark"])
+
     # -- derived -------------------------------------------------------------
     @property
     def log_len(self) -> int:
