@@ -23,7 +23,8 @@ unfinished game's returns are all 0) and `info["truncated_at"]` holds the length
 An index that is in the action space but illegal now ends the episode with
 `illegal_reward` (default -1) and the reason in `info["illegal_action"]`, so that
 unmasked agents (and gymnasium's env checker) can explore; `illegal_action="raise"`
-raises the engine's `IllegalAction` instead.
+raises the engine's `IllegalAction` instead (an `IllegalIndex`, which also comes through
+`AsyncVectorEnv`'s worker processes whole).
 """
 
 from __future__ import annotations
@@ -45,6 +46,23 @@ from ..core.registry import manifests
 from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, check_seed,
                      game_length, kernel_module, load_with_codec, max_game_length, new_counted_game, render_text,
                      zero_sum)
+
+
+class IllegalIndex(IllegalAction):
+    """What `illegal_action="raise"` raises: the engine's `IllegalAction` for an index of
+    the action space that is not legal now.  It crosses a process boundary whole:
+    Gymnasium's `AsyncVectorEnv` pickles a worker's error (IllegalAction pickles) and
+    raises `type(error)(error)` in the main process, which `IllegalAction`, built from
+    three arguments, could not take (a researcher got "IllegalAction.__init__() missing 2
+    required positional arguments" instead of the reason, and a vector env that could no
+    longer be closed)."""
+
+    def __init__(self, action: Any, seat: int | None = None, reason: Any = None):
+        if reason is None:  # AsyncVectorEnv's type(error)(error): a copy of `error`
+            if not isinstance(action, IllegalAction):
+                raise TypeError("IllegalIndex(action, seat, reason) or IllegalIndex(an IllegalAction)")
+            action, seat, reason = action.action, action.seat, action.reason
+        super().__init__(action, seat, reason)
 
 
 class WasserspieleEnv(gymnasium.Env):
@@ -83,7 +101,10 @@ class WasserspieleEnv(gymnasium.Env):
         low, high = self.codec.bounds()
         self.observation_space = spaces.Box(low, high, (self.codec.obs_size,), np.float32)
         self.action_space = spaces.Discrete(self.codec.num_actions)
-        self._seeds = random.Random()
+        # made at the first reset without a seed, from the operating system, as Gymnasium makes
+        # np_random: copies of an env not reset yet (deepcopy, pickle, a forked worker) must
+        # not all deal the same games
+        self._seeds: random.Random | None = None
         self.state = None
         self.bots: dict[int, Any] = {}
         self._legal: dict[int, Any] = {}
@@ -133,6 +154,8 @@ class WasserspieleEnv(gymnasium.Env):
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = random.Random(seed)
+        elif self._seeds is None:
+            self._seeds = random.Random()
         self._over = False
         self.state = new_counted_game(self.game, seed=self._seeds.randrange(2**63))
         self.bots = {s: self._make(spec, self._seeds.randrange(2**63)) for s, spec in self.opponent_kinds.items()}
@@ -153,7 +176,7 @@ class WasserspieleEnv(gymnasium.Env):
             reason = (f"action {index} ({self.codec.action_names[index]}) is not legal now "
                       f"(legal: {', '.join(str(a) for a in self._legal.values())})")
             if self.illegal_action == "raise":
-                raise IllegalAction(self.codec.action_names[index], self.seat, reason)
+                raise IllegalIndex(self.codec.action_names[index], self.seat, reason)
             self._over = True  # the game is left as it was, but this episode has ended
             obs, info = self._observation()
             info["illegal_action"] = reason

@@ -334,36 +334,84 @@ class WasserspieleState(pyspiel.State):
         return text
 
 
+_SAME = object()  # `private_part`: nothing private here
+
+
+def private_part(mine: Any, public: Any) -> Any:
+    """What a seat's view `mine` shows that the spectator's view `public` does not: the
+    keys whose values differ (dicts compared key by key, lists of dicts item by item,
+    None standing for an item with nothing private), or `_SAME` when nothing does."""
+    if isinstance(mine, dict) and isinstance(public, dict):
+        out = {}
+        for key, value in mine.items():
+            part = private_part(value, public.get(key, _SAME))
+            if part is not _SAME:
+                out[key] = part
+        return out if out else _SAME
+    if (isinstance(mine, list) and isinstance(public, list) and len(mine) == len(public)
+            and any(isinstance(item, dict) for item in mine)):
+        parts = [private_part(a, b) for a, b in zip(mine, public)]
+        return _SAME if all(p is _SAME for p in parts) else [None if p is _SAME else p for p in parts]
+    return _SAME if mine == public else mine
+
+
 class WasserspieleObserver:
-    """Observation / information-state tensors and strings: the codec's view encoding."""
+    """Observation / information-state tensors and strings: the codec's view encoding.
+
+    The kinds of observation are OpenSpiel's `IIGObservationType` (observer.h): public and
+    the player's private information (the default observation; with perfect recall the
+    information state), public only (a spectator's view, `view(None)`), private only
+    (what the player's view shows that the spectator's does not: in the tensor the
+    player's values where they differ from the spectator's, else 0; the string "" when
+    nothing is private), or neither (zeros and "").  Every player's private information
+    at once is refused (the games hide it), and so is perfect recall of anything but
+    the information state."""
 
     def __init__(self, codec, iig_obs_type, params):
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self.codec = codec
-        private = iig_obs_type.private_info if iig_obs_type is not None else pyspiel.PrivateInfoType.SINGLE_PLAYER
-        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+        types = pyspiel.PrivateInfoType
+        private = iig_obs_type.private_info if iig_obs_type is not None else types.SINGLE_PLAYER
+        public = bool(iig_obs_type.public_info) if iig_obs_type is not None else True
+        if private == types.ALL_PLAYERS:
             raise ValueError("wasserspiele games have hidden information: no observation shows every "
                              "player's private information (use SINGLE_PLAYER or NONE)")
-        # NONE: the public observation, i.e. a spectator's view (`view(None)`).
-        self.public_only = private == pyspiel.PrivateInfoType.NONE
         self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if self.perfect_recall and not (public and private == types.SINGLE_PLAYER):
+            # the recall digest is of the player's whole views; silently leaving it out would
+            # hand a perfect-recall algorithm strings that merge histories
+            raise ValueError("perfect recall is provided for the information state only "
+                             "(public_info=True, private_info=SINGLE_PLAYER)")
+        # NONE: the public observation, i.e. a spectator's view (`view(None)`).
+        self.public_only = public and private == types.NONE
+        # public_info=False: only what the player's view adds to the spectator's
+        self.private_only = not public and private == types.SINGLE_PLAYER
+        self.nothing = not public and private == types.NONE
         self.tensor = np.zeros(codec.obs_size, np.float32)
         self.dict = {name: self.tensor[start:start + size] for name, start, size, _ in codec.layout}
 
     def set_from(self, state: WasserspieleState, player: int) -> None:
         core = state._core
-        view = None if core.engine is None else core.view_of(None if self.public_only else player)
-        if view is None:
+        if core.engine is None or self.nothing:
             self.tensor.fill(0)
-        else:
-            self.tensor[:] = self.codec.observe(view)
+            return
+        mine = self.codec.observe(core.view_of(None if self.public_only else player))
+        if self.private_only:
+            public = self.codec.observe(core.view_of(None))
+            mine[mine == public] = 0
+        self.tensor[:] = mine
 
     def string_from(self, state: WasserspieleState, player: int) -> str:
         core = state._core
+        if self.nothing or (self.private_only and core.engine is None):
+            return ""
+        if self.private_only:
+            part = private_part(core.view_of(player), core.view_of(None))
+            return "" if part is _SAME else json.dumps(part, sort_keys=True, separators=(",", ":"))
         view = None if core.engine is None else core.view_of(None if self.public_only else player)
         text = "" if view is None else json.dumps(view, sort_keys=True, separators=(",", ":"))
-        if self.perfect_recall and not self.public_only:
+        if self.perfect_recall:
             # the seat's own actions and a digest of every view it has had (perfect recall)
             seen = recall_digests(core.recall, core.game.players)[player]
             text += " own:" + ",".join(map(str, core.own[player])) + " seen:" + seen.hex()
@@ -397,6 +445,9 @@ def game_type(name: str) -> pyspiel.GameType:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
+        # public (the spectator's view) and private (what a seat's view adds to it)
+        # observations, as WasserspieleObserver makes them
+        provides_factored_observation_string=True,
     )
 
 

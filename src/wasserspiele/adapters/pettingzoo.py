@@ -144,7 +144,9 @@ class _Common:
         self.render_mode = render_mode
         self.metadata = dict(self.metadata, name=f"wasserspiele_{self.game.name}_v0")
         _declare_agents(self)
-        self._seeds = random.Random()
+        # made at the first reset without a seed (as the Gymnasium env's): copies of an env
+        # not reset yet must not all deal the same games
+        self._seeds: random.Random | None = None
         self.game_state = None
         self._maps_key = None
         self._over = False  # the episode has ended (the game may be unfinished: see _pending)
@@ -158,6 +160,8 @@ class _Common:
         seed = check_seed(seed)
         if seed is not None:
             self._seeds = make_rng(seed)  # -5 would deal 5's games: refused (BadOption, a ValueError)
+        elif self._seeds is None:
+            self._seeds = make_rng(None)
         self._game_seed = self._seeds.randrange(2**63)
         # the same game as new_game(seed=…) (infos replay it so), counting its length
         self.game_state = new_counted_game(self.game, seed=self._game_seed)

@@ -226,15 +226,26 @@ def game_defaults(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) 
 def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
                     illegal_action: str = "lose", render_mode: str | None = None,
                     opponent_options: dict | None = None, options: dict[str, Any] | None = None,
-                    **kwargs: Any) -> KernelVectorEnv:
+                    max_episode_steps: Any = None, **kwargs: Any) -> KernelVectorEnv:
     """`gymnasium.make_vec`'s vector entry point: the game's kernel VectorEnv, taking the
     single-table env's arguments (`seat`, `opponents`, `illegal_reward`, `options` and
     game options, the game's defaults for those not given, and the kernel's `seed`).
     Opponents are named by the kernel's policies (`random` everywhere; Watten's and
     Wasserloch's `greedy`, Seven Waters' `heuristic` rollout policy), not by bot specs.
     Anything the kernel would play differently from `gymnasium.make` with the same
-    arguments is refused rather than changed."""
+    arguments is refused rather than changed.
+
+    `max_episode_steps`, which `make_vec` hands every vector entry point (Gymnasium's own,
+    such as CartPole's, take it), truncates a table after that many agent decisions, as
+    `gymnasium.make(..., max_episode_steps=n)`'s `TimeLimit` does (it was taken for a game
+    option and refused: "watten has no option 'max_episode_steps'")."""
     cls = kernel_env_class(game)
+    limit = None
+    if max_episode_steps is not None:
+        limit = as_integer(max_episode_steps)
+        if limit is None or limit < 1:
+            raise ValueError(f"max_episode_steps must be a positive integer or None, "
+                             f"not {shown_arg(max_episode_steps)}")
 
     def refuse(what: str) -> ValueError:
         return ValueError(f"{what}: the batched kernel env of {game} ({cls.__name__}) cannot play that; "
@@ -251,8 +262,11 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
         raise refuse(f"opponents={shown_arg(opponents)} (one policy name for every other seat)")
     given = {**(options or {}), **kwargs}
     try:
-        return cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
+        env = cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
     except TypeError as exc:  # an option the kernel does not take
         raise refuse(str(exc)) from None
     except KernelCannot as exc:
         raise refuse(str(exc)) from None
+    if limit is not None:  # the manifest's bound still holds beyond it
+        env.max_game_length = min(env.max_game_length, limit)
+    return env
