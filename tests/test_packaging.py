@@ -109,7 +109,7 @@ def test_wheel_metadata_is_what_pyproject_declares(wheel):
     assert meta["Description-Content-Type"] == "text/markdown"
     assert meta.get_payload().strip() == (ROOT / "README.md").read_text(encoding="utf-8").strip()
     scripts = dist_info(wheel, "entry_points.txt")
-    assert "[console_scripts]\nwasserspiele = wasserspiele.cli.main:main" in scripts
+    assert "[console_scripts]\nwasserspiele = wasserspiele.cli.entry:main" in scripts
 
 
 CHECK = textwrap.dedent('''

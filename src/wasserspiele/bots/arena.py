@@ -8,6 +8,7 @@ Every seed is derived from the master seed, so a result is reproducible whatever
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -48,6 +49,7 @@ class ArenaResult:
     game: Game
     specs: list[BotSpec]
     games: list[Played]
+    interrupted: bool = False  # Ctrl-C (or SIGTERM) cut the run short: `games` are the whole groups that finished
 
     def by_spec(self) -> list[SpecResult]:
         out = [SpecResult(s.text) for s in self.specs]
@@ -71,7 +73,15 @@ def arena_games(game: Game, games: int) -> int:
 
 def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: int, seed: int = 0,
               jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> ArenaResult:
-    """Play `games` games (rounded up to whole duplicate groups) and collect the results."""
+    """Play `games` games (rounded up to whole duplicate groups) and collect the results.
+    A run an interrupt cut short keeps only the duplicate groups that finished whole (each
+    line-up in every seat, team, on the same deal): a group cut in half would credit a bot
+    the seat or the cards it happened to get, which the seat rotation is there to cancel."""
     series = Series(name, tuple(options.items()), tuple(specs), seed, DuplicateSeating())
-    played, _ = run_series(series, games, jobs=jobs, progress=on_progress)
-    return ArenaResult(series.load(), specs, played)
+    played, interrupted = run_series(series, games, jobs=jobs, progress=on_progress)
+    game = series.load()
+    if interrupted:
+        group = series.seating.group(game, len(specs))
+        finished = Counter(p.index // group for p in played)
+        played = [p for p in played if finished[p.index // group] == group]
+    return ArenaResult(game, specs, played, interrupted)

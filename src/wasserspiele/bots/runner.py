@@ -28,6 +28,7 @@ import signal
 import socket
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Protocol, Sequence
 
@@ -344,7 +345,11 @@ class PoolBackend(Backend):
                     if not fut.cancelled():
                         try:
                             out.extend(fut.result())
-                        except CancelledError:
+                        except (CancelledError, BrokenProcessPool):
+                            # BrokenProcessPool: the interrupt was a SIGTERM to the whole process
+                            # group (`kill -- -PGID`, a service manager), which ended the workers
+                            # too (they ignore SIGINT only); their games under way are lost, the
+                            # finished ones kept, where the pool's traceback lost them all
                             pass
             except KeyboardInterrupt:  # a second Ctrl-C: stop our own workers now
                 for proc in list((getattr(self.pool, "_processes", None) or {}).values()):

@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import os
 import shutil
+import sys
+from typing import TYPE_CHECKING
 
 import click
-from rich.console import Console
-from rich.table import Table
 
-from ..bots.arena import arena_games, parse_bots, run_arena
-from ..bots.runner import DuplicateSeating
 from ..core.errors import WasserspieleError
 from ..core.messages import localised_digits, render
 from ..core.registry import game_class, load
-from .console import Reporter, make_console
 from .flags import games_problem, jobs_problem
 from .language import Argument, Command
+
+from .entry import INTERRUPTED
+
+if TYPE_CHECKING:
+    from rich.table import Table
 
 
 @click.command("arena", cls=Command)
@@ -33,6 +35,12 @@ from .language import Argument, Command
               help="language of the refusals, the progress and the table")
 def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
+    # the bots, the worker pool and rich load when an arena runs, not with every command line
+    from rich.console import Console
+
+    from ..bots.arena import arena_games, parse_bots, run_arena
+    from ..bots.runner import DuplicateSeating
+    from .console import Reporter, make_console
     from .main import UsageFailure, parse_options_for
 
     def refused(code: str, hint: str, **params) -> click.BadParameter:
@@ -70,17 +78,27 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
         console = make_console(width=max(shutil.get_terminal_size().columns, 120))
         # progress on stderr as the lab shows it (a bar on a terminal, plain lines in a log),
         # so a long arena is seen working and stdout holds the table alone
+        total = arena_games(loaded, games)  # the games really played (whole duplicate groups)
         with Reporter(Console(stderr=True), quiet, lang) as report:
-            # the games really played (whole duplicate groups), so the count ends at its total
-            report.set_total(arena_games(loaded, games), render("cli.arena.progress", {"game": shown}, lang))
+            report.set_total(total, render("cli.arena.progress", {"game": shown}, lang))
             result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)
     except WasserspieleError as exc:
         raise UsageFailure(exc, lang) from None
+    if result.interrupted and not result.games:
+        click.echo(render("cli.arena.interrupted_empty", {}, lang), err=True)
+        sys.exit(INTERRUPTED)
     console.print(result_table(result, seed, lang))
+    if result.interrupted:
+        # Ctrl-C (or SIGTERM): the table of the games that finished, said to be cut short, and
+        # the interrupt's exit status; it was shown as a finished run's, exit 0, without a word
+        click.echo(render("cli.arena.interrupted", {"n": len(result.games), "total": total}, lang), err=True)
+        sys.exit(INTERRUPTED)
 
 
 def result_table(result, seed: int, lang: str) -> Table:
     """The arena's result, one row a bot, its words and decimals in `lang`."""
+    from rich.table import Table
+
     def t(code: str, **params) -> str:
         return render(f"cli.arena.{code}", params, lang)
 

@@ -4,12 +4,14 @@ shows the progress of long runs (the lab, the arena)."""
 from __future__ import annotations
 
 import codecs
+import os
 import shutil
+import signal
 import sys
 import threading
 import unicodedata
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import click
 from rich.console import Console
@@ -180,10 +182,39 @@ class Reporter:
 
     def __enter__(self):
         self.bar.__enter__()
+        self._take_interrupts()
         return self
 
     def __exit__(self, *exc):
+        for signum, handler in self.previous.items():
+            signal.signal(signum, handler)
         self.bar.__exit__(*exc)
+
+    def _take_interrupts(self) -> None:
+        """The first Ctrl-C (or SIGTERM, cli/entry.py) of a run is said: the backends keep the
+        games the workers are playing and wait for them (bots/runner.py), minutes of an
+        expert's games in which the bar went on as if nothing had been pressed, and a second
+        Ctrl-C, pressed for want of an answer, dropped them.  The interrupt itself is raised
+        by the handler that was there (Python's, or cli/entry.py's), as before."""
+        self.previous: dict[int, Any] = {}
+        self.stopping = False
+        self.pid = os.getpid()  # a worker forked during the run inherits the handler: it says nothing
+        if threading.current_thread() is not threading.main_thread():
+            return
+        from .entry import _sigterm
+        for signum, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _sigterm)):
+            if signal.getsignal(signum) is ours:  # a handler someone else set is left alone
+                self.previous[signum] = signal.signal(signum, self._stopping)
+
+    def _stopping(self, signum: int, frame) -> None:
+        if os.getpid() == self.pid and not self.stopping:
+            self.stopping = True
+            text = render("cli.progress.stopping", {}, self.lang)
+            if self.live:
+                self.bar.console.print(text, markup=False, highlight=False)  # above the bar
+            else:
+                click.echo(text, err=True)
+        self.previous[signum](signum, frame)
 
     def set_total(self, total: int, description: str = "games") -> None:
         self.total = total

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import shlex
-import signal
 import sys
 from pathlib import Path
 from typing import Any, Callable
@@ -17,7 +16,7 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import BadOption, WasserspieleError
-from .console import Reporter
+from .entry import uninterrupted
 from .flags import games_problem, jobs_problem, writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
@@ -146,15 +145,6 @@ def earlier_files(out, tuning: bool) -> list:
     return files
 
 
-def finish(write: Callable[[], Any]) -> Any:
-    """Run `write` with Ctrl-C held off: the games are played, a half-written report helps nobody."""
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        return write()
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def study_plan(params: dict[str, Any]) -> tuple[dict[str, Any], float | None]:
     """`make_study`'s arguments from `lab GAME`'s options, and the --precision target (None without it):
     what a study runs (study_cmd) and what a recorded command ran (`study_arguments`), read alike."""
@@ -203,6 +193,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..lab.precision import run_until
     from ..lab.report import write_report
     from ..lab.study import make_study
+    from .console import Reporter
 
     try:
         args, target = study_plan(click.get_current_context().params)
@@ -250,13 +241,15 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
     command = "wasserspiele lab " + shlex.join(click.get_current_context().meta.get("lab_args", []))
-    info = finish(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
+    info = uninterrupted(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
     console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
     echo_summary(info)
     if result.interrupted:
-        console.print(f"interrupted: reported the {len(result.rows)} games that finished")
+        # a study does not resume: said, with what running it again does (the same games again)
+        console.print(f"interrupted: reported the {len(result.rows)} games that finished; running the command "
+                      f"again plays the study from its first game (the same seed, the same games)")
         sys.exit(130)
 
 
@@ -302,7 +295,7 @@ def render_cmd(folder, quiet) -> None:
     was."""
     from ..lab.render import render_study
     try:
-        info = finish(lambda: render_study(folder, study_arguments))
+        info = uninterrupted(lambda: render_study(folder, study_arguments))
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     if not quiet:
@@ -339,6 +332,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
     from ..bots.specs import split_spec_texts
     from ..lab.study import refuse_empty
     from ..lab.tune import plan_tune, tune, tune_markdown
+    from .console import Reporter
 
     from ..core.registry import game_class
     try:
@@ -378,7 +372,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
         out.mkdir(parents=True, exist_ok=True)
         (out / "tune.md").write_text(text, encoding="utf-8")
 
-    finish(write)
+    uninterrupted(write)
     click.echo(text)
     if result.interrupted:
         sys.exit(130)

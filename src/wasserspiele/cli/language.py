@@ -244,6 +244,16 @@ class LanguageGroup(_LocalHelp, click.Group):
         with speaking(lang):
             return super().main(args, *rest, **extra)
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        """Ctrl-C while Click reads the command line (before `invoke`) is said and exits 130 as
+        one in a command is; Click said "Aborted!" and exited 1."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except KeyboardInterrupt:
+            click.echo(err=True)
+            click.echo(render("cli.usage.aborted", {}, current_lang()), err=True)
+            raise click.exceptions.Exit(130) from None
+
     def invoke(self, ctx: click.Context):
         """Ctrl-C that no command handles itself (`play` while it sets its bots up, which
         may take seconds) exits 130, as the commands that handle it do (cli/main.py, Exit

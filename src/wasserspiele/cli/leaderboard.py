@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import sys
 from pathlib import Path
 
 import click
@@ -11,6 +12,7 @@ from click.core import ParameterSource
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load, manifests
 from .language import quoted
+from .entry import uninterrupted
 from .flags import games_problem, jobs_problem, writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
@@ -111,11 +113,26 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                        f"each line-up in every seat (team) on the same deal)" if asked else "")
             click.echo(f"{name}: {n - 1} neighbour pairings × {near} games, "
                        f"{(n - 1) * (n - 2) // 2} others × {far}{rounded}", err=True)
-            boards.append(round_robin(name, {}, specs, games, seed, jobs or default_jobs(), far_games=far_games,
-                                      command=" ".join(shlex.quote(w) for w in words)))
+            board = round_robin(name, {}, specs, games, seed, jobs or default_jobs(), far_games=far_games,
+                                command=" ".join(shlex.quote(w) for w in words))
+            boards.append(board)
+            if data is not None:
+                # each game's board merged into --data as soon as it is played, with Ctrl-C and
+                # SIGTERM held off while the file is written: an interrupt in the next game kept
+                # none of the boards played before it, and one while writing left half a file
+                saved = uninterrupted(lambda: save_boards([board], data))
+                click.echo(f"wrote {data} ({name})", err=True)
         if data is not None:
-            boards = list(save_boards(boards, data).values())
-            click.echo(f"wrote {data}", err=True)
+            boards = list(saved.values())
+    except KeyboardInterrupt:
+        if data is None:
+            kept = "nothing written (with --data FILE each game's board is kept as soon as it is played)"
+        elif boards:
+            kept = f"{data} holds the boards of {', '.join(b.game for b in boards)}, the games played to the end"
+        else:
+            kept = f"no game's board was played to the end: {data} is as it was"
+        click.echo(f"\ninterrupted: {kept}", err=True)
+        sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     _write(markdown(boards), out)

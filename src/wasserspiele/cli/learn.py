@@ -8,6 +8,7 @@ import math
 import os
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import click
@@ -15,6 +16,7 @@ import click
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load
 from .language import quoted
+from .entry import uninterrupted
 from .flags import writable, write_problem
 
 
@@ -212,14 +214,28 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         command = " ".join(shlex.quote(w) for w in words)
 
         written: list[Path] = []
+        generation: list[int] = []
 
         def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
-            written[:] = t.network.save(path, t.metadata(command))  # the files numpy and we wrote
-            click.echo(f"wrote {written[0]} and {written[1].name} (generation {len(t.history) - 1}, "
+            # the weights and their sidecar are written with Ctrl-C and SIGTERM held off: an
+            # interrupt between them left a half-written .npz, or weights beside another's sidecar
+            written[:] = uninterrupted(lambda: t.network.save(path, t.metadata(command)))  # numpy's and our files
+            generation[:] = [len(t.history) - 1]
+            click.echo(f"wrote {written[0]} and {written[1].name} (generation {generation[0]}, "
                        f"{len(t.positions)} positions)", err=True)
 
-        trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
-                        positions=positions, jobs=default_jobs() if jobs is None else jobs)
+        try:
+            trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
+                            positions=positions, jobs=default_jobs() if jobs is None else jobs)
+        except KeyboardInterrupt:
+            # what the stopped run kept, and how to go on (Click said only "Aborted!")
+            kept = (f"{written[0]} and {written[1].name} hold generation {generation[0]}, the last that finished"
+                    if written else "no generation finished: no weights written")
+            go_on = (f"`{command} --positions {shlex.quote(str(positions))}` resumes from the positions saved "
+                     f"so far" if positions else
+                     "give --positions FILE to keep the searched positions: a run stopped then resumes from them")
+            click.echo(f"\ninterrupted: {kept}; {go_on}", err=True)
+            sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     where = "" if out else " (no --out: in the current directory; the shipped weights are unchanged)"
@@ -292,6 +308,7 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     from ..bots.learned_train import corpus_games
     from ..core.records import write_record
     from .main import UsageFailure
+    done = 0  # games written, record and line
     try:
         g = _game(game, options)
         folder = Path(out)
@@ -305,10 +322,20 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
         with open(folder / CORPUS_VISITS, "w") as lines:
             for i, (state, decided) in enumerate(corpus_games(g, seed, games, iterations)):
                 name = f"game-{i:04d}.json"
-                write_record(state, folder / name)
                 entries = [{"index": d.index, "seat": d.seat, "played": str(d.played),
                             "visits": {str(a): n for a, n in d.visits.items()}} for d in decided]
-                lines.write(json.dumps({"record": name, "decisions": entries}) + "\n")
+
+                def write() -> None:  # a game's record and its line together, or neither
+                    write_record(state, folder / name)
+                    lines.write(json.dumps({"record": name, "decisions": entries}) + "\n")
+                    lines.flush()
+
+                uninterrupted(write)
+                done = i + 1
+    except KeyboardInterrupt:
+        click.echo(f"\ninterrupted: {out} holds the {done} game{'' if done == 1 else 's'} written so far, each "
+                   f"with its line in {CORPUS_VISITS}; running the command again replaces them", err=True)
+        sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     click.echo(f"wrote {games} game{'' if games == 1 else 's'} to {folder}")

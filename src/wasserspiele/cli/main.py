@@ -18,9 +18,7 @@ import click
 from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
 from ..core.messages import Reason, catalogue, render
 from ..core.options import parse_option_texts
-from ..core.records import read_record, replay, summary
 from ..core.registry import game_class, manifests
-from .console import printable
 from .language import Argument, LanguageGroup, RootLangOption
 from .flags import writable
 
@@ -51,6 +49,7 @@ def error_line(error: str, lang: str) -> str:
     quotes from the command line or a file (an escape sequence in a save someone sent)
     written as an escape, not sent to the terminal: quoting by the catalogue's `quote`
     rather than repr shows the text as typed, and repr was what escaped them."""
+    from .console import printable  # rich: loaded when a command shows something, not to start
     return printable(render("cli.error", {"error": error}, lang))
 
 
@@ -140,6 +139,9 @@ def replay_cmd(file, as_json, lang) -> None:
         # refused as "`.`: is a folder, not a record file"
         click.echo(error_line(render("cli.replay_no_file", {}, lang), lang), err=True)
         sys.exit(REFUSED)
+    # the records' schema (pydantic) is a good part of the start-up: loaded by the commands
+    # that read records, not by every command line (cli/entry.py)
+    from ..core.records import read_record, replay, summary
     try:
         state = replay(read_record(file))
     except ReplayError as exc:

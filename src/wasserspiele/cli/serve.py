@@ -7,6 +7,7 @@ import os
 
 import click
 
+from .entry import release_sigterm
 from .language import quoted
 
 
@@ -84,6 +85,9 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
     # the workers build their app from the environment (web.app.app_from_env)
     os.environ["WASSERSPIELE_DB"] = url
     os.environ["WASSERSPIELE_BOT_DELAY"] = repr(bot_delay)
+    # SIGTERM is uvicorn's to take (it stops, every answered move stored, and ends the process
+    # by the signal): not the interrupt the other commands take it as (cli/entry.py)
+    release_sigterm()
     uvicorn.run("wasserspiele.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level="warning", ws_max_size=65_536, ws_per_message_deflate=False, access_log=False,
                 proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)
