@@ -21,7 +21,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Callable, NoReturn, TypeVar
+from typing import Callable, NoReturn, Sequence, TypeVar
 
 T = TypeVar("T")
 
@@ -69,14 +69,16 @@ def uninterrupted(write: Callable[[], T]) -> T:
             signal.signal(signum, previous[signum])
 
 
-def said_lang(args: list[str]) -> str:
-    """The language the command line asks for (`--lang de`, `--lang=de`): cli/language.py's
-    `requested_lang`, read here without importing Click."""
+def requested_lang(args: Sequence[str]) -> str:
+    """The language a command line asks for with `--lang X` or `--lang=X` (the last one,
+    as Click takes it), read before Click parses it (here: before Click is even loaded);
+    English when it names none we speak (Click then refuses the value in English, or
+    accepts it)."""
     from ..core.messages import supported_lang  # loaded with the package already
     lang = None
     words = iter(args)
     for word in words:
-        if word == "--":
+        if word == "--":  # what follows is no option
             break
         if word == "--lang":
             lang = next(words, None)
@@ -91,7 +93,7 @@ def interrupted(args: list[str]) -> NoReturn:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     from ..core.messages import render
-    sys.stderr.write("\n" + render("cli.usage.aborted", {}, said_lang(args)) + "\n")
+    sys.stderr.write("\n" + render("cli.usage.aborted", {}, requested_lang(args)) + "\n")
     sys.stderr.flush()
     raise SystemExit(INTERRUPTED)
 

@@ -38,25 +38,10 @@ import click
 from babel.lists import format_list
 
 from ..core.messages import LANGS, catalogue, render, supported_lang, term
+from .entry import requested_lang  # read before Click is loaded, there too
 
 _lang: ContextVar[str] = ContextVar("wasserspiele_cli_lang", default="en")
 _PLACEHOLDER = re.compile(r"\b[A-Z][A-Z_]+\b")
-
-
-def requested_lang(args: Sequence[str]) -> str:
-    """The language a command line asks for with `--lang X` or `--lang=X` (the last one,
-    as Click takes it), read before Click parses it; English when it names none we speak
-    (Click then refuses the value in English, or accepts it)."""
-    lang = None
-    words = iter(args)
-    for word in words:
-        if word == "--":  # what follows is no option
-            break
-        if word == "--lang":
-            lang = next(words, None)
-        elif word.startswith("--lang="):
-            lang = word.partition("=")[2]
-    return supported_lang(lang) or "en"
 
 
 def current_lang() -> str:
