@@ -83,7 +83,9 @@ function smallCard(code, x, y) {
 
 // A card of the compact park: a tile with its index (a face-down theme: a back).
 function tile(c, x, y) {
-  const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
+  // named as a card is spoken ("queen of hearts"): its index alone ("Q♥") read to a screen
+  // reader as a letter and a symbol, and the other seat's park not at all (an unnamed picture)
+  const g = s("g", { transform: `translate(${x},${y})`, class: "card", role: "img", "aria-label": cardName(c) });
   const back = c === "##";
   g.append(s("rect", { class: "hl", x: 1, y: 1, width: TW - 2, height: TH - 2, rx: 4,
                        fill: back ? "#3d8fc4" : "#fffdf7", stroke: back ? "#1d4f70" : "#555" }));
@@ -94,6 +96,8 @@ function tile(c, x, y) {
 
 function parkCard(c, x, y) {
   const node = c && c[0].toUpperCase() === "X" ? joker(c, x, y, SW, SH) : card(c, x, y, SW, SH);
+  node.setAttribute("role", "img");   // as a tile is (tile): spoken by its name
+  node.setAttribute("aria-label", cardName(c));
   return c && c !== "##" ? anim(node, `c:${base(c)}`) : node;
 }
 
@@ -285,7 +289,11 @@ export default {
     if (kind === "pyr") {
       const [r, c] = arg.split("-").map(Number);
       const code = view.pyramid[r - 1][c - 1];
-      return t("seven_waters.name_pyr", { c: cardName(code), r, k: c });
+      // SW-3.2: whether it is free (the view's `free`, as the terminal lists them) is what a
+      // sighted player sees (nothing lies on it); off turn every card is disabled, and a
+      // screen reader could not tell the free ones
+      const free = (view.free || []).includes(arg);
+      return t(free ? "seven_waters.name_pyr_free" : "seven_waters.name_pyr", { c: cardName(code), r, k: c });
     }
     if (kind === "line") {
       const me = view.players[view.seat ?? 0];
@@ -352,8 +360,13 @@ export default {
     const side = view.players.map((p, seat) => seat === shown || (end && wide) ? null : (() => {
       const width = wide ? SIDE_W : TINY_W;
       const [g, height] = tinyPark(p, false, ui, width, end);
+      // a group of named cards, not one picture: the other seat's lines, river, pool and
+      // theme are read as a sighted player sees them (as a picture only its title was)
+      const pic = svgRoot(width, height + 4, g);
+      pic.setAttribute("role", "group");
+      pic.setAttribute("aria-label", `${seatLabel(seat)}: ${t("seven_waters.park")}`);
       return [`park-${seat}`, `${seatLabel(seat)}: ${t("seven_waters.park")}`,
-              h("div", { class: "park", "data-park": seat }, svgRoot(width, height + 4, g))];
+              h("div", { class: "park", "data-park": seat }, pic)];
     })()).filter(Boolean);
     let hand = null;
     const me = mySeat !== null ? view.players[mySeat] : null;

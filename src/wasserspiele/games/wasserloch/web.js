@@ -77,8 +77,10 @@ export default {
     if (before.round === view.round && !(view.over && !before.over)) return null;
     const r = before.round;
     const loot = view.loot[r - 1] || [];
-    return { title: t("wasserloch.round_over", { r }),
-             lines: loot.map((p, seat) => t("wasserloch.round_line", { who: seatLabel(seat), p, total: view.scores[seat] })) };
+    const title = t("wasserloch.round_over", { r });
+    const lines = loot.map((p, seat) => t("wasserloch.round_line", { who: seatLabel(seat), p, total: view.scores[seat] }));
+    // said aloud too (app.js): the plays heard before it name no round's points
+    return { title, lines, said: [`${title}.`, ...lines] };
   },
 
   tieBreak(view, msg) {

@@ -17,6 +17,10 @@ function standing(view) {
 
 const SIGNALS = ["none", "weak", "medium", "strong"];
 
+// The trump as a screen reader says it: the symbol drawn, and the suit's word the cards are
+// named with ("Herz-Bube"): "Trumpf ♦" alone was read as a symbol, or not at all
+function trumpSpoken(suit) { return t("watten.trump", { s: `${SUIT_SYMBOL[suit] || suit} (${t("suit_" + suit)})` }); }
+
 function isCard(a) { return /^[2-9TJQKA][CDHS]$/i.test(a); }
 
 export default {
@@ -35,6 +39,12 @@ export default {
       return t("watten.concede_for", { team: teamName(view.raise.pending), n: view.value });
     }
     return t(`watten.${verb}`);
+  },
+
+  // a move button's name where its words are a symbol (app.js): the trump to call
+  spoken(action) {
+    const [verb, arg] = action.split(" ");
+    return verb === "trump" && arg ? trumpSpoken(arg) : null;
   },
 
   status(view) {
@@ -92,7 +102,8 @@ export default {
   summary(before, view) {
     if ((view.results || []).length <= (before.results || []).length) return null;
     const r = view.results.at(-1);
-    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), ...standing(view)] };
+    // the standing said aloud too (app.js): the log's line said who took the hand, not the score
+    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), ...standing(view)], said: standing(view) };
   },
 
   tieBreak() { return null; },
@@ -158,7 +169,8 @@ export default {
       g.append(fitText(t("watten.took", { who: seatLabel(done.winner) }), W - 20,
         { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }));
     }
-    g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white" },
+    g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white", "data-trump": "",
+                         role: view.trump ? "img" : null, "aria-label": view.trump ? trumpSpoken(view.trump) : null },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
     // the tricks of the player's own team first, and said so: "0 : 2" read the same for
     // both teams (WA-4.1 counts a team's tricks)

@@ -168,9 +168,13 @@ export default {
       const [x, y] = fieldXY(i);
       const water = f.crossing !== undefined;
       const ink = f.passable ? "#0b2a40" : "#fff";
-      // each field says what it is when pointed at: its number and its icon's meaning
-      const field = s("g", {},
-        s("title", {}, t(f.icon ? `wildwasser.field_icon.${f.icon}` : "wildwasser.field_n", { f: f.field })),
+      // each field says what it is when pointed at, and to a screen reader (its number and
+      // a symbol, "22 ▤", were all it heard): its number and its icon's meaning
+      const what = t(f.icon ? `wildwasser.field_icon.${f.icon}` : "wildwasser.field_n", { f: f.field });
+      // WW-4.5: a crossing's field with no tile cannot be crossed (drawn deep blue)
+      const says = !water ? what : t(f.passable ? "wildwasser.field_crossing" : "wildwasser.field_no_tile", { s: what, k: f.crossing });
+      const field = s("g", { role: "img", "aria-label": says },
+        s("title", {}, says),
         s("rect", { x, y, width: F, height: F, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
           // the field the last move ended on: dashed, in ink (style.css --last), apart from the
           // keyboard focus's solid purple ring and frame
@@ -214,10 +218,16 @@ export default {
         pod.append(s("rect", { x, y, width: 76, height: 26, rx: 4, fill: "#fff", stroke: "#999" }));
         pod.append(s("text", { x: x + 4, y: y + 17, "font-size": 12 }, `${place + 1}. +${pts}`));
         const seat = view.podiums[sp]?.[place];
-        if (seat !== undefined && seat !== null) pod.append(animalToken(seat, sp, x + 64, y + 13, 10));
+        // whose animal stands on the place, in words: its token's initial is all it shows
+        if (seat !== undefined && seat !== null) {
+          pod.append(s("g", { role: "img", "aria-label": seatLabel(seat) }, animalToken(seat, sp, x + 64, y + 13, 10)));
+        }
       }
       py += podRows[k] * 30;
     });
+    // a group read place by place ("Zebra 1. +6 Anna"), not a picture a screen reader
+    // names "Podiums" and no more: which animals have finished, and whose, decides the race
+    pod.setAttribute("role", "group");
     pod.setAttribute("aria-label", t("wildwasser.podiums"));
 
     // team cards in detail

@@ -362,11 +362,20 @@ function seatStrip(game, msg, ui) {
     const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
       h("span", { class: "who", title: name }, name, s.seat === msg.seat ? ` (${t("you")})` : ""),
-      score !== undefined && score !== null ? h("span", { class: "score", title: t("score") }, String(score)) : null,
+      // its word for a screen reader (style.css: the alt text of an empty ::before), not on
+      // screen: "Seat 0 (you) 0 5 cards" read the score as a bare number
+      score !== undefined && score !== null ? h("span", { class: "score", title: t("score"), "data-label": t("score") }, String(score)) : null,
       extra ? h("span", { class: "extra" }, extra) : null,
       state ? h("span", { class: "state" }, state) : null);
     const key = game.seatKey ? game.seatKey(s.seat, view) : null;
-    return key ? ui.mark(chip, key) : chip;
+    if (!key) return chip;
+    // a chip that is a choice (Wildwasser's team cards) is named by the game (table.js
+    // mark), and a screen reader reads that name, not the chip's words: what else the chip
+    // shows (that it is this player's seat, its symbols, whose turn it is or who has
+    // chosen) is said after it, or it could not be learnt
+    const symbols = [...chip.querySelectorAll("[role='img'][aria-label]")].map((n) => n.getAttribute("aria-label"));
+    chip.dataset.says = [s.seat === msg.seat ? t("you") : "", ...symbols, state].filter(Boolean).join("; ");
+    return ui.mark(chip, key);
   }));
 }
 
@@ -475,6 +484,17 @@ function newLines(before, after) {
   let k = Math.min(before.length, after.length);
   while (k > 0 && before.slice(before.length - k).join("\n") !== after.slice(0, k).join("\n")) k--;
   return after.slice(k);
+}
+
+// Whether this seat, to move now, is told so: the turn came from another seat, or it
+// stayed with this seat across more than its own move (a trick it took, a round its play
+// ended, WL-5.5: it begins the next) — the words heard then were of the end, not of whose
+// turn it is.  Not after a move that only goes on with the same turn (Seven Waters' take,
+// then its placing; Watten's choice of trump, then its signal).
+function turnCameBack(game, prev, msg, lines) {
+  if (!prev.legal.length) return true;
+  const phase = (m) => (game.phaseNo ? game.phaseNo(m.view) : null);
+  return lines.length > 1 || phase(prev) !== phase(msg);
 }
 
 // Words kept for a later render (a notice, a summary) are kept as a function that says
@@ -631,14 +651,17 @@ function tablePage(tableId) {
     const game = GAMES[msg.game];
     if (prev && moved) {
       const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
-      // what a sighted player sees change besides the log: the turn coming back to this
-      // seat (the turn line is no live region: it is drawn anew at each move), the end
-      if (msg.terminal && !prev.terminal) lines.push(endLine(msg));
-      else if (msg.seat !== null && msg.legal.length && !prev.legal.length && !replaced) lines.push(t("your_turn"));
-      announce(lines);
       const before = prev, after = msg;
       const s = game.summary ? game.summary(before.view, after.view, after) : null;
       if (s) summary = () => game.summary(before.view, after.view, after) || s;
+      // what a sighted player sees change besides the log: the summary of a round or hand
+      // that ended (what of it the game says aloud: `said`; the result box says the last),
+      // the turn coming back to this seat (the turn line is no live region: it is drawn
+      // anew at each move), the end
+      if (s?.said && !msg.terminal) lines.push(...s.said);
+      if (msg.terminal && !prev.terminal) lines.push(endLine(msg));
+      else if (msg.seat !== null && msg.legal.length && !replaced && turnCameBack(game, prev, msg, lines)) lines.push(t("your_turn"));
+      announce(lines);
     }
     // a rematch started by another seat (the position unchanged): told as it appears
     if (prev && !moved && msg.rematch && !prev.rematch) announce([t("rematch_started")]);
@@ -775,7 +798,9 @@ function tablePage(tableId) {
     const seated = token && msg.seat !== null && !msg.terminal;
     const actions = canPlay ? h("div", { class: "actions", id: "actions", role: "group", "aria-label": t("choices"),
                                                  "aria-busy": sentAt === msg.n ? "true" : null },
+      // a game may name a button whose words are a symbol (Watten's "Trump ♦") for a screen reader
       buttons.map((e) => h("button", { "data-action": e.action, class: hint?.action === e.action ? "hinted" : null,
+                                       "aria-label": game.spoken?.(e.action, msg.view) || null,
                                        onclick: () => play(e.action) }, e.label)),
       picker.selected.size ? h("button", { id: "clear", class: "secondary", onclick: () => { picker.selected.clear(); render(); } }, t("cancel")) : null,
       !buttons.length && !picker.selected.size ? h("span", { class: "hint-text" }, t("pick_hint")) : null,

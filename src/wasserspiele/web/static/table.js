@@ -51,7 +51,8 @@ export class Picker {
         node.setAttribute("data-key", key);
         node.setAttribute("role", "button");
         node.setAttribute("tabindex", "-1");
-        node.setAttribute("aria-label", name(key));
+        // what the page says of the piece besides the game's name for it (a seat chip's state)
+        node.setAttribute("aria-label", [name(key), node.dataset.says].filter(Boolean).join("; "));
         if (clickable.has(key)) {
           node.classList.add("clickable");
           if (this.selected.has(key)) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
