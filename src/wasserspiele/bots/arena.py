@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..core.protocol import Game
 from ..core.stats import Estimate, mean_ci, placements, wilson
-from .runner import DuplicateSeating, Played, Series, run_series, whole_groups
+from .runner import DuplicateSeating, Played, Series, WorkerDied, open_backend, run_series, whole_groups
 from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
 
 
@@ -50,6 +50,7 @@ class ArenaResult:
     specs: list[BotSpec]
     games: list[Played]
     interrupted: bool = False  # Ctrl-C (or SIGTERM) cut the run short: `games` are the whole groups that finished
+    failure: WorkerDied | None = None  # or a worker process's death cut it short (then `interrupted` too)
 
     def by_spec(self) -> list[SpecResult]:
         out = [SpecResult(s.text) for s in self.specs]
@@ -76,12 +77,14 @@ def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: i
     """Play `games` games (rounded up to whole duplicate groups) and collect the results.
     A run an interrupt cut short keeps only the duplicate groups that finished whole (each
     line-up in every seat, team, on the same deal): a group cut in half would credit a bot
-    the seat or the cards it happened to get, which the seat rotation is there to cancel."""
+    the seat or the cards it happened to get, which the seat rotation is there to cancel.  A worker
+    process that died cuts the run short the same way (`ArenaResult.failure` says so)."""
     series = Series(name, tuple(options.items()), tuple(specs), seed, DuplicateSeating())
-    played, interrupted = run_series(series, games, jobs=jobs, progress=on_progress)
+    with open_backend("process", jobs) as runner:
+        played, interrupted = run_series(series, games, progress=on_progress, runner=runner)
     game = series.load()
     if interrupted:
         group = series.seating.group(game, len(specs))
         finished = Counter(p.index // group for p in played)
         played = [p for p in played if finished[p.index // group] == group]
-    return ArenaResult(game, specs, played, interrupted)
+    return ArenaResult(game, specs, played, interrupted, runner.failure)

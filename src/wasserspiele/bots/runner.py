@@ -12,7 +12,9 @@ One way to play many games serves the arena, the lab, the examples and the tests
   into every step;
 * a `Backend` (in this process, a local process pool, or Ray) plays chunks of work
   and returns what finished; Ctrl-C stops handing out work and keeps every finished
-  chunk, and the backend leaves no worker process behind.
+  chunk, and the backend leaves no worker process behind.  A worker process that dies
+  (the out-of-memory killer, `kill -9`, a crash in compiled code) cuts the run short the
+  same way: the finished chunks are kept and `Backend.failure` says which death it was.
 
 Everything about game `i` derives from the master seed and `i` alone, so results
 never depend on the backend or on how games are split into chunks.
@@ -268,6 +270,29 @@ Work = Callable[[list[Any]], list[Any]]   # plays one chunk of tasks; picklable 
 Progress = Callable[[int], None]
 
 
+@dataclass(frozen=True)
+class WorkerDied:
+    """A worker process died under a run (the kernel's out-of-memory killer, `kill -9`, a crash
+    in a compiled kernel): the run stopped handing out work and kept the finished chunks.
+
+    `exitcode` as `multiprocessing` keeps it: -N for signal N, else the process's exit code;
+    None where it is not known (a Ray worker)."""
+
+    exitcode: int | None = None
+
+    def reason(self) -> Reason:
+        """What happened, in words for the user: "a worker process died, killed by signal SIGKILL"."""
+        if self.exitcode is None:
+            return Reason("bot.runner.worker_died")
+        if self.exitcode < 0:
+            try:
+                name = signal.Signals(-self.exitcode).name
+            except ValueError:  # a real-time signal has no name
+                name = str(-self.exitcode)
+            return Reason("bot.runner.worker_killed", signal=name)
+        return Reason("bot.runner.worker_exited", status=self.exitcode)
+
+
 class Backend:
     """Plays chunks of work and collects the results; a context manager that frees its workers."""
 
@@ -275,6 +300,10 @@ class Backend:
 
     def __init__(self, jobs: int = 1):
         self.jobs = jobs
+        # why the last run was cut short if not by an interrupt: a worker process died (the run
+        # then returns as an interrupted one, with every finished chunk, so that every caller
+        # keeps and reports them; the command says which it was, and exits with its own status)
+        self.failure: WorkerDied | None = None
 
     def __enter__(self) -> "Backend":
         return self
@@ -287,8 +316,9 @@ class Backend:
 
     def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None,
             least: int = 1) -> tuple[list, bool]:
-        """Results of every finished chunk (in no set order) and whether Ctrl-C cut the run short;
-        chunks of at least `least` tasks."""
+        """Results of every finished chunk (in no set order) and whether the run was cut short (by
+        Ctrl-C or SIGTERM, or by a worker process's death: then `failure` says which); chunks of at
+        least `least` tasks."""
         progress = progress or (lambda n: None)
         out: list[Any] = []
         try:
@@ -313,31 +343,51 @@ class PoolBackend(Backend):
     def __init__(self, jobs: int):
         super().__init__(jobs)
         self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_sigint)
+        # every worker process the pool started, by pid: the pool forgets them as it shuts down,
+        # and a dead worker's exit code is read from them after it has
+        self.workers: dict[int, Any] = {}
 
     def close(self) -> None:
         self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def _submit(self, work: Work, chunk: list[Any]):
+        fut = self.pool.submit(work, chunk)
+        self.workers.update(getattr(self.pool, "_processes", None) or {})
+        return fut
 
     def run(self, work: Work, tasks: Sequence[Any], progress: Progress | None = None,
             least: int = 1) -> tuple[list, bool]:
         progress = progress or (lambda n: None)
         out: list[Any] = []
-        pending: set = set()
+        if self.failure is not None:  # a pool a dead worker broke plays nothing more
+            return out, True
+        pending: set = set()  # submitted and not yet taken into `out`
         chunks = iter(chunked(tasks, self.jobs, least=least))
         window = 2 * self.jobs + 1  # keeps every worker busy, and Ctrl-C has little to wait for
         try:
-            for chunk in itertools.islice(chunks, window):
-                pending.add(self.pool.submit(work, chunk))
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    part = fut.result()
-                    out.extend(part)
-                    nxt = next(chunks, None)
-                    if nxt is not None:
-                        pending.add(self.pool.submit(work, nxt))
-                    progress(len(part))
+            try:
+                for chunk in itertools.islice(chunks, window):
+                    pending.add(self._submit(work, chunk))
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        part = fut.result()
+                        pending.discard(fut)
+                        out.extend(part)
+                        progress(len(part))
+                        nxt = next(chunks, None)
+                        if nxt is not None:
+                            pending.add(self._submit(work, nxt))
+            except BrokenProcessPool:
+                # a worker died (the out-of-memory killer, kill -9, a crash in compiled code): the
+                # pool failed every chunk under way and takes no more, where its traceback lost every
+                # finished game; the chunks that finished before are kept, the run ends cut short
+                self._keep_finished(pending, out, progress)
+                self.failure = WorkerDied(self._dead_worker_exitcode())
+                return out, True
         except KeyboardInterrupt:
             # stop handing out work; keep what the workers (which ignore SIGINT) are finishing
+            self.failure = None  # the user stopped it (also while a worker death was being taken in)
             for fut in pending:
                 fut.cancel()
             try:
@@ -357,6 +407,30 @@ class PoolBackend(Backend):
             self.pool.shutdown(wait=False, cancel_futures=True)
             return out, True
         return out, False
+
+    @staticmethod
+    def _keep_finished(pending: set, out: list[Any], progress: Progress) -> None:
+        """Take into `out` every chunk of `pending` that finished before the pool broke (the
+        pool failed the others with BrokenProcessPool)."""
+        for fut in list(pending):
+            if fut.done() and not fut.cancelled() and fut.exception() is None:
+                part = fut.result()
+                pending.discard(fut)
+                out.extend(part)
+                progress(len(part))
+
+    def _dead_worker_exitcode(self) -> int | None:
+        """The exit code of the worker whose death broke the pool (-N: signal N), None if unknown.
+
+        The pool ends the workers left with SIGTERM once one has died, so a code other than
+        SIGTERM's is the dead worker's; when every worker ended by SIGTERM, the dead one did too.
+        The pool is shut down first: it has then reaped every worker, and each has its code."""
+        self.pool.shutdown(wait=True, cancel_futures=True)
+        codes = [proc.exitcode for proc in self.workers.values()]
+        own = [code for code in codes if code not in (None, 0, -signal.SIGTERM)]
+        if own:
+            return own[0]
+        return -signal.SIGTERM if -signal.SIGTERM in codes else None
 
 
 def _call(work: Work, chunk: list[Any]) -> list[Any]:
@@ -417,11 +491,22 @@ class RayBackend(Backend):
         out: list[Any] = []
         work_ref = ray.put(work)
         pending = [self.remote.remote(work_ref, chunk) for chunk in chunked(tasks, self.workers, most=256, least=least)]
+        # a worker process that died: Ray plays its task again in a new worker (3 times, Ray's
+        # max_retries); one that dies every time (the out-of-memory killer again) ends the run as
+        # the process pool's dead worker does, the finished chunks kept
+        died = tuple(getattr(ray.exceptions, name) for name in ("WorkerCrashedError", "OutOfMemoryError")
+                     if hasattr(ray.exceptions, name))
+        self.failure = None
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 try:
                     parts = ray.get(done)
+                except died:
+                    for ref in pending:
+                        ray.cancel(ref, force=True)
+                    self.failure = WorkerDied(None)
+                    return out, True
                 except (ray.exceptions.TaskCancelledError, ray.exceptions.RayTaskError) as exc:
                     # a worker that caught the terminal's SIGINT itself: an interrupt, not a failure
                     if isinstance(exc, ray.exceptions.RayTaskError) and not isinstance(exc.cause, KeyboardInterrupt):
@@ -539,12 +624,17 @@ def whole_groups(games: int, group: int) -> int:
 
 
 def run_series(series: Series, games: int, *, jobs: int | None = 1, backend: str = "process",
-               progress: Progress | None = None) -> tuple[list[Played], bool]:
-    """Play games 0..games-1 of `series` (rounded up to whole duplicate groups); sorted by index."""
+               progress: Progress | None = None, runner: Backend | None = None) -> tuple[list[Played], bool]:
+    """Play games 0..games-1 of `series` (rounded up to whole duplicate groups); sorted by index, and
+    whether the run was cut short.  `runner`: an open backend to use (and leave open), whose `failure`
+    then says whether a worker's death cut it short; otherwise one is opened and closed here."""
     game = series.check()
     total = whole_groups(games, series.seating.group(game, len(series.bots)))
-    with open_backend(backend, jobs) as runner:
+    if runner is not None:
         played, interrupted = runner.run(series.play_many, list(range(total)), progress)
+    else:
+        with open_backend(backend, jobs) as runner:
+            played, interrupted = runner.run(series.play_many, list(range(total)), progress)
     return sorted(played, key=lambda p: p.index), interrupted
 
 

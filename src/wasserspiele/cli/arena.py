@@ -15,7 +15,7 @@ from ..core.registry import game_class, load
 from .flags import games_problem, jobs_problem
 from .language import Argument, Command
 
-from .entry import INTERRUPTED
+from .entry import INTERRUPTED, WORKER_DIED
 
 if TYPE_CHECKING:
     from rich.table import Table
@@ -84,15 +84,24 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
             result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)
     except WasserspieleError as exc:
         raise UsageFailure(exc, lang) from None
+    # a worker process that died (the out-of-memory killer, kill -9, a crash) cut the run short as an
+    # interrupt does, where the pool's BrokenProcessPool traceback lost every game: said as what it was,
+    # with its own exit status (cli/main.py, Exit status)
+    died = result.failure.reason().render(lang) if result.failure is not None else None
+    status = WORKER_DIED if died else INTERRUPTED
     if result.interrupted and not result.games:
-        click.echo(render("cli.arena.interrupted_empty", {}, lang), err=True)
-        sys.exit(INTERRUPTED)
+        if died:
+            click.echo(render("cli.arena.worker_died_empty", {"why": died}, lang), err=True)
+        else:
+            click.echo(render("cli.arena.interrupted_empty", {}, lang), err=True)
+        sys.exit(status)
     console.print(result_table(result, seed, lang))
     if result.interrupted:
         # Ctrl-C (or SIGTERM): the table of the games that finished, said to be cut short, and
         # the interrupt's exit status; it was shown as a finished run's, exit 0, without a word
-        click.echo(render("cli.arena.interrupted", {"n": len(result.games), "total": total}, lang), err=True)
-        sys.exit(INTERRUPTED)
+        params = {"n": len(result.games), "total": total, "why": died}
+        click.echo(render("cli.arena.worker_died" if died else "cli.arena.interrupted", params, lang), err=True)
+        sys.exit(status)
 
 
 def result_table(result, seed: int, lang: str) -> Table:

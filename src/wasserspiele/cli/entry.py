@@ -26,6 +26,10 @@ from typing import Callable, NoReturn, Sequence, TypeVar
 T = TypeVar("T")
 
 INTERRUPTED = 130  # cli/main.py, Exit status
+# A worker process died under a run (the out-of-memory killer, kill -9, a crash in a compiled
+# kernel): the finished games are kept and reported as an interrupt's are, but the run failed,
+# so not the interrupt's 130 (lab, lab tune, arena)
+WORKER_DIED = 3
 
 _owner: int | None = None  # the process that took SIGTERM as an interrupt
 

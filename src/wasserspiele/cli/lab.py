@@ -16,7 +16,7 @@ from typing import Any, Callable
 import click
 
 from ..core.errors import BadOption, WasserspieleError
-from .entry import uninterrupted
+from .entry import WORKER_DIED, uninterrupted
 from .flags import games_problem, jobs_problem, writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
@@ -192,7 +192,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..lab.backends import run_study
     from ..lab.precision import run_until
     from ..lab.report import write_report
-    from ..lab.study import make_study
+    from ..lab.study import make_study, mark_worker_death
     from .console import Reporter
 
     try:
@@ -215,6 +215,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     size = (f"games until ±{100 * target:g} pp, at most {most:,} per condition" if target
             else f"{study.total} games")
     result = None
+    died = ""  # a worker process's death, said, where one cut the run short
     try:
         with open_backend(backend, jobs, address) as runner:
             if not quiet:
@@ -230,16 +231,26 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
                 else:
                     report.set_total(study.total)
                     result = run_study(study, runner=runner, progress=report.advance)
+            if runner.failure is not None:
+                died = runner.failure.reason().render("en")
     except KeyboardInterrupt:  # while starting Ray, say, or a second Ctrl-C while the workers stop
         if result is None or not result.rows:
             console.print("interrupted before any game finished: no report written")
             sys.exit(130)
         result.interrupted = True
+        died = ""
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     if not result.rows:
+        if died:
+            console.print(f"{died} before any game finished: no report written")
+            sys.exit(WORKER_DIED)
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
+    if died:
+        # the report says the run was cut short by the worker's death, not by Ctrl-C; where the
+        # pool's BrokenProcessPool traceback lost every game of the study
+        mark_worker_death(result, died)
     command = "wasserspiele lab " + shlex.join(click.get_current_context().meta.get("lab_args", []))
     info = uninterrupted(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
@@ -248,8 +259,11 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     echo_summary(info)
     if result.interrupted:
         # a study does not resume: said, with what running it again does (the same games again)
-        console.print(f"interrupted: reported the {len(result.rows)} games that finished; running the command "
-                      f"again plays the study from its first game (the same seed, the same games)")
+        again = "running the command again plays the study from its first game (the same seed, the same games)"
+        if died:
+            console.print(f"{died}; the run stopped: reported the {len(result.rows)} games that finished; {again}")
+            sys.exit(WORKER_DIED)
+        console.print(f"interrupted: reported the {len(result.rows)} games that finished; {again}")
         sys.exit(130)
 
 
@@ -374,5 +388,9 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
 
     uninterrupted(write)
     click.echo(text)
+    if runner.failure is not None:  # a worker process died: the ranking is of the games that finished
+        click.echo(f"{runner.failure.reason().render('en')}; the run stopped: {out / 'tune.md'} ranks the "
+                   f"{result.games()} games that finished", err=True)
+        sys.exit(WORKER_DIED)
     if result.interrupted:
         sys.exit(130)

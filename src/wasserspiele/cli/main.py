@@ -2,8 +2,9 @@
 
 Exit status (every command; records.md, Exit status): 0 success; 1 a record whose action is
 illegal (`replay`, `play --resume`); 2 bad input (unknown game, bad option, malformed
-record, Click's usage errors); 130 interrupted (but `serve`, for which Ctrl-C is the way to stop:
-0, docs/web-server.md, Stopping).
+record, Click's usage errors); 3 a worker process died under a run (`lab`, `lab tune`, `arena`:
+the games that finished are kept and reported); 130 interrupted (but `serve`, for which Ctrl-C is
+the way to stop: 0, docs/web-server.md, Stopping).
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ from .analysis import (ALPHA, CLOSE, COUNTS, MARGIN_SHARE, MIN_EFFECT, VARIANTS,
 from .kernels import kernel_note
 from .measures import measures_class
 from .settings import STUDY_FILE, study_json
-from .study import StudyResult, replay_game, seating_note
+from .study import StudyResult, replay_game, seating_note, worker_death
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
 
@@ -1009,8 +1009,10 @@ def played_text(result: StudyResult) -> str:
         # the precision rule decides the number of games: run_until says why it stopped
         return f"{text}; {result.stopped or 'Ctrl-C stopped it'}"
     if result.interrupted:
-        return (f"{text}; Ctrl-C stopped the run after {len(rows)} of the {study.total} planned games "
-                f"({study.games} per condition)")
+        # Ctrl-C (or SIGTERM), or a worker process that died (lab/study.py `mark_worker_death`)
+        died = worker_death(result)
+        cause = f"{died}, which stopped the run" if died else "Ctrl-C stopped the run"
+        return f"{text}; {cause} after {len(rows)} of the {study.total} planned games ({study.games} per condition)"
     return text
 
 
@@ -1056,7 +1058,11 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     for note in result.notes:
         b.append(("p", note))
     if result.interrupted:
-        b.append(("p", f"**Interrupted**: only the {_games(done)} that had finished are reported."))
+        died = worker_death(result)
+        if died:  # not an interrupt: a worker process died under the run (the out-of-memory killer, a crash)
+            b.append(("p", f"**Cut short**: {died}; only the {_games(done)} that had finished are reported."))
+        else:
+            b.append(("p", f"**Interrupted**: only the {_games(done)} that had finished are reported."))
     # the answer first, in plain words: what the study asked (the variants when it compares options, else
     # the seats and the bots), each with its interval and whether it is flagged, small or not settled
     b.append(("h2", "At a glance"))

@@ -309,6 +309,33 @@ class StudyResult:
 
 
 
+# How the runner's reasons for a dead worker begin in English, the lab's language (bots/runner.py
+# `WorkerDied.reason`, the catalogue's bot.runner.*), and what the lab adds to one in a report
+WORKER_DIED = "a worker process died"
+WHICH_STOPPED = ", which stopped"
+
+
+def mark_worker_death(result: StudyResult, why: str) -> None:
+    """Say in `result` that a worker process's death cut its run short, not Ctrl-C: `why` is the
+    runner's reason in English ("a worker process died, killed by signal SIGKILL").
+
+    It is kept in `stopped`, which study.json saves, so `lab render` says it again; a study that
+    --precision stops has it said there already (lab/precision.py `run_until` asks the runner)."""
+    if not why.startswith(WORKER_DIED):
+        raise ValueError(f"not a worker's death: {why!r}")
+    result.interrupted = True
+    if result.target is None:
+        result.stopped = why
+
+
+def worker_death(result: StudyResult) -> str:
+    """Why a worker process's death cut the run short, as `mark_worker_death` said it ("a worker
+    process died, killed by signal SIGKILL"); empty when none did (Ctrl-C, the precision rule, the end)."""
+    if not result.interrupted or not result.stopped.startswith(WORKER_DIED):
+        return ""
+    return result.stopped.partition(WHICH_STOPPED)[0]
+
+
 def replay_game(study: Study, row: dict[str, Any]) -> State:
     """Play one game of the table again (deterministic) and check it gives the same result."""
     again = play_one(study, row["cond"], row["game"], keep_state=True)
