@@ -121,12 +121,12 @@ function park(p, seatNo, mine, ui) {
       const dx = step(SX, slide.length, 30, PARK_W - 8, SW);
       slide.forEach((c, i) => row.append(parkCard(c, SX + i * dx, 0)));
     }
-    g.append(mine ? ui.mark(row, `line:${k + 1}`) : row);
+    g.append(mine ? ui.mark(row, `line:${k + 1}`) : lineGroup(row, k + 1, p.line_sums[k]));
     y += SH + 6;
   });
-  for (const [label, cards] of strips(p)) {
+  for (const [label, cards, spoken] of strips(p)) {
     // the label's column ends where the cards begin (a longer word is squeezed to fit)
-    const r = s("g", { transform: `translate(4,${y})` }, fitText(label, STRIP - 4, { x: 0, y: 24, "font-size": 12 }));
+    const r = named(s("g", { transform: `translate(4,${y})` }, fitText(label, STRIP - 4, { x: 0, y: 24, "font-size": 12 })), spoken);
     const dx = step(STRIP, cards.length, 26, PARK_W - 8, SW);
     cards.forEach((c, i) => r.append(parkCard(c, STRIP + i * dx, 0)));
     g.append(r);
@@ -135,10 +135,31 @@ function park(p, seatNo, mine, ui) {
   return [g, y];
 }
 
-// the park's rows after the lines: river, pool (its suit beside its name) and theme
+// Another seat's line (not a choice, so no button's name): a group named in words, "line 2,
+// sum 17"; its drawn label and sum ("Σ 17", the sign read as "sigma" or not at all) are
+// hidden from a screen reader, its cards read one by one inside it.  A group, not a picture:
+// the cards are pictures of their own
+function lineGroup(row, k, sum) {
+  return named(row, `${t("seven_waters.line", { k })}, ${t("seven_waters.sum", { n: sum })}`);
+}
+
+// A park's row (its label, then its cards) named for a screen reader where the label says
+// too little aloud: the pool's "Pool ♣" is named "Pool ♣ (clubs)" (the visible words first,
+// WCAG 2.5.3); the label drawn is then hidden from it.  A row without `spoken` stays as it is
+function named(row, spoken) {
+  if (!spoken) return row;
+  row.setAttribute("role", "group");
+  row.setAttribute("aria-label", spoken);
+  row.querySelectorAll(":scope > text").forEach((n) => n.setAttribute("aria-hidden", "true"));
+  return row;
+}
+
+// the park's rows after the lines: river, pool (its suit beside its name) and theme, each
+// [label, cards, the label's spoken words where its symbol needs them]
 function strips(p) {
+  const pool = `${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`;
   return [[t("seven_waters.river"), p.river],
-          [`${t("seven_waters.pool")}${p.pool_suit ? " " + SUIT_SYMBOL[p.pool_suit] : ""}`, p.pool],
+          [pool, p.pool, p.pool_suit ? `${pool} (${t("suit_" + p.pool_suit)})` : null],
           [t("seven_waters.theme"), p.theme ? [p.theme] : (p.theme_placed ? ["##"] : [])]];
 }
 
@@ -149,8 +170,8 @@ function strips(p) {
 function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
   const g = s("g", {});
   const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
-  const row = (x, label, cards) => {   // a label, then its cards from the label column's end
-    const r = s("g", {}, fitText(label, LBL - 6, { x: x + 2, y: 17, "font-size": 11 }));
+  const row = (x, label, cards, spoken = null) => {   // a label, then its cards from the label column's end
+    const r = named(s("g", {}, fitText(label, LBL - 6, { x: x + 2, y: 17, "font-size": 11 })), spoken);
     const dx = step(x + LBL, cards.length, TP, width, TW);
     cards.forEach((c, i) => r.append(tile(c, x + LBL + i * dx, 0)));
     return r;
@@ -165,11 +186,11 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
     const slide = p.slides[k] || [];
     const dx = step(SX, slide.length, TP, width, TW);
     slide.forEach((c, i) => r.append(tile(c, SX + i * dx, 0)));
-    g.append(mine ? ui.mark(r, `line:${k + 1}`) : r);
+    g.append(mine ? ui.mark(r, `line:${k + 1}`) : lineGroup(r, k + 1, p.line_sums[k]));
     y += TROW;
   });
-  strips(p).forEach(([label, cards], k) => {
-    const r = s("g", { transform: `translate(0,${y})` }, row(0, label, cards));
+  strips(p).forEach(([label, cards, spoken], k) => {
+    const r = s("g", { transform: `translate(0,${y})` }, row(0, label, cards, spoken));
     if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand));
     g.append(r);
     y += TROW;
@@ -278,6 +299,20 @@ export default {
     if (p.verb === "pass") return t("seven_waters.pass");
     if (p.verb === "theme" && !cards) return t("seven_waters.theme_hidden");  // another seat's: its card is secret
     return t(`seven_waters.${p.verb}_a`, { c: cards });
+  },
+
+  // a move button's name where its words hold cards by their symbols (app.js): "Discard
+  // 8♣" / "Take 7♦" were read as signs; the visible words first, then the cards' names
+  spoken(action, view) {
+    const p = parse(action);
+    let codes = p.cards || [];
+    if (p.verb === "take") {
+      const [r, c] = p.pos.split("-").map(Number);
+      codes = [view?.pyramid?.[r - 1]?.[c - 1]].filter(Boolean);
+    }
+    const label = this.label(action, view);
+    if (!codes.length || !/[♣♦♥♠★]/u.test(label)) return null;   // words already ("Discard Joker")
+    return `${label} (${codes.map(cardName).join(", ")})`;
   },
 
   status(view) {

@@ -48,8 +48,12 @@ export default {
   },
 
   status(view) {
-    const trump = view.trump ? ` · ${t("watten.trump", { s: SUIT_SYMBOL[view.trump] })}` : "";
-    return `${t("watten.hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}${trump} · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })}`;
+    const head = `${t("watten.hand_no", { n: view.hand_no })} · ${t(`watten.phase.${view.phase}`)}`;
+    const tail = ` · ${t("watten.value", { n: view.value })} · ${t("watten.target", { n: view.target })}`;
+    if (!view.trump) return head + tail;
+    // the trump as the table says it (trumpSpoken): "Trump ♦" was read as the symbol, or not at all
+    return [`${head} · `, h("span", { role: "img", "aria-label": trumpSpoken(view.trump) },
+                            t("watten.trump", { s: SUIT_SYMBOL[view.trump] })), tail];
   },
 
   name(key) { return cardName(key.slice(5)); },

@@ -916,7 +916,10 @@ async function replayPage(tableId) {
     const focus = rememberFocus();
     const bar = h("div", { class: "row replay-bar", id: "replay-bar", role: "group", "aria-label": t("replay_title") },
       h("button", { id: "first", "aria-label": t("first_l"), "aria-keyshortcuts": "Home", onclick: () => go(0) }, t("first")),
-      game.phaseNo ? h("button", { id: "prev-hand", "aria-keyshortcuts": "PageUp", onclick: () => jump(-1) }, t(`${data.game}.prev_phase`)) : null,
+      // a button's name in words, beginning with its visible word: "◀ hand" was read as
+      // "black left-pointing triangle hand", "▶ play" likewise (WCAG 2.5.3)
+      game.phaseNo ? h("button", { id: "prev-hand", "aria-keyshortcuts": "PageUp", "aria-label": t("prev_phase_l", { u: unspoken(t(`${data.game}.prev_phase`)) }),
+                                   onclick: () => jump(-1) }, t(`${data.game}.prev_phase`)) : null,
       // at either end "previous" and "next" only say they cannot go on (aria-disabled): a
       // disabled button would drop the focus of the player stepping with it on the body
       h("button", { id: "prev", "aria-label": t("prev_l"), "aria-keyshortcuts": "ArrowLeft", "aria-disabled": step === 0 ? "true" : null,
@@ -924,9 +927,10 @@ async function replayPage(tableId) {
       h("span", { id: "step", role: "status" }, t("step", { i: step, n: data.total })),
       h("button", { id: "next", "aria-label": t("next_l"), "aria-keyshortcuts": "ArrowRight", "aria-disabled": step === data.total ? "true" : null,
                     onclick: () => { if (step < data.total) go(step + 1); } }, t("next")),
-      game.phaseNo ? h("button", { id: "next-hand", "aria-keyshortcuts": "PageDown", onclick: () => jump(1) }, t(`${data.game}.next_phase`)) : null,
+      game.phaseNo ? h("button", { id: "next-hand", "aria-keyshortcuts": "PageDown", "aria-label": t("next_phase_l", { u: unspoken(t(`${data.game}.next_phase`)) }),
+                                   onclick: () => jump(1) }, t(`${data.game}.next_phase`)) : null,
       h("button", { id: "last", "aria-label": t("last_l"), "aria-keyshortcuts": "End", onclick: () => go(data.total) }, t("last")),
-      h("button", { id: "autoplay", onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
+      h("button", { id: "autoplay", "aria-label": unspoken(timer ? t("pause_btn") : t("play_btn")), onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
       h("label", {}, t("speed"), " ", h("select", { id: "speed", onchange: (e) => { speed = +e.target.value; localStorage.setItem("replay_speed", speed); if (timer) { toggle(); toggle(); } } },
         [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null }, `${v}×`)))),
       h("a", { href: `/api/tables/${tableId}/record`, download: `${tableId}.json` }, t("record")));
@@ -950,15 +954,27 @@ async function replayPage(tableId) {
     const lines = [t("step", { i: step, n: data.total })];
     if (prev && step === prev.step + 1) {
       const before = { ...prev, seat: null, n: prev.step, legal: [], seats: prev.seats || [], replay: true };
-      lines.push(...newLines(game.logLines(prev.view, before), game.logLines(data.view, msg)));
+      const moved = newLines(game.logLines(prev.view, before), game.logLines(data.view, msg));
+      lines.push(...moved);
+      // a move the log keeps no line of (Watten's signals, secret to a spectator) said
+      // nothing; a sighted viewer saw the turn go on to the next seat
+      if (!moved.length && !data.terminal) lines.push(statusLine(game, msg));
     }
+    // the last step, however reached (→, End, the last hand): who won, as the live table's
+    // end is said; the result box appeared below the board unannounced
+    if (data.terminal) lines.push(endLine(msg));
     saidStep = step;
     announce(lines);
   }
 
   function toggle() {
     if (timer) { clearInterval(timer); timer = null; render(); return; }
-    timer = setInterval(() => { if (data && step < data.total) go(step + 1); else { clearInterval(timer); timer = null; render(); } }, 900 / speed);
+    timer = setInterval(() => {
+      if (data && step < data.total) { go(step + 1); return; }
+      clearInterval(timer); timer = null; render();
+      // the steps are not said while it plays itself; its end is, as the last step is (sayStep)
+      if (data?.terminal) announce([endLine(data)]);
+    }, 900 / speed);
     render();
   }
 
@@ -976,6 +992,12 @@ async function replayPage(tableId) {
 
   rerender = render;
   go(0);
+}
+
+// A control's words without the arrows and signs drawn beside them ("◀ hand" → "hand"), for
+// its accessible name
+function unspoken(text) {
+  return text.replace(/[◀▶⏸]/gu, "").trim();
 }
 
 function passiveUi(game, view) {
