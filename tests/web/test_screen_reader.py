@@ -54,8 +54,12 @@ def card_name(code: str, lang: str) -> str:
     """A card as the catalogue names it for a screen reader ("queen of hearts", "Herz-Dame")."""
     base, _, declared = code.partition("=")
     if base[0] == "X":
-        return (render("web.card_joker_as", {"r": render(f"web.rank_{declared}", {}, lang)}, lang) if declared
-                else render("web.card_joker", {}, lang))
+        if not declared:
+            return render("web.card_joker", {}, lang)
+        # a slide's value is its number, a pool's declaration a suit, a river's a rank
+        said = declared if declared.isdigit() else render(
+            f"web.suit_{declared}" if declared in ("C", "D", "H", "S") else f"web.rank_{declared}", {}, lang)
+        return render("web.card_joker_as", {"r": said}, lang)
     return render("web.card_name", {"r": render(f"web.rank_{base[:-1]}", {}, lang),
                                     "s": render(f"web.suit_{base[-1]}", {}, lang)}, lang)
 
@@ -98,6 +102,26 @@ def test_the_other_seats_park_is_read_card_by_card(browser, server, seven_waters
     hidden = render("web.card_hidden", {}, lang)
     assert sorted(names) == sorted(hidden if c == "##" else card_name(c, lang) for c in cards), tree
     assert f'group "{page.inner_text("#park-0-title")}"' in tree   # a group of cards, not one picture
+    assert errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_sw_2_2_a_joker_is_named_by_its_declaration_in_a_slide_a_river_and_a_pool(browser, server, seven_waters,
+                                                                              lang):
+    """SW-2.2: a joker stands for a value 1–10 in a slide, a rank in a river, a suit in a pool.
+    The page named a slide's 10 or 1 and every pool's joker "joker standing for rank_10" (the
+    catalogue has ranks A 2 … 9 T J Q K): it showed on a random deal's park."""
+    ctx, page, errors = open_page(browser, server, seven_waters["seats"][1]["link"], lang)
+    page.wait_for_selector("#board svg")
+    codes = ["X1=1", "X1=7", "X1=10", "X2=A", "X2=T", "X2=K", "X1=C", "X2=H", "X1", "KS"]
+    named = page.evaluate("async (codes) => { const m = await import('/static/svg.js'); return codes.map(m.cardName); }",
+                          codes)
+    assert named == [card_name(c, lang) for c in codes]
+    for code, name in zip(codes, named):
+        assert "_" not in name and name.strip(), (code, name)
+    stands = render("web.card_joker_as", {"r": "10"}, lang)
+    assert named[2] == stands and render("web.suit_H", {}, lang) in named[7]
     assert errors == []
     ctx.close()
 

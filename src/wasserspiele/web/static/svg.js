@@ -288,12 +288,19 @@ export function cardText(code) {
 export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#2e7d32", "#f9a825", "#7b1fa2", "#00838f"];
 export const SEAT_INK = ["#fff", "#fff", "#fff", "#1d2a33", "#fff", "#fff"];
 
-// A card as a screen reader speaks it: "queen of hearts", "joker standing for 7".
+// A card as a screen reader speaks it: "queen of hearts", "joker standing for 7".  A joker's
+// declaration is a value in a slide ("X1=10", "X1=1"), a rank in a river ("X1=T", "X1=K") or a
+// suit in a pool ("X1=H"): the catalogue names ranks and suits, a value is its number (there is
+// no rank "10" or "1": "joker standing for rank_10" was read on a random deal's park)
 export function cardName(code) {
   if (!code) return t("card_empty");
   if (code === "##") return t("card_hidden");
   const [base, decl] = code.split("=");
-  if (base[0] === "X") return decl ? t("card_joker_as", { r: t("rank_" + decl) }) : t("card_joker");
+  if (base[0] === "X") {
+    if (!decl) return t("card_joker");
+    const r = /^\d+$/.test(decl) ? decl : "CDHS".includes(decl) ? t("suit_" + decl) : t("rank_" + decl);
+    return t("card_joker_as", { r });
+  }
   return t("card_name", { r: t("rank_" + base.slice(0, -1)), s: t("suit_" + base.slice(-1)) });
 }
 
