@@ -122,6 +122,20 @@ def new_context(browser, size: str | tuple[int, int] = "phone", locale: str = "e
 
 
 
+# An init script that keeps every paragraph the page's live region (#announce) is given, as it
+# comes, in window.__said: what a screen reader hears, to compare with what the page shows
+ANNOUNCEMENTS = """
+  window.__said = [];
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      const box = document.getElementById('announce');
+      if (!box || n === box || !box.contains(n)) continue;
+      window.__said.push(n.textContent);
+    }
+  }).observe(document, { childList: true, subtree: true });
+"""
+
+
 def open_page(browser, server: Server, link: str, size: str | tuple[int, int] = "desktop", locale: str = "en-US", *,
               init_script: str | None = None, wait_for: str | None = "#turn"):
     """A new page of `size` at `link`, its table drawn (`wait_for`: None for a page that is

@@ -17,24 +17,13 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, Server, browser, finished_table, mid_game_table, serving  # noqa: F401
-from .browser_support import open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, open_page as open_table
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
-# every paragraph the live region is given, as it comes
-RECORD = """
-  window.__said = [];
-  new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) {
-      const box = document.getElementById('announce');
-      if (!box || n === box || !box.contains(n)) continue;
-      window.__said.push(n.textContent);
-    }
-  }).observe(document, { childList: true, subtree: true });
-"""
 # the accessible names of the elements under `root` that a screen reader names (role and
 # aria-label), in document order
 NAMES = """(root) => [...document.querySelectorAll(root + ' [aria-label]')]

@@ -17,7 +17,7 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, serving  # noqa: F401
-from .browser_support import open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, open_page as open_table
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -25,16 +25,6 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
 SIGNS = re.compile("[◀▶⏸♣♦♥♠Σ★]")
-RECORD = """
-  window.__said = [];
-  new MutationObserver((records) => {
-    for (const r of records) for (const n of r.addedNodes) {
-      const box = document.getElementById('announce');
-      if (!box || n === box || !box.contains(n)) continue;
-      window.__said.push(n.textContent);
-    }
-  }).observe(document, { childList: true, subtree: true });
-"""
 
 
 @pytest.fixture(scope="module")
