@@ -223,7 +223,12 @@ def test_ray_plays_a_dead_workers_chunk_again_and_stops_when_it_dies_every_time(
     if ray.is_initialized():
         pytest.skip("a Ray instance another test started is running")
     monkeypatch.setenv("WS_TEST_DEATH_MARK", str(tmp_path / "died"))
-    cloudpickle.register_pickle_by_value(sys.modules[__name__])  # Ray's workers cannot import tests/
+    # Ray's workers import this module to unpickle its functions (cloudpickle still names it
+    # by its package, `cli`): the local instance RayBackend starts inherits this environment,
+    # and pytest put tests/ on this process's path only
+    tests = str(Path(__file__).resolve().parents[1])
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [tests, os.environ.get("PYTHONPATH")])))
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
     try:
         with RayBackend(2) as backend:
             out, cut_short = backend.run(_dies_at_30_once, list(range(40)))

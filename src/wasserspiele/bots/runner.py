@@ -388,23 +388,30 @@ class PoolBackend(Backend):
         except KeyboardInterrupt:
             # stop handing out work; keep what the workers (which ignore SIGINT) are finishing
             self.failure = None  # the user stopped it (also while a worker death was being taken in)
-            for fut in pending:
-                fut.cancel()
+            processes = list((getattr(self.pool, "_processes", None) or {}).values())
+            manager = getattr(self.pool, "_executor_manager_thread", None)
+            # the pool's manager thread cancels the chunks not yet started, on its own thread: one
+            # cancelled from here that the pool then failed (its workers killed) raised
+            # InvalidStateError in that thread (Python 3.11), a traceback after the interrupt's line
+            self.pool.shutdown(wait=False, cancel_futures=True)
             try:
                 for fut in pending:
-                    if not fut.cancelled():
-                        try:
-                            out.extend(fut.result())
-                        except (CancelledError, BrokenProcessPool):
-                            # BrokenProcessPool: the interrupt was a SIGTERM to the whole process
-                            # group (`kill -- -PGID`, a service manager), which ended the workers
-                            # too (they ignore SIGINT only); their games under way are lost, the
-                            # finished ones kept, where the pool's traceback lost them all
-                            pass
+                    try:
+                        out.extend(fut.result())
+                    except (CancelledError, BrokenProcessPool):
+                        # BrokenProcessPool: the interrupt was a SIGTERM to the whole process
+                        # group (`kill -- -PGID`, a service manager), which ended the workers
+                        # too (they ignore SIGINT only); their games under way are lost, the
+                        # finished ones kept, where the pool's traceback lost them all
+                        pass
             except KeyboardInterrupt:  # a second Ctrl-C: stop our own workers now
-                for proc in list((getattr(self.pool, "_processes", None) or {}).values()):
-                    proc.terminate()
-            self.pool.shutdown(wait=False, cancel_futures=True)
+                for proc in processes:
+                    proc.kill()  # at once: SIGTERM waits for the worker's Python to take it
+            # the manager thread ends quickly now (no work left, or no worker); left running, it
+            # closed its wake-up pipe as the interpreter's exit wrote to it, an "Exception
+            # ignored … Bad file descriptor" traceback after the interrupt's line
+            if manager is not None:
+                manager.join()
             return out, True
         return out, False
 
