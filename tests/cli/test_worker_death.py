@@ -18,6 +18,7 @@ import os
 import re
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -193,6 +194,26 @@ def test_the_pool_keeps_the_chunks_that_finished_and_names_the_dead_workers_end(
         assert pool.failure == WorkerDied(code)
         workers_left = [p for p in pool.workers.values() if p.is_alive()]
     assert workers_left == []
+
+
+# ------------------------------------------------------------------------- the leaderboard
+def test_a_leaderboard_whose_worker_is_killed_keeps_the_boards_played_whole_and_says_why(tmp_path):
+    # a dead worker's pairing was taken for an interrupt: "interrupted: …", exit 130
+    term = Terminal(["leaderboard", "wasserloch", "seven_waters", "--bots", "random,heuristic", "--games", "600",
+                     "--far-games", "0", "--jobs", "2", "--data", "boards.json"], tmp_path)
+    term.wait_for(r"wrote boards.json \(wasserloch\)[\s\S]*seven_waters:")
+    deadline = time.monotonic() + 60
+    while not workers(term.proc.pid):  # the second game's pool starts its workers as it begins
+        assert time.monotonic() < deadline, term.text
+        time.sleep(0.05)
+    kill_a_worker(term)
+    status, text = term.ending()
+    no_traceback(text)
+    assert "BrokenProcessPool" not in text
+    assert status == WORKER_DIED, text
+    assert text.strip().splitlines()[-1] == ("a worker process died, killed by signal SIGKILL; the run stopped: "
+                                             "boards.json holds the boards of wasserloch, the games played to the end")
+    assert list(json.loads((tmp_path / "boards.json").read_text())["boards"]) == ["wasserloch"]
 
 
 # ------------------------------------------------------------------------- Ray

@@ -43,7 +43,7 @@ from ..core.registry import load
 from ..core.stats import Estimate, wilson
 from .arena import parse_bots
 from .base import Bot, Decision
-from .runner import DuplicateSeating, Series, run_series, whole_groups
+from .runner import DuplicateSeating, Series, WorkerDiedError, open_backend, run_series, whole_groups
 from .specs import BotSpec
 
 DATA_VERSION = 1
@@ -354,9 +354,12 @@ def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, gam
     for first, second in orders:
         series = Series(name, tuple(options.items()), (_Timed(first, 0), _Timed(second, 1)), seed,
                         DuplicateSeating(), observer=_CpuObserver)
-        played, interrupted = run_series(series, per_order, jobs=jobs, progress=on_progress)
+        with open_backend("process", jobs) as runner:
+            played, interrupted = run_series(series, per_order, progress=on_progress, runner=runner)
         if interrupted:
-            raise KeyboardInterrupt
+            # a pairing cut short is no pairing: the leaderboard keeps the boards played whole
+            # (cli/leaderboard.py), whether Ctrl-C or a worker process's death stopped it
+            raise KeyboardInterrupt if runner.failure is None else WorkerDiedError(runner.failure)
         for g in played:
             mine = [g.returns[s] for s, k in enumerate(g.lineup) if k == 0]
             theirs = [g.returns[s] for s, k in enumerate(g.lineup) if k == 1]

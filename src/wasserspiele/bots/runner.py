@@ -293,6 +293,15 @@ class WorkerDied:
         return Reason("bot.runner.worker_exited", status=self.exitcode)
 
 
+class WorkerDiedError(Exception):
+    """Raised by a caller that cannot use a run a worker's death cut short (a leaderboard's
+    pairing): `died` says which death it was."""
+
+    def __init__(self, died: WorkerDied):
+        super().__init__(died.reason())
+        self.died = died
+
+
 class Backend:
     """Plays chunks of work and collects the results; a context manager that frees its workers."""
 

@@ -12,7 +12,7 @@ from click.core import ParameterSource
 from ..core.errors import WasserspieleError
 from ..core.registry import game_class, load, manifests
 from .language import quoted
-from .entry import uninterrupted
+from .entry import INTERRUPTED, WORKER_DIED, uninterrupted
 from .flags import games_problem, jobs_problem, writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
@@ -44,7 +44,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     write the Markdown (docs/leaderboard.md)."""
     from ..bots.leaderboard import (check_bot_count, checked_specs, markdown, pairing_games, pairing_group,
                                     read_boards, round_robin, save_boards)
-    from ..bots.runner import default_jobs
+    from ..bots.runner import WorkerDiedError, default_jobs
     from ..bots.specs import split_spec_texts
     from .main import UsageFailure
     if games < 1:
@@ -124,15 +124,18 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                 click.echo(f"wrote {data} ({name})", err=True)
         if data is not None:
             boards = list(saved.values())
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, WorkerDiedError) as exc:
         if data is None:
             kept = "nothing written (with --data FILE each game's board is kept as soon as it is played)"
         elif boards:
             kept = f"{data} holds the boards of {', '.join(b.game for b in boards)}, the games played to the end"
         else:
             kept = f"no game's board was played to the end: {data} is as it was"
+        if isinstance(exc, WorkerDiedError):  # a worker process died (the out-of-memory killer, kill -9)
+            click.echo(f"\n{exc.died.reason().render('en')}; the run stopped: {kept}", err=True)
+            sys.exit(WORKER_DIED)
         click.echo(f"\ninterrupted: {kept}", err=True)
-        sys.exit(130)
+        sys.exit(INTERRUPTED)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     _write(markdown(boards), out)
