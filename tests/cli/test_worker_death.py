@@ -129,7 +129,10 @@ def test_a_tuning_whose_worker_is_killed_ranks_the_finished_games_and_says_why(t
     said = re.search(r"a worker process died, killed by signal SIGKILL; the run stopped: tuning/tune.md ranks the "
                      r"(\d+) games that finished", text)
     assert said and 0 < int(said.group(1)) < 40000, text
-    assert (tmp_path / "tuning" / "tune.md").is_file()
+    # the report says so too (it said "**Interrupted**", as after Ctrl-C)
+    report = (tmp_path / "tuning" / "tune.md").read_text()
+    assert "**Cut short**: a worker process died, killed by signal SIGKILL; the ranking is of the games that " \
+           "finished." in report and "**Interrupted**" not in report
 
 
 # ------------------------------------------------------------------------- the arena

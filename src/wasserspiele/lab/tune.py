@@ -220,6 +220,8 @@ class TuneResult:
     rounds: list[tuple[int, int]]   # (candidates in the round, games per candidate after it)
     interrupted: bool = False
     min_effect: float = 0.03        # the smallest lead worth naming a best (pp; % of the best for `shorter`)
+    # what cut the run short when not Ctrl-C: a worker process's death, in words (bots/runner.py WorkerDied)
+    cut_short_by: str = ""
 
     @property
     def best(self) -> Candidate:
@@ -293,7 +295,8 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
         if on_round:
             on_round(rnd, alive)
         goal_games *= 2
-    return TuneResult(study, goal, cands, rounds, interrupted, min_effect)
+    died = runner.failure.reason().render("en") if interrupted and runner.failure is not None else ""
+    return TuneResult(study, goal, cands, rounds, interrupted, min_effect, died)
 
 
 WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
@@ -394,7 +397,9 @@ def tune_markdown(result: TuneResult) -> str:
     note = seating_note(study, "--games")
     if note:
         lines += [note, ""]
-    if result.interrupted:
+    if result.cut_short_by:  # not an interrupt: a worker process died under the run (as a study's report says it)
+        lines += [f"**Cut short**: {result.cut_short_by}; the ranking is of the games that finished.", ""]
+    elif result.interrupted:
         lines += ["**Interrupted**: the ranking is of the games that finished.", ""]
     lines += [verdict(result), ""]
     ranked = sorted(result.candidates, key=lambda c: (c.dropped is not None, -(c.dropped or 0), c.score.value))
