@@ -69,7 +69,18 @@ def click_a_move(page, prefer: str = "") -> None:
     if wait_until_moved_on_or_shown(page, n, BUTTON, f".clickable{prefer}"):
         return
     if page.locator(BUTTON).count() == 0:
-        page.locator(f".clickable{prefer}").first.click()
+        # the same redraw can take the pieces away between looking and clicking (the buttons'
+        # case below; seen once in CI: a 30-s wait for a piece that was gone): click while one
+        # is there, and look again if the page was redrawn under the click
+        while True:
+            try:
+                page.locator(f".clickable{prefer}").first.click(timeout=5_000)
+                break
+            except sync_api.TimeoutError:
+                if wait_until_moved_on_or_shown(page, n, BUTTON, f".clickable{prefer}"):
+                    return
+                if page.locator(BUTTON).count():
+                    break  # buttons now: the loop below plays one
         wait_until_moved_on_or_shown(page, n, BUTTON, ".clickable.selected")
         if page.locator(BUTTON).count() == 0:
             return  # the click fitted exactly one move and played it (or selected a part of one)
