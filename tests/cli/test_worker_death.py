@@ -58,12 +58,23 @@ def kill_a_worker(term: Terminal) -> int:
     return pids[0]
 
 
+def run_and_kill_a_worker(args: list[str], tmp_path: Path, shown: str) -> tuple[int, str]:
+    """Run the command, kill one of its pool's workers once it has shown `shown` and the pool
+    has started them, and return its exit status and all it showed."""
+    term = Terminal(args, tmp_path)
+    term.wait_for(shown)
+    deadline = time.monotonic() + 60
+    while not workers(term.proc.pid):  # a pool starts its workers as its run begins
+        assert time.monotonic() < deadline, term.text
+        time.sleep(0.05)
+    kill_a_worker(term)
+    return term.ending()
+
+
 # ------------------------------------------------------------------------- the lab
 def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(tmp_path):
-    term = Terminal(["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"], tmp_path)
-    term.wait_for(r"[1-9]\d*/30000")
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
     no_traceback(text)
     assert "BrokenProcessPool" not in text
     assert status == WORKER_DIED, text
@@ -89,10 +100,8 @@ def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(
 
 def test_a_study_rendered_again_still_says_a_worker_died(tmp_path):
     # study.json keeps why the run stopped: `lab render` must not turn the dead worker into a Ctrl-C
-    term = Terminal(["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"], tmp_path)
-    term.wait_for(r"[1-9]\d*/30000")
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
     assert status == WORKER_DIED, text
     first = (tmp_path / "study" / "report.md").read_text()
     again = Terminal(["lab", "render", "study"], tmp_path)
@@ -103,10 +112,8 @@ def test_a_study_rendered_again_still_says_a_worker_died(tmp_path):
 
 def test_a_precision_study_whose_worker_is_killed_names_the_death_not_ctrl_c(tmp_path):
     # --precision says why its run stopped (lab/precision.py): it knew only Ctrl-C to cut it short
-    term = Terminal(["lab", "wasserloch", "--precision", "0.1pp", "--jobs", "2", "--out", "study"], tmp_path)
-    term.wait_for(r" [1-9]\d*/\d+")
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["lab", "wasserloch", "--precision", "0.1pp", "--jobs", "2", "--out", "study"]
+    status, text = run_and_kill_a_worker(command, tmp_path, r" [1-9]\d*/\d+")
     no_traceback(text)
     assert status == WORKER_DIED, text
     assert re.search(r"a worker process died, killed by signal SIGKILL; the run stopped: reported the \d+ games",
@@ -119,11 +126,9 @@ def test_a_precision_study_whose_worker_is_killed_names_the_death_not_ctrl_c(tmp
 
 
 def test_a_tuning_whose_worker_is_killed_ranks_the_finished_games_and_says_why(tmp_path):
-    term = Terminal(["lab", "tune", "wasserloch", "--vary", "rounds=1,3", "--goal", "shorter", "--games", "20000",
-                     "--jobs", "2", "--out", "tuning"], tmp_path)
-    term.wait_for(r"[1-9]\d*/40000")
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["lab", "tune", "wasserloch", "--vary", "rounds=1,3", "--goal", "shorter", "--games", "20000",
+               "--jobs", "2", "--out", "tuning"]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/40000")
     no_traceback(text)
     assert status == WORKER_DIED, text
     said = re.search(r"a worker process died, killed by signal SIGKILL; the run stopped: tuning/tune.md ranks the "
@@ -143,11 +148,8 @@ def test_a_tuning_whose_worker_is_killed_ranks_the_finished_games_and_says_why(t
            r"Tabelle zählt die (\d+) fertigen Partien ganzer Gruppen \(dieselben Karten und Würfe auf jedem "
            r"Platz\), von 30000")])
 def test_an_arena_whose_worker_is_killed_shows_the_finished_whole_groups(tmp_path, lang, said):
-    term = Terminal(["arena", "wasserloch", "--bots", "heuristic,random", "--games", "30000", "--jobs", "2",
-                     "--lang", lang], tmp_path)
-    term.wait_for(r"[1-9]\d*/30000")
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["arena", "wasserloch", "--bots", "heuristic,random", "--games", "30000", "--jobs", "2", "--lang", lang]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
     no_traceback(text)
     assert "BrokenProcessPool" not in text
     assert status == WORKER_DIED, text
@@ -202,15 +204,9 @@ def test_the_pool_keeps_the_chunks_that_finished_and_names_the_dead_workers_end(
 # ------------------------------------------------------------------------- the leaderboard
 def test_a_leaderboard_whose_worker_is_killed_keeps_the_boards_played_whole_and_says_why(tmp_path):
     # a dead worker's pairing was taken for an interrupt: "interrupted: …", exit 130
-    term = Terminal(["leaderboard", "wasserloch", "seven_waters", "--bots", "random,heuristic", "--games", "600",
-                     "--far-games", "0", "--jobs", "2", "--data", "boards.json"], tmp_path)
-    term.wait_for(r"wrote boards.json \(wasserloch\)[\s\S]*seven_waters:")
-    deadline = time.monotonic() + 60
-    while not workers(term.proc.pid):  # the second game's pool starts its workers as it begins
-        assert time.monotonic() < deadline, term.text
-        time.sleep(0.05)
-    kill_a_worker(term)
-    status, text = term.ending()
+    command = ["leaderboard", "wasserloch", "seven_waters", "--bots", "random,heuristic", "--games", "600",
+               "--far-games", "0", "--jobs", "2", "--data", "boards.json"]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"wrote boards.json \(wasserloch\)[\s\S]*seven_waters:")
     no_traceback(text)
     assert "BrokenProcessPool" not in text
     assert status == WORKER_DIED, text
