@@ -12,8 +12,9 @@ the arena shows its table of them; the default action ended the process on the s
 study's games, held in memory until the report, were lost.  (`serve` hands SIGTERM back to
 uvicorn, whose way to stop it is: cli/serve.py.)
 
-What runs before this module (Python's start, the `wasserspiele` package's own imports) is
-not reached: a Ctrl-C in those first few hundredths of a second still shows Python's traceback.
+What runs before this module is Python's own start and the `wasserspiele` package, which
+loads nothing until a name of it is asked for (its __init__), so the window left for
+Python's traceback is the interpreter's start-up alone.
 """
 
 from __future__ import annotations
