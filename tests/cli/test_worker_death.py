@@ -89,7 +89,8 @@ def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(
     assert len(rows) == reported + 1  # the header and one whole line a game
     settings = json.loads((tmp_path / "study" / "study.json").read_text())
     assert settings["interrupted"] is True
-    assert settings["stopped"] == "a worker process died, killed by signal SIGKILL"
+    assert settings["died"] == "a worker process died, killed by signal SIGKILL"
+    assert settings["stopped"] == ""  # the precision rule's, which this study did not use
     report = (tmp_path / "study" / "report.md").read_text()
     assert (f"**Cut short**: a worker process died, killed by signal SIGKILL; only the {reported} games that had "
             f"finished are reported.") in report

@@ -34,7 +34,7 @@ from ..core.messages import shown
 from ..core.stats import Z95
 from .backends import run_study, table_order
 from .clustered import share
-from .study import WHICH_STOPPED, Study, StudyResult
+from .study import Study, StudyResult
 
 PILOT = 100          # games per condition before the rule may stop
 GROWTH = 2.0         # a batch at most doubles the games played (the variance estimate is refreshed)
@@ -138,9 +138,10 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
     elif interrupted:
         so_far = (f"widest ±{100 * widest:.2f} pp after the last complete batch, {have} games per condition"
                   if have else "during the pilot, before any interval was checked")
-        # Ctrl-C (or SIGTERM), or a worker process that died (lab/study.py `worker_death` reads it back)
-        died = runner.failure
-        cut = f"{died.reason().render('en')}{WHICH_STOPPED}" if died is not None else "Ctrl-C stopped"
+        # Ctrl-C (or SIGTERM), or a worker process that died
+        if runner.failure is not None:
+            result.died = runner.failure.reason().render("en")
+        cut = f"{result.died}, which stopped" if result.died else "Ctrl-C stopped"
         outcome = f"Not reached: {cut} the run ({so_far})."
         result.stopped = f"{cut} it before {goal}"
     else:

@@ -22,7 +22,7 @@ from .analysis import (ALPHA, CLOSE, COUNTS, MARGIN_SHARE, MIN_EFFECT, VARIANTS,
 from .kernels import kernel_note
 from .measures import measures_class
 from .settings import STUDY_FILE, study_json
-from .study import StudyResult, replay_game, seating_note, worker_death
+from .study import StudyResult, replay_game, seating_note
 
 NOTABLE = ("longest", "shortest", "most_lopsided")
 
@@ -1010,8 +1010,7 @@ def played_text(result: StudyResult) -> str:
         return f"{text}; {result.stopped or 'Ctrl-C stopped it'}"
     if result.interrupted:
         # Ctrl-C (or SIGTERM), or a worker process that died (lab/study.py `mark_worker_death`)
-        died = worker_death(result)
-        cause = f"{died}, which stopped the run" if died else "Ctrl-C stopped the run"
+        cause = f"{result.died}, which stopped the run" if result.died else "Ctrl-C stopped the run"
         return f"{text}; {cause} after {len(rows)} of the {study.total} planned games ({study.games} per condition)"
     return text
 
@@ -1058,9 +1057,8 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
     for note in result.notes:
         b.append(("p", note))
     if result.interrupted:
-        died = worker_death(result)
-        if died:  # not an interrupt: a worker process died under the run (the out-of-memory killer, a crash)
-            b.append(("p", f"**Cut short**: {died}; only the {_games(done)} that had finished are reported."))
+        if result.died:  # not an interrupt: a worker process died under the run (the out-of-memory killer, a crash)
+            b.append(("p", f"**Cut short**: {result.died}; only the {_games(done)} that had finished are reported."))
         else:
             b.append(("p", f"**Interrupted**: only the {_games(done)} that had finished are reported."))
     # the answer first, in plain words: what the study asked (the variants when it compares options, else

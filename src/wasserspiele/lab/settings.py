@@ -44,7 +44,7 @@ def study_json(result: StudyResult, min_effect: float = MIN_EFFECT, alpha: float
         "seating": s.seating.name, "kernels": s.kernels, "group": s.group,
         "min_effect": min_effect, "alpha": alpha,
         "interrupted": result.interrupted, "target": result.target, "stopped": result.stopped,
-        "notes": list(result.notes),
+        "died": result.died, "notes": list(result.notes),
         "run": {"backend": result.backend, "jobs": result.jobs, "seconds": result.seconds,
                 "line": result.run_text or None},
     }
@@ -120,7 +120,9 @@ def read_study_json(path: Path) -> Settings:
                       float(_need(run, "seconds", (int, float), where)), _need(run, "backend", str, where),
                       _need(run, "jobs", int, where), [str(n) for n in _need(doc, "notes", list, where)],
                       None if target is None else float(target), _need(doc, "stopped", str, where),
-                      _need(run, "line", (str, type(None)), where) or "")
+                      _need(run, "line", (str, type(None)), where) or "",
+                      # (a study saved before worker deaths were told apart has none)
+                      _need(doc, "died", str, where) if "died" in doc else "")
     settings = Settings(ran, float(_need(doc, "min_effect", (int, float), where)),
                         float(_need(doc, "alpha", (int, float), where)),
                         _need(doc, "command", (str, type(None)), where))

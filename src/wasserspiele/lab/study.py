@@ -306,34 +306,20 @@ class StudyResult:
     # a report rendered again from a study saved before study.json (lab/render.py): its run line as that
     # report printed it, the seconds it shows being rounded
     run_text: str = ""
+    # a worker process's death that cut the run short, as the runner says it in English ("a worker
+    # process died, killed by signal SIGKILL"); empty when none did (Ctrl-C, the precision rule, the end)
+    died: str = ""
 
-
-
-# How the runner's reasons for a dead worker begin in English, the lab's language (bots/runner.py
-# `WorkerDied.reason`, the catalogue's bot.runner.*), and what the lab adds to one in a report
-WORKER_DIED = "a worker process died"
-WHICH_STOPPED = ", which stopped"
 
 
 def mark_worker_death(result: StudyResult, why: str) -> None:
     """Say in `result` that a worker process's death cut its run short, not Ctrl-C: `why` is the
-    runner's reason in English ("a worker process died, killed by signal SIGKILL").
-
-    It is kept in `stopped`, which study.json saves, so `lab render` says it again; a study that
-    --precision stops has it said there already (lab/precision.py `run_until` asks the runner)."""
-    if not why.startswith(WORKER_DIED):
-        raise ValueError(f"not a worker's death: {why!r}")
+    runner's reason in English (bots/runner.py `WorkerDied.reason`).  study.json saves it, so
+    `lab render` says it again."""
+    if not why:
+        raise ValueError("a worker's death needs its reason")
     result.interrupted = True
-    if result.target is None:
-        result.stopped = why
-
-
-def worker_death(result: StudyResult) -> str:
-    """Why a worker process's death cut the run short, as `mark_worker_death` said it ("a worker
-    process died, killed by signal SIGKILL"); empty when none did (Ctrl-C, the precision rule, the end)."""
-    if not result.interrupted or not result.stopped.startswith(WORKER_DIED):
-        return ""
-    return result.stopped.partition(WHICH_STOPPED)[0]
+    result.died = why
 
 
 def replay_game(study: Study, row: dict[str, Any]) -> State:
