@@ -496,7 +496,9 @@ def _variants_figure(plt, comparisons: list[Comparison], words, many: bool):
             points = [(px, py) for px, py, (_, x) in zip(xs, ys, items) if x.flagged == flagged]
             if points:
                 ax.scatter(*zip(*points), color=colour, marker=marker, zorder=3)
-        ax.errorbar(xs, ys, xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4)
+        # the whiskers over the points: an interval narrower than its marker (a large study's) vanished
+        # under it, and read as none; drawn over, it shows as the two caps on the point
+        ax.errorbar(xs, ys, xerr=list(zip(*errs)), fmt="none", ecolor="0.4", capsize=4, zorder=4)
         ax.axvline(0, color="k", lw=1)
         ax.set_yticks(ys, labels)
         ax.set_ylim(total, 0)  # the first row at the top
