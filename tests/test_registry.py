@@ -97,3 +97,21 @@ def test_manifests_are_read_only():
         m.search.ismcts["exploration"] = 2.0
     with pytest.raises(TypeError):
         m.title["en"] = "Skat"
+
+
+def test_the_package_docstring_example_runs_and_the_package_loads_nothing_before_it_is_asked():
+    # the example `help(wasserspiele)` shows is run as written; the package's names are
+    # loaded on first use (a Ctrl-C while the command line starts is said, cli/entry.py)
+    import doctest
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import wasserspiele
+
+    run = doctest.testmod(wasserspiele)
+    assert run.failed == 0 and run.attempted >= 3
+    code = "import sys, wasserspiele; print(sorted(m for m in ('babel', 'importlib.metadata') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(Path(wasserspiele.__file__).parents[1])})
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr

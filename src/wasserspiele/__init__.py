@@ -1,10 +1,20 @@
 """wasserspiele: four tabletop games behind one protocol.
 
-The names below are loaded when first asked for (PEP 562): the installed command imports
-this package before any of its code runs, and the errors' message catalogues (Babel) and
-the registry (importlib.metadata) took 60 ms that a Ctrl-C could not be said in
-(cli/entry.py).  `from wasserspiele import load` reads as before.
+    >>> from wasserspiele import game_names, load
+    >>> {"seven_waters", "wasserloch", "watten", "wildwasser"} <= set(game_names())  # and plug-ins' games
+    True
+    >>> state = load("wasserloch", players=3).new_game(seed=1)
+    >>> state.apply(state.legal_actions()[0])  # the seat to move plays
+    >>> state.is_terminal()
+    False
+
+The errors every refusal raises are here too (IllegalAction, BadRecord, …); the games'
+interfaces for learning are in `wasserspiele.adapters`, the bots in `wasserspiele.bots`.
 """
+
+# The names are loaded when first asked for (PEP 562): the installed command imports this
+# package before any of its code runs, and the errors' message catalogues (Babel) and the
+# registry (importlib.metadata) took 60 ms that a Ctrl-C could not be said in (cli/entry.py).
 
 from __future__ import annotations
 
