@@ -12,7 +12,9 @@ the picks of a simultaneous phase at once; otherwise the one seat to move).
 
 Each agent's `infos` entry holds `legal_actions` (the notation of its legal actions,
 empty while it waits) and `view` (the raw JSON view the observation encodes, built
-when first read: see `common.SeatInfo`).
+when first read: see `common.SeatInfo`); with `seat_infos=False` it is `{}`, as in
+PettingZoo's classic games (for training loops that copy every info, which builds it:
+supersuit's vector envs do at every step).
 `state()` is the global state: every seat's observation vector, concatenated.
 The engine state is `env.unwrapped.game_state`.
 
@@ -38,7 +40,7 @@ from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
 from .common import (Position, SeatInfo, check_reset_options, check_reward, check_seed, game_length,
-                     load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
+                     load_with_codec, max_game_length, new_counted_game, render_text, shown_arg, zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -88,8 +90,11 @@ def _observation(env, seat: int) -> dict[str, np.ndarray]:
     return {"observation": env.codec.observe_state(env.game_state, seat), "action_mask": _mask(env, seat)}
 
 
-def _infos(env) -> dict[str, SeatInfo]:
-    """Per live agent: its legal actions' notation and its raw view (built when read)."""
+def _infos(env) -> dict[str, SeatInfo | dict]:
+    """Per live agent: its legal actions' notation and its raw view (built when read),
+    or `{}` with `seat_infos=False`."""
+    if not env.seat_infos:
+        return {a: {} for a in env.agents}
     state = env.game_state
     position = Position(state, env._game_seed)
     pending = _pending(env)
@@ -133,9 +138,15 @@ class _Common:
     env class's own)."""
 
     def _setup(self, game: str | Game, options: dict[str, Any], render_mode: str | None,
-               illegal_action: str, illegal_reward: float) -> None:
+               illegal_action: str, illegal_reward: float, seat_infos: bool) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
+        if not isinstance(seat_infos, (bool, np.bool_)):
+            raise ValueError(f"seat_infos must be True or False, not {shown_arg(seat_infos)}")
+        # False: every info is {} (a vectoriser that copies every info at every step, as
+        # supersuit's does, would otherwise build every seat's view and legal actions'
+        # notation at every step: most of the time of a step)
+        self.seat_infos = bool(seat_infos)
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward(illegal_reward)
         self.game, self.codec = load_with_codec(game, options)
@@ -209,9 +220,9 @@ class WasserspieleAEC(_Common, AECEnv):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0", "is_parallelizable": False}
 
     def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, **options: Any):
+                 illegal_reward: float = -1.0, seat_infos: bool = True, **options: Any):
         super().__init__()
-        self._setup(game, options, render_mode, illegal_action, illegal_reward)
+        self._setup(game, options, render_mode, illegal_action, illegal_reward, seat_infos)
 
     # -- episode ---------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -299,8 +310,8 @@ class WasserspieleParallel(_Common, ParallelEnv):
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4, "name": "wasserspiele_v0"}
 
     def __init__(self, game: str | Game, render_mode: str | None = None, illegal_action: str = "raise",
-                 illegal_reward: float = -1.0, **options: Any):
-        self._setup(game, options, render_mode, illegal_action, illegal_reward)
+                 illegal_reward: float = -1.0, seat_infos: bool = True, **options: Any):
+        self._setup(game, options, render_mode, illegal_action, illegal_reward, seat_infos)
         self.agents: list[str] = []
 
     def _observations(self) -> dict[str, dict[str, np.ndarray]]:
