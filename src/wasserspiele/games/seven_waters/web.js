@@ -1,6 +1,6 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
-import { t, say, seatLabel, seatInText } from "../i18n.js";
+import { t, say, seatLabel, seatInText, spoken } from "../i18n.js";
 
 const CW = 40, CH = 56;
 
@@ -34,6 +34,7 @@ function base(code) { return code.split("=")[0].toUpperCase(); }
 // (in a pool, SW-2.2) "★=♣" (the shared cardText reads a declaration as a rank: "★=C")
 function cardLabel(code) {
   if (!code) return "";
+  if (spoken()) return cardName(code);   // a line for the live region: the card in words (i18n.js speaking)
   const [b, decl] = code.split("=");
   if (b[0].toUpperCase() !== "X") return cardText(code);
   return decl ? `★=${SUIT_SYMBOL[decl] || rankText(decl)}` : t("seven_waters.joker");
@@ -421,16 +422,19 @@ export default {
   // buttons draw it ("10♥", "Joker", "★=♣").  Only what the view tells: another seat's
   // discard is its count (SW-4.2) and its theme "a secret theme" (SW-4.3d) until shown.
   logLines(view) {
+    // cards side by side on screen ("7♦ 7♥"); spoken, their names one after another with a
+    // pause between them ("7 of diamonds, 7 of hearts")
+    const list = (codes) => codes.map(cardLabel).join(spoken() ? ", " : " ");
     return (view.log || []).slice(-12).map((e) => {
-      const words = e.action.trim().split(/\s+/), cards = words.slice(1).map(cardLabel).join(" ");
+      const words = e.action.trim().split(/\s+/), cards = list(words.slice(1));
       const x = e.extra ? t("seven_waters.extra_log") : "";
       const seat = e.seat;
       switch (e.kind) {
         case "take": {
-          const r = e.revealed?.length ? " " + t("seven_waters.log.revealed", { c: e.revealed.map(cardLabel).join(" ") }) : "";
+          const r = e.revealed?.length ? " " + t("seven_waters.log.revealed", { c: list(e.revealed) }) : "";
           return say("seven_waters.log.take", { seat, c: cardLabel(e.card) || words[1], r, x });
         }
-        case "slide": return say("seven_waters.log.slide", { seat, k: words[1], c: words.slice(2).map(cardLabel).join(" "), x });
+        case "slide": return say("seven_waters.log.slide", { seat, k: words[1], c: list(words.slice(2)), x });
         case "river": return say("seven_waters.log.river", { seat, c: cards, x });
         case "pool": return say("seven_waters.log.pool", { seat, c: cards, x });
         case "discard": return cards ? say("seven_waters.log.discard", { seat, c: cards, x })

@@ -1,7 +1,8 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle } from "./i18n.js";
+import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle,
+         speaking } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest, fitBoard } from "./table.js";
@@ -99,6 +100,7 @@ async function lobby() {
   let created = null;
   let lists = { running: [], over: [] };
   let copied = null;          // {what, ok}: the link last copied (its button says so across redraws)
+  const createdAlert = {};    // the refused creation last drawn as an alert (alertOnce)
 
   async function loadLists() {
     const [running, over] = await Promise.all([api("/api/tables?status=running"), api("/api/tables?status=over")]);
@@ -274,8 +276,10 @@ async function lobby() {
 
   function draw() {
     const origin = location.origin;
+    const role = alertOnce(Boolean(created?.error), [created], createdAlert);
     const createdBox = created && (created.error
-      ? h("div", { class: "status refused", id: "create-error", role: "alert" }, t("refused", { reason: errorText(created.error) }))
+      ? h("div", { class: "status refused", id: "create-error", role },
+          t("refused", { reason: errorText(created.error) }))
       : h("section", { class: "box", id: "created" }, h("h2", {}, t("links_title")),
           h("ul", { class: "links" },
             created.seats.filter((s) => s.kind === "human").map((s) => h("li", { "data-mine": s.seat === created.mine ? "1" : "0" },
@@ -486,6 +490,19 @@ function newLines(before, after) {
   return after.slice(k);
 }
 
+// The log's lines that are new in `after` (since `before`), worded for the live region:
+// the one place where log lines are spoken.  The same lines as the log shows (found by
+// comparing the shown lines), worded anew by the game's logLines under i18n.js speaking:
+// the hearing seat's own moves as "you" ("You took …" where the log shows "Seat 0 took …"),
+// cards by their names ("7 of diamonds" where it shows "7♦").  A game's spoken log has a
+// line for each shown one, in the same order.
+function spokenLines(game, before, after) {
+  const shown = newLines(game.logLines(before.view, before), game.logLines(after.view, after));
+  if (!shown.length) return shown;
+  const words = speaking(after.seat, () => game.logLines(after.view, after));
+  return words.length >= shown.length ? words.slice(words.length - shown.length) : shown;
+}
+
 // Whether this seat, to move now, is told so: the turn came from another seat, or it
 // stayed with this seat across more than its own move (a trick it took, a round its play
 // ended, WL-5.5: it begins the next) — the words heard then were of the end, not of whose
@@ -543,6 +560,7 @@ function tablePage(tableId) {
   // nor after "play here again", which opens the page anew)
   const tabId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
   let resuming = false;
+  const noticeAlert = {};     // what the notice last drawn as an alert stood for (alertOnce)
 
   const link = location.pathname + location.hash;  // this seat's, whatever the hash says later
   if (token) remember({ table: tableId, seat: +params.get("seat"), link });
@@ -650,7 +668,7 @@ function tablePage(tableId) {
     sendPending(moved);
     const game = GAMES[msg.game];
     if (prev && moved) {
-      const lines = newLines(game.logLines(prev.view, prev), game.logLines(msg.view, msg));
+      const lines = spokenLines(game, prev, msg);
       const before = prev, after = msg;
       const s = game.summary ? game.summary(before.view, after.view, after) : null;
       if (s) summary = () => game.summary(before.view, after.view, after) || s;
@@ -787,9 +805,10 @@ function tablePage(tableId) {
     // what the page cannot do now (replaced, reconnecting) first; what a click brought after it
     const standing = replaced ? t("replaced") : down ? t("reconnecting") : null;
     const noticeText = pending ? t("move_waits") : said(notice?.text);
+    const role = alertOnce(Boolean(standing || (noticeText && notice?.cls === "refused")), [replaced, down, notice?.cls === "refused" ? notice : null],
+                           noticeAlert);
     const noticeBox = standing || noticeText
-      ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice",
-                   role: standing || notice.cls === "refused" ? "alert" : "status" },
+      ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice", role },
           standing,
           standing && noticeText ? h("span", { id: "notice-more" }, " ", noticeText) : noticeText,
           replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
@@ -932,7 +951,10 @@ async function replayPage(tableId) {
       h("button", { id: "last", "aria-label": t("last_l"), "aria-keyshortcuts": "End", onclick: () => go(data.total) }, t("last")),
       h("button", { id: "autoplay", "aria-label": unspoken(timer ? t("pause_btn") : t("play_btn")), onclick: toggle }, timer ? t("pause_btn") : t("play_btn")),
       h("label", {}, t("speed"), " ", h("select", { id: "speed", onchange: (e) => { speed = +e.target.value; localStorage.setItem("replay_speed", speed); if (timer) { toggle(); toggle(); } } },
-        [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null }, `${v}×`)))),
+        // each speed named in words ("playback speed 0.5", „Wiedergabetempo 0,5"): "0.5×" was
+        // read "zero point five" and a sign, or "multiplication sign"
+        [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null,
+                                                "aria-label": t("speed_x", { x: v }) }, `${v}×`)))),
       h("a", { href: `/api/tables/${tableId}/record`, download: `${tableId}.json` }, t("record")));
     const ui = passiveUi(game, data.view);
     const result = data.terminal ? resultBox(game, msg, null) : null;
@@ -954,7 +976,7 @@ async function replayPage(tableId) {
     const lines = [t("step", { i: step, n: data.total })];
     if (prev && step === prev.step + 1) {
       const before = { ...prev, seat: null, n: prev.step, legal: [], seats: prev.seats || [], replay: true };
-      const moved = newLines(game.logLines(prev.view, before), game.logLines(data.view, msg));
+      const moved = spokenLines(game, before, msg);
       lines.push(...moved);
       // a move the log keeps no line of (Watten's signals, secret to a spectator) said
       // nothing; a sighted viewer saw the turn go on to the next seat
@@ -992,6 +1014,19 @@ async function replayPage(tableId) {
 
   rerender = render;
   go(0);
+}
+
+// The role of a box that tells a refusal (`alerting`), asked at every drawing: "alert" the
+// first time, "status" when it is drawn again for what it told already (`what`: the page's
+// standing states and the refusal; each one set now is compared with the last drawing's).
+// An alert is read out each time one is put in the page, and the page is drawn anew at
+// every change: a refusal still on screen was read out again when another seat came or
+// went, when the lobby's lists arrived, at every reconnection attempt.  A new refusal (a
+// new object, also with the same words) or a state newly set is an alert again.
+function alertOnce(alerting, what, memory) {
+  const told = alerting && memory.what && what.every((x, i) => !x || x === memory.what[i]);
+  memory.what = alerting ? what : null;
+  return alerting && !told ? "alert" : "status";
 }
 
 // A control's words without the arrows and signs drawn beside them ("◀ hand" → "hand"), for

@@ -89,9 +89,25 @@ export function sentence(text) {
   return text && word && text.startsWith(word) ? word.charAt(0).toLocaleUpperCase(lang) + text.slice(1) : text;
 }
 
+// Lines worded to be spoken (app.js: the log's new lines for the live region): the seat
+// that hears them is "you" where a line is about it (a sighted player knows their own seat
+// by its chip; "Seat 0 took …" read to them as if it were another's), and a card is named
+// in words (svg.js cardText) rather than by a sign a screen reader skips ("7♦").  Set only
+// while `fn` runs: the log on screen keeps its seats and signs.
+let voice = null;     // {you: the hearing seat, or null for a spectator} while speaking
+export function speaking(you, fn) {
+  const before = voice;
+  voice = { you: Number.isInteger(you) ? you : null };
+  try { return fn(); } finally { voice = before; }
+}
+export function spoken() { return voice !== null; }
+
 // The one place where log lines, announcements and refusals become words: a sentence,
-// the seat `seat` in it as `who`, in its in-sentence form.
+// the seat `seat` in it as `who`, in its in-sentence form.  Spoken to that seat itself,
+// the line's own "you" form (`CODE.you`: "You took …", „Du hast … genommen") where the
+// catalogue has one.
 export function say(code, params = {}) {
+  if (voice && voice.you !== null && params.seat === voice.you && has(`${code}.you`)) return t(`${code}.you`, params);
   const out = { ...params };
   if (params.seat !== undefined && params.who === undefined) out.who = seatInText(params.seat);
   return sentence(t(code, out));

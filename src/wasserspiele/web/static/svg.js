@@ -1,5 +1,5 @@
 // Small helpers to build SVG and HTML from view JSON (no framework, no build step).
-import { t, term } from "./i18n.js";
+import { t, term, spoken } from "./i18n.js";
 const NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
@@ -274,8 +274,11 @@ export function card(code, x, y, w = 44, hgt = 62) {
   return g;
 }
 
+// A card as the page writes it ("10♥", "★=7"); in lines worded to be spoken (i18n.js
+// speaking) by its name ("10 of hearts"): a sign is skipped or read as "black heart suit"
 export function cardText(code) {
   if (!code) return "";
+  if (spoken()) return cardName(code);
   const [base, decl] = code.split("=");
   if (base[0] === "X") return `★${decl ? "=" + rankText(decl) : ""}`;
   return rankText(base.slice(0, -1)) + (SUIT_SYMBOL[base.slice(-1)] || base.slice(-1));
