@@ -333,6 +333,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         if token is None:
             raise Refused("bad_token", Reason("server.rematch_token"), 401)
         seat = await table.seat_of(token)
+        table = await hub.current(table)  # (it may have left memory meanwhile: the copy its clients watch)
         new_id, new_token = await hub.rematch(table, seat, token, client_of(request))
         return JSONResponse({"id": new_id, "link": f"/table/{new_id}#seat={seat}&token={new_token}"})
 
@@ -389,12 +390,16 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         return JSONResponse(table.message_for(seat))
 
     async def api_move(request: Request) -> Response:
-        table = await hub_of(request).open(request.path_params["table_id"])
+        hub = hub_of(request)
+        table = await hub.open(request.path_params["table_id"])
         token = _bearer(request)
         if token is None:
             raise Refused("bad_token", Reason("server.move_token"), 401)
         seat = await table.seat_of(token)
         body = schemas.load(schemas.MoveBody, await _json_body(request))
+        # a table nobody watches may have left memory while the body was read (the cache's
+        # bound, the idle sweep): the move goes to the copy in memory now, not answered 503
+        table = await hub.current(table)
         return JSONResponse(await table.submit(seat, body.action, body.n))
 
     async def finished(request: Request, running: Reason):

@@ -561,6 +561,8 @@ class LiveTable:
             self.hub.presence.changed(self)
         if not self.conns and self.state.is_terminal() and self.hub.tables.get(self.id) is self:
             del self.hub.tables[self.id]  # a finished game nobody watches: reloaded when asked for
+        elif not self.conns:
+            self.hub.trim()  # one more table at rest: the cache keeps its bound
 
     # -- moves ---------------------------------------------------------------
     async def submit(self, seat: int | None, text: Any, n: Any, *, check_n: bool = True) -> dict[str, Any]:
@@ -714,6 +716,9 @@ class LiveTable:
             return
         if self.bot_seats_to_move():
             self.bot_task = asyncio.create_task(self._run_bots())
+            # bots done (the game over, a person to move): the table may be at rest now, so
+            # the cache keeps its bound (all-bot games that end are never read by a socket)
+            self.bot_task.add_done_callback(lambda _: self.hub.trim() if self.hub.running else None)
 
     async def _run_bots(self) -> None:
         hub = self.hub
@@ -1269,6 +1274,7 @@ class Hub:
         """The live table, loaded from the database on first use (once, however many ask)."""
         t = self.tables.get(table_id)
         if t is not None:
+            t.last_used = asyncio.get_running_loop().time()  # in use: the last to leave the cache
             return t
         # only the alphabet of `new_table_id` reaches the database: PostgreSQL refuses a NUL in
         # a string, so `/api/tables/%00` was a 503 "database down" (and an error in the log)
@@ -1301,7 +1307,16 @@ class Hub:
             raise Refused("broken_table", Reason("server.broken_table", table=table_id), 500) from None
         self.tables[table_id] = t
         t.schedule_bots()
+        self.trim(keep=t)
         return t
+
+    async def current(self, table: LiveTable) -> LiveTable:
+        """`table`, or its copy loaded anew if it left memory while a request awaited
+        something (swept, pushed out of the cache): a move is applied to the copy the
+        table's clients watch, never to one that left."""
+        while self.tables.get(table.id) is not table:
+            table = await self.open(table.id)
+        return table
 
     async def resume_all(self) -> None:
         """After a restart: load the unfinished tables where a bot is to move, so their
@@ -1339,17 +1354,41 @@ class Hub:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    @staticmethod
+    def _at_rest(t: LiveTable) -> bool:
+        """Nobody watches `t`, no bot is moving there and nothing of it is unsaved: it is
+        only a copy of what the database holds, and may leave memory."""
+        return (not t.conns and (t.bot_task is None or t.bot_task.done())
+                and not t.lock.locked() and not t.unsaved)
+
     def sweep(self) -> int:
         """Drop tables nobody has used for `idle_seconds` (no clients, no bot thinking);
         they come back from the database when asked for.  Returns how many left."""
         now = asyncio.get_running_loop().time()
         idle = [t for t in self.tables.values()
-                if not t.conns and (t.bot_task is None or t.bot_task.done())
-                and not t.lock.locked() and not t.unsaved
-                and now - t.last_used >= self.limits.idle_seconds]
+                if self._at_rest(t) and now - t.last_used >= self.limits.idle_seconds]
         for t in idle:
             del self.tables[t.id]
         return len(idle)
+
+    def trim(self, keep: LiveTable | None = None) -> int:
+        """Keep at most `unwatched_tables` tables at rest in memory (besides `keep`, the one
+        just loaded): the least recently used leave at once.  Without it every table read
+        (a finished game's record and replay, a lobby link, an abandoned table) stayed for
+        `idle_seconds` whoever asked, so memory grew with the number of tables read in ten
+        minutes, without a bound (a crawler reading 10,000 finished tables held 10,000
+        games in memory).  Returns how many left."""
+        most = self.limits.unwatched_tables
+        if len(self.tables) <= most:
+            return 0
+        resting = [t for t in self.tables.values() if t is not keep and self._at_rest(t)]
+        if len(resting) <= most:
+            return 0
+        resting.sort(key=lambda t: t.last_used)
+        gone = resting[:len(resting) - most]
+        for t in gone:
+            del self.tables[t.id]
+        return len(gone)
 
     async def sweeper(self) -> None:
         while self.running:
@@ -1383,6 +1422,7 @@ class Hub:
         if table is None:  # (else someone asked for it meanwhile and it was loaded)
             table = self.tables[row.id] = LiveTable(self, row, state)
         table.schedule_bots()
+        self.trim(keep=table)
         return table
 
     async def rematch(self, table: LiveTable, seat: int, token: str, client: str = "local") -> tuple[str, str]:

@@ -46,8 +46,13 @@ class Limits:
     hints_in_flight: int = 0
     # bots think in this many worker processes (0: one less than the CPUs, at least one)
     bot_workers: int = 0
-    # an unfinished table nobody has touched for this long leaves memory (reloaded when asked for)
+    # a table nobody watches or has touched for this long leaves memory (reloaded when asked for)
     idle_seconds: float = 600.0
+    # tables kept in memory that no socket watches and no bot is moving at (running or
+    # finished: a cache of the database, for the requests that come in a row, such as a
+    # replay's steps); beyond this many the least recently used leave memory at once, so
+    # that reading many tables (a crawler, a lobby's links) never holds more in memory
+    unwatched_tables: int = 200
     # a storage call that takes longer is answered 503 (the database is stalled)
     storage_seconds: float = 15.0
 
