@@ -190,3 +190,23 @@ def test_sw_2_2_pieces_carry_their_rank_and_suit():
     for table in ({p.card.index: p for p in PLAIN[52:]}, SLIDE_JOKER, RIVER_JOKER, POOL_JOKER):
         for p in table.values():
             assert p.rank == p.decl and p.suit == p.decl
+
+
+def test_sw_4_3_the_hands_composition_tables_stay_bounded_and_answer_alike_when_emptied(monkeypatch):
+    # _RANK_SHAPES and _SUIT_SHAPES kept every composition a process met (3,277 after 5,000
+    # random games, still growing): a server's bots or a long study grew without a bound
+    def play(limit: int) -> list:
+        monkeypatch.setattr(rules, "_SHAPES_LIMIT", limit, raising=False)
+        for cache in (rules._RANK_SHAPES, rules._SUIT_SHAPES, rules._TABLES, rules._RECENT):
+            cache.clear()
+        rng, seen = random.Random(5), []
+        for seed in range(12):
+            state = load("seven_waters").new_game(seed=seed)
+            while not state.is_terminal():
+                legal = state.legal_actions(state.current_seat)
+                seen.append([str(a) for a in legal])
+                state.apply(rng.choice(legal), state.current_seat)
+                assert len(rules._RANK_SHAPES) <= limit and len(rules._SUIT_SHAPES) <= limit
+        return seen
+
+    assert play(6) == play(10**6)

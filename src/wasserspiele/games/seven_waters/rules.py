@@ -205,9 +205,13 @@ for _jokers in ((), ALL_CARDS[52:53], ALL_CARDS[53:54], ALL_CARDS[52:54]):
 # every mask depend only on the ranks of the plain cards (highest first), the suits
 # only on their suits.  A random game's hands are mostly new (a card or two change
 # every turn) but their compositions repeat: a few hundred rank tuples cover every hand
-# of one to three cards.  Never cleared: at most one entry per multiset of ≤ 7 ranks.
+# of one to three cards, and they keep growing ever more slowly (3,277 after 5,000
+# random games).  Emptied when full, as a process that plays for weeks (a server's bots,
+# a long study) would otherwise keep every composition it met (tens of thousands of
+# multisets of ≤ 7 ranks, up to 5 KiB each).
 _RANK_SHAPES: dict[tuple[int, ...], tuple] = {}
 _SUIT_SHAPES: dict[tuple[int, ...], tuple] = {}
+_SHAPES_LIMIT = 4096
 
 
 def _rank_shape(ranks_high_first: tuple[int, ...]) -> tuple:
@@ -238,6 +242,8 @@ def _rank_shape(ranks_high_first: tuple[int, ...]) -> tuple:
     for v in range(2, 21):
         two |= every << v
     # tuples of ints: the garbage collector stops walking them after its first look
+    if len(_RANK_SHAPES) >= _SHAPES_LIMIT:
+        _RANK_SHAPES.clear()
     found = _RANK_SHAPES[ranks_high_first] = (
         tuple(sums), tuple(ranks), tuple(low), tuple(high), tuple(count), rank_bits, (none, one, two))
     return found
@@ -250,6 +256,8 @@ def _suit_shape(suit_bits_high_first: tuple[int, ...]) -> tuple:
     for sb in suit_bits_high_first:
         suits += [x | sb for x in suits]
         every |= sb
+    if len(_SUIT_SHAPES) >= _SHAPES_LIMIT:
+        _SUIT_SHAPES.clear()
     found = _SUIT_SHAPES[suit_bits_high_first] = (tuple(suits), every)
     return found
 
