@@ -97,6 +97,14 @@ def check_seed(seed: Any) -> int | None:
     return n
 
 
+def check_seat_infos(value: Any) -> bool:
+    """`seat_infos` as a bool, refused unless True or False (numpy's too): a string such
+    as "false" is truthy and would silently keep the infos a caller meant to drop."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"seat_infos must be True or False, not {shown_arg(value)}")
+    return bool(value)
+
+
 def check_reset_options(options: Any, game: Game, refuse: bool = True) -> None:
     """Refuse `reset(options=…)` with anything in it: the environments take no reset
     options, and silently dropping one (`{"players": 3}`, a vector env's `reset_mask`)

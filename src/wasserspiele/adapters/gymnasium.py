@@ -10,8 +10,12 @@ reads), a method of the unwrapped env: `gymnasium.make` wraps it, so call
 `env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`.
 `info["legal_actions"]` and `info["view"]` hold the legal actions' notation and the raw
 view (a read-only mapping equal to the view dict, `common.InfoView`, so that Gymnasium's
-`SyncVectorEnv`/`AsyncVectorEnv` keep each table's view whole).  The reward comes at the
-end: the agent's share of the zero-sum transform of `state.returns()`.
+`SyncVectorEnv`/`AsyncVectorEnv` keep each table's view whole).  Both are built at
+every step, a fifth (Watten) to five sixths (Seven Waters) of a step's time, and
+Gymnasium's vectorisers read every key of every info: `seat_infos=False` leaves them
+out, and the info holds only the mask, an illegal index's reason and the episode's end
+(`returns`, `scores`, `truncated_at`).  The reward comes at the end: the agent's share
+of the zero-sum transform of `state.returns()`.
 
 A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
 OpenSpiel counts them; `common.game_length`) is cut off: `truncated=True`, reward 0 (an
@@ -43,9 +47,9 @@ from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, check_seed,
-                     game_length, kernel_module, load_with_codec, max_game_length, new_counted_game, render_text,
-                     zero_sum)
+from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, check_seat_infos,
+                     check_seed, game_length, kernel_module, load_with_codec, max_game_length, new_counted_game,
+                     render_text, zero_sum)
 
 
 class IllegalIndex(IllegalAction):
@@ -74,8 +78,11 @@ class WasserspieleEnv(gymnasium.Env):
                  opponents: str | Sequence[str] = "random", render_mode: str | None = None,
                  illegal_action: str = "lose", illegal_reward: float = -1.0,
                  opponent_options: dict[str, dict[str, Any]] | None = None,
-                 options: dict[str, Any] | None = None, **game_options: Any):
+                 options: dict[str, Any] | None = None, seat_infos: bool = True, **game_options: Any):
         super().__init__()
+        # False: no view nor legal actions' notation in the info (building them at every
+        # step is up to five sixths of a step's time, and every vectoriser reads every key)
+        self.seat_infos = check_seat_infos(seat_infos)
         self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
         players = self.game.players
         self.seat = seat = check_seat(seat, self.game)
@@ -138,8 +145,10 @@ class WasserspieleEnv(gymnasium.Env):
             self._legal = codec.legal_map_state(self.state, self.seat)
         self._mask = mask = codec.mask_of(self._legal)
         obs = codec.observe_state(self.state, self.seat)
-        info = {"action_mask": mask.copy(), **agent_info(self.state, self.seat, bool(self._legal))}
-        info["view"] = InfoView(info["view"])  # kept whole by Gymnasium's vectorisers (common.InfoView)
+        info = {"action_mask": mask.copy()}
+        if self.seat_infos:
+            info.update(agent_info(self.state, self.seat, bool(self._legal)))
+            info["view"] = InfoView(info["view"])  # kept whole by Gymnasium's vectorisers (common.InfoView)
         return obs, info
 
     def action_masks(self) -> np.ndarray:

@@ -39,8 +39,8 @@ from pettingzoo.utils import wrappers
 from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
-from .common import (Position, SeatInfo, check_reset_options, check_reward, check_seed, game_length,
-                     load_with_codec, max_game_length, new_counted_game, render_text, shown_arg, zero_sum)
+from .common import (Position, SeatInfo, check_reset_options, check_reward, check_seat_infos, check_seed,
+                     game_length, load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -141,12 +141,10 @@ class _Common:
                illegal_action: str, illegal_reward: float, seat_infos: bool) -> None:
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
-        if not isinstance(seat_infos, (bool, np.bool_)):
-            raise ValueError(f"seat_infos must be True or False, not {shown_arg(seat_infos)}")
         # False: every info is {} (a vectoriser that copies every info at every step, as
         # supersuit's does, would otherwise build every seat's view and legal actions'
         # notation at every step: most of the time of a step)
-        self.seat_infos = bool(seat_infos)
+        self.seat_infos = check_seat_infos(seat_infos)
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward(illegal_reward)
         self.game, self.codec = load_with_codec(game, options)

@@ -42,8 +42,8 @@ from gymnasium.vector.utils import batch_space
 from ..core.chance import make_rng
 from ..core.registry import manifest
 from ..fast import seed_state
-from .common import (as_integer, check_reset_options, check_reward, check_seed, kernel_module, max_game_length,
-                     shown_arg)
+from .common import (as_integer, check_reset_options, check_reward, check_seat_infos, check_seed, kernel_module,
+                     max_game_length, shown_arg)
 
 
 def table_seed(seed: int) -> int:
@@ -226,7 +226,7 @@ def game_defaults(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) 
 def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
                     illegal_action: str = "lose", render_mode: str | None = None,
                     opponent_options: dict | None = None, options: dict[str, Any] | None = None,
-                    max_episode_steps: Any = None, **kwargs: Any) -> KernelVectorEnv:
+                    max_episode_steps: Any = None, seat_infos: bool = False, **kwargs: Any) -> KernelVectorEnv:
     """`gymnasium.make_vec`'s vector entry point: the game's kernel VectorEnv, taking the
     single-table env's arguments (`seat`, `opponents`, `illegal_reward`, `options` and
     game options, the game's defaults for those not given, and the kernel's `seed`).
@@ -238,7 +238,11 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
     `max_episode_steps`, which `make_vec` hands every vector entry point (Gymnasium's own,
     such as CartPole's, take it), truncates a table after that many agent decisions, as
     `gymnasium.make(..., max_episode_steps=n)`'s `TimeLimit` does (it was taken for a game
-    option and refused: "watten has no option 'max_episode_steps'")."""
+    option and refused: "watten has no option 'max_episode_steps'").
+
+    `seat_infos` is False here: the kernel's infos hold the masks (and which tables
+    played an illegal index) and nothing else, what the single-table env's hold with
+    `seat_infos=False`; True (views and legal actions' notation) is refused."""
     cls = kernel_env_class(game)
     limit = None
     if max_episode_steps is not None:
@@ -256,6 +260,9 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
         raise refuse(f"illegal_action={shown_arg(illegal_action)} (an illegal index always ends a table's episode)")
     if render_mode is not None:
         raise refuse(f"render_mode={shown_arg(render_mode)}")
+    if check_seat_infos(seat_infos):
+        raise refuse(f"seat_infos={shown_arg(seat_infos)} (its infos hold the masks only, "
+                     f"no views or legal actions' notation)")
     if opponent_options:
         raise refuse("opponent_options")
     if not isinstance(opponents, str):
