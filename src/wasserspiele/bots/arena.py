@@ -12,15 +12,19 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..core.errors import BadOption
 from ..core.protocol import Game
+from ..core.registry import load
 from ..core.stats import Estimate, mean_ci, placements, wilson
-from .runner import DuplicateSeating, Played, Series, WorkerDied, open_backend, run_series, whole_groups
-from .specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
+from .runner import (DuplicateSeating, Played, Series, WorkerDied, games_problem, open_backend, run_series,
+                     whole_groups, workers_problem)
+from .specs import BotSpec, bot_specs_given, check_spec
 
 
-def parse_bots(texts: list[str] | tuple[str, ...], game: Game) -> list[BotSpec]:
-    """The `--bots` specs (bots/specs.py), each checked against `game` before any play."""
-    specs = [parse_bot_spec(t) for t in split_spec_texts(texts)]
+def parse_bots(texts: str | list[str] | tuple[str, ...], game: Game) -> list[BotSpec]:
+    """The `--bots` specs (bots/specs.py), each checked against `game` before any play; a
+    `BotSpec` already parsed is taken as it is (and checked)."""
+    specs = bot_specs_given(texts)
     for spec in specs:
         check_spec(spec, game)
     return specs
@@ -43,6 +47,10 @@ class SpecResult:
     def mean_place(self) -> Estimate:
         return mean_ci(self.places)
 
+    def __repr__(self) -> str:
+        # the dataclass's repr listed every game's credit, score and place
+        return f"<SpecResult {self.spec}: win rate {self.win_rate().fmt(pct=True)} over {len(self.credits)} games>"
+
 
 @dataclass
 class ArenaResult:
@@ -51,6 +59,13 @@ class ArenaResult:
     games: list[Played]
     interrupted: bool = False  # Ctrl-C (or SIGTERM) cut the run short: `games` are the whole groups that finished
     failure: WorkerDied | None = None  # or a worker process's death cut it short (then `interrupted` too)
+
+    def __repr__(self) -> str:
+        # the dataclass's repr listed every game played (a notebook cell's screenfuls)
+        how = "finished" if not self.interrupted else f"interrupted: {self.failure.reason()}" if self.failure \
+            else "interrupted"
+        return (f"<ArenaResult {self.game.name}: {len(self.games)} games of "
+                f"{', '.join(s.text for s in self.specs)}, {how}>")
 
     def by_spec(self) -> list[SpecResult]:
         out = [SpecResult(s.text) for s in self.specs]
@@ -78,9 +93,23 @@ def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: i
     A run an interrupt cut short keeps only the duplicate groups that finished whole (each
     line-up in every seat, team, on the same deal): a group cut in half would credit a bot
     the seat or the cards it happened to get, which the seat rotation is there to cancel.  A worker
-    process that died cuts the run short the same way (`ArenaResult.failure` says so)."""
+    process that died cuts the run short the same way (`ArenaResult.failure` says so).
+
+    From Python `specs` may be spec texts (`"heuristic,random"`, `["python:mypkg.bots:make"]`)
+    or parsed `BotSpec`s; every one is checked against the game, and the arguments as the
+    command line checks them, before any game."""
+    if games_problem(games):
+        raise BadOption(games_problem(games))
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOption(f"--seed: {seed!r} is not a whole number")
+    if not isinstance(options, dict):
+        raise BadOption(f"options: {options!r} is not a dict of game options (e.g. {{'players': 3}})")
+    specs = parse_bots(specs, load(name, **options))
     series = Series(name, tuple(options.items()), tuple(specs), seed, DuplicateSeating())
     with open_backend("process", jobs) as runner:
+        problem = workers_problem(specs, runner)
+        if problem:
+            raise BadOption(problem)
         played, interrupted = run_series(series, games, progress=on_progress, runner=runner)
     game = series.load()
     if interrupted:

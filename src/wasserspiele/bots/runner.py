@@ -23,11 +23,13 @@ never depend on the backend or on how games are split into chunks.
 from __future__ import annotations
 
 import itertools
+import multiprocessing
 import os
 import random
 import re
 import signal
 import socket
+import sys
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -40,6 +42,7 @@ from ..core.messages import Reason, shortened, term
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .base import Bot
+from .limits import MAX_GAMES, MAX_JOBS
 from .match import MAX_ACTIONS, bots_choose, play_out
 
 BACKENDS = ("process", "ray")
@@ -543,8 +546,10 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     if backend not in BACKENDS:
         raise BadOption(f"--backend: {term(backend, 'shown', 'en')} is not one of {', '.join(BACKENDS)}")
     jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise BadOption(f"--jobs: {jobs} is not a positive number of processes")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
+        raise BadOption(f"--jobs: {jobs!r} is not a positive number of processes")
+    if jobs > MAX_JOBS:
+        raise BadOption(f"--jobs: {Reason('cli.flags.jobs_too_many', jobs=jobs, most=MAX_JOBS)}")
     problem = address_problem(backend, address)
     if problem:
         raise BadOption(problem)
@@ -561,6 +566,45 @@ def address_problem(backend: str, address: str | None) -> str | None:
     if backend != "ray":
         return "--address needs --backend ray"
     return ray_address_problem(address)
+
+
+# ----------------------------------------------------------------------------- what workers can be sent
+def _main_importable(backend: str) -> bool:
+    """Whether worker processes of `backend` can import this program's `__main__`: a forked
+    worker has it already, a spawned one (macOS, Windows, "spawn" or "forkserver") runs its
+    file again, and an interactive session's (a notebook's, `python -c`) has no file; Ray's
+    workers never run it."""
+    if backend == "ray":
+        return False
+    if multiprocessing.get_start_method() == "fork":
+        return True
+    return getattr(sys.modules.get("__main__"), "__file__", None) is not None
+
+
+def workers_problem(makers: Sequence[Any], backend: Backend) -> Reason | None:
+    """Why the bots `makers` cannot be played by `backend`'s worker processes, or None: an
+    outside policy named in `__main__` (`python:__main__:make`, a notebook's own factory)
+    reaches a spawned worker (macOS, Windows) or a Ray one as a name its `__main__` lacks;
+    found before the first game, where the first chunk's traceback came from a worker."""
+    if isinstance(backend, PoolBackend):
+        kind = "process"
+    elif backend.name == "ray":
+        kind = "ray"
+    else:
+        return None  # this process plays every game
+    if _main_importable(kind):
+        return None
+    for maker in makers:
+        if getattr(maker, "kind", "") != "python":
+            continue
+        module, _, name = str(dict(maker.params).get("factory", "")).rpartition(":")
+        if module.strip() == "__main__":
+            return Reason("bot.runner.in_main", bot=maker.text, name=name, how=_how(kind))
+    return None
+
+
+def _how(kind: str) -> str:
+    return "Ray" if kind == "ray" else repr(multiprocessing.get_start_method())
 
 
 # ----------------------------------------------------------------------------- joining a Ray cluster
@@ -634,6 +678,16 @@ def _ray_failure(address: str | None, exc: Exception) -> str:
 
 
 # ----------------------------------------------------------------------------- convenience
+def games_problem(games: Any) -> str | None:
+    """Why `games` is no number of games a run plays (None if it is one), in the command line's
+    words: a whole number from 1 to MAX_GAMES."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        return f"--games: {games!r} is not a positive number of games"
+    if games > MAX_GAMES:
+        return f"--games: {Reason('cli.flags.games_too_many', n=games, most=MAX_GAMES)}"
+    return None
+
+
 def whole_groups(games: int, group: int) -> int:
     """`games` rounded up to whole groups: duplicate deals play one group per deal."""
     return -(-games // group) * group

@@ -33,6 +33,7 @@ is played; problems raise `BadOption` naming the spec and what is wrong.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -179,6 +180,27 @@ def split_spec_texts(values: list[str] | tuple[str, ...]) -> list[str]:
                     out[-1] += "," + piece
                 else:
                     out.append(piece)
+    return out
+
+
+def bot_specs_given(given: Any) -> list[BotSpec]:
+    """Bot specs as a Python caller gives them: one text (`"heuristic,random"`), a list of
+    texts, or `BotSpec`s already parsed.  Anything else (a bot class or factory of the
+    caller's own) is refused naming the spec form that seats it, where it failed as an
+    AttributeError deep inside (or one text was read letter by letter as specs)."""
+    if isinstance(given, (str, BotSpec)):
+        given = [given]
+    try:
+        items = list(given)
+    except TypeError:
+        items = [given]
+    for item in items:
+        if not isinstance(item, (str, BotSpec)):
+            raise BadOption(Reason("bot.spec_not_text", given=repr(item)))
+    out: list[BotSpec] = []
+    # texts side by side are split together, as repeated --bots are (a NAME=VALUE piece continues the spec before)
+    for is_text, run in itertools.groupby(items, key=lambda x: isinstance(x, str)):
+        out.extend([parse_bot_spec(t) for t in split_spec_texts(list(run))] if is_text else run)
     return out
 
 

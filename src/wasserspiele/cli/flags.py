@@ -11,40 +11,21 @@ with a traceback once hours of work are done.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import click
 
+# the most --jobs and --games any study, arena or leaderboard takes, refused when the
+# command line is read
+from ..bots.limits import MAX_GAMES, MAX_JOBS
 from ..core.messages import Reason, render
+from ..core.paths import write_problem
 from .language import current_lang
-
-
-def _problem(path: Path) -> Reason | None:
-    """Why nothing can be written at `path` (a file or a folder to be), or None."""
-    if path.exists():
-        return None if os.access(path, os.W_OK) else Reason("cli.path.not_writable", path=str(path))
-    above = path.parent
-    while not above.exists() and above != above.parent:
-        above = above.parent
-    if not above.is_dir():
-        return Reason("cli.path.not_a_folder", path=str(above))
-    if not os.access(above, os.W_OK | os.X_OK):
-        return Reason("cli.path.folder_not_writable", path=str(above))
-    return None
-
-
-def write_problem(path: str | Path) -> Reason | None:
-    """Why nothing can be written at `path` (a default file a command picks itself, which no
-    callback checks), or None."""
-    return _problem(Path(path))
 
 
 def writable(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
     """A click callback for an option naming a file or folder the command writes."""
     if value is None:
         return None
-    problem = _problem(Path(value))
+    problem = write_problem(value)
     if problem:
         # in the command line's language: Click refuses it before the command reads its --lang
         lang = current_lang()
@@ -53,12 +34,6 @@ def writable(ctx: click.Context, param: click.Parameter, value: str | None) -> s
     return value
 
 
-# The most --jobs and --games any study, arena or leaderboard takes. A digit too many is
-# refused when the command line is read: --jobs 99999999999 ended in the worker pool's
-# OverflowError traceback, --games 99999999999 in a MemoryError (the arena, the
-# leaderboard) or in days of play (the lab); both are far beyond any real run.
-MAX_JOBS = 1024
-MAX_GAMES = 10_000_000
 
 
 def jobs_problem(jobs: int | None) -> Reason | None:

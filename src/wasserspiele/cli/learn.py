@@ -14,10 +14,11 @@ from pathlib import Path
 import click
 
 from ..core.errors import WasserspieleError
+from ..core.paths import write_problem
 from ..core.registry import game_class, load
 from .language import quoted
 from .entry import uninterrupted
-from .flags import writable, write_problem
+from .flags import writable
 
 
 def _game(game: str, options: tuple[str, ...]):

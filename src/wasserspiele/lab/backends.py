@@ -12,8 +12,9 @@ import functools
 import time
 from typing import Any, Callable
 
-from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend
-from .study import Study, StudyResult, run_chunk
+from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, workers_problem
+from ..core.errors import BadOption
+from .study import Study, StudyResult, mark_worker_death, run_chunk
 
 __all__ = ["BACKENDS", "default_jobs", "run_study", "table_order"]
 
@@ -50,14 +51,25 @@ def run_study(study: Study, *, jobs: int | None = None, backend: str = "process"
     called as n more games finish.
 
     `runner`: an open backend to use (and leave open); otherwise one is opened and closed here."""
+    if not isinstance(study, Study):  # a game's name, or the options make_study takes
+        raise BadOption(f"run_study: {study!r} is no study; make one with make_study(game, ...)")
     began = time.perf_counter()
     own = runner is None
     runner = runner or open_backend(backend, jobs, address)
     try:
+        problem = workers_problem(study.bots, runner)
+        if problem:
+            raise BadOption(problem)
         tasks = study.tasks(start)
         rows, interrupted = runner.run(functools.partial(run_chunk, study), tasks, progress,
                                        least=chunk_least(study, len(tasks), runner.jobs))
     finally:
         if own:
             runner.close()
-    return StudyResult(study, table_order(rows), interrupted, time.perf_counter() - began, runner.name, runner.jobs)
+    result = StudyResult(study, table_order(rows), interrupted, time.perf_counter() - began, runner.name,
+                         runner.jobs)
+    if runner.failure is not None:
+        # a worker's death, not Ctrl-C, cut the run short: said in the result, where a caller
+        # without the runner in hand (a script, a notebook) saw an interrupted run and no reason
+        mark_worker_death(result, runner.failure.reason().render("en"))
+    return result

@@ -9,11 +9,14 @@ import html
 import io
 import json
 import math
+import os
 import re
 from pathlib import Path
 from typing import Any
 
 from ..core.errors import BadOption
+from ..core.messages import Reason
+from ..core.paths import write_problem
 from ..core.records import write_record
 from ..core.registry import manifest
 from ..core.stats import Estimate
@@ -1407,9 +1410,17 @@ def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_E
     """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis.
     `command`: the command line that ran the study, kept in study.json for a reader (`lab render` reads the
     settings themselves, not this text)."""
+    if not isinstance(out, (str, os.PathLike)):
+        raise BadOption(f"--out: {out!r} is no folder to write the report in")
     out = Path(out)
     clear_out(out)
-    out.mkdir(parents=True, exist_ok=True)
+    problem = write_problem(out)
+    if problem:  # a Python caller's path is not checked by the command line's `--out` callback
+        raise BadOption(f"--out {out}: {Reason('cli.path.cannot_write', problem=problem)}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # what no check foresees (root under /proc, a full disk): the system's words
+        raise BadOption(f"--out {out}: {Reason('cli.path.cannot_write', problem=exc.strerror or exc)}") from None
     summaries, comparisons = analyse(result)
     raise_flags(summaries, comparisons, alpha, min_effect)  # the plots mark the flags
     write_csv(result, out / "results.csv")

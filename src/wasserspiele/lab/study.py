@@ -16,9 +16,9 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..bots.runner import Played, RotatedSeating, Seating, Series, whole_groups
+from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, whole_groups
 from ..bots.runner import seating as make_seating
-from ..bots.specs import BotSpec, check_spec, parse_bot_spec, split_spec_texts
+from ..bots.specs import BotSpec, bot_specs_given, check_spec, parse_bot_spec
 from ..core.errors import BadOption, WasserspieleError
 from ..core.messages import shown
 from ..core.options import parse_option_texts
@@ -131,6 +131,21 @@ def refuse_empty(flag: str, given: Sequence[str], parsed: Sequence[Any], default
                         f"for {default}")
 
 
+def _listed(given: Any) -> list[Any]:
+    """A flag's values as a Python caller may give them: one value (`players=3`, `bots="heuristic"`)
+    or several; a single text was read letter by letter (`bots="heuristic"` as the bots h, e, u, …)."""
+    if isinstance(given, (str, int, BotSpec)):
+        return [given]
+    return list(given)
+
+
+def _option_list(given: Any) -> list[str]:
+    """`--option` values from Python: KEY=VALUE texts, one such text, or a dict of values."""
+    if isinstance(given, dict):
+        return [f"{key}={_option_text(value)}" for key, value in given.items()]
+    return [str(v) for v in _listed(given)]
+
+
 def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
                seed: int = 0, seating: str = "rotated", kernels: bool = True) -> Study:
@@ -142,8 +157,11 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
     a bad option, value or bot fails before the first game."""
     cls = game_class(game)
     name = cls.name
-    if games < 1:
-        raise BadOption(f"--games: {games} is not a positive number of games")
+    if games_problem(games):
+        raise BadOption(games_problem(games))
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise BadOption(f"--seed: {seed!r} is not a whole number")
+    players, bots, options, compare = _listed(players), _listed(bots), _option_list(options), _listed(compare)
     seats = make_seating(seating)
     base = parse_option_texts(cls.option_list, list(options), name)
     by_name = {o.name: o for o in cls.option_list}
@@ -205,7 +223,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             cond.load(name)  # BadOption naming the option if a combination is refused
             conditions.append(cond)
 
-    specs = [parse_bot_spec(t) for t in split_spec_texts(bots)]
+    specs = bot_specs_given(bots)
     refuse_empty("bots", bots, specs, "the default bots")
     if not specs:
         from ..bots.specs import heuristic_traits
@@ -309,6 +327,14 @@ class StudyResult:
     # a worker process's death that cut the run short, as the runner says it in English ("a worker
     # process died, killed by signal SIGKILL"); empty when none did (Ctrl-C, the precision rule, the end)
     died: str = ""
+
+    def __repr__(self) -> str:
+        # the dataclass's repr printed every game's row: screenfuls in a notebook cell
+        how = "interrupted" if self.interrupted else "finished"
+        if self.died:
+            how += f": {self.died}"
+        return (f"<StudyResult {self.study.game}: {len(self.rows)} of {self.study.total} games, "
+                f"{len(self.study.conditions)} condition(s), {how}>")
 
 
 
