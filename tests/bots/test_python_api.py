@@ -51,7 +51,7 @@ def test_a_misspelt_spec_is_named_as_the_command_line_names_it():
 
 
 def test_a_bot_class_is_refused_naming_the_spec_that_seats_it():
-    with pytest.raises(BadOption, match=r"not <class '.*First'>; a bot of your own: .* python:module:factory"):
+    with pytest.raises(BadOption, match=r"not by an object \(First\); a bot of your own: .* python:module:factory"):
         run_arena("wasserloch", OPTIONS, [First, "random"], 2)
 
 
@@ -137,4 +137,4 @@ def test_the_refusal_of_a_bot_object_is_said_in_german_too():
     with pytest.raises(BadOption) as refused:
         run_arena("wasserloch", OPTIONS, [First], 2)
     assert refused.value.reason.render("de").startswith(
-        "ein Bot wird mit einer Bot-Angabe wie 'heuristic' (Text oder BotSpec) genannt, nicht mit <class '")
+        "ein Bot wird mit einer Bot-Angabe wie „heuristic“ (Text oder BotSpec) genannt, nicht mit einem Objekt (First);")

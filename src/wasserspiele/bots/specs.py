@@ -196,7 +196,9 @@ def bot_specs_given(given: Any) -> list[BotSpec]:
         items = [given]
     for item in items:
         if not isinstance(item, (str, BotSpec)):
-            raise BadOption(Reason("bot.spec_not_text", given=repr(item)))
+            # named as the caller wrote it (`First`, `make_bot`), not by its repr ("<class '__main__.First'>")
+            given = getattr(item, "__qualname__", None) or type(item).__name__
+            raise BadOption(Reason("bot.spec_not_text", given=given))
     out: list[BotSpec] = []
     # texts side by side are split together, as repeated --bots are (a NAME=VALUE piece continues the spec before)
     for is_text, run in itertools.groupby(items, key=lambda x: isinstance(x, str)):
