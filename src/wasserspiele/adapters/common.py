@@ -3,14 +3,15 @@ text rendering, seeding, the length bound and the argument checks."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import numbers
 import random
 import warnings
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib.util import find_spec
-from typing import Any, Iterator, Sequence
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -210,27 +211,158 @@ class InfoView(Mapping):
     differ in type between tables (an int in one, None in another: a crash; an int in
     one, a float in another: silently cut).  Any other object is kept whole, one per
     table, in an object array: `infos["view"][i]` is table i's view.  Read-only so that
-    the one object a vectoriser and the caller share is not changed under either."""
+    the one object a vectoriser and the caller share is not changed under either.
 
-    __slots__ = ("_view",)
+    `InfoView.of(position, seat)` builds the view when first read (a vectoriser stores
+    the object without reading it; most training loops never do): from the position the
+    info was issued for, however late (`Position`).  A copy or deep copy of one not read
+    yet is another such (the position's view never changes, and each builds its own
+    dict), so SB3's `DummyVecEnv`, which deep-copies every info at every step, builds
+    nothing; pickling (`AsyncVectorEnv`'s pipes) builds it, see `__reduce__`."""
+
+    __slots__ = ("_view", "_position", "_seat")
 
     def __init__(self, view: Mapping[str, Any]):
         self._view = view
+        self._position: Position | None = None
+        self._seat = 0
+
+    @classmethod
+    def of(cls, position: Position, seat: int) -> InfoView:
+        """`seat`'s view of `position`, built when first read."""
+        info = cls.__new__(cls)
+        info._view, info._position, info._seat = None, position, seat
+        return info
+
+    def _get(self) -> Mapping[str, Any]:
+        position = self._position
+        if position is not None:
+            self._view = position.get().view(self._seat)
+            self._position = None  # the state may go: the view is all that is needed now
+        return self._view
 
     def __getitem__(self, key: str) -> Any:
-        return self._view[key]
+        return self._get()[key]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._view)
+        return iter(self._get())
 
     def __len__(self) -> int:
-        return len(self._view)
+        return len(self._get())
 
     def __repr__(self) -> str:
-        return f"InfoView({self._view!r})"
+        return f"InfoView({self._get()!r})"
 
-    def __reduce__(self):  # AsyncVectorEnv sends infos through pipes
-        return InfoView, (self._view,)
+    def __copy__(self) -> InfoView:
+        if self._position is not None:
+            return InfoView.of(self._position, self._seat)
+        return InfoView(self._view)
+
+    def __deepcopy__(self, memo: dict) -> InfoView:
+        if self._position is not None:
+            return InfoView.of(self._position, self._seat)
+        return InfoView(copy.deepcopy(self._view, memo))
+
+    def __reduce__(self):
+        # AsyncVectorEnv sends infos through pipes: built here, in the worker, as the eager
+        # view was.  Sending the seed and the moves instead would replay the episode in the
+        # main process at every read (one process for every table, the whole episode each
+        # time) and pickle a longer and longer history at every step.
+        return InfoView, (self._get(),)
+
+
+class InfoList(Sequence):
+    """A seat's legal actions' notation as the Gymnasium env's `info["legal_actions"]`:
+    a read-only sequence that compares equal to the list (`list(info["legal_actions"])`
+    is one, e.g. for `json.dumps`), in the order of the engine's `legal_actions`, built
+    when first read.  Gymnasium's vectorisers keep it whole in an object array without
+    reading it (as they keep a list).  Copies and pickles as `InfoView` does.
+
+    Built from the actions of the codec's legal map where the map holds them (a dict,
+    made from `legal_actions` in its order), else from the engine at the position
+    (Seven Waters' kernel map makes each action on demand, twice the engine's time)."""
+
+    __slots__ = ("_items", "_source", "_seat")
+
+    def __init__(self, items: Sequence[str] = ()):
+        self._items = list(items)
+        self._source: Mapping[int, Any] | Position | None = None
+        self._seat = 0
+
+    @classmethod
+    def of(cls, legal: Mapping[int, Any], position: Position, seat: int) -> InfoList:
+        """The notation of `legal` (a codec's legal map of `seat` at `position`), built
+        when first read; empty if the map is."""
+        info = cls.__new__(cls)
+        info._seat = seat
+        if not legal:
+            info._items, info._source = [], None
+        else:
+            info._items, info._source = None, legal if type(legal) is dict else position
+        return info
+
+    def _get(self) -> list[str]:
+        source = self._source
+        if source is not None:
+            if isinstance(source, Position):
+                actions = source.get().legal_actions(self._seat)
+            else:
+                actions = source.values()
+            self._items = [str(a) for a in actions]
+            self._source = None
+        return self._items
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._get()[index]
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._get()
+
+    def __reversed__(self) -> Iterator[str]:
+        return reversed(self._get())
+
+    def index(self, value: Any, *args: Any) -> int:
+        return self._get().index(value, *args)
+
+    def count(self, value: Any) -> int:
+        return self._get().count(value)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, InfoList):
+            other = other._get()
+        elif not isinstance(other, list):
+            return NotImplemented  # as a list: not equal to a tuple
+        return self._get() == other
+
+    __hash__ = None  # as a list
+
+    def __add__(self, other: Any) -> list[str]:
+        return self._get() + list(other) if isinstance(other, (list, InfoList)) else NotImplemented
+
+    def __radd__(self, other: Any) -> list[str]:
+        return other + self._get() if isinstance(other, list) else NotImplemented
+
+    def __repr__(self) -> str:
+        return f"InfoList({self._get()!r})"
+
+    def __copy__(self) -> InfoList:
+        if self._source is None:
+            return InfoList(self._items)
+        info = InfoList.__new__(InfoList)  # not read yet: another such, from the same actions
+        info._items, info._source, info._seat = None, self._source, self._seat
+        return info
+
+    def __deepcopy__(self, memo: dict) -> InfoList:
+        return self.__copy__()  # the items are strings: a new list of them is a deep copy
+
+    def __reduce__(self):  # built on pickling, as InfoView (see there)
+        return InfoList, (self._get(),)
 
 
 class _Pending:

@@ -9,13 +9,15 @@ is in `info["action_mask"]` and from `action_masks()` (what sb3-contrib's Maskab
 reads), a method of the unwrapped env: `gymnasium.make` wraps it, so call
 `env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`.
 `info["legal_actions"]` and `info["view"]` hold the legal actions' notation and the raw
-view (a read-only mapping equal to the view dict, `common.InfoView`, so that Gymnasium's
-`SyncVectorEnv`/`AsyncVectorEnv` keep each table's view whole).  Both are built at
-every step, a fifth (Watten) to five sixths (Seven Waters) of a step's time, and
-Gymnasium's vectorisers read every key of every info: `seat_infos=False` leaves them
-out, and the info holds only the mask, an illegal index's reason and the episode's end
-(`returns`, `scores`, `truncated_at`).  The reward comes at the end: the agent's share
-of the zero-sum transform of `state.returns()`.
+view: a read-only sequence equal to the list (`common.InfoList`) and a read-only mapping
+equal to the view dict (`common.InfoView`), so that Gymnasium's `SyncVectorEnv`/
+`AsyncVectorEnv` keep each table's whole.  Both are built when first read, from the
+position the info was issued for, however late (building them at every step took a
+fifth (Watten) to five sixths (Seven Waters) of a step's time, and most loops never
+read them); pickling builds them.  `seat_infos=False` leaves them out, and the info
+holds only the mask, an illegal index's reason and the episode's end (`returns`,
+`scores`, `truncated_at`).  The reward comes at the end: the agent's share of the
+zero-sum transform of `state.returns()`.
 
 A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
 OpenSpiel counts them; `common.game_length`) is cut off: `truncated=True`, reward 0 (an
@@ -47,7 +49,7 @@ from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
-from .common import (InfoView, agent_info, check_reset_options, check_reward, check_seat, check_seat_infos,
+from .common import (InfoList, InfoView, Position, check_reset_options, check_reward, check_seat, check_seat_infos,
                      check_seed, game_length, kernel_module, load_with_codec, max_game_length, new_counted_game,
                      render_text, zero_sum)
 
@@ -80,8 +82,9 @@ class WasserspieleEnv(gymnasium.Env):
                  opponent_options: dict[str, dict[str, Any]] | None = None,
                  options: dict[str, Any] | None = None, seat_infos: bool = True, **game_options: Any):
         super().__init__()
-        # False: no view nor legal actions' notation in the info (building them at every
-        # step is up to five sixths of a step's time, and every vectoriser reads every key)
+        # False: no view nor legal actions' notation in the info (they are built when read,
+        # but AsyncVectorEnv pickles every info, which builds them: up to five sixths of a
+        # step's time)
         self.seat_infos = check_seat_infos(seat_infos)
         self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
         players = self.game.players
@@ -113,6 +116,7 @@ class WasserspieleEnv(gymnasium.Env):
         # not all deal the same games
         self._seeds: random.Random | None = None
         self.state = None
+        self._game_seed = 0
         self.bots: dict[int, Any] = {}
         self._legal: dict[int, Any] = {}
         self._mask = np.zeros(self.codec.num_actions, dtype=np.int8)
@@ -147,8 +151,11 @@ class WasserspieleEnv(gymnasium.Env):
         obs = codec.observe_state(self.state, self.seat)
         info = {"action_mask": mask.copy()}
         if self.seat_infos:
-            info.update(agent_info(self.state, self.seat, bool(self._legal)))
-            info["view"] = InfoView(info["view"])  # kept whole by Gymnasium's vectorisers (common.InfoView)
+            # built when read (most loops never do), from this position however late: an
+            # episode moved on is replayed from its seed (common.Position)
+            position = Position(self.state, self._game_seed)
+            info["legal_actions"] = InfoList.of(self._legal, position, self.seat)
+            info["view"] = InfoView.of(position, self.seat)
         return obs, info
 
     def action_masks(self) -> np.ndarray:
@@ -166,7 +173,9 @@ class WasserspieleEnv(gymnasium.Env):
         elif self._seeds is None:
             self._seeds = random.Random()
         self._over = False
-        self.state = new_counted_game(self.game, seed=self._seeds.randrange(2**63))
+        # kept: a late-read info replays its episode from it (common.Position)
+        self._game_seed = self._seeds.randrange(2**63)
+        self.state = new_counted_game(self.game, seed=self._game_seed)
         self.bots = {s: self._make(spec, self._seeds.randrange(2**63)) for s, spec in self.opponent_kinds.items()}
         self._play_bots()
         observation = self._observation()
