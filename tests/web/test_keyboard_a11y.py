@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from wasserspiele.core.messages import render
+
 from .browser_support import CHROMIUM, browser, finished_table, serving  # noqa: F401
 from .browser_support import open_page as open_table
 
@@ -218,7 +220,10 @@ def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, serv
     page.wait_for_selector("#hint-text")
     assert (page.evaluate(FOCUS) or {}).get("id") == "hint"
     hint = page.inner_text("#hint-text")
-    assert {"text": hint, "lang": "de"} in said(page)
+    # heard in words, not as the screen's "2 × 5" (count × value, read as a product)
+    n, v = re.search(r"(\d+) × (\w+)", hint).groups()
+    words = render("wasserloch.web.play.spoken", {"n": int(n), "v": v}, "de")
+    assert {"text": re.sub(r"\d+ × \w+ ausspielen", words, hint), "lang": "de"} in said(page), said(page)
     assert errors == []
     ctx.close()
 

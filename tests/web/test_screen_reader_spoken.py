@@ -214,13 +214,15 @@ VALUES = ["A", "2", "3", "4", "5", "6", "7", "8"]
 ANIMALS = ["mouse", "flamingo", "zebra", "cheetah", "giraffe", "rhino", "elephant", "crocodile"]
 
 
-def wasserloch_line(entry: dict, lang: str, you: bool) -> str:
+def wasserloch_line(entry: dict, lang: str, you: bool, spoken: bool = True) -> str:
+    """A play as its seat hears it (`you`), as others hear it, or as the log shows it (not
+    `spoken`: "1 × 3", count × value, which a screen reader reads as a product)."""
     v, n = entry["play"].upper().split("X")
     v = "A" if v == "1" else v
     animal = lambda x: render(f"wasserloch.web.animal.{ANIMALS[VALUES.index(x)]}", {}, lang)  # noqa: E731
     params = {"n": int(n), "v": v, "a": animal(v)}
     line = render("wasserloch.web.log.you", params, lang) if you else \
-        render("wasserloch.web.log", {**params, "who": seat_word(entry["seat"], lang)}, lang)
+        render("wasserloch.web.log.spoken" if spoken else "wasserloch.web.log", {**params, "who": seat_word(entry["seat"], lang)}, lang)
     if entry.get("drove_off"):
         line += " " + render("wasserloch.web.drove", {"v": entry["drove_off"], "a": animal(entry["drove_off"]),
                                                       "n": entry["loot"]}, lang)
@@ -242,7 +244,8 @@ def test_wl_4_a_play_is_heard_as_yours_by_its_seat_and_by_number_by_a_spectator(
     assert you in heard_mine and others not in heard_mine, (you, heard_mine)
     assert others in heard_other and you not in heard_other, (others, heard_other)
     for page in (mine, watcher):
-        page.wait_for_function("(w) => document.querySelector('#log li')?.textContent === w", arg=others)
+        page.wait_for_function("(w) => document.querySelector('#log li')?.textContent === w",
+                               arg=wasserloch_line(entry, lang, False, spoken=False))
     assert errors0 == [] and errors1 == []
     ctx0.close()
     ctxs.close()

@@ -19,6 +19,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
 DEAL = {"en": "{S} {d} dealt; {s} {c} calls trump.", "de": "{S} {d} hat gegeben; {s} {c} sagt Trumpf an."}
+# the deal line heard by the dealer or the caller itself (i18n.js say: its "you" form)
+DEAL_HEARD = {"en": {"d": "You dealt; {s} {c} calls trump.", "c": "{S} {d} dealt; you call trump."},
+              "de": {"d": "Du hast gegeben; {s} {c} sagt Trumpf an.", "c": "{S} {d} hat gegeben; du sagst Trumpf an."}}
 SEAT = {"en": ("Seat", "seat"), "de": ("Platz", "Platz")}
 # the seat to move has no page open: "(offline)" follows its name (web.seat_offline)
 WAITING = {"en": "Waiting for seat {w} (offline).", "de": "Warte auf Platz {w} (offline)."}
@@ -93,8 +96,11 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
     assert view["results"], "the first hand did not end"
     team = view["results"][0]["team"]
     deal = [e for e in view["log"] if e["event"] == "deal"][-1]
-    for lang, (ctx, page, errors) in pages.items():
+    for seat, (lang, (ctx, page, errors)) in enumerate(pages.items()):
         said = _deal_line(lang, deal)
+        for role in ("d", "c"):
+            if seat == deal["dealer" if role == "d" else "caller"]:
+                said = DEAL_HEARD[lang][role].format(S=SEAT[lang][0], s=SEAT[lang][1], d=deal["dealer"], c=deal["caller"])
         page.wait_for_function("(said) => [...document.querySelectorAll('#announce p')].some((p) => p.textContent === said)",
                                arg=said)
         heard = page.locator("#announce p").all_inner_texts()

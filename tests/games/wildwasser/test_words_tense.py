@@ -26,9 +26,10 @@ PRESENT = {
     "en": r"\b(reveals|rolls|pushes|moves|takes|gives|keeps|leaves|lands|crosses|is washed|is blocked|deals|"
           r"plays|wins|names|signals|sends|raises|accepts|concedes|waits|cannot|picks|acts|reaches|drives|"
           r"goes|comes|shows|ends|discards|passes|adds|builds|places)\b",
-    # ("erhöht" only before "auf" or ":": the participle of "Du hast auf 2 erhöht" is the same word)
+    # ("erhöht" only before "auf" or ":" and not after "hast"/"hat": the participle of "Du hast
+    # auf 2 erhöht" and „Du hast erhöht: …" (a player's own raise, said to them) is the same word)
     "de": r"\b(deckt|würfelt|schiebt|zieht|nimmt|gibt|behält|legt|lässt|landet|überquert|muss|kann|spielt|"
-          r"gewinnt|macht|erhöht(?= auf|:)|zwickt|wartet|wählt|verlässt|kommt|passiert|zeigt|vertreibt|geht|"
+          r"gewinnt|macht|(?<!hast )(?<!hat )erhöht(?= auf|:)|zwickt|wartet|wählt|verlässt|kommt|passiert|zeigt|vertreibt|geht|"
           r"endet|führt|stürzt|wirft|passt|baut|wird|ist blockiert|sagt \{)\b",
 }
 

@@ -1,5 +1,5 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
-import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, SUIT_SYMBOL } from "../svg.js";
+import { s, h, svgRoot, card, cardText, cardName, suitText, anim, fitText, textWidth, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel, seatInText } from "../i18n.js";
 
 // a team is named inside a sentence ("Team seat 0 + seat 2: 3 points", "team Anna + seat 2")
@@ -29,7 +29,7 @@ export default {
   label(action, view) {
     const [verb, arg] = action.split(" ");
     if (isCard(action)) return t("watten.play", { c: cardText(action) });
-    if (verb === "trump") return t("watten.trump", { s: SUIT_SYMBOL[arg] || arg });
+    if (verb === "trump") return t("watten.trump", { s: suitText(arg) });
     // WA-5: no signal is not a level of one ("Zwicken: keins")
     if (verb === "signal") return arg === "none" ? t("watten.signal_none") : t("watten.signal", { s: t(`watten.sig.${arg}`) });
     // WA-6: what is at stake: a raise accepted makes the hand worth one more; conceded,
@@ -210,7 +210,8 @@ export default {
   logLines(view) {
     return (view.log || []).slice(-12).map((e) => {
       switch (e.event) {
-        case "deal": return say("watten.log.deal", { d: seatInText(e.dealer), c: seatInText(e.caller) });
+        // the dealer or the caller may be the seat hearing it: "you deal", "you call" (i18n.js say)
+        case "deal": return say("watten.log.deal", { seats: { d: e.dealer, c: e.caller } });
         case "trump": return say("watten.log.trump", { seat: e.seat, s: t("suit_" + e.suit) });
         // the words of the seat's chip (sig_seat, no_sig): "zwickt stark", "zwickt nicht"
         case "signal": return !e.signal ? say("watten.log.signal_hidden", { seat: e.seat })

@@ -259,10 +259,11 @@ export default {
         : e.event === "marker" ? `wildwasser.ev.marker_${e.how}` : `wildwasser.ev.${e.event}`;
       // why a card or a roll did nothing (WW-3.3) and why the game ended (WW-5.1, WW-5.2), as the terminal says it
       const w = e.event === "nothing" ? term(e.why, "wildwasser.why") : e.event === "end" ? term(e.why, "wildwasser.end") : "";
+      // a marker's line names the seat it went to (who2) and the one it came from (who3):
+      // either may be the seat hearing it ("… gave you the start marker", i18n.js say)
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
-                              i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon,
-                              who2: e.to !== undefined && e.event === "marker" ? seatInText(e.to) : "",
-                              who3: e.before !== undefined && e.before !== null ? seatInText(e.before) : "", w });
+                              i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon, w,
+                              seats: e.event === "marker" ? { who2: e.to, who3: e.before } : {} });
       // a push names each animal it washes back to its team card (WW-4.4)
       const washed = e.event === "push" ? (e.washed || []).map(([seat, sp]) => say("wildwasser.ev.washed", { seat, a: spName(sp) })) : [];
       return [text === key ? say("wildwasser.ev.other", { seat: e.seat ?? undefined }) : text, ...washed];

@@ -560,7 +560,9 @@ function tablePage(tableId) {
   // nor after "play here again", which opens the page anew)
   const tabId = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 12)}`;
   let resuming = false;
-  const noticeAlert = {};     // what the notice last drawn as an alert stood for (alertOnce)
+  // what the notice last drawn as an alert stood for (alertOnce): what the page cannot do
+  // now (replaced, reconnecting), and a refusal, each told once as it comes
+  const standingAlert = {}, noticeAlert = {};
 
   const link = location.pathname + location.hash;  // this seat's, whatever the hash says later
   if (token) remember({ table: tableId, seat: +params.get("seat"), link });
@@ -574,9 +576,9 @@ function tablePage(tableId) {
   // A click in a replaced tab is answered with why it does nothing (the tab's socket is
   // closed; the seat plays in the other tab), the "replaced" notice and its button kept.
   function refuseReplaced(key) {
+    // (said by the notice, an alert: it was also put in the live region, and heard twice)
     notice = { text: () => t("replaced_click"), cls: "refused", key };
     render();
-    announce([t("replaced_click")]);
   }
 
   function play(action, node) {
@@ -731,7 +733,10 @@ function tablePage(tableId) {
     socket.addEventListener("close", () => {
       if (!pending) sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
-      if (!down) announce([t("reconnecting")]);  // once, not at every attempt
+      // said once, not at every attempt: by the notice, an alert, at a table drawn (it was
+      // also put in the live region, and heard twice); before any position only the live
+      // region says it (the first notice is no alert)
+      if (!down && !msg) announce([t("reconnecting")]);
       down = true;
       render();
       retry = Math.min(retry + 1, 5);
@@ -758,7 +763,12 @@ function tablePage(tableId) {
       asking = false;
     }
     render();
-    if (hint && hint.n === msg.n) announce([t("hint_is", { a: GAMES[msg.game].label(hint.action, msg.view) })]);
+    // said as the log's lines are (i18n.js speaking): the move's cards and suits in words
+    // ("Take 7 of diamonds", not the button's "Take 7♦", whose sign is skipped or read as a name)
+    if (hint && hint.n === msg.n) {
+      const game = GAMES[msg.game];
+      announce([speaking(msg.seat, () => t("hint_is", { a: game.label(hint.action, msg.view) }))]);
+    }
   }
 
   // The rematch: the first seat to ask creates it, everyone else joins it; each seat gets
@@ -805,12 +815,18 @@ function tablePage(tableId) {
     // what the page cannot do now (replaced, reconnecting) first; what a click brought after it
     const standing = replaced ? t("replaced") : down ? t("reconnecting") : null;
     const noticeText = pending ? t("move_waits") : said(notice?.text);
-    const role = alertOnce(Boolean(standing || (noticeText && notice?.cls === "refused")), [replaced, down, notice?.cls === "refused" ? notice : null],
-                           noticeAlert);
+    // The standing state is told as it begins, a refusal as it comes: a refusal under a
+    // standing state told already (a click in a replaced tab) is an alert of its own words,
+    // not the whole box again ("This seat was opened in another tab …" at every click)
+    const refusal = noticeText && notice?.cls === "refused" ? notice : null;
+    const standingRole = alertOnce(Boolean(standing), [replaced, down], standingAlert);
+    const refusalRole = alertOnce(Boolean(refusal), [refusal], noticeAlert);
+    const role = standing ? standingRole : refusalRole;
+    const moreRole = standing && standingRole !== "alert" && refusalRole === "alert" ? "alert" : null;
     const noticeBox = standing || noticeText
       ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice", role },
           standing,
-          standing && noticeText ? h("span", { id: "notice-more" }, " ", noticeText) : noticeText,
+          standing && noticeText ? h("span", { id: "notice-more", role: moreRole }, " ", noticeText) : noticeText,
           replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();

@@ -103,13 +103,25 @@ export function speaking(you, fn) {
 export function spoken() { return voice !== null; }
 
 // The one place where log lines, announcements and refusals become words: a sentence,
-// the seat `seat` in it as `who`, in its in-sentence form.  Spoken to that seat itself,
-// the line's own "you" form (`CODE.you`: "You took …", „Du hast … genommen") where the
-// catalogue has one.
+// each seat it names said by its in-sentence word — `seat` as `who`, and any other under
+// its own name in `seats` ({who2: 3}, Watten's {d: dealer, c: caller}).  Spoken to a seat
+// the line names, the catalogue's form for it where it has one: `CODE.you` where it is
+// the line's `who` ("You took …", „Du hast … genommen"), `CODE.you_NAME` where it is the
+// seat NAME ("{who} gave you the start marker", „{who} gab dir den Startmarker": the
+// object of a sentence takes its own case, which a "you" put in for the seat's word would
+// not); the first seat named (`who` first) that has a form wins.
 export function say(code, params = {}) {
-  if (voice && voice.you !== null && params.seat === voice.you && has(`${code}.you`)) return t(`${code}.you`, params);
-  const out = { ...params };
-  if (params.seat !== undefined && params.who === undefined) out.who = seatInText(params.seat);
+  const { seats = {}, ...out } = params;
+  const named = params.seat === undefined ? { ...seats } : { who: params.seat, ...seats };
+  for (const [name, seat] of Object.entries(named)) {
+    if (out[name] === undefined) out[name] = Number.isInteger(seat) ? seatInText(seat) : "";
+  }
+  if (voice && voice.you !== null) {
+    for (const [name, seat] of Object.entries(named)) {
+      const form = name === "who" ? `${code}.you` : `${code}.you_${name}`;
+      if (seat === voice.you && has(form)) return sentence(t(form, out));
+    }
+  }
   return sentence(t(code, out));
 }
 
@@ -127,7 +139,12 @@ export function refusalText(data) {
 }
 
 // The text of a client key or catalogue code with `params`; an unknown key shows itself.
+// In words to be spoken (speaking), a key's spoken form `KEY.spoken` where the catalogue
+// has one: a sign the screen shows is read as something else, or not at all (Wasserloch's
+// "1 × 3", count × value, is "1 times 3" to NVDA at its default symbol level, "1 3" at
+// level "none": a product, not one card of the 3).
 export function t(key, params = {}) {
+  if (voice && !key.endsWith(".spoken") && has(`${key}.spoken`)) key = `${key}.spoken`;
   const text = current.render(codeOf(key), params);
   if (text !== undefined) return text;
   const own = (params.n === 1 ? moduleWords[lang][key + "_1"] ?? moduleWords.en[key + "_1"] : undefined)

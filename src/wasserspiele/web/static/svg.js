@@ -284,6 +284,13 @@ export function cardText(code) {
   return rankText(base.slice(0, -1)) + (SUIT_SYMBOL[base.slice(-1)] || base.slice(-1));
 }
 
+// A suit as the page writes it ("♦"); in lines worded to be spoken by its name ("diamonds"),
+// as cardText names a card
+export function suitText(suit) {
+  if (spoken()) return t("suit_" + suit);
+  return SUIT_SYMBOL[suit] || suit;
+}
+
 // A seat's colour, and the ink of a letter drawn on it (an animal's initial on its token):
 // at least 4.5:1 against it (WCAG AA for text under 18.66 px bold).  The green is one shade
 // darker than it was (white on #388e3c was 4.1:1); on the amber a white letter was 2:1,
