@@ -16,6 +16,8 @@ import urllib.request
 
 import pytest
 
+from wasserspiele.core.messages import render
+
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -275,3 +277,17 @@ BOARD_MEASURE = """() => {
            screen: innerHeight, down: document.documentElement.scrollHeight - innerHeight,
            sideways: document.documentElement.scrollWidth - innerWidth };
 }"""
+
+
+def card_name(code: str, lang: str) -> str:
+    """A card as the catalogue names it for a screen reader ("queen of hearts", "Herz-Dame")."""
+    base, _, declared = code.partition("=")
+    if base[0] == "X":
+        if not declared:
+            return render("web.card_joker", {}, lang)
+        # a slide's value is its number, a pool's declaration a suit, a river's a rank
+        said = declared if declared.isdigit() else render(
+            f"web.suit_{declared}" if declared in ("C", "D", "H", "S") else f"web.rank_{declared}", {}, lang)
+        return render("web.card_joker_as", {"r": said}, lang)
+    return render("web.card_name", {"r": render(f"web.rank_{base[:-1]}", {}, lang),
+                                    "s": render(f"web.suit_{base[-1]}", {}, lang)}, lang)

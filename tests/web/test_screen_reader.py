@@ -17,7 +17,7 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, Server, browser, finished_table, mid_game_table, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, card_name, open_page as open_table
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -37,20 +37,6 @@ def server(tmp_path_factory):
 
 def open_page(browser, server, link, locale, size="desktop"):
     return open_table(browser, server, link, size, LOCALES[locale], init_script=RECORD)
-
-
-def card_name(code: str, lang: str) -> str:
-    """A card as the catalogue names it for a screen reader ("queen of hearts", "Herz-Dame")."""
-    base, _, declared = code.partition("=")
-    if base[0] == "X":
-        if not declared:
-            return render("web.card_joker", {}, lang)
-        # a slide's value is its number, a pool's declaration a suit, a river's a rank
-        said = declared if declared.isdigit() else render(
-            f"web.suit_{declared}" if declared in ("C", "D", "H", "S") else f"web.rank_{declared}", {}, lang)
-        return render("web.card_joker_as", {"r": said}, lang)
-    return render("web.card_name", {"r": render(f"web.rank_{base[:-1]}", {}, lang),
-                                    "s": render(f"web.suit_{base[-1]}", {}, lang)}, lang)
 
 
 # ---------------------------------------------------------------- Seven Waters

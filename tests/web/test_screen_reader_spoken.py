@@ -18,7 +18,7 @@ import pytest
 from wasserspiele.core.messages import render, term
 
 from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, new_context, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, TIMEOUT_MS, open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, TIMEOUT_MS, card_name, open_page as open_table
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -42,19 +42,6 @@ def seat_word(seat: int, lang: str) -> str:
     """An unnamed seat at the start of a log line ("Seat 0", "Platz 0")."""
     word = render("web.seat_in_text", {"n": seat}, lang)
     return word[0].upper() + word[1:]
-
-
-def card_name(code: str, lang: str) -> str:
-    """A card in words, as the catalogue names it ("7 of diamonds", "Karo-7")."""
-    base, _, declared = code.partition("=")
-    if base[0] == "X":
-        if not declared:
-            return render("web.card_joker", {}, lang)
-        said = declared if declared.isdigit() else render(
-            f"web.suit_{declared}" if declared in SUIT_SIGN else f"web.rank_{declared}", {}, lang)
-        return render("web.card_joker_as", {"r": said}, lang)
-    return render("web.card_name", {"r": render(f"web.rank_{base[:-1]}", {}, lang),
-                                    "s": render(f"web.suit_{base[-1]}", {}, lang)}, lang)
 
 
 def card_sign(code: str, lang: str) -> str:
