@@ -82,7 +82,12 @@ def fit_streams() -> None:
         stdin.reconfigure(errors="replace")
 
 
-def make_console(**kwargs) -> Console:
+def make_console(plain: bool = False, **kwargs) -> Console:
+    """The console the terminal commands print through; `plain` (`play --plain`): no
+    colours or styles at all (rich's color_system=None), for a screen reader or braille
+    display that reads the terminal line by line."""
+    if plain:
+        kwargs.setdefault("color_system", None)
     return Console(highlight=False, soft_wrap=False, **kwargs)
 
 
@@ -113,17 +118,24 @@ def printable(text: str) -> str:
 
 
 @contextmanager
-def thinking(console: Console, text: str, delay: float | None = None) -> Iterator[None]:
+def thinking(console: Console, text: str, delay: float | None = None, plain: bool = False) -> Iterator[None]:
     """A spinner and `text` ("Seat 1 (expert) is thinking …") while the block runs, once it
     has run `delay` seconds (default THINKING_DELAY; 0: at once), removed when it ends.
     Only on an interactive terminal: output to a pipe or a file (scripts, tests' captured
     output) is as it was without it.  The spinner is started from a timer thread (the
     kernels the searches run release the GIL: fast/), under a lock so that a block ending
-    just then never leaves it running."""
+    just then never leaves it running.
+    `plain` (`play --plain`): `text` is said once as a line of its own, no spinner: the
+    spinner redraws its line about twelve times a second with a carriage return, and a
+    screen reader reads every redraw aloud (or a braille display flickers with it)."""
     if not console.is_terminal:
         yield
         return
     delay = THINKING_DELAY if delay is None else delay
+    if plain:
+        with _said_once(console, text, delay):
+            yield
+        return
     # the dots are Braille cells: a terminal in ASCII or Latin-1 turns the bar instead
     spinner = "dots" if can_show("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏", console.encoding) else "line"
     status = console.status(Text(text), spinner=spinner)
@@ -151,6 +163,34 @@ def thinking(console: Console, text: str, delay: float | None = None) -> Iterato
             state["done"] = True
             if state["shown"]:
                 status.stop()
+
+
+@contextmanager
+def _said_once(console: Console, text: str, delay: float) -> Iterator[None]:
+    """`text` printed once as a plain line when the block has run `delay` seconds (a bot
+    that answers at once says nothing, as with the spinner); under a lock, so that the
+    line never lands inside what the block's end prints next."""
+    if delay <= 0:
+        console.print(text, markup=False, emoji=False)
+        yield
+        return
+    lock = threading.Lock()
+    state = {"done": False}
+
+    def say() -> None:
+        with lock:
+            if not state["done"]:
+                console.print(text, markup=False, emoji=False)
+
+    timer = threading.Timer(delay, say)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        with lock:
+            state["done"] = True
 
 
 class Reporter:

@@ -29,6 +29,9 @@ from .flags import writable
 # whether `replay` or `play --resume` reads it.
 ILLEGAL_RECORD = 1
 REFUSED = 2
+# Set (to 1, true, yes) for `play --plain` in every game: a screen reader's user sets it
+# once in the shell's profile rather than typing the option at each game.
+PLAIN_ENV = "WASSERSPIELE_PLAIN"
 
 
 class UsageFailure(click.ClickException):
@@ -112,11 +115,15 @@ def games_cmd(lang) -> None:
               help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
 @click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
-def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose) -> None:
+@click.option("--plain", is_flag=True, envvar=PLAIN_ENV,
+              help="plain text for screen readers and braille displays: no colours or styles, board rows and "
+                   "results as lines of words, no spinner redrawn while a bot thinks (a line says it once), no screen clearing between players "
+                   "sharing the screen (the last hand stays scrolled up); also set by WASSERSPIELE_PLAIN=1")
+def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose, plain) -> None:
     """Play GAME in the terminal against bots or friends at one screen."""
     from .play import PlaySession, saved_lang
     try:
-        session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang)
+        session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang, plain)
     except ReplayError as exc:
         # a save holding an illegal action: exit 1, as `replay` exits for the same record
         # (records.md: 1 an illegal action, 2 a refused document or command line)

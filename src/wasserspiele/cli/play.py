@@ -174,9 +174,11 @@ class PlaySession:
     resumed: bool = False
     save_error: OSError | None = None  # the last save failed (autosave)
     editing: Any = None  # readline while the players type at a terminal (line_editing)
+    plain: bool = False  # `--plain`: no styles, no spinner, no clearing (console.make_console)
 
     @classmethod
-    def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang) -> "PlaySession":
+    def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang,
+               plain: bool = False) -> "PlaySession":
         """A new game, or (`resume`) a saved one with the seats and language it was saved
         with; `seats` / `lang` given explicitly replace the saved ones."""
         if resume:
@@ -215,7 +217,8 @@ class PlaySession:
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = make_rng(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
-        return cls(state, kinds, bots, save, lang or "en", resumed=bool(resume))
+        return cls(state, kinds, bots, save, lang or "en", console=make_console(plain), resumed=bool(resume),
+                   plain=plain)
 
     def t(self, key: str, **kw) -> str:
         return render(f"cli.{key}", kw, self.lang)
@@ -280,8 +283,8 @@ class PlaySession:
         news = r.describe_last(view, self.lang)  # the moves that ended the game
         if news:
             self.console.print(news)
-        self.console.print(drawn(r.render_view, view, self.lang, self.console.width))
-        self.console.print(drawn(r.render_result, view, self.lang, self.console.width))
+        self.console.print(drawn(r.render_view, view, self.lang, self.console.width, self.plain))
+        self.console.print(drawn(r.render_result, view, self.lang, self.console.width, self.plain))
         return 0
 
     def kind(self, seat: int) -> str:
@@ -293,7 +296,7 @@ class PlaySession:
         Waters' longer, looked like a hung game.  Then its move is told as before."""
         text = sentence(self.t("thinking", who=self.seat_name(seat), kind=self.kind(seat)))
         search = search_of(self.bots[seat])
-        with thinking(self.console, text), _net_said_here():
+        with thinking(self.console, text, plain=self.plain), _net_said_here():
             action = self.bots[seat].choose(decision_for(self.state, seat))
         if search is not None and search.last_stop == "cpu_seconds":
             # the search's CPU safety net fired (bots/ismcts.py; a spec without cpu_seconds keeps
@@ -340,7 +343,7 @@ class PlaySession:
         # convention (a Watten signal) has no searched value to show
         searcher = getattr(bot, "searcher", None) or bot
         searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
-        with thinking(self.console, self.t("hint_thinking")):  # the expert's search takes its second here too
+        with thinking(self.console, self.t("hint_thinking"), plain=self.plain):  # the expert's search takes its second here too
             choices = searcher.search(decision) if searched else []
         lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits, share=c.value)
                  for c in choices[:alternatives + 1]]
@@ -367,7 +370,13 @@ class PlaySession:
         """Show `seat` its view and read a legal action."""
         hotseat = len(self.humans) > 1
         if hotseat:
-            clear_screen(self.console)
+            if self.plain:
+                # no clearing: a screen reader (or braille display) loses its place in a
+                # cleared screen and the game's log with it; the player chose --plain
+                # knowing that the last hand stays a scroll away (README, --help)
+                self.console.print()
+            else:
+                clear_screen(self.console)
             if self.editing is not None:  # the arrow keys must not recall the last player's moves
                 self.editing.clear_history()  # (a secret pick among them)
             answer = click.prompt(sentence(self.t("pass_to", who=self.seat_name(seat))), default="",
@@ -378,7 +387,7 @@ class PlaySession:
         news = r.describe_last(view, self.lang)
         if news:
             self.console.print(news)
-        self.console.print(drawn(r.render_view, view, self.lang, self.console.width))
+        self.console.print(drawn(r.render_view, view, self.lang, self.console.width, self.plain))
         legal = self.state.legal_actions(seat)
         order = getattr(r, "order_moves", None)
         if order is not None:  # as the board shows them (the engine's order may be the deal's)

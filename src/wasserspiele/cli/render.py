@@ -11,6 +11,10 @@ event texts — an event's kind is its code).
 
 render_view and render_result may take a keyword `width` (the terminal's columns, `drawn`):
 a board whose rows rich would wrap mid-cell (Wildwasser's track) lays them out to fit.
+render_view and render_result may take a keyword `plain` (`play --plain`, for a screen
+reader that reads the terminal line by line): True asks for each row as a line of words,
+without the signs that only line things up (Wildwasser's bracketed fields, Seven Waters'
+`##`, Wasserloch's `·`) and without figures in columns under heads (the result tables).
 
 Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
@@ -39,15 +43,18 @@ def renderer(game_name: str) -> ModuleType:
         raise WasserspieleError(f"{game_name} has no terminal renderer (its manifest declares none)") from None
 
 
-def drawn(draw: Callable[..., str], view: dict, lang: str, width: int | None) -> str:
+def drawn(draw: Callable[..., str], view: dict, lang: str, width: int | None, plain: bool = False) -> str:
     """`draw(view, lang)` (a renderer's render_view or render_result), told the terminal's
-    `width` when it takes one."""
-    if width is not None and _takes_width(draw):
-        return draw(view, lang, width=width)
-    return draw(view, lang)
+    `width` when it takes one, and `plain` when it is asked and the renderer has a plain form."""
+    kwargs: dict = {}
+    if width is not None and _takes(draw, "width"):
+        kwargs["width"] = width
+    if plain and _takes(draw, "plain"):
+        kwargs["plain"] = True
+    return draw(view, lang, **kwargs)
 
 
 @functools.cache
-def _takes_width(draw: Callable[..., str]) -> bool:
-    """Whether a renderer's function has a `width` (read once: it is asked at every turn)."""
-    return "width" in inspect.signature(draw).parameters
+def _takes(draw: Callable[..., str], keyword: str) -> bool:
+    """Whether a renderer's function has `keyword` (read once: it is asked at every turn)."""
+    return keyword in inspect.signature(draw).parameters

@@ -26,18 +26,25 @@ def _cards(names: list[str] | None, empty: str, lang: str = "en") -> str:
     return " ".join(_pretty(n, lang) for n in names) if names else empty
 
 
-def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = None) -> str:
+def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The pyramid, row 1 at the top; free cards in bold, face-down cards as ##, then the
     free cards by position: bold alone was lost where a terminal shows no styles (a dumb
     terminal, output to a file or a screen reader), and a covered face-up card then
     looked as free as one that may be taken.  That list breaks only between two cards in
-    `width` columns, never between a card and its position."""
+    `width` columns, never between a card and its position.
+    `plain` (`play --plain`): each row as a line of words ("Row 2: face down, face down"),
+    for a screen reader that read `##` as "number number" and the gaps as nothing."""
     t = Words("seven_waters.ui", lang)
     free = set(view["free"])
     rows = []
     span = 7 * 4  # the bottom row's columns
     for r, row in enumerate(view["pyramid"], 1):
         if all(name is None for name in row):
+            continue
+        if plain:
+            words = [t("taken") if name is None else t("face_down") if name == "##" else _pretty(name, lang)
+                     for name in row]
+            rows.append(f"{t('row', r=r)}: {', '.join(words)}")
             continue
         cells = []
         for c, name in enumerate(row, 1):
@@ -97,7 +104,7 @@ def render_park(view: dict[str, Any], seat: int, lang: str = "en") -> str:
     return "\n".join(out)
 
 
-def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None) -> str:
+def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The whole position as one seat (or a spectator) sees it (its lists fit in `width`
     columns when it is given: cli/render.py `drawn`)."""
     t = Words("seven_waters.ui", lang)
@@ -113,21 +120,29 @@ def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None
             status += f"   {t('final', n=view['final_turns_left'] + 1)}"
     me = view.get("seat")
     order = [1 - me, me] if me in (0, 1) else [0, 1]
-    parts = [status, render_pyramid(view, lang, width), *(render_park(view, s, lang) for s in order)]
+    parts = [status, render_pyramid(view, lang, width, plain), *(render_park(view, s, lang) for s in order)]
     return "\n\n".join(parts)
 
 
-def render_result(view: dict[str, Any], lang: str = "en") -> str:
-    """The end-of-game score table by category (SW-5.2) and the winner (SW-5.3)."""
+def render_result(view: dict[str, Any], lang: str = "en", plain: bool = False) -> str:
+    """The end-of-game score table by category (SW-5.2) and the winner (SW-5.3); `plain`
+    (`play --plain`): a category to a line that names each seat with its figure, where a
+    screen reader read the figures without the heads above their columns."""
     t = Words("seven_waters.ui", lang)
     if not view.get("over"):
         return ""
     scores = view["scores"]
     head = f"{'':<22}{t('seat')} 0{'':>3}{t('seat')} 1"
-    rows = [head]
+    rows = [] if plain else [head]
     for cat in scores[0]:  # the categories of the scoring table (SW-5.2), in its order
-        rows.append(f"{t('cat_' + cat):<22}{scores[0][cat]:>7}{scores[1][cat]:>9}")
-    rows.append(f"{t('total'):<22}{view['totals'][0]:>7}{view['totals'][1]:>9}")
+        if plain:
+            rows.append(f"{t('cat_' + cat)}: {t('seat')} 0 {scores[0][cat]}, {t('seat')} 1 {scores[1][cat]}")
+        else:
+            rows.append(f"{t('cat_' + cat):<22}{scores[0][cat]:>7}{scores[1][cat]:>9}")
+    if plain:
+        rows.append(f"{t('total')}: {t('seat')} 0 {view['totals'][0]}, {t('seat')} 1 {view['totals'][1]}")
+    else:
+        rows.append(f"{t('total'):<22}{view['totals'][0]:>7}{view['totals'][1]:>9}")
     winners = view["winners"]
     how = view["decided_by"]  # SW-5.3 as the rules decided it (rules.decision), not worked out here
     if how == "draw":

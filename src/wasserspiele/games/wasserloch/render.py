@@ -17,13 +17,20 @@ def _seat(s: int, me: int | None, t: Words) -> str:
     return t("seat_you", s=s) if s == me else t("seat", s=s)
 
 
-def render_view(view: dict, lang: str = "en") -> str:
+def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
+    """The position as one seat (or a spectator) sees it; `plain` (`play --plain`): the
+    waterhole's places as words ("A: 0, 2: 1"), where a screen reader read the empty
+    places' `·` as "middle dot" or as nothing."""
     t = Words("wasserloch.ui", lang)
     me = view["seat"]
+    if plain:
+        hole = f"{t('hole')}: " + ", ".join(f"{v}: {n}" for v, n in zip(VALUES, view["waterhole"]))
+    else:
+        hole = f"{t('hole')}:  " + "  ".join(f"{v}:{_place(n)}" for v, n in zip(VALUES, view["waterhole"]))
     lines = [
         f"[bold]{t('round', r=view['round'], n=view['rounds'])}[/bold] · "
         f"{t('start', s=view['start_player'])} · {t('pile', n=view['pile'])}",
-        f"{t('hole')}:  " + "  ".join(f"{v}:{_place(n)}" for v, n in zip(VALUES, view["waterhole"])),
+        hole,
         f"[dim]{t('eights')}[/dim]",
     ]
     loot = [f"{_seat(s, me, t)}: {total} ({view['hand_sizes'][s]})" for s, total in enumerate(view["scores"])]
@@ -82,10 +89,11 @@ def legend(view: dict, lang: str = "en") -> str:
     return Words("wasserloch.ui", lang)("legend")
 
 
-def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+def render_result(view: dict, lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The loot of every round and the totals, a seat to a column; where `width` columns do
     not hold the table (the terminal wrapped each row, the last seat's figures at the
-    margin), a seat to a line: its rounds' loot added up."""
+    margin), or `plain` asks (`play --plain`: a screen reader reads a row of figures
+    without the heads above them), a seat to a line: its rounds' loot added up."""
     t = Words("wasserloch.ui", lang)
     players = view["players"]
     heads = [t("seat", s=s) for s in range(players)]
@@ -93,7 +101,7 @@ def render_result(view: dict, lang: str = "en", width: int | None = None) -> str
     first = max(len(x) for x in rows) + 2
     column = max(len(h) for h in heads) + 2
     lines = [f"[bold]{t('result')}[/bold]"]
-    if width is not None and first + column * (players - 1) + len(heads[-1]) > width:
+    if plain or width is not None and first + column * (players - 1) + len(heads[-1]) > width:
         for s in range(players):
             loot = " + ".join(str(row[s]) for row in view["loot"])
             lines.append(f"{t('seat', s=s)}: {loot} = {view['scores'][s]}")

@@ -116,16 +116,26 @@ def describe_last(view: dict, lang: str = "en") -> str:
     return "\n".join(line(i, e) for i, e in enumerate(shown))
 
 
-def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+def render_result(view: dict, lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The end-of-game table: every hand, who won it, how, and the totals.  Where `width`
     columns do not hold a row, how the hand was won goes on a line of its own under it
-    (wrapped by the terminal, it began at the margin, under the hand numbers)."""
+    (wrapped by the terminal, it began at the margin, under the hand numbers).  `plain`
+    (`play --plain`): a hand to a line that names each figure ("Hand 3 · Trump: ♦
+    diamonds · Won by: Team 1 …"), where a screen reader read a row of figures without
+    the heads above their columns."""
     t = Words("watten.ui", lang)
     results = view.get("results", [])
     cols = f"{t('hand_col'):<8}{t('trump_col'):<8}{t('won_by'):<10}{t('points'):<8}{t('tricks'):<8}"
     hows = [term(r['reason'], 'watten.reason', lang) for r in results]
     apart = width is not None and len(cols) + max([len(t('how'))] + [len(h) for h in hows]) > width
     lines = [f"[bold]{t('result')}[/bold]", cols.rstrip() if apart else cols + t('how')]
+    if plain:
+        lines = lines[:1] + [
+            f"{t('hand_col')} {r['hand']} · {t('trump_col')}: {_suit(r['trump'], lang)} · "
+            f"{t('won_by')}: {t('team', t=r['team'])} · {t('points')}: {r['points']} · "
+            f"{t('tricks')}: {r['tricks_won'][0]}:{r['tricks_won'][1]} · {t('how')}: {how}"
+            for r, how in zip(results, hows)]
+        results = []
     for r, how in zip(results, hows):
         row = (f"{r['hand']:<8}{SUIT_SYMBOLS[r['trump']]:<8}{t('team', t=r['team']):<10}"
                f"{r['points']:<8}{r['tricks_won'][0]}:{r['tricks_won'][1]:<6}")

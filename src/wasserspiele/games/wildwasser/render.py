@@ -60,6 +60,21 @@ def _cell(cell: dict, lang: str) -> str:
     return f"[{cell['field']:>2}{(' ' + mark) if mark else ''} {_token(cell['animal'], lang)}]"
 
 
+def _plain_cell(cell: dict, lang: str) -> str:
+    """A field in words (`play --plain`): its number, then what lies on it in brackets
+    ("10 (die, A zebra)"), where a screen reader read the boxes' brackets and the tokens'
+    two letters (`Az`)."""
+    said = [term(cell["icon"], "wildwasser.icon", lang)] if cell["icon"] else []
+    if cell["animal"]:
+        seat, sp = cell["animal"]
+        said.append(f"{LETTERS[seat]} {_animal(sp, lang)}")
+    return f"{cell['field']}" + (f" ({', '.join(said)})" if said else "")
+
+
+def _plain_row(name: str, cells: list[dict], lang: str) -> str:
+    return f"{name}: " + "; ".join(_plain_cell(c, lang) for c in cells)
+
+
 _NAME = 12  # the columns of a bank's or crossing's name before its fields
 _INDENT = " " * (_NAME + 1)  # under the first field of a row
 
@@ -96,9 +111,10 @@ def _sections(view: dict) -> list[tuple[str, list[dict]]]:
     return out
 
 
-def render_view(view: dict, lang: str = "en", width: int | None = None) -> str:
+def render_view(view: dict, lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The position as one seat (or a spectator) sees it; the track's rows fit in `width`
-    columns when it is given (cli/render.py `drawn`)."""
+    columns when it is given (cli/render.py `drawn`); `plain` (`play --plain`): each bank
+    and crossing as one line of words, for a screen reader that reads line by line."""
     t = Words("wildwasser.ui", lang)
     me = view["seat"]
     lines = [
@@ -113,15 +129,21 @@ def render_view(view: dict, lang: str = "en", width: int | None = None) -> str:
     for i, (key, cells) in enumerate(sections):
         if key == "bank":
             name = t('start_bank') if i == 0 else t('final_bank') if i == len(sections) - 1 else t('bank')
-            lines.extend(_cell_rows(name, cells, lang, width))
+            if plain:
+                lines.append(_plain_row(name, cells, lang))
+            else:
+                lines.extend(_cell_rows(name, cells, lang, width))
         else:
             first = cells[0]
             kind = view["river"][first["slot"] - 1]["kind"]
             tile = tile_name(kind, lang) if kind else f"[red]{t('no_tile')}[/red]"
+            if plain:  # no `≈≈` ("almost equal to, almost equal to"): the words say it is a crossing
+                lines.append(_plain_row(t('crossing', k=first['crossing'], s=first['slot'], t=tile), cells, lang))
+                continue
             lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
             # columns in crossing order (the track may run right to left here)
             lines.extend(_cell_rows("", cells, lang, width))
-    lines.append(f"{_INDENT}[bold]{t('finish')}[/bold]")
+    lines.append(f"{'' if plain else _INDENT}[bold]{t('finish')}[/bold]")
     podium = []
     for sp in SPECIES:
         places = view["podiums"][sp]
@@ -198,15 +220,16 @@ def describe_last(view: dict, lang: str = "en") -> str:
     return "\n".join(x for x in lines if x)
 
 
-def render_result(view: dict, lang: str = "en", width: int | None = None) -> str:
+def render_result(view: dict, lang: str = "en", width: int | None = None, plain: bool = False) -> str:
     """The final table: each player's place with every animal and points.  Where `width`
     columns do not hold its rows (the terminal wrapped each into two, the columns lost),
-    each player gets a line: points, then the animals that placed."""
+    or `plain` asks (`play --plain`: a screen reader reads a row without the heads above
+    its columns), each player gets a line: points, then the animals that placed."""
     t = Words("wildwasser.ui", lang)
     head = f"{t('player'):<8}" + "".join(f"{_animal(sp, lang)[:11]:<12}" for sp in SPECIES) + t('total')
     total_width = max(len(head), 8 + 12 * len(SPECIES) + max(len(str(s["points"])) for s in view["seats"]))
     lines = [f"[bold]{t('result')}[/bold]"]
-    if width is not None and total_width > width:
+    if plain or width is not None and total_width > width:
         for s in view["seats"]:
             placed = [f"{_animal(sp, lang)} {t('place', n=s['animals'][sp]['place'])}"
                       for sp in SPECIES if s["animals"][sp]["place"]]
