@@ -258,7 +258,9 @@ def test_wa_4_2_the_standing_after_a_hand_is_announced(browser, server, lang):
         server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
     scores = spectator["view"]["scores"]
     team = lambda k: f"{render('web.seat_in_text', {'n': k}, lang)} + {render('web.seat_in_text', {'n': k + 2}, lang)}"
-    standing = [render("watten.web.team_points", {"team": team(k), "n": scores[k]}, lang) for k in (0, 1)]
+    # seat 0's page: its own team is "your team" (test_own_seat_words.py), the other by its seats
+    standing = [render("watten.web.team_points.you_team" if k == 0 else "watten.web.team_points",
+                       {"team": team(k), "n": scores[k]}, lang) for k in (0, 1)]
     try:
         page.wait_for_function("(w) => w.every((x) => window.__said.includes(x))", arg=standing, timeout=10_000)
     except sync_api.TimeoutError:

@@ -94,7 +94,6 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
         if view["results"]:
             break
     assert view["results"], "the first hand did not end"
-    team = view["results"][0]["team"]
     deal = [e for e in view["log"] if e["event"] == "deal"][-1]
     for seat, (lang, (ctx, page, errors)) in enumerate(pages.items()):
         said = _deal_line(lang, deal)
@@ -105,7 +104,9 @@ def test_a_new_hand_is_announced_with_the_seats_inside_its_sentences_lower_case(
                                arg=said)
         heard = page.locator("#announce p").all_inner_texts()
         _, small = SEAT[lang]
-        pair = f"{small} {team} + {small} {team + 2}"
+        # the other team in its seats' words (the page's own team is "your team": test_own_seat_words.py)
+        other = 1 - seat % 2
+        pair = f"{small} {other} + {small} {other + 2}"
         assert any(pair in line for line in heard), heard
         assert errors == []
         ctx.close()

@@ -174,8 +174,9 @@ def test_wa_4_1_the_tricks_show_the_players_own_team_first_and_say_so(browser, s
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-@pytest.mark.parametrize("lang, unit, standing", [("en", r" scores \d+ points? \(", r"^Team .+: \d+ points?$"),
-                                                   ("de", r" erhält \d+ Punkte? \(", r"^Team .+: \d+ Punkte?$")])
+# the page's own team is "your team" (test_own_seat_words.py), the other named by its seats
+@pytest.mark.parametrize("lang, unit, standing", [("en", r" scores \d+ points? \(", r"^(Team .+|Your team): \d+ points?$"),
+                                                   ("de", r" erhält \d+ Punkte? \(", r"^(Team .+|Dein Team): \d+ Punkte?$")])
 def test_wa_4_the_result_gives_points_with_their_unit_and_each_team_its_line(browser, server, size, lang, unit, standing):
     import re
     if (server.base, "finished") not in _TABLES:

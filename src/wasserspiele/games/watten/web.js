@@ -2,17 +2,24 @@
 import { s, h, svgRoot, card, cardText, cardName, suitText, anim, fitText, textWidth, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel, seatInText } from "../i18n.js";
 
-// a team is named inside a sentence ("Team seat 0 + seat 2: 3 points", "team Anna + seat 2")
-function teamName(seatOrTeam) { return seatOrTeam % 2 === 0 ? `${seatInText(0)} + ${seatInText(2)}` : `${seatInText(1)} + ${seatInText(3)}`; }
+// WA-1.1: a team, the seats in it (partners sit opposite), as i18n.js say takes it
+function team(seatOrTeam) { return seatOrTeam % 2 === 0 ? [0, 2] : [1, 3]; }
+// a team named inside a sentence ("Team seat 0 + seat 2: 3 points", "team Anna + seat 2"),
+// where it is never the reader's own (a spectator's line, the raising team to the answering one)
+function teamName(seatOrTeam) { return team(seatOrTeam).map(seatInText).join(" + "); }
 
-// a hand's points are said with their unit ("erhält 1 Punkt", not "erhält 1"): n is the points
-function resultLine(r) {
-  return t("watten.res", { h: r.hand, team: teamName(r.team), n: r.points, why: t(`watten.reason.${r.reason}`), a: r.tricks_won[0], b: r.tricks_won[1] });
+// A line that names a team is worded for the page's seat (say's reader): its own team is
+// "your team" („dein Team"), as the table says "us : them", not its seats' words ("Team
+// seat 0 + seat 2" read to seat 0 as if it were another's); a spectator reads the seats.
+// A hand's points are said with their unit ("erhält 1 Punkt", not "erhält 1"): n is the points
+function resultLine(r, view) {
+  return say("watten.res", { h: r.hand, seats: { team: team(r.team) }, n: r.points, why: t(`watten.reason.${r.reason}`),
+                             a: r.tricks_won[0], b: r.tricks_won[1], reader: view.seat });
 }
 
 // WA-4.2: each team's score on its own line, with its players' names and its unit
 function standing(view) {
-  return [0, 1].map((k) => t("watten.team_points", { team: teamName(k), n: view.scores[k] }));
+  return [0, 1].map((k) => say("watten.team_points", { seats: { team: team(k) }, n: view.scores[k], reader: view.seat }));
 }
 
 const SIGNALS = ["none", "weak", "medium", "strong"];
@@ -107,7 +114,7 @@ export default {
     if ((view.results || []).length <= (before.results || []).length) return null;
     const r = view.results.at(-1);
     // the standing said aloud too (app.js): the log's line said who took the hand, not the score
-    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r), ...standing(view)], said: standing(view) };
+    return { title: t("watten.hand_over", { n: r.hand }), lines: [resultLine(r, view), ...standing(view)], said: standing(view) };
   },
 
   tieBreak() { return null; },
@@ -221,7 +228,9 @@ export default {
         case "trick": return say("watten.log.trick", { seat: e.winner });
         case "raise": return say("watten.log.raise", { seat: e.seat, n: e.value });
         case "accept": return say("watten.log.accept", { seat: e.seat, n: e.value });
-        case "hand": return say("watten.log.hand", { team: teamName(e.team), n: e.points, why: t(`watten.reason.${e.reason}`) });
+        // a team line on screen too, worded for the page's seat ("The hand went to your team")
+        case "hand": return say("watten.log.hand", { seats: { team: team(e.team) }, n: e.points, why: t(`watten.reason.${e.reason}`), reader: view.seat });
+        case "game": return say("watten.log.game", { seats: { team: team(e.team) }, n: e.score, reader: view.seat });
         default: return say(`watten.log.${e.event}`, { seat: e.seat, team: e.team === undefined ? "" : teamName(e.team), n: e.score });
       }
     });
@@ -230,6 +239,6 @@ export default {
   breakdown(view) {
     return h("div", {},
       ...standing(view).map((line) => h("p", {}, h("b", {}, line))),
-      h("ul", {}, (view.results || []).map((r) => h("li", {}, resultLine(r)))));
+      h("ul", {}, (view.results || []).map((r) => h("li", {}, resultLine(r, view)))));
   },
 };

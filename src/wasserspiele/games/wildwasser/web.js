@@ -68,10 +68,13 @@ export default {
     if (verb === "pick") return t("wildwasser.pick", { a: sp });
     if (verb === "move") return arg ? t("wildwasser.move_a", { a: sp })
       : card ? t("wildwasser.move_n", { a: spName(card), n: view.speeds?.[card] ?? "?" }) : t("wildwasser.move");
-    if (verb === "action") return arg !== undefined ? t("wildwasser.action_s", { n: seatInText(+arg) })
+    // the team card the start marker goes to may be the player's own (WW-4.3; WW-3.2 where
+    // the marker lies elsewhere): "Start marker to yourself", not the seat's word (i18n.js
+    // say's reader), in the hint shown and heard alike (the move is chosen on a seat chip)
+    if (verb === "action") return arg !== undefined ? say("wildwasser.action_s", { seats: { n: +arg }, reader: view?.seat })
       : card && card !== "cheetah" ? t(`wildwasser.act.${card}`) : t("wildwasser.action");
     if (verb === "sun") return t("wildwasser.sun", { a: sp });
-    if (verb === "marker") return t("wildwasser.marker", { n: seatInText(+arg) });
+    if (verb === "marker") return say("wildwasser.marker", { seats: { n: +arg }, reader: view?.seat });
     return action;
   },
 

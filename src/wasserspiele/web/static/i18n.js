@@ -104,22 +104,34 @@ export function spoken() { return voice !== null; }
 
 // The one place where log lines, announcements and refusals become words: a sentence,
 // each seat it names said by its in-sentence word — `seat` as `who`, and any other under
-// its own name in `seats` ({who2: 3}, Watten's {d: dealer, c: caller}).  Spoken to a seat
-// the line names, the catalogue's form for it where it has one: `CODE.you` where it is
-// the line's `who` ("You took …", „Du hast … genommen"), `CODE.you_NAME` where it is the
-// seat NAME ("{who} gave you the start marker", „{who} gab dir den Startmarker": the
-// object of a sentence takes its own case, which a "you" put in for the seat's word would
-// not); the first seat named (`who` first) that has a form wins.
+// its own name in `seats` ({who2: 3}, Watten's {d: dealer, c: caller}); a team is the
+// list of its seats ({team: [0, 2]}: "seat 0 + seat 2", "Anna + seat 2").  Spoken to a
+// seat the line names (or one of a team it names), the catalogue's form for it where it
+// has one: `CODE.you` where it is the line's `who` ("You took …", „Du hast … genommen"),
+// `CODE.you_NAME` where it is (in) the seat NAME ("{who} gave you the start marker",
+// „{who} gab dir den Startmarker": the object of a sentence takes its own case, which a
+// "you" put in for the seat's word would not; "Your team: 3 points", „Dein Team: …");
+// the first seat named (`who` first) that has a form wins.  A line shown on screen is
+// worded so for the seat `reader` where its game gives one (the page's own seat,
+// view.seat): words a player reads as about themselves (Wildwasser's move "Start marker
+// to yourself", Watten's team lines where the table already says "us : them").  The log
+// on screen, given no reader, keeps a player's own moves under the seat's word.
+function seatWords(seat) {
+  return Array.isArray(seat) ? seat.map(seatInText).join(" + ") : Number.isInteger(seat) ? seatInText(seat) : "";
+}
+
 export function say(code, params = {}) {
-  const { seats = {}, ...out } = params;
+  const { seats = {}, reader, ...out } = params;
   const named = params.seat === undefined ? { ...seats } : { who: params.seat, ...seats };
   for (const [name, seat] of Object.entries(named)) {
-    if (out[name] === undefined) out[name] = Number.isInteger(seat) ? seatInText(seat) : "";
+    if (out[name] === undefined) out[name] = seatWords(seat);
   }
-  if (voice && voice.you !== null) {
+  const you = voice ? voice.you : Number.isInteger(reader) ? reader : null;
+  if (you !== null) {
     for (const [name, seat] of Object.entries(named)) {
       const form = name === "who" ? `${code}.you` : `${code}.you_${name}`;
-      if (seat === voice.you && has(form)) return sentence(t(form, out));
+      const yours = Array.isArray(seat) ? seat.includes(you) : seat === you;
+      if (yours && has(form)) return sentence(t(form, out));
     }
   }
   return sentence(t(code, out));
