@@ -11,7 +11,7 @@ import sys
 import threading
 import unicodedata
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import click
 from rich.console import Console
@@ -133,64 +133,46 @@ def thinking(console: Console, text: str, delay: float | None = None, plain: boo
         return
     delay = THINKING_DELAY if delay is None else delay
     if plain:
-        with _said_once(console, text, delay):
+        with _after(delay, lambda: console.print(text, markup=False, emoji=False)):
             yield
         return
     # the dots are Braille cells: a terminal in ASCII or Latin-1 turns the bar instead
     spinner = "dots" if can_show("⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏", console.encoding) else "line"
     status = console.status(Text(text), spinner=spinner)
-    lock = threading.Lock()
-    state = {"done": False, "shown": False}
-    if delay <= 0:
-        status.start()
-        state["shown"] = True
+    with _after(delay, status.start, status.stop):
+        yield
 
-    def show() -> None:
+
+@contextmanager
+def _after(delay: float, start: Callable[[], None], stop: Callable[[], None] | None = None) -> Iterator[None]:
+    """`start()` once the block has run `delay` seconds (0: at once), from a timer thread,
+    and `stop()` as it ends if it was started; under a lock, so that a block ending just
+    then never leaves a spinner running nor has a line land inside what it prints next."""
+    lock = threading.Lock()
+    state = {"done": False, "started": False}
+
+    def begin() -> None:
         with lock:
             if not state["done"]:
-                status.start()
-                state["shown"] = True
+                start()
+                state["started"] = True
 
-    timer = threading.Timer(delay, show)
-    timer.daemon = True
-    if not state["shown"]:
+    timer = None
+    if delay <= 0:
+        begin()
+    else:
+        timer = threading.Timer(delay, begin)
+        timer.daemon = True
         timer.start()
     try:
         yield
     finally:
-        timer.cancel()
+        if timer is not None:
+            timer.cancel()
         with lock:
             state["done"] = True
-            if state["shown"]:
-                status.stop()
-
-
-@contextmanager
-def _said_once(console: Console, text: str, delay: float) -> Iterator[None]:
-    """`text` printed once as a plain line when the block has run `delay` seconds (a bot
-    that answers at once says nothing, as with the spinner); under a lock, so that the
-    line never lands inside what the block's end prints next."""
-    if delay <= 0:
-        console.print(text, markup=False, emoji=False)
-        yield
-        return
-    lock = threading.Lock()
-    state = {"done": False}
-
-    def say() -> None:
-        with lock:
-            if not state["done"]:
-                console.print(text, markup=False, emoji=False)
-
-    timer = threading.Timer(delay, say)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
-        with lock:
-            state["done"] = True
+            if state["started"] and stop is not None:
+                stop()
 
 
 class Reporter:
