@@ -122,3 +122,19 @@ def test_at_the_end_who_won_is_said_once_in_the_result_not_again_above_it(browse
     assert page.inner_text("#table").count(won) == 1
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("locale, you", [("de-DE", "du"), ("en-US", "you")])
+def test_wl_5_4_the_winner_reads_its_own_seat_marked_as_its_chip_is(browser, server, finished, locale, you):
+    """"Won by: seat 1." was shown and read to seat 1 as if another had won; the chips say
+    "(you)" already.  A seat that did not win, and a spectator, read the seats alone."""
+    table = finished["wasserloch"]
+    winners = server.get(f"/api/tables/{table['id']}")["winners"]
+    losers = [s["seat"] for s in table["seats"] if s["seat"] not in winners]  # (none when all tie)
+    for seat, marked in [(winners[0], True)] + [(s, False) for s in losers[:1]]:
+        ctx, page, errors = open_page(browser, server, table["seats"][seat]["link"], "desktop", locale)
+        page.wait_for_selector("#result .winners")
+        line = page.inner_text("#result .winners")
+        assert (f"({you})" in line) is marked, (seat, line)
+        assert errors == []
+        ctx.close()

@@ -441,8 +441,10 @@ function offline(s) {
 }
 
 // Who won, as the result box says it and the end is announced ("Game over. Winners: …").
+// The winners in their in-sentence words, the page's own seat marked as its chip is ("seat 0
+// (you)"): "Won by: seat 0, seat 2" was shown and read to seat 0 as if others had won
 function endLine(msg) {
-  const w = msg.winners.map(seatInText).join(", ");
+  const w = msg.winners.map((n) => seatInText(n) + (n === msg.seat ? ` (${t("you")})` : "")).join(", ");
   return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
 }
 
