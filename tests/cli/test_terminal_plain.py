@@ -270,3 +270,24 @@ def test_plain_says_the_result_a_row_to_a_line_with_its_heads(run, game, lang, d
     assert default_row.search(default.output), default.output[-1500:]
     assert not default_row.search(plain.output)
     assert plain_row in plain.output.splitlines(), plain.output[-1500:]
+
+
+@pytest.mark.parametrize("lang, total", [("en", "Total: Seat 0 "), ("de", "Summe: Platz 0 ")])
+def test_sw_5_2_replay_plain_gives_a_finished_game_s_result_in_words_without_styles(tmp_path, lang, total):
+    """`replay FILE` drew the final position with styles and the result as figures under
+    column heads, as `play` did before --plain; `replay --plain` as `play --plain`."""
+    import random
+
+    from wasserspiele import load
+    from wasserspiele.core.records import write_record
+
+    state, rng = load("seven_waters").new_game(seed=3), random.Random(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions(state.current_seat)), state.current_seat)
+    path = tmp_path / "game.json"
+    write_record(state, path)
+    styled, plain = Terminal(["replay", str(path), "--lang", lang]), Terminal(["replay", str(path), "--lang", lang, "--plain"])
+    assert styled.ending() == 0 and plain.ending() == 0, plain.text[-2000:]
+    assert SGR.search(styled.raw) and total not in styled.text
+    assert not SGR.search(plain.raw), repr(plain.raw[:600])
+    assert total in plain.text, plain.text[-1500:]

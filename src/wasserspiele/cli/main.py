@@ -140,7 +140,10 @@ def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose, p
 @click.argument("file", type=click.Path(dir_okay=False), cls=Argument)
 @click.option("--json", "as_json", is_flag=True, help="print the final position as JSON (docs/records.md)")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
-def replay_cmd(file, as_json, lang) -> None:
+@click.option("--plain", is_flag=True, envvar=PLAIN_ENV,
+              help="plain text for screen readers and braille displays: no colours or styles, board rows and "
+                   "results as lines of words, as play --plain; also set by WASSERSPIELE_PLAIN=1")
+def replay_cmd(file, as_json, lang, plain) -> None:
     """Replay a record FILE and show the final position."""
     if not file:
         # an empty FILE (an unset shell variable) is no path: read as the current folder, it was
@@ -163,12 +166,12 @@ def replay_cmd(file, as_json, lang) -> None:
         return
     from .console import make_console
     from .render import drawn, renderer
-    console = make_console()
+    console = make_console(plain)
     r = renderer(state.game.name)
     view = state.view(None)
-    console.print(drawn(r.render_view, view, lang, console.width))
+    console.print(drawn(r.render_view, view, lang, console.width, plain))
     if state.is_terminal():
-        console.print(drawn(r.render_result, view, lang, console.width))
+        console.print(drawn(r.render_result, view, lang, console.width, plain))
     else:
         from .play import seat_label
         waiting = ", ".join(seat_label(state.game.name, s, lang) for s in state.to_move())
