@@ -291,3 +291,28 @@ def card_name(code: str, lang: str) -> str:
         return render("web.card_joker_as", {"r": said}, lang)
     return render("web.card_name", {"r": render(f"web.rank_{base[:-1]}", {}, lang),
                                     "s": render(f"web.suit_{base[-1]}", {}, lang)}, lang)
+
+
+def said(page) -> list[str]:
+    """What the page's live region said so far (ANNOUNCEMENTS records it)."""
+    return page.evaluate("() => window.__said.slice()")
+
+
+def wait_to_hear(page, lines: str | list[str], timeout: int = 15_000) -> list[str]:
+    """What was said once `lines` (one line or several) all were, or by `timeout` ms (the
+    assertion after it then shows what was said instead)."""
+    from playwright import sync_api
+    lines = [lines] if isinstance(lines, str) else lines
+    try:
+        page.wait_for_function("(w) => w.every((x) => window.__said.includes(x))", arg=lines, timeout=timeout)
+    except sync_api.TimeoutError:
+        pass
+    return said(page)
+
+
+def move(server: Server, table: dict, seat: int, action: str) -> None:
+    """`seat` plays `action` over HTTP (it must be legal for it now)."""
+    token = table["seats"][seat]["token"]
+    mine = server.get(f"/api/tables/{table['id']}", token)
+    assert action in mine["legal"], (action, mine["legal"])
+    server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, token)

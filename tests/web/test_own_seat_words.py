@@ -21,7 +21,7 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS, open_page as open_table
+from .browser_support import ANNOUNCEMENTS, move, open_page as open_table, said, wait_to_hear
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -46,25 +46,6 @@ def server(tmp_path_factory):
 
 def open_page(browser, server, link, lang, wait_for="#turn"):
     return open_table(browser, server, link, "desktop", LOCALES[lang], init_script=ANNOUNCEMENTS, wait_for=wait_for)
-
-
-def said(page) -> list[str]:
-    return page.evaluate("() => window.__said.slice()")
-
-
-def wait_to_hear(page, lines: list[str], timeout: int = 15_000) -> list[str]:
-    try:
-        page.wait_for_function("(w) => w.every((x) => window.__said.includes(x))", arg=lines, timeout=timeout)
-    except sync_api.TimeoutError:
-        pass  # the assertion after it shows what was said
-    return said(page)
-
-
-def move(server, table, seat: int, action: str) -> None:
-    token = table["seats"][seat]["token"]
-    mine = server.get(f"/api/tables/{table['id']}", token)
-    assert action in mine["legal"], (action, mine["legal"])
-    server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, token)
 
 
 def seat_in_text(seat: int, lang: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 from wasserspiele.core.messages import render, term
 
 from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, new_context, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, TIMEOUT_MS, card_name, open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, TIMEOUT_MS, card_name, move, open_page as open_table, said, wait_to_hear  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -52,25 +52,6 @@ def card_sign(code: str, lang: str) -> str:
             if declared else render("seven_waters.web.joker", {}, lang)
     rank = base[:-1]
     return ("10" if rank == "T" else term(rank, "card.rank", lang)) + SUIT_SIGN[base[-1]]
-
-
-def said(page) -> list[str]:
-    return page.evaluate("() => window.__said.slice()")
-
-
-def wait_to_hear(page, line: str, timeout: int = 10_000) -> list[str]:
-    try:
-        page.wait_for_function("(w) => window.__said.includes(w)", arg=line, timeout=timeout)
-    except sync_api.TimeoutError:
-        pass  # the assertion after it shows what was said
-    return said(page)
-
-
-def move(server, table, seat: int, action: str) -> None:
-    token = table["seats"][seat]["token"]
-    mine = server.get(f"/api/tables/{table['id']}", token)
-    assert action in mine["legal"], (action, mine["legal"])
-    server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, token)
 
 
 def play_until(server, table, rng, done, prefer=lambda seat, legal: None, limit=300):
