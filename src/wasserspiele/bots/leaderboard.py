@@ -38,6 +38,7 @@ from typing import Any, Callable, Sequence
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
 from ..core.messages import term
+from ..core.paths import write_file
 from ..core.protocol import Game
 from ..core.registry import load
 from ..core.stats import Estimate, wilson
@@ -457,9 +458,10 @@ def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]
     # every board rated afresh by this code, so the saved ratings never lag behind it
     merged = {k: Leaderboard.build(b.game, b.options, b.pairings, b.commands) for k, b in merged.items()}
     ordered = dict(sorted(merged.items()))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"version": DATA_VERSION, "boards": {k: b.to_json() for k, b in ordered.items()}},
-                               indent=1, ensure_ascii=False) + "\n")
+    # beside it and renamed (core/paths.py WriteFailed if that fails): a full disk cut the file
+    # short in place, and every board saved in it before was lost with the run's
+    write_file(path, json.dumps({"version": DATA_VERSION, "boards": {k: b.to_json() for k, b in ordered.items()}},
+                                indent=1, ensure_ascii=False) + "\n")
     return ordered
 
 

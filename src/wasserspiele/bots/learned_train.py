@@ -30,7 +30,6 @@ sidecar naming the command, seed, budget, date and version.
 from __future__ import annotations
 
 import json
-import os
 import platform
 import random
 import time
@@ -43,7 +42,8 @@ import numpy as np
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
-from ..core.messages import term
+from ..core.messages import Reason, term
+from ..core.paths import PART, failed, replace_from
 from ..core.protocol import Action, Game, State
 from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
@@ -188,14 +188,22 @@ class Positions:
         """To `path` (.npz) with what made them (`made_by`, checked when they are reused);
         written aside and renamed, so a run stopped mid-write keeps the last whole file."""
         path = Path(path)
-        aside = path.with_name(path.name + ".part")
-        with open(aside, "wb") as f:
+
+        def write(f) -> None:
             np.savez_compressed(f, obs=np.stack(self.obs), mask=np.stack(self.mask), target=np.stack(self.target),
                                 value=np.asarray(self.value, np.float32),
                                 searched=np.asarray(self.searched, np.float32),
                                 game=np.asarray(self.game, np.int64), cpu_s=self.cpu_s,
                                 made_by=json.dumps(made_by, sort_keys=True))
-        os.replace(aside, path)
+
+        # a full disk left the half-written FILE.part behind and ended in OSError's traceback:
+        # the part is removed, the file holds the positions saved before, and WriteFailed says so
+        try:
+            replace_from(path.with_name(path.name + PART), path, write)
+        except OSError as exc:
+            raise failed(path, exc).keeping(Reason("text", text=(
+                f"{path} holds the positions saved before, from which the same command resumes"
+                if path.is_file() else f"{path} was not made"))) from None
 
     @classmethod
     def load(cls, path, made_by: Mapping[str, Any]) -> "Positions":

@@ -191,7 +191,6 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     from ..bots.runner import default_jobs, open_backend
     from ..lab.backends import run_study
     from ..lab.precision import run_until
-    from ..lab.report import write_report
     from ..lab.study import make_study, mark_worker_death
     from .console import Reporter
 
@@ -252,7 +251,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
         # pool's BrokenProcessPool traceback lost every game of the study
         mark_worker_death(result, died)
     command = "wasserspiele lab " + shlex.join(click.get_current_context().meta.get("lab_args", []))
-    info = uninterrupted(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
+    info = write_study_report(result, out, min_effect, command)
     rate = len(result.rows) / result.seconds if result.seconds else 0.0
     console.print(f"{len(result.rows)} games in {result.seconds:.1f} s ({rate:.3g} games/s); "
                   f"report: {info['dir'] / 'report.html'}")
@@ -265,6 +264,23 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
             sys.exit(WORKER_DIED)
         console.print(f"interrupted: reported the {len(result.rows)} games that finished; {again}")
         sys.exit(130)
+
+
+def write_study_report(result, out, min_effect: float, command: str) -> dict[str, Any]:
+    """`write_report` for the command line: a write that fails (a full disk, --out made read-only, replaced
+    by a file or given other files while the games ran) is one line saying what --out keeps, exit 4; it was
+    a traceback, and the games held in memory were lost without a word."""
+    from ..core.paths import WriteFailed
+    from ..lab.report import write_report
+    from .main import WriteFailure
+    lost = (f"the {len(result.rows)} games played are not saved: run the study again with --out naming a folder "
+            f"it can write")
+    try:
+        return uninterrupted(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
+    except WriteFailed as exc:
+        raise WriteFailure(f"{exc}{'' if exc.written else '; ' + lost}") from None
+    except WasserspieleError as exc:  # --out checked before the games, changed while they ran
+        raise WriteFailure(f"{exc}; {lost}") from None
 
 
 def echo_summary(info: dict[str, Any]) -> None:
@@ -307,9 +323,13 @@ def render_cmd(folder, quiet) -> None:
     game, another seed, a damaged line, an unknown column, a game missing from a study that was not
     interrupted) or a missing record are refused, naming the line or file, and leave every file as it
     was."""
+    from ..core.paths import WriteFailed
     from ..lab.render import render_study
+    from .main import WriteFailure
     try:
         info = uninterrupted(lambda: render_study(folder, study_arguments))
+    except WriteFailed as exc:
+        raise WriteFailure(str(exc)) from None
     except WasserspieleError as exc:
         raise LabFailure(str(exc)) from None
     if not quiet:
@@ -345,8 +365,10 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
     from ..bots.runner import default_jobs, open_backend
     from ..bots.specs import split_spec_texts
     from ..lab.study import refuse_empty
+    from ..core.paths import failed, write_file
     from ..lab.tune import plan_tune, tune, tune_markdown
     from .console import Reporter
+    from .main import WriteFailure
 
     from ..core.registry import game_class
     try:
@@ -382,11 +404,18 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
 
     def write():
         for path in earlier_files(out, tuning=True):
-            path.unlink()
-        out.mkdir(parents=True, exist_ok=True)
-        (out / "tune.md").write_text(text, encoding="utf-8")
+            if path != out / TUNE_FILE:  # an interrupted write's tune.md.tmp; tune.md itself is replaced whole
+                path.unlink()
+        write_file(out / TUNE_FILE, text)
 
-    uninterrupted(write)
+    try:
+        uninterrupted(write)
+    except (WasserspieleError, OSError) as exc:
+        # a full disk or --out changed while the candidates played: the ranking is printed all the same
+        # (it was lost with a traceback), then the failure, exit 4
+        click.echo(text)
+        said = str(exc) if isinstance(exc, WasserspieleError) else str(failed(out / TUNE_FILE, exc))
+        raise WriteFailure(f"{said}; the ranking is printed above instead") from None
     click.echo(text)
     if runner.failure is not None:  # a worker process died: the ranking is of the games that finished
         click.echo(f"{runner.failure.reason().render('en')}; the run stopped: {out / 'tune.md'} ranks the "

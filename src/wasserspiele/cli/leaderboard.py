@@ -10,6 +10,7 @@ import click
 from click.core import ParameterSource
 
 from ..core.errors import WasserspieleError
+from ..core.paths import write_file
 from ..core.registry import game_class, load, manifests
 from .language import quoted
 from .entry import INTERRUPTED, WORKER_DIED, uninterrupted
@@ -46,7 +47,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                                     read_boards, round_robin, save_boards)
     from ..bots.runner import WorkerDiedError, default_jobs
     from ..bots.specs import split_spec_texts
-    from .main import UsageFailure
+    from .main import UsageFailure, WriteFailure
     if games < 1:
         raise click.BadParameter("must be at least 1", param_hint="--games")
     if far_games is not None and far_games < 0:
@@ -120,7 +121,17 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                 # each game's board merged into --data as soon as it is played, with Ctrl-C and
                 # SIGTERM held off while the file is written: an interrupt in the next game kept
                 # none of the boards played before it, and one while writing left half a file
-                saved = uninterrupted(lambda: save_boards([board], data))
+                try:
+                    saved = uninterrupted(lambda: save_boards([board], data))
+                except WasserspieleError as exc:
+                    # a full disk (WriteFailed), or --data replaced by another file while the games ran
+                    # (BadOption: not leaderboard data): the boards played are shown rather than lost
+                    # with a traceback or a usage error; --data, written beside itself and renamed,
+                    # holds what it held
+                    click.echo(markdown(boards))
+                    held = f"{data} is as it was before {name}'s board" if data.exists() else f"{data} was not made"
+                    raise WriteFailure(f"{exc}; {held}; the page of the boards played "
+                                       f"({', '.join(b.game for b in boards)}) is printed above instead") from None
                 click.echo(f"wrote {data} ({name})", err=True)
         if data is not None:
             boards = list(saved.values())
@@ -142,9 +153,14 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
 
 
 def _write(page: str, out: str | None) -> None:
+    from ..core.paths import WriteFailed
+    from .main import WriteFailure
     if out:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        Path(out).write_text(page)
+        try:
+            write_file(out, page)  # beside it and renamed: a full disk left half a page in place of the old one
+        except WriteFailed as exc:
+            click.echo(page)
+            raise WriteFailure(f"{exc}; {out} is as it was; the page is printed above instead") from None
         click.echo(f"wrote {out}")
     else:
         click.echo(page)

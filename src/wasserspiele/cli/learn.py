@@ -159,7 +159,8 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
 
     from ..bots.learned_train import Budget, train
     from ..bots.runner import default_jobs
-    from .main import UsageFailure
+    from ..core.paths import WriteFailed
+    from .main import UsageFailure, WriteFailure
     try:
         g = _game(game, options)
         budget = Budget()
@@ -220,7 +221,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
             # the weights and their sidecar are written with Ctrl-C and SIGTERM held off: an
             # interrupt between them left a half-written .npz, or weights beside another's sidecar
-            written[:] = uninterrupted(lambda: t.network.save(path, t.metadata(command)))  # numpy's and our files
+            written[:] = uninterrupted(lambda: save_weights(t.network, path, t.metadata(command)))
             generation[:] = [len(t.history) - 1]
             click.echo(f"wrote {written[0]} and {written[1].name} (generation {generation[0]}, "
                        f"{len(t.positions)} positions)", err=True)
@@ -228,6 +229,14 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         try:
             trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
                             positions=positions, jobs=default_jobs() if jobs is None else jobs)
+        except WriteFailed as exc:
+            # a full disk, a folder made read-only: what the run kept, as an interrupt says it; the
+            # weights (and a positions file) are written beside themselves and renamed, so never half
+            kept = (f"{written[0]} and {written[1].name} hold generation {generation[0]}, the last saved"
+                    if written else "no generation's weights were written")
+            if positions and Path(positions).is_file():
+                kept += f"; the same command resumes from the positions {positions} holds, once there is room"
+            raise WriteFailure(f"{exc}; {kept}") from None
         except KeyboardInterrupt:
             # what the stopped run kept, and how to go on (Click said only "Aborted!")
             kept = (f"{written[0]} and {written[1].name} hold generation {generation[0]}, the last that finished"
@@ -242,6 +251,29 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
     where = "" if out else " (no --out: in the current directory; the shipped weights are unchanged)"
     click.echo(f"wrote {written[0]} (weights) and {written[1]} (how they were made){where}, "
                f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
+
+
+def save_weights(network, path: Path, meta) -> tuple[Path, Path]:
+    """`network.save` into STEM.tmp.npz and STEM.tmp.json beside `path`, both renamed over the weights and
+    their sidecar once both are whole: saved in place, a full disk left half an .npz (or new weights beside
+    the last generation's sidecar) where the last generation's were.  Raises WriteFailed."""
+    from ..core.paths import PART, WriteFailed
+    part = path.with_name(path.stem + PART + ".npz")
+    made: tuple[Path, Path] = (part, part.with_suffix(".json"))
+    try:
+        made = network.save(part, meta)  # numpy's file and our sidecar
+        os.replace(made[0], path)
+        os.replace(made[1], path.with_suffix(".json"))
+    except BaseException as exc:
+        for p in made:
+            try:
+                p.unlink(missing_ok=True)
+            except OSError:  # the folder made read-only: the error that stopped the save is said
+                pass
+        if isinstance(exc, OSError):  # named as the weights, not the part written
+            raise WriteFailed(path, exc) from None
+        raise
+    return path, path.with_suffix(".json")
 
 
 def existing_weights(path: Path) -> list[Path]:
@@ -291,6 +323,32 @@ def corpus_files(folder: Path) -> list[Path]:
     return mine
 
 
+def write_game(state, path: Path, line: bytes, lines) -> None:
+    """A corpus game's record and its line in visits.jsonl (`lines`, unbuffered), together or neither:
+    on a failure the record (and its .tmp) is removed, the line cut back.  Raises WriteFailed."""
+    from ..core.paths import failed
+    from ..core.records import write_record
+    mark = lines.tell()
+    at = path  # the file being written, named when it fails
+    try:
+        write_record(state, path)
+        at = path.parent / CORPUS_VISITS
+        view = memoryview(line)
+        while view:  # an unbuffered write may take part of the line
+            view = view[lines.write(view):]
+    except OSError as exc:
+        try:  # the record, whole, when the line failed (write_record leaves nothing half-written)
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        try:
+            lines.truncate(mark)
+            lines.seek(mark)
+        except OSError:
+            pass
+        raise failed(at, exc) from None
+
+
 @click.command("corpus")
 @click.argument("game")
 @click.option("--games", type=int, default=10, show_default=True, callback=_at_least_1)
@@ -307,8 +365,8 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     searched decision: index (in the record), seat, played (the action played) and visits
     ({action: visits})).  An earlier corpus in --out is replaced as a whole."""
     from ..bots.learned_train import corpus_games
-    from ..core.records import write_record
-    from .main import UsageFailure
+    from ..core.paths import WriteFailed, failed
+    from .main import UsageFailure, WriteFailure
     done = 0  # games written, record and line
     try:
         g = _game(game, options)
@@ -319,20 +377,24 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
             click.echo(f"replacing the earlier corpus in {folder} ({records} games)", err=True)
             for f in earlier:
                 f.unlink()
-        folder.mkdir(parents=True, exist_ok=True)
-        with open(folder / CORPUS_VISITS, "w") as lines:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            lines = open(folder / CORPUS_VISITS, "wb", buffering=0)  # a line is written whole or cut back
+        except OSError as exc:
+            raise failed(folder / CORPUS_VISITS, exc) from None
+        with lines:
             for i, (state, decided) in enumerate(corpus_games(g, seed, games, iterations)):
                 name = f"game-{i:04d}.json"
                 entries = [{"index": d.index, "seat": d.seat, "played": str(d.played),
                             "visits": {str(a): n for a, n in d.visits.items()}} for d in decided]
-
-                def write() -> None:  # a game's record and its line together, or neither
-                    write_record(state, folder / name)
-                    lines.write(json.dumps({"record": name, "decisions": entries}) + "\n")
-                    lines.flush()
-
-                uninterrupted(write)
+                line = (json.dumps({"record": name, "decisions": entries}) + "\n").encode("utf-8")
+                uninterrupted(lambda: write_game(state, folder / name, line, lines))
                 done = i + 1
+    except WriteFailed as exc:
+        # a full disk, the folder made read-only: said with what is kept (a traceback, and the half
+        # record and half line it left, passed for a game of the corpus)
+        raise WriteFailure(f"{exc}; {out} holds the {done} game{'' if done == 1 else 's'} written before, each "
+                           f"with its line in {CORPUS_VISITS}") from None
     except KeyboardInterrupt:
         click.echo(f"\ninterrupted: {out} holds the {done} game{'' if done == 1 else 's'} written so far, each "
                    f"with its line in {CORPUS_VISITS}; running the command again replaces them", err=True)

@@ -2,14 +2,20 @@
 
 Exit status (every command; records.md, Exit status): 0 success; 1 a record whose action is
 illegal (`replay`, `play --resume`); 2 bad input (unknown game, bad option, malformed
-record, Click's usage errors); 3 a worker process died under a run (`lab`, `lab tune`, `arena`:
-the games that finished are kept and reported); 130 interrupted (but `serve`, for which Ctrl-C is
+record, Click's usage errors, an output path that cannot be written when the command line is read);
+3 a worker process died under a run (`lab`, `lab tune`, `arena`: the games that finished are kept and
+reported); 4 an output could not be written once the work was done (a full disk, a folder made
+read-only or replaced by a file meanwhile: `lab`, `lab tune`, `lab render`, `leaderboard`, `train`,
+`corpus`; one line names the file, the cause and what was kept); 130 interrupted (but `serve`, for which Ctrl-C is
 the way to stop: 0, docs/web-server.md, Stopping).
 """
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,6 +35,9 @@ from .flags import writable
 # whether `replay` or `play --resume` reads it.
 ILLEGAL_RECORD = 1
 REFUSED = 2
+# the work was done but its output could not be written (core/paths.py WriteFailed): not the
+# user's input (2), and the run did not succeed (0)
+CANNOT_WRITE = 4
 # Set (to 1, true, yes) for `play --plain` in every game: a screen reader's user sets it
 # once in the shell's profile rather than typing the option at each game.
 PLAIN_ENV = "WASSERSPIELE_PLAIN"
@@ -46,6 +55,13 @@ class UsageFailure(click.ClickException):
 
     def show(self, file=None) -> None:
         click.echo(error_line(self.format_message(), self.lang), file=file, err=True)
+
+
+class WriteFailure(UsageFailure):
+    """An output that could not be written once the work was done (core/paths.py
+    WriteFailed): exit 4, the file, the cause and what was kept in one line."""
+
+    exit_code = CANNOT_WRITE
 
 
 def error_line(error: str, lang: str) -> str:
@@ -74,7 +90,50 @@ def _lang_of_the_command(ctx: click.Context, param: click.Parameter, lang: str |
         ctx.default_map = {name: {"lang": lang} for name in ctx.command.commands}
 
 
-@click.group(cls=LanguageGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(LanguageGroup):
+    """The command group: an output that a command's stdout could not take is said as a file
+    that could not be written is (exit 4)."""
+
+    def invoke(self, ctx: click.Context):
+        """stdout on a full disk (`arena … > table.txt`): one line and exit 4, where OSError's
+        traceback was, and Python's own "Exception ignored" as it flushed stdout again at exit."""
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            # a file's failure names the file (and the commands say theirs: core/paths.py WriteFailed);
+            # the one without a name that a full disk ends a command with is its stdout's
+            if exc.errno not in STDOUT_LOST or exc.filename is not None:
+                raise
+            _drop_stdout()
+            from ..core.paths import cause
+            from .language import current_lang
+            lang = current_lang()
+            said = render("cli.path.write_failed", {"path": Reason("cli.path.stdout"), "problem": cause(exc)}, lang)
+            click.echo(error_line(said, lang), err=True)
+            ctx.exit(CANNOT_WRITE)
+
+
+# what a full disk raises (the quota's and the largest file's too): an interrupted pipe (EPIPE)
+# is no failure of the command's
+STDOUT_LOST = (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC), errno.EFBIG)  # no EDQUOT on Windows
+
+
+def _drop_stdout() -> None:
+    """Point stdout, which a full disk refused, at the null device: what it still holds would be
+    flushed again at exit, and fail again with Python's "Exception ignored" and status 120."""
+    try:
+        sys.stdout.flush()
+    except OSError:
+        pass
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, io.UnsupportedOperation):  # a stdout without a descriptor (a test's)
+        pass
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="wasserspiele")
 @click.option("--lang", cls=RootLangOption, type=click.Choice(["en", "de"]), expose_value=False,
               callback=_lang_of_the_command)  # its help names the commands it sets (RootLangOption)

@@ -11,6 +11,7 @@ from typing import Any, Literal, Mapping
 
 from .errors import BadNotation, BadOption, BadRecord, IllegalAction, ReplayError, UnknownGame
 from .messages import Reason, shortened
+from .paths import write_file
 from .protocol import Game, State
 from .registry import load
 from .schema import Schema, validate
@@ -310,13 +311,10 @@ def read_record(path: str | Path) -> Any:
 
 
 def write_record(state: State, path: str | Path, session: Mapping[str, Any] | None = None) -> None:
-    """Save a state's record atomically (write to a temporary file, then rename), with
-    the interface's `session` (e.g. the terminal's seats and language) if given."""
-    p = Path(path)
+    """Save a state's record atomically (paths.write_file: written beside `path` and renamed
+    over it, nothing half-written left on a failure), with the interface's `session` (e.g.
+    the terminal's seats and language) if given.  Raises paths.WriteFailed (an OSError)."""
     doc = state.record()
     if session is not None:
         doc["session"] = dict(session)
-    tmp = p.with_name(p.name + ".tmp")
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(p)
+    write_file(path, json.dumps(doc, indent=1) + "\n")

@@ -26,6 +26,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..core.errors import WasserspieleError
+from ..core.messages import Reason
+from ..core.paths import failed
 from .analysis import ALPHA, analyse, raise_flags
 from .report import RUN_LINE, answers, findings, measure_columns, notable_games, rendered_files, replace_all
 from .settings import STUDY_FILE, RenderRefused, Settings, read_study_json
@@ -284,7 +286,12 @@ def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, An
         notable.append(entry)
     files = rendered_files(result, summaries, comparisons, notable, settings.min_effect, settings.alpha,
                            settings.command)
-    replace_all(folder, files)
+    try:
+        replace_all(folder, files)
+    except OSError as exc:  # a full disk, a read-only folder: said as one line (cli/lab.py), not a traceback
+        raise failed(folder, exc).keeping(Reason("text", text=(
+            f"the report's earlier files in {folder} are as they were; results.csv and records/ are only "
+            f"read"))) from None
     return {"dir": folder, "summaries": summaries, "comparisons": comparisons, "notable": notable,
             "findings": findings(summaries, comparisons, settings.alpha, settings.min_effect),
             "answers": answers(summaries, comparisons, settings.min_effect), "settings": settings}

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..core.errors import BadOption
 from ..core.messages import Reason
-from ..core.paths import write_problem
+from ..core.paths import failed, replace_from, write_file, write_problem
 from ..core.records import write_record
 from ..core.registry import manifest
 from ..core.stats import Estimate
@@ -56,8 +56,9 @@ def write_csv(result: StudyResult, path: Path) -> None:
     players = max([r["players"] for r in rows], default=0)
     mcols = measure_columns(rows)
     header = csv_header(result)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", newline="", encoding="utf-8") as f:
+
+    def write(binary) -> None:
+        f = io.TextIOWrapper(binary, newline="", encoding="utf-8")
         w = csv.writer(f)
         w.writerow(header)
         for r in rows:
@@ -66,7 +67,12 @@ def write_csv(result: StudyResult, path: Path) -> None:
                        + [_num(x) for x in r["scores"]] + pad + [_num(x) for x in r["returns"]] + pad
                        + [" ".join(map(str, r["winners"])), r["shared"], r["actions"], r["units"], r["lead_changes"]]
                        + [_num(r["measures"].get(c, "")) for c in mcols])
-    tmp.replace(path)
+        f.flush()
+        f.detach()  # the binary file is closed by `replace_from`, which renames it
+
+    # beside it and renamed: a full disk left results.csv.tmp behind, a half file that `lab_files` took
+    # for the lab's own
+    replace_from(path.with_name(path.name + ".tmp"), path, write)
 
 
 def csv_header(result: StudyResult) -> list[str]:
@@ -165,9 +171,17 @@ def write_notable(result: StudyResult, summaries: list[ConditionSummary], out: P
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for entry, row in notable_games(summaries):
-        write_record(replay_game(result.study, row), out / entry["file"])
+        path = out / entry["file"]
+        write_record(replay_game(result.study, row), path)  # nothing half-written left if it fails
         written.append(entry)
     return written
+
+
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:  # the folder made read-only: the error that stopped the write is the one said
+        pass
 
 
 # ----------------------------------------------------------------------------- plots
@@ -1343,7 +1357,9 @@ def lab_files(out: str | Path) -> list[Path]:
     if not out.exists():
         return []
     if not out.is_dir():
-        raise BadOption(f"--out {out}: is a file, not a directory")
+        # as `write_report` and the command line's --out say it; "--out x: is a file, not a directory"
+        # read as if --out were the file
+        raise BadOption(f"--out {out}: {Reason('cli.path.cannot_write', problem=Reason('cli.path.not_a_folder', path=str(out)))}")
     mine, others = [], []
     for entry in sorted(out.iterdir()):
         if entry.name in KEPT and entry.is_file():
@@ -1393,9 +1409,11 @@ def replace_all(folder: Path, files: dict[str, bytes]) -> None:
             tmp = folder / (name + ".tmp")
             written.append(tmp)
             tmp.write_bytes(data)
-    except BaseException:
+    except BaseException as exc:
         for tmp in written:
-            tmp.unlink(missing_ok=True)
+            _remove(tmp)
+        if isinstance(exc, OSError):  # the file it was, not NAME.tmp nor the folder
+            raise failed(folder / name, exc) from None
         raise
     for tmp in written:
         tmp.replace(tmp.with_name(tmp.name[:-4]))
@@ -1405,28 +1423,63 @@ def replace_all(folder: Path, files: dict[str, bytes]) -> None:
             old.unlink()
 
 
+def kept_data(out: Path, written: list[str]) -> Reason:
+    """What a report folder holds of a study whose report could not be written in full."""
+    if not written:
+        text = f"no file of the report was written to {out}"
+    elif STUDY_FILE not in written:
+        text = (f"{out / 'results.csv'} holds the games' rows, without the settings ({STUDY_FILE}) that "
+                f"`wasserspiele lab render` needs")
+    elif "records/" not in written:
+        text = (f"{out} holds the games' rows and settings (results.csv, {STUDY_FILE}), not all the notable games' "
+                f"records that `wasserspiele lab render` needs")
+    else:
+        text = (f"{out} holds the games' data (results.csv, {STUDY_FILE}, records/): `wasserspiele lab render "
+                f"{out}` writes the report from it, playing no game, once there is room")
+    return Reason("text", text=text)
+
+
 def write_report(result: StudyResult, out: str | Path, min_effect: float = MIN_EFFECT,
                  alpha: float = ALPHA, command: str | None = None) -> dict[str, Any]:
     """Write every report file into `out` (replacing an earlier report's); returns the paths and the analysis.
     `command`: the command line that ran the study, kept in study.json for a reader (`lab render` reads the
-    settings themselves, not this text)."""
+    settings themselves, not this text).
+
+    A path that cannot hold the report (a file, a folder not writable, one holding other files) is refused
+    (BadOption) before anything is written.  A write that fails on the way (a full disk, the folder made
+    read-only meanwhile) raises core/paths.py WriteFailed naming the file and saying what `out` keeps:
+    the games' data is written first (results.csv, study.json, the notable games' records), so once all
+    of it is there `wasserspiele lab render OUT` writes the rest without playing a game; `result` is
+    unchanged, so a Python caller can also write the report to another folder."""
     if not isinstance(out, (str, os.PathLike)):
         raise BadOption(f"--out: {out!r} is no folder to write the report in")
     out = Path(out)
-    clear_out(out)
-    problem = write_problem(out)
+    # asked first: a file given as `out` was refused by `clear_out` as "--out x: is a file, not a directory"
+    problem = write_problem(out, folder=True)
     if problem:  # a Python caller's path is not checked by the command line's `--out` callback
         raise BadOption(f"--out {out}: {Reason('cli.path.cannot_write', problem=problem)}")
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # what no check foresees (root under /proc, a full disk): the system's words
-        raise BadOption(f"--out {out}: {Reason('cli.path.cannot_write', problem=exc.strerror or exc)}") from None
+    clear_out(out)
     summaries, comparisons = analyse(result)
     raise_flags(summaries, comparisons, alpha, min_effect)  # the plots mark the flags
-    write_csv(result, out / "results.csv")
-    notable = write_notable(result, summaries, out)
-    files = rendered_files(result, summaries, comparisons, notable, min_effect, alpha, command)
-    replace_all(out, files)
+    written: list[str] = []  # the games' data written so far, said when a later write fails
+    at = out  # the file being written, named when it fails
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        at = out / "results.csv"
+        write_csv(result, at)
+        written.append("results.csv")
+        # the settings beside the rows before the slow part: with both (and the records) `lab render`
+        # writes the report again without playing a game; study.json came last, with the plots
+        write_file(out / STUDY_FILE, study_json(result, min_effect, alpha, command))
+        written.append(STUDY_FILE)
+        at = out / "records"
+        notable = write_notable(result, summaries, out)
+        written.append("records/")
+        files = rendered_files(result, summaries, comparisons, notable, min_effect, alpha, command)
+        at = out
+        replace_all(out, files)
+    except OSError as exc:
+        raise failed(at, exc).keeping(kept_data(out, written), tuple(written)) from None
     return {"dir": out, "summaries": summaries, "comparisons": comparisons, "notable": notable,
             "findings": findings(summaries, comparisons, alpha, min_effect),
             "answers": answers(summaries, comparisons, min_effect)}
