@@ -124,17 +124,18 @@ def test_a_letter_that_names_a_move_is_the_move_not_a_command(run, tmp_path):
 
 
 def test_a_save_that_fails_is_said_and_the_game_goes_on(run, tmp_path, monkeypatch):
-    """A save that failed mid-game (a full disk) ended the game with a traceback."""
-    import wasserspiele.cli.play as play
+    """A save that failed mid-game (a full disk) ended the game with a traceback.  The
+    cause is said in the catalogue's words (tests/cli/test_saves.py has the other causes)."""
+    import wasserspiele.core.paths as paths
 
     def full_disk(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(play, "write_record", full_disk)
+    monkeypatch.setattr(paths, "open", full_disk, raising=False)
     result = run("play", "wasserloch", "--seed", "2", "--save", str(tmp_path / "game.json"), input="Ax1\nAx1\nquit\n")
     assert result.exit_code == 0, result.output
     out = " ".join(result.output.split())
-    assert out.count("could not save the game to") == 1 and "No space left on device" in out
+    assert out.count("could not save the game to") == 1 and "(the disk is full)" in out
     assert "You played Ax1" in out and "game not saved:" in out and "continue with" not in out
 
 

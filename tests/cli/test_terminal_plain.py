@@ -216,8 +216,8 @@ def test_plain_reads_seven_waters_taken_places_as_taken(run):
 
 
 @pytest.mark.parametrize("lang, bank, crossing", [
-    ("en", "Bank: 7; 8 (+2); 9; 10 (die)", "Crossing 1 · slot 1 · start tile (red arrow): 4; 5; 6"),
-    ("de", "Ufer: 7; 8 (+2); 9; 10 (Würfel)", "Überquerung 1 · Position 1 · Starttafel (roter Pfeil): 4; 5; 6"),
+    ("en", "Bank: 7; 8 (+2); 9; 10 (die)", "Crossing 1, slot 1, start tile (red arrow): 4; 5; 6"),
+    ("de", "Ufer: 7; 8 (+2); 9; 10 (Würfel)", "Überquerung 1, Position 1, Starttafel (roter Pfeil): 4; 5; 6"),
 ])
 def test_plain_reads_wildwasser_s_track_a_bank_or_crossing_to_a_line(run, lang, bank, crossing):
     """The track's fields were boxes (`[ 8 +2   ]`) read bracket by bracket and crossings
@@ -251,11 +251,11 @@ def test_plain_says_wasserloch_s_empty_places_as_zero(run, lang, hole):
     ("seven_waters", "en", re.compile(r"^Total +-7 +-14", re.M), "Total: Seat 0 -7, Seat 1 -14"),
     ("seven_waters", "de", re.compile(r"^Summe +-7 +-14", re.M), "Summe: Platz 0 -7, Platz 1 -14"),
     ("watten", "en", re.compile(r"^7 +♦ +Team 1 +1 +1:4 +three or more tricks", re.M),
-     "Hand 7 · Trump: ♦ diamonds · Won by: Team 1 · Points: 1 · Tricks: 1:4 · How: three or more tricks"),
+     "Hand 7; Trump: ♦ diamonds; Won by: Team 1; Points: 1; Tricks: 1:4; How: three or more tricks"),
     ("watten", "de", re.compile(r"^7 +♦ +Team 1 +1 +1:4 +mindestens drei Stiche", re.M),
-     "Blattl 7 · Trumpf: ♦ Karo · Gewinner: Team 1 · Punkte: 1 · Stiche: 1:4 · Wie: mindestens drei Stiche"),
-    ("wildwasser", "en", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 pts · meerkat 1., turtle 1."),
-    ("wildwasser", "de", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 Pkt. · Erdmännchen 1., Schildkröte 1."),
+     "Blattl 7; Trumpf: ♦ Karo; Gewinner: Team 1; Punkte: 1; Stiche: 1:4; Wie: mindestens drei Stiche"),
+    ("wildwasser", "en", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 pts; meerkat 1., turtle 1."),
+    ("wildwasser", "de", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 Pkt.; Erdmännchen 1., Schildkröte 1."),
 ])
 def test_plain_says_the_result_a_row_to_a_line_with_its_heads(run, game, lang, default_row, plain_row):
     """The result tables line figures up under heads (`Round 1  21  12  14`): a screen
@@ -291,3 +291,79 @@ def test_sw_5_2_replay_plain_gives_a_finished_game_s_result_in_words_without_sty
     assert SGR.search(styled.raw) and total not in styled.text
     assert not SGR.search(plain.raw), repr(plain.raw[:600])
     assert total in plain.text, plain.text[-1500:]
+
+
+# -- separators a screen reader reads as words -------------------------------------------------------
+# `·` is read "middle dot" (or dropped), `|` "vertical line": on the screen they line the
+# parts of a line up; plain lines separate them by semicolons and commas, read as pauses.
+SEPARATORS = re.compile(r"[·|]")
+
+
+def _every_plain_text(game: str, lang: str, plain: bool, **options) -> list[str]:
+    """Everything the terminal draws of `game` (each seat's board, its news and its own
+    move, the spectator's board, the result and the legend), `plain` or not, along one
+    random game."""
+    import random
+
+    import wasserspiele
+    from wasserspiele.cli.render import drawn, renderer
+
+    r = renderer(game)
+    state, rng = wasserspiele.load(game, **options).new_game(seed=5), random.Random(5)
+    texts: list[str] = []
+    seats = [*range(state.game.players), None]
+    while True:
+        for seat in seats:
+            view = state.view(seat)
+            texts.append(drawn(r.render_view, view, lang, 100, plain))
+            texts.append(drawn(r.describe_last, view, lang, None, plain))
+            if seat is not None and hasattr(r, "describe_own"):
+                texts.append(r.describe_own(view, lang))
+        if state.is_terminal():
+            texts += [drawn(r.render_result, state.view(s), lang, 100, plain) for s in seats]
+            texts.append(r.legend(state.view(None), lang))
+            return texts
+        seat = state.current_seat
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game, options", [("wasserloch", {}), ("seven_waters", {}), ("watten", {}),
+                                           ("watten", {"signals": "public"}), ("wildwasser", {})])
+def test_plain_lines_have_no_middle_dots_or_bars(game, options, lang):
+    """Wasserloch's head and loot (`Round 1/3 · start player …`, `seat 0: 0 (5) | seat 1 …`),
+    Watten's head, teams, trick, signals, hand ends and result rows, Wildwasser's head,
+    crossings, players and result rows were read with "middle dot" and "vertical line"
+    between their parts."""
+    plain = [line for text in _every_plain_text(game, lang, True, **options) for line in text.splitlines()]
+    said = [line for line in plain if SEPARATORS.search(line)]
+    assert not said, said[:5]
+    if game != "seven_waters":  # (its board has none to begin with)
+        default = "\n".join(_every_plain_text(game, lang, False, **options))
+        assert SEPARATORS.search(default)  # the default board keeps its dots and bars
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_plain_game_s_refusals_help_and_moves_have_no_middle_dots_or_bars(run, game, lang):
+    """A typo's refusal listed Seven Waters' actions as `take R-C | discard CARDS | …` and
+    Watten's signals as `signal weak|medium|strong|none`: read "vertical line" between
+    every word."""
+    typed = "\n".join(["xyz", "signal loud", "help", "moves", QUIT[lang]]) + "\n"
+    result = run("play", game, "--seed", "1", "--lang", lang, "--plain", input=typed)
+    assert result.exit_code == 0, result.output
+    said = [line for line in result.output.splitlines() if SEPARATORS.search(line)]
+    assert not said, said[:5]
+
+
+def test_a_plain_game_resumed_at_a_colour_terminal_stays_plain(tmp_path):
+    """`--plain` was not kept in the save: `play --resume FILE`, the command the game
+    itself tells the player to type, drew colours and styles again (tests/cli/test_saves.py
+    has the way back and the old saves)."""
+    save = tmp_path / "game.json"
+    _played(["wasserloch", "--seed", "1", "--plain", "--save", str(save)], ["quit"])
+    resumed = Terminal(["play", "--resume", str(save)])
+    resumed.answer(PROMPT["en"], "quit")
+    assert resumed.ending() == 0, resumed.text[-2000:]
+    assert "Waterhole: A: 0" in resumed.text
+    assert not SGR.search(resumed.raw), repr(resumed.raw[:600])

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import click
+from click.core import ParameterSource
 from rich.markup import escape
 
 from ..bots.base import Bot, decision_for
@@ -18,8 +19,9 @@ from ..bots.levels import level_names
 from ..bots.registry import bot_kinds
 from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
 from ..core.chance import make_rng
-from ..core.errors import BadNotation, BadOption, WasserspieleError
+from ..core.errors import BadNotation, BadOption, BadRecord, WasserspieleError
 from ..core.messages import LANGS, Reason, render
+from ..core.paths import cause, write_problem
 from ..core.protocol import State
 from ..core.records import read_record, replay, write_record
 from ..core.registry import game_class, load, manifest
@@ -121,6 +123,18 @@ def launcher() -> str:
     return os.environ.get(LAUNCHER_ENV) or "wasserspiele"
 
 
+def said(name: str, value: Any) -> Any:
+    """`value` of the running command's option `name` when the player gave it (on the
+    command line or by its environment variable, WASSERSPIELE_PLAIN=0 as much as =1),
+    None when it is the option's default: a resumed game keeps what its save says unless
+    the player says otherwise (`--plain` is a flag whose default, False, said nothing)."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is None or name not in ctx.params:  # called from Python: the value as given
+        return value
+    source = ctx.get_parameter_source(name)
+    return None if source in (None, ParameterSource.DEFAULT, ParameterSource.DEFAULT_MAP) else value
+
+
 def resume_command(path: str) -> str:
     """The command that continues a save, as the player can type it."""
     return f"{launcher()} play --resume {shlex.quote(str(path))}"
@@ -175,20 +189,37 @@ class PlaySession:
     save_error: OSError | None = None  # the last save failed (autosave)
     editing: Any = None  # readline while the players type at a terminal (line_editing)
     plain: bool = False  # `--plain`: no styles, no spinner, no clearing (console.make_console)
+    # the save as this game last wrote (or, resumed, read) it: (inode, size, mtime) and how
+    # many moves it holds; a file found otherwise was replaced by someone else and is kept
+    saved_stat: tuple | None = None
+    saved_moves: int | None = None
+    saved_as: dict | None = None  # the session it holds
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang,
-               plain: bool = False) -> "PlaySession":
-        """A new game, or (`resume`) a saved one with the seats and language it was saved
-        with; `seats` / `lang` given explicitly replace the saved ones."""
+               plain: bool | None = None) -> "PlaySession":
+        """A new game, or (`resume`) a saved one with the seats, language and plain output
+        it was saved with; `seats` / `lang` / `plain` given explicitly replace the saved ones
+        (a `plain` the player did not give, `said`, is the save's)."""
+        saved_stat = saved_moves = saved_as = None
         if resume:
             if game_name or option_texts or players:
                 raise BadOption(Reason("cli.resume_alone"))
+            if os.path.isfile(resume) and os.path.getsize(resume) == 0:
+                # "not valid JSON at line 1, column 1" said nothing of what happened to it
+                raise BadRecord(Reason("cli.save_empty", path=resume))
             doc = read_record(resume)
-            state = replay(doc, rng=make_rng(seed))  # the chance still to come
+            try:
+                state = replay(doc, rng=make_rng(seed))  # the chance still to come
+            except BadRecord as exc:  # "host: unknown field" said which file it is in
+                raise BadRecord(Reason("cli.in_save", path=resume, problem=exc.reason)) from None
             game = state.game
+            if not save or os.path.abspath(save) == os.path.abspath(resume):
+                saved_stat, saved_moves, saved_as = _stat_of(resume), len(state.history), doc.get("session")
             save = save or resume
-            saved_seats, lang_saved = saved_session(doc, game.players, resume)
+            saved_seats, lang_saved, plain_saved = saved_session(doc, game.players, resume)
+            plain = said("plain", plain)
+            plain = plain_saved if plain is None else plain
             if seats is None and saved_seats is None:
                 raise BadOption(Reason("cli.resume_seats", path=resume,
                                        example=",".join([HUMAN] + ["heuristic"] * (game.players - 1))))
@@ -217,8 +248,9 @@ class PlaySession:
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = make_rng(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
+        plain = bool(plain)
         return cls(state, kinds, bots, save, lang or "en", console=make_console(plain), resumed=bool(resume),
-                   plain=plain)
+                   plain=plain, saved_stat=saved_stat, saved_moves=saved_moves, saved_as=saved_as)
 
     def t(self, key: str, **kw) -> str:
         return render(f"cli.{key}", kw, self.lang)
@@ -271,16 +303,12 @@ class PlaySession:
                     self.narrate_own(seat, r)
         except (Quit, KeyboardInterrupt, EOFError, click.Abort) as stop:
             self.console.print()
-            self.autosave()
-            if self.save and self.save_error is None:
-                self.say(self.t("saved", path=self.save, command=resume_command(self.save)), whole=True)
-            elif self.save:
-                self.say(self.t("save_lost", path=self.save))
-            else:
-                self.say(self.t("not_saved"))
+            if not self.up_to_date():
+                self.autosave()
+            self.keep(ask=isinstance(stop, Quit))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
-        news = r.describe_last(view, self.lang)  # the moves that ended the game
+        news = drawn(r.describe_last, view, self.lang, None, self.plain)  # the moves that ended the game
         if news:
             self.console.print(news)
         self.console.print(drawn(r.render_view, view, self.lang, self.console.width, self.plain))
@@ -315,23 +343,95 @@ class PlaySession:
                 self.console.print(text)
 
     def session(self) -> dict[str, Any]:
-        """What the record needs besides the game to resume it as it was."""
-        return {"seats": list(self.kinds), "lang": self.lang}
+        """What the record needs besides the game to resume it as it was: a player who
+        chose plain output for a screen reader gets it again on resuming (`plain` only
+        then: a styled game's save is as it was before plain output was kept)."""
+        return {"seats": list(self.kinds), "lang": self.lang, **({"plain": True} if self.plain else {})}
+
+    def write(self, path: str) -> None:
+        """The game and its session into `path` (`write_record`); OSError if it fails."""
+        session = self.session()
+        write_record(self.state, path, session)
+        self.saved_stat, self.saved_moves, self.saved_as = _stat_of(path), len(self.state.history), session
+
+    def up_to_date(self) -> bool:
+        """Whether the save already holds this game and session as they are (nothing was
+        played since it was written, and the file is still the one written): stopping then
+        writes nothing, so that a disk filled meanwhile does not turn a good save into a
+        failed one."""
+        return (self.save_error is None and self.saved_stat is not None
+                and self.saved_moves == len(self.state.history) and self.saved_as == self.session()
+                and _stat_of(self.save) == self.saved_stat)
+
+    def replaced(self) -> bool:
+        """Whether the save is no longer the file this game wrote: something else (another
+        game saved to the same file, an editor) replaced it, and overwriting it would lose
+        that.  A save deleted meanwhile is written anew."""
+        if self.saved_stat is None:
+            return False
+        now = _stat_of(self.save)
+        return now is not None and now != self.saved_stat
 
     def autosave(self) -> None:
-        """Save after every move.  A save that fails (a full disk, a folder gone, a path
-        the system refuses) is said once and the game goes on: losing the game to a
-        traceback would be worse than playing it unsaved."""
+        """Save after every move.  A save that fails (a full disk, a read-only folder, a
+        folder where the file was) or that something else replaced is said once, in the
+        player's language, and the game goes on: each move tries again, and on quitting the
+        player may name another file (`keep`).  Losing the game to a traceback would be
+        worse than playing it unsaved."""
         if not self.save:
             return
+        if self.replaced():
+            if not isinstance(self.save_error, SaveReplaced):
+                self.say(self.t("save_replaced", path=self.save))
+            self.save_error = SaveReplaced()
+            return
         try:
-            write_record(self.state, self.save, self.session())
+            self.write(self.save)
         except OSError as exc:
             if self.save_error is None:
-                self.say(self.t("save_failed", path=self.save, error=exc.strerror or exc))
+                self.say(self.t("save_failed", path=self.save, error=_cause(exc, self.lang)))
             self.save_error = exc
         else:
             self.save_error = None
+
+    def keep(self, ask: bool) -> None:
+        """On stopping: say where the game is saved and how to go on; when the save failed
+        and the player typed the quit (`ask`: not a Ctrl-C, a closed input or a SIGTERM,
+        where no one waits for a question), ask for another file until one is written or
+        the player answers nothing."""
+        if not self.save:
+            self.say(self.t("not_saved"))
+            return
+        while self.save_error is not None and ask:
+            try:
+                other = click.prompt(self.t("save_elsewhere"), default="", show_default=False,
+                                     prompt_suffix=" ").strip()
+            except (KeyboardInterrupt, EOFError, click.Abort):
+                self.console.print()
+                break
+            if not other:
+                break
+            other = os.path.expanduser(other)
+            # a folder typed, a file where its folder should be, a full disk: said before writing
+            problem = Reason("cli.path.cause.is_a_folder") if os.path.isdir(other) else write_problem(other)
+            error = problem.render(self.lang) if problem else None
+            if error is None:
+                try:
+                    self.write(other)
+                except OSError as exc:
+                    error = _cause(exc, self.lang)
+            if error is None:
+                self.save, self.save_error = other, None
+            else:
+                self.say(self.t("save_failed_again", path=other, error=error))
+        if self.save_error is None:
+            self.say(self.t("saved", path=self.save, command=resume_command(self.save)), whole=True)
+        elif self.saved_moves is not None and not isinstance(self.save_error, SaveReplaced):
+            # the last good save is still there, and resumes the game as it was then
+            self.say(self.t("save_behind", path=self.save, n=self.saved_moves, played=len(self.state.history),
+                            command=resume_command(self.save)), whole=True)
+        else:
+            self.say(self.t("save_lost", path=self.save))
 
     def hint(self, seat: int, alternatives: int = 3) -> str:
         """The expert bot's choice for `seat` and its best alternatives, each with what the
@@ -384,7 +484,7 @@ class PlaySession:
             if command_word(answer.strip().lower()) == "quit":  # players stopping at the hand-over
                 raise Quit                                       # need not first see the next hand
         view = self.state.view(seat)
-        news = r.describe_last(view, self.lang)
+        news = drawn(r.describe_last, view, self.lang, None, self.plain)
         if news:
             self.console.print(news)
         self.console.print(drawn(r.render_view, view, self.lang, self.console.width, self.plain))
@@ -474,18 +574,41 @@ def saved_lang(path: str | None) -> str | None:
     return lang if isinstance(lang, str) and lang in LANGS else None
 
 
-def saved_session(doc: Any, players: int, path: str) -> tuple[list[str] | None, str | None]:
-    """The seats and language a terminal save records (None, None for a plain record);
-    BadOption naming the field when they are malformed.  `doc` has replayed: the record's
-    schema has checked that a session is an object."""
+def saved_session(doc: Any, players: int, path: str) -> tuple[list[str] | None, str | None, bool]:
+    """The seats, language and plain output a terminal save records (None, None, False for
+    a plain record; a save from before `plain` was kept is not plain); BadOption naming the
+    field when they are malformed.  `doc` has replayed: the record's schema has checked
+    that a session is an object."""
     session = doc.get("session")
     if session is None:
-        return None, None
-    seats, lang = session.get("seats"), session.get("lang", "en")
+        return None, None, False
+    seats, lang, plain = session.get("seats"), session.get("lang", "en"), session.get("plain", False)
     if not (isinstance(seats, list) and len(seats) == players and all(isinstance(k, str) for k in seats)):
         raise BadOption(Reason("cli.session_seats", path=path, n=players))
     if not isinstance(lang, str):
         raise BadOption(Reason("cli.session_lang", path=path, langs=", ".join(LANGS)))
     if lang not in LANGS:  # the text as the save holds it, quoted by the catalogue
         raise BadOption(Reason("cli.session_lang_unknown", path=path, lang=lang, langs=", ".join(LANGS)))
-    return seats, lang
+    if not isinstance(plain, bool):
+        raise BadOption(Reason("cli.session_plain", path=path))
+    return seats, lang, plain
+
+
+class SaveReplaced(OSError):
+    """The save file was replaced by something else since the game wrote it (`replaced`)."""
+
+
+def _cause(exc: OSError, lang: str) -> str:
+    """Why a save could not be written, in the player's language where the catalogue
+    names the cause (a full disk, a read-only file system), else the system's words (the
+    system's own, "Read-only file system", were English under --lang de)."""
+    return cause(getattr(exc, "error", exc)).render(lang)  # a WriteFailed carries the OSError
+
+
+def _stat_of(path: str | None) -> tuple | None:
+    """What tells one file at `path` from another written there since (None: no file)."""
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns

@@ -14,7 +14,9 @@ a board whose rows rich would wrap mid-cell (Wildwasser's track) lays them out t
 render_view and render_result may take a keyword `plain` (`play --plain`, for a screen
 reader that reads the terminal line by line): True asks for each row as a line of words,
 without the signs that only line things up (Wildwasser's bracketed fields, Seven Waters'
-`##`, Wasserloch's `·`) and without figures in columns under heads (the result tables).
+`##`, Wasserloch's `·`) and without figures in columns under heads (the result tables);
+the parts of a line separated by semicolons or commas, not by `·` or `|` (read "middle
+dot", "vertical line").  describe_last may take `plain` too (Watten's hand ends).
 
 Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")

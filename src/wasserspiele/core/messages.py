@@ -313,6 +313,14 @@ def text(code: str, lang: str = "en", **params: Any) -> str:
     return render(code, params, lang)
 
 
+def separator(plain: bool, styled: str = " · ") -> str:
+    """What a terminal board puts between the parts of a line: `styled` (a dot, a bar) on
+    the screen; with plain output (`play --plain`, for a screen reader that reads the
+    terminal line by line) a semicolon, read as a pause, where `·` was read "middle dot"
+    and `|` "vertical line" (the parts may hold commas of their own)."""
+    return "; " if plain else styled
+
+
 class Words:
     """The catalogue entries under one prefix in one language, for renderers: `t("round", r=2)`."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.messages import Words, render
+from ...core.messages import Words, render, separator
 from .actions import VALUES
 
 
@@ -20,21 +20,23 @@ def _seat(s: int, me: int | None, t: Words) -> str:
 def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
     """The position as one seat (or a spectator) sees it; `plain` (`play --plain`): the
     waterhole's places as words ("A: 0, 2: 1"), where a screen reader read the empty
-    places' `·` as "middle dot" or as nothing."""
+    places' `·` as "middle dot" or as nothing, and the parts of a line separated by
+    semicolons, not by `·` and `|`."""
     t = Words("wasserloch.ui", lang)
     me = view["seat"]
     if plain:
         hole = f"{t('hole')}: " + ", ".join(f"{v}: {n}" for v, n in zip(VALUES, view["waterhole"]))
     else:
         hole = f"{t('hole')}:  " + "  ".join(f"{v}:{_place(n)}" for v, n in zip(VALUES, view["waterhole"]))
+    sep = separator(plain)
     lines = [
-        f"[bold]{t('round', r=view['round'], n=view['rounds'])}[/bold] · "
-        f"{t('start', s=view['start_player'])} · {t('pile', n=view['pile'])}",
+        f"[bold]{t('round', r=view['round'], n=view['rounds'])}[/bold]{sep}"
+        f"{t('start', s=view['start_player'])}{sep}{t('pile', n=view['pile'])}",
         hole,
         f"[dim]{t('eights')}[/dim]",
     ]
     loot = [f"{_seat(s, me, t)}: {total} ({view['hand_sizes'][s]})" for s, total in enumerate(view["scores"])]
-    lines.append(f"{t('loot')}: " + " | ".join(loot))
+    lines.append(f"{t('loot')}: " + separator(plain, " | ").join(loot))
     if view["hand"] is not None:
         cards = " ".join(v for v, n in zip(VALUES, view["hand"]) for _ in range(n))
         lines.append(f"[bold]{t('hand')}:[/bold] {cards}")

@@ -4,8 +4,9 @@ your partner's signal (to you alone), the raise state, and a result table."""
 from __future__ import annotations
 
 from ...core.cards import SUIT_SYMBOLS
-from ...core.messages import Words, render, term
+from ...core.messages import Words, render, separator, term
 from ...core.words import read_words, show_words
+
 
 def _card(name: str, lang: str = "en") -> str:
     """'JC' → 'J♣' (German 'B♣') with red hearts and diamonds."""
@@ -21,13 +22,15 @@ def _lvl(level: str, lang: str) -> str:
     return term(level, "watten.signal", lang)
 
 
-def render_view(view: dict, lang: str = "en") -> str:
-    """The position as one seat (or a spectator) sees it."""
+def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
+    """The position as one seat (or a spectator) sees it; `plain` (`play --plain`): the
+    parts of a line and the cards of the trick separated by semicolons."""
     t = Words("watten.ui", lang)
     me = view["seat"]
+    sep = separator(plain)
     lines = [
-        f"[bold]{t('hand_no', n=view['hand_no'])}[/bold] · {t('dealer', s=view['dealer'])} · "
-        f"{t('caller', s=view['caller'])} · {t('target', t=view['target'])}",
+        f"[bold]{t('hand_no', n=view['hand_no'])}[/bold]{sep}{t('dealer', s=view['dealer'])}{sep}"
+        f"{t('caller', s=view['caller'])}{sep}{t('target', t=view['target'])}",
         f"{t('trump')}: " + (f"[bold]{_suit(view['trump'], lang)}[/bold]" if view["trump"] else t('no_trump')),
     ]
     teams = []
@@ -37,8 +40,8 @@ def render_view(view: dict, lang: str = "en") -> str:
         extra = ""
         # WA-6: "gespannt" bars a team from raising; once the game is over it says nothing
         if view["raise"]["enabled"] and view["raise"]["gespannt"][team] and not view["winners"]:
-            extra = f" · [yellow]{t('gespannt')}[/yellow]"
-        teams.append(f"{label}: {t('score')} {view['scores'][team]} · {t('tricks')} {view['tricks_won'][team]}{extra}")
+            extra = f"{sep}[yellow]{t('gespannt')}[/yellow]"
+        teams.append(f"{label}: {t('score')} {view['scores'][team]}{sep}{t('tricks')} {view['tricks_won'][team]}{extra}")
     lines += teams
     if view["raise"]["enabled"] or view["value"] != view["options"]["hand_value"]:
         lines.append(t('value', v=view["value"]))
@@ -51,7 +54,8 @@ def render_view(view: dict, lang: str = "en") -> str:
           and view["raise"]["can_raise"][me % 2]):  # WA-6: the raise is offered only among the moves
         lines.append(t('may_raise', v=view['value'] + 1, n=view['value']))
     if view["trick"]:
-        lines.append(f"{t('trick')}: " + "  ".join(f"{t('seat')} {s}: {_card(c, lang)}" for s, c in view["trick"]))
+        lines.append(f"{t('trick')}: " + separator(plain, "  ").join(
+            f"{t('seat')} {s}: {_card(c, lang)}" for s, c in view["trick"]))
     elif view["trump"] and view["phase"] == "play":
         lines.append(f"{t('trick')}: " + t('empty', s=view["leader"]))
     if me is not None:
@@ -60,7 +64,7 @@ def render_view(view: dict, lang: str = "en") -> str:
         if lvl is not None and view["options"]["signals"] == "partner":
             lines.append(f"[cyan]{t('signal', s=partner, lvl=_lvl(lvl, lang))}[/cyan]")
     if view["options"]["signals"] == "public" and any(x is not None for x in view["signals"]):
-        lines.append(f"{t('signals')}: " + " · ".join(
+        lines.append(f"{t('signals')}: " + sep.join(
             f"{t('seat')} {s}: {_lvl(x, lang)}" for s, x in enumerate(view["signals"]) if x is not None))
     if me is not None and view["hand"]:
         lines.append(f"[bold]{t('hand')}:[/bold] " + " ".join(_card(c, lang) for c in view["hand"]))
@@ -93,8 +97,9 @@ def describe_own(view: dict, lang: str = "en") -> str:
     return ""
 
 
-def describe_last(view: dict, lang: str = "en") -> str:
-    """What happened since the view's seat last acted ("" if nothing)."""
+def describe_last(view: dict, lang: str = "en", plain: bool = False) -> str:
+    """What happened since the view's seat last acted ("" if nothing); `plain`: a hand's
+    tricks after a semicolon, not a `·`."""
     log = view["log"]
     me = view["seat"]
     start = 0
@@ -112,7 +117,7 @@ def describe_last(view: dict, lang: str = "en") -> str:
 
     def line(i: int, e: dict) -> str:
         said = describe_event(e, lang)
-        return f"{said} · {t('hand_tricks', a=tricks[i][0], b=tricks[i][1])}" if i in tricks else said
+        return f"{said}{separator(plain)}{t('hand_tricks', a=tricks[i][0], b=tricks[i][1])}" if i in tricks else said
     return "\n".join(line(i, e) for i, e in enumerate(shown))
 
 
@@ -120,8 +125,8 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
     """The end-of-game table: every hand, who won it, how, and the totals.  Where `width`
     columns do not hold a row, how the hand was won goes on a line of its own under it
     (wrapped by the terminal, it began at the margin, under the hand numbers).  `plain`
-    (`play --plain`): a hand to a line that names each figure ("Hand 3 · Trump: ♦
-    diamonds · Won by: Team 1 …"), where a screen reader read a row of figures without
+    (`play --plain`): a hand to a line that names each figure ("Hand 3; Trump: ♦
+    diamonds; Won by: Team 1 …"), where a screen reader read a row of figures without
     the heads above their columns."""
     t = Words("watten.ui", lang)
     results = view.get("results", [])
@@ -129,18 +134,19 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
     hows = [term(r['reason'], 'watten.reason', lang) for r in results]
     apart = width is not None and len(cols) + max([len(t('how'))] + [len(h) for h in hows]) > width
     lines = [f"[bold]{t('result')}[/bold]", cols.rstrip() if apart else cols + t('how')]
+    sep = separator(plain)
     if plain:
         lines = lines[:1] + [
-            f"{t('hand_col')} {r['hand']} · {t('trump_col')}: {_suit(r['trump'], lang)} · "
-            f"{t('won_by')}: {t('team', t=r['team'])} · {t('points')}: {r['points']} · "
-            f"{t('tricks')}: {r['tricks_won'][0]}:{r['tricks_won'][1]} · {t('how')}: {how}"
+            f"{t('hand_col')} {r['hand']}{sep}{t('trump_col')}: {_suit(r['trump'], lang)}{sep}"
+            f"{t('won_by')}: {t('team', t=r['team'])}{sep}{t('points')}: {r['points']}{sep}"
+            f"{t('tricks')}: {r['tricks_won'][0]}:{r['tricks_won'][1]}{sep}{t('how')}: {how}"
             for r, how in zip(results, hows)]
         results = []
     for r, how in zip(results, hows):
         row = (f"{r['hand']:<8}{SUIT_SYMBOLS[r['trump']]:<8}{t('team', t=r['team']):<10}"
                f"{r['points']:<8}{r['tricks_won'][0]}:{r['tricks_won'][1]:<6}")
         lines.extend([row.rstrip(), " " * 8 + how] if apart else [row + how])
-    lines.append(f"{t('total')}: " + " · ".join(
+    lines.append(f"{t('total')}: " + sep.join(
         f"{t('team', t=k)} {view['scores'][k]}" for k in (0, 1)))
     if view["winners"]:
         w = view["winners"]

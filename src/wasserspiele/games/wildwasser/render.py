@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from ...core.messages import Words, render, term
+from ...core.messages import Words, render, separator, term
 from ...core.words import read_words, show_words
 from .board import ICON_NAME
 
@@ -14,6 +14,7 @@ LETTERS = "ABCDEF"
 COLOURS = ("red", "blue", "green", "magenta", "cyan", "yellow")
 SPECIES = ("cheetah", "zebra", "rhino", "meerkat", "turtle")
 _KIND_ORDER = ("start", "blank") + ICON_NAME[1:]  # tile kinds as the rules list them
+
 
 def _animal(sp: str, lang: str) -> str:
     return term(sp, "wildwasser.animal", lang)
@@ -117,9 +118,10 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
     and crossing as one line of words, for a screen reader that reads line by line."""
     t = Words("wildwasser.ui", lang)
     me = view["seat"]
+    sep = separator(plain)
     lines = [
-        f"[bold]{t('round', r=view['round'])}[/bold] · {t('marker', p=player(view['start_marker'], me, lang))}"
-        f" · {t('flow', f=t(view['river_flow']))} · {t('stack', n=view['stack'], k=view['removed'])}",
+        f"[bold]{t('round', r=view['round'])}[/bold]{sep}{t('marker', p=player(view['start_marker'], me, lang))}"
+        f"{sep}{t('flow', f=t(view['river_flow']))}{sep}{t('stack', n=view['stack'], k=view['removed'])}",
     ]
     if view["discard_kinds"]:
         lines.append(t('discard', t=_tiles_named(view["discard_kinds"], lang)))
@@ -138,7 +140,8 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
             kind = view["river"][first["slot"] - 1]["kind"]
             tile = tile_name(kind, lang) if kind else f"[red]{t('no_tile')}[/red]"
             if plain:  # no `≈≈` ("almost equal to, almost equal to"): the words say it is a crossing
-                lines.append(_plain_row(t('crossing', k=first['crossing'], s=first['slot'], t=tile), cells, lang))
+                lines.append(_plain_row(t('crossing_plain', k=first['crossing'], s=first['slot'], t=tile), cells,
+                                        lang))
                 continue
             lines.append(f"[blue]≈≈[/blue] {t('crossing', k=first['crossing'], s=first['slot'], t=tile)}")
             # columns in crossing order (the track may run right to left here)
@@ -169,7 +172,7 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
             parts.append(t('picked') if s["picked"] else t('not_picked'))
         if s["pick"]:
             parts.append(f"[bold]{t('your_pick', c=_animal(s['pick'], lang))}[/bold]")
-        lines.append(" · ".join(parts))
+        lines.append(sep.join(parts))
     phase = view["phase"]
     if phase == "resolve":
         line = t('resolving', p=player(view["resolving"], me, lang), c=_animal(view["card"], lang))
@@ -233,7 +236,8 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
         for s in view["seats"]:
             placed = [f"{_animal(sp, lang)} {t('place', n=s['animals'][sp]['place'])}"
                       for sp in SPECIES if s["animals"][sp]["place"]]
-            lines.append(f"{player(s['seat'])}: {t('points', n=s['points'])} · {', '.join(placed) or '-'}")
+            sep = separator(plain)
+            lines.append(f"{player(s['seat'])}: {t('points', n=s['points'])}{sep}{', '.join(placed) or '-'}")
     else:
         lines.append(head)
         for s in view["seats"]:
