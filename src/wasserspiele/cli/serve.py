@@ -67,12 +67,16 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
     except ArgumentError as exc:
         hint = " (PostgreSQL's is postgresql://)" if url.startswith("postgres:") else ""
         raise click.ClickException(f"--db: {shown} is not a database URL{hint} ({exc})") from None
-    except DBAPIError as exc:  # unreachable, refused, not a database file
-        raise click.ClickException(f"--db: cannot open {shown}: {_one_line(exc.orig, url)}") from None
+    except DBAPIError as exc:  # unreachable, refused, not a database file, a full disk, read-only
+        hint = _sqlite_hint(sqlite_path(url))
+        raise click.ClickException(f"--db: cannot open {shown}: {_one_line(exc.orig, url)}"
+                                   f"{f' ({hint})' if hint else ''}") from None
     except ModuleNotFoundError as exc:
         raise click.ClickException(f"--db: cannot open {shown}: no driver for it ({exc})") from None
     except OSError as exc:
-        raise click.ClickException(f"--db: cannot open {shown}: {_os_error(exc)}") from None
+        hint = _sqlite_hint(sqlite_path(url)) if exc.errno != errno.ENOENT else None
+        raise click.ClickException(f"--db: cannot open {shown}: {_os_error(exc)}"
+                                   f"{f' ({hint})' if hint else ''}") from None
     except SQLiteInUse as exc:
         raise click.ClickException(f"--db: {exc}") from None
     except SchemaTooNew as exc:
@@ -120,6 +124,35 @@ def _os_error(exc: OSError) -> str:
     if name and exc.errno == errno.ENOENT and not os.path.isdir(os.path.dirname(os.path.abspath(name))):
         return f"the folder {quoted(os.path.dirname(os.path.abspath(name)))} does not exist"
     return f"{exc.strerror or exc}: {quoted(name)}" if name else (exc.strerror or str(exc))
+
+
+# free space below which a failed SQLite start-up is put down to a full disk (SQLite then
+# says "disk I/O error" as often as "database or disk is full": it cannot map its -shm file)
+FULL_BYTES = 1 << 20
+
+
+def _sqlite_hint(path: str | None) -> str | None:
+    """Why SQLite could not open or write `path`, when the file system tells: a full disk, a
+    read-only mount, a folder or file this user cannot write (SQLite's own words name none
+    of them: "disk I/O error", "attempt to write a readonly database")."""
+    if path is None:
+        return None
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        fs = os.statvfs(folder)
+    except OSError:
+        return None
+    if fs.f_flag & os.ST_RDONLY:
+        return f"the file system holding {quoted(folder)} is mounted read-only"
+    free = fs.f_bavail * fs.f_frsize
+    if free < FULL_BYTES:
+        return f"the disk holding it is full, {free // 1024} kB free: free some space, or give another --db"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return (f"this user cannot write to the folder {quoted(folder)}, where the database's -wal, -shm "
+                "and .lock files are kept")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        return "this user cannot write to the database file"
+    return None
 
 
 def _check_listen(host: str, port: int) -> None:

@@ -74,7 +74,7 @@ from .hints import Hints
 from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
 from .limits import Limits, RateLimit
 from .notify import Listener
-from .storage import Storage
+from .storage import Storage, failure_text, whole_database
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -127,9 +127,19 @@ async def _on_http_error(request: Request, exc: HTTPException) -> Response:
     return response
 
 
+def _log_storage_failure(hub: Hub | None, exc: Exception, during: str) -> None:
+    """One line per failure, the driver's words only (SQLAlchemy's own text adds the
+    statement and a link on lines of their own); none while the outage it belongs to is
+    already said (`Hub.writes`: a full disk, a read-only file, a lock)."""
+    if hub is not None and hub.writes.failing and whole_database(exc):
+        return
+    reason = "no answer in time" if isinstance(exc, TimeoutError) else failure_text(exc)
+    log.error("storage failed during %s: %s", during, reason)
+
+
 async def _on_storage_error(request: Request, exc: Exception) -> Response:
     """The database is down, stalled or refused: the request can be tried again later."""
-    log.error("storage failed during %s %s: %s", request.method, request.url.path, exc)
+    _log_storage_failure(getattr(request.app.state, "hub", None), exc, f"{request.method} {request.url.path}")
     response = _refusal(Refused("storage", Reason("server.db_down"), 503), request)
     response.headers["retry-after"] = "5"
     return response
@@ -340,9 +350,14 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def healthz(request: Request) -> Response:
         """For a load balancer, a container's health check or a monitoring probe: 200 once
         the app is up and its database answers; 503 `storage` (the usual handler) when the
-        database is down or does not answer within `storage_seconds`."""
+        database is down or does not answer within `storage_seconds`, and while it refuses
+        writes (`server.db_unwritable`; Hub.writes tries one again every few seconds)."""
         hub = hub_of(request)
         await hub.db(hub.storage.ping)
+        if not await hub.writes.check():  # it reads, but refuses every move (a full disk, a lock)
+            response = _refusal(Refused("storage", Reason("server.db_unwritable"), 503), request)
+            response.headers.update({"retry-after": "5", "cache-control": "no-store"})
+            return response
         return JSONResponse({"status": "ok"}, headers={"cache-control": "no-store"})
 
     async def api_games(request: Request) -> Response:
@@ -518,7 +533,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                     except (sqlalchemy.exc.SQLAlchemyError, TimeoutError) as exc:
                         # as HTTP answers 503: the message is refused with its reason and the
                         # socket stays (before, a name change during an outage closed it unexplained)
-                        log.error("storage failed during a message at table %s: %s", table.id, exc)
+                        _log_storage_failure(hub, exc, f"a message at table {table.id}")
                         conn.push(json.dumps(Refused("storage", Reason("server.db_down"), 503).to_json(lang)))
                     except Exception:
                         log.exception("unexpected error during a message at table %s", table.id)

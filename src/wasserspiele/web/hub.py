@@ -47,13 +47,16 @@ from ..core.registry import load
 from . import notify, schemas
 from .botpool import BotPool
 from .limits import Limits, RateLimit, SocketCounter
-from .storage import Conflict, Progress, SeatRow, Storage, TableRow, hash_token
+from .storage import (Conflict, Progress, SeatRow, Storage, TableRow, failure_text, hash_token,
+                      whole_database)
 
 log = logging.getLogger("wasserspiele.web")
 
 HUMAN, BOT = "human", "bot"
 MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
+BOT_RETRY_SECONDS = 5.0  # a bot whose move the database refused tries again after this, or once it takes writes
+PROBE_SECONDS = 5.0      # while writes fail, /healthz tries one at most this often (Writes.check)
 # what the older connection of a seat is told when the seat is opened again (here or in another process)
 REPLACED = json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"})
 
@@ -509,7 +512,7 @@ class LiveTable:
             rate = self.name_rates[seat] = RateLimit(lim.name_rate, lim.name_burst)
         if not rate.take():
             raise Refused("too_many", Reason("server.name_rate", rate=lim.name_rate, burst=lim.name_burst), 429)
-        await self.hub.db(self.hub.storage.set_seat_name, self.id, seat, chosen)
+        await self.hub.write(self.hub.storage.set_seat_name, self.id, seat, chosen)
         self.seats[seat].name = chosen
         self.broadcast()
 
@@ -699,10 +702,30 @@ class LiveTable:
                     log.info("table %s: another process moved first; reloading it", self.id)
                     await self._reload()
             raise Refused("stale", Reason("server.raced"), 409) from None
-        except Exception:
-            log.exception("table %s: could not save; reloading it from the database", self.id)
-            self.hub.forget(self.id)
+        except EarlierUnsaved:
+            await self._read_back()
+            raise Refused("storage", Reason("server.earlier_unsaved"), 503) from None
+        except Exception:  # (said in the log by Hub.writes, once for the outage)
+            await self._read_back()
             raise Refused("storage", Reason("server.unsaved"), 503) from None
+
+    async def _read_back(self) -> None:
+        """After a move applied here was not stored: the position as stored, read back in
+        place, so its clients stay connected (a full disk or a lock still lets the
+        database be read) and the mover's refusal reaches them.  Dropping the table closed
+        every socket instead: a page's refusal was lost with its socket, and a bot's failed
+        move sent the table's pages to reconnect at each of its tries.  Only a database
+        that cannot be read either drops the table (reloaded when asked for)."""
+        async with self.lock:  # once for all the moves that failed together
+            await self.until_saved()
+            if self.hub.tables.get(self.id) is not self or not self._save_failed:
+                return
+            try:
+                await self._reload()
+            except Exception as exc:
+                log.error("table %s: cannot read it back either (%s); it is dropped from memory",
+                          self.id, failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
+                self.hub.forget(self.id)
 
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
@@ -750,6 +773,11 @@ class LiveTable:
                     try:
                         await self.submit_bot(seat, text, n)
                     except Refused as exc:
+                        if exc.code == "storage":
+                            # not at once again (each try a failed write and a reload): once
+                            # the database takes writes again, or after a while
+                            await hub.writes.back(BOT_RETRY_SECONDS)
+                            continue
                         if exc.code not in ("illegal", "bad_notation"):
                             log.info("table %s: bot seat %d refused (%s)", self.id, seat, exc.reason)
                             continue  # the position moved on meanwhile: think again
@@ -781,7 +809,15 @@ class Chain:
     __slots__ = ("broken",)
 
     def __init__(self) -> None:
-        self.broken = False
+        self.broken: BaseException | None = None  # why a move of it was not written
+
+
+class EarlierUnsaved(Exception):
+    """A move queued on one whose transaction failed for storage (not a race): never written."""
+
+    def __init__(self, table_id: str):
+        super().__init__(f"an earlier move of table {table_id} was not saved")
+        self.table_id = table_id
 
 
 class Committer:
@@ -797,8 +833,9 @@ class Committer:
 
     def enqueue(self, progress: Progress, chain: Chain | None = None) -> asyncio.Future:
         """Add `progress` to the next transaction; the future is done when it is committed
-        (or holds why not: Conflict without writing once an earlier progress of its `chain`
-        failed).  Synchronous, so the order of calls is the order of writing."""
+        (or holds why not: Conflict or EarlierUnsaved without writing once an earlier
+        progress of its `chain` failed).  Synchronous, so the order of calls is the order
+        of writing."""
         fut = asyncio.get_running_loop().create_future()
         self.batch.append((progress, fut, chain))
         if self.task is None or self.task.done():
@@ -815,23 +852,25 @@ class Committer:
             try:
                 await self.run(self.storage.save_batch, [p for p, _, _ in batch])
             except Exception as exc:
-                if len(batch) > 1:  # one bad table must not fail the others: retry one by one
-                    for item in batch:
-                        if self._dropped(item):
-                            continue
-                        p, fut, chain = item
-                        try:
-                            await self.run(self.storage.save_batch, [p])
-                            fut.set_result(None)
-                        except Exception as one:
-                            if chain is not None:
-                                chain.broken = True
-                            fut.set_exception(one)
-                else:
-                    _, fut, chain = batch[0]
-                    if chain is not None:
-                        chain.broken = True
-                    fut.set_exception(exc)
+                # one bad table must not fail the others: retry one by one — unless the
+                # database itself failed (full, read-only, locked, gone): each retry would
+                # meet it again, and with a lock held elsewhere each waited its own busy
+                # timeout, so the tenth move of a batch was refused after 50 s
+                whole = whole_database(exc)
+                for item in batch:
+                    if self._dropped(item):
+                        continue
+                    p, fut, chain = item
+                    try:
+                        if whole or len(batch) == 1:
+                            raise exc
+                        await self.run(self.storage.save_batch, [p])
+                        fut.set_result(None)
+                    except Exception as one:
+                        if chain is not None:
+                            chain.broken = one
+                        fut.set_exception(one)
+                        whole = whole or whole_database(one)
                 continue
             for _, fut, _ in batch:
                 if not fut.done():
@@ -842,8 +881,9 @@ class Committer:
     def _dropped(item: tuple[Progress, asyncio.Future, Chain | None]) -> bool:
         """Fail, unwritten, a progress queued on one that failed (its table reloads)."""
         p, fut, chain = item
-        if chain is not None and chain.broken:
-            fut.set_exception(Conflict(p.table_id))
+        if chain is not None and chain.broken is not None:
+            fut.set_exception(Conflict(p.table_id) if isinstance(chain.broken, Conflict)
+                              else EarlierUnsaved(p.table_id))
             return True
         return False
 
@@ -1238,6 +1278,79 @@ class Presence:
                     self.changed(t)
 
 
+class Writes:
+    """Whether the database takes writes.  The first write it refuses (a full disk, a
+    read-only file, a lock held elsewhere, no answer) is said in the log in one line, and
+    so is the first that succeeds after it; the writes refused in between are counted, not
+    logged (a traceback per move, each with the statement, flooded the log).  While writes
+    fail, /healthz answers 503 and bots wait (`back`)."""
+
+    def __init__(self, hub: "Hub"):
+        self.hub = hub
+        self.failing_since: float | None = None  # loop time of the first refused write
+        self.reason = ""
+        self.refused = 0
+        self._back = asyncio.Event()
+        self._back.set()
+        self._probe: asyncio.Task | None = None
+        self._probed_at = float("-inf")
+
+    @property
+    def failing(self) -> bool:
+        return self.failing_since is not None
+
+    def failed(self, exc: BaseException) -> None:
+        if isinstance(exc, (Conflict, EarlierUnsaved, Refused, asyncio.CancelledError)):
+            return  # a race lost or a request refused: the database wrote what it was given
+        if not whole_database(exc):  # one write's own failure (a bug), not the database's: each is told
+            log.error("storage: a write failed (%s)", failure_text(exc), exc_info=exc)
+            return
+        self.refused += 1
+        if self.failing_since is not None:
+            return
+        self.failing_since = asyncio.get_running_loop().time()
+        self.reason = (f"no answer within {self.hub.limits.storage_seconds:g} s" if isinstance(exc, TimeoutError)
+                       else failure_text(exc))
+        self._back.clear()
+        log.error("storage: the database refuses writes (%s): moves, new tables and names are refused "
+                  "until it takes them again", self.reason)
+
+    def succeeded(self) -> None:
+        if self.failing_since is None:
+            return
+        took = asyncio.get_running_loop().time() - self.failing_since
+        log.warning("storage: the database takes writes again, after %.0f s (%d writes refused meanwhile)",
+                    took, self.refused)
+        self.failing_since, self.reason, self.refused = None, "", 0
+        self._back.set()
+
+    async def back(self, most: float) -> None:
+        """Wait until the database takes writes again, `most` seconds at the most."""
+        try:
+            await asyncio.wait_for(self._back.wait(), most)
+        except TimeoutError:
+            pass
+
+    async def check(self) -> bool:
+        """True if the database takes writes.  While it does not, try one
+        (`Storage.probe_write`), at most every PROBE_SECONDS however many ask: with no
+        player and no bot writing, nothing else would notice the disk freed up."""
+        if not self.failing:
+            return True
+        now = asyncio.get_running_loop().time()
+        if (self._probe is None or self._probe.done()) and now - self._probed_at >= PROBE_SECONDS:
+            self._probed_at = now
+            self._probe = asyncio.ensure_future(self.hub.write(self.hub.storage.probe_write))
+        if self._probe is not None and not self._probe.done():
+            try:
+                await asyncio.shield(self._probe)
+            except Exception:  # still failing: counted by `write`
+                pass
+        if self._probe is not None and self._probe.done() and not self._probe.cancelled():
+            self._probe.exception()  # retrieved: no "never retrieved" warning
+        return not self.failing
+
+
 class Hub:
     """Every live table of this server process, loaded on first use."""
 
@@ -1248,7 +1361,8 @@ class Hub:
         # storage calls run here, off the event loop: a stalled database holds up only the
         # requests that need it (and each gives up after limits.storage_seconds)
         self.db_pool = cf.ThreadPoolExecutor(8, thread_name_prefix="db")
-        self.committer = Committer(storage, run=self.db)
+        self.writes = Writes(self)
+        self.committer = Committer(storage, run=self.write)
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(self.limits.workers())
         self.sockets = SocketCounter(self.limits)
@@ -1263,6 +1377,17 @@ class Hub:
         """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls."""
         loop = asyncio.get_running_loop()
         return await asyncio.wait_for(loop.run_in_executor(self.db_pool, fn, *args), self.limits.storage_seconds)
+
+    async def write(self, fn, *args):
+        """`db` for a write: a refused one is counted in `writes` (and raised), one that
+        succeeds ends an outage."""
+        try:
+            result = await self.db(fn, *args)
+        except Exception as exc:
+            self.writes.failed(exc)
+            raise
+        self.writes.succeeded()
+        return result
 
     def forget(self, table_id: str) -> None:
         t = self.tables.pop(table_id, None)
@@ -1328,7 +1453,10 @@ class Hub:
                 log.error("%s", exc.reason)
                 continue
             if not t.bot_seats_to_move() and not t.conns:  # flagged before the flag was kept up
-                await self.db(self.storage.set_bot_turn, t.id, t.version, False)
+                try:
+                    await self.write(self.storage.set_bot_turn, t.id, t.version, False)
+                except Exception:  # only a shortcut for the next start-up: said once by `writes`
+                    pass
                 self.tables.pop(t.id, None)
 
     def on_notice(self, table_id: str, version: int) -> None:
@@ -1413,7 +1541,7 @@ class Hub:
     async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
         row, state, tokens = await self._new_table(body, client)
-        await self.db(self.storage.create_table, row)
+        await self.write(self.storage.create_table, row)
         return self._register(row, state), tokens
 
     def _register(self, row: TableRow, state: State) -> LiveTable:
@@ -1442,7 +1570,7 @@ class Hub:
             rematch_id = await self._create_rematch(table, seat, token, client)
         mine = rematch_token(token, rematch_id, seat)
         if rematch_id not in self.tables or self.tables[rematch_id].seats[seat].token_hash is None:
-            await self.db(self.storage.claim_seat, rematch_id, seat, hash_token(mine))
+            await self.write(self.storage.claim_seat, rematch_id, seat, hash_token(mine))
             live = self.tables.get(rematch_id)
             if live is not None and live.seats[seat].token_hash is None:
                 live.seats[seat].token_hash = hash_token(mine)
@@ -1465,7 +1593,7 @@ class Hub:
             fresh.name = old.name              # the same people: their names come along
             fresh.token_hash = None            # a seat's token is known once its player asks
         row.seats[seat].token_hash = hash_token(rematch_token(token, row.id, seat))
-        made, version = await self.db(self.storage.create_rematch, table.id, row)
+        made, version = await self.write(self.storage.create_rematch, table.id, row)
         if made is None:  # the last move was refused after all: the game goes on
             raise Refused("running", Reason("server.rematch_running"), 409)
         if made == row.id:

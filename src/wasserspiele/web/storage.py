@@ -172,11 +172,21 @@ LIBPQ_CONNECT = {"connect_timeout": 10, "keepalives": 1, "keepalives_idle": 30,
                  "keepalives_interval": 10, "keepalives_count": 3}
 
 
+# How long a SQLite write waits for another process's lock (a backup, an `sqlite3` shell
+# left in a transaction) before it fails "database is locked": below `storage_seconds`, so
+# the move is refused with its reason rather than timed out, and the writes queued behind
+# it (Committer) wait for one such period, not one each.
+SQLITE_BUSY_SECONDS = 5.0
+
+
 def make_engine(url: str) -> sa.Engine:
     """An engine for `url`; SQLite gets WAL and foreign keys, PostgreSQL through libpq
-    (psycopg, psycopg2) keepalives and a connect timeout (LIBPQ_CONNECT)."""
+    (psycopg, psycopg2) keepalives and a connect timeout (LIBPQ_CONNECT).  Its errors never
+    quote a statement's parameters (`hide_parameters`): a failed insert of a table quoted
+    its seed and its whole deck, every card still to come, into the log."""
     if url.startswith("sqlite"):
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False})
+        engine = sa.create_engine(url, hide_parameters=True,
+                                  connect_args={"check_same_thread": False, "timeout": SQLITE_BUSY_SECONDS})
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # pragma: no cover - exercised through every test
@@ -189,7 +199,45 @@ def make_engine(url: str) -> sa.Engine:
         return engine
     libpq = sa.engine.make_url(url).get_dialect().driver in ("psycopg", "psycopg2")
     return sa.create_engine(url, pool_pre_ping=True, pool_size=8, max_overflow=8, pool_timeout=10,
-                            connect_args=LIBPQ_CONNECT if libpq else {})
+                            hide_parameters=True, connect_args=LIBPQ_CONNECT if libpq else {})
+
+
+# SQLite's primary result codes that are the database's as a whole, not one statement's
+# (https://sqlite.org/rescode.html): PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN
+_SQLITE_WHOLE = {3, 5, 6, 8, 10, 13, 14}
+# PostgreSQL's SQLSTATE classes of the same kind: connection, insufficient resources (disk
+# full, out of memory), operator intervention (shutting down), system error (I/O)
+_PG_WHOLE = ("08", "53", "57", "58")
+
+
+def whole_database(exc: BaseException) -> bool:
+    """A failure of the database as a whole (full, read-only, locked, gone, stalled), not of
+    one table's write: every write would meet it (hub.Committer does not retry the others
+    one by one)."""
+    if isinstance(exc, TimeoutError):
+        return True
+    if not isinstance(exc, sa.exc.DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    orig = exc.orig
+    code = getattr(orig, "sqlite_errorcode", None)
+    if code is not None:
+        return code & 0xFF in _SQLITE_WHOLE
+    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if state:
+        return state[:2] in _PG_WHOLE or state == "25006"  # 25006: a read-only transaction (a standby)
+    # no code to tell more: PEP 249's OperationalError is the database's operation (a
+    # connection refused), its other errors a statement's (a key taken, a value too long)
+    return isinstance(exc, sa.exc.OperationalError)
+
+
+def failure_text(exc: BaseException) -> str:
+    """A storage failure in one line for the log: the driver's words (SQLAlchemy's adds
+    the statement and a link on lines of their own)."""
+    orig = getattr(exc, "orig", None)
+    text = " ".join(str(orig if orig is not None else exc).split())
+    return text or type(exc).__name__
 
 
 MIGRATION_LOCK = 0x5741_5353  # "WASS": the advisory lock key migrations run under
@@ -285,6 +333,8 @@ class Storage:
         self.origin = f"{os.getpid()}-{os.urandom(4).hex()}"  # this process, in notifications
         try:
             migrate(self.engine)
+            if exclusive:  # a server that can read but not write would refuse every move
+                self.probe_write()
         except BaseException:
             self.close()
             raise
@@ -299,6 +349,19 @@ class Storage:
         """One round trip to the database (the health check); raises when it is down."""
         with self.engine.connect() as conn:
             conn.execute(sa.text("SELECT 1"))
+
+    _PROBE_ID = "-probe-"  # no table's: `new_table_id` makes ids of 12 characters
+
+    def probe_write(self) -> None:
+        """Commit a write that leaves nothing behind, as a move's needs: a row of a few pages
+        (a full database has no page for it), inserted and deleted in one transaction.
+        Raises what a move would meet: a full disk, a read-only file or database, a lock."""
+        t = now()
+        with self.engine.begin() as conn:
+            conn.execute(tables_t.insert().values(
+                id=self._PROBE_ID, game="-", options="{}", players=0, seed=0, setup=" " * 8192,
+                status="probe", created=t, updated=t, version=0, bot_turn=False))
+            conn.execute(tables_t.delete().where(tables_t.c.id == self._PROBE_ID))
 
     def create_table(self, row: TableRow) -> None:
         with self.engine.begin() as conn:
