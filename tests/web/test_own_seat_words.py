@@ -65,6 +65,14 @@ def team_line(code: str, team: int, reader: int | None, params: dict, lang: str)
     return render(code, {**params, "team": pair(team, lang)}, lang)
 
 
+def tricks_words(won: list[int], reader: int | None, lang: str) -> str:
+    """A hand's tricks as the page of `reader` should word them (WA-4.1): its own team's
+    first, as its own; a spectator's by the teams' seats."""
+    if reader is None:
+        return render("watten.web.tricks_teams", {"a": won[0], "t0": pair(0, lang), "b": won[1], "t1": pair(1, lang)}, lang)
+    return render("watten.web.tricks_ours", {"a": won[reader % 2], "b": won[1 - reader % 2]}, lang)
+
+
 def watten_plain(view: dict, legal: list[str]) -> str:
     """Trump hearts, no signal, the first card offered; never a raise nor a concession."""
     if view["phase"] == "trump":
@@ -109,7 +117,7 @@ def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(browser, serve
         hand = team_line("watten.web.log.hand", r["team"], reader, {"n": r["points"], "why": why}, lang)
         standing = [team_line("watten.web.team_points", k, reader, {"n": view["scores"][k]}, lang) for k in (0, 1)]
         result = team_line("watten.web.res", r["team"], reader, {"h": r["hand"], "n": r["points"], "why": why,
-                                                                 "a": r["tricks_won"][0], "b": r["tricks_won"][1]}, lang)
+                                                                 "tricks": tricks_words(r["tricks_won"], reader, lang)}, lang)
         heard = wait_to_hear(page, [hand, *standing])
         assert hand in heard and all(line in heard for line in standing), (reader, hand, standing, heard)
         page.wait_for_selector("#summary")

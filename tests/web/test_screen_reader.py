@@ -230,7 +230,10 @@ def test_wl_5_5_the_rounds_end_and_the_turn_that_stays_past_it_are_announced(bro
     assert said.count(your_turn) == 1 and said[-1] == your_turn, said
     view = spectator["view"]
     summary = [render("wasserloch.web.round_over", {"r": 1}, lang) + "."] + [
-        render("wasserloch.web.round_line", {"who": render("web.seat", {"n": seat}, lang), "p": p, "total": view["scores"][seat]}, lang)
+        # the page's own seat (1) as its chip says it, "Seat 1 (you)"
+        render("wasserloch.web.round_line", {"who": render("web.seat", {"n": seat}, lang)
+                                             + (f" ({render('web.you', {}, lang)})" if seat == 1 else ""),
+                                             "p": p, "total": view["scores"][seat]}, lang)
         for seat, p in enumerate(view["loot"][0])]
     assert said[-1 - len(summary):-1] == summary, said
     assert page.evaluate("() => document.activeElement !== document.body")

@@ -18,6 +18,11 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 WORDS = {"en-US": ("Choose this seat to give it the start marker", "⚑ here"),
          "de-DE": ("Wähle diesen Platz, um ihm den Startmarker zu geben", "⚑ hierher")}
+# the player's own chip (WW-4.3: a start-marker field offers the own team card too): said as
+# theirs, to take the marker or, where it lies already, to keep it
+OWN = {"en-US": ("Choose your own seat to take the start marker yourself", "Choose your own seat to keep the start marker"),
+       "de-DE": ("Wähle deinen eigenen Platz, um den Startmarker selbst zu nehmen",
+                 "Wähle deinen eigenen Platz, um den Startmarker zu behalten")}
 
 
 @pytest.fixture(scope="module")
@@ -60,13 +65,15 @@ CHIPS = """chips => chips.map(c => ({ seat: +c.dataset.seat, title: c.getAttribu
 def test_ww_3_2_a_chip_that_takes_the_start_marker_says_so_on_itself(browser, server, locale, size):
     table, seat, targets = marker_choice(server)
     says, cue = WORDS[locale]
+    own = OWN[locale][server.get(f"/api/tables/{table['id']}")["view"]["start_marker"] == seat]
     ctx, page, errors = open_page(browser, server, table["seats"][seat]["link"], size, locale)
     page.wait_for_selector("#seats .seat-chip.clickable")
     chips = page.eval_on_selector_all("#seats .seat-chip", CHIPS)
     for chip in chips:
         if chip["seat"] in targets:
-            assert chip["title"] == says, chip
-            assert chip["label"].endswith(". " + says), chip
+            words = own if chip["seat"] == seat else says
+            assert chip["title"] == words, chip
+            assert chip["label"].endswith(". " + words), chip
             assert chip["cue"] == cue and chip["cueSeen"], chip
         else:
             assert chip["title"] is None and chip["cue"] is None, chip

@@ -1,6 +1,6 @@
 // Wasserloch: the waterhole (eight places in a circle), your hand, loot.
 import { s, h, svgRoot, SEAT_COLORS } from "../svg.js";
-import { t, say, seatLabel } from "../i18n.js";
+import { t, say, seatLabel, seatLabelFor } from "../i18n.js";
 
 const VALUES = ["A", "2", "3", "4", "5", "6", "7", "8"];
 const ANIMALS = ["mouse", "flamingo", "zebra", "cheetah", "giraffe", "rhino", "elephant", "crocodile"];
@@ -45,6 +45,11 @@ export default {
   keys(action) { return [`v:${parse(action).value}`]; },
   guess(key) { return key.startsWith("v:") ? `${key.slice(2)}x1` : null; },
   label(action) { const p = parse(action); return t("wasserloch.play", { n: p.count, v: p.value }); },
+  // a move button's words, which are its accessible name (WCAG 2.5.3, label in name): the
+  // count in words, no sign ("play two 3s", „zwei 3er ausspielen"): "play 2 × 3" was read
+  // "play 2 times 3" (NVDA's symbol table), a product, and an aria-label in other words
+  // than those shown would not answer a speech-input user saying what they see
+  button(action) { const p = parse(action); return t("wasserloch.play_button", { n: p.count, v: p.value }); },
 
   status(view) {
     return `${t("wasserloch.round", { n: view.round })} / ${view.rounds} · ${t("pile", { n: view.pile })}`;
@@ -78,7 +83,8 @@ export default {
     const r = before.round;
     const loot = view.loot[r - 1] || [];
     const title = t("wasserloch.round_over", { r });
-    const lines = loot.map((p, seat) => t("wasserloch.round_line", { who: seatLabel(seat), p, total: view.scores[seat] }));
+    // the page's own seat as its chip says it, "Seat 1 (you)", also where the lines are heard
+    const lines = loot.map((p, seat) => t("wasserloch.round_line", { who: seatLabelFor(seat, view.seat), p, total: view.scores[seat] }));
     // said aloud too (app.js): the plays heard before it name no round's points
     return { title, lines, said: [`${title}.`, ...lines] };
   },
@@ -120,12 +126,18 @@ export default {
       const x0 = (HW - wide) / 2;
       hand = svgRoot(HW, 84, groups.map(([v, n], i) => handGroup(v, n, x0 + i * 66, ui)));
     }
-    const gone = VALUES.filter((_, i) => view.gone[i] > 0).map((v) => `${v}×${view.gone[VALUES.indexOf(v)]}`);
+    // the cards driven off this round, value × count on screen; a screen reader is given
+    // the count in words ("two 3s", „zwei 3er"): "3×2" was read "3 times 2"
+    const gone = VALUES.filter((_, i) => view.gone[i] > 0).map((v) => {
+      const n = view.gone[VALUES.indexOf(v)];
+      return h("span", {}, h("span", { "aria-hidden": "true" }, `${v}×${n}`),
+               h("span", { class: "sr-only" }, t("wasserloch.cards_of", { n, v })));
+    });
     return {
       board: hole,
       boardClass: "board-hole",
       hand,
-      side: [["gone", t("wasserloch.gone"), h("p", {}, gone.join(", ") || "–")],
+      side: [["gone", t("wasserloch.gone"), h("p", {}, gone.length ? gone.flatMap((g, i) => (i ? [", ", g] : [g])) : "–")],
              ["scores", t("score"), this.breakdown(view)]],
     };
   },

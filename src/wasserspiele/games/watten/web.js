@@ -14,7 +14,19 @@ function teamName(seatOrTeam) { return team(seatOrTeam).map(seatInText).join(" +
 // A hand's points are said with their unit ("erhält 1 Punkt", not "erhält 1"): n is the points
 function resultLine(r, view) {
   return say("watten.res", { h: r.hand, seats: { team: team(r.team) }, n: r.points, why: t(`watten.reason.${r.reason}`),
-                             a: r.tricks_won[0], b: r.tricks_won[1], reader: view.seat });
+                             tricks: tricksWords(r.tricks_won, view), reader: view.seat });
+}
+
+// WA-4.1: each team's tricks, worded for the page's seat: its own team's first, said as
+// "your team" ("tricks: 1 for your team, 3 for the others"), a spectator's by the teams'
+// seats.  "tricks 3:1" was team 0 : team 1 whoever read it: seat 1 heard its own team's
+// tricks second under "your team scores …", and a spectator could not tell whose were whose
+function tricksWords(won, view) {
+  if (view.seat === null || view.seat === undefined) {
+    return t("watten.tricks_teams", { a: won[0], t0: teamName(0), b: won[1], t1: teamName(1) });
+  }
+  const ours = view.seat % 2;
+  return t("watten.tricks_ours", { a: won[ours], b: won[1 - ours] });
 }
 
 // WA-4.2: each team's score on its own line, with its players' names and its unit
@@ -187,12 +199,15 @@ export default {
     // both teams (WA-4.1 counts a team's tricks)
     const seated = view.seat !== null && view.seat !== undefined;
     const ours = seated ? view.seat % 2 : 0;
-    g.append(s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white", "data-tricks": "" },
-      `${t("watten.tricks")} ${view.tricks_won[ours]} : ${view.tricks_won[1 - ours]}`));
-    if (seated) {
-      g.append(s("text", { x: W - 20, y: 41, "text-anchor": "end", "font-size": 11, fill: "white", "data-tricks-legend": "" },
-        t("watten.us_them")));
-    }
+    // a spectator's table has seat 0 at the bottom: the first number is the pair at the top
+    // and bottom, the second the pair at the sides ("0 : 2" alone did not say whose was
+    // whose); the teams' seats in words are its tooltip (and the results' lines).  The
+    // corner has no room for four names of up to 40 characters
+    const legend = t(seated ? "watten.us_them" : "watten.pairs");
+    g.append(s("g", { "data-tricks-box": "" }, s("title", {}, tricksWords(view.tricks_won, view)),
+      s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white", "data-tricks": "" },
+        `${t("watten.tricks")} ${view.tricks_won[ours]} : ${view.tricks_won[1 - ours]}`),
+      s("text", { x: W - 20, y: 41, "text-anchor": "end", "font-size": 11, fill: "white", "data-tricks-legend": "" }, legend)));
     // WA-4.1: a new hand's table says how the last one ended (its summary stands beside the
     // board on a desktop but below it, out of sight, on a phone); gone with the first card
     const last = (view.results || []).at(-1);
@@ -201,7 +216,7 @@ export default {
         : t("watten.last_team", { h: last.hand, team: teamName(last.team), n: last.points });
       g.append(fitText(head, 370, { x: W / 2, y: 86, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-last-hand": "" }, "up"));
       g.append(s("text", { x: W / 2, y: 103, "text-anchor": "middle", "font-size": 11, fill: "white", "data-last-hand": "" },
-        `${t(`watten.reason.${last.reason}`)} · ${t("watten.tricks")} ${last.tricks_won[ours]} : ${last.tricks_won[1 - ours]}${seated ? " " + t("watten.us_them") : ""}`));
+        `${t(`watten.reason.${last.reason}`)} · ${t("watten.tricks")} ${last.tricks_won[ours]} : ${last.tricks_won[1 - ours]} ${legend}`));
     }
     let hand = null;
     if (view.hand && view.seat !== null && view.seat !== undefined) {

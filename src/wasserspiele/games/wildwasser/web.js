@@ -1,6 +1,6 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
 import { s, h, svgRoot, anim, fitText, SEAT_COLORS, SEAT_INK } from "../svg.js";
-import { t, say, seatLabel, seatInText, term } from "../i18n.js";
+import { t, say, seatLabel, seatLabelFor, seatInText, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // An animal is drawn by the initial of its name in the page's language (Gepard: G,
@@ -115,7 +115,11 @@ export default {
     if (!key.startsWith("team:")) return;
     // either move puts the marker on this seat's team card: one sentence says it for both
     if (!actions.some((a) => /^(marker|action) \d+$/.test(a.trim()))) return;
-    const says = t("wildwasser.chip_choose");
+    // WW-4.3: the player's own team card may take it (or keep it): said as theirs, as the
+    // hint says "Start marker to yourself"; "Choose this seat to give it the start marker"
+    // read on their own chip as on any other seat's
+    const own = view.seat !== null && view.seat !== undefined && key === `team:${view.seat}`;
+    const says = t(!own ? "wildwasser.chip_choose" : view.start_marker === view.seat ? "wildwasser.chip_keep_own" : "wildwasser.chip_choose_own");
     node.setAttribute("title", says);
     node.setAttribute("aria-label", `${node.getAttribute("aria-label")}. ${says}`);
     node.append(h("span", { class: "ww-cue", "aria-hidden": "true", title: says }, t("wildwasser.chip_cue")));
@@ -145,7 +149,8 @@ export default {
     if (before.round === view.round) return null;
     const moves = (view.log || []).filter((e) => e.event === "move" && before.log.every((b) => b.i !== e.i));
     return { title: t("wildwasser.round_over", { r: before.round }),
-             lines: view.seats.map((st) => t("wildwasser.round_line", { who: seatLabel(st.seat), n: st.points })) };
+             // the page's own seat as its chip says it ("Seat 1 (you): 5 points")
+             lines: view.seats.map((st) => t("wildwasser.round_line", { who: seatLabelFor(st.seat, view.seat), n: st.points })) };
   },
 
   tieBreak(view, msg) {

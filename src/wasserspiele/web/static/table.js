@@ -17,7 +17,10 @@ export class Picker {
     this.view = view;
     this.play = play;
     this.explain = explain;   // (key, node) => show why tapping this does nothing
-    this.entries = legal.map((a) => ({ action: a, keys: game.keys(a, view), label: game.label(a, view) }));
+    // a button's words: the game's own for a button where its move's label has a sign a
+    // screen reader reads as something else (Wasserloch's "2 × 3", wasserloch/web.js button)
+    this.entries = legal.map((a) => ({ action: a, keys: game.keys(a, view),
+                                       label: game.button ? game.button(a, view) : game.label(a, view) }));
     this.selected = new Set();
   }
   candidates() {
