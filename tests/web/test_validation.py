@@ -192,7 +192,12 @@ def _bodies_from(valid: dict) -> st.SearchStrategy:
                       JSON_VALUES)
     removed = st.builds(lambda k: {x: y for x, y in valid.items() if x != k}, keys)
     nested = st.builds(lambda k, v: {**valid, k: v}, keys, st.dictionaries(st.text(max_size=5), JSON_VALUES, min_size=1))
-    return st.one_of(replaced, added, removed, nested, JSON_VALUES)
+    # never `valid` itself ("n" replaced by 0, "action" by "Ax1"): the move it makes is legal in
+    # about half the deals, and a saved Hypothesis example replayed it first (compared as JSON:
+    # {"n": False} == {"n": 0} in Python, a body the server must refuse)
+    same = json.dumps(valid, sort_keys=True)
+    return st.one_of(replaced, added, removed, nested, JSON_VALUES).filter(
+        lambda body: json.dumps(body, sort_keys=True) != same)
 
 
 def test_generated_bad_inputs_are_refused_and_then_a_game_is_played_to_the_end(client):
