@@ -16,8 +16,30 @@ if not os.path.exists(CHROMIUM):
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 
 
+# The limits a module's worth of tables from this one address reaches: each test opens its
+# own tables (humans' seats that nobody finishes stay open), so a shared server lifts the
+# per-client counts of open tables and bot seats; test_limits.py tests those in their own right.
+SHARED_SERVER_ENV = {"WASSERSPIELE_TABLES_PER_CLIENT": "100000", "WASSERSPIELE_BOT_SEATS_PER_CLIENT": "100000"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One server for a module's tests (the modules that import this fixture get one each):
+    every test makes its own tables and opens them in its own browser context, so nothing
+    one test does reaches another's; a server started for each test cost 1–3 s of ~60 tests.
+    A test that reads what the whole server holds (the lobby's list) takes `fresh_server`."""
+    tmp = tmp_path_factory.mktemp("browser")
+    with pytest.MonkeyPatch.context() as mp:  # the server's environment, not this process's afterwards
+        for name, value in SHARED_SERVER_ENV.items():
+            mp.setenv(name, value)
+        srv = Server(f"sqlite:///{tmp / 'browser.sqlite3'}", log_path=str(tmp / "server.log")).start()
+    yield srv
+    srv.stop()
+
+
 @pytest.fixture
-def server(tmp_path):
+def fresh_server(tmp_path):
+    """A server of its own, for a test that reads the lobby's list of open tables."""
     srv = Server(f"sqlite:///{tmp_path / 'browser.sqlite3'}", log_path=str(tmp_path / "server.log")).start()
     yield srv
     srv.stop()
@@ -263,9 +285,10 @@ BROKEN_WORDS = """(sel) => [...document.querySelectorAll(sel)].flatMap(el => {
   return out; })"""
 
 
-def test_the_lobby_on_a_phone_breaks_its_lines_between_words(browser, server):
+def test_the_lobby_on_a_phone_breaks_its_lines_between_words(browser, fresh_server):
     # an open table's line ("Wildwasser · 0 Züge · Mensch, Mensch, …") wraps at spaces;
     # only a seat link, one long word, may break inside
+    server = fresh_server
     for game in GAMES:  # lines of several lengths, so that some break inside a word unless words are kept
         server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
     ctx = new_context(browser, "phone", "de-DE")

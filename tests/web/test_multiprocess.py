@@ -77,7 +77,9 @@ def http(base: str, path: str, body: dict | None = None) -> dict:
         return json.loads(r.read())
 
 
-@pytest.fixture
+# one pair for the four games: each game is a new table, created and played to its end
+# across both processes, so a fresh pair for each game added nothing the races check
+@pytest.fixture(scope="module")
 def two_servers(pg_url):
     procs = [start_server(pg_url), start_server(pg_url)]
     yield [base for _, base in procs], [p for p, _ in procs]
