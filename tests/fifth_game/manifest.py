@@ -15,7 +15,7 @@ MANIFEST = GameManifest(
     options=(
         Option("players", 2, "int", "number of players", minimum=2, maximum=3),
         Option("first_player", 0, "int", "seat that plays first in round 1 (PB-3.1)", minimum=0,
-               check=seat_check),
+               check=seat_check, seat=True),
     ),
     notation="play N: place pebble N (1-16) from your hand, e.g. play 7",
     limits=Limits(

@@ -26,7 +26,10 @@ class Option:
     be None (spelled `null` on the command line).  `check` may refine validation
     given all option values (e.g. a seat must be below the player count); it
     returns None, or why not: a catalogue code and its parameters (the option's name and
-    label are added), so the refusal is said in the reader's language.
+    label are added), so the refusal is said in the reader's language.  `seat` marks a
+    value that is a seat of the table (0-based, as the API and the records count): the
+    value stays a number, but the lobby offers the table's seats by their names rather
+    than a bare number field.
     """
 
     name: str
@@ -39,6 +42,7 @@ class Option:
     nullable: bool = False
     check: Callable[[Any, Mapping[str, Any]], tuple[str, dict[str, Any]] | None] | None = field(
         default=None, compare=False)
+    seat: bool = False
 
     def __post_init__(self) -> None:
         if self.kind == "int" and self.maximum is None:

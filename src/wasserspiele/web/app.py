@@ -228,7 +228,7 @@ def option_json(o, game: str | None = None) -> dict[str, Any]:
     entry `option.GAME.NAME`)."""
     out = {"name": o.name, "default": o.default, "kind": o.kind, "help": o.help,
            "choices": list(o.choices), "minimum": o.minimum, "maximum": o.maximum,
-           "nullable": o.nullable}
+           "nullable": o.nullable, "seat": o.seat}
     if game is not None:
         out["help_text"] = {lang: catalogue(lang).text(f"option.{game}.{o.name}") or o.help for lang in LANGS}
     return out

@@ -11,7 +11,7 @@ MANIFEST = GameManifest(
     game=f"{_HERE}.rules:SevenWaters",
     players=(2, 2),
     options=(
-        Option("first_player", 0, "int", "seat that makes the first move", minimum=0, maximum=1),
+        Option("first_player", 0, "int", "seat that makes the first move", minimum=0, maximum=1, seat=True),
         Option("slide_limit", 7, "int", "slides both players may build together (SW-4.4); null: "
                "no limit, the competition edition (SW-7.1)", minimum=0, nullable=True),
         Option("final_turns", "both", "choice", "turns after the last pyramid card is taken (SW-5.1)",

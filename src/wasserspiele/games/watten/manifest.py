@@ -12,7 +12,7 @@ MANIFEST = GameManifest(
     players=(4, 4),
     options=(
         Option("target", 11, "int", "points that win the game (WA-4.2)", minimum=1),
-        Option("first_dealer", 0, "int", "dealer of the first hand", minimum=0, maximum=3),
+        Option("first_dealer", 0, "int", "dealer of the first hand", minimum=0, maximum=3, seat=True),
         Option("raising", False, "bool", "allow raising the hand's value (WA-6)"),
         Option("signals", "partner", "choice", "who sees a signal (WA-5)", choices=("partner", "off", "public")),
         Option("signal_detection_p", 0.0, "float", "chance a signal is caught (WA-5.1)", minimum=0, maximum=1),

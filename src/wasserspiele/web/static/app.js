@@ -127,6 +127,21 @@ async function lobby() {
   function fitSeats() {
     const n = players();
     seatKinds = Array.from({ length: n }, (_, i) => seatKinds[i] || (i === 0 ? "human" : "bot:medium"));
+    // an option that names a seat (`seat` in the manifest) keeps the seat chosen while the
+    // table still has it; a count made smaller takes it away: then the option's default
+    for (const o of current.options) {
+      if (!o.seat || values[o.name] === null) continue;
+      const seats = seatChoices(o);
+      if (!seats.includes(values[o.name])) values[o.name] = seats.includes(o.default) ? o.default : seats[0];
+    }
+  }
+
+  // The seats a seat option may name: the seat rows' (as many as the player count), within
+  // the option's own range.  0-based, as the API and the records count.
+  function seatChoices(o) {
+    const lo = Math.max(0, o.minimum ?? 0);
+    const hi = Math.min(seatKinds.length - 1, o.maximum ?? Infinity);
+    return Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
   }
 
   function optionInput(o) {
@@ -142,6 +157,12 @@ async function lobby() {
     } else if (o.kind === "choice") {
       input = h("select", { id, name: o.name, onchange: (e) => set(e.target.value) },
         o.choices.map((c) => h("option", { value: c, selected: c === v ? true : null }, t(`${current.name}.${o.name}.${c}`) === `${current.name}.${o.name}.${c}` ? c : t(`${current.name}.${o.name}.${c}`))));
+    } else if (o.seat) {
+      // a seat is chosen among the table's seats, called as the seat rows below call them
+      // ("Seat 1", not a bare 1 to be guessed at); the value sent stays the seat's number
+      input = h("select", { id, name: o.name, disabled: v === null ? true : null,
+        onchange: (e) => set(Number(e.target.value)) },
+        seatChoices(o).map((i) => h("option", { value: String(i), selected: i === v ? true : null }, seatName(i))));
     } else {
       // the number as typed (2.5 in a whole-number field is refused by the server, naming
       // the option, rather than cut to 2 here); empty is the default
