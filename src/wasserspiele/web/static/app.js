@@ -2,7 +2,7 @@
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
 import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle,
-         speaking } from "./i18n.js";
+         speaking, refusalNotice, byTheRules } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest, fitBoard } from "./table.js";
@@ -44,6 +44,13 @@ function refusal(body, fallback = "") {
 }
 function errorText(err) {
   return (err?.body && refusalText(err.body)) || err?.fallback || err?.message || String(err);
+}
+
+// A failed request as a notice: the server's refusal worded as refusalNotice words it (a
+// server failure, "the database refuses every write", is no "Refused:" by the rules),
+// else "Refused:" with what went wrong (the network, no answer)
+function errorNotice(err) {
+  return err?.body ? refusalNotice(err.body) : t("refused", { reason: errorText(err) });
 }
 
 function seatName(seat) { return t("seat", { n: seat }); }
@@ -300,7 +307,7 @@ async function lobby() {
     const role = alertOnce(Boolean(created?.error), [created], createdAlert);
     const createdBox = created && (created.error
       ? h("div", { class: "status refused", id: "create-error", role },
-          t("refused", { reason: errorText(created.error) }))
+          errorNotice(created.error))
       : h("section", { class: "box", id: "created" }, h("h2", {}, t("links_title")),
           h("ul", { class: "links" },
             created.seats.filter((s) => s.kind === "human").map((s) => h("li", { "data-mine": s.seat === created.mine ? "1" : "0" },
@@ -543,6 +550,17 @@ function said(text) {
   return typeof text === "function" ? text() : text;
 }
 
+// The wait before the `k`th attempt (1, 2, …) to reconnect a table's page: doubling from
+// 300 ms up to 15 s, each drawn between half and the whole of it.  It was 300 ms × k up to
+// 1.5 s, and k started again at every socket that opened: while the database could not be
+// read (each hello refused, its socket closed) a page asked every 300 ms for as long as
+// that lasted, every page of the server in step with the others.
+const RECONNECT_FIRST_MS = 300, RECONNECT_MOST_MS = 15_000;
+function reconnectDelay(k) {
+  const most = Math.min(RECONNECT_MOST_MS, RECONNECT_FIRST_MS * 2 ** Math.min(k - 1, 16));
+  return most / 2 + Math.random() * most / 2;
+}
+
 // The live table as the seat of the link's hash (or as a spectator); returns a function
 // that leaves it (closes its socket, stops its timers): a seat link pasted into the tab
 // changes only the hash, and the page opens the table anew as that seat.
@@ -556,7 +574,11 @@ function tablePage(tableId) {
   let picker = null;
   let socket = null;
   let closedForGood = false;
+  // reconnection attempts since the connection last worked (a position received: a socket
+  // that opens and whose hello is refused, the database down, has not worked), and the
+  // timer of the next one
   let retry = 0;
+  let retryTimer = null;
   let summary = null;         // the last hand's or round's summary
   // the seat strip's, the top bar's, the turn line's and the move bar's tallest heights so
   // far (keepTallest): the chips' words, the game's status line, the turn line and the move
@@ -720,16 +742,29 @@ function tablePage(tableId) {
     // meanwhile (a phone waking up), the server tells this page it is replaced, rather than
     // this page taking the seat back from the tab in use and sending its waiting move there
     const hello = { type: "hello", token, lang, tab: tabId, ...(resuming ? { resume: true } : {}) };
-    socket.addEventListener("open", () => { retry = 0; socket.send(JSON.stringify(hello)); });
+    socket.addEventListener("open", () => { socket.send(JSON.stringify(hello)); });
     socket.addEventListener("message", (ev) => {
       if (gone) return;
       const data = JSON.parse(ev.data);
       if (data.type === "state") {
+        retry = 0;            // the connection works: a later loss starts again at a short wait
+        // a refusal of the hellos meanwhile (the database down) is over with it
+        if (notice && !byTheRules(notice) && (down || !msg)) notice = null;
         down = false;
         pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
       } else if (data.type === "refused") {
         sentAt = null;
-        notice = { text: () => t("refused", { reason: refusalText(data) }), cls: "refused", key: notice?.key, code: data.code };
+        // The same refusal again while reconnecting (each hello refused while the database
+        // cannot be read) is the notice already shown and said: kept, so that it is not
+        // said again at every attempt.  One that is no ruling on a move (the server could
+        // not save it) marks no piece as refused.
+        const again = (down || !msg) && notice?.code === data.code && notice?.reasonCode === data.reason_code;
+        if (!again) {
+          notice = { text: () => refusalNotice(data), cls: "refused", key: byTheRules(data) ? notice?.key : undefined,
+                     code: data.code, reasonCode: data.reason_code };
+          // before any position the notice is no alert: the live region says it
+          if (!msg && !byTheRules(data)) announce([refusalNotice(data)]);
+        }
         if (data.code === "bad_token" || data.code === "no_table") {
           // the hello after a reconnection refused (the table gone, the link no longer
           // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
@@ -737,7 +772,7 @@ function tablePage(tableId) {
           closedForGood = true;
           down = false;
           // (said as every refusal is: the notice is an alert)
-          if (pending) notice.text = () => `${t("refused", { reason: refusalText(data) })} ${t("move_dropped")}`;
+          if (pending) notice.text = () => `${refusalNotice(data)} ${t("move_dropped")}`;
           pending = null;
         }
         if (data.code === "stale") send({ type: "sync" });
@@ -762,10 +797,19 @@ function tablePage(tableId) {
       if (!down && !msg) announce([t("reconnecting")]);
       down = true;
       render();
-      retry = Math.min(retry + 1, 5);
+      retry += 1;
       resuming = true;
-      setTimeout(connect, 300 * retry);
+      retryTimer = setTimeout(reconnectNow, reconnectDelay(retry));
     });
+  }
+
+  // The attempt waited for, made now (its time come, or the browser back online: a
+  // connection back after a long wait is not kept waiting out the rest of it).
+  function reconnectNow() {
+    if (retryTimer === null) return;
+    clearTimeout(retryTimer);
+    retryTimer = null;
+    connect();
   }
 
   // While the hint is on its way the button says it is busy but keeps the focus (a
@@ -781,7 +825,7 @@ function tablePage(tableId) {
       if (!res.ok) throw refusal(body, res.statusText);
       if (body.n === msg.n) hint = body;
     } catch (err) {
-      notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
+      notice = { text: () => errorNotice(err), cls: "refused" };
     } finally {
       asking = false;
     }
@@ -808,7 +852,7 @@ function tablePage(tableId) {
       location.assign(body.link);
     } catch (err) {
       rematching = false;
-      notice = { text: () => t("refused", { reason: errorText(err) }), cls: "refused" };
+      notice = { text: () => errorNotice(err), cls: "refused" };
       render();
     }
   }
@@ -821,8 +865,11 @@ function tablePage(tableId) {
       const ways = closedForGood && notice ? h("p", { class: "row", id: "ways-on" },
         notice.code === "bad_token" ? h("a", { href: `/table/${tableId}`, id: "watch-instead" }, t("watch_instead")) : null,
         h("a", { href: "/", id: "to-lobby" }, t("back_to_lobby"))) : null;
+      // reconnecting keeps saying why, when the server said it (the database down)
+      const why = down && notice?.code && !byTheRules(notice) ? said(notice.text) : null;
       show(h("div", { class: `status ${down ? "refused" : notice?.cls || ""}`, id: "notice", role: "status" },
-             down ? t("reconnecting") : said(notice?.text) || t("connecting")), ways);
+             down ? t("reconnecting") : said(notice?.text) || t("connecting"),
+             why ? h("span", { id: "notice-more" }, " ", why) : null), ways);
       return;
     }
     const game = GAMES[msg.game];
@@ -906,11 +953,14 @@ function tablePage(tableId) {
   rerender = render;
   render();
   connect();
+  window.addEventListener("online", reconnectNow);
   return function leave() {
     gone = true;
     closedForGood = true;     // no reconnecting
     pacer.stop();
     app.removeEventListener("keydown", onKey);
+    window.removeEventListener("online", reconnectNow);
+    clearTimeout(retryTimer);
     if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
   };
 }
@@ -964,7 +1014,12 @@ async function replayPage(tableId) {
   }
 
   function render(fromServer = false) {
-    if (error) { show(h("div", { class: "status refused", id: "notice" }, t("refused", { reason: errorText(error) }))); return; }
+    if (error) {
+      // (the database down is no refusal by the rules: its reason alone, refusalNotice)
+      show(h("div", { class: "status refused", id: "notice" },
+             errorNotice(error)));
+      return;
+    }
     if (!data) return;
     const game = GAMES[data.game];
     setSeatNamer(seatNamerFor(data.seats));

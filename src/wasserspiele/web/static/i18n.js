@@ -154,6 +154,23 @@ export function refusalText(data) {
   return data.message || data.reason || String(data.code || data.error || "");
 }
 
+// The refusals that are no ruling on the player's move: the server could not save it or
+// read the table (`storage`), the position moved on first (`stale`, `reload`), too many
+// messages, a failure of the server.  Framed as a rule's refusal they read as the
+// player's fault ("Refused: the move could not be saved", „Nicht erlaubt: der Zug konnte
+// nicht gespeichert werden"): they are shown as their reason alone, a sentence.
+const NOT_BY_THE_RULES = new Set(["storage", "stale", "reload", "too_many", "internal"]);
+export function byTheRules(data) {
+  return !NOT_BY_THE_RULES.has(data?.code || data?.error);
+}
+
+// A refusal's words for a notice: "Refused: {reason}" for one by the rules, else the reason.
+export function refusalNotice(data) {
+  const reason = refusalText(data);
+  if (byTheRules(data)) return t("refused", { reason });
+  return reason.charAt(0).toLocaleUpperCase(lang) + reason.slice(1);
+}
+
 // The text of a client key or catalogue code with `params`; an unknown key shows itself.
 // In words to be spoken (speaking), a key's spoken form `KEY.spoken` where the catalogue
 // has one: a sign the screen shows is read as something else, or not at all (Wasserloch's

@@ -1,0 +1,221 @@
+"""The table's page while the server's database fails (docs/web-server.md, Durability):
+a move the server could not save is told as what it is, not as the player's illegal move;
+a page whose table cannot be read backs off between its attempts to reconnect, keeps
+saying that it reconnects and why, and says the why once.
+
+The faults are SQLite's own, made from outside the server's process: a write lock held by
+another connection (`BEGIN IMMEDIATE`: the server's write waits out its busy timeout and
+fails with SQLITE_BUSY, reads go on in WAL mode), and the table of tables renamed away
+while the server runs, so that opening a table fails with an OperationalError, as a read
+of a broken disk fails (the server answers both alike: a refusal "storage", 503)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from wasserspiele.core.messages import catalogue
+
+from .browser_support import ANNOUNCEMENTS, TIMEOUT_MS, Server, browser, new_context  # noqa: F401  (fixture)
+from .test_browser import BUTTON, current_n
+from .test_browser_friends import play_until_waiting_for, two_humans
+from .test_stale_tab_and_reconnect import KEEP_SOCKETS, click_one_move
+
+LOCALES = [("en-US", "en"), ("de-DE", "de")]
+
+# every element put in the page with role "alert" (each is read out as it comes), and the
+# time of every socket the page opens
+WATCH = ANNOUNCEMENTS + KEEP_SOCKETS + """
+window.__alerts = [];
+window.__opened = [];
+const Socket = window.WebSocket;
+window.WebSocket = class extends Socket {
+  constructor(...args) { super(...args); window.__opened.push(performance.now()); }
+};
+new MutationObserver((records) => {
+  for (const r of records) for (const n of r.addedNodes) {
+    if (n.nodeType !== 1) continue;
+    for (const e of [n, ...n.querySelectorAll("[role=alert]")]) {
+      if (e.getAttribute("role") === "alert") window.__alerts.push(e.textContent);
+    }
+  }
+}).observe(document, { childList: true, subtree: true });
+"""
+
+
+def reason(lang: str, code: str) -> str:
+    """A server reason as the page shows it alone: a sentence."""
+    text = catalogue(lang).text(code)
+    return text[0].upper() + text[1:]
+
+
+def refused_prefix(lang: str) -> str:
+    """The words before a rule's refusal ("Refused: ", „Nicht erlaubt: ")."""
+    return catalogue(lang).text("web.refused").split("{reason}")[0]
+
+
+def watched_page(browser, srv: Server, link: str, locale: str, errors: list[str], wait_for: str | None):
+    ctx = new_context(browser, "phone", locale=locale)
+    ctx.add_init_script(WATCH)
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(srv.base + link)
+    if wait_for:
+        page.wait_for_selector(wait_for)
+    return page
+
+
+def _db_path(srv: Server) -> str:
+    return srv.db_url.removeprefix("sqlite:///")
+
+
+def _rename(srv: Server, old: str, new: str) -> None:
+    con = sqlite3.connect(_db_path(srv), isolation_level=None)
+    try:
+        con.execute(f"ALTER TABLE {old} RENAME TO {new}")
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def fresh_server(tmp_path):
+    """A server of this test's own (tests here break its database)."""
+    srvs = []
+
+    def start(port: int | None = None) -> Server:
+        srv = Server(f"sqlite:///{tmp_path / 'outage.sqlite3'}", port=port, log_path=str(tmp_path / "server.log"))
+        srvs.append(srv.start())
+        return srv
+
+    yield start
+    for s in srvs:
+        s.stop()
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_move_the_database_could_not_save_is_told_as_not_saved_not_as_a_rule_refusal(browser, fresh_server,
+                                                                                         locale, lang):
+    """The page said "Refused: the move could not be saved; please try again" („Nicht
+    erlaubt: der Zug konnte …") and marked the clicked card as refused: a full disk or a
+    lock told as the player's illegal move.  Once the lock is gone the same move is played."""
+    srv = fresh_server()
+    table = two_humans(srv)
+    play_until_waiting_for(srv, table, 0)
+    errors: list[str] = []
+    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, "#turn[data-mine='1']")
+    n = current_n(page)
+    holder = sqlite3.connect(_db_path(srv), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")        # another program holds the write lock
+    try:
+        click_one_move(page, "#notice.refused")   # refused after the server's busy wait (5 s)
+        page.wait_for_selector(f"#notice:has-text({reason(lang, 'server.unsaved')!r})")
+        notice = page.inner_text("#notice")
+        assert refused_prefix(lang) not in notice, notice
+        assert page.locator(".refused-here").count() == 0          # no piece marked as the wrong one
+        assert current_n(page) == n and page.get_attribute("#turn", "data-mine") == "1"
+        page.wait_for_timeout(500)                                  # (a redraw or two later)
+        alerts = page.evaluate("() => window.__alerts")
+        assert sum(reason(lang, "server.unsaved") in a for a in alerts) == 1, alerts   # said once
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    # the lock gone: the move is played (its card still chosen, its button offered, if it has one)
+    if page.locator(BUTTON).count():
+        page.locator(BUTTON).first.click()
+    else:
+        click_one_move(page, "#turn[data-mine='0']")
+    page.wait_for_selector("#turn[data-mine='0']")
+    assert srv.get(f"/api/tables/{table['id']}")["n"] == n + 1
+    assert errors == []
+
+
+def _gaps(page) -> list[float]:
+    opened = page.evaluate("() => window.__opened")
+    return [b - a for a, b in zip(opened, opened[1:])]
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_page_whose_table_cannot_be_read_backs_off_says_why_once_and_comes_back(browser, fresh_server, locale, lang):
+    """Each hello was refused ("storage": the table cannot be read) and its socket closed;
+    the retry counter began again at every socket that opened, so the page asked every
+    300 ms for as long as the database was down (about 25 attempts in 8 s), and showed only
+    "reconnecting", the reason never said.  Now the waits grow (to 15 s at most), the page
+    says it reconnects and why, and its live region says the why once."""
+    srv = fresh_server()
+    table = two_humans(srv)
+    srv.stop()
+    srv = fresh_server(srv.port)         # the table is in the database only, not in memory
+    _rename(srv, "tables", "tables_away")    # and cannot be read
+    errors: list[str] = []
+    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, None)
+    why = reason(lang, "server.db_down")
+    reconnecting = catalogue(lang).text("web.reconnecting")
+    page.wait_for_selector(f"#notice:has-text({why!r})")
+    page.wait_for_timeout(8_000)
+    gaps = _gaps(page)
+    assert 3 <= len(gaps) + 1 <= 8, gaps                   # was about 25
+    assert gaps[-1] >= 1_000 and gaps[-1] > gaps[0], gaps  # growing waits
+    notice = page.inner_text("#notice")
+    assert reconnecting in notice and why in notice and refused_prefix(lang) not in notice, notice
+    said = page.evaluate("() => window.__said")
+    assert sum(why in s for s in said) == 1, said           # the reason said once, not at each attempt
+
+    _rename(srv, "tables_away", "tables")                  # the database can be read again
+    page.wait_for_selector("#turn", timeout=20_000)        # within the longest wait
+    assert page.locator("#notice").count() == 0 or why not in page.inner_text("#notice")
+    # the connection has worked: a loss now is reconnected at once, not after the long wait
+    before = len(page.evaluate("() => window.__opened"))
+    page.evaluate("() => window.__sockets.forEach((s) => s.close())")
+    page.wait_for_function("(k) => window.__opened.length > k", arg=before, timeout=1_500)
+    page.wait_for_function("() => !document.querySelector('#notice')")
+    assert errors == []
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_drawn_table_reconnecting_to_a_database_down_says_why_once(browser, fresh_server, locale, lang):
+    """At a table drawn, each refused hello was a new notice, an alert: a screen reader
+    heard "Refused: the database is not available; please try again" at every attempt
+    (every 300 ms, as long as the database was down)."""
+    srv = fresh_server()
+    table = two_humans(srv)
+    errors: list[str] = []
+    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, "#turn")
+    page.context.set_offline(True)                         # the connection drops ...
+    page.evaluate("() => window.__sockets.forEach((s) => s.close())")
+    srv.stop()
+    srv = fresh_server(srv.port)                           # ... the server restarts ...
+    _rename(srv, "tables", "tables_away")                  # ... and cannot read the table
+    page.context.set_offline(False)
+    why = reason(lang, "server.db_down")
+    page.wait_for_selector(f"#notice-more:has-text({why!r})")
+    opened = len(page.evaluate("() => window.__opened"))
+    # another attempt, refused as well (the waits have grown while the page was offline)
+    page.wait_for_function("(k) => window.__opened.length > k", arg=opened, timeout=20_000)
+    page.wait_for_timeout(1_000)
+    alerts = page.evaluate("() => window.__alerts")
+    assert sum(why.lower() in a.lower() for a in alerts) == 1, alerts
+    notice = page.inner_text("#notice")
+    assert catalogue(lang).text("web.reconnecting") in notice and refused_prefix(lang) not in notice, notice
+    _rename(srv, "tables_away", "tables")
+    page.wait_for_function("() => !document.querySelector('#notice')", timeout=20_000)
+    assert errors == []
+
+
+@pytest.mark.parametrize("locale,lang", LOCALES)
+def test_a_replay_the_database_cannot_read_says_so_not_refused(browser, fresh_server, locale, lang):
+    """The replay page, its table unreadable, said "Refused: the database is not
+    available; please try again" („Nicht erlaubt: …")."""
+    srv = fresh_server()
+    table = two_humans(srv)
+    srv.stop()
+    srv = fresh_server(srv.port)
+    _rename(srv, "tables", "tables_away")
+    errors: list[str] = []
+    page = watched_page(browser, srv, f"/replay/{table['id']}", locale, errors, "#notice")
+    notice = page.inner_text("#notice")
+    assert notice == reason(lang, "server.db_down"), notice
+    assert errors == []
