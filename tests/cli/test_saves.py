@@ -212,7 +212,7 @@ def test_a_failed_save_can_be_kept_in_another_file_on_quitting(run, tmp_path, mo
     assert out.count("type another file to save it to") == 3
     assert f"could not save the game to {full} (a folder stands where the file should be)" in out
     assert f"could not save the game to {full / 'g.json'} (the disk is full)" in out
-    assert f"game saved to {elsewhere}; continue with: wasserspiele play --resume {elsewhere}" in out
+    assert f"game saved to {elsewhere}; continue with: {play.resume_command(str(elsewhere))}" in out
     assert not save.exists() and list(full.iterdir()) == []
     kept = read_record(elsewhere)
     assert len(replay(kept).history) == 6 and kept["session"]["seats"][0] == "human"
