@@ -14,7 +14,6 @@ spectator keeps the seats' words, and so does the other team."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
@@ -22,6 +21,7 @@ from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, serving  # noqa: F401
 from .browser_support import ANNOUNCEMENTS, move, open_page as open_table, said, wait_to_hear
+from .browser_support import wildwasser_marker_choice
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -158,31 +158,16 @@ def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(browser, serve
 
 # ---------------------------------------------------------------- Wildwasser's start marker
 def own_marker_hint(server):
-    """Three humans played (seeded random moves) until a seat may put the start marker on
-    its own team card and on another's (WW-4.3's start-marker field; WW-3.2's cheetah where
-    the marker lies elsewhere), the expert's hint naming its own: the table, that seat,
-    its legal moves and the hint."""
-    for seed in range(40):
-        table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
-                                            "seats": [{"kind": "human"}] * 3})
-        tokens = {s["seat"]: s["token"] for s in table["seats"]}
-        rng = random.Random(seed)
-        for _ in range(300):
-            spectator = server.get(f"/api/tables/{table['id']}")
-            if spectator["terminal"]:
-                break
-            for seat in spectator["waiting"]:
-                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
-                targets = {int(a.split()[1]) for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2}
-                if seat in targets and targets - {seat}:
-                    hint = server.get(f"/api/tables/{table['id']}/hint", tokens[seat])["action"]
-                    if hint.split()[0] in ("action", "marker") and hint.split()[1:] == [str(seat)]:
-                        return table, seat, legal, hint
-            seat = spectator["waiting"][0]
-            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                        tokens[seat])
-    raise AssertionError("no hint to put the start marker on the player's own team card in 40 games")
+    """A seat that may put the start marker on its own team card and on another's (WW-4.3's
+    start-marker field; WW-3.2's cheetah where the marker lies elsewhere), the expert's hint
+    naming its own: the table, that seat, its legal moves and the hint."""
+    def hinted(table, seat, legal, targets, token):
+        if seat in targets and set(targets) - {seat}:
+            hint = server.get(f"/api/tables/{table['id']}/hint", token)["action"]
+            if hint.split()[0] in ("action", "marker") and hint.split()[1:] == [str(seat)]:
+                return table, seat, legal, hint
+        return None
+    return wildwasser_marker_choice(server, hinted, games=40)
 
 
 def marker_label(action: str, reader: int, lang: str) -> str:

@@ -25,6 +25,7 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import ANNOUNCEMENTS, CHROMIUM, browser, move, open_page, serving, wait_to_hear  # noqa: F401
+from .browser_support import wildwasser_marker_choice
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -162,27 +163,10 @@ def test_wl_4_1_the_move_buttons_name_their_count_in_words_and_say_what_they_sho
 
 # ---------------------------------------------------------------- Wildwasser: the own chip's offer
 def own_marker_choice(server) -> tuple[dict, int, list[int]]:
-    """Three humans played (seeded random moves) until a seat may put the start marker on
-    its own team card among others (WW-4.3: a start-marker field, the own card allowed)."""
-    for seed in range(40):
-        table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
-                                            "seats": [{"kind": "human"}] * 3})
-        tokens = {s["seat"]: s["token"] for s in table["seats"]}
-        rng = random.Random(seed)
-        for _ in range(300):
-            spectator = server.get(f"/api/tables/{table['id']}")
-            if spectator["terminal"]:
-                break
-            for seat in spectator["waiting"]:
-                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
-                targets = [int(a.split()[1]) for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
-                if seat in targets and len(targets) > 1:
-                    return table, seat, targets
-            seat = spectator["waiting"][0]
-            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                        tokens[seat])
-    raise AssertionError("no start-marker choice with the own card in 40 games")
+    """A seat that may put the start marker on its own team card among others (WW-4.3: a
+    start-marker field, the own card allowed): the table, that seat, the target seats."""
+    return wildwasser_marker_choice(server, lambda table, seat, legal, targets, token:
+                                    (table, seat, targets) if seat in targets and len(targets) > 1 else None, games=40)
 
 
 CHIPS = """chips => chips.map(c => ({ seat: +c.dataset.seat, title: c.getAttribute('title'),

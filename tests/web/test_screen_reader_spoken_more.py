@@ -22,6 +22,7 @@ from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, mid_game_table, new_context, serving  # noqa: F401
 from .browser_support import ANNOUNCEMENTS, TIMEOUT_MS, open_page as open_table
+from .browser_support import wildwasser_marker_choice
 from .test_screen_reader_spoken import BOXES, LOCALES, card_name, card_sign, move, new_table, said, seat_word, wait_to_hear
 
 if not os.path.exists(CHROMIUM):
@@ -204,27 +205,11 @@ OBJECT_WORDS = {"en": ("gave you", "to you", "from you", "with you"), "de": ("ga
 
 
 def marker_choice(server):
-    """Three humans played (seeded random moves) until a seat may give the start marker to
-    another seat's team card: the table, that seat, the seats it may give it to."""
-    for seed in range(20):
-        table = new_table(server, "wildwasser", 3)
-        tokens = {s["seat"]: s["token"] for s in table["seats"]}
-        rng = random.Random(seed)
-        for _ in range(300):
-            spectator = server.get(f"/api/tables/{table['id']}")
-            if spectator["terminal"]:
-                break
-            for seat in spectator["waiting"]:
-                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
-                targets = [int(a.split()[1]) for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
-                if [x for x in targets if x != seat]:
-                    return table, seat, [a for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2
-                                         and int(a.split()[1]) != seat]
-            seat = spectator["waiting"][0]
-            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                        tokens[seat])
-    raise AssertionError("no start-marker choice for another seat in 20 games")
+    """A seat that may give the start marker to another seat's team card: the table, that
+    seat, the moves that give it."""
+    return wildwasser_marker_choice(server, lambda table, seat, legal, targets, token: (
+        table, seat, [a for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2
+                      and int(a.split()[1]) != seat]) if [x for x in targets if x != seat] else None)
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

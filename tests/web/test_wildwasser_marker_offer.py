@@ -6,11 +6,11 @@ accessible name, its tooltip and a visible cue on it, in English and German."""
 from __future__ import annotations
 
 import os
-import random
 
 import pytest
 
 from .browser_support import CHROMIUM, browser, cut_chip_parts, open_page, serving  # noqa: F401
+from .browser_support import wildwasser_marker_choice
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -31,27 +31,9 @@ def server(tmp_path_factory):
 
 
 def marker_choice(server) -> tuple[dict, int, list[int]]:
-    """Three humans played (seeded random moves) until a seat may put the start marker on
-    a team card: the table, that seat, and the seats it may give the marker to."""
-    for seed in range(20):
-        table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
-                                            "seats": [{"kind": "human"}] * 3})
-        tokens = {s["seat"]: s["token"] for s in table["seats"]}
-        rng = random.Random(seed)
-        for _ in range(300):
-            spectator = server.get(f"/api/tables/{table['id']}")
-            if spectator["terminal"]:
-                break
-            for seat in spectator["waiting"]:
-                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
-                targets = [int(a.split()[1]) for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
-                if targets:
-                    return table, seat, targets
-            seat = spectator["waiting"][0]
-            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                        tokens[seat])
-    raise AssertionError("no start-marker choice in 20 games")
+    """A seat that may put the start marker on a team card: the table, that seat, and the
+    seats it may give the marker to."""
+    return wildwasser_marker_choice(server, lambda table, seat, legal, targets, token: (table, seat, targets))
 
 
 CHIPS = """chips => chips.map(c => ({ seat: +c.dataset.seat, title: c.getAttribute('title'),
