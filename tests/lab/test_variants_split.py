@@ -54,10 +54,18 @@ def _close_figures():
     plt.close("all")
 
 
-def test_a_study_of_many_comparisons_draws_one_figure_per_comparison_within_the_height_limit():
-    _, summaries, comparisons, _ = _river_flow()
+@pytest.fixture(scope="module")
+def river_flow():
+    """The study and its variants figures, drawn once for the three tests that read them (drawing all of
+    its figures is most of each test's time); the tests only read them (Agg figures stay readable and
+    drawable after pyplot's close)."""
+    result, summaries, comparisons, flags = _river_flow()
+    return result, summaries, comparisons, flags, _variant_figures(summaries, comparisons)
+
+
+def test_a_study_of_many_comparisons_draws_one_figure_per_comparison_within_the_height_limit(river_flow):
+    _, summaries, comparisons, _, figures = river_flow
     assert len(comparisons) == 7
-    figures = _variant_figures(summaries, comparisons)
     assert "variants.png" not in figures and len(figures) == len(comparisons), sorted(figures)
     for name, (caption, fig) in figures.items():
         height = fig.get_size_inches()[1]
@@ -71,9 +79,8 @@ def test_a_study_of_many_comparisons_draws_one_figure_per_comparison_within_the_
         assert {h.get_label() for lg in fig.legends for h in lg.legend_handles} == {"flagged", "not flagged"}
 
 
-def test_every_comparisons_rows_are_drawn_in_exactly_one_figure_titled_by_it():
-    _, summaries, comparisons, _ = _river_flow()
-    figures = _variant_figures(summaries, comparisons)
+def test_every_comparisons_rows_are_drawn_in_exactly_one_figure_titled_by_it(river_flow):
+    _, summaries, comparisons, _, figures = river_flow
     for c in comparisons:
         named = [name for name, (_, fig) in figures.items()
                  if f"{c.label} against {c.baseline}" in _title(fig)]
@@ -87,9 +94,8 @@ def test_every_comparisons_rows_are_drawn_in_exactly_one_figure_titled_by_it():
     assert sum(len(_rows(fig)) for _, fig in figures.values()) == sum(len(c.shown()) for c in comparisons)
 
 
-def test_each_finding_links_the_figure_that_draws_its_row():
-    result, summaries, comparisons, flags = _river_flow()
-    figures = _variant_figures(summaries, comparisons)
+def test_each_finding_links_the_figure_that_draws_its_row(river_flow):
+    result, summaries, comparisons, flags, figures = river_flow
     where_of = {f"{c.label} against {c.baseline}": c for c in comparisons}
     texts = findings(summaries, comparisons)
     compared = [(w, x, t) for (w, x), t in zip(flags, texts) if w in where_of]

@@ -100,9 +100,18 @@ def test_the_replay_played_to_its_end_by_itself_says_who_won(browser, server, wa
     ctx, page, errors = open_page(browser, server, f"/replay/{tid}", lang, wait_for="#step")
     page.select_option("#speed", "4")
     page.focus("#autoplay")
+    # stepped by hand (→) to a few moves before the end, so that it plays those by itself:
+    # the whole game at 225 ms a step took ~18 s; "End" would say who won already
+    start = end["n"] - 3
+    for _ in range(start):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("(w) => window.__said.includes(w)", arg=render("web.step", {"i": start, "n": end["n"]}, lang))
     page.keyboard.press("Enter")
     page.wait_for_selector("#result", timeout=60_000)
     page.wait_for_function("(w) => window.__said.includes(w)", arg=won)
+    # counted once it has stopped (its button plays again): a second "won" said by the end of the
+    # autoplay, 225 ms after the last step's, was not counted yet
+    page.wait_for_function("() => !document.querySelector('#autoplay').textContent.includes('⏸')")
     assert said(page).count(won) == 1, said(page)
     assert page.evaluate("() => document.activeElement.id") == "autoplay"
     assert errors == []
