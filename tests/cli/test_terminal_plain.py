@@ -251,9 +251,9 @@ def test_plain_says_wasserloch_s_empty_places_as_zero(run, lang, hole):
     ("seven_waters", "en", re.compile(r"^Total +-7 +-14", re.M), "Total: Seat 0 -7, Seat 1 -14"),
     ("seven_waters", "de", re.compile(r"^Summe +-7 +-14", re.M), "Summe: Platz 0 -7, Platz 1 -14"),
     ("watten", "en", re.compile(r"^7 +♦ +Team 1 +1 +1:4 +three or more tricks", re.M),
-     "Hand 7; Trump: ♦ diamonds; Won by: Team 1; Points: 1; Tricks: 1:4; How: three or more tricks"),
+     "Hand 7; Trump: ♦ diamonds; Won by: Team 1; Points: 1; Tricks: 1 for team 0, 4 for team 1; How: three or more tricks"),
     ("watten", "de", re.compile(r"^7 +♦ +Team 1 +1 +1:4 +mindestens drei Stiche", re.M),
-     "Blattl 7; Trumpf: ♦ Karo; Gewinner: Team 1; Punkte: 1; Stiche: 1:4; Wie: mindestens drei Stiche"),
+     "Blattl 7; Trumpf: ♦ Karo; Gewinner: Team 1; Punkte: 1; Stiche: 1 für Team 0, 4 für Team 1; Wie: mindestens drei Stiche"),
     ("wildwasser", "en", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 pts; meerkat 1., turtle 1."),
     ("wildwasser", "de", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 Pkt.; Erdmännchen 1., Schildkröte 1."),
 ])
@@ -341,6 +341,25 @@ def test_plain_lines_have_no_middle_dots_or_bars(game, options, lang):
     if game != "seven_waters":  # (its board has none to begin with)
         default = "\n".join(_every_plain_text(game, lang, False, **options))
         assert SEPARATORS.search(default)  # the default board keeps its dots and bars
+
+
+# "1/3" is read "1 slash 3" (or as a date), "3:2" "3 colon 2" (or as a time)
+FIGURE_SIGNS = re.compile(r"\d[:/]\d")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game, options", [("wasserloch", {}), ("seven_waters", {}), ("watten", {}),
+                                           ("wildwasser", {})])
+def test_plain_lines_say_counts_in_words_not_with_slashes_or_colons(game, options, lang):
+    """Wasserloch's `Round 1/3`, Seven Waters' `Slides: 0/7`, Watten's `Tricks: 3:2` (a
+    hand's end and the result rows, team 0's first whoever read it): now "Round 1 of 3",
+    "Slides: 0 of 7", "Tricks: 3 for team 0, 2 for team 1"."""
+    plain = [line for text in _every_plain_text(game, lang, True, **options) for line in text.splitlines()]
+    said = [line for line in plain if FIGURE_SIGNS.search(line)]
+    assert not said, said[:5]
+    if game != "wildwasser":  # (its board has none to begin with)
+        default = "\n".join(_every_plain_text(game, lang, False, **options))
+        assert FIGURE_SIGNS.search(default)  # the screen keeps its short forms
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])

@@ -321,6 +321,12 @@ def separator(plain: bool, styled: str = " · ") -> str:
     return "; " if plain else styled
 
 
+def out_of(a: Any, b: Any, plain: bool, lang: str = "en") -> str:
+    """A count out of a whole on a terminal board: "1/3" on the screen; plain output (a
+    screen reader) "1 of 3", „1 von 3", where "1/3" was read "1 slash 3" (or as a date)."""
+    return render("plain.of", {"a": a, "b": b}, lang) if plain else f"{a}/{b}"
+
+
 class Words:
     """The catalogue entries under one prefix in one language, for renderers: `t("round", r=2)`."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.cards import SUIT_SYMBOLS, card
-from ...core.messages import Words, render, term
+from ...core.messages import Words, out_of, render, term
 from ...core.words import read_token, read_words, show_words
 
 def _pretty(name: str | None, lang: str = "en") -> str:
@@ -109,7 +109,7 @@ def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None
     columns when it is given: cli/render.py `drawn`)."""
     t = Words("seven_waters.ui", lang)
     limit = view["slide_limit"]
-    status = f"{t('slides')}: {view['slides_built']}/{'∞' if limit is None else limit}"
+    status = f"{t('slides')}: {out_of(view['slides_built'], '∞' if limit is None else limit, plain, lang)}"
     if view["over"]:
         status += f"   {t('over')}"
     else:

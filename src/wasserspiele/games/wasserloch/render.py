@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...core.messages import Words, render, separator
+from ...core.messages import Words, out_of, render, separator
 from .actions import VALUES
 
 
@@ -30,7 +30,7 @@ def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
         hole = f"{t('hole')}:  " + "  ".join(f"{v}:{_place(n)}" for v, n in zip(VALUES, view["waterhole"]))
     sep = separator(plain)
     lines = [
-        f"[bold]{t('round', r=view['round'], n=view['rounds'])}[/bold]{sep}"
+        f"[bold]{t('round', r=out_of(view['round'], view['rounds'], plain, lang))}[/bold]{sep}"
         f"{t('start', s=view['start_player'])}{sep}{t('pile', n=view['pile'])}",
         hole,
         f"[dim]{t('eights')}[/dim]",

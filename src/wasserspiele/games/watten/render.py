@@ -117,7 +117,11 @@ def describe_last(view: dict, lang: str = "en", plain: bool = False) -> str:
 
     def line(i: int, e: dict) -> str:
         said = describe_event(e, lang)
-        return f"{said}{separator(plain)}{t('hand_tricks', a=tricks[i][0], b=tricks[i][1])}" if i in tricks else said
+        if i not in tricks:
+            return said
+        a, b = tricks[i]
+        count = f"{t('tricks')}: {t('tricks_by_team', a=a, b=b)}" if plain else t('hand_tricks', a=a, b=b)
+        return f"{said}{separator(plain)}{count}"
     return "\n".join(line(i, e) for i, e in enumerate(shown))
 
 
@@ -139,7 +143,7 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
         lines = lines[:1] + [
             f"{t('hand_col')} {r['hand']}{sep}{t('trump_col')}: {_suit(r['trump'], lang)}{sep}"
             f"{t('won_by')}: {t('team', t=r['team'])}{sep}{t('points')}: {r['points']}{sep}"
-            f"{t('tricks')}: {r['tricks_won'][0]}:{r['tricks_won'][1]}{sep}{t('how')}: {how}"
+            f"{t('tricks')}: {t('tricks_by_team', a=r['tricks_won'][0], b=r['tricks_won'][1])}{sep}{t('how')}: {how}"
             for r, how in zip(results, hows)]
         results = []
     for r, how in zip(results, hows):
