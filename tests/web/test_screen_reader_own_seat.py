@@ -33,8 +33,9 @@ sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not 
 
 LOCALES = {"en": "en-US", "de": "de-DE"}
 VALUES = ["A", "2", "3", "4", "5", "6", "7", "8"]
-NUMBER_WORDS = {"en": {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"},
-                "de": {1: "eine", 2: "zwei", 3: "drei", 4: "vier", 5: "fünf"}}
+# the count's words ("ein Ass", das Ass, but "eine 3", die Drei)
+NUMBER_WORDS = {"en": {1: {"one"}, 2: {"two"}, 3: {"three"}, 4: {"four"}, 5: {"five"}},
+                "de": {1: {"eine", "ein"}, 2: {"zwei"}, 3: {"drei"}, 4: {"vier"}, 5: {"fünf"}}}
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +152,7 @@ def test_wl_4_1_the_move_buttons_name_their_count_in_words_and_say_what_they_sho
         # the words seen are the words heard (no aria-label of other words: WCAG 2.5.3),
         # with the count as a word and no sign read as "times"
         assert words == expected and label is None, (action, words, label)
-        assert "×" not in words and NUMBER_WORDS[lang][n] in words.split(), words
+        assert "×" not in words and NUMBER_WORDS[lang][n] & set(words.split()), words
         sync_api.expect(page.locator(f"#actions button[data-action='{action}']")).to_have_accessible_name(expected)
     # the move the button makes is the one it names
     page.click(f"#actions button[data-action='{buttons[-1][0]}']")
