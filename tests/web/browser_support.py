@@ -203,11 +203,15 @@ def finished_table(server: Server, game: str = "wasserloch", options: dict | Non
         spectator = server.get(f"/api/tables/{table['id']}")
         if spectator["terminal"]:
             return table
-        seat = spectator["waiting"][0]
-        mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-        server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                    tokens[seat])
+        random_move(server, table, tokens, spectator["waiting"][0], rng)
     raise RuntimeError(f"{game}: no end within 5000 moves")
+
+
+def random_move(server: Server, table: dict, tokens: dict[int, str], seat: int, rng: random.Random) -> None:
+    """`seat` plays one of its legal moves, chosen by `rng`, through the HTTP API."""
+    mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
+    server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
+                tokens[seat])
 
 
 def play_wasserloch(server: Server, table: dict, rng: random.Random, until) -> list[tuple[int, str, int]]:
@@ -341,8 +345,5 @@ def wildwasser_marker_choice(server: Server, found, games: int = 20, players: in
                     got = found(table, seat, legal, targets, tokens[seat])
                     if got is not None:
                         return got
-            seat = spectator["waiting"][0]
-            mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
-            server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
-                        tokens[seat])
+            random_move(server, table, tokens, spectator["waiting"][0], rng)
     raise AssertionError(f"no such start-marker choice in {games} games")
