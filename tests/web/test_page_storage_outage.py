@@ -17,7 +17,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from wasserspiele.core.messages import catalogue
+from wasserspiele.core.messages import Reason, catalogue
 
 from .browser_support import ANNOUNCEMENTS, TIMEOUT_MS, Server, browser, new_context  # noqa: F401  (fixture)
 from .test_browser import BUTTON, current_n
@@ -46,10 +46,14 @@ new MutationObserver((records) => {
 """
 
 
-def reason(lang: str, code: str) -> str:
+def reason(lang: str, code: str, **params) -> str:
     """A server reason as the page shows it alone: a sentence."""
-    text = catalogue(lang).text(code)
+    text = Reason(code, **params).render(lang)
     return text[0].upper() + text[1:]
+
+
+# a move refused behind another program's lock: not saved, and why
+UNSAVED = {"code": "server.unsaved", "cause": Reason("server.db_locked")}
 
 
 def refused_prefix(lang: str) -> str:
@@ -101,7 +105,8 @@ def test_a_move_the_database_could_not_save_is_told_as_not_saved_not_as_a_rule_r
                                                                                          locale, lang):
     """The page said "Refused: the move could not be saved; please try again" („Nicht
     erlaubt: der Zug konnte …") and marked the clicked card as refused: a full disk or a
-    lock told as the player's illegal move.  Once the lock is gone the same move is played."""
+    lock told as the player's illegal move.  Now it says the move was not saved, and why
+    (the lock).  Once the lock is gone the same move is played."""
     srv = fresh_server()
     table = two_humans(srv)
     play_until_waiting_for(srv, table, 0)
@@ -112,14 +117,15 @@ def test_a_move_the_database_could_not_save_is_told_as_not_saved_not_as_a_rule_r
     holder.execute("BEGIN IMMEDIATE")        # another program holds the write lock
     try:
         click_one_move(page, "#notice.refused")   # refused after the server's busy wait (5 s)
-        page.wait_for_selector(f"#notice:has-text({reason(lang, 'server.unsaved')!r})")
+        page.wait_for_selector(f"#notice:has-text({reason(lang, **UNSAVED)!r})")
         notice = page.inner_text("#notice")
         assert refused_prefix(lang) not in notice, notice
+        assert Reason("server.db_locked").render(lang) in notice, notice   # why: the lock
         assert page.locator(".refused-here").count() == 0          # no piece marked as the wrong one
         assert current_n(page) == n and page.get_attribute("#turn", "data-mine") == "1"
         page.wait_for_timeout(500)                                  # (a redraw or two later)
         alerts = page.evaluate("() => window.__alerts")
-        assert sum(reason(lang, "server.unsaved") in a for a in alerts) == 1, alerts   # said once
+        assert sum(reason(lang, **UNSAVED) in a for a in alerts) == 1, alerts   # said once
     finally:
         holder.execute("ROLLBACK")
         holder.close()

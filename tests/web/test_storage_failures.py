@@ -5,7 +5,9 @@ Durability and Running it).
 The faults are SQLite's own: a full disk is SQLite refusing a page beyond
 `max_page_count` inside the very transaction that writes (SQLITE_FULL), a read-only
 database is `PRAGMA query_only` (SQLITE_READONLY), a lock is another connection's open
-write transaction (SQLITE_BUSY).  What the server does with them is what it does with a
+write transaction (SQLITE_BUSY).  Every write a person asked for (a move, a new table, a
+rematch, a name) is refused with what was not saved and that cause, in their language;
+"not available" only when the database cannot be reached.  What the server does with them is what it does with a
 tmpfs that filled up (the measurements in the docs were made on one)."""
 
 from __future__ import annotations
@@ -28,10 +30,11 @@ from click.testing import CliRunner
 import wasserspiele.web.hub as hub_module
 import wasserspiele.web.storage as storage_module
 from wasserspiele.cli.main import main
-from wasserspiele.core.messages import catalogue
-from wasserspiele.web.storage import Storage
+from wasserspiele.core.messages import Reason, catalogue
+from wasserspiele.web.limits import Limits
+from wasserspiele.web.storage import Cause, Storage, failure_cause
 
-from .helpers import create, humans, move, table_state
+from .helpers import auth, create, humans, move, play_first_legal, table_state
 
 
 @pytest.fixture(autouse=True)
@@ -48,7 +51,7 @@ class Disk:
 
     def __init__(self, storage: Storage):
         self.engine = storage.engine
-        self.full = False
+        self.full: bool | str = False  # True, or the name of the one table whose inserts find it full
         self.read_only = False
         self.writes_tried = 0
         with self.engine.begin() as conn:
@@ -60,7 +63,7 @@ class Disk:
         if statement.lstrip().split()[0].upper() not in ("INSERT", "UPDATE", "DELETE"):
             return
         self.writes_tried += 1
-        if self.full:
+        if self.full is True or self.full and f"INTO {self.full} " in statement:
             # no room on the disk: SQLite cannot add the page this write needs (SQLITE_FULL)
             pages = cursor.execute("PRAGMA page_count").fetchone()[0]
             cursor.execute(f"PRAGMA max_page_count = {pages}")
@@ -76,6 +79,55 @@ def _moves_stored(db_url: str, table_id: str) -> int:
         return con.execute("select count(*) from moves where table_id = ?", (table_id,)).fetchone()[0]
     finally:
         con.close()
+
+
+def _rows(db_url: str) -> tuple[int, int, int]:
+    """How many tables, seats and tables without any seat the database holds."""
+    con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
+    try:
+        return con.execute("select (select count(*) from tables), (select count(*) from seats), "
+                           "(select count(*) from tables t where not exists "
+                           " (select 1 from seats s where s.table_id = t.id))").fetchone()
+    finally:
+        con.close()
+
+
+def _refused_for(body: dict, stored: str, cause: Cause, lang: str) -> None:
+    """`body` is the refusal of a write the database failed for `cause`: what was not saved
+    and why, in `lang`, the same words for the cause as a move's refusal uses."""
+    want = Reason(stored, cause=Reason(cause.value))
+    code = body.get("error", body.get("code"))
+    assert code == "storage" and body["reason_code"] == stored, body
+    assert body["params"] == {"cause": {"code": cause.value, "params": {}}}, body
+    assert body["message"] == want.render(lang), body
+
+
+class Fault:
+    """One way the database refuses writes while it can still be read: `on()`, `off()`."""
+
+    def __init__(self, kind: str, client, db_url: str):
+        self.kind, self.db_url = kind, db_url
+        self.disk = Disk(client.app.state.hub.storage)
+        self.holder: sqlite3.Connection | None = None
+
+    def on(self, only: str | None = None) -> None:
+        if self.kind == "full":
+            self.disk.full = only or True
+        elif self.kind == "read_only":
+            self.disk.read_only = True
+        else:   # another program holds the write lock (an `sqlite3` shell left in a transaction)
+            self.holder = sqlite3.connect(self.db_url.removeprefix("sqlite:///"), isolation_level=None)
+            self.holder.execute("BEGIN IMMEDIATE")
+
+    def off(self) -> None:
+        self.disk.full = self.disk.read_only = False
+        if self.holder is not None:
+            self.holder.execute("ROLLBACK")
+            self.holder.close()
+            self.holder = None
+
+
+FAULTS = [("full", Cause.FULL), ("read_only", Cause.READ_ONLY), ("locked", Cause.LOCKED)]
 
 
 def _until_pong(ws) -> list[dict]:
@@ -107,9 +159,8 @@ def test_a_move_the_full_disk_refuses_is_told_to_its_player_in_german_and_the_ta
         player.send_text(json.dumps({"type": "move", "action": first["legal"][0], "n": 0}))
         said = _until_pong(player)
         refusal = [m for m in said if m["type"] == "refused"]
-        assert len(refusal) == 1 and refusal[0]["code"] == "storage", said
-        assert refusal[0]["reason_code"] == "server.unsaved"
-        assert refusal[0]["message"] == catalogue("de").text("server.unsaved")
+        assert len(refusal) == 1, said
+        _refused_for(refusal[0], "server.unsaved", Cause.FULL, "de")   # "... gespeichert werden: die Festplatte ..."
         assert all(m["n"] == 0 for m in said if m["type"] == "state")      # never the unsaved move
         assert all(m["n"] == 0 for m in _until_pong(spectator) if m["type"] == "state")
         assert _moves_stored(db_url, t["id"]) == 0
@@ -322,3 +373,180 @@ def test_a_full_disk_at_start_up_is_named_whatever_sqlite_calls_it(tmp_path, mon
     monkeypatch.setattr(os, "statvfs", lambda p: Full() if str(p) == str(tmp_path) else real(p))
     hint = serve_module._sqlite_hint(str(tmp_path / "w.sqlite3"))
     assert hint == "the disk holding it is full, 0 kB free: free some space, or give another --db"
+
+
+@pytest.mark.parametrize("kind,cause", FAULTS)
+def test_a_new_table_the_database_refuses_says_why_in_the_players_language_and_leaves_nothing(
+        client, db_url, kind, cause):
+    """A new table refused for a full disk, a read-only database or a lock held by another
+    program was answered "the database is not available" (`server.db_down`): the player
+    was told the database is gone when it was not.  Now the cause, in their language, in
+    the words a move's refusal uses for it; no row of the table, no seat, no lobby entry
+    remains (the disk fills up only at the seats: their table's row, written first in the
+    same transaction, goes too)."""
+    hub = client.app.state.hub
+    before = create(client, seats=humans(3))
+    rows, lobby, live = _rows(db_url), client.get("/api/tables").json(), set(hub.tables)
+    fault = Fault(kind, client, db_url)
+    fault.on(only="seats")
+    try:
+        for lang in ("de", "en"):
+            r = client.post(f"/api/tables?lang={lang}", json={"game": "wasserloch", "seats": humans(3)})
+            assert r.status_code == 503 and r.headers["retry-after"], r.text
+            _refused_for(r.json(), "server.table_unsaved", cause, lang)
+        assert client.get("/api/tables").json() == lobby      # (the lobby still reads)
+    finally:
+        fault.off()
+    assert _rows(db_url) == rows and rows[2] == 0 and set(hub.tables) == live
+    made = create(client, seats=humans(3))                      # writable again: made
+    assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [made["id"], before["id"]]
+
+
+def finished_game(client):
+    t = create(client, options={"players": 2, "rounds": 1}, seats=humans(2))
+    play_first_legal(client, t, 400)
+    assert table_state(client, t["id"])["terminal"]
+    return t
+
+
+@pytest.mark.parametrize("kind,cause", FAULTS)
+def test_a_rematch_the_database_refuses_says_why_and_is_made_once_it_takes_writes(client, db_url, kind, cause):
+    """The first seat's rematch and the second seat's place at it, refused for the disk, a
+    read-only database or a lock, were "the database is not available"."""
+    t = finished_game(client)
+    rows = _rows(db_url)
+    fault = Fault(kind, client, db_url)
+
+    def ask(seat: int, lang: str):
+        return client.post(f"/api/tables/{t['id']}/rematch?lang={lang}", headers=auth(t["seats"][seat]["token"]))
+
+    fault.on()
+    try:
+        r = ask(0, "de")
+        assert r.status_code == 503, r.text
+        _refused_for(r.json(), "server.rematch_unsaved", cause, "de")
+    finally:
+        fault.off()
+    assert _rows(db_url) == rows                                # no rematch table, no seat
+    assert "rematch" not in table_state(client, t["id"])
+    made = ask(0, "en")
+    assert made.status_code == 200, made.text
+    fault.on()
+    try:
+        r = ask(1, "en")                                        # seat 1 takes its place there
+        assert r.status_code == 503, r.text
+        _refused_for(r.json(), "server.rematch_unsaved", cause, "en")
+    finally:
+        fault.off()
+    joined = ask(1, "de")
+    assert joined.status_code == 200 and joined.json()["id"] == made.json()["id"], joined.text
+    token = joined.json()["link"].split("token=")[1]
+    assert table_state(client, made.json()["id"], token)["seat"] == 1
+
+
+@pytest.mark.parametrize("kind,cause", FAULTS)
+def test_a_name_the_database_refuses_says_why_on_the_socket_which_stays(client, db_url, kind, cause):
+    """A seat's name refused for the disk, a read-only database or a lock was "the
+    database is not available"; the name stays the stored one, and is taken once the
+    database takes writes again."""
+    t = create(client, seats=humans(3))
+    fault = Fault(kind, client, db_url)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": t["seats"][0]["token"], "lang": "de"}))
+        assert ws.receive_json()["type"] == "state"
+        fault.on()
+        try:
+            ws.send_text(json.dumps({"type": "name", "name": "Ann"}))
+            said = _until_pong(ws)
+        finally:
+            fault.off()
+        assert len(said) == 1, said
+        _refused_for(said[0], "server.name_unsaved", cause, "de")
+        assert table_state(client, t["id"])["seats"][0]["name"] is None
+        ws.send_text(json.dumps({"type": "name", "name": "Ann"}))
+        assert _until_pong(ws)[-1]["seats"][0]["name"] == "Ann"
+
+
+def test_a_new_table_while_the_database_cannot_be_reached_is_not_available(client, db_url, monkeypatch):
+    """Where the database is really gone (a connection refused), a new table is refused
+    "not available" (`server.db_down`), as before: nothing was written."""
+    storage = client.app.state.hub.storage
+
+    def refused(*args, **kwargs):
+        raise sa.exc.OperationalError("insert", {}, Exception("connection refused"))
+    monkeypatch.setattr(storage, "create_table", refused)
+    r = client.post("/api/tables?lang=de", json={"game": "wasserloch", "seats": humans(3)})
+    assert r.status_code == 503 and r.json()["reason_code"] == "server.db_down", r.text
+    assert r.json()["message"] == catalogue("de").text("server.db_down")
+
+
+def test_a_new_table_stored_after_its_request_timed_out_leaves_no_lobby_entry(make_client, db_url, caplog):
+    """The database took longer than `storage_seconds` to take a new table: the request
+    was answered 503, but the write went on in its thread and committed once the lock was
+    released, and the table stayed in the lobby for ever, its human seats for nobody (no
+    one was given their tokens).  Now it is removed as soon as it is stored."""
+    client = make_client(limits=Limits(storage_seconds=0.3))   # SQLite gives a lock up after 1 s (`quick`)
+    rows = _rows(db_url)
+    holder = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        with caplog.at_level(logging.WARNING, logger="wasserspiele.web"):
+            r = client.post("/api/tables", json={"game": "wasserloch", "seats": humans(3)})
+            assert r.status_code == 503 and r.json()["reason_code"] == "server.db_down", r.text   # no answer
+    finally:
+        holder.execute("ROLLBACK")                              # within the write's busy wait
+        holder.close()
+    deadline = time.monotonic() + 10
+    while not any("stored only after its request had been refused" in m for m in caplog.messages) \
+            or _rows(db_url) != rows:
+        assert time.monotonic() < deadline, (_rows(db_url), rows, client.get("/api/tables").json())
+        time.sleep(0.02)   # polling the database file, under a deadline
+    assert client.get("/api/tables").json()["tables"] == []
+
+
+@pytest.mark.parametrize("sqlstate,cause", [("53100", Cause.FULL), ("25006", Cause.READ_ONLY),
+                                            ("08006", Cause.DOWN), ("57P01", Cause.DOWN),
+                                            ("58030", Cause.DISK), ("23505", Cause.STATEMENT)])
+def test_a_postgresql_failure_is_told_by_its_sqlstate(sqlstate, cause):
+    """PostgreSQL's full disk and read-only standby are named as SQLite's are; a key taken
+    is one statement's failure, not the database's."""
+    class Orig(Exception):
+        pgcode = sqlstate
+    assert failure_cause(sa.exc.OperationalError("insert", {}, Orig("x"))) is cause
+
+
+def test_every_cause_has_words_in_both_languages():
+    for cause in Cause:
+        for lang in ("en", "de"):
+            assert catalogue(lang).has(cause.value), (cause, lang)
+
+
+def test_a_move_queued_behind_one_the_lock_refused_is_told_the_same_cause(db_url):
+    """A move applied while the one before it was being written, behind a lock another
+    program holds, is never written once that one fails (`server.earlier_unsaved`); it
+    is told the cause too, not only that something earlier failed."""
+    from wasserspiele.web.hub import Hub
+
+    async def scenario():
+        storage = Storage(db_url)
+        hub = Hub(storage, bot_delay=30)
+        t, _ = await hub.create({"game": "wasserloch", "seats": humans(3)})
+        holder = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            first = asyncio.ensure_future(t.submit(0, str(t.state.legal_actions(0)[0]), 0))
+            await asyncio.sleep(0.2)          # its transaction waits for the lock
+            seat = t.state.to_move()[0]
+            second = asyncio.ensure_future(t.submit(seat, str(t.state.legal_actions(seat)[0]), 1))
+            results = await asyncio.gather(first, second, return_exceptions=True)
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+        await hub.shutdown()
+        storage.close()
+        return t.id, results
+
+    table_id, (first, second) = asyncio.run(scenario())
+    _refused_for(first.to_json("de"), "server.unsaved", Cause.LOCKED, "de")
+    _refused_for(second.to_json("en"), "server.earlier_unsaved", Cause.LOCKED, "en")
+    assert _moves_stored(db_url, table_id) == 0

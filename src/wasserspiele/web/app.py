@@ -71,7 +71,7 @@ from ..core.registry import game_class, manifest, manifests
 from . import schemas
 from .botpool import BotPool
 from .hints import Hints
-from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode
+from .hub import HUMAN, OUTBOX_LIMIT, Connection, Hub, Refused, encode, storage_refusal
 from .limits import Limits, RateLimit
 from .notify import Listener
 from .storage import Storage, failure_text, whole_database
@@ -112,7 +112,10 @@ def request_lang(conn) -> str:
 
 
 async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Response:
-    return _refusal(exc, request)
+    response = _refusal(exc, request)
+    if exc.code == "storage":  # a write the database refused (Hub.store): as _on_storage_error
+        response.headers["retry-after"] = "5"
+    return response
 
 
 async def _on_http_error(request: Request, exc: HTTPException) -> Response:
@@ -138,9 +141,10 @@ def _log_storage_failure(hub: Hub | None, exc: Exception, during: str) -> None:
 
 
 async def _on_storage_error(request: Request, exc: Exception) -> Response:
-    """The database is down, stalled or refused: the request can be tried again later."""
+    """The database is down, stalled or refused a read (a write's refusal says its cause,
+    Hub.store): the request can be tried again later."""
     _log_storage_failure(getattr(request.app.state, "hub", None), exc, f"{request.method} {request.url.path}")
-    response = _refusal(Refused("storage", Reason("server.db_down"), 503), request)
+    response = _refusal(storage_refusal(exc), request)
     response.headers["retry-after"] = "5"
     return response
 
@@ -490,8 +494,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             except (Refused, schemas.Invalid) as exc:
                 await _refuse_socket(websocket, exc, lang)
                 return
-            except (sqlalchemy.exc.SQLAlchemyError, TimeoutError):
-                await _refuse_socket(websocket, Refused("storage", Reason("server.db_down"), 503), lang)
+            except (sqlalchemy.exc.SQLAlchemyError, TimeoutError) as exc:  # a read: the table, its tokens
+                await _refuse_socket(websocket, storage_refusal(exc), lang)
                 return
             except WebSocketDisconnect:
                 return
@@ -534,7 +538,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                         # as HTTP answers 503: the message is refused with its reason and the
                         # socket stays (before, a name change during an outage closed it unexplained)
                         _log_storage_failure(hub, exc, f"a message at table {table.id}")
-                        conn.push(json.dumps(Refused("storage", Reason("server.db_down"), 503).to_json(lang)))
+                        conn.push(json.dumps(storage_refusal(exc).to_json(lang)))
                     except Exception:
                         log.exception("unexpected error during a message at table %s", table.id)
                         conn.push(json.dumps(Refused("internal", Reason("server.crashed"), 500).to_json(lang)))

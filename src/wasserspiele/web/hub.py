@@ -34,9 +34,11 @@ from typing import Any
 
 import concurrent.futures as cf
 import datetime as dt
+import enum
 
 import orjson
 import regex
+import sqlalchemy as sa
 
 from ..bots.levels import level_names
 from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, UnknownGame, WasserspieleError
@@ -47,8 +49,8 @@ from ..core.registry import load
 from . import notify, schemas
 from .botpool import BotPool
 from .limits import Limits, RateLimit, SocketCounter
-from .storage import (Conflict, Progress, SeatRow, Storage, TableRow, failure_text, hash_token,
-                      whole_database)
+from .storage import (Cause, Conflict, Progress, SeatRow, Storage, TableRow, failure_cause, failure_text,
+                      hash_token, whole_database)
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -132,6 +134,33 @@ class Refused(Exception):
         return {"type": "refused", "code": self.code, "reason": str(self.reason),
                 "reason_code": self.reason.code, "params": self.reason.to_json()["params"],
                 "message": self.reason.render(lang)}
+
+
+class Stored(enum.Enum):
+    """What a request writes, as its refusal names it when the database fails the write:
+    each value is the catalogue code of "… could not be saved: {cause}"."""
+
+    MOVE = "server.unsaved"
+    EARLIER_MOVE = "server.earlier_unsaved"  # a move queued on one the database refused
+    TABLE = "server.table_unsaved"
+    REMATCH = "server.rematch_unsaved"       # the rematch made, or a seat taking its place there
+    NAME = "server.name_unsaved"
+
+
+def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None) -> Refused:
+    """The refusal (`storage`, 503) of a request the database failed, for every path that
+    writes or reads: a write names what was not saved and why, in the words of its
+    `Cause` (a full disk, a read-only database, a lock another program holds ...), the
+    same for a move as for a new table.  A database that cannot be reached at all is
+    `server.db_down`, "not available", for a read (`stored` None) and for any write that
+    had changed nothing yet; a move, already applied here and taken back, still says it
+    was not saved.  `failure`: the storage's exception, or its cause when known."""
+    cause = failure if isinstance(failure, Cause) else failure_cause(failure)
+    if stored is None or (cause is Cause.DOWN and stored not in (Stored.MOVE, Stored.EARLIER_MOVE)):
+        reason = Reason("server.db_down")
+    else:
+        reason = Reason(stored.value, cause=Reason(cause.value))
+    return Refused("storage", reason, 503)
 
 
 def chance_rng(seed: int, n: int) -> random.Random:
@@ -512,7 +541,7 @@ class LiveTable:
             rate = self.name_rates[seat] = RateLimit(lim.name_rate, lim.name_burst)
         if not rate.take():
             raise Refused("too_many", Reason("server.name_rate", rate=lim.name_rate, burst=lim.name_burst), 429)
-        await self.hub.write(self.hub.storage.set_seat_name, self.id, seat, chosen)
+        await self.hub.store(Stored.NAME, self.hub.storage.set_seat_name, self.id, seat, chosen)
         self.seats[seat].name = chosen
         self.broadcast()
 
@@ -697,17 +726,18 @@ class LiveTable:
             async with self.lock:  # once for all the moves that failed together
                 await self.until_saved()
                 if self.hub.tables.get(self.id) is not self:  # a move queued before failed to save
-                    raise Refused("storage", Reason("server.earlier_unsaved"), 503) from None
+                    # (and the table could not be read back either: dropped by _read_back)
+                    raise storage_refusal(Cause.DOWN, Stored.EARLIER_MOVE) from None
                 if self._save_failed:
                     log.info("table %s: another process moved first; reloading it", self.id)
                     await self._reload()
             raise Refused("stale", Reason("server.raced"), 409) from None
-        except EarlierUnsaved:
+        except EarlierUnsaved as exc:
             await self._read_back()
-            raise Refused("storage", Reason("server.earlier_unsaved"), 503) from None
-        except Exception:  # (said in the log by Hub.writes, once for the outage)
+            raise storage_refusal(exc.cause, Stored.EARLIER_MOVE) from None
+        except Exception as exc:  # (said in the log by Hub.writes, once for the outage)
             await self._read_back()
-            raise Refused("storage", Reason("server.unsaved"), 503) from None
+            raise storage_refusal(exc, Stored.MOVE) from None
 
     async def _read_back(self) -> None:
         """After a move applied here was not stored: the position as stored, read back in
@@ -813,11 +843,13 @@ class Chain:
 
 
 class EarlierUnsaved(Exception):
-    """A move queued on one whose transaction failed for storage (not a race): never written."""
+    """A move queued on one whose transaction failed for storage (not a race): never written.
+    `cause`: what that transaction failed with (its mover's refusal names it too)."""
 
-    def __init__(self, table_id: str):
+    def __init__(self, table_id: str, cause: BaseException):
         super().__init__(f"an earlier move of table {table_id} was not saved")
         self.table_id = table_id
+        self.cause = cause
 
 
 class Committer:
@@ -883,7 +915,7 @@ class Committer:
         p, fut, chain = item
         if chain is not None and chain.broken is not None:
             fut.set_exception(Conflict(p.table_id) if isinstance(chain.broken, Conflict)
-                              else EarlierUnsaved(p.table_id))
+                              else EarlierUnsaved(p.table_id, chain.broken))
             return True
         return False
 
@@ -1373,21 +1405,55 @@ class Hub:
         # who is online in the other processes (inactive until `presence.start`: SQLite, tests)
         self.presence = Presence(self, presence_heartbeat, presence_expiry)
 
-    async def db(self, fn, *args):
-        """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls."""
+    async def db(self, fn, *args, late=None):
+        """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls.
+        The thread goes on after that (or after the request was cancelled): `late()` is called
+        should `fn` then succeed after all."""
         loop = asyncio.get_running_loop()
-        return await asyncio.wait_for(loop.run_in_executor(self.db_pool, fn, *args), self.limits.storage_seconds)
+        running = loop.run_in_executor(self.db_pool, fn, *args)
+        if late is None:
+            return await asyncio.wait_for(running, self.limits.storage_seconds)
+        try:
+            return await asyncio.wait_for(asyncio.shield(running), self.limits.storage_seconds)
+        except BaseException:
+            running.add_done_callback(lambda f: late() if not f.cancelled() and f.exception() is None else None)
+            raise
 
-    async def write(self, fn, *args):
+    async def write(self, fn, *args, late=None):
         """`db` for a write: a refused one is counted in `writes` (and raised), one that
         succeeds ends an outage."""
         try:
-            result = await self.db(fn, *args)
+            result = await self.db(fn, *args, late=late)
         except Exception as exc:
             self.writes.failed(exc)
             raise
         self.writes.succeeded()
         return result
+
+    async def store(self, stored: Stored, fn, *args, late=None):
+        """`write` for what a person asked for (a new table, a rematch, a name): a failure
+        is the request's refusal, saying what was not saved and why (`storage_refusal`),
+        as a move's is."""
+        try:
+            return await self.write(fn, *args, late=late)
+        except (sa.exc.SQLAlchemyError, TimeoutError) as exc:
+            raise storage_refusal(exc, stored) from None
+
+    def _unmake(self, table_id: str) -> None:
+        """A new table committed after its request was answered as refused (no answer in
+        time): nobody was given its tokens, so it goes again — else it stayed in the lobby
+        for ever, its seats for nobody."""
+        log.warning("storage: table %s was stored only after its request had been refused; it is removed",
+                    table_id)
+        self.forget(table_id)
+
+        async def remove() -> None:
+            try:
+                await self.write(self.storage.delete_table, table_id)
+            except Exception as exc:
+                log.error("storage: table %s, stored too late, could not be removed (%s)", table_id,
+                          failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
+        self._background(remove())
 
     def forget(self, table_id: str) -> None:
         t = self.tables.pop(table_id, None)
@@ -1541,7 +1607,7 @@ class Hub:
     async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
         row, state, tokens = await self._new_table(body, client)
-        await self.write(self.storage.create_table, row)
+        await self.store(Stored.TABLE, self.storage.create_table, row, late=lambda: self._unmake(row.id))
         return self._register(row, state), tokens
 
     def _register(self, row: TableRow, state: State) -> LiveTable:
@@ -1570,7 +1636,7 @@ class Hub:
             rematch_id = await self._create_rematch(table, seat, token, client)
         mine = rematch_token(token, rematch_id, seat)
         if rematch_id not in self.tables or self.tables[rematch_id].seats[seat].token_hash is None:
-            await self.write(self.storage.claim_seat, rematch_id, seat, hash_token(mine))
+            await self.store(Stored.REMATCH, self.storage.claim_seat, rematch_id, seat, hash_token(mine))
             live = self.tables.get(rematch_id)
             if live is not None and live.seats[seat].token_hash is None:
                 live.seats[seat].token_hash = hash_token(mine)
@@ -1593,7 +1659,7 @@ class Hub:
             fresh.name = old.name              # the same people: their names come along
             fresh.token_hash = None            # a seat's token is known once its player asks
         row.seats[seat].token_hash = hash_token(rematch_token(token, row.id, seat))
-        made, version = await self.write(self.storage.create_rematch, table.id, row)
+        made, version = await self.store(Stored.REMATCH, self.storage.create_rematch, table.id, row)
         if made is None:  # the last move was refused after all: the game goes on
             raise Refused("running", Reason("server.rematch_running"), 409)
         if made == row.id:

@@ -21,6 +21,7 @@ spreads the cost of that sync over every move that arrives meanwhile.
 from __future__ import annotations
 
 import datetime as dt
+import enum
 import hashlib
 import json
 import os
@@ -202,34 +203,56 @@ def make_engine(url: str) -> sa.Engine:
                             hide_parameters=True, connect_args=LIBPQ_CONNECT if libpq else {})
 
 
+class Cause(enum.Enum):
+    """Why the database failed a request, as a person is told it: each value is the
+    catalogue code of its words (`server.db_*`), which every write refused for it names
+    (hub.storage_refusal), a move's as much as a new table's."""
+
+    FULL = "server.db_full"              # no room on the disk (SQLite FULL, PostgreSQL 53100)
+    READ_ONLY = "server.db_read_only"    # a read-only file, folder or database (a standby)
+    LOCKED = "server.db_locked"          # another program holds its lock (SQLite BUSY, LOCKED)
+    DISK = "server.db_disk_error"        # the disk failed a read or write (SQLite IOERR, PostgreSQL 58)
+    DOWN = "server.db_down"              # unreachable: no connection, shutting down, no answer in time
+    STATEMENT = "server.db_refused"      # one statement's own failure (a bug), not the database's
+
+
 # SQLite's primary result codes that are the database's as a whole, not one statement's
 # (https://sqlite.org/rescode.html): PERM, BUSY, LOCKED, READONLY, IOERR, FULL, CANTOPEN
-_SQLITE_WHOLE = {3, 5, 6, 8, 10, 13, 14}
+_SQLITE_CAUSES = {3: Cause.READ_ONLY, 5: Cause.LOCKED, 6: Cause.LOCKED, 8: Cause.READ_ONLY,
+                  10: Cause.DISK, 13: Cause.FULL, 14: Cause.DOWN}
 # PostgreSQL's SQLSTATE classes of the same kind: connection, insufficient resources (disk
-# full, out of memory), operator intervention (shutting down), system error (I/O)
-_PG_WHOLE = ("08", "53", "57", "58")
+# full, out of memory, too many connections), operator intervention (shutting down), system
+# error (I/O); 25006 is a read-only transaction (a standby), 53100 a full disk
+_PG_CAUSES = {"08": Cause.DOWN, "53": Cause.DOWN, "57": Cause.DOWN, "58": Cause.DISK}
+_PG_STATES = {"25006": Cause.READ_ONLY, "53100": Cause.FULL}
+
+
+def failure_cause(exc: BaseException) -> Cause:
+    """What a storage failure is to the people whose request met it (`Cause`): one of the
+    database as a whole, which every write would meet, or STATEMENT, one write's own."""
+    if isinstance(exc, TimeoutError):
+        return Cause.DOWN
+    if not isinstance(exc, sa.exc.DBAPIError):
+        return Cause.STATEMENT
+    if exc.connection_invalidated:
+        return Cause.DOWN
+    orig = exc.orig
+    code = getattr(orig, "sqlite_errorcode", None)
+    if code is not None:
+        return _SQLITE_CAUSES.get(code & 0xFF, Cause.STATEMENT)
+    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
+    if state:
+        return _PG_STATES.get(state) or _PG_CAUSES.get(state[:2], Cause.STATEMENT)
+    # no code to tell more: PEP 249's OperationalError is the database's operation (a
+    # connection refused), its other errors a statement's (a key taken, a value too long)
+    return Cause.DOWN if isinstance(exc, sa.exc.OperationalError) else Cause.STATEMENT
 
 
 def whole_database(exc: BaseException) -> bool:
     """A failure of the database as a whole (full, read-only, locked, gone, stalled), not of
     one table's write: every write would meet it (hub.Committer does not retry the others
     one by one)."""
-    if isinstance(exc, TimeoutError):
-        return True
-    if not isinstance(exc, sa.exc.DBAPIError):
-        return False
-    if exc.connection_invalidated:
-        return True
-    orig = exc.orig
-    code = getattr(orig, "sqlite_errorcode", None)
-    if code is not None:
-        return code & 0xFF in _SQLITE_WHOLE
-    state = getattr(orig, "sqlstate", None) or getattr(orig, "pgcode", None)
-    if state:
-        return state[:2] in _PG_WHOLE or state == "25006"  # 25006: a read-only transaction (a standby)
-    # no code to tell more: PEP 249's OperationalError is the database's operation (a
-    # connection refused), its other errors a statement's (a key taken, a value too long)
-    return isinstance(exc, sa.exc.OperationalError)
+    return failure_cause(exc) is not Cause.STATEMENT
 
 
 def failure_text(exc: BaseException) -> str:
@@ -529,6 +552,14 @@ class Storage:
                  "players": r["players"], "status": r["status"], "moves": r["moves"],
                  "created": r["created"].isoformat() if r["created"] else None,
                  "seats": by_table.get(r["id"], [])} for r in rows]
+
+    def delete_table(self, table_id: str) -> None:
+        """Remove a table with its seats and moves (a new table committed only after its
+        request had been answered as refused: nobody holds its tokens)."""
+        with self.engine.begin() as conn:
+            conn.execute(moves_t.delete().where(moves_t.c.table_id == table_id))
+            conn.execute(seats_t.delete().where(seats_t.c.table_id == table_id))
+            conn.execute(tables_t.delete().where(tables_t.c.id == table_id))
 
     def set_seat_name(self, table_id: str, seat: int, name: str) -> None:
         with self.engine.begin() as conn:
