@@ -42,6 +42,11 @@ import orjson
 import websockets
 
 
+# whether the load clients offer permessage-deflate (--deflate; browsers do): by default
+# they do not, so that the figures stay comparable with those taken before `serve` compressed
+CLIENT_COMPRESSION: str | None = None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -136,7 +141,7 @@ async def seat_client(url: str, token: str, rng: random.Random, stats: Stats, st
     seats' clients.  The client is kept cheap (orjson, no per-message timers), since it
     shares the machine with the server it measures: a real server's clients are browsers
     elsewhere."""
-    async with websockets.connect(url, max_size=2**22, compression=None) as ws:
+    async with websockets.connect(url, max_size=2**22, compression=CLIENT_COMPRESSION) as ws:
         sockets.append(ws)
         await ws.send(orjson.dumps({"type": "hello", "token": token}).decode())
         sent_at: float | None = None  # a move of ours is on its way: wait for its answer
@@ -329,10 +334,15 @@ def main() -> None:
     ap.add_argument("--think", type=float, default=0.0,
                     help="mean thinking time of a player before each move, in seconds (default 0: every "
                          "position is answered at once, which measures saturation)")
+    ap.add_argument("--deflate", action="store_true",
+                    help="the clients offer permessage-deflate, as browsers do (the server compresses each message)")
     ap.add_argument("--bot-tables", type=int, default=0, help="all-bot tables kept busy meanwhile (bot pressure)")
     ap.add_argument("--bot-game", default="watten")
     ap.add_argument("--bot-level", default="expert")
-    asyncio.run(run(ap.parse_args()))
+    args = ap.parse_args()
+    global CLIENT_COMPRESSION
+    CLIENT_COMPRESSION = "deflate" if args.deflate else None
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -29,8 +29,12 @@ from .language import quoted
 @click.option("--forwarded-allow-ips", default=None, metavar="IPS",
               help="trust X-Forwarded-For from these proxy addresses (comma-separated, or *), so "
                    "per-client limits count players, not the proxy")
+@click.option("--ws-compression/--no-ws-compression", default=True, show_default=True,
+              help="compress WebSocket messages for browsers that offer it (permessage-deflate): a "
+                   "position is 5-20 % of its size on the wire, for about 50 kB of memory per socket "
+                   "and 10-120 µs of CPU per message")
 def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, workers: int,
-              forwarded_allow_ips: str | None) -> None:
+              forwarded_allow_ips: str | None, ws_compression: bool) -> None:
     """Start the web app: play in the browser at http://HOST:PORT/."""
     from ..web.app import env_settings
     from .main import UsageFailure
@@ -93,7 +97,9 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
     # by the signal): not the interrupt the other commands take it as (cli/entry.py)
     release_sigterm()
     uvicorn.run("wasserspiele.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level="warning", ws_max_size=65_536, ws_per_message_deflate=False, access_log=False,
+                # a reverse proxy passes WebSocket frames as they are: only the app can compress
+                # them (figures in docs/performance.md, Web: what a phone downloads)
+                log_level="warning", ws_max_size=65_536, ws_per_message_deflate=ws_compression, access_log=False,
                 proxy_headers=forwarded_allow_ips is not None, forwarded_allow_ips=forwarded_allow_ips)
 
 
