@@ -254,8 +254,9 @@ def test_plain_says_wasserloch_s_empty_places_as_zero(run, lang, hole):
      "Hand 7; Trump: ♦ diamonds; Won by: Team 1; Points: 1; Tricks: 1 for team 0, 4 for team 1; How: three or more tricks"),
     ("watten", "de", re.compile(r"^7 +♦ +Team 1 +1 +1:4 +mindestens drei Stiche", re.M),
      "Blattl 7; Trumpf: ♦ Karo; Gewinner: Team 1; Punkte: 1; Stiche: 1 für Team 0, 4 für Team 1; Wie: mindestens drei Stiche"),
-    ("wildwasser", "en", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 pts; meerkat 1., turtle 1."),
-    ("wildwasser", "de", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 Pkt.; Erdmännchen 1., Schildkröte 1."),
+    ("wildwasser", "en", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M), "B: 18 points; meerkat place 1, turtle place 1"),
+    ("wildwasser", "de", re.compile(r"^B +- +- +- +1\. +1\. +18", re.M),
+     "B: 18 Punkte; Erdmännchen Platz 1, Schildkröte Platz 1"),
 ])
 def test_plain_says_the_result_a_row_to_a_line_with_its_heads(run, game, lang, default_row, plain_row):
     """The result tables line figures up under heads (`Round 1  21  12  14`): a screen
@@ -318,7 +319,7 @@ def _every_plain_text(game: str, lang: str, plain: bool, **options) -> list[str]
             texts.append(drawn(r.render_view, view, lang, 100, plain))
             texts.append(drawn(r.describe_last, view, lang, None, plain))
             if seat is not None and hasattr(r, "describe_own"):
-                texts.append(r.describe_own(view, lang))
+                texts.append(drawn(r.describe_own, view, lang, None, plain))
         if state.is_terminal():
             texts += [drawn(r.render_result, state.view(s), lang, 100, plain) for s in seats]
             texts.append(r.legend(state.view(None), lang))

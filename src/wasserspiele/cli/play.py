@@ -272,6 +272,14 @@ class PlaySession:
     def show(self, action: Any) -> str:
         return show_move(self.state.game.name, action, self.lang)
 
+    def said(self, action: Any) -> str:
+        """A move as the board shows it; plain (a screen reader, which read `3x2` as "3 x
+        2"), then in words where the renderer has them (`say_action`: Wasserloch's "3x2 –
+        play two 3s", as the browser's move button says it)."""
+        shown = self.show(action)
+        say = getattr(renderer(self.state.game.name), "say_action", None) if self.plain else None
+        return self.t("move_in_words", move=shown, words=say(str(action), self.lang)) if say else shown
+
     def read(self, line: str) -> str:
         return read_move(self.state.game.name, line, self.lang)
 
@@ -338,7 +346,7 @@ class PlaySession:
         """The result of a human's own move ("You played 5x3 and drove off the 4s …")."""
         own = getattr(r, "describe_own", None)
         if own is not None:
-            text = own(self.state.view(seat), self.lang)
+            text = drawn(own, self.state.view(seat), self.lang, None, self.plain)  # plain: Seven Waters' `+` in words
             if text:
                 self.console.print(text)
 
@@ -445,10 +453,10 @@ class PlaySession:
         searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
         with thinking(self.console, self.t("hint_thinking"), plain=self.plain):  # the expert's search takes its second here too
             choices = searcher.search(decision) if searched else []
-        lines = [self.t("hint_line", action=self.show(c.action), visits=c.visits, share=c.value)
+        lines = [self.t("hint_line", action=self.said(c.action), visits=c.visits, share=c.value)
                  for c in choices[:alternatives + 1]]
         if not lines:
-            return self.t("hint_plain", best=self.show(bot.choose(decision)))
+            return self.t("hint_plain", best=self.said(bot.choose(decision)))
         return self.t("hint", best=lines[0], others="\n    ".join([""] + lines[1:]) if lines[1:] else " " + self.t("none"))
 
     def help(self, r, legal) -> str:

@@ -16,12 +16,15 @@ reader that reads the terminal line by line): True asks for each row as a line o
 without the signs that only line things up (Wildwasser's bracketed fields, Seven Waters'
 `##`, Wasserloch's `·`) and without figures in columns under heads (the result tables);
 the parts of a line separated by semicolons or commas, not by `·` or `|` (read "middle
-dot", "vertical line").  describe_last may take `plain` too (Watten's hand ends).
+dot", "vertical line").  describe_last and describe_own may take `plain` too (Watten's hand
+ends, Seven Waters' extra actions).
 
 Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
   show_action(text, lang) -> str        an action's notation as the board shows it
   read_action(text, lang) -> str        typed text (German words, the board's names) → notation
+  say_action(text, lang) -> str         an action in words, for plain output's hint (Wasserloch:
+                                        `3x2` → "play two 3s", its move button's words)
   legend(view, lang) -> str             extra lines for `help` (card ranks, suits, as the options say)
 """
 

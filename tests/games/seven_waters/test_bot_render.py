@@ -74,7 +74,7 @@ def test_describe_last_tells_what_the_opponent_did():
     s.apply("slide 2 KD AC")
     s.apply("take 7-1")
     text = R.describe_last(s.view(1), "en")
-    assert "Seat 0 built the slide of line 2: K♦ A♣" in text and "took Q♠ from 7-1" in text
+    assert "Seat 0 built the slide of line 2: K♦ A♣" in text and "took Q♠ from the pyramid (7-1)" in text
     s.apply("discard 2S 4S")
     assert R.describe_last(s.view(0), "en") == "Seat 1 discarded 2 cards"
     assert R.describe_last(s.view(1), "de") == ""  # nothing new since seat 1 acted
@@ -93,10 +93,10 @@ def test_sw_4_the_player_s_own_moves_are_told_to_them_in_the_second_person():
     assert R.describe_own(s.view(0), "de") == \
         "Du hast die Rutsche an deiner Leine 2 gebaut: K♦ A♣ (jetzt deine Zusatzaktion)"
     s.apply("take 7-1")
-    assert R.describe_own(s.view(0), "en") == "+ You took Q♠ from 7-1"
-    assert R.describe_own(s.view(0), "de") == "+ Du hast D♠ von 7-1 genommen"
+    assert R.describe_own(s.view(0), "en") == "+ You took Q♠ from the pyramid (7-1)"
+    assert R.describe_own(s.view(0), "de") == "+ Du hast D♠ aus der Pyramide (7-1) genommen"
     other = R.describe_last(s.view(1), "en")
-    assert "Seat 0 built the slide of line 2" in other and "Seat 0 took Q♠ from 7-1" in other
+    assert "Seat 0 built the slide of line 2" in other and "Seat 0 took Q♠ from the pyramid (7-1)" in other
     assert "You" not in other
     s.apply("discard 2S 4S")
     assert R.describe_own(s.view(1), "en") == "You discarded 2♠ 4♠"

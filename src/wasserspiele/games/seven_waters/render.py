@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.cards import SUIT_SYMBOLS, card
-from ...core.messages import Words, out_of, render, term
+from ...core.messages import Words, out_of, render, separator, term
 from ...core.words import read_token, read_words, show_words
 
 def _pretty(name: str | None, lang: str = "en") -> str:
@@ -78,17 +78,28 @@ def _listed(label: str, items: list[str], width: int | None) -> list[str]:
     return lines + [line]
 
 
-def render_park(view: dict[str, Any], seat: int, lang: str = "en") -> str:
-    """One seat's park: lines with their slides, river, pool, theme, hand and discards."""
+def render_park(view: dict[str, Any], seat: int, lang: str = "en", plain: bool = False) -> str:
+    """One seat's park: lines with their slides, river, pool, theme, hand and discards;
+    `plain` (`play --plain`): a line's sum, a missing slide and the pool's suit in words
+    ("(sum 9); slide: none", "Wave pool (♣ clubs)"), where a screen reader read `(=9)` as
+    "equals 9", `—` as "em dash" (or nothing) and a suit sign alone."""
     t = Words("seven_waters.ui", lang)
     p = view["players"][seat]
     who = f"{t('seat')} {seat}" + (f" ({t('you')})" if view.get("seat") == seat else "")
     out = [f"[bold]{who}[/bold]"]
+    none = t('no_slide_plain') if plain else t('no_slide')
     for k, (line, total, slide) in enumerate(zip(p["lines"], p["line_sums"], p["slides"]), 1):
-        built = _cards(slide, t('no_slide'), lang) if slide else t('no_slide')
-        out.append(f"  {t('line')} {k}: {_cards(line, '', lang)} (={total})  {t('slide')}: {built}")
+        built = _cards(slide, none, lang) if slide else none
+        cards = _cards(line, '', lang)
+        if plain:
+            out.append(f"  {t('line')} {k}: {cards} ({t('sum_plain', n=total)}); {t('slide')}: {built}")
+        else:
+            out.append(f"  {t('line')} {k}: {cards} (={total})  {t('slide')}: {built}")
     out.append(f"  {t('river')}: {_cards(p['river'], t('empty'), lang)}")
-    suit = f" ({SUIT_SYMBOLS[p['pool_suit']]})" if p["pool_suit"] else ""
+    suit = ""
+    if p["pool_suit"]:
+        named = f"{SUIT_SYMBOLS[p['pool_suit']]} {term(p['pool_suit'], 'suit', lang)}" if plain else SUIT_SYMBOLS[p['pool_suit']]
+        suit = f" ({named})"
     out.append(f"  {t('pool')}{suit}: {_cards(p['pool'], t('empty'), lang)}")
     if p["theme"]:
         theme = _pretty(p["theme"], lang)
@@ -110,17 +121,18 @@ def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None
     t = Words("seven_waters.ui", lang)
     limit = view["slide_limit"]
     status = f"{t('slides')}: {out_of(view['slides_built'], '∞' if limit is None else limit, plain, lang)}"
+    sep = separator(plain, "   ")  # plain: a semicolon, read as a pause, where spaces ran the parts together
     if view["over"]:
-        status += f"   {t('over')}"
+        status += f"{sep}{t('over')}"
     else:
-        status += f"   {t('to_move')}: {t('seat')} {view['to_move'][0]}"
+        status += f"{sep}{t('to_move')}: {t('seat')} {view['to_move'][0]}"
         if view["extra_action"]:
             status += f" ({t('extra')})"
         if view["final_turns_left"] is not None:
-            status += f"   {t('final', n=view['final_turns_left'] + 1)}"
+            status += f"{sep}{t('final', n=view['final_turns_left'] + 1)}"
     me = view.get("seat")
     order = [1 - me, me] if me in (0, 1) else [0, 1]
-    parts = [status, render_pyramid(view, lang, width, plain), *(render_park(view, s, lang) for s in order)]
+    parts = [status, render_pyramid(view, lang, width, plain), *(render_park(view, s, lang, plain) for s in order)]
     return "\n\n".join(parts)
 
 
@@ -154,13 +166,17 @@ def render_result(view: dict[str, Any], lang: str = "en", plain: bool = False) -
     return "\n".join(rows)
 
 
-def describe_event(event: dict[str, Any], lang: str = "en", me: int | None = None) -> str:
+def describe_event(event: dict[str, Any], lang: str = "en", me: int | None = None, plain: bool = False) -> str:
     """One public event in words: its kind is its code (`seven_waters.event.<kind>`); the
-    viewing seat `me`'s own events are told to it in the second person (code + `.you`)."""
+    viewing seat `me`'s own events are told to it in the second person (code + `.you`).
+    An extra action (SW-4.3a) is marked `+` on the screen; `plain` says "Extra action:",
+    where a screen reader read "plus"."""
     kind, words = event["kind"], event["action"].split()
     params: dict[str, Any] = {"seat": event["seat"]}
     code = f"seven_waters.event.{kind}"
     if kind == "take":
+        # "from the pyramid" as the seed and the page say it; the terminal adds the place as
+        # its notation writes it ("(7-1)"), the one a player types to take a card
         params.update(card=event["card"], position=words[1])
     elif kind == "slide":
         params.update(line=words[1], cards=words[2:])
@@ -179,11 +195,15 @@ def describe_event(event: dict[str, Any], lang: str = "en", me: int | None = Non
     if kind == "take" and event.get("revealed"):
         line += " " + render("seven_waters.event.revealed", {"cards": event["revealed"]}, lang)
     if event.get("extra"):
-        line = "  + " + line
+        if plain:
+            extra = render("seven_waters.ui.extra", None, lang)
+            line = f"  {extra[:1].upper()}{extra[1:]}: {line}"
+        else:
+            line = "  + " + line
     return line
 
 
-def describe_last(view: dict[str, Any], lang: str = "en") -> str:
+def describe_last(view: dict[str, Any], lang: str = "en", plain: bool = False) -> str:
     """What happened since the viewing seat last acted (a spectator: the last event)."""
     log = view.get("log") or []
     me = view.get("seat")
@@ -194,15 +214,15 @@ def describe_last(view: dict[str, Any], lang: str = "en") -> str:
         recent.append(event)
         if me is None:
             break
-    return "\n".join(describe_event(e, lang, me) for e in reversed(recent))
+    return "\n".join(describe_event(e, lang, me, plain) for e in reversed(recent))
 
 
-def describe_own(view: dict[str, Any], lang: str = "en") -> str:
+def describe_own(view: dict[str, Any], lang: str = "en", plain: bool = False) -> str:
     """The viewing seat's own last action and what it brought (the cards a take turned
-    up), told to that seat: "You took 9♠ from 3-2 (turned up: 4♦ J♠)"."""
+    up), told to that seat: "You took 9♠ from the pyramid (3-2) (turned up: 4♦ J♠)"."""
     me = view.get("seat")
     own = [e for e in view.get("log") or [] if e["seat"] == me]
-    return describe_event(own[-1], lang, me).strip() if me is not None and own else ""
+    return describe_event(own[-1], lang, me, plain).strip() if me is not None and own else ""
 
 
 def legend(view: dict, lang: str = "en") -> str:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...core.messages import Words, out_of, render, separator
-from .actions import VALUES
+from .actions import VALUES, parse_action
 
 
 def _place(count: int) -> str:
@@ -84,6 +84,15 @@ def describe_own(view: dict, lang: str = "en") -> str:
     """The result of the view's own seat's last play ("You played 5x3 and drove off the 4s …")."""
     seat = view["seat"]
     return describe_play(view, seat, view["last"][seat], lang) if seat is not None else ""
+
+
+def say_action(text: str, lang: str = "en") -> str:
+    """A play in the words of the page's move button ("play two 3s", „zwei 3er
+    ausspielen"): its catalogue entry `wasserloch.web.play_button`, so that the terminal's
+    hint and the browser's button say a move alike, from one place, where the notation
+    `3x2` alone is what one types."""
+    p = parse_action(text)
+    return render("wasserloch.web.play_button", {"n": p.count, "v": VALUES[p.value]}, lang)
 
 
 def legend(view: dict, lang: str = "en") -> str:

@@ -34,8 +34,9 @@ def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
         f"{t('trump')}: " + (f"[bold]{_suit(view['trump'], lang)}[/bold]" if view["trump"] else t('no_trump')),
     ]
     teams = []
+    seats = "seats_plain" if plain else "seats"  # plain: "seats 0 and 2", where `0+2` was read "0 plus 2"
     for team, (a, b) in enumerate(view["teams"]):
-        label = t('team', t=team) + f" ({t('seats', a=a, b=b)}"
+        label = t('team', t=team) + f" ({t(seats, a=a, b=b)}"
         label += f", {t('you')})" if me is not None and me in (a, b) else ")"
         extra = ""
         # WA-6: "gespannt" bars a team from raising; once the game is over it says nothing
@@ -75,9 +76,12 @@ def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
     return "\n".join(lines)
 
 
-def describe_event(e: dict, lang: str = "en") -> str:
+def describe_event(e: dict, lang: str = "en", plain: bool = False) -> str:
     """One log event in words: its kind is its code (`watten.event.<kind>`); the game's
-    end counts its points, so its plural form goes by the score."""
+    end counts its points, so its plural form goes by the score; `plain`: a hand's points
+    in words ("1 point"), where `+1` was read "plus 1"."""
+    if plain and e["event"] == "hand":
+        return render("watten.event.hand.plain", {**e, "n": e["points"]}, lang)
     return render(f"watten.event.{e['event']}", {**e, "n": e["score"]} if "score" in e else e, lang)
 
 
@@ -116,7 +120,7 @@ def describe_last(view: dict, lang: str = "en", plain: bool = False) -> str:
     t = Words("watten.ui", lang)
 
     def line(i: int, e: dict) -> str:
-        said = describe_event(e, lang)
+        said = describe_event(e, lang, plain)
         if i not in tricks:
             return said
         a, b = tricks[i]
@@ -154,7 +158,8 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
         f"{t('team', t=k)} {view['scores'][k]}" for k in (0, 1)))
     if view["winners"]:
         w = view["winners"]
-        lines.append(f"[bold]{t('winner')}: {t('team', t=w[0] % 2)} ({t('seats', a=w[0], b=w[1])})[/bold]")
+        seats = t('seats_plain' if plain else 'seats', a=w[0], b=w[1])  # as the team lines say it
+        lines.append(f"[bold]{t('winner')}: {t('team', t=w[0] % 2)} ({seats})[/bold]")
     return "\n".join(lines)
 
 

@@ -27,14 +27,32 @@ def tile_name(kind: str | None, lang: str = "en") -> str:
     return term(kind, "wildwasser.tile_name", lang)
 
 
-def _tiles_named(kinds: list[str], lang: str) -> str:
+def _tiles_named(kinds: list[str], lang: str, plain: bool = False) -> str:
     """Tiles (by kind) as labels, each kind once, counted, in the rules' order of kinds:
-    `3× blank tile, die tile`."""
+    `3× blank tile, die tile`; `plain`: `blank tile (3 tiles), die tile`, where a screen
+    reader read `3×` as "3 times"."""
     counts: dict[str | None, int] = {}
     for kind in kinds:
         counts[kind] = counts.get(kind, 0) + 1
     named = [(term(k, "wildwasser.tile_name", lang), n) for k, n in sorted(counts.items(), key=lambda kv: _KIND_ORDER.index(kv[0]))]
+    if plain:
+        return ", ".join(name if n == 1 else render("wildwasser.ui.tiles_counted_plain", {"t": name, "n": n}, lang)
+                         for name, n in named)
     return ", ".join(name if n == 1 else f"{n}× {name}" for name, n in named)
+
+
+def _points(n: int, lang: str, plain: bool) -> str:
+    """Points: `5 pts` on the screen; plain, the word the browser says (`5 points`)."""
+    return render("wildwasser.web.points_n" if plain else "wildwasser.ui.points", {"n": n}, lang)
+
+
+def _plain_podium(sp: str, places: list, pts: list, lang: str) -> str:
+    """A podium in words (`play --plain`): "Zebra: place 1, player A, 5 points; place 2, …",
+    where a screen reader read `1.A(5)` as "1 dot A left paren 5" (WW-4.2, WW-5.3)."""
+    t = Words("wildwasser.ui", lang)
+    said = [f"{t('place_plain', n=k + 1)}, {seat_name(s, lang)}, {_points(pts[k] if k < len(pts) else 0, lang, True)}"
+            for k, s in enumerate(places)]
+    return f"{_animal(sp, lang)}: " + ("; ".join(said) or t('podium_empty_plain'))
 
 
 
@@ -124,7 +142,7 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
         f"{sep}{t('flow', f=t(view['river_flow']))}{sep}{t('stack', n=view['stack'], k=view['removed'])}",
     ]
     if view["discard_kinds"]:
-        lines.append(t('discard', t=_tiles_named(view["discard_kinds"], lang)))
+        lines.append(t('discard', t=_tiles_named(view["discard_kinds"], lang, plain)))
     if view["last_round"]:
         lines.append(f"[bold red]{t('last_round')}[/bold red]")
     sections = _sections(view)
@@ -151,6 +169,9 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
     for sp in SPECIES:
         places = view["podiums"][sp]
         pts = view["podium_points"][sp]
+        if plain:
+            podium.append(_plain_podium(sp, places, pts, lang))
+            continue
         row = " ".join(f"{t('place', n=k + 1)}{player(s)}({pts[k] if k < len(pts) else 0})"
                        for k, s in enumerate(places))
         podium.append(f"  {_animal(sp, lang):<12} {row or '-'}")
@@ -159,13 +180,15 @@ def render_view(view: dict, lang: str = "en", width: int | None = None, plain: b
     for s in view["seats"]:
         seat = s["seat"]
         off = [_animal(sp, lang) for sp, a in s["animals"].items() if a["at"] == "team card"]
-        parts = [f"{player(seat, me, lang)}: {t('points', n=s['points'])}"]
+        parts = [f"{player(seat, me, lang)}: {_points(s['points'], lang, plain)}"]
         if off:
             parts.append(f"{t('team')}: {', '.join(off)}")
         if s["hand"] is not None:
-            parts.append(f"{t('hand')}: {', '.join(_animal(c, lang) for c in s['hand']) or '-'}")
+            # an empty hand: a `-` was read "dash" (or nothing)
+            parts.append(f"{t('hand')}: {', '.join(_animal(c, lang) for c in s['hand']) or (t('empty') if plain else '-')}")
         else:  # a face-down pick hides which of these is still in hand
-            parts.append(f"{t('unrevealed')}: {', '.join(_animal(c, lang) for c in s['unrevealed'])}")
+            unrevealed = t('unrevealed_plain' if plain else 'unrevealed')  # plain: "and", not `+` ("plus")
+            parts.append(f"{unrevealed}: {', '.join(_animal(c, lang) for c in s['unrevealed'])}")
         if s["revealed"]:
             parts.append(f"{t('revealed')}: {', '.join(_animal(c, lang) for c in s['revealed'])}")
         if view["phase"] == "pick":
@@ -233,11 +256,14 @@ def render_result(view: dict, lang: str = "en", width: int | None = None, plain:
     total_width = max(len(head), 8 + 12 * len(SPECIES) + max(len(str(s["points"])) for s in view["seats"]))
     lines = [f"[bold]{t('result')}[/bold]"]
     if plain or width is not None and total_width > width:
+        # plain: "meerkat place 1", not `meerkat 1.` ("1 dot"), and words for no animal, not `-`
+        place = "place_plain" if plain else "place"
         for s in view["seats"]:
-            placed = [f"{_animal(sp, lang)} {t('place', n=s['animals'][sp]['place'])}"
+            placed = [f"{_animal(sp, lang)} {t(place, n=s['animals'][sp]['place'])}"
                       for sp in SPECIES if s["animals"][sp]["place"]]
             sep = separator(plain)
-            lines.append(f"{player(s['seat'])}: {t('points', n=s['points'])}{sep}{', '.join(placed) or '-'}")
+            none = t('placed_none_plain') if plain else '-'
+            lines.append(f"{player(s['seat'])}: {_points(s['points'], lang, plain)}{sep}{', '.join(placed) or none}")
     else:
         lines.append(head)
         for s in view["seats"]:
