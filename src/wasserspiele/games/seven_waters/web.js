@@ -1,6 +1,6 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
-import { t, say, seatLabel, seatInText, spoken } from "../i18n.js";
+import { t, say, seatLabel, seatLabelFor, seatInTextFor, spoken } from "../i18n.js";
 
 const CW = 40, CH = 56;
 
@@ -203,8 +203,7 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
 // a line more when a long name does not leave room on one line for the count (squeezed to
 // it, a 40-character name read at 78 %), the name on its first line, the count on the second
 function parkTitle(view, seat, width, attrs) {
-  const you = view.seat === seat ? ` (${t("you")})` : "";
-  const name = `${seatLabel(seat)}${you}`, discarded = t("seven_waters.discarded", { n: view.players[seat].discard_count });
+  const name = seatLabelFor(seat, view.seat), discarded = t("seven_waters.discarded", { n: view.players[seat].discard_count });
   const line = `${name} · ${discarded}`;
   if (textWidth(line, attrs) <= width) return [fitText(line, width, attrs), 0];
   return [fitText(`${name}\n${discarded}`, width, attrs, "down", 2), Math.ceil(1.15 * attrs["font-size"])];
@@ -248,14 +247,13 @@ function tinyBoard(view, shown, mine, ui) {
   const [pyr, PW, PH] = tinyPyramid(view, ui);
   const [park, MH] = tinyPark(view.players[shown], mine, ui);
   const top = PH + 8, corner = (TINY_W - 2 * PY.pitch) / 2 - 8;   // left of row 2
-  const you = view.seat === shown ? ` (${t("you")})` : "";
   const title = { x: 2, y: 13, "font-size": 13, "font-weight": "bold" };
   // the name on up to two lines (one line squeezed a 40-character name to 39 % on a phone),
   // the count on the line after it: three lines of 13 units end above the pyramid's third
   // row, which reaches further left (a longer name is set smaller, as fitTexts does)
   const board = svgRoot(TINY_W, top + MH,
     s("g", { transform: `translate(${(TINY_W - PW) / 2},0)` }, pyr),
-    fitText(`${seatLabel(shown)}${you}\n${t("seven_waters.discarded", { n: view.players[shown].discard_count })}`,
+    fitText(`${seatLabelFor(shown, view.seat)}\n${t("seven_waters.discarded", { n: view.players[shown].discard_count })}`,
             corner, title, "down", 3),
     s("g", { transform: `translate(0,${top})` }, park));
   // from the board's top: as its height changes (a row of the pyramid empties), the
@@ -372,7 +370,8 @@ export default {
   tieBreak(view, msg) {
     const n = (view.totals || [])[0];
     if (view.decided_by === "draw") return t("seven_waters.draw", { n });
-    if (view.decided_by === "pool") return t("seven_waters.by_pool", { n, who: seatInText(view.winners[0]) });
+    // the winner the pool decides for is the page's own seat as the result's line says it
+    if (view.decided_by === "pool") return t("seven_waters.by_pool", { n, who: seatInTextFor(view.winners[0], view.seat) });
     return null;
   },
 
@@ -416,8 +415,9 @@ export default {
     return { board, hand, side };
   },
 
-  // What happened, in the past tense, as the terminal's event lines say it
-  // (`seven_waters.event.*`, render.describe_event) but naming each seat as the page does
+  // What happened, in the past tense, in the terminal's words (`seven_waters.event.*`,
+  // render.describe_event; test_seven_waters_event_words.py holds the two sets of
+  // entries to the same sentences) but naming each seat as the page does
   // (its player's or bot's name, else "seat 2") and each card as the board and the move
   // buttons draw it ("10♥", "Joker", "★=♣").  Only what the view tells: another seat's
   // discard is its count (SW-4.2) and its theme "a secret theme" (SW-4.3d) until shown.
@@ -446,11 +446,12 @@ export default {
     });
   },
 
+  // the columns' heads are the seats, the page's own marked as its chip is ("Seat 1 (you)")
   breakdown(view) {
     const cats = ["slides", "river", "pool", "theme", "hand", "discards"];
     const scores = Array.isArray(view.scores) ? view.scores : [];
     return h("table", { class: "score" },
-      h("tr", {}, h("td", {}, ""), scores.map((_, i) => h("th", { scope: "col" }, seatLabel(i)))),
+      h("tr", {}, h("td", {}, ""), scores.map((_, i) => h("th", { scope: "col" }, seatLabelFor(i, view.seat)))),
       cats.map((c) => h("tr", {}, h("th", { scope: "row", class: "word" }, t(`seven_waters.cat.${c}`)), scores.map((x) => h("td", {}, x?.[c] ?? "")))),
       h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), (view.totals || []).map((x) => h("td", {}, h("b", {}, x)))));
   },

@@ -155,10 +155,11 @@ export default {
     });
   },
 
+  // the columns' heads are the seats, the page's own marked as its chip is ("Seat 1 (you)")
   breakdown(view) {
     const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row", class: "word" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
-      h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabel(s2)))),
+      h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabelFor(s2, view.seat)))),
       rows, h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
   },
 };

@@ -1,6 +1,6 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
-import { s, h, svgRoot, anim, fitText, SEAT_COLORS, SEAT_INK } from "../svg.js";
-import { t, say, seatLabel, seatLabelFor, seatInText, term } from "../i18n.js";
+import { s, h, svgRoot, anim, fitText, seatShape, SEAT_COLORS, SEAT_INK } from "../svg.js";
+import { t, say, seatLabel, seatLabelFor, seatInText, seatInTextFor, term } from "../i18n.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // An animal is drawn by the initial of its name in the page's language (Gepard: G,
@@ -18,9 +18,11 @@ function fieldXY(i) { // i: 0-based field index, laid out as a snake
   return [x, 34 + row * (F + 18)];
 }
 
+// A team's animal: its seat's colour and shape (svg.js seatShape: the colours alone looked
+// alike to many a colour-blind player), the species' initial on it
 function animalToken(seat, species, x, y, r = 13) {
   return s("g", { transform: `translate(${x},${y})` },
-    s("circle", { r, fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
+    seatShape(seat, r, { fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
     s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: SEAT_INK[seat % SEAT_INK.length] },
       initial(species)));
 }
@@ -161,7 +163,11 @@ export default {
     if (w.length > 1) return t("wildwasser.shared", { n: best });
     for (const sp of ["turtle", "meerkat", "rhino", "zebra", "cheetah"]) {
       const places = tied.map((seat) => (view.podiums[sp] || []).indexOf(seat)).map((p) => (p < 0 ? 99 : p));
-      if (new Set(places).size > 1) return t("wildwasser.decided_by", { n: best, a: spName(sp), who: w.map(seatInText).join(", ") });
+      // the winner the podium decides for is the page's own seat as the result's line says
+      // it ("Won by: seat 0 (you)"): "… decides for seat 0" left a player to recall their seat
+      if (new Set(places).size > 1) {
+        return t("wildwasser.decided_by", { n: best, a: spName(sp), who: w.map((n) => seatInTextFor(n, view.seat)).join(", ") });
+      }
     }
     return null;
   },
@@ -278,13 +284,14 @@ export default {
     }).slice(-14);
   },
 
+  // the rows' heads are the seats, the page's own marked as its chip is ("Seat 1 (you)")
   breakdown(view) {
     return h("table", { class: "score" },
       // a phone shows each species by its initial (style.css: .long/.short), the name stays for screen readers
       h("tr", {}, h("td", {}, ""), SPECIES.map((sp) => h("th", { scope: "col", title: spName(sp) },
         h("span", { class: "long" }, spName(sp)), h("span", { class: "short", "aria-hidden": "true" }, initial(sp)))),
         h("th", { scope: "col", class: "word" }, t("total"))),
-      view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabel(st.seat)),
+      view.seats.map((st) => h("tr", {}, h("th", { scope: "row" }, seatLabelFor(st.seat, view.seat)),
         SPECIES.map((sp) => {
           const place = (view.podiums[sp] || []).indexOf(st.seat);
           return h("td", {}, place >= 0 ? `${place + 1}. (+${view.podium_points[sp]?.[place] ?? 0})` : "–");

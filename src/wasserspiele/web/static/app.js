@@ -1,7 +1,7 @@
 // The browser client: lobby, live table (WebSocket), replay viewer.
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
-import { t, has, lang, setLang, addStrings, seatLabel, seatInText, sentence, setSeatNamer, refusalText, gameTitle,
+import { t, has, lang, setLang, addStrings, seatLabel, seatInText, seatInTextFor, sentence, setSeatNamer, refusalText, gameTitle,
          speaking, refusalNotice, byTheRules } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
@@ -472,7 +472,7 @@ function offline(s) {
 // The winners in their in-sentence words, the page's own seat marked as its chip is ("seat 0
 // (you)"): "Won by: seat 0, seat 2" was shown and read to seat 0 as if others had won
 function endLine(msg) {
-  const w = msg.winners.map((n) => seatInText(n) + (n === msg.seat ? ` (${t("you")})` : "")).join(", ");
+  const w = msg.winners.map((n) => seatInTextFor(n, msg.seat)).join(", ");
   return `${t("game_over")} ${w ? t("winners", { who: w }) : t("no_winner")}`;
 }
 

@@ -79,10 +79,14 @@ let seatNamer = () => null;
 export function setSeatNamer(fn) { seatNamer = fn; }
 export function seatLabel(n) { return seatNamer(n) || t("seat", { n }); }
 export function seatInText(n) { return seatNamer(n) || t("seat_in_text", { n }); }
-// A seat standing alone in a list of every seat (a round's points line by line), the page's
-// own marked as its chip is: "Seat 1 (you)" ("Seat 1: +2 this round" was read to seat 1 as
-// if it were another's)
-export function seatLabelFor(n, reader) { return n === reader ? `${seatLabel(n)} (${t("you")})` : seatLabel(n); }
+// A seat standing alone in a list of every seat (a round's points line by line, a score
+// table's column heads), the page's own marked as its chip is: "Seat 1 (you)" ("Seat 1: +2
+// this round" was read to seat 1 as if it were another's); `seatInTextFor` the same inside
+// a sentence ("Won by: seat 0 (you)", Wildwasser's tie-break "… decides for seat 0 (you)").
+// `reader` is the page's seat (view.seat); a spectator's (null, undefined) marks none.
+function ownMarked(words, n, reader) { return n === reader ? `${words} (${t("you")})` : words; }
+export function seatLabelFor(n, reader) { return ownMarked(seatLabel(n), n, reader); }
+export function seatInTextFor(n, reader) { return ownMarked(seatInText(n), n, reader); }
 
 // A line as it is shown (a log line, an announcement, the turn line): one that begins
 // with an unnamed seat's in-sentence word ("seat 2 deals") begins with its capital, as a

@@ -298,6 +298,32 @@ export function suitText(suit) {
 export const SEAT_COLORS = ["#d32f2f", "#1976d2", "#2e7d32", "#f9a825", "#7b1fa2", "#00838f"];
 export const SEAT_INK = ["#fff", "#fff", "#fff", "#1d2a33", "#fff", "#fff"];
 
+// A seat's shape, beside its colour: red and green (seats 0 and 2) look alike to a player
+// without red or green cones (ΔE 17 simulated), blue and purple (1, 4) without green, blue,
+// green and teal (1, 2, 5) without blue, and in forced colours (Windows high contrast) the
+// chips' colours are gone.  A token of Wildwasser is drawn in its seat's shape, and its
+// seat chip shows the same (style.css, .game-wildwasser .seat-chip::before): circle,
+// square, diamond, triangle, hexagon, house.  Each holds an initial of size r + 1.
+export const SEAT_SHAPES = ["circle", "square", "diamond", "triangle", "hexagon", "house"];
+
+// Seat `seat`'s shape around (0, 0), about as large as a circle of radius `r`.
+export function seatShape(seat, r, attrs = {}) {
+  const kind = SEAT_SHAPES[seat % SEAT_SHAPES.length];
+  const pts = (list) => list.map(([x, y]) => `${+(x * r).toFixed(2)},${+(y * r).toFixed(2)}`).join(" ");
+  const own = { ...attrs, "data-shape": kind };
+  if (kind === "circle") return s("circle", { ...own, r });
+  // a polygon, the square too (a picture's rects are its boxes: Wildwasser's podium places);
+  // the letter stands a little below the centre: the triangle points down, wide where it is
+  const corners = {
+    square: [[-0.9, -0.9], [0.9, -0.9], [0.9, 0.9], [-0.9, 0.9]],
+    diamond: [[0, -1.3], [1.3, 0], [0, 1.3], [-1.3, 0]],
+    triangle: [[-1.35, -0.8], [1.35, -0.8], [0, 1.35]],
+    hexagon: [[0, -1.15], [1, -0.58], [1, 0.58], [0, 1.15], [-1, 0.58], [-1, -0.58]],
+    house: [[0, -1.35], [1.05, -0.45], [1.05, 1], [-1.05, 1], [-1.05, -0.45]],
+  }[kind];
+  return s("polygon", { ...own, points: pts(corners) });
+}
+
 // A card as a screen reader speaks it: "queen of hearts", "joker standing for 7".  A joker's
 // declaration is a value in a slide ("X1=10", "X1=1"), a rank in a river ("X1=T", "X1=K") or a
 // suit in a pool ("X1=H"): the catalogue names ranks and suits, a value is its number (there is
