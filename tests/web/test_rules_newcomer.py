@@ -19,7 +19,7 @@ GAMES = ["wasserloch", "seven_waters", "watten", "wildwasser"]
 # rules page.  The words around placeholders are what is looked for.
 SHARED = ["web.your_turn", "web.log", "web.hint"]
 TABLE_WORDS = {
-    "wasserloch": ["web.pile", "wasserloch.web.play", "wasserloch.web.drove", "wasserloch.web.gone",
+    "wasserloch": ["web.pile", "wasserloch.web.play_button", "wasserloch.web.drove", "wasserloch.web.gone",
                    "wasserloch.web.round", "web.score"],
     "seven_waters": ["seven_waters.web.line", "seven_waters.web.score_hidden_theme", "seven_waters.web.discarded",
                      "seven_waters.web.extra", "seven_waters.web.cat.slides", "seven_waters.web.cat.river",
@@ -120,7 +120,7 @@ def test_wl_4_2_the_wasserloch_first_turn_example_drives_off_as_the_page_says(la
     assert (drive["seat"], drive["drove_off"], drive["loot"]) == (0, "3", 2) and state.scores()[0] == 2
     page = flat(player_rules("wasserloch", lang))
     assert _said("wasserloch.web.drove", {"v": drive["drove_off"], "n": drive["loot"]}, lang) in page
-    assert _said("wasserloch.web.play", {"v": "5", "n": 2}, lang) in page
+    assert _said("wasserloch.web.play_button", {"v": "5", "n": 2}, lang) in page
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

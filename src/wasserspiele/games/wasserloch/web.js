@@ -44,7 +44,9 @@ function handGroup(value, count, x, ui) {
 export default {
   keys(action) { return [`v:${parse(action).value}`]; },
   guess(key) { return key.startsWith("v:") ? `${key.slice(2)}x1` : null; },
-  label(action) { const p = parse(action); return t("wasserloch.play", { n: p.count, v: p.value }); },
+  // the hint names a play in its move button's words, the ones the player then finds and
+  // presses (it said "play 2 × 3" beside a button "play two 3s", and was heard "play 2 3s")
+  label(action) { return this.button(action); },
   // a move button's words, which are its accessible name (WCAG 2.5.3, label in name): the
   // count in words, no sign ("play two 3s", „zwei 3er ausspielen"): "play 2 × 3" was read
   // "play 2 times 3" (NVDA's symbol table), a product, and an aria-label in other words
