@@ -16,14 +16,26 @@ The table (`--table`, `--seconds` each, CPU time) gives both (pettingzoo, parall
   gymnasium   env.step for the agent's seat; the other seats are random bots (counted too)
   openspiel   state.legal_actions() + apply_action, chance nodes sampled (uncounted)
 
-    .venv/bin/python bench/adapters.py [-s SECONDS] [-g GAME ...] [--table]
+The vectorisers (`--vector`): table-steps per CPU-second of Gymnasium's `SyncVectorEnv`
+and `AsyncVectorEnv` (fork; the worker processes' CPU time counted too, from /proc) over
+VECTOR_TABLES of the game's Gymnasium env, random legal indices, random opponents, with
+the infos three ways:
+
+  lean   seat_infos=False: no view nor notation in the info
+  lazy   the default infos, never read (most training loops)
+  read   the default infos, every table's view and notation read at every step
+
+    .venv/bin/python bench/adapters.py [-s SECONDS] [-g GAME ...] [--table | --vector]
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import statistics
 import sys
+import time
 from pathlib import Path
 
 from wasserspiele import game_names, load
@@ -182,13 +194,106 @@ def cell(make, name: str, seconds: float) -> float:
     return rate(run, seconds)
 
 
+VECTOR_TABLES = 4
+INFOS = ("lean", "lazy", "read")
+
+
+def _worker_cpu(venv) -> float:
+    """CPU seconds the worker processes of an AsyncVectorEnv have used so far (0 for a
+    SyncVectorEnv): Linux's /proc, as resource's RUSAGE_CHILDREN counts only ended ones."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for process in getattr(venv, "processes", ()):
+        with open(f"/proc/{process.pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / ticks
+
+
+def vector_run(name: str, mode: str, infos: str):
+    """(the vector env, a measure(seconds) giving its table-steps per CPU-second)."""
+    from gymnasium.vector import AsyncVectorEnv, SyncVectorEnv
+    from wasserspiele.adapters.gymnasium import WasserspieleEnv
+
+    def make():
+        return WasserspieleEnv(name, seat_infos=infos != "lean")
+    venv = (AsyncVectorEnv if mode == "async" else SyncVectorEnv)([make] * VECTOR_TABLES)
+    rng = np.random.default_rng(0)
+    state = {"infos": venv.reset(seed=0)[1]}
+    read = infos == "read"
+
+    def step() -> None:
+        masks = state["infos"]["action_mask"]
+        actions = [int(rng.choice(np.flatnonzero(m))) if m.any() else 0 for m in masks]
+        out = state["infos"] = venv.step(actions)[4]
+        if read:
+            for i in range(VECTOR_TABLES):
+                list(out["legal_actions"][i])
+                dict(out["view"][i])
+
+    for _ in range(20):  # the workers' first steps (imports, tables) are not timed
+        step()
+
+    def measure(seconds: float) -> tuple[float, float]:
+        """(table-steps per CPU-second, the main process's CPU µs per table-step)."""
+        steps = 0
+        main, workers = time.process_time(), _worker_cpu(venv)
+        while True:
+            step()
+            steps += 1
+            spent_main = time.process_time() - main
+            spent = spent_main + _worker_cpu(venv) - workers
+            if spent >= seconds:
+                return steps * VECTOR_TABLES / spent, spent_main * 1e6 / (steps * VECTOR_TABLES)
+    return venv, measure
+
+
+def vectors(names, seconds: float) -> None:
+    """Each game's Gymnasium env under SyncVectorEnv and AsyncVectorEnv, the infos lean,
+    lazy and read (see the module's docstring); the six measured in turn, three rounds
+    of seconds / 3 each, median.  Then AsyncVectorEnv's main process alone, CPU µs per
+    table-step: the one process that receives every table's infos, which bounds the
+    rate when there are cores enough for the workers."""
+    try:
+        import gymnasium  # noqa: F401
+    except ImportError as exc:
+        sys.exit(f"bench/adapters.py: --vector needs gymnasium ({missing(exc)})")
+    cells = [(mode, infos) for mode in ("sync", "async") for infos in INFOS]
+    rows = []
+    print(f"table-steps per CPU-second ({VECTOR_TABLES} tables, random legal indices, random opponents, "
+          f"workers' CPU counted; median of 3 x {seconds / 3:g} s)")
+    print(f"{'game':<14}" + "".join(f"{mode + ' ' + infos:>13}" for mode, infos in cells))
+    for name in names:
+        runs = [vector_run(name, mode, infos) for mode, infos in cells]
+        try:
+            rates = [[] for _ in cells]
+            for _ in range(3):
+                for i, (_venv, measure) in enumerate(runs):
+                    rates[i].append(measure(seconds / 3))
+        finally:
+            for venv, _measure in runs:
+                venv.close()
+        rows.append((name, [statistics.median(m for _r, m in rs) for rs in rates[len(INFOS):]]))
+        print(f"{name:<14}" + "".join(f"{statistics.median(r for r, _m in rs):>13,.0f}" for rs in rates),
+              flush=True)
+    print("AsyncVectorEnv's main process, CPU µs per table-step")
+    print(f"{'game':<14}" + "".join(f"{infos:>8}" for infos in INFOS))
+    for name, main in rows:
+        print(f"{name:<14}" + "".join(f"{m:>8.0f}" for m in main))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("-s", "--seconds", type=float, default=3.0, help="CPU seconds per measurement (per ratio)")
     parser.add_argument("-g", "--game", action="append", choices=game_names(), help="games (default: all)")
     parser.add_argument("--table", action="store_true", help="absolute rates of every adapter beside the engine")
+    parser.add_argument("--vector", action="store_true",
+                        help="Gymnasium's SyncVectorEnv and AsyncVectorEnv, the infos lean, lazy and read")
     args = parser.parse_args()
     games = args.game or game_names()
+    if args.vector:
+        vectors(games, args.seconds)
+        return
     if not args.table:
         ratios(games, args.seconds)
         return

@@ -7,6 +7,7 @@ import copy
 import json
 import math
 import numbers
+import pickle
 import random
 import warnings
 from collections.abc import Mapping, Sequence
@@ -218,27 +219,33 @@ class InfoView(Mapping):
     info was issued for, however late (`Position`).  A copy or deep copy of one not read
     yet is another such (the position's view never changes, and each builds its own
     dict), so SB3's `DummyVecEnv`, which deep-copies every info at every step, builds
-    nothing; pickling (`AsyncVectorEnv`'s pipes) builds it, see `__reduce__`."""
+    nothing.  Pickling (`AsyncVectorEnv`'s pipes) sends the view as one bytes object
+    (`_wire_view`) that the receiving side decodes when first read, see `__reduce__`."""
 
-    __slots__ = ("_view", "_position", "_seat")
+    __slots__ = ("_view", "_position", "_seat", "_wire")
 
     def __init__(self, view: Mapping[str, Any]):
         self._view = view
         self._position: Position | None = None
         self._seat = 0
+        self._wire: bytes | None = None
 
     @classmethod
     def of(cls, position: Position, seat: int) -> InfoView:
         """`seat`'s view of `position`, built when first read."""
         info = cls.__new__(cls)
-        info._view, info._position, info._seat = None, position, seat
+        info._view, info._position, info._seat, info._wire = None, position, seat, None
         return info
 
     def _get(self) -> Mapping[str, Any]:
-        position = self._position
-        if position is not None:
-            self._view = position.get().view(self._seat)
-            self._position = None  # the state may go: the view is all that is needed now
+        if self._view is None:
+            position = self._position
+            if position is not None:
+                self._view = position.get().view(self._seat)
+                self._position = None  # the state may go: the view is all that is needed now
+            else:
+                self._view = pickle.loads(self._wire)
+                self._wire = None
         return self._view
 
     def __getitem__(self, key: str) -> Any:
@@ -256,19 +263,33 @@ class InfoView(Mapping):
     def __copy__(self) -> InfoView:
         if self._position is not None:
             return InfoView.of(self._position, self._seat)
+        if self._wire is not None:
+            return _wire_view(self._wire)
         return InfoView(self._view)
 
     def __deepcopy__(self, memo: dict) -> InfoView:
-        if self._position is not None:
-            return InfoView.of(self._position, self._seat)
+        if self._position is not None or self._wire is not None:
+            return self.__copy__()  # not read yet: another such, which builds its own dict
         return InfoView(copy.deepcopy(self._view, memo))
 
     def __reduce__(self):
-        # AsyncVectorEnv sends infos through pipes: built here, in the worker, as the eager
-        # view was.  Sending the seed and the moves instead would replay the episode in the
-        # main process at every read (one process for every table, the whole episode each
-        # time) and pickle a longer and longer history at every step.
-        return InfoView, (self._get(),)
+        # AsyncVectorEnv sends every info through a pipe, and the main process unpickles
+        # all of them, one table after another, whether the loop reads them or not: the
+        # view goes as one bytes object, decoded when first read.  It is built here, in
+        # the worker: the view is all the seat may know, while the inputs that would
+        # rebuild it elsewhere (the seed, the moves) hold every hidden card, grow with the
+        # episode and would replay it in the one main process at every read.
+        wire = self._wire
+        if wire is None:
+            wire = pickle.dumps(self._get(), pickle.HIGHEST_PROTOCOL)
+        return _wire_view, (wire,)
+
+
+def _wire_view(wire: bytes) -> InfoView:
+    """An `InfoView` whose view comes from `wire` (the pickled dict) when first read."""
+    info = InfoView.__new__(InfoView)
+    info._view, info._position, info._seat, info._wire = None, None, 0, wire
+    return info
 
 
 class InfoList(Sequence):
@@ -282,19 +303,20 @@ class InfoList(Sequence):
     made from `legal_actions` in its order), else from the engine at the position
     (Seven Waters' kernel map makes each action on demand, twice the engine's time)."""
 
-    __slots__ = ("_items", "_source", "_seat")
+    __slots__ = ("_items", "_source", "_seat", "_wire")
 
     def __init__(self, items: Sequence[str] = ()):
         self._items = list(items)
         self._source: Mapping[int, Any] | Position | None = None
         self._seat = 0
+        self._wire: bytes | None = None
 
     @classmethod
     def of(cls, legal: Mapping[int, Any], position: Position, seat: int) -> InfoList:
         """The notation of `legal` (a codec's legal map of `seat` at `position`), built
         when first read; empty if the map is."""
         info = cls.__new__(cls)
-        info._seat = seat
+        info._seat, info._wire = seat, None
         if not legal:
             info._items, info._source = [], None
         else:
@@ -302,14 +324,18 @@ class InfoList(Sequence):
         return info
 
     def _get(self) -> list[str]:
-        source = self._source
-        if source is not None:
-            if isinstance(source, Position):
-                actions = source.get().legal_actions(self._seat)
+        if self._items is None:
+            source = self._source
+            if source is None:
+                self._items = pickle.loads(self._wire)
+                self._wire = None
             else:
-                actions = source.values()
-            self._items = [str(a) for a in actions]
-            self._source = None
+                if isinstance(source, Position):
+                    actions = source.get().legal_actions(self._seat)
+                else:
+                    actions = source.values()
+                self._items = [str(a) for a in actions]
+                self._source = None
         return self._items
 
     def __getitem__(self, index: Any) -> Any:
@@ -352,17 +378,29 @@ class InfoList(Sequence):
         return f"InfoList({self._get()!r})"
 
     def __copy__(self) -> InfoList:
-        if self._source is None:
+        if self._items is not None:
             return InfoList(self._items)
+        if self._wire is not None:
+            return _wire_list(self._wire)
         info = InfoList.__new__(InfoList)  # not read yet: another such, from the same actions
-        info._items, info._source, info._seat = None, self._source, self._seat
+        info._items, info._source, info._seat, info._wire = None, self._source, self._seat, None
         return info
 
     def __deepcopy__(self, memo: dict) -> InfoList:
         return self.__copy__()  # the items are strings: a new list of them is a deep copy
 
-    def __reduce__(self):  # built on pickling, as InfoView (see there)
-        return InfoList, (self._get(),)
+    def __reduce__(self):  # one bytes object, decoded when first read, as InfoView (see there)
+        wire = self._wire
+        if wire is None:
+            wire = pickle.dumps(self._get(), pickle.HIGHEST_PROTOCOL)
+        return _wire_list, (wire,)
+
+
+def _wire_list(wire: bytes) -> InfoList:
+    """An `InfoList` whose notation comes from `wire` (the pickled list) when first read."""
+    info = InfoList.__new__(InfoList)
+    info._items, info._source, info._seat, info._wire = None, None, 0, wire
+    return info
 
 
 class _Pending:

@@ -14,10 +14,12 @@ equal to the view dict (`common.InfoView`), so that Gymnasium's `SyncVectorEnv`/
 `AsyncVectorEnv` keep each table's whole.  Both are built when first read, from the
 position the info was issued for, however late (building them at every step took a
 fifth (Watten) to five sixths (Seven Waters) of a step's time, and most loops never
-read them); pickling builds them.  `seat_infos=False` leaves them out, and the info
-holds only the mask, an illegal index's reason and the episode's end (`returns`,
-`scores`, `truncated_at`).  The reward comes at the end: the agent's share of the
-zero-sum transform of `state.returns()`.
+read them).  Pickled (`AsyncVectorEnv`'s pipes) they are built in the worker and sent as
+one bytes object each, which the main process decodes when first read: it unpickled
+every table's view at every step before.  `seat_infos=False` leaves them out (nothing
+built in the worker either), and the info holds only the mask, an illegal index's
+reason and the episode's end (`returns`, `scores`, `truncated_at`).  The reward comes
+at the end: the agent's share of the zero-sum transform of `state.returns()`.
 
 A game that reaches the manifest's `max_game_length` (decisions and chance nodes, as
 OpenSpiel counts them; `common.game_length`) is cut off: `truncated=True`, reward 0 (an
@@ -83,8 +85,8 @@ class WasserspieleEnv(gymnasium.Env):
                  options: dict[str, Any] | None = None, seat_infos: bool = True, **game_options: Any):
         super().__init__()
         # False: no view nor legal actions' notation in the info (they are built when read,
-        # but AsyncVectorEnv pickles every info, which builds them: up to five sixths of a
-        # step's time)
+        # but AsyncVectorEnv pickles every info, which builds them in the worker: up to five
+        # sixths of a step's time)
         self.seat_infos = check_seat_infos(seat_infos)
         self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
         players = self.game.players
