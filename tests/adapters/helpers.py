@@ -27,3 +27,13 @@ def random_positions(name, seeds, options=None):
             seat = state.to_move()[0]
             yield state, seat
             state.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+def eager_infos(env) -> dict:
+    """What a Gymnasium env's info held when it was built at every step: the notation of
+    the engine's legal actions in their order (none once the episode is over) and the view
+    (the lazy infos' tests compare with it)."""
+    state, seat = env.unwrapped.state, env.unwrapped.seat
+    acting = env.unwrapped.action_masks().any()
+    return {"legal_actions": [str(a) for a in state.legal_actions(seat)] if acting else [],
+            "view": state.view(seat)}

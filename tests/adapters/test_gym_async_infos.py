@@ -23,19 +23,10 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers the ids)
 from wasserspiele.adapters.common import InfoList, InfoView, Position
 
-from .helpers import FAST, GAMES
+from .helpers import FAST, GAMES, eager_infos
 
 IDS = {name: f"wasserspiele/{wasserspiele.core.registry.manifest(name).class_name}-v0" for name in GAMES}
 SEAT = 0  # the agent's seat in every env here
-
-
-def _eager(env) -> dict:
-    """What the info held when it was built at every step: the notation of the engine's
-    legal actions in their order (none once the episode is over) and the view."""
-    state, seat = env.unwrapped.state, env.unwrapped.seat
-    acting = env.unwrapped.action_masks().any()
-    return {"legal_actions": [str(a) for a in state.legal_actions(seat)] if acting else [],
-            "view": state.view(seat)}
 
 
 def _unread(value) -> bool:
@@ -56,13 +47,13 @@ def _sent(env, seed: int, steps: int) -> list[tuple[bytes, dict]]:
     (as a worker sends it), with its eager content."""
     rng = np.random.default_rng(seed)
     _obs, info = env.reset(seed=seed)
-    out = [(pickle.dumps(info), _eager(env))]
+    out = [(pickle.dumps(info), eager_infos(env))]
     for _ in range(steps):
         _obs, _r, term, trunc, info = env.step(_random_index(rng, info["action_mask"]))
-        out.append((pickle.dumps(info), _eager(env)))
+        out.append((pickle.dumps(info), eager_infos(env)))
         if term or trunc:
             _obs, info = env.reset()
-            out.append((pickle.dumps(info), _eager(env)))
+            out.append((pickle.dumps(info), eager_infos(env)))
     return out
 
 
@@ -113,7 +104,7 @@ def test_async_vector_env_infos_arrive_unread_and_equal_the_sync_ones(name):
         (_, infos), (_, infos2) = sync.reset(seed=5), async_.reset(seed=5)
         ended = 0
         for _ in range({"seven_waters": 40}.get(name, 80)):
-            expected = [_eager(env) for env in sync.envs]
+            expected = [eager_infos(env) for env in sync.envs]
             for i in range(2):
                 view, legal = infos2["view"][i], infos2["legal_actions"][i]
                 assert _unread(view) and _unread(legal)
@@ -163,7 +154,7 @@ def test_a_pickled_info_holds_the_seats_view_and_notation_only(name):
         wire = pickle.dumps(info)
         received = _OnlyData(io.BytesIO(wire)).load()
         assert _Plain(io.BytesIO(received["view"]._wire)).load() == env.unwrapped.state.view(SEAT)
-        assert _Plain(io.BytesIO(received["legal_actions"]._wire)).load() == _eager(env)["legal_actions"]
+        assert _Plain(io.BytesIO(received["legal_actions"]._wire)).load() == eager_infos(env)["legal_actions"]
         state = env.unwrapped.state
         if not state.is_terminal():
             world = state.sample_world(SEAT, worlds)

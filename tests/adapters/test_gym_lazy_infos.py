@@ -19,20 +19,11 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers the ids)
 from wasserspiele.adapters.common import InfoList, InfoView
 
-from .helpers import FAST
+from .helpers import FAST, eager_infos
 
 FOUR = ["wasserloch", "seven_waters", "watten", "wildwasser"]
 IDS = {name: f"wasserspiele/{wasserspiele.core.registry.manifest(name).class_name}-v0" for name in FOUR}
 SEAT = 0  # the agent's seat in every env here
-
-
-def _eager(env) -> dict:
-    """What the info held when it was built at every step: the notation of the engine's
-    legal actions in their order (none once the episode is over) and the view."""
-    state, seat = env.unwrapped.state, env.unwrapped.seat
-    acting = env.unwrapped.action_masks().any()
-    return {"legal_actions": [str(a) for a in state.legal_actions(seat)] if acting else [],
-            "view": state.view(seat)}
 
 
 def _random_index(rng, mask) -> int:
@@ -45,13 +36,13 @@ def _kept_infos(env, seed: int, steps: int) -> list[tuple[dict, dict]]:
     several episodes; no info is read before the end."""
     rng = np.random.default_rng(seed)
     _obs, info = env.reset(seed=seed)
-    kept = [(info, _eager(env))]
+    kept = [(info, eager_infos(env))]
     for _ in range(steps):
         _obs, _r, term, trunc, info = env.step(_random_index(rng, info["action_mask"]))
-        kept.append((info, _eager(env)))
+        kept.append((info, eager_infos(env)))
         if term or trunc:
             _obs, info = env.reset()
-            kept.append((info, _eager(env)))
+            kept.append((info, eager_infos(env)))
     return kept
 
 
@@ -122,8 +113,8 @@ def test_sync_vector_env_builds_no_view_nor_notation_nobody_reads(name, monkeypa
             for i, env in enumerate(venv.envs):  # kept whole, one per table, and right when read
                 assert infos["_view"][i] and type(infos["view"][i]) is InfoView
                 assert type(infos["legal_actions"][i]) is InfoList
-                assert infos["view"][i] == _eager(env)["view"]
-                assert infos["legal_actions"][i] == _eager(env)["legal_actions"]
+                assert infos["view"][i] == eager_infos(env)["view"]
+                assert infos["legal_actions"][i] == eager_infos(env)["legal_actions"]
         venv.close()
     assert seen[True] == seen[False]
 
@@ -159,7 +150,7 @@ def test_deep_copies_as_sb3s_dummy_vec_env_makes_them_build_nothing_and_read_rig
     # the same positions again (the same seed and actions), built at once
     env = gymnasium.make(IDS[name], **FAST[name])
     for copied, _info in zip(copies, _first_legal_play(env, 6, 60), strict=True):
-        expected = _eager(env)
+        expected = eager_infos(env)
         assert copied["view"] == expected["view"] and copied["legal_actions"] == expected["legal_actions"]
     read = copy.deepcopy(_info)
     assert read["view"] == _info["view"] and read["view"]._get() is not _info["view"]._get()
