@@ -659,13 +659,18 @@ def test_a_heuristic_teacher_labels_generation_0_with_the_heuristic_s_choices(mo
 
 
 def test_a_network_taught_by_the_heuristic_plays_its_moves():
-    # the heuristic's games are cheap, so the network sees many: after 60 Watten games it
-    # makes the heuristic's choice in most held-out positions (one in two or three legal
-    # moves would be chance); targets are one-hot
-    trainer = train(load("watten"), 1, Budget(games=60, generations=1, teacher="heuristic", epochs=8, hidden=(64,)))
+    # the heuristic's games are cheap, so the network sees many: after 24 of 30 Watten games
+    # (about 7,000 positions; 6 games, about 1,800 positions, held out) it makes the
+    # heuristic's choice in most held-out positions, where one in two or three legal moves
+    # would be chance; targets are one-hot.  Measured for seeds 1-4: 0.70-0.72 of the
+    # held-out positions, the same run unfitted (learning rate 1e-9) 0.33-0.38, so 0.6
+    # stands well clear of both.  (60 games at the default rate took 1.7 times as long
+    # and gave 0.70-0.74, seed 1 at 0.708 against a bar of 0.7.)
+    trainer = train(load("watten"), 1, Budget(games=30, holdout=0.2, generations=1, teacher="heuristic", epochs=16,
+                                              hidden=(64,), learning_rate=4e-3))
     assert set((np.stack(trainer.positions.target) > 0).sum(1).tolist()) == {1}
     step = trainer.history[0]
-    assert step["held_out"]["agreement"] >= 0.7, step
+    assert step["held_out"]["positions"] > 1_000 and step["held_out"]["agreement"] >= 0.6, step
     assert "iterations" not in trainer.made_by() and trainer.made_by()["teacher"] == "heuristic"
     with pytest.raises(BadOption, match="teacher: 'oracle' is not one of search, heuristic"):
         Trainer(load("watten"), 1, Budget(teacher="oracle"))

@@ -214,9 +214,11 @@ def _count(text: str) -> int:
 def test_an_arena_stopped_shows_its_finished_whole_groups_and_exits_130(tmp_path, signum, lang, said):
     # it printed the table of the games that happened to finish as a finished run's: exit 0,
     # no word that it was cut short
-    term = Terminal(["arena", "wasserloch", "--bots", "heuristic,random", "--games", "30000", "--jobs", "2",
+    # 600 games: chunks of 6 groups (runner.chunked), so the chunks under way at the signal end
+    # soon; with 30000 they were 64 groups (192 games) each, seconds of play after the signal
+    term = Terminal(["arena", "wasserloch", "--bots", "heuristic,random", "--games", "600", "--jobs", "2",
                      "--lang", lang], tmp_path)
-    term.wait_for(r"[1-9]\d*/30000")
+    term.wait_for(r"[1-9]\d*/600")
     term.signal(signum)
     status, text = term.ending()
     no_traceback(text)
@@ -224,7 +226,7 @@ def test_an_arena_stopped_shows_its_finished_whole_groups_and_exits_130(tmp_path
     games = int(re.search(said, text).group(1))
     title = re.search(r"Wasserloch: (\d+) (games|Partien)", text)
     assert title and int(title.group(1)) == games
-    assert 0 < games < 30000 and games % 3 == 0  # whole groups: the deal in each of the 3 seats
+    assert 0 < games < 600 and games % 3 == 0  # whole groups: the deal in each of the 3 seats
 
 
 @pytest.mark.parametrize("lang, said", [("en", "stopping: waiting for the games under way"),
@@ -254,8 +256,9 @@ def test_a_study_stopped_reports_the_games_that_finished(tmp_path, signum, group
     # SIGTERM ended the study on the spot: every game played (held in memory until the
     # report) lost, no report; sent to the whole group it ended the workers too, and the
     # pool's BrokenProcessPool traceback lost the study as well
-    term = Terminal(["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"], tmp_path)
-    term.wait_for(r"[1-9]\d*/30000")
+    # 600 games: chunks of 18 (runner.chunked), so the games under way at the signal end soon
+    term = Terminal(["lab", "wasserloch", "--games", "600", "--jobs", "2", "--out", "study"], tmp_path)
+    term.wait_for(r"[1-9]\d*/600")
     term.signal(signum, group)
     status, text = term.ending()
     no_traceback(text)

@@ -61,16 +61,49 @@ def refused_prefix(lang: str) -> str:
     return catalogue(lang).text("web.refused").split("{reason}")[0]
 
 
-def watched_page(browser, srv: Server, link: str, locale: str, errors: list[str], wait_for: str | None):
+def watched_page(browser, srv: Server, link: str, locale: str, errors: list[str], wait_for: str | None,
+                 clock: bool = False):
+    """The page of `link`; with `clock`, its timers and clocks are Playwright's fake ones,
+    stopped: time moves only by `run_clock`, and the page's waits are the very
+    production waits (300 ms doubling to 15 s), without the test waiting them out."""
     ctx = new_context(browser, "phone", locale=locale)
     ctx.add_init_script(WATCH)
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
     page.on("pageerror", lambda e: errors.append(str(e)))
+    if clock:  # (the installed clock runs until paused: paused a while ahead, before the page loads)
+        page.clock.install(time=1_000_000)
+        page.clock.pause_at(1_000_000 + 60_000)
     page.goto(srv.base + link)
     if wait_for:
         page.wait_for_selector(wait_for)
     return page
+
+
+# The page is quiet: its last socket closed (refused and shut by the server, or never
+# opened) or open with a position drawn.  A socket under way is waited for in real time,
+# the fake clock standing, so an attempt's round trip adds nothing to the waits measured.
+SETTLED = """() => { const s = window.__sockets.at(-1);
+  return !s || s.readyState === 3 || (s.readyState === 1 && !!document.querySelector('#turn')); }"""
+
+
+def run_clock(page, most_ms: int, until: str | None = None, arg=None, step_ms: int = 100) -> int:
+    """Moves the page's fake clock on in steps of `step_ms` (its timers fire at their own
+    times within a step), letting the page settle after each: for `most_ms`, or until the
+    script `until` (given `arg`) is true, failing if that takes longer than `most_ms` of
+    fake time.  Returns the fake milliseconds it took."""
+    spent = 0
+    page.wait_for_function(SETTLED)  # (a socket the test has just closed: its close handled first)
+    while not (page.evaluate(until, arg) if until else spent >= most_ms):
+        assert spent < most_ms, f"not within {most_ms} ms: {until}"
+        page.clock.run_for(step_ms)
+        spent += step_ms
+        page.wait_for_function(SETTLED)
+    return spent
+
+
+OPENED_MORE = "(k) => window.__opened.length > k"
+NO_NOTICE = "() => !document.querySelector('#notice')"
 
 
 def _db_path(srv: Server) -> str:
@@ -157,11 +190,11 @@ def test_a_page_whose_table_cannot_be_read_backs_off_says_why_once_and_comes_bac
     srv = fresh_server(srv.port)         # the table is in the database only, not in memory
     _rename(srv, "tables", "tables_away")    # and cannot be read
     errors: list[str] = []
-    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, None)
+    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, None, clock=True)
     why = reason(lang, "server.db_down")
     reconnecting = catalogue(lang).text("web.reconnecting")
-    page.wait_for_selector(f"#notice:has-text({why!r})")
-    page.wait_for_timeout(8_000)
+    page.wait_for_selector(f"#notice:has-text({why!r})")   # the first attempt, made at once
+    run_clock(page, 8_000)                                 # the page's own 8 s, in fake time
     gaps = _gaps(page)
     assert 3 <= len(gaps) + 1 <= 8, gaps                   # was about 25
     assert gaps[-1] >= 1_000 and gaps[-1] > gaps[0], gaps  # growing waits
@@ -171,13 +204,14 @@ def test_a_page_whose_table_cannot_be_read_backs_off_says_why_once_and_comes_bac
     assert sum(why in s for s in said) == 1, said           # the reason said once, not at each attempt
 
     _rename(srv, "tables_away", "tables")                  # the database can be read again
-    page.wait_for_selector("#turn", timeout=20_000)        # within the longest wait
+    run_clock(page, 15_000, "() => !!document.querySelector('#turn')")   # within the longest wait
     assert page.locator("#notice").count() == 0 or why not in page.inner_text("#notice")
-    # the connection has worked: a loss now is reconnected at once, not after the long wait
+    # the connection has worked: a loss now is reconnected at once (the first wait, 300 ms
+    # at most, and a step of the clock), not after the long wait
     before = len(page.evaluate("() => window.__opened"))
     page.evaluate("() => window.__sockets.forEach((s) => s.close())")
-    page.wait_for_function("(k) => window.__opened.length > k", arg=before, timeout=1_500)
-    page.wait_for_function("() => !document.querySelector('#notice')")
+    run_clock(page, 400, OPENED_MORE, before)
+    run_clock(page, 1_000, NO_NOTICE)
     assert errors == []
 
 
@@ -189,7 +223,7 @@ def test_a_drawn_table_reconnecting_to_a_database_down_says_why_once(browser, fr
     srv = fresh_server()
     table = two_humans(srv)
     errors: list[str] = []
-    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, "#turn")
+    page = watched_page(browser, srv, table["seats"][0]["link"], locale, errors, "#turn", clock=True)
     page.context.set_offline(True)                         # the connection drops ...
     page.evaluate("() => window.__sockets.forEach((s) => s.close())")
     srv.stop()
@@ -197,17 +231,16 @@ def test_a_drawn_table_reconnecting_to_a_database_down_says_why_once(browser, fr
     _rename(srv, "tables", "tables_away")                  # ... and cannot read the table
     page.context.set_offline(False)
     why = reason(lang, "server.db_down")
-    page.wait_for_selector(f"#notice-more:has-text({why!r})")
+    run_clock(page, 1_000, "(why) => (document.querySelector('#notice-more')?.textContent ?? '').includes(why)", why)
     opened = len(page.evaluate("() => window.__opened"))
-    # another attempt, refused as well (the waits have grown while the page was offline)
-    page.wait_for_function("(k) => window.__opened.length > k", arg=opened, timeout=20_000)
-    page.wait_for_timeout(1_000)
+    # two more attempts, refused as well (each after the page's own, growing wait)
+    run_clock(page, 15_000, OPENED_MORE, opened + 1)
     alerts = page.evaluate("() => window.__alerts")
     assert sum(why.lower() in a.lower() for a in alerts) == 1, alerts
     notice = page.inner_text("#notice")
     assert catalogue(lang).text("web.reconnecting") in notice and refused_prefix(lang) not in notice, notice
     _rename(srv, "tables_away", "tables")
-    page.wait_for_function("() => !document.querySelector('#notice')", timeout=20_000)
+    run_clock(page, 20_000, NO_NOTICE)
     assert errors == []
 
 
