@@ -120,13 +120,18 @@ def settle(page) -> None:
     page.wait_for_load_state("networkidle")
 
 
-def visits(browser, server: Server, game: str) -> dict:
-    """First visit to the lobby, first visit to a table of `game` (new profile each), reload."""
-    out = {}
+def phone_page(browser):
+    """A new browser profile (nothing cached) with a phone's page in it, its network logged."""
     ctx = browser.new_context(viewport={"width": 390, "height": 844})
     page = ctx.new_page()
     page.set_default_timeout(TIMEOUT_MS)
-    log = NetLog(page)
+    return ctx, page, NetLog(page)
+
+
+def visits(browser, server: Server, game: str) -> dict:
+    """First visit to the lobby, first visit to a table of `game` (new profile each), reload."""
+    out = {}
+    ctx, page, log = phone_page(browser)
     page.goto(server.base + "/")
     page.wait_for_selector("body[data-lobby=ready]")
     settle(page)
@@ -134,10 +139,7 @@ def visits(browser, server: Server, game: str) -> dict:
     ctx.close()
 
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    log = NetLog(page)
+    ctx, page, log = phone_page(browser)
     page.goto(server.base + table["seats"][0]["link"])
     page.wait_for_selector("#turn")
     settle(page)
@@ -155,10 +157,7 @@ def moves(browser, server: Server, game: str, count: int, seed: int) -> list[str
     """The WebSocket messages seat 0's page receives while `count` moves are played."""
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    log = NetLog(page)
+    ctx, page, log = phone_page(browser)
     page.goto(server.base + table["seats"][0]["link"])
     page.wait_for_selector("#turn")
     settle(page)
