@@ -308,6 +308,9 @@ class LiveTable:
         self.hints: dict[tuple[int, int], str] = {}  # (seat, n): the expert's hint, kept for that move (hints.py)
         # seat -> its name changes' bucket: per seat, not per socket, so reconnecting does not refill it
         self.name_rates: dict[int, RateLimit] = {}
+        # seat -> (how many of its name changes the database refused as a whole, the last
+        # refusal's reason): their tokens are given back once it takes writes again (set_name)
+        self.names_unsaved: dict[int, tuple[int, Reason]] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
         self.version = row.version          # of the table's row in the database, with the unsaved moves
@@ -529,7 +532,16 @@ class LiveTable:
         """The player of `seat` chooses the name every seat list shows.  Each change is a
         database write and a push to every seat, so a seat may make `name_burst` at once,
         then `name_rate` a second (`too_many` beyond: the name stays the last one taken, as
-        stored); a name that changes nothing costs nothing and counts for nothing."""
+        stored); a name that changes nothing costs nothing and counts for nothing.
+
+        A change the database refuses as a whole (full, read-only, locked, no answer) never
+        happened: its token is given back once the database takes writes again.  Before,
+        it counted, and a player who had tried a few times during an outage was refused
+        "too many name changes" afterwards for changes nobody saw.  Until then its token
+        stays spent — each try is a write to a failing database, which the limit is there
+        to bound as much as the pushes — and once the seat's tokens are spent a try is
+        told that the name cannot be saved, as the last one was, without a write of its
+        own (`Writes.check` tries one at most every PROBE_SECONDS for the whole server)."""
         if seat is None:
             raise Refused("spectator", Reason("server.spectator_name"), 403)
         chosen = clean_name(name)
@@ -540,10 +552,43 @@ class LiveTable:
         if rate is None:
             rate = self.name_rates[seat] = RateLimit(lim.name_rate, lim.name_burst)
         if not rate.take():
-            raise Refused("too_many", Reason("server.name_rate", rate=lim.name_rate, burst=lim.name_burst), 429)
-        await self.hub.store(Stored.NAME, self.hub.storage.set_seat_name, self.id, seat, chosen)
+            too_many = Refused("too_many", Reason("server.name_rate", rate=lim.name_rate, burst=lim.name_burst), 429)
+            unsaved = self.names_unsaved.get(seat)
+            if unsaved is None:
+                raise too_many
+            if not await self.hub.writes.check():
+                raise Refused("storage", unsaved[1], 503)
+            rate.give_back(self.names_unsaved.pop(seat, (0,))[0])  # it takes writes again
+            if not rate.take():
+                raise too_many
+        try:
+            await self.hub.write(self.hub.storage.set_seat_name, self.id, seat, chosen,
+                                 late=lambda _: self._name_stored_late(seat, chosen))
+        except (sa.exc.SQLAlchemyError, TimeoutError) as exc:  # as Hub.store, the cause kept
+            refusal = storage_refusal(exc, Stored.NAME)
+            if whole_database(exc):  # (a statement's own failure, a bug, stays counted: it would recur)
+                self.names_unsaved[seat] = (self.names_unsaved.get(seat, (0,))[0] + 1, refusal.reason)
+            raise refusal from None
         self.seats[seat].name = chosen
         self.broadcast()
+
+    def _name_stored_late(self, seat: int, chosen: str) -> None:
+        """A name whose write committed only after its request had been answered as refused
+        (no answer within `storage_seconds`): it is the seat's name after all, so every page
+        is shown it now — before, the pages kept the old name and the stored one appeared
+        at the next reload, unannounced.  (Each write's thread ends as it commits, so of a
+        seat's writes the last shown is the last stored.)  It counts as a change made."""
+        log.warning("storage: a name at table %s was stored only after its request had been refused; "
+                    "it is shown", self.id)
+        n, reason = self.names_unsaved.get(seat, (0, None))
+        if n > 1:
+            self.names_unsaved[seat] = (n - 1, reason)
+        else:  # (n 0: its token was given back already, the database having been back before this)
+            self.names_unsaved.pop(seat, None)
+        live = self.hub.tables.get(self.id)  # (not in memory: read as stored when next opened)
+        if live is not None and live.seats[seat].name != chosen:
+            live.seats[seat].name = chosen
+            live.broadcast()
 
     def seat_held_elsewhere(self, seat: int, tab: str | None) -> bool:
         """A live connection of `seat` other than the page `tab`'s own: here, or in another
@@ -1407,8 +1452,8 @@ class Hub:
 
     async def db(self, fn, *args, late=None):
         """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls.
-        The thread goes on after that (or after the request was cancelled): `late()` is called
-        should `fn` then succeed after all."""
+        The thread goes on after that (or after the request was cancelled): `late(result)` is
+        called should `fn` then succeed after all."""
         loop = asyncio.get_running_loop()
         running = loop.run_in_executor(self.db_pool, fn, *args)
         if late is None:
@@ -1416,7 +1461,8 @@ class Hub:
         try:
             return await asyncio.wait_for(asyncio.shield(running), self.limits.storage_seconds)
         except BaseException:
-            running.add_done_callback(lambda f: late() if not f.cancelled() and f.exception() is None else None)
+            running.add_done_callback(lambda f: late(f.result()) if not f.cancelled() and f.exception() is None
+                                      else None)
             raise
 
     async def write(self, fn, *args, late=None):
@@ -1607,7 +1653,7 @@ class Hub:
     async def create(self, body: Any, client: str = "local") -> tuple[LiveTable, dict[int, str]]:
         """A new table from a lobby request; returns it and the fresh seat tokens."""
         row, state, tokens = await self._new_table(body, client)
-        await self.store(Stored.TABLE, self.storage.create_table, row, late=lambda: self._unmake(row.id))
+        await self.store(Stored.TABLE, self.storage.create_table, row, late=lambda _: self._unmake(row.id))
         return self._register(row, state), tokens
 
     def _register(self, row: TableRow, state: State) -> LiveTable:
@@ -1636,10 +1682,11 @@ class Hub:
             rematch_id = await self._create_rematch(table, seat, token, client)
         mine = rematch_token(token, rematch_id, seat)
         if rematch_id not in self.tables or self.tables[rematch_id].seats[seat].token_hash is None:
-            await self.store(Stored.REMATCH, self.storage.claim_seat, rematch_id, seat, hash_token(mine))
-            live = self.tables.get(rematch_id)
-            if live is not None and live.seats[seat].token_hash is None:
-                live.seats[seat].token_hash = hash_token(mine)
+            # committed late (no answer in time), the claim is known here too: the seat asking
+            # again is given its link without another write (which an outage would refuse)
+            await self.store(Stored.REMATCH, self.storage.claim_seat, rematch_id, seat, hash_token(mine),
+                             late=lambda _: self._seat_claimed(rematch_id, seat, hash_token(mine), late=True))
+            self._seat_claimed(rematch_id, seat, hash_token(mine))
         if table.rematch != rematch_id:
             table.rematch = rematch_id
             table.broadcast()                     # the other seats see that it exists
@@ -1659,7 +1706,8 @@ class Hub:
             fresh.name = old.name              # the same people: their names come along
             fresh.token_hash = None            # a seat's token is known once its player asks
         row.seats[seat].token_hash = hash_token(rematch_token(token, row.id, seat))
-        made, version = await self.store(Stored.REMATCH, self.storage.create_rematch, table.id, row)
+        made, version = await self.store(Stored.REMATCH, self.storage.create_rematch, table.id, row,
+                                         late=lambda got: self._rematch_made_late(table.id, row, state, *got))
         if made is None:  # the last move was refused after all: the game goes on
             raise Refused("running", Reason("server.rematch_running"), 409)
         if made == row.id:
@@ -1667,6 +1715,38 @@ class Hub:
                 table.version = version
             self._register(row, state)
         return made  # else another request was first (here or in another process): join its rematch
+
+    def _seat_claimed(self, table_id: str, seat: int, token_hash: str, late: bool = False) -> None:
+        """A rematch's seat whose token hash is stored: the copy in memory takes it too.
+        `late`: stored only after its request had been answered as refused; the seat is
+        its player's all the same (the token is derived from theirs, asking again gives it)."""
+        if late:
+            log.warning("storage: seat %d of the rematch %s was claimed only after its request had been "
+                        "refused; it is kept", seat, table_id)
+        live = self.tables.get(table_id)
+        if live is not None and live.seats[seat].token_hash is None:
+            live.seats[seat].token_hash = token_hash
+
+    def _rematch_made_late(self, table_id: str, row: TableRow, state: State, made: str | None,
+                           version: int) -> None:
+        """A rematch whose write committed only after its request had been answered as
+        refused (no answer within `storage_seconds`).  Unlike a new table (`_unmake`) it
+        stays: the finished table links it in the same transaction, and a seat that asks
+        — its player again too — joins it with the token derived from its own, so nobody's
+        place is lost.  It is made known as if in time: the finished table's pages are
+        offered to join it (before, they offered a new rematch while the database held
+        one, until a reload), and its bots start."""
+        live = self.tables.get(table_id)
+        if made == row.id:
+            log.warning("storage: the rematch %s of table %s was stored only after its request had been "
+                        "refused; it is kept", row.id, table_id)
+            if live is not None:
+                live.version = max(live.version, version)
+            if self.running:  # (shutting down: its bots start when it is next loaded)
+                self._register(row, state)
+        if made is not None and live is not None and live.rematch != made:
+            live.rematch = made
+            live.broadcast()
 
     async def _new_table(self, body: Any, client: str) -> tuple[TableRow, State, dict[int, str]]:
         """A table from a lobby request, not yet stored: its row, its state and the fresh

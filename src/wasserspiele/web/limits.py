@@ -104,13 +104,22 @@ class RateLimit:
         self.last = asyncio.get_running_loop().time()
 
     def take(self) -> bool:
-        now = asyncio.get_running_loop().time()
-        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
-        self.last = now
+        self._refill()
         if self.allowance < 1.0:
             return False
         self.allowance -= 1.0
         return True
+
+    def give_back(self, n: int) -> None:
+        """Return `n` tokens taken for what did not happen after all (names the database
+        refused), up to `burst` as ever."""
+        self._refill()
+        self.allowance = min(self.burst, self.allowance + n)
+
+    def _refill(self) -> None:
+        now = asyncio.get_running_loop().time()
+        self.allowance = min(self.burst, self.allowance + (now - self.last) * self.rate)
+        self.last = now
 
 
 class ClientRates:
