@@ -220,10 +220,12 @@ def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, serv
     page.wait_for_selector("#hint-text")
     assert (page.evaluate(FOCUS) or {}).get("id") == "hint"
     hint = page.inner_text("#hint-text")
-    # heard in words, not as the screen's "2 × 5" (count × value, read as a product)
-    n, v = re.search(r"(\d+) × (\w+)", hint).groups()
-    words = render("wasserloch.web.play.spoken", {"n": int(n), "v": v}, "de")
-    assert {"text": re.sub(r"\d+ × \w+ ausspielen", words, hint), "lang": "de"} in said(page), said(page)
+    # a legal play in its move button's words, heard as shown (not "2 × 5", read as a product)
+    legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
+    buttons = {render("web.hint_is", {"a": render("wasserloch.web.play_button", {"n": int(n), "v": v.upper()}, "de")},
+                      "de") for v, n in (a.split("x") for a in legal)}
+    assert hint in buttons and "×" not in hint, (hint, buttons)
+    assert {"text": hint, "lang": "de"} in said(page), said(page)
     assert errors == []
     ctx.close()
 
