@@ -7,11 +7,51 @@ import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest, fitBoard } from "./table.js";
 
-// Each game's client module is where its manifest puts it (`client` in /api/games).
+// Each game's client module is where its manifest puts it (`client` in /api/games), loaded
+// when a page first needs it: a table or a replay its own game's, the lobby none (its
+// titles and words are in /api/games and the catalogue; a game that ships no catalogue, the
+// test-only fifth game, brings its words in its module, loaded when it is chosen).  Loading
+// all four on every page cost a table 69 kB of scripts (25.7 kB gzipped) it never ran.
+// GAMES holds the modules loaded so far (looked up while drawing), MODULES their loads.
 const GAMES = {};
-const { games: GAME_LIST } = await (await fetch("/api/games")).json();
-await Promise.all(GAME_LIST.filter((g) => g.client).map(async (g) => { GAMES[g.name] = (await import(g.client)).default; }));
-for (const g of Object.values(GAMES)) addStrings(g.strings || {});
+const MODULES = new Map();
+let gameList = null;
+let titles = {};              // each game's titles by language, from /api/games
+function gameData() {
+  // one request for the page's life (the lobby's form and the modules' addresses share it);
+  // a failed one is asked again next time
+  if (!gameList) {
+    gameList = api("/api/games").then((body) => {
+      titles = Object.fromEntries(body.games.map((g) => [g.name, g.titles]));
+      return body;
+    }, (err) => { gameList = null; throw err; });
+  }
+  return gameList;
+}
+function gameModule(name) {
+  if (!MODULES.has(name)) {
+    MODULES.set(name, (async () => {
+      const { games: list } = await gameData();
+      const client = list.find((g) => g.name === name)?.client;
+      if (!client) throw new Error(`no client module for ${name}`);
+      const module = (await import(client)).default;
+      addStrings(module.strings || {});
+      GAMES[name] = module;
+      return module;
+    })().catch((err) => {
+      MODULES.delete(name);   // not kept: a later call (the next reconnection) tries again
+      // said in the page's language, whatever the browser's own words for the failure
+      throw Object.assign(new Error(err?.message || String(err)),
+                          { words: () => t("game_not_loaded", { game: titleOf(name) }) });
+    }));
+  }
+  return MODULES.get(name);
+}
+// A game's title: the catalogue's, else its module's, else the manifest's from /api/games
+// (every language it gives) for a game whose module is not loaded.
+function titleOf(name, fallback) {
+  return gameTitle(name, GAMES[name] || { title: titles[name] }, fallback);
+}
 
 const app = document.getElementById("app");
 const show = (...nodes) => {
@@ -48,8 +88,10 @@ function errorText(err) {
 
 // A failed request as a notice: the server's refusal worded as refusalNotice words it (a
 // server failure, "the database refuses every write", is no "Refused:" by the rules),
-// else "Refused:" with what went wrong (the network, no answer)
+// else "Refused:" with what went wrong (the network, no answer); a failure of the page's
+// own (a game's module not loaded) in its own words
 function errorNotice(err) {
+  if (err?.words) return err.words();
   return err?.body ? refusalNotice(err.body) : t("refused", { reason: errorText(err) });
 }
 
@@ -100,8 +142,9 @@ function optionHelp(game, o) {
 
 // ---------------------------------------------------------------- lobby
 async function lobby() {
-  const { games, levels } = await api("/api/games");
+  const { games, levels } = await gameData();
   let current = games[0];
+  let wordsError = null;      // {game, err}: the chosen game's module, needed for its words, failed to load
   let values = {};
   let seatKinds = [];
   let created = null;
@@ -129,6 +172,18 @@ async function lobby() {
     current = games.find((g) => g.name === name) || games[0];
     values = Object.fromEntries(current.options.map((o) => [o.name, o.default]));
     fitSeats();
+    loadWords(current);
+  }
+
+  // A game whose words are not in the catalogue (a plugin game that ships none) brings them
+  // in its module (option names and choices): loaded when it is chosen, the form drawn again
+  // once it is there; the four games' words are all in the catalogue, so none is loaded.
+  function loadWords(g) {
+    if (!g.client || GAMES[g.name] || has(`${g.name}.title`)) return;
+    gameModule(g.name).then(() => { if (current === g) render(); }, (err) => {
+      wordsError = { game: g.name, err };
+      if (current === g) render();
+    });
   }
 
   function fitSeats() {
@@ -265,7 +320,7 @@ async function lobby() {
     if (!list.length) return h("p", { class: "muted" }, t("none_yet"));
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
-        `${gameTitle(tb.game, GAMES[tb.game])} · ${t("moves_n", { n: tb.moves })} · `,
+        `${titleOf(tb.game)} · ${t("moves_n", { n: tb.moves })} · `,
         tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : botName(s.level)).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
@@ -286,7 +341,7 @@ async function lobby() {
                       Number.isFinite(moves) ? t("moves_n", { n: moves }) : null,
                       e.at ? playedWhen(e.at) : null].filter(Boolean).join(" · ");
         return h("li", { "data-my-entry": e.table, "data-status": over === true ? "over" : over === false ? "running" : null },
-          h("a", { href: e.link, "data-my-table": e.table }, `${gameTitle(e.game || e.table, GAMES[e.game])} · ${t("seat", { n: e.seat })}`),
+          h("a", { href: e.link, "data-my-table": e.table }, `${e.game ? titleOf(e.game) : e.table} · ${t("seat", { n: e.seat })}`),
           info ? h("span", { class: "muted my-info", title: e.at ? new Date(e.at).toLocaleString(lang) : null }, ` · ${info}`) : null,
           " ", h("button", { class: "secondary small", "data-forget": e.table, "aria-label": t("forget_l", { id: e.table }),
                             onclick: () => { forget(e.table); render(); } }, t("forget")));
@@ -329,8 +384,10 @@ async function lobby() {
         h("div", { class: "form-grid", id: "new-table" },
           h("label", { for: "game" }, t("game")),
           h("select", { id: "game", name: "game", onchange: (e) => { resetGame(e.target.value); render(); } },
-            games.map((g) => h("option", { value: g.name, selected: g === current ? true : null }, gameTitle(g.name, GAMES[g.name], g.title)))),
-          h("span", {}), h("a", { href: `/rules/${current.name}?lang=${lang}`, id: "lobby-rules" }, t("rules_of", { g: gameTitle(current.name, GAMES[current.name], current.title) })),
+            games.map((g) => h("option", { value: g.name, selected: g === current ? true : null }, titleOf(g.name, g.title)))),
+          wordsError?.game === current.name && !GAMES[current.name]
+            ? [h("span", {}), h("div", { class: "status refused", id: "game-error", role: "status" }, errorNotice(wordsError.err))] : null,
+          h("span", {}), h("a", { href: `/rules/${current.name}?lang=${lang}`, id: "lobby-rules" }, t("rules_of", { g: titleOf(current.name, current.title) })),
           current.options.map(optionInput).flat(),
           seatKinds.map((_, i) => seatInput(i)).flat()),
         h("div", { class: "row" }, h("button", { class: "primary", id: "create", onclick: (e) => create(e.target) }, t("create")))),
@@ -574,6 +631,8 @@ function tablePage(tableId) {
   let picker = null;
   let socket = null;
   let closedForGood = false;
+  let inbox = Promise.resolve();  // the server's messages, taken in order once the game's module is there
+  let noModule = false;       // the game's module could not be loaded: nothing can be drawn
   // reconnection attempts since the connection last worked (a position received: a socket
   // that opens and whose hello is refused, the database down, has not worked), and the
   // timer of the next one
@@ -734,6 +793,65 @@ function tablePage(tableId) {
     render(moved);          // motion and one-time effects only when the position changed
   }
 
+  // A message of the server, once its game's module is there (the socket's `inbox`).
+  function take(data) {
+    if (gone || noModule) return;
+    if (data.type === "state") {
+      retry = 0;            // the connection works: a later loss starts again at a short wait
+      // a refusal of the hellos meanwhile (the database down) is over with it
+      if (notice && !byTheRules(notice) && (down || !msg)) notice = null;
+      down = false;
+      pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
+    } else if (data.type === "refused") {
+      sentAt = null;
+      // The same refusal again while reconnecting (each hello refused while the database
+      // cannot be read) is the notice already shown and said: kept, so that it is not
+      // said again at every attempt.  One that is no ruling on a move (the server could
+      // not save it) marks no piece as refused.
+      const again = (down || !msg) && notice?.code === data.code && notice?.reasonCode === data.reason_code;
+      if (!again) {
+        notice = { text: () => refusalNotice(data), cls: "refused", key: byTheRules(data) ? notice?.key : undefined,
+                   code: data.code, reasonCode: data.reason_code };
+        // before any position the notice is no alert: the live region says it
+        if (!msg && !byTheRules(data)) announce([refusalNotice(data)]);
+      }
+      if (data.code === "bad_token" || data.code === "no_table") {
+        // the hello after a reconnection refused (the table gone, the link no longer
+        // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
+        // stood above the refusal and hid it) give way to why, and to the move's fate
+        closedForGood = true;
+        down = false;
+        // (said as every refusal is: the notice is an alert)
+        if (pending) notice.text = () => `${refusalNotice(data)} ${t("move_dropped")}`;
+        pending = null;
+      }
+      if (data.code === "stale") send({ type: "sync" });
+      render();
+    } else if (data.type === "replaced") {
+      closedForGood = true;
+      replaced = true;
+      down = false;
+      sentAt = null;
+      // a move waiting for the connection goes nowhere now: said under "replaced"
+      notice = pending ? { text: () => t("move_dropped"), cls: "refused" } : null;
+      pending = null;
+      render();
+    }
+  }
+
+  // The game's module could not be loaded (the network, a plugin's script missing): the
+  // page cannot draw the table, and says so in its language rather than staying blank.
+  function moduleFailed(err) {
+    if (gone || noModule) return;
+    noModule = true;          // the messages queued behind it are dropped, not tried again
+    closedForGood = true;     // no reconnecting: reloading the page is the way to try again
+    down = false;
+    notice = { text: () => errorNotice(err), cls: "refused" };
+    announce([errorNotice(err)]);
+    if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
+    render();
+  }
+
   function connect() {
     if (gone) return;
     const proto = location.protocol === "https:" ? "wss" : "ws";
@@ -746,47 +864,13 @@ function tablePage(tableId) {
     socket.addEventListener("message", (ev) => {
       if (gone) return;
       const data = JSON.parse(ev.data);
-      if (data.type === "state") {
-        retry = 0;            // the connection works: a later loss starts again at a short wait
-        // a refusal of the hellos meanwhile (the database down) is over with it
-        if (notice && !byTheRules(notice) && (down || !msg)) notice = null;
-        down = false;
-        pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
-      } else if (data.type === "refused") {
-        sentAt = null;
-        // The same refusal again while reconnecting (each hello refused while the database
-        // cannot be read) is the notice already shown and said: kept, so that it is not
-        // said again at every attempt.  One that is no ruling on a move (the server could
-        // not save it) marks no piece as refused.
-        const again = (down || !msg) && notice?.code === data.code && notice?.reasonCode === data.reason_code;
-        if (!again) {
-          notice = { text: () => refusalNotice(data), cls: "refused", key: byTheRules(data) ? notice?.key : undefined,
-                     code: data.code, reasonCode: data.reason_code };
-          // before any position the notice is no alert: the live region says it
-          if (!msg && !byTheRules(data)) announce([refusalNotice(data)]);
-        }
-        if (data.code === "bad_token" || data.code === "no_table") {
-          // the hello after a reconnection refused (the table gone, the link no longer
-          // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
-          // stood above the refusal and hid it) give way to why, and to the move's fate
-          closedForGood = true;
-          down = false;
-          // (said as every refusal is: the notice is an alert)
-          if (pending) notice.text = () => `${refusalNotice(data)} ${t("move_dropped")}`;
-          pending = null;
-        }
-        if (data.code === "stale") send({ type: "sync" });
-        render();
-      } else if (data.type === "replaced") {
-        closedForGood = true;
-        replaced = true;
-        down = false;
-        sentAt = null;
-        // a move waiting for the connection goes nowhere now: said under "replaced"
-        notice = pending ? { text: () => t("move_dropped"), cls: "refused" } : null;
-        pending = null;
-        render();
-      }
+      // a position is drawn by its game's module: the first waits for it to load, and every
+      // message after it waits its turn, so that none overtakes another
+      inbox = inbox.then(() => (data.type === "state" && !GAMES[data.game] ? gameModule(data.game) : null))
+        .then(() => take(data), moduleFailed)
+        // a failure in drawing is reported as an uncaught error, as before, and the next
+        // message is still taken
+        .catch((err) => { setTimeout(() => { throw err; }); });
     });
     socket.addEventListener("close", () => {
       if (!pending) sentAt = null;  // a move lost with the connection can be made again
@@ -982,6 +1066,9 @@ async function replayPage(tableId) {
     wanted = k;
     try {
       const next = await fetchStep(k);
+      // the step is drawn by its game's module, loaded with the first step (a failure is
+      // shown as a request's is)
+      if (!GAMES[next.game]) await gameModule(next.game);
       if (k !== wanted) return;  // a later step was asked for meanwhile (a key held down)
       prev = data;
       data = next;
