@@ -30,6 +30,7 @@ import re
 import signal
 import socket
 import sys
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
@@ -347,14 +348,61 @@ def ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+PARENT_WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent
+
+
+def exit_with_parent(parent: int | None = None) -> None:
+    """End this worker process within about a second of the process that started it.
+
+    A command killed without a chance to stop its pool (SIGKILL, the out-of-memory killer, a crash)
+    left its workers orphaned, playing the chunk they held and whatever the pool's call queue had,
+    both cores busy for minutes.  A thread of the worker watches two signs, as the start method
+    gives them: its parent's pid `parent` (by default its parent now), which changes as an orphan is
+    handed to another parent (init, a subreaper) — a forked worker's sign; and multiprocessing's
+    sentinel of the starting process, a pipe that ends with it — a spawned worker's, and the only one
+    under "forkserver", whose server stays alive as long as its workers do.  (A forked worker's
+    sentinel is shared with the workers forked after it, so it ends only after them.)
+    Not prctl(PR_SET_PDEATHSIG): Linux only, and it fires when the *thread* that started the worker
+    ends, not its process."""
+    if parent is None:
+        parent = os.getppid()
+    starter = multiprocessing.parent_process()
+    sentinel = getattr(starter, "sentinel", None)
+    threading.Thread(target=_watch_parent, args=(parent, sentinel), daemon=True, name="parent-watch").start()
+
+
+def _watch_parent(parent: int, sentinel: int | None) -> None:
+    from multiprocessing.connection import wait as ready
+    while os.getppid() == parent:
+        if sentinel is None:
+            time.sleep(PARENT_WATCH_EVERY)
+        elif ready([sentinel], PARENT_WATCH_EVERY):
+            break
+    # at once: nobody takes the results, and the interpreter's exit would wait for the games
+    os._exit(1)
+
+
+def _start_pool_worker(parent: int | None) -> None:
+    ignore_sigint()
+    exit_with_parent(parent)
+
+
 class PoolBackend(Backend):
-    """A local process pool with a window of chunks in flight."""
+    """A local process pool with a window of chunks in flight; its workers end with this process
+    (also when it is killed without the chance to stop them)."""
 
     name = "process"
 
     def __init__(self, jobs: int):
         super().__init__(jobs)
-        self.pool = ProcessPoolExecutor(max_workers=jobs, initializer=ignore_sigint)
+        # the workers' parent is this process, except under "forkserver", whose server starts them
+        # and outlives this process while they live (there the sentinel tells: exit_with_parent);
+        # given here, not read in the worker, so that one started as this process died is not
+        # taken for ours
+        context = multiprocessing.get_context()
+        parent = None if context.get_start_method() == "forkserver" else os.getpid()
+        self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_pool_worker,
+                                        initargs=(parent,))
         # every worker process the pool started, by pid: the pool forgets them as it shuts down,
         # and a dead worker's exit code is read from them after it has
         self.workers: dict[int, Any] = {}

@@ -30,7 +30,7 @@ from typing import Any
 
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level
-from ..bots.runner import ignore_sigint
+from ..bots.runner import exit_with_parent, ignore_sigint
 from ..core.messages import shown
 from ..core.records import replay
 
@@ -57,13 +57,7 @@ def _worker_start(server_pid: int) -> None:
         pass
     # A server that dies without closing its pool (kill -9, a crash, an interpreter exit that
     # skips the pool's shutdown) must not leave its bots behind, idle forever on the queue.
-    threading.Thread(target=_exit_with, args=(server_pid,), daemon=True, name="server-watch").start()
-
-
-def _exit_with(server_pid: int, every: float = 1.0) -> None:
-    while os.getppid() == server_pid:
-        time.sleep(every)
-    os._exit(0)
+    exit_with_parent(server_pid)
 
 
 @contextlib.contextmanager
