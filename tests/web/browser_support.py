@@ -76,9 +76,11 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
 
-    def get(self, path: str, token: str | None = None):
+    # `timeout`: seconds to wait for the answer; a request that waits for a search (a hint)
+    # needs more on a busy machine: a client that gives up leaves the search running
+    def get(self, path: str, token: str | None = None, timeout: float = 10):
         req = urllib.request.Request(self.base + path, headers={"Authorization": f"Bearer {token}"} if token else {})
-        return json.loads(urllib.request.urlopen(req, timeout=10).read())
+        return json.loads(urllib.request.urlopen(req, timeout=timeout).read())
 
     def post(self, path: str, body, token: str | None = None):
         headers = {"content-type": "application/json"}
