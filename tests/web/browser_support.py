@@ -324,28 +324,40 @@ def move(server: Server, table: dict, seat: int, action: str) -> None:
     server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, token)
 
 
-def wildwasser_marker_choice(server: Server, found, games: int = 20, players: int = 3):
-    """Humans at a Wildwasser table played with seeded random moves until a seat may put the
-    start marker on team cards (WW-3.2, WW-4.3) and `found(table, seat, legal, targets,
-    token)` returns something for it (`targets`: the seats whose card the marker may go to,
-    in the order of `legal`): that is returned.  The same tables, seeds and moves for every
-    caller; AssertionError if no game of `games` gives one."""
+def wildwasser_until(server: Server, found, what: str, games: int = 20, players: int = 3, moves: int = 300):
+    """Humans at a Wildwasser table of `players` played with seeded random moves until
+    `found(table, spectator, tokens)` returns something for the position (`spectator`: its
+    API answer without a seat): that is returned.  The same tables, seeds and moves for
+    every caller; AssertionError, naming `what`, if no game of `games` gives one."""
     for seed in range(games):
         table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": players},
                                             "seats": [{"kind": "human"}] * players})
         tokens = {s["seat"]: s["token"] for s in table["seats"]}
         rng = random.Random(seed)
-        for _ in range(300):
+        for _ in range(moves):
             spectator = server.get(f"/api/tables/{table['id']}")
             if spectator["terminal"]:
                 break
-            for seat in spectator["waiting"]:
-                legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
-                targets = [int(a.split()[1]) for a in legal
-                           if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
-                if targets:
-                    got = found(table, seat, legal, targets, tokens[seat])
-                    if got is not None:
-                        return got
+            got = found(table, spectator, tokens)
+            if got is not None:
+                return got
             random_move(server, table, tokens, spectator["waiting"][0], rng)
-    raise AssertionError(f"no such start-marker choice in {games} games")
+    raise AssertionError(f"no {what} in {games} games")
+
+
+def wildwasser_marker_choice(server: Server, found, games: int = 20, players: int = 3):
+    """A seat that may put the start marker on team cards (WW-3.2, WW-4.3), in positions of
+    `wildwasser_until`, for which `found(table, seat, legal, targets, token)` returns
+    something (`targets`: the seats whose card the marker may go to, in the order of
+    `legal`): that is returned."""
+    def choice(table, spectator, tokens):
+        for seat in spectator["waiting"]:
+            legal = server.get(f"/api/tables/{table['id']}", tokens[seat])["legal"]
+            targets = [int(a.split()[1]) for a in legal
+                       if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
+            if targets:
+                got = found(table, seat, legal, targets, tokens[seat])
+                if got is not None:
+                    return got
+        return None
+    return wildwasser_until(server, choice, "such start-marker choice", games, players)

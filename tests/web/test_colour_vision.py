@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import io
 import os
-import random
 import re
 
 import pytest
 
 from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, browser, finished_table, mid_game_table,  # noqa: F401
-                              open_page, random_move, serving)
+                              open_page, serving, wildwasser_until)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -65,20 +64,11 @@ def forced_page(browser, server, link: str, dark: bool = True, size=(1280, 1400)
 def wildwasser_with_teams_on_the_track(server, teams: int = 4, players: int = 6):
     """A Wildwasser table of `players` humans played with seeded random moves until animals of
     at least `teams` seats stand on the track at once."""
-    for seed in range(10):
-        table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": players},
-                                            "seats": [{"kind": "human"}] * players})
-        tokens = {s["seat"]: s["token"] for s in table["seats"]}
-        rng = random.Random(seed)
-        for _ in range(400):
-            spectator = server.get(f"/api/tables/{table['id']}")
-            if spectator["terminal"]:
-                break
-            on_track = {f["animal"][0] for f in spectator["view"]["track"] if f.get("animal")}
-            if len(on_track) >= teams:
-                return table, on_track
-            random_move(server, table, tokens, spectator["waiting"][0], rng)
-    raise AssertionError(f"no Wildwasser position with {teams} teams on the track")
+    def on_track(table, spectator, tokens):
+        seats = {f["animal"][0] for f in spectator["view"]["track"] if f.get("animal")}
+        return (table, seats) if len(seats) >= teams else None
+    return wildwasser_until(server, on_track, f"position with {teams} teams on the track", games=10,
+                            players=players, moves=400)
 
 
 # A token's outline and a chip's mark by their geometry: a circle, or a polygon by its
