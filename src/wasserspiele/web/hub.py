@@ -309,8 +309,8 @@ class LiveTable:
         # seat -> its name changes' bucket: per seat, not per socket, so reconnecting does not refill it
         self.name_rates: dict[int, RateLimit] = {}
         # seat -> (how many of its name changes the database refused as a whole, the last
-        # refusal's reason): their tokens are given back once it takes writes again (set_name)
-        self.names_unsaved: dict[int, tuple[int, Reason]] = {}
+        # refusal's cause): their tokens are given back once it takes writes again (set_name)
+        self.names_unsaved: dict[int, tuple[int, Cause]] = {}
         self.bot_task: asyncio.Task | None = None
         self.drawn = self._drawn_counts()
         self.version = row.version          # of the table's row in the database, with the unsaved moves
@@ -557,7 +557,7 @@ class LiveTable:
             if unsaved is None:
                 raise too_many
             if not await self.hub.writes.check():
-                raise Refused("storage", unsaved[1], 503)
+                raise storage_refusal(unsaved[1], Stored.NAME)
             rate.give_back(self.names_unsaved.pop(seat, (0,))[0])  # it takes writes again
             if not rate.take():
                 raise too_many
@@ -565,10 +565,10 @@ class LiveTable:
             await self.hub.write(self.hub.storage.set_seat_name, self.id, seat, chosen,
                                  late=lambda _: self._name_stored_late(seat, chosen))
         except (sa.exc.SQLAlchemyError, TimeoutError) as exc:  # as Hub.store, the cause kept
-            refusal = storage_refusal(exc, Stored.NAME)
-            if whole_database(exc):  # (a statement's own failure, a bug, stays counted: it would recur)
-                self.names_unsaved[seat] = (self.names_unsaved.get(seat, (0,))[0] + 1, refusal.reason)
-            raise refusal from None
+            cause = failure_cause(exc)
+            if cause is not Cause.STATEMENT:  # (a statement's own failure, a bug, stays counted: it would recur)
+                self.names_unsaved[seat] = (self.names_unsaved.get(seat, (0,))[0] + 1, cause)
+            raise storage_refusal(cause, Stored.NAME) from None
         self.seats[seat].name = chosen
         self.broadcast()
 
@@ -580,9 +580,9 @@ class LiveTable:
         seat's writes the last shown is the last stored.)  It counts as a change made."""
         log.warning("storage: a name at table %s was stored only after its request had been refused; "
                     "it is shown", self.id)
-        n, reason = self.names_unsaved.get(seat, (0, None))
+        n, cause = self.names_unsaved.get(seat, (0, None))
         if n > 1:
-            self.names_unsaved[seat] = (n - 1, reason)
+            self.names_unsaved[seat] = (n - 1, cause)
         else:  # (n 0: its token was given back already, the database having been back before this)
             self.names_unsaved.pop(seat, None)
         live = self.hub.tables.get(self.id)  # (not in memory: read as stored when next opened)
