@@ -302,11 +302,20 @@ async function lobby() {
     try { await navigator.clipboard.writeText(url); } catch { ok = false; }
     copied = { what, ok };
     render();
-    if (!ok) {
-      const code = document.querySelector(`code[data-url="${CSS.escape(what)}"]`);
-      if (code) { const r = document.createRange(); r.selectNodeContents(code); getSelection().removeAllRanges(); getSelection().addRange(r); }
-    }
+    if (!ok) selectLink(what);
     announce([ok ? t("copied") : t("copy_failed")]);
+  }
+
+  function selectLink(what) {
+    const code = document.querySelector(`code[data-url="${CSS.escape(what)}"]`);
+    if (code) { const r = document.createRange(); r.selectNodeContents(code); getSelection().removeAllRanges(); getSelection().addRange(r); }
+  }
+
+  // The link whose text is selected, if any (to be selected again after a redraw)
+  function selectedLink() {
+    const node = getSelection().anchorNode;
+    const el = node?.nodeType === Node.ELEMENT_NODE ? node : node?.parentElement;
+    return el?.closest("code[data-url]")?.dataset.url ?? null;
   }
 
   function copyButton(what, url, name) {
@@ -353,8 +362,13 @@ async function lobby() {
   // focus, else (a forgotten table) the next of its kind, rather than the page's body.
   function render() {
     const focus = rememberFocus(LOBBY_FOCUS_ATTRS, { root: app, kind: "[data-forget]", fallback: "#game" });
+    // a link selected to be copied (the clipboard closed) stays selected when the lobby is
+    // drawn again: the lists that arrive after a table's creation redrew it and the
+    // selection was gone before the player could copy it (seen in CI)
+    const selected = selectedLink();
     draw();
     restoreFocus(focus);
+    if (selected) selectLink(selected);
   }
 
   function draw() {
