@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from functools import partial
 import logging
 import os
 import shutil
@@ -402,6 +403,12 @@ def test_a_new_table_the_database_refuses_says_why_in_the_players_language_and_l
     assert [t["id"] for t in client.get("/api/tables").json()["tables"]] == [made["id"], before["id"]]
 
 
+def ask_rematch(client, t, seat: int, lang: str | None = None):
+    """Seat `seat` of the finished table `t` asks for its rematch (in `lang`'s words)."""
+    query = f"?lang={lang}" if lang else ""
+    return client.post(f"/api/tables/{t['id']}/rematch{query}", headers=auth(t["seats"][seat]["token"]))
+
+
 def finished_game(client):
     t = create(client, options={"players": 2, "rounds": 1}, seats=humans(2))
     play_first_legal(client, t, 400)
@@ -417,8 +424,7 @@ def test_a_rematch_the_database_refuses_says_why_and_is_made_once_it_takes_write
     rows = _rows(db_url)
     fault = Fault(kind, client, db_url)
 
-    def ask(seat: int, lang: str):
-        return client.post(f"/api/tables/{t['id']}/rematch?lang={lang}", headers=auth(t["seats"][seat]["token"]))
+    ask = partial(ask_rematch, client, t)
 
     fault.on()
     try:

@@ -9,6 +9,7 @@ lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (
 from __future__ import annotations
 
 import json
+from functools import partial
 import logging
 import sqlite3
 import time
@@ -20,7 +21,8 @@ from wasserspiele.web.limits import Limits
 
 from .helpers import auth, create, humans, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
-from .test_storage_failures import FAULTS, Fault, _refused_for, _until_pong, finished_game, quick  # noqa: F401
+from .test_storage_failures import (FAULTS, Fault, _refused_for, _until_pong, ask_rematch, finished_game,  # noqa: F401
+                                    quick)
 
 LATE = Limits(storage_seconds=0.3)   # shorter than SQLite's wait for a lock (1 s in these tests)
 
@@ -146,8 +148,7 @@ def test_a_rematch_stored_after_its_request_timed_out_is_offered_to_every_seat_a
     t = finished_game(client)
     answering_late(client)
 
-    def ask(seat: int):
-        return client.post(f"/api/tables/{t['id']}/rematch", headers=auth(t["seats"][seat]["token"]))
+    ask = partial(ask_rematch, client, t)
 
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws1:
         assert "rematch" not in _hello(ws1, t["seats"][1]["token"])
@@ -178,8 +179,7 @@ def test_a_rematch_seat_claimed_after_its_request_timed_out_is_given_without_ano
     t = finished_game(client)
     answering_late(client)
 
-    def ask(seat: int):
-        return client.post(f"/api/tables/{t['id']}/rematch", headers=auth(t["seats"][seat]["token"]))
+    ask = partial(ask_rematch, client, t)
 
     made = ask(0)
     assert made.status_code == 200, made.text

@@ -279,10 +279,13 @@ class InfoView(Mapping):
         # the worker: the view is all the seat may know, while the inputs that would
         # rebuild it elsewhere (the seed, the moves) hold every hidden card, grow with the
         # episode and would replay it in the one main process at every read.
-        wire = self._wire
-        if wire is None:
-            wire = pickle.dumps(self._get(), pickle.HIGHEST_PROTOCOL)
-        return _wire_view, (wire,)
+        return _wire_view, (_wire_of(self),)
+
+
+def _wire_of(info: "InfoView | InfoList") -> bytes:
+    """What a lazy info sends through a pipe: the bytes it came with if still unread, else
+    its value (built here if need be) pickled."""
+    return info._wire if info._wire is not None else pickle.dumps(info._get(), pickle.HIGHEST_PROTOCOL)
 
 
 def _wire_view(wire: bytes) -> InfoView:
@@ -390,10 +393,7 @@ class InfoList(Sequence):
         return self.__copy__()  # the items are strings: a new list of them is a deep copy
 
     def __reduce__(self):  # one bytes object, decoded when first read, as InfoView (see there)
-        wire = self._wire
-        if wire is None:
-            wire = pickle.dumps(self._get(), pickle.HIGHEST_PROTOCOL)
-        return _wire_list, (wire,)
+        return _wire_list, (_wire_of(self),)
 
 
 def _wire_list(wire: bytes) -> InfoList:
