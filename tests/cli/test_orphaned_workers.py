@@ -1,5 +1,5 @@
 """A run whose main process is killed without the chance to stop its process pool (SIGKILL,
-the out-of-memory killer, a crash, a SIGHUP nobody takes) leaves no worker behind: the
+the out-of-memory killer, a crash, a signal nobody takes) leaves no worker behind: the
 workers see it gone and end within about a second (bots/runner.py `exit_with_parent`).
 
 They played on, orphaned, through the chunk they held and the pool's queued ones: both cores
@@ -12,6 +12,7 @@ The processes are found through /proc (Linux), as the main process's descendants
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -97,11 +98,11 @@ ARENA = ["arena", "watten", "--bots", "expert,random", "--games", "300", "--jobs
 LAB = ["lab", "wasserloch", "--bots", "heuristic,random", "--games", "30000", "--jobs", "2", "--out", "study"]
 
 
-@pytest.mark.parametrize("args, signum", [(LAB, signal.SIGKILL), (ARENA, signal.SIGHUP)],
-                         ids=["lab-sigkill", "arena-sighup"])
+@pytest.mark.parametrize("args, signum", [(LAB, signal.SIGKILL), (ARENA, signal.SIGUSR1)],
+                         ids=["lab-sigkill", "arena-sigusr1"])
 def test_the_workers_of_a_killed_run_stop_within_a_second_or_so(tmp_path, args, signum):
-    # SIGHUP to the command alone (its terminal closed, the shell passing it on to the command
-    # only): nobody takes it, so it ends the command on the spot as SIGKILL does
+    # SIGUSR1 to the command alone: nobody takes it, so it ends the command on the spot as
+    # SIGKILL does (SIGHUP, a closed terminal, is an interrupt now: tests/cli/test_hangups.py)
     log = tmp_path / "output.txt"
     with log.open("wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", "wasserspiele", *args], stdin=subprocess.DEVNULL, stdout=out,
@@ -139,3 +140,52 @@ def test_the_workers_of_a_killed_program_stop_whatever_their_start_method(tmp_pa
                                 stderr=subprocess.STDOUT, cwd=tmp_path, env=_environment(), start_new_session=True)
         # its workers, and multiprocessing's resource tracker (and fork server)
         _killed_leaves_nothing(proc, signal.SIGKILL, 3 if method == "spawn" else 4, log)
+
+
+# A command that takes a hangup as its interrupt (cli/entry.py) keeps the games its workers are
+# playing, as on Ctrl-C: the closed terminal hangs up the whole process group, and a worker
+# forked from the command inherits its handler (which ignores the hangup there), but a worker
+# started by "spawn" or a fork server starts with the default action and died of it, its
+# chunk lost (BrokenProcessPool: the run kept only the chunks finished before).
+HANGUP_SCRIPT = """
+import multiprocessing, os, signal, sys, time
+from wasserspiele.bots.runner import PoolBackend
+from wasserspiele.cli.entry import take_sigterm_as_interrupt
+
+def busy(chunk):
+    end = time.monotonic() + 0.03 * len(chunk)
+    while time.monotonic() < end:
+        pass
+    return chunk
+
+if __name__ == "__main__":
+    multiprocessing.set_start_method(sys.argv[1])
+    take_sigterm_as_interrupt()
+    with PoolBackend(2) as backend:
+        backend.run(busy, list(range(2)))  # both workers started
+        print("ready", flush=True)
+        out, interrupted = backend.run(busy, list(range(2048)))  # chunks of 64, about 2 s each
+        print("kept", len(out), "interrupted", interrupted, "died", backend.failure, flush=True)
+"""
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_a_hangup_leaves_the_games_under_way_to_the_workers_whatever_their_start_method(tmp_path, method):
+    (tmp_path / "program.py").write_text(HANGUP_SCRIPT)
+    proc = subprocess.Popen([sys.executable, "program.py", method], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, cwd=tmp_path, env=_environment(), start_new_session=True,
+                            text=True)
+    try:
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(0.5)  # a chunk under way in each worker, none finished
+        os.killpg(proc.pid, signal.SIGHUP)  # the terminal closed: the whole group hears it
+        output, _ = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    # every chunk under way kept (one in each worker, and those the pool had queued to the
+    # workers already), the rest not started; multiprocessing's own helper processes (the resource
+    # tracker, the fork server) ignore the hangup too: no traceback of theirs
+    kept = re.search(r"kept (\d+) interrupted True died None", output)
+    assert kept and int(kept.group(1)) >= 128 and int(kept.group(1)) % 64 == 0, output  # whole chunks only
+    assert "Traceback" not in output and "resource_tracker" not in output, output

@@ -4,9 +4,11 @@ signs that only the eye reads are said in words.  A screen reader read Watten's 
 `3× blank tile` as "3 times", an empty podium or hand `-` as "dash" (or nothing), `hand +
 face-down pick` and Watten's hand points `+1` as "plus", Seven Waters' line sum `(=9)` as
 "equals 9", a missing slide `—` as "em dash" and an extra action's `+` as "plus", and
-Wasserloch's "3+ aces" as "3 plus aces".  The styled screen
-keeps its short forms.  Wasserloch's hint names its moves in the words of the browser's
-move button, from that one catalogue entry."""
+Wasserloch's "3+ aces" as "3 plus aces", a card `8♠` as "8 black spade suit" (or its sign
+not at all), Seven Waters' joker `Jk1=5` letter by letter and the competition edition's
+`0 of ∞` as "0 of infinity".  The styled screen keeps its short forms.  Wasserloch's hint
+names its moves in the words of the browser's move button, from that one catalogue entry;
+cards are named as the page's screen reader names them (web.card_name)."""
 
 from __future__ import annotations
 
@@ -32,7 +34,12 @@ SIGNS = {
     "a place, a letter and brackets": re.compile(r"\d\.[A-F]\("),  # 1.A(5)
     "a plus for and": re.compile(r"[^\W\d] \+ [^\W\d]"),        # hand + face-down pick
     "a plus for points": re.compile(r": \+\d+ \("),           # won the hand: +1 (…)
+    "a card's suit sign": re.compile(r"(?<![\w♣♦♥♠])(10|[2-9AKQJTBD])[♣♦♥♠]"),  # 8♠, B♣
+    "a joker's letters": re.compile(r"\bJk\d"),               # Jk1, Jk1=5
+    "an infinity sign": re.compile(r"∞"),                     # Slides: 0 of ∞
 }
+# what the legend (`help`) keeps: it teaches the notation one types, signs and all ("5H or 5♥")
+NOTATION = ("a card's suit sign", "a joker's letters")
 
 
 @functools.cache  # one seeded game per game, language and form, read by several tests
@@ -46,12 +53,23 @@ def _lines(game: str, lang: str, plain: bool) -> tuple[str, ...]:
 def test_plain_lines_say_in_words_what_the_screen_says_with_signs(game, lang):
     """Every board, its news, the own move, the result and the legend along a random game."""
     plain = _lines(game, lang, True)
-    said = {name: line for name, sign in SIGNS.items() for line in plain if sign.search(line)}
+    said = {name: line for name, sign in SIGNS.items() for line in plain if sign.search(line)
+            and not (name in NOTATION and line in _legend(game, lang))}
     assert not said, said
 
 
-@pytest.mark.parametrize("game, kept", [("seven_waters", ["an em dash", "an equals sign for a sum", "a plus as a bullet"]),
-                                        ("watten", ["a sum of seats", "a plus for points"]),
+@functools.cache
+def _legend(game: str, lang: str) -> tuple[str, ...]:
+    import wasserspiele
+    from wasserspiele.cli.render import renderer
+
+    return tuple(renderer(game).legend(wasserspiele.load(game).new_game(seed=5).view(None), lang).splitlines())
+
+
+@pytest.mark.parametrize("game, kept", [("seven_waters", ["an em dash", "an equals sign for a sum",
+                                                          "a plus as a bullet", "a card's suit sign",
+                                                          "a joker's letters"]),
+                                        ("watten", ["a sum of seats", "a plus for points", "a card's suit sign"]),
                                         ("wildwasser", ["a multiplication sign", "a dash for nothing",
                                                         "a place, a letter and brackets", "a plus for and"])])
 def test_the_styled_screen_keeps_its_short_forms(game, kept):
@@ -162,16 +180,16 @@ def test_wl_4_1_a_play_in_the_words_of_the_browser_s_move_button(lang, words):
 
 
 def _hint_moves(output: str, head: str) -> list[str]:
-    """The hint's best move and its alternatives, each from its notation to the line's end
-    (a terminal wide enough not to fold them)."""
+    """The hint's best move and its alternatives, each to the line's end (a terminal wide
+    enough not to fold them)."""
     lines = output.split(head, 1)[1].splitlines()
-    return [lines[0]] + [x.strip() for x in lines[2:5] if re.match(r"\s+[A2-8]x\d", x)]
+    return [lines[0]] + [x.strip() for x in lines[2:5] if x.startswith("    ")]
 
 
-@pytest.mark.parametrize("lang, head", [("en", "hint: "), ("de", "Tipp: ")])
-def test_wl_4_1_the_plain_hint_names_its_moves_as_the_button_does(run, lang, head):
-    """The hint gave the notation alone (`3x2`, read "3 x 2"); plain, also the button's
-    words (`3x2 – play two 3s`), the notation first: it is what one types.  The styled
+@pytest.mark.parametrize("lang, head, type_", [("en", "hint: ", "type"), ("de", "Tipp: ", "tippe")])
+def test_wl_4_1_the_plain_hint_names_its_moves_as_the_button_does(run, lang, head, type_):
+    """The hint gave the notation alone (`3x2`, read "3 x 2"); plain, the button's words and
+    what to type, as the move lists say a move (`play two 3s: type 3x2`).  The styled
     screen keeps the notation alone."""
     from wasserspiele.games.wasserloch.actions import VALUES, parse_action
 
@@ -182,10 +200,10 @@ def test_wl_4_1_the_plain_hint_names_its_moves_as_the_button_does(run, lang, hea
     shown = _hint_moves(plain.output, head)
     assert len(shown) >= 2, plain.output[-800:]
     for line in shown:
-        notation = line.split()[0]
-        p = parse_action(notation)
-        words = render("wasserloch.web.play_button", {"n": p.count, "v": VALUES[p.value]}, lang)
-        assert line.startswith(f"{notation} – {words} ("), line
+        said = re.match(rf"(.+): {type_} ([A2-8]x\d) \(", line)
+        assert said, line
+        p = parse_action(said.group(2))
+        assert said.group(1) == render("wasserloch.web.play_button", {"n": p.count, "v": VALUES[p.value]}, lang)
     assert all(re.match(r"[A2-8]x\d \(", line) for line in _hint_moves(default.output, head))
 
 
@@ -194,3 +212,119 @@ def test_wl_4_3_the_english_board_says_three_or_more_aces_as_the_german_does(run
     """"only 3+ aces drive them off" (read "3 plus aces"); German said „3 oder mehr Asse"."""
     result = run("play", "wasserloch", "--seed", "1", *(["--plain"] if plain else []), input="quit\n")
     assert "only 3 or more aces drive them off" in result.output and "3+" not in result.output
+
+
+# -- cards in words ---------------------------------------------------------------------------------
+# a card as the page's screen reader names it (web.card_name): "8 of spades", „Pik-8"
+CARD_WORDS = {"en": re.compile(r"\b(10|[2-9]|ace|king|queen|jack) of (clubs|diamonds|hearts|spades)\b"),
+              "de": re.compile(r"\b(Kreuz|Karo|Herz|Pik)-(10|[2-9]|Ass|König|Dame|Bube)\b")}
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", ["watten", "seven_waters"])
+def test_plain_lines_name_cards_by_rank_and_suit_in_words(game, lang):
+    """`8♠` was read "8 black spade suit" (or the sign not at all), German `B♣` "B"; plain
+    lines say "8 of spades", „Pik-8", „Kreuz-Bube" in the board, the news and the own move."""
+    plain = _lines(game, lang, True)
+    words = CARD_WORDS[lang]
+    hand = render(f"{game}.ui.hand", None, lang)
+    assert any(words.search(x) and hand in x for x in plain), [x for x in plain if hand in x][:3]
+    own = [x for x in plain if x.startswith(("You ", "Du "))]
+    assert own and all(not SIGNS["a card's suit sign"].search(x) for x in own), own[:3]
+    assert any(words.search(x) for x in own), own[:5]
+    other = "en" if lang == "de" else "de"
+    assert not any(CARD_WORDS[other].search(x) for x in plain)  # German lines German, English lines English
+
+
+@pytest.mark.parametrize("lang, played", [("en", re.compile(r"^Seat \d played (10|[2-9]|ace|king|queen|jack) of "
+                                                          r"(clubs|diamonds|hearts|spades)$")),
+                                          ("de", re.compile(r"^Platz \d spielte (Kreuz|Karo|Herz|Pik)-"
+                                                          r"(10|[7-9]|Ass|König|Dame|Bube)$"))])
+def test_wa_1_2_plain_news_says_the_card_played_in_words(lang, played):
+    """Watten's news `Seat 1 played B♣` in the suits and ranks of the game's catalogue."""
+    plain = _lines("watten", lang, True)
+    assert any(played.match(x) for x in plain), [x for x in plain if x.startswith(("Seat", "Platz"))][:5]
+    assert any(re.match(r"^(Seat|Platz) \d (played|spielte) (10|[7-9AKQJBD])[♣♦♥♠]$", x)
+               for x in _lines("watten", lang, False))  # the screen keeps its signs
+
+
+@pytest.mark.parametrize("lang, joker", [("en", re.compile(r"\bjoker [12] as (\d+|ace|king|queen|jack|clubs|diamonds"
+                                                            r"|hearts|spades)\b")),
+                                         ("de", re.compile(r"\bJoker [12] als (\d+|Ass|König|Dame|Bube|Kreuz|Karo|Herz"
+                                                            r"|Pik)\b"))])
+def test_sw_2_2_plain_says_a_joker_s_declaration_in_words(lang, joker):
+    """SW-2.2: a joker declared for a slide, the river or the pool was `Jk1=5` (read letter by
+    letter), `Jk1=♥`; plain: "joker 1 as 5", „Joker 1 als Herz"."""
+    plain = _lines("seven_waters", lang, True)
+    assert any(joker.search(x) for x in plain), [x for x in plain if "oker" in x][:5]
+    assert any(re.search(r"\bJk[12]=", x) for x in _lines("seven_waters", lang, False))
+
+
+@pytest.mark.parametrize("lang, said", [("en", "Slides: 0, no limit; To move: Seat 0"),
+                                        ("de", "Rutschen: 0, keine Grenze; Am Zug: Platz 0")])
+def test_sw_7_1_plain_says_the_competition_edition_sets_no_slide_limit(run, lang, said):
+    """SW-7.1 (slide_limit null): the head was `Slides: 0 of ∞`, read "0 of infinity"."""
+    args = ["play", "seven_waters", "--seed", "1", "--option", "slide_limit=null", "--lang", lang]
+    plain, default = run(*args, "--plain", input="quit\n"), run(*args, input="quit\n")
+    assert plain.exit_code == 0 and default.exit_code == 0
+    assert said in plain.output.splitlines(), plain.output[:600]
+    assert "∞" not in plain.output and "0/∞" in default.output
+
+
+@pytest.mark.parametrize("lang, hint, styled", [("en", "hint: jack of clubs: type JC (", "hint: JC ("),
+                                                ("de", "Tipp: Kreuz-Bube: tippe BKr (", "Tipp: B♣ (")])
+def test_wa_1_2_the_plain_hint_names_its_card_in_words(run, lang, hint, styled):
+    """The hint gave the card's notation alone (`B♣`, read "B black club suit"); plain, its
+    words and what to type, as the move lists say it (no suit sign: German types `BKr`).
+    The styled screen keeps the notation."""
+    args = ["play", "watten", "--seed", "1", "--lang", lang]
+    answers = ("signal weak" if lang == "en" else "signal schwach") + "\nhint\nquit\n"
+    plain = run(*args, "--plain", input=answers, env={"COLUMNS": "200"})
+    default = run(*args, input=answers, env={"COLUMNS": "200"})
+    assert plain.exit_code == 0 and default.exit_code == 0
+    assert hint in plain.output, plain.output[-800:]
+    assert styled in default.output, default.output[-800:]
+
+
+@pytest.mark.parametrize("game, typed, lang, plain_said, styled_said", [
+    ("watten", "signal weak\n7H\nquit\n", "en", "(jack of clubs in hand)", "(J♣ in hand)"),
+    ("watten", "signal schwach\n7H\nende\n", "de", "(Kreuz-Bube auf der Hand)", "(B♣ auf der Hand)"),
+    ("seven_waters", "pool AD AS\nquit\n", "en", "but ace of diamonds and ace of spades differ",
+     "but A♦ and A♠ differ"),
+    ("seven_waters", "discard 2C\nende\n", "de", "Kreuz-2 ist nicht auf der Hand", "2♣ ist nicht auf der Hand"),
+])
+def test_wa_3_2_sw_2_2_a_plain_refusal_names_its_cards_in_words(run, game, typed, lang, plain_said, styled_said):
+    """WA-3.2's `trump must be followed … (J♣ in hand)`, Seven Waters' `2♣ is not in hand`: the
+    cards of a refusal were read by their signs; plain, in words."""
+    args = ["play", game, "--seed", "1", "--lang", lang]
+    plain = run(*args, "--plain", input=typed, env={"COLUMNS": "200"})
+    default = run(*args, input=typed, env={"COLUMNS": "200"})
+    assert plain.exit_code == 0 and default.exit_code == 0
+    assert plain_said in plain.output, plain.output[-800:]
+    assert styled_said in default.output, default.output[-800:]
+
+
+@pytest.mark.parametrize("lang, words", [("en", {"JC": "jack of clubs", "TH": "10 of hearts", "raise": None}),
+                                         ("de", {"JC": "Kreuz-Bube", "TH": "Herz-10", "raise": None})])
+def test_wa_1_2_a_card_move_in_words(lang, words):
+    """A card to play in words (the plain hint's); the other moves' notation is their words."""
+    from wasserspiele.cli.render import renderer
+    for notation, said in words.items():
+        assert renderer("watten").say_action(notation, lang) == said
+
+
+@pytest.mark.parametrize("lang, words", [
+    ("en", {"slide 2 KD AC": "slide 2 king of diamonds, ace of clubs",
+            "river X1=T 9C": "river joker 1 as 10, 9 of clubs",
+            "pool X2=H 4S": "pool joker 2 as hearts, 4 of spades", "slide 1 X1=5 4C": "slide 1 joker 1 as 5, 4 of clubs",
+            "take 7-3": None}),
+    ("de", {"slide 2 KD AC": "rutsche 2 Karo-König, Kreuz-Ass", "river X1=T 9C": "kanal Joker 1 als 10, Kreuz-9",
+            "pool X2=H 4S": "becken Joker 2 als Herz, Pik-4", "slide 1 X1=5 4C": "rutsche 1 Joker 1 als 5, Kreuz-4",
+            "take 7-3": None}),
+])
+def test_sw_2_2_a_move_s_cards_in_words(lang, words):
+    """SW-2.2: a move's cards in words, a joker with what it was declared as (a value in a
+    slide, a rank in the river, a suit in the pool); a take names a place, not a card."""
+    from wasserspiele.cli.render import renderer
+    for notation, said in words.items():
+        assert renderer("seven_waters").say_action(notation, lang) == said

@@ -120,6 +120,19 @@ def test_a_resumed_game_names_its_bots_levels_in_german(run, tmp_path):
     assert "seat 0: human, seat 1: expert" in english.output, english.output[:300]
 
 
+def played_with_the_net_firing(monkeypatch, lang: str) -> str:
+    """What the table said in a seeded one-round Wasserloch game of a random bot and a search
+    whose CPU safety net (0.02 s, not a minute a move) fires at every searched move."""
+    from wasserspiele.bots import ismcts
+    monkeypatch.setattr(ismcts, "DEFAULT_CPU_SECONDS", 0.02)
+    session = PlaySession.create("wasserloch", None, "random,ismcts:iterations=1000000", 5, ["rounds=1"], None,
+                                 None, lang)
+    buf = io.StringIO()
+    session.console = Console(file=buf, force_terminal=False, width=300, highlight=False, soft_wrap=False)
+    assert session.run() == 0
+    return buf.getvalue()
+
+
 @pytest.mark.parametrize("lang, said", [
     ("en", "Seat 1 (ismcts:iterations=1000000) stopped thinking at its safety net of 0.02 CPU seconds, after "),
     ("de", "Platz 1 (ismcts:iterations=1000000) hat das Überlegen nach 0,02 CPU-Sekunden abgebrochen "
@@ -129,14 +142,7 @@ def test_issue17_5_a_search_cut_by_its_safety_net_is_said_at_the_table(monkeypat
     """A spec naming no CPU net searched for as long as its iterations took, the player
     waiting with no word; it now keeps the default net, and when a net fires the table says
     so in the game's language (not logging's English line on stderr through the board)."""
-    from wasserspiele.bots import ismcts
-    monkeypatch.setattr(ismcts, "DEFAULT_CPU_SECONDS", 0.02)  # the net under test, not a minute a move
-    session = PlaySession.create("wasserloch", None, "random,ismcts:iterations=1000000", 5, ["rounds=1"], None,
-                                 None, lang)
-    buf = io.StringIO()
-    session.console = Console(file=buf, force_terminal=False, width=300, highlight=False, soft_wrap=False)
-    assert session.run() == 0
-    out = buf.getvalue()
+    out = played_with_the_net_firing(monkeypatch, lang)
     assert said in out, out[:600]
     assert "iterations: with the same --seed" in out or "Iterationen: mit demselben --seed" in out
     assert "ISMCTS safety net" not in capsys.readouterr().err

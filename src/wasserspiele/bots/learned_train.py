@@ -49,7 +49,7 @@ from .base import Bot, decision_for
 from .ismcts import ISMCTSBot, search_defaults
 from .learned import LearnedBot, Network, codec_fingerprint, codec_of, network_fingerprint
 from .registry import make_bot
-from .runner import exit_with_parent, ignore_sigint
+from .runner import exit_with_parent, ignore_interrupts
 
 
 @dataclass(frozen=True)
@@ -681,7 +681,7 @@ _worker: tuple[Trainer, int, Callable[[int], ISMCTSBot]] | None = None
 
 def _start_worker(game: Game, seed: int, budget: Budget, params: dict[str, np.ndarray], generation: int) -> None:
     global _worker
-    ignore_sigint()
+    ignore_interrupts()
     exit_with_parent()  # `learn` killed (kill -9, the out-of-memory killer): its self-play ends too
     trainer = Trainer(game, seed, budget)
     trainer.network = Network(params)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 import shutil
 import signal
 import sys
@@ -14,7 +15,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 import click
-from rich.console import Console
+from rich.console import Console as RichConsole
 from rich.text import Text
 
 from ..core.messages import catalogue, render
@@ -82,13 +83,85 @@ def fit_streams() -> None:
         stdin.reconfigure(errors="replace")
 
 
+class Console(RichConsole):
+    """rich's console, but a stream whose reader has gone (`| tee log` ended with the terminal)
+    is pointed at the null device and the command goes on: rich's own answer, SystemExit(1),
+    ended a study before its report was written (cli/entry.py, SIGHUP)."""
+
+    def on_broken_pipe(self) -> None:
+        from .entry import detach_lost_output
+        detach_lost_output()
+
+
+# Where plain output breaks a line too long for the terminal, best first: between the parts
+# of a line (a plain line separates them with a semicolon, then a comma: cli/render.py; a
+# list of moves with semicolons, since a move's words may hold commas), then between phrases
+# (before a bracket, after a dash or a colon), then between any two words but a figure and
+# its sign ("48 %").  A card's words ("king of hearts", "joker 1 as 5") are one part of a
+# list, and so kept on one row.
+PLAIN_BREAKS = (re.compile(r"(?<=;) +"), re.compile(r"(?<=,) +"), re.compile(r" +(?=\()|(?<= [–—]) +|(?<=:) +"),
+                re.compile(r" +(?!%)"))
+
+
+class PlainConsole(Console):
+    """The console of plain output (`play --plain`): a line too long for the terminal is
+    broken where its words allow (PLAIN_BREAKS), never inside a card's words.  rich broke
+    it at the last space that fitted, so a screen reader or braille display, which reads
+    the terminal row by row, read "king of" at the end of one row and "hearts" at the start
+    of the next (or "48" and "%")."""
+
+    def print(self, *objects: Any, sep: str = " ", end: str = "\n", soft_wrap: bool | None = None,
+              markup: bool | None = None, emoji: bool | None = None, width: int | None = None, **kwargs) -> None:
+        if soft_wrap or kwargs.get("no_wrap") or not objects or not all(isinstance(o, str) for o in objects):
+            # a line never to be broken (a command to copy), a blank line, or rich's own objects
+            super().print(*objects, sep=sep, end=end, soft_wrap=soft_wrap, markup=markup, emoji=emoji, width=width,
+                          **kwargs)
+            return
+        # plain output has no styles: the markup is read for its text alone
+        text = sep.join(self.render_str(o, markup=markup, emoji=emoji, highlight=False).plain for o in objects)
+        most = max(1, width or self.width)
+        rows = "\n".join(row for line in text.split("\n") for row in _indented_rows(line, most))
+        super().print(rows, end=end, markup=False, emoji=False, highlight=False, soft_wrap=True)
+
+
+def _indented_rows(line: str, width: int) -> list[str]:
+    """`plain_rows` of a line, each row indented as the line is (a hint's alternatives)."""
+    body = line.lstrip(" ")
+    indent = line[:len(line) - len(body)]
+    if not body or len(indent) * 2 > width:
+        return plain_rows(line, width)
+    return [indent + row for row in plain_rows(body, width - len(indent))]
+
+
+def plain_rows(line: str, width: int, level: int = 0) -> list[str]:
+    """`line` as rows of at most `width` cells, broken at the first of PLAIN_BREAKS (from
+    `level` on) that makes the pieces fit, the pieces packed greedily; a word longer than a
+    row is folded, as rich folds it."""
+    from rich.cells import cell_len
+    if cell_len(line) <= width:
+        return [line]
+    if level == len(PLAIN_BREAKS):
+        from rich.cells import chop_cells
+        return chop_cells(line, width)
+    rows: list[str] = []
+    for piece in PLAIN_BREAKS[level].split(line):
+        if rows and cell_len(rows[-1]) + 1 + cell_len(piece) <= width:
+            rows[-1] += " " + piece
+        else:
+            rows.extend(plain_rows(piece, width, level + 1))
+    return rows
+
+
 def make_console(plain: bool = False, **kwargs) -> Console:
     """The console the terminal commands print through; `plain` (`play --plain`): no
     colours or styles at all (rich's color_system=None), for a screen reader or braille
-    display that reads the terminal line by line."""
+    display that reads the terminal line by line, its long lines broken between words
+    that belong apart (PlainConsole)."""
     if plain:
         kwargs.setdefault("color_system", None)
-    return Console(highlight=False, soft_wrap=False, **kwargs)
+    kwargs.setdefault("highlight", False)
+    kwargs.setdefault("soft_wrap", False)
+    return PlainConsole(**kwargs) if plain else Console(**kwargs)
 
 
 def clear_screen(console: Console) -> None:
@@ -210,12 +283,19 @@ class Reporter:
     def __exit__(self, *exc):
         for signum, handler in self.previous.items():
             signal.signal(signum, handler)
-        self.bar.__exit__(*exc)
+        self._say(lambda: self.bar.__exit__(*exc))  # the bar's last drawing
+
+    @staticmethod
+    def _say(write: Callable[[], Any]) -> None:
+        """`write` progress, dropped where its stream is lost (cli/entry.py `said`): the games
+        go on to their report, which an OSError here lost."""
+        from .entry import said
+        said(write)
 
     def _take_interrupts(self) -> None:
-        """The first Ctrl-C (or SIGTERM, cli/entry.py) of a run is said: the backends keep the
-        games the workers are playing and wait for them (bots/runner.py), minutes of an
-        expert's games in which the bar went on as if nothing had been pressed, and a second
+        """The first Ctrl-C (or SIGTERM or SIGHUP, cli/entry.py) of a run is said: the backends
+        keep the games the workers are playing and wait for them (bots/runner.py), minutes of
+        an expert's games in which the bar went on as if nothing had been pressed, and a second
         Ctrl-C, pressed for want of an answer, dropped them.  The interrupt itself is raised
         by the handler that was there (Python's, or cli/entry.py's), as before."""
         self.previous: dict[int, Any] = {}
@@ -223,31 +303,38 @@ class Reporter:
         self.pid = os.getpid()  # a worker forked during the run inherits the handler: it says nothing
         if threading.current_thread() is not threading.main_thread():
             return
-        from .entry import _sigterm
-        for signum, ours in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _sigterm)):
-            if signal.getsignal(signum) is ours:  # a handler someone else set is left alone
+        from .entry import SIGHUP, _sighup, _sigterm
+        ours = [(signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _sigterm)]
+        if SIGHUP is not None:
+            ours.append((SIGHUP, _sighup))
+        for signum, handler in ours:
+            if signal.getsignal(signum) is handler:  # a handler someone else set is left alone
                 self.previous[signum] = signal.signal(signum, self._stopping)
 
     def _stopping(self, signum: int, frame) -> None:
         if os.getpid() == self.pid and not self.stopping:
             self.stopping = True
+            from .entry import SIGHUP, detach_lost_output
+            if signum == SIGHUP:
+                detach_lost_output()  # the line goes to a log file still, not to a terminal that is gone
             text = render("cli.progress.stopping", {}, self.lang)
             if self.live:
-                self.bar.console.print(text, markup=False, highlight=False)  # above the bar
+                self._say(lambda: self.bar.console.print(text, markup=False, highlight=False))  # above the bar
             else:
-                click.echo(text, err=True)
+                self._say(lambda: click.echo(text, err=True))
         self.previous[signum](signum, frame)
 
     def set_total(self, total: int, description: str = "games") -> None:
         self.total = total
         self.bar.update(self.task, total=total, description=description)
         if not self.live and not self.quiet and description != "games":
-            click.echo(description, err=True)
+            self._say(lambda: click.echo(description, err=True))
 
     def advance(self, n: int) -> None:
         self.done += n
         self.bar.advance(self.task, n)
         if not self.live and not self.quiet and self.done >= self.next_line:
-            click.echo(render("cli.progress.finished", {"done": self.done, "n": self.total}, self.lang), err=True)
+            line = render("cli.progress.finished", {"done": self.done, "n": self.total}, self.lang)
+            self._say(lambda: click.echo(line, err=True))
             step = max(1, self.total // 10)
             self.next_line = (self.done // step + 1) * step

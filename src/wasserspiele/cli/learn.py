@@ -17,7 +17,7 @@ from ..core.errors import WasserspieleError
 from ..core.paths import write_problem
 from ..core.registry import game_class, load
 from .language import quoted
-from .entry import uninterrupted
+from .entry import say, uninterrupted
 from .flags import writable
 
 
@@ -196,7 +196,7 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
         path = Path(out) if out else default_weights(g.name)
         earlier = existing_weights(path)
         if earlier:  # named by --out (the default refused them): said before hours of training
-            click.echo(f"replacing {' and '.join(map(str, earlier))} (--out names them)", err=True)
+            say(f"replacing {' and '.join(map(str, earlier))} (--out names them)", err=True)
         # the command that remakes these weights into the same files: with its --out, since
         # without one train writes GAME-learned.npz here (the shipped sidecars' commands name
         # src/wasserspiele/bots/weights/GAME.npz, run from the repository's top folder)
@@ -220,14 +220,18 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
 
         def checkpoint(t) -> None:  # after every generation: a stopped run keeps its last one
             # the weights and their sidecar are written with Ctrl-C and SIGTERM held off: an
-            # interrupt between them left a half-written .npz, or weights beside another's sidecar
-            written[:] = uninterrupted(lambda: save_weights(t.network, path, t.metadata(command)))
-            generation[:] = [len(t.history) - 1]
-            click.echo(f"wrote {written[0]} and {written[1].name} (generation {generation[0]}, "
-                       f"{len(t.positions)} positions)", err=True)
+            # interrupt between them left a half-written .npz, or weights beside another's sidecar;
+            # what was written is noted inside, before a hangup held off meanwhile is taken
+            def save() -> None:
+                written[:] = save_weights(t.network, path, t.metadata(command))
+                generation[:] = [len(t.history) - 1]
+
+            uninterrupted(save)
+            say(f"wrote {written[0]} and {written[1].name} (generation {generation[0]}, "
+                f"{len(t.positions)} positions)", err=True)
 
         try:
-            trainer = train(g, seed, budget, log=lambda m: click.echo(m, err=True), on_generation=checkpoint,
+            trainer = train(g, seed, budget, log=lambda m: say(m, err=True), on_generation=checkpoint,
                             positions=positions, jobs=default_jobs() if jobs is None else jobs)
         except WriteFailed as exc:
             # a full disk, a folder made read-only: what the run kept, as an interrupt says it; the
@@ -244,13 +248,13 @@ def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpe
             go_on = (f"`{command} --positions {shlex.quote(str(positions))}` resumes from the positions saved "
                      f"so far" if positions else
                      "give --positions FILE to keep the searched positions: a run stopped then resumes from them")
-            click.echo(f"\ninterrupted: {kept}; {go_on}", err=True)
+            say(f"\ninterrupted: {kept}; {go_on}", err=True)
             sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
     where = "" if out else " (no --out: in the current directory; the shipped weights are unchanged)"
-    click.echo(f"wrote {written[0]} (weights) and {written[1]} (how they were made){where}, "
-               f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
+    say(f"wrote {written[0]} (weights) and {written[1]} (how they were made){where}, "
+        f"{len(trainer.positions)} positions; play them with learned:weights={written[0]}")
 
 
 def save_weights(network, path: Path, meta) -> tuple[Path, Path]:
@@ -374,7 +378,7 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
         earlier = corpus_files(folder)  # refuses a folder with other files before any game is played
         if earlier:
             records = sum(1 for f in earlier if f.name != CORPUS_VISITS)
-            click.echo(f"replacing the earlier corpus in {folder} ({records} games)", err=True)
+            say(f"replacing the earlier corpus in {folder} ({records} games)", err=True)
             for f in earlier:
                 f.unlink()
         try:
@@ -388,17 +392,22 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
                 entries = [{"index": d.index, "seat": d.seat, "played": str(d.played),
                             "visits": {str(a): n for a, n in d.visits.items()}} for d in decided]
                 line = (json.dumps({"record": name, "decisions": entries}) + "\n").encode("utf-8")
-                uninterrupted(lambda: write_game(state, folder / name, line, lines))
-                done = i + 1
+
+                def write(state=state, name=name, line=line, count=i + 1) -> None:
+                    nonlocal done
+                    write_game(state, folder / name, line, lines)
+                    done = count  # counted inside: a hangup held off meanwhile is taken as it returns
+
+                uninterrupted(write)
     except WriteFailed as exc:
         # a full disk, the folder made read-only: said with what is kept (a traceback, and the half
         # record and half line it left, passed for a game of the corpus)
         raise WriteFailure(f"{exc}; {out} holds the {done} game{'' if done == 1 else 's'} written before, each "
                            f"with its line in {CORPUS_VISITS}") from None
     except KeyboardInterrupt:
-        click.echo(f"\ninterrupted: {out} holds the {done} game{'' if done == 1 else 's'} written so far, each "
-                   f"with its line in {CORPUS_VISITS}; running the command again replaces them", err=True)
+        say(f"\ninterrupted: {out} holds the {done} game{'' if done == 1 else 's'} written so far, each "
+            f"with its line in {CORPUS_VISITS}; running the command again replaces them", err=True)
         sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    click.echo(f"wrote {games} game{'' if games == 1 else 's'} to {folder}")
+    say(f"wrote {games} game{'' if games == 1 else 's'} to {folder}")

@@ -6,8 +6,9 @@ record, Click's usage errors, an output path that cannot be written when the com
 3 a worker process died under a run (`lab`, `lab tune`, `arena`: the games that finished are kept and
 reported); 4 an output could not be written once the work was done (a full disk, a folder made
 read-only or replaced by a file meanwhile: `lab`, `lab tune`, `lab render`, `leaderboard`, `train`,
-`corpus`; one line names the file, the cause and what was kept); 130 interrupted (but `serve`, for which Ctrl-C is
-the way to stop: 0, docs/web-server.md, Stopping).
+`corpus`; one line names the file, the cause and what was kept); 130 interrupted: Ctrl-C, SIGTERM, or SIGHUP
+(the terminal closed: what is said after it is dropped, the files are written; cli/entry.py) (but `serve`,
+for which Ctrl-C is the way to stop: 0, docs/web-server.md, Stopping).
 """
 
 from __future__ import annotations
@@ -171,7 +172,8 @@ def games_cmd(lang) -> None:
               help="save the game here after every move (the file holds every hidden card, so a resumed game "
                    "can go on: keep it from the other players)")
 @click.option("--resume", type=click.Path(dir_okay=False),
-              help="continue a game saved with --save, with its seats and language (--seats/--lang change them)")
+              help="continue a game saved with --save, with its seats and language (--seats/--lang change them); "
+                   "its bots go on as they were, and given the game's own --seed so does the deal")
 @click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
 @click.option("--plain", is_flag=True, envvar=PLAIN_ENV,

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import os
+import random
 import shlex
+import struct
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -14,19 +18,21 @@ import click
 from click.core import ParameterSource
 from rich.markup import escape
 
-from ..bots.base import Bot, decision_for
+from ..bots.base import Bot, decision_for, parts
 from ..bots.levels import level_names
 from ..bots.registry import bot_kinds
 from ..bots.specs import check_spec, parse_bot_spec, split_spec_texts
+from ..core.cards import SUIT_SYMBOLS
 from ..core.chance import make_rng
 from ..core.errors import BadNotation, BadOption, BadRecord, WasserspieleError
 from ..core.messages import LANGS, Reason, render
 from ..core.paths import cause, write_problem
 from ..core.protocol import State
-from ..core.records import read_record, replay, write_record
+from ..core.records import read_record, resume as resume_game, write_record
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
 from .console import clear_screen, make_console, printable, thinking
+from .entry import detach_lost_output, hung_up, lost_output
 from .render import drawn, renderer
 
 HUMAN = "human"
@@ -48,6 +54,27 @@ def show_move(game: str, action: Any, lang: str) -> str:
     `show_action`; else the notation)."""
     show = getattr(renderer(game), "show_action", None)
     return show(str(action), lang) if show else str(action)
+
+
+def typed_move(game: str, action: Any, lang: str) -> str:
+    """An action as one types it: as the board shows it (`show_move`), its suit signs, which
+    no keyboard has, as the letters `lang` types for them (`card.typed.*`: `B♣` → `BKr`,
+    `Jk1=♥` → `Jk1=H`), which `read_move` reads back."""
+    shown = show_move(game, action, lang)
+    signs = {sign: render(f"card.typed.{suit}", {}, lang) for suit, sign in SUIT_SYMBOLS.items() if sign in shown}
+    return "".join(signs.get(ch, ch) for ch in shown)
+
+
+def move_to_type(game: str, action: Any, lang: str) -> str:
+    """An action for plain output's lists (`moves`, the moves a word could mean): in words
+    where the renderer has them (`say_action`), then what to type ("8 of spades: type 8S",
+    „Kreuz-Bube: tippe BKr"); a move whose notation is its words ("signal weak", "pick
+    zebra") as one types it.  The notation alone (`8S`, `3x2`, `B♣`) was read "8 S", "3 x 2",
+    "B black club suit": the words say the move, and the typed form what to type."""
+    typed = typed_move(game, action, lang)
+    say = getattr(renderer(game), "say_action", None)
+    words = say(str(action), lang) if say else None
+    return render("cli.move_to_type", {"words": words, "move": typed}, lang) if words and words != typed else typed
 
 
 def read_move(game: str, line: str, lang: str) -> str:
@@ -194,6 +221,10 @@ class PlaySession:
     saved_stat: tuple | None = None
     saved_moves: int | None = None
     saved_as: dict | None = None  # the session it holds
+    # the moves each bot seat's CPU safety net cut short, the first said (`bot_choice`), and
+    # whether a hint's was said: each once a game
+    cut_short: dict[int, int] = field(default_factory=dict)
+    hint_cut_short: bool = False
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang,
@@ -210,7 +241,7 @@ class PlaySession:
                 raise BadRecord(Reason("cli.save_empty", path=resume))
             doc = read_record(resume)
             try:
-                state = replay(doc, rng=make_rng(seed))  # the chance still to come
+                state = resume_game(doc, seed)  # the chance still to come (seed N's own game goes on as dealt)
             except BadRecord as exc:  # "host: unknown field" said which file it is in
                 raise BadRecord(Reason("cli.in_save", path=resume, problem=exc.reason)) from None
             game = state.game
@@ -244,10 +275,18 @@ class PlaySession:
             state = game.new_game(seed=seed)
         kinds = parse_seats(seats, game.players, seats_from if resume else "--seats")
         specs = {s: parse_bot_spec(k) for s, k in enumerate(kinds) if k != HUMAN}
-        for spec in set(specs.values()):
+        # seat order: a set's order follows the hash seed, and with two bad bots the one named changed per run
+        for spec in dict.fromkeys(specs.values()):
             check_spec(spec, game)  # a bad bot fails before the game starts, naming it
         seeder = make_rng(seed)
         bots = {s: spec.make(game, seeder.randrange(2**31)) for s, spec in specs.items()}
+        if resume:
+            # a seat that plays the bot it was saved with goes on from the generators it had
+            # drawn to then, as in the game without the break; one given another bot starts
+            # from the seed (a bot's draws: `bot_generators`)
+            for s, states in saved_bots(doc, resume).items():
+                if s in bots and saved_seats is not None and kinds[s] == saved_seats[s]:
+                    take_generators(bots[s], states)
         plain = bool(plain)
         return cls(state, kinds, bots, save, lang or "en", console=make_console(plain), resumed=bool(resume),
                    plain=plain, saved_stat=saved_stat, saved_moves=saved_moves, saved_as=saved_as)
@@ -273,12 +312,21 @@ class PlaySession:
         return show_move(self.state.game.name, action, self.lang)
 
     def said(self, action: Any) -> str:
-        """A move as the board shows it; plain (a screen reader, which read `3x2` as "3 x
-        2"), then in words where the renderer has them (`say_action`: Wasserloch's "3x2 –
-        play two 3s", as the browser's move button says it)."""
-        shown = self.show(action)
-        say = getattr(renderer(self.state.game.name), "say_action", None) if self.plain else None
-        return self.t("move_in_words", move=shown, words=say(str(action), self.lang)) if say else shown
+        """A move of the hint as the board shows it; plain, as the move lists say it
+        (`move_to_type`): in words, then what to type ("play two 3s: type 3x2", „Kreuz-Bube:
+        tippe BKr").  Plain said the notation first ("B♣ – Kreuz-Bube"), its suit sign read
+        "black club suit", and no keyboard types it."""
+        if self.plain:
+            return move_to_type(self.state.game.name, action, self.lang)
+        return self.show(action)
+
+    def listed(self, actions: list) -> str:
+        """Moves for a list (`moves`, an ambiguous word's): as the board shows them; plain,
+        each in words and with what to type (`move_to_type`), separated by semicolons, since
+        a move's words may hold commas ("slide 2 king of diamonds, ace of clubs")."""
+        if not self.plain:
+            return ", ".join(self.show(a) for a in actions)
+        return "; ".join(move_to_type(self.state.game.name, a, self.lang) for a in actions)
 
     def read(self, line: str) -> str:
         return read_move(self.state.game.name, line, self.lang)
@@ -309,7 +357,16 @@ class PlaySession:
                 self.autosave()
                 if self.kinds[seat] == HUMAN:
                     self.narrate_own(seat, r)
-        except (Quit, KeyboardInterrupt, EOFError, click.Abort) as stop:
+        except (Quit, KeyboardInterrupt, EOFError, click.Abort, OSError) as stop:
+            # the terminal hung up (its window closed, an ssh connection dropped: EIO on a board's
+            # write, end of input on the prompt's read, the SIGHUP itself) or stdout's pipe lost its
+            # reader (EPIPE): ended as an interrupt ends it, saved, where it ended in an OSError's
+            # traceback; what is said from here goes nowhere, and the SIGHUP that comes after
+            # (under a shell, once the shell has ended) does not cut the save short
+            if isinstance(stop, OSError) and not lost_output(stop):
+                raise
+            if detach_lost_output():
+                hung_up()
             self.console.print()
             if not self.up_to_date():
                 self.autosave()
@@ -321,6 +378,7 @@ class PlaySession:
             self.console.print(news)
         self.console.print(drawn(r.render_view, view, self.lang, self.console.width, self.plain))
         self.console.print(drawn(r.render_result, view, self.lang, self.console.width, self.plain))
+        self.say_cut_short()
         return 0
 
     def kind(self, seat: int) -> str:
@@ -336,11 +394,22 @@ class PlaySession:
             action = self.bots[seat].choose(decision_for(self.state, seat))
         if search is not None and search.last_stop == "cpu_seconds":
             # the search's CPU safety net fired (bots/ismcts.py; a spec without cpu_seconds keeps
-            # the default): the player waited that long and is told why, in the game's language
-            self.say(sentence(self.t("thinking_cut_short", who=self.seat_name(seat), kind=self.kind(seat),
-                                     seconds=search.cpu_net,
-                                     done=search.last_iterations, iterations=search.iterations)))
+            # the default): the player waited that long and is told why, in the game's language,
+            # once a game for the seat (a slow machine's net fires at every move: a line a move);
+            # the moves cut short are counted at the end (`say_cut_short`)
+            self.cut_short[seat] = self.cut_short.get(seat, 0) + 1
+            if self.cut_short[seat] == 1:
+                self.say(sentence(self.t("thinking_cut_short", who=self.seat_name(seat), kind=self.kind(seat),
+                                         seconds=search.cpu_net,
+                                         done=search.last_iterations, iterations=search.iterations)))
         return action
+
+    def say_cut_short(self) -> None:
+        """At the game's end: how many moves each seat's safety net cut short, where it cut
+        more than the one said as it happened."""
+        for seat, n in sorted(self.cut_short.items()):
+            if n > 1:
+                self.say(sentence(self.t("cut_short_total", who=self.seat_name(seat), kind=self.kind(seat), n=n)))
 
     def narrate_own(self, seat: int, r) -> None:
         """The result of a human's own move ("You played 5x3 and drove off the 4s …")."""
@@ -353,8 +422,12 @@ class PlaySession:
     def session(self) -> dict[str, Any]:
         """What the record needs besides the game to resume it as it was: a player who
         chose plain output for a screen reader gets it again on resuming (`plain` only
-        then: a styled game's save is as it was before plain output was kept)."""
-        return {"seats": list(self.kinds), "lang": self.lang, **({"plain": True} if self.plain else {})}
+        then: a styled game's save is as it was before plain output was kept); the bots'
+        generators as they are (`bots`: seat → `generator_states`), so that they go on
+        as they would have (a bot made afresh draws its seed's first numbers again)."""
+        bots = {str(s): states for s, bot in sorted(self.bots.items()) if (states := generator_states(bot))}
+        return {"seats": list(self.kinds), "lang": self.lang, **({"plain": True} if self.plain else {}),
+                **({"bots": bots} if bots else {})}
 
     def write(self, path: str) -> None:
         """The game and its session into `path` (`write_record`); OSError if it fails."""
@@ -451,13 +524,21 @@ class PlaySession:
         # convention (a Watten signal) has no searched value to show
         searcher = getattr(bot, "searcher", None) or bot
         searched = hasattr(searcher, "search") and getattr(searcher, "conventional", lambda d: None)(decision) is None
-        with thinking(self.console, self.t("hint_thinking"), plain=self.plain):  # the expert's search takes its second here too
+        # the expert's search takes its second here too; its safety net is said here, in the
+        # game's language (logging's last resort said it in English on stderr at every hint)
+        with thinking(self.console, self.t("hint_thinking"), plain=self.plain), _net_said_here():
             choices = searcher.search(decision) if searched else []
-        lines = [self.t("hint_line", action=self.said(c.action), visits=c.visits, share=c.value)
-                 for c in choices[:alternatives + 1]]
-        if not lines:
-            return self.t("hint_plain", best=self.said(bot.choose(decision)))
-        return self.t("hint", best=lines[0], others="\n    ".join([""] + lines[1:]) if lines[1:] else " " + self.t("none"))
+            lines = [self.t("hint_line", action=self.said(c.action), visits=c.visits, share=c.value)
+                     for c in choices[:alternatives + 1]]
+            best = None if lines else self.said(bot.choose(decision))
+        said = (self.t("hint_plain", best=best) if best is not None else
+                self.t("hint", best=lines[0], others="\n    ".join([""] + lines[1:]) if lines[1:] else " " + self.t("none")))
+        search = search_of(bot)
+        if search is not None and search.last_stop == "cpu_seconds" and not self.hint_cut_short:
+            self.hint_cut_short = True  # once a game: a slow machine's net fires at every hint
+            said += "\n" + self.t("hint_cut_short", seconds=search.cpu_net, done=search.last_iterations,
+                                   iterations=search.iterations)
+        return said
 
     def help(self, r, legal) -> str:
         """How to move, the commands, the move words and the game's legend, in the player's language."""
@@ -516,7 +597,7 @@ class PlaySession:
             if command == "help":
                 self.console.print(self.help(r, legal))
             elif command == "moves":
-                self.say(self.t("moves", moves=", ".join(self.show(a) for a in legal)))
+                self.say(self.t("moves", moves=self.listed(legal)))
             elif command == "hint":
                 self.say(self.hint(seat))
             else:
@@ -535,7 +616,7 @@ class PlaySession:
             if len(fits) == 1:
                 return fits[0], None
             if fits:
-                return None, self.t("ambiguous", text=line, moves=", ".join(self.show(a) for a in fits))
+                return None, self.t("ambiguous", text=line, moves=self.listed(fits))
             # the game's reason in the player's language; it quotes what the player
             # typed, not the notation read from it (`nehmen`, not `take`)
             reason = exc.shown(line)
@@ -545,7 +626,9 @@ class PlaySession:
             return None, self.t("not_understood", error=render(reason.code, params, self.lang), text=line)
         reason = self.state.why_illegal(action, seat)
         if reason:
-            return None, self.t("refused", reason=reason.render(self.lang))
+            say_card = getattr(renderer(self.state.game.name), "say_card", None) if self.plain else None
+            # plain: the cards it names in words (`J♣ in hand` was read "J black club suit")
+            return None, self.t("refused", reason=reason.render(self.lang, say_card))
         return action, None
 
 
@@ -600,6 +683,74 @@ def saved_session(doc: Any, players: int, path: str) -> tuple[list[str] | None, 
     if not isinstance(plain, bool):
         raise BadOption(Reason("cli.session_plain", path=path))
     return seats, lang, plain
+
+
+def bot_generators(bot: Any) -> list[random.Random]:
+    """Every generator `bot` draws from, in a fixed order: its own and those of the bots it
+    holds (a search's heuristic rollouts and ranker, a level's blundering bot, a learned
+    bot's search): `bots.base.parts`.  A bot's draws are all it carries from one move to
+    the next, so these generators, saved and taken up again, make a resumed bot go on as it
+    would have.  An outside policy (`python:…`) keeps its own state, which is not found here."""
+    return [p for p in parts(bot) if isinstance(p, random.Random)]
+
+
+MT_WORDS = 625  # the Mersenne Twister's state: 624 words and the position in them (random.getstate)
+
+
+def generator_states(bot: Any) -> list[dict[str, Any]]:
+    """`bot_generators(bot)` as JSON: each generator's words as base64 of little-endian
+    32-bit numbers (3.3 KB; as a list of numbers, 625 lines of the indented save), and the
+    normal variate it holds back, if any."""
+    states = []
+    for rng in bot_generators(bot):
+        _, words, gauss = rng.getstate()  # (version 3, the words, a held-back normal variate)
+        state: dict[str, Any] = {"mt": base64.b64encode(struct.pack(f"<{MT_WORDS}I", *words)).decode("ascii")}
+        if gauss is not None:
+            state["gauss"] = gauss
+        states.append(state)
+    return states
+
+
+def take_generators(bot: Any, states: list[tuple]) -> bool:
+    """Set `bot`'s generators to `states` (`saved_bots`' form); False, and the bot left as
+    made, when they are not as many as it has (a save of another version of the bot)."""
+    generators = bot_generators(bot)
+    if len(generators) != len(states):
+        return False
+    for rng, state in zip(generators, states):
+        rng.setstate(state)
+    return True
+
+
+def saved_bots(doc: Any, path: str) -> dict[int, list[tuple]]:
+    """The bots' generators a terminal save records (`generator_states`), per seat, as
+    `random.Random.setstate` takes them ({} for a save without them); BadOption naming the
+    field when they are malformed (an edited save)."""
+    session = doc.get("session") if isinstance(doc, dict) else None
+    bots = session.get("bots") if isinstance(session, dict) else None
+    if bots is None:
+        return {}
+    found: dict[int, list[tuple]] = {}
+    try:
+        if not isinstance(bots, dict):
+            raise ValueError
+        for seat, states in bots.items():
+            if not (seat.isdigit() and isinstance(states, list)):
+                raise ValueError
+            found[int(seat)] = [_generator_state(state) for state in states]
+    except (ValueError, TypeError, struct.error, binascii.Error):
+        raise BadOption(Reason("cli.session_bots", path=path)) from None
+    return found
+
+
+def _generator_state(state: Any) -> tuple:
+    if not isinstance(state, dict) or set(state) - {"mt", "gauss"} or not isinstance(state.get("mt"), str):
+        raise ValueError
+    words = struct.unpack(f"<{MT_WORDS}I", base64.b64decode(state["mt"], validate=True))
+    gauss = state.get("gauss")
+    if words[-1] > MT_WORDS - 1 or not (gauss is None or isinstance(gauss, float)):
+        raise ValueError  # a position past the words: setstate's own refusal would be a traceback
+    return 3, words, gauss
 
 
 class SaveReplaced(OSError):

@@ -23,8 +23,12 @@ Optional, for the terminal's input and move lists in the player's language:
   seat_name(seat, lang) -> str          how the board names a seat ("seat 2", "player C")
   show_action(text, lang) -> str        an action's notation as the board shows it
   read_action(text, lang) -> str        typed text (German words, the board's names) → notation
-  say_action(text, lang) -> str         an action in words, for plain output's hint (Wasserloch:
-                                        `3x2` → "play two 3s", its move button's words)
+  say_action(text, lang) -> str | None  an action in words, for plain output's hint (Wasserloch:
+                                        `3x2` → "play two 3s", its move button's words); None: the
+                                        notation says it
+  say_card(name, lang) -> str           a card in words for plain output ("8 of spades"): the cards
+                                        of a refusal (`{held:card}`) are said with it
+                                        (core.messages.render's `say_card`)
   legend(view, lang) -> str             extra lines for `help` (card ranks, suits, as the options say)
 """
 

@@ -37,7 +37,7 @@ from importlib import resources
 from io import BytesIO
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from babel import Locale
 from babel.lists import format_list
@@ -61,9 +61,9 @@ class Reason(str):
         self.params = MappingProxyType(params)
         return self
 
-    def render(self, lang: str) -> str:
-        """The reason in `lang` ("en", "de")."""
-        return render(self.code, self.params, lang)
+    def render(self, lang: str, say_card: Callable[[str, str], str] | None = None) -> str:
+        """The reason in `lang` ("en", "de"); `say_card`: its cards in words (render)."""
+        return render(self.code, self.params, lang, say_card)
 
     def to_json(self) -> dict[str, Any]:
         """The reason for a browser, `{code, params}`: a parameter that is itself a Reason
@@ -175,14 +175,21 @@ def normalise_lang(value: str | None) -> str:
 
 # -- rendering -------------------------------------------------------------------------
 class _Formatter(string.Formatter):
-    def __init__(self, cat: Catalogue):
+    def __init__(self, cat: Catalogue, say_card: Callable[[str, str], str] | None = None):
         self.cat = cat
+        self.say_card = say_card
 
     def format_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Reason):
             # a refusal inside another (`bot spec 'x': <why>`, `game: <why>`) is said in
             # the same language, not in the English a Reason is as a str
             value = value.render(self.cat.lang)
+        if self.say_card is not None and value and spec.lstrip("*") == "card":
+            # plain terminal output: "8 of spades" where `8♠` was read "8 black spade suit"
+            words = [self.say_card(n, self.cat.lang) for n in ([value] if isinstance(value, str) else map(str, value))]
+            if spec.startswith("*") or isinstance(value, str):
+                return ", ".join(words)
+            return format_list(words, locale=self.cat.locale)  # as `terms` joins a list
         if spec and (spec[0].isalpha() or spec[0] == "*"):
             return terms(value, spec, self.cat.lang)
         if spec and _is_number(value):
@@ -295,9 +302,11 @@ def card_text(name: str, lang: str) -> str:
     return text
 
 
-def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en") -> str:
+def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en",
+           say_card: Callable[[str, str], str] | None = None) -> str:
     """The message `code` with `params` in `lang`; an unknown code renders as itself
-    with its parameters (never silently empty)."""
+    with its parameters (never silently empty).  `say_card(name, lang)`: the parameters
+    written as cards (`{held:card}`, `{cards:*card}`) in words, for plain output."""
     params = params or {}
     cat = catalogue(lang if lang in LANGS else "en")
     template = cat.text(code, params.get("n"))
@@ -305,7 +314,7 @@ def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en")
         template = catalogue("en").text(code, params.get("n"))
     if template is None:
         return code + (f" {dict(params)}" if params else "")
-    return _Formatter(cat).vformat(template, (), params)
+    return _Formatter(cat, say_card).vformat(template, (), params)
 
 
 def text(code: str, lang: str = "en", **params: Any) -> str:

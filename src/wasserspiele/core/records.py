@@ -186,6 +186,30 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
     return state
 
 
+def resume(doc: Any, seed: int | None = None) -> State:
+    """A saved game to play on: `replay(doc, rng=…)` with the outcomes still to come drawn
+    from a generator seeded by `seed` (None: one seeded by the system).
+
+    Where the save was dealt from `seed` itself (`play --seed N --save`, resumed with
+    `--seed N`), the generator goes on from where that game left it, so the rest of the
+    game is dealt as seed N deals it without the break.  A generator seeded afresh would
+    draw seed N's first outcomes again: Wasserloch's second round got the first round's
+    deck, every hand as before.  Whether the save is seed N's own game is checked by
+    replaying its actions from the seed: every outcome drawn must be the save's."""
+    from .chance import make_rng
+    rng = make_rng(seed)  # a negative seed is refused before any replay
+    state = replay(doc, rng=rng)
+    if seed is not None and isinstance(doc, Mapping):
+        fields = {k: v for k, v in doc.items() if k not in ("setup", "seed")}
+        try:
+            own = replay({**fields, "seed": seed})
+        except (BadRecord, ReplayError):  # its actions do not fit the seed's deal: dealt from another
+            return state
+        if own.chance.used_setup() == state.chance.used_setup():
+            state.chance.rng = own.chance.rng
+    return state
+
+
 def _refuse_unread(state: State) -> None:
     """Refuse a finished game whose setup holds chance outcomes the game never read.
 

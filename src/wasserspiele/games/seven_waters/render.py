@@ -4,16 +4,40 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from ...core.cards import SUIT_SYMBOLS, card
-from ...core.messages import Words, out_of, render, separator, term
+from ...core.messages import Words, card_text, out_of, render, separator, term
 from ...core.words import read_token, read_words, show_words
 
-def _pretty(name: str | None, lang: str = "en") -> str:
-    """'KD' → 'K♦', 'TH' → '10♥' in German, 'X1=T' → 'Jk1=T', '##' stays, None → blank."""
+
+def _said(name: str, lang: str = "en") -> str:
+    """A card in words for plain lines (`play --plain`, a screen reader), where `8♠` was read
+    "8 black spade suit" (or the sign not at all) and `Jk1=5` letter by letter: "8 of spades",
+    „Pik-8", the page's names for cards (web.card_name); a joker "joker 1", declared "joker 1
+    as 5" (a value in a slide), "… as queen" (a rank in the river), "… as hearts" (a suit in
+    the pool), as the page's cardName reads a declaration."""
+    base, eq, decl = name.partition("=")
+    c = card(base)
+    if c.is_joker:
+        if not eq:
+            return render("seven_waters.ui.joker_plain", {"n": base[1:]}, lang)
+        said = (decl if decl.isdigit() else render(f"web.suit_{decl}", None, lang) if decl in SUIT_SYMBOLS
+                else render(f"web.rank_{decl}", None, lang))
+        return render("seven_waters.ui.joker_as_plain", {"n": base[1:], "r": said}, lang)
+    return render("web.card_name", {"r": render(f"web.rank_{c.rank_char}", None, lang),
+                                    "s": render(f"web.suit_{c.suit}", None, lang)}, lang)
+
+
+def _pretty(name: str | None, lang: str = "en", plain: bool = False) -> str:
+    """'KD' → 'K♦', 'TH' → '10♥' in German, 'X1=T' → 'Jk1=T', '##' stays, None → blank;
+    `plain`: the card in words (`_said`)."""
     if name is None:
         return "  "
     if name == "##":
         return "##"
+    if plain:
+        return _said(name, lang)
     base, eq, decl = name.partition("=")
     c = card(base)
     text = "Jk" + base[1:] if c.is_joker else term(c.rank_char, "card.rank", lang) + SUIT_SYMBOLS[c.suit]
@@ -22,8 +46,25 @@ def _pretty(name: str | None, lang: str = "en") -> str:
     return text
 
 
-def _cards(names: list[str] | None, empty: str, lang: str = "en") -> str:
-    return " ".join(_pretty(n, lang) for n in names) if names else empty
+def _cards(names: list[str] | None, empty: str, lang: str = "en", plain: bool = False) -> str:
+    """The cards side by side; `plain`: in words, separated by commas."""
+    if not names:
+        return empty
+    return (", " if plain else " ").join(_pretty(n, lang, plain) for n in names)
+
+
+def _said_in(line: str, params: dict[str, Any], lang: str) -> str:
+    """An event's catalogue line with its cards (`card`, `cards`: as `{card:card}` and
+    `{cards:*card}` wrote them) in words, for plain lines."""
+    for key, value in params.items():
+        if key not in ("card", "cards") or not value:
+            continue
+        names = [value] if isinstance(value, str) else list(value)
+        shown = " ".join(card_text(n, lang) for n in names)
+        said = ", ".join(_said(n, lang) for n in names)
+        # the cards as written, not a part of a longer word ("Jk1" of "Jk12")
+        line = re.sub(rf"(?<![\w=]){re.escape(shown)}(?![\w=])", lambda m: said, line, count=1)
+    return line
 
 
 def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = None, plain: bool = False) -> str:
@@ -42,7 +83,7 @@ def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = N
         if all(name is None for name in row):
             continue
         if plain:
-            words = [t("taken") if name is None else t("face_down") if name == "##" else _pretty(name, lang)
+            words = [t("taken") if name is None else t("face_down") if name == "##" else _pretty(name, lang, plain)
                      for name in row]
             rows.append(f"{t('row', r=r)}: {', '.join(words)}")
             continue
@@ -56,7 +97,7 @@ def render_pyramid(view: dict[str, Any], lang: str = "en", width: int | None = N
     spots = [(r, c) for r, row in enumerate(view["pyramid"], 1) for c in range(1, len(row) + 1)
              if f"{r}-{c}" in free]
     if spots:  # bottom row first: where a take starts
-        named = [f"{r}-{c} {_pretty(view['pyramid'][r - 1][c - 1], lang)}"
+        named = [f"{r}-{c} {_pretty(view['pyramid'][r - 1][c - 1], lang, plain)}"
                  for r, c in sorted(spots, key=lambda rc: (-rc[0], rc[1]))]
         rows.extend(_listed(f"{t('free')}: ", named, width))
     return "\n".join([head, *rows])
@@ -89,28 +130,28 @@ def render_park(view: dict[str, Any], seat: int, lang: str = "en", plain: bool =
     out = [f"[bold]{who}[/bold]"]
     none = t('no_slide_plain') if plain else t('no_slide')
     for k, (line, total, slide) in enumerate(zip(p["lines"], p["line_sums"], p["slides"]), 1):
-        built = _cards(slide, none, lang) if slide else none
-        cards = _cards(line, '', lang)
+        built = _cards(slide, none, lang, plain) if slide else none
+        cards = _cards(line, '', lang, plain)
         if plain:
             out.append(f"  {t('line')} {k}: {cards} ({t('sum_plain', n=total)}); {t('slide')}: {built}")
         else:
             out.append(f"  {t('line')} {k}: {cards} (={total})  {t('slide')}: {built}")
-    out.append(f"  {t('river')}: {_cards(p['river'], t('empty'), lang)}")
+    out.append(f"  {t('river')}: {_cards(p['river'], t('empty'), lang, plain)}")
     suit = ""
     if p["pool_suit"]:
         named = f"{SUIT_SYMBOLS[p['pool_suit']]} {term(p['pool_suit'], 'suit', lang)}" if plain else SUIT_SYMBOLS[p['pool_suit']]
         suit = f" ({named})"
-    out.append(f"  {t('pool')}{suit}: {_cards(p['pool'], t('empty'), lang)}")
+    out.append(f"  {t('pool')}{suit}: {_cards(p['pool'], t('empty'), lang, plain)}")
     if p["theme"]:
-        theme = _pretty(p["theme"], lang)
+        theme = _pretty(p["theme"], lang, plain)
     else:
         theme = t('theme_secret') if p["theme_placed"] else t('theme_none')
     out.append(f"  {t('theme')}: {theme}")
-    hand = _cards(p["hand"], t('empty'), lang) if p["hand"] is not None else t('cards', n=p['hand_count'])
+    hand = _cards(p["hand"], t('empty'), lang, plain) if p["hand"] is not None else t('cards', n=p['hand_count'])
     out.append(f"  {t('hand')}: {hand}")
     discards = t('cards', n=p['discard_count'])
     if p["discards"]:
-        discards += f" ({_cards(p['discards'], '', lang)})"
+        discards += f" ({_cards(p['discards'], '', lang, plain)})"
     out.append(f"  {t('discards')}: {discards}")
     return "\n".join(out)
 
@@ -120,7 +161,10 @@ def render_view(view: dict[str, Any], lang: str = "en", width: int | None = None
     columns when it is given: cli/render.py `drawn`)."""
     t = Words("seven_waters.ui", lang)
     limit = view["slide_limit"]
-    status = f"{t('slides')}: {out_of(view['slides_built'], '∞' if limit is None else limit, plain, lang)}"
+    if limit is None and plain:  # the competition edition (SW-7.1): `0 of ∞` was read "0 of infinity"
+        status = f"{t('slides')}: {t('slides_unlimited_plain', n=view['slides_built'])}"
+    else:
+        status = f"{t('slides')}: {out_of(view['slides_built'], '∞' if limit is None else limit, plain, lang)}"
     sep = separator(plain, "   ")  # plain: a semicolon, read as a pause, where spaces ran the parts together
     if view["over"]:
         status += f"{sep}{t('over')}"
@@ -192,8 +236,12 @@ def describe_event(event: dict[str, Any], lang: str = "en", me: int | None = Non
     if me is not None and event["seat"] == me:
         code += ".you"
     line = render(code, params, lang)
+    if plain:
+        line = _said_in(line, params, lang)
     if kind == "take" and event.get("revealed"):
-        line += " " + render("seven_waters.event.revealed", {"cards": event["revealed"]}, lang)
+        revealed = {"cards": event["revealed"]}
+        said = render("seven_waters.event.revealed", revealed, lang)
+        line += " " + (_said_in(said, revealed, lang) if plain else said)
     if event.get("extra"):
         if plain:
             extra = render("seven_waters.ui.extra", None, lang)
@@ -233,6 +281,25 @@ def show_action(text: str, lang: str = "en") -> str:
     """Notation as the board shows it: jokers `Jk1`, German words and cards in German."""
     return " ".join(w.replace("X", "Jk", 1) if w.startswith("X") else w
                     for w in show_words("seven_waters", text, lang).split())
+
+
+def say_card(name: str, lang: str = "en") -> str:
+    """A card in words for plain output (a refusal's cards: core.messages.render's `say_card`): "8 of spades", "joker 1"."""
+    return _said(name, lang)
+
+
+def say_action(text: str, lang: str = "en") -> str | None:
+    """A move with cards in words, for plain output's hint: `slide 2 KD AC` → "slide 2 king of
+    diamonds, ace of clubs", `river X1=T 9C` → "river joker 1 as 10, 9 of clubs" (the
+    notation, which one types, comes first: cli/play.py `said`); None for a move without
+    cards (`take 7-3`, `pass`)."""
+    words = text.split()
+    first = 2 if words[:1] == ["slide"] else 1  # a slide names its line before its cards
+    cards = words[first:] if words[:1] != ["take"] else []
+    if not cards:
+        return None
+    shown = show_action(" ".join(words[:first]), lang)
+    return f"{shown} {', '.join(_said(c, lang) for c in cards)}"
 
 
 def read_action(text: str, lang: str = "en") -> str:

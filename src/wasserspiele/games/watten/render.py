@@ -3,15 +3,32 @@ your partner's signal (to you alone), the raise state, and a result table."""
 
 from __future__ import annotations
 
+import re
+
 from ...core.cards import SUIT_SYMBOLS
-from ...core.messages import Words, render, separator, term
+from ...core.messages import Words, card_text, render, separator, term
 from ...core.words import read_words, show_words
 
 
-def _card(name: str, lang: str = "en") -> str:
-    """'JC' → 'J♣' (German 'B♣') with red hearts and diamonds."""
+def _card(name: str, lang: str = "en", plain: bool = False) -> str:
+    """'JC' → 'J♣' (German 'B♣') with red hearts and diamonds; `plain` (`play --plain`, a
+    screen reader, which read `B♣` as "B black club suit" or the sign not at all): in words,
+    "jack of clubs", „Kreuz-Bube", the page's names for cards (web.card_name) in the suits
+    and ranks the game's catalogue names."""
+    if plain:
+        return render("web.card_name", {"r": render(f"web.rank_{name[:-1]}", None, lang),
+                                        "s": render(f"web.suit_{name[-1]}", None, lang)}, lang)
     text = term(name[:-1], "card.rank", lang) + SUIT_SYMBOLS[name[-1]]
     return f"[red]{text}[/red]" if name[-1] in "HD" else text
+
+
+def _said_in(line: str, e: dict, lang: str) -> str:
+    """An event's catalogue line with its card (`{card:card}`) in words, for plain lines."""
+    name = e.get("card")
+    if not name:
+        return line
+    shown = card_text(name, lang)
+    return re.sub(rf"(?<!\w){re.escape(shown)}(?!\w)", lambda m: _card(name, lang, True), line, count=1)
 
 
 def _suit(letter: str, lang: str) -> str:
@@ -56,7 +73,7 @@ def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
         lines.append(t('may_raise', v=view['value'] + 1, n=view['value']))
     if view["trick"]:
         lines.append(f"{t('trick')}: " + separator(plain, "  ").join(
-            f"{t('seat')} {s}: {_card(c, lang)}" for s, c in view["trick"]))
+            f"{t('seat')} {s}: {_card(c, lang, plain)}" for s, c in view["trick"]))
     elif view["trump"] and view["phase"] == "play":
         lines.append(f"{t('trick')}: " + t('empty', s=view["leader"]))
     if me is not None:
@@ -68,7 +85,8 @@ def render_view(view: dict, lang: str = "en", plain: bool = False) -> str:
         lines.append(f"{t('signals')}: " + sep.join(
             f"{t('seat')} {s}: {_lvl(x, lang)}" for s, x in enumerate(view["signals"]) if x is not None))
     if me is not None and view["hand"]:
-        lines.append(f"[bold]{t('hand')}:[/bold] " + " ".join(_card(c, lang) for c in view["hand"]))
+        lines.append(f"[bold]{t('hand')}:[/bold] " + (", " if plain else " ").join(
+            _card(c, lang, plain) for c in view["hand"]))
     if me is not None and me in view["to_move"] and view["phase"] in ("trump", "signal"):
         lines.append(t(f"ask_{view['phase']}"))  # what is decided: the moves say only `trump C`, `signal weak`
     if view["to_move"]:
@@ -82,22 +100,25 @@ def describe_event(e: dict, lang: str = "en", plain: bool = False) -> str:
     in words ("1 point"), where `+1` was read "plus 1"."""
     if plain and e["event"] == "hand":
         return render("watten.event.hand.plain", {**e, "n": e["points"]}, lang)
-    return render(f"watten.event.{e['event']}", {**e, "n": e["score"]} if "score" in e else e, lang)
+    line = render(f"watten.event.{e['event']}", {**e, "n": e["score"]} if "score" in e else e, lang)
+    return _said_in(line, e, lang) if plain else line
 
 
 _OWN_ACTIONS = {"trump", "signal", "play", "raise", "accept", "concede"}
 
 
-def describe_own(view: dict, lang: str = "en") -> str:
+def describe_own(view: dict, lang: str = "en", plain: bool = False) -> str:
     """The view's own seat's last move, told to it ("You played J♥"; "" before its first
     move and for a spectator), as the other games' `describe_own` (cli/play.py
-    `narrate_own`); what followed it (the trick, the hand) `describe_last` says later."""
+    `narrate_own`); what followed it (the trick, the hand) `describe_last` says later.
+    `plain`: the card in words ("You played jack of hearts")."""
     me = view["seat"]
     if me is None:
         return ""
     for e in reversed(view["log"]):
         if e["event"] in _OWN_ACTIONS and e.get("seat") == me:
-            return render(f"watten.event.{e['event']}.you", e, lang)
+            line = render(f"watten.event.{e['event']}.you", e, lang)
+            return _said_in(line, e, lang) if plain else line
     return ""
 
 
@@ -180,6 +201,19 @@ def order_moves(view: dict, moves: list) -> list:
 def show_action(text: str, lang: str = "en") -> str:
     """Notation as the board shows it: `trump H` → `trumpf Herz`, `JC` → `B♣` in German."""
     return show_words("watten", text, lang)
+
+
+def say_card(name: str, lang: str = "en") -> str:
+    """A card in words for plain output (a refusal's cards: core.messages.render's `say_card`): "jack of clubs"."""
+    return _card(name, lang, True)
+
+
+def say_action(text: str, lang: str = "en") -> str | None:
+    """A card to play in words, for plain output's hint ("JC – jack of clubs", where `B♣` was
+    read "B black club suit"); None for the other moves, whose words the notation is."""
+    if len(text) == 2 and text[-1] in SUIT_SYMBOLS:
+        return _card(text, lang, True)
+    return None
 
 
 def read_action(text: str, lang: str = "en") -> str:
