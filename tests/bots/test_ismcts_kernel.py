@@ -67,13 +67,14 @@ def test_a_rollout_kind_the_kernel_does_not_play_is_left_to_the_engine():
     assert sw_heuristic.kernel_rollout(world, "heuristic", 10, 1) is None
 
 
-def _searched(game, seed: int, compiled: bool, iterations: int = 60):
+def _searched(game, seed: int, compiled: bool, iterations: int = 60, steps: tuple = (3, 30), **settings):
+    """The root's choices of a seeded search at a position `steps` random actions into a game."""
     state = game.new_game(seed=seed)
     rng = random.Random(seed)
-    for _ in range(rng.randrange(3, 30)):
+    for _ in range(rng.randrange(*steps)):
         state.apply(rng.choice(state.legal_actions()))
     bot = ISMCTSBot(seed=seed, iterations=iterations, game=game, compiled=compiled,
-                    **dict(game.manifest.search.ismcts))
+                    **{**dict(game.manifest.search.ismcts), **settings})
     choices = bot.search(decision_for(state, state.current_seat))
     return bot, [(str(c.action), c.visits, c.value) for c in choices]
 
@@ -108,49 +109,75 @@ def test_returns_of_winners_are_the_engine_returns():
     assert returns_of(game, []) == [0.0, 0.0]
 
 
-def _ww_outcomes(world, n: int, kernel: bool, policy=random_policy) -> tuple[list[int], list[float]]:
-    """Who wins (a shared win counts as -1) and seat 0's points in n rollouts of `world` to the end."""
+WW_TABLES = [(players, flow) for players in range(2, 7) for flow in ("forward", "back")]
+
+
+@pytest.mark.parametrize("estimate", [False, True])
+@pytest.mark.parametrize("players, river_flow", WW_TABLES)
+def test_ww_4_3_ww_5_3_kernel_rollout_is_the_engine_rollout_from_the_same_seed(players, river_flow, estimate):
+    """WW-3.2, WW-4.3 (the die), WW-5.3: the search's rollout of a world from the same
+    generator, played by the kernel (`kernel_rollout`) and by the engine in Python (the
+    search without its compiled kernel, `_kernel_playout`), rolls the same dice and makes
+    the same choices: the same scores, winners and values, cut off or to the end.  The
+    engine used to roll the world's own die, and the two parted at its first roll.  With
+    the search's `estimate`, a cut-off rollout's scores are the game's estimate of where
+    it stopped, the same from the kernel and from the engine's world."""
     from wasserspiele.games.wildwasser import heuristic as ww_heuristic
 
-    rng = random.Random(11)
-    won, points = [], []
-    for _ in range(n):
-        x = rng.getrandbits(32) or 1
-        if kernel:
-            scores, winners = ww_heuristic.kernel_rollout(world, "random", 1000, x)
-        else:
-            engine = world.clone()
-            engine.chance = world.chance.blind(random.Random(x))  # the world's own die, anew
-            rollout(engine, policy, KernelStream(x), 1000)
-            scores, winners = engine.scores(), engine.winners()
-        assert winners is not None
-        won.append(winners[0] if len(winners) == 1 else -1)
-        points.append(scores[0])
-    return won, points
-
-
-def _differ(a: tuple, b: tuple) -> float:
-    """The smaller p-value of a chi-square test on the winners and a two-sample
-    Kolmogorov-Smirnov test on seat 0's points."""
-    from scipy.stats import chi2_contingency, ks_2samp
-
-    labels = sorted(set(a[0]) | set(b[0]))
-    table = [[run.count(w) for w in labels] for run in (a[0], b[0])]
-    return min(chi2_contingency(table)[1], ks_2samp(a[1], b[1], method="asymp").pvalue)
-
-
-@pytest.mark.parametrize("players, river_flow", [(3, "forward"), (4, "back")])
-def test_ww_5_kernel_rollouts_agree_with_engine_rollouts_in_distribution(players, river_flow):
-    """WW-5.3: the kernel rolls its own die, so its rollouts of a world differ from the
-    engine's draw by draw; over 600 rollouts of the same world each, the winners and seat 0's
-    points agree (no test below p = 0.001), while an engine rollout that always takes the
-    first legal action is told apart by the same tests."""
     game = load("wildwasser", players=players, river_flow=river_flow)
-    world = _worlds(game, 1, seed=players)[0]
-    kernel = _ww_outcomes(world, 600, kernel=True)
-    assert _differ(kernel, _ww_outcomes(world, 600, kernel=False)) > 0.001
-    first = _ww_outcomes(world, 600, kernel=False, policy=lambda w, seat, rng: w.legal_actions(seat)[0])
-    assert _differ(kernel, first) < 0.001
+    rng = random.Random(players)
+    bots = {depth: ISMCTSBot(seed=0, game=game, rollout="random", rollout_depth=depth, compiled=False,
+                             estimate=estimate) for depth in (3, 30, 1000)}
+    over = rolled = 0
+    for n, world in enumerate(_worlds(game, 24, seed=players + len(river_flow))):
+        depth = (3, 30, 1000)[n % 3]
+        seed = rng.randrange(2**32)
+        x = random.Random(seed).getrandbits(32) or 1  # what the search draws for the rollout
+        scores, winners = ww_heuristic.kernel_rollout(world, "random", depth, x, estimate=estimate)
+        engine = world.clone()
+        before = len(engine.chance.setup.get("dice", []))
+        values = bots[depth]._kernel_playout(engine, random.Random(seed))  # plays `engine` in place
+        cut = estimate and not engine.is_terminal()
+        assert scores == (ww_heuristic.estimated_scores(engine) if cut else engine.scores()), (n, depth)
+        assert winners == (engine.winners() if engine.is_terminal() else None), (n, depth)
+        assert values == rewards(game, scores, None if winners is None else returns_of(game, winners)), (n, depth)
+        over += winners is not None
+        rolled += len(engine.chance.setup.get("dice", [])) > before
+    assert over >= 6 and rolled >= 12  # whole games and cut-off ones, most with dice rolled
+
+
+def test_kernel_stream_draws_the_kernels_numbers():
+    """`KernelStream` writes out `fast.xorshift32` and `fast.below`: the same states and draws."""
+    from wasserspiele.fast import below, xorshift32
+
+    rng = random.Random(5)
+    for _ in range(300):
+        x = rng.getrandbits(32) or 1
+        stream = KernelStream(x)
+        for n in (1, 2, 5, 6, 7, 41):
+            x = xorshift32(x)
+            assert stream.randrange(n) == below(x, n) and stream.x == x
+
+
+@pytest.mark.parametrize("players, river_flow, seed, depth, estimate", [
+    (2, "forward", 0, None, False), (2, "back", 6, None, False), (3, "back", 7, None, False),
+    (4, "forward", 2, 1000, False), (5, "back", 3, 1000, False), (6, "forward", 4, 1000, False),
+    (3, "back", 5, None, True), (4, "back", 1, None, True), (5, "forward", 2, None, True)])
+def test_ww_search_through_the_kernel_builds_the_tree_of_the_engine_search(players, river_flow, seed, depth,
+                                                                          estimate):
+    """Same seed, Wildwasser rollouts compiled or played by the engine in Python (numba
+    absent): the same root visits and values, and so the same move; with the manifest's
+    30-action rollouts and with rollouts to the end, in positions 40-120 actions into a game
+    (where rollouts meet dice and finishes, so the values tell rollouts apart), and with
+    cut-off rollouts valued by the game's estimate (`estimate`)."""
+    game = load("wildwasser", players=players, river_flow=river_flow)
+    settings = {"estimate": estimate} if depth is None else {"rollout_depth": depth, "estimate": estimate}
+    compiled_bot, compiled = _searched(game, seed, compiled=True, steps=(40, 120), **settings)
+    engine_bot, engine = _searched(game, seed, compiled=False, steps=(40, 120), **settings)
+    assert compiled_bot.compiled and not engine_bot.compiled
+    assert compiled == engine
+    assert sum(v for _, v, _ in compiled) == 60
+    assert len({v for _, _, v in compiled}) > 1  # the rollouts' values differ between actions
 
 
 def test_ww_search_through_the_kernel_is_reproducible_for_a_seed():

@@ -245,3 +245,55 @@ def test_a_pairing_plays_its_games_in_whole_groups_and_says_how_many():
     for options, asked in (({"rounds": 1}, 7), ({"players": 2, "rounds": 1}, 3)):
         played = play_pairing("wasserloch", options, parse_bot_spec("random"), parse_bot_spec("easy"), asked, 1)
         assert played.games == pairing_games(load("wasserloch", **options), asked)
+
+
+def test_a_run_whose_games_were_all_replayed_leaves_the_commands_under_the_game(tmp_path):
+    # docs/leaderboard.md lists under each game the runs that play the board shown: a run all
+    # of whose pairs a later run replayed on their deals (the same --seed replaces the whole
+    # pair) holds none of its games, and was still listed (Wildwasser's page named three
+    # 48-game hard–expert runs and a bench run after a replay had replaced their games)
+    data = tmp_path / "board.json"
+
+    def run(bots, seed):
+        result = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", bots, "--games", "2",
+                                           "--seed", str(seed), "--jobs", "1", "--data", str(data)])
+        assert result.exit_code == 0, result.output
+        return f"wasserspiele leaderboard wasserloch --bots {bots} --games 2 --seed {seed}"
+
+    first = run("easy,medium,random", 0)  # easy–medium, medium–random, easy–random
+    more = run("easy,medium", 1)            # easy–medium gains new deals: both runs hold its games
+    assert read_boards(data)["wasserloch"].commands == [first, more]
+    replay = run("easy,medium", 0)          # its seed-0 deals replayed: the pair is replay's games alone
+    board = read_boards(data)["wasserloch"]
+    assert board.pairing("easy", "medium").games == 6 and len(board.pairings) == 3
+    assert board.commands == [first, replay]  # first still holds easy–random and medium–random
+    page = markdown([board])
+    assert f"Played by `{first}`; `{replay}`." in page and "--seed 1" not in page
+    er = run("easy,random", 0)
+    assert read_boards(data)["wasserloch"].commands == [first, replay, er]
+    mr = run("medium,random", 0)            # first's last pair replayed: it holds no game of the board
+    assert read_boards(data)["wasserloch"].commands == [replay, er, mr]
+
+
+def test_bench_runs_leave_the_list_as_leaderboard_runs_do_and_unknown_commands_keep_it_whole():
+    from wasserspiele.bots.leaderboard import live_commands
+    from wasserspiele.core.chance import derive_seed
+    s0 = derive_seed(0, "pairing", "easy", "medium")
+    lb0 = "wasserspiele leaderboard wasserloch --bots easy,medium --games 2 --seed 0"
+    lb0_again = "wasserspiele leaderboard wasserloch --bots easy,medium --games 8 --seed 0"
+    bench = "python bench/pairing.py wasserloch easy medium 2 3 7 OUT.json --data board.json"
+    pooled = [Pairing("easy", "medium", "1" * 18, seeds=(s0, 7, 8))]
+    assert live_commands([lb0, bench], pooled) == [lb0, bench]
+    # bench/pairing.py's chunks (seeds 7, 8) replaced by a leaderboard replay of seed 0's deals, and a
+    # leaderboard run replaced by a bench run on a seed the pair held (7, either way round)
+    assert live_commands([lb0, bench, lb0_again], [Pairing("easy", "medium", "1" * 6, seeds=(s0,))]) == [lb0_again]
+    assert live_commands([lb0, bench, "python bench/pairing.py wasserloch medium easy 1 3 7 OUT.json --data b.json"],
+                         [Pairing("easy", "medium", "1" * 3, seeds=(7,))]) == [
+        "python bench/pairing.py wasserloch medium easy 1 3 7 OUT.json --data b.json"]
+    # a text of another form (what it played is not known), or seeds the replay does not end with
+    # (data merged by other means): nothing is left out
+    assert live_commands(["run one", lb0_again], [Pairing("easy", "medium", "1" * 6, seeds=(s0,))]) == [
+        "run one", lb0_again]
+    assert live_commands([bench, lb0_again], [Pairing("easy", "medium", "1" * 6, seeds=(s0, 99))]) == [
+        bench, lb0_again]
+    assert live_commands([lb0, lb0_again], [Pairing("easy", "medium", "1" * 6, seeds=())]) == [lb0, lb0_again]

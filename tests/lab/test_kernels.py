@@ -52,3 +52,15 @@ def test_studies_the_kernel_does_not_cover_play_through_the_engine_and_say_why()
     assert kernel_reason(make_study("watten", bots=["random"], games=2),
                          make_study("watten", bots=["random"], games=2).conditions[0].load("watten"))
     assert kernel_note(make_study("watten", bots=["random"], games=2)) is None
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_a_study_says_whether_numba_is_missing_or_its_compilation_switched_off(monkeypatch, installed):
+    # with numba installed and NUMBA_DISABLE_JIT=1 the report said "numba is not installed"
+    import wasserspiele.fast as fast
+    monkeypatch.setattr(fast, "COMPILED", False)
+    monkeypatch.setattr(fast, "numba", object() if installed else None)
+    study = make_study("wasserloch", bots=["random"], games=2)
+    reason = kernel_reason(study, study.conditions[0].load("wasserloch"))
+    assert reason == ("numba's compilation is switched off (NUMBA_DISABLE_JIT)" if installed
+                      else "numba is not installed (the optional extra `fast`)")

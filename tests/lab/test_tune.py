@@ -241,3 +241,29 @@ def test_too_few_first_round_games_are_refused_in_plain_english(games, text):
     with pytest.raises(BadOption) as info:
         plan_tune("seven_waters", ["slide_limit=6,7"], "shorter", first=games)
     assert str(info.value) == text
+
+
+def test_an_interrupted_tune_names_no_best_over_a_candidate_that_played_no_games():
+    # Ctrl-C in the first round: rounds=2 had played none of its games yet.  Its goal is NaN,
+    # and every comparison with NaN is false, so the verdict read "**Best: rounds=1** — every
+    # other candidate's interval lies above it" about a candidate nothing was known of.
+    from wasserspiele.core.stats import Estimate
+    from wasserspiele.lab import make_study
+    from wasserspiele.lab.tune import Candidate, TuneResult
+    study = make_study("wasserloch", players=["2"], bots=["random"], compare=["rounds=1,2,3"], games=50)
+    labels = [c.label for c in study.conditions]
+    nothing = Estimate(float("nan"), float("nan"), float("nan"), 0)
+    for order in ((0, 1, 2), (1, 0, 2), (1, 2, 0)):  # the unplayed one first too: min() over NaN keys
+        cands = {0: _candidate(labels[0], 0, 0.10, 0.05, 0.15, 30, None),
+                 1: Candidate(labels[1], 1, rows=[], score=nothing, detail="no games"),
+                 2: _candidate(labels[2], 2, 0.40, 0.30, 0.50, 30, None)}
+        result = TuneResult(study, "decisive", [cands[i] for i in order], [(3, 50)], interrupted=True)
+        text = tune_markdown(result)
+        assert result.best.label == labels[0], order
+        assert "**Best:" not in text
+        assert f"**No clear best**: {labels[0]} scored lowest" in text
+        assert f"{labels[1]} (no games)" in text
+        assert f"{labels[2]} (" not in text.split("|")[0]  # clearly worse: not a rival
+    unplayed = [Candidate(c.label, i, rows=[], score=nothing, detail="no games") for i, c in enumerate(study.conditions)]
+    text = tune_markdown(TuneResult(study, "decisive", unplayed, [(3, 50)], interrupted=True))
+    assert "**No candidate played a game**" in text and "**Best:" not in text

@@ -16,8 +16,8 @@ from ..core.errors import BadOption
 from ..core.protocol import Game
 from ..core.registry import load
 from ..core.stats import Estimate, mean_ci, placements, wilson
-from .runner import (DuplicateSeating, Played, Series, WorkerDied, games_problem, open_backend, run_series,
-                     whole_groups, workers_problem)
+from .runner import (DuplicateSeating, Played, Series, WorkerDied, cut_short_by_bot, games_problem, open_backend,
+                     run_series, whole_groups, workers_problem)
 from .specs import BotSpec, bot_specs_given, check_spec
 
 
@@ -67,6 +67,11 @@ class ArenaResult:
         return (f"<ArenaResult {self.game.name}: {len(self.games)} games of "
                 f"{', '.join(s.text for s in self.specs)}, {how}>")
 
+    def cut_short(self) -> dict[str, tuple[int, int]]:
+        """Per bot whose search's CPU safety net cut moves short: (those moves, its moves), over
+        the games kept (`bots.runner.cut_short_by_bot`); the command says them after its table."""
+        return cut_short_by_bot(self.games, [s.text for s in self.specs])
+
     def by_spec(self) -> list[SpecResult]:
         out = [SpecResult(s.text) for s in self.specs]
         for g in self.games:
@@ -105,7 +110,9 @@ def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: i
     if not isinstance(options, dict):
         raise BadOption(f"options: {options!r} is not a dict of game options (e.g. {{'players': 3}})")
     specs = parse_bots(specs, load(name, **options))
-    series = Series(name, tuple(options.items()), tuple(specs), seed, DuplicateSeating())
+    # the safety net's firings come back with the games (`ArenaResult.cut_short`), not as log lines
+    # a worker wrote through the progress display
+    series = Series(name, tuple(options.items()), tuple(specs), seed, DuplicateSeating(), net_reported=True)
     with open_backend("process", jobs) as runner:
         problem = workers_problem(specs, runner)
         if problem:

@@ -8,7 +8,9 @@ deals the unseen parts at random.
 
 from __future__ import annotations
 
+import functools
 import random
+import types
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -52,6 +54,49 @@ class Bot(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__}>"
+
+
+def parts(bot: Any) -> list[Any]:
+    """Everything `bot` is made of, itself first, each once, in a fixed order: what its
+    attributes hold and, where that is a bot (anything with a `choose`: a level's search, a
+    learned bot's search, a wrapper's bot), what that one's hold, through lists, tuples,
+    dicts, bound methods, partials and the closures of functions (a search's rollout
+    policy).  Where the terminal finds the generators a bot carries from move to move
+    (cli/play.py `bot_generators`) and the runner the searches whose safety net it counts
+    (bots/runner.py `_searches`), without every bot listing them."""
+    found: list[Any] = []
+    seen: set[int] = set()
+    stack = [bot]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        found.append(item)
+        if isinstance(item, (list, tuple)):
+            inner = list(item)
+        elif isinstance(item, dict):
+            inner = list(item.values())
+        elif isinstance(item, types.MethodType):
+            inner = [item.__self__]
+        elif isinstance(item, types.FunctionType):
+            inner = [cell.cell_contents for cell in item.__closure__ or () if _filled(cell)]
+        elif isinstance(item, functools.partial):
+            inner = [item.func, *item.args, *item.keywords.values()]
+        elif callable(getattr(item, "choose", None)) and hasattr(item, "__dict__"):  # a bot, or a wrapper of one
+            inner = list(vars(item).values())
+        else:
+            continue
+        stack.extend(reversed(inner))
+    return found
+
+
+def _filled(cell: Any) -> bool:
+    try:
+        cell.cell_contents
+    except ValueError:  # a closure's variable not bound yet
+        return False
+    return True
 
 
 class Blundering(Bot):

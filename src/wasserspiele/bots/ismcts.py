@@ -15,7 +15,10 @@ world by its own blind generator, so the tree is open-loop over dice and draws.
 * Rollouts in a compiled kernel: where the game's heuristic module offers
   `kernel_rollout` for the rollout policy, each rollout draws its choices from a kernel
   generator seeded by the search and is played by the game's kernel (numba), or by the
-  engine drawing the same numbers (`KernelStream`) where numba is absent.
+  engine drawing the same numbers (`KernelStream`) where numba is absent: its choices,
+  and the world's chance (Wildwasser's die) for the rollout, as the kernel draws them.
+  Both play the very same rollout, so a seeded search makes the same moves with or
+  without numba (tests/bots/test_ismcts_kernel.py).
 
 The bot never touches the true state: it sees the view, the legal actions and
 worlds dealt from what it cannot see.
@@ -142,9 +145,19 @@ def _rivals(game: Game) -> tuple[tuple[int, ...], ...]:
     return found
 
 
-def evaluate(state: State) -> list[float]:
-    """Per-seat value in [0, 1]: the result (and margin) when over, else the score lead."""
-    return rewards(state.game, state.scores(), state.returns() if state.is_terminal() else None)
+# A game's estimate of each seat's final score in an unfinished position (its heuristic
+# module's `estimated_scores`, the search's `estimate=true`): what a rollout cut off at
+# `rollout_depth` is valued by in place of the scores so far, where those say little
+# until near the end (Wildwasser: podium points, mostly 0 after 30 actions).
+ScoreEstimate = Callable[[State], Sequence[float]]
+
+
+def evaluate(state: State, estimate: ScoreEstimate | None = None) -> list[float]:
+    """Per-seat value in [0, 1]: the result (and margin) when over, else the score lead,
+    of the scores so far or, given a game's `estimate`, of the final scores it expects."""
+    if state.is_terminal():
+        return rewards(state.game, state.scores(), state.returns())
+    return rewards(state.game, state.scores() if estimate is None else estimate(state), None)
 
 
 def rewards(game: Game, scores: Sequence[float], returns: Sequence[float] | None) -> list[float]:
@@ -286,28 +299,38 @@ def bot_policy(bot: Bot) -> RolloutPolicy:
 
 
 class KernelStream:
-    """A rollout policy's `randrange` drawn from the compiled kernels' generator
-    (`fast.xorshift32`, `fast.below`), as the kernels draw their random and tied choices:
-    a rollout the engine plays in Python with it makes the same moves as the game's
-    kernel playing the same world from the same generator state."""
+    """A rollout's `randrange` drawn from the compiled kernels' generator (`fast.xorshift32`,
+    then `fast.below`), as the kernels draw their random and tied choices and their die:
+    a rollout the engine plays in Python with it, as the rollout policy's generator and
+    as the world's chance generator (a `Uniform` draw is one `randrange`), makes the same
+    moves and rolls as the game's kernel playing the same world from the same state."""
 
-    __slots__ = ("x", "_step", "_below")
+    __slots__ = ("x",)
 
     def __init__(self, x: int):
-        from ..fast import below, xorshift32
-
         self.x = x
-        self._step, self._below = xorshift32, below
 
     def randrange(self, n: int) -> int:
-        self.x = self._step(self.x)
-        return self._below(self.x, n)
+        # fast.xorshift32 and fast.below written out: two calls fewer per draw (5-10 % of a
+        # Wildwasser rollout in Python), and no call into numba's dispatcher where numba is
+        # installed (tests/bots/test_ismcts_kernel.py checks it against them)
+        x = self.x
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self.x = x
+        return (x * n) >> 32
 
 
 # A game's kernel rollout (its heuristic module's `kernel_rollout`): play at most `depth`
 # actions of a world by the named policy ("random" or "policy") from generator state x,
 # returning (scores, winners or None while the game goes on), or None when the kernel
-# does not cover the world's options or the policy.
+# does not cover the world's options or the policy.  A game that also offers
+# `estimated_scores` takes `estimate=True` (the search's `estimate`): the scores of a
+# rollout cut off before the end are then that estimate of where it stopped.  The kernel draws its choices and the
+# chance it meets (a die) from x as the engine draws them from a `KernelStream(x)` (the
+# policy's `randrange`, and each `Uniform` chance draw as one `randrange`), so that the
+# engine in Python plays the same rollout.
 KernelRollout = Callable[[State, str, int, int], "tuple[list[float], list[int] | None] | None"]
 
 
@@ -340,8 +363,8 @@ class ISMCTSBot(Bot):
                  cpu_seconds: float | None = None,
                  exploration: float = 0.7, rollout_depth: int = 200, rollout: str = "random",
                  root_candidates: int | None = None, widening: float = 2.0, belief: bool = False,
-                 conventions: bool = False, others: str = "search", game=None, guide: Guide | None = None,
-                 compiled: bool | None = None):
+                 conventions: bool = False, others: str = "search", estimate: bool = False, game=None,
+                 guide: Guide | None = None, compiled: bool | None = None):
         super().__init__(seed)
         # guide: a learned prior and value (bots/learned.py) in place of progressive
         # widening, UCB and rollouts: PUCT selection, the value at the new leaf
@@ -350,12 +373,17 @@ class ISMCTSBot(Bot):
         # others' signals and calls say about their hands) instead of dealing uniformly.
         # conventions: let the heuristic's `convention` make the moves whose worth lies in
         # what the partner reads from them (signals), which rollouts cannot value.
-        for name, value in (("belief", belief), ("conventions", conventions)):
+        # estimate: value a rollout cut off at rollout_depth by the game heuristic's
+        # `estimated_scores` (each seat's final score as the position stands) instead of
+        # the scores so far, which in Wildwasser left most root values a flat 0.5
+        for name, value in (("belief", belief), ("conventions", conventions), ("estimate", estimate)):
             check_switch(name, value)
         if compiled is not None:
             check_switch("compiled", compiled)
         self._plausibility = _heuristic_hook(game, "plausibility", "belief") if belief else None
         self._convention = _heuristic_hook(game, "convention", "conventions") if conventions else None
+        self._estimate: ScoreEstimate | None = \
+            _heuristic_hook(game, "estimated_scores", "estimate") if estimate else None
         # With root_candidates = k the search weighs only the game heuristic's k best
         # actions at the root: in games with hundreds of actions a second of search
         # cannot tell them all apart, but it can correct the heuristic's first choice.
@@ -408,12 +436,10 @@ class ISMCTSBot(Bot):
         else:
             raise BadOption(Reason("bot.ismcts.unknown_rollout", value=rollout))
         # Where the game's compiled kernel plays this rollout policy, rollouts draw their
-        # choices from the kernel's generator, one seed per iteration: in Seven Waters the
-        # kernel (with numba; `compiled`) and the engine in Python (without) then play the
-        # same rollouts and a seeded search makes the same moves either way.  Wildwasser's
-        # kernel rolls its own die where the engine rolls the world's, so there the two
-        # agree in distribution only (docs/bots.md), and a seed repeats a game only on a
-        # machine with the same choice.
+        # choices from the kernel's generator, one seed per iteration, and so does the
+        # chance they meet (Wildwasser's die; `_kernel_playout`): the kernel (with numba;
+        # `compiled`) and the engine in Python (without) then play the same rollouts, and a
+        # seeded search makes the same moves either way, on any machine.
         self.rollout_kind = rollout
         # others="policy": the tree branches on the searching seat's own moves only; the
         # other seats' moves in it are the rollout policy's in each walk's world (still
@@ -435,13 +461,14 @@ class ISMCTSBot(Bot):
         if self.compiled:
             # load the compiled kernel now (about a CPU-second from numba's disk cache, once
             # per process), so that the first search's time and its safety net do not pay it
-            self._kernel_rollout(game.new_game(seed=0), rollout, 1, 1)
+            self._run_kernel(game.new_game(seed=0), 1, 1)
         if rollout == "solve":
             from ..fast import COMPILED
             if COMPILED:  # the same for the solver: once in a position it takes
                 self._solved_playout(game.new_game(seed=0), random.Random(0))
         self.last_iterations = 0
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
+        self.cut_short = 0  # searches the CPU safety net ended, the first of them logged (`_net_fired`)
 
     def choose(self, decision: Decision) -> Action:
         # a move made without searching leaves no count and no stop behind it (the terminal
@@ -499,11 +526,7 @@ class ISMCTSBot(Bot):
                     break
                 if cpu_deadline is not None and time.thread_time() >= cpu_deadline:
                     self.last_stop = "cpu_seconds"
-                    log.warning("ISMCTS safety net: %.2f CPU-s spent after %d of %s iterations%s; the search "
-                                "was cut short and a seeded bot may not repeat this move",
-                                self.cpu_net, n, self.iterations,
-                                "" if self.cpu_seconds is not None else
-                                " (the default net: give cpu_seconds=S to set another, at most %d)" % MAX_SECONDS)
+                    self._net_fired(n)
                     break
             if self.guide is not None:
                 self._iterate_guided(root, self._deal(decision, rng), rng, c, me, candidates)
@@ -518,6 +541,24 @@ class ISMCTSBot(Bot):
         if not choices:  # budget too small to expand anything
             choices = [Choice(rng.choice(decision.legal), 0, 0.0)]
         return choices
+
+    def _net_fired(self, done: int) -> None:
+        """The CPU safety net ended a search after `done` iterations: logged for the bot's first
+        such search only, the others counted (`cut_short`).  A bot plays one game (the terminal,
+        the lab's and the arena's runners make one a game), and a slow machine's net fires at
+        every move: a line a move in the middle of the game.  The record carries the message
+        as a Reason (`record.reason`), for an interface to say in its user's language; the
+        log's text is the English one."""
+        self.cut_short += 1
+        if self.cut_short > 1:
+            return
+        default = "" if self.cpu_seconds is not None else Reason("bot.ismcts.safety_net_default", most=MAX_SECONDS)
+        if self.iterations is None:
+            reason = Reason("bot.ismcts.safety_net_unbounded", seconds=self.cpu_net, done=done, default=default)
+        else:
+            reason = Reason("bot.ismcts.safety_net", seconds=self.cpu_net, done=done, iterations=self.iterations,
+                            default=default)
+        log.warning("%s", reason.render("en"), extra={"reason": reason})
 
     def _tree_decision(self, world: State, at_root: bool, me: int, rng: random.Random,
                        candidates: set | None) -> tuple[int, list] | None:
@@ -602,7 +643,7 @@ class ISMCTSBot(Bot):
         if self._kernel_rollout is not None:
             return self._kernel_playout(world, rng)
         rollout(world, self._policy, rng, self.rollout_depth)
-        return evaluate(world)
+        return evaluate(world, self._estimate)
 
     def _solved_playout(self, world: State, rng: random.Random) -> list[float]:
         """The values of a leaf `world` played out by the game's solver: the policy plays
@@ -619,20 +660,31 @@ class ISMCTSBot(Bot):
                 scores, winners = solved
                 return rewards(game, scores, None if winners is None else returns_of(game, winners))
             world.apply_legal(self._policy(world, pending[0], rng), pending[0])
-        return evaluate(world)
+        return evaluate(world, self._estimate)
 
     def _kernel_playout(self, world: State, rng: random.Random) -> list[float]:
         """The rollout's values, the rollout drawn from a kernel generator seeded by `rng`:
-        played by the compiled kernel when it covers the world, else by the engine."""
+        played by the compiled kernel when it covers the world, else by the engine, whose
+        world then draws its chance from that generator too, as the kernel does (the
+        sampled world is the iteration's own and ends with this rollout)."""
         x = rng.getrandbits(32) or 1  # xorshift32 never leaves 0
         if self.compiled:
-            result = self._kernel_rollout(world, self.rollout_kind, self.rollout_depth, x)
+            result = self._run_kernel(world, self.rollout_depth, x)
             if result is not None:
                 scores, winners = result
                 game = world.game
                 return rewards(game, scores, None if winners is None else returns_of(game, winners))
-        rollout(world, self._policy, KernelStream(x), self.rollout_depth)
-        return evaluate(world)
+        stream = KernelStream(x)
+        world.chance.rng = stream
+        rollout(world, self._policy, stream, self.rollout_depth)
+        return evaluate(world, self._estimate)
+
+    def _run_kernel(self, world: State, depth: int, x: int):
+        """The game's kernel rollout, asked for its score estimate where the search values
+        cut-off rollouts by it (only then: other games' kernels take no such setting)."""
+        if self._estimate is not None:
+            return self._kernel_rollout(world, self.rollout_kind, depth, x, estimate=True)
+        return self._kernel_rollout(world, self.rollout_kind, depth, x)
 
 
     def _iterate_guided(self, root: Node, world: State, rng: random.Random, c: float, me: int,

@@ -28,6 +28,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+import shlex
 import time
 from dataclasses import asdict, dataclass, field, replace
 from importlib import resources
@@ -37,15 +38,16 @@ from typing import Any, Callable, Sequence
 
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
-from ..core.messages import term
+from ..core.messages import Reason, term
 from ..core.paths import write_file
 from ..core.protocol import Game
 from ..core.registry import load
 from ..core.stats import Estimate, wilson
 from .arena import parse_bots
 from .base import Bot, Decision
-from .runner import DuplicateSeating, Series, WorkerDiedError, open_backend, run_series, whole_groups
-from .specs import BotSpec
+from .runner import (DuplicateSeating, Series, WorkerDiedError, add_cut_short, cut_short_by_bot, cut_short_reasons,
+                     open_backend, run_series, whole_groups)
+from .specs import BotSpec, bot_specs_given, parse_bot_spec
 
 DATA_VERSION = 1
 
@@ -194,7 +196,7 @@ class Leaderboard:
             else:
                 pairings[pairings.index(old)] = old.joined(p)
         commands = [c for c in self.commands if c not in other.commands] + other.commands
-        return Leaderboard.build(self.game, self.options, pairings, commands)
+        return Leaderboard.build(self.game, self.options, pairings, live_commands(commands, pairings))
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "commands": self.commands,
@@ -208,6 +210,62 @@ class Leaderboard:
         board = cls.build(data["game"], data.get("options", {}), pairings, data.get("commands", []), rated=False)
         return replace(board, ratings=[Rating(**r) for r in data["ratings"]])
 
+
+def _merges_of(command: str) -> list[tuple[frozenset[str], tuple[int, ...]]] | None:
+    """What a recorded command merged into its game's board, merge by merge in order: each
+    pair it played with the deal seeds of those games (`play_pairing`'s).  The two forms the
+    boards record: the leaderboard's own line (cli/leaderboard.py: one board, a seed per pair
+    from the run's --seed) and `python bench/pairing.py ... --data` (chunk k on seed SEED + k,
+    each merged as played).  None for any other text: what it played is not known."""
+    try:
+        words = shlex.split(command)
+        if words[:2] == ["wasserspiele", "leaderboard"] and len(words) % 2 == 1:
+            flags = dict(zip(words[3::2], words[4::2]))  # the game, then --flag value
+            if not set(flags) <= {"--bots", "--games", "--far-games", "--seed"}:
+                return None
+            specs = [s.text for s in bot_specs_given(flags["--bots"])]
+            games = int(flags["--games"])
+            far = int(flags.get("--far-games", games))
+            seed = int(flags["--seed"])
+            # round_robin's pairings: neighbours play --games, the others --far-games (0: none)
+            return [(frozenset((a, b)), (derive_seed(seed, "pairing", a, b),))
+                    for i, a in enumerate(specs) for j, b in enumerate(specs)
+                    if i < j and (games if j == i + 1 else far) >= 1]
+        if words[:2] == ["python", "bench/pairing.py"] and len(words) >= 9:
+            if "--data" not in words[9:]:
+                return []  # without --data it merged nothing into a board
+            a, b = parse_bot_spec(words[3]).text, parse_bot_spec(words[4]).text
+            chunks, seed = int(words[5]), int(words[7])
+            return [(frozenset((a, b)), (seed + k,)) for k in range(chunks)]
+    except (ValueError, KeyError):  # BadOption is a ValueError: a spec this code no longer reads
+        return None
+    return None
+
+
+def live_commands(commands: Sequence[str], pairings: Sequence[Pairing]) -> list[str]:
+    """`commands` (in the order they ran) less those none of whose games `pairings` hold any
+    more: a run whose every pair was since replayed on a deal it held (`Pairing.joined`
+    replaced the whole pair) no longer plays any of the board, and listing it under the game
+    claimed games that are not there.  The merges are replayed in order as `joined` makes
+    them; the commands are kept as they are when one of them is not of a form the boards
+    record (`_merges_of`), or when the replay does not end with exactly the pairs' deal seeds
+    (data merged by other means)."""
+    held: dict[frozenset[str], list[tuple[str, tuple[int, ...]]]] = {}
+    for command in commands:
+        merges = _merges_of(command)
+        if merges is None:
+            return list(commands)
+        for pair, seeds in merges:
+            runs = held.setdefault(pair, [])
+            if set(seeds) & {s for _, played in runs for s in played}:
+                runs.clear()  # a replay of a deal the pair holds replaces the pair's games
+            runs.append((command, seeds))
+    actual = {frozenset((p.first, p.second)): p.seeds for p in pairings}
+    replayed = {pair: tuple(s for _, seeds in runs for s in seeds) for pair, runs in held.items()}
+    if actual != replayed:
+        return list(commands)
+    live = {command for runs in held.values() for command, _ in runs}
+    return [c for c in commands if c in live]
 
 ELO = 400 / math.log(10)   # Elo points per unit of log-odds
 PRIOR_SD = 3.0             # log-odds: keeps a spec that won (or lost) every game finite
@@ -341,26 +399,33 @@ def pairing_games(game: Game, games: int) -> int:
 
 
 def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, games: int, seed: int,
-                 jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> Pairing:
+                 jobs: int = 1, on_progress: Callable[[int], None] | None = None,
+                 on_cut_short: Callable[[list[Reason]], None] | None = None) -> Pairing:
     """`games` games of `a` against `b`, rounded up to whole groups (`pairing_games`).
 
     With more than two seats (teams) the first spec of a line-up sits in one and the
     second in all the others, so an equal bot would win only one game in `players`:
-    the pairing plays both line-ups, half the games each, on the same deals."""
+    the pairing plays both line-ups, half the games each, on the same deals.
+
+    `on_cut_short`: told, once the pairing is played, the moves a search's CPU safety net
+    cut short per bot (`bots.runner.cut_short_reasons`; nothing when none was), which the
+    workers then do not log (a line a bot and game on stderr)."""
     game = load(name, **options)
     orders = [(a, b), (b, a)] if len(game.teams) > 2 else [(a, b)]
     per_order = -(-games // len(orders))
     outcomes = []
     cpu = {a.text: Cpu(), b.text: Cpu()}
+    cut: dict[str, tuple[int, int]] = {}  # per bot: the moves the safety net cut short, and its moves
     for first, second in orders:
         series = Series(name, tuple(options.items()), (_Timed(first, 0), _Timed(second, 1)), seed,
-                        DuplicateSeating(), observer=_CpuObserver)
+                        DuplicateSeating(), observer=_CpuObserver, net_reported=on_cut_short is not None)
         with open_backend("process", jobs) as runner:
             played, interrupted = run_series(series, per_order, progress=on_progress, runner=runner)
         if interrupted:
             # a pairing cut short is no pairing: the leaderboard keeps the boards played whole
             # (cli/leaderboard.py), whether Ctrl-C or a worker process's death stopped it
             raise KeyboardInterrupt if runner.failure is None else WorkerDiedError(runner.failure)
+        add_cut_short(cut, cut_short_by_bot(played, [first.text, second.text]))
         for g in played:
             mine = [g.returns[s] for s, k in enumerate(g.lineup) if k == 0]
             theirs = [g.returns[s] for s, k in enumerate(g.lineup) if k == 1]
@@ -371,6 +436,8 @@ def play_pairing(name: str, options: dict[str, Any], a: BotSpec, b: BotSpec, gam
             outcomes.append("1" if edge > 0 else "0" if edge < 0 else "=")
             for k, spec in enumerate((first.text, second.text)):
                 cpu[spec] += Cpu(g.measures.get(f"cpu{k}", 0.0), int(g.measures.get(f"moves{k}", 0)))
+    if on_cut_short is not None and cut:
+        on_cut_short(cut_short_reasons(cut))
     return Pairing(a.text, b.text, "".join(outcomes), cpu[a.text], cpu[b.text], (seed,))
 
 
@@ -394,9 +461,11 @@ def checked_specs(game, specs: list[str]) -> list:
 
 def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int, seed: int = 0,
                 jobs: int = 1, on_progress: Callable[[int], None] | None = None,
-                far_games: int | None = None, command: str = "") -> Leaderboard:
+                far_games: int | None = None, command: str = "",
+                on_cut_short: Callable[[list[Reason]], None] | None = None) -> Leaderboard:
     """Play every pairing of `specs` (`games` games for neighbours in the list,
-    `far_games` for the others; 0 skips them) and rate them."""
+    `far_games` for the others; 0 skips them) and rate them (`on_cut_short`: as
+    `play_pairing`'s)."""
     game = load(name, **options)
     parsed = checked_specs(game, specs)
     far = games if far_games is None else far_games
@@ -405,7 +474,8 @@ def round_robin(name: str, options: dict[str, Any], specs: list[str], games: int
         count = games if ib == ia + 1 else far
         if count >= 1:
             pair_seed = derive_seed(seed, "pairing", parsed[ia].text, parsed[ib].text)
-            pairings.append(play_pairing(name, options, parsed[ia], parsed[ib], count, pair_seed, jobs, on_progress))
+            pairings.append(play_pairing(name, options, parsed[ia], parsed[ib], count, pair_seed, jobs, on_progress,
+                                         on_cut_short))
     return Leaderboard.build(name, options, pairings, [command] if command else [])
 
 
@@ -485,7 +555,8 @@ def markdown(boards: list[Leaderboard], note: str = "") -> str:
            "once (every level, 40 games a pairing: hours of CPU with the expert); the commands under each "
            "game replay what is shown, run by run, each run merged into the saved data (the web app's "
            "rules pages read it): a pairing played again with another `--seed` gains those games "
-           "(new deals), one replayed with a seed it was played with is replaced. Every pairing "
+           "(new deals), one replayed with a seed it was played with is replaced, and a run none of "
+           "whose games are left is dropped from the list. Every pairing "
            "plays seat-rotated on duplicate deals: with more than two seats both line-ups (one bot against the other in every "
            "other seat, then the other way round) on the same deals; Watten team against team. "
            "So a pairing's games come in whole groups, every line-up in every seat (team) on one deal "

@@ -23,6 +23,7 @@ never depend on the backend or on how games are split into chunks.
 from __future__ import annotations
 
 import itertools
+import logging
 import multiprocessing
 import os
 import random
@@ -32,6 +33,7 @@ import socket
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -42,9 +44,9 @@ from ..core.errors import BadOption
 from ..core.messages import Reason, shortened, term
 from ..core.protocol import Game, State
 from ..core.registry import load
-from .base import Bot
+from .base import Bot, decision_for, parts
 from .limits import MAX_GAMES, MAX_JOBS
-from .match import MAX_ACTIONS, bots_choose, play_out
+from .match import MAX_ACTIONS, play_out
 
 BACKENDS = ("process", "ray")
 SEATINGS = ("rotated", "duplicate")
@@ -210,6 +212,11 @@ class Played:
     actions: int
     measures: dict[str, float] = field(default_factory=dict)
     state: State | None = field(default=None, repr=False)
+    # per seat: the moves its bot made, and those of them a search's CPU safety net cut short
+    # (`NetWatch`); empty where no bot searched (the lab's kernel and lockstep games).  How the
+    # game was played, not what it was: a kernel's game equals the engine's without them
+    bot_moves: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    cut_short: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
 
 @dataclass(frozen=True)
@@ -223,6 +230,10 @@ class Series:
     seating: Seating = RotatedSeating()
     observer: Callable[[Game], Observer] | None = None  # a fresh observer per game (picklable)
     max_actions: int = MAX_ACTIONS
+    # the caller says the CPU safety net's firings itself (`Played.cut_short`, `cut_short_by_bot`):
+    # the search's log record is then kept from logging's last resort, which wrote it in English
+    # on stderr through the run's progress display (`NetWatch.listening`)
+    net_reported: bool = False
 
     def load(self) -> Game:
         return load(self.game, **dict(self.options))
@@ -243,14 +254,104 @@ class Series:
         bots = [self.bots[b].make(game, self.seating.bot_seed(self.seed, index, s)) for s, b in enumerate(lineup)]
         observer = self.observer(game) if self.observer else None
         on_step = observer.step if observer is not None and observer.per_step else None
-        state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, self.max_actions, f"seed {seed}")
+        watch = NetWatch(bots)
+        with watch.listening(self.net_reported):
+            state = play_out(game.new_game(seed=seed), watch.choose, on_step, self.max_actions, f"seed {seed}")
         measures = observer.finish(state) if observer is not None else {}
         return Played(index, seed, lineup, list(state.scores()), list(state.winners()), list(state.returns()),
-                      len(state.history), measures, state if keep_state else None)
+                      len(state.history), measures, state if keep_state else None, tuple(watch.moves),
+                      watch.cut_short())
 
     def play_many(self, indices: Iterable[int]) -> list[Played]:
         game = self.load()
         return [self.play(i, game=game) for i in indices]
+
+
+# ----------------------------------------------------------------------------- the CPU safety net
+NET_LOGGER = "wasserspiele.bots.ismcts"  # where a search logs its safety net (ISMCTSBot `_net_fired`)
+
+
+class NetWatch(logging.Handler):
+    """One game's table of bots (`bots_choose`, counting): each seat's moves, and the moves a
+    search's CPU safety net cut short.  A search counts its own (`cut_short`, found in the bot
+    as `_searches` finds it); one out of reach (an outside policy's) by its log record, which
+    carries a Reason (`record.reason`) and names no seat: it is the seat's that was choosing.
+    The net logs only a bot's first firing, so a bot's count is the larger of the two."""
+
+    def __init__(self, bots: Sequence[Any]):
+        super().__init__(logging.WARNING)
+        self.bots = bots
+        self.seat: int | None = None
+        self.moves = [0] * len(bots)
+        self.logged = [0] * len(bots)
+        # a search a bot keeps from game to game (none does now) would bring its earlier counts
+        self.before = [_cut_in(bot) for bot in bots]
+
+    def choose(self, state: State, seat: int) -> Any:
+        self.seat = seat
+        action = self.bots[seat].choose(decision_for(state, seat))
+        self.moves[seat] += 1
+        return action
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if getattr(record, "reason", None) is not None and self.seat is not None:
+            self.logged[self.seat] += 1
+
+    @contextmanager
+    def listening(self, quiet: bool):
+        """With `quiet`, the searches' log records come here during the game and so not to
+        logging's last resort (a handler of the user's still gets them: they propagate)."""
+        if not quiet:
+            yield self
+            return
+        logger = logging.getLogger(NET_LOGGER)
+        logger.addHandler(self)
+        try:
+            yield self
+        finally:
+            logger.removeHandler(self)
+
+    def cut_short(self) -> tuple[int, ...]:
+        return tuple(max(_cut_in(bot) - before, logged)
+                     for bot, before, logged in zip(self.bots, self.before, self.logged))
+
+
+def _cut_in(bot: Any) -> int:
+    return sum(search.cut_short for search in _searches(bot))
+
+
+def _searches(bot: Any) -> list[Any]:
+    """The searches a bot holds (anything counting `cut_short`, as ISMCTSBot does): itself, a
+    level's or a learned bot's search, a wrapper's bot (the leaderboard's timing one, a
+    level's blundering one): `bots.base.parts`."""
+    return [p for p in parts(bot) if isinstance(getattr(p, "cut_short", None), int) and hasattr(p, "last_stop")]
+
+
+def cut_short_by_bot(played: Iterable[Played], bots: Sequence[str]) -> dict[str, tuple[int, int]]:
+    """Per bot (its text in `bots`, indexed as the games' line-ups): the moves the CPU safety
+    net cut short and the moves it made, over `played`; only the bots it cut a move of."""
+    cut: dict[str, list[int]] = {}
+    for p in played:
+        for seat, (moves, short) in enumerate(zip(p.bot_moves, p.cut_short)):
+            tally = cut.setdefault(bots[p.lineup[seat]], [0, 0])
+            tally[0] += short
+            tally[1] += moves
+    return {bot: (short, moves) for bot, (short, moves) in cut.items() if short}
+
+
+def add_cut_short(into: dict[str, tuple[int, int]], more: dict[str, tuple[int, int]]) -> None:
+    """`cut_short_by_bot`'s counts (or the lab's `take_cut_short`) of another part of the same
+    run (a batch, a line-up), added."""
+    for bot, (short, moves) in more.items():
+        had = into.get(bot, (0, 0))
+        into[bot] = (had[0] + short, had[1] + moves)
+
+
+def cut_short_reasons(cut: dict[str, tuple[int, int]]) -> list[Reason]:
+    """`cut_short_by_bot`'s counts as the run's report says them, one a bot: "bot 'expert': 12 of
+    its 3,400 moves were cut short by its search's CPU safety net, …" (a Reason: said in the
+    command's language)."""
+    return [Reason("bot.runner.cut_short", bot=bot, n=short, moves=moves) for bot, (short, moves) in cut.items()]
 
 
 # ----------------------------------------------------------------------------- backends
@@ -343,9 +444,16 @@ class Backend:
         return out, False
 
 
-def ignore_sigint() -> None:
-    # Ctrl-C goes to the whole process group; only the parent decides what to keep
+def ignore_interrupts() -> None:
+    """A worker's: Ctrl-C, and the hangup of a closed terminal, go to the whole process group;
+    only the parent decides what to keep (cli/entry.py takes both as an interrupt and keeps the
+    games its workers finish).  A worker forked from the command inherited the command's
+    hangup handler, but one started by "spawn" or a fork server began with the default action
+    and died of the hangup, its games under way lost.  One whose parent dies of it ends all
+    the same (exit_with_parent)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):  # (not on Windows)
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
 
 
 PARENT_WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent
@@ -383,8 +491,30 @@ def _watch_parent(parent: int, sentinel: int | None) -> None:
 
 
 def _start_pool_worker(parent: int | None) -> None:
-    ignore_sigint()
+    ignore_interrupts()
     exit_with_parent(parent)
+
+
+def _start_helpers_deaf_to_hangups(method: str) -> None:
+    """Start multiprocessing's helper processes — the resource tracker ("spawn", "forkserver")
+    and the fork server, the workers' parent — ignoring SIGHUP, as the workers do
+    (ignore_interrupts): a new program starts with the default action of a signal its starter
+    handles, and a closed terminal's hangup killed them.  The fork server's death broke the
+    pool (every chunk under way lost, its workers ended with it); the resource tracker's
+    printed a traceback as it was started again.  They end when this process ends (their pipes
+    close), so ignoring the hangup keeps nothing alive.  Only the main thread sets handlers;
+    elsewhere they start as before."""
+    if method == "fork" or not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread():
+        return
+    from multiprocessing import forkserver, resource_tracker
+
+    previous = signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    try:
+        resource_tracker.ensure_running()
+        if method == "forkserver":
+            forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGHUP, previous)
 
 
 class PoolBackend(Backend):
@@ -401,6 +531,7 @@ class PoolBackend(Backend):
         # taken for ours
         context = multiprocessing.get_context()
         parent = None if context.get_start_method() == "forkserver" else os.getpid()
+        _start_helpers_deaf_to_hangups(context.get_start_method())
         self.pool = ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_start_pool_worker,
                                         initargs=(parent,))
         # every worker process the pool started, by pid: the pool forgets them as it shuts down,

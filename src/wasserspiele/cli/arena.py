@@ -36,10 +36,10 @@ if TYPE_CHECKING:
 def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> None:
     """Play bots against each other in GAME and report win rates with 95 % intervals."""
     # the bots, the worker pool and rich load when an arena runs, not with every command line
-    from rich.console import Console
+    from .console import Console  # rich's, going on past a pipe whose reader has gone
 
     from ..bots.arena import arena_games, parse_bots, run_arena
-    from ..bots.runner import DuplicateSeating
+    from ..bots.runner import DuplicateSeating, cut_short_reasons
     from .console import Reporter, make_console
     from .main import UsageFailure, parse_options_for
 
@@ -96,8 +96,12 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
             click.echo(render("cli.arena.interrupted_empty", {}, lang), err=True)
         sys.exit(status)
     console.print(result_table(result, seed, lang))
+    # a search's CPU safety net that fired in the workers: said once a bot, after the table and in
+    # the command's language (it was an English log line a game, through the progress display)
+    for reason in cut_short_reasons(result.cut_short()):
+        click.echo(reason.render(lang), err=True)
     if result.interrupted:
-        # Ctrl-C (or SIGTERM): the table of the games that finished, said to be cut short, and
+        # Ctrl-C (or SIGTERM, SIGHUP): the table of the games that finished, said to be cut short, and
         # the interrupt's exit status; it was shown as a finished run's, exit 0, without a word
         params = {"n": len(result.games), "total": total, "why": died}
         click.echo(render("cli.arena.worker_died" if died else "cli.arena.interrupted", params, lang), err=True)

@@ -186,9 +186,9 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     --players also each Wildwasser species' share of the points against the smallest
     count), each with 95 % confidence intervals and tested flags.  Ctrl-C stops early and
     reports the games that finished."""
-    from rich.console import Console
+    from .console import Console  # rich's, going on past a pipe whose reader has gone
 
-    from ..bots.runner import default_jobs, open_backend
+    from ..bots.runner import cut_short_reasons, default_jobs, open_backend
     from ..lab.backends import run_study
     from ..lab.precision import run_until
     from ..lab.study import make_study, mark_worker_death
@@ -246,6 +246,11 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
             sys.exit(WORKER_DIED)
         console.print("interrupted before any game finished: no report written")
         sys.exit(130)
+    # a search's CPU safety net that fired in the workers: said once a bot, here (before the report, whose
+    # notable games then may not repeat: NotRepeated) and in the report's notes; it was an English log
+    # line a game, through the progress display
+    for reason in cut_short_reasons(result.cut_short):
+        console.print(reason.render("en"), markup=False)
     if died:
         # the report says the run was cut short by the worker's death, not by Ctrl-C; where the
         # pool's BrokenProcessPool traceback lost every game of the study
@@ -271,7 +276,8 @@ def write_study_report(result, out, min_effect: float, command: str) -> dict[str
     by a file or given other files while the games ran) is one line saying what --out keeps, exit 4; it was
     a traceback, and the games held in memory were lost without a word."""
     from ..core.paths import WriteFailed
-    from ..lab.report import write_report
+    from ..lab.report import STUDY_FILE, write_report
+    from ..lab.study import NotRepeated
     from .main import WriteFailure
     lost = (f"the {len(result.rows)} games played are not saved: run the study again with --out naming a folder "
             f"it can write")
@@ -279,6 +285,9 @@ def write_study_report(result, out, min_effect: float, command: str) -> dict[str
         return uninterrupted(lambda: write_report(result, out, min_effect=min_effect / 100, command=command))
     except WriteFailed as exc:
         raise WriteFailure(f"{exc}{'' if exc.written else '; ' + lost}") from None
+    except NotRepeated as exc:  # no folder to blame: results.csv and study.json are written before the records
+        raise WriteFailure(f"{exc}; {out}/results.csv and {STUDY_FILE} hold the {len(result.rows)} games played, "
+                           f"and no report was written") from None
     except WasserspieleError as exc:  # --out checked before the games, changed while they ran
         raise WriteFailure(f"{exc}; {lost}") from None
 
@@ -360,7 +369,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
 
     Every candidate plays the first --games games; the better half by the goal plays on
     with twice as many, until one is left.  Writes tune.md and prints the ranking."""
-    from rich.console import Console
+    from .console import Console  # rich's, going on past a pipe whose reader has gone
 
     from ..bots.runner import default_jobs, open_backend
     from ..bots.specs import split_spec_texts

@@ -114,8 +114,11 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                        f"each line-up in every seat (team) on the same deal)" if asked else "")
             click.echo(f"{name}: {n - 1} neighbour pairings × {near} games, "
                        f"{(n - 1) * (n - 2) // 2} others × {far}{rounded}", err=True)
+            # a search's CPU safety net that fired in the workers: said once a bot and pairing, after
+            # its games (it was a log line a bot and game)
             board = round_robin(name, {}, specs, games, seed, jobs or default_jobs(), far_games=far_games,
-                                command=" ".join(shlex.quote(w) for w in words))
+                                command=" ".join(shlex.quote(w) for w in words),
+                                on_cut_short=lambda reasons: [click.echo(r.render("en"), err=True) for r in reasons])
             boards.append(board)
             if data is not None:
                 # each game's board merged into --data as soon as it is played, with Ctrl-C and

@@ -14,7 +14,7 @@ from typing import Any, Callable
 
 from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, workers_problem
 from ..core.errors import BadOption
-from .study import Study, StudyResult, mark_worker_death, run_chunk
+from .study import Study, StudyResult, mark_worker_death, note_cut_short, run_chunk, take_cut_short
 
 __all__ = ["BACKENDS", "default_jobs", "run_study", "table_order"]
 
@@ -66,8 +66,10 @@ def run_study(study: Study, *, jobs: int | None = None, backend: str = "process"
     finally:
         if own:
             runner.close()
+    cut_short = take_cut_short(rows)  # (the rows as the table has them)
     result = StudyResult(study, table_order(rows), interrupted, time.perf_counter() - began, runner.name,
-                         runner.jobs)
+                         runner.jobs, cut_short=cut_short)
+    note_cut_short(result)
     if runner.failure is not None:
         # a worker's death, not Ctrl-C, cut the run short: said in the result, where a caller
         # without the runner in hand (a script, a notebook) saw an interrupted run and no reason

@@ -32,8 +32,10 @@ def kernel_reason(study: Any, game: Game) -> str | None:
         return f"{game.name} has no kernel for the lab"
     if not study.kernels:
         return "fast paths switched off for this study"
-    if not COMPILED:
-        return "numba is not installed (the optional extra `fast`)"
+    if not COMPILED:  # (with numba there, NUMBA_DISABLE_JIT is what switched it off)
+        from ..fast import numba
+        return ("numba is not installed (the optional extra `fast`)" if numba is None
+                else "numba's compilation is switched off (NUMBA_DISABLE_JIT)")
     others = sorted({spec.text for spec in study.bots if type(spec.make(game, 0)) is not RandomBot})
     if others:
         return f"the kernel plays only the random bot, not {', '.join(f'`{t}`' for t in others)}"

@@ -28,13 +28,13 @@ import re
 import time
 from typing import Any, Callable
 
-from ..bots.runner import Backend, whole_groups
+from ..bots.runner import Backend, add_cut_short, whole_groups
 from ..core.errors import BadOption
 from ..core.messages import shown
 from ..core.stats import Z95
 from .backends import run_study, table_order
 from .clustered import share
-from .study import Study, StudyResult
+from .study import Study, StudyResult, note_cut_short
 
 PILOT = 100          # games per condition before the rule may stop
 GROWTH = 2.0         # a batch at most doubles the games played (the variance estimate is refreshed)
@@ -104,10 +104,12 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
     have, goal = 0, min(most, pilot_games)
     interrupted = False
     widest = math.inf
+    cut_short: dict[str, tuple[int, int]] = {}
     while True:
         batch = dataclasses.replace(study, games=goal)
         part = run_study(batch, runner=runner, progress=progress, start=have)
         rows += part.rows
+        add_cut_short(cut_short, part.cut_short)
         if part.interrupted:
             interrupted = True
             break
@@ -126,7 +128,7 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
     cap = f"--games {most}" if study.asked is None or study.asked == most else \
         f"--games {study.asked}, rounded up to {most} for whole deal groups"
     result = StudyResult(final, table_order(rows), interrupted, time.perf_counter() - start, runner.name, runner.jobs,
-                         target=target)
+                         target=target, cut_short=cut_short)
     reached = widest <= target and not interrupted
     # the pilot is cut to the cap when --games is below it: say the pilot that was played, not PILOT
     pilot = (f"a pilot of {pilot_games} games per condition" if most >= pilot_games
@@ -155,4 +157,5 @@ def run_until(study: Study, target: float, runner: Backend, *, most: int = 100_0
         + (f", every batch a multiple of {study.group} games: whole deal groups under every condition (duplicate "
            f"seating)" if study.group > 1 else "")
         + f". {outcome}")
+    note_cut_short(result)  # over every batch (each batch's own result said its part)
     return result

@@ -804,7 +804,7 @@ def seat_answer(s: ConditionSummary, min_effect: float = MIN_EFFECT) -> str:
     name = widest.what.replace(" win rate", "")
     they = "it does" if s.n == 1 else "they do"
     but = (f"but {_games(s.n)} cannot rule out an edge of {100 * min_effect:g} pp, so {they} not show the {who}s "
-           f"fair" if min_effect > 0 else f"but with no practical size (`--min-effect 0`) any edge counts")
+           f"fair" if min_effect > 0 else "but with no practical size (`--min-effect 0`) any edge counts")
     text = (f"**{who.capitalize()}s: not settled**{_where(s.label)}: no {who} is flagged, {but}: {name} wins "
             f"{_pct(widest.this)} against a fair {fair:.1f} %, an edge anywhere from {_signed(100 * widest.diff.low, 1)} "
             f"to {_signed(100 * widest.diff.high, 1)} pp.")

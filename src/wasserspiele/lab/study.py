@@ -70,7 +70,10 @@ class Study:
     def series(self, cond: int) -> Series:
         """The games of condition `cond`: the same game seeds under every condition
         (common random numbers), the lab's measures watching every game."""
-        return Series(self.game, self.conditions[cond].options, self.bots, self.seed, self.seating, Watch)
+        # the safety net's firings come back with the rows (`take_cut_short`), said in the report's
+        # notes, not as log lines a worker wrote through the progress display
+        return Series(self.game, self.conditions[cond].options, self.bots, self.seed, self.seating, Watch,
+                      net_reported=True)
 
 
 class Watch:
@@ -237,6 +240,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         g = cond.load(name)
         for spec in specs:
             check_spec(spec, g)
+            _refuse_timed(spec, g)
         seats.check(g, len(specs))
         group = math.lcm(group, seats.group(g, len(specs)))
     # duplicate seating plays whole deal groups, as the arena and the leaderboard do: a deal played by only
@@ -244,6 +248,16 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
     rounded = whole_groups(games, group)
     return Study(name, tuple(conditions), tuple(specs), rounded, seed, tuple(k for k, _ in axes),
                  tuple(base.items()), seats, kernels, group, games if rounded != games else None)
+
+
+def _refuse_timed(spec: BotSpec, game: Game) -> None:
+    """A study replays its notable games from their seeds to record them, and its report
+    repeats from its seed: a search budgeted in wall-clock time (`seconds`) chooses by the
+    machine's speed, so its study played every game and then failed to repeat one."""
+    if spec.settings(game)[1].get("seconds") is not None:
+        raise BadOption(f"--bots: {spec.text} searches for a time (seconds), so its games would not repeat from "
+                        f"their seeds as a study's must (its notable games are played again to be recorded); budget "
+                        f"it in iterations (iterations=N)")
 
 
 def seating_note(study: Study, what: str = "--games") -> str:
@@ -302,8 +316,38 @@ def run_chunk(study: Study, tasks: Sequence[tuple[int, int]]) -> list[dict[str, 
             played = play_lockstep(series, game, indices)
         else:
             played = [series.play(i, game=game) for i in indices]
-        out += [_row(study, cond, game, p) for p in played]
+        for p in played:
+            row = _row(study, cond, game, p)
+            if p.bot_moves:  # (a search's games: the kernel's and lockstep's have none)
+                row[NET] = (p.bot_moves, p.cut_short)
+            out.append(row)
     return out
+
+
+NET = "_net"  # a worker's row: per seat, the moves and those the CPU safety net cut short (`take_cut_short`)
+
+
+def take_cut_short(rows: Sequence[dict[str, Any]]) -> dict[str, tuple[int, int]]:
+    """Take the safety net's counts off the rows `run_chunk` made (the results table is as it was):
+    per bot (its text) whose search's CPU safety net cut moves short, (those moves, its moves)."""
+    cut: dict[str, list[int]] = {}
+    for row in rows:
+        net = row.pop(NET, None)
+        if net is None:
+            continue
+        for bot, moves, short in zip(row["bots"], *net):
+            tally = cut.setdefault(bot, [0, 0])
+            tally[0] += short
+            tally[1] += moves
+    return {bot: (short, moves) for bot, (short, moves) in cut.items() if short}
+
+
+def note_cut_short(result: "StudyResult") -> None:
+    """The report's note on the moves a search's CPU safety net cut short, one a bot (English, as
+    the lab's reports are): their results may not repeat from the seed."""
+    from ..bots.runner import cut_short_reasons
+    for reason in cut_short_reasons(result.cut_short):
+        result.notes.append(f"**CPU safety net**: {reason.render('en')}.")
 
 
 @dataclass
@@ -327,6 +371,9 @@ class StudyResult:
     # a worker process's death that cut the run short, as the runner says it in English ("a worker
     # process died, killed by signal SIGKILL"); empty when none did (Ctrl-C, the precision rule, the end)
     died: str = ""
+    # per bot whose search's CPU safety net cut moves short: (those moves, its moves); said in `notes`
+    # (`note_cut_short`), where the workers' log lines went through the progress display
+    cut_short: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     def __repr__(self) -> str:
         # the dataclass's repr printed every game's row: screenfuls in a notebook cell
@@ -348,10 +395,19 @@ def mark_worker_death(result: StudyResult, why: str) -> None:
     result.died = why
 
 
+class NotRepeated(WasserspieleError):
+    """A game of the table played again from its seed gave another result, so its record cannot be written."""
+
+
 def replay_game(study: Study, row: dict[str, Any]) -> State:
     """Play one game of the table again (deterministic) and check it gives the same result."""
     again = play_one(study, row["cond"], row["game"], keep_state=True)
     if again["scores"] != row["scores"] or again["actions"] != row["actions"]:
-        raise WasserspieleError(f"game {row['game']} ({row['condition']}) did not repeat: a bot or the "
-                                f"game is not deterministic for its seed")
+        # the one cause among the project's bots: a search's CPU safety net (bots/ismcts.py) cut a search
+        # short in one of the two plays (the run counts them: `note_cut_short`)
+        raise NotRepeated(f"game {row['game']} ({row['condition']}) did not repeat from its seed, so its record "
+                          f"cannot be written: a search cut short by its CPU safety net (the run says which bot's "
+                          f"after its games and in study.json's notes; give it fewer iterations or a larger "
+                          f"cpu_seconds) or a bot that "
+                          f"is not deterministic for its seed")
     return again["state"]

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from ..bots.runner import Backend
+from ..bots.runner import Backend, add_cut_short, cut_short_reasons
 from ..core.errors import BadOption
 from ..core.messages import shown
 from ..core.registry import game_class, load, manifest
@@ -58,6 +58,12 @@ class Candidate:
     def at(self, games: int) -> Estimate | None:
         """The goal as it stood after `games` games (the round that ranked it against another)."""
         return next((e for e in self.history if e.n == games), None)
+
+    @property
+    def measured(self) -> bool:
+        """It has a goal value: an interrupt in the first round can leave a candidate without a
+        game, its value NaN, and every comparison with NaN false (never a rival, never lower)."""
+        return self.score is not None and self.score.n > 0 and not math.isnan(self.score.value)
 
 
 def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
@@ -171,7 +177,6 @@ def goal_score(goal: str, study: Study, cand: Candidate) -> tuple[Estimate, str]
     """The goal's value for a candidate's games (smaller is better), its interval and a short reading.
     Under duplicate seating the deal group is the unit of the interval (games of one deal correlate)."""
     rows = cand.rows
-    n = len(rows)
     units = units_of(rows, study.group_of(cand.cond))
     if goal == "shorter":
         e = parts_ci(ratio_parts([r["actions"] for r in rows], None, units), NONNEGATIVE)
@@ -222,11 +227,14 @@ class TuneResult:
     min_effect: float = 0.03        # the smallest lead worth naming a best (pp; % of the best for `shorter`)
     # what cut the run short when not Ctrl-C: a worker process's death, in words (bots/runner.py WorkerDied)
     cut_short_by: str = ""
+    # per bot whose search's CPU safety net cut moves short: (those moves, its moves) (lab/study.py
+    # `take_cut_short`); said in tune.md, where the workers' log lines went through the progress display
+    cut_short: dict[str, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def best(self) -> Candidate:
         alive = [c for c in self.candidates if c.dropped is None]
-        return min(alive or self.candidates, key=lambda c: c.score.value if c.score else math.inf)
+        return min(alive or self.candidates, key=lambda c: c.score.value if c.measured else math.inf)
 
     def practical(self) -> float:
         """The smallest lead worth acting on: --min-effect in percentage points for the shares
@@ -239,15 +247,15 @@ class TuneResult:
     def rivals(self) -> list[Candidate]:
         """The other candidates the best is not separable from: tied with it, with a goal interval
         that overlaps the best one's (the 95 % intervals the report prints), or ahead of it by less than
-        the practical size (`min_effect`, as a report's flag needs).  The halving itself ranks by the
-        point value alone and breaks a tie by the order of the candidates, so its survivor is only *the*
-        best when this list is empty."""
+        the practical size (`min_effect`, as a report's flag needs) — or without a game to judge it by
+        (an interrupted first round).  The halving itself ranks by the point value alone and breaks a tie
+        by the order of the candidates, so its survivor is only *the* best when this list is empty."""
         best = self.best
-        if best.score is None:
+        if not best.measured:
             return [c for c in self.candidates if c is not best]
         margin = self.practical()
-        return [c for c in self.candidates if c is not best and c.score is not None
-                and (c.score.value <= best.score.value or c.score.low <= best.score.high
+        return [c for c in self.candidates if c is not best
+                and (not c.measured or c.score.value <= best.score.value or c.score.low <= best.score.high
                      or c.score.value - best.score.value < margin)]
 
     def games(self) -> int:
@@ -268,9 +276,11 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
     have, goal_games, rnd = 0, study.games, 0
     rounds: list[tuple[int, int]] = []
     interrupted = False
+    cut_short: dict[str, tuple[int, int]] = {}
     while True:
         sub = dataclasses.replace(study, conditions=tuple(study.conditions[c.cond] for c in alive), games=goal_games)
         part = run_study(sub, runner=runner, progress=progress, start=have)
+        add_cut_short(cut_short, part.cut_short)
         for r in part.rows:
             cand = alive[r["cond"]]
             cand.rows.append(dict(r, cond=cand.cond))
@@ -296,7 +306,7 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
             on_round(rnd, alive)
         goal_games *= 2
     died = runner.failure.reason().render("en") if interrupted and runner.failure is not None else ""
-    return TuneResult(study, goal, cands, rounds, interrupted, min_effect, died)
+    return TuneResult(study, goal, cands, rounds, interrupted, min_effect, died, cut_short)
 
 
 WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
@@ -356,6 +366,9 @@ def verdict(result: TuneResult) -> str:
     no candidate is clearly better, naming the ones that are not separable.  The survivor is called the
     lowest only when it is: a candidate dropped early (on fewer games) can show a lower value."""
     best, rivals = result.best, result.rivals()
+    if not best.measured:
+        return (f"**No candidate played a game**: the run stopped before any of the {len(result.candidates)} "
+                f"finished one, so nothing is known of them.")
     pct = result.goal != "shorter"
     what = WHAT[result.goal]
 
@@ -367,20 +380,23 @@ def verdict(result: TuneResult) -> str:
         return (f"**Best: {best.label}** — {what} {shown_score(result, best.score)} over {len(best.rows)} games "
                 f"({best.detail}); every other candidate's interval lies above it, and its value by at least "
                 f"{_size(result)}.")
-    if len(rivals) == len(result.candidates) - 1 and all(c.score.value == best.score.value for c in rivals):
+    if len(rivals) == len(result.candidates) - 1 and all(c.measured and c.score.value == best.score.value
+                                                          for c in rivals):
         return (f"**No candidate is better than the others**: all {len(result.candidates)} scored {value(best)} "
                 f"({what}). The halving kept {best.label} only because a tie goes to the candidate listed "
                 f"first; more games per candidate (--games), another goal or other values may separate them.")
-    rivals = sorted(rivals, key=lambda c: (c.score.value, c.cond))
-    listed = ", ".join(f"{c.label} ({shown_score(result, c.score)}"
-                      f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
+    rivals = sorted(rivals, key=lambda c: (not c.measured, c.score.value if c.measured else 0.0, c.cond))
+    listed = ", ".join(f"{c.label} (no games)" if not c.measured else
+                       f"{c.label} ({shown_score(result, c.score)}"
+                       f"{', tied' if c.score.value == best.score.value else ''})" for c in rivals[:SHOWN])
     if len(rivals) > SHOWN:
         listed += f" and {len(rivals) - SHOWN} more (the table)"
-    lowest = all(c.score is None or c.score.value >= best.score.value for c in result.candidates)
+    lowest = all(not c.measured or c.score.value >= best.score.value for c in result.candidates)
     head = "scored lowest" if lowest else "survived the halving"
     return (f"**No clear best**: {best.label} {head} — {what} {shown_score(result, best.score)} over "
             f"{len(best.rows)} games ({best.detail}) — but {len(rivals)} other candidate(s) are tied with it, "
-            f"within its 95 % interval or less than {_size(result)} above it, so not clearly worse: {listed}."
+            f"within its 95 % interval, less than {_size(result)} above it or without a game, so not clearly "
+            f"worse: {listed}."
             f"{earlier(result)} More games per candidate (--games) may separate them.")
 
 
@@ -401,8 +417,11 @@ def tune_markdown(result: TuneResult) -> str:
         lines += [f"**Cut short**: {result.cut_short_by}; the ranking is of the games that finished.", ""]
     elif result.interrupted:
         lines += ["**Interrupted**: the ranking is of the games that finished.", ""]
+    for reason in cut_short_reasons(result.cut_short):
+        lines += [f"**CPU safety net**: {reason.render('en')}.", ""]
     lines += [verdict(result), ""]
-    ranked = sorted(result.candidates, key=lambda c: (c.dropped is not None, -(c.dropped or 0), c.score.value))
+    ranked = sorted(result.candidates, key=lambda c: (c.dropped is not None, -(c.dropped or 0), not c.measured,
+                                                      c.score.value if c.measured else 0.0))
     lines += ["| candidate | games | goal (95 % CI) | reading | dropped after round |", "|---|---|---|---|---|"]
     for c in ranked:
         lines.append(f"| {c.label} | {len(c.rows)} | {shown_score(result, c.score)} | "

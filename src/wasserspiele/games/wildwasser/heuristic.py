@@ -215,13 +215,48 @@ class HeuristicBot(Bot):
         return max(legal, key=lambda a: self._card_value(b, str(a).split()[1]) + self.rng.random() * 0.05)
 
 
-def kernel_rollout(world, policy: str, depth: int, x: int):
+def _board_array(world):
+    from . import kernel as K
+
+    flow = world.game.options["river_flow"]
+    return K.BOARDS[flow] if world.board is K.BOARD else K.board_array(flow, world.board)
+
+
+def _estimate(st, bd, players: int) -> list[float]:
+    """kernel.race_estimate of a kernel position, in points."""
+    import numpy as np
+
+    from . import kernel as K
+
+    out = np.zeros(players, np.int64)
+    K.race_estimate(st, bd, out)
+    finish = int(bd[K.B_FINISH])
+    return [int(v) / finish for v in out]
+
+
+def estimated_scores(world) -> list[float]:
+    """The search's value of an unfinished position (`ismcts:estimate=true`): each seat's
+    final points as the race stands (kernel.race_estimate: the podium points won, and the
+    place each animal on the track would take if the race ended in this order, weighted
+    by its progress).  Cut off after the manifest's 30 actions, a rollout from the middle
+    of a game at 3-4 players has rarely finished an animal, so the podium points alone
+    valued almost every root action a draw (docs/bots.md)."""
+    from . import kernel as K
+
+    return _estimate(K.from_state(world), _board_array(world), world.players)
+
+
+def kernel_rollout(world, policy: str, depth: int, x: int, estimate: bool = False):
     """A search rollout of `world` in the compiled kernel (kernel.rollout): at most `depth`
-    uniformly random decisions ("random"; the kernel plays no other policy), the die and
-    the seats' choices drawn from xorshift32 state `x`.  The engine's rollout rolls the
-    world's own die, so the two differ draw by draw and agree in distribution
-    (tests/bots/test_ismcts_kernel.py).  (scores, winners, or None while the game goes
-    on), or None for another policy or a board the kernel was not built for."""
+    uniformly random decisions ("random"; the kernel plays no other policy), the seats'
+    choices and the die (WW-3.2, WW-4.3) drawn from xorshift32 state `x` in the order the
+    game meets them.  The engine in Python plays the same rollout when `bots.ismcts.random_policy`
+    and the world's chance both draw from one `bots.ismcts.KernelStream(x)` (a choice, or a
+    roll `Uniform(die faces)`, is one `randrange`), as the search does without numba: the
+    same dice, moves, scores and winners (tests/bots/test_ismcts_kernel.py).  (scores,
+    winners, or None while the game goes on), or None for another policy or a board the
+    kernel was not built for.  With `estimate`, an unfinished rollout's scores are
+    `estimated_scores` of where it stopped, as the engine's would be."""
     import numpy as np
 
     from . import kernel as K
@@ -235,4 +270,6 @@ def kernel_rollout(world, policy: str, depth: int, x: int):
     pts = np.zeros(p, np.int64)
     won = np.zeros(p, np.int64)
     over = K.rollout(st, bd, depth, pts, won)
-    return [float(v) for v in pts], ([s for s in range(p) if won[s]] if over else None)
+    if over:
+        return [float(v) for v in pts], [s for s in range(p) if won[s]]
+    return (_estimate(st, bd, p) if estimate else [float(v) for v in pts]), None

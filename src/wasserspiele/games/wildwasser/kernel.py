@@ -586,6 +586,37 @@ def winners(st, pts, out):
             return
 
 
+@kernel
+def race_estimate(st, bd, out):
+    """Each seat's final points as the race stands, times the finish (whole numbers, so the
+    compiled and the pure-Python kernel agree exactly), into `out`: the podium points won,
+    and for each animal on the track the points of the podium place it would take if the
+    animals finished in their present order (those of its species ahead of it on the
+    track come first, after the ones already placed), weighted by its progress f/finish
+    (an animal near the finish all but holds its place; one on the team card, none).
+    The search's value of a rollout cut off before the end (`heuristic.estimated_scores`):
+    the podium points alone are mostly 0 then, and every cut-off rollout a draw."""
+    finish = bd[B_FINISH]
+    w = bd[B_PODIUM_W]
+    podium = bd[B_PODIUM]
+    players = st[PLAYERS]
+    points(st, bd, out)
+    for s in range(players):
+        out[s] *= finish
+    for sp in range(N_SPECIES):
+        for s in range(players):
+            f = st[POS + s * N_SPECIES + sp]
+            if f == TEAM_CARD or f >= finish:
+                continue
+            rank = st[PODIUM_N + sp]
+            for t in range(players):
+                g = st[POS + t * N_SPECIES + sp]
+                if g > f and g < finish:
+                    rank += 1
+            if rank < w:
+                out[s] += bd[podium + sp * w + rank] * f
+
+
 # -- search rollouts -------------------------------------------------------------------------
 @kernel
 def _rollout(st, bd, depth, pts, won, codes, dice) -> bool:
