@@ -96,7 +96,8 @@ def test_open_and_finished_tables_are_listed(client):
     running = create(client, seats=humans(3))
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [running["id"]]
-    assert listed[0]["seats"] == [{"seat": i, "kind": "human", "level": None, "name": None} for i in range(3)]
+    assert listed[0]["seats"] == [{"seat": i, "kind": "human", "level": None, "name": None, "stand_in": None}
+                                  for i in range(3)]
     assert "token" not in json.dumps(listed) and "hash" not in json.dumps(listed)
     assert client.get("/api/tables?status=over").json()["tables"] == []
     r = client.get("/api/tables?status=maybe")

@@ -11,13 +11,17 @@ import pytest
 
 from wasserspiele import load
 from wasserspiele.core.registry import game_names
+import wasserspiele.web.hub as hub_module
 from wasserspiele.web.hub import Hub, encode, encode_each
 from wasserspiele.web.storage import Storage
 
 
 @pytest.mark.parametrize("game", game_names())
-def test_messages_encoded_together_are_each_seats_own_message(db_url, game):
+def test_messages_encoded_together_are_each_seats_own_message(db_url, game, monkeypatch):
     players = load(game).players  # with its default options
+    # the clock stands still: a seat's `stand_in_after` (seconds until a bot may be asked to
+    # play it) is counted down between the messages compared, a tenth of a second apart at times
+    monkeypatch.setattr(hub_module, "_now", lambda: 1000.0)
 
     async def scenario():
         storage = Storage(db_url)

@@ -34,12 +34,15 @@ def stored(path: str, table_id: str) -> dict:
 
 
 def seen(server: Server, table: dict) -> dict:
-    """What each seat and a spectator are shown (who is online aside: nobody is, after a stop)."""
+    """What each seat and a spectator are shown (who is online aside: nobody is, after a stop;
+    and the seconds until a bot may stand in for an absent seat, counted from when this
+    process last saw it, its start after a restart)."""
     out = {}
     for token in [s.get("token") for s in table["seats"]] + [None]:
         msg = server.get(f"/api/tables/{table['id']}", token)
         for s in msg["seats"]:
             s.pop("online")
+            s.pop("stand_in_after")
         out[msg["seat"]] = msg
     return out
 

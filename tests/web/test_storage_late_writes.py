@@ -8,6 +8,7 @@ lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (
 
 from __future__ import annotations
 
+import contextlib
 import json
 from functools import partial
 import logging
@@ -17,9 +18,10 @@ import time
 import pytest
 
 import wasserspiele.web.hub as hub_module
+import wasserspiele.web.storage as storage_module
 from wasserspiele.web.limits import Limits
 
-from .helpers import auth, create, humans, table_state
+from .helpers import create, humans, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
 from .test_storage_failures import (FAULTS, Fault, _refused_for, _until_pong, ask_rematch, finished_game,  # noqa: F401
                                     quick)
@@ -73,6 +75,14 @@ def _until_state(ws, ok, seconds=5.0) -> dict:
     pytest.fail("no such state was pushed")
 
 
+def _late_table(make_client):
+    """A client whose storage answers late (`answering_late`) and a new table of three people."""
+    client = make_client()
+    t = create(client, seats=humans(3))
+    answering_late(client)
+    return client, t
+
+
 @pytest.mark.parametrize("kind,cause", FAULTS)
 def test_names_the_database_refused_are_given_back_once_it_takes_writes_and_a_flood_writes_nothing(
         make_client, db_url, monkeypatch, kind, cause):
@@ -117,9 +127,7 @@ def test_a_name_stored_after_its_request_timed_out_is_shown_on_every_page(make_c
     available") but committed when the lock was released: the database held the new name,
     every page the old one, until a reload showed the new one unannounced.  Now it is
     pushed to every page as it is stored: what the pages show is what is stored."""
-    client = make_client()
-    t = create(client, seats=humans(3))
-    answering_late(client)
+    client, t = _late_table(make_client)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0, \
             client.websocket_connect(f"/ws/tables/{t['id']}") as ws1:
         _hello(ws0, t["seats"][0]["token"])
@@ -204,3 +212,162 @@ def test_a_rematch_seat_claimed_after_its_request_timed_out_is_given_without_ano
         fault.off()
     assert joined.status_code == 200 and joined.json()["id"] == rematch, joined.text
     assert table_state(client, rematch, joined.json()["link"].split("token=")[1])["seat"] == 1
+
+
+def _sent(ws, move_n: int, action: str) -> None:
+    ws.send_text(json.dumps({"type": "move", "action": action, "n": move_n}))
+
+
+@contextlib.contextmanager
+def _two_seats(client, t):
+    """Seats 0 and 1 of table `t` on their sockets, and seat 0's first position (its moves)."""
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0, \
+            client.websocket_connect(f"/ws/tables/{t['id']}") as ws1:
+        first = _hello(ws0, t["seats"][0]["token"])
+        _hello(ws1, t["seats"][1]["token"])
+        _until_pong(ws0)
+        yield ws0, ws1, first
+
+
+def _answer(ws, before: int | None = None) -> list[dict]:
+    """What `ws` is sent for its move: the positions (each still at move `before`, if given), then the answer."""
+    said = [ws.receive_json()]
+    while said[-1]["type"] == "state":
+        assert before is None or said[-1]["n"] == before, said
+        said.append(ws.receive_json())
+    return said
+
+
+def _until_accepted(ws, seconds: float = 5.0) -> list[dict]:
+    """What `ws` is sent until an `accepted` is among it, asking again (a ping) under a deadline."""
+    said: list[dict] = []
+    deadline = time.monotonic() + seconds
+    while not any(m["type"] == "accepted" for m in said):
+        assert time.monotonic() < deadline, said
+        said += _until_pong(ws)
+        time.sleep(0.02)
+    return said
+
+
+def test_a_move_stored_after_its_request_timed_out_is_shown_on_every_page_and_its_mover_told(
+        make_client, db_url):
+    """A move whose transaction had no answer within `storage_seconds` was refused ("could
+    not be saved") and the table read back without it, but the transaction committed when
+    the lock was released: the database held the move, every page the position before it
+    (the mover's too), and the next move was refused as stale.  Now the move is pushed to
+    every page as it is stored, and the mover is told it was accepted after all."""
+    client, t = _late_table(make_client)
+    with _two_seats(client, t) as (ws0, ws1, first):
+        lock = Lock(db_url)
+        try:
+            _sent(ws0, 0, first["legal"][0])
+            said = _answer(ws0, before=0)                     # after 0.3 s: no answer (the position read back first)
+            client.app.state.hub.limits = Limits()             # (the reads that follow: the default time)
+            time.sleep(0.1)
+        finally:
+            lock.release()                                     # within the write's busy wait
+        # (told it may still be saved, not that it was not: test_storage_in_doubt)
+        assert said[-1]["type"] == "refused" and said[-1]["reason_code"] == "server.unsaved_in_doubt", said
+        theirs = _until_state(ws1, lambda m: m["n"] == 1)
+        said = _until_accepted(ws0)
+        assert [m["n"] for m in said if m["type"] == "state"] == [1], said        # shown, once
+        assert [m for m in said if m["type"] != "state"] == [{"type": "accepted", "n": 1, "late": True}], said
+        assert said[-1]["type"] == "accepted"                                     # after the position
+        assert table_state(client, t["id"])["n"] == 1
+        _sent(ws0, 0, first["legal"][0])            # sent again (a second click): told it was stored, not stale
+        said = _until_pong(ws0)
+        assert [(m["type"], m["reason_code"], m["params"]) for m in said] == \
+            [("refused", "server.stored_after_all", {"n": 1})], said
+        assert theirs["to_move"] == [1] and theirs["legal"], theirs         # the next move is taken
+        _sent(ws1, 1, theirs["legal"][0])
+        said = _until_pong(ws1)
+        assert [m["type"] for m in said] == ["state", "accepted"] and said[0]["n"] == 2, said
+    assert _query(db_url, "select count(*) from moves where table_id = ?", t["id"]) == (2,)
+
+
+def test_a_move_stored_before_the_table_is_read_back_is_accepted_not_refused(make_client, db_url, monkeypatch):
+    """A move whose transaction commits after `storage_seconds` but before the table is read
+    back was refused although the position read back, pushed to every page, held it: the
+    mover's page showed its move and "could not be saved" over it.  It is accepted."""
+    client, t = _late_table(make_client)
+    hub = client.app.state.hub
+    storage = hub.storage
+    read, save = storage.load_table, storage.save_batch
+
+    def save_late(batch):              # this write is given 0.3 s; the read-back after it the default
+        hub.limits = Limits()
+        return save(batch)
+
+    def read_once_stored(table_id):   # the read-back, slower than the commit
+        deadline = time.monotonic() + 5
+        while _query(db_url, "select count(*) from moves where table_id = ?", table_id) == (0,):
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        return read(table_id)
+
+    with _two_seats(client, t) as (ws0, ws1, first):
+        monkeypatch.setattr(storage, "load_table", read_once_stored)
+        monkeypatch.setattr(storage, "save_batch", save_late)
+        lock = Lock(db_url)
+        try:
+            _sent(ws0, 0, first["legal"][0])
+            time.sleep(0.5)                                    # answered by now, were it not read back
+        finally:
+            lock.release()
+        said = _answer(ws0)
+        assert [m["type"] for m in said] == ["state", "accepted"] and said[0]["n"] == 1, said
+        assert said[1] == {"type": "accepted", "n": 1}, said
+        assert _until_state(ws1, lambda m: m["n"] == 1)
+        time.sleep(0.2)                                        # (the late commit heard meanwhile)
+        assert [m["type"] for m in _until_pong(ws0)] == [], "told twice"
+    assert _query(db_url, "select count(*) from moves where table_id = ?", t["id"]) == (1,)
+
+
+def test_a_move_sent_again_while_the_first_is_in_doubt_is_stored_once(make_client, db_url, monkeypatch):
+    """The mover, told the move could not be saved, sends it again while the first
+    transaction still waits for the lock: both wait, one commits and the other finds the
+    version taken.  The move is stored and shown once, its mover told once."""
+    monkeypatch.setattr(storage_module, "SQLITE_BUSY_SECONDS", 3.0)   # both wait out the lock
+    client, t = _late_table(make_client)
+    with _two_seats(client, t) as (ws0, ws1, first):
+        lock = Lock(db_url)
+        try:
+            for _ in range(2):
+                _sent(ws0, 0, first["legal"][0])
+                said = _answer(ws0, before=0)
+                assert said[-1]["reason_code"] == "server.unsaved_in_doubt", said
+            client.app.state.hub.limits = Limits()             # (the reads that follow: the default time)
+        finally:
+            lock.release()
+        assert _until_state(ws1, lambda m: m["n"] == 1)
+        said = _until_accepted(ws0)
+        time.sleep(0.3)
+        said += _until_pong(ws0)
+        assert [m["n"] for m in said if m["type"] == "state"] == [1], said
+        assert [m for m in said if m["type"] != "state"] == [{"type": "accepted", "n": 1, "late": True}], said
+    assert _query(db_url, "select count(*) from moves where table_id = ?", t["id"]) == (1,)
+    assert table_state(client, t["id"])["n"] == 1
+
+
+def test_a_move_never_stored_after_its_request_timed_out_leaves_the_table_as_it_was(make_client, db_url):
+    """A move refused for no answer in time whose transaction then fails too (the lock held
+    beyond SQLite's wait): every page keeps the position before it, and it can be made again."""
+    client, t = _late_table(make_client)
+    with _two_seats(client, t) as (ws0, ws1, first):
+        lock = Lock(db_url)
+        try:
+            _sent(ws0, 0, first["legal"][0])
+            said = _answer(ws0)
+            assert said[-1]["reason_code"] == "server.unsaved_in_doubt", said   # (in doubt then: it is not stored yet)
+            time.sleep(1.5)                                    # beyond the busy wait (1 s): it fails
+        finally:
+            lock.release()
+        time.sleep(0.2)
+        for ws in (ws0, ws1):
+            assert all(m["type"] == "state" and m["n"] == 0 for m in _until_pong(ws))
+        assert table_state(client, t["id"])["n"] == 0
+        client.app.state.hub.limits = Limits()
+        _sent(ws0, 0, first["legal"][0])
+        said = _until_pong(ws0)
+        assert [m["type"] for m in said] == ["state", "accepted"] and said[0]["n"] == 1, said
+    assert _query(db_url, "select count(*) from moves where table_id = ?", t["id"]) == (1,)

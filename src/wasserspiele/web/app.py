@@ -25,6 +25,8 @@ docs/web-server.md):
     POST /api/tables/ID/rematch          a new table with the same game, options and seats, once
                                          over (no fields): the first seat to ask makes it, every
                                          seat after that joins it, each with its own new token
+    POST /api/tables/ID/stand-in         {"seat", "level"} with the token of another seat: a bot of
+                                         that level plays the absent player's seat (see below)
     GET  /rules/GAME?lang=en|de          the player-facing rules of GAME as a page
 
 WebSocket /ws/tables/ID: first `{"type": "hello", "token": TOKEN or null, "lang": "de"}` (and,
@@ -32,10 +34,37 @@ from the page, `"tab"`, its id, and `"resume": true` when it reconnects on its o
 seat stays with another tab that has it live, and this one is told "replaced"); then
 `{"type": "move", "action", "n"}`, `{"type": "name", "name"}` (the seat's player name; a
 seat's changes are limited, `name_rate`/`name_burst` in limits.py, and one that changes
-nothing is ignored), `{"type": "sync"}`, `{"type": "ping"}`.  The server
+nothing is ignored), `{"type": "stand_in", "seat", "level"}`, `{"type": "sync"}`,
+`{"type": "ping"}`.
+
+A bot for an absent player (`stand_in`, hub.LiveTable.stand_in): a human seat that has had
+no connection in any server process for `stand_in_seconds` (limits.py, 60 s) while the game
+runs may be handed by another seated player to a bot of a level of /api/games; the state's
+seats say `stand_in` (that bot's level) and `stand_in_after` (seconds until it may be asked,
+0: now, null: not possible).  The bot plays the seat until the seat's token says hello
+again: the seat is its player's once more, and that connection gets `{"type": "seat_back"}`
+after its state.  A move with the seat's token (over HTTP too) takes the seat back the same
+way before it is checked, and its `accepted` says `"seat_back": true`; should the bot have
+played for the seat first, its move stands and the player's, based on the position before
+it, is refused as stale, the seat theirs all the same (hub.LiveTable._back_to_move).  A
+player's move also starts the wait again: a seat that moves over HTTP is not absent.  The
+lobby's list (`GET /api/tables`) names each seat's `stand_in` too.  A spectator, the absent seat itself, a seat online, a bot's seat, a seat
+a bot plays already, a finished game, too early, an unknown level: each is refused.
+
+The server
 sends `{"type": "state", ...}` (that seat's view, its legal moves, the table) after
-every change, then `{"type": "accepted", "n"}` to the mover, and
+every change, then `{"type": "accepted", "n"}` to the mover (with `"late": true` for a move
+refused for no answer in time that was stored after all: hub.LiveTable.stored_late), and
 `{"type": "refused", "code", "reason", "reason_code", "params", "message"}` for a refused message.
+
+A move's write that the database refused (a full disk, a read-only file, a lock) is refused
+`storage` (503 over HTTP, with `retry-after`) as `server.unsaved` with its `cause`: it is not
+stored.  One that had no answer within `storage_seconds` is refused `storage` as
+`server.unsaved_in_doubt` (no cause): its transaction goes on and may still commit, and if
+it does every page is shown the move and the mover's sockets get `accepted` with `late`.  The
+same move sent again by the same seat with the same `n` once it has been stored is refused
+`stale` (409) as `server.stored_after_all`, `{"n"}` the move number after it, rather than
+as `server.stale` (hub.LiveTable._stored_after_all).
 A seat opened again (another tab) takes over: the older connection gets
 `{"type": "replaced"}` and is closed.
 """
@@ -147,8 +176,12 @@ async def _on_http_error(request: Request, exc: HTTPException) -> Response:
 def _log_storage_failure(hub: Hub | None, exc: Exception, during: str) -> None:
     """One line per failure, the driver's words only (SQLAlchemy's own text adds the
     statement and a link on lines of their own); none while the outage it belongs to is
-    already said (`Hub.writes`: a full disk, a read-only file, a lock)."""
-    if hub is not None and hub.writes.failing and whole_database(exc):
+    already said (`Hub.writes`: a full disk, a read-only file, a lock), and a failure of
+    the database as a whole once per outage, with its cause (`Hub.reads`: before, a line
+    per request, a load balancer's /healthz every few seconds, while the database was gone)."""
+    if hub is not None and whole_database(exc):
+        if not hub.writes.failing:
+            hub.reads.failed(exc, "no answer in time" if isinstance(exc, TimeoutError) else None)
         return
     reason = "no answer in time" if isinstance(exc, TimeoutError) else failure_text(exc)
     log.error("storage failed during %s: %s", during, reason)
@@ -366,6 +399,17 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         new_id, new_token = await hub.rematch(table, seat, token, client_of(request))
         return JSONResponse({"id": new_id, "link": f"/table/{new_id}#seat={seat}&token={new_token}"})
 
+    async def api_stand_in(request: Request) -> Response:
+        table = await hub_of(request).open(request.path_params["table_id"])
+        token = _bearer(request)
+        if token is None:
+            raise Refused("bad_token", Reason("server.stand_in_token"), 401)
+        seat = await table.seat_of(token)
+        body = schemas.load(schemas.StandInBody, await _json_body(request))
+        table = await hub_of(request).current(table)  # (it may have left memory meanwhile)
+        await table.stand_in(seat, body.seat, body.level)
+        return JSONResponse(table.message_for(seat))
+
     async def healthz(request: Request) -> Response:
         """For a load balancer, a container's health check or a monitoring probe: 200 once
         the app is up and its database answers; 503 `storage` (the usual handler) when the
@@ -521,7 +565,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
             # a page reconnecting on its own while another tab has its seat is told it is
             # replaced (its socket then closes, ending the loop below)
-            table.attach(conn, resume=hello.resume, tab=hello.tab)
+            if table.attach(conn, resume=hello.resume, tab=hello.tab) and seat is not None:
+                try:  # its player is back: a bot standing in for them stops (told `seat_back`)
+                    await table.seat_back(seat)
+                except Refused as exc:  # (the database: the next hello tries again)
+                    conn.push(json.dumps(exc.to_json(lang)))
+                except (sqlalchemy.exc.SQLAlchemyError, TimeoutError) as exc:  # (reading the table back)
+                    conn.push(json.dumps(storage_refusal(exc).to_json(lang)))
             bucket = RateLimit(hub.limits.message_rate, hub.limits.message_burst)
             try:
                 while True:
@@ -542,6 +592,8 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                             conn.push(json.dumps(result))  # after the new state: "your move is in"
                         elif isinstance(msg, schemas.NameMessage):
                             await table.set_name(seat, msg.name)
+                        elif isinstance(msg, schemas.StandInMessage):
+                            await table.stand_in(seat, msg.seat, msg.level)
                         elif isinstance(msg, schemas.Ping):
                             conn.push(json.dumps({"type": "pong"}))
                         else:
@@ -581,6 +633,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         Route("/api/tables/{table_id}/replay/{step}", api_replay),
         Route("/api/tables/{table_id}/hint", api_hint),
         Route("/api/tables/{table_id}/rematch", api_rematch, methods=["POST"]),
+        Route("/api/tables/{table_id}/stand-in", api_stand_in, methods=["POST"]),
         Route("/rules/{game}", rules_page),
         WebSocketRoute("/ws/tables/{table_id}", ws_table),
         Route("/static/games/{name}.js", game_client),  # before the mount, which would not find it

@@ -30,26 +30,77 @@ from typing import Any
 
 from ..bots.base import decision_for
 from ..bots.levels import bot_for_level
-from ..bots.runner import exit_with_parent, ignore_sigint
+from ..bots.runner import exit_with_parent, ignore_interrupts
 from ..core.messages import shown
 from ..core.records import replay
 
 def think(record: dict[str, Any], seat: int, level: str, bot_seed: int, decision_key: str) -> str:
     """The bot's choice for `seat` in the position after `record`'s actions (in a worker)."""
-    state = replay(record)
-    bot = bot_for_level(level, state.game, seed=bot_seed)
-    bot.rng = random.Random(decision_key)
-    return str(bot.choose(decision_for(state, seat)))
+    # while the warm-up runs, never beside it (_building): at most one game's warm-up waited for
+    with _building if _warming is not None and _warming.is_alive() else contextlib.nullcontext():
+        state = replay(record)
+        bot = bot_for_level(level, state.game, seed=bot_seed)
+        bot.rng = random.Random(decision_key)
+        return str(bot.choose(decision_for(state, seat)))
 
 
 BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where people's moves are handled
 
 
-def _worker_start(server_pid: int) -> None:
+def _warm_bots() -> None:
+    """Build every level's bot for every game once, so that the first decision of a game in
+    this worker does not pay for it.  A search bot loads its compiled kernels when it is
+    built (numba's import and its disk cache: Seven Waters' expert took 0.7 CPU-s at its
+    first decision in a worker, 0.2 after, so a fresh server's first hint several times
+    the next ones; docs/web-server.md); a game that fails here is built by its first
+    decision, as before, and says why there.  Only what each bot holds for the process is
+    kept (its kernels, its weights): no bot, no decision."""
+    from ..bots.levels import level_names
+    from ..core.registry import game_names, load
+    for name in game_names():
+        with _building:
+            try:
+                game = load(name)
+                for level in level_names():
+                    bot_for_level(level, game, seed=0)
+            except Exception:  # pragma: no cover - a plugin's game or bot that cannot be built
+                continue
+            _warmed.append(name)
+
+
+_warming: threading.Thread | None = None  # in a worker: the thread running `_warm_bots`
+_warmed: list[str] = []                   # in a worker: the games `_warm_bots` has built
+# In a worker: held by the warm-up while it builds one game's bots, and by a decision while
+# the warm-up runs, so the two never run at once: two threads importing the modules of one
+# package may each be handed the other's half-initialised module (Python's answer to an
+# import deadlock), and a decision would share the CPU with the warm-up.
+_building = threading.Lock()
+
+
+def _warm_in_background() -> int:
+    """Start `_warm_bots` in a thread of this worker (once): a decision arriving meanwhile
+    waits for the game the warm-up is building (a fraction of a second), not for all of
+    them, and then runs alone (`_building`): its bot chooses as it would have without."""
+    global _warming
+    if _warming is None:
+        _warming = threading.Thread(target=_warm_bots, name="warm-bots", daemon=True)
+        _warming.start()
+    return os.getpid()
+
+
+def warmed_games(timeout: float) -> list[str]:
+    """In a worker: the games whose bots the warm-up built, once it has ended (`timeout`
+    seconds at the most); [] without a warm-up (a pool not warmed)."""
+    if _warming is not None:
+        _warming.join(timeout)
+    return list(_warmed)
+
+
+def _worker_start(server_pid: int, warm: bool = False) -> None:
     # A terminal's Ctrl-C reaches the whole process group, the workers too: the server stops
     # them itself (close), and a worker ending on the KeyboardInterrupt printed its traceback
     # (and broke the pool).  Blocked since its spawn (`_spawning`), it is ignored from now on.
-    ignore_sigint()
+    ignore_interrupts()
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     try:
         os.nice(BOT_NICENESS)
@@ -58,6 +109,8 @@ def _worker_start(server_pid: int) -> None:
     # A server that dies without closing its pool (kill -9, a crash, an interpreter exit that
     # skips the pool's shutdown) must not leave its bots behind, idle forever on the queue.
     exit_with_parent(server_pid)
+    if warm:  # a server's pool (BotPool.warm): every worker, a replacement for one that died too
+        _warm_in_background()
 
 
 @contextlib.contextmanager
@@ -89,13 +142,15 @@ class BotPool:
         self.workers = max(1, workers)
         self.kind = kind
         self._executor: cf.Executor | None = None
+        self._warm = False  # the workers build every bot as they start (`warm`)
 
     def _pool(self) -> cf.Executor:
         if self._executor is None:  # started by warm() at start-up, or by the first decision
             if self.kind == "process":
                 # spawn: the server has threads (storage, listener); forking them is unsafe
                 self._executor = cf.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                                        initializer=_worker_start, initargs=(os.getpid(),))
+                                                        initializer=_worker_start,
+                                                        initargs=(os.getpid(), self._warm))
             else:
                 self._executor = cf.ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
         return self._executor
@@ -130,12 +185,18 @@ class BotPool:
 
     def warm(self) -> None:
         """Start the workers now (a spawned process imports the bots for a second or more),
-        so that the first bot to move does not wait for it."""
+        so that the first bot to move does not wait for it, and have each build every bot
+        in the background (`_warm_bots`: the compiled kernels loaded), so that the first
+        decision or hint of a game does not either.  The server's readiness waits for
+        neither.  Workers started before (a bot of a table resumed at start-up asked first)
+        are told to warm up by a task (of those, a worker may take two and another none)."""
         if self.kind == "process":
+            self._warm = True
+            fresh = self._executor is None
             pool = self._pool()
             with _spawning():
                 for _ in range(self.workers):
-                    pool.submit(_ready)
+                    pool.submit(_ready if fresh else _warm_in_background)
 
     def close(self) -> None:
         if self._executor is not None:

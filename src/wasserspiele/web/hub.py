@@ -25,6 +25,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import random
 import re
 import secrets
@@ -49,8 +50,8 @@ from ..core.registry import load
 from . import notify, schemas
 from .botpool import BotPool
 from .limits import Limits, RateLimit, SocketCounter
-from .storage import (Cause, Conflict, Progress, SeatRow, Storage, TableRow, failure_cause, failure_text,
-                      hash_token, whole_database)
+from .storage import (CAUSE_WORDS, Cause, Conflict, Outage, Progress, SeatRow, Storage, TableRow, failure_cause,
+                      failure_text, hash_token, whole_database)
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -61,6 +62,8 @@ BOT_RETRY_SECONDS = 5.0  # a bot whose move the database refused tries again aft
 PROBE_SECONDS = 5.0      # while writes fail, /healthz tries one at most this often (Writes.check)
 # what the older connection of a seat is told when the seat is opened again (here or in another process)
 REPLACED = json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"})
+# what the pages of a seat are told when its player is back and the bot standing in for them stops
+SEAT_BACK = json.dumps({"type": "seat_back"})
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -145,6 +148,7 @@ class Stored(enum.Enum):
     TABLE = "server.table_unsaved"
     REMATCH = "server.rematch_unsaved"       # the rematch made, or a seat taking its place there
     NAME = "server.name_unsaved"
+    STAND_IN = "server.stand_in_unsaved"     # a bot taking over an absent player's seat, or leaving it
 
 
 def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None) -> Refused:
@@ -245,6 +249,7 @@ class SeatInfo:
     level: str | None
     token_hash: str | None
     name: str | None = None
+    stand_in: str | None = None  # a human seat a bot plays while its player is away: its level
 
 
 MAX_NAME = 40
@@ -302,9 +307,13 @@ class LiveTable:
         self.created = row.created
         self.state = state
         self.game = state.game
-        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name, s.stand_in) for s in row.seats]
         self.lock = asyncio.Lock()
         self.conns: set[Connection] = set()
+        # human seat -> since when (this loop's clock) it has had no connection anywhere, as
+        # far as this process has seen (from its loading on): a bot may stand in after
+        # `stand_in_seconds` (stand_in)
+        self.absent_since: dict[int, float] = {}
         self.hints: dict[tuple[int, int], str] = {}  # (seat, n): the expert's hint, kept for that move (hints.py)
         # seat -> its name changes' bucket: per seat, not per socket, so reconnecting does not refill it
         self.name_rates: dict[int, RateLimit] = {}
@@ -318,6 +327,13 @@ class LiveTable:
         self.chain = Chain()                # the moves applied here since the position was read
         self._all_saved: asyncio.Future | None = None  # done when `unsaved` is back to 0
         self._save_failed = False           # a move applied here was refused by storage: reload
+        # (number, seat, entry, based on) of the people's moves refused for no answer in time
+        # (`based on`: the move number their request named), whose transaction may still
+        # commit: their movers are told if it does (`stored_late`)
+        self.in_doubt: set[tuple[int, int, str, Any]] = set()
+        # seat -> (based on, number) of its move in doubt that was then stored, until the seat
+        # moves again: that move sent again is told so, not as stale (`_stored_after_all`)
+        self.stored_after_all: dict[int, tuple[Any, int]] = {}
         self.last_used = asyncio.get_running_loop().time()
         # seat -> the move number since which it has been deciding, continuously: a move based
         # on any position since then is not stale (only other seats' hidden simultaneous
@@ -362,12 +378,13 @@ class LiveTable:
         self.version = row.version
         self.chain = Chain()  # what follows is based on the stored position, not on a lost move
         self.rematch = row.rematch
-        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name) for s in row.seats]
+        self.seats = [SeatInfo(s.seat, s.kind, s.level, s.token_hash, s.name, s.stand_in) for s in row.seats]
         self._save_failed = False
         self.drawn = self._drawn_counts()
         self.waiting_since = {}
         self._track_waiting(set())
         self.broadcast()
+        self._take_back_held()  # (a stand-in stored while its player's connection is here)
 
     async def catch_up(self, version: int) -> None:
         """Apply what another process committed up to `version` (told by NOTIFY): the same
@@ -398,6 +415,12 @@ class LiveTable:
                     _, action = self.game.parse_decision(text)  # "2: pick zebra" names its seat
                     self._apply(action, seat)
                     acted.add(seat)
+                if stored - self.version > len(moves):  # a write besides the moves: a stand-in began or ended
+                    self._set_stand_ins(await self.hub.db(self.hub.storage.stand_ins, self.id))
+                online = self.online_seats()
+                for seat in acted:  # a player who moved through another process is not absent (_back_to_move)
+                    if self.seats[seat].kind == HUMAN and self.seats[seat].stand_in is None and seat not in online:
+                        self.absent_since[seat] = _now()
                 self.version = stored
                 self.drawn = self._drawn_counts()
                 self._track_waiting(acted)
@@ -464,13 +487,18 @@ class LiveTable:
             "chosen": sorted(chosen),          # who has chosen in a simultaneous phase (not what)
             "terminal": terminal,
             "winners": st.winners() if terminal else [],
-            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online}
+            # `stand_in`: the level of the bot playing an absent player's seat; `stand_in_after`:
+            # seconds until the others may hand that seat to a bot (0: now; None: not possible)
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name, "online": s.seat in online,
+                       "stand_in": s.stand_in, "stand_in_after": self._shown_wait(s.seat, online)}
                       for s in self.seats],
         }
 
     def online_seats(self) -> set[int | None]:
         """The seats with a connection here or, by their announcements, in another process."""
-        return {c.seat for c in self.conns} | self.hub.presence.online(self.id)
+        online = {c.seat for c in self.conns} | self.hub.presence.online(self.id)
+        self._note_absences(online)  # (asked at every change of who is online: the absences' clock)
+        return online
 
     def replace_seat(self, seat: int) -> bool:
         """Close this process's connections of `seat`, telling them (it was opened elsewhere)."""
@@ -648,13 +676,57 @@ class LiveTable:
         The lock covers checking and applying a move and queueing its transaction, not the
         commit: moves that arrive while a transaction is written (the seats of a
         simultaneous phase picking at once) are applied one after another and committed
-        together, and the position is pushed once, when the last of them is stored."""
+        together, and the position is pushed once, when the last of them is stored.
+
+        A move of a seat a bot stands in for takes the seat back first (`_back_to_move`):
+        the answer then says `seat_back`."""
+        back = await self._back_to_move(seat)
         async with self.lock:
             self.last_used = asyncio.get_running_loop().time()
             saved, n_after = self._accept(seat, text, n, check_n)
-        await self._stored(saved)
+            entry = (n_after - 1, seat, entry_notation(self.state.history[-1]), n)
+        await self._stored(saved, entry)
         self.schedule_bots()
-        return {"type": "accepted", "n": n_after}
+        answer = {"type": "accepted", "n": n_after}
+        if back:
+            answer["seat_back"] = True
+        return answer
+
+    async def _back_to_move(self, seat: int | None) -> bool:
+        """Before a move of `seat`'s player (its absence clock starts again): a bot standing
+        in for them stops, as when their link opens the table (`seat_back`: stored, the
+        others told, a bot move worked out meanwhile never played).  Before, only a
+        WebSocket hello took the seat back: a move over HTTP with the seat's own token was
+        played while the bot kept the seat, and went on moving for it.  Whatever the move's
+        fate (it may still be refused, stale or illegal), its player is here, so the seat
+        is theirs from the request on; a take-back the database refuses refuses the move
+        (not saved, and why).
+
+        When the bot is to move for that seat at that moment, the first to reach the table
+        wins: a bot's move applied before (its save awaited here) stands, and the player's
+        move, based on the position before it, is refused as stale (the seat is theirs
+        all the same); otherwise the bot's move is refused (`submit_bot`) and the
+        player's is checked as any other.  True if a bot stood in."""
+        if seat is None:
+            return False  # (a spectator's move: refused by _accept)
+        s = self.seats[seat]
+        if s.kind != HUMAN:
+            return False
+        # a seat whose player moves is not absent, whether or not a page of theirs is open
+        # (an HTTP client has none): the wait before a bot may be asked to stand in starts
+        # again, so the seat is not handed to one again right after its player's move
+        if seat not in self.online_seats():  # (online: not absent anyway, and its clock starts when it leaves)
+            self.absent_since[seat] = _now()
+        if s.stand_in is None or self.state.is_terminal():
+            return False
+        try:
+            return await self.seat_back(seat)
+        except Refused as exc:
+            cause = exc.reason.params.get("cause")
+            if exc.code == "storage" and isinstance(cause, Reason):
+                # the move is not made either: told as a move not saved, and why
+                raise storage_refusal(Cause(cause.code), Stored.MOVE) from None
+            raise
 
     def _accept(self, seat: int | None, text: Any, n: Any, check_n: bool) -> tuple[asyncio.Future, int]:
         """Check a move, apply it and queue its transaction: (the save's future, the move
@@ -671,6 +743,7 @@ class LiveTable:
         if check_n:
             if isinstance(n, bool) or not isinstance(n, int):
                 raise Refused("bad_message", Reason("server.move_number_missing"))
+            self._stored_after_all(seat, text, n)
             since = self.waiting_since.get(seat)
             if n != self.n and (since is None or not since <= n <= self.n):
                 raise Refused("stale", Reason("server.stale", based_on=n, now=self.n), 409)
@@ -691,11 +764,28 @@ class LiveTable:
             raise Refused("illegal", reason, 422)
 
         first_n = self.n
+        self.stored_after_all.pop(seat, None)  # (it moves on: a move sent again now is plainly stale)
         # a simultaneous choice is applied at once as a hidden commitment (views show
         # only that the seat has chosen); the record names its seat
         self._apply(action, seat)
         self._track_waiting({seat})
         return self._queue_save(first_n, [(seat, entry_notation(st.history[-1]))]), self.n
+
+    def _stored_after_all(self, seat: int, text: str, n: int) -> None:
+        """Refuse, saying so, a move `seat` sends again that was refused in doubt (no answer
+        in time) and then stored: the same move, based on the same move number.  Before, its
+        retry was refused as stale ("your move was based on move 0, but the game is at move
+        1"), which did not say the move at move 1 was the player's own, the one they had
+        been told might not be saved.  Refused `stale` (409): the client reads the position."""
+        late = self.stored_after_all.get(seat)
+        if late is None or late[0] != n or late[1] >= self.n or self.state.history[late[1]][0] != seat:
+            return
+        try:
+            action = self.game.parse_action(text)
+        except BadNotation:
+            return
+        if str(action) == str(self.state.history[late[1]][1]):
+            raise Refused("stale", Reason("server.stored_after_all", n=late[1] + 1), 409)
 
     def _track_waiting(self, acted: set[int]) -> None:
         """Keep `waiting_since` up to date after `acted` seats moved or chose."""
@@ -761,9 +851,18 @@ class LiveTable:
                 self._all_saved = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._all_saved)
 
-    async def _stored(self, saved: asyncio.Future) -> None:
+    async def _stored(self, saved: asyncio.Future, entry: tuple[int, int, str, Any] | None = None) -> None:
         """Wait for a queued move's commit; on failure the table is rebuilt from the
-        database (a later move queued on top of it fails with it: its version is gone)."""
+        database (a later move queued on top of it fails with it: its version is gone).
+        `entry`: the move's (number, seat, record entry, the number its request was based
+        on), a person's: if its transaction had no answer in time, it may still commit —
+        before the table is read back (the move is in what was read: accepted after all,
+        never refused while every page shows it) or after (`in_doubt`: its mover is told
+        then, `stored_late`).  Such a move is refused as in doubt (`server.unsaved_in_doubt`,
+        "may still be saved"), not as unsaved: before, it was told "could not be saved ...
+        please try again" as a full disk's is, and the player who tried again was refused as
+        stale by their own move.  A move sent again while the first is in doubt that loses
+        its race to it is told the first was stored (`_stored_after_all`)."""
         try:
             await asyncio.shield(saved)  # a cancelled request leaves the transaction intact
             await self.until_saved()    # the moves queued after it too: the position is pushed
@@ -776,13 +875,66 @@ class LiveTable:
                 if self._save_failed:
                     log.info("table %s: another process moved first; reloading it", self.id)
                     await self._reload()
+                # the same move sent again while the first was in doubt, which was stored
+                # first: told so, not "another move came first" (`stored_late` tells the rest)
+                if entry is not None and self._holds(entry) and (
+                        entry in self.in_doubt or self.stored_after_all.get(entry[1]) == (entry[3], entry[0])):
+                    raise Refused("stale", Reason("server.stored_after_all", n=entry[0] + 1), 409) from None
             raise Refused("stale", Reason("server.raced"), 409) from None
         except EarlierUnsaved as exc:
             await self._read_back()
             raise storage_refusal(exc.cause, Stored.EARLIER_MOVE) from None
         except Exception as exc:  # (said in the log by Hub.writes, once for the outage)
             await self._read_back()
+            if isinstance(exc, TimeoutError) and entry is not None and self.hub.tables.get(self.id) is self:
+                if self._holds(entry):
+                    return
+                # (a move at a number passed since is settled: stored, or never to be)
+                self.in_doubt = {e for e in self.in_doubt if e[0] >= self.n}
+                self.in_doubt.add(entry)
+            if isinstance(exc, TimeoutError):  # (its transaction goes on: it may yet commit, so not "unsaved")
+                raise Refused("storage", Reason("server.unsaved_in_doubt"), 503) from None
             raise storage_refusal(exc, Stored.MOVE) from None
+
+    def _holds(self, entry: tuple) -> bool:
+        """The position has the move `entry` (number, seat, record entry, ...)."""
+        n, seat, text = entry[:3]
+        return n < self.n and self.state.history[n][0] == seat and entry_notation(self.state.history[n]) == text
+
+    async def stored_late(self, version: int) -> None:
+        """Moves whose transaction committed (up to the table's `version`) only after their
+        requests had been answered as refused (no answer within `storage_seconds`; the table
+        was read back without them): every page is shown them now, as accepted moves, and
+        each mover's connections are sent `accepted` (with `late`).  Before, the database
+        held the move while every page showed the position before it (the mover's too, told
+        it was not saved), and the next move there was refused as stale.  A move applied
+        here meanwhile on the position without them lost its race (Conflict: reloaded), so
+        nothing is applied twice; `catch_up` reads only what this copy lacks."""
+        try:
+            await self.catch_up(version)
+        except Exception as exc:  # (the table cannot be read: its next move is stale, and reloads it)
+            log.warning("table %s: moves stored late could not be read back (%s)", self.id,
+                        failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
+            return
+        if self.hub.tables.get(self.id) is not self:  # (left memory: read as stored when next opened)
+            return
+        for n, seat in self._note_stored_after_all():
+            told = json.dumps({"type": "accepted", "n": n + 1, "late": True})
+            for c in self.conns:
+                if c.seat == seat:
+                    c.push(told)
+        self.schedule_bots()
+
+    def _note_stored_after_all(self) -> list[tuple[int, int]]:
+        """Settle the moves in doubt at numbers the position has passed: those it holds were
+        stored after all (kept in `stored_after_all`, their (number, seat) returned, in
+        order); the others never will be."""
+        settled = {e for e in self.in_doubt if e[0] < self.n}
+        self.in_doubt -= settled
+        held = sorted((e for e in settled if self._holds(e)), key=lambda e: e[0])
+        for n, seat, _, based_on in held:
+            self.stored_after_all[seat] = (based_on, n)
+        return [(n, seat) for n, seat, _, _ in held]
 
     async def _read_back(self) -> None:
         """After a move applied here was not stored: the position as stored, read back in
@@ -802,12 +954,143 @@ class LiveTable:
                           self.id, failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
                 self.hub.forget(self.id)
 
+    # -- a bot for an absent player -------------------------------------------
+    def bot_plays(self, seat: int) -> bool:
+        """A bot moves for `seat`: a bot's seat, or a person's that a bot stands in for."""
+        s = self.seats[seat]
+        return s.kind == BOT or s.stand_in is not None
+
+    def _note_absences(self, online: set[int | None]) -> None:
+        """Keep `absent_since` up to date with who is online now (`online_seats` calls this:
+        every push, every presence notice of another process asks it)."""
+        now = _now()
+        for s in self.seats:
+            if s.kind == HUMAN and s.seat not in online:
+                self.absent_since.setdefault(s.seat, now)
+            else:
+                self.absent_since.pop(s.seat, None)
+
+    def stand_in_wait(self, seat: int, online: set[int | None]) -> float | None:
+        """Seconds until a bot may be asked to play the human seat `seat` (0: now), counted
+        from when this process last saw it online (or loaded the table); None while no bot
+        can be asked (a bot's seat, one a bot plays already, one online, the game over)."""
+        s = self.seats[seat]
+        if s.kind != HUMAN or s.stand_in is not None or seat in online or self.state.is_terminal():
+            return None
+        since = self.absent_since.get(seat, _now())
+        return max(0.0, self.hub.limits.stand_in_seconds - (_now() - since))
+
+    def _shown_wait(self, seat: int, online: set[int | None]) -> float | None:
+        """`stand_in_wait` for the pages, rounded up to a tenth of a second: a page that
+        offers the hand-over when it reaches 0 is never refused as too early."""
+        wait = self.stand_in_wait(seat, online)
+        return None if wait is None else math.ceil(wait * 10) / 10
+
+    async def stand_in(self, asker: int | None, seat: Any, level: Any) -> None:
+        """The player of `asker` hands the human seat `seat`, whose player has had no
+        connection in any server process for `stand_in_seconds` while the game runs, to a
+        bot of `level`, so the others can play on (as on Board Game Arena); the bot plays
+        it (schedule_bots) until its player opens the table again with their link or
+        moves with its token (`seat_back`).  Written like a move (on the table's version, heard by the other
+        processes), so it survives a restart; each reason it cannot be done is a refusal."""
+        if asker is None:
+            raise Refused("spectator", Reason("server.stand_in_spectator"), 403)
+        if not isinstance(level, str) or level not in level_names():
+            raise Refused("bad_request", Reason("server.stand_in_level", level=level,
+                                                levels=", ".join(level_names())))
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise Refused("bad_request", Reason("server.stand_in_no_seat", seat=seat, most=len(self.seats) - 1))
+        async with self.lock:
+            await self.until_saved()  # the checks and the write see the stored position
+            if self.hub.tables.get(self.id) is not self:
+                raise Refused("reload", Reason("server.reloaded"), 503)
+            self._check_stand_in(asker, seat)
+            await self._write_stand_in(seat, level)
+            self.broadcast()
+        self.schedule_bots()
+
+    def _check_stand_in(self, asker: int, seat: int) -> None:
+        """Refused, saying why, unless a bot may take over `seat` now at `asker`'s request."""
+        if self.state.is_terminal():
+            raise Refused("game_over", Reason("server.stand_in_over"), 409)
+        if seat == asker:
+            raise Refused("stand_in", Reason("server.stand_in_own"), 409)
+        s = self.seats[seat]
+        if s.kind != HUMAN:
+            raise Refused("stand_in", Reason("server.stand_in_bot_seat", seat=seat), 409)
+        if s.stand_in is not None:
+            raise Refused("stand_in", Reason("server.stand_in_already", seat=seat, level=s.stand_in), 409)
+        online = self.online_seats()
+        if seat in online:
+            raise Refused("stand_in", Reason("server.stand_in_online", seat=seat), 409)
+        wait = self.stand_in_wait(seat, online)
+        if wait:
+            raise Refused("stand_in", Reason("server.stand_in_early", seat=seat, seconds=math.ceil(wait)), 409)
+
+    async def _write_stand_in(self, seat: int, level: str | None) -> None:
+        """Store who plays `seat` (a bot's level, None: its player), under the lock with
+        nothing unsaved; another process's write first is Conflict (the table reloaded)."""
+        after = {s: (level is not None if s == seat else self.bot_plays(s))
+                 for s in (() if self.state.is_terminal() else self.state.to_move())}
+        try:
+            await self.hub.store(Stored.STAND_IN, self.hub.storage.set_stand_in, self.id, seat, level,
+                                 self.version, any(after.values()),
+                                 late=lambda _: self.hub._background(self.reload()))
+        except Conflict:
+            await self._reload()
+            raise Refused("stale", Reason("server.raced"), 409) from None
+        self.version += 1
+        self.seats[seat].stand_in = level
+
+    async def seat_back(self, seat: int) -> bool:
+        """The player of `seat` is back (their link opened the table, or they moved:
+        `_back_to_move`): a bot standing in for them stops, stored as its start was, and their pages are told (`seat_back`).  A move
+        the bot has worked out meanwhile is never played (submit_bot).  True if a bot stood in."""
+        for _ in range(3):  # (another process's move may come first: then on the position reloaded)
+            if self.seats[seat].stand_in is None:
+                return False
+            async with self.lock:
+                await self.until_saved()
+                if self.hub.tables.get(self.id) is not self or self.seats[seat].stand_in is None:
+                    return False
+                try:
+                    await self._write_stand_in(seat, None)
+                except Refused as exc:
+                    if exc.code == "stale":
+                        continue
+                    raise
+                self.broadcast()
+            for c in list(self.conns):
+                if c.seat == seat:
+                    c.push(SEAT_BACK)
+            return True
+        raise Refused("stale", Reason("server.raced"), 409)
+
+    def _set_stand_ins(self, levels: dict[int, str | None]) -> None:
+        """The stand-ins as stored (another process changed one), and a seat whose player
+        has a connection here taken back at once: the stand-in was asked for there before
+        the player's return had reached that process."""
+        for s in self.seats:
+            s.stand_in = levels.get(s.seat) if s.kind == HUMAN else None
+        self._take_back_held()
+
+    def _take_back_held(self) -> None:
+        for seat in {c.seat for c in self.conns if c.seat is not None and not c.closed}:
+            if self.seats[seat].stand_in is not None:
+                self.hub._background(self._take_back(seat))
+
+    async def _take_back(self, seat: int) -> None:
+        try:
+            await self.seat_back(seat)
+        except Exception as exc:  # (its page takes it back at its next hello)
+            log.warning("table %s: seat %d could not be taken back from its bot (%s)", self.id, seat, exc)
+
     # -- bots ----------------------------------------------------------------
     def bot_seats_to_move(self) -> list[int]:
         st = self.state
         if st.is_terminal():
             return []
-        return [s for s in st.to_move() if self.seats[s].kind == BOT]
+        return [s for s in st.to_move() if self.bot_plays(s)]
 
     def schedule_bots(self) -> None:
         if self.bot_task is not None and not self.bot_task.done():
@@ -837,8 +1120,9 @@ class LiveTable:
                         continue
                     # reseeded per decision: a bot plays the same after a restart as without one
                     key = f"bot:{self.seed}:{seat}:{n}"
+                    level = self.seats[seat].stand_in or self.seats[seat].level or "medium"  # (a stand-in's own)
                     try:
-                        text = await hub.bots.choose(self.state.record(), seat, self.seats[seat].level or "medium",
+                        text = await hub.bots.choose(self.state.record(), seat, level,
                                                      random.Random(f"bot:{self.seed}:{seat}").randrange(2**31), key)
                     except Exception:  # a broken bot must not stall the table
                         log.exception("table %s: the bot of seat %d failed; it plays a random legal move",
@@ -867,9 +1151,12 @@ class LiveTable:
             log.exception("table %s: bot failed", self.id)
 
     async def submit_bot(self, seat: int, text: str, n: int) -> None:
-        """A bot's move, refused as stale if the position changed while it thought."""
+        """A bot's move, refused as stale if the position changed while it thought, or if
+        the player it stood in for came back meanwhile (the seat is theirs again)."""
         async with self.lock:
             self.last_used = asyncio.get_running_loop().time()
+            if not self.bot_plays(seat):
+                raise Refused("stale", Reason("server.seat_back"), 409)
             saved, _ = self._accept(seat, text, n, check_n=True)
         await self._stored(saved)
 
@@ -902,11 +1189,14 @@ class Committer:
     are written together in the next one.  Each caller returns only once its move is
     committed, so nothing is broadcast before it is stored."""
 
-    def __init__(self, storage: Storage, run=None):
+    def __init__(self, storage: Storage, run=None, late=None):
         self.storage = storage
         self.batch: list[tuple[Progress, asyncio.Future, Chain | None]] = []
         self.task: asyncio.Task | None = None
-        self.run = run or (lambda fn, *args: asyncio.to_thread(fn, *args))  # off the event loop
+        # off the event loop; `run(fn, *args, late=...)` as Hub.write (`late` unused here: no time limit)
+        self.run = run or (lambda fn, *args, late=None: asyncio.to_thread(fn, *args))
+        # late(progress): a transaction whose futures had failed (no answer in time) committed after all
+        self.late = late
 
     def enqueue(self, progress: Progress, chain: Chain | None = None) -> asyncio.Future:
         """Add `progress` to the next transaction; the future is done when it is committed
@@ -927,7 +1217,7 @@ class Committer:
             if not batch:
                 continue
             try:
-                await self.run(self.storage.save_batch, [p for p, _, _ in batch])
+                await self._save([p for p, _, _ in batch])
             except Exception as exc:
                 # one bad table must not fail the others: retry one by one — unless the
                 # database itself failed (full, read-only, locked, gone): each retry would
@@ -941,7 +1231,7 @@ class Committer:
                     try:
                         if whole or len(batch) == 1:
                             raise exc
-                        await self.run(self.storage.save_batch, [p])
+                        await self._save([p])
                         fut.set_result(None)
                     except Exception as one:
                         if chain is not None:
@@ -953,6 +1243,12 @@ class Committer:
                 if not fut.done():
                     fut.set_result(None)
             await asyncio.sleep(0)
+
+    async def _save(self, progress: list[Progress]) -> None:
+        """One transaction of `progress`; should it commit after its time ran out (its
+        futures failed by then), `late` hears of it."""
+        late = None if self.late is None else (lambda _: self.late(progress))
+        await self.run(self.storage.save_batch, progress, late=late)
 
     @staticmethod
     def _dropped(item: tuple[Progress, asyncio.Future, Chain | None]) -> bool:
@@ -1023,6 +1319,7 @@ class Presence:
         self._sender: asyncio.Task | None = None
         self._beat: asyncio.Task | None = None
         self._seq = 0
+        self.outage = Outage("announcing who is online", log)  # its failures, said once per outage
 
     @property
     def active(self) -> bool:
@@ -1318,11 +1615,13 @@ class Presence:
             except notify.MaybeSent as exc:
                 # perhaps committed: our `open`s stay unheard until a later notice of ours is
                 # back (`_not_heard`); read as never sent, a rival's and ours both closed
-                log.warning("announcing who is online may have failed (%s)", exc)
+                self.outage.failed(exc.__cause__ or exc)
             except Exception as exc:
                 # the heartbeat says it again; an `open` not sent will never come back
-                log.warning("announcing who is online failed (%s)", exc)
+                self.outage.failed(exc)
                 self._unsent(batch)
+            else:
+                self.outage.succeeded()
 
     async def _commit(self, batch: list[str]) -> None:
         """NOTIFY `batch` in one transaction, in the storage threads.  The next batch waits
@@ -1333,8 +1632,8 @@ class Presence:
         sent = loop.run_in_executor(self.hub.db_pool, notify.send_notices, self.hub.storage.engine, batch)
         try:
             await asyncio.wait_for(asyncio.shield(sent), self.hub.limits.storage_seconds)
-        except TimeoutError:
-            log.warning("announcing who is online waits for the database")
+        except TimeoutError as exc:  # (waited for all the same: said once for the stall, as a failure)
+            self.outage.failed(exc, f"no answer within {self.hub.limits.storage_seconds:g} s; waiting for it")
             await sent
 
     def _unsent(self, batch: list[str]) -> None:
@@ -1389,8 +1688,8 @@ class Writes:
         self.reason = (f"no answer within {self.hub.limits.storage_seconds:g} s" if isinstance(exc, TimeoutError)
                        else failure_text(exc))
         self._back.clear()
-        log.error("storage: the database refuses writes (%s): moves, new tables and names are refused "
-                  "until it takes them again", self.reason)
+        log.error("storage: the database refuses writes: %s (%s): moves, new tables and names are refused "
+                  "until it takes them again", CAUSE_WORDS[failure_cause(exc)], self.reason)
 
     def succeeded(self) -> None:
         if self.failing_since is None:
@@ -1439,7 +1738,9 @@ class Hub:
         # requests that need it (and each gives up after limits.storage_seconds)
         self.db_pool = cf.ThreadPoolExecutor(8, thread_name_prefix="db")
         self.writes = Writes(self)
-        self.committer = Committer(storage, run=self.write)
+        # requests' reads failing for the database as a whole, said once per outage (app.py)
+        self.reads = Outage("reading the database", log, logging.ERROR)  # (as each such failure was)
+        self.committer = Committer(storage, run=self.write, late=self._moves_stored_late)
         self.bot_delay = bot_delay
         self.bots = bots or BotPool(self.limits.workers())
         self.sockets = SocketCounter(self.limits)
@@ -1457,13 +1758,17 @@ class Hub:
         loop = asyncio.get_running_loop()
         running = loop.run_in_executor(self.db_pool, fn, *args)
         if late is None:
-            return await asyncio.wait_for(running, self.limits.storage_seconds)
-        try:
-            return await asyncio.wait_for(asyncio.shield(running), self.limits.storage_seconds)
-        except BaseException:
-            running.add_done_callback(lambda f: late(f.result()) if not f.cancelled() and f.exception() is None
-                                      else None)
-            raise
+            result = await asyncio.wait_for(running, self.limits.storage_seconds)
+        else:
+            try:
+                result = await asyncio.wait_for(asyncio.shield(running), self.limits.storage_seconds)
+            except BaseException:
+                running.add_done_callback(lambda f: late(f.result()) if not f.cancelled() and f.exception() is None
+                                          else None)
+                raise
+        if self.reads.failing:  # the database answers again
+            self.reads.succeeded()
+        return result
 
     async def write(self, fn, *args, late=None):
         """`db` for a write: a refused one is counted in `writes` (and raised), one that
@@ -1500,6 +1805,23 @@ class Hub:
                 log.error("storage: table %s, stored too late, could not be removed (%s)", table_id,
                           failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
         self._background(remove())
+
+    def _moves_stored_late(self, progress: list[Progress]) -> None:
+        """Moves whose transaction committed after their requests had been answered as
+        refused (no answer within `storage_seconds`): they stand (the database holds them,
+        and every later write was checked against them), so each table holding them here
+        shows them now (`LiveTable.stored_late`).  Not in memory: read as stored when next
+        opened."""
+        log.warning("storage: %d move(s) were stored only after their requests had been refused; "
+                    "they are shown", sum(len(p.moves) for p in progress))
+        self.writes.succeeded()  # (a write committed: the database takes them again)
+        versions: dict[str, int] = {}
+        for p in progress:
+            versions[p.table_id] = max(versions.get(p.table_id, 0), p.version + 1)
+        for table_id, version in versions.items():
+            t = self.tables.get(table_id)
+            if t is not None and self.running:
+                self._background(t.stored_late(version))
 
     def forget(self, table_id: str) -> None:
         t = self.tables.pop(table_id, None)

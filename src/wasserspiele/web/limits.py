@@ -55,6 +55,11 @@ class Limits:
     unwatched_tables: int = 200
     # a storage call that takes longer is answered 503 (the database is stalled)
     storage_seconds: float = 15.0
+    # a human seat with no connection in any server process for this long, while its game
+    # runs, may be handed to a bot by another seated player (hub.LiveTable.stand_in): long
+    # enough for a reload, a phone waking up or a train's tunnel, short enough that the
+    # others are not kept waiting for someone who has left
+    stand_in_seconds: float = 60.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -68,7 +68,7 @@ from typing import Callable, Iterable
 
 import sqlalchemy as sa
 
-from .storage import LIBPQ_CONNECT, NOTIFY_CHANNEL
+from .storage import LIBPQ_CONNECT, NOTIFY_CHANNEL, Outage
 
 log = logging.getLogger("wasserspiele.web")
 
@@ -223,6 +223,8 @@ class Listener:
         self.ready = asyncio.Event()   # set while listening (tests wait on it)
         self.heard = 0                 # notifications from other processes
         self.ignored = Once()          # what it could not read, said once
+        # its reconnections failing (tried every second), said once per outage
+        self.outage = Outage("listening for the other processes' moves", log)
 
     async def run(self) -> None:
         import psycopg
@@ -239,13 +241,14 @@ class Listener:
                         self.on_reconnect()
                     first = False
                     self.ready.set()
+                    self.outage.succeeded()
                     async for note in conn.notifies():
                         self._handle(note.payload)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
                 self.ready.clear()
-                log.warning("listening for other processes' moves failed (%s); retrying", exc)
+                self.outage.failed(exc)  # (retried every second: said once, and once it is back)
                 await asyncio.sleep(1.0)  # back off before reconnecting
 
     def _handle(self, payload: str) -> None:

@@ -167,6 +167,17 @@ class NameMessage(Schema):
     name: str = Field(max_length=200, description="the seat's player name")  # the hub says what is wrong with it
 
 
+class StandInBody(Schema):
+    """A seated player hands an absent player's seat to a bot (hub.LiveTable.stand_in)."""
+    refusal_code: ClassVar[str] = "bad_message"
+    seat: int = Field(ge=0, le=15, description="the absent player's seat")
+    level: str = Field(max_length=32, description="the bot's level")
+
+
+class StandInMessage(StandInBody):
+    type: Literal["stand_in"]
+
+
 class Sync(Schema):
     refusal_code: ClassVar[str] = "bad_message"
     type: Literal["sync"]
@@ -177,7 +188,8 @@ class Ping(Schema):
     type: Literal["ping"]
 
 
-MESSAGES: dict[str, type[Schema]] = {"move": MoveMessage, "name": NameMessage, "sync": Sync, "ping": Ping}
+MESSAGES: dict[str, type[Schema]] = {"move": MoveMessage, "name": NameMessage, "stand_in": StandInMessage,
+                                     "sync": Sync, "ping": Ping}
 
 
 def _path(loc: tuple[Any, ...]) -> str:

@@ -24,7 +24,9 @@ import datetime as dt
 import enum
 import hashlib
 import json
+import logging
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,6 +62,8 @@ seats_t = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),  # humans: sha256 of the seat token
     #   (a rematch's human seat has none until its player asks for it: Storage.claim_seat)
     sa.Column("name", sa.String(40), nullable=True),     # humans: the name the player chose
+    # humans: the level of the bot playing the seat while its player is away (hub.LiveTable.stand_in)
+    sa.Column("stand_in", sa.String(16), nullable=True),
 )
 
 moves_t = sa.Table(
@@ -113,6 +117,7 @@ class SeatRow:
     level: str | None
     token_hash: str | None
     name: str | None = None
+    stand_in: str | None = None  # a human seat a bot plays for now: that bot's level
 
 
 @dataclass
@@ -233,10 +238,14 @@ def failure_cause(exc: BaseException) -> Cause:
     if isinstance(exc, TimeoutError):
         return Cause.DOWN
     if not isinstance(exc, sa.exc.DBAPIError):
-        return Cause.STATEMENT
+        driver = _pep249_names(exc)  # a driver's own exception, not wrapped by SQLAlchemy
+        return _driver_cause(exc, "OperationalError" in driver) if driver else Cause.STATEMENT
     if exc.connection_invalidated:
         return Cause.DOWN
-    orig = exc.orig
+    return _driver_cause(exc.orig, isinstance(exc, sa.exc.OperationalError))
+
+
+def _driver_cause(orig: BaseException | None, operational: bool) -> Cause:
     code = getattr(orig, "sqlite_errorcode", None)
     if code is not None:
         return _SQLITE_CAUSES.get(code & 0xFF, Cause.STATEMENT)
@@ -245,7 +254,14 @@ def failure_cause(exc: BaseException) -> Cause:
         return _PG_STATES.get(state) or _PG_CAUSES.get(state[:2], Cause.STATEMENT)
     # no code to tell more: PEP 249's OperationalError is the database's operation (a
     # connection refused), its other errors a statement's (a key taken, a value too long)
-    return Cause.DOWN if isinstance(exc, sa.exc.OperationalError) else Cause.STATEMENT
+    return Cause.DOWN if operational else Cause.STATEMENT
+
+
+def _pep249_names(exc: BaseException) -> set[str]:
+    """The class names of a driver's own exception (psycopg's, met by notify.Listener's
+    connection without SQLAlchemy) from PEP 249's `Error` down; empty for any other."""
+    names = [c.__name__ for c in type(exc).__mro__]
+    return set(names[:names.index("Error") + 1]) if "Error" in names and "DatabaseError" in names else set()
 
 
 def whole_database(exc: BaseException) -> bool:
@@ -261,6 +277,56 @@ def failure_text(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None)
     text = " ".join(str(orig if orig is not None else exc).split())
     return text or type(exc).__name__
+
+
+# what the log says of each cause (the operator's words; the players' are the catalogue's)
+CAUSE_WORDS = {Cause.FULL: "the disk is full", Cause.READ_ONLY: "the database is read-only",
+               Cause.LOCKED: "another program holds its lock", Cause.DISK: "the disk reports an I/O error",
+               Cause.DOWN: "the database cannot be reached or does not answer",
+               Cause.STATEMENT: "a statement failed"}
+
+
+class Outage:
+    """The storage failures of one background activity (announcing who is online, listening
+    for the other processes, the reads of requests) said once per outage: the first in one
+    line with its cause (`failure_cause`) and the driver's words, a change of cause too (a
+    database that was full and is now gone), then nothing until the activity succeeds
+    again, which is said with how long it failed and how often.  Before, each attempt was
+    a warning of its own (several lines each, SQLAlchemy's link among them): the listener's
+    once a second, presence's at every heartbeat, one per request, for as long as the
+    database was gone, and nothing said when it came back."""
+
+    def __init__(self, what: str, logger: logging.Logger, level: int = logging.WARNING):
+        self.what = what
+        self.log = logger
+        self.level = level                # of the failure's line (its end is a warning)
+        self.since: float | None = None   # time.monotonic() of the first failure
+        self.cause: Cause | None = None
+        self.failures = 0
+
+    @property
+    def failing(self) -> bool:
+        return self.since is not None
+
+    def failed(self, exc: BaseException, detail: str | None = None) -> None:
+        """One attempt failed with `exc` (`detail`: what to say of it, else its driver's words)."""
+        cause = failure_cause(exc)
+        self.failures += 1
+        if self.since is not None and cause is self.cause:
+            return
+        self.cause = cause
+        again = self.since is not None
+        if not again:
+            self.since = time.monotonic()
+        self.log.log(self.level, "storage: %s %s: %s (%s)%s", self.what, "now fails" if again else "fails",
+                     CAUSE_WORDS[cause], detail or failure_text(exc), "" if again else "; said again once it works")
+
+    def succeeded(self) -> None:
+        if self.since is None:
+            return
+        self.log.warning("storage: %s works again, after %.0f s (%d attempts failed)", self.what,
+                         time.monotonic() - self.since, self.failures)
+        self.since, self.cause, self.failures = None, None, 0
 
 
 MIGRATION_LOCK = 0x5741_5353  # "WASS": the advisory lock key migrations run under
@@ -513,7 +579,8 @@ class Storage:
             id=r["id"], game=r["game"], options=json.loads(r["options"]), players=r["players"],
             seed=r["seed"], setup=json.loads(r["setup"]),
             status=r["status"], created=r["created"],
-            seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"], s["name"]) for s in seats],
+            seats=[SeatRow(s["seat"], s["kind"], s["level"], s["token_hash"], s["name"], s["stand_in"])
+                   for s in seats],
             actions=list(actions), result=json.loads(r["result"]) if r["result"] else None,
             version=r["version"], creator=r["creator"], bot_turn=bool(r["bot_turn"]),
             rematch=r["rematch"])
@@ -533,7 +600,9 @@ class Storage:
         return [(seat, action) for seat, action in moves], r.version
 
     def list_tables(self, status: str | None = "running", limit: int = 50) -> list[dict[str, Any]]:
-        """Tables newest first, with their seats (no token hashes)."""
+        """Tables newest first, with their seats (no token hashes): each seat's `stand_in`
+        is the level of the bot playing it for its absent player (None: nobody), so the
+        lobby does not show a friend who left as seated."""
         count = (sa.select(sa.func.count()).select_from(moves_t)
                  .where(moves_t.c.table_id == tables_t.c.id).scalar_subquery().label("moves"))
         q = sa.select(tables_t, count).order_by(tables_t.c.created.desc()).limit(limit)
@@ -547,7 +616,8 @@ class Storage:
         by_table: dict[str, list[dict[str, Any]]] = {}
         for s in seats:
             by_table.setdefault(s["table_id"], []).append(
-                {"seat": s["seat"], "kind": s["kind"], "level": s["level"], "name": s["name"]})
+                {"seat": s["seat"], "kind": s["kind"], "level": s["level"], "name": s["name"],
+                 "stand_in": s["stand_in"]})
         return [{"id": r["id"], "game": r["game"], "options": json.loads(r["options"]),
                  "players": r["players"], "status": r["status"], "moves": r["moves"],
                  "created": r["created"].isoformat() if r["created"] else None,
@@ -560,6 +630,30 @@ class Storage:
             conn.execute(moves_t.delete().where(moves_t.c.table_id == table_id))
             conn.execute(seats_t.delete().where(seats_t.c.table_id == table_id))
             conn.execute(tables_t.delete().where(tables_t.c.id == table_id))
+
+    def set_stand_in(self, table_id: str, seat: int, level: str | None, version: int, bot_turn: bool) -> None:
+        """A bot of `level` plays the human seat `seat` from now on (None: its player again).
+        A write of the table like a move's: only on the `version` it was decided on (else
+        Conflict), the version counts up and the other processes hear of it (NOTIFY), and
+        `bot_turn` says whether a bot is to move now (a restart resumes that table)."""
+        with self.engine.begin() as conn:
+            done = conn.execute(tables_t.update().where(tables_t.c.id == table_id, tables_t.c.version == version)
+                                .values(version=tables_t.c.version + 1, updated=now(), bot_turn=bot_turn))
+            if done.rowcount != 1:
+                raise Conflict(table_id)
+            conn.execute(seats_t.update().where(seats_t.c.table_id == table_id, seats_t.c.seat == seat,
+                                                seats_t.c.kind == "human")
+                         .values(stand_in=level))
+            if self.postgresql:
+                conn.execute(self._notify, {"channel": NOTIFY_CHANNEL,
+                                            "payload": f"{self.origin} {table_id} {version + 1}"})
+
+    def stand_ins(self, table_id: str) -> dict[int, str | None]:
+        """seat -> the level of the bot standing in for its player (None: nobody), as stored now."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(seats_t.c.seat, seats_t.c.stand_in)
+                                .where(seats_t.c.table_id == table_id)).all()
+        return {seat: level for seat, level in rows}
 
     def set_seat_name(self, table_id: str, seat: int, name: str) -> None:
         with self.engine.begin() as conn:
