@@ -54,7 +54,10 @@ class Server:
             stdout=subprocess.DEVNULL, stderr=open(self.log_path, "ab"),  # a file: a pipe could fill up
             # bots answer at once (in threads): a bot pick landing while a click is under way
             # re-renders the board under the pointer; the process pool is tested in test_limits
-            env={**os.environ, "WASSERSPIELE_BOT_POOL": "thread"})
+            # an absent player's seat is offered to a bot after an hour, not a minute: a test of
+            # its own sets the wait (test_browser_stand_in.py); elsewhere the offer appearing
+            # in a long test would move the board and speak in the live region
+            env={"WASSERSPIELE_STAND_IN_SECONDS": "3600", **os.environ, "WASSERSPIELE_BOT_POOL": "thread"})
         deadline = time.monotonic() + 60
         while True:
             try:

@@ -156,20 +156,31 @@ REFUSE_AND_CHOOSE = """() => {
 }"""
 
 
+def chooser_table(server) -> tuple[dict, str]:
+    """A Seven Waters table in its middle with seat 0 to move and a hand card that more
+    than one of its moves takes (a discard, a theme, the river), so a click chooses it.
+    The server deals at random: some middles have no such card (CI met one), so further
+    tables are dealt until one has."""
+    for seed in range(7, 27):
+        table = mid_game_table(server, "seven_waters", seed=seed)
+        legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
+        cards = [w.split("=")[0].upper() for a in legal for w in a.split()[1:] if not re.fullmatch(r"\d+(-\d+)?", w)]
+        card = next((c for c in cards if cards.count(c) > 1), None)
+        if card is not None:
+            return table, card
+    raise AssertionError("20 Seven Waters middles had no hand card that two moves take")
+
+
 def test_a_refused_piece_is_ringed_otherwise_than_a_chosen_one(browser, server):
     # the refused piece's red ring and the chosen card's green one were both solid and 5
     # units wide: one ring to a player without red or green cones (deuteranopia simulated:
     # both olive).  Refused: dotted; chosen: solid and twice as thick as a choice
-    table = mid_game_table(server, "seven_waters")
+    table, card = chooser_table(server)
     ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop")
     page.wait_for_selector("#turn[data-mine='1']")
     page.locator("#board [data-key^='pyr:'].inactive").first.dispatch_event("click")   # not free: refused
     page.wait_for_selector(".refused-here")
     choice = page.evaluate(REFUSE_AND_CHOOSE)["clickable"]   # before a choice narrows the others
-    # a hand card that more than one move takes (a discard, a theme, the river): a click chooses it
-    legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
-    cards = [w.split("=")[0].upper() for a in legal for w in a.split()[1:] if not re.fullmatch(r"\d+(-\d+)?", w)]
-    card = next(c for c in cards if cards.count(c) > 1)
     page.click(f"#hand [data-key='hand:{card}']")
     page.wait_for_selector("#hand .selected")
     rings = {**page.evaluate(REFUSE_AND_CHOOSE), "clickable": choice}

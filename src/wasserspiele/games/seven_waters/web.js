@@ -1,6 +1,7 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
 import { t, say, seatLabel, seatLabelFor, seatInTextFor, spoken } from "../i18n.js";
+import { layoutMatches } from "../table.js";
 
 const CW = 40, CH = 56;
 
@@ -23,10 +24,18 @@ const PARK_W = 420;                     // a park's width
 // just that strip, so that both fit at about their drawn size: cards 38 px wide.
 const TINY_W = 380;                      // the compact board's width (a phone's board)
 const SIDE_W = 320;                      // a park in the side column beside a wide board
-const TW = 38, TH = 26, TROW = TH + 3;   // a park tile, and a park row's pitch
+// a park row's pitch: 30, so that a line to slide onto (28 high) is a target 24 px apart from
+// the next one (WCAG 2.5.8's spacing) on a 320 px screen, where the board is drawn at 0.82
+const TW = 38, TH = 26, TROW = TH + 4;   // a park tile, and a park row's pitch
 const LBL = 56;                          // the park's label column
 const TP = 33;                           // the pitch of a row of tiles (they overlap a little, "10♥" shows whole)
 const PY = { w: 38, h: 53, pitch: 40, step: 20 };   // the compact pyramid's cards and rows
+const JOKER_WORD = 13;                   // the word on a joker's top strip: a rank's size, less one
+// a phone held sideways (landscapeBoard; style.css has the same query), and one that is short
+const LANDSCAPE = "(min-width: 560px) and (max-width: 760px) and (min-aspect-ratio: 7/5)";
+const SHORT = "(max-height: 300px)";
+const GAP = 12;                          // between the pyramid and the park, the lines and the rest
+const LINES_W = 340, STRIPS_W = 220;     // the lines (a slide of four beside a line of four), the rest
 
 function base(code) { return code.split("=")[0].toUpperCase(); }
 
@@ -41,12 +50,14 @@ function cardLabel(code) {
 }
 
 // A card's index ("10♥", "Joker", "★=7") as one line of text at (x, y), for the top strip
-// of a compact card or a tile, which is all of it that shows.
-function index(code, x, y, size, anchor = "start") {
+// of a compact card or a tile, which is all of it that shows.  Given `room` (a width), the
+// word "Joker" is set at JOKER_WORD and squeezed into that room where it is wider.
+function index(code, x, y, size, anchor = "start", room = 0) {
   const [b, decl] = code.split("=");
   if (b[0] === "X") {   // the word in a smaller type: it is longer than a rank and a suit
-    return s("text", { x, y, "font-size": decl ? size : Math.min(size, 11), fill: "#6a1b9a", "text-anchor": anchor },
-             cardLabel(code));
+    const attrs = { x, y, "font-size": decl ? size : Math.min(size, 11), fill: "#6a1b9a", "text-anchor": anchor };
+    if (room && !decl) return fitText(cardLabel(code), room, { ...attrs, "font-size": JOKER_WORD });
+    return s("text", attrs, cardLabel(code));
   }
   const suit = b.slice(-1), col = SUIT_COLOR[suit] || "#333";
   return s("text", { x, y, "font-size": size, fill: col, "text-anchor": anchor },
@@ -54,11 +65,12 @@ function index(code, x, y, size, anchor = "start") {
 }
 
 // A joker whose word stands at its top: in the pyramid the next row covers a card's lower
-// part, where the shared card drawing writes "Joker".
+// part, where the shared card drawing writes "Joker".  The word is all a covered joker
+// shows: at 11 units it was 9 px on a 320 px phone (the board drawn at 0.82).
 function joker(code, x, y, w, hgt) {
   const g = s("g", { transform: `translate(${x},${y})`, class: "card" });
   g.append(s("rect", { class: "hl", x: 1, y: 1, width: w - 2, height: hgt - 2, rx: 5, fill: "#fffdf7", stroke: "#555" }));
-  g.append(index(code, w / 2, 15, w < 40 ? 11 : 12, "middle"));
+  g.append(index(code, w / 2, 15, w < 40 ? 11 : 12, "middle", w - 6));
   g.append(s("text", { x: w / 2, y: hgt / 2 + 12, "text-anchor": "middle", "font-size": 20, fill: "#6a1b9a" }, "★"));
   return g;
 }
@@ -168,12 +180,15 @@ function strips(p) {
 // slide), then river, pool and theme; with `hand`, beside the theme (one card at most,
 // so the row has room), the cards left in hand: at the end, where they count (SW-5.2)
 // and every seat's lie open (the view shows them, SW-5.1), face up as the theme is.
-function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
+// With `beside` (a width), river, pool and theme stand in a column of that width to the
+// right of the lines rather than below them: a park half as high (landscapeBoard).
+function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
   const g = s("g", {});
   const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
-  const row = (x, label, cards, spoken = null) => {   // a label, then its cards from the label column's end
+  // a label, then its cards from the label column's end to `right`
+  const row = (x, label, cards, spoken = null, right = width) => {
     const r = named(s("g", {}, fitText(label, LBL - 6, { x: x + 2, y: 17, "font-size": 11 })), spoken);
-    const dx = step(x + LBL, cards.length, TP, width, TW);
+    const dx = step(x + LBL, cards.length, TP, right, TW);
     cards.forEach((c, i) => r.append(tile(c, x + LBL + i * dx, 0)));
     return r;
   };
@@ -190,13 +205,16 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false) {
     g.append(mine ? ui.mark(r, `line:${k + 1}`) : lineGroup(r, k + 1, p.line_sums[k]));
     y += TROW;
   });
+  const linesEnd = y;
+  if (beside) y = 0;
   strips(p).forEach(([label, cards, spoken], k) => {
-    const r = s("g", { transform: `translate(0,${y})` }, row(0, label, cards, spoken));
+    const x = beside ? width + GAP : 0;
+    const r = s("g", { transform: `translate(0,${y})` }, row(x, label, cards, spoken, x + (beside || width)));
     if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand));
     g.append(r);
     y += TROW;
   });
-  return [g, y - (TROW - TH)];
+  return [g, Math.max(y, linesEnd) - (TROW - TH)];
 }
 
 // "Platz 0 (du) · 4 abgeworfen" above a park, and how much lower the park stands for it:
@@ -258,6 +276,32 @@ function tinyBoard(view, shown, mine, ui) {
     s("g", { transform: `translate(0,${top})` }, park));
   // from the board's top: as its height changes (a row of the pyramid empties), the
   // pyramid stays where it is and the park moves up
+  board.setAttribute("preserveAspectRatio", "xMidYMin meet");
+  return board;
+}
+
+// A phone held sideways (style.css has the same query): a screen 560 to 760 px wide and at
+// least 1.4 times as wide as high (568 × 320, 640 × 280, 740 × 360).  The narrow board,
+// the pyramid above the park (about as high as wide), was squeezed into the room its short
+// screen leaves: at 640 × 280 the cards to take were 22.7 px wide and their index 8.8 px
+// high, at 740 × 360 10.4 px and 4.1 px.  Here the pyramid stands beside the park.  On a
+// screen up to 300 px high the board is drawn across the column (style.css; the page
+// scrolls down to the hand and the move bar): the park as on the narrow board, cards 34 px
+// wide at 640 × 280.  On a taller one the board keeps to the room above the hand (about
+// 7rem: the hand stays on the first screen) and the park's river, pool and theme stand
+// beside its lines, a board no higher than the pyramid: cards 23.3 px wide (10.4 px
+// before), the most 112 px allow a pyramid 173 units high.
+function landscapeBoard(view, shown, mine, ui) {
+  const [pyr, PW, PH] = tinyPyramid(view, ui);
+  const across = layoutMatches(SHORT);
+  const [park, MH] = across ? tinyPark(view.players[shown], mine, ui)
+    : tinyPark(view.players[shown], mine, ui, LINES_W, false, STRIPS_W);
+  const parkW = across ? TINY_W : LINES_W + GAP + STRIPS_W;
+  // the park's title above it, as at the game's end: the pyramid's corner (92 units beside
+  // its row 2) broke "0 abgeworfen" onto a third line that ran into row 3
+  const [title, dy] = parkTitle(view, shown, parkW - 4, { x: 2, y: 14, "font-size": 13, "font-weight": "bold" });
+  const board = svgRoot(PW + GAP + parkW, Math.max(PH, MH + 20 + dy), pyr,
+    s("g", { transform: `translate(${PW + GAP},0)` }, title, s("g", { transform: `translate(0,${20 + dy})` }, park)));
   board.setAttribute("preserveAspectRatio", "xMidYMin meet");
   return board;
 }
@@ -378,11 +422,11 @@ export default {
   draw(view, ui) {
     const mySeat = view.seat ?? null;
     const shown = mySeat ?? (view.to_move?.[0] ?? 0);   // a spectator sees the player to move
-    const wide = window.innerWidth > 760;
+    const wide = !layoutMatches("(max-width: 760px)");
     let board;
     const end = view.over && !view.pyramid_left;
     if (end) board = endBoard(view, shown, wide, ui);
-    else if (!wide) board = tinyBoard(view, shown, mySeat === shown, ui);
+    else if (!wide) board = (layoutMatches(LANDSCAPE) ? landscapeBoard : tinyBoard)(view, shown, mySeat === shown, ui);
     else {
       const [pyr, PW, PH] = pyramid(view, ui);
       const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);

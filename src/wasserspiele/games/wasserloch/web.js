@@ -1,6 +1,7 @@
 // Wasserloch: the waterhole (eight places in a circle), your hand, loot.
-import { s, h, svgRoot, SEAT_COLORS } from "../svg.js";
+import { s, h, svgRoot, fitText, SEAT_COLORS } from "../svg.js";
 import { t, say, seatLabel, seatLabelFor } from "../i18n.js";
+import { SIDEWAYS, layoutMatches } from "../table.js";
 
 const VALUES = ["A", "2", "3", "4", "5", "6", "7", "8"];
 const ANIMALS = ["mouse", "flamingo", "zebra", "cheetah", "giraffe", "rhino", "elephant", "crocodile"];
@@ -18,11 +19,13 @@ function lastMover(view) {
 
 function animalName(value) { return t(`wasserloch.animal.${ANIMALS[VALUES.indexOf(value)]}`); }
 
-function place(value, count, cx, cy, ui, from, round) {
+// A place: its value, its animal's name (`nameSize` units, no wider than the circle's top)
+// and how many cards lie on it.
+function place(value, count, cx, cy, ui, from, round, nameSize = 10) {
   const g = s("g", { transform: `translate(${cx},${cy})` },
     s("circle", { class: "hl", r: 34, fill: count ? "#cfe6f5" : "#e9f3f9", stroke: "#1f6fa3", "stroke-width": 2 }),
     s("text", { y: 6, "text-anchor": "middle", "font-size": 22, "font-weight": "bold" }, value),
-    s("text", { y: -14, "text-anchor": "middle", "font-size": 10, fill: "#0b3a5a" }, animalName(value)),
+    fitText(animalName(value), 58, { y: -14, "text-anchor": "middle", "font-size": nameSize, fill: "#0b3a5a" }),
     count ? s("g", { "data-anim": `pile:${round}:${value}:${count}`, "data-from": from },
       s("text", { y: 28, "text-anchor": "middle", "font-size": 13, fill: "#0b3a5a", "font-weight": "bold" }, `×${count}`))
       : s("text", { y: 28, "text-anchor": "middle", "font-size": 13, fill: "#0b3a5a" }, "–"));
@@ -36,7 +39,9 @@ function handGroup(value, count, x, ui) {
       fill: "#fffdf7", stroke: "#555" }));
   }
   g.append(s("text", { x: 24, y: 38, "text-anchor": "middle", "font-size": 24, "font-weight": "bold" }, value));
-  g.append(s("text", { x: 24, y: 14, "text-anchor": "middle", "font-size": 8 }, animalName(value)));
+  // the animal's name at 12 units, squeezed to the card where longer ("Krokodil"): at 8 it
+  // was 6.9 px high in the hand's 72 px on a phone held sideways, 9 px on one held upright
+  g.append(fitText(animalName(value), 44, { x: 24, y: 15, "text-anchor": "middle", "font-size": 12 }));
   g.append(s("text", { x: 24, y: 58, "text-anchor": "middle", "font-size": 13 }, `×${count}`));
   return ui.mark(g, `v:${value}`);
 }
@@ -97,23 +102,32 @@ export default {
   },
 
   draw(view, ui, msg = {}) {
-    const W = 340, R = 120, C = 170;
     const mover = lastMover(view);
     const from = mover === null ? null : mover === view.seat ? `hand:${parse(view.last[mover].play).value}` : `seat:${mover}`;
-    const hole = svgRoot(W, W,
-      s("circle", { cx: C, cy: C, r: R + 40, fill: "#a7d3ee", stroke: "#1f6fa3", "stroke-width": 3 }),
-      s("text", { x: C, y: C + 5, "text-anchor": "middle", "font-size": 14, fill: "#0b3a5a" },
+    // On a phone held sideways (table.js SIDEWAYS) the eight places stand in a row, the pile
+    // above them: the circle, 340 units high, was drawn in the 112 px its short screen leaves
+    // above the hand, places 22.4 px wide and the animals' names 3.3 px high.  The row, 582 ×
+    // 92 units, is drawn at 0.95 or more (556 px wide at 844 × 390): places of 65 px, the
+    // names (11 units) 10.5 px.
+    const sideways = layoutMatches(SIDEWAYS);
+    const W = sideways ? 582 : 340, H = sideways ? 92 : 340, R = 120, C = 170;
+    const at = (i) => {
+      if (sideways) return [41 + 72 * i, 56];
+      const a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
+      return [C + R * Math.cos(a), C + R * Math.sin(a)];
+    };
+    const hole = svgRoot(W, H,
+      sideways ? s("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 40, fill: "#a7d3ee", stroke: "#1f6fa3", "stroke-width": 3 })
+        : s("circle", { cx: C, cy: C, r: R + 40, fill: "#a7d3ee", stroke: "#1f6fa3", "stroke-width": 3 }),
+      s("text", { x: W / 2, y: sideways ? 16 : C + 5, "text-anchor": "middle", "font-size": 14, fill: "#0b3a5a" },
         t("pile", { n: view.pile })),
-      VALUES.map((v, i) => {
-        const a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
-        return place(v, view.waterhole[i], C + R * Math.cos(a), C + R * Math.sin(a), ui, from, view.round);
-      }));
+      VALUES.map((v, i) => place(v, view.waterhole[i], ...at(i), ui, from, view.round, sideways ? 11 : 10)));
     // the cards just driven off go to their taker (drawn once, on the position that shows it)
     const e = mover === null ? null : view.last[mover];
     if (e && e.drove_off && msg.fresh) {
-      const i = VALUES.indexOf(e.drove_off), a = -Math.PI / 2 + (i * 2 * Math.PI) / 8;
+      const [x, y] = at(VALUES.indexOf(e.drove_off));
       hole.append(s("g", { "data-fly-to": `seat:${mover}`, "aria-hidden": "true" },
-        s("g", { transform: `translate(${C + R * Math.cos(a) - 22},${C + R * Math.sin(a) - 30})` },
+        s("g", { transform: `translate(${x - 22},${y - 30})` },
           s("rect", { width: 44, height: 60, rx: 5, fill: "#fffdf7", stroke: "#555" }),
           s("text", { x: 22, y: 38, "text-anchor": "middle", "font-size": 20, "font-weight": "bold" }, `${e.drove_off}×${e.loot}`))));
     }

@@ -1,6 +1,7 @@
 // Watten: the trick table (four seats around it), your hand, trump, signals, tricks.
 import { s, h, svgRoot, card, cardText, cardName, suitText, anim, fitText, textWidth, SUIT_SYMBOL } from "../svg.js";
 import { t, say, seatLabel, seatLabelFor, seatInText } from "../i18n.js";
+import { SIDEWAYS, layoutMatches } from "../table.js";
 
 // WA-1.1: a team, the seats in it (partners sit opposite), as i18n.js say takes it
 function team(seatOrTeam) { return seatOrTeam % 2 === 0 ? [0, 2] : [1, 3]; }
@@ -35,6 +36,24 @@ function standing(view) {
 }
 
 const SIGNALS = ["none", "weak", "medium", "strong"];
+
+// The table on a phone held sideways (table.js SIDEWAYS), 580 × 120 units: the table of
+// 400 × 320 was drawn in the 112 px such a screen leaves above the hand, what is said of
+// the seats 3.8 px high and the cards of the trick 22 px.  Here it is drawn at 0.93 or
+// more (556 px wide at 844 × 390), its smallest words (11 units) 10.3 px high: the side
+// seats at the table's ends, the top seat's name and what is said of it on the top line,
+// the player's own on the bottom line, the trick's cards (42 × 52) in a row between the side
+// seats, each in its seat's order round the table (left, top, own, right) and the top
+// seat's a little higher, the own a little lower; a trick taken or a raise on a line of
+// its own below them and the side seats' texts; the last hand's end between those texts
+// (`middle` wide), where the trick's cards will be.
+// (`line`: the room of the name and of the rest on the own seat's line, down to the table's
+// left end and up to its right; on the top seat's, between the trump and the tricks)
+const WIDE = { W: 580, H: 120, mid: 290, cardW: 42, cardH: 52, sideRoom: 160, middle: 216,
+               line: { 0: [272, 272], 2: [200, 184] },
+               // own seat, left, top, right: a text's (x, y) and the trick card's
+               text: [[290, 114], [12, 46], [290, 18], [568, 46]],
+               trick: [[296, 34], [190, 30], [242, 26], [348, 30]], message: 100, lastHand: 52 };
 
 // The trump as a screen reader says it: the symbol drawn, and the suit's word the cards are
 // named with ("Herz-Bube"): "Trumpf ♦" alone was read as a symbol, or not at all
@@ -133,14 +152,16 @@ export default {
 
   draw(view, ui, msg = {}) {
     const me = view.seat ?? 0;
-    const W = 400, H = 320;
+    const wide = layoutMatches(SIDEWAYS) ? WIDE : null;
+    const W = wide ? WIDE.W : 400, H = wide ? WIDE.H : 320;
     // seats around the table: me at the bottom, then clockwise left, top, right
-    const spots = [[200, 290], [8, 160], [200, 22], [392, 160]];
+    const spots = wide ? WIDE.text : [[200, 290], [8, 160], [200, 22], [392, 160]];
     // the width a seat's texts may take without running into the trick's cards or the
     // corner texts; they may wrap (the name upwards, what is said of the seat downwards)
     // except the top seat's, which has no line above it to wrap into
     const room = [380, 100, 190, 98];
-    const trickSpots = [[178, 178], [112, 132], [178, 86], [244, 132]];
+    const trickSpots = wide ? WIDE.trick : [[178, 178], [112, 132], [178, 86], [244, 132]];
+    const cardSize = wide ? [WIDE.cardW, WIDE.cardH] : [];
     // a complete trick stays on the table, with its winner named, until the next card is played
     const done = !(view.trick || []).length && (view.tricks || []).length && view.phase === "play" ? view.tricks.at(-1) : null;
     // with motion, the complete trick shows all four cards, then goes to its winner (once)
@@ -151,11 +172,16 @@ export default {
     const g = svgRoot(W, H,
       // the cloth a shade darker than it was (#2e7d32): the seat to move's amber name on it
       // was 3.96:1, under the 4.5:1 of WCAG 1.4.3 for its 13 units drawn at 12 px on a phone
-      s("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: 60, fill: "#276b2c", stroke: "#1b5e20", "stroke-width": 4 }));
+      s("rect", { x: 2, y: 2, width: W - 4, height: H - 4, rx: wide ? 40 : 60, fill: "#276b2c", stroke: "#1b5e20", "stroke-width": 4 }));
     for (let k = 0; k < 4; k++) {
       const seat = (me + k) % 4;
       const [x, y] = spots[k];
       const turn = (view.to_move || []).includes(seat);
+      if (wide) {
+        this.wideSeat(g, view, seat, k, turn, x, y);
+        if (played[seat]) g.append(this.trickCard(view, seat, played[seat], trickSpots[k], cardSize, toWinner));
+        continue;
+      }
       const anchor = k === 1 ? "start" : k === 3 ? "end" : "middle";
       const dy = k === 2 ? 0 : k === 0 ? 0 : -8;
       const name = seatLabelFor(seat, view.seat);
@@ -177,13 +203,7 @@ export default {
         ...this.infoLines(view, seat, k).map((line, i) =>
           // the top seat's info may wrap downwards too: below it is the empty middle of the table
           fitText(line, room[k], { x, y: y + dy + below + 15 + 13 * i, "text-anchor": anchor, "font-size": 11, fill: "white" }, "down"))));
-      if (played[seat]) {
-        const from = seat === view.seat ? null : `tseat:${seat}`;
-        const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(played[seat])}` }, card(played[seat], ...trickSpots[k])),
-          `c:${played[seat]}`, from);
-        if (toWinner) c.firstChild.classList.add("trick-away", toWinner);
-        g.append(c);
-      }
+      if (played[seat]) g.append(this.trickCard(view, seat, played[seat], trickSpots[k], cardSize, toWinner));
     }
     // WA-6: a raise waiting for its answer is said on the table, not only in the log below.
     // Both lines name a seat (a name has up to 40 characters) and stay one line, fitted to
@@ -191,13 +211,14 @@ export default {
     // name there is room for one
     if (view.raise?.pending != null && view.phase === "answer") {
       g.append(fitText(t("watten.raised", { who: seatLabel(view.raise.pending), n: view.value + 1 }), W - 20,
-        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" }));
+        { x: W / 2, y: wide ? WIDE.message : 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-raise": "" }));
     }
     if (done) {
       g.append(fitText(t("watten.took", { who: seatLabel(done.winner) }), W - 20,
-        { x: W / 2, y: 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }));
+        { x: W / 2, y: wide ? WIDE.message : 255, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold" }));
     }
-    g.append(s("text", { x: 20, y: 26, "font-size": 14, fill: "white", "data-trump": "",
+    const corner = wide ? 18 : 26;
+    g.append(s("text", { x: wide ? 16 : 20, y: corner, "font-size": 14, fill: "white", "data-trump": "",
                          role: view.trump ? "img" : null, "aria-label": view.trump ? trumpSpoken(view.trump) : null },
       view.trump ? t("watten.trump", { s: SUIT_SYMBOL[view.trump] }) : ""));
     // the tricks of the player's own team first, and said so: "0 : 2" read the same for
@@ -210,18 +231,21 @@ export default {
     // corner has no room for four names of up to 40 characters
     const legend = t(seated ? "watten.us_them" : "watten.pairs");
     g.append(s("g", { "data-tricks-box": "" }, s("title", {}, tricksWords(view.tricks_won, view)),
-      s("text", { x: W - 20, y: 26, "text-anchor": "end", "font-size": 13, fill: "white", "data-tricks": "" },
+      s("text", { x: W - (wide ? 16 : 20), y: corner, "text-anchor": "end", "font-size": 13, fill: "white", "data-tricks": "" },
         `${t("watten.tricks")} ${view.tricks_won[ours]} : ${view.tricks_won[1 - ours]}`),
-      s("text", { x: W - 20, y: 41, "text-anchor": "end", "font-size": 11, fill: "white", "data-tricks-legend": "" }, legend)));
+      s("text", { x: W - (wide ? 16 : 20), y: corner + 15, "text-anchor": "end", "font-size": 11, fill: "white", "data-tricks-legend": "" }, legend)));
     // WA-4.1: a new hand's table says how the last one ended (its summary stands beside the
     // board on a desktop but below it, out of sight, on a phone); gone with the first card
     const last = (view.results || []).at(-1);
     if (last && !(view.trick || []).length && !(view.tricks || []).length && (view.phase === "trump" || view.phase === "signal")) {
       const head = seated ? t(last.team === ours ? "watten.last_us" : "watten.last_them", { h: last.hand, n: last.points })
         : t("watten.last_team", { h: last.hand, team: teamName(last.team), n: last.points });
-      g.append(fitText(head, 370, { x: W / 2, y: 86, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-last-hand": "" }, "up"));
-      g.append(s("text", { x: W / 2, y: 103, "text-anchor": "middle", "font-size": 11, fill: "white", "data-last-hand": "" },
-        `${t(`watten.reason.${last.reason}`)} · ${t("watten.tricks")} ${last.tricks_won[ours]} : ${last.tricks_won[1 - ours]} ${legend}`));
+      // sideways between the side seats' texts, where the trick's cards will be
+      const [hx, hy, hw] = wide ? [WIDE.mid, WIDE.lastHand, WIDE.middle] : [W / 2, 86, 370];
+      g.append(fitText(head, hw, { x: hx, y: hy, "text-anchor": "middle", "font-size": 13, fill: "#ffe082", "font-weight": "bold", "data-last-hand": "" }, "up"));
+      const why = `${t(`watten.reason.${last.reason}`)} · ${t("watten.tricks")} ${last.tricks_won[ours]} : ${last.tricks_won[1 - ours]} ${legend}`;
+      const whyAttrs = { x: hx, y: hy + 17, "text-anchor": "middle", "font-size": 11, fill: "white", "data-last-hand": "" };
+      g.append(wide ? fitText(why, hw, whyAttrs, "down") : s("text", whyAttrs, why));
     }
     let hand = null;
     if (view.hand && view.seat !== null && view.seat !== undefined) {
@@ -232,6 +256,40 @@ export default {
         view.hand.map((c, i) => anim(ui.mark(card(c, x0 + i * 58, 8, 54, 74), `hand:${c}`), `c:${c}`)));
     }
     return { board: g, hand, side: [["results", t("watten.results"), this.breakdown(view)]] };
+  },
+
+  // A trick's card at `spot` (`size`: the sideways table's smaller cards), coming from its
+  // seat; `toWinner` sends a complete trick to its winner.
+  trickCard(view, seat, code, spot, size, toWinner) {
+    const from = seat === view.seat ? null : `tseat:${seat}`;
+    const c = anim(s("g", { role: "img", "aria-label": `${seatLabel(seat)}: ${cardName(code)}` }, card(code, ...spot, ...size)),
+      `c:${code}`, from);
+    if (toWinner) c.firstChild.classList.add("trick-away", toWinner);
+    return c;
+  },
+
+  // A seat's name and what is said of it on the sideways table (WIDE): the own seat's and
+  // the top seat's on one line, the name ending left of the middle and the rest beginning
+  // right of it; a side seat's at its end of the table, the name on up to two lines upwards
+  // (the right seat's on one: the tricks' legend stands above it) and each part said of it
+  // on a line of its own below.
+  wideSeat(g, view, seat, k, turn, x, y) {
+    const name = seatLabelFor(seat, view.seat);
+    const nameAttrs = { y, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold",
+                        "text-decoration": turn ? "underline" : null };
+    const info = { "font-size": 11, fill: "white" };
+    if (k === 0 || k === 2) {
+      g.append(s("g", { "data-origin": `tseat:${seat}` },
+        fitText(name, WIDE.line[k][0], { ...nameAttrs, x: x - 6, "text-anchor": "end" }),
+        fitText(this.seatInfo(view, seat), WIDE.line[k][1], { ...info, x: x + 6, y, "text-anchor": "start" })));
+      return;
+    }
+    const anchor = k === 1 ? "start" : "end";
+    g.append(s("g", { "data-origin": `tseat:${seat}` },
+      k === 1 ? fitText(name, WIDE.sideRoom, { ...nameAttrs, x, "text-anchor": anchor }, "up", 2)
+        : fitText(name, WIDE.sideRoom, { ...nameAttrs, x, "text-anchor": anchor }),
+      ...this.infoLines(view, seat, k).map((line, i) =>
+        fitText(line, WIDE.sideRoom, { ...info, x, y: y + 13 * (i + 1), "text-anchor": anchor }, "down"))));
   },
 
   logLines(view) {

@@ -1,6 +1,7 @@
 // Wildwasser: the track with its river crossings, the animals of every team, podiums.
 import { s, h, svgRoot, anim, fitText, seatShape, SEAT_COLORS, SEAT_INK } from "../svg.js";
 import { t, say, seatLabel, seatLabelFor, seatInText, seatInTextFor, term } from "../i18n.js";
+import { SIDEWAYS, layoutMatches } from "../table.js";
 
 const SPECIES = ["cheetah", "zebra", "rhino", "meerkat", "turtle"];
 // An animal is drawn by the initial of its name in the page's language (Gepard: G,
@@ -12,10 +13,24 @@ const PER_ROW = 8, F = 44, PODIUM_ROW = 3;
 const ICON_NAMES = { "+1": "wildwasser.icon.plus", "+2": "wildwasser.icon.plus", "+3": "wildwasser.icon.plus", die: "wildwasser.icon.die",
                      marker: "wildwasser.icon.marker", cards: "wildwasser.icon.cards", push: "wildwasser.icon.push" };
 
-function fieldXY(i) { // i: 0-based field index, laid out as a snake
-  const row = Math.floor(i / PER_ROW), col = i % PER_ROW;
-  const x = 10 + (row % 2 === 0 ? col : PER_ROW - 1 - col) * (F + 4);
-  return [x, 34 + row * (F + 18)];
+// The track's layout: fields per row, a field's width and height, the pitch of a row's
+// fields and of the rows, the first row's top, an animal token's radius and its centre's
+// height on its field.  UPRIGHT: rows of eight square fields.  SIDEWAYS (a phone held
+// sideways, table.js): two rows of fields 30 × 38 (37 fields: 19 and 18), 601 × 115 units
+// in all (30 wide: a number of two digits and an icon, "36" and "+2", side by side): the rows
+// of eight, 400 × 362 units, were drawn in the 112 px such a screen leaves above the hand,
+// the fields' numbers and icons 3.4 px high; in two rows they are drawn at 0.92 or more (556
+// px wide at 844 × 390), their words (11 units) 10.2 px high or more.
+const UPRIGHT = { per: PER_ROW, fw: F, fh: F, pitch: F + 4, rowPitch: F + 18, top: 34, r: 13, tokenY: F / 2 + 4 };
+function sidewaysLayout(fields) {
+  // one slot more than the fields: the die stands in the one after the last field
+  return { per: Math.ceil((fields + 1) / 2), fw: 30, fh: 38, pitch: 31, rowPitch: 44, top: 18, r: 10, tokenY: 27, die: true };
+}
+
+function fieldXY(i, L = UPRIGHT) { // i: 0-based field index, laid out as a snake
+  const row = Math.floor(i / L.per), col = i % L.per;
+  const x = 10 + (row % 2 === 0 ? col : L.per - 1 - col) * L.pitch;
+  return [x, L.top + row * L.rowPitch];
 }
 
 // A team's animal: its seat's colour and shape (svg.js seatShape: the colours alone looked
@@ -41,13 +56,19 @@ function chipSymbol(symbol, words) {
 // at least: on cards 50 wide they were squeezed to 70 %.  A longer name is narrowed to fit
 // (fitText) rather than spill over the edge.
 const CARD_W = 60, CARD_PITCH = 66, NAME_WIDTH = CARD_W - 4;
+// On a phone held sideways (SIDEWAYS) the hand is drawn in 72 px (0.95 of its 76 units), the
+// names at 9 units 8.5 px high: there the cards are wider and their names set at 11 units
+// (10.4 px; "Erdmännchen" at 93 % of its width).  The hand of five, 420 units, stays within
+// the 556 px of the narrowest such column.
+const WIDE_CARD = { w: 76, pitch: 82, name: 11 };
 
-function animalCard(species, x, y, ui, key, hidden = false) {
+function animalCard(species, x, y, ui, key, hidden = false, wide = false) {
   const name = hidden ? "" : t(`wildwasser.sp.${species}`);
+  const w = wide ? WIDE_CARD.w : CARD_W;
   const g = s("g", { transform: `translate(${x},${y})` },
-    s("rect", { class: "hl", width: CARD_W, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
-    s("text", { x: CARD_W / 2, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : initial(species)),
-    fitText(name, NAME_WIDTH, { x: CARD_W / 2, y: 58, "text-anchor": "middle", "font-size": 9 }));
+    s("rect", { class: "hl", width: w, height: 66, rx: 6, fill: hidden ? "#8d6e63" : "#fff8e1", stroke: "#6d4c41" }),
+    s("text", { x: w / 2, y: 34, "text-anchor": "middle", "font-size": 26 }, hidden ? "?" : initial(species)),
+    fitText(name, w - 4, { x: w / 2, y: 58, "text-anchor": "middle", "font-size": wide ? WIDE_CARD.name : 9 }));
   return key ? ui.mark(g, key) : g;
 }
 
@@ -173,13 +194,16 @@ export default {
   },
 
   draw(view, ui, msg = {}) {
-    const rows = Math.ceil(view.fields / PER_ROW);
-    const W = 10 + PER_ROW * (F + 4) + 6, H = 40 + rows * (F + 18) + 12;  // + the icon legend
+    const L = layoutMatches(SIDEWAYS) ? sidewaysLayout(view.fields) : UPRIGHT;
+    const rows = Math.ceil(view.fields / L.per);
+    // + the icon legend below the last row
+    const W = L === UPRIGHT ? 10 + PER_ROW * (F + 4) + 6 : 12 + L.per * L.pitch;
+    const H = L === UPRIGHT ? 40 + rows * (F + 18) + 12 : L.top + (rows - 1) * L.rowPitch + L.fh + 15;
     const board = svgRoot(W, H, s("rect", { width: W, height: H, fill: "#dcedc8", rx: 10 }));
     const last = (view.log || []).at(-1);
     const moved = (view.log || []).filter((e) => e.event === "move").at(-1);
     view.track.forEach((f, i) => {
-      const [x, y] = fieldXY(i);
+      const [x, y] = fieldXY(i, L);
       const water = f.crossing !== undefined;
       const ink = f.passable ? "#0b2a40" : "#fff";
       // each field says what it is when pointed at, and to a screen reader (its number and
@@ -189,28 +213,32 @@ export default {
       const says = !water ? what : t(f.passable ? "wildwasser.field_crossing" : "wildwasser.field_no_tile", { s: what, k: f.crossing });
       const field = s("g", { role: "img", "aria-label": says },
         s("title", {}, says),
-        s("rect", { x, y, width: F, height: F, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
+        s("rect", { x, y, width: L.fw, height: L.fh, rx: 6, fill: water ? (f.passable ? "#4fa3d9" : "#1d4f70") : "#f5e6c8",
           // the field the last move ended on: dashed, in ink (style.css --last), apart from the
           // keyboard focus's solid purple ring and frame
           stroke: moved && moved.to === f.field ? "#1d2a33" : "#6d4c41", "stroke-width": moved && moved.to === f.field ? 3 : 1,
           "stroke-dasharray": moved && moved.to === f.field ? "6 3" : null }),
-        water ? s("path", { d: `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0`, stroke: "#cfe6f5", fill: "none" }) : null,
+        water ? s("path", { d: L === UPRIGHT ? `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0` : `M${x + 3} ${y + L.fh - 5} q5 -4 11.5 0 t11.5 0`,
+                            stroke: "#cfe6f5", fill: "none" }) : null,
         // ink on the field: dark on passable (light) water, white on deep water, 4.5:1 or more
         s("text", { x: x + 3, y: y + 11, "font-size": 11, fill: water ? ink : "#333" }, f.field),
-        f.icon ? s("text", { x: x + F - 3, y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
+        f.icon ? s("text", { x: x + L.fw - (L === UPRIGHT ? 3 : 2), y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
       board.append(water ? anim(field, `tile:${f.tile}:${f.column}`) : field);
       if (f.animal) board.append(anim(s("g", { role: "img", "aria-label": t("wildwasser.name_animal", { a: spName(f.animal[1]), who: seatLabel(f.animal[0]), f: f.field }) },
-        animalToken(f.animal[0], f.animal[1], x + F / 2, y + F / 2 + 4)), `an:${f.animal[0]}:${f.animal[1]}`, `seat:${f.animal[0]}`));
+        animalToken(f.animal[0], f.animal[1], x + L.fw / 2, y + L.tokenY, L.r)), `an:${f.animal[0]}:${f.animal[1]}`, `seat:${f.animal[0]}`));
     });
-    const [fx, fy] = fieldXY(0);
-    board.append(s("text", { x: fx, y: fy - 8, "font-size": 12 }, `▶ ${t("wildwasser.start")}`));
+    const [fx, fy] = fieldXY(0, L);
+    const above = L === UPRIGHT ? 8 : 5;
+    board.append(s("text", { x: fx, y: fy - above, "font-size": 12 }, `▶ ${t("wildwasser.start")}`));
     // the symbols of the seat chips above the board and of its fields, in words: a player
     // cannot guess ⚑, ✓, ⚀, ▤ or ⇶ (the die, once rolled, stands at the top right)
-    board.append(fitText(t("wildwasser.legend_seats"), W - 130, { class: "ww-legend", x: W - 48, y: fy - 8, "text-anchor": "end", "font-size": 12, fill: "#33691e" }));
-    board.append(fitText(t("wildwasser.legend_icons"), W - 20, { class: "ww-legend", x: W / 2, y: H - 8, "text-anchor": "middle", "font-size": 12, fill: "#33691e" }));
+    // (sideways the die stands in the slot after the last field: the legend takes the top right)
+    board.append(fitText(t("wildwasser.legend_seats"), W - 130, { class: "ww-legend", x: W - (L.die ? 8 : 48), y: fy - above, "text-anchor": "end", "font-size": 12, fill: "#33691e" }));
+    board.append(fitText(t("wildwasser.legend_icons"), W - 20, { class: "ww-legend", x: W / 2, y: H - (L.die ? 3 : 8), "text-anchor": "middle", "font-size": 12, fill: "#33691e" }));
     if (last && last.event === "roll") {
       // the die shows a number or the sun (a symbol; its word, from the catalogue, for screen readers)
-      board.append(s("g", { transform: `translate(${W - 40},6)`, role: "img", "aria-label": term(last.face ?? "?", "wildwasser.face") },
+      const [dx, dy] = L.die ? fieldXY(view.fields, L).map((v, k) => v + (k ? 6 : 1)) : [W - 40, 6];
+      board.append(s("g", { transform: `translate(${dx},${dy})`, role: "img", "aria-label": term(last.face ?? "?", "wildwasser.face") },
         s("g", { class: msg.fresh ? "rolling" : null },
           s("rect", { width: 26, height: 26, rx: 5, fill: "#fff", stroke: "#333" }),
           s("text", { x: 13, y: 19, "text-anchor": "middle", "font-size": 16, "font-weight": "bold" }, last.face === "sun" ? "☀" : (last.face ?? "?")))));
@@ -258,9 +286,10 @@ export default {
     if (mine && mine.hand) {
       // the cards stand in the middle of the picture (at least 300 wide, so that they keep
       // their size as the hand empties), not from its left edge
-      const n = mine.hand.length;
-      const HW = Math.max(300, n * CARD_PITCH + 10), x0 = (HW - (n * CARD_PITCH - (CARD_PITCH - CARD_W))) / 2;
-      hand = svgRoot(HW, 76, mine.hand.map((sp, i) => animalCard(sp, x0 + i * CARD_PITCH, 5, ui, `hand:${sp}`)));
+      const n = mine.hand.length, wide = L !== UPRIGHT;
+      const [cw, pitch] = wide ? [WIDE_CARD.w, WIDE_CARD.pitch] : [CARD_W, CARD_PITCH];
+      const HW = Math.max(300, n * pitch + 10), x0 = (HW - (n * pitch - (pitch - cw))) / 2;
+      hand = svgRoot(HW, 76, mine.hand.map((sp, i) => animalCard(sp, x0 + i * pitch, 5, ui, `hand:${sp}`, false, wide)));
     }
     return { board, hand, side: [["podiums", t("wildwasser.podiums"), pod], ["teams", t("wildwasser.teams"), teams]] };
   },

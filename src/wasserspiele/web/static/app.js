@@ -5,7 +5,7 @@ import { t, has, lang, setLang, addStrings, seatLabel, seatInText, seatInTextFor
          speaking, refusalNotice, byTheRules } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
-         announce, logList, panel, flyAway, keepTallest, fitBoard } from "./table.js";
+         announce, logList, panel, flyAway, keepTallest, fitBoard, StandIns, standInNews } from "./table.js";
 
 // Each game's client module is where its manifest puts it (`client` in /api/games), loaded
 // when a page first needs it: a table or a replay its own game's, the lobby none (its
@@ -68,7 +68,24 @@ function applyStaticText() {
 
 const langSelect = document.getElementById("lang");
 langSelect.value = lang;
-langSelect.addEventListener("change", async () => { await setLang(langSelect.value); applyStaticText(); rerender(); });
+// A language whose words could not be loaded (the server or the network failed): the page
+// stays in its own, the menu goes back to it and says why, rather than showing the new
+// language over a page still in the old one (and an uncaught error)
+const langFailed = document.getElementById("lang-failed");
+langSelect.addEventListener("change", async () => {
+  const asked = langSelect.value, name = langSelect.selectedOptions[0].textContent;
+  try {
+    await setLang(asked);
+  } catch {
+    if (langSelect.value === asked) langSelect.value = lang;
+    langFailed.textContent = t("lang_not_loaded", { name });
+    announce([langFailed.textContent]);
+    return;
+  }
+  langFailed.textContent = "";
+  applyStaticText();
+  rerender();
+});
 applyStaticText();
 
 async function api(path, options = {}) {
@@ -141,8 +158,26 @@ function optionHelp(game, o) {
 }
 
 // ---------------------------------------------------------------- lobby
-async function lobby() {
-  const { games, levels } = await gameData();
+// The games could not be fetched (the server failed, the network is down): the lobby said
+// nothing, a blank page.  It says what failed, in the page's language (again after a
+// language switch), and asks again at the press of a button, which keeps the focus.
+function lobbyFailed(err, retried = false) {
+  // the server's own words where it answered with a refusal, else whether it answered at all
+  const reason = err?.body ? (refusalText(err.body) || t("lobby_failed_server")) : t("lobby_failed_network");
+  show(h("h1", { class: "sr-only" }, t("lobby")),
+    h("div", { class: "status refused", id: "lobby-error", role: "alert" }, t("lobby_failed", { reason })),
+    h("div", { class: "row" }, h("button", { class: "primary", id: "lobby-retry", onclick: (e) => {
+      e.currentTarget.disabled = true;
+      lobby(true);
+    } }, t("try_again"))));
+  if (retried) document.getElementById("lobby-retry").focus();
+  rerender = () => lobbyFailed(err);
+}
+
+async function lobby(retried = false) {
+  let data;
+  try { data = await gameData(); } catch (err) { lobbyFailed(err, retried); return; }
+  const { games, levels } = data;
   let current = games[0];
   let wordsError = null;      // {game, err}: the chosen game's module, needed for its words, failed to load
   let values = {};
@@ -325,12 +360,21 @@ async function lobby() {
       done ? (copied.ok ? t("copied") : t("copy_failed")) : t("copy_link"), h("span", { class: "sr-only" }, ` (${name})`));
   }
 
+  // A seat as the lists say it: a friend who left and whose seat a bot plays for now is
+  // "Ben (bot plays)", as the table's own lines say it, not seated as if still there (in
+  // the running games only: a finished game's list does not say who played at its end)
+  function lobbySeat(s, kind) {
+    if (s.kind !== "human") return botName(s.level);
+    const who = s.name || t("human");
+    return s.stand_in && kind !== "over" ? t("seat_bot_plays", { who }) : who;
+  }
+
   function tableList(list, kind) {
     if (!list.length) return h("p", { class: "muted" }, t("none_yet"));
     return h("ul", { class: "links" }, list.map((tb) => h("li", {},
       h("a", { href: kind === "over" ? `/replay/${tb.id}` : `/table/${tb.id}`, "data-table": tb.id },
         `${titleOf(tb.game)} · ${t("moves_n", { n: tb.moves })} · `,
-        tb.seats.map((s) => s.kind === "human" ? (s.name || t("human")) : botName(s.level)).join(", "),
+        tb.seats.map((s) => lobbySeat(s, kind)).join(", "),
         " — ", kind === "over" ? t("replay") : t("watch")))));
   }
 
@@ -460,8 +504,9 @@ function seatStrip(game, msg, ui) {
     const name = seatLabel(s.seat);
     // whose move it is, and whether its player is here: a friend who closed the tab is
     // "to move · offline", not just "to move"
-    const state = [chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" ? t("thinking") : t("to_move")) : "",
-                   offline(s) ? t("offline") : ""].filter(Boolean).join(" · ");
+    // (an absent player's seat a bot plays: "bot plays", and "thinking …" on its turn)
+    const state = [chosen ? t("chosen") : turn && !everyone ? (s.kind === "bot" || s.stand_in ? t("thinking") : t("to_move")) : "",
+                   s.stand_in ? t("bot_plays") : offline(s) ? t("offline") : ""].filter(Boolean).join(" · ");
     const chip = h("div", { class: `seat-chip${turn ? " turn" : ""}${s.seat === msg.seat ? " me" : ""}`, "data-seat": s.seat,
                            "data-origin": `seat:${s.seat}`, style: `--seat: ${SEAT_COLORS[s.seat % SEAT_COLORS.length]}` },
       h("span", { class: "who", title: name }, name, s.seat === msg.seat ? ` (${t("you")})` : ""),
@@ -482,7 +527,7 @@ function seatStrip(game, msg, ui) {
   }));
 }
 
-function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh }) {
+function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh, standIns = null }) {
   const raw = game.draw(msg.view, ui, { ...msg, fresh });
   const drawn = raw instanceof Node ? { board: raw } : raw;
   const title = gameTitle(msg.game, game, msg.title);
@@ -506,6 +551,7 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
         "data-n": msg.n, "data-mine": msg.legal.length && !msg.replaced ? "1" : "0", "data-terminal": msg.terminal ? "1" : "0" },
         statusLine(game, msg)),
       seatStrip(game, msg, ui),
+      standIns,                 // beside the seats: a bot for an absent player (table.js StandIns)
       h("div", { class: `board ${drawn.boardClass || ""}`, id: "board", "data-group": "board", role: "group",
                  "aria-label": t("board") }, drawn.board),
       // a spectator's and the replay's room under the board, where a player's hand is: the
@@ -563,7 +609,8 @@ function statusLine(game, msg) {
   // the seats inside the line in their in-sentence words ("Waiting for seat 2."); a line
   // that begins with one begins with a capital ("Seat 2, seat 3 to move")
   if (msg.replay) return sentence(`${waited.map(seatInText).join(", ")} ${t("to_move")}`);
-  const who = waited.map((n) => (offline(msg.seats?.[n]) ? t("seat_offline", { who: seatInText(n) }) : seatInText(n))).join(", ");
+  const who = waited.map((n) => (msg.seats?.[n]?.stand_in ? t("seat_bot_plays", { who: seatInText(n) })
+    : offline(msg.seats?.[n]) ? t("seat_offline", { who: seatInText(n) }) : seatInText(n))).join(", ");
   // a spectator (the spectator link, or a third person at a full table) waits for nobody:
   // "Waiting for seat 0." read as if they had a seat; they are told they watch, and who moves
   if (msg.seat === null) return t("spectator_turn", { who });
@@ -664,6 +711,10 @@ function tablePage(tableId) {
   // second click meanwhile (a double-click, a held Enter) is not sent, as the server
   // would refuse it as stale once the first has moved the game on
   let sentAt = null;
+  // the move number after a move of this page that the server first refused as not saved
+  // (no answer from its database in time) and then stored after all (`accepted` with
+  // `late`), while the position with it waits to be shown (the Pacer): said once it is
+  let savedLate = null;
   // What this page cannot do right now stands above any notice a click brings, until it
   // changes: a click on a move used to overwrite "replaced" (and its button) or
   // "reconnecting" with "Your turn." while the move went nowhere.
@@ -752,6 +803,14 @@ function tablePage(tableId) {
   }
 
   const pacer = new Pacer((data) => receive(data), (m) => GAMES[m.game]?.hold?.(m.view) ?? 650);
+  // a bot for an absent player: offered once their seat has been offline long enough
+  const standIns = new StandIns(() => render());
+  let levels = null;          // the bots' levels (/api/games), for the offer
+  gameData().then((d) => { levels = d.levels; }, () => {});
+  function askStandIn(seat, level) {
+    if (!send({ type: "stand_in", seat, level })) notice = { text: () => t("reconnecting"), cls: "refused" };
+    render();
+  }
 
   // A name when taking a seat: the one this browser used before is sent at once; a
   // first-time player gets a small form (kept across redraws so typing is never lost).
@@ -803,8 +862,18 @@ function tablePage(tableId) {
     }
     // a rematch started by another seat (the position unchanged): told as it appears
     if (prev && !moved && msg.rematch && !prev.rematch) announce([t("rematch_started")]);
+    standIns.update(msg);
+    announce(standInNews(prev, msg));   // a bot began playing for an absent player, or they came back
+    if (savedLate !== null && msg.n >= savedLate) tellSavedLate(false);   // after the move's own lines
     maybeSendName();
     render(moved);          // motion and one-time effects only when the position changed
+  }
+
+  function tellSavedLate(draw = true) {
+    savedLate = null;
+    notice = { text: () => t("move_saved_late"), cls: "info" };
+    announce([t("move_saved_late")]);
+    if (draw) render();
   }
 
   // A message of the server, once its game's module is there (the socket's `inbox`).
@@ -840,6 +909,17 @@ function tablePage(tableId) {
         pending = null;
       }
       if (data.code === "stale") send({ type: "sync" });
+      render();
+    } else if (data.type === "accepted" && data.late) {
+      // A move this page was told "could not be saved" about was stored after all: its
+      // player was never told, and the refusal stayed on screen over the position that
+      // holds the move.  Said (and shown) once the position with it is drawn.
+      savedLate = data.n;
+      if (msg && msg.n >= data.n && !pacer.queue.length) tellSavedLate();
+    } else if (data.type === "seat_back") {
+      // this player is back at a seat a bot played meanwhile: said, and the seat is theirs
+      notice = { text: () => t("seat_back"), cls: "info" };
+      announce([t("seat_back")]);
       render();
     } else if (data.type === "replaced") {
       closedForGood = true;
@@ -1030,7 +1110,9 @@ function tablePage(tableId) {
     const summaryBox = sum
       ? h("section", { class: "box summary", id: "summary" }, h("h2", {}, sum.title), sum.lines.map((l) => h("p", {}, l))) : null;
     // a replaced tab shows the position, but not as this seat's turn
-    show(tableLayout({ game, msg: replaced ? { ...msg, replaced } : msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer }));
+    const standInBox = standIns.box(replaced ? { ...msg, replaced } : msg, levels, askStandIn);
+    show(tableLayout({ game, msg: replaced ? { ...msg, replaced } : msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer,
+                       standIns: standInBox }));
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
@@ -1056,6 +1138,7 @@ function tablePage(tableId) {
     gone = true;
     closedForGood = true;     // no reconnecting
     pacer.stop();
+    standIns.stop();
     app.removeEventListener("keydown", onKey);
     window.removeEventListener("online", reconnectNow);
     clearTimeout(retryTimer);
@@ -1151,7 +1234,7 @@ async function replayPage(tableId) {
         [0.5, 1, 2, 4].map((v) => h("option", { value: v, selected: v === speed ? true : null,
                                                 "aria-label": t("speed_x", { x: v }) }, `${v}×`)))),
       h("a", { href: `/api/tables/${tableId}/record`, download: `${tableId}.json` }, t("record")));
-    const ui = passiveUi(game, data.view);
+    const ui = passiveUi(game, data.view, () => render());
     const result = data.terminal ? resultBox(game, msg, null) : null;
     show(tableLayout({ game, msg, ui, notice: null, actions: null, result, summary: null,
                        tools: h("a", { href: `/rules/${data.game}?lang=${lang}`, id: "rules-link" }, t("rules")), replayBar: bar, fresh: fromServer }));
@@ -1230,8 +1313,10 @@ function unspoken(text) {
   return text.replace(/[◀▶⏸]/gu, "").trim();
 }
 
-function passiveUi(game, view) {
-  return new Picker(game, view, [], () => {}, () => {}).ui(() => {}, false);
+// A board's pieces for a page that makes no move (the replay): `redraw` draws the page anew
+// when its layout changes (a phone turned: table.js layoutMatches)
+function passiveUi(game, view, redraw) {
+  return new Picker(game, view, [], () => {}, () => {}).ui(redraw, false);
 }
 
 // ---------------------------------------------------------------- routes

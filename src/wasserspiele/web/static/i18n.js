@@ -25,8 +25,9 @@ export let lang = initialLang();
 
 async function fetchCatalogue(l) {
   const res = await fetch(`/api/messages/${l}`);
-  if (!res.ok) throw new Error(`no message catalogue for ${l} (${res.status})`);
-  const cat = new Catalogue(await res.json());
+  if (!res.ok) throw Object.assign(new Error(`no message catalogue for ${l} (${res.status})`), { status: res.status });
+  const body = await res.json().catch(() => { throw Object.assign(new Error(`unreadable message catalogue for ${l}`), { unreadable: true }); });
+  const cat = new Catalogue(body);
   // the page draws a ten as "10" (svg.js rankText), so its words name it so too: a refusal
   // "you hold Q♥ and T♥" under cards showing 10♥ read as a code (the terminal keeps "T")
   cat.rankText = (rank) => (rank === "T" ? "10" : undefined);
@@ -197,4 +198,59 @@ export function gameTitle(name, module, fallback) {
   return has(`${name}.title`) ? t(`${name}.title`) : (module?.title?.[lang] || fallback || name);
 }
 
-await setLang(lang);
+// The catalogue failed before the page drew anything: instead of a blank page (the module's
+// top-level await rejected, so the page's script never ran), a plain notice in both
+// languages, the page's own first, that says what failed, with a button to try again.  Its
+// words are index.html's (#load-failure-words), as the page's words without JavaScript are:
+// which language the reader takes the page cannot know without the catalogue.  A network
+// failure rejects the fetch itself (no status), an answer that is no catalogue fails to parse.
+function loadFailed(err, retry) {
+  const words = document.getElementById("load-failure-words").content.firstElementChild;
+  const [sayWords, buttonWords] = words.children;
+  // copies of a part's words in each language, the page's own first
+  const ordered = (parent) => [...parent.querySelectorAll(":scope > [lang]")]
+    .sort((a, b) => (b.lang === lang) - (a.lang === lang)).map((n) => n.cloneNode(true));
+  let box = document.getElementById("load-failure");
+  if (!box) {
+    box = words.cloneNode(false);
+    const button = buttonWords.cloneNode(false);
+    button.append(...ordered(buttonWords).flatMap((n, k) => (k ? [" · ", n] : [n])));
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-busy") === "true") return;   // a try under way
+      button.setAttribute("aria-busy", "true");
+      box.retry();   // this failure's, not the first one's
+    });
+    box.append(sayWords.cloneNode(false), button);
+    (document.getElementById("app") || document.body).replaceChildren(box);
+  }
+  const [text, button] = box.children;
+  box.retry = retry;
+  button.removeAttribute("aria-busy");
+  const why = err?.status ? "status" : err?.unreadable ? "unreadable" : "network";
+  // worded anew at each failure (the alert is said again), with the part for this one
+  text.replaceChildren(...ordered(sayWords).map((p) => {
+    for (const part of p.querySelectorAll("[data-why]")) if (part.dataset.why !== why) part.remove();
+    for (const n of p.querySelectorAll(".status")) n.textContent = err?.status ?? "";
+    return p;
+  }));
+}
+
+// The first catalogue: tried until it comes (at the player's "try again", or when the
+// browser is back online), so that the module resolves only with words to render.
+async function firstCatalogue() {
+  for (;;) {
+    try {
+      await setLang(lang);
+      document.getElementById("load-failure")?.remove();
+      return;
+    } catch (err) {
+      await new Promise((resolve) => {
+        const again = () => { removeEventListener("online", again); resolve(); };
+        addEventListener("online", again);
+        loadFailed(err, again);
+      });
+    }
+  }
+}
+
+await firstCatalogue();

@@ -2,7 +2,7 @@
 // choosing moves (pointer and keyboard), the one-screen layout, motion, announcements.
 // Rules never run here: the server sends this seat's view and its legal moves in notation;
 // each game module maps a move to the elements a player clicks.
-import { t } from "./i18n.js";
+import { t, seatLabel, seatInText } from "./i18n.js";
 import { h } from "./svg.js";
 
 export const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -47,6 +47,7 @@ export class Picker {
     return true;
   }
   ui(onChange, active = true) {
+    redrawTable = onChange;   // the table drawn anew (app.js render): also when the layout changes
     const clickable = active ? this.clickable() : new Set();
     const name = (key) => (this.game.name ? this.game.name(key, this.view) : key);
     return {
@@ -373,6 +374,39 @@ function fitColumn(room) {
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
 
+// A phone held sideways (560 px wide or more, 500 px high at most, 1.4 times as wide as
+// high: 568 × 320 to 844 × 390, a window zoomed to 200 %): the board's room above the hand
+// is about 112 px high and 560 to 730 px wide.  Wasserloch's waterhole, Watten's table and
+// Wildwasser's river, drawn about as high as wide, were drawn 112 px high in it (places of
+// 22 px, words of 3.3 to 3.8 px); with this query they draw a board as wide as that room.
+export const SIDEWAYS = "(min-width: 560px) and (max-height: 500px) and (min-aspect-ratio: 7/5)";
+
+// Whether the screen answers a media query by which a game draws its board in another
+// layout (SIDEWAYS; Seven Waters' wide board, its board for a phone held sideways and for a
+// screen up to 300 px high).  A board is drawn when a position comes; turning the phone only
+// re-fitted the column (resize, above), and the board drawn for the other orientation stayed
+// until the next move (Seven Waters' pyramid above its park, squeezed into 112 px, on a
+// phone turned sideways).  A query asked here is watched: when its answer changes the table
+// is drawn anew, by the redraw the page gave its picker (Picker.ui: a seat's and a
+// spectator's page; the replay draws at its next step).
+let redrawTable = null;
+const watched = new Set();
+let redrawQueued = false;   // a turn may change several answers at once: one redraw
+export function layoutMatches(query) {
+  const list = window.matchMedia(query);
+  if (!watched.has(query)) {
+    watched.add(query);
+    list.addEventListener("change", () => {
+      if (redrawQueued) return;
+      redrawQueued = true;
+      // a board drawn for another layout: which details fit under it is found anew
+      // (`room.beside` keeps them beside a board of this screen size drawn as before)
+      requestAnimationFrame(() => { redrawQueued = false; if (fitting) fitting.besideAt = null; redrawTable?.(); });
+    });
+  }
+  return list.matches;
+}
+
 // A spectator and the replay have no hand and no move bar: on a wide screen a board drawn
 // wider than its room's shape (Seven Waters' pyramid beside a park, always; Watten's table
 // on a 1024 × 768 screen) left the column's lower part blank, 205 to 334 px, the log
@@ -452,4 +486,85 @@ export function panel(id, title, body, open = false) {
     // its title has an id: the focus on it is given back when the table is drawn anew
     h("summary", { id: `${id}-title`, onclick: () => chosenOpen.set(id, !node.open) }, title), body);
   return node;
+}
+
+// ---------------------------------------------------------------- a bot for an absent player
+// A friend who closed the tab or lost the connection for good kept the others waiting for
+// ever.  Once a seat has had no page open anywhere for the server's `stand_in_seconds`
+// while the game runs (each seat's `stand_in_after` says how long is left: 0 now, null not
+// possible), every other seated player is offered to let a bot play for them, at a level
+// of their choice; the player who comes back with their link has the seat again (the
+// server tells their page `seat_back`).  The offer appears when the wait is over, on this
+// page's clock, without another message from the server, and is said in the live region.
+export class StandIns {
+  constructor(redraw) {
+    this.redraw = redraw;       // draws the table anew (the offer appears when its wait is over)
+    this.readyAt = new Map();   // seat -> when it may be handed over (performance.now())
+    this.levels = new Map();    // seat -> the level chosen in its offer (kept across redraws)
+    this.told = new Set();      // seats whose offer the live region has said, while it stands
+    this.timer = null;
+  }
+
+  // At each position received: when each absent seat may be handed to a bot.
+  update(msg) {
+    const now = performance.now();
+    this.readyAt = new Map();
+    for (const s of msg.seats || []) {
+      if (typeof s.stand_in_after === "number") this.readyAt.set(s.seat, now + s.stand_in_after * 1000);
+      else this.told.delete(s.seat);  // back, or a bot plays: a later absence is said again
+    }
+    this.schedule();
+  }
+
+  schedule() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const now = performance.now();
+    const later = [...this.readyAt.values()].filter((at) => at > now);
+    if (later.length) this.timer = setTimeout(() => { this.timer = null; this.redraw(); this.schedule(); },
+                                              Math.min(...later) - now + 20);
+  }
+
+  // The seats this page's player may hand to a bot now (a seated player's page, never their own seat).
+  ready(msg) {
+    if (msg.seat === null || msg.seat === undefined || msg.terminal || msg.replay || msg.replaced) return [];
+    const now = performance.now();
+    return (msg.seats || []).filter((s) => s.seat !== msg.seat && this.readyAt.get(s.seat) <= now).map((s) => s.seat);
+  }
+
+  // The offers, beside the seats: for each seat a level to choose and the button; `ask(seat,
+  // level)` sends the request.  An offer that has just appeared is said in the live region.
+  box(msg, levels, ask) {
+    const seats = levels?.length ? this.ready(msg) : [];
+    const fresh = seats.filter((n) => !this.told.has(n));
+    fresh.forEach((n) => this.told.add(n));
+    if (fresh.length) announce(fresh.map((n) => t("stand_in_ready", { who: seatInText(n) })));
+    if (!seats.length) return null;
+    return h("div", { class: "stand-ins", id: "stand-ins" }, seats.map((n) => {
+      const chosen = this.levels.get(n) || (levels.includes("medium") ? "medium" : levels[0]);
+      return h("div", { class: "row stand-in", "data-stand-in": n },
+        h("label", { for: `stand-in-level-${n}` }, t("stand_in_level", { who: seatLabel(n) })),
+        h("select", { id: `stand-in-level-${n}`, onchange: (e) => this.levels.set(n, e.target.value) },
+          levels.map((l) => h("option", { value: l, selected: l === chosen ? true : null }, t("level_" + l)))),
+        h("button", { id: `stand-in-${n}`, class: "secondary", onclick: () => ask(n, this.levels.get(n) || chosen) },
+          t("stand_in_offer", { who: seatInText(n) })));
+    }));
+  }
+
+  stop() { clearTimeout(this.timer); this.timer = null; }
+}
+
+// What changed in who plays the seats between two positions, for the live region: a bot
+// began playing for an absent player, or the player came back (their own page is told by
+// the server's `seat_back`, not here).
+export function standInNews(before, after) {
+  if (!before) return [];
+  const lines = [];
+  for (const s of after.seats || []) {
+    const was = before.seats?.[s.seat]?.stand_in;
+    if (s.seat === after.seat || (was || null) === (s.stand_in || null)) continue;
+    lines.push(s.stand_in ? t("stand_in_began", { level: t("level_" + s.stand_in), who: seatInText(s.seat) })
+                          : t("stand_in_ended", { who: seatInText(s.seat) }));
+  }
+  return lines;
 }

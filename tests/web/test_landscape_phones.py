@@ -1,0 +1,123 @@
+"""Wasserloch, Watten and Wildwasser on a phone held sideways, and a phone turned.
+
+Measured (a seat's page mid-game, German; the least of each): on a phone held sideways the
+board was drawn in the room its short screen leaves above the hand, 112 px high, about as
+high as wide (568 × 320, 667 × 375, 740 × 360, 844 × 390): Wasserloch's places 22.4 px wide
+(a choice: under the 24 px of WCAG 2.5.8), their animals' names 3.3 px high; Watten's words
+of the seats 3.8 px; Wildwasser's field numbers and icons 3.4 px.  At 640 × 280 the board had
+the screen's height and the words were 7.2, 8.4 and 7.4 px.  In the hand Wasserloch's names
+were 6.9 px (9 px upright), Wildwasser's 8.5 px.  Upright (390 × 844) every board's words
+are 10.5 px or more.  With table.js SIDEWAYS the boards are drawn as wide as the column:
+places of 65 px and more, every board's and hand's words 10.2 px or more.
+
+Turning the phone drew the board anew only with the next position: Seven Waters' pyramid
+above its park stayed squeezed into the room above the hand of a phone turned sideways."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, open_page, serving  # noqa: F401
+from .test_reflow_and_zoom import TARGET, settle, small_targets
+
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+
+READABLE_TEXT = 10     # px: the least font size of a board's words (as test_end_and_topbar)
+GAMES = ("wasserloch", "watten", "wildwasser")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    yield from serving(tmp_path_factory, "landscape_phones")
+
+
+@pytest.fixture(scope="module")
+def tables(server):
+    return {g: mid_game_table(server, g) for g in (*GAMES, "seven_waters")}
+
+
+# the board's choices (their least side), the words drawn on the board and in the hand (their
+# height on the screen, the least first), and where the hand ends
+MEASURE = """() => {
+  const keys = JSON.parse(document.getElementById('app').dataset.keys || '[]');
+  const choices = [...document.querySelectorAll('#board [data-key]')].filter((el) => keys.includes(el.dataset.key))
+    .map((el) => { const b = el.getBoundingClientRect(); return [el.dataset.key, Math.min(b.width, b.height)]; });
+  const words = [...document.querySelectorAll('#board svg text, #hand svg text')]
+    .filter((el) => el.textContent.trim() && el.getBoundingClientRect().width > 0)
+    .map((el) => [el.textContent.trim().slice(0, 20), parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a])
+    .sort((a, b) => a[1] - b[1]);
+  const hand = [...document.querySelectorAll('#hand [data-key]')].map((e) => e.getBoundingClientRect().bottom);
+  return { choices, words, hand: hand.length ? Math.max(...hand) : null,
+           sideways: document.documentElement.scrollWidth - innerWidth };
+}"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_on_a_phone_held_sideways_the_board_s_places_are_targets_and_its_words_legible(browser, server, tables, game):
+    """568 × 320: the narrowest column of a phone held sideways (558 px), the hand below the
+    first screen; 844 × 390: the column beside the log (556 px), the hand on the first screen."""
+    for size in [(568, 320), (844, 390)]:
+        ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], size, "de-DE",
+                                      wait_for="#turn[data-mine='1']")
+        try:
+            page.wait_for_selector("#board svg")
+            settle(page)
+            m = page.evaluate(MEASURE)
+            assert m["words"], m
+            assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], (size, m["words"][:5])
+            assert [c for c in m["choices"] if c[1] < TARGET] == [], (size, m["choices"])
+            assert small_targets(page) == [], size
+            if size[1] >= 375:
+                assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m["hand"])
+            assert m["sideways"] <= 0, size
+            assert errors == []
+        finally:
+            ctx.close()
+
+
+# the board's drawing, its width over its height
+ASPECT = "() => { const vb = document.querySelector('#board svg').viewBox.baseVal; return vb.width / vb.height; }"
+
+
+@pytest.mark.parametrize("game", ["wasserloch", "seven_waters"])
+def test_a_phone_turned_sideways_and_back_draws_its_board_anew_without_a_move(browser, server, tables, game):
+    """Wasserloch's waterhole (a circle upright, a row sideways); Seven Waters' pyramid above
+    its park upright, beside it sideways (its web.js LANDSCAPE: 560 to 760 px wide)."""
+    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (360, 740), "de-DE",
+                                  wait_for="#turn[data-mine='1']")
+    try:
+        page.wait_for_selector("#board svg")
+        n = page.get_attribute("#turn", "data-n")
+        upright = page.evaluate(ASPECT)
+        assert upright < 1.5, upright
+        page.set_viewport_size({"width": 740, "height": 360})
+        page.wait_for_function(f"() => ({ASPECT})() > 2")
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.wait_for_function(f"() => ({ASPECT})() < 1.5")
+        assert page.evaluate(ASPECT) == pytest.approx(upright)
+        assert page.get_attribute("#turn", "data-n") == n   # no position came in between
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+def test_the_replay_turned_sideways_draws_its_board_anew_without_a_step(browser, server):
+    # the replay gave its board's picker no redraw: a phone turned kept the upright waterhole,
+    # squeezed into the room above the step buttons, until the next step
+    ended = finished_table(server, "wasserloch")
+    ctx, page, errors = open_page(browser, server, f"/replay/{ended['id']}", (360, 740), "de-DE",
+                                  wait_for="#replay-bar")
+    try:
+        page.wait_for_selector("#board svg")
+        step = page.inner_text("#step")
+        assert page.evaluate(ASPECT) < 1.5
+        page.set_viewport_size({"width": 740, "height": 360})
+        page.wait_for_function(f"() => ({ASPECT})() > 2")
+        assert page.inner_text("#step") == step
+        assert errors == []
+    finally:
+        ctx.close()
