@@ -337,3 +337,38 @@ def test_a_corpus_stopped_keeps_each_written_game_with_its_line(tmp_path):
     records = sorted(p.name for p in (tmp_path / "corpus").glob("game-*.json"))
     lines = [json.loads(line)["record"] for line in (tmp_path / "corpus" / "visits.jsonl").read_text().splitlines()]
     assert records == lines and len(records) == int(said.group(1)) >= 2
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupt_inside_a_callback_from_compiled_code_comes_again_outside_it(monkeypatch, signum):
+    # CI: numba compiling a kernel calls back into llvmlite's Python through ctypes, which
+    # prints and drops an exception raised there; the KeyboardInterrupt of a Ctrl-C sent in
+    # such a callback was lost and `train` ran on to its fiftieth generation
+    # (test_a_training_stopped_names_its_last_generation_and_the_command_that_resumes).  The
+    # handlers the command takes send the signal again a moment later, outside the callback.
+    from wasserspiele.cli import entry
+    held = (signal.SIGINT, signal.SIGTERM)
+    previous = {s: signal.getsignal(s) for s in held}
+    monkeypatch.setattr(entry, "_owner", None)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        entry.take_sigterm_as_interrupt()
+        handler = signal.getsignal(signum)
+    finally:
+        for s in held:
+            signal.signal(s, previous[s])
+    sent = []
+    monkeypatch.setattr(entry.os, "kill", lambda pid, s: sent.append((pid, s)))
+    callback = {"__name__": "llvmlite.binding.executionengine", "sys": sys}
+    exec(f"def notify(handler):\n    handler({int(signum)}, sys._getframe())", callback)
+    try:
+        callback["notify"](handler)
+    except KeyboardInterrupt:
+        pytest.fail("raised inside the callback, where ctypes prints it and drops it")
+    end = time.monotonic() + 10
+    while not sent and time.monotonic() < end:
+        time.sleep(0.01)
+    assert sent == [(os.getpid(), signum)]
+    with pytest.raises(KeyboardInterrupt):   # sent again: raised where the program is
+        handler(signum, sys._getframe())

@@ -303,12 +303,12 @@ class Reporter:
         self.pid = os.getpid()  # a worker forked during the run inherits the handler: it says nothing
         if threading.current_thread() is not threading.main_thread():
             return
-        from .entry import SIGHUP, _sighup, _sigterm
-        ours = [(signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, _sigterm)]
+        from .entry import SIGHUP, _sighup, _sigint, _sigterm
+        ours = [(signal.SIGINT, (signal.default_int_handler, _sigint)), (signal.SIGTERM, (_sigterm,))]
         if SIGHUP is not None:
-            ours.append((SIGHUP, _sighup))
-        for signum, handler in ours:
-            if signal.getsignal(signum) is handler:  # a handler someone else set is left alone
+            ours.append((SIGHUP, (_sighup,)))
+        for signum, handlers in ours:
+            if signal.getsignal(signum) in handlers:  # a handler someone else set is left alone
                 self.previous[signum] = signal.signal(signum, self._stopping)
 
     def _stopping(self, signum: int, frame) -> None:

@@ -68,6 +68,14 @@ def _deferred(signum: int, frame) -> bool:
     return False
 
 
+def _sigint(signum: int, frame) -> None:
+    """Python's own Ctrl-C (KeyboardInterrupt), but one that came inside a callback from
+    compiled code is sent again a moment later (`_deferred`): raised there, it was dropped and
+    `train` went on to its last generation (CI, tests/cli/test_interrupts.py)."""
+    if not _deferred(signum, frame):
+        signal.default_int_handler(signum, frame)
+
+
 def _sigterm(signum: int, frame) -> None:
     if os.getpid() != _owner:
         # a worker forked from the command (the lab's and the arena's process pool) inherits
@@ -103,8 +111,11 @@ def _sighup(signum: int, frame) -> None:
 def take_sigterm_as_interrupt() -> None:
     """SIGTERM and SIGHUP from now on raise KeyboardInterrupt in this process, unless
     something else owns them already (a handler set by a program that runs the command line in
-    its process; SIGHUP ignored by `nohup`)."""
+    its process; SIGHUP ignored by `nohup`); Ctrl-C's does so even inside a callback from
+    compiled code (`_sigint`)."""
     global _owner
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _sigint)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
         _owner = os.getpid()
         signal.signal(signal.SIGTERM, _sigterm)
@@ -115,7 +126,9 @@ def take_sigterm_as_interrupt() -> None:
 
 def release_sigterm() -> None:
     """SIGTERM's and SIGHUP's default action again where `take_sigterm_as_interrupt` took them
-    (`serve`: uvicorn's way to stop)."""
+    (`serve`: uvicorn's way to stop), and Python's own Ctrl-C."""
+    if signal.getsignal(signal.SIGINT) is _sigint:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if signal.getsignal(signal.SIGTERM) is _sigterm:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if SIGHUP is not None and signal.getsignal(SIGHUP) is _sighup:
