@@ -174,15 +174,19 @@ def name_the_seats(browser, server: Server, table: dict, names) -> None:
         ctx.close()
 
 
-def serving(tmp_path_factory, name: str, tables_per_client: int | None = None):
+def serving(tmp_path_factory, name: str, tables_per_client: int | None = None, **settings: str | float):
     """A test module's server on a SQLite file of its own, for a module fixture
     (`yield from serving(tmp_path_factory, "name")`); `tables_per_client` raises the
-    server's limit for tests that deal until a hand or an ending suits them."""
+    server's limit for tests that deal until a hand or an ending suits them; `settings` are
+    the server's other `WASSERSPIELE_*` settings (`STAND_IN_SECONDS=4`), set in its
+    environment only."""
     tmp = tmp_path_factory.mktemp(name)
     srv = Server(f"sqlite:///{tmp / (name + '.sqlite3')}", log_path=str(tmp / "server.log"))
+    if tables_per_client:
+        settings["TABLES_PER_CLIENT"] = tables_per_client
     with pytest.MonkeyPatch.context() as mp:
-        if tables_per_client:
-            mp.setenv("WASSERSPIELE_TABLES_PER_CLIENT", str(tables_per_client))
+        for key, value in settings.items():
+            mp.setenv(f"WASSERSPIELE_{key}", str(value))
         srv.start()
     try:
         yield srv

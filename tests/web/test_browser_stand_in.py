@@ -13,7 +13,7 @@ import pytest
 
 from wasserspiele.core.messages import render
 
-from .browser_support import ANNOUNCEMENTS, Server, name_the_seats, open_page, said, wait_to_hear
+from .browser_support import ANNOUNCEMENTS, name_the_seats, open_page, said, serving, wait_to_hear
 from .test_browser import browser, sync_api  # noqa: F401 (fixtures)
 from .test_browser_friends import play_until_waiting_for, two_humans
 
@@ -22,12 +22,7 @@ STAND_IN_SECONDS = 4  # the server's wait before a seat may be handed over (60 s
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("stand_in")
-    with pytest.MonkeyPatch.context() as mp:  # the server's environment only
-        mp.setenv("WASSERSPIELE_STAND_IN_SECONDS", str(STAND_IN_SECONDS))
-        srv = Server(f"sqlite:///{tmp / 'stand_in.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    yield srv
-    srv.stop()
+    yield from serving(tmp_path_factory, "stand_in", STAND_IN_SECONDS=STAND_IN_SECONDS)
 
 
 def page_of(browser, server, link: str, locale: str):

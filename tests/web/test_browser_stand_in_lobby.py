@@ -13,7 +13,7 @@ pytest.importorskip("playwright.sync_api")
 
 from wasserspiele.core.messages import Reason, render
 
-from .browser_support import ANNOUNCEMENTS, Server, browser, open_page, said, wait_to_hear  # noqa: F401 (fixture)
+from .browser_support import ANNOUNCEMENTS, browser, open_page, said, serving, wait_to_hear  # noqa: F401 (fixture)
 from .test_browser import current_n
 from .test_browser_friends import play_until_waiting_for, two_humans
 from .test_stale_tab_and_reconnect import click_one_move
@@ -21,27 +21,14 @@ from .test_stale_tab_and_reconnect import click_one_move
 STORAGE_SECONDS = 1.0   # the server's time for a write (15 s by default); SQLite waits 5 s for a lock
 
 
-def _server(tmp_path_factory, name: str, **env: str):
-    tmp = tmp_path_factory.mktemp(name)
-    with pytest.MonkeyPatch.context() as mp:  # the server's environment only
-        for key, value in env.items():
-            mp.setenv(f"WASSERSPIELE_{key}", value)
-        srv = Server(f"sqlite:///{tmp / (name + '.sqlite3')}", log_path=str(tmp / "server.log")).start()
-    return srv
-
-
 @pytest.fixture(scope="module")
 def lobby_server(tmp_path_factory):
-    srv = _server(tmp_path_factory, "stand_in_lobby", STAND_IN_SECONDS="0")
-    yield srv
-    srv.stop()
+    yield from serving(tmp_path_factory, "stand_in_lobby", STAND_IN_SECONDS=0)
 
 
 @pytest.fixture(scope="module")
 def late_server(tmp_path_factory):
-    srv = _server(tmp_path_factory, "late_move", STORAGE_SECONDS=str(STORAGE_SECONDS))
-    yield srv
-    srv.stop()
+    yield from serving(tmp_path_factory, "late_move", STORAGE_SECONDS=STORAGE_SECONDS)
 
 
 def de(code: str, **params) -> str:
