@@ -123,10 +123,11 @@ def test_names_the_database_refused_are_given_back_once_it_takes_writes_and_a_fl
 
 
 def test_a_name_stored_after_its_request_timed_out_is_shown_on_every_page(make_client, db_url):
-    """A name whose write had no answer within `storage_seconds` was refused ("not
-    available") but committed when the lock was released: the database held the new name,
-    every page the old one, until a reload showed the new one unannounced.  Now it is
-    pushed to every page as it is stored: what the pages show is what is stored."""
+    """A name whose write had no answer within `storage_seconds` was refused (then "not
+    available", now "may still be saved") but committed when the lock was released: the
+    database held the new name, every page the old one, until a reload showed the new one
+    unannounced.  Now it is pushed to every page as it is stored: what the pages show is
+    what is stored."""
     client, t = _late_table(make_client)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0, \
             client.websocket_connect(f"/ws/tables/{t['id']}") as ws1:
@@ -139,7 +140,8 @@ def test_a_name_stored_after_its_request_timed_out_is_shown_on_every_page(make_c
             refused = ws0.receive_json()                       # after 0.3 s: no answer
         finally:
             lock.release()                                     # within the write's busy wait
-        assert refused["type"] == "refused" and refused["reason_code"] == "server.db_down", refused
+        # (told it may still be saved, not "not available": test_storage_in_doubt_followups)
+        assert refused["type"] == "refused" and refused["reason_code"] == "server.name_in_doubt", refused
         assert _until_state(ws1, lambda m: m["seats"][0]["name"] == "Ann")
         assert _until_state(ws0, lambda m: m["seats"][0]["name"] == "Ann")
         assert table_state(client, t["id"])["seats"][0]["name"] == "Ann"
@@ -165,7 +167,7 @@ def test_a_rematch_stored_after_its_request_timed_out_is_offered_to_every_seat_a
             r = ask(0)
         finally:
             lock.release()
-        assert r.status_code == 503 and r.json()["reason_code"] == "server.db_down", r.text
+        assert r.status_code == 503 and r.json()["reason_code"] == "server.rematch_in_doubt", r.text
         shown = _until_state(ws1, lambda m: "rematch" in m)["rematch"]
         assert _query(db_url, "select rematch from tables where id = ?", t["id"]) == (shown,)
         assert table_state(client, t["id"])["rematch"] == shown
@@ -198,7 +200,7 @@ def test_a_rematch_seat_claimed_after_its_request_timed_out_is_given_without_ano
             r = ask(1)
         finally:
             lock.release()
-        assert r.status_code == 503 and r.json()["reason_code"] == "server.db_down", r.text
+        assert r.status_code == 503 and r.json()["reason_code"] == "server.rematch_in_doubt", r.text
         deadline = time.monotonic() + 5
         while _query(db_url, "select token_hash from seats where table_id = ? and seat = 1", rematch) == (None,) \
                 or not any("was claimed only after" in m for m in caplog.messages):

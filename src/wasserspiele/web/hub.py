@@ -60,6 +60,7 @@ MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
 BOT_RETRY_SECONDS = 5.0  # a bot whose move the database refused tries again after this, or once it takes writes
 PROBE_SECONDS = 5.0      # while writes fail, /healthz tries one at most this often (Writes.check)
+MAX_DOUBTS = 1000        # tables whose moves in doubt the process remembers (Hub.doubts)
 # what the older connection of a seat is told when the seat is opened again (here or in another process)
 REPLACED = json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"})
 # what the pages of a seat are told when its player is back and the bot standing in for them stops
@@ -151,6 +152,17 @@ class Stored(enum.Enum):
     STAND_IN = "server.stand_in_unsaved"     # a bot taking over an absent player's seat, or leaving it
 
 
+# What a write with no answer within `storage_seconds` is told, by what it wrote: its
+# transaction goes on and may still commit, so "not available; please try again" was
+# false.  A name or a rematch stored that late is shown as if in time (Hub.db's `late`)
+# and asking again is safe (the same name; the rematch the database already links); a
+# move queued on a move in doubt was never written, but the one before it may be, and the
+# table shows the game as stored once that is known.  (A move's own: `server.unsaved_in_doubt`,
+# LiveTable._stored; a new table stored late is removed, so "not available" stays true.)
+IN_DOUBT = {Stored.EARLIER_MOVE: "server.earlier_in_doubt", Stored.NAME: "server.name_in_doubt",
+            Stored.REMATCH: "server.rematch_in_doubt"}
+
+
 def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None) -> Refused:
     """The refusal (`storage`, 503) of a request the database failed, for every path that
     writes or reads: a write names what was not saved and why, in the words of its
@@ -158,9 +170,13 @@ def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None
     same for a move as for a new table.  A database that cannot be reached at all is
     `server.db_down`, "not available", for a read (`stored` None) and for any write that
     had changed nothing yet; a move, already applied here and taken back, still says it
-    was not saved.  `failure`: the storage's exception, or its cause when known."""
+    was not saved.  A write that had no answer in time (TimeoutError) may still be stored:
+    it is said so where `IN_DOUBT` names it.  `failure`: the storage's exception, or its
+    cause when known."""
     cause = failure if isinstance(failure, Cause) else failure_cause(failure)
-    if stored is None or (cause is Cause.DOWN and stored not in (Stored.MOVE, Stored.EARLIER_MOVE)):
+    if isinstance(failure, TimeoutError) and stored in IN_DOUBT:
+        reason = Reason(IN_DOUBT[stored])
+    elif stored is None or (cause is Cause.DOWN and stored not in (Stored.MOVE, Stored.EARLIER_MOVE)):
         reason = Reason("server.db_down")
     else:
         reason = Reason(stored.value, cause=Reason(cause.value))
@@ -327,13 +343,8 @@ class LiveTable:
         self.chain = Chain()                # the moves applied here since the position was read
         self._all_saved: asyncio.Future | None = None  # done when `unsaved` is back to 0
         self._save_failed = False           # a move applied here was refused by storage: reload
-        # (number, seat, entry, based on) of the people's moves refused for no answer in time
-        # (`based on`: the move number their request named), whose transaction may still
-        # commit: their movers are told if it does (`stored_late`)
-        self.in_doubt: set[tuple[int, int, str, Any]] = set()
-        # seat -> (based on, number) of its move in doubt that was then stored, until the seat
-        # moves again: that move sent again is told so, not as stale (`_stored_after_all`)
-        self.stored_after_all: dict[int, tuple[Any, int]] = {}
+        # (the people's moves in doubt and those then stored after all: the process's, by
+        # table, `Hub.doubts`, so a copy loaded anew keeps them: `in_doubt`, `stored_after_all`)
         self.last_used = asyncio.get_running_loop().time()
         # seat -> the move number since which it has been deciding, continuously: a move based
         # on any position since then is not stale (only other seats' hidden simultaneous
@@ -466,6 +477,22 @@ class LiveTable:
     def n(self) -> int:
         return len(self.state.history)
 
+    # -- moves in doubt (read here; written through Hub.doubt) ----------------
+    @property
+    def in_doubt(self) -> set[tuple[int, int, str, Any]]:
+        """(number, seat, entry, based on) of the people's moves refused for no answer in
+        time (`based on`: the move number their request named), whose transaction may still
+        commit: their movers are told if it does (`stored_late`)."""
+        d = self.hub.doubts.get(self.id)
+        return d.moves if d is not None else set()
+
+    @property
+    def stored_after_all(self) -> dict[int, tuple[Any, int]]:
+        """seat -> (based on, number) of its move in doubt that was then stored, until the
+        seat moves again: that move sent again is told so, not as stale (`_stored_after_all`)."""
+        d = self.hub.doubts.get(self.id)
+        return d.after_all if d is not None else {}
+
     # -- messages ------------------------------------------------------------
     def _table_part(self) -> dict[str, Any]:
         """The part of every client's message that is the same for all seats."""
@@ -596,7 +623,9 @@ class LiveTable:
             cause = failure_cause(exc)
             if cause is not Cause.STATEMENT:  # (a statement's own failure, a bug, stays counted: it would recur)
                 self.names_unsaved[seat] = (self.names_unsaved.get(seat, (0,))[0] + 1, cause)
-            raise storage_refusal(cause, Stored.NAME) from None
+            # (no answer in time: it may still be stored, and is then shown, `_name_stored_late`;
+            # sent again it writes the same name, or nothing once it is shown)
+            raise storage_refusal(exc, Stored.NAME) from None
         self.seats[seat].name = chosen
         self.broadcast()
 
@@ -764,7 +793,9 @@ class LiveTable:
             raise Refused("illegal", reason, 422)
 
         first_n = self.n
-        self.stored_after_all.pop(seat, None)  # (it moves on: a move sent again now is plainly stale)
+        if seat in self.stored_after_all:  # (it moves on: a move sent again now is plainly stale)
+            self.hub.doubt(self.id).after_all.pop(seat, None)
+            self.hub.tidy_doubt(self.id)
         # a simultaneous choice is applied at once as a hidden commitment (views show
         # only that the seat has chosen); the record names its seat
         self._apply(action, seat)
@@ -886,12 +917,20 @@ class LiveTable:
             raise storage_refusal(exc.cause, Stored.EARLIER_MOVE) from None
         except Exception as exc:  # (said in the log by Hub.writes, once for the outage)
             await self._read_back()
-            if isinstance(exc, TimeoutError) and entry is not None and self.hub.tables.get(self.id) is self:
-                if self._holds(entry):
+            if isinstance(exc, TimeoutError) and entry is not None:
+                # the copy its pages watch: this one read back, or one loaded anew after this
+                # one could not be read back (dropped), which the move may have reached already
+                live = self.hub.tables.get(self.id)
+                if live is not None and live._holds(entry):
                     return
-                # (a move at a number passed since is settled: stored, or never to be)
-                self.in_doubt = {e for e in self.in_doubt if e[0] >= self.n}
-                self.in_doubt.add(entry)
+                # remembered by the process, not by this copy: one loaded anew (this one
+                # dropped, swept, pushed out of the cache) tells its mover too.  Before, a
+                # table read again from the database after the timeout forgot it: the move
+                # committed later was shown unannounced and sent again refused as stale
+                doubt = self.hub.doubt(self.id)
+                if live is not None:  # (a move at a number passed since is settled: stored, or never to be)
+                    doubt.moves = {e for e in doubt.moves if e[0] >= live.n}
+                doubt.moves.add(entry)
             if isinstance(exc, TimeoutError):  # (its transaction goes on: it may yet commit, so not "unsaved")
                 raise Refused("storage", Reason("server.unsaved_in_doubt"), 503) from None
             raise storage_refusal(exc, Stored.MOVE) from None
@@ -929,11 +968,15 @@ class LiveTable:
         """Settle the moves in doubt at numbers the position has passed: those it holds were
         stored after all (kept in `stored_after_all`, their (number, seat) returned, in
         order); the others never will be."""
-        settled = {e for e in self.in_doubt if e[0] < self.n}
-        self.in_doubt -= settled
+        doubt = self.hub.doubts.get(self.id)
+        if doubt is None:
+            return []
+        settled = {e for e in doubt.moves if e[0] < self.n}
+        doubt.moves -= settled
         held = sorted((e for e in settled if self._holds(e)), key=lambda e: e[0])
         for n, seat, _, based_on in held:
-            self.stored_after_all[seat] = (based_on, n)
+            doubt.after_all[seat] = (based_on, n)
+        self.hub.tidy_doubt(self.id)
         return [(n, seat) for n, seat, _, _ in held]
 
     async def _read_back(self) -> None:
@@ -1172,6 +1215,21 @@ class Chain:
 
     def __init__(self) -> None:
         self.broken: BaseException | None = None  # why a move of it was not written
+
+
+class Doubt:
+    """One table's people's moves whose write had no answer in time (`moves`: in doubt, as
+    LiveTable.in_doubt) and those of them then stored (`after_all`: by seat, as
+    LiveTable.stored_after_all).  Kept by the process (Hub.doubts), not by the table's copy
+    in memory: a table that leaves memory after the timeout (its read-back failed, the
+    cache or the idle sweep let it go while its transaction was still running: nothing of
+    it counts as unsaved then) and is read again keeps them.  Another process has none."""
+
+    __slots__ = ("moves", "after_all")
+
+    def __init__(self) -> None:
+        self.moves: set[tuple[int, int, str, Any]] = set()
+        self.after_all: dict[int, tuple[Any, int]] = {}
 
 
 class EarlierUnsaved(Exception):
@@ -1746,6 +1804,10 @@ class Hub:
         self.sockets = SocketCounter(self.limits)
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future] = {}
+        # table id -> its moves in doubt and stored after all (Doubt), for as long as there
+        # are any, at most MAX_DOUBTS tables (the oldest forgotten first: a move in doubt at a
+        # table never read again, whose transaction failed, is never settled)
+        self.doubts: dict[str, Doubt] = {}
         self._tasks: set[asyncio.Task] = set()
         self.running = True
         # who is online in the other processes (inactive until `presence.start`: SQLite, tests)
@@ -1790,6 +1852,33 @@ class Hub:
         except (sa.exc.SQLAlchemyError, TimeoutError) as exc:
             raise storage_refusal(exc, stored) from None
 
+    def doubt(self, table_id: str) -> Doubt:
+        """The table's Doubt, made if need be (and kept as the newest)."""
+        d = self.doubts.pop(table_id, None) or Doubt()
+        self.doubts[table_id] = d
+        while len(self.doubts) > MAX_DOUBTS:
+            del self.doubts[next(iter(self.doubts))]
+        return d
+
+    def tidy_doubt(self, table_id: str) -> None:
+        """Forget the table's Doubt once nothing is in it."""
+        d = self.doubts.get(table_id)
+        if d is not None and not d.moves and not d.after_all:
+            del self.doubts[table_id]
+
+    def _when_loaded(self, table_id: str, work) -> None:
+        """`work(table)` once the table being loaded now (`open`) is in memory: what it read
+        may have been read before a write it must show (the write's news found no table
+        here to tell).  Nothing if it is not being loaded."""
+        loading = self._loading.get(table_id)
+        if loading is None:
+            return
+
+        def loaded(f: asyncio.Future) -> None:
+            if not f.cancelled() and f.exception() is None and self.running:
+                self._background(work(f.result()))
+        loading.add_done_callback(loaded)
+
     def _unmake(self, table_id: str) -> None:
         """A new table committed after its request was answered as refused (no answer in
         time): nobody was given its tokens, so it goes again — else it stayed in the lobby
@@ -1820,7 +1909,13 @@ class Hub:
             versions[p.table_id] = max(versions.get(p.table_id, 0), p.version + 1)
         for table_id, version in versions.items():
             t = self.tables.get(table_id)
-            if t is not None and self.running:
+            if t is None:
+                # being read again from the database (a page reloaded after the table left
+                # memory): that read may have come before this commit, and the copy made
+                # from it was shown without the move for good — every page of it showing a
+                # game the database no longer held, until a move there lost its race
+                self._when_loaded(table_id, lambda loaded, v=version: loaded.stored_late(v))
+            elif self.running:
                 self._background(t.stored_late(version))
 
     def forget(self, table_id: str) -> None:
@@ -1865,6 +1960,8 @@ class Hub:
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             raise Refused("broken_table", Reason("server.broken_table", table=table_id), 500) from None
         self.tables[table_id] = t
+        # moves in doubt stored while it was not in memory: a seat sending one again is told so
+        t._note_stored_after_all()
         t.schedule_bots()
         self.trim(keep=t)
         return t
@@ -1898,7 +1995,8 @@ class Hub:
         The version here counts moves not yet stored (they may lose their race) and a reload
         may be reading an older row: only a table at rest, at that version, can skip it."""
         t = self.tables.get(table_id)
-        if t is None:
+        if t is None:  # (being loaded: its read may have come before that commit)
+            self._when_loaded(table_id, lambda loaded, v=version: loaded.catch_up(v))
             return
         if t.version >= version and not (t.unsaved or t._save_failed or t.lock.locked()):
             return

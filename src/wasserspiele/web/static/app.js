@@ -862,11 +862,22 @@ function tablePage(tableId) {
     }
     // a rematch started by another seat (the position unchanged): told as it appears
     if (prev && !moved && msg.rematch && !prev.rematch) announce([t("rematch_started")]);
+    // A rematch or a name this page was told "may still be saved" about (no answer from the
+    // database in time) that the table now shows was stored after all: the refusal gives way
+    // (it stayed over the "Go to the rematch" button, or over the name, saying it might not be)
+    if (settledInDoubt(prev, msg)) notice = null;
     standIns.update(msg);
     announce(standInNews(prev, msg));   // a bot began playing for an absent player, or they came back
     if (savedLate !== null && msg.n >= savedLate) tellSavedLate(false);   // after the move's own lines
     maybeSendName();
     render(moved);          // motion and one-time effects only when the position changed
+  }
+
+  function settledInDoubt(before, now) {
+    const code = notice?.reasonCode;
+    if (code === "server.rematch_in_doubt") return Boolean(now.rematch);
+    return code === "server.name_in_doubt" && Boolean(before) && now.seat !== null
+      && now.seats[now.seat]?.name !== before.seats[now.seat]?.name;
   }
 
   function tellSavedLate(draw = true) {
@@ -1030,7 +1041,8 @@ function tablePage(tableId) {
       location.assign(body.link);
     } catch (err) {
       rematching = false;
-      notice = { text: () => errorNotice(err), cls: "refused" };
+      // (its code kept: one in doubt gives way once the table shows the rematch, settledInDoubt)
+      notice = { text: () => errorNotice(err), cls: "refused", reasonCode: err?.body?.reason_code };
       render();
     }
   }
