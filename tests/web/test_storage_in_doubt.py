@@ -214,13 +214,8 @@ PAGE_STORAGE_SECONDS = 1.0   # the served app's time for a write (15 s by defaul
 @pytest.fixture(scope="module")
 def in_doubt_server(tmp_path_factory):
     """A server (a subprocess) whose writes are given `PAGE_STORAGE_SECONDS`."""
-    from .browser_support import Server
-    tmp = tmp_path_factory.mktemp("in_doubt")
-    with pytest.MonkeyPatch.context() as mp:  # the server's environment only
-        mp.setenv("WASSERSPIELE_STORAGE_SECONDS", str(PAGE_STORAGE_SECONDS))
-        srv = Server(f"sqlite:///{tmp / 'in_doubt.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    yield srv
-    srv.stop()
+    from .browser_support import serving
+    yield from serving(tmp_path_factory, "in_doubt", STORAGE_SECONDS=PAGE_STORAGE_SECONDS)
 
 
 @pytest.fixture(scope="module")
