@@ -11,7 +11,12 @@ are 10.5 px or more.  With table.js SIDEWAYS the boards are drawn as wide as the
 places of 65 px and more, every board's and hand's words 10.2 px or more.
 
 Turning the phone drew the board anew only with the next position: Seven Waters' pyramid
-above its park stayed squeezed into the room above the hand of a phone turned sideways."""
+above its park stayed squeezed into the room above the hand of a phone turned sideways.
+
+Wildwasser's river sideways: its fields, 30 units wide at a pitch of 31, stood 0.9 px apart
+(3.8 px upright) and ran together into one strip; a field's number and its icon, side by
+side in 30 units, ran into each other ("36+2").  The fields are 27.5 units wide, 4 apart as
+upright (3.7 px at 844 × 390 and 740 × 360), the icon under the number."""
 
 from __future__ import annotations
 
@@ -121,3 +126,51 @@ def test_the_replay_turned_sideways_draws_its_board_anew_without_a_step(browser,
         assert errors == []
     finally:
         ctx.close()
+
+
+# Wildwasser's fields: each one's box, and the boxes of its number and its icon
+FIELDS = """() => [...document.querySelectorAll('#board svg g[role=img]:has(> title)')].filter((g) => g.querySelector(':scope > rect'))
+  .map((g) => {
+    const box = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
+    return { field: box(g.querySelector(':scope > rect')), texts: [...g.querySelectorAll(':scope > text')].map((t) => [t.textContent, box(t)]) };
+  })"""
+
+
+def row_gaps(fields) -> list[float]:
+    """The gaps between a field and the next one to its right in the same row."""
+    boxes = sorted((f["field"] for f in fields), key=lambda b: (round(b[1]), b[0]))
+    return [b[0] - a[2] for a, b in zip(boxes, boxes[1:]) if abs(a[1] - b[1]) < 1 and b[0] > a[2] - 1]
+
+
+def overlap(a, b) -> bool:
+    return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
+
+
+def test_ww_sideways_the_river_s_fields_stand_apart_as_upright_and_their_words_apart(browser, server, tables):
+    """667 × 375, 740 × 360, 844 × 390, 568 × 320: neighbouring fields stand at least 0.9 times
+    as far apart as upright (390 × 844), 3 px at least (0.9 px before); a field's number and
+    its icon do not overlap ("36" and "+2" did by 5 units) and stay within their field."""
+    link = tables["wildwasser"]["seats"][0]["link"]
+    ctx, page, errors = open_page(browser, server, link, (390, 844), "de-DE", wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    upright = min(row_gaps(page.evaluate(FIELDS)))
+    ctx.close()
+    assert upright > 3, upright
+    for size in [(667, 375), (740, 360), (844, 390), (568, 320)]:
+        ctx, page, errors = open_page(browser, server, link, size, "de-DE", wait_for="#turn[data-mine='1']")
+        try:
+            page.wait_for_selector("#board svg")
+            assert page.evaluate(ASPECT) > 2, size   # the sideways board
+            fields = page.evaluate(FIELDS)
+            assert len(fields) >= 30, fields
+            gaps = row_gaps(fields)
+            assert len(gaps) >= 30 and min(gaps) >= max(3, 0.9 * upright), (size, min(gaps), upright)
+            crowded = [[t for t, _ in f["texts"]] for f in fields
+                       if len(f["texts"]) == 2 and overlap(f["texts"][0][1], f["texts"][1][1])]
+            assert crowded == [], (size, crowded)
+            out = [t for f in fields for t, b in f["texts"]
+                   if b[0] < f["field"][0] - 0.5 or b[2] > f["field"][2] + 0.5]
+            assert out == [], (size, out)
+            assert errors == []
+        finally:
+            ctx.close()

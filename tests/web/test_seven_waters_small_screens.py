@@ -7,7 +7,19 @@ the cards to take were 22.7 px wide with an index ("10♥") of 8.8 px; at 740 ×
 4.1 px.  The pyramid now stands beside the park: up to 300 px high drawn across the column
 (33.8 px, text of 13.1 px at 640 × 280); on a taller screen in the room above the hand,
 the park's river, pool and theme beside its lines so that the board is no taller than the
-pyramid (23.3 px, text of 9 px: the most 112 px allow the pyramid's 173 units).
+pyramid (23.3 px, text of 9 px: the most 112 px allow the pyramid's 173 units).  There the
+move bar, which ended 43 and 38 px below the screen at 667 × 375 and 740 × 360 already,
+left the board 7rem: the first screen now ends with the hand (table.js foldAtHand), the hand
+is 3.75rem high (its cards 36.7 px wide, 44 before) and the park 40 units narrower, and the
+cards to take of a new deal's seven rows are 28.4 px wide at 667 × 375 and 29 px at
+740 × 360 (23.3 px at both before); the park's lines, targets to slide onto, are 25.2 and
+25.7 px high (18.1 px before).
+
+A covered card of a phone's pyramid shows its top strip only: 16.3 px high at 320 × 568,
+20 px at 390 × 844, 12.9 px sideways; each was a target (a tap brought the server's refusal)
+under WCAG 2.5.8's 24 px, right above the free cards.  Strips of 24 px would need a pyramid
+180 px high, more than a phone held sideways has above its hand: a covered card is no
+target for a finger now (the arrow keys still reach it, Enter says why it cannot be taken).
 
 At 320 px (a small phone, 400 % zoom) the covered cards show a strip of 16.3 px: their
 index, the whole of what a covered face-up card tells (SW-3.2: face-up cards are public
@@ -118,6 +130,94 @@ def test_sw_3_2_on_a_phone_held_sideways_the_pyramid_takes_the_board_s_height_be
         assert m["pyramid"]["bottom"] - m["pyramid"]["top"] >= 0.95 * m["drawn"], m
         assert m["hand"] is None or m["hand"] <= 375 + 1, m
         assert [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]] == []
+        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+# every pyramid card and hand card: its key, whether it is a choice, its box's width and the
+# part of it in view (down to the top of the cards lying on it), and the middle of that part
+CARDS = """() => {
+  const keys = JSON.parse(document.getElementById('app').dataset.keys || '[]');
+  const cards = [...document.querySelectorAll('#board [data-key^="pyr:"], #hand [data-key]')];
+  const at = (el) => el.dataset.key.startsWith('pyr:') ? el.dataset.key.slice(4).split('-').map(Number) : null;
+  const face = (el) => el.querySelector('rect.hl').getBoundingClientRect();
+  return cards.map((el) => {
+    const box = face(el), pos = at(el);
+    const over = pos ? cards.filter((o) => { const p = at(o); return p && p[0] === pos[0] + 1 && (p[1] === pos[1] || p[1] === pos[1] + 1); })
+                     : [];
+    const shown = over.length ? Math.min(...over.map((o) => face(o).top)) - box.top : box.height;
+    return { key: el.dataset.key, choice: keys.includes(el.dataset.key), width: +box.width.toFixed(1),
+             shown: +shown.toFixed(1), x: box.left + box.width / 2 + scrollX, y: box.top + shown / 2 + scrollY };
+  });
+}"""
+
+# what the page sends on its socket, kept in window.__sent (a move a tap sent is seen at once:
+# the picker sends it within the click)
+SENDS = """
+  window.__sent = [];
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
+"""
+
+
+@pytest.mark.parametrize("size", [(320, 568), (390, 844), (667, 375), (740, 360), (1280, 800)])
+def test_sw_3_2_every_card_a_finger_can_tap_is_24_px_both_ways(browser, server, table, size):
+    """WCAG 2.5.8: a pyramid or hand card that shows less than 24 px either way is no target.
+    A covered card of a phone's pyramid shows a strip of 12.9 to 20 px, and a tap there sent
+    the move to take it (refused by the server); a tap there does nothing now, and Enter on
+    it still asks (the keyboard's click).  The cards to take and the hand's cards show 24 px
+    both ways."""
+    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, "de-DE",
+                                  init_script=SENDS, wait_for="#turn[data-mine='1']")
+    try:
+        page.wait_for_selector("#board svg")
+        cards = page.evaluate(CARDS)
+        choices = [c for c in cards if c["choice"]]
+        assert [c for c in cards if c["key"].startswith("pyr:") and c["choice"]], cards
+        assert [c for c in choices if min(c["width"], c["shown"]) < TARGET] == [], (size, choices)
+        small = [c for c in cards if min(c["width"], c["shown"]) < TARGET]
+        page.evaluate("() => { window.__sent.length = 0; }")
+        tapped = []
+        for c in small:
+            page.evaluate("([x, y]) => scrollTo(0, Math.max(0, y - innerHeight / 2))", [c["x"], c["y"]])
+            at = page.evaluate("([x, y]) => [x - scrollX, y - scrollY]", [c["x"], c["y"]])
+            page.mouse.click(*at)
+            moves = [m for m in page.evaluate("() => window.__sent") if '"move"' in m]
+            if moves or page.locator("#board .selected").count():
+                tapped.append((c, moves))
+        assert tapped == [], (size, tapped)
+        if small:   # the keyboard still asks why a covered card cannot be taken
+            key = small[0]["key"]
+            page.focus(f"#board [data-key='{key}']")
+            page.keyboard.press("Enter")
+            page.wait_for_selector(f"#board [data-key='{key}'].refused-here")
+        assert errors == []
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", [(667, 375), (740, 360)])
+def test_sw_3_2_on_a_phone_held_sideways_the_cards_to_take_are_larger_and_the_hand_on_the_first_screen(
+        browser, server, table, size):
+    """A new deal (seven rows, the board at its tallest): the cards to take were 23.3 px wide
+    at both sizes, the board kept to 7rem above the hand with the move bar below the screen
+    anyway.  The board takes the move bar's room: 28 px or more, the hand still ending on the
+    first screen, the move bar right below it; the park's lines, targets of 18.1 px, are 24."""
+    ctx, page, errors = seat_page(browser, server, table, size)
+    try:
+        cards = page.evaluate(PYRAMID)
+        choices = [c for c in cards if c["choice"]]
+        assert choices and min(c["width"] for c in choices) >= 28, (size, choices)
+        m = page.evaluate(BOXES)
+        assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m)
+        actions = page.evaluate("() => document.querySelector('#play .actions').getBoundingClientRect().top")
+        assert m["hand"] <= actions + 1, (size, m, actions)
+        # the lines to slide onto (targets of the player's own park): 24 px high (18.1 before)
+        lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
+          .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
+        assert len(lines) == 4 and min(lines) >= TARGET, (size, lines)
         assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
         assert errors == []
     finally:

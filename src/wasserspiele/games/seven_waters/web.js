@@ -1,7 +1,7 @@
 // Seven Waters: the pyramid, both parks (lines, slides, river, pool, theme), your hand.
 import { s, h, svgRoot, card, cardText, cardName, anim, fitText, textWidth, rankText, SUIT_SYMBOL, SUIT_COLOR } from "../svg.js";
 import { t, say, seatLabel, seatLabelFor, seatInTextFor, spoken } from "../i18n.js";
-import { layoutMatches } from "../table.js";
+import { SIDEWAYS, layoutMatches } from "../table.js";
 
 const CW = 40, CH = 56;
 
@@ -35,7 +35,10 @@ const JOKER_WORD = 13;                   // the word on a joker's top strip: a r
 const LANDSCAPE = "(min-width: 560px) and (max-width: 760px) and (min-aspect-ratio: 7/5)";
 const SHORT = "(max-height: 300px)";
 const GAP = 12;                          // between the pyramid and the park, the lines and the rest
-const LINES_W = 340, STRIPS_W = 220;     // the lines (a slide of four beside a line of four), the rest
+// the lines (a slide of four beside a line of four, 29.7 apart: "10♥" shows whole) and the
+// rest (five river cards 26.5 apart): 834 units with the pyramid, drawn at 0.79 of its size
+// across the 657 px of a 667 × 375 screen (at 0.76 when the park was 40 units wider)
+const LINES_W = 330, STRIPS_W = 200;
 
 function base(code) { return code.split("=")[0].toUpperCase(); }
 
@@ -181,9 +184,13 @@ function strips(p) {
 // so the row has room), the cards left in hand: at the end, where they count (SW-5.2)
 // and every seat's lie open (the view shows them, SW-5.1), face up as the theme is.
 // With `beside` (a width), river, pool and theme stand in a column of that width to the
-// right of the lines rather than below them: a park half as high (landscapeBoard).
+// right of the lines rather than below them: a park half as high (landscapeBoard).  There
+// its rows are 34 apart and a line's frame 32 high (28 before: a line to slide onto, drawn
+// at 0.79 across a 667 px screen, was a target of 22.1 px, under WCAG 2.5.8's 24); the park
+// is still lower than the pyramid beside it, so the board is drawn as large as before.
 function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
   const g = s("g", {});
+  const pitch = beside ? TROW + 4 : TROW, pad = beside ? 3 : 1;   // the rows' pitch, a frame's margin
   const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
   // a label, then its cards from the label column's end to `right`
   const row = (x, label, cards, spoken = null, right = width) => {
@@ -195,7 +202,7 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
   let y = 0;
   p.lines.forEach((line, k) => {
     const r = s("g", { transform: `translate(0,${y})` });
-    r.append(s("rect", { class: "hl", x: -1, y: -1, width: SX - 4, height: TH + 2, rx: 4, fill: "#0000", stroke: "#0001" }));
+    r.append(s("rect", { class: "hl", x: -1, y: -pad, width: SX - 4, height: TH + 2 * pad, rx: 4, fill: "#0000", stroke: "#0001" }));
     r.append(s("text", { x: 2, y: 11, "font-size": 11 }, t("seven_waters.line", { k: k + 1 })));
     r.append(s("text", { x: 2, y: 23, "font-size": 11, "font-weight": "bold" }, `Σ ${p.line_sums[k]}`));
     line.forEach((c, i) => r.append(tile(c, LBL + i * TP, 0)));
@@ -203,7 +210,7 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
     const dx = step(SX, slide.length, TP, width, TW);
     slide.forEach((c, i) => r.append(tile(c, SX + i * dx, 0)));
     g.append(mine ? ui.mark(r, `line:${k + 1}`) : lineGroup(r, k + 1, p.line_sums[k]));
-    y += TROW;
+    y += pitch;
   });
   const linesEnd = y;
   if (beside) y = 0;
@@ -212,9 +219,9 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
     const r = s("g", { transform: `translate(0,${y})` }, row(x, label, cards, spoken, x + (beside || width)));
     if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand));
     g.append(r);
-    y += TROW;
+    y += pitch;
   });
-  return [g, Math.max(y, linesEnd) - (TROW - TH)];
+  return [g, Math.max(y, linesEnd) - (pitch - TH) + pad - 1];
 }
 
 // "Platz 0 (du) · 4 abgeworfen" above a park, and how much lower the park stands for it:
@@ -244,6 +251,15 @@ function pyramid(view, ui) {
 // cross the cards still there), 7 × 40 wide, as high as its rows still holding cards
 // (SW-3.2: a row empties only after the rows below it, so these are the top rows; the
 // room of the emptied ones goes to the park when the move buttons take more of the screen).
+// A covered card shows its top strip only, 20 units: 12.9 to 20 px high on a phone (a
+// target under WCAG 2.5.8's 24 px, right above the free cards a player taps); a strip of
+// 24 px would need a pyramid 180 px high, more than a phone held sideways has above its
+// hand.  It is no target for a finger or a pointer now: their tap on it is let go (it
+// chose nothing: it brought the server's refusal, and a tap meant for the free card below
+// it did so too); the arrow keys still reach it, its name says it is not free (name,
+// below), and Enter on it (a click with no pointer, table.js keyboardHandler) tells why it
+// cannot be taken.  It stays where a tap lands (not `pointer-events: none`): what lies
+// under a point is how the tests find the part of a covered card in view.
 function tinyPyramid(view, ui) {
   const W = 7 * PY.pitch;
   const g = s("g", {});
@@ -253,9 +269,21 @@ function tinyPyramid(view, ui) {
     rows = Math.max(rows, r + 1);
     const x = (W - (r + 1) * PY.pitch) / 2 + i * PY.pitch + 1;
     const marked = ui.mark(smallCard(c, x, r * PY.step), `pyr:${r + 1}-${i + 1}`);
+    if (covered(view.pyramid, r, i)) {
+      marked.classList.add("covered");
+      // before the picker's own listener (on its way down to the card's face): a pointer's
+      // click has a pointerType, the keyboard's none
+      marked.addEventListener("click", (ev) => { if (ev.pointerType) ev.stopPropagation(); }, true);
+    }
     g.append(c === "##" ? marked : anim(marked, `c:${base(c)}`));
   }));
   return [g, W, (rows - 1) * PY.step + PY.h];
+}
+
+// SW-3.2: card (r, c) is covered while (r+1, c) or (r+1, c+1) is left (0-based here)
+function covered(pyramid, r, i) {
+  const next = pyramid[r + 1];
+  return Boolean(next && (next[i] || next[i + 1]));
 }
 
 // The board of a narrow screen: the compact pyramid above the shown seat's tiled park,
@@ -287,10 +315,12 @@ function tinyBoard(view, shown, mine, ui) {
 // high, at 740 × 360 10.4 px and 4.1 px.  Here the pyramid stands beside the park.  On a
 // screen up to 300 px high the board is drawn across the column (style.css; the page
 // scrolls down to the hand and the move bar): the park as on the narrow board, cards 34 px
-// wide at 640 × 280.  On a taller one the board keeps to the room above the hand (about
-// 7rem: the hand stays on the first screen) and the park's river, pool and theme stand
-// beside its lines, a board no higher than the pyramid: cards 23.3 px wide (10.4 px
-// before), the most 112 px allow a pyramid 173 units high.
+// wide at 640 × 280.  On a taller one the board keeps to the room above the hand (the hand
+// stays on the first screen) and the park's river, pool and theme stand beside its lines, a
+// board no higher than the pyramid: cards 23.3 px wide (10.4 px before) in 7rem; with the
+// move bar below the first screen (style.css `--fold`, table.js foldAtHand), a shorter
+// hand and the park 834 units wide with the pyramid, 28.4 px at 667 × 375 and 29 px at
+// 740 × 360.  A wider screen as short (844 × 390, the log beside the table) draws it too.
 function landscapeBoard(view, shown, mine, ui) {
   const [pyr, PW, PH] = tinyPyramid(view, ui);
   const across = layoutMatches(SHORT);
@@ -426,7 +456,12 @@ export default {
     let board;
     const end = view.over && !view.pyramid_left;
     if (end) board = endBoard(view, shown, wide, ui);
-    else if (!wide) board = (layoutMatches(LANDSCAPE) ? landscapeBoard : tinyBoard)(view, shown, mySeat === shown, ui);
+    // a wider screen as short (844 × 390: a phone held sideways, the log beside the table)
+    // drew the wide board, full cards beside a park of 420 units, in the 112 px above the
+    // hand: cards to take 12.6 px wide; the sideways board, 23.3 px
+    else if (!wide || (layoutMatches(SIDEWAYS) && !layoutMatches(SHORT))) {
+      board = (layoutMatches(LANDSCAPE) || wide ? landscapeBoard : tinyBoard)(view, shown, mySeat === shown, ui);
+    }
     else {
       const [pyr, PW, PH] = pyramid(view, ui);
       const [mine, MH] = park(view.players[shown], shown, mySeat === shown, ui);

@@ -55,6 +55,41 @@ const WIDE = { W: 580, H: 120, mid: 290, cardW: 42, cardH: 52, sideRoom: 160, mi
                text: [[290, 114], [12, 46], [290, 18], [568, 46]],
                trick: [[296, 34], [190, 30], [242, 26], [348, 30]], message: 100, lastHand: 52 };
 
+// A seat's name on the sideways table (WIDE), at its size on up to `lines` lines upwards
+// from `attrs.y`, broken at spaces, each within `room`; a name longer than that ends in "…".
+// Squeezed to its room (svg.js fitText), a name of 24 characters ("Kreszentia Obermoserbau")
+// was drawn at 84 % of its width, the own seat's of 40 at 76 %; its room is between the
+// trick's cards and the table's end, or the middle of the table and its end.  The whole name
+// is the tooltip and what a screen reader reads (the seat chips above the table show it too);
+// the page's own seat keeps its "(you)" after the name shortened (`own`).
+function shortName(label, own, room, attrs, lines = 1) {
+  const you = own ? ` (${t("you")})` : "";
+  const name = you && label.endsWith(you) ? label.slice(0, -you.length) : label;
+  // a hair under the room: the canvas measures the page's font a little apart from the SVG
+  // (fitText squeezes what is left, never visibly)
+  const fits = (text) => textWidth(text, attrs) <= 0.98 * room;
+  const rows = [];
+  let rest = name.split(" ").filter(Boolean);
+  while (rest.length && rows.length < lines - 1) {   // every line but the last: whole words
+    let n = 0;
+    while (n < rest.length && fits(rest.slice(0, n + 1).join(" "))) n++;
+    if (!n) break;   // a word longer than a line: the last line shortens it
+    rows.push(rest.slice(0, n).join(" "));
+    rest = rest.slice(n);
+  }
+  let last = rest.join(" ");
+  if (last && !fits(last + you)) {
+    const chars = [...last];   // whole characters (an emoji is one)
+    while (chars.length > 1 && !fits(chars.join("").trimEnd() + "…" + you)) chars.pop();
+    last = chars.join("").trimEnd() + "…";
+  }
+  if (last || you) rows.push(last + you);
+  const step = Math.round(1.15 * attrs["font-size"]);
+  const texts = rows.map((row, i) => fitText(row, room, { ...attrs, y: attrs.y - (rows.length - 1 - i) * step }));
+  if (rows.join(" ") === label) return s("g", {}, texts);
+  return s("g", { role: "img", "aria-label": label, "data-short-name": "" }, s("title", {}, label), texts);
+}
+
 // The trump as a screen reader says it: the symbol drawn, and the suit's word the cards are
 // named with ("Herz-Bube"): "Trumpf ♦" alone was read as a symbol, or not at all
 function trumpSpoken(suit) { return t("watten.trump", { s: `${SUIT_SYMBOL[suit] || suit} (${t("suit_" + suit)})` }); }
@@ -272,7 +307,7 @@ export default {
   // the top seat's on one line, the name ending left of the middle and the rest beginning
   // right of it; a side seat's at its end of the table, the name on up to two lines upwards
   // (the right seat's on one: the tricks' legend stands above it) and each part said of it
-  // on a line of its own below.
+  // on a line of its own below.  A name longer than its room ends in "…" (shortName).
   wideSeat(g, view, seat, k, turn, x, y) {
     const name = seatLabelFor(seat, view.seat);
     const nameAttrs = { y, "font-size": 13, fill: turn ? "#ffe082" : "white", "font-weight": "bold",
@@ -280,14 +315,13 @@ export default {
     const info = { "font-size": 11, fill: "white" };
     if (k === 0 || k === 2) {
       g.append(s("g", { "data-origin": `tseat:${seat}` },
-        fitText(name, WIDE.line[k][0], { ...nameAttrs, x: x - 6, "text-anchor": "end" }),
+        shortName(name, view.seat === seat, WIDE.line[k][0], { ...nameAttrs, x: x - 6, "text-anchor": "end" }),
         fitText(this.seatInfo(view, seat), WIDE.line[k][1], { ...info, x: x + 6, y, "text-anchor": "start" })));
       return;
     }
     const anchor = k === 1 ? "start" : "end";
     g.append(s("g", { "data-origin": `tseat:${seat}` },
-      k === 1 ? fitText(name, WIDE.sideRoom, { ...nameAttrs, x, "text-anchor": anchor }, "up", 2)
-        : fitText(name, WIDE.sideRoom, { ...nameAttrs, x, "text-anchor": anchor }),
+      shortName(name, view.seat === seat, WIDE.sideRoom, { ...nameAttrs, x, "text-anchor": anchor }, k === 1 ? 2 : 1),
       ...this.infoLines(view, seat, k).map((line, i) =>
         fitText(line, WIDE.sideRoom, { ...info, x, y: y + 13 * (i + 1), "text-anchor": anchor }, "down"))));
   },

@@ -15,30 +15,37 @@ const ICON_NAMES = { "+1": "wildwasser.icon.plus", "+2": "wildwasser.icon.plus",
 
 // The track's layout: fields per row, a field's width and height, the pitch of a row's
 // fields and of the rows, the first row's top, an animal token's radius and its centre's
-// height on its field.  UPRIGHT: rows of eight square fields.  SIDEWAYS (a phone held
-// sideways, table.js): two rows of fields 30 × 38 (37 fields: 19 and 18), 601 × 115 units
-// in all (30 wide: a number of two digits and an icon, "36" and "+2", side by side): the rows
-// of eight, 400 × 362 units, were drawn in the 112 px such a screen leaves above the hand,
-// the fields' numbers and icons 3.4 px high; in two rows they are drawn at 0.92 or more (556
-// px wide at 844 × 390), their words (11 units) 10.2 px high or more.
+// height on its field.  UPRIGHT: rows of eight square fields, 4 units apart.  SIDEWAYS (a
+// phone held sideways, table.js): two rows of fields 27.5 × 42 (37 fields: 19 and 18), 606.5
+// × 120 units in all: the rows of eight, 400 × 362 units, were drawn in the 112 px such a
+// screen leaves above the hand, the fields' numbers and icons 3.4 px high; in two rows they
+// are drawn at 0.917 or more (556 px wide at 844 × 390), their words (11 units) 10 px high or
+// more.  The fields stand 4 units apart, as upright (3.7 px; 1 unit, 0.9 px, ran them together
+// into one strip), so they are narrower than the 35 units a number of two digits and "+2"
+// take side by side: the icon stands under the number ("36" over "+2", which ran into each
+// other on fields 30 wide) and the animal, a token of radius 7 with its letter at 11 units,
+// in the field's lower right corner.
 const UPRIGHT = { per: PER_ROW, fw: F, fh: F, pitch: F + 4, rowPitch: F + 18, top: 34, r: 13, tokenY: F / 2 + 4 };
 function sidewaysLayout(fields) {
   // one slot more than the fields: the die stands in the one after the last field
-  return { per: Math.ceil((fields + 1) / 2), fw: 30, fh: 38, pitch: 31, rowPitch: 44, top: 18, r: 10, tokenY: 27, die: true };
+  return { per: Math.ceil((fields + 1) / 2), fw: 27.5, fh: 42, pitch: 31.5, rowPitch: 48, top: 17, left: 6,
+           r: 7, letter: 11, tokenX: 17.5, tokenY: 33, iconBelow: true, die: true };
 }
 
 function fieldXY(i, L = UPRIGHT) { // i: 0-based field index, laid out as a snake
   const row = Math.floor(i / L.per), col = i % L.per;
-  const x = 10 + (row % 2 === 0 ? col : L.per - 1 - col) * L.pitch;
+  const x = (L.left ?? 10) + (row % 2 === 0 ? col : L.per - 1 - col) * L.pitch;
   return [x, L.top + row * L.rowPitch];
 }
 
 // A team's animal: its seat's colour and shape (svg.js seatShape: the colours alone looked
-// alike to many a colour-blind player), the species' initial on it
-function animalToken(seat, species, x, y, r = 13) {
+// alike to many a colour-blind player), the species' initial on it (`letter`: its size where
+// it is larger than the shape's radius allows, centred on it)
+function animalToken(seat, species, x, y, r = 13, letter = null) {
   return s("g", { transform: `translate(${x},${y})` },
     seatShape(seat, r, { fill: SEAT_COLORS[seat % SEAT_COLORS.length], stroke: "white", "stroke-width": 2 }),
-    s("text", { y: r / 2 - 1, "text-anchor": "middle", "font-size": r + 1, "font-weight": "bold", fill: SEAT_INK[seat % SEAT_INK.length] },
+    s("text", { y: letter ? +(0.37 * letter).toFixed(1) : r / 2 - 1, "text-anchor": "middle", "font-size": letter || r + 1,
+                "font-weight": "bold", fill: SEAT_INK[seat % SEAT_INK.length] },
       initial(species)));
 }
 
@@ -197,8 +204,8 @@ export default {
     const L = layoutMatches(SIDEWAYS) ? sidewaysLayout(view.fields) : UPRIGHT;
     const rows = Math.ceil(view.fields / L.per);
     // + the icon legend below the last row
-    const W = L === UPRIGHT ? 10 + PER_ROW * (F + 4) + 6 : 12 + L.per * L.pitch;
-    const H = L === UPRIGHT ? 40 + rows * (F + 18) + 12 : L.top + (rows - 1) * L.rowPitch + L.fh + 15;
+    const W = L === UPRIGHT ? 10 + PER_ROW * (F + 4) + 6 : 2 * L.left + (L.per - 1) * L.pitch + L.fw;
+    const H = L === UPRIGHT ? 40 + rows * (F + 18) + 12 : L.top + (rows - 1) * L.rowPitch + L.fh + 13;
     const board = svgRoot(W, H, s("rect", { width: W, height: H, fill: "#dcedc8", rx: 10 }));
     const last = (view.log || []).at(-1);
     const moved = (view.log || []).filter((e) => e.event === "move").at(-1);
@@ -221,11 +228,12 @@ export default {
         water ? s("path", { d: L === UPRIGHT ? `M${x + 4} ${y + F - 8} q8 -6 18 0 t18 0` : `M${x + 3} ${y + L.fh - 5} q5 -4 11.5 0 t11.5 0`,
                             stroke: "#cfe6f5", fill: "none" }) : null,
         // ink on the field: dark on passable (light) water, white on deep water, 4.5:1 or more
-        s("text", { x: x + 3, y: y + 11, "font-size": 11, fill: water ? ink : "#333" }, f.field),
-        f.icon ? s("text", { x: x + L.fw - (L === UPRIGHT ? 3 : 2), y: y + 12, "text-anchor": "end", "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
+        s("text", { x: x + 3, y: y + (L.iconBelow ? 10.5 : 11), "font-size": 11, fill: water ? ink : "#333" }, f.field),
+        f.icon ? s("text", { ...(L.iconBelow ? { x: x + 3, y: y + 23.5 } : { x: x + L.fw - 3, y: y + 12, "text-anchor": "end" }),
+                             "font-size": 11, fill: water ? ink : "#1d2a33" }, ICONS[f.icon] || f.icon) : null);
       board.append(water ? anim(field, `tile:${f.tile}:${f.column}`) : field);
       if (f.animal) board.append(anim(s("g", { role: "img", "aria-label": t("wildwasser.name_animal", { a: spName(f.animal[1]), who: seatLabel(f.animal[0]), f: f.field }) },
-        animalToken(f.animal[0], f.animal[1], x + L.fw / 2, y + L.tokenY, L.r)), `an:${f.animal[0]}:${f.animal[1]}`, `seat:${f.animal[0]}`));
+        animalToken(f.animal[0], f.animal[1], x + (L.tokenX ?? L.fw / 2), y + L.tokenY, L.r, L.letter)), `an:${f.animal[0]}:${f.animal[1]}`, `seat:${f.animal[0]}`));
     });
     const [fx, fy] = fieldXY(0, L);
     const above = L === UPRIGHT ? 8 : 5;

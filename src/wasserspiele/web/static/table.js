@@ -364,6 +364,7 @@ function fitColumn(room) {
       || getComputedStyle(board).flexGrow === "0") return;
   const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
   if (under && fit === "height") detailsUnder(under, board, vb, room, at);
+  if (fit === "min-height") foldAtHand(play);
   // with no hand and no move bar below the board (a spectator, the replay) there is nothing
   // to keep in place: the box fits the board at each position, at its full size
   if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; }
@@ -373,6 +374,22 @@ function fitColumn(room) {
   if (room.height < column - 1) play.style[fit === "height" ? "height" : "minHeight"] = `${room.height}px`;
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
+
+// A column whose first screen ends with the hand (style.css `--fold: hand`: Seven Waters on
+// a phone held sideways, 560 to 760 px wide and taller than 300 px): the move bar below the
+// hand may stand below the screen, as it did already (at 667 × 375 and 740 × 360 it ended
+// 43 and 38 px below it), and the board takes its room.  The column filled the screen with
+// the move bar in it: the board kept 7rem (112 px) above the hand, its pyramid's cards 23.3
+// px wide.  The column is made as much taller as the hand ends above the screen's bottom;
+// what follows (fitColumn) makes it shorter again where the board is drawn less tall.
+function foldAtHand(play) {
+  if (getComputedStyle(play).getPropertyValue("--fold").trim() !== "hand") return;
+  const hand = play.querySelector(":scope > #hand");
+  if (!hand) return;
+  // the first screen is the page's top to the window's height, wherever it is scrolled to
+  const spare = window.innerHeight - (hand.getBoundingClientRect().bottom + window.scrollY);
+  if (spare >= 1) play.style.minHeight = `${Math.floor(play.getBoundingClientRect().height + spare)}px`;
+}
 
 // A phone held sideways (560 px wide or more, 500 px high at most, 1.4 times as wide as
 // high: 568 × 320 to 844 × 390, a window zoomed to 200 %): the board's room above the hand
