@@ -20,9 +20,10 @@ class WildAction:
     Made once per seat (any game, any table size) and shared, so the engine's trusted path
     builds no tuple for them: `event[seat]`, the log event of the seat taking it
     (`("pick", seat)` for a pick, else `("decide", seat, text)`); `alone[seat]` and
-    `together[seat]`, its history entries `(seat, action, together)`."""
+    `together[seat]`, its history entries `(seat, action, together)`; `bit`, a species
+    action's bit (`1 << arg`, as hands keep species; 0 for the others)."""
 
-    __slots__ = ("kind", "arg", "_text", "_hash", "index", "event", "alone", "together")
+    __slots__ = ("kind", "arg", "_text", "_hash", "index", "event", "alone", "together", "bit")
 
     def __init__(self, kind: str, arg: int | None, text: str):
         self.kind = kind
@@ -35,6 +36,7 @@ class WildAction:
         self.event = tuple(("pick", s) if kind == PICK else ("decide", s, text) for s in seats)
         self.alone = tuple((s, self, False) for s in seats)
         self.together = tuple((s, self, True) for s in seats)
+        self.bit = 1 << arg if kind in (PICK, MOVE, SUN) and arg is not None else 0
 
     # No __eq__: every action is interned (made once here; copies and unpickling go
     # through `parse_action` by __reduce__), so equal means identical, and the default

@@ -94,6 +94,23 @@ class Wildwasser(Game):
             s = self.flow[b.field_crossing[f]] + 1
             self.drift[f] = (TEAM_CARD if s > last
                              else b.crossing_fields[self.slot_crossing[s]][b.field_column[f] - 1])
+        # WW-4.4: who stands on the waterfall's crossing (washed back), in field order, in C
+        falls = sorted(b.crossing_fields[self.slot_crossing[last]])
+        self.on_waterfall = itemgetter(*falls) if len(falls) > 1 else lambda occ: (occ[falls[0]],)
+        # WW-4.3: the icon of field f is icon_by_tile[f][slots[icon_slot[f]]] (`icon_at` in
+        # one look-up): on a crossing, per tile in its slot (the last entry, for index -1,
+        # an empty slot: no icon); on a bank the fixed icon whatever tile slot 0 holds
+        tiles = len(b.tile_ids)
+        self.icon_slot = tuple(max(s, 0) for s in self.field_slot)
+        self.icon_by_tile = tuple(
+            tuple(b.tile_icons[t][b.field_column[f]] for t in range(tiles)) + (0,) if b.field_crossing[f] >= 0
+            else (b.bank_icon[f],) * (tiles + 1)
+            for f in range(b.fields + 2))
+        # WW-3.2/3.3: a revealed card's choices, [start marker's seat][card][its seat's `fin`]
+        self.card_choices = tuple(
+            tuple(tuple(self.cheetah_choices[m][f & 1] for f in range(1 << N_SPECIES)) if c == CHEETAH
+                  else CARD_CHOICES[c] for c in range(N_SPECIES))
+            for m in range(p))
 
     def parse_action(self, text: str) -> WildAction:
         return parse_action(text)
@@ -159,8 +176,9 @@ class Wildwasser(Game):
         s.pick = [-1] * p
         s.marker = self.options["first_player"]
         s.round = 1
-        s.log = None
-        s.log_mark = (None, 0)
+        s.log_tail = []
+        s.log_head = None
+        s.log_count = 0
         # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
         index = b.tile_index
         order = [index[t] for t in chance.draw_order("tiles", b.regular_ids, "tile")]
@@ -188,7 +206,7 @@ class WildwasserState(WildwasserData, State):
 
     # -- the log ---------------------------------------------------------------
     def _note(self, *event) -> None:
-        self.log = (event, self.log)
+        self.log_tail.append(event)
 
     def sync(self) -> None:
         """Derive the kept fields (`fin`, `choices`) again from the position, after the
@@ -226,7 +244,12 @@ class WildwasserState(WildwasserData, State):
         self.card = -1
         self.choices = ()
         self.round_start = first_pick
-        self.log = (("round", -1, self.round, self.marker), self.log)  # _note inlined: every round
+        tail = self.log_tail  # the last round's events join the shared chain (state.py: log_head)
+        if tail:
+            self.log_head = (tuple(tail), self.log_head)
+            self.log_count += len(tail)
+            self.log_tail = []
+        self.log_tail.append(("round", -1, self.round, self.marker))  # _note inlined: every round
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
@@ -245,7 +268,7 @@ class WildwasserState(WildwasserData, State):
             pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self.log = (g.reveal_events[s][c], self.log)  # _note inlined: every turn reveals
+            self.log_tail.append(g.reveal_events[s][c])  # _note inlined: every turn reveals
             if c == CHEETAH:
                 choices = g.cheetah_choices[self.marker][self.fin[s] & 1]
             else:
@@ -328,9 +351,8 @@ class WildwasserState(WildwasserData, State):
         (extra movement is lost) and takes its species' next podium place.  It cannot
         enter an empty slot's crossing (WW-4.5): it stops on the furthest free field
         before it, or stays if there is none."""
-        b = self.board
         occ, pos, finish = self.occ, self.pos, self.finish
-        slot_at = self.game.field_slot
+        g = self.game
         a = seat * N_SPECIES + sp
         while True:
             p = pos[a]
@@ -353,16 +375,11 @@ class WildwasserState(WildwasserData, State):
                 return False
             occ[f] = a
             pos[a] = f
-            self.log = (("move", seat, sp, p, f), self.log)  # _note inlined: the commonest event
-            k = slot_at[f]  # icon_at(f), inlined
-            if k < 0:
-                icon = b.bank_icon[f]
-            else:
-                t = self.slots[k]
-                icon = b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
+            self.log_tail.append(("move", seat, sp, p, f))  # _note inlined: the commonest event
+            icon = g.icon_by_tile[f][self.slots[g.icon_slot[f]]]  # icon_at(f) in one look-up
             if not icon:
                 return False
-            self.log = (("icon", seat, icon, f), self.log)  # _note inlined: half of all moves end on one
+            self.log_tail.append(("icon", seat, icon, f))  # _note inlined: half of all moves end on one
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
@@ -370,10 +387,10 @@ class WildwasserState(WildwasserData, State):
                 if sp < 0:
                     return sp == ROLL_SUN
                 a = seat * N_SPECIES + sp
-                n = b.speed[sp]
+                n = self.board.speed[sp]
             elif icon == MARKER_ICON:
                 self.phase = MARKER_CHOICE
-                self.choices = self.game.markers
+                self.choices = g.markers
                 return True
             elif icon == CARDS:
                 self._cards_back(seat)
@@ -387,7 +404,7 @@ class WildwasserState(WildwasserData, State):
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
         face = self.chance.draw("dice", b.die)
-        self.log = (("roll", seat, face), self.log)  # _note inlined
+        self.log_tail.append(("roll", seat, face))  # _note inlined
         sp = b.face_species[face]
         if sp < 0:
             fin = self.fin[seat]
@@ -406,15 +423,15 @@ class WildwasserState(WildwasserData, State):
         """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
         self.hand[seat] |= self.revealed[seat]
         self.revealed[seat] = 0
-        self.log = (("cards", seat), self.log)  # _note inlined (a meerkat in four actions)
+        self.log_tail.append(("cards", seat))  # _note inlined (a meerkat in four actions)
 
     def _push(self, seat: int) -> None:
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
         one slot down, the last one goes over the waterfall with its animals back to their
         team cards.  With the stack empty slot 1 stays empty and this is the last round."""
-        occ, pos = self.occ, self.pos
-        if self.stack:
-            new = self.stack.pop()
+        stack = self.stack
+        if stack:
+            new = stack.pop()
         else:
             new = -1
             if not self.last_round:
@@ -422,25 +439,28 @@ class WildwasserState(WildwasserData, State):
                 self._note("last_round", seat)
         old = self.slots
         fallen = old[-1]
-        # lift every drifting animal first: a field it lands on may not be cleared yet
         g = self.game
-        drifting = list(filter(NOT_EMPTY, g.on_crossings(occ)))  # in field order; the test runs in C
-        for a in drifting:
-            occ[pos[a]] = -1
-        drift = g.drift
-        washed = []
-        for a in drifting:
-            nf = drift[pos[a]]
-            pos[a] = nf
-            if nf:
-                occ[nf] = a
-            else:  # over the waterfall: back to the team card
-                washed.append(a)
+        occ = self.occ
+        drifting = tuple(filter(NOT_EMPTY, g.on_crossings(occ)))  # in field order; the test runs in C
+        if drifting:
+            # each animal on a log drifts with it to the same column one slot down, or
+            # over the waterfall back to its team card (field 0, whose `occ` stays -1);
+            # all are lifted first: a field one lands on may not be cleared yet
+            washed = tuple(filter(NOT_EMPTY, g.on_waterfall(occ)))  # in field order
+            pos, drift = self.pos, g.drift
+            for a in drifting:
+                occ[pos[a]] = -1
+            for a in drifting:
+                f = pos[a] = drift[pos[a]]
+                occ[f] = a
+            occ[TEAM_CARD] = -1
+        else:
+            washed = ()
         self.slots = [new] + old[:-1]
         if fallen >= 0:
             self.discard.append(fallen)
         self.gaps = -1 in self.slots
-        self.log = (("push", seat, new, fallen, tuple(washed)), self.log)  # _note inlined
+        self.log_tail.append(("push", seat, new, fallen, washed))  # _note inlined
 
     # -- protocol ----------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -452,19 +472,20 @@ class WildwasserState(WildwasserData, State):
         (or none named) takes an action `_why_illegal` allows, chance drawn from a
         generator.  Anything else (a refusal and its reason, notation, a strict replay
         applied as a transaction) takes the protocol's own way."""
-        waiting = self.waiting
-        if waiting and action.__class__ is WildAction and self.chance.rng is not None:
-            if seat is None:
-                seat = waiting[0]
+        if action.__class__ is WildAction:
             if self.phase == PICK_PHASE:
-                # half of all actions: `_why_illegal`'s pick case, inlined
-                if seat in waiting and action in PICKS_BY_MASK[self.hand[seat]]:
+                # half of all actions: `_why_illegal`'s pick case, inlined.  A pick draws no
+                # chance, so a strict replay needs no transaction for it either.
+                if seat is None:
+                    seat = self.current_seat
+                if seat in self.waiting and action in PICKS_BY_MASK[self.hand[seat]]:
                     self.apply_legal(action, seat)
                     return
-            elif seat == waiting[0] and action in self.choices:
+            elif action in self.choices and (seat == self.current_seat or seat is None) \
+                    and self.chance.rng is not None:
                 # one seat decides; `choices` is what `_why_illegal` allows (actions are
-                # interned, so `in` matches by identity)
-                self.apply_legal(action, seat)
+                # interned, so `in` matches by identity; () once the game is over)
+                self.apply_legal(action, self.current_seat)
                 return
         State.apply(self, action, seat)
 
@@ -474,26 +495,26 @@ class WildwasserState(WildwasserData, State):
         (a call costs about 400 instructions; the log events and history entries are the
         actions' own, made once).  The history entry is appended last, as the
         protocol does (`_end_round` counts on it)."""
-        g = self.game
         if self.phase == PICK_PHASE:
             # WW-3.1: a secret pick; the first reveal waits for the last pick.  A pick
             # draws no chance, so a strict replay (no generator) has nothing to undo and
             # takes this path too.
-            sp = action.arg
-            self.hand[seat] ^= BIT[sp]  # a legal pick's card is in the hand
-            self.pick[seat] = sp
-            self.log = (action.event[seat], self.log)
+            self.hand[seat] -= action.bit  # a legal pick's card is in the hand
+            self.pick[seat] = action.arg
+            self.log_tail.append(action.event[seat])
+            g = self.game
             left = self.waiting = g.after_pick[self.waiting][seat]
             if left:  # others still pick: this pick was made together with theirs
                 self.current_seat = left[0]
                 self.history.append(action.together[seat])
                 return
+            self.phase = CHOOSE  # the reveals begin
         else:
             if self.chance.rng is None:
                 State.apply_legal(self, action, seat)
                 return
             # `_apply` for one seat's decision, the card's own move dispatched first
-            self.log = (action.event[seat], self.log)
+            self.log_tail.append(action.event[seat])
             ph = self.phase
             if ph == CHOOSE:
                 if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
@@ -511,22 +532,25 @@ class WildwasserState(WildwasserData, State):
             if pending:  # a sun to place or a start marker to move: the same seat again
                 self.history.append(action.alone[seat])
                 return
+            g = self.game
         # WW-3.1: the next seat reveals its card: `_next_turn` inlined for its common case
-        # (a seat left in this round's order whose card leaves a choice)
+        # (a seat left in this round's order whose card leaves a choice); the phase is
+        # CHOOSE here (a decision left pending returned above)
         turn = self.turn + 1
-        if turn < self.players:
-            s = self.order[turn]
+        order = self.order
+        if turn < len(order):
+            s = order[turn]
             c = self.pick[s]
-            choices = (g.cheetah_choices[self.marker][self.fin[s] & 1] if c == CHEETAH
-                       else CARD_CHOICES[c][self.fin[s]])
+            choices = g.card_choices[self.marker][c][self.fin[s]]  # `_card_choices`, one look-up
             if choices:
                 self.pick[s] = -1
-                self.revealed[s] |= BIT[c]  # WW-3.4: revealed cards stay face up
+                # WW-3.4: revealed cards stay face up (a card is in one place: hand, face
+                # down or face up, so adding its bit sets it)
+                self.revealed[s] += BIT[c]
                 self.card = c
-                self.log = (g.reveal_events[s][c], self.log)
+                self.log_tail.append(g.reveal_events[s][c])
                 self.choices = choices
                 self.turn = turn
-                self.phase = CHOOSE
                 self.waiting = g.one_seat[s]
                 self.current_seat = s
                 self.history.append(action.alone[seat])
@@ -543,7 +567,7 @@ class WildwasserState(WildwasserData, State):
     def legal_actions(self, seat: int | None = None):
         """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`
         whenever a decision falls due (`_card_choices` WW-3.2/3.3, a sun, a marker)."""
-        if seat is None or seat == self.current_seat:
+        if seat == self.current_seat or seat is None:
             if self.phase:  # one seat decides (or nobody, once over: `choices` is ())
                 return self.choices
             return PICKS_BY_MASK[self.hand[self.current_seat]]
@@ -628,7 +652,7 @@ class WildwasserState(WildwasserData, State):
         if ph == PICK_PHASE:
             self._pick(action.arg, seat)
             return
-        self.log = (("decide", seat, action._text), self.log)  # _note inlined
+        self.log_tail.append(("decide", seat, action._text))  # _note inlined
         self.phase = CHOOSE
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
@@ -645,7 +669,7 @@ class WildwasserState(WildwasserData, State):
         self.hand[seat] &= ~(1 << sp)
         self.pick[seat] = sp
         g = self.game
-        self.log = (("pick", seat), self.log)  # _note inlined: every seat picks every round
+        self.log_tail.append(("pick", seat))  # _note inlined: every seat picks every round
         waiting = self.waiting = g.after_pick[self.waiting][seat]
         if waiting:
             self.current_seat = waiting[0]
@@ -677,7 +701,7 @@ class WildwasserState(WildwasserData, State):
         """WW-3.5: the start marker may move several times; only the last place counts.
         WW-4.3: an icon may leave it where it lies.  The event keeps where it lay, so that
         the log can say "stays with A" or "takes it", not "A gives it to A"."""
-        self.log = (("marker", seat, to, self.marker), self.log)  # _note inlined (a cheetah in four actions)
+        self.log_tail.append(("marker", seat, to, self.marker))  # _note inlined (a cheetah in four actions)
         self.marker = to
 
     # -- outcome ------------------------------------------------------------------

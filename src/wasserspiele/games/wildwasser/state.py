@@ -27,10 +27,11 @@ class WildwasserData:
     face-down tiles with the TOP LAST (pop() draws); `removed`: out unseen (WW-2.1);
     `discard`: over the waterfall; `order`: this round's resolution order, `turn` an index
     into it; `card`: the species of the card being resolved; `waiting`: to_move();
-    `log`: the public event log as a shared linked list `(event, previous)`; its length
-    `log_len` is counted when asked (from `log_mark`, a node of the chain and its length,
-    so only the events since the last question are walked): random playouts and search
-    never ask, and a counter kept at every event cost 4 % of a random game;
+    `log_tail`: the public event log's events since this round began, oldest first (a
+    list: an event is one `append`, no chain node to allocate and free); `log_head`: the
+    earlier rounds, a shared chain `(events of a round as a tuple, previous)` newest first,
+    so a clone copies only the round's list; `log_count`: the events in `log_head`;
+    `log`: the whole log as the older chain of `(event, previous)` pairs, made when asked;
     `round_start`: the history index of this round's first pick;
     `current_seat`: `waiting[0]`, or None once the game is over, kept as a field because
     every driver asks it before every action (a property costs ten times a slot read).
@@ -45,7 +46,7 @@ class WildwasserData:
         "game", "chance", "history", "board", "players", "flow", "finish",
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
-        "slots", "gaps", "stack", "removed", "discard", "last_round", "log", "log_mark",
+        "slots", "gaps", "stack", "removed", "discard", "last_round", "log_tail", "log_head", "log_count",
         "fin", "choices",
     )
 
@@ -79,8 +80,9 @@ class WildwasserData:
     removed: list[int]
     discard: list[int]
     last_round: bool           # WW-5.2: the tiles ran out; the game ends with this round
-    log: tuple | None
-    log_mark: tuple            # (a node of `log` or None, the log's length up to it)
+    log_tail: list[tuple]      # this round's events, oldest first
+    log_head: tuple | None     # (events of an earlier round, previous) chain, newest first
+    log_count: int             # events in log_head
     fin: list[int]
     choices: tuple
 
@@ -117,56 +119,68 @@ class WildwasserData:
         c.removed = self.removed.copy()
         c.discard = self.discard.copy()
         c.last_round = self.last_round
-        c.log = self.log
-        c.log_mark = self.log_mark
+        c.log_tail = self.log_tail.copy()
+        c.log_head = self.log_head
+        c.log_count = self.log_count
         c.fin = self.fin.copy()
         c.choices = self.choices
         return c
 
     # `pickle` and `copy.deepcopy` (a Gymnasium env copied mid-episode, OpenSpiel's
-    # serialize_state) walk the log's chain of pairs recursively: past some hundreds of
-    # events, which six players reach, that ended in RecursionError.  They get the events as
-    # a list, newest first, and its length (the mark is a cache of it).
+    # serialize_state) get the log as one list of events, newest first, and its length
+    # (`log_mark`), as before the log was kept per round: a chain of pairs walked
+    # recursively ended in RecursionError past some hundreds of events.
+    _LOG_SLOTS = ("log_tail", "log_head", "log_count")
+
     def __getstate__(self) -> dict[str, Any]:
-        state = {name: getattr(self, name) for name in WildwasserData.__slots__ if hasattr(self, name)}
-        events, node = [], self.log
-        while node is not None:
-            events.append(node[0])
-            node = node[1]
-        state["log"] = events
+        state = {name: getattr(self, name) for name in WildwasserData.__slots__
+                 if name not in WildwasserData._LOG_SLOTS and hasattr(self, name)}
+        state["log"] = [e for _, e in reversed(self.events())]
         state["log_mark"] = self.log_len
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        node = None
-        for event in reversed(state["log"]):
-            node = (event, node)
         for name, value in state.items():
-            setattr(self, name, value)
-        self.log = node
-        self.log_mark = (node, state["log_mark"])
+            if name not in ("log", "log_mark"):
+                setattr(self, name, value)
+        events = state["log"][::-1]
+        self.log_tail = events
+        self.log_head = None
+        self.log_count = state["log_mark"] - len(events)
 
     # -- derived -------------------------------------------------------------
     @property
-    def log_len(self) -> int:
-        """How many events the log holds: the walk from `log` back to the marked node."""
-        mark, count = self.log_mark
-        node = self.log
-        n = 0
-        while node is not mark:
-            if node is None:  # the mark is not on this chain (the log was set directly)
-                count = 0
-                break
+    def log(self) -> tuple | None:
+        """The whole log as a chain of `(event, previous)` pairs, newest first (made when
+        asked; the engine keeps it per round)."""
+        node = None
+        for _, e in self.events():
+            node = (e, node)
+        return node
+
+    @log.setter
+    def log(self, node: tuple | None) -> None:
+        """Replace the log by a chain of `(event, previous)` pairs (a position built field
+        by field); its events are numbered from 0 unless `log_len` is set after it."""
+        events = []
+        while node is not None:
+            events.append(node[0])
             node = node[1]
-            n += 1
-        n += count
-        self.log_mark = (self.log, n)
-        return n
+        events.reverse()
+        self.log_tail = events
+        self.log_head = None
+        self.log_count = 0
+
+    @property
+    def log_len(self) -> int:
+        """How many events the log holds."""
+        return self.log_count + len(self.log_tail)
 
     @log_len.setter
     def log_len(self, n: int) -> None:
-        """Only with `log` set to a chain of n events (a position built field by field)."""
-        self.log_mark = (self.log, n)
+        """Number the log's events so that it holds n (a position built field by field,
+        whose log is the last events of a longer one)."""
+        self.log_count += n - self.log_len
 
     def points(self) -> list[int]:
         """Podium points per seat so far (WW-5.3)."""
@@ -179,12 +193,19 @@ class WildwasserData:
 
     def events(self, last: int | None = None) -> list[tuple]:
         """The public log, oldest first (the last `last` events), each `(index, event)`."""
+        want = self.log_len if last is None else min(last, self.log_len)
         out = []
-        node, i = self.log, self.log_len
-        while node is not None and (last is None or len(out) < last):
-            i -= 1
-            out.append((i, node[0]))
-            node = node[1]
+        i = self.log_len
+        part, node = self.log_tail, self.log_head
+        while len(out) < want:
+            for e in reversed(part):
+                i -= 1
+                out.append((i, e))
+                if len(out) == want:
+                    break
+            if node is None:
+                break
+            part, node = node
         out.reverse()
         return out
 
