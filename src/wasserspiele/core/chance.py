@@ -7,6 +7,7 @@ shuffles and without touching `random`'s internals (OpenSpiel's `chance_outcomes
 
 from __future__ import annotations
 
+import _random
 import hashlib
 import random
 from abc import ABC, abstractmethod
@@ -150,7 +151,20 @@ def make_rng(seed: int | None) -> random.Random:
     from 0 up."""
     if isinstance(seed, int) and seed < 0:
         raise BadOption(Reason("seed.negative", seed=seed))
-    return random.Random(seed)
+    if type(seed) is not int:
+        return random.Random(seed)
+    # random.Random(seed) without its two Python frames (__init__, seed): for an int,
+    # Random.seed hands it to the C generator's seed as it is and clears gauss_next, so
+    # the generator is the same (tests/test_chance.py); a new game is dealt about 10k
+    # times a second in random playouts
+    rng = _new_random(random.Random)
+    _seed_random(rng, seed)
+    rng.gauss_next = None
+    return rng
+
+
+_new_random = random.Random.__new__
+_seed_random = _random.Random.seed  # the C generator's own seed, which Random.seed calls
 
 
 class Chance:
@@ -168,7 +182,7 @@ class Chance:
     __slots__ = ("setup", "_read", "rng", "chooser")
 
     def __init__(self, setup: dict[str, list[Any]] | None = None, rng: random.Random | None = None):
-        self.setup: dict[str, list[Any]] = {k: list(v) for k, v in (setup or {}).items()}
+        self.setup: dict[str, list[Any]] = {k: list(v) for k, v in setup.items()} if setup else {}
         self._read: dict[str, int] = {}
         self.rng = rng
         self.chooser: Chooser | None = None

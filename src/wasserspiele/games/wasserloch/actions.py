@@ -9,18 +9,27 @@ VALUES = "A2345678"  # value index 0..7: ace (1, weakest) … 8 (strongest)
 HAND_LIMIT = 5
 MAX_COUNT = 8  # eight cards of each value exist
 MAX_SEATS = 4
+# A hand is one int (state.py): the count of value index v in bits 3v … 3v+2 (a hand holds
+# at most 5 cards, so no count reaches 8 and the whole hand stays below 2**24)
+VALUE_BITS = 3
 
 
 class Play:
     """Play `count` cards of value index `value` (0 = ace … 7 = eight); interned."""
 
-    __slots__ = ("value", "count", "_text", "index", "entries")
+    __slots__ = ("value", "count", "_text", "index", "entries", "shift", "bits", "swaps")
 
     def __init__(self, value: int, count: int):
         self.value = value
         self.count = count
         self._text = f"{VALUES[value]}x{count}"
         self.index = value * (MAX_COUNT + 1) + count  # PLAYS[value][count], flattened
+        # where the value's count lies in a packed hand, and what the play takes from it
+        self.shift = VALUE_BITS * value
+        self.bits = count << self.shift
+        # swaps[w]: the change of a packed hand that plays this and draws one card of value
+        # index w (WL-4.4), made once: a play of one card from a full hand is one addition
+        self.swaps = tuple((1 << (VALUE_BITS * w)) - self.bits for w in range(len(VALUES)))
         # the history entry (seat, play, False) of this play by seat 0 … 3, made once:
         # the engine appends one per action
         self.entries = tuple((seat, self, False) for seat in range(MAX_SEATS))

@@ -114,7 +114,7 @@ class WasserlochCodec(NotationCodec):
         start[state.start_player] = 1.0
         data += start
         data += [x / 8 for x in state.hole]
-        data += [x / 5 for x in state.hands[seat]]
+        data += [x / 5 for x in state.hand(seat)]
         data += [x / 5 for x in state.hand_sizes]
         data += pad
         data.append(state.pile_size / 64)
@@ -131,9 +131,9 @@ class WasserlochCodec(NotationCodec):
         if COMPILED:  # the kernel's encoder (the VectorEnv's) writes the tactics in a third of the time
             out = np.zeros(len(SCALE), dtype=np.float32)  # the kernel writes only the playable actions
             out[:TACTICS_AT] = data
-            encode_tactics(out, TACTICS_AT, np.array(state.hole), np.array(state.hands[seat]),
+            encode_tactics(out, TACTICS_AT, np.array(state.hole), np.array(state.hand(seat)),
                            np.array(state.gone), state.chase_adjacent)
             return out
-        prize, need, unseen, gain, exposure = tactics(state.hole, state.hands[seat], state.gone,
+        prize, need, unseen, gain, exposure = tactics(state.hole, state.hand(seat), state.gone,
                                                       state.chase_adjacent)
         return np.array(data + prize + need + unseen + gain + exposure, dtype=np.float32) / SCALE

@@ -167,7 +167,7 @@ def rollout_policy(world, seat: int, rng):
     single card where it does not make a second card on a place; otherwise any.
     """
     from .actions import PLAYS
-    hand, hole, adjacent = world.hands[seat], world.hole, world.chase_adjacent
+    hand, hole, adjacent = world.hand(seat), world.hole, world.chase_adjacent
     best, best_gain = None, 0
     quiet = []
     for v in range(8):

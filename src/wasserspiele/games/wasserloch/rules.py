@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections import deque
 from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
@@ -12,35 +11,31 @@ from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
-from .actions import HAND_LIMIT, PLAYS, VALUES, Play, parse_action
-from .state import RECENT_PER_SEAT, WasserlochData
+from .actions import HAND_LIMIT, PLAYS, VALUE_BITS, VALUES, Play, parse_action
+from .state import WasserlochData, hands_up_to, packed, unit_of, unpack
 
 CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
 DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
 ACE, EIGHT = 0, 7
 DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
+_MASK = (1 << VALUE_BITS) - 1  # one value's count in a packed hand
 
 
-# Legal plays depend on the hand alone; at most a few thousand distinct hands of ≤ 5 cards exist.
-_LEGAL_CACHE: dict[tuple[int, ...], tuple[Play, ...]] = {}
-
-# _QUIET[r][play.index]: the `recent` entry of a play in round r that drove nothing off
-# (three plays in five), made once per round number
-_QUIET: list[tuple[tuple[str, int, int, int] | None, ...]] = []
+# Legal plays depend on the hand alone: LEGAL[packed hand] for every hand of ≤ 5 cards
+# (1,287), made as the module loads (2 ms); other hands (a position a test sets up) on demand.
+LEGAL: dict[int, tuple[Play, ...]] = {}
 
 
-def _quiet_entries(r: int) -> tuple[tuple[str, int, int, int] | None, ...]:
-    while len(_QUIET) <= r:
-        k = len(_QUIET)
-        _QUIET.append(tuple(None if p is None else (p._text, -1, 0, k) for row in PLAYS for p in row))
-    return _QUIET[r]
-
-
-def _legal_plays(hand: tuple[int, ...]) -> tuple[Play, ...]:
-    """WL-4.1: every play of one value, 1 … all held cards, by value; cached per hand
-    (outside `legal_actions`, whose every call would otherwise build a closure cell)."""
-    found = _LEGAL_CACHE[hand] = tuple(PLAYS[v][n] for v in range(8) if hand[v] for n in range(1, hand[v] + 1))
+def _legal_plays(key: int) -> tuple[Play, ...]:
+    """WL-4.1: every play of one value, 1 … all held cards, by value (hand packed as `key`);
+    kept in LEGAL (outside `legal_actions`, whose every call would otherwise build a closure cell)."""
+    hand = unpack(key)
+    found = LEGAL[key] = tuple(PLAYS[v][n] for v in range(8) if hand[v] for n in range(1, hand[v] + 1))
     return found
+
+
+for _key in hands_up_to(HAND_LIMIT):
+    _legal_plays(_key)
 
 
 class Wasserloch(Game):
@@ -87,9 +82,12 @@ class Wasserloch(Game):
         s.history = []
         s.players = self.players
         s.rounds = self.options["rounds"]
-        s.chase_adjacent = self.options["chase"] == "adjacent"
+        s.chase_adjacent = adjacent = self.options["chase"] == "adjacent"
+        s.chase = _CHASE[adjacent]
+        s.after = _AFTER[self.players]
         s.loot = []
-        s.recent = deque(maxlen=RECENT_PER_SEAT * self.players)  # WL-3.3, WL-5.2, WL-5.5 (state.py)
+        s.drives = None  # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off (state.py)
+        s.round_ends = ()
         s.current_seat = s.seat = 0  # start_round sets both
         s.round = -1
         s.start_player = self.options["first_player"]
@@ -153,20 +151,17 @@ class WasserlochState(WasserlochData, State):
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
         # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
-        deck = self.pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
-        hands = self.hands = [None] * players
-        for k in range(players):
-            hand = [0] * 8
-            for v in deck[k * HAND_LIMIT:(k + 1) * HAND_LIMIT]:
-                hand[v] += 1
-            hands[(start + k) % players] = hand
-        self.hand_sizes = [HAND_LIMIT] * players
+        deck = self._pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
+        self.pile_len = self.fast_end = len(deck)
+        # the blocks in the order dealt, then turned so that the start player's comes first
+        dealt = [sum(map(unit_of, deck[i:i + HAND_LIMIT])) for i in range(0, players * HAND_LIMIT, HAND_LIMIT)]
+        self.keys = dealt[players - start:] + dealt[:players - start]
+        self._sizes = [HAND_LIMIT] * players
         self.pile_pos = players * HAND_LIMIT
         self.hole = [0] * 8
         self.gone = [0] * 8
         self.loot.append([0] * players)
         self.current_seat = self.seat = start  # WL-3.3: then clockwise
-        self.quiet = _QUIET[r] if r < len(_QUIET) else _quiet_entries(r)
 
     # -- whose turn -----------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -179,22 +174,22 @@ class WasserlochState(WasserlochData, State):
     # -- WL-4.1: the play -----------------------------------------------------
     def legal_actions(self, seat: int | None = None) -> tuple[Play, ...]:
         """WL-4.1: one or more cards of one value; no pass (a hand is never empty mid-round)."""
-        if seat is None:
+        if seat != self.current_seat:
+            if seat is not None:
+                return ()  # another seat's turn
             seat = self.current_seat
-            if seat is None:
-                return ()
-        elif seat != self.current_seat:
-            return ()
         try:
-            return _LEGAL_CACHE[tuple(self.hands[seat])]
-        except KeyError:
-            return _legal_plays(tuple(self.hands[seat]))
+            return LEGAL[self.keys[seat]]
+        except KeyError:  # a hand no deal makes (a position set up by hand)
+            return _legal_plays(self.keys[seat])
+        except TypeError:  # keys[None]: the match is over, no seat is to move
+            return ()
 
     def _why_illegal(self, action: Any, seat: int) -> Reason | None:
         """WL-4.1: the cards must be in the player's hand."""
         if type(action) is not Play:
             return Reason("not_an_action", action=repr(action), game=self.game.title)
-        held = self.hands[seat][action.value]
+        held = (self.keys[seat] >> action.shift) & _MASK
         if held >= action.count:
             return None
         if held == 0:
@@ -203,91 +198,88 @@ class WasserlochState(WasserlochData, State):
 
     def apply(self, action: Play | str, seat: int | None = None) -> None:
         """The protocol's checked `apply`: a play of cards the seat to move holds (WL-4.1,
-        as `_why_illegal` says) is played by `apply_legal`.  Anything else (a refusal
-        and its reason, notation) takes the protocol's own way."""
+        as `_why_illegal` says) is played by the trusted path; anything else (a refusal and
+        its reason, notation) takes the protocol's own way."""
         if seat is None:
             seat = self.current_seat
         if (action.__class__ is not Play or seat != self.current_seat or seat is None
-                or self.hands[seat][action.value] < action.count):
+                or (self.keys[seat] >> action.shift) & _MASK < action.count):
             State.apply(self, action, seat)
-        else:
-            self.apply_legal(action, seat)
+            return
+        self.apply_legal(action, seat)
 
     def apply_legal(self, action: Play, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`; `apply` comes
-        here after its checks).  The common play, while the pile lasts, is `_apply`'s
-        rules inlined: a hand of 5 plays and draws what it played, so neither the hand's
-        size nor the round's end needs looking at.  Every other play (the pile running
-        out, the round's last plays) is `_apply`'s; a strict replay (no generator) takes
-        the round's last play through `State.apply`, as a transaction, since it deals.
-        WL-3.3, WL-5.2, WL-5.5: every play joins `recent` in the order made (a seat that
-        ends a round may play again, first in the next, before another seat's turn)."""
+        here after its checks): `_apply`'s rules with the two common cases inlined.  While
+        the pile lasts every hand holds 5 and draws exactly what it played (WL-4.4, WL-5.1),
+        so the play and the draw are one change of the packed hand; once the pile is empty
+        a hand that keeps a card only shrinks (WL-5.1).  The play that draws the pile's
+        last cards and the play that empties a hand (WL-5.2: the round ends, the next is
+        dealt) are `_apply`'s; a strict replay (no generator) takes the latter through
+        `State.apply`, as a transaction, since it deals.  WL-3.3, WL-5.2, WL-5.5: a play
+        that drives a herd off joins `drives` (the others are the history's alone)."""
         n = action.count
         pos = self.pile_pos
         end = pos + n
-        pile = self.pile
-        if self.hand_sizes[seat] != HAND_LIMIT or end > len(pile):
-            if self.chance.rng is None and self.hand_sizes[seat] == n and pos == len(pile):
+        if end <= self.fast_end:
+            # WL-4.1, WL-4.4: the cards leave the hand and as many are drawn from the pile
+            if n == 1:
+                self.keys[seat] += action.swaps[self._pile[pos]]
+            else:
+                self.keys[seat] += sum(map(unit_of, self._pile[pos:end])) - action.bits
+            self.pile_pos = end
+        elif pos == self.pile_len and self._sizes[seat] > n:
+            # WL-4.1, WL-5.1: the pile is empty; the hand keeps a card, so the round goes on
+            self.keys[seat] -= action.bits
+            self._sizes[seat] -= n
+        else:
+            if self.chance.rng is None and self._sizes[seat] == n and pos == self.pile_len:
                 State.apply(self, action, seat)
                 return
             self._apply(action, seat)
             self.history.append(action.entries[seat])
             return
         v = action.value
-        hand = self.hands[seat]
-        hand[v] -= n  # WL-4.1
         hole = self.hole
         placed = hole[v] = hole[v] + n
-        if placed < DRIVE_THRESHOLD:
-            self.recent.append(self.quiet[action.index])
-        else:
+        if placed >= DRIVE_THRESHOLD:
             # WL-4.2, WL-4.3, WL-4.5 (`drive_off` inlined): the nearest place this value may take
-            for target in _CHASE[self.chase_adjacent][v]:
-                if hole[target]:
-                    taken = hole[target]
+            for target in self.chase[v]:
+                taken = hole[target]
+                if taken:
                     hole[target] = 0
                     self.gone[target] += taken
                     self.loot[-1][seat] += taken
-                    self.recent.append((action._text, target, taken, self.round))
+                    self.drives = (len(self.history), target, taken, self.drives)  # WL-3.3: this play's
                     break
-            else:
-                self.recent.append(self.quiet[action.index])
-        # WL-4.4, WL-5.1: draw what was played
-        if n == 1:
-            hand[pile[pos]] += 1
-        else:
-            for w in pile[pos:end]:
-                hand[w] += 1
-        self.pile_pos = end
-        self.current_seat = _AFTER[self.players][seat]  # WL-3.3
+        self.current_seat = self.after[seat]  # WL-3.3
         self.history.append(action.entries[seat])
 
     def _apply(self, action: Play, seat: int) -> None:
         """WL-4.1 the play; WL-4.2 a place with 3 or more cards drives off (drive_off);
         WL-4.4, WL-5.1 draw up; WL-5.2 a hand left empty ends the round.  WL-3.3, WL-5.5:
-        the play joins `recent`, the match's latest plays in order, which the round's end
-        keeps (the next round's first plays come after it)."""
+        a play that drives a herd off joins `drives` (state.py: `recent`, the match's latest
+        plays in order, reads them), and the round's end its index in `round_ends`."""
         v = action.value
         n = action.count
-        hand = self.hands[seat]
-        hand[v] -= n
-        size = self.hand_sizes[seat] - n
+        keys = self.keys
+        keys[seat] -= action.bits  # the hand, packed: n cards of value v leave it
+        size = self._sizes[seat] - n
         self.hole[v] += n
         driven, taken = self.drive_off(v)
         if taken:
             self.loot[-1][seat] += taken
-        self.recent.append((action._text, driven, taken, self.round))  # WL-3.3: the match's plays in order
+            self.drives = (len(self.history), driven, taken, self.drives)  # WL-3.3: this play's (state.py)
         # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty
-        pos, pile = self.pile_pos, self.pile
-        if size < HAND_LIMIT and pos < len(pile):
-            end = min(pos + HAND_LIMIT - size, len(pile))
-            for w in pile[pos:end]:
-                hand[w] += 1
+        pos, last = self.pile_pos, self.pile_len
+        if size < HAND_LIMIT and pos < last:
+            end = min(pos + HAND_LIMIT - size, last)
+            keys[seat] += packed(self._pile[pos:end])
             self.pile_pos = end
             size += end - pos
-        self.hand_sizes[seat] = size
+        self._sizes[seat] = size
         if size:
-            self.current_seat = _AFTER[self.players][seat]
+            self.current_seat = self.after[seat]
         else:
             self.end_round()
 
@@ -302,7 +294,7 @@ class WasserlochState(WasserlochData, State):
         hole = self.hole
         if hole[v] < DRIVE_THRESHOLD:
             return -1, 0
-        for target in _CHASE[self.chase_adjacent][v]:
+        for target in self.chase[v]:
             if hole[target]:
                 taken = hole[target]
                 hole[target] = 0
@@ -313,6 +305,7 @@ class WasserlochState(WasserlochData, State):
     def end_round(self) -> None:
         """WL-5.2, WL-5.5: the round ends with the turn that emptied a hand; the next
         round starts (start player one seat on) unless the match is complete."""
+        self.round_ends += (len(self.history),)  # the play ending it (not in the history yet)
         if self.round + 1 < self.rounds:
             self.start_round(self.round + 1)
         else:

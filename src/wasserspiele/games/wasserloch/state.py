@@ -2,30 +2,82 @@
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import Counter
+from operator import attrgetter
 from typing import Any
 
 from ...core.chance import Chance
-from .actions import VALUES
+from .actions import HAND_LIMIT, VALUE_BITS, VALUES
 
 # WL-3.3, WL-5.2, WL-5.5: plays kept per seat in `recent`.  Between two turns of a seat at
 # most 2 × players − 2 plays are made (the rest of a round that another seat ends, then the
 # next round's plays before its own), so its previous play is among the last 2 × players − 1.
 RECENT_PER_SEAT = 2
 
+# A hand is kept packed in one int: value index v's count in bits 3v … 3v+2 (actions.py).
+# A play then changes the hand by one subtraction (Play.bits), a drawn card by one addition
+# (UNIT[v]; both at once: Play.swaps), and the hand is its own key for the legal plays.
+UNIT = [1 << (VALUE_BITS * v) for v in range(len(VALUES))]
+unit_of = UNIT.__getitem__  # a list's: a fast call, for map()
+_MASK = (1 << VALUE_BITS) - 1
+
+
+def pack(counts) -> int:
+    """The packed hand of a list of counts per value index."""
+    key = 0
+    for v, n in enumerate(counts):
+        if not 0 <= n <= _MASK:
+            raise ValueError(f"a hand holds 0 … {_MASK} cards of a value, not {n}")
+        key += n * UNIT[v]
+    return key
+
+
+def unpack(key: int) -> list[int]:
+    """The counts per value index of a packed hand (a new list)."""
+    try:
+        return list(COUNTS[key])
+    except KeyError:  # a hand no deal makes (more than 5 cards: a position set up by hand)
+        return [(key >> (VALUE_BITS * v)) & _MASK for v in range(len(VALUES))]
+
+
+def hands_up_to(size: int) -> list[int]:
+    """Every packed hand of at most `size` cards (1,287 for five), smallest first."""
+    hands = [(0, 0)]  # (packed hand, cards in it)
+    for unit in UNIT:  # add cards of each value to every hand made of the values before it
+        hands = [(k + n * unit, c + n) for k, c in hands for n in range(size - c + 1)]
+    return sorted(k for k, _ in hands)
+
+
+# COUNTS[packed hand]: its counts per value index, for every hand of up to 5 cards
+COUNTS: dict[int, tuple[int, ...]] = {}
+
+
+def packed(cards) -> int:
+    """The packed hand of `cards`, value indices (at most 7 of each)."""
+    return sum(map(unit_of, cards))
+
+
+for _key in hands_up_to(HAND_LIMIT):
+    COUNTS[_key] = tuple((_key >> (VALUE_BITS * v)) & _MASK for v in range(len(VALUES)))
+
+
+_QUIET = (None, -1, 0, None)  # a play that drove nothing off, as `drives` would hold it
+
 
 class WasserlochData:
     """Data only.  Suits play no role (WL-2), so every zone is a count per value.
 
-    `hands[s][v]`, `hole[v]`, `gone[v]` (cards looted this round, by value) are
-    lists of 8 ints; `pile` is the draw pile, top first, as value indices;
+    `keys[s]` is seat s's hand packed in one int (`hands[s][v]` unpacks it into a list of 8
+    counts); `hole[v]`, `gone[v]` (cards looted this round, by value) are lists of 8 ints;
+    `pile` is the round's deck, top first, as value indices, drawn from `pile_pos` on;
     `loot[r][s]` is seat s's loot in round r; `recent` the match's latest plays.
     """
 
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
-        "round", "start_player", "current_seat", "seat", "hands", "hand_sizes", "hole",
-        "pile", "pile_pos", "gone", "loot", "recent", "quiet",
+        "round", "start_player", "current_seat", "seat", "keys", "_sizes", "hole",
+        "_pile", "pile_len", "fast_end", "pile_pos", "gone", "loot", "drives", "round_ends",
+        "after", "chase",
     )
 
     game: Any
@@ -41,19 +93,84 @@ class WasserlochData:
     # random play).  `current` and `over` below are views of it.
     current_seat: int | None
     seat: int               # the seat to move, or that moved last once the match is over
-    hands: list[list[int]]
-    hand_sizes: list[int]
+    keys: list[int]         # per seat its hand, packed (`hands` unpacks them)
+    _sizes: list[int]       # `hand_sizes`
     hole: list[int]
-    pile: tuple[int, ...]   # the round's deck after dealing, shared between clones (never mutated)
+    _pile: tuple[int, ...]  # `pile`: the round's deck, shared between clones (never mutated)
+    pile_len: int           # len(pile)
+    # WL-4.4: the pile position up to which a play draws exactly what it played (every hand
+    # holds 5 while the pile lasts): len(pile), or -1 for a position set up with a short hand
+    fast_end: int
     pile_pos: int           # index of the top card of the draw pile in `pile`
     gone: list[int]
     loot: list[list[int]]
-    # The match's latest plays, oldest first, each (play, driven-off value index or -1, cards
-    # looted, round); a play's seat and number are its history entry's (the last len(recent)
-    # entries of `history`, in the same order).  At most RECENT_PER_SEAT × players (the
-    # deque drops the oldest): every play since any seat's previous one (view.recent_plays).
-    recent: deque
-    quiet: tuple            # the round's `recent` entries of plays that drive nothing off, by Play.index
+    # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off, newest first, as a chain of
+    # tuples (history index of the play, driven-off value index, cards looted, older drives)
+    # or None: shared between clones, since it only grows at its head; a play that drove
+    # nothing off adds nothing.  `recent` reads them with the history.
+    drives: tuple | None
+    round_ends: tuple[int, ...]  # per round that has ended, the history index of its last play
+    after: tuple            # WL-3.3: after[seat], the seat that plays next
+    chase: tuple            # WL-4.2, WL-4.3, WL-4.5: chase[v], the places a drive by v may take (rules._CHASE)
+
+    @property
+    def recent(self) -> list[tuple[str, int, int, int]]:
+        """The match's latest plays, oldest first, each (play, driven-off value index or -1,
+        cards looted, round); a play's seat and number are its history entry's (the last
+        len(recent) entries of `history`, in the same order).  At most RECENT_PER_SEAT ×
+        players: every play since any seat's previous one (view.recent_plays)."""
+        history = self.history
+        first = max(0, len(history) - RECENT_PER_SEAT * self.players)
+        drove = {}
+        chain = self.drives
+        while chain is not None and chain[0] >= first:
+            drove[chain[0]] = chain
+            chain = chain[3]
+        out = []
+        for k in range(first, len(history)):
+            _, driven, taken, _ = drove.get(k, _QUIET)
+            rnd = sum(1 for end in self.round_ends if end < k)  # the rounds ended before play k
+            out.append((str(history[k][1]), driven, taken, rnd))
+        return out
+
+    # -- the hands, the hand sizes and the pile as lists and tuples ----------------------
+    @property
+    def hands(self) -> list[list[int]]:
+        """Per seat its hand as counts per value index (new lists: change hands by assigning).
+        One seat's to read: `hand(seat)`."""
+        try:
+            return list(map(list, map(COUNTS.__getitem__, self.keys)))
+        except KeyError:
+            return [unpack(k) for k in self.keys]
+
+    @hands.setter
+    def hands(self, hands) -> None:
+        self.keys = [pack(h) for h in hands]
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """Seat's hand as counts per value index, to read (`hands` makes every seat's lists,
+        about 20 times the cost: the codec and the heuristic's rollouts read one at every step)."""
+        key = self.keys[seat]
+        counts = COUNTS.get(key)
+        return counts if counts is not None else tuple(unpack(key))
+
+    def _set_sizes(self, sizes) -> None:
+        self._sizes = list(sizes)
+        self._find_fast_end()
+
+    # a plain read in C (the views and codecs read it often); assigning checks `fast_end`
+    hand_sizes = property(attrgetter("_sizes"), _set_sizes)
+
+    def _set_pile(self, pile) -> None:
+        self._pile = tuple(pile)
+        self.pile_len = len(self._pile)
+        self._find_fast_end()
+
+    pile = property(attrgetter("_pile"), _set_pile)
+
+    def _find_fast_end(self) -> None:
+        full = self._sizes.count(HAND_LIMIT) == len(self._sizes)
+        self.fast_end = self.pile_len if full else -1
 
     @property
     def current(self) -> int:
@@ -93,20 +210,24 @@ class WasserlochData:
         c.start_player = self.start_player
         c.current_seat = self.current_seat
         c.seat = self.seat
-        c.hands = [h.copy() for h in self.hands]
-        c.hand_sizes = self.hand_sizes.copy()
+        c.keys = self.keys.copy()
+        c._sizes = self._sizes.copy()
         c.hole = self.hole.copy()
-        c.pile = self.pile
+        c._pile = self._pile
+        c.pile_len = self.pile_len
+        c.fast_end = self.fast_end
         c.pile_pos = self.pile_pos
         c.gone = self.gone.copy()
         c.loot = [r.copy() for r in self.loot]
-        c.recent = self.recent.copy()  # keeps its bound
-        c.quiet = self.quiet
+        c.drives = self.drives  # shared: never changed, only prepended to
+        c.round_ends = self.round_ends
+        c.after = self.after
+        c.chase = self.chase
         return c
 
     @property
     def pile_size(self) -> int:
-        return len(self.pile) - self.pile_pos
+        return self.pile_len - self.pile_pos
 
     def totals(self) -> list[int]:
         """Points per seat over all rounds played (WL-5.3, WL-5.5)."""
@@ -121,7 +242,7 @@ class WasserlochData:
             for v, n in enumerate(zone):
                 if n:
                     c[VALUES[v]] += n
-        for v in self.pile[self.pile_pos:]:
+        for v in self._pile[self.pile_pos:]:
             c[VALUES[v]] += 1
         return c
 
@@ -134,7 +255,7 @@ class WasserlochData:
             "to_move": self.current_seat,
             "hands": [_counts(h) for h in self.hands],
             "waterhole": _counts(self.hole),
-            "pile": [VALUES[v] for v in self.pile[self.pile_pos:]],
+            "pile": [VALUES[v] for v in self._pile[self.pile_pos:]],
             "gone": _counts(self.gone),
             "loot": [list(r) for r in self.loot],
             "scores": self.totals(),

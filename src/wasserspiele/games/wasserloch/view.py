@@ -12,6 +12,7 @@ from typing import Any
 
 from ...core.chance import shuffle_fast
 from .actions import VALUES
+from .state import packed, unpack
 
 CARDS_PER_VALUE = 8
 
@@ -29,7 +30,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "start_player": s.start_player,
         "to_move": [] if s.over else [s.current],
         "waterhole": list(s.hole),
-        "hand": list(s.hands[seat]) if seat is not None else None,
+        "hand": unpack(s.keys[seat]) if seat is not None else None,
         "hand_sizes": list(s.hand_sizes),
         "pile": s.pile_size,
         "gone": list(s.gone),
@@ -83,7 +84,7 @@ def recent_plays(state) -> tuple[list[dict[str, Any]], list[dict[str, Any] | Non
 def unseen_values(state, seat: int) -> list[int]:
     """Value indices of the cards `seat` cannot see (other hands and the pile)."""
     out: list[int] = []
-    own = state.hands[seat]
+    own = unpack(state.keys[seat])
     for v in range(len(VALUES)):
         out += [v] * (CARDS_PER_VALUE - own[v] - state.hole[v] - state.gone[v])
     return out
@@ -98,12 +99,10 @@ def sample_world(state, seat: int, rng: random.Random):
     for other in range(state.players):
         if other == seat:
             continue
-        hand = [0] * len(VALUES)
-        for v in cards[pos:pos + state.hand_sizes[other]]:
-            hand[v] += 1
-        world.hands[other] = hand
-        pos += state.hand_sizes[other]
-    world.pile = tuple(cards[pos:])
+        end = pos + state.hand_sizes[other]
+        world.keys[other] = packed(cards[pos:end])
+        pos = end
+    world.pile = cards[pos:]
     world.pile_pos = 0
     world.chance = state.chance.blind(rng)
     return world
