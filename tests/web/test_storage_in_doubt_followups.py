@@ -453,3 +453,32 @@ def test_the_table_page_says_a_name_in_doubt_may_still_be_saved_and_then_shows_i
     assert srv.get(f"/api/tables/{table['id']}")["seats"][0]["name"] == "Ann"
     assert errors == []
     ctx.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_stand_in_in_doubt_is_told_it_may_still_be_saved_and_the_table_then_shows_the_bot(
+        make_client, db_url, lang):
+    """A bot asked to play for an absent player, whose write had no answer in time, was
+    refused "the database is not available; please try again" — and then stored a moment
+    later, the bot playing.  It is told the change may still be saved and the table will
+    show it; once stored, every page shows the bot in the seat (asking again is refused as
+    "already", nothing stored twice)."""
+    client = make_client(limits=Limits(stand_in_seconds=0))
+    t = create(client, options={"players": 2}, seats=humans(2))
+    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
+        _hello(ws0, t["seats"][0]["token"], lang)
+        _until_pong(ws0)
+        lock = Lock(db_url, check_same_thread=False)
+        released = threading.Timer(0.3, lock.release)
+        try:
+            ws0.send_text(json.dumps({"type": "stand_in", "seat": 1, "level": "easy"}))
+            said = _said(ws0, lambda m: m["type"] == "refused")   # after 0.3 s: no answer
+            refused = next(m for m in said if m["type"] == "refused")
+            released.start()                                   # within the write's busy wait
+            shown = _until_state(ws0, lambda m: m["seats"][1]["stand_in"] == "easy")
+        finally:
+            released.join()
+    assert _refusal(refused) == _in_doubt_message("server.stand_in_in_doubt", lang), refused
+    assert shown["seats"][1]["stand_in"] == "easy"
+    assert _query(db_url, "select stand_in from seats where table_id = ? and seat = 1", t["id"]) == ("easy",)

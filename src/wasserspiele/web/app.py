@@ -65,8 +65,9 @@ it does every page is shown the move and the mover's sockets get `accepted` with
 same move sent again by the same seat with the same `n` once it has been stored is refused
 `stale` (409) as `server.stored_after_all`, `{"n"}` the move number after it, rather than
 as `server.stale` (hub.LiveTable._stored_after_all).  A move queued behind a move in doubt,
-never written, is refused `storage` as `server.earlier_in_doubt`; a name or a rematch whose
-write had no answer in time as `server.name_in_doubt`, `server.rematch_in_doubt` (hub.IN_DOUBT):
+never written, is refused `storage` as `server.earlier_in_doubt`; a name, a rematch or a stand-in
+whose write had no answer in time as `server.name_in_doubt`, `server.rematch_in_doubt`,
+`server.stand_in_in_doubt` (hub.IN_DOUBT):
 each may still be stored, and is then shown (asking again is safe).
 A seat opened again (another tab) takes over: the older connection gets
 `{"type": "replaced"}` and is closed.

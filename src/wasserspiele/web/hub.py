@@ -157,10 +157,12 @@ class Stored(enum.Enum):
 # false.  A name or a rematch stored that late is shown as if in time (Hub.db's `late`)
 # and asking again is safe (the same name; the rematch the database already links); a
 # move queued on a move in doubt was never written, but the one before it may be, and the
-# table shows the game as stored once that is known.  (A move's own: `server.unsaved_in_doubt`,
+# table shows the game as stored once that is known.  A bot's taking over a seat (or
+# leaving it) stored late reloads the table, which then shows it; asked again, it is
+# refused as done already.  (A move's own: `server.unsaved_in_doubt`,
 # LiveTable._stored; a new table stored late is removed, so "not available" stays true.)
 IN_DOUBT = {Stored.EARLIER_MOVE: "server.earlier_in_doubt", Stored.NAME: "server.name_in_doubt",
-            Stored.REMATCH: "server.rematch_in_doubt"}
+            Stored.REMATCH: "server.rematch_in_doubt", Stored.STAND_IN: "server.stand_in_in_doubt"}
 
 
 def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None) -> Refused:
