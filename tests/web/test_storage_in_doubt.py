@@ -25,23 +25,9 @@ from .browser_support import browser  # noqa: F401  (fixture: the page test asks
 from .helpers import auth, create, humans, move, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
 from .test_storage_failures import Fault, quick  # noqa: F401
-from .test_storage_late_writes import _query, answering_late
+from .test_storage_late_writes import Lock, _query, answering_late
 
 LANGS = ["en", "de"]
-
-
-class Lock:
-    """Another program holding the database's write lock (an `sqlite3` shell in a
-    transaction), which another thread may release."""
-
-    def __init__(self, db_url: str, check_same_thread: bool = True):
-        self.con = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None,
-                                   check_same_thread=check_same_thread)
-        self.con.execute("BEGIN IMMEDIATE")
-
-    def release(self) -> None:
-        self.con.execute("ROLLBACK")
-        self.con.close()
 
 
 def _moves_stored(db_url: str, table_id: str) -> int:

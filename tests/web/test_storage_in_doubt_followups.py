@@ -27,8 +27,8 @@ from wasserspiele.web.storage import Storage
 from .helpers import auth, create, humans, move, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
 from .test_storage_failures import _until_pong, ask_rematch, finished_game, quick  # noqa: F401
-from .test_storage_in_doubt import Lock, _moves_stored, _until_shown
-from .test_storage_late_writes import LATE, _hello, _query, _until_state, answering_late
+from .test_storage_in_doubt import _moves_stored, _until_shown
+from .test_storage_late_writes import LATE, Lock, _hello, _query, _until_state, answering_late
 
 LANGS = ["en", "de"]
 DEADLINE = 5.0

@@ -46,10 +46,12 @@ def _query(db_url: str, sql: str, *params):
 
 
 class Lock:
-    """Another program holding the database's write lock (an `sqlite3` shell in a transaction)."""
+    """Another program holding the database's write lock (an `sqlite3` shell in a
+    transaction); with `check_same_thread=False` another thread may release it."""
 
-    def __init__(self, db_url: str):
-        self.con = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None)
+    def __init__(self, db_url: str, check_same_thread: bool = True):
+        self.con = sqlite3.connect(db_url.removeprefix("sqlite:///"), isolation_level=None,
+                                   check_same_thread=check_same_thread)
         self.con.execute("BEGIN IMMEDIATE")
 
     def release(self) -> None:
