@@ -363,3 +363,26 @@ def test_resuming_an_empty_save_says_it_is_empty(run, tmp_path, lang, said):
     result = run("play", "--resume", str(save), "--lang", lang)
     assert result.exit_code == 2
     assert f"{save} {said}" in _text(result)
+
+
+def test_an_interrupt_as_the_save_is_written_leaves_it_the_games_own(tmp_path, monkeypatch):
+    # CI: a Ctrl-C that reached an autosave after its file was renamed over the save, before
+    # the game noted the file's stat, left the old stat; the save on the way out then took
+    # the game's own file for another program's ("replaced by another file") and did not save
+    save = tmp_path / "g.json"
+    session = play.PlaySession.create("wasserloch", None, "human,human,human", 3, ["rounds=1"], str(save), None, "en")
+    session.autosave()
+    first = save.stat()
+    written = play.write_record
+
+    def interrupted_after_writing(*args, **kwargs):
+        written(*args, **kwargs)
+        raise KeyboardInterrupt
+
+    session.state.apply(session.state.legal_actions(session.state.current_seat)[0], session.state.current_seat)
+    monkeypatch.setattr(play, "write_record", interrupted_after_writing)
+    with pytest.raises(KeyboardInterrupt):
+        session.autosave()
+    assert (save.stat().st_ino, save.stat().st_mtime_ns) != (first.st_ino, first.st_mtime_ns)
+    assert not session.replaced() and session.up_to_date()
+    assert len(read_record(str(save))["actions"]) == 1

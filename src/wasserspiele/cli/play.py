@@ -430,10 +430,19 @@ class PlaySession:
                 **({"bots": bots} if bots else {})}
 
     def write(self, path: str) -> None:
-        """The game and its session into `path` (`write_record`); OSError if it fails."""
+        """The game and its session into `path` (`write_record`); OSError if it fails.  A file
+        renamed over `path` is this game's save also when an interrupt comes as it is written
+        (after the rename, before its stat was taken): the save on the way out took it for
+        another program's ("replaced by another file", the game not saved; CI, a Ctrl-C that
+        reached an autosave)."""
         session = self.session()
-        write_record(self.state, path, session)
-        self.saved_stat, self.saved_moves, self.saved_as = _stat_of(path), len(self.state.history), session
+        before = _stat_of(path)
+        try:
+            write_record(self.state, path, session)
+        finally:
+            now = _stat_of(path)
+            if now is not None and now != before:
+                self.saved_stat, self.saved_moves, self.saved_as = now, len(self.state.history), session
 
     def up_to_date(self) -> bool:
         """Whether the save already holds this game and session as they are (nothing was
