@@ -12,6 +12,7 @@ MAX_SEATS = 4
 # A hand is one int (state.py): the count of value index v in bits 3v … 3v+2 (a hand holds
 # at most 5 cards, so no count reaches 8 and the whole hand stays below 2**24)
 VALUE_BITS = 3
+VALUE_MASK = (1 << VALUE_BITS) - 1  # one value's count, once shifted down
 
 
 class Play:

@@ -11,14 +11,13 @@ from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
-from .actions import HAND_LIMIT, PLAYS, VALUE_BITS, VALUES, Play, parse_action
+from .actions import HAND_LIMIT, PLAYS, VALUE_MASK, VALUES, Play, parse_action
 from .state import WasserlochData, hands_up_to, packed, unit_of, unpack
 
 CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
 DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
 ACE, EIGHT = 0, 7
 DRIVE_THRESHOLD = 3  # WL-4.2: a place with 3 or more cards drives off
-_MASK = (1 << VALUE_BITS) - 1  # one value's count in a packed hand
 
 
 # Legal plays depend on the hand alone: LEGAL[packed hand] for every hand of ≤ 5 cards
@@ -189,7 +188,7 @@ class WasserlochState(WasserlochData, State):
         """WL-4.1: the cards must be in the player's hand."""
         if type(action) is not Play:
             return Reason("not_an_action", action=repr(action), game=self.game.title)
-        held = (self.keys[seat] >> action.shift) & _MASK
+        held = (self.keys[seat] >> action.shift) & VALUE_MASK
         if held >= action.count:
             return None
         if held == 0:
@@ -203,7 +202,7 @@ class WasserlochState(WasserlochData, State):
         if seat is None:
             seat = self.current_seat
         if (action.__class__ is not Play or seat != self.current_seat or seat is None
-                or (self.keys[seat] >> action.shift) & _MASK < action.count):
+                or (self.keys[seat] >> action.shift) & VALUE_MASK < action.count):
             State.apply(self, action, seat)
             return
         self.apply_legal(action, seat)

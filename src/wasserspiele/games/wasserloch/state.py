@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
 from operator import attrgetter
 from typing import Any
 
 from ...core.chance import Chance
-from .actions import HAND_LIMIT, VALUE_BITS, VALUES
+from .actions import HAND_LIMIT, VALUE_BITS, VALUE_MASK, VALUES
 
 # WL-3.3, WL-5.2, WL-5.5: plays kept per seat in `recent`.  Between two turns of a seat at
 # most 2 × players − 2 plays are made (the rest of a round that another seat ends, then the
@@ -19,25 +20,28 @@ RECENT_PER_SEAT = 2
 # (UNIT[v]; both at once: Play.swaps), and the hand is its own key for the legal plays.
 UNIT = [1 << (VALUE_BITS * v) for v in range(len(VALUES))]
 unit_of = UNIT.__getitem__  # a list's: a fast call, for map()
-_MASK = (1 << VALUE_BITS) - 1
 
 
 def pack(counts) -> int:
     """The packed hand of a list of counts per value index."""
     key = 0
     for v, n in enumerate(counts):
-        if not 0 <= n <= _MASK:
-            raise ValueError(f"a hand holds 0 … {_MASK} cards of a value, not {n}")
+        if not 0 <= n <= VALUE_MASK:
+            raise ValueError(f"a hand holds 0 … {VALUE_MASK} cards of a value, not {n}")
         key += n * UNIT[v]
     return key
 
 
+def split(key: int) -> tuple[int, ...]:
+    """The counts per value index of a packed hand, worked out (COUNTS holds them for every
+    hand a deal makes)."""
+    return tuple((key >> (VALUE_BITS * v)) & VALUE_MASK for v in range(len(VALUES)))
+
+
 def unpack(key: int) -> list[int]:
-    """The counts per value index of a packed hand (a new list)."""
-    try:
-        return list(COUNTS[key])
-    except KeyError:  # a hand no deal makes (more than 5 cards: a position set up by hand)
-        return [(key >> (VALUE_BITS * v)) & _MASK for v in range(len(VALUES))]
+    """The counts per value index of a packed hand (a new list; a hand no deal makes, of more
+    than 5 cards, is a position set up by hand)."""
+    return list(COUNTS.get(key) or split(key))
 
 
 def hands_up_to(size: int) -> list[int]:
@@ -58,7 +62,7 @@ def packed(cards) -> int:
 
 
 for _key in hands_up_to(HAND_LIMIT):
-    COUNTS[_key] = tuple((_key >> (VALUE_BITS * v)) & _MASK for v in range(len(VALUES)))
+    COUNTS[_key] = split(_key)
 
 
 _QUIET = (None, -1, 0, None)  # a play that drove nothing off, as `drives` would hold it
@@ -127,10 +131,11 @@ class WasserlochData:
             drove[chain[0]] = chain
             chain = chain[3]
         out = []
+        ends = self.round_ends
         for k in range(first, len(history)):
             _, driven, taken, _ = drove.get(k, _QUIET)
-            rnd = sum(1 for end in self.round_ends if end < k)  # the rounds ended before play k
-            out.append((str(history[k][1]), driven, taken, rnd))
+            # the rounds ended before play k (`round_ends` is in order)
+            out.append((str(history[k][1]), driven, taken, bisect_left(ends, k)))
         return out
 
     # -- the hands, the hand sizes and the pile as lists and tuples ----------------------
@@ -138,10 +143,7 @@ class WasserlochData:
     def hands(self) -> list[list[int]]:
         """Per seat its hand as counts per value index (new lists: change hands by assigning).
         One seat's to read: `hand(seat)`."""
-        try:
-            return list(map(list, map(COUNTS.__getitem__, self.keys)))
-        except KeyError:
-            return [unpack(k) for k in self.keys]
+        return [unpack(k) for k in self.keys]
 
     @hands.setter
     def hands(self, hands) -> None:
@@ -151,8 +153,7 @@ class WasserlochData:
         """Seat's hand as counts per value index, to read (`hands` makes every seat's lists,
         about 20 times the cost: the codec and the heuristic's rollouts read one at every step)."""
         key = self.keys[seat]
-        counts = COUNTS.get(key)
-        return counts if counts is not None else tuple(unpack(key))
+        return COUNTS.get(key) or split(key)
 
     def _set_sizes(self, sizes) -> None:
         self._sizes = list(sizes)

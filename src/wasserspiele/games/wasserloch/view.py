@@ -12,7 +12,7 @@ from typing import Any
 
 from ...core.chance import shuffle_fast
 from .actions import VALUES
-from .state import packed, unpack
+from .state import packed
 
 CARDS_PER_VALUE = 8
 
@@ -30,7 +30,7 @@ def view(state, seat: int | None) -> dict[str, Any]:
         "start_player": s.start_player,
         "to_move": [] if s.over else [s.current],
         "waterhole": list(s.hole),
-        "hand": unpack(s.keys[seat]) if seat is not None else None,
+        "hand": list(s.hand(seat)) if seat is not None else None,
         "hand_sizes": list(s.hand_sizes),
         "pile": s.pile_size,
         "gone": list(s.gone),
@@ -84,7 +84,7 @@ def recent_plays(state) -> tuple[list[dict[str, Any]], list[dict[str, Any] | Non
 def unseen_values(state, seat: int) -> list[int]:
     """Value indices of the cards `seat` cannot see (other hands and the pile)."""
     out: list[int] = []
-    own = unpack(state.keys[seat])
+    own = state.hand(seat)
     for v in range(len(VALUES)):
         out += [v] * (CARDS_PER_VALUE - own[v] - state.hole[v] - state.gone[v])
     return out
