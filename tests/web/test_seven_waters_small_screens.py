@@ -222,3 +222,26 @@ def test_sw_3_2_on_a_phone_held_sideways_the_cards_to_take_are_larger_and_the_ha
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_sw_3_2_at_844_by_390_beside_the_log_the_cards_to_take_are_24_px_targets_with_the_hand_in_view(
+        browser, server, table):
+    """844 × 390 (a phone held sideways, the log beside the table): the board, as high as its
+    column is wide, kept 7rem above the hand beside a 17rem log; the cards to take of a new
+    deal were 23.3 px wide, under WCAG 2.5.8's 24.  The log gives the board 3rem and the board
+    takes the room under the hand (style.css, table.js foldAtHand): 24 px or more, the hand
+    still ending on the first screen."""
+    ctx, page, errors = seat_page(browser, server, table, (844, 390))
+    try:
+        cards = page.evaluate(PYRAMID)
+        choices = [c for c in cards if c["choice"]]
+        assert choices and min(c["width"] for c in choices) >= TARGET, choices
+        m = page.evaluate(BOXES)
+        assert m["hand"] is not None and m["hand"] <= 390 + 1, m
+        lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
+          .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
+        assert len(lines) == 4 and min(lines) >= TARGET, lines
+        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+        assert errors == []
+    finally:
+        ctx.close()

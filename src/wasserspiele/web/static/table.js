@@ -349,6 +349,7 @@ function fitColumn(room) {
   if (!play || !board) return;
   play.style.minHeight = "";
   play.style.height = "";
+  board.style.minHeight = "";
   const under = document.getElementById("under");
   // the details back in the side column (under the board they are its first ones, in order)
   const side = document.getElementById("side");
@@ -364,7 +365,7 @@ function fitColumn(room) {
       || getComputedStyle(board).flexGrow === "0") return;
   const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
   if (under && fit === "height") detailsUnder(under, board, vb, room, at);
-  if (fit === "min-height") foldAtHand(play);
+  foldAtHand(play, board, vb, fit);
   // with no hand and no move bar below the board (a spectator, the replay) there is nothing
   // to keep in place: the box fits the board at each position, at its full size
   if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; }
@@ -376,19 +377,32 @@ function fitColumn(room) {
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
 
 // A column whose first screen ends with the hand (style.css `--fold: hand`: Seven Waters on
-// a phone held sideways, 560 to 760 px wide and taller than 300 px): the move bar below the
-// hand may stand below the screen, as it did already (at 667 × 375 and 740 × 360 it ended
-// 43 and 38 px below it), and the board takes its room.  The column filled the screen with
-// the move bar in it: the board kept 7rem (112 px) above the hand, its pyramid's cards 23.3
-// px wide.  The column is made as much taller as the hand ends above the screen's bottom;
-// what follows (fitColumn) makes it shorter again where the board is drawn less tall.
-function foldAtHand(play) {
+// a phone held sideways, taller than 300 px): the move bar below the hand may stand below
+// the screen, as it did already (at 667 × 375 and 740 × 360 it ended 43 and 38 px below it,
+// at 844 × 390 5 px), and the board takes its room.  The column filled the screen with the
+// move bar in it: the board kept 7rem (112 px) above the hand, its pyramid's cards 23.3 px
+// wide.  On a phone (`--fit: min-height`, the page scrolls) the column is made as much
+// taller as the hand ends above the screen's bottom; what follows (fitColumn) makes it
+// shorter again where the board is drawn less tall.  Beside the log (844 × 390: `--fit:
+// height`, the column is the screen's height and scrolls itself) the board's box grows by
+// as much as the hand ends above the column's bottom, up to the board's height drawn across
+// it.
+function foldAtHand(play, board, vb, fit) {
   if (getComputedStyle(play).getPropertyValue("--fold").trim() !== "hand") return;
   const hand = play.querySelector(":scope > #hand");
   if (!hand) return;
-  // the first screen is the page's top to the window's height, wherever it is scrolled to
-  const spare = window.innerHeight - (hand.getBoundingClientRect().bottom + window.scrollY);
-  if (spare >= 1) play.style.minHeight = `${Math.floor(play.getBoundingClientRect().height + spare)}px`;
+  if (fit === "min-height") {
+    // the first screen is the page's top to the window's height, wherever it is scrolled to
+    const spare = window.innerHeight - (hand.getBoundingClientRect().bottom + window.scrollY);
+    if (spare >= 1) play.style.minHeight = `${Math.floor(play.getBoundingClientRect().height + spare)}px`;
+    return;
+  }
+  const column = play.getBoundingClientRect();
+  const end = column.bottom - parseFloat(getComputedStyle(play).paddingBottom);
+  const spare = end - (hand.getBoundingClientRect().bottom + play.scrollTop);
+  const box = board.getBoundingClientRect();
+  const grow = Math.min(spare, box.width * vb.height / vb.width - box.height);
+  if (grow >= 1) board.style.minHeight = `${Math.floor(box.height + grow)}px`;
 }
 
 // A phone held sideways (560 px wide or more, 500 px high at most, 1.4 times as wide as
