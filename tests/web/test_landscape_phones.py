@@ -174,3 +174,30 @@ def test_ww_sideways_the_river_s_fields_stand_apart_as_upright_and_their_words_a
             assert errors == []
         finally:
             ctx.close()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_at_740_by_360_the_hand_ends_on_the_first_screen_with_the_status_on_the_title_s_row(
+        browser, server, tables, game):
+    """740 × 360, German, a named seat (the page asks no name): the game's status stood on a
+    row of its own under the title, the rules link and the hint button, and the hand ended 10
+    px below the screen (370 px).  The status stands on the title's row, its words on two
+    lines: the hand ends on the first screen.  (While a name is asked for, the form keeps its
+    place on the title's row and the status follows it; in German it wraps to a row of its own
+    there, as before.)"""
+    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (740, 360), "de-DE",
+                                  init_script="localStorage.setItem('player_name', 'Anna')",
+                                  wait_for="#turn[data-mine='1']")
+    try:
+        page.wait_for_selector("#board svg")
+        assert page.locator(".topbar .name-form").count() == 0
+        m = page.evaluate(MEASURE)
+        assert m["hand"] is not None and m["hand"] <= 360 + 1, m["hand"]
+        # the status is on the title's row: its top above the title's bottom
+        rows = page.evaluate("""() => [document.querySelector('.topbar h1'), document.querySelector('.topbar .status-text')]
+          .map((el) => el.getBoundingClientRect()).map((b) => [b.top, b.bottom])""")
+        assert rows[1][0] < rows[0][1], rows
+        assert m["sideways"] <= 0
+        assert errors == []
+    finally:
+        ctx.close()
