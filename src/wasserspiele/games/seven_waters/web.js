@@ -272,8 +272,10 @@ function tinyPyramid(view, ui) {
     if (covered(view.pyramid, r, i)) {
       marked.classList.add("covered");
       // before the picker's own listener (on its way down to the card's face): a pointer's
-      // click has a pointerType, the keyboard's none
-      marked.addEventListener("click", (ev) => { if (ev.pointerType) ev.stopPropagation(); }, true);
+      // click counts its clicks (`detail` 1 and up: a mouse's, a finger's), the keyboard's
+      // (table.js keyboardHandler) none.  (Safari's click has no pointerType, which was asked
+      // before: there a tap on a covered card was sent, and refused.)
+      marked.addEventListener("click", (ev) => { if (ev.detail > 0) ev.stopPropagation(); }, true);
     }
     g.append(c === "##" ? marked : anim(marked, `c:${base(c)}`));
   }));
