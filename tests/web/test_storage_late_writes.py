@@ -367,8 +367,10 @@ def test_a_move_never_stored_after_its_request_timed_out_leaves_the_table_as_it_
         finally:
             lock.release()
         time.sleep(0.2)
-        for ws in (ws0, ws1):
-            assert all(m["type"] == "state" and m["n"] == 0 for m in _until_pong(ws))
+        said = _until_pong(ws0)     # its mover is told it was not saved after all (test_storage_late_failures)
+        assert [m["reason_code"] for m in said if m["type"] != "state"] == ["server.unsaved_after_all"], said
+        assert all(m["n"] == 0 for m in said if m["type"] == "state"), said
+        assert all(m["type"] == "state" and m["n"] == 0 for m in _until_pong(ws1))
         assert table_state(client, t["id"])["n"] == 0
         client.app.state.hub.limits = Limits()
         _sent(ws0, 0, first["legal"][0])

@@ -68,7 +68,12 @@ as `server.stale` (hub.LiveTable._stored_after_all).  A move queued behind a mov
 never written, is refused `storage` as `server.earlier_in_doubt`; a name, a rematch or a stand-in
 whose write had no answer in time as `server.name_in_doubt`, `server.rematch_in_doubt`,
 `server.stand_in_in_doubt` (hub.IN_DOUBT):
-each may still be stored, and is then shown (asking again is safe).
+each may still be stored, and is then shown (asking again is safe).  Should its transaction
+then fail, the sockets of the seat that was told so get a `refused` with `"late": true`
+(`storage`, as `server.unsaved_after_all`, `server.name_unsaved_after_all`,
+`server.rematch_unsaved_after_all` or `server.stand_in_unsaved_after_all` with its `cause`;
+hub.AFTER_ALL): it was not stored, and the table shows it is not.  A move in doubt that
+failed so is forgotten: sent again, it is taken as any move.
 A seat opened again (another tab) takes over: the older connection gets
 `{"type": "replaced"}` and is closed.
 """
@@ -567,6 +572,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
                 await _refuse_socket(websocket, Refused("internal", Reason("server.crashed"), 500), lang)
                 return
             conn = Connection(websocket.send_text, seat, lambda: websocket.close(code=1012))
+            conn.lang = lang  # (what it is told unasked: a write in doubt that failed after all)
             # a page reconnecting on its own while another tab has its seat is told it is
             # replaced (its socket then closes, ending the loop below)
             if table.attach(conn, resume=hello.resume, tab=hello.tab) and seat is not None:

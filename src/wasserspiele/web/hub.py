@@ -163,6 +163,40 @@ class Stored(enum.Enum):
 # LiveTable._stored; a new table stored late is removed, so "not available" stays true.)
 IN_DOUBT = {Stored.EARLIER_MOVE: "server.earlier_in_doubt", Stored.NAME: "server.name_in_doubt",
             Stored.REMATCH: "server.rematch_in_doubt", Stored.STAND_IN: "server.stand_in_in_doubt"}
+# What the people told that a write may still be saved are told should its transaction
+# then fail after all (its cause: why, `unsaved_after_all`): before, nobody was, and the
+# notice kept saying "may still be saved" over a table that showed the game without it.
+AFTER_ALL = {Stored.MOVE: "server.unsaved_after_all", Stored.NAME: "server.name_unsaved_after_all",
+             Stored.REMATCH: "server.rematch_unsaved_after_all",
+             Stored.STAND_IN: "server.stand_in_unsaved_after_all"}
+
+
+class WriteInDoubt(TimeoutError):
+    """A write with no answer within `storage_seconds` whose transaction goes on (Hub.db
+    with `late`): it may still commit or fail.  `outcome`: its thread's future, done when
+    the transaction has ended (`when_lost`)."""
+
+    def __init__(self, seconds: float, outcome: asyncio.Future):
+        super().__init__(f"no answer within {seconds:g} s")
+        self.outcome = outcome
+
+
+def when_lost(failure: BaseException, lost) -> None:
+    """Call `lost(exc)` should the write that `failure` refused as in doubt (WriteInDoubt)
+    then fail after all (`exc`: why).  Registered by whoever tells the person in doubt,
+    as it tells them: told at once if it has failed already, never before the in-doubt
+    refusal (a done future calls back in the loop's next turn)."""
+    if isinstance(failure, WriteInDoubt):
+        failure.outcome.add_done_callback(
+            lambda f: lost(f.exception()) if not f.cancelled() and f.exception() is not None else None)
+
+
+def unsaved_after_all(stored: Stored, failure: BaseException) -> Refused:
+    """The refusal said, unasked, to a person whose write was in doubt and then failed:
+    what was not saved after all, and why (another move first: `server.raced`)."""
+    cause = Reason("server.raced") if isinstance(failure, Conflict) else Reason(failure_cause(failure).value)
+    reason = Reason(AFTER_ALL[stored], cause=cause)  # (each code's words: test_storage_late_failures)
+    return Refused("storage", reason, 503)
 
 
 def storage_refusal(failure: BaseException | Cause, stored: Stored | None = None) -> Refused:
@@ -214,6 +248,7 @@ class Connection:
         self._send_text = send_text
         self._close_socket = close_socket  # called when the server ends the connection
         self.tab: str | None = None  # the page's id from its hello (LiveTable.attach)
+        self.lang = "en"  # the hello's language: what it is told unasked is worded in it
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
         self.task: asyncio.Task | None = None
@@ -585,6 +620,21 @@ class LiveTable:
         for c in live:
             c.push(texts[c.seat])
 
+    def tell_unsaved_after_all(self, seat: int, stored: Stored, failure: BaseException) -> None:
+        """Tell the connections of `seat` (to the copy of the table in memory now: this one
+        may have been read again since) that what they were told may still be saved — a
+        move, a name, a rematch, a stand-in — failed after all (`unsaved_after_all`, with
+        `late`, as a move stored late is `accepted` with it): their page's notice said it
+        might be saved over a table that shows it is not.  Nothing changes at the table:
+        it was never shown (read back without it, or never applied here)."""
+        live = self.hub.tables.get(self.id)
+        if live is None:  # (not in memory: nobody watches it)
+            return
+        refused = unsaved_after_all(stored, failure)
+        for c in list(live.conns):
+            if c.seat == seat and not c.closed:
+                c.push(json.dumps({**refused.to_json(c.lang), "late": True}))
+
     async def set_name(self, seat: int | None, name: Any) -> None:
         """The player of `seat` chooses the name every seat list shows.  Each change is a
         database write and a push to every seat, so a seat may make `name_burst` at once,
@@ -622,6 +672,7 @@ class LiveTable:
             await self.hub.write(self.hub.storage.set_seat_name, self.id, seat, chosen,
                                  late=lambda _: self._name_stored_late(seat, chosen))
         except (sa.exc.SQLAlchemyError, TimeoutError) as exc:  # as Hub.store, the cause kept
+            when_lost(exc, lambda failure: self.tell_unsaved_after_all(seat, Stored.NAME, failure))
             cause = failure_cause(exc)
             if cause is not Cause.STATEMENT:  # (a statement's own failure, a bug, stays counted: it would recur)
                 self.names_unsaved[seat] = (self.names_unsaved.get(seat, (0,))[0] + 1, cause)
@@ -933,6 +984,8 @@ class LiveTable:
                 if live is not None:  # (a move at a number passed since is settled: stored, or never to be)
                     doubt.moves = {e for e in doubt.moves if e[0] >= live.n}
                 doubt.moves.add(entry)
+                # and should it fail after all, its mover is told (the doubt forgotten)
+                when_lost(exc, lambda failure: self.hub.move_lost(self.id, entry, failure))
             if isinstance(exc, TimeoutError):  # (its transaction goes on: it may yet commit, so not "unsaved")
                 raise Refused("storage", Reason("server.unsaved_in_doubt"), 503) from None
             raise storage_refusal(exc, Stored.MOVE) from None
@@ -1050,7 +1103,7 @@ class LiveTable:
             if self.hub.tables.get(self.id) is not self:
                 raise Refused("reload", Reason("server.reloaded"), 503)
             self._check_stand_in(asker, seat)
-            await self._write_stand_in(seat, level)
+            await self._write_stand_in(seat, level, asker)
             self.broadcast()
         self.schedule_bots()
 
@@ -1072,15 +1125,19 @@ class LiveTable:
         if wait:
             raise Refused("stand_in", Reason("server.stand_in_early", seat=seat, seconds=math.ceil(wait)), 409)
 
-    async def _write_stand_in(self, seat: int, level: str | None) -> None:
+    async def _write_stand_in(self, seat: int, level: str | None, asker: int | None = None) -> None:
         """Store who plays `seat` (a bot's level, None: its player), under the lock with
-        nothing unsaved; another process's write first is Conflict (the table reloaded)."""
+        nothing unsaved; another process's write first is Conflict (the table reloaded).
+        `asker`: the seat that asked (None: `seat`'s player, back), told should the write
+        be in doubt and then fail."""
         after = {s: (level is not None if s == seat else self.bot_plays(s))
                  for s in (() if self.state.is_terminal() else self.state.to_move())}
+        told = seat if asker is None else asker
         try:
             await self.hub.store(Stored.STAND_IN, self.hub.storage.set_stand_in, self.id, seat, level,
                                  self.version, any(after.values()),
-                                 late=lambda _: self.hub._background(self.reload()))
+                                 late=lambda _: self.hub._background(self.reload()),
+                                 lost=lambda failure: self.tell_unsaved_after_all(told, Stored.STAND_IN, failure))
         except Conflict:
             await self._reload()
             raise Refused("stale", Reason("server.raced"), 409) from None
@@ -1818,7 +1875,8 @@ class Hub:
     async def db(self, fn, *args, late=None):
         """`fn(*args)` in the storage threads; TimeoutError (answered 503) when the database stalls.
         The thread goes on after that (or after the request was cancelled): `late(result)` is
-        called should `fn` then succeed after all."""
+        called should `fn` then succeed after all.  With `late`, the TimeoutError is a
+        WriteInDoubt, whose failure after all the log says and `when_lost` tells."""
         loop = asyncio.get_running_loop()
         running = loop.run_in_executor(self.db_pool, fn, *args)
         if late is None:
@@ -1826,13 +1884,31 @@ class Hub:
         else:
             try:
                 result = await asyncio.wait_for(asyncio.shield(running), self.limits.storage_seconds)
-            except BaseException:
-                running.add_done_callback(lambda f: late(f.result()) if not f.cancelled() and f.exception() is None
-                                          else None)
+            except BaseException as exc:
+                timed_out = isinstance(exc, TimeoutError)
+                running.add_done_callback(lambda f: self._ended_late(f, late, timed_out))
+                if timed_out:
+                    raise WriteInDoubt(self.limits.storage_seconds, running) from None
                 raise
         if self.reads.failing:  # the database answers again
             self.reads.succeeded()
         return result
+
+    def _ended_late(self, ended: asyncio.Future, late, timed_out: bool) -> None:
+        """A write whose request had ended (no answer in time, or cancelled) has ended too:
+        stored after all, `late` hears of it; failed after its request was told it may
+        still be saved, the log says so (who was told hears through `when_lost`)."""
+        if ended.cancelled():
+            return
+        exc = ended.exception()
+        if exc is None:
+            late(ended.result())
+        elif timed_out and isinstance(exc, Conflict):  # (another write came first: a race lost)
+            log.info("storage: a write that had no answer in time was not stored after all: another "
+                     "write came first")
+        elif timed_out:
+            log.error("storage: a write that had no answer in time failed after all, so it is not stored: "
+                      "%s (%s)", CAUSE_WORDS[failure_cause(exc)], failure_text(exc))
 
     async def write(self, fn, *args, late=None):
         """`db` for a write: a refused one is counted in `writes` (and raised), one that
@@ -1845,14 +1921,32 @@ class Hub:
         self.writes.succeeded()
         return result
 
-    async def store(self, stored: Stored, fn, *args, late=None):
+    async def store(self, stored: Stored, fn, *args, late=None, lost=None):
         """`write` for what a person asked for (a new table, a rematch, a name): a failure
         is the request's refusal, saying what was not saved and why (`storage_refusal`),
-        as a move's is."""
+        as a move's is.  `lost(exc)`: the write, in doubt, failed after all (`when_lost`)."""
         try:
             return await self.write(fn, *args, late=late)
         except (sa.exc.SQLAlchemyError, TimeoutError) as exc:
+            if lost is not None:
+                when_lost(exc, lost)
             raise storage_refusal(exc, stored) from None
+
+    def move_lost(self, table_id: str, entry: tuple[int, int, str, Any], failure: BaseException) -> None:
+        """A person's move whose write had no answer in time (in doubt, `entry` as
+        LiveTable.in_doubt) failed after all: the table forgets it (it can be made again
+        as any move, and is never taken for one stored after all) and its mover is told,
+        unless it was settled meanwhile (the position passed its number) or the same move,
+        sent again, is in the game now (its own answer tells its fate).  The table shows
+        the game without it already: read back when it was refused."""
+        d = self.doubts.get(table_id)
+        if d is None or entry not in d.moves:
+            return
+        d.moves.discard(entry)
+        self.tidy_doubt(table_id)
+        t = self.tables.get(table_id)
+        if t is not None and not t._holds(entry):
+            t.tell_unsaved_after_all(entry[1], Stored.MOVE, failure)
 
     def doubt(self, table_id: str) -> Doubt:
         """The table's Doubt, made if need be (and kept as the newest)."""
@@ -2107,7 +2201,8 @@ class Hub:
             # committed late (no answer in time), the claim is known here too: the seat asking
             # again is given its link without another write (which an outage would refuse)
             await self.store(Stored.REMATCH, self.storage.claim_seat, rematch_id, seat, hash_token(mine),
-                             late=lambda _: self._seat_claimed(rematch_id, seat, hash_token(mine), late=True))
+                             late=lambda _: self._seat_claimed(rematch_id, seat, hash_token(mine), late=True),
+                             lost=lambda failure: table.tell_unsaved_after_all(seat, Stored.REMATCH, failure))
             self._seat_claimed(rematch_id, seat, hash_token(mine))
         if table.rematch != rematch_id:
             table.rematch = rematch_id
@@ -2129,7 +2224,9 @@ class Hub:
             fresh.token_hash = None            # a seat's token is known once its player asks
         row.seats[seat].token_hash = hash_token(rematch_token(token, row.id, seat))
         made, version = await self.store(Stored.REMATCH, self.storage.create_rematch, table.id, row,
-                                         late=lambda got: self._rematch_made_late(table.id, row, state, *got))
+                                         late=lambda got: self._rematch_made_late(table.id, row, state, *got),
+                                         lost=lambda failure: table.tell_unsaved_after_all(seat, Stored.REMATCH,
+                                                                                          failure))
         if made is None:  # the last move was refused after all: the game goes on
             raise Refused("running", Reason("server.rematch_running"), 409)
         if made == row.id:

@@ -862,9 +862,10 @@ function tablePage(tableId) {
     }
     // a rematch started by another seat (the position unchanged): told as it appears
     if (prev && !moved && msg.rematch && !prev.rematch) announce([t("rematch_started")]);
-    // A rematch or a name this page was told "may still be saved" about (no answer from the
-    // database in time) that the table now shows was stored after all: the refusal gives way
-    // (it stayed over the "Go to the rematch" button, or over the name, saying it might not be)
+    // A rematch, a name or a stand-in this page was told "may still be saved" about (no
+    // answer from the database in time) that the table now shows was stored after all: the
+    // refusal gives way (it stayed over the "Go to the rematch" button, over the name, or
+    // over the bot playing the seat, saying it might not be)
     if (settledInDoubt(prev, msg)) notice = null;
     standIns.update(msg);
     announce(standInNews(prev, msg));   // a bot began playing for an absent player, or they came back
@@ -876,6 +877,12 @@ function tablePage(tableId) {
   function settledInDoubt(before, now) {
     const code = notice?.reasonCode;
     if (code === "server.rematch_in_doubt") return Boolean(now.rematch);
+    // a bot taking over a seat, or leaving it: once the table shows a seat played otherwise
+    // than when the notice came (the only such write a page asks for, or its return makes)
+    if (code === "server.stand_in_in_doubt") {
+      const then = notice.standIns;
+      return Boolean(then) && now.seats.some((s, i) => (s.stand_in ?? null) !== then[i]);
+    }
     return code === "server.name_in_doubt" && Boolean(before) && now.seat !== null
       && now.seats[now.seat]?.name !== before.seats[now.seat]?.name;
   }
@@ -897,7 +904,10 @@ function tablePage(tableId) {
       down = false;
       pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
     } else if (data.type === "refused") {
-      sentAt = null;
+      // (one `late`, unasked, is no answer to a move this page may be waiting on: a write
+      // it was told "may still be saved" about failed after all; its notice takes the
+      // in-doubt one's place, as every refusal takes the last notice's)
+      if (!data.late) sentAt = null;
       // The same refusal again while reconnecting (each hello refused while the database
       // cannot be read) is the notice already shown and said: kept, so that it is not
       // said again at every attempt.  One that is no ruling on a move (the server could
@@ -905,7 +915,10 @@ function tablePage(tableId) {
       const again = (down || !msg) && notice?.code === data.code && notice?.reasonCode === data.reason_code;
       if (!again) {
         notice = { text: () => refusalNotice(data), cls: "refused", key: byTheRules(data) ? notice?.key : undefined,
-                   code: data.code, reasonCode: data.reason_code };
+                   code: data.code, reasonCode: data.reason_code,
+                   // who plays each seat as the table showed it then (settledInDoubt)
+                   standIns: msg && data.reason_code === "server.stand_in_in_doubt"
+                     ? msg.seats.map((s) => s.stand_in ?? null) : undefined };
         // before any position the notice is no alert: the live region says it
         if (!msg && !byTheRules(data)) announce([refusalNotice(data)]);
       }
