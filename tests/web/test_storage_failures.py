@@ -512,10 +512,11 @@ def test_a_new_table_stored_after_its_request_timed_out_leaves_no_lobby_entry(ma
 
 @pytest.mark.parametrize("sqlstate,cause", [("53100", Cause.FULL), ("25006", Cause.READ_ONLY),
                                             ("08006", Cause.DOWN), ("57P01", Cause.DOWN),
-                                            ("58030", Cause.DISK), ("23505", Cause.STATEMENT)])
+                                            ("58030", Cause.DISK), ("55P03", Cause.LOCKED),
+                                            ("23505", Cause.STATEMENT)])
 def test_a_postgresql_failure_is_told_by_its_sqlstate(sqlstate, cause):
-    """PostgreSQL's full disk and read-only standby are named as SQLite's are; a key taken
-    is one statement's failure, not the database's."""
+    """PostgreSQL's full disk, read-only standby and lock held past `lock_timeout` are named
+    as SQLite's are; a key taken is one statement's failure, not the database's."""
     class Orig(Exception):
         pgcode = sqlstate
     assert failure_cause(sa.exc.OperationalError("insert", {}, Orig("x"))) is cause

@@ -227,9 +227,11 @@ _SQLITE_CAUSES = {3: Cause.READ_ONLY, 5: Cause.LOCKED, 6: Cause.LOCKED, 8: Cause
                   10: Cause.DISK, 13: Cause.FULL, 14: Cause.DOWN}
 # PostgreSQL's SQLSTATE classes of the same kind: connection, insufficient resources (disk
 # full, out of memory, too many connections), operator intervention (shutting down), system
-# error (I/O); 25006 is a read-only transaction (a standby), 53100 a full disk
+# error (I/O); 25006 is a read-only transaction (a standby), 53100 a full disk, 55P03 a lock
+# not had within the role's `lock_timeout` (another session holds it: "refused", a
+# statement's own failure, before)
 _PG_CAUSES = {"08": Cause.DOWN, "53": Cause.DOWN, "57": Cause.DOWN, "58": Cause.DISK}
-_PG_STATES = {"25006": Cause.READ_ONLY, "53100": Cause.FULL}
+_PG_STATES = {"25006": Cause.READ_ONLY, "53100": Cause.FULL, "55P03": Cause.LOCKED}
 
 
 def failure_cause(exc: BaseException) -> Cause:
