@@ -21,8 +21,8 @@ LOG_MAX = 2 * LOG_KEEP
 def log_window(events: int) -> int:
     """How many of the last `events` events the public log shows: every event is added
     and, once more than LOG_MAX are kept, the log is cut back to its last LOG_KEEP.  The
-    engine may keep a few more (it trims as a trick ends and as a hand starts, not at
-    every event); views read this many from the end."""
+    engine keeps more (it trims only as a hand starts, so up to a hand's events more);
+    views read this many from the end."""
     if events <= LOG_MAX:
         return events
     return LOG_KEEP + (events - LOG_MAX - 1) % (LOG_MAX + 1 - LOG_KEEP)
