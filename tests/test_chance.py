@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from wasserspiele.core import chance
 from wasserspiele.core.chance import Chance, Shuffle, Uniform, UnitInterval, make_rng, shuffle_like_random
 from wasserspiele.core.errors import ChanceExhausted
 
@@ -74,20 +75,32 @@ def test_a_strict_chance_refuses_to_invent_outcomes_and_a_chooser_answers():
     assert chance.used_setup() == {"dice": ["sun", "1"]}
 
 
-@pytest.mark.parametrize("size", [0, 1, 2, 3, 32, 64, 1023, 1024, 1025, 2000])
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 32, 33, 64, 126, 127, 128, 129, 130, 1024, 2000])
 def test_shuffle_like_random_draws_exactly_as_random_shuffle(size):
-    """Seeds deal what they always dealt: the inlined shuffle gives random.shuffle's order
-    and leaves the generator where random.shuffle leaves it (the larger decks use it)."""
+    """Seeds deal what they always dealt: the shuffle written out (up to 128 items,
+    `_unrolled`) gives random.shuffle's order and leaves the generator where random.shuffle
+    leaves it (the larger lists use random.shuffle itself)."""
     for seed in range(40):
         ours, theirs = list(range(size)), list(range(size))
         a, b = random.Random(seed), random.Random(seed)
         shuffle_like_random(ours, a)
         b.shuffle(theirs)
         assert ours == theirs and a.getstate() == b.getstate()
+    assert (size in chance._UNROLLED) == (size <= chance._MAX_UNROLLED)
     deck = Shuffle(range(64))
     expected = list(range(64))
     random.Random(5).shuffle(expected)
     assert deck.sample(random.Random(5)) == expected
+
+
+def test_a_deck_has_its_shuffle_written_out_when_it_is_made_not_in_a_deal():
+    """A game's deck is a `Shuffle` made as its module loads: its shuffle's code is made
+    then, so no deal pays for it."""
+    assert 77 not in chance._UNROLLED
+    Shuffle(range(77))
+    assert 77 in chance._UNROLLED
+    Shuffle(range(200))   # more than _MAX_UNROLLED: random.shuffle itself, nothing made
+    assert 200 not in chance._UNROLLED
 
 
 @pytest.mark.parametrize("dist", [Shuffle(range(9)), Uniform("abcd"), UnitInterval([0.25, 0.6])],

