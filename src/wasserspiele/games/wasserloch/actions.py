@@ -18,7 +18,7 @@ VALUE_MASK = (1 << VALUE_BITS) - 1  # one value's count, once shifted down
 class Play:
     """Play `count` cards of value index `value` (0 = ace … 7 = eight); interned."""
 
-    __slots__ = ("value", "count", "_text", "index", "entries", "shift", "bits", "swaps")
+    __slots__ = ("value", "count", "_text", "index", "entries", "shift", "bits", "field", "swaps")
 
     def __init__(self, value: int, count: int):
         self.value = value
@@ -28,6 +28,9 @@ class Play:
         # where the value's count lies in a packed hand, and what the play takes from it
         self.shift = VALUE_BITS * value
         self.bits = count << self.shift
+        # the value's whole count in a packed hand: the hand holds the play's cards exactly
+        # when `hand & field >= bits` (no shift back down: the checked `apply` asks it every play)
+        self.field = VALUE_MASK << self.shift
         # swaps[w]: the change of a packed hand that plays this and draws one card of value
         # index w (WL-4.4), made once: a play of one card from a full hand is one addition
         self.swaps = tuple((1 << (VALUE_BITS * w)) - self.bits for w in range(len(VALUES)))

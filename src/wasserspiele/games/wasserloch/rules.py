@@ -152,9 +152,12 @@ class WasserlochState(WasserlochData, State):
         # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
         deck = self._pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
         self.pile_len = self.fast_end = len(deck)
-        # the blocks in the order dealt, then turned so that the start player's comes first
-        dealt = [sum(map(unit_of, deck[i:i + HAND_LIMIT])) for i in range(0, players * HAND_LIMIT, HAND_LIMIT)]
-        self.keys = dealt[players - start:] + dealt[:players - start]
+        # the blocks in the order dealt, each a packed hand (zip takes the cards five at a time
+        # from one iterator: in C, without a comprehension's frame), then turned so that the
+        # start player's comes first
+        cards = map(unit_of, deck[:players * HAND_LIMIT])
+        dealt = list(map(sum, zip(*[cards] * HAND_LIMIT)))
+        self.keys = dealt[players - start:] + dealt[:players - start] if start else dealt
         self._sizes = [HAND_LIMIT] * players
         self.pile_pos = players * HAND_LIMIT
         self.hole = [0] * 8
@@ -197,12 +200,13 @@ class WasserlochState(WasserlochData, State):
 
     def apply(self, action: Play | str, seat: int | None = None) -> None:
         """The protocol's checked `apply`: a play of cards the seat to move holds (WL-4.1,
-        as `_why_illegal` says) is played by the trusted path; anything else (a refusal and
-        its reason, notation) takes the protocol's own way."""
+        as `_why_illegal` says; `Play.field` reads the count in place) is played by the
+        trusted path; anything else (a refusal and its reason, notation) takes the
+        protocol's own way."""
         if seat is None:
             seat = self.current_seat
         if (action.__class__ is not Play or seat != self.current_seat or seat is None
-                or (self.keys[seat] >> action.shift) & VALUE_MASK < action.count):
+                or self.keys[seat] & action.field < action.bits):
             State.apply(self, action, seat)
             return
         self.apply_legal(action, seat)
