@@ -26,21 +26,11 @@ from .helpers import create, humans, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
 from .test_storage_failures import _until_pong, ask_rematch, finished_game, quick  # noqa: F401
 from .test_storage_late_writes import LATE, Lock, _hello, _query, answering_late
+from .test_storage_in_doubt_followups import _said
 
 LANGS = ["en", "de"]
 DEADLINE = 5.0
 LOCKED = {"cause": {"code": "server.db_locked", "params": {}}}   # SQLite's busy wait given up
-
-
-def _said(ws, want, seconds: float = DEADLINE) -> list[dict]:
-    """What `ws` is sent until a message `want` accepts is among it (asking with pings)."""
-    said: list[dict] = []
-    deadline = time.monotonic() + seconds
-    while not any(want(m) for m in said):
-        assert time.monotonic() < deadline, said
-        said += _until_pong(ws)
-        time.sleep(0.02)   # asking again under a deadline
-    return said
 
 
 def _late(m: dict) -> bool:
