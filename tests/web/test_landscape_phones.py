@@ -201,3 +201,42 @@ def test_at_740_by_360_the_hand_ends_on_the_first_screen_with_the_status_on_the_
         assert errors == []
     finally:
         ctx.close()
+
+
+# the bottom of the hand's box and of its cards, and of the strips above the board
+FOLD = """() => {
+  const bottom = (el) => el ? el.getBoundingClientRect().bottom : null;
+  const cards = [...document.querySelectorAll('#hand [data-key]')].map(bottom);
+  return { hand: bottom(document.getElementById('hand')), cards: cards.length ? Math.max(...cards) : null,
+           seats: bottom(document.getElementById('seats')), hint: document.getElementById('hint').getBoundingClientRect().height };
+}"""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_at_568_by_320_the_hand_ends_on_the_first_screen(browser, server, tables, game, locale):
+    """568 × 320 (a small phone held sideways), a named seat: the header, the title row (43.6 px
+    in German, its status on two lines below the title's baseline), the "Your turn." strip, the
+    seats' two rows and the gaps between them left the board its 7rem only above a hand whose
+    box ended at 342.6 px (English) and 354.3 px (German), below the screen.  Drawn tighter,
+    the hand ends on the first screen; the board keeps its size (its places targets, its
+    words legible: the test above), the hint button stays a target, nothing scrolls sideways."""
+    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (568, 320), locale,
+                                  init_script="localStorage.setItem('player_name', 'Anna')",
+                                  wait_for="#turn[data-mine='1']")
+    try:
+        page.wait_for_selector("#board svg")
+        settle(page)
+        assert page.locator(".topbar .name-form").count() == 0
+        fold = page.evaluate(FOLD)
+        assert fold["cards"] is not None and fold["cards"] <= fold["hand"] + 0.5, fold
+        assert fold["hand"] <= 320, fold
+        assert fold["hint"] >= TARGET, fold
+        m = page.evaluate(MEASURE)
+        assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], m["words"][:5]
+        assert [c for c in m["choices"] if c[1] < TARGET] == [], m["choices"]
+        assert small_targets(page) == []
+        assert m["sideways"] <= 0
+        assert errors == []
+    finally:
+        ctx.close()
