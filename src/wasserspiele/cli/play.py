@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import logging
 import os
 import random
@@ -225,6 +226,8 @@ class PlaySession:
     # whether a hint's was said: each once a game
     cut_short: dict[int, int] = field(default_factory=dict)
     hint_cut_short: bool = False
+    # the outside policies whose state a save could not hold, said once a game each (`policy_states`)
+    policy_state_said: set[int] = field(default_factory=set)
 
     @classmethod
     def create(cls, game_name, players, seats, seed, option_texts, save, resume, lang,
@@ -287,6 +290,11 @@ class PlaySession:
             for s, states in saved_bots(doc, resume).items():
                 if s in bots and saved_seats is not None and kinds[s] == saved_seats[s]:
                     take_generators(bots[s], states)
+            # an outside policy's own state (`getstate`), taken back by its `setstate` after its
+            # generators, so that what it keeps itself has the last word
+            for s, kept in saved_policy_states(doc, resume).items():
+                if s in bots and saved_seats is not None and kinds[s] == saved_seats[s]:
+                    give_policy_state(bots[s], kinds[s], s, kept, resume)
         plain = bool(plain)
         return cls(state, kinds, bots, save, lang or "en", console=make_console(plain), resumed=bool(resume),
                    plain=plain, saved_stat=saved_stat, saved_moves=saved_moves, saved_as=saved_as)
@@ -424,10 +432,31 @@ class PlaySession:
         chose plain output for a screen reader gets it again on resuming (`plain` only
         then: a styled game's save is as it was before plain output was kept); the bots'
         generators as they are (`bots`: seat → `generator_states`), so that they go on
-        as they would have (a bot made afresh draws its seed's first numbers again)."""
+        as they would have (a bot made afresh draws its seed's first numbers again); an
+        outside policy's own state (`policy_states`: seat → its `getstate()`) likewise."""
         bots = {str(s): states for s, bot in sorted(self.bots.items()) if (states := generator_states(bot))}
+        policies = self.policy_states()
         return {"seats": list(self.kinds), "lang": self.lang, **({"plain": True} if self.plain else {}),
-                **({"bots": bots} if bots else {})}
+                **({"bots": bots} if bots else {}), **({"policy_states": policies} if policies else {})}
+
+    def policy_states(self) -> dict[str, Any]:
+        """The state of each outside policy that keeps one (`getstate`), per seat, for the
+        save's `policy_states`.  One whose `getstate` fails, or gives what JSON cannot hold
+        as it is, is left out (the game is saved all the same, and that policy starts afresh
+        on resuming), and the player is told once a game which seat's and why: a traceback
+        would have lost the game, and silence a resumed game that goes another way."""
+        states: dict[str, Any] = {}
+        for seat, bot in sorted(self.bots.items()):
+            if not keeps_state(bot, self.kinds[seat]):
+                continue
+            state, problem = policy_state(bot)
+            if problem is None:
+                states[str(seat)] = state
+            elif seat not in self.policy_state_said:
+                self.policy_state_said.add(seat)
+                self.say(sentence(self.t("policy_state_unsaved", who=self.seat_name(seat), kind=self.kind(seat),
+                                         why=problem.render(self.lang))))
+        return states
 
     def write(self, path: str) -> None:
         """The game and its session into `path` (`write_record`); OSError if it fails.  A file
@@ -699,7 +728,8 @@ def bot_generators(bot: Any) -> list[random.Random]:
     holds (a search's heuristic rollouts and ranker, a level's blundering bot, a learned
     bot's search): `bots.base.parts`.  A bot's draws are all it carries from one move to
     the next, so these generators, saved and taken up again, make a resumed bot go on as it
-    would have.  An outside policy (`python:…`) keeps its own state, which is not found here."""
+    would have.  An outside policy (`python:…`) may keep a state of its own besides, saved
+    through its `getstate` / `setstate` (`policy_states`)."""
     return [p for p in parts(bot) if isinstance(p, random.Random)]
 
 
@@ -760,6 +790,61 @@ def _generator_state(state: Any) -> tuple:
     if words[-1] > MT_WORDS - 1 or not (gauss is None or isinstance(gauss, float)):
         raise ValueError  # a position past the words: setstate's own refusal would be a traceback
     return 3, words, gauss
+
+
+def keeps_state(bot: Any, kind: str) -> bool:
+    """Whether the bot of a seat of `kind` is an outside policy (`python:…`) that keeps a
+    state of its own with the pair of methods `random.Random` has: `getstate()` returning
+    it (as JSON) and `setstate(state)` taking it back (docs/bots.md).  Built-in bots are
+    saved by their generators (`bot_generators`); a policy without the pair, or with only
+    one of them, starts afresh on resuming, as before."""
+    return (kind != HUMAN and parse_bot_spec(kind).kind == "python"
+            and callable(getattr(bot, "getstate", None)) and callable(getattr(bot, "setstate", None)))
+
+
+def policy_state(bot: Any) -> tuple[Any, Reason | None]:
+    """The outside policy's `getstate()` as the save holds it, or None and why it cannot
+    be saved: `getstate` raised, or its state is not JSON, or JSON would read it back as
+    something else (a tuple as a list, a number key as a text), which `setstate` would
+    then be handed instead of its own state."""
+    try:
+        state = bot.getstate()
+    except Exception as exc:  # the policy's own code: any failure of it is its problem, said
+        return None, Reason("cli.policy_state_raised", error=f"{type(exc).__name__}: {exc}")
+    try:
+        back = json.loads(json.dumps(state, allow_nan=False))  # NaN and infinities are no JSON
+    except (TypeError, ValueError, RecursionError) as exc:  # a set, an object, a cycle, too deep
+        return None, Reason("cli.policy_state_not_json", error=str(exc))
+    if back != state:
+        return None, Reason("cli.policy_state_changed")
+    return back, None
+
+
+def saved_policy_states(doc: Any, path: str) -> dict[int, Any]:
+    """The outside policies' states a terminal save records (`policy_states`: seat → what
+    `getstate` returned), per seat ({} for a save without them, as every save from before
+    they were kept); BadOption naming the field when it is malformed (an edited save).
+    A state itself may be any JSON: only its policy's `setstate` can judge it."""
+    session = doc.get("session") if isinstance(doc, dict) else None
+    policies = session.get("policy_states") if isinstance(session, dict) else None
+    if policies is None:
+        return {}
+    if not (isinstance(policies, dict) and all(seat.isascii() and seat.isdigit() for seat in policies)):
+        raise BadOption(Reason("cli.session_policy_states", path=path))
+    return {int(seat): state for seat, state in policies.items()}
+
+
+def give_policy_state(bot: Any, kind: str, seat: int, state: Any, path: str) -> None:
+    """Hand an outside policy the state its save kept for it (`setstate`); a policy that no
+    longer keeps one starts afresh.  A state it refuses (an edited save, a save of another
+    version of the policy) is a BadOption naming the seat and the file, not a traceback."""
+    if not keeps_state(bot, kind):
+        return
+    try:
+        bot.setstate(state)
+    except Exception as exc:  # the policy's own code says why, in its own words
+        raise BadOption(Reason("cli.session_policy_refused", path=path, seat=seat, kind=kind,
+                               error=f"{type(exc).__name__}: {exc}")) from None
 
 
 class SaveReplaced(OSError):
