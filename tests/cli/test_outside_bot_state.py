@@ -22,6 +22,8 @@ from wasserspiele.cli.console import make_console
 from wasserspiele.cli.play import PlaySession
 from wasserspiele.core.errors import BadOption
 
+from .test_resume_bots import _stop_at
+
 HERE = "python:cli.test_outside_bot_state"
 
 
@@ -90,10 +92,6 @@ def make_tupled(game, seed):
     return Tupled(seed)
 
 
-class Stop(KeyboardInterrupt):
-    """Ctrl-C, pressed while a bot thinks its `n`th move of the game."""
-
-
 def _session(**kw) -> tuple[PlaySession, io.StringIO]:
     args = dict(game_name=None, players=None, seats=None, seed=None, option_texts=(), save=None, resume=None,
                 lang=None)
@@ -102,21 +100,6 @@ def _session(**kw) -> tuple[PlaySession, io.StringIO]:
     out = io.StringIO()
     session.console = make_console(file=out, width=400)
     return session, out
-
-
-def _stop_at(session: PlaySession, n: int) -> None:
-    """The game's `n`th bot move (over all bot seats, from 1) is interrupted before the bot
-    counts it."""
-    asked = [0]
-    for bot in session.bots.values():
-        choose = bot.choose
-
-        def interrupted(decision, choose=choose):
-            asked[0] += 1
-            if asked[0] == n:
-                raise Stop
-            return choose(decision)
-        bot.choose = interrupted
 
 
 def _stopped_save(tmp_path, seats: str, stop: int = 8, game: str = "wasserloch", seed: int = 5, lang=None):
