@@ -50,15 +50,28 @@ _hung_up = False  # the owner has taken a hangup as its interrupt already
 INTERRUPT_RETRY_SECONDS = 0.05
 
 
+# Where Python prints an exception and drops it ("Exception ignored in …"): llvmlite's
+# callbacks from compiled code (ctypes), the weak references' callbacks (a WeakSet's
+# `_remove`, `weakref.finalize`) and finalizers (`__del__`), run when an object is freed,
+# wherever the program is
+_DROPPING_MODULES = ("llvmlite.", "_weakrefset", "weakref")
+
+
+def _dropping(frame) -> bool:
+    return frame.f_globals.get("__name__", "").startswith(_DROPPING_MODULES) or frame.f_code.co_name == "__del__"
+
+
 def _deferred(signum: int, frame) -> bool:
-    """Whether the interrupt `signum` arrived inside a callback from compiled code, where an
-    exception is printed and dropped ("Exception ignored on calling ctypes callback
-    function"): llvmlite's, while numba compiles a kernel (a training's first searches).  A
+    """Whether the interrupt `signum` arrived inside a callback whose exceptions Python
+    prints and drops (`_DROPPING_MODULES`): llvmlite's, while numba compiles a kernel (a
+    training's first searches), or a weak reference's, as a bot's search frees its trees.  A
     KeyboardInterrupt raised there was lost, and with it the closed window's only SIGHUP
-    (`train` went on to its last generation, one run in four in tests/cli/test_hangups.py).
-    The signal is then sent again a moment later, from outside the callback."""
+    (`train` went on to its last generation, one run in four in tests/cli/test_hangups.py; a
+    terminal game stopped while a bot thought printed a traceback from `_weakrefset` and
+    played on, test_interrupts.py).  The signal is then sent again a moment later, from
+    outside the callback."""
     while frame is not None:
-        if frame.f_globals.get("__name__", "").startswith("llvmlite."):
+        if _dropping(frame):
             import threading
             timer = threading.Timer(INTERRUPT_RETRY_SECONDS, os.kill, (os.getpid(), signum))
             timer.daemon = True
