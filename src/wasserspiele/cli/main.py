@@ -182,14 +182,15 @@ def games_cmd(lang) -> None:
                    "sharing the screen (the last hand stays scrolled up); also set by WASSERSPIELE_PLAIN=1")
 def play_cmd(game, players, seats, seed, options, save, resume, lang, verbose, plain) -> None:
     """Play GAME in the terminal against bots or friends at one screen."""
-    from .play import PlaySession, saved_lang
+    from .play import PlaySession, record_seat_namer, saved_lang
     try:
         session = PlaySession.create(game, players, seats, seed, list(options), save, resume, lang, plain)
     except ReplayError as exc:
         # a save holding an illegal action: exit 1, as `replay` exits for the same record
-        # (records.md: 1 an illegal action, 2 a refused document or command line)
+        # (records.md: 1 an illegal action, 2 a refused document or command line); its seat
+        # named as the game's board names it ("by player B")
         said_in = lang or saved_lang(resume) or "en"
-        click.echo(error_line(exc.render(said_in), said_in), err=True)
+        click.echo(error_line(exc.render(said_in, record_seat_namer(resume)), said_in), err=True)
         sys.exit(ILLEGAL_RECORD)
     except (BadOption, BadRecord, WasserspieleError) as exc:
         raise _fail(exc, lang or saved_lang(resume) or "en") from None
@@ -216,8 +217,9 @@ def replay_cmd(file, as_json, lang, plain) -> None:
     from ..core.records import read_record, replay, summary
     try:
         state = replay(read_record(file))
-    except ReplayError as exc:
-        click.echo(error_line(exc.render(lang), lang), err=True)
+    except ReplayError as exc:  # its seat named as the board below would name it ("by player B")
+        from .play import record_seat_namer
+        click.echo(error_line(exc.render(lang, record_seat_namer(file)), lang), err=True)
         sys.exit(ILLEGAL_RECORD)
     except (BadRecord, WasserspieleError) as exc:
         click.echo(error_line(in_lang(exc, lang), lang), err=True)

@@ -13,7 +13,7 @@ import struct
 import sys
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import click
 from click.core import ParameterSource
@@ -92,6 +92,30 @@ def seat_label(game: str, seat: int, lang: str) -> str:
     shown through `sentence` ("Seat 0 – your move")."""
     name = getattr(renderer(game), "seat_name", None)
     return name(seat, lang) if name else render("cli.seat", {"seat": seat}, lang)
+
+
+def seat_namer(game: str) -> Callable[[int, str], str]:
+    """`say_seat` for a message of `game` shown on the terminal (core/messages.py render):
+    a seat it names (`{seat:seat}`) as the board names it (`seat_label`: Wildwasser's
+    "player B", else "seat 1"), where the catalogue's "seat 1" said the number."""
+    return lambda seat, lang: seat_label(game, seat, lang)
+
+
+def record_seat_namer(path: str | None) -> Callable[[int, str], str] | None:
+    """`seat_namer` of the game a record file holds, for a refusal of the record (a
+    replay error's "by player B"); None when the file names no game with a board here.
+    (Read anew, leniently, as `saved_lang`: it serves where the replay failed.)"""
+    if not path:
+        return None
+    try:
+        doc = read_record(path)
+        game = doc.get("game") if isinstance(doc, dict) else None
+        if not isinstance(game, str):
+            return None
+        renderer(game)  # a game that is registered and has a board to name its seats
+    except WasserspieleError:
+        return None
+    return seat_namer(game)
 
 
 def kind_word(kind: str, lang: str) -> str:
@@ -661,12 +685,14 @@ class PlaySession:
             params = dict(reason.params)
             if self.lang != "en":
                 params.update({k: line for k in ("text", "where") if params.get(k) == text})
-            return None, self.t("not_understood", error=render(reason.code, params, self.lang), text=line)
+            error = render(reason.code, params, self.lang, say_seat=seat_namer(self.state.game.name))
+            return None, self.t("not_understood", error=error, text=line)
         reason = self.state.why_illegal(action, seat)
         if reason:
             say_card = getattr(renderer(self.state.game.name), "say_card", None) if self.plain else None
-            # plain: the cards it names in words (`J♣ in hand` was read "J black club suit")
-            return None, self.t("refused", reason=reason.render(self.lang, say_card))
+            # plain: the cards it names in words (`J♣ in hand` was read "J black club suit");
+            # the seats it names as the board names them ("player B", not "seat 1")
+            return None, self.t("refused", reason=reason.render(self.lang, say_card, seat_namer(self.state.game.name)))
         return action, None
 
 

@@ -97,7 +97,9 @@ class ReplayError(WasserspieleError, ValueError):
     def __reduce__(self):  # as IllegalAction's
         return type(self), (self.index, self.action, self.seat, self.reason)
 
-    def render(self, lang: str) -> str:
-        by = "" if self.seat is None else _render("replay.by_seat", {"seat": self.seat}, lang)
+    def render(self, lang: str, say_seat=None) -> str:
+        """The error in `lang`; `say_seat(seat, lang)`: its seats as the surface names
+        them (the terminal's board names: Wildwasser's "by player B"), else "by seat 1"."""
+        by = "" if self.seat is None else _render("replay.by_seat", {"seat": self.seat}, lang, say_seat=say_seat)
         return _render("replay.error", {"index": self.index, "action": self.action, "by": by,
-                                        "reason": self.reason.render(lang)}, lang)
+                                        "reason": self.reason.render(lang, say_seat=say_seat)}, lang)

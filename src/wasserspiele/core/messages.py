@@ -14,7 +14,9 @@ Templates are `str.format` strings.  A format spec that starts with a letter nam
 each item as a term, joined as a list of the language ("8C, 9C and JC"); a spec that
 starts with `*` joins with spaces (`{ranks:*card.rank}`).  Built-in terms: `card`
 (a card name in the language's letters), `letter` (seat 2 → C), `option` (GAME.NAME →
-the option's label) and `shown` (a value the user gave: text quoted by the catalogue's
+the option's label), `seat` (a seat, or a list of seats, as the surface that shows the
+message names them: `say_seat`, below; else the catalogue's entry `seat`, "seat 2",
+„Platz 2") and `shown` (a value the user gave: text quoted by the catalogue's
 term `quote`, 'x' / „x“, anything else as JSON writes it, `2.5`, `null`, `[3]`, not as
 Python does).  Figures are written as the language writes them, with Babel (CLDR), at
 this one place: `grouped` (10,000 / 10.000), `decimal` (0.1 / 0,1), `percent` (a share:
@@ -24,6 +26,13 @@ this one place: `grouped` (10,000 / 10.000), `decimal` (0.1 / 0,1), `percent` (a
 `{n}` prints as it is: seat numbers, seeds and counts are not figures to group.  A
 parameter that is itself a `Reason` (the refusal a wrapping refusal names) renders in
 the same language.
+
+A seat a message names is a parameter written `{seat:seat}` (`{waiting:seat}` for a
+list), never "seat {seat}" in the template: the terminal names seats as its board does
+(Wildwasser's "player C") and the page by its players' names ("Anna"), so the words for a
+seat are the surface's, passed to `render` as `say_seat(seat, lang)` (the page's
+messages.js: `Catalogue.seatText`).  Without one (a Reason as a str, a log) a seat is the
+catalogue's `seat` ("seat 2").
 """
 
 from __future__ import annotations
@@ -61,9 +70,11 @@ class Reason(str):
         self.params = MappingProxyType(params)
         return self
 
-    def render(self, lang: str, say_card: Callable[[str, str], str] | None = None) -> str:
-        """The reason in `lang` ("en", "de"); `say_card`: its cards in words (render)."""
-        return render(self.code, self.params, lang, say_card)
+    def render(self, lang: str, say_card: Callable[[str, str], str] | None = None,
+               say_seat: Callable[[int, str], str] | None = None) -> str:
+        """The reason in `lang` ("en", "de"); `say_card`: its cards in words, `say_seat`:
+        its seats as the surface names them (render)."""
+        return render(self.code, self.params, lang, say_card, say_seat)
 
     def to_json(self) -> dict[str, Any]:
         """The reason for a browser, `{code, params}`: a parameter that is itself a Reason
@@ -175,15 +186,26 @@ def normalise_lang(value: str | None) -> str:
 
 # -- rendering -------------------------------------------------------------------------
 class _Formatter(string.Formatter):
-    def __init__(self, cat: Catalogue, say_card: Callable[[str, str], str] | None = None):
+    def __init__(self, cat: Catalogue, say_card: Callable[[str, str], str] | None = None,
+                 say_seat: Callable[[int, str], str] | None = None):
         self.cat = cat
         self.say_card = say_card
+        self.say_seat = say_seat
 
     def format_field(self, value: Any, spec: str) -> str:
         if isinstance(value, Reason):
             # a refusal inside another (`bot spec 'x': <why>`, `game: <why>`) is said in
-            # the same language, not in the English a Reason is as a str
-            value = value.render(self.cat.lang)
+            # the same language, not in the English a Reason is as a str, its seats named
+            # as the outer one names them (`replay.error`'s reason)
+            value = value.render(self.cat.lang, say_seat=self.say_seat)
+        if self.say_seat is not None and spec.lstrip("*") == "seat" and value is not None:
+            # a seat as the surface names it ("player C", "Anna"), where the catalogue's
+            # "seat 2" would name it otherwise than the board and every other line
+            many = isinstance(value, (list, tuple))
+            words = [self.say_seat(int(s), self.cat.lang) for s in (value if many else [value])]
+            if spec.startswith("*"):
+                return " ".join(words)
+            return format_list(words, locale=self.cat.locale) if many else words[0]
         if self.say_card is not None and value and spec.lstrip("*") == "card":
             # plain terminal output: "8 of spades" where `8♠` was read "8 black spade suit"
             words = [self.say_card(n, self.cat.lang) for n in ([value] if isinstance(value, str) else map(str, value))]
@@ -303,10 +325,13 @@ def card_text(name: str, lang: str) -> str:
 
 
 def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en",
-           say_card: Callable[[str, str], str] | None = None) -> str:
+           say_card: Callable[[str, str], str] | None = None,
+           say_seat: Callable[[int, str], str] | None = None) -> str:
     """The message `code` with `params` in `lang`; an unknown code renders as itself
     with its parameters (never silently empty).  `say_card(name, lang)`: the parameters
-    written as cards (`{held:card}`, `{cards:*card}`) in words, for plain output."""
+    written as cards (`{held:card}`, `{cards:*card}`) in words, for plain output;
+    `say_seat(seat, lang)`: those written as seats (`{seat:seat}`) as the surface names
+    them (the terminal's board names)."""
     params = params or {}
     cat = catalogue(lang if lang in LANGS else "en")
     template = cat.text(code, params.get("n"))
@@ -314,7 +339,7 @@ def render(code: str, params: Mapping[str, Any] | None = None, lang: str = "en",
         template = catalogue("en").text(code, params.get("n"))
     if template is None:
         return code + (f" {dict(params)}" if params else "")
-    return _Formatter(cat, say_card).vformat(template, (), params)
+    return _Formatter(cat, say_card, say_seat).vformat(template, (), params)
 
 
 def text(code: str, lang: str = "en", **params: Any) -> str:

@@ -31,6 +31,10 @@ async function fetchCatalogue(l) {
   // the page draws a ten as "10" (svg.js rankText), so its words name it so too: a refusal
   // "you hold Q♥ and T♥" under cards showing 10♥ read as a code (the terminal keeps "T")
   cat.rankText = (rank) => (rank === "T" ? "10" : undefined);
+  // a seat a refusal names (`{seat:seat}`, "it is not seat 1's turn") by its player's name
+  // or bot, as the chips and the log name it; a seat nobody named keeps the catalogue's
+  // "seat 1" (the words of `seatInText`)
+  cat.seatText = (n) => seatNamer(n);
   return cat;
 }
 

@@ -4,15 +4,17 @@
 // {value}, else the value); a list prints each item as a term joined as a list of the
 // language ("8C, 9C and JC"), `{name:*kind}` joins with spaces; the built-in terms
 // `card` (a card in the language's letters), `letter` (seat 2 → C), `option`
-// (GAME.NAME → the option's label) and `shown` (a value the user gave: text quoted by the
-// term `quote`, anything else as JSON writes it); figures as the language writes them
-// (Intl, the same CLDR data as the server's Babel): `grouped` (10,000 / 10.000),
-// `decimal` (0.1 / 0,1; a number or the text of one), `percent` (a share: 48% / 48 %) and
-// a numeric spec such as `{rate:.1f}` (2.5 / 2,5; a share takes `percent`), while a plain
-// `{n}` prints as it is; a parameter that is itself a refusal (`{code, params}`) renders
-// in the same language; `{{`/`}}` are braces.  An entry with plural forms is chosen by
-// the parameter `n` with the plural rule the catalogue sends (a C expression in n,
-// evaluated here without `eval`, which the page's content security policy forbids).
+// (GAME.NAME → the option's label), `seat` (a seat as the page names it, `seatText`: its
+// player's name, else the catalogue's `seat`, "seat 2") and `shown` (a value the user
+// gave: text quoted by the term `quote`, anything else as JSON writes it); figures as the
+// language writes them (Intl, the same CLDR data as the server's Babel): `grouped`
+// (10,000 / 10.000), `decimal` (0.1 / 0,1; a number or the text of one), `percent` (a
+// share: 48% / 48 %) and a numeric spec such as `{rate:.1f}` (2.5 / 2,5; a share takes
+// `percent`), while a plain `{n}` prints as it is; a parameter that is itself a refusal
+// (`{code, params}`) renders in the same language; `{{`/`}}` are braces.  An entry with
+// plural forms is chosen by the parameter `n` with the plural rule the catalogue sends
+// (a C expression in n, evaluated here without `eval`, which the page's content security
+// policy forbids).
 // No DOM here: tests import it as it is.
 
 // -- the plural rule: a C expression in n (?: || && == != < > <= >= + - * / % ! and parentheses)
@@ -141,6 +143,9 @@ export class Catalogue {
     if (kind === "grouped" || kind === "decimal") return this.number(value, { maximumFractionDigits: 3 });
     if (kind === "percent") return this.number(value, { style: "percent" });
     if (kind === "letter") return String.fromCharCode(65 + Number(value));
+    // a seat a refusal names (`{seat:seat}`) as the page names it ("Anna"), where the
+    // catalogue's "seat 1" named a player the page calls by name (core/messages.py say_seat)
+    if (kind === "seat") { const named = this.seatText?.(Number(value)); if (named) return named; }
     if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
       const text = String(value), dot = text.lastIndexOf("."), name = text.slice(dot + 1);
       return (dot > 0 ? this.text(`${text.slice(0, dot)}.web.opt.${name}`) : undefined) || name;
