@@ -263,13 +263,14 @@ def test_a_rematch_in_doubt_that_then_fails_is_told_not_saved_after_all_and_aske
 
 def test_every_write_told_it_may_still_be_saved_has_words_for_not_saved_after_all():
     """Each kind of write a person is told may still be saved (a move's own, a name, a
-    rematch, a stand-in: a move queued behind one was never written) has its words for
-    "not saved after all" in both languages, naming the cause (the tests above render them
-    on both sides alike, which a missing entry would pass)."""
+    rematch, a stand-in, and a move queued behind a move in doubt, whose fate is that one's:
+    test_storage_queued_after_all) has its words for "not saved after all" in both
+    languages, naming the cause (the tests above render them on both sides alike, which a
+    missing entry would pass)."""
     from wasserspiele.core.messages import catalogue
     from wasserspiele.web.hub import AFTER_ALL, IN_DOUBT, Stored
 
-    assert set(AFTER_ALL) == (set(IN_DOUBT) - {Stored.EARLIER_MOVE}) | {Stored.MOVE}
+    assert set(AFTER_ALL) == set(IN_DOUBT) | {Stored.MOVE}
     for code in AFTER_ALL.values():
         for lang in LANGS:
             assert catalogue(lang).has(code) and "{cause}" in catalogue(lang).text(code), (code, lang)

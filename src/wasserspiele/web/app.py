@@ -73,7 +73,8 @@ then fail, the sockets of the seat that was told so get a `refused` with `"late"
 (`storage`, as `server.unsaved_after_all`, `server.name_unsaved_after_all`,
 `server.rematch_unsaved_after_all` or `server.stand_in_unsaved_after_all` with its `cause`;
 hub.AFTER_ALL): it was not stored, and the table shows it is not.  A move in doubt that
-failed so is forgotten: sent again, it is taken as any move.
+failed so is forgotten: sent again, it is taken as any move.  A move queued behind it is
+told so too (`server.earlier_unsaved_after_all`, unless its seat has moved since).
 A seat opened again (another tab) takes over: the older connection gets
 `{"type": "replaced"}` and is closed.
 """

@@ -131,6 +131,10 @@ class Refused(Exception):
         self.code = code
         self.reason = reason_of(reason)
         self.status = status
+        # a move refused for a write in doubt, its own (`server.unsaved_in_doubt`) or the
+        # one it was queued behind (`server.earlier_in_doubt`): that write's thread, done
+        # when its fate is known (a bot thinks again then: LiveTable._before_retry)
+        self.doubt_outcome: asyncio.Future | None = None
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         # every refusal the browser gets is made here (app.py too): the reason's params in
@@ -166,8 +170,12 @@ IN_DOUBT = {Stored.EARLIER_MOVE: "server.earlier_in_doubt", Stored.NAME: "server
 # What the people told that a write may still be saved are told should its transaction
 # then fail after all (its cause: why, `unsaved_after_all`): before, nobody was, and the
 # notice kept saying "may still be saved" over a table that showed the game without it.
-AFTER_ALL = {Stored.MOVE: "server.unsaved_after_all", Stored.NAME: "server.name_unsaved_after_all",
-             Stored.REMATCH: "server.rematch_unsaved_after_all",
+# A move queued behind a move in doubt was never written: should that one fail, its sender
+# is told that its own was not saved either, since the move before it was not after all
+# (before, nothing: the table, read back when it was refused, never changed, and its page
+# kept saying the game would be shown as stored "once that is known"; Hub.queued_move_lost).
+AFTER_ALL = {Stored.MOVE: "server.unsaved_after_all", Stored.EARLIER_MOVE: "server.earlier_unsaved_after_all",
+             Stored.NAME: "server.name_unsaved_after_all", Stored.REMATCH: "server.rematch_unsaved_after_all",
              Stored.STAND_IN: "server.stand_in_unsaved_after_all"}
 
 
@@ -967,7 +975,12 @@ class LiveTable:
             raise Refused("stale", Reason("server.raced"), 409) from None
         except EarlierUnsaved as exc:
             await self._read_back()
-            raise storage_refusal(exc.cause, Stored.EARLIER_MOVE) from None
+            refusal = storage_refusal(exc.cause, Stored.EARLIER_MOVE)
+            if isinstance(exc.cause, WriteInDoubt):  # (`server.earlier_in_doubt`: its fate is the one before's)
+                refusal.doubt_outcome = exc.cause.outcome
+                if entry is not None:  # a person's: told should the one before fail after all
+                    when_lost(exc.cause, lambda failure: self.hub.queued_move_lost(self.id, entry, failure))
+            raise refusal from None
         except Exception as exc:  # (said in the log by Hub.writes, once for the outage)
             await self._read_back()
             if isinstance(exc, TimeoutError) and entry is not None:
@@ -987,7 +1000,10 @@ class LiveTable:
                 # and should it fail after all, its mover is told (the doubt forgotten)
                 when_lost(exc, lambda failure: self.hub.move_lost(self.id, entry, failure))
             if isinstance(exc, TimeoutError):  # (its transaction goes on: it may yet commit, so not "unsaved")
-                raise Refused("storage", Reason("server.unsaved_in_doubt"), 503) from None
+                refusal = Refused("storage", Reason("server.unsaved_in_doubt"), 503)
+                if isinstance(exc, WriteInDoubt):
+                    refusal.doubt_outcome = exc.outcome
+                raise refusal from None
             raise storage_refusal(exc, Stored.MOVE) from None
 
     def _holds(self, entry: tuple) -> bool:
@@ -1235,9 +1251,7 @@ class LiveTable:
                         await self.submit_bot(seat, text, n)
                     except Refused as exc:
                         if exc.code == "storage":
-                            # not at once again (each try a failed write and a reload): once
-                            # the database takes writes again, or after a while
-                            await hub.writes.back(BOT_RETRY_SECONDS)
+                            await self._before_retry(exc)
                             continue
                         if exc.code not in ("illegal", "bad_notation"):
                             log.info("table %s: bot seat %d refused (%s)", self.id, seat, exc.reason)
@@ -1251,6 +1265,26 @@ class LiveTable:
             log.info("table %s: bot stopped (%s)", self.id, exc.reason)
         except Exception:
             log.exception("table %s: bot failed", self.id)
+
+    async def _before_retry(self, refused: Refused) -> None:
+        """A bot's move refused for storage is not tried at once again (each try a failed
+        write and a reload): once the database takes writes again, or after a while — or,
+        refused for a write in doubt (`doubt_outcome`: its own, or the move's it was queued
+        behind), as soon as that write has ended.  Failed after all, the position read back
+        when the bot was refused is the stored one, and the bot thinks again on it; before,
+        it waited out BOT_RETRY_SECONDS unless another write succeeded meanwhile (a
+        Wildwasser pick queued behind a person's pick stayed unmade while nobody else
+        wrote; a bot's own move, once failed, left its turn unplayed, the person queued
+        behind it told the game was without it).  Stored after all, the table catches up
+        (`stored_late`; a move made on the position before that loses its race: reloaded)."""
+        back = asyncio.ensure_future(self.hub.writes.back(BOT_RETRY_SECONDS))
+        try:
+            if refused.doubt_outcome is None:
+                await back
+            else:
+                await asyncio.wait([back, refused.doubt_outcome], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            back.cancel()
 
     async def submit_bot(self, seat: int, text: str, n: int) -> None:
         """A bot's move, refused as stale if the position changed while it thought, or if
@@ -1947,6 +1981,22 @@ class Hub:
         t = self.tables.get(table_id)
         if t is not None and not t._holds(entry):
             t.tell_unsaved_after_all(entry[1], Stored.MOVE, failure)
+
+    def queued_move_lost(self, table_id: str, entry: tuple[int, int, str, Any], failure: BaseException) -> None:
+        """A person's move (`entry` as LiveTable.in_doubt) that was queued behind a move in
+        doubt, and refused so (`server.earlier_in_doubt`: never written), whose write then
+        failed after all: its sender is told their move was not saved, since the one before
+        it was not (`server.earlier_unsaved_after_all`, as `move_lost` tells that one's
+        mover) — unless the seat has moved since the position its request was based on (it
+        was answered by that move, which the table shows).  The table shows the game as
+        stored already: read back when the move was refused."""
+        t = self.tables.get(table_id)
+        if t is None:  # (not in memory: nobody watches it)
+            return
+        seat, based_on = entry[1], entry[3]
+        if any(e[0] == seat for e in t.state.history[based_on:]):
+            return
+        t.tell_unsaved_after_all(seat, Stored.EARLIER_MOVE, failure)
 
     def doubt(self, table_id: str) -> Doubt:
         """The table's Doubt, made if need be (and kept as the newest)."""
