@@ -28,6 +28,17 @@ def table_state(client, table_id, token=None):
     return r.json()
 
 
+def assert_same_table(now, before):
+    """`now` (table_state) shows the table as `before` did: the game and its seats alike,
+    but for the countdown until an absent player's seat may be given to a bot
+    (`stand_in_after`, seconds), which runs on meanwhile (at load 19 a few refusals took
+    long enough for it to show 59.7 against 60.0)."""
+    now, before = json.loads(json.dumps(now)), json.loads(json.dumps(before))
+    waits = [(a.pop("stand_in_after"), b.pop("stand_in_after")) for a, b in zip(now["seats"], before["seats"])]
+    assert now == before
+    assert all(a == b or a <= b for a, b in waits), waits
+
+
 def move(client, table_id, token, action, n):
     return client.post(f"/api/tables/{table_id}/moves", headers=auth(token),
                        content=json.dumps({"action": action, "n": n}))
