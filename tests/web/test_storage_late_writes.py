@@ -331,7 +331,7 @@ def test_a_move_sent_again_while_the_first_is_in_doubt_is_stored_once(make_clien
     """The mover, told the move could not be saved, sends it again while the first
     transaction still waits for the lock: both wait, one commits and the other finds the
     version taken.  The move is stored and shown once, its mover told once."""
-    monkeypatch.setattr(storage_module, "SQLITE_BUSY_SECONDS", 3.0)   # both wait out the lock
+    monkeypatch.setattr(storage_module, "SQLITE_BUSY_SECONDS", 10.0)  # both wait out the lock (3 s ran out at load 19)
     client, t = _late_table(make_client)
     with _two_seats(client, t) as (ws0, ws1, first):
         lock = Lock(db_url)
