@@ -152,12 +152,14 @@ def test_ww_3_a_replay_error_names_the_seat_once_and_says_no_you(actions, index,
 
 
 def test_ww_3_wasserspiele_replay_says_it_so_in_both_languages(run, tmp_path):
+    """The terminal names the seat as Wildwasser's board does (player A), where the
+    message itself, without a surface, says seat 0 (above)."""
     actions, index, action, en, de = CASES[0]
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(_record(*actions)))
     out = run("replay", str(path))
     assert out.exit_code == 1
     said = " ".join(out.output.split())
-    assert f'action {index} "{action}" by seat 0: {en}' in said, said
+    assert f'action {index} "{action}" by player A: {en}' in said, said
     said = " ".join(run("replay", str(path), "--lang", "de").output.split())
-    assert f"Aktion {index} „{action}“ von Platz 0: {de}" in said, said
+    assert f"Aktion {index} „{action}“ von Spieler A: {de}" in said, said
