@@ -246,10 +246,11 @@ class WildwasserState(WildwasserData, State):
         self.round_start = first_pick
         tail = self.log_tail  # the last round's events join the shared chain (state.py: log_head)
         if tail:
-            self.log_head = (tuple(tail), self.log_head)
+            # the list itself, not a copy: no event is added to it once it is in the chain
+            # (this state's own events go to a new list, a clone's to its own copy)
+            self.log_head = (tail, self.log_head)
             self.log_count += len(tail)
-            self.log_tail = []
-        self.log_tail.append(("round", -1, self.round, self.marker))  # _note inlined: every round
+        self.log_tail = [("round", -1, self.round, self.marker)]  # _note inlined: every round
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
@@ -537,9 +538,8 @@ class WildwasserState(WildwasserData, State):
         # (a seat left in this round's order whose card leaves a choice); the phase is
         # CHOOSE here (a decision left pending returned above)
         turn = self.turn + 1
-        order = self.order
-        if turn < len(order):
-            s = order[turn]
+        if turn < self.players:  # the order holds every seat once (WW-3.1)
+            s = self.order[turn]
             c = self.pick[s]
             choices = g.card_choices[self.marker][c][self.fin[s]]  # `_card_choices`, one look-up
             if choices:

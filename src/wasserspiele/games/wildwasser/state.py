@@ -29,7 +29,8 @@ class WildwasserData:
     into it; `card`: the species of the card being resolved; `waiting`: to_move();
     `log_tail`: the public event log's events since this round began, oldest first (a
     list: an event is one `append`, no chain node to allocate and free); `log_head`: the
-    earlier rounds, a shared chain `(events of a round as a tuple, previous)` newest first,
+    earlier rounds, a shared chain `(events of a round, previous)` newest first (a round's
+    list itself, never added to once in the chain),
     so a clone copies only the round's list; `log_count`: the events in `log_head`;
     `log`: the whole log as the older chain of `(event, previous)` pairs, made when asked;
     `round_start`: the history index of this round's first pick;
