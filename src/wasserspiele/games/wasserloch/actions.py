@@ -18,7 +18,7 @@ VALUE_MASK = (1 << VALUE_BITS) - 1  # one value's count, once shifted down
 class Play:
     """Play `count` cards of value index `value` (0 = ace … 7 = eight); interned."""
 
-    __slots__ = ("value", "count", "_text", "index", "entries", "shift", "bits", "field", "swaps")
+    __slots__ = ("value", "count", "_text", "index", "entries", "shift", "bits", "field", "swaps", "swaps2")
 
     def __init__(self, value: int, count: int):
         self.value = value
@@ -34,6 +34,10 @@ class Play:
         # swaps[w]: the change of a packed hand that plays this and draws one card of value
         # index w (WL-4.4), made once: a play of one card from a full hand is one addition
         self.swaps = tuple((1 << (VALUE_BITS * w)) - self.bits for w in range(len(VALUES)))
+        # swaps2[w][x]: the same for a play that draws two cards, of value indices w and x (a
+        # play of two from a full hand: a fifth of a round's plays)
+        self.swaps2 = tuple(tuple((1 << (VALUE_BITS * w)) + (1 << (VALUE_BITS * x)) - self.bits
+                                  for x in range(len(VALUES))) for w in range(len(VALUES)))
         # the history entry (seat, play, False) of this play by seat 0 … 3, made once:
         # the engine appends one per action
         self.entries = tuple((seat, self, False) for seat in range(MAX_SEATS))

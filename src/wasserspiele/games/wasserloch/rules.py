@@ -95,6 +95,9 @@ class Wasserloch(Game):
 
 
 _SEATS = tuple((s,) for s in range(4))
+# _PAIRS[a][b]: two cards of value indices a and b, packed (a block of five is dealt as two pairs
+# and a card)
+_PAIRS = tuple(tuple(unit_of(a) + unit_of(b) for b in range(8)) for a in range(8))
 # WL-3.3: _AFTER[players][seat], the seat that plays next (clockwise)
 _AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
 # WL-4.2, WL-4.3, WL-4.5: _CHASE[adjacent][v], the places a drive by value index v may
@@ -130,7 +133,9 @@ def unseen(hole: list[int], gone: list[int], hand: list[int]) -> list[int]:
     return [CARDS_PER_VALUE - hole[v] - gone[v] - hand[v] for v in range(len(hole))]
 
 
-_TO_INDEX = str.maketrans(VALUES, "".join(map(chr, range(len(VALUES)))))
+# the deck's names as bytes -> value indices ("A2…8" -> 0…7): a byte table, one look-up a card
+# (str.translate looks each character up in a dict)
+_TO_INDEX = bytes.maketrans(VALUES.encode(), bytes(range(len(VALUES))))
 
 
 # WL-2: the whole deck, shuffled anew for every round
@@ -150,13 +155,13 @@ class WasserlochState(WasserlochData, State):
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
         # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
-        deck = self._pile = tuple("".join(self.chance.draw("decks", DECK)).translate(_TO_INDEX).encode())
+        deck = self._pile = tuple("".join(self.chance.draw("decks", DECK)).encode().translate(_TO_INDEX))
         self.pile_len = self.fast_end = len(deck)
-        # the blocks in the order dealt, each a packed hand (zip takes the cards five at a time
-        # from one iterator: in C, without a comprehension's frame), then turned so that the
-        # start player's comes first
-        cards = map(unit_of, deck[:players * HAND_LIMIT])
-        dealt = list(map(sum, zip(*[cards] * HAND_LIMIT)))
+        # the blocks in the order dealt, each a packed hand (two pairs from _PAIRS and a card:
+        # `sum` over `map` and `zip` cost more), then turned so that the start player's comes first
+        pairs = _PAIRS
+        dealt = [pairs[deck[i]][deck[i + 1]] + pairs[deck[i + 2]][deck[i + 3]] + unit_of(deck[i + 4])
+                 for i in range(0, players * HAND_LIMIT, HAND_LIMIT)]
         self.keys = dealt[players - start:] + dealt[:players - start] if start else dealt
         self._sizes = [HAND_LIMIT] * players
         self.pile_pos = players * HAND_LIMIT
@@ -228,6 +233,9 @@ class WasserlochState(WasserlochData, State):
             # WL-4.1, WL-4.4: the cards leave the hand and as many are drawn from the pile
             if n == 1:
                 self.keys[seat] += action.swaps[self._pile[pos]]
+            elif n == 2:  # a play of two draws two (a fifth of the plays): `sum(map(...))` over a slice cost ~2k instructions more
+                pile = self._pile
+                self.keys[seat] += action.swaps2[pile[pos]][pile[pos + 1]]
             else:
                 self.keys[seat] += sum(map(unit_of, self._pile[pos:end])) - action.bits
             self.pile_pos = end
