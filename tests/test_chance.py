@@ -183,3 +183,103 @@ def test_unread_counts_the_outcomes_of_each_stream_not_drawn_yet():
     chance.rng = random.Random(1)
     chance.draw("dice", die)
     assert chance.unread() == {} and chance.used("dice") == 4
+
+
+# -- streams held as indices, written as the items (Shuffle(indices=True), Chance.record_as) --
+
+NAMES = tuple(f"{r}{s}" for s in "CSHD" for r in "789TJQKA")  # a 32-card deck of distinct names
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_shuffle_of_indices_draws_the_positions_of_the_items_random_shuffle_gives(seed):
+    """The same draws as shuffling the items (the same generator state after), given as
+    positions in `items`; `build` node by node the same; to_record / from_record convert."""
+    deck = Shuffle(NAMES, "deal", indices=True)
+    expected = list(NAMES)
+    reference = random.Random(seed)
+    reference.shuffle(expected)
+    rng = random.Random(seed)
+    drawn = deck.sample(rng)
+    assert [NAMES[i] for i in drawn] == expected and rng.getstate() == reference.getstate()
+    assert deck.build(_uniform_chooser(random.Random(seed))) == drawn
+    assert deck.to_record(drawn) == expected and deck.from_record(expected) == drawn
+    assert Shuffle(NAMES).to_record(expected) == expected  # items drawn as themselves: as they are
+    with pytest.raises(ValueError):
+        deck.from_record(expected[:-1] + ["2H"])  # not an item
+    with pytest.raises(ValueError):
+        Shuffle(("a", "b", "a"), indices=True)  # a position must name one item
+
+
+def test_a_shuffle_pickles_as_what_it_was_made_of():
+    """A pickled game's chance names its Shuffle (`Chance.recorded`); the written-out
+    shuffle it keeps is no module's function, so the Shuffle is made again from its items."""
+    import pickle
+    for deck in (Shuffle(NAMES, "deal", indices=True), Shuffle(range(5))):
+        copy = pickle.loads(pickle.dumps(deck))
+        assert (copy.items, copy.what, copy.indices) == (deck.items, deck.what, deck.indices)
+        assert copy.sample(random.Random(3)) == deck.sample(random.Random(3))
+
+
+def _recorded_chance(setup, rng=None) -> tuple[Chance, Shuffle]:
+    deck = Shuffle(NAMES, "deal", indices=True)
+    c = Chance(setup, rng)
+    c.record_as("deals", deck)
+    return c, deck
+
+
+def test_a_recorded_stream_is_drawn_as_indices_and_read_as_the_items():
+    """records.md: the setup holds names.  A record's names become indices once, as the
+    stream is declared; draws give indices; `setup` and `used_setup()` give the names."""
+    first = list(reversed(NAMES))
+    c, deck = _recorded_chance({"deals": [first], "dice": ["sun"]}, random.Random(4))
+    assert c.streams["deals"] == [list(range(31, -1, -1))]  # one form in the stream: indices
+    assert c.draw("deals", deck) == list(range(31, -1, -1))
+    second = c.draw("deals", deck)  # from the generator: indices too
+    assert sorted(second) == list(range(32))
+    written = [first, [NAMES[i] for i in second]]
+    assert c.used_setup() == {"deals": written, "dice": []}
+    assert c.setup == {"deals": written, "dice": ["sun"]} and dict(c.setup) == c.setup
+    assert c.unread() == {"dice": 1} and list(c.setup) == ["deals", "dice"] and len(c.setup) == 2
+    clone = c.clone()
+    assert clone.recorded is c.recorded and clone.used_setup() == c.used_setup()
+    clone.draw("deals", deck)
+    assert len(clone.setup["deals"]) == 3 and len(c.setup["deals"]) == 2  # independent streams
+    # the declaration is once per stream: again with the same distribution does nothing
+    c.record_as("deals", deck)
+    assert c.used_setup()["deals"] == written
+    with pytest.raises(ValueError):
+        c.record_as("deals", Shuffle(NAMES, "deal", indices=True))
+    with pytest.raises(ValueError):  # respelling reads the record's form: before the declaration
+        c.respell("deals", str)
+
+
+def test_a_recorded_setup_is_read_only_and_an_unrecorded_one_is_the_streams():
+    """A chance with no `record_as` stream has `setup` as its streams, as before (the
+    other games read and write it); a declared one's `setup` is written from the streams
+    at each read, so a write through it would be lost: it is refused."""
+    plain = Chance({"dice": ["sun"]})
+    assert plain.setup is plain.streams
+    c, _ = _recorded_chance({"deals": [list(NAMES)]})
+    with pytest.raises(TypeError):
+        c.setup["signal_checks"] = [None]  # type: ignore[index]
+    assert "signal_checks" not in c.streams
+
+
+def test_a_blind_copy_of_a_recorded_stream_knows_how_many_and_draws_indices():
+    """sample_world's blind chance: None for every drawn outcome (written as None), then
+    its own draws, as indices, written as names."""
+    c, deck = _recorded_chance({}, random.Random(1))
+    c.draw("deals", deck)
+    blind = c.blind(random.Random(2))
+    assert blind.setup["deals"] == [None] and blind.used_setup() == {"deals": [None]}
+    drawn = blind.draw("deals", deck)
+    assert blind.used_setup()["deals"] == [None, [NAMES[i] for i in drawn]]
+
+
+def test_a_chooser_builds_a_recorded_stream_as_indices():
+    """OpenSpiel's path: `build` answered node by node gives indices, written as names."""
+    c, deck = _recorded_chance({})
+    c.chooser = lambda probabilities: 0  # Fisher-Yates always swapping with the first
+    drawn = c.draw("deals", deck)
+    assert drawn == Shuffle(range(32)).build(lambda p: 0)
+    assert c.used_setup()["deals"] == [Shuffle(NAMES).build(lambda p: 0)]

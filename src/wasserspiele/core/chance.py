@@ -11,7 +11,8 @@ import _random
 import hashlib
 import random
 from abc import ABC, abstractmethod
-from typing import Any, Callable, Sequence
+from collections.abc import Mapping
+from typing import Any, Callable, Iterator, Sequence
 
 from .errors import BadOption, ChanceExhausted
 from .messages import Reason
@@ -45,6 +46,15 @@ class Distribution(ABC):
         """The most outcomes any elementary node of `build` has."""
         return 0
 
+    def to_record(self, outcome: Any) -> Any:
+        """`outcome` as a record writes it (records.md); the outcome itself unless the
+        distribution draws its outcomes in a game's own form (`Shuffle(..., indices=True)`)."""
+        return outcome
+
+    def from_record(self, written: Any) -> Any:
+        """An outcome as a record writes it, in the form `sample` and `build` give."""
+        return written
+
     def node_plan(self) -> list[list[float]]:
         """The probabilities of every elementary node `build` asks, in order.  A chooser
         can read a whole draw ahead (OpenSpiel's adapter answers a 64-card shuffle's 63
@@ -61,27 +71,47 @@ class Distribution(ABC):
 
 
 class Shuffle(Distribution):
-    """A uniformly random order of `items` (a shuffled deck)."""
+    """A uniformly random order of `items` (a shuffled deck).
 
-    __slots__ = ("items", "what")
+    With `indices=True` (distinct, hashable items) an outcome is that order as positions
+    in `items`, a permutation of `range(len(items))` drawn exactly as the items would be:
+    a game that works with card numbers gets them from the draw instead of turning names
+    into numbers at every deal, and a chance stream it declares with `Chance.record_as`
+    is written with the items themselves wherever its setup is read (records hold names)."""
 
-    def __init__(self, items: Sequence[Any], what: str = "deck"):
+    __slots__ = ("items", "what", "indices", "_start", "_position", "_shuffle")
+
+    def __init__(self, items: Sequence[Any], what: str = "deck", indices: bool = False):
         self.items = tuple(items)
         self.what = what
-        if len(self.items) <= _MAX_UNROLLED:  # the deck's shuffle made now, not in a deal
-            _unrolled(len(self.items))
+        self.indices = indices
+        self._start = tuple(range(len(self.items))) if indices else self.items  # what is shuffled
+        self._position: dict[Any, int] | None = None
+        if indices:
+            self._position = {x: i for i, x in enumerate(self.items)}
+            if len(self._position) != len(self.items):
+                raise ValueError("a shuffle of indices needs distinct items (a position must name one item)")
+        # the deck's shuffle written out now, not in a deal, and kept: a deal calls it
+        # directly (shuffle_like_random's look-up was a Python call more per deal)
+        self._shuffle = _unrolled(len(self.items)) if len(self.items) <= _MAX_UNROLLED else None
+
+    def __reduce__(self):
+        # made again from what it was made of (a pickled game's chance names its Shuffle in
+        # `recorded`; the written-out shuffle is a function of no module, made anew)
+        return (Shuffle, (self.items, self.what, self.indices))
 
     def sample(self, rng: random.Random) -> list[Any]:
-        deck = list(self.items)
-        if type(rng) is random.Random:
-            shuffle_like_random(deck, rng)
-        else:  # a generator of its own kind shuffles its own way
+        deck = list(self._start)
+        shuffle = self._shuffle
+        if shuffle is not None and type(rng) is random.Random:
+            shuffle(deck, rng.getrandbits)  # shuffle_like_random: random.shuffle's draws
+        else:  # a generator of its own kind shuffles its own way; a longer deck as random.shuffle
             rng.shuffle(deck)
         return deck
 
     def build(self, choose: Chooser) -> list[Any]:
         # Fisher-Yates from the end, as random.shuffle: node k chooses among k + 1
-        deck = list(self.items)
+        deck = list(self._start)
         for i in reversed(range(1, len(deck))):
             j = choose([1.0 / (i + 1)] * (i + 1))
             deck[i], deck[j] = deck[j], deck[i]
@@ -89,6 +119,21 @@ class Shuffle(Distribution):
 
     def largest_node(self) -> int:
         return len(self.items)
+
+    def to_record(self, outcome: list[Any]) -> list[Any]:
+        if not self.indices:
+            return outcome
+        items = self.items
+        return [items[i] for i in outcome]
+
+    def from_record(self, written: Sequence[Any]) -> list[Any]:
+        if not self.indices:
+            return written
+        position = self._position
+        try:
+            return [position[x] for x in written]
+        except (KeyError, TypeError):  # a game's validate_setup refuses these first, in words
+            raise ValueError(f"not an order of the {self.what}'s items: {written!r}") from None
 
 
 class Uniform(Distribution):
@@ -172,22 +217,41 @@ _seed_random = _random.Random.seed  # the C generator's own seed, which Random.s
 class Chance:
     """Streams of chance outcomes keyed by the setup field they belong to.
 
-    Each stream (`"decks"`, `"dice"`, …) is a list in `setup`.  `draw(key, dist)`
+    Each stream (`"decks"`, `"dice"`, …) is a list in `streams`.  `draw(key, dist)`
     returns the next unread outcome of that stream; when the stream is used up it
-    draws one from `dist` and appends it, so `setup` always holds every outcome the
+    draws one from `dist` and appends it, so the streams always hold every outcome the
     game has seen.  New outcomes come from `chooser` when one is set (a caller that
     picks chance outcomes itself, as OpenSpiel does), else from the generator `rng`.
     With neither, an exhausted stream is an error: a strict replay must not invent
     outcomes.
+
+    A stream holds its outcomes in one form, the one its draws return.  `setup` and
+    `used_setup()` are the streams as a record holds them (records.md): the same, except
+    for a stream the game declared with `record_as` (outcomes drawn as card numbers,
+    written as card names), which they write in the record's form as they are read.
     """
 
-    __slots__ = ("setup", "_read", "rng", "chooser")
+    __slots__ = ("streams", "_read", "rng", "chooser", "recorded")
 
     def __init__(self, setup: dict[str, list[Any]] | None = None, rng: random.Random | None = None):
-        self.setup: dict[str, list[Any]] = {k: list(v) for k, v in setup.items()} if setup else {}
+        self.streams: dict[str, list[Any]] = {k: list(v) for k, v in setup.items()} if setup else {}
         self._read: dict[str, int] = {}
         self.rng = rng
         self.chooser: Chooser | None = None
+        # per stream declared with record_as, the distribution that writes its outcomes as a
+        # record does; replaced, never changed in place, so clones share it
+        self.recorded: dict[str, Distribution] = {}
+
+    @property
+    def setup(self) -> Mapping[str, list[Any]]:
+        """Every stream's outcomes as a record holds them, drawn or not yet drawn (what a
+        record of an unfinished game writes, `core.records`).  Without `record_as` streams
+        this is `streams` itself; with them, a read-only view of `streams` that writes the
+        declared streams in the record's form each time one is read (a blind copy's None
+        stays None)."""
+        if not self.recorded:
+            return self.streams
+        return _RecordedSetup(self.streams, self.recorded)
 
     @property
     def strict(self) -> bool:
@@ -196,7 +260,7 @@ class Chance:
 
     def draw(self, key: str, dist: Distribution) -> Any:
         """The next outcome of stream `key`, distributed as `dist`."""
-        stream = self.setup.setdefault(key, [])
+        stream = self.streams.setdefault(key, [])
         i = self._read.get(key, 0)
         if i >= len(stream):
             if self.chooser is not None:
@@ -223,7 +287,7 @@ class Chance:
         loop, consuming the generator exactly as `randrange` would: a fifth of setting
         up a Seven Waters game went into the calls of the item-by-item draw."""
         rng = self.rng
-        if type(rng) is random.Random and self.chooser is None and not self.setup.get(key) \
+        if type(rng) is random.Random and self.chooser is None and not self.streams.get(key) \
                 and not self._read.get(key):
             remaining = list(items)
             out = []
@@ -234,7 +298,7 @@ class Chance:
                 while r >= n:
                     r = getrandbits(k)
                 out.append(remaining.pop(r))
-            self.setup[key] = out.copy()
+            self.streams[key] = out.copy()
             self._read[key] = len(out)
             return out
         remaining = list(items)
@@ -250,33 +314,63 @@ class Chance:
         setup accepts other spellings of an outcome (records.md: a record may write `TH`
         as `10h`) calls it once as it sets up, so its draws see and the setup written back
         holds the canonical names.  `canonical` must return an outcome it does not know
-        (a blind copy's None) unchanged."""
-        stream = self.setup.get(key)
+        (a blind copy's None) unchanged.  A stream declared with `record_as` is respelt
+        before the declaration (`canonical` reads the record's form)."""
+        if key in self.recorded:
+            raise ValueError(f"stream {key!r} is held in the game's form: respell it before record_as")
+        stream = self.streams.get(key)
         if stream:
-            self.setup[key] = [canonical(x) for x in stream]
+            self.streams[key] = [canonical(x) for x in stream]
+
+    def record_as(self, key: str, dist: Distribution) -> None:
+        """Stream `key` holds `dist`'s outcomes in the form its draws give (a
+        `Shuffle(names, indices=True)`: card numbers) and is written in a record's form
+        (`dist.to_record`: the names) wherever the setup is read (`setup`, `used_setup`).
+        A game declares it as it sets up, before the stream's first draw: the outcomes a
+        record gave (validate_setup accepted them) are turned into the draws' form here,
+        once, so the stream holds one form and no draw converts.  Declaring the same
+        distribution again does nothing (clones and blind copies keep the declaration)."""
+        known = self.recorded.get(key)
+        if known is dist:
+            return
+        if known is not None:
+            raise ValueError(f"stream {key!r} is already recorded by another distribution")
+        stream = self.streams.get(key)
+        if stream:
+            from_record = dist.from_record
+            self.streams[key] = [None if x is None else from_record(x) for x in stream]
+        self.recorded = {**self.recorded, key: dist}
 
     def used(self, key: str) -> int:
         """How many outcomes of stream `key` have been drawn."""
         return self._read.get(key, 0)
 
     def used_setup(self) -> dict[str, list[Any]]:
-        """The outcomes drawn so far, stream by stream (what a record must hold)."""
-        return {k: list(v[: self._read.get(k, 0)]) for k, v in self.setup.items()}
+        """The outcomes drawn so far, stream by stream (what a record must hold), in the
+        record's form."""
+        read = self._read
+        out = {k: list(v[: read.get(k, 0)]) for k, v in self.streams.items()}
+        for key, dist in self.recorded.items():
+            drawn = out.get(key)
+            if drawn:
+                out[key] = _written(dist, drawn)
+        return out
 
     def unread(self) -> dict[str, int]:
         """Per stream that holds outcomes not drawn yet, how many: the outcomes of a record's
         setup still ahead of the game (what a generator or chooser adds is drawn at once, so
         only a setup given to the game can leave any)."""
-        return {k: len(v) - self._read.get(k, 0) for k, v in self.setup.items()
+        return {k: len(v) - self._read.get(k, 0) for k, v in self.streams.items()
                 if len(v) > self._read.get(k, 0)}
 
     def clone(self) -> "Chance":
         """An independent copy sharing the generator (clones in search reseat it)."""
         c = Chance.__new__(Chance)
-        c.setup = {k: list(v) for k, v in self.setup.items()}
+        c.streams = {k: list(v) for k, v in self.streams.items()}
         c._read = dict(self._read)
         c.rng = self.rng
         c.chooser = self.chooser
+        c.recorded = self.recorded
         return c
 
     def blind(self, rng: random.Random) -> "Chance":
@@ -287,11 +381,76 @@ class Chance:
         the true deck order nor the true future dice.
         """
         c = Chance.__new__(Chance)
-        c.setup = {k: [None] * self._read.get(k, 0) for k in self.setup}
+        c.streams = {k: [None] * self._read.get(k, 0) for k in self.streams}
         c._read = dict(self._read)
         c.rng = rng
         c.chooser = None
+        c.recorded = self.recorded
         return c
+
+
+def _written(dist: Distribution, outcomes: list[Any]) -> list[Any]:
+    """A stream's outcomes in the record's form (an unknown outcome, None, as it is)."""
+    to_record = dist.to_record
+    return [None if x is None else to_record(x) for x in outcomes]
+
+
+class _WrittenStream(Sequence):
+    """A declared stream as a record writes it, read-only: each outcome converted as it is
+    read, the length without converting (the environments' counting chance reads a
+    stream's length before and after every draw: converting the whole stream there made
+    a counted Watten game's chance cost grow with the square of its deals)."""
+
+    __slots__ = ("_stream", "_dist")
+
+    def __init__(self, stream: list[Any], dist: Distribution):
+        self._stream = stream
+        self._dist = dist
+
+    def __len__(self) -> int:
+        return len(self._stream)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return _written(self._dist, self._stream[i])
+        x = self._stream[i]
+        return None if x is None else self._dist.to_record(x)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, (str, bytes)):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+
+class _RecordedSetup(Mapping):
+    """`Chance.setup` of a chance with `record_as` streams: its streams, read-only, each
+    declared one written in the record's form as it is read (only the stream asked for is
+    converted: the environments' counting chance reads a stream's length at every draw)."""
+
+    __slots__ = ("_streams", "_recorded")
+
+    def __init__(self, streams: dict[str, list[Any]], recorded: dict[str, Distribution]):
+        self._streams = streams
+        self._recorded = recorded
+
+    def __getitem__(self, key: str) -> Sequence[Any]:
+        stream = self._streams[key]
+        dist = self._recorded.get(key)
+        return list(stream) if dist is None else _WrittenStream(stream, dist)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._streams)
+
+    def __len__(self) -> int:
+        return len(self._streams)
+
+    def __repr__(self) -> str:
+        return repr(dict(self.items()))
 
 
 # Per deck length n (up to 128), the shuffle with random.shuffle's steps written out as

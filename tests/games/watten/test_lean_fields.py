@@ -59,12 +59,14 @@ def test_a_hand_built_position_sets_the_follow_duty_from_its_trick():
 
 def test_the_deck_shuffles_as_random_shuffle_does():
     """WA-1.2's deck draws what random.shuffle draws and deals its order (core.chance
-    shuffle_like_random, with each position's bit count from a table)."""
+    shuffle_like_random, with each position's bit count from a table); it is drawn as card
+    numbers, card k being CARD_NAMES[k] (written as names in records: DECK.to_record)."""
     from wasserspiele.games.watten.actions import CARD_NAMES
     from wasserspiele.games.watten.rules import DECK
     for seed in range(300):
         mine, theirs = random.Random(seed), random.Random(seed)
         expected = list(CARD_NAMES)
         theirs.shuffle(expected)
-        assert DECK.sample(mine) == expected
+        drawn = DECK.sample(mine)
+        assert [CARD_NAMES[c] for c in drawn] == expected == DECK.to_record(drawn)
         assert mine.getstate() == theirs.getstate()

@@ -50,7 +50,7 @@ def _reference_resample(state, w, seat, rng, signals) -> None:
         w.log = [(k, s, new_log_level.get(cut + n, a) if k == EV_SIGNAL else a, m)
                  for n, (k, s, a, m) in enumerate(w.log, 1)]
     if state.game.detection_p > 0:
-        w.chance.setup["signal_checks"] = [None] * sent
+        w.chance.streams["signal_checks"] = [None] * sent
         w.chance._read["signal_checks"] = sent
 
 

@@ -276,5 +276,5 @@ def _resample_signals(state: "WattenState", w: "WattenState", seat: int, rng: ra
             kind, sender, _, mask = log[i]  # that signal's event (EV_SIGNAL)
             log[i] = (kind, sender, level, mask)
     if state.game.detection_p > 0:
-        w.chance.setup["signal_checks"] = [None] * sent
+        w.chance.streams["signal_checks"] = [None] * sent
         w.chance._read["signal_checks"] = sent
