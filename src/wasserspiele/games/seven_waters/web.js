@@ -39,6 +39,15 @@ const GAP = 12;                          // between the pyramid and the park, th
 // rest (five river cards 26.5 apart): 834 units with the pyramid, drawn at 0.79 of its size
 // across the 657 px of a 667 × 375 screen (at 0.76 when the park was 40 units wider)
 const LINES_W = 330, STRIPS_W = 200;
+// a phone held sideways 301 to 340 px high (568 × 320; style.css's rules for it, the same): that
+// board, 834 units in the 558 px of the column, was drawn at 0.67 (the park's lines, targets
+// to slide onto, 21.4 px high, under WCAG 2.5.8's 24; its words 7.4 px).  Here river, pool
+// and theme have their names above their cards (the label column, 56 units, goes), the slides
+// and the strips are narrower (a slide of four 22.3 apart, a river of five 18.5): 724 units,
+// drawn at 0.77 in a board 133 px high, the hand still on the first screen (style.css
+// `--fold: hand`): lines 24.6 px, words 8.5 px (11 units, as at 844 × 390: 8.3)
+const LOW = "(min-height: 301px) and (max-height: 340px)", LOW_LINES_W = 308, LOW_STRIPS_W = 112;
+const OVER = 13;                         // a strip's name above its cards (LOW): its line's height
 
 function base(code) { return code.split("=")[0].toUpperCase(); }
 
@@ -188,7 +197,7 @@ function strips(p) {
 // its rows are 34 apart and a line's frame 32 high (28 before: a line to slide onto, drawn
 // at 0.79 across a 667 px screen, was a target of 22.1 px, under WCAG 2.5.8's 24); the park
 // is still lower than the pyramid beside it, so the board is drawn as large as before.
-function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
+function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0, over = false) {
   const g = s("g", {});
   const pitch = beside ? TROW + 4 : TROW, pad = beside ? 3 : 1;   // the rows' pitch, a frame's margin
   const SX = LBL + 3 * TP + TW + 10;   // the slides' column, after a line of four
@@ -216,6 +225,14 @@ function tinyPark(p, mine, ui, width = TINY_W, hand = false, beside = 0) {
   if (beside) y = 0;
   strips(p).forEach(([label, cards, spoken], k) => {
     const x = beside ? width + GAP : 0;
+    if (over) {   // its name on a line above its cards, which take the column's whole width
+      const r = named(s("g", { transform: `translate(${x},${y})` }, fitText(label, beside - 4, { x: 2, y: 10, "font-size": 11 })), spoken);
+      const dx = step(0, cards.length, TP, beside, TW);
+      cards.forEach((c, i) => r.append(tile(c, i * dx, OVER)));
+      g.append(r);
+      y += OVER + TROW;   // three such strips, 129 units, no higher than the lines (136)
+      return;
+    }
     const r = s("g", { transform: `translate(0,${y})` }, row(x, label, cards, spoken, x + (beside || width)));
     if (hand && k === 2) r.append(row(LBL + TW + 12, t("seven_waters.hand_row"), p.hand));
     g.append(r);
@@ -325,10 +342,11 @@ function tinyBoard(view, shown, mine, ui) {
 // 740 × 360.  A wider screen as short (844 × 390, the log beside the table) draws it too.
 function landscapeBoard(view, shown, mine, ui) {
   const [pyr, PW, PH] = tinyPyramid(view, ui);
-  const across = layoutMatches(SHORT);
+  const across = layoutMatches(SHORT), low = !across && layoutMatches(LANDSCAPE) && layoutMatches(LOW);
+  const [linesW, stripsW] = low ? [LOW_LINES_W, LOW_STRIPS_W] : [LINES_W, STRIPS_W];
   const [park, MH] = across ? tinyPark(view.players[shown], mine, ui)
-    : tinyPark(view.players[shown], mine, ui, LINES_W, false, STRIPS_W);
-  const parkW = across ? TINY_W : LINES_W + GAP + STRIPS_W;
+    : tinyPark(view.players[shown], mine, ui, linesW, false, stripsW, low);
+  const parkW = across ? TINY_W : linesW + GAP + stripsW;
   // the park's title above it, as at the game's end: the pyramid's corner (92 units beside
   // its row 2) broke "0 abgeworfen" onto a third line that ran into row 3
   const [title, dy] = parkTitle(view, shown, parkW - 4, { x: 2, y: 14, "font-size": 13, "font-weight": "bold" });
