@@ -88,6 +88,19 @@ def _refusal(msg: dict) -> dict:
 
 # -- a move queued behind a move in doubt --------------------------------------------------
 
+def _first_write_signalled(monkeypatch, storage) -> threading.Event:
+    """An event set as the first transaction of moves begins (the storage thread's side)."""
+    save = storage.save_batch
+    writing = threading.Event()
+
+    def signalled(batch):
+        writing.set()
+        return save(batch)
+
+    monkeypatch.setattr(storage, "save_batch", signalled)
+    return writing
+
+
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_move_queued_behind_a_move_in_doubt_is_told_that_one_may_still_be_saved_and_shown_the_stored_game(
         make_client, db_url, monkeypatch, busy_wait, lang):
@@ -102,14 +115,7 @@ def test_a_move_queued_behind_a_move_in_doubt_is_told_that_one_may_still_be_save
     answering_late(client)
     hub = client.app.state.hub
     storage = hub.storage
-    save = storage.save_batch
-    writing = threading.Event()
-
-    def first_write_started(batch):
-        writing.set()
-        return save(batch)
-
-    monkeypatch.setattr(storage, "save_batch", first_write_started)
+    writing = _first_write_signalled(monkeypatch, storage)
     tokens = [s["token"] for s in t["seats"]]
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0, \
             client.websocket_connect(f"/ws/tables/{t['id']}") as ws1, \

@@ -61,6 +61,18 @@ def _seats(client, t, lang: str = "en", seats=(0, 1)):
         yield sockets
 
 
+def cancel_the_waiting_statement(other) -> None:
+    """PostgreSQL: cancel the one statement waiting for the lock `other` holds (the server's
+    write in doubt): its transaction fails after all."""
+    import sqlalchemy as sa
+
+    waiting = other.execute(sa.text(
+        "select pid from pg_stat_activity where datname = current_database() "
+        "and wait_event_type = 'Lock' and pid <> pg_backend_pid()")).scalars().all()
+    assert len(waiting) == 1, waiting
+    other.execute(sa.text("select pg_cancel_backend(:pid)"), {"pid": waiting[0]})
+
+
 def _in_doubt_then_failed(ws, db_url: str, send: dict, in_doubt: str) -> tuple[list[dict], list[dict]]:
     """`send` on `ws` while another program holds the write lock, until the write's
     transaction fails (SQLite's busy wait given up): (what came up to the in-doubt
@@ -173,11 +185,7 @@ def test_postgresql_a_move_in_doubt_that_then_fails_is_told_not_saved_after_all(
                 ws0.send_text(json.dumps({"type": "move", "action": first["legal"][0], "n": 0}))
                 said = _said(ws0, lambda m: m["type"] == "refused")
                 assert said[-1]["reason_code"] == "server.unsaved_in_doubt", said
-                waiting = other.execute(sa.text(
-                    "select pid from pg_stat_activity where datname = current_database() "
-                    "and wait_event_type = 'Lock' and pid <> pg_backend_pid()")).scalars().all()
-                assert len(waiting) == 1, waiting
-                other.execute(sa.text("select pg_cancel_backend(:pid)"), {"pid": waiting[0]})
+                cancel_the_waiting_statement(other)
                 said = _said(ws0, _late)
             finally:
                 held.rollback()

@@ -39,8 +39,8 @@ from wasserspiele.web.limits import Limits
 from .helpers import create, humans, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s)
 from .test_storage_failures import _until_pong, quick  # noqa: F401
-from .test_storage_in_doubt_followups import _said
-from .test_storage_late_failures import DEADLINE, LANGS, _after_all, _late, _seats, _told
+from .test_storage_in_doubt_followups import _first_write_signalled, _said
+from .test_storage_late_failures import DEADLINE, LANGS, _after_all, _late, _seats, _told, cancel_the_waiting_statement
 from .test_storage_late_writes import Lock
 
 QUEUED = "server.earlier_unsaved_after_all"
@@ -67,19 +67,6 @@ def _wildwasser(client, seats=None) -> dict:
 def _picks(client, t, seats) -> dict[int, str]:
     """Each of `seats`' first legal pick in the first round."""
     return {s: table_state(client, t["id"], t["seats"][s]["token"])["legal"][0] for s in seats}
-
-
-def _first_write_signalled(monkeypatch, storage) -> threading.Event:
-    """An event set as the first transaction of moves begins (the storage thread's side)."""
-    save = storage.save_batch
-    writing = threading.Event()
-
-    def signalled(batch):
-        writing.set()
-        return save(batch)
-
-    monkeypatch.setattr(storage, "save_batch", signalled)
-    return writing
 
 
 def _pick(ws, action: str, n: int = 0) -> None:
@@ -322,11 +309,7 @@ def test_postgresql_a_pick_queued_behind_a_pick_in_doubt_that_then_fails_is_told
                 _pick(ws1, picks[1])
                 assert _refused(ws1)["reason_code"] == "server.earlier_in_doubt"
                 assert _refused(ws0)["reason_code"] == "server.unsaved_in_doubt"
-                waiting = other.execute(sa.text(
-                    "select pid from pg_stat_activity where datname = current_database() "
-                    "and wait_event_type = 'Lock' and pid <> pg_backend_pid()")).scalars().all()
-                assert len(waiting) == 1, waiting
-                other.execute(sa.text("select pg_cancel_backend(:pid)"), {"pid": waiting[0]})
+                cancel_the_waiting_statement(other)
                 mine = _said(ws0, _late)
                 theirs = _said(ws1, _late)
             finally:
