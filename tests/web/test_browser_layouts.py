@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
-                              mid_game_table)
+from .browser_support import (CHROMIUM, GAMES, Server, browser, finished_table, mid_game_table,  # noqa: F401
+                              tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -43,18 +43,6 @@ def tables(tmp_path_factory):
         yield srv, made
     finally:
         srv.stop()
-
-
-def open_page(browser, url, layout, locale, ready):
-    w, h = LAYOUTS[layout]
-    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=locale, reduced_motion="reduce")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(url)
-    page.wait_for_selector(ready)
-    return ctx, page, errors
 
 
 def sideways_scroll(page) -> int:
@@ -91,10 +79,10 @@ def legal_selectors(page) -> list[str]:
 @pytest.mark.parametrize("locale", ["de-DE", "en-US"])
 @pytest.mark.parametrize("layout", list(LAYOUTS))
 @pytest.mark.parametrize("game", GAMES)
-def test_a_seat_mid_game_scrolls_not_sideways_and_every_choice_can_be_tapped(browser, tables, game, layout, locale):
+def test_a_seat_mid_game_scrolls_not_sideways_and_every_choice_can_be_tapped(tabs, tables, game, layout, locale):
     srv, made = tables
-    ctx, page, errors = open_page(browser, srv.base + made[game]["seats"][0]["link"], layout, locale,
-                                  "#turn[data-mine='1']")
+    tab = tabs(locale)
+    page = tab.open(srv, made[game]["seats"][0]["link"], LAYOUTS[layout], "#turn[data-mine='1']")
     assert sideways_scroll(page) <= 0
     selectors = legal_selectors(page)
     assert len(selectors) > 1
@@ -103,35 +91,33 @@ def test_a_seat_mid_game_scrolls_not_sideways_and_every_choice_can_be_tapped(bro
         assert page.evaluate("() => window.scrollY") == 0
         bottoms = page.eval_on_selector_all("#hand [data-key]", "els => els.map(e => e.getBoundingClientRect().bottom)")
         assert bottoms and max(bottoms) <= LAYOUTS[layout][1] + 1, f"the hand ends at {max(bottoms)}"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("layout", ["landscape-844x390", "landscape-667x375", "small-320x568", "zoom200-640x400"])
-def test_choices_offered_as_buttons_are_not_under_the_log_on_a_short_screen(browser, tables, layout):
+def test_choices_offered_as_buttons_are_not_under_the_log_on_a_short_screen(tabs, tables, layout):
     """A Watten hand begins with trump named by buttons (the dealer's right): on a screen too
     short for the whole play column the buttons used to lie under the log box."""
     srv, _ = tables
     table = srv.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
-    ctx, page, errors = open_page(browser, srv.base + table["seats"][3]["link"], layout, "de-DE",
-                                  "#actions button[data-action]")
+    tab = tabs("de-DE")
+    page = tab.open(srv, table["seats"][3]["link"], LAYOUTS[layout], "#actions button[data-action]")
     assert page.locator("#actions button[data-action]").count() > 1
     assert sideways_scroll(page) <= 0
     assert page.evaluate(UNREACHABLE, ["#actions button[data-action]"]) == []
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("locale", ["de-DE", "en-US"])
 @pytest.mark.parametrize("layout", list(LAYOUTS))
-def test_the_lobby_a_spectator_and_the_replay_scroll_not_sideways(browser, tables, layout, locale):
+def test_the_lobby_a_spectator_and_the_replay_scroll_not_sideways(tabs, tables, layout, locale):
     srv, made = tables
     pages = [("/", "body[data-lobby='ready']"), (f"/replay/{made['replay']['id']}", "#step")]
     pages += [(made[g]["spectator_link"], "#turn") for g in GAMES]
+    tab = tabs(locale)
     for path, ready in pages:
-        ctx, page, errors = open_page(browser, srv.base + path, layout, locale, ready)
+        page = tab.open(srv, path, LAYOUTS[layout], ready)
         assert sideways_scroll(page) <= 0, path
         if path.startswith("/replay/"):
             assert page.evaluate(UNREACHABLE, ["#replay-bar button", "#replay-bar select"]) == []
-        assert errors == []
-        ctx.close()
+        assert tab.errors == [], path
