@@ -59,6 +59,14 @@ def test_wa_refusals_name_the_hand_and_the_team_not_a_you(reason, en, de):
     assert reason == en and reason.render("de") == de
 
 
+def test_wa_6_the_raise_to_answer_names_the_raiser_as_the_surface_names_seats():
+    """The terminal's board and the page name seats ("Anna"); the raiser was "seat 1" there."""
+    reason = Reason("watten.answer_raise", seat=1, value=3)
+    names = ["Anna", "Ben", "Cleo", "Dora"]
+    assert reason.render("en", say_seat=lambda s, lang: names[s]).startswith("Ben raised the hand to 3: ")
+    assert reason.render("de", say_seat=lambda s, lang: names[s]).startswith("Ben hat das Blattl auf 3 erhöht: ")
+
+
 def test_wa_3_the_refusal_the_player_gets_names_the_card_and_the_hand():
     state = start(HANDS)
     state.apply("7C")

@@ -385,7 +385,7 @@ class WattenState(StateData, State):
             return Reason("watten.signal_first")
         if kind == ACCEPT or kind == CONCEDE:
             return None
-        return Reason("watten.answer_raise", seat=self.raiser, value=self.value + 1)
+        return Reason("watten.answer_raise", seat=self.raiser, value=self.value + 1)  # WA-6
 
     def _play_problem(self, c: int, seat: int) -> Reason | None:
         """WA-3.2: must follow the led suit (jacks count as trump) if you can."""
