@@ -170,7 +170,8 @@ def test_solved_rollouts_play_legal_reproducible_moves_and_value_leaves_by_the_s
         runs = []
         for _ in range(2):
             bot = ISMCTSBot(seed=7, iterations=40, rollout="solve", rollout_depth=25, game=game)
-            answers.clear()  # (making the bot loads the solver with one solved deal)
+            bot.load_compiled()  # (one solved deal, which the first search would make first)
+            answers.clear()
             runs.append([(c.action, c.visits) for c in bot.search(decision)])
             iterations += bot.last_iterations
             solved += sum(answers)
@@ -181,16 +182,40 @@ def test_solved_rollouts_play_legal_reproducible_moves_and_value_leaves_by_the_s
     assert solved == iterations  # one solved deal per iteration, none cut short
 
 
-def test_a_solving_search_loads_the_compiled_solver_before_its_first_move():
-    """Loading the solver from numba's disk cache costs about a CPU-second: paid when the
-    bot is made, not inside the first search, whose CPU safety net would count it."""
+@pytest.mark.parametrize("name, rollout", [("watten", "solve"), ("wildwasser", "random")])
+def test_a_search_loads_the_compiled_kernel_before_its_clocks_start_not_when_the_bot_is_made(name, rollout, monkeypatch):
+    """Loading the solver or a rollout kernel from numba's disk cache costs about a
+    CPU-second (a compilation on a fresh install): paid before the first search reads its
+    clocks, whose CPU safety net would count it, and not when the bot is made, as a bot is
+    also made only to check its settings (an arena's parent process, the docs' commands)."""
+    from wasserspiele.bots import ismcts
     from wasserspiele.fast import COMPILED
-    from wasserspiele.games.watten import kernel as K
 
     if not COMPILED:
-        pytest.skip("numba is not installed: the solver runs as plain Python")
-    ISMCTSBot(seed=1, iterations=10, rollout="solve", game=load("watten"))
-    assert K._hand_winner.signatures  # loaded (or compiled) for the table's types
+        pytest.skip("numba is not installed: the kernels run as plain Python")
+    events = []
+    monkeypatch.setattr(ismcts.ISMCTSBot, "_solved_playout",
+                        lambda self, world, rng, real=ismcts.ISMCTSBot._solved_playout:
+                        events.append("solver") or real(self, world, rng))
+    monkeypatch.setattr(ismcts.ISMCTSBot, "_run_kernel",
+                        lambda self, world, depth, x, real=ismcts.ISMCTSBot._run_kernel:
+                        events.append("kernel") or real(self, world, depth, x))
+
+    class Clock:
+        def __getattr__(self, name):
+            events.append("clock")
+            return getattr(time, name)
+    monkeypatch.setattr(ismcts, "time", Clock())
+    game = load(name)
+    bot = ISMCTSBot(seed=1, iterations=10, rollout=rollout, game=game)
+    assert events == []  # made: nothing loaded, no clock read
+    state = game.new_game(seed=3)
+    bot.search(decision_for(state, state.current_seat))
+    loaded = "solver" if rollout == "solve" else "kernel"
+    assert events[0] == loaded and events.index("clock") > 0, events[:5]
+    events.clear()
+    bot.search(decision_for(state, state.current_seat))
+    assert events[0] == "clock"  # loaded once
 
 
 @pytest.mark.parametrize("name, rollout", [("wasserloch", "policy"), ("watten", "policy"),

@@ -36,3 +36,30 @@ def test_workers_started_before_the_warm_up_build_them_once_told():
         assert pool._pool().submit(botpool.warmed_games, 120).result(timeout=180) == _games_there(pool)
     finally:
         pool.close()
+
+
+def test_the_warm_up_loads_the_kernels_a_search_bot_uses_which_building_it_no_longer_does():
+    """A search bot loads its compiled kernels before its first search, not when it is made
+    (bots/ismcts.py `load_compiled`: an arena's parent process makes bots only to check
+    them); the warm-up loads them itself, else a fresh server's first Seven Waters hint paid
+    them again.  In a fresh process, as a worker is."""
+    import subprocess
+    import sys
+
+    import pytest
+
+    from wasserspiele.fast import COMPILED
+
+    if not COMPILED:
+        pytest.skip("numba is not installed: nothing is compiled")
+    loaded = ("from wasserspiele.games.seven_waters import kernel as K;"
+              "print(bool(K._rollout.signatures))")
+    made = subprocess.run([sys.executable, "-c", "from wasserspiele import load;"
+                           "from wasserspiele.bots.levels import bot_for_level;"
+                           "bot_for_level('expert', load('seven_waters'), seed=0);" + loaded],
+                          capture_output=True, text=True, timeout=600, check=True)
+    assert made.stdout.split() == ["False"]
+    warmed = subprocess.run([sys.executable, "-c", "from wasserspiele.web import botpool;"
+                             "botpool._warm_bots();" + loaded],
+                            capture_output=True, text=True, timeout=600, check=True)
+    assert warmed.stdout.split() == ["True"]

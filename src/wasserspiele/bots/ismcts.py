@@ -458,14 +458,11 @@ class ISMCTSBot(Bot):
         if self._kernel_rollout is not None and compiled is None:
             from ..fast import COMPILED as compiled
         self.compiled = bool(compiled) and self._kernel_rollout is not None
-        if self.compiled:
-            # load the compiled kernel now (about a CPU-second from numba's disk cache, once
-            # per process), so that the first search's time and its safety net do not pay it
-            self._run_kernel(game.new_game(seed=0), 1, 1)
-        if rollout == "solve":
-            from ..fast import COMPILED
-            if COMPILED:  # the same for the solver: once in a position it takes
-                self._solved_playout(game.new_game(seed=0), random.Random(0))
+        # the compiled kernel (and the solver) to load before the first search starts its
+        # clocks: about a CPU-second from numba's disk cache, once per process, a compilation
+        # on a fresh install; not here, as a bot is also made only to check its settings (an
+        # arena's or a study's parent process, which never plays)
+        self._game_to_load = game if self.compiled or rollout == "solve" else None
         self.last_iterations = 0
         self.last_stop = ""  # what ended the last search: iterations, seconds or cpu_seconds
         self.cut_short = 0  # searches the CPU safety net ended, the first of them logged (`_net_fired`)
@@ -505,7 +502,24 @@ class ISMCTSBot(Bot):
         with collector_paused():
             return self._search(decision)
 
+    def load_compiled(self) -> None:
+        """Load the compiled kernel and solver this bot's searches use (once per process;
+        nothing where numba is missing or none is used): one rollout through the kernel and
+        one solved deal (`rollout="solve"`), outside any search's time and safety net.  The
+        first search calls it; a server's worker calls it ahead of the first decision."""
+        game, self._game_to_load = self._game_to_load, None
+        if game is None:
+            return
+        if self.compiled:
+            self._run_kernel(game.new_game(seed=0), 1, 1)
+        if self.rollout_kind == "solve":
+            from ..fast import COMPILED
+            if COMPILED:
+                self._solved_playout(game.new_game(seed=0), random.Random(0))
+
     def _search(self, decision: Decision) -> list[Choice]:
+        if self._game_to_load is not None:
+            self.load_compiled()
         rng = self.rng
         root = Node(None, decision.seat)
         candidates = None

@@ -48,9 +48,9 @@ BOT_NICENESS = 10  # bot workers yield the CPU to the server process, where peop
 
 
 def _warm_bots() -> None:
-    """Build every level's bot for every game once, so that the first decision of a game in
-    this worker does not pay for it.  A search bot loads its compiled kernels when it is
-    built (numba's import and its disk cache: Seven Waters' expert took 0.7 CPU-s at its
+    """Build every level's bot for every game once and load the compiled kernels its
+    searches use, so that the first decision of a game in this worker does not pay for
+    them (numba's import and its disk cache: Seven Waters' expert took 0.7 CPU-s at its
     first decision in a worker, 0.2 after, so a fresh server's first hint several times
     the next ones; docs/web-server.md); a game that fails here is built by its first
     decision, as before, and says why there.  Only what each bot holds for the process is
@@ -62,7 +62,10 @@ def _warm_bots() -> None:
             try:
                 game = load(name)
                 for level in level_names():
-                    bot_for_level(level, game, seed=0)
+                    bot = bot_for_level(level, game, seed=0)
+                    # a search bot loads them before its first search, not when it is built
+                    if hasattr(bot, "load_compiled"):
+                        bot.load_compiled()
             except Exception:  # pragma: no cover - a plugin's game or bot that cannot be built
                 continue
             _warmed.append(name)
