@@ -157,7 +157,10 @@ def _study_is_whole(folder: Path) -> int:
     return len(rows)
 
 
-STUDY = ["lab", "wasserloch", "--bots", "heuristic,random", "--games", "100000", "--jobs", "2", "--out", "study"]
+# 600 games: chunks of 18 (runner.chunked), so the games under way when the terminal closes
+# end soon (as in tests/cli/test_interrupts.py); with 100000 they were 64 each, a worker's
+# second of play after the hangup in every test, and the run still outlasts the hangup by seconds
+STUDY = ["lab", "wasserloch", "--bots", "heuristic,random", "--games", "600", "--jobs", "2", "--out", "study"]
 
 
 @pytest.mark.parametrize("shell", [False, True], ids=["session-leader", "under-a-shell"])
@@ -190,7 +193,9 @@ def test_a_study_whose_progress_pipe_loses_its_reader_plays_on_to_its_report(tmp
     # `wasserspiele lab … 2>&1 | head -3`, a `| tee log` that ended: the next progress line
     # failed with EPIPE (an OSError through the study, or rich's SystemExit(1)) and lost the games
     read, write = os.pipe()
-    args = ["lab", "wasserloch", "--bots", "heuristic,random", "--games", "400", "--jobs", "1", "--out", "study"]
+    # 100 games: a progress line every 10, and the summary after the report, all written after the
+    # reader has gone (400 played three seconds more to the same end)
+    args = ["lab", "wasserloch", "--bots", "heuristic,random", "--games", "100", "--jobs", "1", "--out", "study"]
     proc = subprocess.Popen([sys.executable, "-c", SCRIPT, entry_point(), *args], stdin=subprocess.DEVNULL,
                             stdout=write, stderr=write, cwd=tmp_path, env=environment())
     os.close(write)
@@ -199,7 +204,7 @@ def test_a_study_whose_progress_pipe_loses_its_reader_plays_on_to_its_report(tmp
     status = proc.wait(timeout=300)
     assert status == 0
     with (tmp_path / "study" / "results.csv").open(newline="") as f:
-        assert len(list(csv.DictReader(f))) == 400  # every game, not an interrupted report
+        assert len(list(csv.DictReader(f))) == 100  # every game, not an interrupted report
     assert "**Interrupted**" not in (tmp_path / "study" / "report.md").read_text()
 
 
@@ -207,7 +212,8 @@ def test_an_arena_whose_terminal_is_closed_writes_its_table_to_its_file(tmp_path
     # `wasserspiele arena … > table.txt`, the bar on the terminal: the table of the games that
     # finished is written, as on Ctrl-C
     table = tmp_path / "table.txt"
-    window = Window(["arena", "wasserloch", "--bots", "heuristic,random", "--games", "100000", "--jobs", "2"],
+    # 600 games: chunks of 6 groups (18 games), not 64 (192), to finish after the hangup
+    window = Window(["arena", "wasserloch", "--bots", "heuristic,random", "--games", "600", "--jobs", "2"],
                     tmp_path, stdout=table)
     window.wait_for(r"\b[1-9][\d,]*/[\d,]+\b")
     assert window.close() == INTERRUPTED
@@ -303,12 +309,14 @@ class LostTerminal:
 def test_a_training_whose_terminal_hangs_up_before_the_sighup_writes_every_generation(tmp_path):
     # the next log line to the hung-up terminal ("generation 1: ..."), written before the SIGHUP
     # was delivered, ended the training with an OSError (EIO), its later generations never made
-    terminal = LostTerminal(["train", "wasserloch", "--games", "2", "--generations", "4", "--iterations", "10",
+    # two generations: the second, its log line and the closing lines all come after the hangup
+    # (each generation is about a CPU-second)
+    terminal = LostTerminal(["train", "wasserloch", "--games", "2", "--generations", "2", "--iterations", "10",
                              "--epochs", "1", "--jobs", "1", "--out", "w.npz"], tmp_path)
     terminal.wait_until(lambda text: "generation 0:" in text)
     assert terminal.hang_up() == 0  # no SIGHUP came: it trains on, as a study plays on (lab)
     sidecar = json.loads((tmp_path / "w.json").read_text())
-    assert [g["generation"] for g in sidecar["generations"]] == [0, 1, 2, 3]
+    assert [g["generation"] for g in sidecar["generations"]] == [0, 1]
 
 
 def test_a_corpus_whose_terminal_hangs_up_before_the_sighup_writes_every_game(tmp_path):

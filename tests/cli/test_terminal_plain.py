@@ -9,6 +9,7 @@ unchanged (the other tests in tests/cli)."""
 
 from __future__ import annotations
 
+import functools
 import io
 import os
 import pty
@@ -301,30 +302,40 @@ def test_sw_5_2_replay_plain_gives_a_finished_game_s_result_in_words_without_sty
 SEPARATORS = re.compile(r"[·|]")
 
 
-def _every_plain_text(game: str, lang: str, plain: bool, **options) -> list[str]:
+def _every_plain_text(game: str, lang: str, plain: bool, **options) -> tuple[str, ...]:
     """Everything the terminal draws of `game` (each seat's board, its news and its own
     move, the spectator's board, the result and the legend), `plain` or not, along one
     random game."""
+    return _every_text(game, lang, tuple(sorted(options.items())))[plain]
+
+
+@functools.cache
+def _every_text(game: str, lang: str, options: tuple) -> dict[bool, tuple[str, ...]]:
+    """`_every_plain_text` both ways, from one walk through the game: the tests of
+    separators and of figure signs read the same texts, and the views (a third of the
+    time) are the same for both forms (a walk through Wildwasser draws 3,000 texts)."""
     import random
 
     import wasserspiele
     from wasserspiele.cli.render import drawn, renderer
 
     r = renderer(game)
-    state, rng = wasserspiele.load(game, **options).new_game(seed=5), random.Random(5)
-    texts: list[str] = []
+    state, rng = wasserspiele.load(game, **dict(options)).new_game(seed=5), random.Random(5)
+    texts: dict[bool, list[str]] = {True: [], False: []}
     seats = [*range(state.game.players), None]
     while True:
         for seat in seats:
             view = state.view(seat)
-            texts.append(drawn(r.render_view, view, lang, 100, plain))
-            texts.append(drawn(r.describe_last, view, lang, None, plain))
-            if seat is not None and hasattr(r, "describe_own"):
-                texts.append(drawn(r.describe_own, view, lang, None, plain))
+            for plain, said in texts.items():
+                said.append(drawn(r.render_view, view, lang, 100, plain))
+                said.append(drawn(r.describe_last, view, lang, None, plain))
+                if seat is not None and hasattr(r, "describe_own"):
+                    said.append(drawn(r.describe_own, view, lang, None, plain))
         if state.is_terminal():
-            texts += [drawn(r.render_result, state.view(s), lang, 100, plain) for s in seats]
-            texts.append(r.legend(state.view(None), lang))
-            return texts
+            for plain, said in texts.items():
+                said += [drawn(r.render_result, state.view(s), lang, 100, plain) for s in seats]
+                said.append(r.legend(state.view(None), lang))
+            return {plain: tuple(said) for plain, said in texts.items()}
         seat = state.current_seat
         state.apply(rng.choice(state.legal_actions(seat)), seat)
 

@@ -72,9 +72,22 @@ def run_and_kill_a_worker(args: list[str], tmp_path: Path, shown: str) -> tuple[
 
 
 # ------------------------------------------------------------------------- the lab
-def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(tmp_path):
-    command = ["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"]
-    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
+# 600 games, not 30000: chunks of 18 (runner.chunked), not 64, so the first count shows (and the
+# worker is killed) after fewer games; the run still has seconds to go when the worker dies
+STUDY = ["lab", "wasserloch", "--games", "600", "--jobs", "2", "--out", "study"]
+
+
+@pytest.fixture(scope="module")
+def killed_study(tmp_path_factory) -> tuple[Path, int, str]:
+    """The study whose worker was killed, run once for the tests that read it: (its folder's
+    parent, exit status, all it showed)."""
+    where = tmp_path_factory.mktemp("killed_study")
+    status, text = run_and_kill_a_worker(STUDY, where, r"[1-9]\d*/600")
+    return where, status, text
+
+
+def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(killed_study):
+    tmp_path, status, text = killed_study
     no_traceback(text)
     assert "BrokenProcessPool" not in text
     assert status == WORKER_DIED, text
@@ -84,7 +97,7 @@ def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(
                         r"\(the same seed, the same games\)", last)
     assert said, text
     reported = int(said.group(1))
-    assert 0 < reported < 30000
+    assert 0 < reported < 600
     rows = (tmp_path / "study" / "results.csv").read_text().splitlines()
     assert len(rows) == reported + 1  # the header and one whole line a game
     settings = json.loads((tmp_path / "study" / "study.json").read_text())
@@ -94,16 +107,19 @@ def test_a_study_whose_worker_is_killed_reports_the_finished_games_as_cut_short(
     report = (tmp_path / "study" / "report.md").read_text()
     assert (f"**Cut short**: a worker process died, killed by signal SIGKILL; only the {reported} games that had "
             f"finished are reported.") in report
-    assert (f"a worker process died, killed by signal SIGKILL, which stopped the run after {reported} of the 30000 "
+    assert (f"a worker process died, killed by signal SIGKILL, which stopped the run after {reported} of the 600 "
             f"planned games") in report
     assert "Ctrl-C" not in report and "**Interrupted**" not in report
 
 
-def test_a_study_rendered_again_still_says_a_worker_died(tmp_path):
+def test_a_study_rendered_again_still_says_a_worker_died(killed_study, tmp_path):
     # study.json keeps why the run stopped: `lab render` must not turn the dead worker into a Ctrl-C
-    command = ["lab", "wasserloch", "--games", "30000", "--jobs", "2", "--out", "study"]
-    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
+    # (the killed study's folder copied: the other test reads it as the run left it)
+    import shutil
+
+    where, status, text = killed_study
     assert status == WORKER_DIED, text
+    shutil.copytree(where / "study", tmp_path / "study")
     first = (tmp_path / "study" / "report.md").read_text()
     again = Terminal(["lab", "render", "study"], tmp_path)
     status, text = again.ending()
@@ -127,14 +143,15 @@ def test_a_precision_study_whose_worker_is_killed_names_the_death_not_ctrl_c(tmp
 
 
 def test_a_tuning_whose_worker_is_killed_ranks_the_finished_games_and_says_why(tmp_path):
-    command = ["lab", "tune", "wasserloch", "--vary", "rounds=1,3", "--goal", "shorter", "--games", "20000",
+    # 2 × 300 games: chunks of 18, not 64 (as the study's)
+    command = ["lab", "tune", "wasserloch", "--vary", "rounds=1,3", "--goal", "shorter", "--games", "300",
                "--jobs", "2", "--out", "tuning"]
-    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/40000")
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/600")
     no_traceback(text)
     assert status == WORKER_DIED, text
     said = re.search(r"a worker process died, killed by signal SIGKILL; the run stopped: tuning/tune.md ranks the "
                      r"(\d+) games that finished", text)
-    assert said and 0 < int(said.group(1)) < 40000, text
+    assert said and 0 < int(said.group(1)) < 600, text
     # the report says so too (it said "**Interrupted**", as after Ctrl-C)
     report = (tmp_path / "tuning" / "tune.md").read_text()
     assert "**Cut short**: a worker process died, killed by signal SIGKILL; the ranking is of the games that " \
@@ -144,13 +161,14 @@ def test_a_tuning_whose_worker_is_killed_ranks_the_finished_games_and_says_why(t
 # ------------------------------------------------------------------------- the arena
 @pytest.mark.parametrize("lang, said", [
     ("en", r"a worker process died, killed by signal SIGKILL; the run stopped: the table counts the (\d+) games "
-           r"of whole groups \(the same cards and dice in every seat\) that finished, of 30000"),
+           r"of whole groups \(the same cards and dice in every seat\) that finished, of 600"),
     ("de", r"ein Arbeitsprozess ist durch das Signal SIGKILL beendet worden; der Lauf wurde angehalten: die "
            r"Tabelle zählt die (\d+) fertigen Partien ganzer Gruppen \(dieselben Karten und Würfe auf jedem "
-           r"Platz\), von 30000")])
+           r"Platz\), von 600")])
 def test_an_arena_whose_worker_is_killed_shows_the_finished_whole_groups(tmp_path, lang, said):
-    command = ["arena", "wasserloch", "--bots", "heuristic,random", "--games", "30000", "--jobs", "2", "--lang", lang]
-    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/30000")
+    # 600 games: chunks of 6 groups (18 games), not 64 (192 games) before the first count
+    command = ["arena", "wasserloch", "--bots", "heuristic,random", "--games", "600", "--jobs", "2", "--lang", lang]
+    status, text = run_and_kill_a_worker(command, tmp_path, r"[1-9]\d*/600")
     no_traceback(text)
     assert "BrokenProcessPool" not in text
     assert status == WORKER_DIED, text
@@ -158,7 +176,7 @@ def test_an_arena_whose_worker_is_killed_shows_the_finished_whole_groups(tmp_pat
     games = int(re.fullmatch(said, last).group(1)) if re.fullmatch(said, last) else pytest.fail(text)
     title = re.search(r"Wasserloch: (\d+) (games|Partien)", text)
     assert title and int(title.group(1)) == games
-    assert 0 < games < 30000 and games % 3 == 0  # whole groups: the deal in each of the 3 seats
+    assert 0 < games < 600 and games % 3 == 0  # whole groups: the deal in each of the 3 seats
 
 
 # ------------------------------------------------------------------------- the pool itself
