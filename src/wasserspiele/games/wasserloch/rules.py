@@ -42,6 +42,15 @@ class Wasserloch(Game):
 
     manifest = MANIFEST  # name, title, options and seat count
 
+    def __init__(self, /, **options: Any):
+        super().__init__(**options)
+        adjacent = self.options["chase"] == "adjacent"
+        # what every game of these options starts with, worked out once (random playouts
+        # deal thousands of games a second): rounds, chase=adjacent, the chase table
+        # (WL-4.2, WL-4.3, WL-4.5), the next seats (WL-3.3) and the first start player
+        self._fixed = (self.options["rounds"], adjacent, _CHASE[adjacent], _AFTER[self.players],
+                       self.options["first_player"])
+
     def parse_action(self, text: str) -> Play:
         return parse_action(text)
 
@@ -78,18 +87,15 @@ class Wasserloch(Game):
         s = object.__new__(WasserlochState)
         s.game = self
         s.chance = chance
+        chance.record_as("decks", DECK_RECORD)  # drawn as value indices, written as names
         s.history = []
         s.players = self.players
-        s.rounds = self.options["rounds"]
-        s.chase_adjacent = adjacent = self.options["chase"] == "adjacent"
-        s.chase = _CHASE[adjacent]
-        s.after = _AFTER[self.players]
+        s.rounds, s.chase_adjacent, s.chase, s.after, s.start_player = self._fixed
         s.loot = []
         s.drives = None  # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off (state.py)
         s.round_ends = ()
         s.current_seat = s.seat = 0  # start_round sets both
         s.round = -1
-        s.start_player = self.options["first_player"]
         s.start_round(0)
         return s
 
@@ -133,13 +139,31 @@ def unseen(hole: list[int], gone: list[int], hand: list[int]) -> list[int]:
     return [CARDS_PER_VALUE - hole[v] - gone[v] - hand[v] for v in range(len(hole))]
 
 
-# the deck's names as bytes -> value indices ("A2…8" -> 0…7): a byte table, one look-up a card
-# (str.translate looks each character up in a dict)
+# the deck's names as bytes -> value indices ("A2…8" -> 0…7) and back: byte tables, one look-up a card
 _TO_INDEX = bytes.maketrans(VALUES.encode(), bytes(range(len(VALUES))))
+_TO_NAME = bytes.maketrans(bytes(range(len(VALUES))), VALUES.encode())
 
 
-# WL-2: the whole deck, shuffled anew for every round
-DECK = Shuffle([v for v in VALUES for _ in range(CARDS_PER_VALUE)], "deck")
+class _DeckRecord(Shuffle):
+    """The deck as a record writes it: value names ("A" … "8"); `DECK`'s draws are value
+    indices, the form the rules read, so no deal turns 64 names into indices (records.md:
+    records hold names; `Chance.record_as` converts a record's decks once, as a game sets up)."""
+
+    __slots__ = ()
+
+    def to_record(self, outcome):
+        return list(bytes(outcome).translate(_TO_NAME).decode())
+
+    def from_record(self, written):
+        return list("".join(written).encode().translate(_TO_INDEX))
+
+    def __reduce__(self):
+        return "DECK_RECORD"  # the module's own (Shuffle's would unpickle a plain Shuffle, writing indices)
+
+
+# WL-2: the whole deck, shuffled anew for every round, as value indices (eight of each of 0 … 7)
+DECK = Shuffle([v for v in range(len(VALUES)) for _ in range(CARDS_PER_VALUE)], "deck")
+DECK_RECORD = _DeckRecord(DECK.items, "deck")
 
 
 class WasserlochState(WasserlochData, State):
@@ -154,8 +178,8 @@ class WasserlochState(WasserlochData, State):
         self.round = r
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
-        # the deck's values as value indices, converted in C ("A2…8" -> 0…7)
-        deck = self._pile = tuple("".join(self.chance.draw("decks", DECK)).encode().translate(_TO_INDEX))
+        # the deck as value indices, as DECK draws it (a record's names became indices as the game set up)
+        deck = self._pile = tuple(self.chance.draw("decks", DECK))
         self.pile_len = self.fast_end = len(deck)
         # the blocks in the order dealt, each a packed hand (two pairs from _PAIRS and a card:
         # `sum` over `map` and `zip` cost more), then turned so that the start player's comes first
