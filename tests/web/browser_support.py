@@ -170,12 +170,14 @@ class Tab:
     the tab's, a viewport is each link's; uncaught errors are collected per link."""
 
     def __init__(self, browser, locale: str = "en-US", *, reduced_motion: bool = True,
-                 init_script: str | None = None):
+                 init_script: str | None = None, forced_dark: bool = False):
         self.ctx = new_context(browser, "desktop", locale, reduced_motion)
         if init_script:
             self.ctx.add_init_script(init_script)
         self.page = self.ctx.new_page()
         self.page.set_default_timeout(TIMEOUT_MS)
+        if forced_dark:  # forced colours with a dark theme (Windows' high contrast), for all it loads
+            self.page.emulate_media(forced_colors="active", color_scheme="dark")
         self.errors: list[str] = []
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 
@@ -184,8 +186,9 @@ class Tab:
         """The page at `link` (a path of `server`) loaded at `size` (a SIZES name or
         (width, height)), `wait_for` drawn; `errors` has that load's errors only."""
         page = self.page
-        if page.url.startswith(server.base):
-            # what the last link kept (a player's name, the replay's speed) is not this one's
+        if page.url.startswith(("http://", "https://")):
+            # what the last link kept (a player's name, the replay's speed) is not this one's,
+            # whichever server it was of
             page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
         # about:blank between two links: a link that differs from the last in its fragment
         # alone (a seat's token) would not be loaded anew
@@ -199,36 +202,88 @@ class Tab:
             page.wait_for_selector(wait_for)
         return page
 
+    def new_page(self, size: str | tuple[int, int] = "phone"):
+        """Another page of the tab's context (its storage shared: the same browser) at
+        `size`; the caller closes it."""
+        page = self.ctx.new_page()
+        w, h = SIZES[size] if isinstance(size, str) else size
+        page.set_viewport_size({"width": w, "height": h})
+        page.set_default_timeout(TIMEOUT_MS)
+        return page
+
+    def leave(self) -> None:
+        """The page taken to about:blank with what a test set on it undone (offline, a
+        permission, requests held by a route, the storage of the page it was on): a seat's
+        page left open keeps its seat online and would make the next page of that seat
+        "replaced"."""
+        self.ctx.set_offline(False)
+        self.ctx.clear_permissions()
+        self.page.unroute_all(behavior="ignoreErrors")
+        if self.page.url.startswith(("http://", "https://")):
+            self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        self.page.goto("about:blank")
+
     def close(self) -> None:
         self.ctx.close()
 
 
 @pytest.fixture(scope="module")
 def tabs(browser):
-    """A test module's tabs, one per locale, opened when first asked for (`tabs("de-DE")`)
-    and closed with the module."""
-    made: dict[str, Tab] = {}
+    """A test module's tabs, opened when first asked for and closed with the module:
+    `tabs("de-DE")`, `tabs(locale, init_script)` (a script run in each page before its own:
+    a context of its own, as pages of the plain tab must not get it), and `k` = 1, 2, … for
+    pages open at once (each a context of its own: its own storage, as another person's
+    browser); `forced_dark=True`: a tab in forced colours with a dark theme."""
+    made: dict[tuple, Tab] = {}
 
-    def tab(locale: str = "en-US") -> Tab:
-        if locale not in made:
-            made[locale] = Tab(browser, locale)
-        return made[locale]
+    def tab(locale: str = "en-US", init_script: str | None = None, k: int = 0, *, forced_dark: bool = False) -> Tab:
+        key = (locale, init_script, k, forced_dark)
+        if key not in made:
+            made[key] = Tab(browser, locale, init_script=init_script, forced_dark=forced_dark)
+        return made[key]
     yield tab
     for t in made.values():
         t.close()
 
 
-def name_the_seats(browser, server: Server, table: dict, names) -> None:
-    """Seat k of `table` named names[k]: each seat's page opened once with the name saved in
-    its browser, as a player names a seat."""
+@pytest.fixture
+def tab_pool(tabs):
+    """`tabs` for a test that leaves its seats' pages open (`tab_pool(locale, k, script)`):
+    each tab it used leaves its page after it (Tab.leave), so that the next test's page of
+    the same seat is not told "replaced" and nothing it set carries over."""
+    used: list[Tab] = []
+
+    def tab(locale: str = "en-US", k: int = 0, script: str | None = None) -> Tab:
+        t = tabs(locale, script, k)
+        used.append(t)
+        return t
+    yield tab
+    for t in dict.fromkeys(used):
+        t.leave()
+
+
+def saved_name(name: str) -> str:
+    """An init script that saves `name` as the player's name before the page reads it (as a
+    returning player's browser has it); not in about:blank, which a Tab passes through and
+    which has no storage (the script would throw there)."""
+    return f"if (location.protocol.startsWith('http')) localStorage.setItem('player_name', {json.dumps(name)})"
+
+
+def name_the_seats(server: Server, table: dict, names) -> None:
+    """Seat k of `table` named names[k] over its WebSocket, as its page names it (`hello`
+    with the seat's token, then `name`), each connection closed once the server's state
+    shows the name (the seat offline again, as a player who named it and left): no page
+    opened for it (a context and page per seat cost Chromium about 1 CPU-s)."""
+    from websockets.sync.client import connect
+
     for seat, name in enumerate(names):
-        ctx = new_context(browser, "phone")
-        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
-        named = ctx.new_page()
-        named.set_default_timeout(TIMEOUT_MS)
-        named.goto(server.base + table["seats"][seat]["link"])
-        named.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(name, ensure_ascii=False)}]")
-        ctx.close()
+        with connect(f"ws://127.0.0.1:{server.port}/ws/tables/{table['id']}", open_timeout=10) as ws:
+            ws.send(json.dumps({"type": "hello", "token": table["seats"][seat]["token"]}))
+            ws.send(json.dumps({"type": "name", "name": name}))
+            while True:
+                msg = json.loads(ws.recv(timeout=10))
+                if msg.get("type") == "state" and msg["seats"][seat]["name"] == name:
+                    break
 
 
 def serving(tmp_path_factory, name: str, tables_per_client: int | None = None, **settings: str | float):

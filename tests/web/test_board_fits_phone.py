@@ -16,7 +16,7 @@ import os
 import pytest
 
 from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, SIZES, browser, finished_table,  # noqa: F401
-                              mid_game_table, open_page, serving)
+                              mid_game_table, serving, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -61,68 +61,60 @@ def assert_board_then_log(m: dict, where: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-def test_a_spectator_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it(browser, server, tables, game, locale):
+def test_a_spectator_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it(tabs, server, tables, game, locale):
     middle, _ = tables
-    ctx, page, errors = open_page(browser, server, middle[game]["spectator_link"], "phone", locale)
-    try:
-        assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} spectator ({locale})")
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, middle[game]["spectator_link"], "phone")
+    assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} spectator ({locale})")
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-def test_the_replay_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it(browser, server, tables, game, locale):
+def test_the_replay_s_board_on_a_phone_has_no_blank_band_and_the_log_follows_it(tabs, server, tables, game, locale):
     _, ended = tables
-    ctx, page, errors = open_page(browser, server, f"/replay/{ended[game]['id']}", "phone", locale)
-    try:
-        for k in range(1, REPLAY_STEPS + 1):
-            page.click("#next")
-            page.wait_for_selector(f"#turn[data-n='{k}']")
-            assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} replay step {k} ({locale})")
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, f"/replay/{ended[game]['id']}", "phone")
+    for k in range(1, REPLAY_STEPS + 1):
+        page.click("#next")
+        page.wait_for_selector(f"#turn[data-n='{k}']")
+        assert_board_then_log(page.evaluate(BOARD_MEASURE), f"{game} replay step {k} ({locale})")
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
 def test_a_player_s_board_on_a_phone_fits_its_box_and_the_hand_and_buttons_stay_on_the_first_screen(
-        browser, server, tables, game, locale):
+        tabs, server, tables, game, locale):
     middle, _ = tables
-    ctx, page, errors = open_page(browser, server, middle[game]["seats"][0]["link"], "phone", locale)
-    try:
-        # the table's deal is the server's own: a Seven Waters seat may hold no card at this
-        # point (seen in CI), so the page is awaited by its board and an empty hand is no hand
-        page.wait_for_selector("#board svg")
-        m = page.evaluate(BOARD_MEASURE)
-        assert_fits(m, f"{game} player ({locale})")
-        assert (m["handBottom"] or 0) <= m["screen"] and (m["actionsBottom"] or 0) <= m["screen"], m
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, middle[game]["seats"][0]["link"], "phone")
+    # the table's deal is the server's own: a Seven Waters seat may hold no card at this
+    # point (seen in CI), so the page is awaited by its board and an empty hand is no hand
+    page.wait_for_selector("#board svg")
+    m = page.evaluate(BOARD_MEASURE)
+    assert_fits(m, f"{game} player ({locale})")
+    assert (m["handBottom"] or 0) <= m["screen"] and (m["actionsBottom"] or 0) <= m["screen"], m
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("game", ["watten", "wasserloch"])
-def test_a_phone_s_board_is_fitted_anew_when_the_screen_changes_its_size(browser, server, tables, game):
+def test_a_phone_s_board_is_fitted_anew_when_the_screen_changes_its_size(tabs, server, tables, game):
     """A shorter screen (the browser's bars shown, a phone turned) and back: the box is fitted
     to the new room; the hand stays on the screen and no blank band comes back."""
     middle, _ = tables
-    ctx, page, errors = open_page(browser, server, middle[game]["seats"][0]["link"], "phone", "en-US")
-    try:
-        page.wait_for_selector("#hand [data-key]")
-        w, h = SIZES["phone"]
-        for height in (600, h, 700):
-            page.set_viewport_size({"width": w, "height": height})
-            page.wait_for_function(f"innerHeight === {height}")
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
-            m = page.evaluate(BOARD_MEASURE)
-            assert_fits(m, f"{game} player at {w}×{height}")
-            assert m["handBottom"] <= m["screen"] and m["actionsBottom"] <= m["screen"], (height, m)
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs("en-US")
+    page = tab.open(server, middle[game]["seats"][0]["link"], "phone")
+    page.wait_for_selector("#hand [data-key]")
+    w, h = SIZES["phone"]
+    for height in (600, h, 700):
+        page.set_viewport_size({"width": w, "height": height})
+        page.wait_for_function(f"innerHeight === {height}")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
+        m = page.evaluate(BOARD_MEASURE)
+        assert_fits(m, f"{game} player at {w}×{height}")
+        assert m["handBottom"] <= m["screen"] and m["actionsBottom"] <= m["screen"], (height, m)
+    assert not tab.errors
 
 
 # the bottom of what the play column shows (its last child's box) and the log's top
@@ -135,18 +127,16 @@ END_GAP = """() => {
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-def test_at_the_end_on_a_phone_the_log_follows_the_result_without_a_blank_screen_part(browser, server, tables, game,
+def test_at_the_end_on_a_phone_the_log_follows_the_result_without_a_blank_screen_part(tabs, server, tables, game,
                                                                                       locale):
     """The play column is a screen high so that a player's hand is on the first screen; at the
     end nothing is left to play, and the column's unused height stood ~100 px blank under the
     result before the log (Seven Waters)."""
     _, ended = tables
-    ctx, page, errors = open_page(browser, server, ended[game]["seats"][0]["link"], "phone", locale)
-    try:
-        page.wait_for_selector("#turn[data-terminal='1']")
-        m = page.evaluate(END_GAP)
-        assert m["sideTop"] - m["contentBottom"] <= BLANK, (
-            f"{game} ({locale}): {m['sideTop'] - m['contentBottom']:.0f} px blank between the result and the log")
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, ended[game]["seats"][0]["link"], "phone")
+    page.wait_for_selector("#turn[data-terminal='1']")
+    m = page.evaluate(END_GAP)
+    assert m["sideTop"] - m["contentBottom"] <= BLANK, (
+        f"{game} ({locale}): {m['sideTop'] - m['contentBottom']:.0f} px blank between the result and the log")
+    assert not tab.errors

@@ -25,7 +25,7 @@ import os
 import pytest
 
 from .browser_support import (BOARD_MEASURE, CHROMIUM, browser, finished_table,  # noqa: F401
-                              mid_game_table, open_page, serving)
+                              mid_game_table, serving, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -64,10 +64,12 @@ def tables(server):
     return middle, ended
 
 
-def open_wide(browser, server, link: str, size, locale: str):
-    ctx, page, errors = open_page(browser, server, link, WIDE.get(size, size), locale)
+def open_wide(tabs, server, link: str, size, locale: str):
+    """The locale's tab at `link`, loaded at `size`, its board drawn."""
+    tab = tabs(locale)
+    page = tab.open(server, link, WIDE.get(size, size))
     page.wait_for_selector("#board svg")
-    return ctx, page, errors
+    return tab, page
 
 
 def assert_column_filled(page, where: str) -> dict:
@@ -86,142 +88,118 @@ def assert_column_filled(page, where: str) -> dict:
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("size", list(WIDE))
 def test_a_spectator_s_seven_waters_column_on_a_wide_screen_has_no_blank_band_below_the_board(
-        browser, server, tables, size, locale):
+        tabs, server, tables, size, locale):
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["spectator_link"], size, locale)
-    try:
-        c = assert_column_filled(page, f"spectator {size} ({locale})")
-        # what fills it: the other seat's park, which was folded in the side column
-        assert c["under"] == ["park-1"] or c["under"] == ["park-0"], c
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, middle["seven_waters"]["spectator_link"], size, locale)
+    c = assert_column_filled(page, f"spectator {size} ({locale})")
+    # what fills it: the other seat's park, which was folded in the side column
+    assert c["under"] == ["park-1"] or c["under"] == ["park-0"], c
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("size", list(WIDE))
 def test_the_seven_waters_replay_s_column_on_a_wide_screen_has_no_blank_band_below_the_board(
-        browser, server, tables, size, locale):
+        tabs, server, tables, size, locale):
     _, ended = tables
-    ctx, page, errors = open_wide(browser, server, f"/replay/{ended['seven_waters']['id']}", size, locale)
-    try:
-        for k in range(1, REPLAY_STEPS + 1):
-            page.click("#next")
-            page.wait_for_selector(f"#turn[data-n='{k}']")
-            assert_column_filled(page, f"replay step {k} {size} ({locale})")
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, f"/replay/{ended['seven_waters']['id']}", size, locale)
+    for k in range(1, REPLAY_STEPS + 1):
+        page.click("#next")
+        page.wait_for_selector(f"#turn[data-n='{k}']")
+        assert_column_filled(page, f"replay step {k} {size} ({locale})")
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("size", list(WIDE))
-def test_watten_s_spectator_and_replay_on_a_wide_screen_have_no_blank_band_below_the_board(browser, server, tables, size):
+def test_watten_s_spectator_and_replay_on_a_wide_screen_have_no_blank_band_below_the_board(tabs, server, tables, size):
     """Watten's table is drawn wider than its room at 1024 × 768 only (106 px blank below a
     spectator's); at the other sizes it is as high as its room, as before."""
     middle, ended = tables
     for where, link in (("spectator", middle["watten"]["spectator_link"]), ("replay", f"/replay/{ended['watten']['id']}")):
-        ctx, page, errors = open_wide(browser, server, link, size, "en-US")
-        try:
-            if where == "replay":
-                page.click("#next")
-                page.wait_for_selector("#turn[data-n='1']")
-            assert_column_filled(page, f"watten {where} {size}")
-            assert not errors
-        finally:
-            ctx.close()
+        tab, page = open_wide(tabs, server, link, size, "en-US")
+        if where == "replay":
+            page.click("#next")
+            page.wait_for_selector("#turn[data-n='1']")
+        assert_column_filled(page, f"watten {where} {size}")
+        assert not tab.errors
 
 
-def test_a_board_as_high_as_its_room_keeps_its_details_folded_beside_it(browser, server, tables):
+def test_a_board_as_high_as_its_room_keeps_its_details_folded_beside_it(tabs, server, tables):
     """Wasserloch's board fills the column's height: nothing moves under it, the board keeps
     its whole room (the screen less the strips above it, as before)."""
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["wasserloch"]["spectator_link"], "1920x1080", "en-US")
-    try:
-        c, m = page.evaluate(COLUMN), page.evaluate(BOARD_MEASURE)
-        assert c["under"] == [] and c["beside"] == ["gone", "scores"] and c["besideOpen"] == [], c
-        assert m["boardBottom"] >= m["screen"] - 12, m
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, middle["wasserloch"]["spectator_link"], "1920x1080", "en-US")
+    c, m = page.evaluate(COLUMN), page.evaluate(BOARD_MEASURE)
+    assert c["under"] == [] and c["beside"] == ["gone", "scores"] and c["besideOpen"] == [], c
+    assert m["boardBottom"] >= m["screen"] - 12, m
+    assert not tab.errors
 
 
-def test_the_details_under_the_board_go_back_beside_it_when_the_screen_narrows(browser, server, tables):
+def test_the_details_under_the_board_go_back_beside_it_when_the_screen_narrows(tabs, server, tables):
     """Below 760 px the log follows the play column: the park returns to the side column,
     folded, and comes back under the board, unfolded, when the window is wide again."""
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["spectator_link"], "1280x800", "en-US")
-    try:
-        assert page.evaluate(COLUMN)["under"], page.evaluate(COLUMN)
-        for size in ("narrow", "1440x900"):
-            w, h = WIDE.get(size, NARROW)
-            page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
-            c = page.evaluate(COLUMN)
-            if size == "narrow":
-                assert c["under"] == [] and len(c["beside"]) == 1 and c["besideOpen"] == [], c
-            else:
-                assert_column_filled(page, f"resized to {size}")
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, middle["seven_waters"]["spectator_link"], "1280x800", "en-US")
+    assert page.evaluate(COLUMN)["under"], page.evaluate(COLUMN)
+    for size in ("narrow", "1440x900"):
+        w, h = WIDE.get(size, NARROW)
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
+        c = page.evaluate(COLUMN)
+        if size == "narrow":
+            assert c["under"] == [] and len(c["beside"]) == 1 and c["besideOpen"] == [], c
+        else:
+            assert_column_filled(page, f"resized to {size}")
+    assert not tab.errors
 
 
-def test_a_panel_opened_or_folded_by_its_reader_stays_so_at_the_next_move(browser, server, tables):
+def test_a_panel_opened_or_folded_by_its_reader_stays_so_at_the_next_move(tabs, server, tables):
     """A spectator who opened a detail in the side column (Wasserloch's cards gone) saw it
     folded again at the next move: every move drew the side column anew, its details folded,
     and the keyboard focus on its title went to the page's body.  In the replay a park
     folded under the board stays folded at the next step."""
     middle, ended = tables
     table = middle["wasserloch"]
-    ctx, page, errors = open_wide(browser, server, table["spectator_link"], "1280x800", "en-US")
-    try:
-        page.focus("#gone > summary")
-        page.keyboard.press("Enter")
-        assert page.evaluate("() => document.getElementById('gone').open")
-        n = server.get(f"/api/tables/{table['id']}")["n"]
-        seat = server.get(f"/api/tables/{table['id']}")["waiting"][0]
-        token = table["seats"][seat]["token"]
-        mine = server.get(f"/api/tables/{table['id']}", token)
-        server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, token)
-        page.wait_for_selector(f"#turn:not([data-n='{n}'])")
-        assert page.evaluate("() => document.getElementById('gone').open"), "the opened panel was folded by the move"
-        assert page.evaluate("() => document.activeElement.matches('#gone > summary')"), (
-            page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)"))
-        assert not errors
-    finally:
-        ctx.close()
-    ctx, page, errors = open_wide(browser, server, f"/replay/{ended['seven_waters']['id']}", "1280x800", "en-US")
-    try:
-        page.click("#next")
-        page.wait_for_selector("#turn[data-n='1']")
-        park = page.evaluate(COLUMN)["under"][0]
-        page.click(f"#{park} summary")
-        page.click("#prev")
-        page.wait_for_selector("#turn[data-n='0']")
-        page.click("#next")
-        page.wait_for_selector("#turn[data-n='1']")
-        assert page.evaluate(f"() => document.getElementById('{park}').open") is False
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, table["spectator_link"], "1280x800", "en-US")
+    page.focus("#gone > summary")
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.getElementById('gone').open")
+    n = server.get(f"/api/tables/{table['id']}")["n"]
+    seat = server.get(f"/api/tables/{table['id']}")["waiting"][0]
+    token = table["seats"][seat]["token"]
+    mine = server.get(f"/api/tables/{table['id']}", token)
+    server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, token)
+    page.wait_for_selector(f"#turn:not([data-n='{n}'])")
+    assert page.evaluate("() => document.getElementById('gone').open"), "the opened panel was folded by the move"
+    assert page.evaluate("() => document.activeElement.matches('#gone > summary')"), (
+        page.evaluate("() => document.activeElement.outerHTML.slice(0, 80)"))
+    assert not tab.errors
+    tab, page = open_wide(tabs, server, f"/replay/{ended['seven_waters']['id']}", "1280x800", "en-US")
+    page.click("#next")
+    page.wait_for_selector("#turn[data-n='1']")
+    park = page.evaluate(COLUMN)["under"][0]
+    page.click(f"#{park} summary")
+    page.click("#prev")
+    page.wait_for_selector("#turn[data-n='0']")
+    page.click("#next")
+    page.wait_for_selector("#turn[data-n='1']")
+    assert page.evaluate(f"() => document.getElementById('{park}').open") is False
+    assert not tab.errors
 
 
-def test_the_focus_on_a_detail_s_title_stays_on_it_as_the_replay_steps(browser, server, tables):
+def test_the_focus_on_a_detail_s_title_stays_on_it_as_the_replay_steps(tabs, server, tables):
     """A keyboard reader on the title of Seven Waters' other park steps the replay with the
     arrow keys: the focus stays on the park's title, also where the park shown changes
     with the seat to move (park-0 for park-1); it went to the page's body."""
     _, ended = tables
-    ctx, page, errors = open_wide(browser, server, f"/replay/{ended['seven_waters']['id']}", "1280x800", "en-US")
-    try:
-        page.focus(".panel > summary")
-        titles = []
-        for k in range(1, REPLAY_STEPS + 1):
-            page.keyboard.press("ArrowRight")
-            page.wait_for_selector(f"#turn[data-n='{k}']")
-            titles.append(page.evaluate("() => document.activeElement.matches('.panel > summary') && document.activeElement.id"))
-        assert all(titles), titles
-        assert len(set(titles)) > 1, f"the park shown did not change in {REPLAY_STEPS} steps: {titles}"
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, f"/replay/{ended['seven_waters']['id']}", "1280x800", "en-US")
+    page.focus(".panel > summary")
+    titles = []
+    for k in range(1, REPLAY_STEPS + 1):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_selector(f"#turn[data-n='{k}']")
+        titles.append(page.evaluate("() => document.activeElement.matches('.panel > summary') && document.activeElement.id"))
+    assert all(titles), titles
+    assert len(set(titles)) > 1, f"the park shown did not change in {REPLAY_STEPS} steps: {titles}"
+    assert not tab.errors

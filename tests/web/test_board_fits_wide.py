@@ -17,7 +17,7 @@ import os
 import pytest
 
 from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, browser, finished_table,  # noqa: F401
-                              mid_game_table, open_page, serving)
+                              mid_game_table, serving, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -43,10 +43,12 @@ def tables(server):
     return middle, ended
 
 
-def open_wide(browser, server, link: str, size: str, locale: str):
-    ctx, page, errors = open_page(browser, server, link, WIDE[size], locale)
+def open_wide(tabs, server, link: str, size: str, locale: str):
+    """The locale's tab at `link`, loaded at `size`, its board drawn."""
+    tab = tabs(locale)
+    page = tab.open(server, link, WIDE[size])
     page.wait_for_selector("#board svg")
-    return ctx, page, errors
+    return tab, page
 
 
 def assert_fits(m: dict, where: str) -> None:
@@ -59,83 +61,68 @@ def assert_fits(m: dict, where: str) -> None:
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("size", list(WIDE))
-def test_a_spectator_s_seven_waters_board_on_a_wide_screen_has_no_blank_band(browser, server, tables, size, locale):
+def test_a_spectator_s_seven_waters_board_on_a_wide_screen_has_no_blank_band(tabs, server, tables, size, locale):
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["spectator_link"], size, locale)
-    try:
-        assert_fits(page.evaluate(BOARD_MEASURE), f"spectator {size} ({locale})")
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, middle["seven_waters"]["spectator_link"], size, locale)
+    assert_fits(page.evaluate(BOARD_MEASURE), f"spectator {size} ({locale})")
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("size", list(WIDE))
-def test_the_seven_waters_replay_s_board_on_a_wide_screen_has_no_blank_band(browser, server, tables, size, locale):
+def test_the_seven_waters_replay_s_board_on_a_wide_screen_has_no_blank_band(tabs, server, tables, size, locale):
     _, ended = tables
-    ctx, page, errors = open_wide(browser, server, f"/replay/{ended['seven_waters']['id']}", size, locale)
-    try:
-        for k in range(1, REPLAY_STEPS + 1):
-            page.click("#next")
-            page.wait_for_selector(f"#turn[data-n='{k}']")
-            assert_fits(page.evaluate(BOARD_MEASURE), f"replay step {k} {size} ({locale})")
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, f"/replay/{ended['seven_waters']['id']}", size, locale)
+    for k in range(1, REPLAY_STEPS + 1):
+        page.click("#next")
+        page.wait_for_selector(f"#turn[data-n='{k}']")
+        assert_fits(page.evaluate(BOARD_MEASURE), f"replay step {k} {size} ({locale})")
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("size", list(WIDE))
 def test_a_player_s_seven_waters_board_on_a_wide_screen_fits_and_the_hand_and_buttons_follow_on_the_screen(
-        browser, server, tables, size, locale):
+        tabs, server, tables, size, locale):
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["seats"][0]["link"], size, locale)
-    try:
-        m = page.evaluate(BOARD_MEASURE)
-        assert_fits(m, f"player {size} ({locale})")
-        # a Seven Waters seat may hold no card at this point (the deal is the server's)
-        assert m["actionsBottom"] is not None, m
-        assert (m["handBottom"] or 0) <= m["screen"] and m["actionsBottom"] <= m["screen"], m
-        assert not errors
-    finally:
-        ctx.close()
+    tab, page = open_wide(tabs, server, middle["seven_waters"]["seats"][0]["link"], size, locale)
+    m = page.evaluate(BOARD_MEASURE)
+    assert_fits(m, f"player {size} ({locale})")
+    # a Seven Waters seat may hold no card at this point (the deal is the server's)
+    assert m["actionsBottom"] is not None, m
+    assert (m["handBottom"] or 0) <= m["screen"] and m["actionsBottom"] <= m["screen"], m
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("game", [g for g in GAMES if g != "seven_waters"])
-def test_the_other_games_boards_on_a_wide_screen_stay_as_high_as_their_box(browser, server, tables, game):
+def test_the_other_games_boards_on_a_wide_screen_stay_as_high_as_their_box(tabs, server, tables, game):
     """Their pictures are drawn as high as the box (narrower than the column): nothing to fit."""
     middle, _ = tables
     for role, link in (("spectator", middle[game]["spectator_link"]), ("player", middle[game]["seats"][0]["link"])):
-        ctx, page, errors = open_wide(browser, server, link, "1920x1080", "en-US")
-        try:
-            assert_fits(page.evaluate(BOARD_MEASURE), f"{game} {role}")
-            assert not errors
-        finally:
-            ctx.close()
+        tab, page = open_wide(tabs, server, link, "1920x1080", "en-US")
+        assert_fits(page.evaluate(BOARD_MEASURE), f"{game} {role}")
+        assert not tab.errors, role
 
 
-def test_a_wide_screen_s_board_is_fitted_anew_when_the_window_changes_its_size(browser, server, tables):
+def test_a_wide_screen_s_board_is_fitted_anew_when_the_window_changes_its_size(tabs, server, tables):
     """A window made larger, smaller, narrow (the log below the table: the column's least
     height is fitted there, not its height) and wide again: the box is fitted to each wide
     size, the hand and the move bar stay on the screen and the page does not scroll."""
     middle, _ = tables
-    ctx, page, errors = open_wide(browser, server, middle["seven_waters"]["seats"][0]["link"], "1280x800", "en-US")
-    try:
-        for size in ("1920x1080", "1280x800", "narrow", "1440x900"):
-            w, h = WIDE.get(size, NARROW)
-            if size == "narrow":
-                page.set_viewport_size({"width": w, "height": h})
-                page.wait_for_function(f"innerWidth === {w}")
-                page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")
-                # the narrow layout sets a least height, never the wide screen's height
-                assert page.evaluate("() => document.getElementById('play').style.height") == ""
-                continue
+    tab, page = open_wide(tabs, server, middle["seven_waters"]["seats"][0]["link"], "1280x800", "en-US")
+    for size in ("1920x1080", "1280x800", "narrow", "1440x900"):
+        w, h = WIDE.get(size, NARROW)
+        if size == "narrow":
             page.set_viewport_size({"width": w, "height": h})
-            page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
-            m = page.evaluate(BOARD_MEASURE)
-            assert_fits(m, f"player resized to {size}")
-            assert (m["handBottom"] or 0) <= m["screen"] and m["actionsBottom"] <= m["screen"], (size, m)
-        assert not errors
-    finally:
-        ctx.close()
+            page.wait_for_function(f"innerWidth === {w}")
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")
+            # the narrow layout sets a least height, never the wide screen's height
+            assert page.evaluate("() => document.getElementById('play').style.height") == ""
+            continue
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_function(f"innerHeight === {h} && innerWidth === {w}")
+        page.evaluate("() => new Promise(r => requestAnimationFrame(() => r(true)))")  # the resize handled
+        m = page.evaluate(BOARD_MEASURE)
+        assert_fits(m, f"player resized to {size}")
+        assert (m["handBottom"] or 0) <= m["screen"] and m["actionsBottom"] <= m["screen"], (size, m)
+    assert not tab.errors

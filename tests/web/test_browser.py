@@ -8,8 +8,8 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, browser, finished_table,  # noqa: F401
-                             cut_chip_parts, mid_game_table, new_context, players_of)
+from .browser_support import (CHROMIUM, GAMES, SIZES, Server, Tab, browser, finished_table,  # noqa: F401
+                             cut_chip_parts, mid_game_table, players_of, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -45,12 +45,25 @@ def fresh_server(tmp_path):
     srv.stop()
 
 
-def new_page(browser, errors):
-    ctx = new_context(browser, "phone")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    return page
+def open_in(tab: Tab, server: Server, link: str, size: str | tuple[int, int] = "phone", wait_for: str | None = None):
+    """`tab` at `link` of `server` (Tab.open), at a phone's size and not waiting unless told."""
+    return tab.open(server, link, size, wait_for)
+
+
+# the pages with motion (animations shown) of the module, one tab of their own: an observer
+# of every drawn position notes a whole Watten trick going away (sawTrick) and a card flying
+# to its taker (sawFlight)
+MOTION = """new MutationObserver(() => {
+    if (document.querySelectorAll('#board .trick-away').length === 4) window.sawTrick = true;
+    if (document.querySelector('#board [data-fly-to]')) window.sawFlight = true;
+  }).observe(document, { childList: true, subtree: true });"""
+
+
+@pytest.fixture(scope="module")
+def motion_tab(browser):
+    tab = Tab(browser, reduced_motion=False, init_script=MOTION)
+    yield tab
+    tab.close()
 
 
 def wait_for_my_turn_or_end(page, after_n: int) -> bool:
@@ -117,8 +130,10 @@ def click_a_move(page, prefer: str = "") -> None:
             continue  # redrawn under the click: look again
 
 
-def create_in_lobby(page, base, game, options=None, seats=None) -> dict:
-    page.goto(base + "/")
+def create_in_lobby(page, base, game, options=None, seats=None, *, load: bool = True) -> dict:
+    """A table made with the lobby's form (`load`: False for a page at the lobby already)."""
+    if load:
+        page.goto(base + "/")
     page.wait_for_selector("body[data-lobby='ready']")  # the lists have arrived and redrawn the form
     page.select_option("#game", game)
     for name, value in (options or {}).items():
@@ -133,11 +148,11 @@ def create_in_lobby(page, base, game, options=None, seats=None) -> dict:
     return {"links": links, "spectator": page.get_attribute("#spectator-link", "href")}
 
 
-def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
-    errors: list[str] = []
-    page = new_page(browser, errors)
+def test_a_whole_wasserloch_round_by_clicking_then_the_replay(tabs, server):
+    tab = tabs()
+    page = open_in(tab, server, "/")
     made = create_in_lobby(page, server.base, "wasserloch", {"rounds": 1},
-                           ["human", "bot:easy", "bot:medium"])
+                           ["human", "bot:easy", "bot:medium"], load=False)
     assert set(made["links"]) == {0}
     page.goto(server.base + made["links"][0])
     page.wait_for_selector("#turn")
@@ -164,13 +179,13 @@ def test_a_whole_wasserloch_round_by_clicking_then_the_replay(browser, server):
     page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('Move 1 ')")
     page.click("#last")
     page.wait_for_selector("#result")
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_a_watten_hand_by_clicking(browser, server):
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    made = create_in_lobby(page, server.base, "watten", {}, ["human", "bot:easy", "bot:easy", "bot:easy"])
+def test_a_watten_hand_by_clicking(tabs, server):
+    tab = tabs()
+    page = open_in(tab, server, "/")
+    made = create_in_lobby(page, server.base, "watten", {}, ["human", "bot:easy", "bot:easy", "bot:easy"], load=False)
     table_id = made["spectator"].rsplit("/", 1)[1]
     page.goto(server.base + made["links"][0])
     page.wait_for_selector("#turn")
@@ -190,49 +205,50 @@ def test_a_watten_hand_by_clicking(browser, server):
     page.wait_for_selector("#summary:has-text('Hand 1 is over')")
     assert "team" in page.inner_text("#summary") and "tricks" in page.inner_text("#summary")
     assert "event:" not in page.inner_text("#log") and "{" not in page.inner_text("#log")
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browser, server):
+def test_two_seats_see_each_others_moves_live_and_never_each_others_hands(browser, tabs, server):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2, "rounds": 1},
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
-    errors: list[str] = []
-    pages, frames = [], {0: [], 1: []}
-    for seat in (0, 1):
-        page = new_page(browser, errors)
-        page.on("websocket", lambda ws, seat=seat: ws.on("framereceived", lambda payload: frames[seat].append(payload)))
-        page.goto(server.base + table["seats"][seat]["link"])
-        page.wait_for_selector("#turn")
-        pages.append(page)
-    for turn in range(4):
-        seat = turn % 2
-        me, other = pages[seat], pages[1 - seat]
-        n = current_n(me)
-        assert me.get_attribute("#turn", "data-mine") == "1"
-        click_a_move(me, "[data-key^='v:']")
-        wait_for_my_turn_or_end(other, n)  # the other seat sees it without reloading
-        assert other.get_attribute("#turn", "data-mine") == "1"
-    for seat in (0, 1):
-        own = server.get(f"/api/tables/{table['id']}", table["seats"][seat]["token"])["view"]["hand"]
-        states = [json.loads(f) for f in frames[seat] if '"type":"state"' in f]
-        assert states and all(m["seat"] == seat and m["view"]["seat"] == seat for m in states)
-        assert states[-1]["view"]["hand"] == own
-        shown = sorted(pages[seat].get_attribute(f"#hand [data-key='v:{v}']", "data-key") or ""
-                       for v, c in zip("A2345678", own) if c)
-        assert all(shown)
-    assert errors == []
+    seat_tabs = [tabs(), Tab(browser)]  # seat 0 in the module's tab, seat 1 in a browser of its own
+    pages, frames = [t.page for t in seat_tabs], {0: [], 1: []}
+    listeners = [lambda ws, seat=seat: ws.on("framereceived", lambda payload: frames[seat].append(payload))
+                 for seat in (0, 1)]
+    try:
+        for seat in (0, 1):
+            pages[seat].on("websocket", listeners[seat])
+            open_in(seat_tabs[seat], server, table["seats"][seat]["link"], "phone", "#turn")
+        for turn in range(4):
+            seat = turn % 2
+            me, other = pages[seat], pages[1 - seat]
+            n = current_n(me)
+            assert me.get_attribute("#turn", "data-mine") == "1"
+            click_a_move(me, "[data-key^='v:']")
+            wait_for_my_turn_or_end(other, n)  # the other seat sees it without reloading
+            assert other.get_attribute("#turn", "data-mine") == "1"
+        for seat in (0, 1):
+            own = server.get(f"/api/tables/{table['id']}", table["seats"][seat]["token"])["view"]["hand"]
+            states = [json.loads(f) for f in frames[seat] if '"type":"state"' in f]
+            assert states and all(m["seat"] == seat and m["view"]["seat"] == seat for m in states)
+            assert states[-1]["view"]["hand"] == own
+            shown = sorted(pages[seat].get_attribute(f"#hand [data-key='v:{v}']", "data-key") or ""
+                           for v, c in zip("A2345678", own) if c)
+            assert all(shown)
+        assert seat_tabs[0].errors + seat_tabs[1].errors == []
+    finally:
+        pages[0].remove_listener("websocket", listeners[0])  # the module's tab goes on to other tests
+        seat_tabs[1].close()
 
 
-def test_the_game_continues_after_a_server_restart(browser, tmp_path):
+def test_the_game_continues_after_a_server_restart(tabs, tmp_path):
     db = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
     srv = Server(db, log_path=str(tmp_path / "server.log")).start()
     try:
         table = srv.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                          "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
-        errors: list[str] = []
-        page = new_page(browser, errors)
-        page.goto(srv.base + table["seats"][0]["link"])
-        page.wait_for_selector("#turn")
+        tab = tabs()
+        page = open_in(tab, srv, table["seats"][0]["link"], "phone", "#turn")
         n = -1
         for _ in range(2):
             wait_for_my_turn_or_end(page, n)
@@ -250,24 +266,20 @@ def test_the_game_continues_after_a_server_restart(browser, tmp_path):
         click_a_move(page, "[data-key^='v:']")
         wait_for_my_turn_or_end(page, n)
         assert current_n(page) >= n + 2  # my move and the bot's answer
-        assert errors == []
+        assert tab.errors == []
     finally:
         srv.stop()
 
 
-def test_german_is_chosen_from_the_browser_and_switchable(browser, server):
-    ctx = browser.new_context(locale="de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create")
+def test_german_is_chosen_from_the_browser_and_switchable(tabs, server):
+    # 1280 × 720: Playwright's size of a context made without one, as this page had
+    page = open_in(tabs("de-DE"), server, "/", (1280, 720), "#create")
     assert page.inner_text("#create") == "Tisch eröffnen"
     page.select_option("#lang", "en")  # the English catalogue is fetched, then the page redrawn
     page.wait_for_function("() => document.querySelector('#create').textContent === 'Create table'")
     page.reload()
     page.wait_for_selector("#create")
     assert page.inner_text("#create") == "Create table"  # the choice is remembered
-    ctx.close()
 
 
 # The words of the elements `sel` that a line break splits (a word whose text spans two
@@ -285,24 +297,19 @@ BROKEN_WORDS = """(sel) => [...document.querySelectorAll(sel)].flatMap(el => {
   return out; })"""
 
 
-def test_the_lobby_on_a_phone_breaks_its_lines_between_words(browser, fresh_server):
+def test_the_lobby_on_a_phone_breaks_its_lines_between_words(tabs, fresh_server):
     # an open table's line ("Wildwasser · 0 Züge · Mensch, Mensch, …") wraps at spaces;
     # only a seat link, one long word, may break inside
     server = fresh_server
     for game in GAMES:  # lines of several lengths, so that some break inside a word unless words are kept
         server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
-    ctx = new_context(browser, "phone", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector(f".links li:nth-child({len(GAMES)}) a[data-table]")
+    page = open_in(tabs("de-DE"), server, "/", "phone", f".links li:nth-child({len(GAMES)}) a[data-table]")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     assert len(page.inner_text(".links a[data-table]")) > 45  # longer than a phone line
     assert page.evaluate(BROKEN_WORDS, ".links a[data-table]") == []
     page.click("#create")
     page.wait_for_selector("#created code")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    ctx.close()
 
 
 # The texts of a hand's cards that reach past their card's face (its outline, `rect.hl`:
@@ -320,16 +327,12 @@ SPILLED = """() => [...document.querySelectorAll('#hand [data-key]')].flatMap(ca
 @pytest.mark.parametrize("game, locale", [("wasserloch", "de-DE"), ("seven_waters", "de-DE"),
                                           ("watten", "de-DE"), ("wildwasser", "de-DE"),
                                           ("seven_waters", "en-US"), ("wildwasser", "en-US")])
-def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, locale):
+def test_every_game_is_drawn_and_takes_moves_by_clicking(tabs, server, game, locale):
     players = players_of(game)
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] +
                                         [{"kind": "bot", "level": "easy"}] * (players - 1)})
-    errors: list[str] = []
-    ctx = new_context(browser, "phone", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][0]["link"])
+    tab = tabs(locale)
+    page = open_in(tab, server, table["seats"][0]["link"])
     n = -1
     for _ in range(4):
         if wait_for_my_turn_or_end(page, n):
@@ -345,8 +348,7 @@ def test_every_game_is_drawn_and_takes_moves_by_clicking(browser, server, game, 
     assert current_n(page) > 0
     text = page.inner_text("body")
     assert f"{game}." not in text  # every string is translated, no raw keys
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- one screen
@@ -369,41 +371,32 @@ def boxes_outside(page, width, height) -> dict:
 
 
 @pytest.fixture(scope="module")
-def mid_games(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("mid")
-    srv = Server(f"sqlite:///{tmp / 'mid.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    try:
-        yield srv, {g: mid_game_table(srv, g) for g in GAMES}
-    finally:
-        srv.stop()
+def mid_games(server):
+    """A table in its middle for each game, on the module's server (no other test plays them)."""
+    return server, {g: mid_game_table(server, g) for g in GAMES}
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", GAMES)
-def test_everything_a_player_decides_with_is_on_one_screen(browser, mid_games, game, size):
+def test_everything_a_player_decides_with_is_on_one_screen(tabs, mid_games, game, size):
     srv, tables = mid_games
-    ctx = new_context(browser, size)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(srv.base + tables[game]["seats"][0]["link"])
-    page.wait_for_selector("#turn[data-mine='1']")
+    tab = tabs()
+    page = open_in(tab, srv, tables[game]["seats"][0]["link"], size, "#turn[data-mine='1']")
     width, height = SIZES[size]
     assert page.locator("#board [data-key]").count() + page.locator("#hand [data-key]").count() > 0
     assert boxes_outside(page, width, height) == {}
     assert page.evaluate("() => window.scrollY") == 0
     # every part of a seat's chip (who, score, cards, "am Zug") is shown whole, none cut off
     assert cut_chip_parts(page) == []
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- people
-def test_the_seat_link_survives_a_lobby_reload_and_a_rematch_starts_a_new_table(browser, server):
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    made = create_in_lobby(page, server.base, "wasserloch", {"players": 2, "rounds": 1}, ["human", "bot:easy"])
+def test_the_seat_link_survives_a_lobby_reload_and_a_rematch_starts_a_new_table(tabs, server):
+    tab = tabs()
+    page = open_in(tab, server, "/")
+    made = create_in_lobby(page, server.base, "wasserloch", {"players": 2, "rounds": 1}, ["human", "bot:easy"],
+                           load=False)
     page.reload()
     page.wait_for_selector("#my-tables")
     table_id = made["spectator"].rsplit("/", 1)[1]
@@ -424,34 +417,33 @@ def test_the_seat_link_survives_a_lobby_reload_and_a_rematch_starts_a_new_table(
     assert [s["kind"] for s in fresh["seats"]] == ["human", "bot"]
     page.goto(server.base + "/")
     page.wait_for_selector(f"#my-tables a[data-my-table='{new_id}']")   # the rematch is remembered too
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_a_seat_opened_in_a_second_tab_takes_over_and_the_first_is_told(browser, server):
+def test_a_seat_opened_in_a_second_tab_takes_over_and_the_first_is_told(tabs, server):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
-    errors: list[str] = []
-    first = new_page(browser, errors)
-    first.goto(server.base + table["seats"][0]["link"])
-    first.wait_for_selector("#turn[data-mine='1']")
-    second = first.context.new_page()
-    second.goto(server.base + table["seats"][0]["link"])
-    second.wait_for_selector("#turn[data-mine='1']")
-    first.wait_for_selector("#notice.refused #take-back")
-    assert "another tab" in first.inner_text("#notice")
-    n = current_n(second)
-    click_a_move(second, "[data-key^='v:']")            # the new tab plays
-    second.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
-    assert errors == []
+    tab = tabs()
+    first = open_in(tab, server, table["seats"][0]["link"], "phone", "#turn[data-mine='1']")
+    second = tab.new_page()
+    try:
+        second.goto(server.base + table["seats"][0]["link"])
+        second.wait_for_selector("#turn[data-mine='1']")
+        first.wait_for_selector("#notice.refused #take-back")
+        assert "another tab" in first.inner_text("#notice")
+        n = current_n(second)
+        click_a_move(second, "[data-key^='v:']")            # the new tab plays
+        second.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+        assert tab.errors == []
+    finally:
+        second.close()
 
 
-def test_a_hint_names_one_of_my_moves(browser, server):
+def test_a_hint_names_one_of_my_moves(tabs, server):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#turn[data-mine='1']")
+    tab = tabs()
+    page = open_in(tab, server, table["seats"][0]["link"], "phone", "#turn[data-mine='1']")
     page.click("#hint")
     page.wait_for_selector("#hint-text")
     legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
@@ -459,100 +451,101 @@ def test_a_hint_names_one_of_my_moves(browser, server):
     assert hinted and all(k.startswith("v:") for k in hinted)
     assert any(f"v:{a.split('x')[0].upper().replace('1', 'A') if a[0] == '1' else a.split('x')[0].upper()}" in hinted
                for a in legal)
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_remembers(browser, server):
+def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_remembers(tabs, server):
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
                                                                     {"kind": "human"}, {"kind": "bot", "level": "hard"}]})
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#name-form")
+    tab = tabs()
+    page = open_in(tab, server, table["seats"][0]["link"], "phone", "#name-form")
     page.fill("#my-name", "Anna")
     page.press("#my-name", "Enter")
     page.wait_for_selector("#seats [data-seat='0']:has-text('Anna')")
     assert page.locator("#name-form").count() == 0
     assert "Bot (easy)" in page.inner_text("#seats [data-seat='1']")
     assert "Anna" in page.inner_text("#board")                     # the table names the seat too
-    other = page.context.new_page()                                # the same browser, another seat
-    other.goto(server.base + table["seats"][2]["link"])
-    other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
-    assert errors == []
+    other = tab.new_page()                                       # the same browser, another seat
+    try:
+        other.goto(server.base + table["seats"][2]["link"])
+        other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
+    finally:
+        other.close()
+    assert tab.errors == []
 
 
-def test_seats_that_share_a_name_are_told_apart_by_their_number(browser, server):
+def test_seats_that_share_a_name_are_told_apart_by_their_number(tabs, server):
     """Two easy bots (or two players called Anna) are named with their seats wherever a seat
     is named: the seat strip, the log, the results; a name of its own stays as it is."""
     table = server.post("/api/tables", {"game": "wildwasser", "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"},
                                                                         {"kind": "bot", "level": "easy"},
                                                                         {"kind": "bot", "level": "medium"}]})
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#seats [data-seat='2']:has-text('Bot (easy, seat 2)')")
+    tab = tabs()
+    page = open_in(tab, server, table["seats"][0]["link"], "phone", "#seats [data-seat='2']:has-text('Bot (easy, seat 2)')")
     assert "Bot (easy, seat 1)" in page.inner_text("#seats [data-seat='1']")
     assert "Bot (medium)" in page.inner_text("#seats [data-seat='3']")
     assert "seat" not in page.inner_text("#seats [data-seat='3']").lower()
     page.evaluate("localStorage.setItem('lang', 'de')")
     page.reload()
     page.wait_for_selector("#seats [data-seat='2']:has-text('Bot (leicht, Platz 2)')")
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_a_double_click_on_a_move_sends_it_once_and_shows_no_refusal(browser, server):
+def test_a_double_click_on_a_move_sends_it_once_and_shows_no_refusal(tabs, server):
     """A double-click (or a held Enter) on a move's button used to send the move twice: the
     second, based on the position the first had left, came back as a red "your move was
     based on move 0, but the game is at move 1".  The page now sends a move once and
     marks its choices busy until the server answers."""
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
-    errors: list[str] = []
-    page = new_page(browser, errors)
+    tab = tabs()
     sent: list[str] = []
-    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
-    page.goto(server.base + table["seats"][3]["link"])  # the dealer's right chooses trump first (buttons)
-    page.wait_for_selector("#turn[data-mine='1']")
-    page.wait_for_selector(BUTTON)
-    n = current_n(page)
-    # both clicks in one task, before any answer can arrive: the second meets the busy page
-    busy = page.evaluate(f"""() => {{ const b = document.querySelector('{BUTTON}');
-                                      b.click();
-                                      const busy = document.querySelector('#actions').getAttribute('aria-busy');
-                                      b.click();
-                                      return busy; }}""")
-    assert busy == "true"
-    page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
-    moves = [json.loads(f) for f in sent if json.loads(f).get("type") == "move"]
-    assert len(moves) == 1 and moves[0]["action"].startswith("trump ")
-    assert page.locator("#notice.refused").count() == 0
-    assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
-    # the next decision is offered as usual, not busy
-    assert page.get_attribute("#actions", "aria-busy") is None or page.locator("#actions").count() == 0
-    assert errors == []
+
+    def listen(ws):
+        ws.on("framesent", lambda payload: sent.append(payload))
+    tab.page.on("websocket", listen)
+    try:
+        # the dealer's right chooses trump first (buttons)
+        page = open_in(tab, server, table["seats"][3]["link"], "phone", "#turn[data-mine='1']")
+        page.wait_for_selector(BUTTON)
+        n = current_n(page)
+        # both clicks in one task, before any answer can arrive: the second meets the busy page
+        busy = page.evaluate(f"""() => {{ const b = document.querySelector('{BUTTON}');
+                                          b.click();
+                                          const busy = document.querySelector('#actions').getAttribute('aria-busy');
+                                          b.click();
+                                          return busy; }}""")
+        assert busy == "true"
+        page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+        moves = [json.loads(f) for f in sent if json.loads(f).get("type") == "move"]
+        assert len(moves) == 1 and moves[0]["action"].startswith("trump ")
+        assert page.locator("#notice.refused").count() == 0
+        assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
+        # the next decision is offered as usual, not busy
+        assert page.get_attribute("#actions", "aria-busy") is None or page.locator("#actions").count() == 0
+    finally:
+        tab.page.remove_listener("websocket", listen)  # the module's tab goes on to other tests
+    assert tab.errors == []
 
 
-def test_long_seat_names_on_the_watten_table_stay_clear_of_the_trick_on_a_phone(browser, server):
+def test_long_seat_names_on_the_watten_table_stay_clear_of_the_trick_on_a_phone(tabs, server):
     """The side seats' names ("Bot (medium, seat 3)", or a player's own of up to 40
     characters) ran under the trick's cards on a phone.  They now wrap and, if still too
     wide, are squeezed: no seat's text overlaps a card on the table or leaves the table."""
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    errors: list[str] = []
+    tab = tabs()
     for seat, name in ((1, "Maximiliane Mustermann-Schmidt"), (3, "Bartholomäus Oberhuber-Zwicknagl")):
-        ctx = new_context(browser, "phone")
-        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
-        named = ctx.new_page()
-        named.goto(server.base + table["seats"][seat]["link"])
+        # each seat named by its player in the name form (a browser with no name saved)
+        named = open_in(tab, server, table["seats"][seat]["link"], "phone", "#name-form")
+        named.fill("#my-name", name)
+        named.press("#my-name", "Enter")
         named.wait_for_selector(f"#seats [data-seat='{seat}']:has-text('{name}')")
-        ctx.close()
     while len(server.get(f"/api/tables/{table['id']}")["view"]["trick"]) < 3:  # cards of seats 3, 0 and 1
         spectator = server.get(f"/api/tables/{table['id']}")
         seat = spectator["waiting"][0]
         mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
         server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, tokens[seat])
-    page = new_page(browser, errors)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#seats [data-seat='3']:has-text('Oberhuber')")
+    page = open_in(tab, server, table["seats"][0]["link"], "phone", "#seats [data-seat='3']:has-text('Oberhuber')")
     boxes = page.evaluate("""() => {
         const svg = document.querySelector('.board svg, svg');
         const box = (e) => { const b = e.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
@@ -568,17 +561,15 @@ def test_long_seat_names_on_the_watten_table_stay_clear_of_the_trick_on_a_phone(
         assert 0 <= box[0] and box[2] <= boxes["view"], f"{text!r} leaves the table: {box}"
         for card in boxes["cards"]:
             assert not overlap(box, card), f"{text!r} {box} runs under a card {card}"
-    assert errors == []
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- replay
-def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
+def test_the_replay_jumps_by_hand_and_remembers_its_speed(tabs, server):
     table = finished_table(server, "watten", {"target": 2})
     record = server.get(f"/api/tables/{table['id']}/record")
-    errors: list[str] = []
-    page = new_page(browser, errors)
-    page.goto(server.base + f"/replay/{table['id']}")
-    page.wait_for_selector("#step")
+    tab = tabs()
+    page = open_in(tab, server, f"/replay/{table['id']}", "phone", "#step")
     page.click("#next-hand")
     page.wait_for_function("() => !document.querySelector('#step').textContent.startsWith('Move 0 ')")
     step = int(page.inner_text("#step").split()[1])
@@ -595,20 +586,16 @@ def test_the_replay_jumps_by_hand_and_remembers_its_speed(browser, server):
     page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)",
                            arg=len(record["actions"]))
     page.wait_for_selector("#result")
-    assert errors == []
+    assert tab.errors == []
 
 
-def test_the_replay_steps_by_keys_and_its_hand_buttons_name_the_games_own_unit(browser, server):
+def test_the_replay_steps_by_keys_and_its_hand_buttons_name_the_games_own_unit(tabs, server):
     """← → a move, PageDown / PageUp a round, End / Home the ends; in German the buttons
     and the header say Wasserloch's "Durchgang" (Wildwasser's is "Runde", Watten's "Blattl")."""
     table = finished_table(server, "wasserloch", {"players": 2, "rounds": 2})
     total = len(server.get(f"/api/tables/{table['id']}/record")["actions"])
-    errors: list[str] = []
-    page = new_context(browser, "desktop", "de-DE").new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + f"/replay/{table['id']}")
-    page.wait_for_selector("#step")
+    tab = tabs("de-DE")
+    page = open_in(tab, server, f"/replay/{table['id']}", "desktop", "#step")
     assert (page.inner_text("#prev-hand"), page.inner_text("#next-hand")) == ("◀ Durchgang", "Durchgang ▶")
     assert "Durchgang 1 / 2" in page.inner_text("#play")
     assert page.inner_text("#turn") == "Platz 0 am Zug"  # not "Warte auf Platz 0.": a replay waits for nobody
@@ -634,23 +621,15 @@ def test_the_replay_steps_by_keys_and_its_hand_buttons_name_the_games_own_unit(b
     page.keyboard.press("ArrowRight")
     page.wait_for_timeout(300)
     assert page.inner_text("#step").startswith("Zug 0 ")
-    assert errors == []
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- motion
-def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_winner(browser, server):
+def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_winner(motion_tab, server):
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] +
                                         [{"kind": "bot", "level": "easy"}] * 3})
-    errors: list[str] = []
-    ctx = new_context(browser, "desktop", reduced_motion=False)
-    # every drawn position is seen: a MutationObserver notes one with the whole trick going away
-    ctx.add_init_script("""new MutationObserver(() => {
-        if (document.querySelectorAll('#board .trick-away').length === 4) window.sawTrick = true;
-      }).observe(document, { childList: true, subtree: true });""")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][0]["link"])
+    # every drawn position is seen: MOTION's observer notes one with the whole trick going away
+    page = open_in(motion_tab, server, table["seats"][0]["link"], "desktop")
     n = -1
     for _ in range(12):
         if page.evaluate("() => !!window.sawTrick"):
@@ -661,23 +640,14 @@ def test_with_motion_a_complete_watten_trick_shows_four_cards_then_goes_to_its_w
         page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
     page.wait_for_function("() => window.sawTrick === true")      # the first trick completes
     assert "took the trick" in page.inner_text("#log")
-    assert errors == []
-    ctx.close()
+    assert motion_tab.errors == []
 
 
-def test_with_motion_driven_off_cards_fly_to_their_taker(browser, server):
+def test_with_motion_driven_off_cards_fly_to_their_taker(motion_tab, server):
     table = mid_game_table(server, "wasserloch", 0)
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    errors: list[str] = []
-    ctx = new_context(browser, "phone", reduced_motion=False)
-    ctx.add_init_script("""new MutationObserver(() => {
-        if (document.querySelector('#board [data-fly-to]')) window.sawFlight = true;
-      }).observe(document, { childList: true, subtree: true });""")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][1]["link"])      # seat 1 watches the others play
-    page.wait_for_selector("#turn")
+    # seat 1 watches the others play; MOTION's observer notes a card flying
+    page = open_in(motion_tab, server, table["seats"][1]["link"], "phone", "#turn")
     # play over HTTP until some play drives off (seeded choices among the legal moves)
     import random
     rng = random.Random(5)
@@ -690,5 +660,4 @@ def test_with_motion_driven_off_cards_fly_to_their_taker(browser, server):
         server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]}, tokens[seat])
     page.wait_for_function("() => window.sawFlight === true")
     page.wait_for_function("() => !document.querySelector('#board [data-fly-to]')")   # gone once it arrived
-    assert errors == []
-    ctx.close()
+    assert motion_tab.errors == []

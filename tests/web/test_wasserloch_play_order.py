@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, open_page, play_wasserloch, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, play_wasserloch, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -35,7 +35,7 @@ def line_for(page, seat: int, action: str, round_: int) -> str:
     return f"Round {round_}: {who} played {count} × {value}"
 
 
-def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(browser, server):
+def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(tabs, server):
     """Three seats, seat 1 begins round 1 and seat 2 round 2 (WL-5.5).  After seat 2's
     first play of round 2 the player to move (seat 0) sees, newest first, that play and
     the plays that ended round 1, back to its own; the log held the new round's play
@@ -53,17 +53,17 @@ def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_r
     else:
         raise AssertionError("seat 2 ended every first round")
     assert made[-1][:1] == (2,) and made[-2][2] == 1
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"])
     log = page.eval_on_selector_all("#log li", "lis => lis.map(li => [li.textContent, li.classList.contains('newest')])")
     expected = [line_for(page, seat, action, r) for seat, action, r in latest_plays(made)]
     assert len(expected) >= 2 and expected[1].startswith("Round 1: ")   # the play that ended round 1
     assert [text.split(" (")[0] for text, _ in log] == expected, log
     assert [newest for _, newest in log] == [True] + [False] * (len(log) - 1), log
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_wl_5_2_wl_5_5_the_log_tells_both_plays_of_the_seat_that_ended_a_round_and_began_the_next(browser, server):
+def test_wl_5_2_wl_5_5_the_log_tells_both_plays_of_the_seat_that_ended_a_round_and_began_the_next(tabs, server):
     """Three seats, seat 1 begins round 1 and seat 2 round 2 (WL-5.5); seat 2 empties its
     hand and ends round 1 (WL-5.2), then makes round 2's first play.  Seat 0, to move,
     sees after a reload both of seat 2's plays, newest first, back to its own play: the
@@ -79,10 +79,10 @@ def test_wl_5_2_wl_5_5_the_log_tells_both_plays_of_the_seat_that_ended_a_round_a
             break
     else:
         raise AssertionError("seat 2 ended no first round of 60")
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"])
     log = [text.split(" (")[0] for text in page.eval_on_selector_all("#log li", "lis => lis.map(li => li.textContent)")]
     expected = [line_for(page, seat, action, r) for seat, action, r in latest_plays(made)]
     assert expected[:2] == [line_for(page, 2, made[-1][1], 2), line_for(page, 2, made[-2][1], 1)]
     assert log == expected, log
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []

@@ -11,8 +11,8 @@ import os
 
 import pytest
 
-from .browser_support import (CHROMIUM, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              finished_table, new_context, serving)
+from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
+                              finished_table, serving, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -60,15 +60,10 @@ def _plain(view, seat, legal):
     return next(a for a in legal if a != "raise")
 
 
-def _page(browser, server, table, seat, size, lang):
-    ctx = new_context(browser, size, LOCALES[lang])
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][seat]["link"])
-    page.wait_for_selector("#board svg text")
-    return ctx, page, errors
+def _page(tabs, server, table, seat, size, lang):
+    """The language's tab at `seat`'s link of `table`, loaded at `size`, its board's words drawn."""
+    tab = tabs(LOCALES[lang])
+    return tab, tab.open(server, table["seats"][seat]["link"], size, "#board svg text")
 
 
 # every text drawn on the board, as it is drawn (fitText may have split it in two lines)
@@ -89,11 +84,11 @@ def _seat_texts(texts, seat):
 @pytest.mark.parametrize("lang, partner, signal, calls", [
     ("en", "partner", "signals medium", "calls trump"), ("de", "Partner", "zwickt mittel", "sagt Trumpf an")])
 def test_wa_1_and_wa_5_the_seats_name_the_partner_the_caller_and_a_signal_in_words(
-        browser, server, size, lang, partner, signal, calls):
+        tabs, server, size, lang, partner, signal, calls):
     # stop in the signal phase once seats 3 (the caller) and 0 have signalled: seat 2 is to come
     table = _table(server, lambda v, s, legal: None if v["phase"] == "signal" and s == 1 else _plain(v, s, legal),
                    name="signalled")
-    ctx, page, errors = _page(browser, server, table, 0, size, lang)
+    tab, page = _page(tabs, server, table, 0, size, lang)
     texts = page.evaluate(TEXTS)
     top = _seat_texts(texts, 2)  # seat 0's partner sits opposite, at the top (WA-1.1)
     assert top.split(" · ")[0].endswith(partner), top
@@ -107,14 +102,12 @@ def test_wa_1_and_wa_5_the_seats_name_the_partner_the_caller_and_a_signal_in_wor
     board = page.evaluate("() => document.querySelector('#board svg').viewBox.baseVal.width")
     for t in texts:  # nothing leaves the table, nothing is squeezed
         assert t["box"][0] >= 0 and t["box"][2] <= board, t
-    assert errors == []
-    ctx.close()
-    ctx, page, errors = _page(browser, server, table, 1, size, lang)  # seat 1 signals next
+    assert tab.errors == []
+    tab, page = _page(tabs, server, table, 1, size, lang)  # seat 1 signals next
     page.wait_for_selector("#actions button[data-action]")
     buttons = page.locator("#actions button[data-action]").all_inner_texts()
     assert {"en": "No signal", "de": "Nicht zwicken"}[lang] in buttons, buttons  # not "Signal: none"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 def _raised(view, seat, legal):
@@ -128,11 +121,11 @@ def _raised(view, seat, legal):
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang, said", [("en", "Seat 3 raises to 2"), ("de", "Platz 3 erhöht auf 2")])
-def test_wa_6_a_raise_waiting_for_its_answer_is_said_on_the_table(browser, server, size, lang, said):
+def test_wa_6_a_raise_waiting_for_its_answer_is_said_on_the_table(tabs, server, size, lang, said):
     table = _table(server, _raised, {"raising": True}, name="raised")
     assert server.get(f"/api/tables/{table['id']}")["view"]["raise"]["pending"] == 3
     for seat in (0, 2):  # the answering seat and its partner alike
-        ctx, page, errors = _page(browser, server, table, seat, size, lang)
+        tab, page = _page(tabs, server, table, seat, size, lang)
         texts = page.evaluate(TEXTS)
         raised = [t for t in texts if t["text"] == said]
         assert len(raised) == 1, [t["text"] for t in texts]
@@ -146,19 +139,18 @@ def test_wa_6_a_raise_waiting_for_its_answer_is_said_on_the_table(browser, serve
         assert not any(_overlap(raised[0]["box"], c) for c in cards)
         box = page.locator("#board").bounding_box()  # on the screen, not below the fold
         assert box["y"] + box["height"] <= SIZES[size][1]
-        assert errors == []
-        ctx.close()
+        assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang, tricks, legend", [("en", "Tricks", "(us : them)"), ("de", "Stiche", "(wir : Gegner)")])
-def test_wa_4_1_the_tricks_show_the_players_own_team_first_and_say_so(browser, server, size, lang, tricks, legend):
+def test_wa_4_1_the_tricks_show_the_players_own_team_first_and_say_so(tabs, server, size, lang, tricks, legend):
     # one trick played: one team has it, the other not
     table = _table(server, lambda v, s, legal: None if len(v["tricks"]) == 1 else _plain(v, s, legal), name="one_trick")
     won = server.get(f"/api/tables/{table['id']}")["view"]["tricks_won"]
     assert sorted(won) == [0, 1]
     for seat in (0, 1):
-        ctx, page, errors = _page(browser, server, table, seat, size, lang)
+        tab, page = _page(tabs, server, table, seat, size, lang)
         texts = page.evaluate(TEXTS)
         ours, theirs = won[seat % 2], won[1 - seat % 2]
         assert f"{tricks} {ours} : {theirs}" in [t["text"] for t in texts]
@@ -169,20 +161,19 @@ def test_wa_4_1_the_tricks_show_the_players_own_team_first_and_say_so(browser, s
         for other in texts:  # the legend under the count runs into no seat's name or info
             if other is not shown[0]:
                 assert not _overlap(shown[0]["box"], other["box"]), (other["text"], shown[0]["box"])
-        assert errors == []
-        ctx.close()
+        assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 # the page's own team is "your team" (test_own_seat_words.py), the other named by its seats
 @pytest.mark.parametrize("lang, unit, standing", [("en", r" scores \d+ points? \(", r"^(Team .+|Your team): \d+ points?$"),
                                                    ("de", r" erhält \d+ Punkte? \(", r"^(Team .+|Dein Team): \d+ Punkte?$")])
-def test_wa_4_the_result_gives_points_with_their_unit_and_each_team_its_line(browser, server, size, lang, unit, standing):
+def test_wa_4_the_result_gives_points_with_their_unit_and_each_team_its_line(tabs, server, size, lang, unit, standing):
     import re
     if (server.base, "finished") not in _TABLES:
         _TABLES[server.base, "finished"] = finished_table(server, "watten", {"target": 2})
     table = _TABLES[server.base, "finished"]
-    ctx, page, errors = _page(browser, server, table, 0, size, lang)
+    tab, page = _page(tabs, server, table, 0, size, lang)
     page.wait_for_selector("#result")
     text = page.inner_text("#result")
     lines = [x.strip() for x in text.splitlines() if x.strip()]
@@ -191,22 +182,21 @@ def test_wa_4_the_result_gives_points_with_their_unit_and_each_team_its_line(bro
     teams = [x for x in lines if re.match(standing, x)]
     assert len(teams) == 2, lines  # one line per team, not "Team A 2 : 0 Team B"
     assert {"en": "(three tricks;", "de": "(drei Stiche;"}[lang] not in text  # WA-4.1 is three or more
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang, us, them", [
     ("en", r"^Hand 1: your team scores 1 point$", r"^Hand 1: the others score 1 point$"),
     ("de", r"^Blattl 1: dein Team bekommt 1 Punkt$", r"^Blattl 1: die Gegner bekommen 1 Punkt$")])
-def test_wa_4_1_a_new_hand_s_table_says_how_the_last_one_ended(browser, server, size, lang, us, them):
+def test_wa_4_1_a_new_hand_s_table_says_how_the_last_one_ended(tabs, server, size, lang, us, them):
     """On a phone the hand's summary stood below the board, out of sight: the next hand
     began with only a chip's score changed."""
     import re
     table = _table(server, lambda v, s, legal: None if v["hand_no"] == 2 else _plain(v, s, legal), name="hand_two")
     last = server.get(f"/api/tables/{table['id']}")["view"]["results"][-1]
     for seat in (0, 1):
-        ctx, page, errors = _page(browser, server, table, seat, size, lang)
+        tab, page = _page(tabs, server, table, seat, size, lang)
         texts = page.evaluate(TEXTS)
         said = [t for t in texts if re.match(us if last["team"] == seat % 2 else them, t["text"])]
         assert len(said) == 1, [t["text"] for t in texts]
@@ -219,24 +209,22 @@ def test_wa_4_1_a_new_hand_s_table_says_how_the_last_one_ended(browser, server, 
                     assert not _overlap(a["box"], b["box"]), (a["text"], b["text"])
         box = page.locator("#board").bounding_box()
         assert box["y"] + box["height"] <= SIZES[size][1], "the board is below the fold"
-        assert errors == []
-        ctx.close()
+        assert tab.errors == []
     # with the first card the table is the trick's again
     table = _table(server, lambda v, s, legal: None if v["hand_no"] == 2 and v["trick"] else _plain(v, s, legal),
                    name="hand_two_card")
-    ctx, page, errors = _page(browser, server, table, 0, size, lang)
+    tab, page = _page(tabs, server, table, 0, size, lang)
     assert not [t for t in page.evaluate(TEXTS) if re.match(us, t["text"]) or re.match(them, t["text"])]
-    ctx.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_5_public_signals_on_a_side_seat_are_read_whole(browser, server, size, lang):
+def test_wa_5_public_signals_on_a_side_seat_are_read_whole(tabs, server, size, lang):
     """With every signal shown (signals=public) the caller's side seat said three things in
     a room for one: the line was split in two and its first half squeezed unreadable."""
     table = _table(server, lambda v, s, legal: None if v["phase"] == "signal" and s == 2 else _plain(v, s, legal),
                    {"signals": "public"}, name="public")
-    ctx, page, errors = _page(browser, server, table, 0, size, lang)
+    tab, page = _page(tabs, server, table, 0, size, lang)
     texts = page.evaluate(TEXTS)
     squeezed = [t["text"] for t in texts if t["squeezed"]]
     assert not squeezed, squeezed
@@ -247,19 +235,18 @@ def test_wa_5_public_signals_on_a_side_seat_are_read_whole(browser, server, size
         for b in texts:
             if a["seat"] != b["seat"]:
                 assert not _overlap(a["box"], b["box"]), (a["text"], b["text"])
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("lang, strong, none, hidden", [
     ("en", "{0} signalled strong.", "{1} sent no signal.", "{2} signalled."),
     ("de", "{0} zwickte stark.", "{1} zwickte nicht.", "{2} zwickte.")])
-def test_wa_5_the_log_says_a_signal_in_the_words_of_the_seat_chip(browser, server, lang, strong, none, hidden):
+def test_wa_5_the_log_says_a_signal_in_the_words_of_the_seat_chip(tabs, server, lang, strong, none, hidden):
     """The log said "Platz 2 zwickt: keins." under a chip saying "zwickt nicht"; a signal
     the seat does not see stays a bare "zwickt"."""
     table = _table(server, lambda v, s, legal: None if v["phase"] == "signal" and s == 1 else _plain(v, s, legal),
                    name="signalled")
-    ctx, page, errors = _page(browser, server, table, 0, "desktop", lang)
+    tab, page = _page(tabs, server, table, 0, "desktop", lang)
     lines = page.evaluate("""async () => {
         const game = (await import('/static/games/watten.js')).default;
         const { seatLabel } = await import('/static/i18n.js');
@@ -268,5 +255,4 @@ def test_wa_5_the_log_says_a_signal_in_the_words_of_the_seat_chip(browser, serve
       }""")
     said, names = lines
     assert said == [w.format(*names) for w in (strong, none, hidden)], said
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []

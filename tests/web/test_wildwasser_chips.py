@@ -15,8 +15,8 @@ import pytest
 
 from wasserspiele.games.wildwasser.view import _event
 
-from .browser_support import (CHROMIUM, SIZES, browser, cut_chip_parts, open_page,  # noqa: F401
-                              serving)
+from .browser_support import (CHROMIUM, SIZES, browser, cut_chip_parts, serving,  # noqa: F401
+                              tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -59,9 +59,10 @@ def table(server):
 
 @pytest.mark.parametrize("locale", list(WORDS))
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(browser, server, table, locale, size):
+def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(tabs, server, table, locale, size):
     words = WORDS[locale]
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], size)
     page.wait_for_selector("#seats [data-seat='1'] .ww-symbol")
     symbols = page.eval_on_selector_all("#seats .seat-chip", """chips => chips.map(c =>
         [...c.querySelectorAll('.ww-symbol')].map(s => [s.textContent, s.getAttribute('aria-label'), s.title, s.getAttribute('role')]))""")
@@ -84,8 +85,7 @@ def test_the_chip_symbols_are_named_and_a_legend_on_the_board_says_them(browser,
     icons = page.eval_on_selector_all("#board .ww-legend", "ls => ls.map(l => l.textContent)")
     assert icons[-1] == words["icons"], icons
     assert cut_chip_parts(page) == []
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 LOG = [
@@ -126,13 +126,13 @@ def log_lines(page, view: dict) -> list[str]:
                "{2} schob den Fluss.", "{0}: Nashorn musste zurück auf die Teamkarte.",
                "Für {1} passierte nichts (der Gepard ist schon im Ziel).",
                "Das Spiel ist vorbei: die Baumstammtafeln sind ausgegangen."])])
-def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(browser, server, table, locale, want):
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
+def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(tabs, server, table, locale, want):
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], "desktop")
     # the seats as a sentence names them, the line's first letter a capital (i18n.js seatInText, sentence)
     names = page.evaluate("async () => { const { seatInText } = await import('/static/i18n.js'); return [0, 1, 2].map(seatInText); }")
     assert log_lines(page, {"log": LOG}) == [(lambda x: x[0].upper() + x[1:])(w.format(*names)) for w in want]
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("locale, want", [
@@ -140,8 +140,9 @@ def test_ww_4_3_the_log_says_where_the_marker_went_and_every_event_in_words(brow
                "meerkat": "Take your revealed cards back"}),
     ("de-DE", {"move": "Nashorn 3 Felder ziehen", "rhino": "Würfeln", "zebra": "Den Fluss schieben",
                "meerkat": "Aufgedeckte Karten zurücknehmen"})])
-def test_ww_3_2_a_cards_buttons_say_how_far_it_moves_and_which_action_it_takes(browser, server, table, locale, want):
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", locale)
+def test_ww_3_2_a_cards_buttons_say_how_far_it_moves_and_which_action_it_takes(tabs, server, table, locale, want):
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], "desktop")
     got = page.evaluate("""async () => {
         const game = (await import('/static/games/wildwasser.js')).default;
         const view = (card) => ({ card, speeds: { cheetah: 5, zebra: 4, rhino: 3, meerkat: 2, turtle: 1 } });
@@ -149,5 +150,4 @@ def test_ww_3_2_a_cards_buttons_say_how_far_it_moves_and_which_action_it_takes(b
                  zebra: game.label("action", view("zebra")), meerkat: game.label("action", view("meerkat")) };
       }""")
     assert got == want
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
