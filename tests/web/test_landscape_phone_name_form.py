@@ -16,7 +16,7 @@ import os
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, mid_game_table, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, mid_game_table, serving, tabs  # noqa: F401
 from .test_landscape_phones import FOLD, MEASURE, READABLE_TEXT
 from .test_reflow_and_zoom import TARGET, settle, small_targets
 
@@ -44,7 +44,7 @@ PARTS = """() => Object.fromEntries([['title', '#play .topbar h1'], ['status', '
 
 @pytest.mark.parametrize("game", ["wasserloch", "watten", "wildwasser", "seven_waters"])
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_at_568_by_320_the_hand_ends_on_the_first_screen_while_the_name_is_asked_for(browser, server, game,
+def test_at_568_by_320_the_hand_ends_on_the_first_screen_while_the_name_is_asked_for(tabs, server, game,
                                                                                      locale):
     """No name given yet: the form stands on the title's row (in German it took a row of its
     own), the status on the line under it, and the hand's box ends on the first screen; the
@@ -53,40 +53,38 @@ def test_at_568_by_320_the_hand_ends_on_the_first_screen_while_the_name_is_asked
     name is given), nothing scrolls sideways.  Once the name is saved the page is as it was
     without the form: the hand still on the first screen, the board no smaller."""
     table = mid_game_table(server, game)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], SIZE, locale,
-                                  wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        page.wait_for_selector("#name-form")
-        settle(page)
-        parts = page.evaluate(PARTS)
-        # the form on the title's row, the status below them both
-        assert parts["form"]["top"] < parts["title"]["bottom"], parts
-        assert parts["status"]["top"] >= parts["title"]["bottom"] - 1, parts
-        assert max(parts[k]["right"] for k in ("form", "hint", "rules")) <= SIZE[0], parts
-        fold = page.evaluate(FOLD)
-        assert fold["cards"] is not None and fold["cards"] <= fold["hand"] + 0.5, fold
-        assert fold["hand"] <= SIZE[1], fold
-        assert min(parts[k]["height"] for k in ("field", "save", "hint")) >= TARGET, parts
-        assert small_targets(page) == []
-        m = page.evaluate(MEASURE)
-        if game != "seven_waters":
-            # (Seven Waters' board is drawn as without the form, below: its words are its own matter)
-            assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], m["words"][:5]
-            assert [c for c in m["choices"] if c[1] < TARGET] == [], m["choices"]
-        assert m["sideways"] <= 0
-        asked = parts["board"]["height"]
+    # (the name saved below is in the tab's storage, which its next link clears)
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], SIZE, wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#name-form")
+    settle(page)
+    parts = page.evaluate(PARTS)
+    # the form on the title's row, the status below them both
+    assert parts["form"]["top"] < parts["title"]["bottom"], parts
+    assert parts["status"]["top"] >= parts["title"]["bottom"] - 1, parts
+    assert max(parts[k]["right"] for k in ("form", "hint", "rules")) <= SIZE[0], parts
+    fold = page.evaluate(FOLD)
+    assert fold["cards"] is not None and fold["cards"] <= fold["hand"] + 0.5, fold
+    assert fold["hand"] <= SIZE[1], fold
+    assert min(parts[k]["height"] for k in ("field", "save", "hint")) >= TARGET, parts
+    assert small_targets(page) == []
+    m = page.evaluate(MEASURE)
+    if game != "seven_waters":
+        # (Seven Waters' board is drawn as without the form, below: its words are its own matter)
+        assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], m["words"][:5]
+        assert [c for c in m["choices"] if c[1] < TARGET] == [], m["choices"]
+    assert m["sideways"] <= 0
+    asked = parts["board"]["height"]
 
-        page.fill("#my-name", "Anna")
-        page.click("#name-form button")
-        page.wait_for_selector("#name-form", state="detached")
-        settle(page)
-        fold = page.evaluate(FOLD)
-        assert fold["hand"] <= SIZE[1], fold
-        named = page.evaluate(PARTS)
-        assert named["header"]["height"] == pytest.approx(32, abs=0.5), named   # as before the form's rules
-        assert asked >= named["board"]["height"] - 0.5, (asked, named["board"])
-        assert page.evaluate(MEASURE)["sideways"] <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    page.fill("#my-name", "Anna")
+    page.click("#name-form button")
+    page.wait_for_selector("#name-form", state="detached")
+    settle(page)
+    fold = page.evaluate(FOLD)
+    assert fold["hand"] <= SIZE[1], fold
+    named = page.evaluate(PARTS)
+    assert named["header"]["height"] == pytest.approx(32, abs=0.5), named   # as before the form's rules
+    assert asked >= named["board"]["height"] - 0.5, (asked, named["board"])
+    assert page.evaluate(MEASURE)["sideways"] <= 0
+    assert tab.errors == []

@@ -24,7 +24,7 @@ import os
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, saved_name, serving, tabs  # noqa: F401
 from .test_reflow_and_zoom import TARGET, settle, small_targets
 
 if not os.path.exists(CHROMIUM):
@@ -45,6 +45,10 @@ def tables(server):
     return {g: mid_game_table(server, g) for g in (*GAMES, "seven_waters")}
 
 
+# tabs whose pages find the player's name saved (the page asks no name)
+NAMED = saved_name("Anna")
+
+
 # the board's choices (their least side), the words drawn on the board and in the hand (their
 # height on the screen, the least first), and where the hand ends
 MEASURE = """() => {
@@ -62,26 +66,23 @@ MEASURE = """() => {
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_on_a_phone_held_sideways_the_board_s_places_are_targets_and_its_words_legible(browser, server, tables, game):
+def test_on_a_phone_held_sideways_the_board_s_places_are_targets_and_its_words_legible(tabs, server, tables, game):
     """568 × 320: the narrowest column of a phone held sideways (558 px), the hand below the
     first screen; 844 × 390: the column beside the log (556 px), the hand on the first screen."""
+    tab = tabs("de-DE")
     for size in [(568, 320), (844, 390)]:
-        ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], size, "de-DE",
-                                      wait_for="#turn[data-mine='1']")
-        try:
-            page.wait_for_selector("#board svg")
-            settle(page)
-            m = page.evaluate(MEASURE)
-            assert m["words"], m
-            assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], (size, m["words"][:5])
-            assert [c for c in m["choices"] if c[1] < TARGET] == [], (size, m["choices"])
-            assert small_targets(page) == [], size
-            if size[1] >= 375:
-                assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m["hand"])
-            assert m["sideways"] <= 0, size
-            assert errors == []
-        finally:
-            ctx.close()
+        page = tab.open(server, tables[game]["seats"][0]["link"], size, wait_for="#turn[data-mine='1']")
+        page.wait_for_selector("#board svg")
+        settle(page)
+        m = page.evaluate(MEASURE)
+        assert m["words"], m
+        assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], (size, m["words"][:5])
+        assert [c for c in m["choices"] if c[1] < TARGET] == [], (size, m["choices"])
+        assert small_targets(page) == [], size
+        if size[1] >= 375:
+            assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m["hand"])
+        assert m["sideways"] <= 0, size
+        assert tab.errors == []
 
 
 # the board's drawing, its width over its height
@@ -89,43 +90,38 @@ ASPECT = "() => { const vb = document.querySelector('#board svg').viewBox.baseVa
 
 
 @pytest.mark.parametrize("game", ["wasserloch", "seven_waters"])
-def test_a_phone_turned_sideways_and_back_draws_its_board_anew_without_a_move(browser, server, tables, game):
+def test_a_phone_turned_sideways_and_back_draws_its_board_anew_without_a_move(tabs, server, tables, game):
     """Wasserloch's waterhole (a circle upright, a row sideways); Seven Waters' pyramid above
     its park upright, beside it sideways (its web.js LANDSCAPE: 560 to 760 px wide)."""
-    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (360, 740), "de-DE",
-                                  wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        n = page.get_attribute("#turn", "data-n")
-        upright = page.evaluate(ASPECT)
-        assert upright < 1.5, upright
-        page.set_viewport_size({"width": 740, "height": 360})
-        page.wait_for_function(f"() => ({ASPECT})() > 2")
-        page.set_viewport_size({"width": 360, "height": 740})
-        page.wait_for_function(f"() => ({ASPECT})() < 1.5")
-        assert page.evaluate(ASPECT) == pytest.approx(upright)
-        assert page.get_attribute("#turn", "data-n") == n   # no position came in between
-        assert errors == []
-    finally:
-        ctx.close()
+    # (the page is turned by its viewport: the tab's next link sets its own)
+    tab = tabs("de-DE")
+    page = tab.open(server, tables[game]["seats"][0]["link"], (360, 740), wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    n = page.get_attribute("#turn", "data-n")
+    upright = page.evaluate(ASPECT)
+    assert upright < 1.5, upright
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.wait_for_function(f"() => ({ASPECT})() > 2")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.wait_for_function(f"() => ({ASPECT})() < 1.5")
+    assert page.evaluate(ASPECT) == pytest.approx(upright)
+    assert page.get_attribute("#turn", "data-n") == n   # no position came in between
+    assert tab.errors == []
 
 
-def test_the_replay_turned_sideways_draws_its_board_anew_without_a_step(browser, server):
+def test_the_replay_turned_sideways_draws_its_board_anew_without_a_step(tabs, server):
     # the replay gave its board's picker no redraw: a phone turned kept the upright waterhole,
     # squeezed into the room above the step buttons, until the next step
     ended = finished_table(server, "wasserloch")
-    ctx, page, errors = open_page(browser, server, f"/replay/{ended['id']}", (360, 740), "de-DE",
-                                  wait_for="#replay-bar")
-    try:
-        page.wait_for_selector("#board svg")
-        step = page.inner_text("#step")
-        assert page.evaluate(ASPECT) < 1.5
-        page.set_viewport_size({"width": 740, "height": 360})
-        page.wait_for_function(f"() => ({ASPECT})() > 2")
-        assert page.inner_text("#step") == step
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs("de-DE")
+    page = tab.open(server, f"/replay/{ended['id']}", (360, 740), wait_for="#replay-bar")
+    page.wait_for_selector("#board svg")
+    step = page.inner_text("#step")
+    assert page.evaluate(ASPECT) < 1.5
+    page.set_viewport_size({"width": 740, "height": 360})
+    page.wait_for_function(f"() => ({ASPECT})() > 2")
+    assert page.inner_text("#step") == step
+    assert tab.errors == []
 
 
 # Wildwasser's fields: each one's box, and the boxes of its number and its icon
@@ -146,61 +142,54 @@ def overlap(a, b) -> bool:
     return a[0] < b[2] - 0.5 and b[0] < a[2] - 0.5 and a[1] < b[3] - 0.5 and b[1] < a[3] - 0.5
 
 
-def test_ww_sideways_the_river_s_fields_stand_apart_as_upright_and_their_words_apart(browser, server, tables):
+def test_ww_sideways_the_river_s_fields_stand_apart_as_upright_and_their_words_apart(tabs, server, tables):
     """667 × 375, 740 × 360, 844 × 390, 568 × 320: neighbouring fields stand at least 0.9 times
     as far apart as upright (390 × 844), 3 px at least (0.9 px before); a field's number and
     its icon do not overlap ("36" and "+2" did by 5 units) and stay within their field."""
     link = tables["wildwasser"]["seats"][0]["link"]
-    ctx, page, errors = open_page(browser, server, link, (390, 844), "de-DE", wait_for="#turn[data-mine='1']")
+    tab = tabs("de-DE")
+    page = tab.open(server, link, (390, 844), wait_for="#turn[data-mine='1']")
     page.wait_for_selector("#board svg")
     upright = min(row_gaps(page.evaluate(FIELDS)))
-    ctx.close()
     assert upright > 3, upright
     for size in [(667, 375), (740, 360), (844, 390), (568, 320)]:
-        ctx, page, errors = open_page(browser, server, link, size, "de-DE", wait_for="#turn[data-mine='1']")
-        try:
-            page.wait_for_selector("#board svg")
-            assert page.evaluate(ASPECT) > 2, size   # the sideways board
-            fields = page.evaluate(FIELDS)
-            assert len(fields) >= 30, fields
-            gaps = row_gaps(fields)
-            assert len(gaps) >= 30 and min(gaps) >= max(3, 0.9 * upright), (size, min(gaps), upright)
-            crowded = [[t for t, _ in f["texts"]] for f in fields
-                       if len(f["texts"]) == 2 and overlap(f["texts"][0][1], f["texts"][1][1])]
-            assert crowded == [], (size, crowded)
-            out = [t for f in fields for t, b in f["texts"]
-                   if b[0] < f["field"][0] - 0.5 or b[2] > f["field"][2] + 0.5]
-            assert out == [], (size, out)
-            assert errors == []
-        finally:
-            ctx.close()
+        page = tab.open(server, link, size, wait_for="#turn[data-mine='1']")
+        page.wait_for_selector("#board svg")
+        assert page.evaluate(ASPECT) > 2, size   # the sideways board
+        fields = page.evaluate(FIELDS)
+        assert len(fields) >= 30, fields
+        gaps = row_gaps(fields)
+        assert len(gaps) >= 30 and min(gaps) >= max(3, 0.9 * upright), (size, min(gaps), upright)
+        crowded = [[t for t, _ in f["texts"]] for f in fields
+                   if len(f["texts"]) == 2 and overlap(f["texts"][0][1], f["texts"][1][1])]
+        assert crowded == [], (size, crowded)
+        out = [t for f in fields for t, b in f["texts"]
+               if b[0] < f["field"][0] - 0.5 or b[2] > f["field"][2] + 0.5]
+        assert out == [], (size, out)
+        assert tab.errors == []
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_at_740_by_360_the_hand_ends_on_the_first_screen_with_the_status_on_the_title_s_row(
-        browser, server, tables, game):
+        tabs, server, tables, game):
     """740 × 360, German, a named seat (the page asks no name): the game's status stood on a
     row of its own under the title, the rules link and the hint button, and the hand ended 10
     px below the screen (370 px).  The status stands on the title's row, its words on two
     lines: the hand ends on the first screen.  (While a name is asked for, the form keeps its
     place on the title's row and the status follows it; in German it wraps to a row of its own
     there, as before.)"""
-    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (740, 360), "de-DE",
-                                  init_script="localStorage.setItem('player_name', 'Anna')",
-                                  wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        assert page.locator(".topbar .name-form").count() == 0
-        m = page.evaluate(MEASURE)
-        assert m["hand"] is not None and m["hand"] <= 360 + 1, m["hand"]
-        # the status is on the title's row: its top above the title's bottom
-        rows = page.evaluate("""() => [document.querySelector('.topbar h1'), document.querySelector('.topbar .status-text')]
-          .map((el) => el.getBoundingClientRect()).map((b) => [b.top, b.bottom])""")
-        assert rows[1][0] < rows[0][1], rows
-        assert m["sideways"] <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs("de-DE", NAMED)
+    page = tab.open(server, tables[game]["seats"][0]["link"], (740, 360), wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    assert page.locator(".topbar .name-form").count() == 0
+    m = page.evaluate(MEASURE)
+    assert m["hand"] is not None and m["hand"] <= 360 + 1, m["hand"]
+    # the status is on the title's row: its top above the title's bottom
+    rows = page.evaluate("""() => [document.querySelector('.topbar h1'), document.querySelector('.topbar .status-text')]
+      .map((el) => el.getBoundingClientRect()).map((b) => [b.top, b.bottom])""")
+    assert rows[1][0] < rows[0][1], rows
+    assert m["sideways"] <= 0
+    assert tab.errors == []
 
 
 # the bottom of the hand's box and of its cards, and of the strips above the board
@@ -214,29 +203,25 @@ FOLD = """() => {
 
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
-def test_at_568_by_320_the_hand_ends_on_the_first_screen(browser, server, tables, game, locale):
+def test_at_568_by_320_the_hand_ends_on_the_first_screen(tabs, server, tables, game, locale):
     """568 × 320 (a small phone held sideways), a named seat: the header, the title row (43.6 px
     in German, its status on two lines below the title's baseline), the "Your turn." strip, the
     seats' two rows and the gaps between them left the board its 7rem only above a hand whose
     box ended at 342.6 px (English) and 354.3 px (German), below the screen.  Drawn tighter,
     the hand ends on the first screen; the board keeps its size (its places targets, its
     words legible: the test above), the hint button stays a target, nothing scrolls sideways."""
-    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], (568, 320), locale,
-                                  init_script="localStorage.setItem('player_name', 'Anna')",
-                                  wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        settle(page)
-        assert page.locator(".topbar .name-form").count() == 0
-        fold = page.evaluate(FOLD)
-        assert fold["cards"] is not None and fold["cards"] <= fold["hand"] + 0.5, fold
-        assert fold["hand"] <= 320, fold
-        assert fold["hint"] >= TARGET, fold
-        m = page.evaluate(MEASURE)
-        assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], m["words"][:5]
-        assert [c for c in m["choices"] if c[1] < TARGET] == [], m["choices"]
-        assert small_targets(page) == []
-        assert m["sideways"] <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs(locale, NAMED)
+    page = tab.open(server, tables[game]["seats"][0]["link"], (568, 320), wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    settle(page)
+    assert page.locator(".topbar .name-form").count() == 0
+    fold = page.evaluate(FOLD)
+    assert fold["cards"] is not None and fold["cards"] <= fold["hand"] + 0.5, fold
+    assert fold["hand"] <= 320, fold
+    assert fold["hint"] >= TARGET, fold
+    m = page.evaluate(MEASURE)
+    assert [w for w in m["words"] if w[1] < READABLE_TEXT - 0.05] == [], m["words"][:5]
+    assert [c for c in m["choices"] if c[1] < TARGET] == [], m["choices"]
+    assert small_targets(page) == []
+    assert m["sideways"] <= 0
+    assert tab.errors == []

@@ -18,8 +18,7 @@ import re
 
 import pytest
 
-from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
-                              name_the_seats, open_page, players_of, serving)
+from .browser_support import CHROMIUM, SIZES, Server, Tab, browser, name_the_seats, players_of, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -49,11 +48,12 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "phone_texts", tables_per_client=100)
 
 
-def named_table(browser, server: Server, game: str, options: dict | None = None) -> dict:
-    """A table of humans, seat k named NAMES[k] (each seat's page opened once with it)."""
+def named_table(server: Server, game: str, options: dict | None = None) -> dict:
+    """A table of humans, seat k named NAMES[k] (over each seat's WebSocket, as its page
+    names it)."""
     players = (options or {}).get("players") or players_of(game)
     table = server.post("/api/tables", {"game": game, "options": options or {}, "seats": [{"kind": "human"}] * players})
-    name_the_seats(browser, server, table, NAMES[:players])
+    name_the_seats(server, table, NAMES[:players])
     return table
 
 
@@ -96,18 +96,18 @@ def cached(key, make):
 
 # ------------------------------------------------------------------------- Seven Waters
 @pytest.fixture(scope="module")
-def sw_middle(browser, server):
+def sw_middle(server):
     def make():
-        table = named_table(browser, server, "seven_waters")
+        table = named_table(server, "seven_waters")
         play(server, table, 6)
         return table
     return cached("sw_middle", make)
 
 
 @pytest.fixture(scope="module")
-def sw_end(browser, server):
+def sw_end(server):
     def make():
-        table = named_table(browser, server, "seven_waters")
+        table = named_table(server, "seven_waters")
         play(server, table, None)
         return table
     return cached("sw_end", make)
@@ -119,12 +119,13 @@ def corner_texts(page) -> list[dict]:
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_sw_on_a_phone_the_corner_title_shows_a_long_name_whole_and_readable(browser, server, sw_middle, locale):
+def test_sw_on_a_phone_the_corner_title_shows_a_long_name_whole_and_readable(tabs, server, sw_middle, locale):
     """The corner beside the pyramid's top rows had one line for the name: a 40-character
     name was squeezed to 39 %.  The name takes up to two lines (set smaller as needed), the
     count of discarded cards the line after; nothing squeezed below 85 %, every line within
     the corner and clear of the pyramid's cards."""
-    ctx, page, errors = open_page(browser, server, sw_middle["seats"][0]["link"], "phone", locale)
+    tab = tabs(locale)
+    page = tab.open(server, sw_middle["seats"][0]["link"], "phone")
     page.wait_for_selector("#board svg text[data-fitted]")
     texts = corner_texts(page)
     assert texts, texts
@@ -140,18 +141,18 @@ def test_sw_on_a_phone_the_corner_title_shows_a_long_name_whole_and_readable(bro
     hit = [(t["text"], c) for t in texts for c in cards
            if t["box"][2] > c[0] + 1 and c[2] > t["box"][0] + 1 and t["box"][3] > c[1] + 1 and c[3] > t["box"][1] + 1]
     assert hit == [], hit
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("locale", LOCALES)
-def test_sw_the_park_title_of_a_long_name_is_not_squeezed(browser, server, sw_middle, sw_end, size, locale):
+def test_sw_the_park_title_of_a_long_name_is_not_squeezed(tabs, server, sw_middle, sw_end, size, locale):
     """The park's title ("… (du) · 2 abgeworfen") on a desktop's board and on the end board
     was one line squeezed to 81 % and 78 %: the count takes a second line when the name
     leaves no room for it, and the park stands lower by that line."""
+    tab = tabs(locale)
     for table in (sw_middle, sw_end) if size == "desktop" else (sw_end,):
-        ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
+        page = tab.open(server, table["seats"][0]["link"], size)
         page.wait_for_selector("#board svg text[data-fitted]")
         texts = page.evaluate(TEXTS, "#board svg text")
         assert squeezed(texts) == [], squeezed(texts)
@@ -162,19 +163,19 @@ def test_sw_the_park_title_of_a_long_name_is_not_squeezed(browser, server, sw_mi
         label = [t for t in texts if t["text"].strip() == line_1]
         assert title and label, texts
         assert max(t["box"][3] for t in title) <= min(t["box"][1] for t in label) + 1, (title, label)
-        assert errors == []
-        ctx.close()
+        assert tab.errors == []
 
 
 # ----------------------------------------------------------------------------- Wildwasser
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("locale", LOCALES)
-def test_ww_the_hand_cards_names_are_readable(browser, server, size, locale):
+def test_ww_the_hand_cards_names_are_readable(tabs, server, size, locale):
     """The hand's cards had 44 units for a name: "Erdmännchen" and "Schildkröte" were
     squeezed to 70 %.  Every card's name is at least 85 % of its width and within its card."""
     table = cached("ww", lambda: server.post("/api/tables", {"game": "wildwasser",
                                                              "seats": [{"kind": "human"}] * players_of("wildwasser")}))
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], size)
     page.wait_for_selector("#hand svg text")
     names = page.evaluate("""() => [...document.querySelectorAll('#hand [data-key^="hand:"]')].map(g => {
       const text = [...g.querySelectorAll('text')].at(-1), card = g.querySelector('rect.hl');
@@ -189,51 +190,55 @@ def test_ww_the_hand_cards_names_are_readable(browser, server, size, locale):
         assert {"Erdmännchen", "Schildkröte"} <= {n["text"] for n in names}, names
     assert [(n["text"], round(n["squeeze"], 2)) for n in names if n["squeeze"] < LEAST_SQUEEZE] == []
     assert all(n["inside"] for n in names), names
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # --------------------------------------------------------------------------------- Watten
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("locale", LOCALES)
-def test_watten_long_names_around_the_table_are_not_squeezed(browser, server, size, locale):
+def test_watten_long_names_around_the_table_are_not_squeezed(tabs, server, size, locale):
     """Every seat of the table named with 38–40 characters, seen from each seat in turn (so
     that each name stands once at the top and once at a side): the side seats' two lines
     squeezed "Donaudampfschifffahrtskapitänin" to 53 %, the top seat's one line a name to
     58 %.  Now no text is squeezed below 85 %, every name is there whole, and the texts stay
     on the table (inside its 400 units)."""
-    table = cached("watten", lambda: named_table(browser, server, "watten"))
-    for seat in range(4):
-        ctx, page, errors = open_page(browser, server, table["seats"][seat]["link"], size, locale)
-        page.wait_for_function("(name) => document.querySelector('#board svg').textContent.replace(/[ -]/g, '').includes(name)",
-                               arg=whole(NAMES[3]))
-        texts = page.evaluate(TEXTS, "#board svg text")
-        assert squeezed(texts) == [], (seat, squeezed(texts))
-        flat = joined(texts)
-        assert all(whole(name) in flat for name in NAMES), (seat, [t["text"] for t in texts])
-        inside = page.evaluate("""() => { const t = document.querySelector('#board svg rect').getBoundingClientRect();
-          return [t.left, t.top, t.right, t.bottom]; }""")
-        out = [t["text"] for t in texts if t["box"][0] < inside[0] - 1 or t["box"][2] > inside[2] + 1
-               or t["box"][1] < inside[1] - 1 or t["box"][3] > inside[3] + 1]
-        assert out == [], (seat, out)
-        assert errors == []
-        ctx.close()
+    table = cached("watten", lambda: named_table(server, "watten"))
+    tab = tabs(locale)
+    try:
+        for seat in range(4):
+            page = tab.open(server, table["seats"][seat]["link"], size)
+            page.wait_for_function("(name) => document.querySelector('#board svg').textContent.replace(/[ -]/g, '').includes(name)",
+                                   arg=whole(NAMES[3]))
+            texts = page.evaluate(TEXTS, "#board svg text")
+            assert squeezed(texts) == [], (seat, squeezed(texts))
+            flat = joined(texts)
+            assert all(whole(name) in flat for name in NAMES), (seat, [t["text"] for t in texts])
+            inside = page.evaluate("""() => { const t = document.querySelector('#board svg rect').getBoundingClientRect();
+              return [t.left, t.top, t.right, t.bottom]; }""")
+            out = [t["text"] for t in texts if t["box"][0] < inside[0] - 1 or t["box"][2] > inside[2] + 1
+                   or t["box"][1] < inside[1] - 1 or t["box"][3] > inside[3] + 1]
+            assert out == [], (seat, out)
+            assert tab.errors == []
+    finally:
+        # the last seat's page left: a seat of the table kept online would show no "offline"
+        # to the other language's tab in the next test, as no closed context did
+        tab.leave()
 
 
 # ------------------------------------------------------------------------ the result table
 @pytest.mark.parametrize("locale", LOCALES)
-def test_a_phone_s_result_table_breaks_a_name_of_one_long_word(browser, server, sw_end, locale):
+def test_a_phone_s_result_table_breaks_a_name_of_one_long_word(tabs, server, sw_end, locale):
     """"Donaudampfschifffahrtskapitänin" as a column's head kept its column one word wide:
     the table ran past the result box's right edge (the box scrolled sideways).  The head
     breaks within the word; the table fits its box."""
-    ctx, page, errors = open_page(browser, server, sw_end["seats"][0]["link"], "phone", locale)
+    tab = tabs(locale)
+    page = tab.open(server, sw_end["seats"][0]["link"], "phone")
     page.wait_for_selector("#result table.score")
     box = page.eval_on_selector("#result", "r => [r.scrollWidth, r.clientWidth]")
     assert box[0] <= box[1] + 1, box
     table = page.eval_on_selector("#result table.score", "t => t.getBoundingClientRect().right")
     assert table <= SIZES["phone"][0], table
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ------------------------------------------------------------------ a long word's breaks
@@ -243,16 +248,25 @@ SYLLABLES = {"Donaudampfschifffahrtskapitänin": "Do nau dampf schiff fahrts ka 
              "Schildkröte": "Schild krö te"}
 
 
+@pytest.fixture(scope="module")
+def lobby(browser, server):
+    """The lobby on a phone in German, loaded once in a tab of its own: each case below runs
+    svg.js in it and removes what it adds (a page of its own for each had nothing to add)."""
+    tab = Tab(browser, "de-DE")
+    tab.open(server, "/", "phone", wait_for="body[data-lobby='ready']")
+    yield tab
+    tab.close()
+
+
 @pytest.mark.parametrize("word", list(SYLLABLES))
 @pytest.mark.parametrize("share", [0.55, 0.7])
-def test_a_word_too_long_for_its_line_breaks_between_syllables(browser, server, word, share):
+def test_a_word_too_long_for_its_line_breaks_between_syllables(lobby, word, share):
     """A word wider than its line was broken after the most letters that fit:
     "Donaudam-pfschifffah-rtskapitänin" on Watten's side seat, "Donaudampfschifffahrt-
     skapitänin" in Seven Waters' corner.  It breaks between syllables now, as far on as
     fits (a hyphen added), every piece within its room (`share` of the word's width: even
     set three quarters as large, as fitTexts may, it needs more than one line)."""
-    ctx, page, errors = open_page(browser, server, "/", "phone", "de-DE", wait_for="body[data-lobby='ready']")
-    room, lines = page.evaluate("""async ([word, share]) => {
+    room, lines = lobby.page.evaluate("""async ([word, share]) => {
       const { s, fitText, fitTexts } = await import('/static/svg.js');
       const svg = s('svg', { viewBox: '0 0 400 300', width: 400, height: 300 });
       document.body.append(svg);
@@ -276,8 +290,7 @@ def test_a_word_too_long_for_its_line_breaks_between_syllables(browser, server, 
         cuts.add(at)
     made = [sum(len(text.rstrip("-")) for text, _ in lines[:k]) for k in range(1, len(lines))]
     assert set(made) <= cuts, (lines, made)
-    assert errors == []
-    ctx.close()
+    assert lobby.errors == []   # (since the lobby was loaded)
 
 
 # ------------------------------------------------------------- a wide screen's end board
@@ -285,17 +298,18 @@ END_OPTIONS = {"wasserloch": {}, "watten": {"target": 2}, "seven_waters": {}, "w
 
 
 @pytest.mark.parametrize("game", list(END_OPTIONS))
-def test_at_the_end_a_wide_screen_shows_the_result_and_a_readable_board(browser, server, game):
+def test_at_the_end_a_wide_screen_shows_the_result_and_a_readable_board(tabs, server, game):
     """At the end of a game of four long names on a 1280 × 800 screen the board was squeezed
     under the seats and the result into what was left: Watten's words 3.9 px, Wildwasser's
     4.9 px, Wasserloch's 8.1 px.  The result stands first (its rematch button on the first
     screen), the board after it with its words at least 10 px, the column scrolling to it."""
     def make():
-        table = named_table(browser, server, game, END_OPTIONS[game])
+        table = named_table(server, game, END_OPTIONS[game])
         play(server, table, None)
         return table
     table = cached(("end", game), make)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", "de-DE")
+    tab = tabs("de-DE")
+    page = tab.open(server, table["seats"][0]["link"], "desktop")
     page.wait_for_selector("#rematch")
     least = page.evaluate("""() => Math.min(...[...document.querySelectorAll('#board svg text')]
       .filter((el) => el.textContent.trim())
@@ -308,5 +322,4 @@ def test_at_the_end_a_wide_screen_shows_the_result_and_a_readable_board(browser,
     # Wildwasser's ran 17 px past it, the box scrolling sideways)
     box = page.eval_on_selector("#result", "r => [r.scrollWidth, r.clientWidth]")
     assert box[0] <= box[1] + 1, box
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []

@@ -36,7 +36,7 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import (BOARD_MEASURE, CHROMIUM, GAMES, browser, cut_chip_parts, finished_table,  # noqa: F401
-                              mid_game_table, open_page, serving)
+                              mid_game_table, serving, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -112,12 +112,12 @@ def small_targets(page) -> list[str]:
     return page.evaluate(SMALL_TARGETS, [sels, TARGET])
 
 
-def seat_page(browser, server, tables, game, size, locale):
-    ctx, page, errors = open_page(browser, server, tables[game]["seats"][0]["link"], size, locale,
-                                  wait_for="#turn[data-mine='1']")
+def seat_page(tab, server, tables, game, size):
+    """Seat 0's page of `tables[game]` loaded in `tab` at `size`, its board drawn and measured."""
+    page = tab.open(server, tables[game]["seats"][0]["link"], size, wait_for="#turn[data-mine='1']")
     page.wait_for_selector("#board svg")
     settle(page)
-    return ctx, page, errors
+    return page
 
 
 # ----------------------------------------------------------------------- 1.4.10 reflow
@@ -134,48 +134,45 @@ HEADER_OUT = """() => {
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-def test_at_400_percent_zoom_the_board_is_drawn_across_the_column_not_as_a_thumbnail(browser, server, tables, game,
+def test_at_400_percent_zoom_the_board_is_drawn_across_the_column_not_as_a_thumbnail(tabs, server, tables, game,
                                                                                       locale):
     """320 × 256: the page scrolls down only; the board is drawn as wide as its column (the
     page scrolls to the hand and the buttons below it); every choice a 24 px target; the
     header holds its words."""
-    ctx, page, errors = seat_page(browser, server, tables, game, ZOOM_400, locale)
-    try:
-        m = page.evaluate(BOARD_MEASURE)
-        assert m["sideways"] <= 0, f"{game} ({locale}): the page scrolls sideways by {m['sideways']} px"
-        assert m["narrower"] <= 2, (f"{game} ({locale}): the board is drawn {m['drawn']:.0f} px high, "
-                                    f"{m['narrower']:.0f} px narrower than its column")
-        assert small_targets(page) == []
-        assert page.evaluate(HEADER_OUT) == []
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = seat_page(tab, server, tables, game, ZOOM_400)
+    m = page.evaluate(BOARD_MEASURE)
+    assert m["sideways"] <= 0, f"{game} ({locale}): the page scrolls sideways by {m['sideways']} px"
+    assert m["narrower"] <= 2, (f"{game} ({locale}): the board is drawn {m['drawn']:.0f} px high, "
+                                f"{m['narrower']:.0f} px narrower than its column")
+    assert small_targets(page) == []
+    assert page.evaluate(HEADER_OUT) == []
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_at_400_percent_zoom_the_replay_the_lobby_and_the_rules_scroll_only_down(browser, server, tables, locale):
+def test_at_400_percent_zoom_the_replay_the_lobby_and_the_rules_scroll_only_down(tabs, server, tables, locale):
     """Wildwasser's rules in German: the table of the river's parts ran 10 px past a 320 px
     screen ("29: Baumstammtafel,"), and the page scrolled sideways."""
-    ctx, page, errors = open_page(browser, server, f"/replay/{tables['replay']['id']}", ZOOM_400, locale,
-                                  wait_for="#step")
-    try:
-        page.click("#next")
-        page.wait_for_selector("#turn[data-n='1']")
-        settle(page)
-        m = page.evaluate(BOARD_MEASURE)
-        assert m["sideways"] <= 0 and m["narrower"] <= 2, m
-        assert page.evaluate(HEADER_OUT) == []
-        page.goto(server.base + "/")
-        page.wait_for_selector("body[data-lobby='ready']")
-        assert sideways(page) <= 0
-        assert page.evaluate(HEADER_OUT) == []
-        for game in GAMES:
-            page.goto(f"{server.base}/rules/{game}?lang={locale[:2]}")
-            page.wait_for_selector("main.rules")
-            assert sideways(page) <= 0, f"the rules of {game} ({locale})"
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, f"/replay/{tables['replay']['id']}", ZOOM_400, wait_for="#step")
+    page.click("#next")
+    page.wait_for_selector("#turn[data-n='1']")
+    settle(page)
+    m = page.evaluate(BOARD_MEASURE)
+    assert m["sideways"] <= 0 and m["narrower"] <= 2, m
+    assert page.evaluate(HEADER_OUT) == []
+    # the lobby and the rules follow in the same page at the same size (tab.errors keeps
+    # the errors of all of them)
+    page.goto(server.base + "/")
+    page.wait_for_selector("body[data-lobby='ready']")
+    assert sideways(page) <= 0
+    assert page.evaluate(HEADER_OUT) == []
+    for game in GAMES:
+        page.goto(f"{server.base}/rules/{game}?lang={locale[:2]}")
+        page.wait_for_selector("main.rules")
+        assert sideways(page) <= 0, f"the rules of {game} ({locale})"
+    assert not tab.errors
 
 
 # ----------------------------------------------------------------------- 2.5.8 target size
@@ -183,18 +180,15 @@ def test_at_400_percent_zoom_the_replay_the_lobby_and_the_rules_scroll_only_down
 @pytest.mark.parametrize("size", [(320, 568), (360, 640), (390, 844), (1280, 800), (1024, 256)],
                          ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("game", GAMES)
-def test_every_choice_is_a_target_of_24_px_or_spaced_as_one(browser, server, tables, game, size):
+def test_every_choice_is_a_target_of_24_px_or_spaced_as_one(tabs, server, tables, game, size):
     """Seven Waters' cards to take and lines to slide onto were 17.5 px wide (320 × 568) and
     19.7 px high, 19.7 px apart (360 × 640); in a window of 1024 × 256 its board stood 7rem
     high beside the log, the cards 12.6 px wide, the lines 14.3 px high."""
-    locale = "de-DE" if size[0] < 390 else "en-US"
-    ctx, page, errors = seat_page(browser, server, tables, game, size, locale)
-    try:
-        assert small_targets(page) == []
-        assert sideways(page) <= 0
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs("de-DE" if size[0] < 390 else "en-US")
+    page = seat_page(tab, server, tables, game, size)
+    assert small_targets(page) == []
+    assert sideways(page) <= 0
+    assert not tab.errors
 
 
 # ----------------------------------------------------------------------- 1.4.4 text at 200 %
@@ -218,28 +212,27 @@ PARTS_OVER_EACH_OTHER = """() => {
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("game", GAMES)
-def test_with_the_text_at_200_percent_the_table_s_parts_are_not_drawn_over_each_other(browser, server, tables, game,
+def test_with_the_text_at_200_percent_the_table_s_parts_are_not_drawn_over_each_other(tabs, server, tables, game,
                                                                                        locale):
-    ctx, page, errors = seat_page(browser, server, tables, game, (1280, 800), locale)
-    try:
-        page.add_style_tag(content=TEXT_200)
-        settle(page)
-        assert page.evaluate(PARTS_OVER_EACH_OTHER) == []
-        # the column scrolls to the hand and the buttons: each can be brought into view
-        for sel in ["#hand [data-key]", "#actions"]:
-            if page.locator(sel).count():
-                page.locator(sel).first.scroll_into_view_if_needed()
-                box = page.locator(sel).first.bounding_box()
-                assert box and 0 <= box["y"] and box["y"] + box["height"] <= 800 + 1, (sel, box)
-        assert sideways(page) <= 0
-        assert not errors
-    finally:
-        ctx.close()
+    # (the style added goes with the page: the tab's next link is loaded anew)
+    tab = tabs(locale)
+    page = seat_page(tab, server, tables, game, (1280, 800))
+    page.add_style_tag(content=TEXT_200)
+    settle(page)
+    assert page.evaluate(PARTS_OVER_EACH_OTHER) == []
+    # the column scrolls to the hand and the buttons: each can be brought into view
+    for sel in ["#hand [data-key]", "#actions"]:
+        if page.locator(sel).count():
+            page.locator(sel).first.scroll_into_view_if_needed()
+            box = page.locator(sel).first.bounding_box()
+            assert box and 0 <= box["y"] and box["y"] + box["height"] <= 800 + 1, (sel, box)
+    assert sideways(page) <= 0
+    assert not tab.errors
 
 
 @pytest.mark.parametrize("size", [(390, 844), (320, 640)], ids=lambda s: "x".join(map(str, s)))
 @pytest.mark.parametrize("locale", LOCALES)
-def test_with_the_text_at_200_percent_on_a_phone_no_page_scrolls_sideways(browser, server, tables, size, locale):
+def test_with_the_text_at_200_percent_on_a_phone_no_page_scrolls_sideways(tabs, server, tables, size, locale):
     """The name form held to one line ran 125 px past a 390 px phone; Seven Waters' column
     grew to 421 px; the lobby's "nur der Gegner" menu and "(Wettbewerbsfassung)." ran past
     a 320 px one; Wildwasser's result carried its table's hidden column heads past the
@@ -249,21 +242,17 @@ def test_with_the_text_at_200_percent_on_a_phone_no_page_scrolls_sideways(browse
     pages += [(tables[g]["seats"][0]["link"], "#turn[data-mine='1']") for g in GAMES]
     pages += [(tables[g]["spectator_link"], "#turn") for g in GAMES]
     pages += [(f"/rules/{g}?lang={locale[:2]}", "main.rules") for g in GAMES]
-    ctx, page, errors = open_page(browser, server, "/", size, locale, wait_for=None)
-    try:
-        wide = []
-        for link, ready in pages:
-            page.goto("about:blank")
-            page.goto(server.base + link)
-            page.wait_for_selector(ready)
-            page.add_style_tag(content=TEXT_200)
-            settle(page)
-            if sideways(page) > 0:
-                wide.append(f"{link.split('#')[0]}: {sideways(page)} px")
-        assert wide == []
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    wide, errors = [], []
+    for link, ready in pages:
+        page = tab.open(server, link, size, wait_for=ready)
+        page.add_style_tag(content=TEXT_200)
+        settle(page)
+        if sideways(page) > 0:
+            wide.append(f"{link.split('#')[0]}: {sideways(page)} px")
+        errors += tab.errors   # (each link's own: the next open clears them)
+    assert wide == []
+    assert not errors
 
 
 # each element with text of its own (outside the pictures) and its font size in px
@@ -273,21 +262,19 @@ FONT_SIZES = """() => Object.fromEntries([...document.querySelectorAll('body *')
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_with_the_text_at_200_percent_all_the_lobby_s_words_are_twice_as_large(browser, server, tables, locale):
+def test_with_the_text_at_200_percent_all_the_lobby_s_words_are_twice_as_large(tabs, server, tables, locale):
     """The form's labels, its menus, the "Create table" button and the tables' links stayed
     at 16 px: the body's size was given in px."""
-    ctx, page, errors = open_page(browser, server, "/", (1280, 800), locale, wait_for="body[data-lobby='ready']")
-    try:
-        before = page.evaluate(FONT_SIZES)
-        page.add_style_tag(content=TEXT_200)
-        settle(page)
-        after = page.evaluate(FONT_SIZES)
-        assert before.keys() == after.keys()
-        assert [k for k in before if after[k] < 1.95 * before[k]] == []
-        assert sideways(page) <= 0
-        assert not errors
-    finally:
-        ctx.close()
+    tab = tabs(locale)
+    page = tab.open(server, "/", (1280, 800), wait_for="body[data-lobby='ready']")
+    before = page.evaluate(FONT_SIZES)
+    page.add_style_tag(content=TEXT_200)
+    settle(page)
+    after = page.evaluate(FONT_SIZES)
+    assert before.keys() == after.keys()
+    assert [k for k in before if after[k] < 1.95 * before[k]] == []
+    assert sideways(page) <= 0
+    assert not tab.errors
 
 
 # ----------------------------------------------------------------------- 1.4.12 text spacing
@@ -304,26 +291,24 @@ CLIPPED = """() => [...document.querySelectorAll('body *')].filter((el) => {
 
 @pytest.mark.parametrize("locale", LOCALES)
 @pytest.mark.parametrize("where", [*GAMES, "lobby", "replay", "rules"])
-def test_with_the_text_spacing_of_1_4_12_nothing_is_cut_off_at_320_px(browser, server, tables, where, locale):
+def test_with_the_text_spacing_of_1_4_12_nothing_is_cut_off_at_320_px(tabs, server, tables, where, locale):
     """Wildwasser's seat chip "⚑ 3 noch am Start" ran 5 px out of its chip (and the page 1 px
     sideways)."""
+    tab = tabs(locale)
     if where in GAMES:
-        ctx, page, errors = seat_page(browser, server, tables, where, (320, 640), locale)
+        page = seat_page(tab, server, tables, where, (320, 640))
     else:
         link, ready = {"lobby": ("/", "body[data-lobby='ready']"),
                        "replay": (f"/replay/{tables['replay']['id']}", "#step"),
                        "rules": (f"/rules/wildwasser?lang={locale[:2]}", "main.rules")}[where]
-        ctx, page, errors = open_page(browser, server, link, (320, 640), locale, wait_for=ready)
-    try:
-        page.add_style_tag(content=SPACING)
-        settle(page)
-        assert sideways(page) <= 0
-        assert cut_chip_parts(page) == []
-        assert page.evaluate(CLIPPED) == []
-        assert page.evaluate(HEADER_OUT) == []
-        assert not errors
-    finally:
-        ctx.close()
+        page = tab.open(server, link, (320, 640), wait_for=ready)
+    page.add_style_tag(content=SPACING)
+    settle(page)
+    assert sideways(page) <= 0
+    assert cut_chip_parts(page) == []
+    assert page.evaluate(CLIPPED) == []
+    assert page.evaluate(HEADER_OUT) == []
+    assert not tab.errors
 
 
 # ----------------------------------------------------------------------- the lobby without its games
@@ -332,7 +317,7 @@ CRASH = {"error": "internal", "reason_code": "server.crashed", "params": {}}
 
 
 @pytest.mark.parametrize("how, locale", [("network", "de-DE"), ("crash", "en-US"), ("plain-500", "de-DE")])
-def test_the_lobby_says_why_its_games_did_not_load_and_tries_again(browser, server, how, locale):
+def test_the_lobby_says_why_its_games_did_not_load_and_tries_again(tabs, server, how, locale):
     """A failed GET /api/games left the lobby blank (an uncaught error in the console)."""
     lang = locale[:2]
     reason = {"network": render("web.lobby_failed_network", {}, lang),
@@ -349,11 +334,12 @@ def test_the_lobby_says_why_its_games_did_not_load_and_tries_again(browser, serv
             return route.fulfill(status=500, content_type="application/json", body=json.dumps(CRASH))
         return route.fulfill(status=500, content_type="text/plain", body="Internal Server Error")
 
-    ctx, page, errors = open_page(browser, server, "/", "phone", locale, wait_for=None)
+    tab = tabs(locale)
+    # the route is the page's: it goes with this test (its language chosen below goes with
+    # the storage the tab's next link clears)
+    tab.page.route("**/api/games", answer)
     try:
-        page.route("**/api/games", answer)
-        page.reload()
-        page.wait_for_selector("#lobby-error")
+        page = tab.open(server, "/", "phone", wait_for="#lobby-error")
         assert page.inner_text("#lobby-error") == render("web.lobby_failed", {"reason": reason}, lang)
         assert page.get_attribute("#lobby-error", "role") == "alert"
         assert page.inner_text("#lobby-retry") == render("web.try_again", {}, lang)
@@ -376,6 +362,6 @@ def test_the_lobby_says_why_its_games_did_not_load_and_tries_again(browser, serv
         page.wait_for_selector("body[data-lobby='ready']")
         assert page.locator("#game option").count() == len(GAMES)
         assert page.locator("#lobby-error").count() == 0
-        assert not errors
+        assert not tab.errors
     finally:
-        ctx.close()
+        tab.page.unroute("**/api/games", answer)

@@ -19,7 +19,7 @@ import os
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, mid_game_table, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, mid_game_table, saved_name, serving, tabs  # noqa: F401
 from .test_landscape_phones import MEASURE
 from .test_reflow_and_zoom import TARGET, settle, small_targets
 from .test_seven_waters_phone import a_table_with_a_covered_pyramid_joker
@@ -41,6 +41,10 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "seven_waters_568", tables_per_client=50)
 
 
+# tabs whose pages find the player's name saved (the pages of `tabs` ask for it)
+NAMED = saved_name("Anna")
+
+
 # the board's box (from the page's top) and its drawing's height, the hand's box, the
 # heights of the park's lines
 BOXES = """() => {
@@ -57,33 +61,29 @@ BOXES = """() => {
 @pytest.mark.parametrize("named", [True, False], ids=["named", "name form"])
 @pytest.mark.parametrize("locale", ["en-US", "de-DE"])
 def test_sw_3_2_at_568_by_320_the_hand_ends_the_first_screen_the_lines_and_cards_are_targets(
-        browser, server, deal, named, locale):
+        tabs, server, deal, named, locale):
     """A new deal (seven rows: the board at its tallest, covered cards under the free ones)
     and a game under way: the hand's box ends on the first screen, below the whole board;
     every card to take and every line of the player's park is 24 px both ways; every word on
     the board and in the hand is as large as Seven Waters' words on the other phones held
     sideways; nothing scrolls sideways."""
     table = a_table_with_a_covered_pyramid_joker(server) if deal == "new" else mid_game_table(server, "seven_waters")
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], SIZE, locale,
-                                  init_script="localStorage.setItem('player_name', 'Anna')" if named else None,
-                                  wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        page.wait_for_selector("#name-form", state="detached" if named else "attached")
-        settle(page)
-        m = page.evaluate(BOXES)
-        assert m["hand"][1] <= SIZE[1], m                        # the first screen ends with the hand
-        assert m["bottom"] - 0.5 <= m["hand"][0], m              # the whole board above it
-        cards = page.evaluate(CARDS)
-        choices = [c for c in cards if c["key"].startswith("pyr:") and c["choice"]]
-        assert choices, cards
-        assert [c for c in choices if min(c["width"], c["shown"]) < TARGET] == [], choices
-        assert len(m["lines"]) == 4 and min(m["lines"]) >= TARGET, m
-        words = page.evaluate(MEASURE)["words"]
-        assert words, words
-        assert [w for w in words if w[1] < SIDEWAYS_WORDS - 0.05] == [], words[:5]
-        assert small_targets(page) == []
-        assert m["sideways"] <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs(locale, NAMED if named else None)
+    page = tab.open(server, table["seats"][0]["link"], SIZE, wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    page.wait_for_selector("#name-form", state="detached" if named else "attached")
+    settle(page)
+    m = page.evaluate(BOXES)
+    assert m["hand"][1] <= SIZE[1], m                        # the first screen ends with the hand
+    assert m["bottom"] - 0.5 <= m["hand"][0], m              # the whole board above it
+    cards = page.evaluate(CARDS)
+    choices = [c for c in cards if c["key"].startswith("pyr:") and c["choice"]]
+    assert choices, cards
+    assert [c for c in choices if min(c["width"], c["shown"]) < TARGET] == [], choices
+    assert len(m["lines"]) == 4 and min(m["lines"]) >= TARGET, m
+    words = page.evaluate(MEASURE)["words"]
+    assert words, words
+    assert [w for w in words if w[1] < SIDEWAYS_WORDS - 0.05] == [], words[:5]
+    assert small_targets(page) == []
+    assert m["sideways"] <= 0
+    assert tab.errors == []

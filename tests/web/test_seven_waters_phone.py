@@ -15,7 +15,7 @@ import os
 import pytest
 
 from .browser_support import (CHROMIUM, SIZES, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, open_page, serving, store_finished)
+                              finished_table, mid_game_table, serving, store_finished, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -73,12 +73,13 @@ def finished(server):
     return finished_table(server, "seven_waters", {}, seed=3)
 
 
-def test_sw_3_2_on_a_phone_the_pyramid_and_the_park_have_cards_of_a_readable_size(browser, server, middle):
+def test_sw_3_2_on_a_phone_the_pyramid_and_the_park_have_cards_of_a_readable_size(tabs, server, middle):
     """Phone, mid-game: every card of the pyramid and of the park is at least 35 px wide
     (was about 24), on the screen without scrolling sideways; the labels stay ≥ 10 px; and
     a covered pyramid card's rank and suit (its top strip) are not hidden by the row in
     front of it."""
-    ctx, page, errors = open_page(browser, server, middle["seats"][0]["link"], "phone", "de-DE")
+    tab = tabs("de-DE")
+    page = tab.open(server, middle["seats"][0]["link"], "phone")
     cards = page.evaluate(CARD_BOXES, "#board")
     pyramid = [c for c in cards if c[0].startswith("pyr:")]
     park = [c for c in cards if not c[0].startswith("pyr:")]
@@ -93,16 +94,16 @@ def test_sw_3_2_on_a_phone_the_pyramid_and_the_park_have_cards_of_a_readable_siz
     assert [x for x in labels if x[1] < READABLE_TEXT] == [], labels
     hidden = [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]]
     assert hidden == [], hidden
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_sw_5_1_at_the_end_the_board_shows_the_parks_readable(browser, server, finished, size):
+def test_sw_5_1_at_the_end_the_board_shows_the_parks_readable(tabs, server, finished, size):
     """At the end the pyramid is empty (SW-5.1): the board showed its empty outlines beside
     a park of 15 px cards (phone) or 25 px (desktop).  Now it shows the parks that were
     scored, cards ≥ 35 px and labels ≥ 10 px; both parks side by side on a wide screen."""
-    ctx, page, errors = open_page(browser, server, finished["seats"][0]["link"], size, "de-DE")
+    tab = tabs("de-DE")
+    page = tab.open(server, finished["seats"][0]["link"], size)
     page.wait_for_selector("#rematch")
     cards = page.evaluate(CARD_BOXES, "#board")
     assert len(cards) >= 10, cards   # at least the lines of one park
@@ -117,8 +118,7 @@ def test_sw_5_1_at_the_end_the_board_shows_the_parks_readable(browser, server, f
     board = page.eval_on_selector("#board", "b => b.textContent")
     assert ("Platz 1" in board) == (size == "desktop"), board
     assert no_sideways_scroll(page)
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 def a_table_with_a_covered_pyramid_joker(server: Server) -> dict:
@@ -132,23 +132,29 @@ def a_table_with_a_covered_pyramid_joker(server: Server) -> dict:
     raise RuntimeError("no covered joker in 40 deals")
 
 
+@pytest.fixture(scope="module")
+def joker_table(server):
+    """One such table for every size (nobody moves at it)."""
+    return a_table_with_a_covered_pyramid_joker(server)
+
+
 @pytest.mark.parametrize("size", list(SIZES))
-def test_sw_2_2_the_word_joker_on_a_pyramid_joker_is_not_covered(browser, server, size):
+def test_sw_2_2_the_word_joker_on_a_pyramid_joker_is_not_covered(tabs, server, joker_table, size):
     """The word "Joker" stood at the foot of the card, under the row of cards in front of
     it; it stands at its top now, in the strip that stays in view."""
-    table = a_table_with_a_covered_pyramid_joker(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, "de-DE")
+    page = tabs("de-DE").open(server, joker_table["seats"][0]["link"], size)
     jokers = [x for x in page.evaluate(PYRAMID_TEXTS) if x[1] == "Joker"]
     assert jokers, page.evaluate(PYRAMID_TEXTS)
     assert all(shown for _key, _text, shown in jokers), jokers
-    ctx.close()
 
 
-def test_sw_the_other_park_beside_a_wide_board_is_drawn_at_its_size(browser, server, middle):
+def test_sw_the_other_park_beside_a_wide_board_is_drawn_at_its_size(tabs, server, middle):
     """The other seat's park, opened in the side column of a 1280 × 800 screen, was the
     board's park shrunk to the column: cards of 28 px, labels of 9 px.  Its tiles are
     ≥ 35 px wide and its labels ≥ 10 px, within the column."""
-    ctx, page, errors = open_page(browser, server, middle["seats"][0]["link"], "desktop", "de-DE")
+    # (the park opened goes with the page: the tab's next link is loaded anew)
+    tab = tabs("de-DE")
+    page = tab.open(server, middle["seats"][0]["link"], "desktop")
     page.click("#side details:has([data-park]) summary")
     page.wait_for_selector("[data-park] svg")
     cards = page.evaluate(CARD_BOXES, "[data-park]")
@@ -159,26 +165,24 @@ def test_sw_the_other_park_beside_a_wide_board_is_drawn_at_its_size(browser, ser
     labels = page.evaluate(LABELS, ["[data-park]", PARK_LABELS])
     assert len(labels) == 4 * 2 + 3, labels
     assert [x for x in labels if x[1] < READABLE_TEXT] == [], labels
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("locale, words", [
     ("de-DE", ["Becken: ★=♣ 6♣", "Joker nehmen", "Kanal: ★=10 B♣"]),
     ("en-US", ["Pool: ★=♣ 6♣", "Take Joker", "River: ★=10 J♣"]),
 ])
-def test_sw_2_2_a_joker_in_a_move_s_words_reads_as_what_it_stands_for(browser, server, middle, locale, words):
+def test_sw_2_2_a_joker_in_a_move_s_words_reads_as_what_it_stands_for(tabs, server, middle, locale, words):
     """SW-2.2: a joker declared as a suit in the pool was written "★=C" on its button and in
     the log (the shared card text reads a declaration as a rank), and a joker taken from
     the pyramid "★ nehmen".  They read "★=♣" and "Joker nehmen" now."""
-    ctx, page, errors = open_page(browser, server, middle["seats"][0]["link"], "desktop", locale)
+    page = tabs(locale).open(server, middle["seats"][0]["link"], "desktop")
     view = {"pyramid": [["X1"]]}
     said = page.evaluate("""async (view) => {
       const game = (await import('/static/games/seven_waters.js')).default;
       return [game.label('pool X1=C 6C', view), game.label('take 1-1', view), game.label('river X2=T JC', view)];
     }""", view)
     assert said == words
-    ctx.close()
 
 
 # -- SW-5.3: the tie-break in the result box --------------------------------------------------
@@ -205,18 +209,15 @@ def tied(tmp_path_factory):
     ("de-DE", "Beide haben {n} Punkte; das größere Wellenbecken entscheidet: {who} gewinnt.",
      "Beide haben {n} Punkte und gleich große Wellenbecken: unentschieden."),
 ])
-def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(browser, tied, locale, pool_words, draw_words):
+def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(tabs, tied, locale, pool_words, draw_words):
     """SW-5.3 at the end of a game with equal totals: the result box words the engine's
     `decided_by` ("pool": the larger pool's seat wins; "draw"), in the page's language."""
+    tab = tabs(locale)
     for name, words in (("pool", pool_words), ("draw", draw_words)):
         view = tied.get(f"/api/tables/sw{name}")["view"]
         assert view["decided_by"] == name and view["totals"][0] == view["totals"][1], view["totals"]
-        ctx, page, errors = open_page(browser, tied, f"/table/sw{name}", "desktop", locale,
-                                      wait_for="#result table.score")
-        try:
-            # the winner as a sentence names a seat ("seat 0" in English, "Platz 0")
-            who = page.evaluate("async (n) => (await import('/static/i18n.js')).seatInText(n)", view["winners"][0])
-            assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)
-            assert errors == []
-        finally:
-            ctx.close()
+        page = tab.open(tied, f"/table/sw{name}", "desktop", wait_for="#result table.score")
+        # the winner as a sentence names a seat ("seat 0" in English, "Platz 0")
+        who = page.evaluate("async (n) => (await import('/static/i18n.js')).seatInText(n)", view["winners"][0])
+        assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)
+        assert tab.errors == []

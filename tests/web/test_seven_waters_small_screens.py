@@ -34,7 +34,7 @@ import os
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, serving, tabs  # noqa: F401
 from .test_reflow_and_zoom import TARGET, small_targets
 from .test_seven_waters_phone import PYRAMID_TEXTS, READABLE_TEXT, a_table_with_a_covered_pyramid_joker
 
@@ -88,52 +88,48 @@ BOXES = """() => {
 }"""
 
 
-def seat_page(browser, server, table, size):
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, "de-DE",
-                                  wait_for="#turn[data-mine='1']")
+def seat_page(tab, server, table, size):
+    """Seat 0's page of `table` loaded in `tab` at `size`, its board drawn."""
+    page = tab.open(server, table["seats"][0]["link"], size, wait_for="#turn[data-mine='1']")
     page.wait_for_selector("#board svg")
-    return ctx, page, errors
+    return page
 
 
-def test_sw_3_2_on_small_screens_the_cards_to_take_are_24_px_targets_and_every_index_is_legible(browser, server,
+def test_sw_3_2_on_small_screens_the_cards_to_take_are_24_px_targets_and_every_index_is_legible(tabs, server,
                                                                                                table):
     """640 × 280: a phone held sideways below its browser's bars; 320 × 568: a small phone,
     where the covered cards show a strip of 16 px with their index (not a defect)."""
+    tab = tabs("de-DE")
     for size in [(640, 280), (320, 568)]:
-        ctx, page, errors = seat_page(browser, server, table, size)
-        try:
-            cards = page.evaluate(PYRAMID)
-            choices = [c for c in cards if c["choice"]]
-            assert choices, cards   # seat 0 is to move: the free cards are choices
-            assert [c for c in choices if c["width"] < TARGET or c["shown"] < TARGET] == [], (size, choices)
-            # every index drawn (a back has none) at a size one reads
-            assert [c for c in cards if c["font"] is not None and c["font"] < READABLE_TEXT] == [], (size, cards)
-            # a covered card's index stands in the strip in view, not under the row in front of it
-            assert [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]] == [], size
-            assert small_targets(page) == [], size
-            assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0, size
-            assert errors == []
-        finally:
-            ctx.close()
+        page = seat_page(tab, server, table, size)
+        cards = page.evaluate(PYRAMID)
+        choices = [c for c in cards if c["choice"]]
+        assert choices, cards   # seat 0 is to move: the free cards are choices
+        assert [c for c in choices if c["width"] < TARGET or c["shown"] < TARGET] == [], (size, choices)
+        # every index drawn (a back has none) at a size one reads
+        assert [c for c in cards if c["font"] is not None and c["font"] < READABLE_TEXT] == [], (size, cards)
+        # a covered card's index stands in the strip in view, not under the row in front of it
+        assert [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]] == [], size
+        assert small_targets(page) == [], size
+        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0, size
+        assert tab.errors == []
 
 
-def test_sw_3_2_on_a_phone_held_sideways_the_pyramid_takes_the_board_s_height_beside_the_park(browser, server,
+def test_sw_3_2_on_a_phone_held_sideways_the_pyramid_takes_the_board_s_height_beside_the_park(tabs, server,
                                                                                              table):
     """667 × 375: the board keeps to the room above the hand (the hand on the first screen);
     the park beside the pyramid and no taller, so that the pyramid is drawn as large as that
     room allows (it took 45 % of the board's height above the park)."""
-    ctx, page, errors = seat_page(browser, server, table, (667, 375))
-    try:
-        m = page.evaluate(BOXES)
-        assert m["pyramid"]["right"] <= m["lines"]["left"], m        # beside, not above
-        assert m["lines"]["bottom"] <= m["pyramid"]["bottom"] + 1, m
-        assert m["pyramid"]["bottom"] - m["pyramid"]["top"] >= 0.95 * m["drawn"], m
-        assert m["hand"] is None or m["hand"] <= 375 + 1, m
-        assert [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]] == []
-        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs("de-DE")
+    page = seat_page(tab, server, table, (667, 375))
+    m = page.evaluate(BOXES)
+    assert m["pyramid"]["right"] <= m["lines"]["left"], m        # beside, not above
+    assert m["lines"]["bottom"] <= m["pyramid"]["bottom"] + 1, m
+    assert m["pyramid"]["bottom"] - m["pyramid"]["top"] >= 0.95 * m["drawn"], m
+    assert m["hand"] is None or m["hand"] <= 375 + 1, m
+    assert [x for x in page.evaluate(PYRAMID_TEXTS) if not x[2]] == []
+    assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    assert tab.errors == []
 
 
 # every pyramid card and hand card: its key, whether it is a choice, its box's width and the
@@ -163,92 +159,86 @@ SENDS = """
 
 
 @pytest.mark.parametrize("size", [(320, 568), (390, 844), (667, 375), (740, 360), (1280, 800)])
-def test_sw_3_2_every_card_a_finger_can_tap_is_24_px_both_ways(browser, server, table, size):
+def test_sw_3_2_every_card_a_finger_can_tap_is_24_px_both_ways(tabs, server, table, size):
     """WCAG 2.5.8: a pyramid or hand card that shows less than 24 px either way is no target.
     A covered card of a phone's pyramid shows a strip of 12.9 to 20 px, and a tap there sent
     the move to take it (refused by the server); a tap there does nothing now (also Safari's,
     a click with no pointerType), and Enter on it still asks (the keyboard's click).  The cards to take and the hand's cards show 24 px
     both ways."""
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, "de-DE",
-                                  init_script=SENDS, wait_for="#turn[data-mine='1']")
-    try:
-        page.wait_for_selector("#board svg")
-        cards = page.evaluate(CARDS)
-        choices = [c for c in cards if c["choice"]]
-        assert [c for c in cards if c["key"].startswith("pyr:") and c["choice"]], cards
-        assert [c for c in choices if min(c["width"], c["shown"]) < TARGET] == [], (size, choices)
-        small = [c for c in cards if min(c["width"], c["shown"]) < TARGET]
-        page.evaluate("() => { window.__sent.length = 0; }")
-        tapped = []
-        for c in small:
-            page.evaluate("([x, y]) => scrollTo(0, Math.max(0, y - innerHeight / 2))", [c["x"], c["y"]])
-            at = page.evaluate("([x, y]) => [x - scrollX, y - scrollY]", [c["x"], c["y"]])
-            page.mouse.click(*at)
-            moves = [m for m in page.evaluate("() => window.__sent") if '"move"' in m]
-            if moves or page.locator("#board .selected").count():
-                tapped.append((c, moves))
-        assert tapped == [], (size, tapped)
-        if small:
-            # Safari's click is a MouseEvent with no pointerType (a tap there was sent, and refused)
-            key = small[0]["key"]
-            page.evaluate("""(key) => document.querySelector(`#board [data-key='${key}'] rect.hl`)
-              .dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 1 }))""", key)
-            page.wait_for_timeout(300)
-            assert [m for m in page.evaluate("() => window.__sent") if '"move"' in m] == [], size
-            assert page.locator("#board .refused-here").count() == 0
-            # the keyboard still asks why a covered card cannot be taken
-            page.focus(f"#board [data-key='{key}']")
-            page.keyboard.press("Enter")
-            page.wait_for_selector(f"#board [data-key='{key}'].refused-here")
-        assert errors == []
-    finally:
-        ctx.close()
+    # (what a tap selected or was refused is the page's: the tab's next link is loaded anew)
+    tab = tabs("de-DE", SENDS)
+    page = tab.open(server, table["seats"][0]["link"], size, wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    cards = page.evaluate(CARDS)
+    choices = [c for c in cards if c["choice"]]
+    assert [c for c in cards if c["key"].startswith("pyr:") and c["choice"]], cards
+    assert [c for c in choices if min(c["width"], c["shown"]) < TARGET] == [], (size, choices)
+    small = [c for c in cards if min(c["width"], c["shown"]) < TARGET]
+    page.evaluate("() => { window.__sent.length = 0; }")
+    tapped = []
+    for c in small:
+        page.evaluate("([x, y]) => scrollTo(0, Math.max(0, y - innerHeight / 2))", [c["x"], c["y"]])
+        at = page.evaluate("([x, y]) => [x - scrollX, y - scrollY]", [c["x"], c["y"]])
+        page.mouse.click(*at)
+        moves = [m for m in page.evaluate("() => window.__sent") if '"move"' in m]
+        if moves or page.locator("#board .selected").count():
+            tapped.append((c, moves))
+    assert tapped == [], (size, tapped)
+    if small:
+        # Safari's click is a MouseEvent with no pointerType (a tap there was sent, and refused)
+        key = small[0]["key"]
+        page.evaluate("""(key) => document.querySelector(`#board [data-key='${key}'] rect.hl`)
+          .dispatchEvent(new MouseEvent("click", { bubbles: true, detail: 1 }))""", key)
+        page.wait_for_timeout(300)
+        assert [m for m in page.evaluate("() => window.__sent") if '"move"' in m] == [], size
+        assert page.locator("#board .refused-here").count() == 0
+        # the keyboard still asks why a covered card cannot be taken
+        page.focus(f"#board [data-key='{key}']")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(f"#board [data-key='{key}'].refused-here")
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", [(667, 375), (740, 360)])
 def test_sw_3_2_on_a_phone_held_sideways_the_cards_to_take_are_larger_and_the_hand_on_the_first_screen(
-        browser, server, table, size):
+        tabs, server, table, size):
     """A new deal (seven rows, the board at its tallest): the cards to take were 23.3 px wide
     at both sizes, the board kept to 7rem above the hand with the move bar below the screen
     anyway.  The board takes the move bar's room: 28 px or more, the hand still ending on the
     first screen, the move bar right below it; the park's lines, targets of 18.1 px, are 24."""
-    ctx, page, errors = seat_page(browser, server, table, size)
-    try:
-        cards = page.evaluate(PYRAMID)
-        choices = [c for c in cards if c["choice"]]
-        assert choices and min(c["width"] for c in choices) >= 28, (size, choices)
-        m = page.evaluate(BOXES)
-        assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m)
-        actions = page.evaluate("() => document.querySelector('#play .actions').getBoundingClientRect().top")
-        assert m["hand"] <= actions + 1, (size, m, actions)
-        # the lines to slide onto (targets of the player's own park): 24 px high (18.1 before)
-        lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
-          .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
-        assert len(lines) == 4 and min(lines) >= TARGET, (size, lines)
-        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs("de-DE")
+    page = seat_page(tab, server, table, size)
+    cards = page.evaluate(PYRAMID)
+    choices = [c for c in cards if c["choice"]]
+    assert choices and min(c["width"] for c in choices) >= 28, (size, choices)
+    m = page.evaluate(BOXES)
+    assert m["hand"] is not None and m["hand"] <= size[1] + 1, (size, m)
+    actions = page.evaluate("() => document.querySelector('#play .actions').getBoundingClientRect().top")
+    assert m["hand"] <= actions + 1, (size, m, actions)
+    # the lines to slide onto (targets of the player's own park): 24 px high (18.1 before)
+    lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
+      .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
+    assert len(lines) == 4 and min(lines) >= TARGET, (size, lines)
+    assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    assert tab.errors == []
 
 
 def test_sw_3_2_at_844_by_390_beside_the_log_the_cards_to_take_are_24_px_targets_with_the_hand_in_view(
-        browser, server, table):
+        tabs, server, table):
     """844 × 390 (a phone held sideways, the log beside the table): the board, as high as its
     column is wide, kept 7rem above the hand beside a 17rem log; the cards to take of a new
     deal were 23.3 px wide, under WCAG 2.5.8's 24.  The log gives the board 3rem and the board
     takes the room under the hand (style.css, table.js foldAtHand): 24 px or more, the hand
     still ending on the first screen."""
-    ctx, page, errors = seat_page(browser, server, table, (844, 390))
-    try:
-        cards = page.evaluate(PYRAMID)
-        choices = [c for c in cards if c["choice"]]
-        assert choices and min(c["width"] for c in choices) >= TARGET, choices
-        m = page.evaluate(BOXES)
-        assert m["hand"] is not None and m["hand"] <= 390 + 1, m
-        lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
-          .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
-        assert len(lines) == 4 and min(lines) >= TARGET, lines
-        assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
-        assert errors == []
-    finally:
-        ctx.close()
+    tab = tabs("de-DE")
+    page = seat_page(tab, server, table, (844, 390))
+    cards = page.evaluate(PYRAMID)
+    choices = [c for c in cards if c["choice"]]
+    assert choices and min(c["width"] for c in choices) >= TARGET, choices
+    m = page.evaluate(BOXES)
+    assert m["hand"] is not None and m["hand"] <= 390 + 1, m
+    lines = page.evaluate("""() => [...document.querySelectorAll('#board [data-key^="line:"]')]
+      .map((el) => +el.getBoundingClientRect().height.toFixed(1))""")
+    assert len(lines) == 4 and min(lines) >= TARGET, lines
+    assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    assert tab.errors == []
