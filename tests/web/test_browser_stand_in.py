@@ -36,7 +36,7 @@ def de(code: str, **params) -> str:
 def test_a_bot_plays_for_a_friend_who_left_until_the_friend_comes_back(browser, server):
     table = two_humans(server)
     tid, tokens = table["id"], {s["seat"]: s["token"] for s in table["seats"]}
-    name_the_seats(browser, server, table, ["Anna", "Ben"])    # Ben's page is closed again: he left
+    name_the_seats(server, table, ["Anna", "Ben"])    # Ben's page is closed again: he left
     left = time.monotonic()
     play_until_waiting_for(server, table, 1)                    # and it is his move
     ctx, anna, errors = page_of(browser, server, table["seats"][0]["link"], "de-DE")

@@ -21,7 +21,8 @@ import pytest
 from wasserspiele import load
 from wasserspiele.core.messages import render
 
-from .browser_support import CHROMIUM, Server, browser, open_page, store_finished  # noqa: F401
+from .browser_support import CHROMIUM, Server, browser, store_finished  # noqa: F401
+from .browser_support import tab_pool, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -89,11 +90,14 @@ def number(x):
     return int(x) if float(x).is_integer() else x
 
 
-def open_end(browser, srv, table_id: str, reader: int | None, lang: str):
+def open_end(tab_pool, srv, table_id: str, reader: int | None, lang: str):
+    """The finished table as `reader` (a seat, None: a spectator) sees it, in the module's
+    tab of `lang`: the page and that load's uncaught errors."""
     link = f"/table/{table_id}" + ("" if reader is None else f"#seat={reader}&token={table_id}-{reader}")
-    ctx, page, errors = open_page(browser, srv, link, "desktop", LOCALES[lang], wait_for="#result table.score")
+    tab = tab_pool(LOCALES[lang])
+    page = tab.open(srv, link, "desktop", "#result table.score")
     page.wait_for_selector("#result")
-    return ctx, page, errors
+    return page, tab.errors
 
 
 def heads(page, scope: str) -> list[str]:
@@ -118,7 +122,7 @@ def check_heads(page, scope: str, seats: int, reader: int | None, lang: str) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_5_3_the_tie_break_and_the_points_table_name_the_own_seat_as_yours(browser, ended, lang):
+def test_ww_5_3_the_tie_break_and_the_points_table_name_the_own_seat_as_yours(tab_pool, ended, lang):
     srv, games = ended
     state = games["ownww"]
     view = srv.get("/api/tables/ownww")["view"]
@@ -130,7 +134,7 @@ def test_ww_5_3_the_tie_break_and_the_points_table_name_the_own_seat_as_yours(br
     species = next(sp for sp in TIE_ORDER
                    if len({view["podiums"][sp].index(s) if s in view["podiums"][sp] else 99 for s in tied}) > 1)
     for reader in (winner, loser, None):
-        ctx, page, errors = open_end(browser, srv, "ownww", reader, lang)
+        page, errors = open_end(tab_pool, srv, "ownww", reader, lang)
         line = render("wildwasser.web.decided_by", {"n": number(best), "a": render(f"wildwasser.web.sp.{species}", {}, lang),
                                                     "who": seat_words(winner, reader, lang, in_text=True)}, lang)
         assert page.inner_text("#tie-break") == line, (reader, page.inner_text("#tie-break"), line)
@@ -139,29 +143,26 @@ def test_ww_5_3_the_tie_break_and_the_points_table_name_the_own_seat_as_yours(br
         assert seat_words(winner, reader, lang, in_text=True) in page.inner_text("#result .winners")
         check_heads(page, "row", 3, reader, lang)
         assert errors == []
-        ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_5_3_the_pool_tie_break_and_the_score_table_name_the_own_seat_as_yours(browser, ended, lang):
+def test_sw_5_3_the_pool_tie_break_and_the_score_table_name_the_own_seat_as_yours(tab_pool, ended, lang):
     srv, games = ended
     view = srv.get("/api/tables/ownsw")["view"]
     assert view["decided_by"] == "pool" and view["winners"] == [1]
     for reader in (1, 0, None):
-        ctx, page, errors = open_end(browser, srv, "ownsw", reader, lang)
+        page, errors = open_end(tab_pool, srv, "ownsw", reader, lang)
         line = render("seven_waters.web.by_pool", {"n": view["totals"][0], "who": seat_words(1, reader, lang, in_text=True)}, lang)
         assert page.inner_text("#tie-break") == line, (reader, page.inner_text("#tie-break"), line)
         assert line in aria(page, "#result"), (reader, line)
         check_heads(page, "col", 2, reader, lang)
         assert errors == []
-        ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_5_3_the_score_table_names_the_own_seat_as_yours(browser, ended, lang):
+def test_wl_5_3_the_score_table_names_the_own_seat_as_yours(tab_pool, ended, lang):
     srv, _ = ended
     for reader in (2, 0, None):
-        ctx, page, errors = open_end(browser, srv, "ownwl", reader, lang)
+        page, errors = open_end(tab_pool, srv, "ownwl", reader, lang)
         check_heads(page, "col", 3, reader, lang)
         assert errors == []
-        ctx.close()

@@ -20,7 +20,8 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS, move, open_page as open_table, said, wait_to_hear
+from .browser_support import ANNOUNCEMENTS, move, said, wait_to_hear
+from .browser_support import tab_pool, tabs  # noqa: F401
 from .browser_support import wildwasser_marker_choice
 
 if not os.path.exists(CHROMIUM):
@@ -44,8 +45,11 @@ def server(tmp_path_factory):
         yield from serving(tmp_path_factory, "own_seat_words", tables_per_client=200)
 
 
-def open_page(browser, server, link, lang, wait_for="#turn"):
-    return open_table(browser, server, link, "desktop", LOCALES[lang], init_script=ANNOUNCEMENTS, wait_for=wait_for)
+def open_page(tab_pool, server, link, lang, wait_for="#turn", k=0):
+    """The module's k-th tab of `lang` (its live region recorded) at `link`: the page and
+    that load's uncaught errors.  Pages open at once are different k."""
+    tab = tab_pool(LOCALES[lang], k, ANNOUNCEMENTS)
+    return tab.open(server, link, "desktop", wait_for), tab.errors
 
 
 def seat_in_text(seat: int, lang: str) -> str:
@@ -99,21 +103,21 @@ def texts(page, selector: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(browser, server, lang):
+def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(tab_pool, server, lang):
     # WA-4.1/WA-4.2 to a target of 2 points: a hand's end (its log line, the summary, the
     # standing said aloud), then the game's end (its log line, the result's standing)
     table = server.post("/api/tables", {"game": "watten", "options": {"target": 2},
                                         "seats": [{"kind": "human"}] * 4})
     readers = {0: table["seats"][0]["link"], 1: table["seats"][1]["link"], None: f"/table/{table['id']}"}
-    pages = {reader: open_page(browser, server, link, lang) for reader, link in readers.items()}
-    for _, page, _ in pages.values():
+    pages = {reader: open_page(tab_pool, server, link, lang, k=k) for k, (reader, link) in enumerate(readers.items())}
+    for page, _ in pages.values():
         page.wait_for_selector("#turn")
     view = play_watten_until(server, table, lambda sp: sp["view"]["results"])["view"]
     r = view["results"][0]
     assert not server.get(f"/api/tables/{table['id']}")["terminal"]      # one point: the game goes on
     why = render(f"watten.web.reason.{r['reason']}", {}, lang)
     winner_words = YOUR_TEAM[lang][1].format(why=why)
-    for reader, (ctx, page, errors) in pages.items():
+    for reader, (page, errors) in pages.items():
         hand = team_line("watten.web.log.hand", r["team"], reader, {"n": r["points"], "why": why}, lang)
         standing = [team_line("watten.web.team_points", k, reader, {"n": view["scores"][k]}, lang) for k in (0, 1)]
         result = team_line("watten.web.res", r["team"], reader, {"h": r["hand"], "n": r["points"], "why": why,
@@ -140,7 +144,7 @@ def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(browser, serve
     spectator = play_watten_until(server, table, lambda sp: sp["terminal"])
     end = next(e for e in reversed(spectator["view"]["log"]) if e["event"] == "game")
     scores = spectator["view"]["scores"]
-    for reader, (ctx, page, errors) in pages.items():
+    for reader, (page, errors) in pages.items():
         game = team_line("watten.web.log.game", end["team"], reader, {"n": end["score"]}, lang)
         heard = wait_to_hear(page, [game])
         assert game in heard, (reader, game, heard)
@@ -153,7 +157,6 @@ def test_wa_4_a_players_own_team_is_your_team_on_screen_and_heard(browser, serve
             assert pair(reader % 2, lang) not in result + "".join(texts(page, "#log li")), (reader, result)
             assert game.startswith({"en": "Your team won", "de": "Dein Team gewann"}[lang]) == (end["team"] == reader % 2)
         assert errors == []
-        ctx.close()
 
 
 # ---------------------------------------------------------------- Wildwasser's start marker
@@ -178,6 +181,13 @@ def own_marker_hint(server):
     return wildwasser_marker_choice(server, hinted, games=40)
 
 
+@pytest.fixture(scope="module")
+def own_marker(server):
+    """own_marker_hint's table, found once for both languages (the search asks the expert
+    for hints, game after game; the test only looks at the position and asks once more)."""
+    return own_marker_hint(server)
+
+
 def marker_label(action: str, reader: int, lang: str) -> str:
     verb, target = action.split()
     code = {"marker": "wildwasser.web.marker", "action": "wildwasser.web.action_s"}[verb]
@@ -186,9 +196,9 @@ def marker_label(action: str, reader: int, lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_4_3_the_start_marker_to_ones_own_team_card_is_to_yourself(browser, server, lang):
-    table, seat, legal, hint = own_marker_hint(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][seat]["link"], lang)
+def test_ww_4_3_the_start_marker_to_ones_own_team_card_is_to_yourself(tab_pool, server, own_marker, lang):
+    table, seat, legal, hint = own_marker
+    page, errors = open_page(tab_pool, server, table["seats"][seat]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     # the other team cards it may choose keep their seats' words
     offered = [a for a in legal if a.split()[0] in ("action", "marker") and len(a.split()) == 2]
@@ -211,5 +221,4 @@ def test_ww_4_3_the_start_marker_to_ones_own_team_card_is_to_yourself(browser, s
     assert words in heard[n:], (words, heard)
     assert not any(seat_in_text(seat, lang) in line for line in heard[n:]), heard
     assert errors == []
-    ctx.close()
 

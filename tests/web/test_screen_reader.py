@@ -17,7 +17,8 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, Server, browser, finished_table, mid_game_table, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, card_name, open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD, card_name
+from .browser_support import tab_pool, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -35,8 +36,11 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "screen_reader", tables_per_client=200)
 
 
-def open_page(browser, server, link, locale, size="desktop"):
-    return open_table(browser, server, link, size, LOCALES[locale], init_script=RECORD)
+def open_page(tab_pool, server, link, locale, size="desktop"):
+    """The module's tab of `locale` (its live region recorded) at `link`: the page and
+    that load's uncaught errors."""
+    tab = tab_pool(LOCALES[locale], script=RECORD)
+    return tab.open(server, link, size), tab.errors
 
 
 # ---------------------------------------------------------------- Seven Waters
@@ -46,28 +50,27 @@ def seven_waters(server):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_3_2_every_free_pyramid_card_says_it_is_free_also_off_turn(browser, server, seven_waters, lang):
+def test_sw_3_2_every_free_pyramid_card_says_it_is_free_also_off_turn(tab_pool, server, seven_waters, lang):
     # seat 1 waits: every card is disabled, and only the pictures' overlap showed which were free
     pyramid = server.get(f"/api/tables/{seven_waters['id']}")["view"]["pyramid"]
     free = {f"pyr:{r + 1}-{c + 1}" for r, row in enumerate(pyramid) for c, code in enumerate(row)
             if code and (r == len(pyramid) - 1 or (pyramid[r + 1][c] is None and pyramid[r + 1][c + 1] is None))}
     word = {"en": ", free,", "de": ", frei,"}[lang]
-    ctx, page, errors = open_page(browser, server, seven_waters["seats"][1]["link"], lang)
+    page, errors = open_page(tab_pool, server, seven_waters["seats"][1]["link"], lang)
     page.wait_for_selector("#turn[data-mine='0']")
     named = {n["key"]: n["name"] for n in page.evaluate(NAMES, "#board") if (n["key"] or "").startswith("pyr:")}
     assert set(named) == {f"pyr:{r + 1}-{c + 1}" for r, row in enumerate(pyramid) for c, code in enumerate(row) if code}
     assert {k for k, name in named.items() if word in name} == free, named
     assert free and len(free) < len(named)      # a position with covered cards, so the words tell apart
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_other_seats_park_is_read_card_by_card(browser, server, seven_waters, lang):
+def test_the_other_seats_park_is_read_card_by_card(tab_pool, server, seven_waters, lang):
     other = server.get(f"/api/tables/{seven_waters['id']}")["view"]["players"][0]
     cards = [c for line in other["lines"] for c in line] + [c for slide in other["slides"] if slide for c in slide] \
         + other["river"] + other["pool"] + ([other["theme"] or "##"] if other["theme_placed"] else [])
-    ctx, page, errors = open_page(browser, server, seven_waters["seats"][1]["link"], lang)
+    page, errors = open_page(tab_pool, server, seven_waters["seats"][1]["link"], lang)
     page.wait_for_selector("#park-0-title")
     page.focus("#park-0-title")
     page.keyboard.press("Enter")                 # the panel opens by keyboard
@@ -78,16 +81,15 @@ def test_the_other_seats_park_is_read_card_by_card(browser, server, seven_waters
     assert sorted(names) == sorted(hidden if c == "##" else card_name(c, lang) for c in cards), tree
     assert f'group "{page.inner_text("#park-0-title")}"' in tree   # a group of cards, not one picture
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_2_2_a_joker_is_named_by_its_declaration_in_a_slide_a_river_and_a_pool(browser, server, seven_waters,
+def test_sw_2_2_a_joker_is_named_by_its_declaration_in_a_slide_a_river_and_a_pool(tab_pool, server, seven_waters,
                                                                               lang):
     """SW-2.2: a joker stands for a value 1–10 in a slide, a rank in a river, a suit in a pool.
     The page named a slide's 10 or 1 and every pool's joker "joker standing for rank_10" (the
     catalogue has ranks A 2 … 9 T J Q K): it showed on a random deal's park."""
-    ctx, page, errors = open_page(browser, server, seven_waters["seats"][1]["link"], lang)
+    page, errors = open_page(tab_pool, server, seven_waters["seats"][1]["link"], lang)
     page.wait_for_selector("#board svg")
     codes = ["X1=1", "X1=7", "X1=10", "X2=A", "X2=T", "X2=K", "X1=C", "X2=H", "X1", "KS"]
     named = page.evaluate("async (codes) => { const m = await import('/static/svg.js'); return codes.map(m.cardName); }",
@@ -98,12 +100,13 @@ def test_sw_2_2_a_joker_is_named_by_its_declaration_in_a_slide_a_river_and_a_poo
     stands = render("web.card_joker_as", {"r": "10"}, lang)
     assert named[2] == stands and render("web.suit_H", {}, lang) in named[7]
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- Wildwasser
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_wildwasser_podiums_say_whose_animal_stands_on_each_place(browser, server, lang):
+@pytest.fixture(scope="module")
+def wildwasser_placed(server):
+    """A finished Wildwasser race with animals on the podiums (the same for both languages:
+    a page only looks at it) and the seats placed, in the podiums' order."""
     for seed in range(3, 13):                   # a race may end with no animal home (WW-5.2)
         table = finished_table(server, "wildwasser", {"players": 3}, seed=seed)
         podiums = server.get(f"/api/tables/{table['id']}")["view"]["podiums"]
@@ -111,8 +114,14 @@ def test_wildwasser_podiums_say_whose_animal_stands_on_each_place(browser, serve
                   if seat is not None]
         if placed:
             break
+    return table, placed
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_wildwasser_podiums_say_whose_animal_stands_on_each_place(tab_pool, server, wildwasser_placed, lang):
+    table, placed = wildwasser_placed
     assert placed
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#podiums-title")
     page.focus("#podiums-title")
     page.keyboard.press("Enter")
@@ -121,14 +130,13 @@ def test_wildwasser_podiums_say_whose_animal_stands_on_each_place(browser, serve
     assert names == [render("web.seat", {"n": seat}, lang) for seat in placed]
     assert page.eval_on_selector("#podiums svg", "s => s.getAttribute('role')") == "group"
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_3_1_a_seat_chip_says_you_the_start_marker_and_who_has_chosen(browser, server, lang):
+def test_ww_3_1_a_seat_chip_says_you_the_start_marker_and_who_has_chosen(tab_pool, server, lang):
     table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3}, "seats": [{"kind": "human"}] * 3})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     spectator = server.get(f"/api/tables/{table['id']}")
     marker = spectator["view"]["start_marker"]
@@ -145,16 +153,15 @@ def test_ww_3_1_a_seat_chip_says_you_the_start_marker_and_who_has_chosen(browser
     assert all(render("wildwasser.web.chip_marker", {}, lang) not in n for s, n in names.items() if s != marker)
     assert chosen in names[2] and all(chosen not in names[s] for s in (0, 1)), names
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- Watten
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_watten_trump_is_named_by_its_suits_word_on_the_buttons_and_the_table(browser, server, lang):
+def test_watten_trump_is_named_by_its_suits_word_on_the_buttons_and_the_table(tab_pool, server, lang):
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
     caller = server.get(f"/api/tables/{table['id']}")["waiting"][0]
-    ctx, page, errors = open_page(browser, server, table["seats"][caller]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][caller]["link"], lang)
     page.wait_for_selector("#actions button[data-action^='trump ']")
     buttons = page.eval_on_selector_all("#actions button[data-action^='trump ']",
                                         "bs => bs.map(b => [b.dataset.action, b.textContent, b.getAttribute('aria-label')])")
@@ -169,7 +176,6 @@ def test_watten_trump_is_named_by_its_suits_word_on_the_buttons_and_the_table(br
     assert render(f"web.suit_{suit}", {}, lang) in name and page.text_content("#board [data-trump]") in name
     assert f'img "{name}"' in page.locator("#board").aria_snapshot()
     assert errors == [] and tokens
-    ctx.close()
 
 
 # ---------------------------------------------------------------- whose turn
@@ -200,11 +206,11 @@ def wasserloch_round_ender(server: Server) -> tuple[dict, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_5_5_the_rounds_end_and_the_turn_that_stays_past_it_are_announced(browser, server, lang):
+def test_wl_5_5_the_rounds_end_and_the_turn_that_stays_past_it_are_announced(tab_pool, server, lang):
     # the seat whose play ended round 1 begins round 2: it heard its play, not the round's
     # points (a box a sighted player sees appear) nor whose turn it is
     table, last = wasserloch_round_ender(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][1]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][1]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     n = page.get_attribute("#turn", "data-n")
     value = last.split("x")[0]
@@ -238,16 +244,15 @@ def test_wl_5_5_the_rounds_end_and_the_turn_that_stays_past_it_are_announced(bro
     assert said[-1 - len(summary):-1] == summary, said
     assert page.evaluate("() => document.activeElement !== document.body")
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_4_2_the_standing_after_a_hand_is_announced(browser, server, lang):
+def test_wa_4_2_the_standing_after_a_hand_is_announced(tab_pool, server, lang):
     # the log's line says which team took the hand; the score it leaves stood only in the
     # summary box (beside the board, below it on a phone)
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
     tokens = {s["seat"]: s["token"] for s in table["seats"]}
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn")
     for _ in range(80):
         spectator = server.get(f"/api/tables/{table['id']}")
@@ -271,14 +276,24 @@ def test_wa_4_2_the_standing_after_a_hand_is_announced(browser, server, lang):
     said = page.evaluate("window.__said")
     assert all(said.count(x) == 1 for x in standing), (standing, said)
     assert errors == []
-    ctx.close()
+
+
+# tables the pages below only look at: built once for both languages
+@pytest.fixture(scope="module")
+def wildwasser_mid(server):
+    return mid_game_table(server, "wildwasser")
+
+
+@pytest.fixture(scope="module")
+def wasserloch_mid(server):
+    return mid_game_table(server, "wasserloch")
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_4_5_each_field_of_the_track_says_what_it_is(browser, server, lang):
+def test_ww_4_5_each_field_of_the_track_says_what_it_is(tab_pool, server, wildwasser_mid, lang):
     # "22 ▤" and a deep-blue square were all a screen reader had of a field: its symbol's
     # meaning stood in a tooltip, a crossing without a tile in its colour alone
-    table = mid_game_table(server, "wildwasser")
+    table = wildwasser_mid
     track = server.get(f"/api/tables/{table['id']}")["view"]["track"]
     expected = []
     for f in track:
@@ -288,23 +303,21 @@ def test_ww_4_5_each_field_of_the_track_says_what_it_is(browser, server, lang):
                           {"s": what, "k": f["crossing"]}, lang)
         expected.append(what)
     assert any("crossing" in f for f in track)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     names = [n["name"] for n in page.evaluate(NAMES, "#board") if n["role"] == "img"]
     assert [n for n in names if n in expected] == expected, names
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_seats_score_is_named_not_a_bare_number(browser, server, lang):
-    table = mid_game_table(server, "wasserloch")
+def test_a_seats_score_is_named_not_a_bare_number(tab_pool, server, wasserloch_mid, lang):
+    table = wasserloch_mid
     scores = server.get(f"/api/tables/{table['id']}")["view"]["scores"]
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     tree = page.locator("#seats").aria_snapshot()
     word = render("web.score", {}, lang)
     assert all(f"{word}: {n}" in tree for n in scores), tree
     assert [page.inner_text(f"#seats [data-seat='{k}'] .score") for k in range(len(scores))] == [str(n) for n in scores]
     assert errors == []
-    ctx.close()

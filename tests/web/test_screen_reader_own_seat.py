@@ -24,7 +24,8 @@ import pytest
 
 from wasserspiele.core.messages import render
 
-from .browser_support import ANNOUNCEMENTS, CHROMIUM, browser, move, open_page, serving, wait_to_hear  # noqa: F401
+from .browser_support import ANNOUNCEMENTS, CHROMIUM, browser, move, serving, wait_to_hear  # noqa: F401
+from .browser_support import tab_pool, tabs  # noqa: F401
 from .browser_support import wildwasser_marker_choice
 
 if not os.path.exists(CHROMIUM):
@@ -43,8 +44,11 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "screen_reader_own_seat", tables_per_client=200)
 
 
-def page_of(browser, server, link, lang, size="desktop"):
-    return open_page(browser, server, link, size, LOCALES[lang], init_script=ANNOUNCEMENTS)
+def page_of(tab_pool, server, link, lang, size="desktop", k=0):
+    """The module's k-th tab of `lang` (its live region recorded) at `link`: the page and
+    that load's uncaught errors.  Pages open at once are different k."""
+    tab = tab_pool(LOCALES[lang], k, ANNOUNCEMENTS)
+    return tab.open(server, link, size), tab.errors
 
 
 # ---------------------------------------------------------------- Watten: whose tricks
@@ -84,15 +88,21 @@ def result_line(result: dict, reader: int | None, lang: str) -> str:
 SIDE_LINES = "() => [...document.querySelectorAll('#side li, #summary p, .summary p')].map((n) => n.textContent)"
 
 
+@pytest.fixture(scope="module")
+def watten_second_hand(server):
+    """watten_after_a_hand's table, dealt once: both languages' pages only look at it."""
+    return watten_after_a_hand(server, seed=8)
+
+
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_4_1_a_hands_tricks_are_worded_for_each_seat_and_a_spectator(browser, server, lang):
-    table = watten_after_a_hand(server, seed=8)
+def test_wa_4_1_a_hands_tricks_are_worded_for_each_seat_and_a_spectator(tab_pool, server, watten_second_hand, lang):
+    table = watten_second_hand
     result = server.get(f"/api/tables/{table['id']}")["view"]["results"][0]
     won = result["tricks_won"]
     readers = {1: table["seats"][1]["link"], 2: table["seats"][2]["link"], 3: table["seats"][3]["link"],
                None: f"/table/{table['id']}"}
     for reader, link in readers.items():
-        ctx, page, errors = page_of(browser, server, link, lang)
+        page, errors = page_of(tab_pool, server, link, lang)
         expected = result_line(result, reader, lang)
         page.wait_for_function("(w) => document.querySelector('#side').textContent.includes(w)", arg=expected)
         side = page.eval_on_selector("#side", "s => s.textContent")
@@ -117,7 +127,6 @@ def test_wa_4_1_a_hands_tricks_are_worded_for_each_seat_and_a_spectator(browser,
             assert corner["title"] == render("watten.web.tricks_teams", {"a": now[0], "t0": team_words(0, lang),
                                                                          "b": now[1], "t1": team_words(1, lang)}, lang)
         assert errors == []
-        ctx.close()
 
 
 # ---------------------------------------------------------------- Wasserloch: the move buttons
@@ -135,9 +144,9 @@ def wasserloch_with_a_pair(server) -> tuple[dict, str, int]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_1_the_move_buttons_name_their_count_in_words_and_say_what_they_show(browser, server, lang):
+def test_wl_4_1_the_move_buttons_name_their_count_in_words_and_say_what_they_show(tab_pool, server, lang):
     table, value, held = wasserloch_with_a_pair(server)
-    ctx, page, errors = page_of(browser, server, table["seats"][0]["link"], lang)
+    page, errors = page_of(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     page.click(f"#hand [data-key='v:{value}']")       # two or more of it: a count to choose
     page.wait_for_selector("#actions button[data-action]")
@@ -159,7 +168,6 @@ def test_wl_4_1_the_move_buttons_name_their_count_in_words_and_say_what_they_sho
     page.wait_for_function("() => document.querySelector('#turn').dataset.mine === '0'")
     assert server.get(f"/api/tables/{table['id']}")["view"]["recent"][-1]["play"] == buttons[-1][0]
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- Wildwasser: the own chip's offer
@@ -175,10 +183,10 @@ CHIPS = """chips => chips.map(c => ({ seat: +c.dataset.seat, title: c.getAttribu
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_4_3_the_own_chip_offered_the_start_marker_says_it_is_yours(browser, server, lang):
+def test_ww_4_3_the_own_chip_offered_the_start_marker_says_it_is_yours(tab_pool, server, lang):
     table, seat, targets = own_marker_choice(server)
     marker = server.get(f"/api/tables/{table['id']}")["view"]["start_marker"]
-    ctx, page, errors = page_of(browser, server, table["seats"][seat]["link"], lang, size="phone")
+    page, errors = page_of(tab_pool, server, table["seats"][seat]["link"], lang, size="phone")
     page.wait_for_selector("#seats .seat-chip.clickable")
     chips = {c["seat"]: c for c in page.eval_on_selector_all("#seats .seat-chip", CHIPS)}
     own = render("wildwasser.web.chip_keep_own" if marker == seat else "wildwasser.web.chip_choose_own", {}, lang)
@@ -196,7 +204,6 @@ def test_ww_4_3_the_own_chip_offered_the_start_marker_says_it_is_yours(browser, 
     page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
     assert server.get(f"/api/tables/{table['id']}")["view"]["start_marker"] == seat
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- a round's points, seat by seat
@@ -221,13 +228,13 @@ def play_until_round(server, table, rounds_key: str, target: int, seed: int) -> 
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_5_3_a_rounds_points_are_heard_with_the_own_seat_as_yours(browser, server, lang):
+def test_wl_5_3_a_rounds_points_are_heard_with_the_own_seat_as_yours(tab_pool, server, lang):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
     readers = {0: table["seats"][0]["link"], 1: table["seats"][1]["link"], None: f"/table/{table['id']}"}
-    pages = {reader: page_of(browser, server, link, lang) for reader, link in readers.items()}
+    pages = {reader: page_of(tab_pool, server, link, lang, k=k) for k, (reader, link) in enumerate(readers.items())}
     view = play_until_round(server, table, "round", 2, seed=3)
-    for reader, (ctx, page, errors) in pages.items():
+    for reader, (page, errors) in pages.items():
         lines = [render("wasserloch.web.round_line", {"who": seat_for(seat, reader, lang), "p": p,
                                                       "total": view["scores"][seat]}, lang)
                  for seat, p in enumerate(view["loot"][0])]
@@ -239,29 +246,30 @@ def test_wl_5_3_a_rounds_points_are_heard_with_the_own_seat_as_yours(browser, se
         you = f"({render('web.you', {}, lang)})"
         assert sum(you in line for line in lines) == (reader is not None), lines
         assert errors == []
-        ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_5_3_a_rounds_points_show_the_own_seat_as_yours(browser, server, lang):
+def test_ww_5_3_a_rounds_points_show_the_own_seat_as_yours(tab_pool, server, lang):
     table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 3},
                                         "seats": [{"kind": "human"}] * 3})
     readers = {1: table["seats"][1]["link"], None: f"/table/{table['id']}"}
-    pages = {reader: page_of(browser, server, link, lang, size="phone") for reader, link in readers.items()}
+    pages = {reader: page_of(tab_pool, server, link, lang, size="phone", k=k)
+             for k, (reader, link) in enumerate(readers.items())}
     view = play_until_round(server, table, "round", 2, seed=5)
-    for reader, (ctx, page, errors) in pages.items():
+    for reader, (page, errors) in pages.items():
         page.wait_for_selector("#summary")
         shown = page.eval_on_selector_all("#summary p", "ps => ps.map((p) => p.textContent)")
         for st in view["seats"]:
             line = render("wildwasser.web.round_line", {"who": seat_for(st["seat"], reader, lang), "n": st["points"]}, lang)
             assert line in shown, (reader, line, shown)
         assert errors == []
-        ctx.close()
 
 
 # ---------------------------------------------------------------- Wasserloch: the cards driven off
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_2_the_cards_driven_off_are_read_as_counts_not_products(browser, server, lang):
+@pytest.fixture(scope="module")
+def wasserloch_driven_off(server):
+    """Seat 0 to move after some animals were driven off (WL-4.2): the table and its
+    spectator's view, played once (both languages' pages only look at it)."""
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
                                         "seats": [{"kind": "human"}, {"kind": "human"}]})
     rng = random.Random(2)
@@ -273,8 +281,14 @@ def test_wl_4_2_the_cards_driven_off_are_read_as_counts_not_products(browser, se
         move(server, table, seat, rng.choice(server.get(f"/api/tables/{table['id']}", table["seats"][seat]["token"])["legal"]))
     else:
         raise AssertionError("nothing driven off")
+    return table, spectator
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_wl_4_2_the_cards_driven_off_are_read_as_counts_not_products(tab_pool, server, wasserloch_driven_off, lang):
+    table, spectator = wasserloch_driven_off
     gone = spectator["view"]["gone"]
-    ctx, page, errors = page_of(browser, server, table["seats"][0]["link"], lang)
+    page, errors = page_of(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#gone")
     page.click("#gone > summary")
     # what a screen reader is given: the accessibility tree's text of the panel
@@ -286,4 +300,3 @@ def test_wl_4_2_the_cards_driven_off_are_read_as_counts_not_products(browser, se
     shown = page.inner_text("#gone p")
     assert all(f"{VALUES[i]}×{n}" in shown for i, n in enumerate(gone) if n), shown
     assert errors == []
-    ctx.close()

@@ -17,7 +17,8 @@ import pytest
 from wasserspiele.core.messages import render
 
 from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, open_page as open_table
+from .browser_support import ANNOUNCEMENTS as RECORD
+from .browser_support import tab_pool, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -37,8 +38,11 @@ def watten_over(server):
     return finished_table(server, "watten", {"target": 2})
 
 
-def open_page(browser, server, link, lang, wait_for="#turn"):
-    return open_table(browser, server, link, "desktop", LOCALES[lang], init_script=RECORD, wait_for=wait_for)
+def open_page(tab_pool, server, link, lang, wait_for="#turn"):
+    """The module's tab of `lang` (its live region recorded) at `link`: the page and that
+    load's uncaught errors."""
+    tab = tab_pool(LOCALES[lang], script=RECORD)
+    return tab.open(server, link, "desktop", wait_for), tab.errors
 
 
 def said(page) -> list[str]:
@@ -48,13 +52,13 @@ def said(page) -> list[str]:
 # ---------------------------------------------------------------- the replay
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_wa_5_a_replay_step_the_log_keeps_no_line_of_says_whose_move_it_is(
-        browser, server, watten_over, lang):
+        tab_pool, server, watten_over, lang):
     tid = watten_over["id"]
     total = server.get(f"/api/tables/{tid}")["n"]
     steps = [server.get(f"/api/tables/{tid}/replay/{k}") for k in (1, 2)]
     assert steps[1]["action"].startswith("signal ")      # WA-5: a signal, secret to a spectator
     step = lambda k: render("web.step", {"i": k, "n": total}, lang)  # noqa: E731
-    ctx, page, errors = open_page(browser, server, f"/replay/{tid}", lang, wait_for="#step")
+    page, errors = open_page(tab_pool, server, f"/replay/{tid}", lang, wait_for="#step")
     page.focus("#next")
     for k in (1, 2, 3):
         page.keyboard.press("Enter")
@@ -65,15 +69,14 @@ def test_wa_5_a_replay_step_the_log_keeps_no_line_of_says_whose_move_it_is(
     assert between == [f"{render('web.seat', {'n': mover}, lang)} {render('web.to_move', {}, lang)}"], lines
     assert page.evaluate("() => document.activeElement.id") == "next"   # the focus stays where it stepped
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_replay_s_last_move_says_who_won(browser, server, watten_over, lang):
+def test_the_replay_s_last_move_says_who_won(tab_pool, server, watten_over, lang):
     tid = watten_over["id"]
     total = server.get(f"/api/tables/{tid}")["n"]
     step = lambda k: render("web.step", {"i": k, "n": total}, lang)  # noqa: E731
-    ctx, page, errors = open_page(browser, server, f"/replay/{tid}", lang, wait_for="#step")
+    page, errors = open_page(tab_pool, server, f"/replay/{tid}", lang, wait_for="#step")
     page.focus("#next")
     page.keyboard.press("Enter")
     page.wait_for_function("(w) => window.__said.includes(w)", arg=step(1))
@@ -87,17 +90,16 @@ def test_the_replay_s_last_move_says_who_won(browser, server, watten_over, lang)
     assert lines[lines.index(step(total)) + 1:] == [won], lines
     assert page.evaluate("() => document.activeElement.id") == "next"   # the focus stays where it stepped
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_replay_played_to_its_end_by_itself_says_who_won(browser, server, watten_over, lang):
+def test_the_replay_played_to_its_end_by_itself_says_who_won(tab_pool, server, watten_over, lang):
     # while it plays itself the steps are not said; its end was not said either
     tid = watten_over["id"]
     end = server.get(f"/api/tables/{tid}")
     who = ", ".join(render("web.seat_in_text", {"n": n}, lang) for n in end["winners"])
     won = f"{render('web.game_over', {}, lang)} {render('web.winners', {'who': who}, lang)}"
-    ctx, page, errors = open_page(browser, server, f"/replay/{tid}", lang, wait_for="#step")
+    page, errors = open_page(tab_pool, server, f"/replay/{tid}", lang, wait_for="#step")
     page.select_option("#speed", "4")
     page.focus("#autoplay")
     # stepped by hand (→) to a few moves before the end, so that it plays those by itself:
@@ -115,13 +117,12 @@ def test_the_replay_played_to_its_end_by_itself_says_who_won(browser, server, wa
     assert said(page).count(won) == 1, said(page)
     assert page.evaluate("() => document.activeElement.id") == "autoplay"
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
 def test_the_replay_s_hand_and_play_buttons_are_named_in_words_beginning_with_their_visible_word(
-        browser, server, watten_over, lang):
-    ctx, page, errors = open_page(browser, server, f"/replay/{watten_over['id']}", lang, wait_for="#step")
+        tab_pool, server, watten_over, lang):
+    page, errors = open_page(tab_pool, server, f"/replay/{watten_over['id']}", lang, wait_for="#step")
     for bid in ("prev-hand", "next-hand", "autoplay"):
         text = page.inner_text(f"#{bid}")
         name = page.get_attribute(f"#{bid}", "aria-label")
@@ -135,16 +136,15 @@ def test_the_replay_s_hand_and_play_buttons_are_named_in_words_beginning_with_th
                            " && document.querySelector('#autoplay').textContent.includes('⏸')")
     page.click("#autoplay")
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- symbols
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_watten_s_status_line_names_the_trump_by_its_suit_s_word(browser, server, lang):
+def test_watten_s_status_line_names_the_trump_by_its_suit_s_word(tab_pool, server, lang):
     table = mid_game_table(server, "watten", 8)
     view = server.get(f"/api/tables/{table['id']}")["view"]
     assert view["trump"]
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     shown = render("watten.web.trump", {"s": {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[view["trump"]]}, lang)
     assert shown in page.inner_text(".status-text")                      # the line looks as it did
     assert page.locator(".status-text [role='img']").count() == 1, page.locator(".topbar").aria_snapshot()
@@ -152,7 +152,6 @@ def test_watten_s_status_line_names_the_trump_by_its_suit_s_word(browser, server
     assert name and name.startswith(shown) and render(f"web.suit_{view['trump']}", {}, lang) in name
     assert f'img "{name}"' in page.locator(".topbar").aria_snapshot()
     assert errors == []
-    ctx.close()
 
 
 def seven_waters_with_a_pool_suit(server) -> dict:
@@ -173,25 +172,24 @@ LABELLED = """(ts, test) => ts.filter((t) => new RegExp(test, 'u').test(t.textCo
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_seven_waters_line_sums_are_named_in_words(browser, server, lang):
+def test_seven_waters_line_sums_are_named_in_words(tab_pool, server, lang):
     # the other seat's lines were drawn texts "line 2" "Σ 17" in the park's one group
     table = mid_game_table(server, "seven_waters", 20)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#park-1, #park-0")
     sums = page.eval_on_selector_all("#table text", LABELLED, "^Σ \\d+$")
     assert len(sums) >= 8, sums                   # both seats' lines
     for text, name, hidden in sums:
         assert name and render("seven_waters.web.sum", {"n": int(text.split()[1])}, lang) in name, sums
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_2_2_the_pool_s_suit_is_named_in_words(browser, server, lang):
+def test_sw_2_2_the_pool_s_suit_is_named_in_words(tab_pool, server, lang):
     table = seven_waters_with_a_pool_suit(server)
     players = server.get(f"/api/tables/{table['id']}")["view"]["players"]
     suits = {p["pool_suit"] for p in players if p.get("pool_suit")}
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     # the pool's label with its suit ("Pool ♣"), not a card's index inside a named card
     pools = page.eval_on_selector_all("#table text", LABELLED, f"^{render('seven_waters.web.pool', {}, lang)} [♣♦♥♠]$")
     assert pools
@@ -199,14 +197,13 @@ def test_sw_2_2_the_pool_s_suit_is_named_in_words(browser, server, lang):
         assert name and name.startswith(text) and any(render(f"web.suit_{x}", {}, lang) in name for x in suits), pools
         assert hidden == "true", pools            # not read twice, once as the sign
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_seven_waters_move_buttons_with_cards_are_named_with_the_cards_words(browser, server, lang):
+def test_seven_waters_move_buttons_with_cards_are_named_with_the_cards_words(tab_pool, server, lang):
     table = mid_game_table(server, "seven_waters", 20)
     mine = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     named = page.evaluate("""async ([actions, view]) => {
         const game = (await import('/static/games/seven_waters.js')).default;
         return actions.map((a) => [a, game.label(a, view), game.spoken ? game.spoken(a, view) : null]);
@@ -217,4 +214,3 @@ def test_seven_waters_move_buttons_with_cards_are_named_with_the_cards_words(bro
         assert name and name.startswith(label) and len(name) > len(label), (action, label, name)
         assert name[len(label):].strip(" ()") and not SIGNS.search(name[len(label):]), (action, label, name)
     assert errors == []
-    ctx.close()

@@ -17,8 +17,9 @@ import pytest
 
 from wasserspiele.core.messages import render, term
 
-from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, new_context, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS as RECORD, TIMEOUT_MS, card_name, move, open_page as open_table, said, wait_to_hear  # noqa: F401
+from .browser_support import CHROMIUM, browser, finished_table, mid_game_table, serving  # noqa: F401
+from .browser_support import ANNOUNCEMENTS as RECORD, card_name, move, said, wait_to_hear  # noqa: F401
+from .browser_support import tab_pool, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -34,8 +35,12 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "screen_reader_spoken", tables_per_client=200)
 
 
-def open_page(browser, server, link, lang, wait_for="#turn", script=RECORD):
-    return open_table(browser, server, link, "desktop", LOCALES[lang], init_script=script, wait_for=wait_for)
+def open_page(tab_pool, server, link, lang, wait_for="#turn", k=0, size="desktop"):
+    """The module's k-th tab of `lang` at `link`, what its live region said and the boxes it
+    showed recorded (RECORD, BOXES): the page and that load's uncaught errors.  Pages open
+    at once are different k."""
+    tab = tab_pool(LOCALES[lang], k, RECORD + BOXES)
+    return tab.open(server, link, size, wait_for), tab.errors
 
 
 def seat_word(seat: int, lang: str) -> str:
@@ -96,14 +101,14 @@ def seven_waters_take_lines(entry: dict, lang: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_3_2_a_take_is_heard_as_yours_by_its_seat_with_the_card_in_words(browser, server, lang):
+def test_sw_3_2_a_take_is_heard_as_yours_by_its_seat_with_the_card_in_words(tab_pool, server, lang):
     table = new_table(server, "seven_waters", 2, options={})
     rng = random.Random(11)
     # seat 0 to take, with a card under the one it takes turned up by it where the deal allows
     play_until(server, table, rng, lambda sp: sp["n"] >= 10 and sp["waiting"] == [0] and any(
         a.startswith("take ") for a in server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]))
-    ctx0, mine, errors0 = open_page(browser, server, table["seats"][0]["link"], lang)
-    ctx1, other, errors1 = open_page(browser, server, table["seats"][1]["link"], lang)
+    mine, errors0 = open_page(tab_pool, server, table["seats"][0]["link"], lang)
+    other, errors1 = open_page(tab_pool, server, table["seats"][1]["link"], lang, k=1)
     mine.wait_for_selector("#turn[data-mine='1']")
     other.wait_for_selector("#turn[data-mine='0']")
     legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
@@ -119,21 +124,28 @@ def test_sw_3_2_a_take_is_heard_as_yours_by_its_seat_with_the_card_in_words(brow
     for page in (mine, other):
         page.wait_for_function("(w) => document.querySelector('#log li')?.textContent === w", arg=lines["shown"])
     assert errors0 == [] and errors1 == []
-    ctx0.close()
-    ctx1.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_replay_says_a_take_with_the_card_in_words_and_the_seat_by_its_number(browser, server, lang):
-    # a replay is watched: nobody is "you"; the log's signs were read as they stand
+@pytest.fixture(scope="module")
+def replay_take(server):
+    """A finished Seven Waters game and a step of its replay that takes a card and turns up
+    another (found once, step by step over HTTP: both languages' replays only look at it):
+    the table's id, its moves, the step, its log entry."""
     table = finished_table(server, "seven_waters", {}, seed=4)
     tid = table["id"]
     total = server.get(f"/api/tables/{tid}")["n"]
     step = next(k for k in range(2, total) if server.get(f"/api/tables/{tid}/replay/{k}")["action"].startswith("take ")
                 and server.get(f"/api/tables/{tid}/replay/{k}")["view"]["log"][-1].get("revealed"))
     entry = server.get(f"/api/tables/{tid}/replay/{step}")["view"]["log"][-1]
+    return tid, total, step, entry
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_replay_says_a_take_with_the_card_in_words_and_the_seat_by_its_number(tab_pool, server, replay_take, lang):
+    # a replay is watched: nobody is "you"; the log's signs were read as they stand
+    tid, total, step, entry = replay_take
     lines = seven_waters_take_lines(entry, lang)
-    ctx, page, errors = open_page(browser, server, f"/replay/{tid}", lang, wait_for="#step")
+    page, errors = open_page(tab_pool, server, f"/replay/{tid}", lang, wait_for="#step")
     page.focus("#next")
     for _ in range(step - 1):
         page.keyboard.press("ArrowRight")
@@ -144,12 +156,11 @@ def test_the_replay_says_a_take_with_the_card_in_words_and_the_seat_by_its_numbe
     assert heard[-2:] == [render("web.step", {"i": step, "n": total}, lang), lines["others"]], (lines, heard)
     assert page.inner_text("#log li.newest") == lines["shown"]
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- Watten
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_4_a_card_played_is_heard_as_yours_by_its_seat_only(browser, server, lang):
+def test_wa_4_a_card_played_is_heard_as_yours_by_its_seat_only(tab_pool, server, lang):
     table = new_table(server, "watten", 4, options={})
     rng = random.Random(3)
 
@@ -158,8 +169,8 @@ def test_wa_4_a_card_played_is_heard_as_yours_by_its_seat_only(browser, server, 
             next((a for a in legal if a not in ("raise", "concede")), None)
     play_until(server, table, rng, lambda sp: sp["view"]["phase"] == "play" and sp["waiting"] == [0]
                and sp["view"].get("trick"), prefer=plays)
-    ctx0, mine, errors0 = open_page(browser, server, table["seats"][0]["link"], lang)
-    ctx1, other, errors1 = open_page(browser, server, table["seats"][1]["link"], lang)
+    mine, errors0 = open_page(tab_pool, server, table["seats"][0]["link"], lang)
+    other, errors1 = open_page(tab_pool, server, table["seats"][1]["link"], lang, k=1)
     mine.wait_for_selector("#turn[data-mine='1']")
     legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
     card = next(a for a in legal if a not in ("raise", "concede"))
@@ -173,8 +184,6 @@ def test_wa_4_a_card_played_is_heard_as_yours_by_its_seat_only(browser, server, 
         page.wait_for_function("(w) => [...document.querySelectorAll('#log li')].some((li) => li.textContent === w)",
                                arg=others)    # Watten's log names cards in words already: the same line on screen
     assert errors0 == [] and errors1 == []
-    ctx0.close()
-    ctx1.close()
 
 
 # ---------------------------------------------------------------- Wasserloch
@@ -198,10 +207,10 @@ def wasserloch_line(entry: dict, lang: str, you: bool, spoken: bool = True) -> s
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_a_play_is_heard_as_yours_by_its_seat_and_by_number_by_a_spectator(browser, server, lang):
+def test_wl_4_a_play_is_heard_as_yours_by_its_seat_and_by_number_by_a_spectator(tab_pool, server, lang):
     table = mid_game_table(server, "wasserloch", 5, seed=4)
-    ctx0, mine, errors0 = open_page(browser, server, table["seats"][0]["link"], lang)
-    ctxs, watcher, errors1 = open_page(browser, server, f"/table/{table['id']}", lang)
+    mine, errors0 = open_page(tab_pool, server, table["seats"][0]["link"], lang)
+    watcher, errors1 = open_page(tab_pool, server, f"/table/{table['id']}", lang, k=1)
     mine.wait_for_selector("#turn[data-mine='1']")
     legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
     move(server, table, 0, legal[0])
@@ -215,16 +224,14 @@ def test_wl_4_a_play_is_heard_as_yours_by_its_seat_and_by_number_by_a_spectator(
         page.wait_for_function("(w) => document.querySelector('#log li')?.textContent === w",
                                arg=wasserloch_line(entry, lang, False, spoken=False))
     assert errors0 == [] and errors1 == []
-    ctx0.close()
-    ctxs.close()
 
 
 # ---------------------------------------------------------------- Wildwasser
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_3_3_a_revealed_card_is_heard_as_yours_by_its_seat(browser, server, lang):
+def test_ww_3_3_a_revealed_card_is_heard_as_yours_by_its_seat(tab_pool, server, lang):
     table = new_table(server, "wildwasser", 3)
-    ctx0, mine, errors0 = open_page(browser, server, table["seats"][0]["link"], lang)
-    ctxs, watcher, errors1 = open_page(browser, server, f"/table/{table['id']}", lang)
+    mine, errors0 = open_page(tab_pool, server, table["seats"][0]["link"], lang)
+    watcher, errors1 = open_page(tab_pool, server, f"/table/{table['id']}", lang, k=1)
     mine.wait_for_selector("#turn[data-mine='1']")
     rng = random.Random(2)
     reveals = lambda sp: [e for e in sp["view"]["log"] if e.get("event") == "reveal" and e.get("seat") == 0]  # noqa: E731
@@ -240,15 +247,13 @@ def test_ww_3_3_a_revealed_card_is_heard_as_yours_by_its_seat(browser, server, l
         page.wait_for_function("(w) => [...document.querySelectorAll('#log li')].some((li) => li.textContent === w)",
                                arg=others)
     assert errors0 == [] and errors1 == []
-    ctx0.close()
-    ctxs.close()
 
 
 # ---------------------------------------------------------------- the replay's speeds
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_the_replay_s_speeds_are_named_in_words_with_the_language_s_decimal_sign(browser, server, lang):
+def test_the_replay_s_speeds_are_named_in_words_with_the_language_s_decimal_sign(tab_pool, server, lang):
     table = finished_table(server)
-    ctx, page, errors = open_page(browser, server, f"/replay/{table['id']}", lang, wait_for="#speed")
+    page, errors = open_page(tab_pool, server, f"/replay/{table['id']}", lang, wait_for="#speed")
     options = page.eval_on_selector_all("#speed option", "os => os.map(o => [o.value, o.textContent, o.getAttribute('aria-label')])")
     assert [text for _, text, _ in options] == ["0.5×", "1×", "2×", "4×"]       # the screen as it was
     names = [name for _, _, name in options]
@@ -257,7 +262,6 @@ def test_the_replay_s_speeds_are_named_in_words_with_the_language_s_decimal_sign
     tree = page.locator("#speed").aria_snapshot()
     assert all(f'option "{name}"' in tree for name in names), tree
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- refusals, heard once
@@ -286,10 +290,10 @@ def drawn(page, words: str) -> int:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_1_a_refused_play_is_read_out_once_while_other_seats_come_and_go(browser, server, lang):
+def test_wl_4_1_a_refused_play_is_read_out_once_while_other_seats_come_and_go(tab_pool, server, lang):
     table = new_table(server, "wasserloch", 3)
     first = server.get(f"/api/tables/{table['id']}")["waiting"][0]
-    ctx, page, errors = open_page(browser, server, table["seats"][first]["link"], lang, script=BOXES)
+    page, errors = open_page(tab_pool, server, table["seats"][first]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     # a place whose value this seat does not hold: the server refuses it (WL-4.1)
     page.locator("#board [data-key^='v:'].inactive").first.click(force=True)
@@ -300,12 +304,10 @@ def test_wl_4_1_a_refused_play_is_read_out_once_while_other_seats_come_and_go(br
     offline = render("web.offline", {}, lang)
     chip = "(k, w) => (document.querySelector(`#seats [data-seat='${k}'] .state`)?.textContent || '').includes(w)"
     for seat in (s for s in range(3) if s != first):
-        other = new_context(browser, "phone", LOCALES[lang])
-        tab = other.new_page()
-        tab.set_default_timeout(TIMEOUT_MS)
-        tab.goto(server.base + table["seats"][seat]["link"])
+        # another person's browser (a tab of its own context) comes, then leaves the page
+        other, _ = open_page(tab_pool, server, table["seats"][seat]["link"], lang, wait_for=None, k=1, size="phone")
         page.wait_for_function(f"([k, w]) => !({chip})(k, w)", arg=[seat, offline])
-        other.close()
+        other.goto("about:blank")
         page.wait_for_function(f"([k, w]) => ({chip})(k, w)", arg=[seat, offline])
     assert page.inner_text("#notice") == refusal and page.get_attribute("#turn", "data-n") == n
     assert drawn(page, refusal) >= 5                  # drawn anew at each coming and going ...
@@ -315,19 +317,11 @@ def test_wl_4_1_a_refused_play_is_read_out_once_while_other_seats_come_and_go(br
     page.wait_for_function("(w) => window.__boxes.filter(([r, x]) => r === 'alert' && x === w).length >= 2", arg=refusal)
     assert alerts(page) == [refusal, refusal]
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_refused_table_is_read_out_once_when_the_lobby_s_lists_arrive(browser, server, lang):
-    ctx = new_context(browser, "desktop", LOCALES[lang])
-    ctx.add_init_script(BOXES)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
+def test_a_refused_table_is_read_out_once_when_the_lobby_s_lists_arrive(tab_pool, server, lang):
+    page, errors = open_page(tab_pool, server, "/", lang, wait_for="body[data-lobby='ready']")
     page.select_option("#game", "wasserloch")
     page.fill("#opt-rounds", "2.5")
     page.locator("#opt-rounds").dispatch_event("change")
@@ -337,4 +331,3 @@ def test_a_refused_table_is_read_out_once_when_the_lobby_s_lists_arrive(browser,
     page.wait_for_function("(w) => window.__boxes.filter(([, x]) => x === w).length >= 2", arg=refusal)
     assert alerts(page) == [refusal], page.evaluate("() => window.__boxes")
     assert errors == []
-    ctx.close()

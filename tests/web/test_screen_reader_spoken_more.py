@@ -20,8 +20,9 @@ import pytest
 
 from wasserspiele.core.messages import render
 
-from .browser_support import CHROMIUM, browser, mid_game_table, new_context, serving  # noqa: F401
-from .browser_support import ANNOUNCEMENTS, TIMEOUT_MS, open_page as open_table
+from .browser_support import CHROMIUM, browser, mid_game_table, serving  # noqa: F401
+from .browser_support import ANNOUNCEMENTS
+from .browser_support import tab_pool, tabs  # noqa: F401
 from .browser_support import wildwasser_marker_choice
 from .test_screen_reader_spoken import BOXES, LOCALES, card_name, card_sign, move, new_table, said, seat_word, wait_to_hear
 
@@ -47,8 +48,16 @@ def server(tmp_path_factory):
         yield from serving(tmp_path_factory, "screen_reader_spoken_more", tables_per_client=200)
 
 
-def open_page(browser, server, link, lang, wait_for="#turn", script=ANNOUNCEMENTS, size="desktop"):
-    return open_table(browser, server, link, size, LOCALES[lang], init_script=script, wait_for=wait_for)
+# every tab of the module records the live region, the boxes shown and the sockets: what a
+# test does not look at changes nothing for it
+SCRIPT = ANNOUNCEMENTS + BOXES + KEEP_SOCKETS
+
+
+def open_page(tab_pool, server, link, lang, wait_for="#turn", size="desktop", k=0):
+    """The module's k-th tab of `lang` (SCRIPT) at `link`: the page and that load's uncaught
+    errors.  Pages open at once are different k, each a browser context of its own."""
+    tab = tab_pool(LOCALES[lang], k, SCRIPT)
+    return tab.open(server, link, size, wait_for), tab.errors
 
 
 def heard(page) -> list[str]:
@@ -73,19 +82,36 @@ def ask_hint(page) -> str:
     return action
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
-def test_sw_3_2_a_hint_to_take_a_card_is_heard_with_the_card_in_words(browser, server, lang):
+# The hint tests' tables: a page asks for a hint and makes no move, so both languages' pages
+# are shown the same position, played once.
+@pytest.fixture(scope="module")
+def seven_waters_to_take(server):
+    """Seat 0 to take a card from the pyramid (SW-3.2)."""
     table = new_table(server, "seven_waters", 2, options={})
     rng = random.Random(5)
-    for _ in range(200):      # seat 0 to take a card from the pyramid (SW-3.2)
+    for _ in range(200):
         sp = server.get(f"/api/tables/{table['id']}")
         legal = server.get(f"/api/tables/{table['id']}", table["seats"][sp["waiting"][0]]["token"])["legal"]
         if sp["waiting"] == [0] and sp["n"] >= 4 and all(a.startswith("take ") for a in legal):
-            break
+            return table
         move(server, table, sp["waiting"][0], rng.choice(legal))
-    else:
-        raise AssertionError("seat 0 never came to take")
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+    raise AssertionError("seat 0 never came to take")
+
+
+@pytest.fixture(scope="module")
+def wasserloch_to_play(server):
+    return mid_game_table(server, "wasserloch", 5, seed=4)
+
+
+@pytest.fixture(scope="module")
+def watten_to_call(server):
+    return new_table(server, "watten", 4, options={})
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_sw_3_2_a_hint_to_take_a_card_is_heard_with_the_card_in_words(tab_pool, server, seven_waters_to_take, lang):
+    table = seven_waters_to_take
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     action = ask_hint(page)
     r, c = map(int, action.split()[1].split("-"))
@@ -96,7 +122,6 @@ def test_sw_3_2_a_hint_to_take_a_card_is_heard_with_the_card_in_words(browser, s
     assert not any(sign in line for line in said(page) for sign in SIGNS), said(page)
     assert page.inner_text("#hint-text") == shown            # the screen keeps the card's signs
     assert errors == []
-    ctx.close()
 
 
 def wasserloch_play(action: str) -> tuple[int, str]:
@@ -105,9 +130,9 @@ def wasserloch_play(action: str) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_a_hint_is_heard_as_a_count_of_cards_not_a_product(browser, server, lang):
-    table = mid_game_table(server, "wasserloch", 5, seed=4)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang)
+def test_wl_4_a_hint_is_heard_as_a_count_of_cards_not_a_product(tab_pool, server, wasserloch_to_play, lang):
+    table = wasserloch_to_play
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     n, v = wasserloch_play(ask_hint(page))
     # the hint says the play in its move button's words, seen and heard alike ("play two
@@ -119,15 +144,14 @@ def test_wl_4_a_hint_is_heard_as_a_count_of_cards_not_a_product(browser, server,
     assert "×" not in spoken, spoken
     assert page.inner_text("#hint-text") == spoken
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_3_a_hint_to_call_trump_is_heard_with_the_suit_in_words(browser, server, lang):
-    table = new_table(server, "watten", 4, options={})
+def test_wa_3_a_hint_to_call_trump_is_heard_with_the_suit_in_words(tab_pool, server, watten_to_call, lang):
+    table = watten_to_call
     caller = next(s for s in range(4) if any(a.startswith("trump ") for a in server.get(
         f"/api/tables/{table['id']}", table["seats"][s]["token"])["legal"]))
-    ctx, page, errors = open_page(browser, server, table["seats"][caller]["link"], lang)
+    page, errors = open_page(tab_pool, server, table["seats"][caller]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     action = ask_hint(page)
     assert action.startswith("trump "), action
@@ -137,15 +161,13 @@ def test_wa_3_a_hint_to_call_trump_is_heard_with_the_suit_in_words(browser, serv
     assert not any(sign in line for line in said(page) for sign in SIGNS), said(page)
     assert re.search("[♣♦♥♠]", page.inner_text("#hint-text"))   # on screen: the suit's sign
     assert errors == []
-    ctx.close()
 
 
 # ---------------------------------------------------------------- reconnecting, replaced: heard once
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_lost_connection_is_heard_once_not_as_an_alert_and_a_live_line(browser, server, lang):
+def test_a_lost_connection_is_heard_once_not_as_an_alert_and_a_live_line(tab_pool, server, lang):
     table = mid_game_table(server, "wasserloch", 3, seed=2)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], lang,
-                                  script=ANNOUNCEMENTS + BOXES + KEEP_SOCKETS)
+    page, errors = open_page(tab_pool, server, table["seats"][0]["link"], lang)
     page.wait_for_selector("#turn[data-mine='1']")
     reconnecting = render("web.reconnecting", {}, lang)
     # the connection drops and cannot be made anew for now (Chromium's offline mode keeps an
@@ -167,16 +189,15 @@ def test_a_lost_connection_is_heard_once_not_as_an_alert_and_a_live_line(browser
     assert times_heard(page, reconnecting) == 2, heard(page)
     page.context.set_offline(False)
     assert errors == []
-    ctx.close()
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_a_replaced_tab_and_a_click_in_it_are_each_heard_once(browser, server, lang):
+def test_a_replaced_tab_and_a_click_in_it_are_each_heard_once(tab_pool, server, lang):
     table = mid_game_table(server, "wasserloch", 3, seed=3)
     link = table["seats"][0]["link"]
-    ctx, old, errors = open_page(browser, server, link, lang, script=ANNOUNCEMENTS + BOXES)
+    old, errors = open_page(tab_pool, server, link, lang)
     old.wait_for_selector("#turn[data-mine='1']")
-    ctx2, new, errors2 = open_page(browser, server, link, lang)      # the same seat in another tab
+    new, errors2 = open_page(tab_pool, server, link, lang, k=1)      # the same seat in another tab
     old.wait_for_selector("#notice #take-back")
     replaced, click = render("web.replaced", {}, lang), render("web.replaced_click", {}, lang)
     old.wait_for_timeout(300)
@@ -195,8 +216,6 @@ def test_a_replaced_tab_and_a_click_in_it_are_each_heard_once(browser, server, l
     notice = old.inner_text("#notice")
     assert replaced in notice and click in notice and old.locator("#take-back").count() == 1
     assert errors == [] and errors2 == []
-    ctx.close()
-    ctx2.close()
 
 
 # ---------------------------------------------------------------- the own seat as a sentence's object
@@ -216,13 +235,14 @@ def marker_choice(server):
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_ww_3_2_the_seat_given_the_start_marker_hears_you_in_its_case(browser, server, lang):
+def test_ww_3_2_the_seat_given_the_start_marker_hears_you_in_its_case(tab_pool, server, lang):
     table, mover, choices = marker_choice(server)
     marker = server.get(f"/api/tables/{table['id']}")["view"]["start_marker"]
     # a move whose marker goes to another seat than the one holding it (hands_on or moves)
     action = next((a for a in choices if int(a.split()[1]) != marker), choices[0])
-    pages = {seat: open_page(browser, server, table["seats"][seat]["link"], lang, size="phone") for seat in range(3)}
-    watcher = open_page(browser, server, f"/table/{table['id']}", lang, size="phone")
+    pages = {seat: open_page(tab_pool, server, table["seats"][seat]["link"], lang, size="phone", k=seat)
+             for seat in range(3)}
+    watcher, _ = open_page(tab_pool, server, f"/table/{table['id']}", lang, size="phone", k=3)
     move(server, table, mover, action)
     entry = next(e for e in reversed(server.get(f"/api/tables/{table['id']}")["view"]["log"]) if e["event"] == "marker")
     assert entry["seat"] == mover and entry["to"] == int(action.split()[1]) != mover, entry
@@ -232,7 +252,7 @@ def test_ww_3_2_the_seat_given_the_start_marker_hears_you_in_its_case(browser, s
     shown = render(base, who, lang)
     roles = {"seat": entry["seat"], "to": entry["to"], "before": entry["before"]}
     objects = 0
-    for seat, (ctx, page, errors) in pages.items():
+    for seat, (page, errors) in pages.items():
         form = next((f for role, f in HEARERS[entry["how"]].items() if roles[role] == seat), None)
         line = render(f"{base}.{form}", who, lang) if form else shown
         line = line[0].upper() + line[1:]
@@ -247,15 +267,14 @@ def test_ww_3_2_the_seat_given_the_start_marker_hears_you_in_its_case(browser, s
                                arg=shown)
         assert errors == []
     assert objects >= 1, entry
-    assert shown in wait_to_hear(watcher[1], shown)       # a spectator hears the seats' words
-    for ctx, _, _ in [*pages.values(), watcher]:
-        ctx.close()
+    assert shown in wait_to_hear(watcher, shown)       # a spectator hears the seats' words
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wa_2_the_next_dealer_and_caller_hear_you_in_the_deal_line(browser, server, lang):
+def test_wa_2_the_next_dealer_and_caller_hear_you_in_the_deal_line(tab_pool, server, lang):
     table = new_table(server, "watten", 4, options={})
-    pages = {seat: open_page(browser, server, table["seats"][seat]["link"], lang, size="phone") for seat in range(4)}
+    pages = {seat: open_page(tab_pool, server, table["seats"][seat]["link"], lang, size="phone", k=seat)
+             for seat in range(4)}
     rng = random.Random(8)
     for _ in range(200):      # to the second hand (WA-2: the deal passes on)
         sp = server.get(f"/api/tables/{table['id']}")
@@ -277,7 +296,7 @@ def test_wa_2_the_next_dealer_and_caller_hear_you_in_the_deal_line(browser, serv
                            "de": f"Du hast gegeben; {words['c']} sagt Trumpf an."}[lang]
     assert expected[c] == {"en": f"{seat_word(d, lang)} dealt; you call trump.",
                            "de": f"{words['d']} hat gegeben; du sagst Trumpf an."}[lang]
-    for seat, (ctx, page, errors) in pages.items():
+    for seat, (page, errors) in pages.items():
         line = expected.get(seat, shown)
         got = wait_to_hear(page, line)
         assert line in got, (seat, line, got)
@@ -285,7 +304,6 @@ def test_wa_2_the_next_dealer_and_caller_hear_you_in_the_deal_line(browser, serv
         page.wait_for_function("(w) => [...document.querySelectorAll('#log li')].some((li) => li.textContent === w)",
                                arg=shown)
         assert errors == []
-        ctx.close()
 
 
 # ---------------------------------------------------------------- Wasserloch's count × value
@@ -306,10 +324,10 @@ def wasserloch_spoken(entry: dict, lang: str, you: bool) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("lang", ["en", "de"])
-def test_wl_4_a_play_is_heard_as_a_count_of_cards_by_its_seat_and_by_others(browser, server, lang):
+def test_wl_4_a_play_is_heard_as_a_count_of_cards_by_its_seat_and_by_others(tab_pool, server, lang):
     table = mid_game_table(server, "wasserloch", 5, seed=4)
-    ctx0, mine, errors0 = open_page(browser, server, table["seats"][0]["link"], lang)
-    ctxs, watcher, errors1 = open_page(browser, server, f"/table/{table['id']}", lang)
+    mine, errors0 = open_page(tab_pool, server, table["seats"][0]["link"], lang)
+    watcher, errors1 = open_page(tab_pool, server, f"/table/{table['id']}", lang, k=1)
     mine.wait_for_selector("#turn[data-mine='1']")
     legal = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["legal"]
     action = max(legal, key=lambda a: wasserloch_play(a)[0])      # more than one card where it can
@@ -328,5 +346,3 @@ def test_wl_4_a_play_is_heard_as_a_count_of_cards_by_its_seat_and_by_others(brow
         page.wait_for_function("(w) => document.querySelector('#log li')?.textContent.startsWith(w)",
                                arg=shown.split(" (")[0])
     assert errors0 == [] and errors1 == []
-    ctx0.close()
-    ctxs.close()

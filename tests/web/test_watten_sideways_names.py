@@ -60,7 +60,7 @@ def tables(browser, server):
     for length, names in NAMES.items():
         if length not in _TABLES:
             table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
-            name_the_seats(browser, server, table, names)
+            name_the_seats(server, table, names)
             trick_on_the_table(server, table)
             _TABLES[length] = table
     return _TABLES
