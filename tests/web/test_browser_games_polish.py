@@ -12,7 +12,7 @@ import re
 import pytest
 
 from .browser_support import (CHROMIUM, MID_GAME, SIZES, Server, browser,  # noqa: F401
-                              cut_chip_parts, mid_game_table, open_page, play_wasserloch)
+                              cut_chip_parts, mid_game_table, play_wasserloch, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -45,7 +45,7 @@ def line_for(page, seat: int, action: str, round_: int) -> str:
 
 
 @pytest.mark.parametrize("when", ["mid-round", "round-start"])
-def test_wl_3_3_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(browser, server, when):
+def test_wl_3_3_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(tabs, server, when):
     """The log listed each seat's last play in seat order (seat 0, 1, 2) and marked the
     last of those the newest: wrong whenever seat 0 did not begin (here seat 1 begins the
     first round, seat 2 the second).  Now the plays come in the order they were made, the
@@ -66,13 +66,13 @@ def test_wl_3_3_the_wasserloch_log_tells_the_plays_in_the_order_they_were_made(b
     last = {seat: (i, action, r) for i, (seat, action, r) in enumerate(made)}
     true_order = sorted(last, key=lambda seat: last[seat][0])
     assert true_order[0] != 0 or when != "mid-round"
-    ctx, page, errors = open_page(browser, server, table["spectator_link"])
+    tab = tabs()
+    page = tab.open(server, table["spectator_link"], "desktop")
     log = log_of(page)
     expected = [line_for(page, seat, last[seat][1], last[seat][2]) for seat in reversed(true_order)]
     assert [text.split(" (")[0] for text, _ in log] == expected, log
     assert [newest for _, newest in log] == [True] + [False] * (len(log) - 1), log
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- Seven Waters on a phone
@@ -93,11 +93,12 @@ def seven_waters(server):
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_seven_waters_park_s_row_labels_are_readable(browser, server, seven_waters, size):
+def test_the_seven_waters_park_s_row_labels_are_readable(tabs, server, seven_waters, size):
     """On a phone (390 × 844) the park's row labels ("Leine 1", "Σ 10", Kanal, Becken,
     Motto) came out at about 6 px: the board, a pyramid above a park, is scaled down to
     the height left for it.  They are at least 10 px now, and on the screen."""
-    ctx, page, errors = open_page(browser, server, seven_waters["seats"][0]["link"], size, "de-DE")
+    tab = tabs("de-DE")
+    page = tab.open(server, seven_waters["seats"][0]["link"], size)
     labels = page.evaluate(LABEL_SIZES, PARK_LABELS)
     assert len(labels) == 4 * 2 + 3, labels
     width, height = SIZES[size]
@@ -105,8 +106,7 @@ def test_the_seven_waters_park_s_row_labels_are_readable(browser, server, seven_
     assert small == [], small
     outside = [x for x in labels if x[2] < 0 or x[3] > width or x[4] < 0 or x[5] > height]
     assert outside == [], outside
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- Wasserloch's hand
@@ -151,19 +151,19 @@ def hands(server):
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("kinds", [1, 2, 5])
-def test_the_wasserloch_hand_is_centred_under_the_board(browser, server, hands, size, kinds):
+def test_the_wasserloch_hand_is_centred_under_the_board(tabs, server, hands, size, kinds):
     """The hand's cards were drawn from the left of a picture at least 340 wide: a hand of
     a few values (one late in a round) stood left of the middle.  Its cards are centred in
     the hand's room now."""
-    ctx, page, errors = open_page(browser, server, hands(kinds)["seats"][0]["link"], size)
+    tab = tabs()
+    page = tab.open(server, hands(kinds)["seats"][0]["link"], size)
     page.wait_for_selector("#hand [data-key]")
     boxes = page.evaluate(HAND_BOXES)
     assert boxes["n"] == kinds
     area_mid = (boxes["area"][0] + boxes["area"][1]) / 2
     cards_mid = (boxes["cards"][0] + boxes["cards"][1]) / 2
     assert abs(cards_mid - area_mid) <= 4, boxes
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 def hand_of(view: dict, game: str) -> list:
@@ -196,17 +196,17 @@ def mid_games(server):
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", ["seven_waters", "watten", "wildwasser"])
-def test_the_other_games_hands_are_centred_too(browser, server, mid_games, game, size):
+def test_the_other_games_hands_are_centred_too(tabs, server, mid_games, game, size):
     """The other games drew their hands from the left edge of a picture at least 300
     wide in the same way: a hand of fewer cards than fill it stood left of the middle."""
-    ctx, page, errors = open_page(browser, server, mid_games[game]["seats"][0]["link"], size)
+    tab = tabs()
+    page = tab.open(server, mid_games[game]["seats"][0]["link"], size)
     page.wait_for_selector("#hand [data-key]")
     boxes = page.evaluate(HAND_BOXES)
     area_mid = (boxes["area"][0] + boxes["area"][1]) / 2
     cards_mid = (boxes["cards"][0] + boxes["cards"][1]) / 2
     assert abs(cards_mid - area_mid) <= 4, boxes
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- Wildwasser's chips
@@ -219,15 +219,15 @@ def wildwasser(server):
 @pytest.mark.parametrize("locale, words", [("de-DE", r"^(?:⚑ )?(?:✓ )?[1-5] noch am Start$"),
                                            ("en-US", r"^(?:⚑ )?(?:✓ )?[1-5] yet to start$")])
 @pytest.mark.parametrize("size", list(SIZES))
-def test_wildwasser_chips_say_in_words_how_many_animals_wait_on_the_team_card(browser, server, wildwasser,
+def test_wildwasser_chips_say_in_words_how_many_animals_wait_on_the_team_card(tabs, server, wildwasser,
                                                                               locale, words, size):
     """A seat's chip said "wartend: GZNES": the initials of the animals still on its team
     card, a code to a player.  It says in words how many are yet to start, and fits the
     chip whole."""
     table = wildwasser
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size, locale)
+    tab = tabs(locale)
+    page = tab.open(server, table["seats"][0]["link"], size)
     extras = page.eval_on_selector_all("#seats .seat-chip .extra", "els => els.map(e => e.textContent)")
     assert len(extras) == 3 and all(re.match(words, x) for x in extras), extras
     assert cut_chip_parts(page) == []
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []

@@ -7,7 +7,6 @@ list; it is shown to fire on the same page switched to English."""
 from __future__ import annotations
 
 import gettext
-import json
 import random
 import re
 
@@ -15,7 +14,7 @@ import pytest
 
 from wasserspiele.core.messages import catalogue, render
 
-from .browser_support import GAMES, TIMEOUT_MS, new_context, players_of
+from .browser_support import GAMES, players_of, tabs  # noqa: F401 (tabs: a fixture)
 from .test_browser import browser, server, current_n, sync_api, wait_for_my_turn_or_end  # noqa: F401 (fixtures)
 
 from cli.test_i18n import ENGLISH  # the terminal sweep's words of English sentences
@@ -51,40 +50,43 @@ def screen(page) -> str:
     return page.inner_text("body") + "\n" + "\n".join(page.evaluate("() => window.__said.splice(0)"))
 
 
-def play_a_random_move(page, rng: random.Random) -> None:
+# how many move buttons and how many pieces not yet chosen the page offers, in one look
+# (a whole game asks it some hundred times: each question is a round trip to the page)
+OFFERED = """() => [document.querySelectorAll('#actions button[data-action]').length,
+                    document.querySelectorAll('.clickable:not(.selected)').length]"""
+
+
+def play_a_random_move(page, rng: random.Random, n: int) -> None:
     """Click a random element of a legal move, then (if the click fitted several moves)
-    a random one of the buttons offered, until the position moves on — waiting on the
-    page's state after each click, never on time."""
-    n = current_n(page)
+    a random one of the buttons offered, until the position (after move `n`) moves on —
+    waiting on the page's state after each click, never on time."""
     moved = """(n) => { const t = document.querySelector('#turn');
                         return !t || +t.dataset.n !== n || t.dataset.mine !== '1'; }"""
     for _ in range(12):
-        buttons = page.locator("#actions button[data-action]")
-        choices = buttons if buttons.count() else page.locator(".clickable:not(.selected)")
-        count = choices.count()
+        buttons, pieces = page.evaluate(OFFERED)
+        choices = page.locator("#actions button[data-action]" if buttons else ".clickable:not(.selected)")
+        count = buttons or pieces
         if count:
             try:  # the page may redraw between counting and clicking (an opponent's pick arrives)
                 choices.nth(rng.randrange(count)).click(timeout=5_000)
             except sync_api.TimeoutError:
                 continue
-        page.wait_for_function(ANSWERED, arg=n)
+        # polled every 16 ms, not at each animation frame (that kept Chromium drawing frames)
+        page.wait_for_function(ANSWERED, arg=n, polling=16)
         if page.evaluate(moved, n):
             return
     raise AssertionError("no move was made after 12 clicks")
 
 
-def play_in(browser, server, game: str, locale: str, seed: int):
-    """A page in `locale` playing seat 0 of a short game against easy bots to its end.
-    Returns the page and every text it showed on the way."""
+def play_in(tabs, server, game: str, locale: str, seed: int):
+    """A page in `locale` playing seat 0 of a short game against easy bots to its end (in
+    the module's tab of that locale that records the live region).  Returns the page and
+    every text it showed on the way."""
     table = server.post("/api/tables", {"game": game, "options": SHORT[game], "seats": [{"kind": "human"}] +
                                         [{"kind": "bot", "level": "easy"}] * ((SHORT[game].get("players") or players_of(game)) - 1)})
-    ctx = new_context(browser, "desktop", locale)
-    ctx.add_init_script(RECORD_ANNOUNCEMENTS)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][0]["link"])
+    tab = tabs(locale, RECORD_ANNOUNCEMENTS)
+    page = tab.open(server, table["seats"][0]["link"], "desktop", wait_for=None)
+    errors = tab.errors
     rng = random.Random(seed)
     shown = []
     n = -1
@@ -94,7 +96,7 @@ def play_in(browser, server, game: str, locale: str, seed: int):
         if terminal:
             break
         n = current_n(page)
-        play_a_random_move(page, rng)
+        play_a_random_move(page, rng, n)
     else:
         raise AssertionError(f"{game}: no end within 2,000 moves of seat 0")
     page.wait_for_selector("#result")
@@ -104,8 +106,8 @@ def play_in(browser, server, game: str, locale: str, seed: int):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_a_german_game_in_the_browser_shows_no_english_sentence(browser, server, game):
-    page, shown = play_in(browser, server, game, "de-DE", seed=GAMES.index(game) + 1)
+def test_a_german_game_in_the_browser_shows_no_english_sentence(tabs, server, game):
+    page, shown = play_in(tabs, server, game, "de-DE", seed=GAMES.index(game) + 1)
     found = {line.strip() for text in shown for line in text.splitlines() if english_words(line)}
     assert not found, f"{game}: English on the German page: {sorted(found)[:10]}"
     assert all(f"{game}.web." not in text and "web." not in text for text in shown)  # no raw codes
@@ -115,7 +117,6 @@ def test_a_german_game_in_the_browser_shows_no_english_sentence(browser, server,
     page.wait_for_function("() => document.documentElement.lang === 'en' && document.title === 'Wasserspiele'")
     page.wait_for_function("() => /\\b(Seat|Game over|Result|Score)\\b/.test(document.body.innerText)")
     assert english_words(screen(page)), f"{game}: the English page shows no English word"
-    page.context.close()
 
 
 # ------------------------------------------------- the catalogue renders in the browser as on the server
@@ -143,12 +144,8 @@ CASES = [  # (code, params): terms, lists, cards, letters, plurals, plain web wo
 ]
 
 
-def test_the_browser_renders_the_catalogue_as_the_server_does(browser, server):
-    ctx = new_context(browser, "desktop")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create")
+def test_the_browser_renders_the_catalogue_as_the_server_does(tabs, server):
+    page = tabs().open(server, "/", "desktop", "#create")
     for lang in ("en", "de"):
         got = page.evaluate("""async ([lang, cases]) => {
             const { Catalogue } = await import('/static/messages.js');
@@ -166,7 +163,6 @@ def test_the_browser_renders_the_catalogue_as_the_server_does(browser, server):
             return codes.map((c) => cat.render(c, {}));
           }""", [lang, sorted(plain)])
         assert got == [render(c, {}, lang) for c in sorted(plain)]
-    ctx.close()
 
 
 PLURAL_RULES = ["(n != 1)", "(n > 1)", "0",
@@ -175,12 +171,8 @@ PLURAL_RULES = ["(n != 1)", "(n > 1)", "0",
                 "(n==0 ? 0 : n==1 ? 1 : n==2 ? 2 : n%100>=3 && n%100<=10 ? 3 : n%100>=11 ? 4 : 5)"]  # Arabic
 
 
-def test_the_plural_rule_is_evaluated_as_gettext_does(browser, server):
-    ctx = new_context(browser, "desktop")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create")
+def test_the_plural_rule_is_evaluated_as_gettext_does(tabs, server):
+    page = tabs().open(server, "/", "desktop", "#create")
     ns = list(range(0, 230))
     got = page.evaluate("""async ([rules, ns]) => {
         const { pluralRule } = await import('/static/messages.js');
@@ -191,18 +183,13 @@ def test_the_plural_rule_is_evaluated_as_gettext_does(browser, server):
         const { pluralRule } = await import('/static/messages.js');
         try { pluralRule("alert(1)"); return null; } catch (e) { return e.message; } }""")
     assert refused and "plural rule" in refused
-    ctx.close()
 
 
-def test_a_refusal_is_worded_in_the_pages_language(browser, server):
+def test_a_refusal_is_worded_in_the_pages_language(tabs, server):
     """A rule's refusal (code + params) is rendered by the page from its catalogue, so it
     follows a language switch; a server code without params uses the client's words, and
     so does plain English passed on from below on any page but an English one."""
-    ctx = new_context(browser, "desktop", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("#create")
+    page = tabs("de-DE").open(server, "/", "desktop", "#create")
     refusal = {"error": "illegal", "reason": "only two aces in hand", "message": "x",
                "reason_code": "wasserloch.holds_only", "params": {"seat": 0, "value": "A", "n": 2}}
     ask = """async (data) => (await import('/static/i18n.js')).refusalText(data)"""
@@ -221,19 +208,13 @@ def test_a_refusal_is_worded_in_the_pages_language(browser, server):
     page.wait_for_function("() => document.documentElement.lang === 'en'")
     assert page.evaluate(ask, refusal) == "only two aces in hand"
     assert page.evaluate(ask, passed_on) == "option players: 9 is above the maximum 4"  # English says what
-    ctx.close()
 
 
-def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_count(browser, server):
+def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_count(tabs, server):
     """A German lobby said only that 'an option' was wrong; a huge player count typed into
     the form drew a seat row for each player and hung the page."""
-    ctx = new_context(browser, "phone", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
+    tab = tabs("de-DE")
+    page = tab.open(server, "/", "phone", "body[data-lobby='ready']")
     page.select_option("#game", "wasserloch")
     page.fill("#opt-players", "1000000000")
     page.locator("#opt-players").dispatch_event("change")
@@ -243,13 +224,15 @@ def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_c
     assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Spieler“: 1000000000 liegt über dem Höchstwert 4"
     page.fill("#opt-players", "3")
     page.locator("#opt-players").dispatch_event("change")
+    # a player count redraws the form in a task of its own (app.js: setTimeout(render)): a
+    # field filled while it is pending was drawn anew half filled ("2.53", on a busy machine)
+    page.evaluate("() => new Promise((r) => setTimeout(r))")
     page.fill("#opt-rounds", "2.5")                           # not cut to 2 behind the player's back
     page.locator("#opt-rounds").dispatch_event("change")
     page.click("#create")
     page.wait_for_selector("#create-error:has-text('Durchgänge')")
     assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Durchgänge“: 2.5 ist keine ganze Zahl"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # Each hand card of Wildwasser: (the big letter, the name line under it)
@@ -259,16 +242,13 @@ CARD_LETTERS = """() => [...document.querySelectorAll('#hand [data-key]')].map(c
 
 @pytest.mark.parametrize("locale, names", [("de-DE", {"Gepard", "Zebra", "Nashorn", "Erdmännchen", "Schildkröte"}),
                                            ("en-US", {"cheetah", "zebra", "rhino", "meerkat", "turtle"})])
-def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_language(browser, server, locale,
+def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_language(tabs, server, locale,
                                                                                         names):
     """A German page showed the English initials (C for Gepard, R for Nashorn, M, T) on
     the hand cards, the tokens and the seat chips; the terminal already used the page's."""
     table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 2},
                                         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
-    ctx = new_context(browser, "desktop", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][0]["link"])
+    page = tabs(locale).open(server, table["seats"][0]["link"], "desktop", wait_for=None)
     wait_for_my_turn_or_end(page, -1)
     cards = page.evaluate(CARD_LETTERS)
     shown = {name for _letter, name in cards}
@@ -279,29 +259,23 @@ def test_wildwasser_draws_each_animal_by_the_initial_of_its_name_in_the_page_s_l
     waiting = page.inner_text("#seats")
     found = re.findall(r"[1-5] (?:noch am Start|yet to start)", waiting)
     assert found and all(w.endswith("noch am Start" if locale == "de-DE" else "yet to start") for w in found), waiting
-    ctx.close()
 
 
 @pytest.mark.parametrize("locale, ranks", [("de-DE", {"J": "B", "Q": "D", "K": "K", "A": "A", "T": "10"}),
                                            ("en-US", {"J": "J", "Q": "Q", "K": "K", "A": "A", "T": "10"})])
-def test_watten_cards_carry_the_rank_letters_of_the_page_s_language(browser, server, locale, ranks):
+def test_watten_cards_carry_the_rank_letters_of_the_page_s_language(tabs, server, locale, ranks):
     """A German page drew Q and J on the cards (Dame and Bube are D and B, as the terminal
     and the German rules page write them)."""
-    ctx = new_context(browser, "desktop", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
     for _ in range(20):  # a hand with a jack or a queen (four in five deals have one)
         table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
         hand = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])["view"]["hand"]
         if any(c[0] in "JQ" for c in hand):
             break
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#hand [data-key]")
+    page = tabs(locale).open(server, table["seats"][0]["link"], "desktop", "#hand [data-key]")
     drawn = page.evaluate("""() => [...document.querySelectorAll('#hand [data-key]')].map(card =>
       [card.dataset.key, card.querySelector('text').textContent])""")
     assert sorted(key for key, _ in drawn) == sorted(f"hand:{c}" for c in hand), drawn
     assert all(letter == ranks.get(key[-2], key[-2]) for key, letter in drawn), drawn
-    ctx.close()
 
 
 def a_seven_waters_table_with_a_theme(server) -> tuple[dict, list[str], int]:
@@ -321,24 +295,20 @@ def a_seven_waters_table_with_a_theme(server) -> tuple[dict, list[str], int]:
     return table, tokens, next(e for e in st["view"]["log"] if e.get("kind") == "theme")["seat"]
 
 
-def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(browser, server):
+def test_another_seats_secret_theme_is_logged_as_secret_not_as_an_empty_card(tabs, server):
     """Seven Waters: after the opponent placed its theme the log read "Platz 0: Motto: ."
     (the card is hidden from the other seat, and the line dropped it into "Motto: {c}");
     the log tells it as the event it was, a secret theme placed."""
     table, _, placer = a_seven_waters_table_with_a_theme(server)
     placed = {"seat": placer}
-    ctx = new_context(browser, "desktop", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][1 - placed["seat"]]["link"])  # the seat that did not see the card
-    page.wait_for_selector("#log li")
+    # the seat that did not see the card
+    page = tabs("de-DE").open(server, table["seats"][1 - placed["seat"]]["link"], "desktop", "#log li")
     log = page.inner_text("#log")
     assert f"Platz {placed['seat']} legte ein geheimes Motto aus." in log, log
     assert "Motto: ." not in log
-    ctx.close()
 
 
-def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(browser, server):
+def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(tabs, server):
     """SW-4.3d: every seat was sent the running totals with the theme points, whose
     difference to the public parts named the opponent's secret suit.  The other seat now
     gets the score without them (the placer's own page counts them), and its chip says
@@ -349,14 +319,9 @@ def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(bro
     seen = server.get(f"/api/tables/{table['id']}", tokens[other])["scores"][placer]
     assert server.get(f"/api/tables/{table['id']}")["scores"][placer] == seen  # a spectator: the same
     assert own > seen  # the theme card itself is of its suit: at least one point
-    ctx = new_context(browser, "desktop", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][other]["link"])
-    page.wait_for_selector(f"#seats [data-seat='{placer}'] .score")
+    page = tabs("de-DE").open(server, table["seats"][other]["link"], "desktop", f"#seats [data-seat='{placer}'] .score")
     assert page.inner_text(f"#seats [data-seat='{placer}'] .score") == f"{seen} + Motto?"
     assert page.inner_text(f"#seats [data-seat='{other}'] .score").lstrip("-").isdigit()  # its own: no secret
-    ctx.close()
 
 
 @pytest.mark.parametrize("locale, accept, concede, raised", [
@@ -365,7 +330,7 @@ def test_sw_4_3d_another_seats_score_leaves_its_secret_theme_out_and_says_so(bro
     ("en-US", "Accept – the hand is then worth 3", "Concede – {team} score 2 points",
      "{who} raised: if accepted the hand is worth 3."),
 ])
-def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, server, locale, accept, concede, raised):
+def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(tabs, server, locale, accept, concede, raised):
     """WA-6: the answering seat saw only "Platz 0 bietet." and the buttons Annehmen /
     Aufgeben, not what the hand is worth if accepted nor what the raisers get if not."""
     table = server.post("/api/tables", {"game": "watten", "options": {"raising": True, "hand_value": 2},
@@ -380,11 +345,7 @@ def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, serve
         if action == "raise":
             break
     answerer = (seat + 1) % 4
-    ctx = new_context(browser, "desktop", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][answerer]["link"])
-    page.wait_for_selector("#actions button[data-action='accept']")
+    page = tabs(locale).open(server, table["seats"][answerer]["link"], "desktop", "#actions button[data-action='accept']")
     names = page.evaluate("""() => [...document.querySelectorAll('#actions button[data-action]')]
                                      .map(b => [b.dataset.action, b.textContent])""")
     # a seat inside a sentence is "seat 1" in English (a line begins with "Seat 1"); "Platz 1" in German
@@ -393,11 +354,10 @@ def test_wa_6_the_seat_answering_a_raise_is_told_what_is_at_stake(browser, serve
     assert dict(names) == {"accept": accept, "concede": concede.format(team=team)}, names
     said = raised.format(who=who(seat))
     assert said[0].upper() + said[1:] in page.inner_text("#log")
-    ctx.close()
 
 
 @pytest.mark.parametrize("locale,words", [("de-DE", "Du bist nicht am Zug."), ("en-US", "It is not your turn.")])
-def test_wa_3_2_a_card_tapped_off_turn_is_refused_for_the_turn_not_for_following_suit(browser, server, locale,
+def test_wa_3_2_a_card_tapped_off_turn_is_refused_for_the_turn_not_for_following_suit(tabs, server, locale,
                                                                                         words):
     """A seat that had played its card to a trick and tapped another was told "Du musst
     bedienen: diese Karte darfst du jetzt nicht spielen." (WA-3.2) though its hand held
@@ -414,12 +374,7 @@ def test_wa_3_2_a_card_tapped_off_turn_is_refused_for_the_turn_not_for_following
         if mine["view"]["phase"] == "play":
             break
     assert mine["view"]["phase"] == "play" and server.get(f"/api/tables/{table['id']}")["waiting"] != [seat]
-    ctx = new_context(browser, "desktop", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][seat]["link"])
-    page.wait_for_selector("#hand [data-key^='hand:']")
+    page = tabs(locale).open(server, table["seats"][seat]["link"], "desktop", "#hand [data-key^='hand:']")
     page.locator("#hand [data-key^='hand:']").first.click(force=True)  # aria-disabled, yet it explains
     page.wait_for_selector("#notice")
     assert page.inner_text("#notice").strip() == words
-    ctx.close()

@@ -5,14 +5,13 @@ is on the screen; an empty log says so; a refusal names a ten as the cards show 
 
 from __future__ import annotations
 
-import json
 import os
 import random
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, SIZES, TIMEOUT_MS, Server, browser,  # noqa: F401
-                              finished_table, mid_game_table, new_context, players_of)
+from .browser_support import (CHROMIUM, GAMES, SIZES, Server, browser, finished_table,  # noqa: F401
+                              mid_game_table, name_the_seats, players_of, tabs)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -65,7 +64,7 @@ def play_others(server: Server, table: dict, rng: random.Random) -> None:
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", GAMES)
-def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, game, size):
+def test_the_board_and_the_hand_stay_put_when_the_turn_passes(tabs, server, game, size):
     """The move buttons' bar and the hint button used to exist only on this seat's turn:
     each time the turn passed to another seat the board grew into their room and the hand
     slid down, and back on the next turn, so the whole table jumped at every move.  Now the
@@ -73,13 +72,8 @@ def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, g
     that wraps onto another line (they keep that height), never back and forth."""
     table = mid_game_table(server, game)
     rng = random.Random(5)
-    ctx = new_context(browser, size)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#turn[data-mine='1']")
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"], size, "#turn[data-mine='1']")
     boxes = [page.evaluate(BOXES)]
     for turn in range(4):
         n = int(page.get_attribute("#turn", "data-n"))
@@ -95,8 +89,7 @@ def test_the_board_and_the_hand_stay_put_when_the_turn_passes(browser, server, g
     assert all(later <= earlier + 3 for earlier, later in zip(hand_tops, hand_tops[1:])), boxes
     board_tops = [b["#board"][0] for b in boxes]
     assert board_tops == sorted(board_tops), boxes
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.fixture(scope="module")
@@ -107,18 +100,13 @@ def finished(server):
 
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("game", GAMES)
-def test_the_result_and_the_rematch_button_are_shown_whole_at_the_end(browser, server, finished, game, size):
+def test_the_result_and_the_rematch_button_are_shown_whole_at_the_end(tabs, server, finished, game, size):
     """At the end an empty hand kept its room at the bottom of the screen while the result
     above it was cut to 45 % of the screen: Seven Waters' score table scrolled inside its
     box, the rematch button half hidden under its edge, and the board shrank to a thumbnail
     over the empty room."""
-    ctx = new_context(browser, size)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + finished[game]["seats"][0]["link"])
-    page.wait_for_selector("#rematch")
+    tab = tabs()
+    page = tab.open(server, finished[game]["seats"][0]["link"], size, "#rematch")
     cards = page.evaluate("() => { const h = document.querySelector('#hand'); return h ? h.querySelectorAll('[data-key]').length : null; }")
     assert cards is None or cards > 0, "an empty hand is drawn at the end"
     hidden = page.evaluate("() => { const r = document.querySelector('#result'); return r.scrollHeight - r.clientHeight; }")
@@ -126,20 +114,16 @@ def test_the_result_and_the_rematch_button_are_shown_whole_at_the_end(browser, s
     if size == "desktop":
         rematch = page.locator("#rematch").bounding_box()
         assert rematch["y"] + rematch["height"] <= SIZES[size][1], "the rematch button is below the screen"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_the_top_bar_gives_back_the_name_forms_room_once_a_name_is_given(browser, server, size):
+def test_the_top_bar_gives_back_the_name_forms_room_once_a_name_is_given(tabs, server, size):
     """The top bar keeps the tallest height it has had (so that it does not jump as the
     game's status line changes), but not the room of the name form once it is gone."""
     table = mid_game_table(server, "watten")
-    ctx = new_context(browser, size)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#name-form")
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"], size, "#name-form")
     with_form = page.eval_on_selector("#play .topbar", "n => n.getBoundingClientRect().height")
     page.fill("#my-name", "Anna")
     page.click("#name-form button")
@@ -150,19 +134,14 @@ def test_the_top_bar_gives_back_the_name_forms_room_once_a_name_is_given(browser
     assert page.locator("#name-form").count() == 0
     fresh = page.eval_on_selector("#play .topbar", "n => n.getBoundingClientRect().height")
     assert named == fresh <= with_form
-    ctx.close()
 
 
 @pytest.mark.parametrize("size", list(SIZES))
-def test_after_creating_a_table_the_link_to_play_it_is_on_the_screen(browser, server, size):
+def test_after_creating_a_table_the_link_to_play_it_is_on_the_screen(tabs, server, size):
     """A first table: "My tables" appears above the form and pushes it down, and on a phone
     the new table's links lay below the screen after tapping "Create table" (nothing seemed
     to happen).  The link to play is on the screen and has the focus."""
-    ctx = new_context(browser, size, "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
+    page = tabs("de-DE").open(server, "/", size, "body[data-lobby='ready']")
     page.select_option("#game", "watten")
     page.evaluate("() => { delete document.body.dataset.lobby; }")
     page.click("#create")                          # scrolls to the button, as a player would
@@ -171,64 +150,51 @@ def test_after_creating_a_table_the_link_to_play_it_is_on_the_screen(browser, se
     box = page.locator("li[data-mine='1'] a[data-seat-link]").bounding_box()
     assert 0 <= box["y"] and box["y"] + box["height"] <= SIZES[size][1], box
     assert page.evaluate("() => document.activeElement.matches(\"li[data-mine='1'] a[data-seat-link]\")")
-    ctx.close()
 
 
 @pytest.mark.parametrize("game", ["wasserloch", "seven_waters"])   # the others log the deal, the round
-def test_the_log_of_a_new_table_says_there_is_nothing_yet(browser, server, game):
+def test_the_log_of_a_new_table_says_there_is_nothing_yet(tabs, server, game):
     """Before the first move the log's box stood empty under its heading."""
     table = server.post("/api/tables", {"game": game, "seats": [{"kind": "human"}] * players_of(game)})
-    ctx = new_context(browser, "desktop", "de-DE")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["spectator_link"])
-    page.wait_for_selector("#turn")
+    page = tabs("de-DE").open(server, table["spectator_link"], "desktop")
     assert page.inner_text("#log").strip() == "Noch keine."
-    ctx.close()
 
 
-def test_a_refusal_names_a_ten_as_the_cards_on_the_screen_show_it(browser, server):
+def test_a_refusal_names_a_ten_as_the_cards_on_the_screen_show_it(tabs, server):
     """The cards show a ten as "10"; an English refusal said "you must follow hearts: you
     hold Q♥ and T♥", a code to a player (the terminal's notation keeps "T")."""
-    ctx = new_context(browser, "desktop", "en-US")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + "/")
-    page.wait_for_selector("body[data-lobby='ready']")
+    page = tabs("en-US").open(server, "/", "desktop", "body[data-lobby='ready']")
     said = page.evaluate("""async () => {
         const { refusalText } = await import('/static/i18n.js');
         return refusalText({ code: "illegal", reason_code: "watten.must_follow", params: { suit: "H", held: ["QH", "TH"] } });
       }""")
     assert said == "hearts must be followed (Q♥ and 10♥ in hand)"
-    ctx.close()
 
 
-@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
-def test_the_score_table_of_four_long_names_fits_a_phone(browser, server, locale):
-    """Wildwasser's result on a phone: row heads on one line each ("Bot (leicht, Platz 1)",
-    a player's own name) pushed the last column, the totals, out of the result's box (it
-    scrolled sideways, "Summe" cut in half).  A row's head now wraps."""
+@pytest.fixture(scope="module")
+def long_named_wildwasser(server, tabs):
+    """A Wildwasser table of four humans with long names (each seat's page opened once with
+    its name saved), played to its end over HTTP: the test reads its result in either
+    language, so it is named and played once."""
     table = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 4},
                                         "seats": [{"kind": "human"}] * 4})
-    for seat, name in enumerate(("Anna Katharina Huber", "Maximiliane Mustermann", "Bot (leicht, Platz 2)",
-                                 "Bartholomäus Oberhuber")):
-        ctx = new_context(browser, "phone")
-        ctx.add_init_script(f"localStorage.setItem('player_name', {json.dumps(name)})")
-        named = ctx.new_page()
-        named.goto(server.base + table["seats"][seat]["link"])
-        named.wait_for_selector(f"#seats [data-seat='{seat}'] .who[title={json.dumps(name, ensure_ascii=False)}]")
-        ctx.close()
+    name_the_seats(server, table, ("Anna Katharina Huber", "Maximiliane Mustermann", "Bot (leicht, Platz 2)",
+                                          "Bartholomäus Oberhuber"))
     rng, tokens = random.Random(3), tokens_of(table)
     while not (spectator := server.get(f"/api/tables/{table['id']}"))["terminal"]:
         seat = spectator["waiting"][0]
         mine = server.get(f"/api/tables/{table['id']}", tokens[seat])
         server.post(f"/api/tables/{table['id']}/moves", {"action": rng.choice(mine["legal"]), "n": mine["n"]},
                     tokens[seat])
-    ctx = new_context(browser, "phone", locale)
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    page.goto(server.base + table["seats"][0]["link"])
-    page.wait_for_selector("#result table.score")
+    return table
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+def test_the_score_table_of_four_long_names_fits_a_phone(tabs, server, long_named_wildwasser, locale):
+    """Wildwasser's result on a phone: row heads on one line each ("Bot (leicht, Platz 1)",
+    a player's own name) pushed the last column, the totals, out of the result's box (it
+    scrolled sideways, "Summe" cut in half).  A row's head now wraps."""
+    page = tabs(locale).open(server, long_named_wildwasser["seats"][0]["link"], "phone", "#result table.score")
     overflow = "() => { const r = document.querySelector('#result'); return r.scrollWidth - r.clientWidth; }"
     try:  # the table is laid out as the page settles (names, fitted texts): give it that time
         page.wait_for_function(f"() => ({overflow})() <= 0", timeout=5000)
@@ -236,4 +202,3 @@ def test_the_score_table_of_four_long_names_fits_a_phone(browser, server, locale
         pass  # the assertion says by how much it is too wide
     wide = page.evaluate(overflow)
     assert wide <= 0, f"the result is {wide} px wider than its box"
-    ctx.close()

@@ -18,8 +18,8 @@ import re
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, TIMEOUT_MS, browser, finished_table, mid_game_table,  # noqa: F401
-                              open_page, serving, wildwasser_until)
+from .browser_support import (CHROMIUM, GAMES, browser, finished_table, mid_game_table, serving,  # noqa: F401
+                              tabs, wildwasser_until)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -47,18 +47,28 @@ def contrast(a: str, b: str) -> float:
     return (la + 0.05) / (lb + 0.05)
 
 
-def forced_page(browser, server, link: str, dark: bool = True, size=(1280, 1400)):
-    """A page in forced colours (Windows high contrast), a dark theme unless `dark` is False."""
-    ctx = browser.new_context(viewport={"width": size[0], "height": size[1]}, reduced_motion="reduce",
-                              forced_colors="active", color_scheme="dark" if dark else "light")
-    page = ctx.new_page()
-    page.set_default_timeout(TIMEOUT_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.base + link)
-    page.wait_for_selector("#turn")
+@pytest.fixture(scope="module")
+def mid_games(server):
+    """A table of each game in its middle, seat 0 to move (`mid_games(game)`), dealt when
+    first asked for: the tests below look at it (the focus moved, panels opened, nothing
+    played), so they share it."""
+    made: dict[str, dict] = {}
+
+    def of(game: str) -> dict:
+        if game not in made:
+            made[game] = mid_game_table(server, game)
+        return made[game]
+    return of
+
+
+def forced_page(tabs, server, link: str, size=(1280, 1400)):
+    """A page in forced colours (Windows high contrast) with a dark theme, loaded in the
+    module's tab that emulates them (no other tab does); the page and the tab."""
+    tab = tabs(forced_dark=True)
+    page = tab.open(server, link, size)
     assert page.evaluate("matchMedia('(forced-colors: active)').matches")
-    return ctx, page, errors
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    return page, tab
 
 
 def wildwasser_with_teams_on_the_track(server, teams: int = 4, players: int = 6):
@@ -98,12 +108,13 @@ CHIP_MARKS = """() => {""" + SHAPE_OF + """
 }"""
 
 
-def test_wildwasser_teams_differ_in_shape_on_the_track_and_on_their_chips(browser, server):
+def test_wildwasser_teams_differ_in_shape_on_the_track_and_on_their_chips(tabs, server):
     # WW-1: every player's animals are one team; which team an animal on the track belongs
     # to decides whom it scores for.  Each team has a shape of its own (besides its colour),
     # the same on its tokens and on its seat chip
     table, on_track = wildwasser_with_teams_on_the_track(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop")
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"], "desktop")
     page.wait_for_selector('#board [data-anim^="an:"]')
     tokens = page.evaluate(TOKEN_SHAPES)
     assert {seat for seat, _, _ in tokens} == on_track
@@ -124,15 +135,14 @@ def test_wildwasser_teams_differ_in_shape_on_the_track_and_on_their_chips(browse
     for seat, _, _, background, w, hgt, colour in chips:
         assert contrast(background, colour) == pytest.approx(1.0), (seat, background, colour)
         assert w >= 10 and hgt >= 10, (seat, w, hgt)
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_wildwasser_team_marks_keep_shape_and_colour_in_forced_colours(browser, server):
+def test_wildwasser_team_marks_keep_shape_and_colour_in_forced_colours(tabs, server):
     # forced colours turn the chips' coloured edge into the theme's text colour: the mark
     # keeps its seat's colour (forced-color-adjust: none) and its shape
     table, _ = wildwasser_with_teams_on_the_track(server, teams=2, players=4)
-    ctx, page, errors = forced_page(browser, server, table["seats"][0]["link"])
+    page, tab = forced_page(tabs, server, table["seats"][0]["link"])
     page.wait_for_selector('#board [data-anim^="an:"]')
     chips = page.evaluate(CHIP_MARKS)
     edges = page.eval_on_selector_all("#seats .seat-chip", "cs => cs.map(c => getComputedStyle(c).borderLeftColor)")
@@ -144,8 +154,7 @@ def test_wildwasser_team_marks_keep_shape_and_colour_in_forced_colours(browser, 
     fills = {seat: fill for seat, _, fill in page.evaluate(TOKEN_SHAPES)}
     for seat, fill in fills.items():
         assert contrast(fill, backgrounds[seat]) == pytest.approx(1.0), (seat, fill, backgrounds[seat])
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 REFUSE_AND_CHOOSE = """() => {
@@ -171,12 +180,13 @@ def chooser_table(server) -> tuple[dict, str]:
     raise AssertionError("20 Seven Waters middles had no hand card that two moves take")
 
 
-def test_a_refused_piece_is_ringed_otherwise_than_a_chosen_one(browser, server):
+def test_a_refused_piece_is_ringed_otherwise_than_a_chosen_one(tabs, server):
     # the refused piece's red ring and the chosen card's green one were both solid and 5
     # units wide: one ring to a player without red or green cones (deuteranopia simulated:
     # both olive).  Refused: dotted; chosen: solid and twice as thick as a choice
     table, card = chooser_table(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop")
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"], "desktop")
     page.wait_for_selector("#turn[data-mine='1']")
     page.locator("#board [data-key^='pyr:'].inactive").first.dispatch_event("click")   # not free: refused
     page.wait_for_selector(".refused-here")
@@ -194,8 +204,7 @@ def test_a_refused_piece_is_ringed_otherwise_than_a_chosen_one(browser, server):
       const out = {}; for (const c of ['hinted', 'last']) { g.setAttribute('class', c); out[c] = getComputedStyle(r).strokeDasharray; }
       g.remove(); return out; }""")
     assert rings["refused"]["dash"] not in dashes.values(), (rings, dashes)
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # The texts of the pictures drawn in no colour of their own (SVG's default black), where
@@ -220,33 +229,31 @@ def legibility(png: bytes, boxes) -> list[tuple[str, float]]:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_pictures_texts_stay_readable_on_a_dark_high_contrast_theme(browser, server, game):
+def test_pictures_texts_stay_readable_on_a_dark_high_contrast_theme(tabs, server, mid_games, game):
     # a picture keeps its authored colours in forced colours, but the page behind it turns
     # to the theme's (black) Canvas: a text in the default black drawn straight on the page
     # was gone (Seven Waters: "Line 1", "Σ 13", "River", the park's title; Wildwasser's
     # podium names).  Every such text on screen, its side panels opened, shows at 4.5:1
-    table = mid_game_table(server, game)
-    ctx, page, errors = forced_page(browser, server, table["seats"][0]["link"])
+    page, tab = forced_page(tabs, server, mid_games(game)["seats"][0]["link"])
     page.wait_for_selector("#board svg")
     page.evaluate("document.querySelectorAll('#side details').forEach((d) => { d.open = true; })")
-    page.wait_for_timeout(100)   # a frame for the opened panels to be laid out and drawn
+    # two frames for the opened panels to be laid out and drawn (it waited 100 ms)
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     boxes = page.evaluate(PLAIN_TEXTS)
     read = legibility(page.screenshot(), boxes)
     faint = [(text, round(c, 2)) for text, c in read if c < 4.5]
     assert faint == [], f"{game}: texts that vanish on a dark high-contrast theme: {faint[:12]}"
     if game in ("seven_waters", "wildwasser"):
         assert len(read) >= 5, read   # the park's labels, the podiums' names were measured
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_rings_of_a_choice_and_the_cards_outline_have_3_to_1(browser, server, game):
+def test_rings_of_a_choice_and_the_cards_outline_have_3_to_1(tabs, server, mid_games, game):
     # WCAG 1.4.11: a choice's ring, the chosen one's, the last move's and the focus's are 3:1
     # or more against the page and against the piece's own face; a card's outline against the page
-    table = mid_game_table(server, game)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop")
-    page.wait_for_selector("#turn[data-mine='1']")
+    tab = tabs()
+    page = tab.open(server, mid_games(game)["seats"][0]["link"], "desktop", "#turn[data-mine='1']")
     choices = page.locator("#board .clickable, #hand .clickable")
     assert choices.count() >= 1   # seat 0 is to move (mid_game_table), on a piece of the board or hand
     choices.first.focus()
@@ -272,17 +279,15 @@ def test_rings_of_a_choice_and_the_cards_outline_have_3_to_1(browser, server, ga
     low = [(state, stroke, fill, label, round(seen(state, stroke, fill, page_bg), 2))
            for state, stroke, fill, page_bg, label in rings if seen(state, stroke, fill, page_bg) < 3]
     assert low == [], f"{game}: rings under 3:1: {low[:8]}"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_the_watten_seat_to_move_is_told_by_more_than_colour_at_4_5_to_1(browser, server):
+def test_the_watten_seat_to_move_is_told_by_more_than_colour_at_4_5_to_1(tabs, server, mid_games):
     # WA-3: the seat whose card is awaited.  Its name was amber among white ones, 3.96:1 on
     # the green cloth: in greys, and to a player without blue cones, amber and white look
     # alike, and 13 units are 12 px on a phone (WCAG 1.4.3 asks 4.5:1).  Now underlined too
-    table = mid_game_table(server, "watten")
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone")
-    page.wait_for_selector("#turn[data-mine='1']")
+    tab = tabs()
+    page = tab.open(server, mid_games("watten")["seats"][0]["link"], "phone", "#turn[data-mine='1']")
     cloth = page.eval_on_selector("#board svg > rect", "r => getComputedStyle(r).fill")
     names = page.eval_on_selector_all("#board [data-origin^='tseat:']", """gs => gs.map(g => {
       const t = g.querySelector('text'), cs = getComputedStyle(t);
@@ -293,17 +298,16 @@ def test_the_watten_seat_to_move_is_told_by_more_than_colour_at_4_5_to_1(browser
         assert contrast(fill, cloth) >= 4.5, (seat, fill, cloth, round(contrast(fill, cloth), 2))
     underlined = {seat for seat, _, line in names if "underline" in line}
     assert underlined == {0}, names   # seat 0 is to move (mid_game_table), and only it
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_ww_5_3_podium_tokens_of_every_shape_leave_the_places_texts_clear(browser, server):
+def test_ww_5_3_podium_tokens_of_every_shape_leave_the_places_texts_clear(tabs, server):
     # WW-5.3: six players' animals on the podiums, each in its team's shape: none of the
     # shapes (a diamond and a house reach further than the circle did) covers a place's
     # "1. +6" or a species' name
     table = finished_table(server, "wildwasser", {"players": 6})
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop")
-    page.wait_for_selector("#result")
+    tab = tabs()
+    page = tab.open(server, table["seats"][0]["link"], "desktop", "#result")
     page.evaluate("document.querySelectorAll('#side details').forEach((d) => { d.open = true; })")
     found = page.evaluate("""() => {
       const svg = document.querySelector('#podiums svg');
@@ -315,5 +319,4 @@ def test_ww_5_3_podium_tokens_of_every_shape_leave_the_places_texts_clear(browse
     }""")
     assert "polygon" in found["kinds"], found   # seats 1 to 5 stand there, not only seat 0's circles
     assert found["covered"] == [], found
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []

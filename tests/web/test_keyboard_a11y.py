@@ -16,8 +16,7 @@ import pytest
 
 from wasserspiele.core.messages import render
 
-from .browser_support import CHROMIUM, browser, finished_table, serving  # noqa: F401
-from .browser_support import open_page as open_table
+from .browser_support import CHROMIUM, browser, finished_table, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -49,10 +48,13 @@ def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "keyboard")
 
 
-def open_page(browser, server, link, size="desktop", locale="de-DE"):
+def open_page(tabs, server, link, size="desktop", locale="de-DE"):
     """A page at `link` (a table, the lobby or a replay: nothing awaited), German unless
-    asked, with what its live region is given recorded (RECORD)."""
-    return open_table(browser, server, link, size, locale, init_script=RECORD, wait_for=None)
+    asked, with what its live region is given recorded (RECORD): loaded in the module's
+    recording tab of that locale (its storage of the last link cleared).  The page and
+    the tab (its `errors`: this load's uncaught errors)."""
+    tab = tabs(locale, RECORD)
+    return tab.open(server, link, size, wait_for=None), tab
 
 
 def said(page) -> list[dict]:
@@ -91,8 +93,8 @@ def wasserloch_with_a_pair(server) -> tuple[dict, str]:
 
 
 # ---------------------------------------------------------------- the lobby
-def test_the_lobby_keeps_the_focus_on_a_control_that_redraws_the_form(browser, server):
-    ctx, page, errors = open_page(browser, server, "/")
+def test_the_lobby_keeps_the_focus_on_a_control_that_redraws_the_form(tabs, server):
+    page, tab = open_page(tabs, server, "/")
     page.wait_for_selector("body[data-lobby='ready']")
     tab_until(page, "f => f.id === 'game'")
     before = page.eval_on_selector("#game", "s => s.value")
@@ -112,12 +114,11 @@ def test_the_lobby_keeps_the_focus_on_a_control_that_redraws_the_form(browser, s
     page.keyboard.press("Tab")
     page.wait_for_selector("#seat-3")
     assert (page.evaluate(FOCUS) or {}).get("id") == "opt-rounds"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_forgetting_a_table_leaves_the_focus_on_the_next_forget_button(browser, server):
-    ctx, page, errors = open_page(browser, server, "/")
+def test_forgetting_a_table_leaves_the_focus_on_the_next_forget_button(tabs, server):
+    page, tab = open_page(tabs, server, "/")
     page.wait_for_selector("body[data-lobby='ready']")
     page.evaluate("""() => localStorage.setItem('my_tables', JSON.stringify([
         { table: 'aaa', seat: 0, game: 'watten', link: '/table/aaa#seat=0&token=x', at: 3 },
@@ -131,14 +132,13 @@ def test_forgetting_a_table_leaves_the_focus_on_the_next_forget_button(browser, 
     page.keyboard.press("Enter")                 # the last one: the box goes, the focus stays in the page
     page.wait_for_function("() => !document.querySelector('#my-tables')")
     assert page.evaluate(FOCUS) is not None
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- the table
-def test_a_move_made_with_a_button_gives_the_focus_back_to_its_piece_in_the_hand(browser, server):
+def test_a_move_made_with_a_button_gives_the_focus_back_to_its_piece_in_the_hand(tabs, server):
     table, value = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    page, tab = open_page(tabs, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.group === 'hand'")
     for _ in range(8):
@@ -154,11 +154,10 @@ def test_a_move_made_with_a_button_gives_the_focus_back_to_its_piece_in_the_hand
     page.wait_for_selector("#turn[data-mine='0']")
     assert page.evaluate(FOCUS) == {"tag": "g", "id": None, "key": f"v:{value}", "action": None, "group": "hand"}
     assert page.evaluate("() => document.activeElement.matches(':focus-visible')")
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, server):
+def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(tabs, server):
     # the card played goes from the hand; the focus stays where the player was, on the
     # next card, rather than jumping to the place of the same value on the board
     for _ in range(40):
@@ -168,7 +167,7 @@ def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, serv
         singles = [VALUES[i] for i, n in enumerate(hand) if n == 1]
         if singles:
             break
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    page, tab = open_page(tabs, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.group === 'hand'")
     for _ in range(8):
@@ -190,15 +189,14 @@ def test_a_piece_played_from_the_hand_leaves_the_focus_in_the_hand(browser, serv
         pass  # the assertion below says where the focus is
     focus = page.evaluate(FOCUS)
     assert focus and focus["group"] == "hand" and (again == "true" or focus["key"] != f"v:{singles[0]}"), (focus, hand)
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_saving_a_name_by_enter_leaves_the_focus_in_the_top_bar_not_on_a_move(browser, server):
+def test_saving_a_name_by_enter_leaves_the_focus_in_the_top_bar_not_on_a_move(tabs, server):
     # the form goes once the name is in; the focus must not land on a move button that a
     # second Enter would press (Watten's first choice is a button: a signal)
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] + [{"kind": "bot", "level": "easy"}] * 3})
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone")
+    page, tab = open_page(tabs, server, table["seats"][0]["link"], "phone")
     page.wait_for_selector("#name-form")
     tab_until(page, "f => f.id === 'my-name'")
     page.keyboard.type("Anna")
@@ -207,13 +205,12 @@ def test_saving_a_name_by_enter_leaves_the_focus_in_the_top_bar_not_on_a_move(br
     page.wait_for_function("() => !document.querySelector('#name-form')")
     focus = page.evaluate(FOCUS)
     assert focus and focus["action"] is None and page.evaluate("() => !!document.activeElement.closest('.tools')"), focus
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, server):
+def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(tabs, server):
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    page, tab = open_page(tabs, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn[data-mine='1']")
     tab_until(page, "f => f.id === 'hint'")
     page.keyboard.press("Enter")
@@ -226,14 +223,13 @@ def test_the_hint_button_keeps_the_focus_and_the_hint_is_announced(browser, serv
                       "de") for v, n in (a.split("x") for a in legal)}
     assert hint in buttons and "×" not in hint, (hint, buttons)
     assert {"text": hint, "lang": "de"} in said(page), said(page)
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_why_a_piece_cannot_be_chosen_is_announced(browser, server):
+def test_why_a_piece_cannot_be_chosen_is_announced(tabs, server):
     # seat 1 waits for seat 0: a place chosen now is explained on the page, not sent
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][1]["link"])
+    page, tab = open_page(tabs, server, table["seats"][1]["link"])
     page.wait_for_selector("#turn[data-mine='0']")
     tab_until(page, "f => f.group === 'board'")
     page.keyboard.press("Enter")
@@ -242,18 +238,19 @@ def test_why_a_piece_cannot_be_chosen_is_announced(browser, server):
     assert text == "Du bist nicht am Zug."
     assert {"text": text, "lang": "de"} in said(page)
     assert (page.evaluate(FOCUS) or {}).get("group") == "board"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_the_turn_coming_back_and_the_end_are_announced_in_german(browser, server):
+def test_the_turn_coming_back_and_the_end_are_announced_in_german(tabs, server):
     table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2, "rounds": 1},
                                         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"])
+    page, tab = open_page(tabs, server, table["seats"][0]["link"])
     page.wait_for_selector("#turn")
+    # the waits of the game poll every 16 ms, not at each animation frame (that kept
+    # Chromium drawing frames all the while)
     for _ in range(80):
         page.wait_for_function("""() => { const t = document.querySelector('#turn');
-            return t && (t.dataset.mine === '1' || t.dataset.terminal === '1'); }""")
+            return t && (t.dataset.mine === '1' || t.dataset.terminal === '1'); }""", polling=16)
         if page.get_attribute("#turn", "data-terminal") == "1":
             break
         n = page.get_attribute("#turn", "data-n")
@@ -263,11 +260,12 @@ def test_the_turn_coming_back_and_the_end_are_announced_in_german(browser, serve
         # way shows its own button, busy, until the server answers)
         page.wait_for_function("""(n) => { const t = document.querySelector('#turn');
             return t.dataset.n !== n || (!document.querySelector('#actions[aria-busy]')
-                                         && !!document.querySelector('#actions button[data-action]')); }""", arg=n)
+                                         && !!document.querySelector('#actions button[data-action]')); }""", arg=n,
+                               polling=16)
         if page.get_attribute("#turn", "data-n") == n:
             page.locator("#actions button[data-action]").first.focus()
             page.keyboard.press("Enter")
-            page.wait_for_function("(n) => document.querySelector('#turn').dataset.n !== n", arg=n)
+            page.wait_for_function("(n) => document.querySelector('#turn').dataset.n !== n", arg=n, polling=16)
     page.wait_for_selector("#result")
     page.wait_for_function("() => window.__said.some(s => s.text.startsWith('Spielende.'))")
     texts = [s["text"] for s in said(page)]
@@ -275,15 +273,14 @@ def test_the_turn_coming_back_and_the_end_are_announced_in_german(browser, serve
     assert texts.count("Du bist am Zug.") >= 2
     assert {s["lang"] for s in said(page)} == {"de"}
     assert (page.evaluate(FOCUS) or {}).get("id") == "result"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("locale, words", [("de-DE", "Tasten: Mit Tab"), ("en-US", "Keys: Tab")])
-def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_chooses_in(browser, server, locale, words):
+def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_chooses_in(tabs, server, locale, words):
     # needs the catalogue entry web.keys_help (en.po, de.po)
     table, _ = wasserloch_with_a_pair(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone", locale)
+    page, tab = open_page(tabs, server, table["seats"][0]["link"], "phone", locale)
     page.wait_for_selector("#turn[data-mine='1']")
     assert page.inner_text("#keys-help").startswith(words)
     groups = page.eval_on_selector_all("[data-group]", "gs => gs.map(g => [g.dataset.group, g.getAttribute('aria-describedby')])")
@@ -292,14 +289,13 @@ def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_cho
     page.goto(server.base + f"/replay/{finished_table(server)['id']}")
     page.wait_for_selector("#step")
     assert page.locator("#keys-help").count() == 0
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- the replay
-def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_announced(browser, server):
+def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_announced(tabs, server):
     table = finished_table(server)
-    ctx, page, errors = open_page(browser, server, f"/replay/{table['id']}")
+    page, tab = open_page(tabs, server, f"/replay/{table['id']}")
     page.wait_for_selector("#step")
     total = server.get(f"/api/tables/{table['id']}")["n"]
     tab_until(page, "f => f.id === 'next'")
@@ -320,22 +316,20 @@ def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_an
     texts = [s["text"] for s in said(page)]
     assert f"Zug {total} von {total}" in texts and f"Zug 0 von {total}" in texts
     assert {s["lang"] for s in said(page)} == {"de"}
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- axe on the German pages
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_the_german_lobby_with_my_tables_and_the_live_end_screen_pass_axe(browser, server, size):
+def test_the_german_lobby_with_my_tables_and_the_live_end_screen_pass_axe(tabs, server, size):
     table = finished_table(server)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], size)
+    page, tab = open_page(tabs, server, table["seats"][0]["link"], size)
     page.wait_for_selector("#result")
     assert serious(page) == []
     page.goto(server.base + "/")
     page.wait_for_selector("#my-tables")
     assert serious(page) == []
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- colours axe cannot see

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, mid_game_table, name_the_seats, open_page, serving  # noqa: F401
+from .browser_support import CHROMIUM, browser, mid_game_table, name_the_seats, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -31,6 +31,13 @@ FOCUSED = """() => { const a = document.activeElement;
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "skip_rings")
+
+
+@pytest.fixture(scope="module")
+def wasserloch(server):
+    """A Wasserloch table in its middle, seat 0 to move: the tests below look at it and
+    move the focus, never a piece, so they share it."""
+    return mid_game_table(server, "wasserloch")
 
 
 def serious(page) -> list[str]:
@@ -53,10 +60,10 @@ def contrast(a: str, b: str) -> float:
 # ---------------------------------------------------------------- WCAG 2.4.1
 @pytest.mark.parametrize("locale", list(SKIP_WORDS))
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_wcag_2_4_1_the_first_tab_is_a_skip_link_to_the_board(browser, server, locale, size):
-    table = mid_game_table(server, "wasserloch")
-    link = table["seats"][0]["link"]
-    ctx, page, errors = open_page(browser, server, link, size, locale)
+def test_wcag_2_4_1_the_first_tab_is_a_skip_link_to_the_board(tabs, server, wasserloch, locale, size):
+    link = wasserloch["seats"][0]["link"]
+    tab = tabs(locale)
+    page = tab.open(server, link, size)
     page.wait_for_selector("#board [data-key]")
     # out of sight until it has the focus
     assert page.eval_on_selector("#skip-link", "a => a.getBoundingClientRect().bottom <= 0")
@@ -76,16 +83,15 @@ def test_wcag_2_4_1_the_first_tab_is_a_skip_link_to_the_board(browser, server, l
     # the seat link's hash (seat and token) stays: the table is not opened anew as a spectator
     assert page.evaluate("location.hash") == hash_before
     assert page.eval_on_selector("#turn", "t => t.dataset.mine") == "1"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_wcag_2_4_1_the_skip_link_is_not_on_the_lobby(browser, server):
-    ctx, page, errors = open_page(browser, server, "/", "desktop", "de-DE", wait_for="body[data-lobby='ready']")
+def test_wcag_2_4_1_the_skip_link_is_not_on_the_lobby(tabs, server):
+    tab = tabs("de-DE")
+    page = tab.open(server, "/", "desktop", "body[data-lobby='ready']")
     page.keyboard.press("Tab")
     assert page.evaluate(FOCUSED)["id"] == "home"
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- WCAG 1.4.11
@@ -96,9 +102,9 @@ STYLE = """(el) => { const hl = el.querySelector(':scope > .hl') || el; const c 
            outlineColor: o.outlineColor }; }"""
 
 
-def test_wcag_1_4_11_the_focus_ring_and_the_last_moves_ring_look_apart(browser, server):
-    table = mid_game_table(server, "wasserloch")
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "desktop", "de-DE")
+def test_wcag_1_4_11_the_focus_ring_and_the_last_moves_ring_look_apart(tabs, server, wasserloch):
+    tab = tabs("de-DE")
+    page = tab.open(server, wasserloch["seats"][0]["link"], "desktop")
     page.wait_for_selector("#board .last[data-key]")
     for _ in range(20):  # to the board by Tab (whatever stands before it)
         page.keyboard.press("Tab")
@@ -129,8 +135,7 @@ def test_wcag_1_4_11_the_focus_ring_and_the_last_moves_ring_look_apart(browser, 
     for colour in (last["stroke"], focus["stroke"], focus["outlineColor"]):
         for back in backgrounds:
             assert contrast(colour, back) >= 3, (colour, back, contrast(colour, back))
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
 # ---------------------------------------------------------------- long names on a phone
@@ -146,11 +151,19 @@ TEXTS = """() => [...document.querySelectorAll('#board svg text, #hand svg text'
 })"""
 
 
-@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
-def test_long_german_names_on_a_phones_watten_board_wrap_rather_than_squeeze(browser, server, locale):
+@pytest.fixture(scope="module")
+def long_named_watten(server, tabs):
+    """A Watten table of four humans named LONG_NAMES (each seat's page opened once with its
+    name saved): the test reads it in either language, so it is dealt and named once."""
     table = server.post("/api/tables", {"game": "watten", "seats": [{"kind": "human"}] * 4})
-    name_the_seats(browser, server, table, LONG_NAMES)
-    ctx, page, errors = open_page(browser, server, table["seats"][0]["link"], "phone", locale)
+    name_the_seats(server, table, LONG_NAMES)
+    return table
+
+
+@pytest.mark.parametrize("locale", ["de-DE", "en-US"])
+def test_long_german_names_on_a_phones_watten_board_wrap_rather_than_squeeze(tabs, server, long_named_watten, locale):
+    tab = tabs(locale)
+    page = tab.open(server, long_named_watten["seats"][0]["link"], "phone")
     page.wait_for_selector("#board svg text")
     # the top seat's name may now be drawn on two lines (a space or a hyphen where it breaks)
     page.wait_for_function("(n) => document.querySelector('#board svg').textContent.replace(/[ -]/g, '').includes(n)",
@@ -171,11 +184,10 @@ def test_long_german_names_on_a_phones_watten_board_wrap_rather_than_squeeze(bro
     # none set below three quarters of its size (the side seats' names are 13 units)
     named = [t for t in texts if t["max"] is not None and t["size"]]
     assert named and min(t["size"] for t in named) >= 13 * 0.75 - 0.01, named
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(browser, server):
+def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(tabs, server):
     """WA-6: "… erhöht: Wenn angenommen, zählt das Blattl 3." was drawn as one plain text,
     so with a 30-character name it ran past both edges of the table (-12 … 412 of 400)."""
     table = server.post("/api/tables", {"game": "watten", "options": {"raising": True, "hand_value": 2},
@@ -184,7 +196,7 @@ def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(browser
     # its line is as long as a line can be
     names = [f"Bartholomäus Maximilian von Oberhuber-K{seat}" for seat in range(4)]
     assert {len(name) for name in names} == {40}
-    name_the_seats(browser, server, table, names)
+    name_the_seats(server, table, names)
     tokens = [s["token"] for s in table["seats"]]
     for _ in range(40):  # play over HTTP until a seat may raise, then raise
         seat = server.get(f"/api/tables/{table['id']}")["waiting"][0]
@@ -194,7 +206,8 @@ def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(browser
         if action == "raise":
             break
     assert action == "raise"
-    ctx, page, errors = open_page(browser, server, table["seats"][(seat + 1) % 4]["link"], "phone", "de-DE")
+    tab = tabs("de-DE")
+    page = tab.open(server, table["seats"][(seat + 1) % 4]["link"], "phone")
     page.wait_for_selector("#board svg text[data-raise]")
     lines = page.eval_on_selector_all("#board svg text[data-raise]", """els => els.map(el => {
       const box = el.getBBox(); return { text: el.textContent, left: box.x, right: box.x + box.width, top: box.y }; })""")
@@ -203,12 +216,12 @@ def test_wa_6_a_raise_by_a_long_name_is_said_within_the_table_on_a_phone(browser
     assert all(x["left"] >= 0 and x["right"] <= 400 for x in lines), lines
     # one line, clear of the trick's cards above it (the lowest spot, 178 + 62, ends at y 240)
     assert len(lines) == 1 and lines[0]["top"] >= 240, lines
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
 
 
-def test_fit_texts_takes_as_many_lines_as_a_caller_allows_and_shrinks_only_then(browser, server):
-    ctx, page, errors = open_page(browser, server, "/", "phone", "de-DE", wait_for="body[data-lobby='ready']")
+def test_fit_texts_takes_as_many_lines_as_a_caller_allows_and_shrinks_only_then(tabs, server):
+    tab = tabs("de-DE")
+    page = tab.open(server, "/", "phone", "body[data-lobby='ready']")
     got = page.evaluate("""async () => {
       const { s, fitText, fitTexts } = await import('/static/svg.js');
       const svg = s('svg', { viewBox: '0 0 400 300', width: 400, height: 300 });
@@ -246,5 +259,4 @@ def test_fit_texts_takes_as_many_lines_as_a_caller_allows_and_shrinks_only_then(
     # neighbours: the Seven Waters park's row labels, test_seven_waters_phone.py)
     assert len(single) == 1 and single[0]["size"] == 13 and single[0]["squeezed"], single
     assert single[0]["width"] <= 100.5, single
-    assert errors == []
-    ctx.close()
+    assert tab.errors == []
