@@ -121,10 +121,15 @@ def mid_game_table(server: Server, game: str, moves: int | None = None, seed: in
     raise RuntimeError(f"{game}: no mid-game position with seat 0 to move")
 
 
+def viewport(size: str | tuple[int, int]) -> dict:
+    """Playwright's viewport of a SIZES name or a (width, height)."""
+    w, h = SIZES[size] if isinstance(size, str) else size
+    return {"width": w, "height": h}
+
+
 def new_context(browser, size: str | tuple[int, int] = "phone", locale: str = "en-US", reduced_motion: bool = True):
     """A browser context of a SIZES name or a (width, height)."""
-    w, h = SIZES[size] if isinstance(size, str) else size
-    return browser.new_context(viewport={"width": w, "height": h}, locale=locale,
+    return browser.new_context(viewport=viewport(size), locale=locale,
                                reduced_motion="reduce" if reduced_motion else "no-preference")
 
 
@@ -186,16 +191,14 @@ class Tab:
         """The page at `link` (a path of `server`) loaded at `size` (a SIZES name or
         (width, height)), `wait_for` drawn; `errors` has that load's errors only."""
         page = self.page
-        if page.url.startswith(("http://", "https://")):
-            # what the last link kept (a player's name, the replay's speed) is not this one's,
-            # whichever server it was of
-            page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+        # what the last link kept (a player's name, the replay's speed) is not this one's,
+        # whichever server it was of
+        self._forget_storage()
         # about:blank between two links: a link that differs from the last in its fragment
         # alone (a seat's token) would not be loaded anew
         page.goto("about:blank")
         self.ctx.clear_cookies()
-        w, h = SIZES[size] if isinstance(size, str) else size
-        page.set_viewport_size({"width": w, "height": h})
+        page.set_viewport_size(viewport(size))
         self.errors.clear()
         page.goto(server.base + link)
         if wait_for:
@@ -206,8 +209,7 @@ class Tab:
         """Another page of the tab's context (its storage shared: the same browser) at
         `size`; the caller closes it."""
         page = self.ctx.new_page()
-        w, h = SIZES[size] if isinstance(size, str) else size
-        page.set_viewport_size({"width": w, "height": h})
+        page.set_viewport_size(viewport(size))
         page.set_default_timeout(TIMEOUT_MS)
         return page
 
@@ -219,9 +221,13 @@ class Tab:
         self.ctx.set_offline(False)
         self.ctx.clear_permissions()
         self.page.unroute_all(behavior="ignoreErrors")
+        self._forget_storage()
+        self.page.goto("about:blank")
+
+    def _forget_storage(self) -> None:
+        """The storage of the page's origin cleared (about:blank has none)."""
         if self.page.url.startswith(("http://", "https://")):
             self.page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-        self.page.goto("about:blank")
 
     def close(self) -> None:
         self.ctx.close()
