@@ -6,8 +6,9 @@ mover who sends it again once it has been stored is told that their move was sto
 after all, not refused as stale by their own move.
 
 A write lands late as in test_storage_late_writes: another connection holds SQLite's write
-lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (1 s,
-`quick`), so the request is answered 503 and its write commits when the lock is released."""
+lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (10 s,
+`busy_wait`, for every test here), so the request is answered 503 and its write commits
+when the lock is released."""
 
 from __future__ import annotations
 
@@ -23,9 +24,11 @@ from wasserspiele.web.limits import Limits
 
 from .browser_support import browser  # noqa: F401  (fixture: the page test asks for it once Playwright is there)
 from .helpers import auth, create, humans, move, table_state
-# (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
+# (`quick`, autouse there, is used here too: a probe tried at every check)
 from .test_storage_failures import Fault, quick  # noqa: F401
-from .test_storage_late_writes import Lock, _query, answering_late
+from .test_storage_late_writes import Lock, _query, answering_late, busy_wait  # noqa: F401
+
+pytestmark = pytest.mark.usefixtures("busy_wait")
 
 LANGS = ["en", "de"]
 

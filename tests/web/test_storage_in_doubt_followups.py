@@ -5,9 +5,8 @@ while a move of it is in doubt (a page reloaded after the table left memory, a l
 the late commit, another process's commit heard while loading).
 
 A write lands late as in test_storage_late_writes: another connection holds SQLite's write
-lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (1 s,
-`quick`; 3 s where the late commit must come, `busy_wait`), so the request is answered 503
-and its write commits when the lock is released."""
+lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (10 s,
+`busy_wait`), so the request is answered 503 and its write commits when the lock is released."""
 
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ import time
 
 import pytest
 
-import wasserspiele.web.storage as storage_module
 from wasserspiele.core.messages import Reason
 from wasserspiele.web.hub import Hub
 from wasserspiele.web.limits import Limits
@@ -28,7 +26,7 @@ from .helpers import auth, create, humans, move, table_state
 # (`quick`, autouse there, is used here too: a lock is given up after 1 s, a probe tried at every check)
 from .test_storage_failures import _until_pong, ask_rematch, finished_game, quick  # noqa: F401
 from .test_storage_in_doubt import _moves_stored, _until_shown
-from .test_storage_late_writes import LATE, Lock, _hello, _query, _until_state, answering_late
+from .test_storage_late_writes import LATE, Lock, _hello, _query, _until_state, answering_late, busy_wait  # noqa: F401
 
 LANGS = ["en", "de"]
 DEADLINE = 5.0
@@ -69,13 +67,6 @@ def _page_there_first(monkeypatch, hub, seat: int | None) -> None:
         return since(tid, n)
 
     monkeypatch.setattr(hub.storage, "load_since", after_the_page)
-
-
-@pytest.fixture
-def busy_wait(monkeypatch):
-    """SQLite waits 3 s for a lock (1 s in `quick`): a write in doubt here must commit once
-    the lock is released, however loaded the machine."""
-    monkeypatch.setattr(storage_module, "SQLITE_BUSY_SECONDS", 3.0)
 
 
 def _in_doubt_message(code: str, lang: str) -> dict:
@@ -200,7 +191,7 @@ def test_a_name_in_doubt_is_told_it_may_still_be_saved_and_sent_again_is_stored_
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_rematch_in_doubt_is_told_it_may_still_be_made_and_asked_again_makes_one_table(
-        make_client, db_url, lang):
+        make_client, db_url, busy_wait, lang):
     """A rematch whose write had no answer in time was refused "the database is not
     available; please try again", and was made a moment later.  It is told the rematch may
     still be saved, that the table will show it and that asking again takes the player to
@@ -463,7 +454,7 @@ def test_the_table_page_says_a_name_in_doubt_may_still_be_saved_and_then_shows_i
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_stand_in_in_doubt_is_told_it_may_still_be_saved_and_the_table_then_shows_the_bot(
-        make_client, db_url, lang):
+        make_client, db_url, busy_wait, lang):
     """A bot asked to play for an absent player, whose write had no answer in time, was
     refused "the database is not available; please try again" — and then stored a moment
     later, the bot playing.  It is told the change may still be saved and the table will

@@ -1028,27 +1028,32 @@ class LiveTable:
             return
         if self.hub.tables.get(self.id) is not self:  # (left memory: read as stored when next opened)
             return
-        for n, seat in self._note_stored_after_all():
+        held, lost = self._settle_doubts()
+        for n, seat in held:
             told = json.dumps({"type": "accepted", "n": n + 1, "late": True})
             for c in self.conns:
                 if c.seat == seat:
                     c.push(told)
+        for seat in lost:
+            self.tell_unsaved_after_all(seat, Stored.MOVE, Conflict(self.id))
         self.schedule_bots()
 
-    def _note_stored_after_all(self) -> list[tuple[int, int]]:
+    def _settle_doubts(self) -> tuple[list[tuple[int, int]], list[int]]:
         """Settle the moves in doubt at numbers the position has passed: those it holds were
-        stored after all (kept in `stored_after_all`, their (number, seat) returned, in
-        order); the others never will be."""
+        stored after all (kept in `stored_after_all`; their (number, seat), in order), the
+        others never will be — another move has their number (their seats: told so here,
+        as their write's failure, heard later, finds them settled)."""
         doubt = self.hub.doubts.get(self.id)
         if doubt is None:
-            return []
+            return [], []
         settled = {e for e in doubt.moves if e[0] < self.n}
         doubt.moves -= settled
         held = sorted((e for e in settled if self._holds(e)), key=lambda e: e[0])
         for n, seat, _, based_on in held:
             doubt.after_all[seat] = (based_on, n)
         self.hub.tidy_doubt(self.id)
-        return [(n, seat) for n, seat, _, _ in held]
+        lost = [seat for _, seat, _, _ in sorted(e for e in settled if not self._holds(e))]
+        return [(n, seat) for n, seat, _, _ in held], lost
 
     async def _read_back(self) -> None:
         """After a move applied here was not stored: the position as stored, read back in
@@ -1966,7 +1971,8 @@ class Hub:
                 when_lost(exc, lost)
             raise storage_refusal(exc, stored) from None
 
-    def move_lost(self, table_id: str, entry: tuple[int, int, str, Any], failure: BaseException) -> None:
+    def move_lost(self, table_id: str, entry: tuple[int, int, str, Any], failure: BaseException,
+                  read_first: bool = True) -> None:
         """A person's move whose write had no answer in time (in doubt, `entry` as
         LiveTable.in_doubt) failed after all: the table forgets it (it can be made again
         as any move, and is never taken for one stored after all) and its mover is told,
@@ -1976,9 +1982,21 @@ class Hub:
         d = self.doubts.get(table_id)
         if d is None or entry not in d.moves:
             return
+        t = self.tables.get(table_id)
+        if read_first and isinstance(failure, Conflict) and t is not None and self.running:
+            # another write took its number: perhaps this very move, sent again, whose
+            # commit is heard through the loop as this failure is and may not have been
+            # read here yet — its mover was told "not saved after all" and never that it
+            # was stored, over a table showing it.  What is stored is read first: the
+            # reading settles it (`stored_late`: accepted, or lost to the move it holds),
+            # else (another write took the version: a stand-in) it is lost as before
+            async def once_read() -> None:
+                await t.stored_late(t.version + 1)
+                self.move_lost(table_id, entry, failure, read_first=False)
+            self._background(once_read())
+            return
         d.moves.discard(entry)
         self.tidy_doubt(table_id)
-        t = self.tables.get(table_id)
         if t is not None and not t._holds(entry):
             t.tell_unsaved_after_all(entry[1], Stored.MOVE, failure)
 
@@ -2106,8 +2124,9 @@ class Hub:
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             raise Refused("broken_table", Reason("server.broken_table", table=table_id), 500) from None
         self.tables[table_id] = t
-        # moves in doubt stored while it was not in memory: a seat sending one again is told so
-        t._note_stored_after_all()
+        # moves in doubt stored while it was not in memory: a seat sending one again is told
+        # so (nobody is here yet to be told of them)
+        t._settle_doubts()
         t.schedule_bots()
         self.trim(keep=t)
         return t
