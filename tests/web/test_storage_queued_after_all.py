@@ -175,6 +175,66 @@ def test_ww_3_1_a_pick_queued_behind_one_in_doubt_and_made_again_before_that_one
     assert _stored_moves(db_url, t["id"]) == [(0, 1)]
 
 
+def test_ww_3_1_a_pick_in_doubt_whose_number_another_pick_took_is_told_so_when_a_later_pick_is_in_doubt(
+        make_client, db_url, monkeypatch):
+    """Seat 0's pick is in doubt when seat 1's, made again, is stored in its place (move 1);
+    then seat 2's pick has no answer in time either.  The moves in doubt at numbers the
+    position has passed are settled then: seat 0's never will be, another pick has its
+    number.  Before, it was dropped there unsaid, so when its write then failed nobody
+    told seat 0, whose page kept saying its pick might still be saved.  Now it is told at
+    once, "another move came first", and only once."""
+    client = make_client()
+    t = _wildwasser(client)
+    answering_late(client)
+    hub = client.app.state.hub
+    picks = _picks(client, t, (0, 1, 2))
+    save = hub.storage.save_batch
+    first, release, third, ended = threading.Event(), threading.Event(), threading.Event(), threading.Event()
+    calls = []
+
+    def first_held_then_locked_third_held(batch):
+        calls.append(batch)
+        if len(calls) == 1:                # seat 0's pick: held past its time, then locked out
+            first.set()
+            assert release.wait(2 * DEADLINE)
+            lock = Lock(db_url)
+            try:
+                return save(batch)
+            finally:
+                lock.release()
+                ended.set()
+        if len(calls) == 3:                # seat 2's pick: held past its time, then stored
+            assert third.wait(2 * DEADLINE)
+        return save(batch)
+
+    monkeypatch.setattr(hub.storage, "save_batch", first_held_then_locked_third_held)
+    with _seats(client, t, "en", seats=(0, 1, 2)) as (ws0, ws1, ws2):
+        try:
+            _pick(ws0, picks[0])
+            assert first.wait(DEADLINE)
+            _pick(ws1, picks[1])
+            assert _refused(ws1)["reason_code"] == "server.earlier_in_doubt"
+            assert _refused(ws0)["reason_code"] == "server.unsaved_in_doubt"
+            _pick(ws1, picks[1])                              # made again, and stored at once: move 1
+            _said(ws1, lambda m: m["type"] == "accepted")
+            _pick(ws2, picks[2], 1)                           # no answer in time either
+            assert _refused(ws2)["reason_code"] == "server.unsaved_in_doubt"
+            mine = _said(ws0, _late)
+            third.set()
+            _said(ws2, lambda m: m["type"] == "accepted")      # seat 2's pick, stored late, is told so
+            release.set()                                      # (then seat 0's write fails: locked out)
+            assert ended.wait(DEADLINE)
+        finally:
+            third.set()
+            release.set()
+        told = [m for m in mine if m["type"] != "state"]
+        assert [(m["reason_code"], m["params"], m["late"]) for m in told] == [
+            ("server.unsaved_after_all", {"cause": {"code": "server.raced", "params": {}}}, True)], told
+        time.sleep(0.1)
+        assert [m for m in _until_pong(ws0) if m["type"] != "state"] == [], "told twice"
+    assert _stored_moves(db_url, t["id"]) == [(0, 1), (1, 2)]
+
+
 def test_ww_3_1_a_bot_s_pick_queued_behind_a_pick_in_doubt_that_then_fails_is_made_again_at_once(
         make_client, db_url, monkeypatch):
     """The bot at seat 1 picks while seat 0's pick is being written: queued behind it, it is

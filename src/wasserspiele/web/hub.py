@@ -993,10 +993,9 @@ class LiveTable:
                 # dropped, swept, pushed out of the cache) tells its mover too.  Before, a
                 # table read again from the database after the timeout forgot it: the move
                 # committed later was shown unannounced and sent again refused as stale
-                doubt = self.hub.doubt(self.id)
                 if live is not None:  # (a move at a number passed since is settled: stored, or never to be)
-                    doubt.moves = {e for e in doubt.moves if e[0] >= live.n}
-                doubt.moves.add(entry)
+                    live._settle_doubts()
+                self.hub.doubt(self.id).moves.add(entry)
                 # and should it fail after all, its mover is told (the doubt forgotten)
                 when_lost(exc, lambda failure: self.hub.move_lost(self.id, entry, failure))
             if isinstance(exc, TimeoutError):  # (its transaction goes on: it may yet commit, so not "unsaved")
@@ -1028,32 +1027,32 @@ class LiveTable:
             return
         if self.hub.tables.get(self.id) is not self:  # (left memory: read as stored when next opened)
             return
-        held, lost = self._settle_doubts()
-        for n, seat in held:
+        self._settle_doubts()
+        self.schedule_bots()
+
+    def _settle_doubts(self) -> None:
+        """Settle the moves in doubt at numbers the position has passed, and tell their
+        movers: those it holds were stored after all (kept in `stored_after_all`; their
+        seats' connections are sent `accepted` with `late`), the others never will be —
+        another move has their number (`server.unsaved_after_all`, raced: told here, as
+        their write's failure, heard later, finds them settled)."""
+        doubt = self.hub.doubts.get(self.id)
+        if doubt is None:
+            return
+        settled = sorted(e for e in doubt.moves if e[0] < self.n)
+        doubt.moves.difference_update(settled)
+        held = [e for e in settled if self._holds(e)]
+        for n, seat, _, based_on in held:
+            doubt.after_all[seat] = (based_on, n)
+        self.hub.tidy_doubt(self.id)
+        for n, seat, _, _ in held:
             told = json.dumps({"type": "accepted", "n": n + 1, "late": True})
             for c in self.conns:
                 if c.seat == seat:
                     c.push(told)
-        for seat in lost:
-            self.tell_unsaved_after_all(seat, Stored.MOVE, Conflict(self.id))
-        self.schedule_bots()
-
-    def _settle_doubts(self) -> tuple[list[tuple[int, int]], list[int]]:
-        """Settle the moves in doubt at numbers the position has passed: those it holds were
-        stored after all (kept in `stored_after_all`; their (number, seat), in order), the
-        others never will be — another move has their number (their seats: told so here,
-        as their write's failure, heard later, finds them settled)."""
-        doubt = self.hub.doubts.get(self.id)
-        if doubt is None:
-            return [], []
-        settled = {e for e in doubt.moves if e[0] < self.n}
-        doubt.moves -= settled
-        held = sorted((e for e in settled if self._holds(e)), key=lambda e: e[0])
-        for n, seat, _, based_on in held:
-            doubt.after_all[seat] = (based_on, n)
-        self.hub.tidy_doubt(self.id)
-        lost = [seat for _, seat, _, _ in sorted(e for e in settled if not self._holds(e))]
-        return [(n, seat) for n, seat, _, _ in held], lost
+        for entry in settled:
+            if entry not in held:
+                self.tell_unsaved_after_all(entry[1], Stored.MOVE, Conflict(self.id))
 
     async def _read_back(self) -> None:
         """After a move applied here was not stored: the position as stored, read back in
@@ -2124,8 +2123,7 @@ class Hub:
             log.error("table %s cannot be rebuilt: %s", table_id, exc)
             raise Refused("broken_table", Reason("server.broken_table", table=table_id), 500) from None
         self.tables[table_id] = t
-        # moves in doubt stored while it was not in memory: a seat sending one again is told
-        # so (nobody is here yet to be told of them)
+        # moves in doubt stored while it was not in memory: a seat sending one again is told so
         t._settle_doubts()
         t.schedule_bots()
         self.trim(keep=t)
