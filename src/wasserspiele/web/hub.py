@@ -1988,9 +1988,14 @@ class Hub:
             # read here yet — its mover was told "not saved after all" and never that it
             # was stored, over a table showing it.  What is stored is read first: the
             # reading settles it (`stored_late`: accepted, or lost to the move it holds),
-            # else (another write took the version: a stand-in) it is lost as before
+            # else (another write took the version: a stand-in) it is lost as before.  A
+            # catch-up under way (the commit's own, begun first) ends before: read again
+            # only if that left it in doubt (each read after a failed write reloads)
             async def once_read() -> None:
-                await t.stored_late(t.version + 1)
+                async with t.lock:
+                    pass
+                if entry in t.in_doubt:
+                    await t.stored_late(t.version + 1)
                 self.move_lost(table_id, entry, failure, read_first=False)
             self._background(once_read())
             return
