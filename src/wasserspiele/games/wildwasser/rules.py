@@ -176,7 +176,11 @@ class Wildwasser(Game):
         s.pick = [-1] * p
         s.marker = self.options["first_player"]
         s.round = 1
-        s.log_tail = []
+        # the public log: kept as the game goes by a strict replay (a record read back, to
+        # be looked at), else None until asked for (`_replay_log`): a playout, a search or
+        # the lab's bulk play never reads it, and making its events was 8 % of the
+        # instructions of a random 4-player game
+        s.log_tail = [] if chance.strict else None
         s.log_head = None
         s.log_count = 0
         # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
@@ -206,7 +210,20 @@ class WildwasserState(WildwasserData, State):
 
     # -- the log ---------------------------------------------------------------
     def _note(self, *event) -> None:
-        self.log_tail.append(event)
+        if self.log_tail is not None:  # a state that keeps its log (else it is made when asked)
+            self.log_tail.append(event)
+
+    def _replay_log(self) -> None:
+        """Make the log of a state that does not keep one (`log_tail` None: it began with a
+        generator, `_initial_state`): the same game replayed strictly from its chance
+        outcomes and history, by the same rules, keeping its log; from now on this state
+        keeps its own.  `events` (so a view), `log_len`, `log`, a clone and a pickle ask for it."""
+        replay = self.game.new_game(setup=self.chance.used_setup())  # strict: keeps its log
+        for seat, action, _ in self.history:
+            replay.apply(action, seat)
+        self.log_tail = replay.log_tail
+        self.log_head = replay.log_head
+        self.log_count = replay.log_count
 
     def sync(self) -> None:
         """Derive the kept fields (`fin`, `choices`) again from the position, after the
@@ -245,12 +262,13 @@ class WildwasserState(WildwasserData, State):
         self.choices = ()
         self.round_start = first_pick
         tail = self.log_tail  # the last round's events join the shared chain (state.py: log_head)
-        if tail:
-            # the list itself, not a copy: no event is added to it once it is in the chain
-            # (this state's own events go to a new list, a clone's to its own copy)
-            self.log_head = (tail, self.log_head)
-            self.log_count += len(tail)
-        self.log_tail = [("round", -1, self.round, self.marker)]  # _note inlined: every round
+        if tail is not None:  # a state that keeps its log
+            if tail:
+                # the list itself, not a copy: no event is added to it once it is in the chain
+                # (this state's own events go to a new list, a clone's to its own copy)
+                self.log_head = (tail, self.log_head)
+                self.log_count += len(tail)
+            self.log_tail = [("round", -1, self.round, self.marker)]  # _note inlined: every round
 
     def _next_turn(self) -> None:
         """WW-3.1: the next seat clockwise reveals its card and resolves it."""
@@ -269,7 +287,8 @@ class WildwasserState(WildwasserData, State):
             pick[s] = -1
             self.revealed[s] |= 1 << c  # WW-3.4: revealed cards stay face up
             self.card = c
-            self.log_tail.append(g.reveal_events[s][c])  # _note inlined: every turn reveals
+            if self.log_tail is not None:  # _note inlined: every turn reveals
+                self.log_tail.append(g.reveal_events[s][c])
             if c == CHEETAH:
                 choices = g.cheetah_choices[self.marker][self.fin[s] & 1]
             else:
@@ -354,6 +373,7 @@ class WildwasserState(WildwasserData, State):
         before it, or stays if there is none."""
         occ, pos, finish = self.occ, self.pos, self.finish
         g = self.game
+        tail = self.log_tail  # None: no log kept (`_note`)
         a = seat * N_SPECIES + sp
         while True:
             p = pos[a]
@@ -376,11 +396,13 @@ class WildwasserState(WildwasserData, State):
                 return False
             occ[f] = a
             pos[a] = f
-            self.log_tail.append(("move", seat, sp, p, f))  # _note inlined: the commonest event
+            if tail is not None:  # _note inlined: the commonest event
+                tail.append(("move", seat, sp, p, f))
             icon = g.icon_by_tile[f][self.slots[g.icon_slot[f]]]  # icon_at(f) in one look-up
             if not icon:
                 return False
-            self.log_tail.append(("icon", seat, icon, f))  # _note inlined: half of all moves end on one
+            if tail is not None:  # _note inlined: half of all moves end on one
+                tail.append(("icon", seat, icon, f))
             if icon <= 3:  # +1 / +2 / +3: the same animal moves on
                 n = icon
             elif icon == DIE:
@@ -405,7 +427,8 @@ class WildwasserState(WildwasserData, State):
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
         face = self.chance.draw("dice", b.die)
-        self.log_tail.append(("roll", seat, face))  # _note inlined
+        if self.log_tail is not None:  # _note inlined
+            self.log_tail.append(("roll", seat, face))
         sp = b.face_species[face]
         if sp < 0:
             fin = self.fin[seat]
@@ -420,16 +443,19 @@ class WildwasserState(WildwasserData, State):
             return ROLL_NOTHING
         return sp
 
-    def _cards_back(self, seat: int) -> None:
-        """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand."""
+    def _cards_back(self, seat: int, _arg: None = None) -> None:
+        """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand.
+        (`_arg`: the action's argument, None, as `OTHER_CHOICE` passes it.)"""
         self.hand[seat] |= self.revealed[seat]
         self.revealed[seat] = 0
-        self.log_tail.append(("cards", seat))  # _note inlined (a meerkat in four actions)
+        if self.log_tail is not None:  # _note inlined (a meerkat in four actions)
+            self.log_tail.append(("cards", seat))
 
-    def _push(self, seat: int) -> None:
+    def _push(self, seat: int, _arg: None = None) -> None:
         """WW-4.4 push / WW-5.2 alternative end: the top tile enters slot 1, every tile drifts
         one slot down, the last one goes over the waterfall with its animals back to their
-        team cards.  With the stack empty slot 1 stays empty and this is the last round."""
+        team cards.  With the stack empty slot 1 stays empty and this is the last round.
+        (`_arg`: the action's argument, None, as `OTHER_CHOICE` passes it.)"""
         stack = self.stack
         if stack:
             new = stack.pop()
@@ -442,12 +468,14 @@ class WildwasserState(WildwasserData, State):
         fallen = old[-1]
         g = self.game
         occ = self.occ
+        tail = self.log_tail  # None: no log kept (`_note`)
         drifting = tuple(filter(NOT_EMPTY, g.on_crossings(occ)))  # in field order; the test runs in C
         if drifting:
             # each animal on a log drifts with it to the same column one slot down, or
             # over the waterfall back to its team card (field 0, whose `occ` stays -1);
-            # all are lifted first: a field one lands on may not be cleared yet
-            washed = tuple(filter(NOT_EMPTY, g.on_waterfall(occ)))  # in field order
+            # all are lifted first: a field one lands on may not be cleared yet.  Who is
+            # washed back is only told in the log.
+            washed = tuple(filter(NOT_EMPTY, g.on_waterfall(occ))) if tail is not None else ()
             pos, drift = self.pos, g.drift
             for a in drifting:
                 occ[pos[a]] = -1
@@ -461,7 +489,8 @@ class WildwasserState(WildwasserData, State):
         if fallen >= 0:
             self.discard.append(fallen)
         self.gaps = -1 in self.slots
-        self.log_tail.append(("push", seat, new, fallen, washed))  # _note inlined
+        if tail is not None:  # _note inlined
+            tail.append(("push", seat, new, fallen, washed))
 
     # -- protocol ----------------------------------------------------------------
     def to_move(self) -> tuple[int, ...]:
@@ -502,7 +531,8 @@ class WildwasserState(WildwasserData, State):
             # takes this path too.
             self.hand[seat] -= action.bit  # a legal pick's card is in the hand
             self.pick[seat] = action.arg
-            self.log_tail.append(action.event[seat])
+            if self.log_tail is not None:  # a state that keeps its log (`_note`)
+                self.log_tail.append(action.event[seat])
             g = self.game
             left = self.waiting = g.after_pick[self.waiting][seat]
             if left:  # others still pick: this pick was made together with theirs
@@ -515,14 +545,15 @@ class WildwasserState(WildwasserData, State):
                 State.apply_legal(self, action, seat)
                 return
             # `_apply` for one seat's decision, the card's own move dispatched first
-            self.log_tail.append(action.event[seat])
+            if self.log_tail is not None:  # a state that keeps its log (`_note`)
+                self.log_tail.append(action.event[seat])
             ph = self.phase
             if ph == CHOOSE:
                 if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
                     c = self.card
                     pending = self._run(seat, c, self.board.speed[c])
-                else:
-                    pending = self._resolve(action, seat)
+                else:  # WW-3.2: the card's other choice, as `_resolve` looks it up (no frame of its own)
+                    pending = OTHER_CHOICE[self.card](self, seat, action.arg)
             else:
                 self.phase = CHOOSE
                 if ph == SUN_CHOICE:
@@ -548,7 +579,8 @@ class WildwasserState(WildwasserData, State):
                 # down or face up, so adding its bit sets it)
                 self.revealed[s] += BIT[c]
                 self.card = c
-                self.log_tail.append(g.reveal_events[s][c])
+                if self.log_tail is not None:  # a state that keeps its log (`_note`)
+                    self.log_tail.append(g.reveal_events[s][c])
                 self.choices = choices
                 self.turn = turn
                 self.waiting = g.one_seat[s]
@@ -652,7 +684,8 @@ class WildwasserState(WildwasserData, State):
         if ph == PICK_PHASE:
             self._pick(action.arg, seat)
             return
-        self.log_tail.append(("decide", seat, action._text))  # _note inlined
+        if self.log_tail is not None:  # _note inlined
+            self.log_tail.append(("decide", seat, action._text))
         self.phase = CHOOSE
         if ph == CHOOSE:
             pending = self._resolve(action, seat)
@@ -669,7 +702,8 @@ class WildwasserState(WildwasserData, State):
         self.hand[seat] &= ~(1 << sp)
         self.pick[seat] = sp
         g = self.game
-        self.log_tail.append(("pick", seat))  # _note inlined: every seat picks every round
+        if self.log_tail is not None:  # _note inlined: every seat picks every round
+            self.log_tail.append(("pick", seat))
         waiting = self.waiting = g.after_pick[self.waiting][seat]
         if waiting:
             self.current_seat = waiting[0]
@@ -677,31 +711,31 @@ class WildwasserState(WildwasserData, State):
             self._next_turn()
 
     def _resolve(self, action: WildAction, seat: int) -> bool:
-        """WW-3.2: carry out the revealed card: its move, or its action."""
+        """WW-3.2: carry out the revealed card: its own animal's move, or else what
+        `OTHER_CHOICE` says (its action; the turtle card's: one of three animals)."""
         c = self.card
-        if action.kind == MOVE:
-            if c == TURTLE:
-                return self._run(seat, action.arg, 1)
+        if action is MOVE_CARD:
             return self._run(seat, c, self.board.speed[c])
-        if c == CHEETAH:
-            self._set_marker(seat, action.arg)
-            return False
-        if c == ZEBRA:
-            self._push(seat)
-            return False
-        if c == RHINO:
-            sp = self._roll(seat)
-            if sp < 0:
-                return sp == ROLL_SUN
-            return self._run(seat, sp, self.board.speed[sp])
-        self._cards_back(seat)  # MEERKAT
-        return False
+        return OTHER_CHOICE[c](self, seat, action.arg)
+
+    def _turtle_card(self, seat: int, sp: int) -> bool:
+        """WW-3.2: the turtle card moves the seat's turtle, rhino or meerkat by 1."""
+        return self._run(seat, sp, 1)
+
+    def _rhino_action(self, seat: int, _arg: None = None) -> bool:
+        """WW-3.2 rhino action: roll; the animal rolled moves by its speed (a sun: the seat
+        chooses one to move 1, WW-3.3: a finished one does not move)."""
+        sp = self._roll(seat)
+        if sp < 0:
+            return sp == ROLL_SUN
+        return self._run(seat, sp, self.board.speed[sp])
 
     def _set_marker(self, seat: int, to: int) -> None:
         """WW-3.5: the start marker may move several times; only the last place counts.
         WW-4.3: an icon may leave it where it lies.  The event keeps where it lay, so that
         the log can say "stays with A" or "takes it", not "A gives it to A"."""
-        self.log_tail.append(("marker", seat, to, self.marker))  # _note inlined (a cheetah in four actions)
+        if self.log_tail is not None:  # _note inlined (a cheetah in four actions)
+            self.log_tail.append(("marker", seat, to, self.marker))
         self.marker = to
 
     # -- outcome ------------------------------------------------------------------
@@ -734,3 +768,15 @@ class WildwasserState(WildwasserData, State):
 
     def sample_world(self, seat: int, rng: random.Random) -> "WildwasserState":
         return _view.sample_world(self, seat, rng)
+
+
+# WW-3.2: what each card does when its own animal does not move by the card, by card
+# (`_resolve` and the trusted path look it up): the cheetah's action moves the start
+# marker to the seat chosen, the zebra's pushes the river, the rhino's rolls the die, the
+# meerkat's takes the revealed cards back; the turtle card, which has no action, moves
+# one of three animals by 1.  Each takes (state, seat, the action's argument) and returns
+# True when a decision of the seat is pending (a sun or a marker icon), else False or None.
+_OTHER = {CHEETAH: WildwasserState._set_marker, ZEBRA: WildwasserState._push,
+          RHINO: WildwasserState._rhino_action, MEERKAT: WildwasserState._cards_back,
+          TURTLE: WildwasserState._turtle_card}
+OTHER_CHOICE = tuple(_OTHER[c] for c in range(N_SPECIES))

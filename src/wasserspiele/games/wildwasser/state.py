@@ -33,6 +33,9 @@ class WildwasserData:
     list itself, never added to once in the chain),
     so a clone copies only the round's list; `log_count`: the events in `log_head`;
     `log`: the whole log as the older chain of `(event, previous)` pairs, made when asked;
+    `log_tail` None: a state that keeps no log (a game drawn from a generator: playouts,
+    search and bulk play never read it); `events`, `log_len`, `log` and pickling make it
+    first, by replaying the game (rules: `_replay_log`), and the state keeps it from then on;
     `round_start`: the history index of this round's first pick;
     `current_seat`: `waiting[0]`, or None once the game is over, kept as a field because
     every driver asks it before every action (a property costs ten times a slot read).
@@ -120,7 +123,13 @@ class WildwasserData:
         c.removed = self.removed.copy()
         c.discard = self.discard.copy()
         c.last_round = self.last_round
-        c.log_tail = self.log_tail.copy()
+        tail = self.log_tail
+        if tail is None:
+            # a clone is a position of its own, which may be searched, sampled (its chance
+            # blinded) or edited outside its history: it keeps the log, made here once
+            self._replay_log()
+            tail = self.log_tail
+        c.log_tail = tail.copy()
         c.log_head = self.log_head
         c.log_count = self.log_count
         c.fin = self.fin.copy()
@@ -134,6 +143,8 @@ class WildwasserData:
     _LOG_SLOTS = ("log_tail", "log_head", "log_count")
 
     def __getstate__(self) -> dict[str, Any]:
+        if self.log_tail is None:  # a state that keeps no log makes it: a pickle holds the log
+            self._replay_log()
         state = {name: getattr(self, name) for name in WildwasserData.__slots__
                  if name not in WildwasserData._LOG_SLOTS and hasattr(self, name)}
         state["log"] = [e for _, e in reversed(self.events())]
@@ -155,7 +166,7 @@ class WildwasserData:
         """The whole log as a chain of `(event, previous)` pairs, newest first (made when
         asked; the engine keeps it per round)."""
         node = None
-        for _, e in self.events():
+        for _, e in self.events():  # (made first if this state keeps none)
             node = (e, node)
         return node
 
@@ -174,7 +185,9 @@ class WildwasserData:
 
     @property
     def log_len(self) -> int:
-        """How many events the log holds."""
+        """How many events the log holds (the log made first if this state keeps none)."""
+        if self.log_tail is None:
+            self._replay_log()
         return self.log_count + len(self.log_tail)
 
     @log_len.setter
@@ -193,7 +206,10 @@ class WildwasserData:
         return out
 
     def events(self, last: int | None = None) -> list[tuple]:
-        """The public log, oldest first (the last `last` events), each `(index, event)`."""
+        """The public log, oldest first (the last `last` events), each `(index, event)`;
+        made first if this state keeps none (`_replay_log`)."""
+        if self.log_tail is None:
+            self._replay_log()
         want = self.log_len if last is None else min(last, self.log_len)
         out = []
         i = self.log_len
