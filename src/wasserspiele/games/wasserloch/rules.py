@@ -12,7 +12,7 @@ from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
 from .actions import HAND_LIMIT, PLAYS, VALUE_MASK, VALUES, Play, parse_action
-from .state import WasserlochData, hands_up_to, packed, unit_of, unpack
+from .state import UNIT, WasserlochData, hands_up_to, packed, unit_of, unpack
 
 CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
 DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
@@ -91,7 +91,7 @@ class Wasserloch(Game):
         s.history = []
         s.players = self.players
         s.rounds, s.chase_adjacent, s.chase, s.after, s.start_player = self._fixed
-        s.loot = []
+        s._loot = []  # `loot`: start_round adds each round's row (and sets `round_loot`)
         s.drives = None  # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off (state.py)
         s.round_ends = ()
         s.current_seat = s.seat = 0  # start_round sets both
@@ -178,20 +178,24 @@ class WasserlochState(WasserlochData, State):
         self.round = r
         players = self.players
         self.start_player = start = (self.game.options["first_player"] + r) % players
-        # the deck as value indices, as DECK draws it (a record's names became indices as the game set up)
-        deck = self._pile = tuple(self.chance.draw("decks", DECK))
+        # the deck as value indices, as DECK draws it (a record's names became indices as the game
+        # set up): the chance stream's own list, kept as it is (never changed; the chance's clones
+        # share it too), as a tuple copy cost 0.7k instructions a random round
+        deck = self._pile = self.chance.draw("decks", DECK)
         self.pile_len = self.fast_end = len(deck)
         # the blocks in the order dealt, each a packed hand (two pairs from _PAIRS and a card:
-        # `sum` over `map` and `zip` cost more), then turned so that the start player's comes first
-        pairs = _PAIRS
-        dealt = [pairs[deck[i]][deck[i + 1]] + pairs[deck[i + 2]][deck[i + 3]] + unit_of(deck[i + 4])
-                 for i in range(0, players * HAND_LIMIT, HAND_LIMIT)]
+        # `sum` over `map` and `zip` cost more; a loop, as a comprehension is a function made
+        # and called per deal), then turned so that the start player's comes first
+        pairs, units, size, dealt = _PAIRS, UNIT, HAND_LIMIT, []
+        for i in range(0, players * size, size):
+            dealt.append(pairs[deck[i]][deck[i + 1]] + pairs[deck[i + 2]][deck[i + 3]] + units[deck[i + 4]])
         self.keys = dealt[players - start:] + dealt[:players - start] if start else dealt
-        self._sizes = [HAND_LIMIT] * players
-        self.pile_pos = players * HAND_LIMIT
+        self._sizes = [size] * players
+        self.pile_pos = players * size
         self.hole = [0] * 8
         self.gone = [0] * 8
-        self.loot.append([0] * players)
+        self.round_loot = [0] * players
+        self._loot.append(self.round_loot)
         self.current_seat = self.seat = start  # WL-3.3: then clockwise
 
     # -- whose turn -----------------------------------------------------------
@@ -277,14 +281,14 @@ class WasserlochState(WasserlochData, State):
         v = action.value
         hole = self.hole
         placed = hole[v] = hole[v] + n
-        if placed >= DRIVE_THRESHOLD:
+        if placed >= 3:  # DRIVE_THRESHOLD, written out: a global's look-up a play was 1.0k instructions a round
             # WL-4.2, WL-4.3, WL-4.5 (`drive_off` inlined): the nearest place this value may take
             for target in self.chase[v]:
                 taken = hole[target]
                 if taken:
                     hole[target] = 0
                     self.gone[target] += taken
-                    self.loot[-1][seat] += taken
+                    self.round_loot[seat] += taken
                     self.drives = (len(self.history), target, taken, self.drives)  # WL-3.3: this play's
                     break
         self.current_seat = self.after[seat]  # WL-3.3
@@ -303,7 +307,7 @@ class WasserlochState(WasserlochData, State):
         self.hole[v] += n
         driven, taken = self.drive_off(v)
         if taken:
-            self.loot[-1][seat] += taken
+            self.round_loot[seat] += taken
             self.drives = (len(self.history), driven, taken, self.drives)  # WL-3.3: this play's (state.py)
         # WL-4.4, WL-5.1: draw until holding 5 again or the pile is empty
         pos, last = self.pile_pos, self.pile_len

@@ -80,7 +80,7 @@ class WasserlochData:
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
         "round", "start_player", "current_seat", "seat", "keys", "_sizes", "hole",
-        "_pile", "pile_len", "fast_end", "pile_pos", "gone", "loot", "drives", "round_ends",
+        "_pile", "pile_len", "fast_end", "pile_pos", "gone", "_loot", "round_loot", "drives", "round_ends",
         "after", "chase",
     )
 
@@ -100,14 +100,20 @@ class WasserlochData:
     keys: list[int]         # per seat its hand, packed (`hands` unpacks them)
     _sizes: list[int]       # `hand_sizes`
     hole: list[int]
-    _pile: tuple[int, ...]  # `pile`: the round's deck, shared between clones (never mutated)
+    # `pile`: the round's deck, shared between clones and never mutated: a deal keeps the
+    # chance stream's own list of draws, a position set up by hand (the setter) a tuple
+    _pile: list[int] | tuple[int, ...]
     pile_len: int           # len(pile)
     # WL-4.4: the pile position up to which a play draws exactly what it played (every hand
     # holds 5 while the pile lasts): len(pile), or -1 for a position set up with a short hand
     fast_end: int
     pile_pos: int           # index of the top card of the draw pile in `pile`
     gone: list[int]
-    loot: list[list[int]]
+    _loot: list[list[int]]  # `loot`
+    # loot[-1], the current round's row, which a drive-off adds to (a third of all plays):
+    # `loot[-1]` is a negative index, which CPython 3.11 does not specialise (2.8k
+    # instructions of a random 3-player round); assigning `loot` sets it too
+    round_loot: list[int]
     # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off, newest first, as a chain of
     # tuples (history index of the play, driven-off value index, cards looted, older drives)
     # or None: shared between clones, since it only grows at its head; a play that drove
@@ -169,6 +175,13 @@ class WasserlochData:
 
     pile = property(attrgetter("_pile"), _set_pile)
 
+    def _set_loot(self, loot) -> None:
+        self._loot = loot
+        self.round_loot = loot[-1] if loot else None
+
+    # a plain read in C; assigning (a position set up by hand) also sets `round_loot`
+    loot = property(attrgetter("_loot"), _set_loot)
+
     def _find_fast_end(self) -> None:
         full = self._sizes.count(HAND_LIMIT) == len(self._sizes)
         self.fast_end = self.pile_len if full else -1
@@ -219,7 +232,7 @@ class WasserlochData:
         c.fast_end = self.fast_end
         c.pile_pos = self.pile_pos
         c.gone = self.gone.copy()
-        c.loot = [r.copy() for r in self.loot]
+        c.loot = [r.copy() for r in self._loot]  # and its round_loot
         c.drives = self.drives  # shared: never changed, only prepended to
         c.round_ends = self.round_ends
         c.after = self.after
