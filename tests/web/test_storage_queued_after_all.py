@@ -17,7 +17,7 @@ A write fails late as in test_storage_late_failures: another connection holds SQ
 write lock longer than `storage_seconds` and longer than SQLite's busy wait; on PostgreSQL
 another session holds the table's row and the waiting statement is cancelled.  The second
 pick must reach the server while the first is written: `storage_seconds` is 1 s here (0.3 s
-there), SQLite's busy wait 3 s (`busy_wait`), so a loaded machine does not miss the window."""
+there), SQLite's busy wait 3 s (`busy_wait_past_window`), so a loaded machine does not miss the window."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def answering_late(client):
 
 
 @pytest.fixture
-def busy_wait(monkeypatch):
+def busy_wait_past_window(monkeypatch):
     """SQLite waits 3 s for a lock (1 s in `quick`): longer than a write's `WINDOW`."""
     monkeypatch.setattr(storage_module, "SQLITE_BUSY_SECONDS", 3.0)
 
@@ -91,7 +91,7 @@ def _stored_moves(db_url: str, table_id: str) -> list[tuple[int, int]]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_ww_3_1_a_pick_queued_behind_a_pick_in_doubt_that_then_fails_is_told_not_saved_after_all(
-        make_client, db_url, monkeypatch, busy_wait, lang):
+        make_client, db_url, monkeypatch, busy_wait_past_window, lang):
     """Seat 0's pick is being written (the lock held elsewhere) when seat 1's is applied and
     queued behind it; seat 0's has no answer in time, seat 1's is refused as queued behind
     a move in doubt, and seat 0's then fails.  Both are told it: seat 0 its move was not

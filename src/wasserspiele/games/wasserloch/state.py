@@ -113,7 +113,7 @@ class WasserlochData:
     # loot[-1], the current round's row, which a drive-off adds to (a third of all plays):
     # `loot[-1]` is a negative index, which CPython 3.11 does not specialise (2.8k
     # instructions of a random 3-player round); assigning `loot` sets it too
-    round_loot: list[int]
+    round_loot: list[int] | None  # None before the first round (a `loot` set empty)
     # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off, newest first, as a chain of
     # tuples (history index of the play, driven-off value index, cards looted, older drives)
     # or None: shared between clones, since it only grows at its head; a play that drove
