@@ -29,7 +29,6 @@ def position(pile: tuple[int, ...] = (_3, _8)):
     if not pile:
         state.gone[_3] += 1
         state.gone[_8] += 1
-    state.hand_sizes = [5, 5, 5]
     state.pile, state.pile_pos = pile, 0
     state.loot = [[12, 12, sum(state.gone) - 24]]
     state.current = 1

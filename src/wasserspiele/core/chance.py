@@ -330,7 +330,11 @@ class Chance:
         record gave (validate_setup accepted them) are turned into the draws' form here,
         once, so the stream holds one form and no draw converts.  Declaring the same
         distribution again does nothing (clones and blind copies keep the declaration)."""
-        known = self.recorded.get(key)
+        recorded = self.recorded
+        if not recorded and key not in self.streams:  # a game setting up without a record: nothing to convert
+            self.recorded = {key: dist}
+            return
+        known = recorded.get(key)
         if known is dist:
             return
         if known is not None:
@@ -339,7 +343,7 @@ class Chance:
         if stream:
             from_record = dist.from_record
             self.streams[key] = [None if x is None else from_record(x) for x in stream]
-        self.recorded = {**self.recorded, key: dist}
+        self.recorded = {**recorded, key: dist}
 
     def used(self, key: str) -> int:
         """How many outcomes of stream `key` have been drawn."""

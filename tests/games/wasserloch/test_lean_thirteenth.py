@@ -28,7 +28,6 @@ def _position(hands, hole, loot):
             row[V[ch]] += 1
         rows.append(row)
     state.hands = rows
-    state.hand_sizes = [len(h) for h in hands]
     hole_row = [0] * 8
     for ch in hole:
         hole_row[V[ch]] += 1

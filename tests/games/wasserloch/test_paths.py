@@ -78,7 +78,6 @@ def test_a_short_hand_set_up_by_hand_still_draws_up_to_five_wl_4_4():
     for path in ("apply", "apply_legal"):
         state = game.new_game(seed=0)
         state.hands = [[1, 0, 2, 0, 0, 0, 0, 1], [0, 0, 0, 0, 5, 0, 0, 0]]
-        state.hand_sizes = [4, 5]
         state.hole = [0] * 8
         state.pile = tuple(V[c] for c in "7777")
         state.pile_pos = 0

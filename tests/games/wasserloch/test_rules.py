@@ -29,7 +29,6 @@ def position(hands, hole="", pile="", current=0, **options):
     options.setdefault("players", len(hands))
     state = load("wasserloch", **options).new_game(seed=0)
     state.hands = [counts(h) for h in hands]
-    state.hand_sizes = [len(h.replace(" ", "")) for h in hands]
     state.hole = counts(hole)
     state.pile = tuple(V[c] for c in pile)
     state.pile_pos = 0

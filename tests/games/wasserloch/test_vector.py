@@ -17,7 +17,7 @@ def _engine_state(envs: WasserlochVectorEnv, e: int, game):
     s = game.new_game(seed=0)
     p = envs.players
     s.hands = [[int(x) for x in envs.hands[e, 8 * k:8 * k + 8]] for k in range(p)]
-    s.hand_sizes = [int(x) for x in envs.sizes[e]]
+    assert s.hand_sizes == [int(x) for x in envs.sizes[e]]  # the env's sizes are its hands'
     s.hole = [int(x) for x in envs.hole[e]]
     s.gone = [int(x) for x in envs.gone[e]]
     s.loot = [[int(x) for x in envs.loot[e]]]

@@ -12,7 +12,7 @@ from ...core.protocol import Game, State
 from . import view as _view
 from .manifest import MANIFEST
 from .actions import HAND_LIMIT, PLAYS, VALUE_MASK, VALUES, Play, parse_action
-from .state import UNIT, WasserlochData, hands_up_to, packed, unit_of, unpack
+from .state import UNIT, WasserlochData, hand_size, hands_up_to, packed, unit_of, unpack
 
 CARDS_PER_VALUE = 8  # WL-2: 64 cards, eight of each value A … 8
 DECK_SIZE = CARDS_PER_VALUE * len(VALUES)
@@ -94,16 +94,35 @@ class Wasserloch(Game):
         s._loot = []  # `loot`: start_round adds each round's row (and sets `round_loot`)
         s.drives = None  # WL-3.3, WL-5.2, WL-5.5: the plays that drove a herd off (state.py)
         s.round_ends = ()
-        s.current_seat = s.seat = 0  # start_round sets both
-        s.round = -1
         s.start_round(0)
         return s
 
 
 _SEATS = tuple((s,) for s in range(4))
+
+
 # _PAIRS[a][b]: two cards of value indices a and b, packed (a block of five is dealt as two pairs
 # and a card)
 _PAIRS = tuple(tuple(unit_of(a) + unit_of(b) for b in range(8)) for a in range(8))
+
+
+def _written_deal(players: int):
+    """WL-3.2: `deal(deck)`, the packed hands of `players` blocks of five from the top of
+    `deck` (value indices), in the order dealt, each two pairs from _PAIRS and a card: the
+    steps written out as straight-line code (as core.chance writes out a shuffle), made
+    once per player count.  A loop over the blocks spent a third of the deal's bytecodes on
+    itself (the iteration and each card's index worked out, 2.7k instructions a random
+    3-player round)."""
+    hands = ", ".join(f"p[d[{i}]][d[{i + 1}]] + p[d[{i + 2}]][d[{i + 3}]] + u[d[{i + 4}]]"
+                      for i in range(0, players * HAND_LIMIT, HAND_LIMIT))
+    namespace: dict[str, Any] = {}
+    exec(compile(f"def deal(d, p=_PAIRS, u=UNIT):\n return [{hands}]", f"<deal of {players}>", "exec"),
+         {"_PAIRS": _PAIRS, "UNIT": UNIT}, namespace)
+    return namespace["deal"]
+
+
+# _DEALS[players]: the deal of that many blocks (_written_deal)
+_DEALS = {p: _written_deal(p) for p in (2, 3, 4)}
 # WL-3.3: _AFTER[players][seat], the seat that plays next (clockwise)
 _AFTER = {p: tuple(range(1, p)) + (0,) for p in (2, 3, 4)}
 # WL-4.2, WL-4.3, WL-4.5: _CHASE[adjacent][v], the places a drive by value index v may
@@ -177,21 +196,20 @@ class WasserlochState(WasserlochData, State):
         from the round's start player; the start player moves one seat clockwise per round."""
         self.round = r
         players = self.players
-        self.start_player = start = (self.game.options["first_player"] + r) % players
+        # WL-5.5: the start player moves one seat clockwise per round (the first round's is
+        # the option's, set as the game sets up)
+        start = self.after[self.start_player] if r else self.start_player
+        self.start_player = start
         # the deck as value indices, as DECK draws it (a record's names became indices as the game
         # set up): the chance stream's own list, kept as it is (never changed; the chance's clones
         # share it too), as a tuple copy cost 0.7k instructions a random round
         deck = self._pile = self.chance.draw("decks", DECK)
         self.pile_len = self.fast_end = len(deck)
-        # the blocks in the order dealt, each a packed hand (two pairs from _PAIRS and a card:
-        # `sum` over `map` and `zip` cost more; a loop, as a comprehension is a function made
-        # and called per deal), then turned so that the start player's comes first
-        pairs, units, size, dealt = _PAIRS, UNIT, HAND_LIMIT, []
-        for i in range(0, players * size, size):
-            dealt.append(pairs[deck[i]][deck[i + 1]] + pairs[deck[i + 2]][deck[i + 3]] + units[deck[i + 4]])
+        # the blocks in the order dealt, each a packed hand (_DEALS), then turned so that the
+        # start player's comes first
+        dealt = _DEALS[players](deck)
         self.keys = dealt[players - start:] + dealt[:players - start] if start else dealt
-        self._sizes = [size] * players
-        self.pile_pos = players * size
+        self.pile_pos = players * HAND_LIMIT
         self.hole = [0] * 8
         self.gone = [0] * 8
         self.round_loot = [0] * players
@@ -267,12 +285,12 @@ class WasserlochState(WasserlochData, State):
             else:
                 self.keys[seat] += sum(map(unit_of, self._pile[pos:end])) - action.bits
             self.pile_pos = end
-        elif pos == self.pile_len and self._sizes[seat] > n:
-            # WL-4.1, WL-5.1: the pile is empty; the hand keeps a card, so the round goes on
+        elif pos == self.pile_len and self.keys[seat] != action.bits:
+            # WL-4.1, WL-5.1: the pile is empty; the hand keeps a card (it is more than the
+            # play), so the round goes on
             self.keys[seat] -= action.bits
-            self._sizes[seat] -= n
         else:
-            if self.chance.rng is None and self._sizes[seat] == n and pos == self.pile_len:
+            if self.chance.rng is None and self.keys[seat] == action.bits and pos == self.pile_len:
                 State.apply(self, action, seat)
                 return
             self._apply(action, seat)
@@ -303,7 +321,7 @@ class WasserlochState(WasserlochData, State):
         n = action.count
         keys = self.keys
         keys[seat] -= action.bits  # the hand, packed: n cards of value v leave it
-        size = self._sizes[seat] - n
+        size = hand_size(keys[seat])
         self.hole[v] += n
         driven, taken = self.drive_off(v)
         if taken:
@@ -316,7 +334,6 @@ class WasserlochState(WasserlochData, State):
             keys[seat] += packed(self._pile[pos:end])
             self.pile_pos = end
             size += end - pos
-        self._sizes[seat] = size
         if size:
             self.current_seat = self.after[seat]
         else:

@@ -61,8 +61,18 @@ def packed(cards) -> int:
     return sum(map(unit_of, cards))
 
 
+# SIZES[packed hand]: how many cards it holds, for the same hands
+SIZES: dict[int, int] = {}
+
 for _key in hands_up_to(HAND_LIMIT):
     COUNTS[_key] = split(_key)
+    SIZES[_key] = sum(COUNTS[_key])
+
+
+def hand_size(key: int) -> int:
+    """How many cards the packed hand `key` holds."""
+    size = SIZES.get(key)
+    return sum(split(key)) if size is None else size
 
 
 _QUIET = (None, -1, 0, None)  # a play that drove nothing off, as `drives` would hold it
@@ -79,7 +89,7 @@ class WasserlochData:
 
     __slots__ = (
         "game", "chance", "history", "players", "rounds", "chase_adjacent",
-        "round", "start_player", "current_seat", "seat", "keys", "_sizes", "hole",
+        "round", "start_player", "current_seat", "seat", "keys", "hole",
         "_pile", "pile_len", "fast_end", "pile_pos", "gone", "_loot", "round_loot", "drives", "round_ends",
         "after", "chase",
     )
@@ -98,7 +108,6 @@ class WasserlochData:
     current_seat: int | None
     seat: int               # the seat to move, or that moved last once the match is over
     keys: list[int]         # per seat its hand, packed (`hands` unpacks them)
-    _sizes: list[int]       # `hand_sizes`
     hole: list[int]
     # `pile`: the round's deck, shared between clones and never mutated: a deal keeps the
     # chance stream's own list of draws, a position set up by hand (the setter) a tuple
@@ -154,6 +163,7 @@ class WasserlochData:
     @hands.setter
     def hands(self, hands) -> None:
         self.keys = [pack(h) for h in hands]
+        self._find_fast_end()
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """Seat's hand as counts per value index, to read (`hands` makes every seat's lists,
@@ -161,12 +171,11 @@ class WasserlochData:
         key = self.keys[seat]
         return COUNTS.get(key) or split(key)
 
-    def _set_sizes(self, sizes) -> None:
-        self._sizes = list(sizes)
-        self._find_fast_end()
-
-    # a plain read in C (the views and codecs read it often); assigning checks `fast_end`
-    hand_sizes = property(attrgetter("_sizes"), _set_sizes)
+    @property
+    def hand_sizes(self) -> list[int]:
+        """Per seat how many cards it holds (public, WL-4.4), as its packed hand says: kept
+        nowhere else, so a play once the pile is empty changes one number, not two."""
+        return [hand_size(k) for k in self.keys]
 
     def _set_pile(self, pile) -> None:
         self._pile = tuple(pile)
@@ -183,7 +192,7 @@ class WasserlochData:
     loot = property(attrgetter("_loot"), _set_loot)
 
     def _find_fast_end(self) -> None:
-        full = self._sizes.count(HAND_LIMIT) == len(self._sizes)
+        full = all(hand_size(k) == HAND_LIMIT for k in self.keys)
         self.fast_end = self.pile_len if full else -1
 
     @property
@@ -225,7 +234,6 @@ class WasserlochData:
         c.current_seat = self.current_seat
         c.seat = self.seat
         c.keys = self.keys.copy()
-        c._sizes = self._sizes.copy()
         c.hole = self.hole.copy()
         c._pile = self._pile
         c.pile_len = self.pile_len

@@ -96,10 +96,11 @@ def sample_world(state, seat: int, rng: random.Random):
     cards = unseen_values(state, seat)
     shuffle_fast(cards, rng)
     pos = 0
+    sizes = state.hand_sizes
     for other in range(state.players):
         if other == seat:
             continue
-        end = pos + state.hand_sizes[other]
+        end = pos + sizes[other]
         world.keys[other] = packed(cards[pos:end])
         pos = end
     world.pile = cards[pos:]
