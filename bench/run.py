@@ -6,7 +6,7 @@ jobs share the cores still says what one core does.  Each ratio interleaves the 
 sides (A B A B A B) and reports the median of the per-pair ratios, so a neighbour's
 burst of load hits both sides alike.
 
-Sections (default: all):
+Sections (default: all but instructions):
   engines   random games per game and option set, through `apply` (checked) and
             through `apply_legal` (trusted), each against the same path of the engines
             at --baseline REV (a git revision, default c54ea01: the engines before the
@@ -19,6 +19,10 @@ Sections (default: all):
   kernels   Wasserloch rounds per CPU-second: the compiled kernel against the Python
             engine, against the kernel at --kernel-baseline and against the kernel's
             pure-Python fallback
+  instructions (named only, not in the default run: minutes under valgrind)
+            machine instructions per random game of the engines' loop, counted by
+            callgrind over --games A:B, this tree against --baseline on both paths,
+            with the count 2x needs: figures that do not move with the machine's load
   adapters  PettingZoo AEC steps per CPU-second against connect_four_v3, and the
             batched Wasserloch VectorEnv's agent steps against the same baseline (the
             `bench` extra: pettingzoo, and pygame for connect_four_v3; without pygame
@@ -26,6 +30,7 @@ Sections (default: all):
 
     ./dev bench                       # everything, 1 s per side of each ratio
     ./dev bench engines -s 3 --baseline HEAD~5
+    ./dev bench instructions wasserloch --games 100:1100
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -117,17 +124,18 @@ def playouts(game, checked: bool = True):
 
 
 # Both engines of a comparison play in a child process of their own, from this text, so
-# the two sides run the same loop on the same seeded games with the same interpreter.
-_CHILD = """
-import random, sys, time
+# the two sides run the same loop on the same seeded games with the same interpreter: for
+# CPU seconds (_CHILD) or, counted by callgrind, for a number of games (_COUNT_CHILD).  The
+# loop runs at module level, as a script's does.
+_LOOP = """
+import random, sys{imports}
 from wasserspiele import load
 game = load(sys.argv[1], **eval(sys.argv[2]))
 checked = sys.argv[4] == "checked"
 rng = random.Random(0)
 seed = games = 0
-start = time.process_time()
-end = start + float(sys.argv[3])
-while time.process_time() < end:
+{before}
+while {more}:
     state = game.new_game(seed=seed)
     seed += 1
     if checked:
@@ -139,8 +147,11 @@ while time.process_time() < end:
             seat = state.current_seat
             state.apply_legal(rng.choice(state.legal_actions(seat)), seat)
     games += 1
-print(games / (time.process_time() - start))
+{after}
 """
+_CHILD = _LOOP.format(imports=", time", before="start = time.process_time()\nend = start + float(sys.argv[3])",
+                      more="time.process_time() < end", after="print(games / (time.process_time() - start))")
+_COUNT_CHILD = _LOOP.format(imports="", before="stop = int(sys.argv[3])", more="seed < stop", after="")
 
 
 def child_rate(src: Path, name: str, options: dict, seconds: float, checked: bool = True) -> float:
@@ -197,6 +208,62 @@ def engines(names, seconds: float, rev: str) -> None:
             row += f"{side['trusted'] / side['checked']:>10.2f}×"
             row += f"{clones_per_second(load(name, **options), seconds / 2):>11,.0f}"
             print(row, flush=True)
+
+
+# -- instructions --------------------------------------------------------------------------
+# The games counted by default (`--games A:B`): the first 100 are left out (the counts are
+# differences of two runs, so start-up cancels; these games warm the interpreter's caches).
+COUNT_GAMES = (100, 400)
+
+
+def _callgrind(src: Path, name: str, options: dict, games: int, path: str) -> subprocess.Popen:
+    """valgrind's callgrind running the engines' loop of the package in `src` for `games` games."""
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.Popen(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
+                             "-c", _COUNT_CHILD, name, repr(options), str(games), path],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def _collected(run: subprocess.Popen) -> int:
+    _, err = run.communicate()
+    found = re.search(r"Collected : (\d+)", err)
+    if run.returncode != 0 or found is None:
+        raise RuntimeError(f"callgrind failed (exit {run.returncode}): {err.strip()[-500:]}")
+    return int(found.group(1))
+
+
+def instructions_per_game(src: Path, name: str, options: dict, path: str, games: tuple[int, int]) -> float:
+    """Instructions per random game of the engines' loop (`apply` or `apply_legal`) of the
+    package in `src`: the count of games 0 … B-1 less the count of games 0 … A-1, over B - A
+    (the two runs at once, one on each core)."""
+    first, last = games
+    runs = [_callgrind(src, name, options, n, path) for n in (last, first)]
+    more, fewer = (_collected(r) for r in runs)
+    return (more - fewer) / (last - first)
+
+
+def instructions(names, rev: str, games: tuple[int, int] = COUNT_GAMES) -> None:
+    """Per game, option set and path: machine instructions per random game (callgrind), this
+    tree against the same path at `rev`, and the count that would be twice as fast.  Unlike
+    the rates these do not move with the machine's load: issue 17's lean passes were decided
+    on them (docs/performance.md).  Needs valgrind; each game takes minutes under it."""
+    if shutil.which("valgrind") is None:
+        print("\n## instructions: skipped (valgrind is not installed: apt-get install valgrind)")
+        return
+    src = baseline_tree(rev) if rev else None
+    print(f"\n## instructions per random game (callgrind, games {games[0]}–{games[1] - 1}), this tree against "
+          f"{rev or 'nothing'}")
+    print(f"{'game':<12}{'options':<20}{'path':<9}{'this tree':>12}{'at ' + (rev or '-'):>14}{'ratio':>8}"
+          f"{'2× needs':>12}")
+    for name in names:
+        for options in configs(name):
+            for path in ("checked", "trusted"):
+                mine = instructions_per_game(ROOT / "src", name, options, path, games)
+                row = f"{name:<12}{label(options):<20}{path:<9}{mine:>12,.0f}"
+                if src is not None:
+                    theirs = instructions_per_game(src, name, options, path, games)
+                    row += f"{theirs:>14,.0f}{theirs / mine:>7.3f}×{theirs / 2:>12,.0f}"
+                print(row, flush=True)
 
 
 # -- search ----------------------------------------------------------------------------
@@ -373,7 +440,21 @@ def vector_steps(envs=None):
     return run
 
 
-SECTIONS = {"engines": engines, "search": search, "kernels": kernels, "adapters": adapters}
+SECTIONS = {"engines": engines, "search": search, "kernels": kernels, "adapters": adapters,
+            "instructions": instructions}
+# what `./dev bench` runs when no section is named (instructions take minutes under valgrind)
+DEFAULT_SECTIONS = ["engines", "search", "kernels", "adapters"]
+
+
+def _game_range(text: str) -> tuple[int, int]:
+    first, sep, last = text.partition(":")
+    try:
+        games = (int(first), int(last))
+    except ValueError:
+        games = None
+    if not sep or games is None or not 0 <= games[0] < games[1]:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a range of games A:B with 0 <= A < B (e.g. 100:400)")
+    return games
 
 
 def main() -> None:
@@ -386,8 +467,10 @@ def main() -> None:
     parser.add_argument("--kernel-baseline", default=KERNEL_BASELINE,
                         help=f"git revision of the baseline Wasserloch kernel (default {KERNEL_BASELINE}, before "
                              "its lean turn loop; '' for none)")
+    parser.add_argument("--games", type=_game_range, default=COUNT_GAMES, metavar="A:B",
+                        help="instructions: the games counted, A to B-1 (default %d:%d)" % COUNT_GAMES)
     args = parser.parse_args()
-    sections = [w for w in args.what if w in SECTIONS] or list(SECTIONS)
+    sections = [w for w in args.what if w in SECTIONS] or DEFAULT_SECTIONS
     names = [w for w in args.what if w not in SECTIONS] or game_names()
     unknown = [n for n in names if n not in game_names()]
     if unknown:
@@ -400,6 +483,8 @@ def main() -> None:
             search(names, args.seconds, args.baseline)
         elif section == "kernels":
             kernels(names, args.seconds, args.kernel_baseline)
+        elif section == "instructions":
+            instructions(names, args.baseline, args.games)
         else:
             SECTIONS[section](names, args.seconds)
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import importlib.util
 import math
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -83,3 +85,33 @@ def test_adapters_table_times_each_cell_after_one_untimed_game(monkeypatch):
     for column, make in adapters.ROWS.items():
         run = make("wasserloch")
         assert run is None and column == "openspiel" or run() > 0, column
+
+
+def test_run_instructions_without_valgrind_says_so_in_one_line(tmp_path):
+    """The instruction counts need valgrind: without it the section is one line, not a traceback."""
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "instructions", "watten", "--baseline", ""],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300,
+                            env={"PYTHONPATH": str(ROOT / "src"), "PATH": str(tmp_path)})
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    assert result.stdout.strip() == "## instructions: skipped (valgrind is not installed: apt-get install valgrind)"
+
+
+@pytest.mark.parametrize("games", ["3:3", "4:2", "-1:2", "12", "a:b"])
+def test_run_instructions_refuses_a_range_that_is_not_one(games):
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "instructions", f"--games={games}"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300, env={"PYTHONPATH": str(ROOT / "src")})
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"argument --games: {games!r} is not a range of games A:B with 0 <= A < B" in result.stderr
+
+
+@pytest.mark.skipif(shutil.which("valgrind") is None, reason="valgrind is not installed (apt-get install valgrind)")
+def test_run_instructions_counts_each_path_of_a_game():
+    """Two games of Watten counted on each path: a count per game, the trusted path's below
+    the checked one's (it skips the checks the checked path makes)."""
+    result = subprocess.run([sys.executable, str(ROOT / "bench" / "run.py"), "instructions", "watten", "--baseline", "",
+                             "--games", "1:3"], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                            env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    assert result.returncode == 0, result.stderr
+    rows = {line.split()[2]: float(line.split()[3].replace(",", "")) for line in result.stdout.splitlines()
+            if line.startswith("watten ")}
+    assert set(rows) == {"checked", "trusted"} and 0 < rows["trusted"] < rows["checked"], result.stdout
