@@ -279,6 +279,34 @@ class Chance:
         self._read[key] = i + 1
         return stream[i]
 
+    def draw_uniform(self, key: str, dist: Uniform) -> Any:
+        """`draw(key, dist)` for a `Uniform` (a die roll), its commonest case taken here: a
+        new outcome from a plain `random.Random` (no chooser, no outcome of the stream
+        unread), drawn as `Uniform.sample`'s `randrange` draws it (the same `getrandbits`
+        calls, as `draw_order` does) without `draw`'s generic path and the three Python
+        calls under it; a game rolls a die about twenty times a playout.  Anything else
+        (a record's outcomes, a chooser, another generator, a stream not begun, a chance
+        of a kind of its own, whose `draw` may do more: the environments' counting one)
+        goes through `draw`."""
+        stream = self.streams.get(key)
+        rng = self.rng
+        if stream is not None and type(rng) is random.Random and type(self) is Chance \
+                and self.chooser is None:
+            read = self._read
+            i = read.get(key, 0)
+            if i == len(stream):
+                items = dist.items
+                n = len(items)
+                k = n.bit_length()  # random._randbelow_with_getrandbits, as randrange(n) calls it
+                r = rng.getrandbits(k)
+                while r >= n:
+                    r = rng.getrandbits(k)
+                x = items[r]
+                stream.append(x)
+                read[key] = i + 1
+                return x
+        return self.draw(key, dist)
+
     def draw_order(self, key: str, items: Sequence[Any], what: str = "outcome") -> list[Any]:
         """All of `items` (distinct) in the order of successive draws from stream `key`,
         each one outcome of the stream drawn uniformly from the items not drawn yet: what

@@ -24,9 +24,14 @@ from .state import (CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, SUN_CHOI
 BOARD: Board = load_board()  # validated once at import: a broken board.json stops the game from loading
 
 FINISHED_TO_END = 3  # WW-5.1
+# WW-5.1: the counts of finished animals that do not end the game, so that "some seat has
+# FINISHED_TO_END" is one C call on the seats' counts (`max` builds an argument tuple and
+# compares through the generic rich compare: about three times the cost)
+SHORT_OF_END = frozenset(range(FINISHED_TO_END))
 TURTLE_CARD_MOVES = (TURTLE, RHINO, MEERKAT)  # WW-3.2: what the turtle card may move
 TIE_BREAK = (TURTLE, MEERKAT, RHINO, ZEBRA, CHEETAH)  # WW-5.3
 ROLL_NOTHING, ROLL_SUN = -1, -2
+PHASE_IS_OVER = tuple(ph == OVER for ph in range(OVER + 1))  # by phase: is_terminal
 
 # PICKS_BY_MASK[hand]: the pick actions of a hand (a bit mask of species).
 PICKS_BY_MASK: tuple[tuple[WildAction, ...], ...] = tuple(
@@ -64,7 +69,7 @@ class Wildwasser(Game):
         self.removed_count = b.removed_for(p)
         # resolution order of a round by the start marker's seat (WW-3.1), interned
         self.orders = tuple(tuple((m + i) % p for i in range(p)) for m in range(p))
-        self.all_seats = tuple(range(p))
+        self.all_seats = tuple(range(p))  # (made the very key of `after_pick`'s row below)
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
         # WW-3.2: the cheetah card's choices by the marker's seat, [0] its animal still running, [1] finished
@@ -76,19 +81,27 @@ class Wildwasser(Game):
         # WW-3.1: to_move in the pick phase, after `seat` picked, by to_move before it:
         # after_pick[waiting][seat] (every seat picks once, so `waiting` is always one of
         # these ascending tuples), interned, as are the commonest log events
-        subsets = [tuple(s for s in range(p) if m >> s & 1) for m in range(1, 1 << p)]
+        # Each `waiting` is the very tuple that keys its row (the seats, interned here), so
+        # the look-up at every pick finds its key by identity, not by comparing tuples.
+        subsets = {w: w for w in (tuple(s for s in range(p) if m >> s & 1) for m in range(1, 1 << p))}
+        subsets[()] = ()
+        self.all_seats = subsets[self.all_seats]
         self.after_pick: dict[tuple[int, ...], tuple[tuple[int, ...] | None, ...]] = {
-            w: tuple(tuple(x for x in w if x != s) if s in w else None for s in range(p)) for w in subsets}
+            w: tuple(subsets[tuple(x for x in w if x != s)] if s in w else None for s in range(p))
+            for w in subsets if w}
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
         # (the log events and history entries of actions are made once on the actions)
         # WW-4.4: where the animal on crossing field f drifts when the river is pushed
         # (TEAM_CARD: over the waterfall), one lookup instead of working it out per animal
         last = b.slots - 1
-        # occ -> who stands on each crossing field, in field order, as a tuple made in C
-        crossing = b.crossing_field_list
-        self.on_crossings = itemgetter(*crossing) if len(crossing) > 1 else lambda occ: (occ[crossing[0]],)
+        # occ -> who stands on each crossing field, as a tuple made in C, the slot nearest
+        # the waterfall first: an animal drifts one slot down (WW-4.4), so the push moves
+        # each in a single pass, the field it lands on left already by the one there
+        crossing = tuple(sorted(b.crossing_field_list,
+                                key=lambda f: (-self.flow[b.field_crossing[f]], f)))
         # per field the river slot its crossing uses under this flow (-1 on a bank)
         self.field_slot = tuple(self.flow[k] if k >= 0 else -1 for k in b.field_crossing)
+        self.on_crossings = itemgetter(*crossing) if len(crossing) > 1 else lambda occ: (occ[crossing[0]],)
         self.drift = [-1] * (b.fields + 2)
         for f in b.crossing_field_list:
             s = self.flow[b.field_crossing[f]] + 1
@@ -185,7 +198,7 @@ class Wildwasser(Game):
         s.log_count = 0
         # WW-2.1: each regular tile is one outcome of stream "tiles" (a Fisher-Yates draw)
         index = b.tile_index
-        order = [index[t] for t in chance.draw_order("tiles", b.regular_ids, "tile")]
+        order = list(map(index.__getitem__, chance.draw_order("tiles", b.regular_ids, "tile")))  # in C
         k = self.removed_count
         river = b.slots - 1
         s.removed = order[:k]
@@ -305,14 +318,14 @@ class WildwasserState(WildwasserData, State):
 
     def _end_round(self) -> None:
         """WW-3.4 empty hands refill; WW-5.1/WW-5.2 the game ends with this round."""
-        self.card = -1
         hand = self.hand
         if 0 in hand:  # most rounds nobody's hand is empty: skip the loop
             for s in range(self.players):
                 if hand[s] == 0:
                     hand[s] = self.revealed[s]
                     self.revealed[s] = 0
-        if self.last_round or max(self.done) >= FINISHED_TO_END:
+        if self.last_round or not SHORT_OF_END.issuperset(self.done):  # a seat has FINISHED_TO_END
+            self.card = -1  # (a new round resets it too, in `_begin_round`)
             self.phase = OVER
             self.waiting = ()
             self.current_seat = None
@@ -360,10 +373,11 @@ class WildwasserState(WildwasserData, State):
         t = self.slots[self.flow[k]]
         return b.tile_icons[t][b.field_column[f]] if t >= 0 else 0
 
-    def _run(self, seat: int, sp: int, n: int) -> bool:
-        """WW-4.3: move seat's animal of species sp by n, then resolve the icon where the movement ended, chains in
-        order; drifting never triggers icons.  True when a decision of the seat is pending
-        (a sun to place, a start marker to move).
+    def _run(self, seat: int, sp: int, n: int = 1) -> bool:
+        """WW-4.3: move seat's animal of species sp by n (1 when not given: the turtle
+        card's move, WW-3.2, whose `OTHER_CHOICE` entry is this method), then resolve the
+        icon where the movement ended, chains in order; drifting never triggers icons.  True
+        when a decision of the seat is pending (a sun to place, a start marker to move).
 
         Each move (WW-4.1, WW-4.2, WW-4.5; inlined here, most runs are one move and a
         call costs ~700 instructions): occupied fields are passed and counted; ending on
@@ -382,9 +396,10 @@ class WildwasserState(WildwasserData, State):
                 f = self._short_of_gap(seat, sp, p, f)
                 if f < 0:
                     return False
-            else:
-                while f < finish and occ[f] >= 0:
-                    f += 1
+            elif f < finish and occ[f] >= 0:
+                # passing occupied fields: the first free one, found in C (field `finish`,
+                # the podium, is never occupied: occ[finish] is -1)
+                f = occ.index(-1, f)
             occ[p] = -1  # occ[0] (team card) stays -1 as well
             if f >= finish:
                 pos[a] = finish
@@ -426,7 +441,7 @@ class WildwasserState(WildwasserData, State):
         """WW-3.2 rhino action / WW-4.3 die icon: roll; the species to move by its speed,
         ROLL_SUN when the seat must choose an animal to move 1, ROLL_NOTHING (WW-3.3)."""
         b = self.board
-        face = self.chance.draw("dice", b.die)
+        face = self.chance.draw_uniform("dice", b.die)  # `draw` for a Uniform, without its generic path
         if self.log_tail is not None:  # _note inlined
             self.log_tail.append(("roll", seat, face))
         sp = b.face_species[face]
@@ -446,7 +461,9 @@ class WildwasserState(WildwasserData, State):
     def _cards_back(self, seat: int, _arg: None = None) -> None:
         """WW-3.2 meerkat action / WW-4.3 cards icon: all revealed cards back into hand.
         (`_arg`: the action's argument, None, as `OTHER_CHOICE` passes it.)"""
-        self.hand[seat] |= self.revealed[seat]
+        # (a card is in one place: hand, face down or face up, so adding joins the two;
+        # CPython 3.11 specialises integer `+`, not `|`)
+        self.hand[seat] += self.revealed[seat]
         self.revealed[seat] = 0
         if self.log_tail is not None:  # _note inlined (a meerkat in four actions)
             self.log_tail.append(("cards", seat))
@@ -469,18 +486,19 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         occ = self.occ
         tail = self.log_tail  # None: no log kept (`_note`)
-        drifting = tuple(filter(NOT_EMPTY, g.on_crossings(occ)))  # in field order; the test runs in C
+        drifting = tuple(filter(NOT_EMPTY, g.on_crossings(occ)))  # nearest the waterfall first; tested in C
         if drifting:
             # each animal on a log drifts with it to the same column one slot down, or
             # over the waterfall back to its team card (field 0, whose `occ` stays -1);
-            # all are lifted first: a field one lands on may not be cleared yet.  Who is
-            # washed back is only told in the log.
+            # those nearest the waterfall first, so the field one lands on was left
+            # already by the animal that stood there.  Who is washed back is only
+            # told in the log.
             washed = tuple(filter(NOT_EMPTY, g.on_waterfall(occ))) if tail is not None else ()
             pos, drift = self.pos, g.drift
             for a in drifting:
-                occ[pos[a]] = -1
-            for a in drifting:
-                f = pos[a] = drift[pos[a]]
+                f = pos[a]
+                occ[f] = -1
+                f = pos[a] = drift[f]
                 occ[f] = a
             occ[TEAM_CARD] = -1
         else:
@@ -569,7 +587,13 @@ class WildwasserState(WildwasserData, State):
         # (a seat left in this round's order whose card leaves a choice); the phase is
         # CHOOSE here (a decision left pending returned above)
         turn = self.turn + 1
-        if turn < self.players:  # the order holds every seat once (WW-3.1)
+        # (the short branch first: CPython 3.11 specialises a comparison only when a jump
+        # follows it directly, and a jump over the reveal is long enough to need an
+        # EXTENDED_ARG in between, which left this one to the generic rich compare)
+        if turn >= self.players:  # WW-3.1: every card of the round is resolved (`_next_turn`'s end)
+            self.turn = turn
+            self._end_round()
+        else:  # the order holds every seat once (WW-3.1)
             s = self.order[turn]
             c = self.pick[s]
             choices = g.card_choices[self.marker][c][self.fin[s]]  # `_card_choices`, one look-up
@@ -588,13 +612,13 @@ class WildwasserState(WildwasserData, State):
                 self.history.append(action.alone[seat])
                 return
             self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
-        else:  # WW-3.1: every card of the round is resolved (`_next_turn`'s end, without its call)
-            self.turn = turn
-            self._end_round()
         self.history.append(action.alone[seat])
 
     def is_terminal(self) -> bool:
-        return self.phase == OVER
+        # WW-5.1/WW-5.2: over once `_end_round` ends the game.  A look-up, not `== OVER`:
+        # CPython 3.11 specialises a comparison only before a jump, and a returned one
+        # goes through the generic rich compare at every step of every playout
+        return PHASE_IS_OVER[self.phase]
 
     def legal_actions(self, seat: int | None = None):
         """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`
@@ -718,10 +742,6 @@ class WildwasserState(WildwasserData, State):
             return self._run(seat, c, self.board.speed[c])
         return OTHER_CHOICE[c](self, seat, action.arg)
 
-    def _turtle_card(self, seat: int, sp: int) -> bool:
-        """WW-3.2: the turtle card moves the seat's turtle, rhino or meerkat by 1."""
-        return self._run(seat, sp, 1)
-
     def _rhino_action(self, seat: int, _arg: None = None) -> bool:
         """WW-3.2 rhino action: roll; the animal rolled moves by its speed (a sun: the seat
         chooses one to move 1, WW-3.3: a finished one does not move)."""
@@ -774,9 +794,10 @@ class WildwasserState(WildwasserData, State):
 # (`_resolve` and the trusted path look it up): the cheetah's action moves the start
 # marker to the seat chosen, the zebra's pushes the river, the rhino's rolls the die, the
 # meerkat's takes the revealed cards back; the turtle card, which has no action, moves
-# one of three animals by 1.  Each takes (state, seat, the action's argument) and returns
-# True when a decision of the seat is pending (a sun or a marker icon), else False or None.
+# one of three animals by 1 (`_run` itself, whose n is 1 when not given: no forwarding
+# frame between).  Each takes (state, seat, the action's argument) and returns True when
+# a decision of the seat is pending (a sun or a marker icon), else False or None.
 _OTHER = {CHEETAH: WildwasserState._set_marker, ZEBRA: WildwasserState._push,
           RHINO: WildwasserState._rhino_action, MEERKAT: WildwasserState._cards_back,
-          TURTLE: WildwasserState._turtle_card}
+          TURTLE: WildwasserState._run}
 OTHER_CHOICE = tuple(_OTHER[c] for c in range(N_SPECIES))
