@@ -189,11 +189,11 @@ def engines(names, seconds: float, rev: str) -> None:
     mine = ROOT / "src"
     print(f"\n## engines: random games per CPU-second, this tree against {rev or 'nothing'} "
           f"(each in a child process, the same seeded games)")
-    print(f"{'game':<12}{'options':<20}{'checked':>9}{'at ' + (rev or '-'):>12}{'ratio':>8}"
+    print(f"{'game':<14}{'options':<20}{'checked':>9}{'at ' + (rev or '-'):>12}{'ratio':>8}"
           f"{'trusted':>10}{'at ' + (rev or '-'):>12}{'ratio':>8}{'trust/chk':>11}{'clones/s':>11}")
     for name in names:
         for options in configs(name):
-            row = f"{name:<12}{label(options):<20}"
+            row = f"{name:<14}{label(options):<20}"
             side = {}
             for path in ("checked", "trusted"):
                 now = lambda s, p=path: child_rate(mine, name, options, s, p == "checked")  # noqa: E731
@@ -253,13 +253,13 @@ def instructions(names, rev: str, games: tuple[int, int] = COUNT_GAMES) -> None:
     src = baseline_tree(rev) if rev else None
     print(f"\n## instructions per random game (callgrind, games {games[0]}–{games[1] - 1}), this tree against "
           f"{rev or 'nothing'}")
-    print(f"{'game':<12}{'options':<20}{'path':<9}{'this tree':>12}{'at ' + (rev or '-'):>14}{'ratio':>8}"
+    print(f"{'game':<14}{'options':<20}{'path':<9}{'this tree':>12}{'at ' + (rev or '-'):>14}{'ratio':>8}"
           f"{'2× needs':>12}")
     for name in names:
         for options in configs(name):
             for path in ("checked", "trusted"):
                 mine = instructions_per_game(ROOT / "src", name, options, path, games)
-                row = f"{name:<12}{label(options):<20}{path:<9}{mine:>12,.0f}"
+                row = f"{name:<14}{label(options):<20}{path:<9}{mine:>12,.0f}"
                 if src is not None:
                     theirs = instructions_per_game(src, name, options, path, games)
                     row += f"{theirs:>14,.0f}{theirs / mine:>7.3f}×{theirs / 2:>12,.0f}"
