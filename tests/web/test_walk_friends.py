@@ -142,6 +142,28 @@ def test_the_result_tables_heads_keep_their_words_whole_on_a_phone(tab_pool, ser
     assert errors == []
 
 
+# the loot of a deal whose result table drew "Paul Emil Wagner" as "Wagne" over "r" on a phone
+# (German, four seats, two rounds; about one deal in twenty): the rounds' rows and the total
+WAGNER_DEAL = [["22", "4", "14", "7"], ["22", "8", "12", "2"], ["<b>44</b>", "<b>12</b>", "<b>26</b>", "<b>9</b>"]]
+
+
+def test_a_seat_s_name_keeps_its_words_whole_over_the_column_of_the_smallest_numbers(tab_pool, server, named_finished):
+    """The heads may break anywhere (a one-word name longer than its column does), and the
+    layout gave the column of single digits less than "Wagner": a name's column keeps room
+    for a word (style.css th.name)."""
+    table = named_finished("wasserloch", server)
+    page, errors = open_at(tab_pool, server, table["seats"][0]["link"], "de", wait_for="#result table.score")
+    page.evaluate("""(rows) => {
+      const t = document.querySelector('#result table.score');
+      rows.forEach((r, i) => r.forEach((x, j) => { t.rows[i + 1].cells[j + 1].innerHTML = x; }));
+    }""", WAGNER_DEAL)
+    assert page.evaluate(SPLIT_WORDS) == []
+    box = page.locator("#result").bounding_box()
+    right = "() => document.querySelector('#result table.score').getBoundingClientRect().right"
+    assert page.evaluate(right) <= box["x"] + box["width"]
+    assert errors == []
+
+
 # ---------------------------------------------------------------- ?lang=
 def test_a_link_that_names_its_language_opens_the_page_in_it(tab_pool, server):
     page, errors = open_at(tab_pool, server, "/?lang=de", "en", wait_for=LOBBY_READY)

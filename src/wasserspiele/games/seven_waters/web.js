@@ -550,7 +550,7 @@ export default {
     const cats = ["slides", "river", "pool", "theme", "hand", "discards"];
     const scores = Array.isArray(view.scores) ? view.scores : [];
     return h("table", { class: "score" },
-      h("tr", {}, h("td", {}, ""), scores.map((_, i) => h("th", { scope: "col" }, seatLabelFor(i, view.seat)))),
+      h("tr", {}, h("td", {}, ""), scores.map((_, i) => h("th", { scope: "col", class: "name" }, seatLabelFor(i, view.seat)))),
       cats.map((c) => h("tr", {}, h("th", { scope: "row", class: "word" }, t(`seven_waters.cat.${c}`)), scores.map((x) => h("td", {}, x?.[c] ?? "")))),
       h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), (view.totals || []).map((x) => h("td", {}, h("b", {}, x)))));
   },

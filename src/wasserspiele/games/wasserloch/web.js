@@ -175,7 +175,7 @@ export default {
   breakdown(view) {
     const rows = view.loot.map((r, i) => h("tr", {}, h("th", { scope: "row", class: "word" }, t("wasserloch.round", { n: i + 1 })), r.map((x) => h("td", {}, x))));
     return h("table", { class: "score" },
-      h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col" }, seatLabelFor(s2, view.seat)))),
+      h("tr", {}, h("td", {}, ""), view.scores.map((_, s2) => h("th", { scope: "col", class: "name" }, seatLabelFor(s2, view.seat)))),
       rows, h("tr", {}, h("th", { scope: "row", class: "word" }, t("total")), view.scores.map((x) => h("td", {}, h("b", {}, x)))));
   },
 };
