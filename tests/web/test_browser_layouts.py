@@ -90,7 +90,9 @@ def test_a_seat_mid_game_scrolls_not_sideways_and_every_choice_can_be_tapped(tab
     if layout in HAND_ON_FIRST_SCREEN:
         assert page.evaluate("() => window.scrollY") == 0
         bottoms = page.eval_on_selector_all("#hand [data-key]", "els => els.map(e => e.getBoundingClientRect().bottom)")
-        assert bottoms and max(bottoms) <= LAYOUTS[layout][1] + 1, f"the hand ends at {max(bottoms)}"
+        if not bottoms:  # a seat may hold no card mid-game (a Seven Waters deal, one CI run): its hand's own box
+            bottoms = page.eval_on_selector_all("#hand", "els => els.map(e => e.getBoundingClientRect().bottom)")
+        assert bottoms and max(bottoms) <= LAYOUTS[layout][1] + 1, f"the hand ends at {max(bottoms, default=None)}"
     assert tab.errors == []
 
 
