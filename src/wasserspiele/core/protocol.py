@@ -145,6 +145,14 @@ class State(ABC):
     # name the seat, records.md).  Plain tuples: search appends thousands a second.
     history: list[tuple[int, Action, bool]]
 
+    def __init_subclass__(cls, **kwargs: Any):
+        super().__init_subclass__(**kwargs)
+        # A method another was inlined into (core.inline) would not call a subclass's
+        # override of it: such a subclass gets the method as written back.
+        for caller, callee in getattr(cls, "_inlined_calls", ()):
+            if callee in cls.__dict__ and caller not in cls.__dict__:
+                setattr(cls, caller, getattr(cls, caller).__wrapped__)
+
     # -- whose decision ------------------------------------------------------
     @abstractmethod
     def to_move(self) -> tuple[int, ...]:

@@ -10,6 +10,7 @@ from typing import Any, Mapping
 from ...core.cards import ALL_CARDS, SUITS, Card, card
 from ...core.chance import Chance
 from ...core.errors import BadNotation, BadRecord
+from ...core.inline import inline_tail_calls
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -480,6 +481,7 @@ def _pool_options(t: _HandTables, suit: str):
                 yield Pool(t.pieces(m) + tuple(POOL_JOKER[(j.index, s)] for j in jokers))
 
 
+@inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
 class SevenWatersState(SevenWatersData, State):
     """A Seven Waters position with the rules as methods."""
 

@@ -7,6 +7,7 @@ from typing import Any, Mapping
 
 from ...core.chance import Chance, Shuffle
 from ...core.errors import BadRecord
+from ...core.inline import inline_tail_calls
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -185,6 +186,7 @@ DECK = Shuffle([v for v in range(len(VALUES)) for _ in range(CARDS_PER_VALUE)], 
 DECK_RECORD = _DeckRecord(DECK.items, "deck")
 
 
+@inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
 class WasserlochState(WasserlochData, State):
     """A Wasserloch position with the rules as methods."""
 

@@ -7,6 +7,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance, Shuffle, UnitInterval
 from ...core.errors import BadNotation, BadRecord
+from ...core.inline import inline_tail_calls
 from ...core.messages import Reason
 from ...core.protocol import Game, State
 from . import view as _view
@@ -221,6 +222,7 @@ def _canonical_deal(deal: Any) -> Any:
         return deal
 
 
+@inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
 class WattenState(StateData, State):
     """A Watten position; the rules act on it."""
 

@@ -8,6 +8,7 @@ from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance
 from ...core.errors import BadRecord
+from ...core.inline import inline_tail_calls
 from ...core.messages import json_text
 from ...core.messages import Reason
 from ...core.protocol import Game, State
@@ -214,6 +215,7 @@ class Wildwasser(Game):
         return s
 
 
+@inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
 

@@ -1,0 +1,193 @@
+"""core.inline: a checked `apply` compiled with the trusted `apply_legal`'s body in place
+of its tail calls does what the method as written does, shows the written lines in a
+traceback, and refuses every shape it could not inline faithfully."""
+
+from __future__ import annotations
+
+import random
+import traceback
+
+import pytest
+
+from wasserspiele import load
+from wasserspiele.core.errors import IllegalAction, NotYourTurn
+from wasserspiele.core.inline import InlineError, inline_tail_calls
+from wasserspiele.core.protocol import State
+from wasserspiele.games.wasserloch.actions import PLAYS
+from wasserspiele.games.wasserloch.rules import WasserlochState
+
+GAMES = ["wasserloch", "seven_waters", "watten", "wildwasser"]
+OUTSIDE = 100  # a module global the tests' own callees read
+
+
+class Counter:
+    """A class whose `step` guards and then tail-calls `count` in every supported shape."""
+
+    def __init__(self):
+        self.log = []
+
+    def count(self, n, note):
+        """The callee: its statements land in `step`."""
+        if n < 0:
+            raise ValueError(f"negative {n}")
+        self.log.append((n, note))
+        if n == 0:
+            return
+        self.log.append("not zero")
+
+    def step(self, n, note=None):
+        if note is None:
+            note = "plain"
+        if n > 10:
+            self.count(n - 10, "tens")
+            return
+        if n == 5:
+            self.count(n, note)
+        else:
+            self.count(n * 2, note + "!")
+
+
+def _pair():
+    """The class as written and an inlined twin of it."""
+    Twin = inline_tail_calls("step", "count")(type("Twin", (Counter,), {"step": Counter.step, "count": Counter.count}))
+    return Counter, Twin
+
+
+@pytest.mark.parametrize("n", [0, 3, 5, 12, 10, -1, 11])
+def test_the_inlined_method_does_what_the_written_one_does(n):
+    Plain, Twin = _pair()
+    assert Twin.step is not Counter.step and Twin.step.__wrapped__ is Counter.step
+    results = []
+    for cls in (Plain, Twin):
+        obj = cls()
+        try:
+            obj.step(n)
+            results.append(obj.log)
+        except ValueError as e:
+            results.append(str(e))
+    assert results[0] == results[1]
+
+
+def test_the_arguments_are_bound_before_any_parameter_changes():
+    """`self.count(n * 2, note + "!")` binds both from the caller's values: evaluated first."""
+    _, Twin = _pair()
+    obj = Twin()
+    obj.step(2, "x")
+    assert obj.log == [(4, "x!"), "not zero"]
+
+
+def test_a_traceback_from_the_inlined_body_shows_the_callee_s_written_line():
+    _, Twin = _pair()
+    with pytest.raises(ValueError) as caught:
+        Twin().step(-1)
+    frame = traceback.extract_tb(caught.tb)[-1]
+    assert frame.filename == __file__
+    assert frame.line == 'raise ValueError(f"negative {n}")'
+
+
+def test_a_subclass_that_overrides_the_callee_gets_the_method_as_written():
+    """Otherwise its override would never be called (core.protocol.State.__init_subclass__)."""
+    calls = []
+
+    class Spy(WasserlochState):
+        __slots__ = ()
+
+        def apply_legal(self, action, seat):
+            calls.append(action)
+            WasserlochState.apply_legal(self, action, seat)
+
+    assert Spy.apply is WasserlochState.apply.__wrapped__
+    state = load("wasserloch", players=2).new_game(seed=3)
+    state.__class__ = Spy  # the same slots: only the class differs
+    action = state.legal_actions()[0]
+    state.apply(action)
+    assert calls == [action]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_s_checked_apply_is_inlined_and_plays_as_apply_legal_does(name):
+    game = load(name)
+    cls = type(game.new_game(seed=0))
+    assert hasattr(cls.apply, "__wrapped__"), f"{name}'s apply was not inlined"
+    rng = random.Random(7)
+    for seed in range(3):
+        a, b = game.new_game(seed=seed), game.new_game(seed=seed)
+        while not a.is_terminal():
+            seat = a.current_seat
+            action = rng.choice(a.legal_actions(seat))
+            a.apply(action, seat)
+            b.apply_legal(action, seat)
+            assert a.history == b.history
+        assert a.scores() == b.scores() and b.is_terminal()
+
+
+def test_wl_4_1_the_inlined_wasserloch_apply_still_refuses_with_a_reason():
+    """WL-4.1: the guard in front of the inlined body still sends a play of cards not held,
+    another seat's play and notation to the protocol's checks."""
+    state = load("wasserloch", players=2).new_game(seed=1)
+    seat = state.current_seat
+    held = {p.value for p in state.legal_actions(seat)}
+    missing = next(PLAYS[v][1] for v in range(8) if v not in held)
+    before = list(state.keys)
+    with pytest.raises(IllegalAction) as caught:
+        state.apply(missing, seat)
+    assert caught.value.reason.code == "wasserloch.holds_none"
+    with pytest.raises(NotYourTurn):
+        state.apply(state.legal_actions(seat)[0], 1 - seat)
+    assert state.keys == before and state.history == []
+    state.apply(str(state.legal_actions(seat)[0]))  # notation goes through the protocol's parse
+    assert len(state.history) == 1
+
+
+class _Refusals:
+    def callee(self, n):
+        return n + 1
+
+    def dropped(self, n):
+        self.callee(n)
+
+    def not_tail(self, n):
+        self.callee(n)
+        print(n)
+
+    def keywords(self, n):
+        return self.callee(n=n)
+
+    def closure(self, n):
+        def inner():
+            return n
+        return self.callee(inner())
+
+    def clash(self, n):
+        OUTSIDE = n  # a local here, a global the callee reads
+        return self.reads_outside(OUTSIDE)
+
+    def reads_outside(self, n):
+        return n + OUTSIDE
+
+
+@pytest.mark.parametrize("caller, callee, words", [
+    ("dropped", "callee", "returns a value, which the call drops"),
+    ("not_tail", "callee", "makes no tail call"),
+    ("keywords", "callee", "one positional argument per parameter"),
+    ("closure", "callee", "has a closure"),
+    ("clash", "reads_outside", "OUTSIDE is a local of one and a global of the other"),
+])
+def test_what_cannot_be_inlined_faithfully_is_refused_saying_why(caller, callee, words):
+    cls = type("R", (_Refusals,), {caller: _Refusals.__dict__[caller], callee: _Refusals.__dict__[callee]})
+    with pytest.raises(InlineError, match=words):
+        inline_tail_calls(caller, callee)(cls)
+
+
+def test_a_method_without_readable_source_stays_as_written():
+    namespace: dict = {}
+    exec("def step(self, n):\n    self.count(n)\n\ndef count(self, n):\n    self.n = n\n", globals(), namespace)
+    cls = inline_tail_calls("step", "count")(type("NoSource", (), dict(namespace)))
+    assert cls.step is namespace["step"]
+    obj = cls()
+    obj.step(4)
+    assert obj.n == 4
+
+
+def test_the_protocol_s_own_apply_is_not_replaced():
+    assert not hasattr(State.apply, "__wrapped__")
