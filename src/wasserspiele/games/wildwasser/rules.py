@@ -70,7 +70,6 @@ class Wildwasser(Game):
         self.removed_count = b.removed_for(p)
         # resolution order of a round by the start marker's seat (WW-3.1), interned
         self.orders = tuple(tuple((m + i) % p for i in range(p)) for m in range(p))
-        self.all_seats = tuple(range(p))  # (made the very key of `after_pick`'s row below)
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
         # WW-3.2: the cheetah card's choices by the marker's seat, [0] its animal still running, [1] finished
@@ -86,7 +85,7 @@ class Wildwasser(Game):
         # the look-up at every pick finds its key by identity, not by comparing tuples.
         subsets = {w: w for w in (tuple(s for s in range(p) if m >> s & 1) for m in range(1, 1 << p))}
         subsets[()] = ()
-        self.all_seats = subsets[self.all_seats]
+        self.all_seats = subsets[tuple(range(p))]  # every seat picks first: the very key of its row
         self.after_pick: dict[tuple[int, ...], tuple[tuple[int, ...] | None, ...]] = {
             w: tuple(subsets[tuple(x for x in w if x != s)] if s in w else None for s in range(p))
             for w in subsets if w}
