@@ -10,7 +10,7 @@ import traceback
 import pytest
 
 from wasserspiele import load
-from wasserspiele.core.errors import IllegalAction, NotYourTurn
+from wasserspiele.core.errors import GameOver, IllegalAction, NotYourTurn
 from wasserspiele.core.inline import InlineError, inline_tail_calls
 from wasserspiele.core.protocol import State
 from wasserspiele.games.wasserloch.actions import PLAYS
@@ -137,6 +137,12 @@ def test_wl_4_1_the_inlined_wasserloch_apply_still_refuses_with_a_reason():
     assert state.keys == before and state.history == []
     state.apply(str(state.legal_actions(seat)[0]))  # notation goes through the protocol's parse
     assert len(state.history) == 1
+    rng = random.Random(2)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    for named in (None, 0):  # the match is over, whether a seat is named or not
+        with pytest.raises(GameOver):
+            state.apply(PLAYS[0][1], named)
 
 
 class _Refusals:

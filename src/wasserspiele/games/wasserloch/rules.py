@@ -258,8 +258,11 @@ class WasserlochState(WasserlochData, State):
         protocol's own way."""
         if seat is None:
             seat = self.current_seat
-        if (action.__class__ is not Play or seat != self.current_seat or seat is None
-                or self.keys[seat] & action.field < action.bits):
+            if seat is None:  # the match is over: the protocol says so
+                State.apply(self, action, seat)
+                return
+        # (a seat named once the match is over is not the seat to move, None)
+        if action.__class__ is not Play or seat != self.current_seat or self.keys[seat] & action.field < action.bits:
             State.apply(self, action, seat)
             return
         self.apply_legal(action, seat)
