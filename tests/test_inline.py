@@ -41,6 +41,8 @@ class Counter:
         if n > 10:
             self.count(n - 10, "tens")
             return
+        if n == 7:
+            return self.count(n, "seven")
         if n == 5:
             self.count(n, note)
         else:
@@ -53,10 +55,11 @@ def _pair():
     return Counter, Twin
 
 
-@pytest.mark.parametrize("n", [0, 3, 5, 12, 10, -1, 11])
+@pytest.mark.parametrize("n", [0, 3, 5, 7, 12, 10, -1, 11])
 def test_the_inlined_method_does_what_the_written_one_does(n):
     Plain, Twin = _pair()
     assert Twin.step is not Counter.step and Twin.step.__wrapped__ is Counter.step
+    assert "count" not in Twin.step.__code__.co_names  # every one of the four calls was inlined
     results = []
     for cls in (Plain, Twin):
         obj = cls()
@@ -197,3 +200,23 @@ def test_a_method_without_readable_source_stays_as_written():
 
 def test_the_protocol_s_own_apply_is_not_replaced():
     assert not hasattr(State.apply, "__wrapped__")
+
+
+def test_wa_3_3_watten_s_trusted_path_completes_a_trick_in_place_as_the_method_does():
+    """apply_legal has `_finish_trick` inlined (WA-3.3: the highest card wins, its player
+    leads); the checked apply, made from apply_legal's source, still calls the method.
+    The two play the same games, trick for trick."""
+    from wasserspiele.games.watten.rules import WattenState
+
+    assert WattenState.apply_legal.__wrapped__.__name__ == "apply_legal"
+    game = load("watten")
+    rng = random.Random(5)
+    for seed in range(20):
+        a, b = game.new_game(seed=seed), game.new_game(seed=seed)
+        while not a.is_terminal():
+            seat = a.current_seat
+            action = rng.choice(a.legal_actions(seat))
+            a.apply_legal(action, seat)
+            b.apply(action, seat)
+            assert (a.tricks, a.won, a.current_seat) == (b.tricks, b.won, b.current_seat)
+        assert a.scores() == b.scores()

@@ -223,6 +223,7 @@ def _canonical_deal(deal: Any) -> Any:
 
 
 @inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
+@inline_tail_calls("apply_legal", "_finish_trick")  # a trick's fourth card completes it in place
 class WattenState(StateData, State):
     """A Watten position; the rules act on it."""
 
