@@ -517,25 +517,23 @@ class WildwasserState(WildwasserData, State):
         return self.waiting
 
     def apply(self, action: WildAction | str, seat: int | None = None) -> None:
-        """The protocol's checked `apply` with its common case inlined: a pending seat
-        (or none named) takes an action `_why_illegal` allows, chance drawn from a
-        generator.  Anything else (a refusal and its reason, notation, a strict replay
-        applied as a transaction) takes the protocol's own way."""
-        if action.__class__ is WildAction:
-            if self.phase == PICK_PHASE:
-                # half of all actions: `_why_illegal`'s pick case, inlined.  A pick draws no
-                # chance, so a strict replay needs no transaction for it either.
-                if seat is None:
-                    seat = self.current_seat
-                if seat in self.waiting and action in PICKS_BY_MASK[self.hand[seat]]:
-                    self.apply_legal(action, seat)
-                    return
-            elif action in self.choices and (seat == self.current_seat or seat is None) \
-                    and self.chance.rng is not None:
-                # one seat decides; `choices` is what `_why_illegal` allows (actions are
-                # interned, so `in` matches by identity; () once the game is over)
-                self.apply_legal(action, self.current_seat)
+        """The protocol's checked `apply`: an action `legal_actions(seat)` offers now is
+        played by the trusted path (inlined, core.inline); anything else (a refusal and its
+        reason, notation) takes the protocol's own way.  Actions are interned and have no
+        `__eq__`, so `in` finds an offered action by identity (as Watten's `offered` does),
+        and notation or another game's action equals none of them: no class test is needed."""
+        if self.phase:  # one seat decides: `choices` is what `_why_illegal` allows (() once over)
+            if action in self.choices and seat == self.current_seat:
+                self.apply_legal(action, seat)
                 return
+        elif seat in self.waiting and action in PICKS_BY_MASK[self.hand[seat]]:
+            # WW-3.1, half of all actions: a seat yet to pick picks a card in its hand (a pick
+            # draws no chance, so a strict replay needs no transaction for it either)
+            self.apply_legal(action, seat)
+            return
+        if seat is None and self.current_seat is not None:  # no seat named: the seat to move's
+            self.apply(action, self.current_seat)
+            return
         State.apply(self, action, seat)
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
@@ -544,7 +542,7 @@ class WildwasserState(WildwasserData, State):
         (a call costs about 400 instructions; the log events and history entries are the
         actions' own, made once).  The history entry is appended last, as the
         protocol does (`_end_round` counts on it)."""
-        if self.phase == PICK_PHASE:
+        if not self.phase:  # PICK_PHASE (0): a truth test costs less than a compare
             # WW-3.1: a secret pick; the first reveal waits for the last pick.  A pick
             # draws no chance, so a strict replay (no generator) has nothing to undo and
             # takes this path too.
@@ -560,8 +558,8 @@ class WildwasserState(WildwasserData, State):
                 return
             self.phase = CHOOSE  # the reveals begin
         else:
-            if self.chance.rng is None:
-                State.apply_legal(self, action, seat)
+            if self.chance.rng is None:  # a strict replay: checked again and applied as a transaction
+                State.apply(self, action, seat)
                 return
             # `_apply` for one seat's decision, the card's own move dispatched first
             if self.log_tail is not None:  # a state that keeps its log (`_note`)
