@@ -17,33 +17,21 @@ from wasserspiele.games.wildwasser.state import PICK_PHASE
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
-def test_ww_3_1_games_through_apply_with_a_seat_are_the_trusted_path_s(players):
-    """Any pending seat, in random order among the picks (WW-3.1: simultaneous)."""
+@pytest.mark.parametrize("named", [True, False])
+def test_ww_3_1_games_through_apply_are_the_trusted_path_s(players, named):
+    """A seat named (any pending one, in random order among the picks, WW-3.1: they are
+    simultaneous) or none (the seat to move's)."""
     game = load("wildwasser", players=players)
     rng = random.Random(players)
     for seed in range(4):
         checked, trusted = game.new_game(seed=seed), game.new_game(seed=seed)
         while not trusted.is_terminal():
-            seat = rng.choice(trusted.to_move())
+            seat = rng.choice(trusted.to_move()) if named else trusted.current_seat
             action = rng.choice(trusted.legal_actions(seat))
             trusted.apply_legal(action, seat)
-            checked.apply(action, seat)
+            checked.apply(action, seat if named else None)
             assert checked.history == trusted.history
         assert checked.state_json() == trusted.state_json() and checked.is_terminal()
-
-
-@pytest.mark.parametrize("players", [2, 4])
-def test_ww_3_1_an_action_without_a_seat_is_the_seat_to_move_s(players):
-    game = load("wildwasser", players=players)
-    rng = random.Random(players)
-    for seed in range(4):
-        unnamed, trusted = game.new_game(seed=seed), game.new_game(seed=seed)
-        while not trusted.is_terminal():
-            action = rng.choice(trusted.legal_actions())
-            trusted.apply_legal(action, trusted.current_seat)
-            unnamed.apply(action)
-            assert unnamed.history == trusted.history
-        assert unnamed.state_json() == trusted.state_json()
 
 
 def test_ww_3_1_a_seat_that_picked_may_not_pick_again_and_a_card_not_in_hand_is_refused():
