@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from click.testing import CliRunner
 
 from wasserspiele.cli.main import main
+from wasserspiele.web.app import env_settings
 from wasserspiele.web.storage import default_db_url
 
-from .helpers import create, move, table_state
+from .helpers import create, humans, move, table_state
 
 
 def test_serve_is_a_command_with_host_port_and_db():
@@ -103,3 +105,32 @@ def test_a_served_process_freezes_its_start_up_heap_before_any_table(tmp_path):
     assert out.returncode == 0, out.stderr
     at_start, after_moves = map(int, out.stdout.split())
     assert at_start > 10_000 and after_moves <= at_start  # nothing frozen since (freed ones leave)
+
+
+def _first_hands(client, games=("wasserloch", "watten", "wildwasser")):
+    """What seat 0 sees at a new table of each game (its hand, the river's tiles), the
+    tables made in this order."""
+    hands = []
+    for game, players in zip(games, (3, 4, 4)):
+        t = create(client, game, seats=humans(players))
+        hands.append(table_state(client, t["id"], t["seats"][0]["token"])["view"])
+    return hands
+
+
+def test_a_server_with_a_seed_deals_the_same_tables_in_the_same_order_on_every_start(make_client, tmp_path):
+    """`serve --seed N` (WASSERSPIELE_DEAL_SEED): two servers over fresh databases deal the
+    same hands to the same tables made in the same order; another seed, or none, others."""
+    seeded = [_first_hands(make_client(f"sqlite:///{tmp_path / f'{i}.sqlite3'}", deal_seed=5)) for i in range(2)]
+    assert seeded[0] == seeded[1]
+    other = _first_hands(make_client(f"sqlite:///{tmp_path / 'other.sqlite3'}", deal_seed=6))
+    unseeded = _first_hands(make_client(f"sqlite:///{tmp_path / 'none.sqlite3'}"))
+    assert other != seeded[0] and unseeded != seeded[0]
+
+
+def test_serve_refuses_a_seed_that_is_not_a_whole_number():
+    result = CliRunner().invoke(main, ["serve", "--seed", "five"])
+    assert result.exit_code == 2 and "'five' is not a valid integer" in result.output
+    assert "--seed N" in CliRunner().invoke(main, ["serve", "--help"]).output
+    with pytest.raises(ValueError, match=r"WASSERSPIELE_DEAL_SEED='1\.5': not a whole number"):
+        env_settings({"WASSERSPIELE_DEAL_SEED": "1.5"})
+    assert env_settings({"WASSERSPIELE_DEAL_SEED": "-3"})["deal_seed"] == -3

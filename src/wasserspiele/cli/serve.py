@@ -33,8 +33,12 @@ from .language import quoted
               help="compress WebSocket messages for browsers that offer it (permessage-deflate): a "
                    "position is 5-20 % of its size on the wire, for about 50 kB of memory per socket "
                    "and 10-120 µs of CPU per message")
+@click.option("--seed", type=int, default=None, metavar="N",
+              help="deal new tables from this seed's sequence: a server started again with the same "
+                   "seed deals the same tables in the same order (demos, lessons, tests; with "
+                   "--workers, each process its own such sequence); default: every table dealt at random")
 def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, workers: int,
-              forwarded_allow_ips: str | None, ws_compression: bool) -> None:
+              forwarded_allow_ips: str | None, ws_compression: bool, seed: int | None) -> None:
     """Start the web app: play in the browser at http://HOST:PORT/."""
     from ..web.app import env_settings
     from .main import UsageFailure
@@ -43,9 +47,12 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
         raise click.BadParameter("nan is not a number of seconds (0 to 10)", param_hint="--bot-delay")
     # the workers read their settings from the environment in uvicorn's app factory, where
     # a bad value would end in a traceback after the banner: read them here first, as the
-    # workers will see them (the delay is this command's), and refuse a bad one
+    # workers will see them (the delay and the seed are this command's), and refuse a bad one
+    own = {"WASSERSPIELE_BOT_DELAY": repr(bot_delay)}  # this command's settings, as the workers read them
+    if seed is not None:
+        own["WASSERSPIELE_DEAL_SEED"] = str(seed)
     try:
-        env_settings({**os.environ, "WASSERSPIELE_BOT_DELAY": repr(bot_delay)})
+        env_settings({**os.environ, **own})
     except ValueError as exc:
         raise UsageFailure(str(exc)) from None
 
@@ -92,7 +99,7 @@ def serve_cmd(host: str, port: int, db_url: str | None, bot_delay: float, worker
                f"{f', {workers} processes' if workers > 1 else ''})")
     # the workers build their app from the environment (web.app.app_from_env)
     os.environ["WASSERSPIELE_DB"] = url
-    os.environ["WASSERSPIELE_BOT_DELAY"] = repr(bot_delay)
+    os.environ.update(own)
     # SIGTERM is uvicorn's to take (it stops, every answered move stored, and ends the process
     # by the signal): not the interrupt the other commands take it as (cli/entry.py)
     release_sigterm()

@@ -309,9 +309,11 @@ def games_json() -> list[dict[str, Any]]:
 
 def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: str = "process",
                resume: bool = True, limits: Limits | None = None, freeze_heap: bool = False,
-               presence_heartbeat: float = 10.0, presence_expiry: float = 30.0) -> Starlette:
+               presence_heartbeat: float = 10.0, presence_expiry: float = 30.0,
+               deal_seed: int | None = None) -> Starlette:
     """The web app over the database at `db_url` (default: SQLite in the user's data dir).
     `bot_pool`: where bots think ("process"; "thread" or "inline" for tests).
+    `deal_seed`: new tables dealt from this seed's sequence (`serve --seed`), not at random.
     `freeze_heap`: for a process that serves only this app (see `freeze_startup_heap`).
     `presence_heartbeat`, `presence_expiry`: on PostgreSQL, how often this process renews
     the seats it has online for the others, and how long theirs count unrenewed (hub.Presence)."""
@@ -323,7 +325,7 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
     async def lifespan(app):
         storage = Storage(db_url or default_db_url(), exclusive=True)
         hub = Hub(storage, bot_delay=bot_delay, bots=BotPool(lim.workers(), bot_pool), limits=lim,
-                  presence_heartbeat=presence_heartbeat, presence_expiry=presence_expiry)
+                  presence_heartbeat=presence_heartbeat, presence_expiry=presence_expiry, deal_seed=deal_seed)
         app.state.hub = hub
         app.state.hints = Hints(hub.bots, lim)
         if freeze_heap:
@@ -750,8 +752,9 @@ def freeze_startup_heap() -> None:
 
 def env_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """`create_app`'s settings as the worker processes read them: WASSERSPIELE_DB,
-    WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process; thread to compare), each
-    checked, and the limits' variables checked too (`env_config`).  A bad value is a
+    WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process; thread to compare),
+    WASSERSPIELE_DEAL_SEED (`serve --seed`), each checked, and the limits' variables
+    checked too (`env_config`).  A bad value is a
     ValueError naming the variable, so that `serve` can refuse it before uvicorn starts,
     where it would be a traceback after the banner."""
     return env_config(environ)[0]
@@ -772,8 +775,15 @@ def env_config(environ: Mapping[str, str] | None = None) -> tuple[dict[str, Any]
     pool = env.get("WASSERSPIELE_BOT_POOL", "process")
     if pool not in BotPool.KINDS:
         raise ValueError(f"WASSERSPIELE_BOT_POOL={shown(pool)}: one of {', '.join(BotPool.KINDS)}")
+    seed = env.get("WASSERSPIELE_DEAL_SEED")
+    if seed is not None:
+        try:
+            seed = int(seed)
+        except ValueError:
+            raise ValueError(f"WASSERSPIELE_DEAL_SEED={shown(seed)}: not a whole number") from None
     limits = Limits.from_env(env)
-    return {"db_url": env.get("WASSERSPIELE_DB"), "bot_delay": bot_delay, "bot_pool": pool}, limits
+    return {"db_url": env.get("WASSERSPIELE_DB"), "bot_delay": bot_delay, "bot_pool": pool,
+            "deal_seed": seed}, limits
 
 
 def app_from_env() -> Starlette:

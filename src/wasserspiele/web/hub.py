@@ -1886,8 +1886,13 @@ class Hub:
     """Every live table of this server process, loaded on first use."""
 
     def __init__(self, storage: Storage, bot_delay: float = 0.7, bots: BotPool | None = None,
-                 limits: Limits | None = None, presence_heartbeat: float = 10.0, presence_expiry: float = 30.0):
+                 limits: Limits | None = None, presence_heartbeat: float = 10.0, presence_expiry: float = 30.0,
+                 deal_seed: int | None = None):
         self.storage = storage
+        # each new table's seed (its deal, its chance and its bots'): from the system's
+        # entropy, or with `deal_seed` (`serve --seed`) from a sequence that deals the same
+        # tables again in the same order (demos, lessons, tests that must not vary)
+        self._seeds = random.Random(deal_seed) if deal_seed is not None else None
         self.limits = limits or Limits()
         # storage calls run here, off the event loop: a stalled database holds up only the
         # requests that need it (and each gives up after limits.storage_seconds)
@@ -2371,7 +2376,7 @@ class Hub:
                 seats.append(SeatRow(i, HUMAN, None, hash_token(token)))
         creator = hash_token(f"client:{client}")
         await self._check_room(creator, sum(s.kind == BOT for s in seats))
-        seed = secrets.randbits(62)
+        seed = self._seeds.getrandbits(62) if self._seeds is not None else secrets.randbits(62)
         state = game.new_game(rng=chance_rng(seed, 0))
         state.chance.rng = chance_rng(seed, 1)
         from .storage import now
