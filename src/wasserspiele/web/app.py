@@ -754,9 +754,9 @@ def env_settings(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
     """`create_app`'s settings as the worker processes read them: WASSERSPIELE_DB,
     WASSERSPIELE_BOT_DELAY, WASSERSPIELE_BOT_POOL (process; thread to compare),
     WASSERSPIELE_DEAL_SEED (`serve --seed`), each checked, and the limits' variables
-    checked too (`env_config`).  A bad value is a
-    ValueError naming the variable, so that `serve` can refuse it before uvicorn starts,
-    where it would be a traceback after the banner."""
+    checked too (`env_config`).  A bad value is a ValueError naming the variable, so that
+    `serve` can refuse it before uvicorn starts, where it would be a traceback after the
+    banner."""
     return env_config(environ)[0]
 
 
