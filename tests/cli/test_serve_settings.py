@@ -27,6 +27,8 @@ def no_server(monkeypatch):
     ("WASSERSPIELE_BOT_WORKERS", "-1", "limit bot_workers: -1 must be a number ≥ 0"),
     # where the bots think: a bad kind was a traceback from uvicorn's start-up, exit 3
     ("WASSERSPIELE_BOT_POOL", "bogus", "WASSERSPIELE_BOT_POOL='bogus': one of process, thread, inline"),
+    # the deals' seed (`serve --seed`), when the operator sets it as a variable
+    ("WASSERSPIELE_DEAL_SEED", "1.5", "WASSERSPIELE_DEAL_SEED='1.5': not a whole number"),
 ])
 def test_serve_refuses_a_bad_limit_setting_with_one_error_line(run, no_server, name, value, words):
     result = run("serve", "--db", "sqlite:///never.sqlite3", env={name: value})
@@ -48,7 +50,15 @@ def test_the_workers_settings_refuse_a_bad_delay_naming_the_variable():
     with pytest.raises(ValueError, match=r"^WASSERSPIELE_BOT_DELAY='slow': not a number of seconds$"):
         env_settings({"WASSERSPIELE_BOT_DELAY": "slow"})
     assert env_settings({"WASSERSPIELE_DB": "sqlite:///x.sqlite3", "WASSERSPIELE_BOT_POOL": "thread"}) == {
-        "db_url": "sqlite:///x.sqlite3", "bot_delay": 0.7, "bot_pool": "thread"}
+        "db_url": "sqlite:///x.sqlite3", "bot_delay": 0.7, "bot_pool": "thread", "deal_seed": None}
+    assert env_settings({"WASSERSPIELE_DEAL_SEED": "-3"})["deal_seed"] == -3
+
+
+def test_serve_refuses_a_seed_that_is_not_a_whole_number_naming_its_own_flag(run, no_server):
+    result = run("serve", "--db", "sqlite:///never.sqlite3", "--seed", "five")
+    assert result.exit_code == 2 and "'five' is not a valid integer" in result.output, result.output
+    assert "WASSERSPIELE_DEAL_SEED" not in result.output
+    assert "--seed N" in run("serve", "--help").output
 
 
 def test_serve_refuses_a_bot_delay_of_nan_naming_its_own_flag(run, no_server):

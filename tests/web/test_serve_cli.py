@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import time
 
-import pytest
 from click.testing import CliRunner
 
 from wasserspiele.cli.main import main
-from wasserspiele.web.app import env_settings
 from wasserspiele.web.storage import default_db_url
 
 from .helpers import create, humans, move, table_state
@@ -125,12 +123,3 @@ def test_a_server_with_a_seed_deals_the_same_tables_in_the_same_order_on_every_s
     other = _first_hands(make_client(f"sqlite:///{tmp_path / 'other.sqlite3'}", deal_seed=6))
     unseeded = _first_hands(make_client(f"sqlite:///{tmp_path / 'none.sqlite3'}"))
     assert other != seeded[0] and unseeded != seeded[0]
-
-
-def test_serve_refuses_a_seed_that_is_not_a_whole_number():
-    result = CliRunner().invoke(main, ["serve", "--seed", "five"])
-    assert result.exit_code == 2 and "'five' is not a valid integer" in result.output
-    assert "--seed N" in CliRunner().invoke(main, ["serve", "--help"]).output
-    with pytest.raises(ValueError, match=r"WASSERSPIELE_DEAL_SEED='1\.5': not a whole number"):
-        env_settings({"WASSERSPIELE_DEAL_SEED": "1.5"})
-    assert env_settings({"WASSERSPIELE_DEAL_SEED": "-3"})["deal_seed"] == -3
