@@ -49,19 +49,18 @@ class Counter:
             self.count(n * 2, note + "!")
 
 
-def _pair():
-    """The class as written and an inlined twin of it."""
-    Twin = inline_tail_calls("step", "count")(type("Twin", (Counter,), {"step": Counter.step, "count": Counter.count}))
-    return Counter, Twin
+def _twin():
+    """A subclass of Counter with `step`'s calls of `count` inlined."""
+    return inline_tail_calls("step", "count")(type("Twin", (Counter,), {"step": Counter.step, "count": Counter.count}))
 
 
 @pytest.mark.parametrize("n", [0, 3, 5, 7, 12, 10, -1, 11])
 def test_the_inlined_method_does_what_the_written_one_does(n):
-    Plain, Twin = _pair()
+    Twin = _twin()
     assert Twin.step is not Counter.step and Twin.step.__wrapped__ is Counter.step
     assert "count" not in Twin.step.__code__.co_names  # every one of the four calls was inlined
     results = []
-    for cls in (Plain, Twin):
+    for cls in (Counter, Twin):
         obj = cls()
         try:
             obj.step(n)
@@ -73,14 +72,14 @@ def test_the_inlined_method_does_what_the_written_one_does(n):
 
 def test_the_arguments_are_bound_before_any_parameter_changes():
     """`self.count(n * 2, note + "!")` binds both from the caller's values: evaluated first."""
-    _, Twin = _pair()
+    Twin = _twin()
     obj = Twin()
     obj.step(2, "x")
     assert obj.log == [(4, "x!"), "not zero"]
 
 
 def test_a_traceback_from_the_inlined_body_shows_the_callee_s_written_line():
-    _, Twin = _pair()
+    Twin = _twin()
     with pytest.raises(ValueError) as caught:
         Twin().step(-1)
     frame = traceback.extract_tb(caught.tb)[-1]
