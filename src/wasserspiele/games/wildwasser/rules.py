@@ -521,17 +521,25 @@ class WildwasserState(WildwasserData, State):
         played by the trusted path (inlined, core.inline); anything else (a refusal and its
         reason, notation) takes the protocol's own way.  Actions are interned and have no
         `__eq__`, so `in` finds an offered action by identity (as Watten's `offered` does),
-        and notation or another game's action equals none of them: no class test is needed."""
+        and notation or another game's action equals none of them: no class test is needed.
+        (The tests ask what is *not* offered, as Wasserloch's guard does: each jump then
+        skips a short branch, not the inlined body, so it needs no EXTENDED_ARG, which
+        would keep CPython 3.11 from specialising the seat's compare before it.)"""
         if self.phase:  # one seat decides: `choices` is what `_why_illegal` allows (() once over)
-            if action in self.choices and seat == self.current_seat:
-                self.apply_legal(action, seat)
+            if seat != self.current_seat or action not in self.choices:
+                self._apply_not_offered(action, seat)
                 return
-        elif seat in self.waiting and action in PICKS_BY_MASK[self.hand[seat]]:
-            # WW-3.1, half of all actions: a seat yet to pick picks a card in its hand (a pick
-            # draws no chance, so a strict replay needs no transaction for it either)
-            self.apply_legal(action, seat)
+        # WW-3.1, half of all actions: a seat yet to pick picks a card in its hand (a pick
+        # draws no chance, so a strict replay needs no transaction for it either)
+        elif seat not in self.waiting or action not in PICKS_BY_MASK[self.hand[seat]]:
+            self._apply_not_offered(action, seat)
             return
-        if seat is None and self.current_seat is not None:  # no seat named: the seat to move's
+        self.apply_legal(action, seat)
+
+    def _apply_not_offered(self, action: WildAction | str, seat: int | None) -> None:
+        """`apply` of what `legal_actions(seat)` does not offer now: notation, a seat left
+        unnamed (the seat to move's), or a refusal with its reason (the protocol's way)."""
+        if seat is None and self.current_seat is not None:
             self.apply(action, self.current_seat)
             return
         State.apply(self, action, seat)
