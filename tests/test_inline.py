@@ -215,3 +215,37 @@ def test_wa_3_3_watten_s_trusted_path_completes_a_trick_in_place_as_the_method_d
     assert WattenState.apply_legal.__wrapped__.__name__ == "apply_legal"
     _both_paths(load("watten"), range(20), random.Random(5),
                 lambda state: (state.tricks, state.won, state.current_seat, state.history))
+
+
+def test_ww_3_1_wildwasser_s_next_round_begins_in_place_as_the_method_begins_it():
+    """`_end_round` has `_begin_round` inlined (WW-3.1: the next round's picks begin,
+    resolved from the start marker's seat; WW-5.1/5.2 the end).  A state whose class
+    overrides `_begin_round` gets `_end_round` as written, which calls it: the two play
+    the same games, round for round, with the same logs."""
+    from wasserspiele.games.wildwasser.rules import WildwasserState
+
+    assert WildwasserState._end_round.__wrapped__.__name__ == "_end_round"
+
+    class Written(WildwasserState):
+        __slots__ = ()
+        _begin_round = WildwasserState._begin_round  # an override: `_end_round` as written
+
+    assert Written._end_round is WildwasserState._end_round.__wrapped__
+    game, rng = load("wildwasser", players=3), random.Random(11)
+    for seed in range(4):
+        inlined = game.new_game(seed=seed)
+        written = inlined.clone()  # (both keep their logs from now on)
+        written.__class__ = Written  # the same slots: only the class differs
+        # a clone shares its original's generator: each gets one of its own, alike
+        inlined.chance.rng, written.chance.rng = random.Random(seed), random.Random(seed)
+        rounds = 1
+        while not inlined.is_terminal():
+            seat = inlined.current_seat
+            action = rng.choice(inlined.legal_actions(seat))
+            inlined.apply(action, seat)
+            written.apply(action, seat)
+            assert (inlined.round, inlined.order, inlined.waiting, inlined.round_start) == \
+                   (written.round, written.order, written.waiting, written.round_start)
+            assert inlined.events() == written.events()
+            rounds = inlined.round
+        assert rounds > 5 and inlined.scores() == written.scores()

@@ -215,6 +215,7 @@ class Wildwasser(Game):
 
 
 @inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
+@inline_tail_calls("_end_round", "_begin_round")  # every round: the next one begins without a call
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
 
