@@ -145,6 +145,9 @@ def test_move_refusals_say_why_and_leave_the_game_alone(client):
         (tok[0], me["legal"][0], 3, 409, "stale", "based on move 3"),
         (tok[0], me["legal"][0], "0", 400, "bad_message", "move number"),
         (tok[0], "9x1", 0, 400, "bad_notation", "'9' is not a card value"),
+        # not a number to `int` (which `str.isdigit` took for one): the game's refusal, not a 500
+        (tok[0], "3x²", 0, 400, "bad_notation", "the count must be a number"),
+        (tok[0], "3x" + "9" * 150, 0, 400, "bad_notation", "the count must be a number"),
         (tok[0], "", 0, 400, "bad_message", "action (the move in the game's notation): string should have at least 1"),
         (tok[0], "x" * 500, 0, 400, "bad_message", "at most 200 characters"),
         (tok[0], None, 0, 400, "bad_message", "action (the move in the game's notation): must be a string"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ...core.cards import ALL_CARDS, RANKS, SUITS, Card, card
 from ...core.errors import BadNotation
 from ...core.messages import Reason
+from ...core.notation import ascii_number
 
 # -- SW-3.2: pyramid geometry ---------------------------------------------------
 ROWS = 7
@@ -267,8 +268,8 @@ def _parse_piece(token: str, kind: str, where: str) -> Piece:
         raise BadNotation(Reason("seven_waters.notation.undeclared", where=where, card=c.name, example=example))
     d = decl.strip().upper()
     if kind == "slide":
-        v = {"A": 1, "T": 10}.get(d) or (int(d) if d.isdigit() else 0)
-        if not 1 <= v <= 10:
+        v = {"A": 1, "T": 10}.get(d) or ascii_number(d)
+        if v is None or not 1 <= v <= 10:
             raise BadNotation(Reason("seven_waters.notation.slide_joker", where=where, decl=decl))
         return SLIDE_JOKER[(c.index, v)]
     if kind == "river":
@@ -297,9 +298,10 @@ def parse_action(text: str) -> Action:
     if verb == "take":
         spot = "".join(args)
         r, dash, c = spot.partition("-")
-        if not dash or not r.isdigit() or not c.isdigit():
+        row, column = ascii_number(r), ascii_number(c)
+        if not dash or row is None or column is None:
             raise BadNotation(Reason("seven_waters.notation.take", text=text))
-        i = INDEX.get((int(r), int(c)))
+        i = INDEX.get((row, column))
         if i is None:
             raise BadNotation(Reason("seven_waters.notation.take_where", text=text))
         return TAKES[i]
@@ -324,9 +326,10 @@ def parse_action(text: str) -> Action:
             cards.append(c)
         return Discard(tuple(cards))
     if verb == "slide":
-        if len(args) < 2 or not args[0].isdigit() or not 1 <= int(args[0]) <= 4:
+        line = ascii_number(args[0]) if args else None
+        if len(args) < 2 or line is None or not 1 <= line <= 4:
             raise BadNotation(Reason("seven_waters.notation.slide", text=text))
-        return Slide(int(args[0]), tuple(_parse_piece(a, "slide", text.strip()) for a in args[1:]))
+        return Slide(line, tuple(_parse_piece(a, "slide", text.strip()) for a in args[1:]))
     if verb == "river":
         if not args:
             raise BadNotation(Reason("seven_waters.notation.river", text=text))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...core.errors import BadNotation
 from ...core.messages import Reason
+from ...core.notation import ascii_number
 
 VALUES = "A2345678"  # value index 0..7: ace (1, weakest) … 8 (strongest)
 HAND_LIMIT = 5
@@ -82,6 +83,7 @@ def parse_action(text: str) -> Play:
     if not sep or not value or not count:
         raise BadNotation(Reason("wasserloch.notation.form", text=text))
     v = value_index(value)
-    if not count.isdigit() or not 1 <= int(count) <= MAX_COUNT:
+    n = ascii_number(count)
+    if n is None or not 1 <= n <= MAX_COUNT:
         raise BadNotation(Reason("wasserloch.notation.count", text=text, most=MAX_COUNT))
-    return PLAYS[v][int(count)]
+    return PLAYS[v][n]

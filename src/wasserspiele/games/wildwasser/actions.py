@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...core.errors import BadNotation
 from ...core.messages import Reason
+from ...core.notation import ascii_number
 from .board import SPECIES, SPECIES_INDEX
 
 PICK, MOVE, ACTION, SUN, MARKER = "pick", "move", "action", "sun", "marker"
@@ -97,6 +98,7 @@ def parse_action(text: str) -> WildAction:
         if arg not in SPECIES_INDEX:
             raise BadNotation(Reason("wildwasser.notation.animal", text=text, animal=arg))
         return _BY_SPECIES[kind][SPECIES_INDEX[arg]]
-    if not arg.isdigit() or int(arg) >= MAX_SEATS:
+    seat = ascii_number(arg)
+    if seat is None or seat >= MAX_SEATS:
         raise BadNotation(Reason("wildwasser.notation.seat", text=text, seat=arg, last=MAX_SEATS - 1))
-    return _BY_SEAT[kind][int(arg)]
+    return _BY_SEAT[kind][seat]
