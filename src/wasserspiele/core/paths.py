@@ -23,7 +23,10 @@ from .messages import Reason
 CAUSES = {errno.ENOSPC: "cli.path.cause.full", getattr(errno, "EDQUOT", -1): "cli.path.cause.quota",
           errno.EROFS: "cli.path.cause.read_only_fs", errno.EACCES: "cli.path.cause.denied",
           errno.EPERM: "cli.path.cause.denied", errno.ENOTDIR: "cli.path.cause.not_a_folder",
-          errno.EISDIR: "cli.path.cause.is_a_folder"}
+          errno.EISDIR: "cli.path.cause.is_a_folder",
+          # a write makes its folders with mkdir(exist_ok=True), which raises this only when
+          # a file stands where one of them should be (a folder removed and a file made in its place)
+          errno.EEXIST: "cli.path.cause.not_a_folder"}
 # beside its target while it is written (`write_file`): what a reader of the folder takes for
 # no file of its own (lab/report.py `_own` reads an interrupted write as the lab's)
 PART = ".tmp"
