@@ -363,8 +363,30 @@ def test_rules_in_both_languages(run, lang):
     from wasserspiele.core.rules_text import player_rules
     out = run("rules", "wasserloch", "--lang", lang)
     assert out.exit_code == 0
-    assert out.output.strip() == player_rules("wasserloch", lang).strip()   # the web's rules pages, too
+    rules = player_rules("wasserloch", lang)  # the web's rules pages
+    assert out.output.startswith(rules[:rules.index("\n## ")])  # the same text, up to its sections
     assert ("Driving off" in out.output) if lang == "en" else ("Vertreiben" in out.output)
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("game", ["wasserloch", "seven_waters", "watten", "wildwasser"])
+def test_rules_in_the_terminal_say_how_moves_are_typed_not_tapped(run, game, lang):
+    """The rules pages' sections about the web table (tap a card, what the page shows) are
+    left out in the terminal, which says instead how moves are typed there; every other
+    section, the options included, is the rules page's."""
+    from wasserspiele.core.rules_text import TABLE_SECTIONS, player_rules
+    out = run("rules", game, "--lang", lang).output
+    page = player_rules(game, lang)
+    headings = [line for line in page.splitlines() if line.startswith("## ")]
+    table = [h for h in headings if h[3:] in TABLE_SECTIONS[lang]]
+    assert len(table) == 2, headings  # every rules page has both: their titles are as TABLE_SECTIONS says
+    for h in headings:
+        assert (h in out) is (h not in table), h
+    tapped = ("Tap ", "tap ", "Tippe", "tippe", "antippen")
+    assert any(t in page for t in tapped)  # the page itself says so
+    assert not any(t in out for t in tapped)
+    assert ("## In the terminal" if lang == "en" else "## Im Terminal") in out
+    assert f"wasserspiele play {game} --option" in out
 
 
 def test_games_lists_every_game_and_option(run):

@@ -27,6 +27,7 @@ from ..core.errors import BadOption, BadRecord, ReplayError, WasserspieleError
 from ..core.messages import Reason, catalogue, render
 from ..core.options import parse_option_texts
 from ..core.registry import game_class, manifests
+from ..core.rules_text import terminal_rules
 from .language import Argument, LanguageGroup, RootLangOption
 from .flags import writable
 
@@ -254,7 +255,8 @@ def rules_cmd(game, lang) -> None:
     path = rules_path(Path(sys.modules[cls.__module__].__file__).parent, lang)
     if path is None:
         raise _fail(f"no {lang} rules text for {cls.name}")
-    click.echo(path.read_text(encoding="utf-8"))
+    # the players' rules as the terminal needs them: how moves are typed, not tapped
+    click.echo(terminal_rules(cls.name, lang) if path.name == f"rules.{lang}.md" else path.read_text(encoding="utf-8"))
 
 
 def rules_path(folder: Path, lang: str) -> Path | None:
