@@ -23,10 +23,19 @@ def _why(text):
 
 
 def test_ww_3_2_a_bad_player_is_said_by_letter_in_both_languages():
-    why = _why("marker z")
-    assert why == "'marker z': 'z' is not a player (players A-F, or seat numbers 0-5)"
-    assert why.render("de") == "„marker z“: „z“ ist kein Spieler (Spieler A-F oder Platznummern 0-5)"
-    assert _why("action 9").startswith("'action 9': '9' is not a player (players A-F")
+    why = _why("marker z")  # (the default table: four players)
+    assert why == "'marker z': 'z' is not a player (players A-D, or seat numbers 0-3)"
+    assert why.render("de") == "„marker z“: „z“ ist kein Spieler (Spieler A-D oder Platznummern 0-3)"
+    assert _why("action 9").startswith("'action 9': '9' is not a player (players A-D")
+
+
+@pytest.mark.parametrize("players, last", [(2, "B"), (3, "C"), (6, "F")])
+def test_ww_3_2_a_bad_player_names_the_table_s_players_and_is_quoted_as_typed(players, last):
+    """The players of this table, not the most any table has (a 3-player game said
+    "players A-F"), and the seat as typed (`Z` was said as `z`)."""
+    with pytest.raises(BadNotation) as err:
+        load("wildwasser", players=players).parse_action("action Z")
+    assert err.value.reason == f"'action Z': 'Z' is not a player (players A-{last}, or seat numbers 0-{players - 1})"
 
 
 def test_ww_4_3_marker_alone_asks_for_a_player_by_letter():

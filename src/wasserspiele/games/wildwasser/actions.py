@@ -79,8 +79,10 @@ _BY_SPECIES = {PICK: PICKS, MOVE: MOVE_ANIMAL, SUN: SUNS}
 _BY_SEAT = {ACTION: ACT_SEAT, MARKER: MARKERS}
 
 
-def parse_action(text: str) -> WildAction:
-    """Parse notation (case-insensitive, extra spaces tolerated) into the interned action."""
+def parse_action(text: str, last_seat: int = MAX_SEATS - 1) -> WildAction:
+    """Parse notation (case-insensitive, extra spaces tolerated) into the interned action.
+    `last_seat`: the table's last seat, which a refusal of a seat that is none names (a
+    seat past it is notation still, refused by the rules: `no_such_player`)."""
     if not isinstance(text, str):
         raise BadNotation(Reason("wildwasser.notation.not_text", text=repr(text)))
     words = text.lower().split()
@@ -100,5 +102,6 @@ def parse_action(text: str) -> WildAction:
         return _BY_SPECIES[kind][SPECIES_INDEX[arg]]
     seat = ascii_number(arg)
     if seat is None or seat >= MAX_SEATS:
-        raise BadNotation(Reason("wildwasser.notation.seat", text=text, seat=arg, last=MAX_SEATS - 1))
+        # the seat as typed (`Z`, not the `z` the words were read as)
+        raise BadNotation(Reason("wildwasser.notation.seat", text=text, seat=text.split()[1], last=last_seat))
     return _BY_SEAT[kind][seat]

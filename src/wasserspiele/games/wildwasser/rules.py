@@ -126,7 +126,7 @@ class Wildwasser(Game):
             for m in range(p))
 
     def parse_action(self, text: str) -> WildAction:
-        return parse_action(text)
+        return parse_action(text, self.players - 1)
 
     def validate_setup(self, setup: Mapping[str, Any]) -> None:
         """`{"tiles": [every regular tile id once], "dice": ["3", "sun", …]}` (WW-2.1).
