@@ -289,7 +289,20 @@ def test_an_open_window_reaching_before_the_calendar_counts_every_table_instead_
     assert Limits.from_env({"WASSERSPIELE_OPEN_HOURS": str(hours)}).open_hours == hours
     create(client, "wasserloch", {"players": 2}, humans(2))
     body = refusal(client.post("/api/tables", json={"game": "wasserloch"}))
+    # (no wait to offer: the tables count for ever, or for more than a year)
+    assert body["error"] == "too_many" and body["reason_code"] == "server.client_tables_kept"
+
+
+@pytest.mark.parametrize("lang, wait", [("en", "without a move for 24 hours"), ("de", "ohne Zug seit 24 Stunden")])
+def test_a_client_with_too_many_tables_is_told_what_frees_room(make_client, lang, wait):
+    """There is no leaving a table, so "finish or leave some first" gave advice nobody could
+    follow: finishing one, or a table left without a move for `open_hours`, frees room."""
+    client = make_client(limits=Limits(tables_per_client=1))
+    create(client, "wasserloch", {"players": 2}, humans(2))
+    body = refusal(client.post("/api/tables", json={"game": "wasserloch"}, headers={"accept-language": lang}), lang)
     assert body["error"] == "too_many" and body["reason_code"] == "server.client_tables"
+    said = body["message"]  # (`reason` is English, `message` the asked language)
+    assert wait in said and "leave" not in said and "verlasse" not in said
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)

@@ -2234,7 +2234,12 @@ class Hub:
         since = lim.open_since(dt.datetime.now(dt.timezone.utc))
         c = await self.db(self.storage.open_counts, creator, since)
         if c["my_tables"] >= lim.tables_per_client:
-            raise Refused("too_many", Reason("server.client_tables", n=c["my_tables"], most=lim.tables_per_client), 429)
+            # there is no leaving a table: what frees room is finishing one, or a table left
+            # without a move for `open_hours` (unless that is more than a year: no wait to offer)
+            n, most = c["my_tables"], lim.tables_per_client
+            if lim.open_hours <= 24 * 366:
+                raise Refused("too_many", Reason("server.client_tables", n=n, most=most, hours=f"{lim.open_hours:g}"), 429)
+            raise Refused("too_many", Reason("server.client_tables_kept", n=n, most=most), 429)
         if c["tables"] >= lim.tables_per_server:
             raise Refused("too_many", Reason("server.server_tables", most=lim.tables_per_server), 503)
         if bot_seats and c["my_bot_seats"] + bot_seats > lim.bot_seats_per_client:
