@@ -171,12 +171,26 @@ def catalogue(lang: str) -> Catalogue:
 
 
 def supported_lang(value: str | None) -> str | None:
-    """The first supported language `de`, `de-AT` or an Accept-Language header names; None if none."""
+    """The supported language `de`, `de-AT` or an Accept-Language header prefers, by its
+    weights (`en;q=0.1, de;q=0.9`: de; equal weights in the header's order; `q=0`: not
+    wanted); None if it names none."""
+    best, best_q = None, 0.0
     for part in (value or "").split(","):
-        tag = part.split(";")[0].strip().lower()[:2]
-        if tag in LANGS:
-            return tag
-    return None
+        tag, *params = part.split(";")
+        tag = tag.strip().lower()[:2]
+        if tag not in LANGS:
+            continue
+        q = 1.0
+        for param in params:
+            name, _, weight = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(weight)
+                except ValueError:  # a weight that is no number: as if none were given
+                    q = 1.0
+        if q > best_q:  # (nan and weights of 0 or below never win)
+            best, best_q = tag, q
+    return best
 
 
 def normalise_lang(value: str | None) -> str:
