@@ -16,6 +16,7 @@ docs/web-server.md):
     GET  /api/tables?status=running|over|all
     POST /api/tables                     {"game", "options", "seats": [{"kind": "human"} |
                                           {"kind": "bot", "level": "easy"}]} -> seat tokens, links
+                                         (without a `players` option, as many players as seats listed)
     GET  /api/tables/ID                  the table as a spectator, or as the seat of
                                          `Authorization: Bearer TOKEN`
     POST /api/tables/ID/moves            {"action": notation, "n": move number seen} with the token

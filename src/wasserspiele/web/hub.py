@@ -46,7 +46,7 @@ from ..core.errors import BadNotation, BadOption, BadRecord, ReplayError, Unknow
 from ..core.messages import Reason, reason_of
 from ..core.protocol import State, entry_notation
 from ..core.records import FORMAT, replay
-from ..core.registry import load
+from ..core.registry import load, manifest
 from . import notify, schemas
 from .botpool import BotPool
 from .limits import Limits, RateLimit, SocketCounter
@@ -2353,8 +2353,18 @@ class Hub:
         """A table from a lobby request, not yet stored: its row, its state and the fresh
         seat tokens.  The request is checked against the limits."""
         spec = schemas.load(schemas.CreateTable, body)
+        options = dict(spec.options or {})
         try:
-            game = load(spec.game, **(spec.options or {}))
+            m = manifest(spec.game)
+            lo, hi = m.players
+            if spec.seats is not None and "players" not in options and lo != hi:
+                # a game for a varying number of players is played by as many as the seats
+                # listed, as the terminal's --seats sets it, when no `players` option says otherwise
+                if not lo <= len(spec.seats) <= hi:
+                    raise Refused("bad_request", Reason("server.seat_range", game=m.name, lo=lo, hi=hi,
+                                                        given=len(spec.seats)))
+                options["players"] = len(spec.seats)
+            game = load(spec.game, **options)
         except UnknownGame as exc:
             raise Refused("bad_request", exc.reason) from None  # the registry names the games
         except BadOption as exc:
