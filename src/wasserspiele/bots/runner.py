@@ -644,7 +644,7 @@ class RayBackend(Backend):
 
     name = "ray"
 
-    def __init__(self, jobs: int, address: str | None = None):
+    def __init__(self, jobs: int, address: str | None = None, quiet: bool = False):
         super().__init__(jobs)
         try:
             import ray
@@ -660,11 +660,14 @@ class RayBackend(Backend):
             # the raylet, GCS and workers inherit SIGINT ignored: the terminal's Ctrl-C
             # (sent to the whole process group) must not crash them under our feet
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            # quiet: Ray's own start-up lines ("Started a local Ray instance", its token
+            # warning) are held back as the caller's progress is; its errors still show
+            settings = {"log_to_driver": False, "logging_level": logging.ERROR if quiet else logging.INFO}
             try:
                 if address:
-                    ray.init(address=address, log_to_driver=False)
+                    ray.init(address=address, **settings)
                 else:
-                    ray.init(num_cpus=jobs, include_dashboard=False, log_to_driver=False)
+                    ray.init(num_cpus=jobs, include_dashboard=False, **settings)
             except Exception as exc:
                 # Ray says why in its own words (a ValueError, ConnectionError or RuntimeError
                 # with a traceback): the user gets one line naming what they gave, and no half
@@ -720,8 +723,10 @@ class RayBackend(Backend):
         return out, False
 
 
-def open_backend(backend: str = "process", jobs: int | None = None, address: str | None = None) -> Backend:
-    """The backend called `backend` with `jobs` workers (process with one job: this process)."""
+def open_backend(backend: str = "process", jobs: int | None = None, address: str | None = None,
+                 quiet: bool = False) -> Backend:
+    """The backend called `backend` with `jobs` workers (process with one job: this process);
+    `quiet`: it starts without lines of its own (Ray's start-up log)."""
     if backend not in BACKENDS:
         raise BadOption(f"--backend: {term(backend, 'shown', 'en')} is not one of {', '.join(BACKENDS)}")
     jobs = default_jobs() if jobs is None else jobs
@@ -733,7 +738,7 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     if problem:
         raise BadOption(problem)
     if backend == "ray":
-        return RayBackend(jobs, address)
+        return RayBackend(jobs, address, quiet)
     return Backend(1) if jobs == 1 else PoolBackend(jobs)
 
 

@@ -216,7 +216,7 @@ def study_cmd(game, players, bots, options, compare, games, precision, seed, job
     result = None
     died = ""  # a worker process's death, said, where one cut the run short
     try:
-        with open_backend(backend, jobs, address) as runner:
+        with open_backend(backend, jobs, address, quiet) as runner:
             if not quiet:
                 console.print(f"{study.game}: {size} ({conds} condition{'s' * (conds != 1)}), bots "
                               f"{', '.join(b.text for b in study.bots)}, {runner.name} backend, {jobs} job(s)")
@@ -394,7 +394,8 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
     console = Console(stderr=True, soft_wrap=True)  # a log file gets whole lines, not lines cut at 80 columns
     candidates = plan.candidates
     try:
-        with open_backend(backend, jobs or default_jobs(), address) as runner, Reporter(console, quiet) as report:
+        with open_backend(backend, jobs or default_jobs(), address, quiet) as runner, \
+                Reporter(console, quiet) as report:
             report.set_total(candidates * games)
 
             def next_round(rnd, alive):
