@@ -104,7 +104,12 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
         for part in (p.strip() for p in raw.split(",") if p.strip()):
             m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part)
             if m:
-                low, high = int(m.group(1)), int(m.group(2))
+                try:
+                    low, high = int(m.group(1)), int(m.group(2))
+                except ValueError:  # past Python's 4300 digits (int's traceback): no option takes such a number
+                    digits = max(len(m.group(1).lstrip("-")), len(m.group(2).lstrip("-")))
+                    raise BadOption(f"--vary {key}: {shown(part)} has a bound of {digits:,} digits, too long to be "
+                                    f"a whole number; write LOW..HIGH, e.g. {key}=5..9") from None
                 if high < low or high - low > 64:
                     raise BadOption(f"--vary {key}: {shown(part)} is not a range LOW..HIGH of at most 65 values "
                                     f"(LOW ≤ HIGH)")
