@@ -249,7 +249,11 @@ def check_number(name: str, value, positive: bool) -> None:
     if not _is_number(value) or value < 0 or (positive and value == 0):
         raise BadOption(Reason("bot.ismcts.positive" if positive else "bot.ismcts.non_negative", name=name,
                                value=_as_typed(value)))
-    if not math.isfinite(value):
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an int past a float's range, which the search computes in
+        finite = False
+    if not finite:
         raise BadOption(Reason("bot.setting_not_finite", name=name, value=value))
 
 
@@ -263,8 +267,10 @@ def check_seconds(name: str, value) -> None:
 def whole_number(name: str, value, least: int, most: int, code: str = "bot.setting_whole") -> int:
     """`value` as an int, or the refusal `code` naming the range if it is no whole number
     from `least` to `most` (`iterations`, `rollout_depth`, `root_candidates`,
-    `learned:search`).  A whole float is taken as the count it spells (`iterations=1e3`)."""
-    if not (_is_number(value) and math.isfinite(value) and value == int(value) and least <= value <= most):
+    `learned:search`).  A whole float is taken as the count it spells (`iterations=1e3`).
+    The range is asked first: NaN and the infinities fail it, and so does an int too large
+    for `math.isfinite` (past 1e308), which raised OverflowError there."""
+    if not (_is_number(value) and least <= value <= most and value == int(value)):
         raise BadOption(Reason(code, name=name, value=_as_typed(value), least=least, most=most))
     return int(value)
 

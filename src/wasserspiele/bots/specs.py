@@ -110,7 +110,8 @@ def _value(text: str) -> Any:
         try:
             return conv(t)
         except ValueError:
-            pass
+            if t.lstrip("+-").isascii() and t.lstrip("+-").isdigit():
+                return t  # digits past int's 4,300: refused as the text typed, not read as float's inf
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
