@@ -57,6 +57,7 @@ def test_a_move_named_by_its_object_alone_is_taken_when_one_move_fits(run, tmp_p
     assert result.exit_code == 0, result.output
     doc = json.loads(save.read_text())
     assert doc["actions"][0] == "0: pick cheetah"  # a pick made together with the bot's (records.md)
+    save = tmp_path / "game2.json"  # a new game does not replace another's save (test_play_defects.py)
     result = run("play", "seven_waters", "--seed", "3", "--save", str(save), input="tc\nquit\n")
     assert result.exit_code == 0, result.output
     assert ("'tc' fits several moves: river TC, pool TC, theme TC, discard TC; type one of them"
@@ -118,7 +119,7 @@ def test_a_letter_that_names_a_move_is_the_move_not_a_command(run, tmp_path):
                  "--save", str(save), input="h\nende\n")
     assert result.exit_code == 0, result.output
     assert json.loads(save.read_text())["actions"][0] == "trump H"
-    result = run("play", "watten", "--option", "first_dealer=1", "--seed", "2", "--save", str(save),
+    result = run("play", "watten", "--option", "first_dealer=1", "--seed", "2", "--save", str(tmp_path / "game2.json"),
                  input="trump S\nsignal none\nh\nquit\n")  # no card is named h: the hint
     assert "hint:" in result.output
 

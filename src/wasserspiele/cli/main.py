@@ -163,6 +163,22 @@ def games_cmd(lang) -> None:
             click.echo(f"    {'':<20} {catalogue(lang).text(f'option.{m.name}.{opt.name}') or opt.help}")
 
 
+class PlayLangOption(click.Option):
+    """play's `--lang`, which has no default of its own (a resumed game keeps its save's
+    language unless --lang says otherwise).  Its help shows the default a new game gets:
+    the root's `--lang` (`wasserspiele --lang de play`: de, as games' and replay's help
+    show it), else en; the help's own "[default: en]" was wrong under the root's --lang de."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        kept = self.default
+        if ctx.lookup_default(self.name, call=False) is None:
+            self.default = "en"  # for the help only: the option's value stays None
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.default = kept
+
+
 @main.command("play")
 @click.argument("game", required=False, cls=Argument)
 @click.option("--players", type=int, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
@@ -170,12 +186,14 @@ def games_cmd(lang) -> None:
 @click.option("--seed", type=int, help="seed for the shuffle and dice, a whole number from 0 up (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), callback=writable,
-              help="save the game here after every move (the file holds every hidden card, so a resumed game "
-                   "can go on: keep it from the other players)")
+              help="save the game here after every move, in a new file (a file there already is kept, but for the "
+                   "save --resume goes on in); it holds every hidden card, so a resumed game can go on: keep it "
+                   "from the other players")
 @click.option("--resume", type=click.Path(dir_okay=False),
               help="continue a game saved with --save, with its seats and language (--seats/--lang change them); "
                    "its bots go on as they were, and given the game's own --seed so does the deal")
-@click.option("--lang", type=click.Choice(["en", "de"]), help="language of the game's texts and moves [default: en]")
+@click.option("--lang", cls=PlayLangOption, type=click.Choice(["en", "de"]), show_default=True,
+              help="language of the game's texts and moves")
 @click.option("--verbose", is_flag=True, help="with bots only: print every action")
 @click.option("--plain", is_flag=True, envvar=PLAIN_ENV,
               help="plain text for screen readers and braille displays: no colours or styles, board rows and "

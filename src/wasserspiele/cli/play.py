@@ -29,7 +29,7 @@ from ..core.errors import BadNotation, BadOption, BadRecord, WasserspieleError
 from ..core.messages import LANGS, Reason, render
 from ..core.paths import cause, write_problem
 from ..core.protocol import State
-from ..core.records import read_record, resume as resume_game, write_record
+from ..core.records import MAX_TEXT, read_record, resume as resume_game, write_record
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
 from .console import clear_screen, make_console, printable, thinking
@@ -202,7 +202,7 @@ def parse_seats(text: str | None, players: int, where: str = "--seats") -> list[
     `where` names the source in errors (the option, or the save whose seats are read)."""
     if not text:
         return [HUMAN] + ["heuristic"] * (players - 1)
-    kinds = seat_texts(text)
+    kinds = seat_texts(text, where)
     if len(kinds) != players:
         raise BadOption(Reason("cli.seats_count", where=where, n=players, given=len(kinds)))
     for k in kinds:
@@ -214,9 +214,31 @@ def parse_seats(text: str | None, players: int, where: str = "--seats") -> list[
     return kinds
 
 
-def seat_texts(text: str) -> list[str]:
-    """`human,ismcts:iterations=300,easy` → one seat kind per seat, as typed."""
-    return [k.strip().lower() for k in split_spec_texts([text])]
+def seat_texts(text: str, where: str = "--seats") -> list[str]:
+    """`human,ismcts:iterations=300,easy` → one seat kind per seat, as typed (`seat_kind`).
+    An empty entry (`human,,easy`, a comma at either end) is refused naming its place: it
+    was dropped, and the game dealt for one player fewer than the player had in mind."""
+    entries = text.split(",")
+    for at, entry in enumerate(entries):
+        if not entry.replace(";", " ").strip():  # `;` and spaces separate specs as commas do
+            # its place among the seats: the entries before it may hold several specs or
+            # continue one (`ismcts:iterations=300,cpu_seconds=2` is one seat)
+            before = split_spec_texts([",".join(entries[:at])])
+            raise BadOption(Reason("cli.seats_empty_entry", where=where, n=len(before) + 1))
+    return [seat_kind(k.strip()) for k in split_spec_texts([text])]
+
+
+def seat_kind(text: str) -> str:
+    """A seat's spec as typed, its keyword in lower case (`Human`, `EASY`,
+    `ISMCTS:iterations=300`, `Python:pkg:Make` → `human`, `easy`, `ismcts:…`, `python:pkg:Make`),
+    as bots/specs.py reads a kind: the rest is kept as typed, since a weights file
+    (`learned:weights=MyWL.npz`, a bare `MyWL.npz`) or an outside factory (`python:pkg:Make`)
+    is found only by its name's own case; an unknown word stays as typed, to be quoted so."""
+    kind, sep, rest = text.partition(":")
+    low = kind.strip().lower()
+    if low == HUMAN or low in level_names() or low in bot_kinds():
+        return low + sep + rest
+    return text
 
 
 def players_of_seats(game_name: str, seats: str) -> int:
@@ -263,6 +285,12 @@ class PlaySession:
         if resume:
             if game_name or option_texts or players:
                 raise BadOption(Reason("cli.resume_alone"))
+        if save and os.path.lexists(save) and not (resume and same_file(save, resume)):
+            # a file this game did not write (a text, another game's save): autosave replaced
+            # it at the first move, and quitting before any move wrote over it too; only the
+            # save being resumed is this game's own file, and goes on in it
+            raise BadOption(Reason("cli.save_exists", path=save))
+        if resume:
             if os.path.isfile(resume) and os.path.getsize(resume) == 0:
                 # "not valid JSON at line 1, column 1" said nothing of what happened to it
                 raise BadRecord(Reason("cli.save_empty", path=resume))
@@ -272,7 +300,7 @@ class PlaySession:
             except BadRecord as exc:  # "host: unknown field" said which file it is in
                 raise BadRecord(Reason("cli.in_save", path=resume, problem=exc.reason)) from None
             game = state.game
-            if not save or os.path.abspath(save) == os.path.abspath(resume):
+            if not save or same_file(save, resume):
                 saved_stat, saved_moves, saved_as = _stat_of(resume), len(state.history), doc.get("session")
             save = save or resume
             saved_seats, lang_saved, plain_saved = saved_session(doc, game.players, resume)
@@ -291,10 +319,12 @@ class PlaySession:
             options = parse_options_for(game_name, option_texts)
             fixed = game_class(game_name).fixed_players
             if players is not None:
-                if fixed:
-                    if players != fixed:
-                        raise BadOption(Reason("cli.exact_players", game=game_name, n=fixed))
-                else:
+                if fixed and players != fixed:
+                    raise BadOption(Reason("cli.exact_players", game=game_name, n=fixed))
+                # as `arena` refuses them: --players won over --option players= without a word
+                if "players" in options and options["players"] != players:
+                    raise BadOption(Reason("cli.arena.players_twice", players=players, option=options["players"]))
+                if not fixed:
                     options["players"] = players
             elif seats and not fixed and "players" not in options:
                 options["players"] = players_of_seats(game_name, seats)
@@ -555,8 +585,14 @@ class PlaySession:
             if not other:
                 break
             other = os.path.expanduser(other)
-            # a folder typed, a file where its folder should be, a full disk: said before writing
-            problem = Reason("cli.path.cause.is_a_folder") if os.path.isdir(other) else write_problem(other)
+            # a folder typed, a file where its folder should be, a full disk: said before writing;
+            # a file there already is kept, as `--save` keeps it (but for this game's own save)
+            if os.path.isdir(other):
+                problem = Reason("cli.path.cause.is_a_folder")
+            elif os.path.lexists(other) and not (same_file(other, self.save) and not self.replaced()):
+                problem = Reason("cli.save_other_file")
+            else:
+                problem = write_problem(other)
             error = problem.render(self.lang) if problem else None
             if error is None:
                 try:
@@ -668,6 +704,11 @@ class PlaySession:
     def understand(self, line: str, seat: int, legal: list) -> tuple[Any, str | None]:
         """The legal action `line` names, or None and what to tell the player: a refusal
         with the rule's reason, the moves it could mean, or that it is no move."""
+        if len(line) > MAX_TEXT:
+            # longer than any move of any game: refused before the notation's parsers read it
+            # (thousands of digits were a traceback), and not quoted back a screen long
+            error = render("record.action_too_long", {"n": len(line), "limit": MAX_TEXT}, self.lang)
+            return None, self.t("not_understood", error=error)
         text = self.read(line)
         try:
             action = self.state.game.parse_action(text)
@@ -882,6 +923,16 @@ def _cause(exc: OSError, lang: str) -> str:
     names the cause (a full disk, a read-only file system), else the system's words (the
     system's own, "Read-only file system", were English under --lang de)."""
     return cause(getattr(exc, "error", exc)).render(lang)  # a WriteFailed carries the OSError
+
+
+def same_file(path: str, other: str) -> bool:
+    """Whether two paths name one file (the same path written two ways, or a link to it)."""
+    if os.path.abspath(path) == os.path.abspath(other):
+        return True
+    try:
+        return os.path.samefile(path, other)
+    except (OSError, ValueError):  # either missing: not one file
+        return False
 
 
 def _stat_of(path: str | None) -> tuple | None:
