@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import numbers
 import multiprocessing
 import os
 import random
@@ -729,7 +730,7 @@ def open_backend(backend: str = "process", jobs: int | None = None, address: str
     `quiet`: it starts without lines of its own (Ray's start-up log)."""
     if backend not in BACKENDS:
         raise BadOption(f"--backend: {term(backend, 'shown', 'en')} is not one of {', '.join(BACKENDS)}")
-    jobs = default_jobs() if jobs is None else jobs
+    jobs = default_jobs() if jobs is None else plain_int(jobs)
     if isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1:
         raise BadOption(f"--jobs: {jobs!r} is not a positive number of processes")
     if jobs > MAX_JOBS:
@@ -862,6 +863,15 @@ def _ray_failure(address: str | None, exc: Exception) -> str:
 
 
 # ----------------------------------------------------------------------------- convenience
+def plain_int(value: Any) -> Any:
+    """A count or seed given as numpy's integer (any `numbers.Integral` but a bool) as the
+    int it is, which the checks take and a study's JSON can hold; anything else unchanged,
+    for the checks to refuse ("np.int64(10) is not a positive number of games" was said)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return value
+
+
 def games_problem(games: Any) -> str | None:
     """Why `games` is no number of games a run plays (None if it is one), in the command line's
     words: a whole number from 1 to MAX_GAMES."""

@@ -12,7 +12,7 @@ import functools
 import time
 from typing import Any, Callable
 
-from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, workers_problem
+from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, plain_int, workers_problem
 from ..core.errors import BadOption
 from .study import Study, StudyResult, mark_worker_death, note_cut_short, run_chunk, take_cut_short
 
@@ -53,6 +53,15 @@ def run_study(study: Study, *, jobs: int | None = None, backend: str = "process"
     `runner`: an open backend to use (and leave open); otherwise one is opened and closed here."""
     if not isinstance(study, Study):  # a game's name, or the options make_study takes
         raise BadOption(f"run_study: {study!r} is no study; make one with make_study(game, ...)")
+    # refused before any game is played: each failed only after the first chunk, its games lost
+    if progress is not None and not callable(progress):
+        raise BadOption(f"run_study: progress is a function called with the number of games just "
+                        f"finished, or None, not {progress!r}")
+    if runner is not None and not isinstance(runner, Backend):
+        raise BadOption(f"run_study: runner is an open backend (bots.runner.open_backend), or None, not {runner!r}")
+    start = plain_int(start)
+    if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= study.games:
+        raise BadOption(f"run_study: start is the first game to play, from 0 to {study.games}, not {start!r}")
     began = time.perf_counter()
     own = runner is None
     runner = runner or open_backend(backend, jobs, address)

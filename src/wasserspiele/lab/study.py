@@ -16,7 +16,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, whole_groups
+from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, plain_int, whole_groups
 from ..bots.runner import seating as make_seating
 from ..bots.specs import BotSpec, bot_specs_given, check_spec, parse_bot_spec
 from ..core.errors import BadOption, WasserspieleError
@@ -160,10 +160,13 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
     a bad option, value or bot fails before the first game."""
     cls = game_class(game)
     name = cls.name
+    games, seed = plain_int(games), plain_int(seed)
     if games_problem(games):
         raise BadOption(games_problem(games))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadOption(f"--seed: {seed!r} is not a whole number")
+    if not isinstance(kernels, bool):  # `kernels="no"` is true to Python: the kernels would play
+        raise BadOption(f"make_study: kernels is True or False, not {kernels!r}")
     players, bots, options, compare = _listed(players), _listed(bots), _option_list(options), _listed(compare)
     seats = make_seating(seating)
     base = parse_option_texts(cls.option_list, list(options), name)
