@@ -4,7 +4,7 @@ The agent plays one seat (`seat=0`) against bots named by any bot spec the CLI a
 (`opponents="heuristic"`, `"expert"`, `"ismcts:iterations=50"`, `"learned"`, or one spec
 per other seat; bots/specs.py), with extra settings per kind
 (`opponent_options={"ismcts": {"iterations": 200}}`, every kind and setting checked by
-name).  Observations are the float32 vector of the agent's view; the legal-action mask
+name; a setting an opponent's spec writes itself is not to be said otherwise there).  Observations are the float32 vector of the agent's view; the legal-action mask
 is in `info["action_mask"]` and from `action_masks()` (what sb3-contrib's MaskablePPO
 reads), a method of the unwrapped env: `gymnasium.make` wraps it, so call
 `env.unwrapped.action_masks()` or `env.get_wrapper_attr("action_masks")()`.
@@ -132,7 +132,15 @@ class WasserspieleEnv(gymnasium.Env):
     # -- helpers -----------------------------------------------------------------
     def _make(self, spec: BotSpec, seed: int):
         kind, kwargs = spec.settings(self.game)
-        return make_bot(kind, self.game, seed, **{**kwargs, **self.opponent_options.get(kind, {})})
+        extra = self.opponent_options.get(kind, {})
+        # a setting the spec itself writes is the one meant: opponent_options, the settings of
+        # every opponent of a kind, replaced it without a word (a level's own budget they may set)
+        stated = dict(spec.params)
+        clash = sorted(k for k in extra if k in stated and stated[k] != extra[k])
+        if clash:
+            raise BadOption(f"opponent_options[{kind!r}] sets {', '.join(clash)}, which the opponent "
+                            f"{spec.text!r} already says otherwise: say each setting once")
+        return make_bot(kind, self.game, seed, **{**kwargs, **extra})
 
     def _play_bots(self) -> None:
         """Bots move until the agent's seat is the current one or the game is over."""
