@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import itertools
 import logging
-import numbers
 import multiprocessing
+import numbers
 import os
 import random
 import re
