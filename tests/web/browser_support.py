@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
@@ -492,3 +493,19 @@ def wildwasser_marker_choice(server: Server, found, games: int = 20, players: in
                     return got
         return None
     return wildwasser_until(server, choice, "such start-marker choice", games, players)
+
+
+def luminance(colour: str) -> float:
+    """The relative luminance (WCAG) of "rgb(r, g, b)" or "#rrggbb"."""
+    if colour.startswith("#"):
+        channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
+    else:
+        channels = [int(float(v)) for v in re.findall(r"[\d.]+", colour)[:3]]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in channels)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours (1 to 21)."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)

@@ -18,8 +18,8 @@ import re
 
 import pytest
 
-from .browser_support import (CHROMIUM, GAMES, browser, finished_table, mid_game_table, serving,  # noqa: F401
-                              tabs, wildwasser_until)
+from .browser_support import (CHROMIUM, GAMES, browser, contrast, finished_table, luminance,  # noqa: F401
+                              mid_game_table, serving, tabs, wildwasser_until)
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -30,21 +30,6 @@ Image = pytest.importorskip("PIL.Image", reason="Pillow is not installed")
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     yield from serving(tmp_path_factory, "colour_vision", tables_per_client=50)
-
-
-def luminance(colour: str) -> float:
-    """The relative luminance (WCAG) of "rgb(r, g, b)" or "#rrggbb"."""
-    if colour.startswith("#"):
-        channels = [int(colour[i:i + 2], 16) for i in (1, 3, 5)]
-    else:
-        channels = [int(float(v)) for v in re.findall(r"[\d.]+", colour)[:3]]
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (v / 255 for v in channels)]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 @pytest.fixture(scope="module")

@@ -7,11 +7,10 @@ over-long word, rather than being squeezed to 40 % of its width (svg.js fitTexts
 from __future__ import annotations
 
 import os
-import re
 
 import pytest
 
-from .browser_support import CHROMIUM, browser, mid_game_table, name_the_seats, serving, tabs  # noqa: F401
+from .browser_support import CHROMIUM, browser, contrast, mid_game_table, name_the_seats, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
     pytest.skip("Debian's chromium is not installed (apt-get install chromium)", allow_module_level=True)
@@ -44,17 +43,6 @@ def serious(page) -> list[str]:
     results = axe_sync.Axe().run(page)
     bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
     return [f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']][:4]}" for v in bad]
-
-
-def luminance(rgb: str) -> float:
-    r, g, b = (int(v) / 255 for v in re.findall(r"\d+", rgb)[:3])
-    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-
-
-def contrast(a: str, b: str) -> float:
-    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
-    return (la + 0.05) / (lb + 0.05)
 
 
 # ---------------------------------------------------------------- WCAG 2.4.1
@@ -120,14 +108,16 @@ def test_wcag_1_4_11_the_focus_ring_and_the_last_moves_ring_look_apart(tabs, ser
     focus = page.evaluate(f"({STYLE})(document.activeElement)")
     last = page.eval_on_selector("#board .last[data-key]", STYLE)
     assert on_last["last"] and on_last["focused"] and last["last"] and not last["focused"] and focus["focused"]
-    # the last move: a dashed ring of its own colour; the focus: a solid ring and a frame
-    # off the piece, on the last move too
+    # the last move: a dashed ring of its own colour; the focus: a solid frame off the piece
+    # (and a solid ring on a piece with no ring of its own), on the last move too, where the
+    # last move's dashed ring stays inside the frame: both seen at once
     assert last["dash"] not in ("none", ""), last
     assert last["stroke"] != focus["stroke"] and last["stroke"] != focus["outlineColor"], (last, focus)
+    assert focus["dash"] == "none" and focus["width"] >= 5, focus
     for f in (focus, on_last):
-        assert f["dash"] == "none" and f["width"] >= 5, f
         assert f["outline"] == "solid" and f["outlineWidth"] >= 3 and f["offset"] >= 2, f
-    assert on_last["stroke"] == focus["stroke"]
+    assert on_last["outlineColor"] == focus["outlineColor"]
+    assert (on_last["stroke"], on_last["dash"]) == (last["stroke"], last["dash"]), (on_last, last)
     # each 3:1 or more against the page, the board's water and the place it rings
     backgrounds = [page.evaluate("getComputedStyle(document.body).backgroundColor"),
                    page.eval_on_selector("#board svg", "svg => getComputedStyle(svg.querySelector('circle, rect')).fill"),

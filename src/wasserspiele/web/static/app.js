@@ -2,7 +2,7 @@
 // Rules never run here: the server sends this seat's view and its legal moves in
 // notation; each game module maps a move to the elements a player clicks.
 import { t, has, lang, setLang, addStrings, seatLabel, seatInText, seatInTextFor, sentence, setSeatNamer, refusalText, gameTitle,
-         speaking, refusalNotice, byTheRules } from "./i18n.js";
+         speaking, refusalNotice, pageError, byTheRules } from "./i18n.js";
 import { h, fitTexts, SEAT_COLORS } from "./svg.js";
 import { Picker, rovingTabIndex, keyboardHandler, rememberFocus, restoreFocus, measure, animateFrom, Pacer,
          announce, logList, panel, flyAway, keepTallest, fitBoard, StandIns, standInNews } from "./table.js";
@@ -925,9 +925,12 @@ function tablePage(tableId) {
       if (data.code === "bad_token" || data.code === "no_table") {
         // the hello after a reconnection refused (the table gone, the link no longer
         // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
-        // stood above the refusal and hid it) give way to why, and to the move's fate
+        // stood above the refusal and hid it) give way to why, and to the move's fate.
+        // A table page that never showed its table (/table/nope) says so as a fact, not
+        // as a refusal: nothing was refused there (i18n.js pageError)
         closedForGood = true;
         down = false;
+        if (!again && !msg) notice.text = () => pageError(data);
         // (said as every refusal is: the notice is an alert)
         if (pending) notice.text = () => `${refusalNotice(data)} ${t("move_dropped")}`;
         pending = null;
@@ -1224,9 +1227,16 @@ async function replayPage(tableId) {
 
   function render(fromServer = false) {
     if (error) {
-      // (the database down is no refusal by the rules: its reason alone, refusalNotice)
-      show(h("div", { class: "status refused", id: "notice" },
-             errorNotice(error)));
+      // (the database down is no refusal by the rules: its reason alone, refusalNotice).
+      // Not a dead end: the way back to the lobby, and for a game still running (its
+      // replay comes once it is over) the way to watch it live, as a spectator.  Nothing
+      // was refused there: said as a fact (pageError), not "Refused: …"
+      const running = (error.body?.code || error.body?.error) === "running";
+      show(h("div", { class: "status refused", id: "notice", role: "status" },
+             error.body ? pageError(error.body) : errorNotice(error)),
+           h("p", { class: "row", id: "ways-on" },
+             running ? h("a", { href: `/table/${encodeURIComponent(tableId)}`, id: "watch-instead" }, t("watch_instead")) : null,
+             h("a", { href: "/", id: "to-lobby" }, t("back_to_lobby"))));
       return;
     }
     if (!data) return;

@@ -180,6 +180,17 @@ export function refusalNotice(data) {
   return reason.charAt(0).toLocaleUpperCase(lang) + reason.slice(1);
 }
 
+// Why a page (a table, a replay) cannot be shown, as a sentence: no such table, a replay
+// asked for while its game runs.  Nothing the reader did was refused there, and
+// "Refused: no such table" („Nicht erlaubt: diesen Tisch gibt es nicht") read as if it had;
+// a link no longer valid (`bad_token`) was refused, and says so (refusalNotice).
+const PAGE_FACTS = new Set(["no_table", "running", "not_found"]);
+export function pageError(data) {
+  if (!PAGE_FACTS.has(data?.code || data?.error)) return refusalNotice(data);
+  const reason = refusalText(data);
+  return reason.charAt(0).toLocaleUpperCase(lang) + reason.slice(1);
+}
+
 // The text of a client key or catalogue code with `params`; an unknown key shows itself.
 // In words to be spoken (speaking), a key's spoken form `KEY.spoken` where the catalogue
 // has one: a sign the screen shows is read as something else, or not at all (Wasserloch's

@@ -86,6 +86,24 @@ export function fitTexts(root) {
     // at the smallest size it does not fit: in `budget` lines broken at spaces only, as
     // even as can be, a line still too wide squeezed below
     if (!rows) rows = fewestLines(text, max, budget, width);
+    // a line that would be squeezed below FIT_FLOOR because of a word that alone would be
+    // (a name without spaces, "WWWW…" of 40 letters) is not squeezed: it was a bar of
+    // strokes no one could read (Watten's partner at the top of the table and its side
+    // seats, at 23 % of their width at 390 × 844 and at 1280 × 800).  The text is drawn at
+    // its size, broken where its lines are full, in as many lines as the caller allows, the
+    // last ending in "…".  The whole text stays the tooltip and what a screen reader reads
+    // (as Watten's shortName has it)
+    // (a line of words each of which fits, squeezed, is left as it was: a label keeps its
+    // neighbours' size, above)
+    const hopeless = (row) => row.split(/\s+/).some((word) => width(word) * FIT_FLOOR > max);
+    let cut = false;
+    if (rows.some(hopeless)) {
+      cut = true;
+      setSize(1);
+      const all = wrapLines(text, max, width, budget > 1);
+      rows = all.slice(0, budget);
+      if (all.length > budget || width(rows.at(-1)) > max) rows.push(ellipsized(rows.pop().replace(/-$/, ""), max, width));
+    }
     const step = 1.15 * size;
     const up = el.dataset.wrap === "up";
     const y = +el.getAttribute("y");
@@ -96,6 +114,12 @@ export function fitTexts(root) {
       return line;
     });
     el.after(...nodes.slice(1));
+    if (cut) {
+      const whole = text.replaceAll("\n", " ");
+      const named = s("g", { role: "img", "aria-label": whole, "data-short-name": "" }, s("title", {}, whole));
+      el.before(named);
+      named.append(...nodes);
+    }
     for (const line of nodes) {
       if (line.getComputedTextLength() > max) {
         line.setAttribute("textLength", max);
@@ -103,6 +127,15 @@ export function fitTexts(root) {
       }
     }
   }
+}
+
+// `row` followed by "…" (more of the text is left out), cut to whole characters (an emoji
+// is one) within `max` by `width` (a hair under it: the canvas measures the page's font a
+// little apart from the SVG)
+function ellipsized(row, max, width) {
+  const chars = [...row];
+  while (chars.length > 1 && width(chars.join("").trimEnd() + "…") > 0.98 * max) chars.pop();
+  return chars.join("").trimEnd() + "…";
 }
 
 // About how wide `text` is drawn with `attrs` (its font-size and font-weight) in the page's
