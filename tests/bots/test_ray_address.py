@@ -7,6 +7,7 @@ it was asked (tests/lab/test_ray.py runs the real one when it is installed)."""
 
 from __future__ import annotations
 
+import logging
 import socket
 import sys
 import time
@@ -172,7 +173,9 @@ def test_ray_refusing_to_join_is_one_line_and_leaves_no_ray_behind(listening_por
     address = f"127.0.0.1:{listening_port}"
     res = CliRunner().invoke(main, [*LAB, "--address", address, "--out", str(tmp_path / "out")])
     _refused(res, f"--address '{address}': could not join the Ray cluster: Failed to connect to Ray cluster")
-    assert ray.calls == [("init", {"address": address, "log_to_driver": False}), ("shutdown",)]
+    # (LAB runs --quiet: Ray's own start-up lines held back, lab/--quiet)
+    assert ray.calls == [("init", {"address": address, "log_to_driver": False, "logging_level": logging.ERROR}),
+                         ("shutdown",)]
 
 
 def test_ray_client_missing_from_a_minimal_ray_install_is_named(listening_port, fake_ray):
