@@ -19,6 +19,7 @@ import numpy as np
 from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
 from ..core.manifest import GameManifest as Manifest
 from ..core.messages import shown
+from ..core.options import plain_int
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .codecs import Codec, codec_for
@@ -61,9 +62,8 @@ def as_integer(value: Any) -> int | None:
     """`value` as an int if it is an integer of any kind (numpy's from an array or a
     sweep's config too; not a bool, nor numpy's), else None: the one test of the
     environments' integer arguments (seat, seed, table count)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    return None
+    value = plain_int(value)
+    return value if type(value) is int else None
 
 
 def check_seat(seat: Any, game: Game) -> int:

@@ -101,6 +101,7 @@ class WasserspieleEnv(gymnasium.Env):
         # keyword arguments per bot kind, e.g. {"ismcts": {"iterations": 200}}
         self.opponent_options = _check_opponent_options(opponent_options, self.game)
         for spec in specs:  # a bad setting fails here, naming the bot's settings
+            _refuse_settings_said_twice(spec, self.game, self.opponent_options)
             self._make(spec, 0)
         self.opponent_kinds = dict(zip(others, specs))
         if illegal_action not in ("lose", "raise"):
@@ -132,15 +133,7 @@ class WasserspieleEnv(gymnasium.Env):
     # -- helpers -----------------------------------------------------------------
     def _make(self, spec: BotSpec, seed: int):
         kind, kwargs = spec.settings(self.game)
-        extra = self.opponent_options.get(kind, {})
-        # a setting the spec itself writes is the one meant: opponent_options, the settings of
-        # every opponent of a kind, replaced it without a word (a level's own budget they may set)
-        stated = dict(spec.params)
-        clash = sorted(k for k in extra if k in stated and stated[k] != extra[k])
-        if clash:
-            raise BadOption(f"opponent_options[{kind!r}] sets {', '.join(clash)}, which the opponent "
-                            f"{spec.text!r} already says otherwise: say each setting once")
-        return make_bot(kind, self.game, seed, **{**kwargs, **extra})
+        return make_bot(kind, self.game, seed, **{**kwargs, **self.opponent_options.get(kind, {})})
 
     def _play_bots(self) -> None:
         """Bots move until the agent's seat is the current one or the game is over."""
@@ -257,6 +250,19 @@ def _opponent_specs(opponents: Any, count: int) -> list[str]:
             return specs
     raise ValueError(f"opponents must be a bot spec (e.g. 'heuristic') or a list of {count}, one per other seat, "
                      f"got {opponents!r}")
+
+
+def _refuse_settings_said_twice(spec: BotSpec, game: Game, options: dict[str, dict[str, Any]]) -> None:
+    """A setting an opponent's spec writes itself is the one meant: `opponent_options`, the
+    settings of every opponent of a kind, replaced it without a word.  Saying it otherwise
+    there is refused (a level's own budget, which the spec does not write, they may set)."""
+    kind = spec.kind_for(game)
+    extra = options.get(kind, {})
+    stated = dict(spec.params)
+    clash = sorted(k for k in extra if k in stated and stated[k] != extra[k])
+    if clash:
+        raise BadOption(f"opponent_options[{kind!r}] sets {', '.join(clash)}, which the opponent "
+                        f"{spec.text!r} already says otherwise: say each setting once")
 
 
 def _check_opponent_options(options: Any, game: Game) -> dict[str, dict[str, Any]]:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import itertools
 import logging
 import multiprocessing
-import numbers
 import os
 import random
 import re
@@ -43,6 +42,7 @@ from typing import Any, Callable, Iterable, Protocol, Sequence
 from ..core.chance import derive_seed
 from ..core.errors import BadOption
 from ..core.messages import Reason, shortened, term
+from ..core.options import plain_int
 from ..core.protocol import Game, State
 from ..core.registry import load
 from .base import Bot, decision_for, parts
@@ -863,15 +863,6 @@ def _ray_failure(address: str | None, exc: Exception) -> str:
 
 
 # ----------------------------------------------------------------------------- convenience
-def plain_int(value: Any) -> Any:
-    """A count or seed given as numpy's integer (any `numbers.Integral` but a bool) as the
-    int it is, which the checks take and a study's JSON can hold; anything else unchanged,
-    for the checks to refuse ("np.int64(10) is not a positive number of games" was said)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return int(value)
-    return value
-
-
 def games_problem(games: Any) -> str | None:
     """Why `games` is no number of games a run plays (None if it is one), in the command line's
     words: a whole number from 1 to MAX_GAMES."""

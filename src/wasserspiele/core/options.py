@@ -10,6 +10,15 @@ from typing import Any, Callable, Mapping
 from .errors import BadOption
 from .messages import Reason, json_text
 
+
+def plain_int(value: Any) -> Any:
+    """numpy's integers (any `numbers.Integral` but a bool: from an array, a sweep's config)
+    as the int they are, which the checks take and JSON holds; anything else unchanged,
+    for the checks to refuse."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return int(value)
+    return value
+
 _NULL_WORDS = {"null", "none", "off"}
 _TRUE_WORDS = {"true", "yes", "on", "1"}
 _FALSE_WORDS = {"false", "no", "off", "0"}
@@ -97,8 +106,7 @@ class Option:
 
     def validate(self, value: Any, game: str = "") -> Any:
         """Check a (JSON or Python) value against the option's kind and range; return it normalised."""
-        if isinstance(value, numbers.Integral) and not isinstance(value, (bool, int)):
-            value = int(value)  # numpy's integers (from an array, a sweep's config) are integers
+        value = plain_int(value)
         if value is None:
             if self.nullable:
                 return None

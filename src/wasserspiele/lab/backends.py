@@ -12,8 +12,9 @@ import functools
 import time
 from typing import Any, Callable
 
-from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, plain_int, workers_problem
+from ..bots.runner import BACKENDS, Backend, default_jobs, open_backend, workers_problem
 from ..core.errors import BadOption
+from ..core.options import plain_int
 from .study import Study, StudyResult, mark_worker_death, note_cut_short, run_chunk, take_cut_short
 
 __all__ = ["BACKENDS", "default_jobs", "run_study", "table_order"]

@@ -16,12 +16,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
-from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, plain_int, whole_groups
+from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, whole_groups
 from ..bots.runner import seating as make_seating
 from ..bots.specs import BotSpec, bot_specs_given, check_spec, parse_bot_spec
 from ..core.errors import BadOption, WasserspieleError
 from ..core.messages import shown
-from ..core.options import parse_option_texts
+from ..core.options import parse_option_texts, plain_int
 from ..core.protocol import Game, State
 from ..core.registry import game_class, load
 from .measures import measures_for
