@@ -16,7 +16,9 @@ import threading
 import time
 
 import pytest
+from starlette.websockets import WebSocketDisconnect
 
+import wasserspiele.web.hub as hub_module
 from wasserspiele.core.messages import Reason
 from wasserspiele.web.hub import Hub
 from wasserspiele.web.limits import Limits
@@ -479,3 +481,65 @@ def test_a_stand_in_in_doubt_is_told_it_may_still_be_saved_and_the_table_then_sh
     assert _refusal(refused) == _in_doubt_message("server.stand_in_in_doubt", lang), refused
     assert shown["seats"][1]["stand_in"] == "easy"
     assert _query(db_url, "select stand_in from seats where table_id = ? and seat = 1", t["id"]) == ("easy",)
+
+
+def _slow_reads(monkeypatch, storage, count: int) -> None:
+    """The next `count` reads of a whole table answer only after the server's time for them."""
+    read = storage.load_table
+    left = [count]
+
+    def slow(table_id):
+        if left[0] > 0:
+            left[0] -= 1
+            time.sleep(LATE.storage_seconds + 0.2)
+        return read(table_id)
+    monkeypatch.setattr(storage, "load_table", slow)
+
+
+def _stand_in_stored_late(client, db_url, monkeypatch, ws0, slow: int) -> None:
+    """Seat 0 asks for a bot in seat 1; the write is stored after its request had ended, and
+    the table's reload that follows finds the database `slow` times too slow to answer."""
+    lock = Lock(db_url, check_same_thread=False)
+    released = threading.Timer(0.3, lock.release)
+    try:
+        ws0.send_text(json.dumps({"type": "stand_in", "seat": 1, "level": "easy"}))
+        _said(ws0, lambda m: m["type"] == "refused")   # after 0.3 s: no answer
+        _slow_reads(monkeypatch, client.app.state.hub.storage, slow)
+        released.start()
+    finally:
+        released.join()
+
+
+def test_a_write_stored_late_whose_reload_is_answered_late_is_read_again_and_shown(
+        make_client, db_url, busy_wait, monkeypatch):
+    """The table is read back after a write stored late, in the background.  A read past
+    `storage_seconds` (a loaded machine, in CI) ended that task unseen ("Task exception was
+    never retrieved"), and every page went on showing the seat without its bot while the
+    bot played.  The database is asked again."""
+    client = make_client(limits=Limits(stand_in_seconds=0))
+    t = create(client, options={"players": 2}, seats=humans(2))
+    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
+        _hello(ws0, t["seats"][0]["token"])
+        _until_pong(ws0)
+        _stand_in_stored_late(client, db_url, monkeypatch, ws0, slow=hub_module.RELOAD_TRIES - 1)
+        shown = _until_state(ws0, lambda m: m["seats"][1]["stand_in"] == "easy", seconds=DEADLINE * 2)
+    assert shown["seats"][1]["stand_in"] == "easy"
+
+
+def test_a_table_whose_reload_finds_no_answer_at_all_is_dropped_and_its_pages_load_it_as_stored(
+        make_client, db_url, busy_wait, monkeypatch, caplog):
+    """A database that never answers the reload in time: the table leaves memory, its pages'
+    sockets close (they reconnect), and a page that reconnects is shown the stored bot."""
+    client = make_client(limits=Limits(stand_in_seconds=0))
+    t = create(client, options={"players": 2}, seats=humans(2))
+    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
+        _hello(ws0, t["seats"][0]["token"])
+        _until_pong(ws0)
+        _stand_in_stored_late(client, db_url, monkeypatch, ws0, slow=hub_module.RELOAD_TRIES)
+        with pytest.raises(WebSocketDisconnect):
+            _said(ws0, lambda m: False, seconds=DEADLINE * 2)
+    assert f"table {t['id']}: cannot read it back (no answer); it is dropped from memory" in caplog.text
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
+        assert _hello(ws0, t["seats"][0]["token"])["seats"][1]["stand_in"] == "easy"

@@ -60,6 +60,7 @@ MAX_ACTION_CHARS = schemas.MAX_ACTION_CHARS
 OUTBOX_LIMIT = 256  # queued messages per connection before a stalled client is dropped
 BOT_RETRY_SECONDS = 5.0  # a bot whose move the database refused tries again after this, or once it takes writes
 PROBE_SECONDS = 5.0      # while writes fail, /healthz tries one at most this often (Writes.check)
+RELOAD_TRIES = 3         # a background reload's reads with no answer in time before the table is dropped
 MAX_DOUBTS = 1000        # tables whose moves in doubt the process remembers (Hub.doubts)
 # what the older connection of a seat is told when the seat is opened again (here or in another process)
 REPLACED = json.dumps({"type": "replaced", "reason": "this seat was opened in another tab or window"})
@@ -418,11 +419,33 @@ class LiveTable:
         return cls(hub, row, cls.state_of(row))
 
     async def reload(self) -> None:
-        """Rebuild the position from the database (another process wrote first), keep the
-        clients and push them the position as stored."""
+        """Rebuild the position from the database (another process wrote first, or a write
+        was stored after its request had ended), keep the clients and push them the position
+        as stored.  Run in the background, with nobody to answer: a database slow to answer
+        is asked again (`_reload_or_drop`) — before, a read past `storage_seconds` ended the
+        task unseen and every page went on showing a position the database no longer held."""
         async with self.lock:
             await self.until_saved()  # moves in flight are stored or refused: then read
-            await self._reload()
+            if self.hub.tables.get(self.id) is self:  # (not dropped or replaced meanwhile)
+                await self._reload_or_drop(tries=RELOAD_TRIES)
+
+    async def _reload_or_drop(self, tries: int = 1) -> None:
+        """`_reload`, asked up to `tries` times while the database gives no answer in time;
+        a database that cannot be read drops the table from memory: its pages reconnect and
+        load it as stored, so none keeps showing a position that is not."""
+        for attempt in range(1, tries + 1):
+            try:
+                await self._reload()
+                return
+            except TimeoutError:
+                if attempt < tries:
+                    continue
+                why = "no answer"
+            except Exception as exc:
+                why = failure_text(exc)
+            log.error("table %s: cannot read it back (%s); it is dropped from memory", self.id, why)
+            self.hub.forget(self.id)
+            return
 
     async def _reload(self) -> None:
         """`reload` under the lock, with no move in flight."""
@@ -1065,12 +1088,7 @@ class LiveTable:
             await self.until_saved()
             if self.hub.tables.get(self.id) is not self or not self._save_failed:
                 return
-            try:
-                await self._reload()
-            except Exception as exc:
-                log.error("table %s: cannot read it back either (%s); it is dropped from memory",
-                          self.id, failure_text(exc) if not isinstance(exc, TimeoutError) else "no answer")
-                self.hub.forget(self.id)
+            await self._reload_or_drop()
 
     # -- a bot for an absent player -------------------------------------------
     def bot_plays(self, seat: int) -> bool:
