@@ -55,6 +55,23 @@ def test_make_study_takes_one_text_a_dict_and_an_int_as_the_command_line_lists()
                       options=["rounds=1"], games=4) == as_cli
 
 
+def test_compare_takes_a_dict_of_values_as_options_takes_a_dict():
+    # a dict was read as its keys: "--compare rounds: expected KEY=VALUE1,VALUE2"
+    as_cli = make_study("wasserloch", players=["2"], compare=["rounds=1,2", "chase=nearest,adjacent"], games=4)
+    assert make_study("wasserloch", players=2, compare={"rounds": [1, 2], "chase": ("nearest", "adjacent")},
+                      games=4) == as_cli
+    assert make_study("wasserloch", players=2, compare={"rounds": "1,2", "chase": "nearest,adjacent"},
+                      games=4) == as_cli
+    # a value is spelt as the command line spells it (true, not True)
+    assert make_study("watten", compare={"raising": [False, True]}, games=4) == make_study(
+        "watten", compare="raising=false,true", games=4)
+
+
+def test_a_compared_key_with_one_value_that_is_no_list_is_refused_saying_how():
+    with pytest.raises(BadOption, match=r"compare: 'rounds' takes the values to compare, e.g. \{'rounds': \[a, b\]\}"):
+        make_study("wasserloch", compare={"rounds": 3}, games=4)
+
+
 @pytest.mark.parametrize("bot", [First, make_first, First(0)])
 def test_a_bot_object_is_refused_naming_the_spec_that_seats_it(bot):
     with pytest.raises(BadOption, match=r"not .*First|not .*make_first.*python:module:factory"):

@@ -149,6 +149,23 @@ def _option_list(given: Any) -> list[str]:
     return [str(v) for v in _listed(given)]
 
 
+def _compare_list(given: Any) -> list[str]:
+    """`--compare` values from Python: KEY=V1,V2 texts, one such text, or a dict of each key's
+    values, as `options=` takes a dict (a dict was read as its keys, "expected KEY=VALUE1,VALUE2")."""
+    if not isinstance(given, dict):
+        return [str(v) for v in _listed(given)]
+    texts = []
+    for key, values in given.items():
+        if isinstance(values, str):  # written as on the command line: "a,b"
+            texts.append(f"{key}={values}")
+        elif isinstance(values, Iterable):
+            texts.append(f"{key}={','.join(_option_text(v) for v in values)}")
+        else:
+            raise BadOption(f"compare: {key!r} takes the values to compare, e.g. {{{key!r}: [a, b]}}, "
+                            f"not {values!r}")
+    return texts
+
+
 def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[str] = (),
                options: Sequence[str] = (), compare: Sequence[str] = (), games: int = 100,
                seed: int = 0, seating: str = "rotated", kernels: bool = True) -> Study:
@@ -167,7 +184,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         raise BadOption(f"--seed: {seed!r} is not a whole number")
     if not isinstance(kernels, bool):  # `kernels="no"` is true to Python: the kernels would play
         raise BadOption(f"make_study: kernels is True or False, not {kernels!r}")
-    players, bots, options, compare = _listed(players), _listed(bots), _option_list(options), _listed(compare)
+    players, bots, options, compare = _listed(players), _listed(bots), _option_list(options), _compare_list(compare)
     seats = make_seating(seating)
     base = parse_option_texts(cls.option_list, list(options), name)
     by_name = {o.name: o for o in cls.option_list}
