@@ -26,6 +26,26 @@ from .codecs import Codec, codec_for
 
 
 
+def merged_options(options: Any, keywords: dict[str, Any]) -> dict[str, Any]:
+    """A game's options given as `options={...}` and as keyword arguments, in one dict.  An
+    option given both ways with different values is refused (the keyword silently won:
+    `options={"players": 3}, players=4` played with 4), as is an `options` that is no dict
+    of names."""
+    if options is None:
+        return dict(keywords)
+    if not isinstance(options, Mapping):
+        raise ValueError(f"options must be a dict of the game's options, e.g. {{'players': 3}}, "
+                         f"not {shown_arg(options)}")
+    for key in options:
+        if not isinstance(key, str):
+            raise ValueError(f"options: the keys are the options' names, e.g. 'players', not {key!r}")
+    clash = sorted(k for k in set(options) & set(keywords) if options[k] != keywords[k])
+    if clash:  # (the same value both ways is taken, as `opponent_options` takes it)
+        raise ValueError("; ".join(f"option {k!r} is {shown_arg(options[k])} in options= but {shown_arg(keywords[k])} "
+                                   f"as a keyword argument" for k in clash) + ": give it once")
+    return {**options, **keywords}
+
+
 def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Codec]:
     if isinstance(game, Game):
         if options:

@@ -52,8 +52,8 @@ from ..core.errors import BadOption, IllegalAction
 from ..core.protocol import Game
 from ..core.registry import manifests
 from .common import (InfoList, InfoView, Position, check_reset_options, check_reward, check_seat, check_seat_infos,
-                     check_seed, game_length, kernel_module, load_with_codec, max_game_length, new_counted_game,
-                     render_text, zero_sum)
+                     check_seed, game_length, kernel_module, load_with_codec, max_game_length, merged_options,
+                     new_counted_game, render_text, zero_sum)
 
 
 class IllegalIndex(IllegalAction):
@@ -88,7 +88,7 @@ class WasserspieleEnv(gymnasium.Env):
         # but AsyncVectorEnv pickles every info, which builds them in the worker: up to five
         # sixths of a step's time)
         self.seat_infos = check_seat_infos(seat_infos)
-        self.game, self.codec = load_with_codec(game, {**(options or {}), **game_options})
+        self.game, self.codec = load_with_codec(game, merged_options(options, game_options))
         players = self.game.players
         self.seat = seat = check_seat(seat, self.game)
         others = [s for s in range(players) if s != seat]

@@ -43,7 +43,7 @@ from ..core.chance import make_rng
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import (as_integer, check_reset_options, check_reward, check_seat_infos, check_seed, kernel_module,
-                     max_game_length, shown_arg)
+                     max_game_length, merged_options, shown_arg)
 
 
 def table_seed(seed: int) -> int:
@@ -267,7 +267,7 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
         raise refuse("opponent_options")
     if not isinstance(opponents, str):
         raise refuse(f"opponents={shown_arg(opponents)} (one policy name for every other seat)")
-    given = {**(options or {}), **kwargs}
+    given = merged_options(options, kwargs)
     try:
         env = cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
     except TypeError as exc:  # an option the kernel does not take
