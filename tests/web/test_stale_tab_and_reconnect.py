@@ -188,15 +188,22 @@ def test_a_tab_whose_table_is_gone_on_reconnecting_says_why_and_stops_reconnecti
 
         _remove_table(path, table["id"])                         # meanwhile the table is gone
         srv = Server(f"sqlite:///{path}", port=srv.port, log_path=str(tmp_path / "server.log")).start()
-        # the hello after reconnecting is refused: the page says why, and that the move went nowhere
-        page.wait_for_selector(f"#notice:has-text({text['server.no_table']!r})", timeout=10_000)
+        # the hello after reconnecting is refused: the page says the table is gone, as a fact
+        # (it said "Refused: no such table" over the board, and led nowhere), that the move
+        # went nowhere, and leads back to the lobby
+        page.wait_for_selector(f"#notice:has-text({text['web.table_gone']!r})", timeout=10_000)
         notice = page.inner_text("#notice")
+        assert notice.startswith(text["web.table_gone"]), notice
         assert text["web.reconnecting"] not in notice and text["web.move_waits"] not in notice
         assert text["web.move_dropped"] in notice
+        assert page.get_attribute("#notice #to-lobby", "href") == "/"
+        assert page.inner_text("#notice #to-lobby") == text["web.back_to_lobby"]
         # and it stays so: no reconnecting begins again
         page.wait_for_timeout(2_000)
         notice = page.inner_text("#notice")
-        assert text["server.no_table"] in notice and text["web.reconnecting"] not in notice
+        assert text["web.table_gone"] in notice and text["web.reconnecting"] not in notice
+        page.click("#notice #to-lobby")
+        page.wait_for_url(f"{srv.base}/")
         assert errors == []
     finally:
         srv.stop()

@@ -927,12 +927,15 @@ function tablePage(tableId) {
         // valid): nothing will reconnect, so "reconnecting" and a waiting move (which
         // stood above the refusal and hid it) give way to why, and to the move's fate.
         // A table page that never showed its table (/table/nope) says so as a fact, not
-        // as a refusal: nothing was refused there (i18n.js pageError)
+        // as a refusal: nothing was refused there (i18n.js pageError); nor does a table that
+        // was shown and is gone from the server since ("Refused: no such table" over its
+        // board, and no way on): it says so, and the way back to the lobby (render)
         closedForGood = true;
         down = false;
-        if (!again && !msg) notice.text = () => pageError(data);
+        const why = msg && data.code === "no_table" ? () => t("table_gone") : () => pageError(data);
+        if (!again) notice.text = why;
         // (said as every refusal is: the notice is an alert)
-        if (pending) notice.text = () => `${refusalNotice(data)} ${t("move_dropped")}`;
+        if (pending) notice.text = () => `${why()} ${t("move_dropped")}`;
         pending = null;
       }
       if (data.code === "stale") send({ type: "sync" });
@@ -1103,7 +1106,8 @@ function tablePage(tableId) {
       ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice", role },
           standing,
           standing && noticeText ? h("span", { id: "notice-more", role: moreRole }, " ", noticeText) : noticeText,
-          replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null)
+          replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null,
+          closedForGood && notice?.code === "no_table" ? h("a", { href: "/", id: "to-lobby" }, t("back_to_lobby")) : null)
       : null;
     const hintKeys = hint ? new Set(game.keys(hint.action, msg.view)) : new Set();
     const seated = token && msg.seat !== null && !msg.terminal;
