@@ -543,3 +543,40 @@ def test_a_table_whose_reload_finds_no_answer_at_all_is_dropped_and_its_pages_lo
     assert f"table {t['id']}: cannot read it back (no answer); it is dropped from memory" in caplog.text
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
         assert _hello(ws0, t["seats"][0]["token"])["seats"][1]["stand_in"] == "easy"
+
+
+def test_another_process_s_move_whose_catch_up_finds_no_answer_in_time_is_read_again_and_shown(
+        make_client, db_url, monkeypatch):
+    """Another process's move heard (NOTIFY) while this database answers late: the catch-up's
+    read had no answer in time, and so did the reload after it, which ended the task unseen —
+    every page kept showing the game without the move.  The table is read again."""
+    client = make_client()
+    t = create(client, seats=humans(3))
+    hub = client.app.state.hub
+    token = t["seats"][0]["token"]
+    action = table_state(client, t["id"], token)["legal"][0]
+    loop = client.portal.call(asyncio.get_running_loop)
+
+    async def other_process_moves() -> int:
+        other = Hub(Storage(db_url), bot_delay=30)
+        try:
+            there = await other.open(t["id"])
+            await there.submit(0, action, 0)
+            return there.version
+        finally:
+            await other.shutdown()
+            other.storage.close()
+
+    async def notice(version):
+        hub.on_notice(t["id"], version)
+
+    with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
+        assert _hello(ws, token)["n"] == 0
+        version = asyncio.run(other_process_moves())
+        hub.limits = LATE
+        slow = LATE.storage_seconds + 0.2
+        read_since = hub.storage.load_since
+        monkeypatch.setattr(hub.storage, "load_since", lambda *a: time.sleep(slow) or read_since(*a))
+        _slow_reads(monkeypatch, hub.storage, hub_module.RELOAD_TRIES - 1)
+        asyncio.run_coroutine_threadsafe(notice(version), loop).result(DEADLINE)
+        assert _until_state(ws, lambda m: m["n"] == 1, seconds=DEADLINE * 2)["n"] == 1

@@ -467,7 +467,9 @@ class LiveTable:
 
     async def catch_up(self, version: int) -> None:
         """Apply what another process committed up to `version` (told by NOTIFY): the same
-        actions with the same reseeded chance give the same position as there."""
+        actions with the same reseeded chance give the same position as there.  Run in the
+        background (a notice, a write stored late): a read with no answer in time is asked
+        again, then the table dropped (`_reload_or_drop`), as `reload` does."""
         async with self.lock:
             # our own unsaved moves first: committed, they count in the version; refused,
             # the table was reloaded (never play another process's moves on top of them)
@@ -475,12 +477,12 @@ class LiveTable:
             if self.hub.tables.get(self.id) is not self:
                 return
             if self._save_failed:
-                await self._reload()
+                await self._reload_or_drop(tries=RELOAD_TRIES)
                 return
             if self.version >= version:
                 return
             if self.state.is_terminal():  # no move can follow: another process made its rematch
-                await self._reload()
+                await self._reload_or_drop(tries=RELOAD_TRIES)
                 return
             self.last_used = asyncio.get_running_loop().time()
             try:
@@ -504,9 +506,12 @@ class LiveTable:
                 self.drawn = self._drawn_counts()
                 self._track_waiting(acted)
                 self.broadcast()
+            except TimeoutError:  # the database gave no answer in time: read the whole table
+                log.warning("table %s: catching up had no answer in time; reloading it", self.id)
+                await self._reload_or_drop(tries=RELOAD_TRIES)
             except Exception:  # an inconsistent read: start again from the stored record
                 log.exception("table %s: catching up failed; reloading it", self.id)
-                await self._reload()
+                await self._reload_or_drop(tries=RELOAD_TRIES)
         self.schedule_bots()
 
     def _drawn_counts(self) -> dict[str, int]:
