@@ -580,3 +580,28 @@ def test_another_process_s_move_whose_catch_up_finds_no_answer_in_time_is_read_a
         _slow_reads(monkeypatch, hub.storage, hub_module.RELOAD_TRIES - 1)
         asyncio.run_coroutine_threadsafe(notice(version), loop).result(DEADLINE)
         assert _until_state(ws, lambda m: m["n"] == 1, seconds=DEADLINE * 2)["n"] == 1
+
+
+def test_background_work_that_fails_is_logged_with_its_cause_as_it_ends(db_url, caplog):
+    """A background task's failure was Python's "Task exception was never retrieved" when the
+    task happened to be collected (as the reload above), or nothing at all."""
+    async def scenario():
+        hub = Hub(Storage(db_url), bot_delay=30)
+
+        async def reading_the_table():
+            raise TimeoutError("no answer within 0.3 s")
+        try:
+            hub._background(reading_the_table())
+            await asyncio.sleep(0)   # the task runs and ends
+            await asyncio.sleep(0)   # its done-callback runs
+            return len(hub._tasks)
+        finally:
+            await hub.shutdown()
+            hub.storage.close()
+
+    assert asyncio.run(scenario()) == 0
+    failed = [r for r in caplog.records if r.getMessage().startswith("background work ")]
+    assert [r.getMessage() for r in failed] == [
+        "background work test_background_work_that_fails_is_logged_with_its_cause_as_it_ends.<locals>."
+        "scenario.<locals>.reading_the_table failed"]
+    assert isinstance(failed[0].exc_info[1], TimeoutError) and failed[0].levelname == "ERROR"

@@ -2208,7 +2208,14 @@ class Hub:
         """Run `work` as a task held until it ends (the loop keeps only weak references)."""
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._background_ended)
+
+    def _background_ended(self, task: asyncio.Task) -> None:
+        """A failure of work nobody awaits is logged with its cause as it happens: it was
+        "Task exception was never retrieved", whenever the task was collected, or nothing."""
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("background work %s failed", task.get_coro().__qualname__, exc_info=task.exception())
 
     @staticmethod
     def _at_rest(t: LiveTable) -> bool:
