@@ -11,6 +11,7 @@ lock longer than `storage_seconds` (0.3 s) but shorter than SQLite's busy wait (
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import threading
 import time
@@ -483,6 +484,13 @@ def test_a_stand_in_in_doubt_is_told_it_may_still_be_saved_and_the_table_then_sh
     assert _query(db_url, "select stand_in from seats where table_id = ? and seat = 1", t["id"]) == ("easy",)
 
 
+def _run_apart(coro):
+    """`asyncio.run(coro)` in a thread of its own: this module's browser tests leave
+    Playwright's loop running in the main thread, where `asyncio.run` is refused."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def _slow_reads(monkeypatch, storage, count: int) -> None:
     """The next `count` reads of a whole table answer only after the server's time for them."""
     read = storage.load_table
@@ -572,7 +580,7 @@ def test_another_process_s_move_whose_catch_up_finds_no_answer_in_time_is_read_a
 
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         assert _hello(ws, token)["n"] == 0
-        version = asyncio.run(other_process_moves())
+        version = _run_apart(other_process_moves())
         hub.limits = LATE
         slow = LATE.storage_seconds + 0.2
         read_since = hub.storage.load_since
@@ -599,7 +607,7 @@ def test_background_work_that_fails_is_logged_with_its_cause_as_it_ends(db_url, 
             await hub.shutdown()
             hub.storage.close()
 
-    assert asyncio.run(scenario()) == 0
+    assert _run_apart(scenario()) == 0
     failed = [r for r in caplog.records if r.getMessage().startswith("background work ")]
     assert [r.getMessage() for r in failed] == [
         "background work test_background_work_that_fails_is_logged_with_its_cause_as_it_ends.<locals>."
