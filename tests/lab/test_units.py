@@ -79,6 +79,32 @@ def test_two_bots_at_one_table_differ_by_twice_one_bots_share():
     assert s.bot_vs_first["B"] is vs.diff
 
 
+def _three_seat_rows(wins_of_b: int, games: int = 20):
+    """Three players: bot A in two seats, bot B in one (rotated), B winning the first `wins_of_b` games."""
+    rows = []
+    for g in range(games):
+        bots = [["B", "A", "A"], ["A", "B", "A"], ["A", "A", "B"]][g % 3]
+        b_seat = bots.index("B")
+        winner = b_seat if g < wins_of_b else (b_seat + 1) % 3
+        rows.append(_row(g, bots, [1.0 if s == winner else 0.0 for s in range(3)], 3))
+    return rows
+
+
+def test_a_more_one_sided_study_never_reads_as_weaker_evidence():
+    """A in two seats of three, B in one: B winning none of 20 games was "not settled" (p 0.025 at
+    the units' count, A's share [29.9, 70.1]), one of 20 "flagged" (p 1.4e-7, [32.9, 62.5]), and one
+    of 100 had p = 1e-177.  Without variation the bounds are the limit of less and less of it."""
+    summaries = {w: summarise(_three_seat_rows(w), "default", "wasserloch", ["A", "B"], {"players": 3})
+                 for w in (0, 1, 2)}
+    p = {w: _line(s, "bot `B` against `A`").test.p for w, s in summaries.items()}
+    assert p[0] <= p[1] <= p[2], p
+    # A's share, 1/2 in every game: as sure as at 19 of 40 (the 40 seats, the cap), not 10 of 20
+    at_cap = wilson(20, 40)
+    assert (summaries[0].bot_win["A"].low, summaries[0].bot_win["A"].high) == pytest.approx((at_cap.low, at_cap.high))
+    lopsided = summarise(_three_seat_rows(1, 100), "default", "wasserloch", ["A", "B"], {"players": 3})
+    assert _line(lopsided, "bot `B` against `A`").test.p > 1e-30  # capped at the 300 seats
+
+
 @pytest.mark.parametrize("kind", ["two players", "watten teams", "two players with ties"])
 def test_identical_bots_are_told_apart_at_the_nominal_rate(kind):
     """A null simulation: two bots that win alike.  The old independent-samples test rejected in 18.5 %

@@ -17,8 +17,10 @@ behind it, and tested by the score test with that n_eff (the test the interval i
 With the game as the unit and a 0/1 credit per game this is exactly the Wilson
 interval and score test of the games, so nothing changes where the games were already
 the unit; where a unit holds several correlated values, n_eff is smaller than their
-count and the interval as wide as the unit's information allows.  A unit with no
-variation at all (every value 0, or 1) counts once: n_eff = the number of units.
+count and the interval as wide as the unit's information allows.  A share of 0 or 1 (no
+variation at all) counts each unit once: n_eff = the number of units; a share between
+whose units do not vary (each exactly at the share) takes the cap, the limit of ever
+less variation.
 
 Means and ratios get Student t intervals on the same units (t with units − 1 degrees of
 freedom; with one game a unit this is the usual t interval), and two of them from
@@ -86,7 +88,14 @@ def share(nums: Sequence[float], dens: Sequence[float] | None = None, units: Seq
     g = len(resid)
     var = math.fsum(e * e for e in resid) / (total * total)
     cap = total if cap is None else cap
-    n_eff = min(r * (1 - r) / var, cap) if var > 0 and 0 < r < 1 else min(float(g), cap)
+    if not 0 < r < 1:  # every value 0 (or 1): no variation to measure, each unit counts once
+        n_eff = min(float(g), cap)
+    elif var > 0:
+        n_eff = min(r * (1 - r) / var, cap)
+    else:  # every unit at the share itself (a bot in two seats winning one each game): the
+        # limit of less and less variation, the cap — as one unit less alike already had;
+        # the units' count made a one-sided result read weaker than a less one-sided one
+        n_eff = cap
     if n_eff >= cap * (1 - 1e-9):
         n_eff = cap  # the plain Wilson interval of the values, exactly
     w = wilson(r * n_eff, n_eff)
@@ -119,8 +128,9 @@ def paired_difference(nums_b: Sequence[float], dens_b: Sequence[float], nums_a: 
     effective sample size u(1 − u) / var(u), mapped back; the test is its score test of
     u = ½ (no difference).  With the game as the unit and two bots that split each game's
     credit 1 : 0, this is exactly 2·Wilson(r_b) − 1 and the score test of r_b against ½.
-    Uncapped: with three seats or more the difference is 0 in every game neither bot wins,
-    so its variance lies well below the Bernoulli bound."""
+    With three seats or more the difference is 0 in every game neither bot wins, so its
+    variance lies well below the Bernoulli bound and n_eff above the games: it is capped at
+    the seats the two bots held."""
     xb, xa = math.fsum(dens_b), math.fsum(dens_a)
     if xb <= 0 or xa <= 0:
         return NONE, Test(name, 1.0)
@@ -130,7 +140,15 @@ def paired_difference(nums_b: Sequence[float], dens_b: Sequence[float], nums_a: 
     var = math.fsum(e * e for e in resid)
     d = rb - ra
     u = (1 + d) / 2
-    n_eff = u * (1 - u) / (var / 4) if var > 0 and 0 < u < 1 else float(len(resid))
+    # at most the seats behind the two shares: with three seats or more a game neither bot
+    # wins adds no variance, and a study a bot lost all but one game of had n_eff in the
+    # millions (p = 1e-177 of 100 games); without variation at all, that same bound, as
+    # `share` takes its cap (the count of units made 0 wins of 20 read weaker than 1)
+    cap = xb + xa
+    if not 0 < u < 1:
+        n_eff = float(len(resid))
+    else:
+        n_eff = min(u * (1 - u) / (var / 4), cap) if var > 0 else cap
     w = wilson(u * n_eff, n_eff)
     n = sum(1 for wb, wa in zip(dens_b, dens_a) if wb > 0 and wa > 0)  # games both played
     test = proportion_test(u * n_eff, n_eff, 0.5)
