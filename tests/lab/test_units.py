@@ -332,3 +332,21 @@ def test_two_ratios_from_a_handful_of_games_are_compared_with_t_not_z():
     assert line.test.p == pytest.approx(2 * sp.t.sf(abs(r - 2) / se, 2), rel=1e-9)  # t with 3 − 1 df
     assert 0.005 < line.test.p < 0.02 and "t test" in line.test.name
     assert line.diff.high - line.diff.value == pytest.approx(sp.t.ppf(0.975, 2) * se, rel=1e-9)
+
+
+def test_duplicate_seating_with_fewer_bots_than_teams_says_the_last_bot_fills_them(tmp_path):
+    """`--bots heuristic,random` at three seats: rotated seating seats heuristic twice, duplicate
+    seating random twice; the help said only "the lineup repeats and rotates" for both."""
+    from wasserspiele.bots.runner import DuplicateSeating, RotatedSeating
+    from wasserspiele import load
+    game = load("wasserloch", players=3)
+    assert sorted(RotatedSeating().lineup(game, 2, 0, 1)) == [0, 0, 1]
+    assert sorted(DuplicateSeating().lineup(game, 2, 0, 1)) == [0, 1, 1]
+    helped = CliRunner().invoke(main, ["lab", "wasserloch", "--help"]).output
+    assert "the last bot fills every team left over (heuristic, random, random)" in " ".join(helped.split())
+    out = tmp_path / "dup"
+    res = CliRunner().invoke(main, ["lab", "wasserloch", "--players", "3", "--bots", "heuristic,random", "--option",
+                                    "rounds=1", "--seating", "duplicate", "--games", "3", "--jobs", "1", "--quiet",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "the last bot fills every team left over" in (out / "report.md").read_text()

@@ -23,7 +23,10 @@ BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuri
 (KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
 0 switches a tip off; every kind takes blunder=P, a share P of its moves played at random).
 Several per value separated by commas or spaces, or repeat --bots.  Fewer bots than seats:
-the lineup repeats and rotates one seat per game; more bots than seats: every seating in turn."""
+with rotated seating the lineup repeats and rotates one seat per game (`heuristic,random` at
+three seats: heuristic, random, heuristic); with duplicate seating each team gets the next bot
+and the last bot fills every team left over (heuristic, random, random); more bots than seats
+(rotated only): every seating in turn."""
 
 DEFAULT_GAMES = 200
 DEFAULT_CAP = 100_000  # games per condition at most with --precision

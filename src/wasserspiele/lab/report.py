@@ -974,12 +974,19 @@ def answers(summaries: list[ConditionSummary], comparisons: list[Comparison],
     return out
 
 
+def _fewer_bots_than_teams(study) -> bool:
+    """Some condition seats fewer bots than it has teams (duplicate seating fills them from the last bot)."""
+    return any(len(study.bots) < len(c.load(study.game).teams) for c in study.conditions)
+
+
 def reading_guide(study, tests: int, alpha: float, min_effect: float, splits: list[SplitSummary] = ()) -> str:
     """The terms every table and sentence uses, for a reader who is not a statistician."""
     parts = "".join(f" A {_poss(sp.split.name)} fair {sp.split.label} is one in {len(sp.split.parts)} "
                     f"({100 * sp.fair:.1f} %)." for sp in splits)
     dup = (" Under duplicate seating every rotation of the line-up plays the same deal, so a deal's luck "
            "falls on every bot alike; the deal group, not the game, is then the unit of every interval."
+           + (" With fewer bots than teams each team gets the next bot and the last bot fills every team left "
+              "over (rotated seating repeats the whole line-up instead)." if _fewer_bots_than_teams(study) else "")
            if study.seating.name == "duplicate" else "")
     return (f"How to read this: a **win rate** is the share of the games a seat (team, bot) wins, a win shared "
             f"by k winners counting 1/k for each; a **fair share** is one over the number of seats (teams).{parts} "
