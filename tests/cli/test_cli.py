@@ -200,7 +200,7 @@ def test_bad_input_exits_2_with_a_message(run, args, message):
 @pytest.mark.parametrize(("args", "message"), [
     (["play", "chess"], "Fehler: es gibt kein Spiel namens „chess“ (Spiele: "),
     (["rules", "chess"], "Fehler: es gibt kein Spiel namens „chess“"),
-    (["play", "wildwasser", "--players", "9"], "Fehler: Option „Spieler“: 9 liegt über dem Höchstwert 6"),
+    (["play", "wildwasser", "--players", "9"], "Fehler: Option „Spieler“ (players): 9 liegt über dem Höchstwert 6"),
     (["play", "watten", "--seats", "human,robot,easy,easy"], "Fehler: --seats: unbekannte Platzart „robot“ (human, Bots: "),
     (["play", "watten", "--seats", "human,easy"], "Fehler: --seats: das Spiel hat 4 Spieler, nicht 2"),
     (["play", "wildwasser", "--seats", "human,easy,easy,easy,easy,easy,easy"],

@@ -178,7 +178,7 @@ def test_a_language_switch_rewords_a_refusal_in_the_lobby(browser, server):
     page.wait_for_function("() => document.querySelector('#create').textContent === 'Tisch eröffnen'")
     german = page.inner_text("#create-error")
     assert english == "Refused: option rounds: 2.5 is not an integer"
-    assert german == "Nicht erlaubt: Option „Durchgänge“: 2.5 ist keine ganze Zahl"   # the reason too
+    assert german == "Nicht erlaubt: Option „Durchgänge“ (rounds): 2.5 ist keine ganze Zahl"   # the reason too
     assert errors == []
 
 

@@ -221,7 +221,7 @@ def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_c
     assert page.locator("select[id^='seat-']").count() == 4   # the option's maximum
     page.click("#create")
     page.wait_for_selector("#create-error")
-    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Spieler“: 1000000000 liegt über dem Höchstwert 4"
+    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Spieler“ (players): 1000000000 liegt über dem Höchstwert 4"
     page.fill("#opt-players", "3")
     page.locator("#opt-players").dispatch_event("change")
     # a player count redraws the form in a task of its own (app.js: setTimeout(render)): a
@@ -231,7 +231,7 @@ def test_the_lobby_names_a_refused_option_by_its_label_and_survives_any_player_c
     page.locator("#opt-rounds").dispatch_event("change")
     page.click("#create")
     page.wait_for_selector("#create-error:has-text('Durchgänge')")
-    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Durchgänge“: 2.5 ist keine ganze Zahl"
+    assert page.inner_text("#create-error") == "Nicht erlaubt: Option „Durchgänge“ (rounds): 2.5 ist keine ganze Zahl"
     assert tab.errors == []
 
 

@@ -59,12 +59,12 @@ def test_options_without_a_declared_maximum_have_one(client):
 
 @pytest.mark.parametrize("options, code, params, german", [
     ({"rounds": 100}, "option.above", {"name": "rounds", "option": "wasserloch.rounds", "value": "100", "maximum": "99"},
-     "Option „Durchgänge“: 100 liegt über dem Höchstwert 99"),
+     "Option „Durchgänge“ (rounds): 100 liegt über dem Höchstwert 99"),
     ({"players": 2, "first_player": 2}, "option.no_seat",
      {"name": "first_player", "option": "wasserloch.first_player", "value": 2, "n": 2, "last": 1},
-     "Option „Startspieler“: Platz 2 gibt es bei 2 Spielern nicht (Plätze 0 bis 1)"),
+     "Option „Startspieler“ (first_player): Platz 2 gibt es bei 2 Spielern nicht (Plätze 0 bis 1)"),
     ({"rounds": 2.5}, "option.not_integer", {"name": "rounds", "option": "wasserloch.rounds", "value": 2.5},
-     "Option „Durchgänge“: 2.5 ist keine ganze Zahl"),
+     "Option „Durchgänge“ (rounds): 2.5 ist keine ganze Zahl"),
 ])
 def test_a_bad_option_is_refused_with_its_code_so_a_german_page_names_the_option(client, options, code, params,
                                                                                  german):

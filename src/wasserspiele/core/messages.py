@@ -267,7 +267,7 @@ def terms(value: Any, kind: str, lang: str) -> str:
 def term(value: Any, kind: str, lang: str) -> str:
     """One word from the catalogue: entry `kind.value`, else the template `kind` applied
     to the value, else the value itself; the kinds `card`, `decimal`, `grouped`, `letter`,
-    `option`, `percent` and `shown` are built in."""
+    `option`, `option_named`, `percent` and `shown` are built in."""
     if kind == "shown":
         # one refusal for a value typed as text and one from a JSON document: the reader
         # sees which it was (`'2.5'` was typed, `2.5` is a number), as messages.js shows it
@@ -283,9 +283,15 @@ def term(value: Any, kind: str, lang: str) -> str:
         return format_decimal(_figure(value), locale=cat.locale)
     if kind == "percent":  # a share: 0.48 → 48% / 48 % (CLDR, a no-break space in German)
         return format_percent(_figure(value), locale=cat.locale)
-    if kind == "option":  # GAME.NAME: the option's label on the game's pages, else its name
+    if kind in ("option", "option_named"):  # GAME.NAME: the option's label on the game's pages, else its name
         game, _, name = str(value).rpartition(".")
-        return (cat.text(f"{game}.web.opt.{name}") if game else None) or name
+        label = cat.text(f"{game}.web.opt.{name}") if game else None
+        if kind == "option":
+            return label or name
+        # quoted, with the name a command line or a record spells beside the label the pages
+        # show: „Durchgänge“ alone left a German terminal's --option rounds=0 with no key to type
+        quoted = term(label or name, "quote", lang)
+        return f"{quoted} ({name})" if label and label != name else quoted
     found = cat.text(f"{kind}.{value}")
     if found is not None:
         return found

@@ -146,9 +146,13 @@ export class Catalogue {
     // a seat a refusal names (`{seat:seat}`) as the page names it ("Anna"), where the
     // catalogue's "seat 1" named a player the page calls by name (core/messages.py say_seat)
     if (kind === "seat") { const named = this.seatText?.(Number(value)); if (named) return named; }
-    if (kind === "option") {  // GAME.NAME: the option's label on the game's pages, else its name
+    if (kind === "option" || kind === "option_named") {  // GAME.NAME: the option's label on the game's pages, else its name
       const text = String(value), dot = text.lastIndexOf("."), name = text.slice(dot + 1);
-      return (dot > 0 ? this.text(`${text.slice(0, dot)}.web.opt.${name}`) : undefined) || name;
+      const label = dot > 0 ? this.text(`${text.slice(0, dot)}.web.opt.${name}`) : undefined;
+      if (kind === "option") return label || name;
+      // quoted, with the name a command line or a record spells beside the label (core/messages.py term)
+      const quoted = this.term(label || name, "quote");
+      return label && label !== name ? `${quoted} (${name})` : quoted;
     }
     const found = this.text(`${kind}.${value}`);
     if (found !== undefined) return found;
