@@ -67,9 +67,11 @@ def _wilson(r: float, n: float) -> tuple[float, float]:
 
 def _share(amounts: np.ndarray, totals: np.ndarray) -> tuple[float, float, float, float]:
     """A species' pooled share Σ its points / Σ all points, its effective sample size (the games as the
-    units: r(1 − r) over the linearised variance, at most the points behind it) and its Wilson interval."""
+    units: r(1 − r) over the linearised variance with the small-sample factor, at most the points behind
+    it) and its Wilson interval."""
     r = amounts.sum() / totals.sum()
-    var = ((amounts - r * totals) ** 2).sum() / totals.sum() ** 2
+    g = len(amounts)   # with the small-sample factor g/(g − 1)
+    var = ((amounts - r * totals) ** 2).sum() / totals.sum() ** 2 * g / (g - 1)
     n = min(r * (1 - r) / var, totals.sum()) if var > 0 and 0 < r < 1 else float(len(amounts))
     return (r, n, *_wilson(r, n))
 

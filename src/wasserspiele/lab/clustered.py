@@ -12,8 +12,10 @@ Two things make the lab's per-seat and per-game numbers dependent:
 Every estimate here is a ratio Σy / Σx of per-game values, with the cluster-robust
 (sandwich, linearisation) variance over the units: Σ_units (Σ_games of the unit (y − r·x))² / (Σx)².
 A share is then given a **Wilson interval with the effective sample size**
-n_eff = r(1 − r) / variance (Korn & Graubard 1998), capped at the number of values
-behind it, and tested by the score test with that n_eff (the test the interval inverts).
+n_eff = r(1 − r) / variance (Korn & Graubard 1998; the variance with the small-sample
+factor g/(g − 1) over g units, as the means have, unless every unit is one game won or
+lost whole),
+capped at the number of values behind it, and tested by the score test with that n_eff (the test the interval inverts).
 With the game as the unit and a 0/1 credit per game this is exactly the Wilson
 interval and score test of the games, so nothing changes where the games were already
 the unit; where a unit holds several correlated values, n_eff is smaller than their
@@ -87,6 +89,10 @@ def share(nums: Sequence[float], dens: Sequence[float] | None = None, units: Seq
     resid = _sums([y - r * x for y, x in zip(nums, dens)], units)
     g = len(resid)
     var = math.fsum(e * e for e in resid) / (total * total)
+    if g > 1 and not _one_trial_a_unit(nums, dens, g):
+        # the sandwich's small-sample factor, as `ratio_parts` has: without it 8 deal groups of
+        # two games covered 89 % at a nominal 95 %, a points share over 12 games 91 %
+        var *= g / (g - 1)
     cap = total if cap is None else cap
     if not 0 < r < 1:  # every value 0 (or 1): no variation to measure, each unit counts once
         n_eff = min(float(g), cap)
@@ -100,6 +106,13 @@ def share(nums: Sequence[float], dens: Sequence[float] | None = None, units: Seq
         n_eff = cap  # the plain Wilson interval of the values, exactly
     w = wilson(r * n_eff, n_eff)
     return Share(Estimate(r, w.low, w.high, count), n_eff, g)
+
+
+def _one_trial_a_unit(nums: Sequence[float], dens: Sequence[float], g: int) -> bool:
+    """Every unit one all-or-nothing outcome of one weight (a game won or not, a Watten
+    team's two seats won or lost together; the game the unit): the binomial model of the
+    games holds as it is, and its Wilson interval needs no small-sample factor."""
+    return g == len(nums) and len(set(dens)) == 1 and all(y == 0 or y == x for y, x in zip(nums, dens))
 
 
 def share_test(s: Share, p0: float, name: str = "") -> Test:
