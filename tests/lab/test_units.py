@@ -351,3 +351,17 @@ def test_duplicate_seating_with_fewer_bots_than_teams_says_the_last_bot_fills_th
                                     "--out", str(out)])
     assert res.exit_code == 0, res.output
     assert "the last bot fills every team left over" in (out / "report.md").read_text()
+
+
+def test_a_share_over_few_deal_groups_covers_its_true_value_as_often_as_it_says():
+    """8 deal groups of two games at 1/2, bots holding two seats: the interval covered the true share in
+    89 % of 3,000 simulated studies at a nominal 95 % (the sandwich variance over 8 groups without the
+    small-sample factor g/(g − 1) that the means have); now within 2 points of 95 %."""
+    from wasserspiele.lab.clustered import share
+    rng = random.Random(1)
+    reps, covered = 3000, 0
+    for _ in range(reps):
+        wins = [2 * (rng.random() < 0.5) for _ in range(16)]
+        s = share(wins, [2] * 16, [g // 2 for g in range(16)])
+        covered += s.est.low <= 0.5 <= s.est.high
+    assert covered / reps >= 0.93, covered / reps
