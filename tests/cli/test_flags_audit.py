@@ -213,11 +213,12 @@ def test_an_empty_bots_or_players_is_refused_not_read_as_the_default(command, fl
 
 
 def test_lab_tune_reads_a_trailing_comma_after_one_player_count_as_lab_does(tmp_path):
-    """`lab GAME --players 2,` studies 2 players; `lab tune` refused it as several counts."""
-    res = _run("lab", "tune", "wasserloch", "--vary", "rounds=1,2", "--goal", "shorter", "--games", 2,
-               "--bots", "random", "--jobs", 1, "--quiet", "--players", "2,", "--out", tmp_path / "t")
-    assert res.exit_code == 0, res.output
-    assert "players=2" in (tmp_path / "t" / "tune.md").read_text()
+    """`lab tune` refused `--players 2,` as several counts; `lab GAME` studied 2 players.  Both now
+    refuse the empty entry by its place, as `play --seats human,,easy` does (test_qa2_cli.py)."""
+    for args in (("lab", "tune", "wasserloch", "--vary", "rounds=1,2", "--goal", "shorter"), ("lab", "wasserloch")):
+        res = _run(*args, "--games", 2, "--bots", "random", "--jobs", 1, "--quiet", "--players", "2,",
+                   "--out", tmp_path / "t")
+        _refused(res, "--players", "entry 2 of '2,' is empty")
 
 
 @pytest.mark.parametrize("value", ["100", "-1", "nan"])

@@ -13,17 +13,24 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.errors import BadOption
+from ..core.messages import Reason
 from ..core.protocol import Game
-from ..core.registry import load
+from ..core.options import parse_option_texts
+from ..core.registry import game_class, load
 from ..core.stats import Estimate, mean_ci, placements, wilson
 from .runner import (DuplicateSeating, Played, Series, WorkerDied, cut_short_by_bot, games_problem, open_backend,
                      run_series, whole_groups, workers_problem)
-from .specs import BotSpec, bot_specs_given, check_spec
+from .specs import BotSpec, bot_specs_given, check_spec, empty_entry
 
 
 def parse_bots(texts: str | list[str] | tuple[str, ...], game: Game) -> list[BotSpec]:
     """The `--bots` specs (bots/specs.py), each checked against `game` before any play; a
-    `BotSpec` already parsed is taken as it is (and checked)."""
+    `BotSpec` already parsed is taken as it is (and checked).  An empty entry (`heuristic,`,
+    `heuristic,,random`) is refused naming its place: it seated one bot fewer than written."""
+    for text in [texts] if isinstance(texts, str) else texts if isinstance(texts, (list, tuple)) else ():
+        n = empty_entry(text, specs=True) if isinstance(text, str) else None
+        if n is not None:
+            raise BadOption(Reason("bot.spec_empty_entry", text=text, n=n))
     specs = bot_specs_given(texts)
     for spec in specs:
         check_spec(spec, game)
@@ -92,7 +99,19 @@ def arena_games(game: Game, games: int) -> int:
     return whole_groups(games, DuplicateSeating().group(game, 0))
 
 
-def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: int, seed: int = 0,
+def arena_options(name: str, options: Any) -> dict[str, Any]:
+    """`options` as a Python caller may give them: a dict of values, or KEY=VALUE texts (one text, or
+    a list) parsed as the command line parses `--option`, as `make_study` takes them (docs/bots.md)."""
+    if isinstance(options, dict):
+        return options
+    texts = [options] if isinstance(options, str) else options if isinstance(options, (list, tuple)) else None
+    if texts is None or not all(isinstance(t, str) for t in texts):
+        raise BadOption(f"options: {options!r} is neither a dict of game options (e.g. {{'players': 3}}) nor "
+                        f"KEY=VALUE texts (e.g. ['players=3'])")
+    return parse_option_texts(game_class(name).option_list, list(texts), name)
+
+
+def run_arena(name: str, options: dict[str, Any] | list[str], specs: list[BotSpec], games: int, seed: int = 0,
               jobs: int = 1, on_progress: Callable[[int], None] | None = None) -> ArenaResult:
     """Play `games` games (rounded up to whole duplicate groups) and collect the results.
     A run an interrupt cut short keeps only the duplicate groups that finished whole (each
@@ -100,15 +119,15 @@ def run_arena(name: str, options: dict[str, Any], specs: list[BotSpec], games: i
     the seat or the cards it happened to get, which the seat rotation is there to cancel.  A worker
     process that died cuts the run short the same way (`ArenaResult.failure` says so).
 
-    From Python `specs` may be spec texts (`"heuristic,random"`, `["python:mypkg.bots:make"]`)
+    From Python `options` may be a dict or KEY=VALUE texts (`["rounds=1"]`, as `--option` takes them),
+    `specs` spec texts (`"heuristic,random"`, `["python:mypkg.bots:make"]`)
     or parsed `BotSpec`s; every one is checked against the game, and the arguments as the
     command line checks them, before any game."""
     if games_problem(games):
         raise BadOption(games_problem(games))
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise BadOption(f"--seed: {seed!r} is not a whole number")
-    if not isinstance(options, dict):
-        raise BadOption(f"options: {options!r} is not a dict of game options (e.g. {{'players': 3}})")
+    options = arena_options(name, options)
     specs = parse_bots(specs, load(name, **options))
     # the safety net's firings come back with the games (`ArenaResult.cut_short`), not as log lines
     # a worker wrote through the progress display

@@ -501,19 +501,104 @@ def _read_cached(path: Path, mtime: int, size: int) -> dict[str, Leaderboard]:
     return _load(path)
 
 
+_JSON_KIND = {dict: "an object", list: "a list", str: "a text", bool: "true or false", type(None): "null",
+              int: "a number", float: "a number"}
+
+
+def _kind(value: Any) -> str:
+    """What a JSON value is, in words (not Python's type name)."""
+    return _JSON_KIND.get(type(value), "a value")
+
+
+def board_problem(name: Any, board: Any) -> str | None:
+    """What is missing or wrong in the saved board `name` (one entry of the data's "boards"), in plain
+    words naming the board and the field, or None: a malformed file was refused with Python's own
+    words ("('list' object has no attribute 'get')", "Rating.__init__() missing 2 required positional
+    arguments"), and a board of a game this code does not have was rendered as if it were one."""
+    from ..core.registry import game_names
+
+    if name not in game_names():
+        return f"board {name!r} is not a game (games: {', '.join(game_names())})"
+    where = f"board {name!r}"
+    if not isinstance(board, dict):
+        return f"{where} is {_kind(board)}, not an object"
+
+    def field_problem(where: str, obj: dict, key: str, kinds: tuple[type, ...], what: str,
+                      required: bool = True) -> str | None:
+        if key not in obj:
+            return f"{where} has no {key!r} ({what})" if required else None
+        value = obj[key]
+        if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+            return f"{where}: {key!r} is {_kind(value)}, expected {what}"
+        return None
+
+    number = (int, float)
+    problem = (field_problem(where, board, "game", (str,), "the game's name")
+               or field_problem(where, board, "options", (dict,), "an object of game options", required=False)
+               or field_problem(where, board, "commands", (list,), "a list of command lines", required=False)
+               or field_problem(where, board, "ratings", (list,), "a list of ratings")
+               or field_problem(where, board, "pairings", (list,), "a list of pairings"))
+    if problem:
+        return problem
+    if board["game"] != name:
+        return f"{where} says it is of the game {board['game']!r}"
+    for i, r in enumerate(board["ratings"], 1):
+        at = f"{where}, rating {i}"
+        if not isinstance(r, dict):
+            return f"{at} is {_kind(r)}, not an object"
+        problem = (field_problem(at, r, "spec", (str,), "a bot spec")
+                   or field_problem(at, r, "mu", number, "a number, the rating")
+                   or field_problem(at, r, "sigma", number, "a number, the rating's standard error"))
+        if problem:
+            return problem
+        if set(r) - {"spec", "mu", "sigma"}:
+            return f"{at}: {', '.join(map(repr, sorted(set(r) - {'spec', 'mu', 'sigma'})))} is not a field"
+    for i, q in enumerate(board["pairings"], 1):
+        at = f"{where}, pairing {i}"
+        if not isinstance(q, dict):
+            return f"{at} is {_kind(q)}, not an object"
+        problem = (field_problem(at, q, "first", (str,), "a bot spec")
+                   or field_problem(at, q, "second", (str,), "a bot spec")
+                   or field_problem(at, q, "outcomes", (str,), "a text of 1, 0 and =")
+                   or field_problem(at, q, "first_cpu", (dict,), "an object of seconds and moves")
+                   or field_problem(at, q, "second_cpu", (dict,), "an object of seconds and moves")
+                   or field_problem(at, q, "seeds", (list,), "a list of whole numbers", required=False))
+        if problem:
+            return problem
+        for key in ("first_cpu", "second_cpu"):
+            # either may be left out (none measured): `Cpu`'s defaults
+            problem = (field_problem(f"{at}, {key}", q[key], "seconds", number, "a number", required=False)
+                       or field_problem(f"{at}, {key}", q[key], "moves", (int,), "a whole number", required=False))
+            if problem:
+                return problem
+            if set(q[key]) - {"seconds", "moves"}:
+                return f"{at}, {key}: {', '.join(map(repr, sorted(set(q[key]) - {'seconds', 'moves'})))} is not a field"
+    return None
+
+
 def _load(path: Path) -> dict[str, Leaderboard]:
     try:
         data = json.loads(path.read_text())
-        version = data.get("version")
-    except (ValueError, AttributeError) as exc:
+    except ValueError as exc:
         raise BadOption(f"{path}: not leaderboard data ({exc})") from None
+    if not isinstance(data, dict):
+        raise BadOption(f"{path}: not leaderboard data: {_kind(data)}, not an object with \"version\" and \"boards\"")
+    version = data.get("version")
     if version != DATA_VERSION:
         # outside the try: a BadOption is a ValueError, which the handler below would wrap
         # again ("not leaderboard data (<path>: …)"); the version as JSON writes it
         # (`'2'` was text, `2` a number), not as Python's repr
         raise BadOption(f"{path}: leaderboard data version {term(version, 'shown', 'en')}, expected {DATA_VERSION}")
+    boards = data.get("boards")
+    if not isinstance(boards, dict):
+        said = "no \"boards\"" if "boards" not in data else f"\"boards\" is {_kind(boards)}, not an object"
+        raise BadOption(f"{path}: not leaderboard data: {said} (one board by game)")
+    for name, board in boards.items():
+        problem = board_problem(name, board)
+        if problem:
+            raise BadOption(f"{path}: not leaderboard data: {problem}")
     try:
-        return {name: Leaderboard.from_json(b) for name, b in data["boards"].items()}
+        return {name: Leaderboard.from_json(b) for name, b in boards.items()}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadOption(f"{path}: not leaderboard data ({exc})") from None
 

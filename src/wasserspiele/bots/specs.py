@@ -184,6 +184,21 @@ def split_spec_texts(values: list[str] | tuple[str, ...]) -> list[str]:
     return out
 
 
+
+def empty_entry(text: str, specs: bool = False) -> int | None:
+    """The place (from 1) of the first empty entry of a comma list (`2,,3`, `heuristic,`, `,random`),
+    or None.  With `specs` the entries are bot specs, which `;` and spaces separate too and whose
+    NAME=VALUE pieces continue the spec before (bots/specs.py `split_spec_texts`): the place counts
+    specs, as `play --seats human,,easy` counts seats.  A text of nothing but commas and spaces
+    names nothing at all: a refusal of its own (`lab.study.refuse_empty`, the arena's own), not an entry."""
+    entries = text.split(",")
+    if len(entries) < 2 or not text.replace(";", " ").replace(",", " ").strip():  # nothing at all: "names nothing"
+        return None
+    for at, entry in enumerate(entries):
+        if not entry.replace(";", " ").strip():
+            return (len(split_spec_texts([",".join(entries[:at])])) if specs else at) + 1
+    return None
+
 def bot_specs_given(given: Any) -> list[BotSpec]:
     """Bot specs as a Python caller gives them: one text (`"heuristic,random"`), a list of
     texts, or `BotSpec`s already parsed.  Anything else (a bot class or factory of the

@@ -79,6 +79,12 @@ def arena_cmd(game, bots, games, players, seed, jobs, options, quiet, lang) -> N
         # progress on stderr as the lab shows it (a bar on a terminal, plain lines in a log),
         # so a long arena is seen working and stdout holds the table alone
         total = arena_games(loaded, games)  # the games really played (whole duplicate groups)
+        if total != games and not quiet:
+            # said as `lab` and `leaderboard` say it: `--games 4` played 6 without a word (--quiet keeps
+            # stderr for refusals alone; the table's title says the games played)
+            group = DuplicateSeating().group(loaded, len(specs))
+            click.echo(render("cli.arena.rounded", {"asked": games, "games": total, "group": group, "n": group}, lang),
+                       err=True)
         with Reporter(Console(stderr=True), quiet, lang) as report:
             report.set_total(total, render("cli.arena.progress", {"game": shown}, lang))
             result = run_arena(name, opts, specs, games, seed, jobs, on_progress=report.advance)

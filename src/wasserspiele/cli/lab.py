@@ -386,7 +386,7 @@ def tune_cmd(game, vary, goal, games, out, players, bots, options, seed, jobs, b
     try:
         # every --vary, --goal, --games and --players mistake is refused here, before a backend starts
         plan = plan_tune(game, vary, goal, players=players, options=options, first=games)
-        refuse_empty("bots", bots, split_spec_texts(bots), "the default bots")  # before a backend starts
+        refuse_empty("bots", bots, split_spec_texts(bots), "the default bots", specs=True)  # before a backend starts
         if games_problem(games):
             raise BadOption(f"--games: {games_problem(games)}")
         check_common(jobs, backend, address, min_effect)

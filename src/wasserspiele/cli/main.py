@@ -244,7 +244,11 @@ def replay_cmd(file, as_json, lang, plain) -> None:
         click.echo(error_line(in_lang(exc, lang), lang), err=True)
         sys.exit(REFUSED)
     if as_json:
-        click.echo(json.dumps(summary(state)))
+        data = summary(state)
+        # a whole score as the integer it is: Wildwasser's scores are floats ([0.0, 14.0, …]) where
+        # results.csv and records.md write integers; a fractional score stays as it is
+        data["scores"] = [int(x) if isinstance(x, float) and x.is_integer() else x for x in data["scores"]]
+        click.echo(json.dumps(data))
         return
     from .console import make_console
     from .render import drawn, renderer

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Sequence
 
 from ..bots.runner import Played, RotatedSeating, Seating, Series, games_problem, whole_groups
 from ..bots.runner import seating as make_seating
-from ..bots.specs import BotSpec, bot_specs_given, check_spec, parse_bot_spec
+from ..bots.specs import BotSpec, bot_specs_given, check_spec, empty_entry, parse_bot_spec
 from ..core.errors import BadOption, WasserspieleError
 from ..core.messages import shown
 from ..core.options import parse_option_texts, plain_int
@@ -125,35 +125,57 @@ def _split_csv(values: Iterable[str]) -> list[str]:
     return [p.strip() for v in values for p in str(v).split(",") if p.strip()]
 
 
-def refuse_empty(flag: str, given: Sequence[str], parsed: Sequence[Any], default: str) -> None:
+def refuse_empty(flag: str, given: Sequence[str], parsed: Sequence[Any], default: str, specs: bool = False) -> None:
     """A flag given only empty values (`--bots ""`, an unset shell variable) names nothing: the
     study played its default (heuristic bots, the game's player count) without a word, where
-    the arena refuses `--bots ""`."""
+    the arena refuses `--bots ""`.  An empty entry among others is refused too (`refuse_empty_entry`)."""
     if given and not parsed:
         raise BadOption(f"--{flag}: {' '.join(shown(str(v)) for v in given)} names nothing; leave --{flag} out "
                         f"for {default}")
+    refuse_empty_entry(f"--{flag}", given, specs)
 
 
-def _listed(given: Any) -> list[Any]:
+def refuse_empty_entry(flag: str, given: Iterable[Any], specs: bool = False) -> None:
+    """An empty entry in a comma list (`--players 2,,3`, `--bots heuristic,`, a comma at either end)
+    is refused naming its place, as `play --seats human,,easy` is: it was dropped without a word,
+    and the run had one player count, bot or value fewer than the user had in mind."""
+    given = list(given)
+    for at, text in enumerate(given):
+        if len(given) > 1 and isinstance(text, str) and not text.replace(";", " ").strip():
+            # `--bots heuristic --bots "$UNSET"`, `bots=["heuristic", ""]`: one value fewer than written
+            raise BadOption(f"{flag}: value {at + 1} of {' '.join(shown(str(v)) for v in given)} is empty")
+        n = empty_entry(text, specs) if isinstance(text, str) else None
+        if n is not None:
+            raise BadOption(f"{flag}: entry {n} of {shown(text)} is empty (two commas with nothing between "
+                            f"them, or a comma at either end)")
+
+
+def _listed(given: Any, flag: str, default: str) -> list[Any]:
     """A flag's values as a Python caller may give them: one value (`players=3`, `bots="heuristic"`)
-    or several; a single text was read letter by letter (`bots="heuristic"` as the bots h, e, u, …)."""
-    if isinstance(given, (str, int, BotSpec)):
+    or several; a single text was read letter by letter (`bots="heuristic"` as the bots h, e, u, …).
+    A numpy integer (`players=np.int64(3)`) is one value, as `games=` takes it; so is anything that
+    is not a collection (a bot class, a function), for the checks to refuse by name, where it failed
+    as "'ABCMeta' object is not iterable"; None names nothing."""
+    if given is None:
+        raise BadOption(f"{flag}: None names nothing; leave {flag} out for {default}")
+    given = plain_int(given)
+    if isinstance(given, (str, int, BotSpec, type)) or not isinstance(given, Iterable):
         return [given]
-    return list(given)
+    return [plain_int(v) for v in given]
 
 
 def _option_list(given: Any) -> list[str]:
     """`--option` values from Python: KEY=VALUE texts, one such text, or a dict of values."""
     if isinstance(given, dict):
         return [f"{key}={_option_text(value)}" for key, value in given.items()]
-    return [str(v) for v in _listed(given)]
+    return [str(v) for v in _listed(given, "options", "the game's default options")]
 
 
 def _compare_list(given: Any) -> list[str]:
     """`--compare` values from Python: KEY=V1,V2 texts, one such text, or a dict of each key's
     values, as `options=` takes a dict (a dict was read as its keys, "expected KEY=VALUE1,VALUE2")."""
     if not isinstance(given, dict):
-        return [str(v) for v in _listed(given)]
+        return [str(v) for v in _listed(given, "compare", "no compared options")]
     texts = []
     for key, values in given.items():
         if isinstance(values, str):  # written as on the command line: "a,b"
@@ -184,7 +206,8 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
         raise BadOption(f"--seed: {seed!r} is not a whole number")
     if not isinstance(kernels, bool):  # `kernels="no"` is true to Python: the kernels would play
         raise BadOption(f"make_study: kernels is True or False, not {kernels!r}")
-    players, bots, options, compare = _listed(players), _listed(bots), _option_list(options), _compare_list(compare)
+    players, bots = _listed(players, "players", "the game's player count"), _listed(bots, "bots", "the default bots")
+    options, compare = _option_list(options), _compare_list(compare)
     seats = make_seating(seating)
     base = parse_option_texts(cls.option_list, list(options), name)
     by_name = {o.name: o for o in cls.option_list}
@@ -225,6 +248,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             raise BadOption(f"--compare {key}: also fixed with --option {key}=…; give it once")
         if any(k == key for k, _ in axes):
             raise BadOption(f"--compare {key}: compared twice")
+        refuse_empty_entry(f"--compare {key}", [raw])
         values = [by_name[key].parse_text(v) for v in raw.split(",") if v.strip()]
         if len(values) < 2:
             raise BadOption(f"--compare {key}: give at least two values, e.g. {key}=a,b")
@@ -247,7 +271,7 @@ def make_study(game: str, *, players: Sequence[str | int] = (), bots: Sequence[s
             conditions.append(cond)
 
     specs = bot_specs_given(bots)
-    refuse_empty("bots", bots, specs, "the default bots")
+    refuse_empty("bots", bots, specs, "the default bots", specs=True)
     if not specs:
         from ..bots.specs import heuristic_traits
         try:

@@ -39,7 +39,7 @@ from ..core.registry import game_class, load, manifest
 from ..core.stats import NONNEGATIVE, Z95, Estimate, normal_quantile, wilson
 from .backends import run_study
 from .clustered import parts_ci, ratio_parts, share, units_of
-from .study import Study, _split_csv, make_study, refuse_empty, seating_note
+from .study import Study, _split_csv, make_study, refuse_empty, refuse_empty_entry, seating_note
 
 GOALS = ("fair-seats", "decisive", "shorter")
 
@@ -101,6 +101,7 @@ def expand_vary(game: str, texts: Sequence[str]) -> list[str]:
         option = by_name[key]
         values: list[str] = []
         parsed: dict[str, str] = {}  # repr of each parsed value → the text that gave it
+        refuse_empty_entry(f"--vary {key}", [raw])  # `rounds=1,,2`: a candidate fewer than written
         for part in (p.strip() for p in raw.split(",") if p.strip()):
             m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", part)
             if m:
@@ -156,7 +157,8 @@ def plan_tune(game: str, vary: Sequence[str], goal: str, *, players: Sequence[st
     if first < 2:
         raise BadOption(f"--games: {first} game{'s are' if first != 1 else ' is'} too few for the first round "
                         f"(at least 2)")
-    counts = _split_csv(players)  # `--players "3,"` is one count, as `lab GAME` reads it
+    counts = _split_csv(players)
+    # `--players "3,"` is refused naming its empty entry, as `lab GAME` refuses it
     refuse_empty("players", players, counts, "the game's player count")
     name = game_class(game).name
     if len(counts) > 1:
@@ -214,10 +216,13 @@ def largest_gap(teams, rows: list[dict[str, Any]], units: list[int]) -> tuple[Es
         low = max(low, 0.0 if w.low <= fair <= w.high else near)
         high = max(high, far)
         if worst is None or abs(x.value - fair) > abs(worst[1].value - fair):
-            worst = (t, x.est)
+            # the reading shows the interval the goal's comes from: with k > 2 teams the Bonferroni one,
+            # where the plain 95 % interval was printed beside the words "over all k seats at once"
+            worst = (t, x.est if k == 1 else Estimate(x.est.value, w.low, w.high, x.est.n))
     t, e = worst
     who = "seat" if len(teams[t]) == 1 else "team of seat"
-    also = f"; interval over all {k} {'seats' if who == 'seat' else 'teams'} at once (Bonferroni)" if k > 1 else ""
+    also = (f"; {100 * (1 - 0.05 / k):.1f} % interval, over all {k} {'seats' if who == 'seat' else 'teams'} at "
+            f"once (Bonferroni)" if k > 1 else "")
     return (Estimate(abs(e.value - fair), low, high, n),
             f"{who} {teams[t][0]} wins {e.fmt(pct=True)} (fair {100 * fair:.1f} %){also}")
 
