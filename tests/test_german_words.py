@@ -26,7 +26,7 @@ def test_wl_4_2_the_german_wasserloch_page_quotes_the_log_line_the_table_writes(
     # example must be that line, not a verb the table does not use („spielte“ for „legte“)
     line = " ".join([render("wasserloch.web.log", {"who": "…", "n": 2, "v": 5, "a": "Giraffe"}, "de"),
                      render("wasserloch.web.drove", {"v": 3, "n": 2}, "de")])
-    assert line == "… legte 2 × 5 (Giraffe). Das vertrieb die 3er; 2 Punkte."
+    assert line == "… legte zwei 5er (Giraffen). Das vertrieb die 3er; 2 Punkte."
     assert f"„{line}“" in flat(player_rules("wasserloch", "de"))
 
 

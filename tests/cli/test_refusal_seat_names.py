@@ -20,8 +20,11 @@ from wasserspiele.cli.play import PlaySession
 from wasserspiele.core.registry import load
 
 OFF_TURN = {  # seat 1 picks twice in the simultaneous pick phase (WW-3.1): seat 0 and 2 still to pick
-    "en": 'action 1 "1: pick rhino" by player B: it is not player B\'s turn (waiting for player A and player C)',
-    "de": "Aktion 1 „1: pick rhino“ von Spieler B: Spieler B ist nicht am Zug (am Zug: Spieler A und Spieler C)",
+    # (a seat that picked is told so, wildwasser.already_picked, where it was "not player B's turn")
+    "en": 'action 1 "1: pick rhino" by player B: player B has already picked a card for this round '
+          '(waiting for player A and player C)',
+    "de": "Aktion 1 „1: pick rhino“ von Spieler B: Spieler B hat für diese Runde schon eine Karte gewählt "
+          "(am Zug: Spieler A und Spieler C)",
 }
 
 
@@ -69,8 +72,8 @@ def test_a_game_whose_board_says_seat_keeps_the_seat_s_number(run, tmp_path):
 
 
 @pytest.mark.parametrize("lang, said", [
-    ("en", "refused: it is not player B's turn (waiting for player A)"),
-    ("de", "nicht erlaubt: Spieler B ist nicht am Zug (am Zug: Spieler A)"),
+    ("en", "refused: player B has already picked a card for this round (waiting for player A)"),
+    ("de", "nicht erlaubt: Spieler B hat für diese Runde schon eine Karte gewählt (am Zug: Spieler A)"),
 ])
 def test_ww_3_1_the_terminal_s_refusal_of_a_move_names_the_seats_it_carries_as_the_board_does(lang, said):
     """The terminal asks only the seat to move, so its own games never meet this refusal;

@@ -10,6 +10,8 @@ import random
 
 import pytest
 
+from wasserspiele.core.messages import render
+
 from .browser_support import CHROMIUM, browser, play_wasserloch, serving, tabs  # noqa: F401
 
 if not os.path.exists(CHROMIUM):
@@ -32,7 +34,8 @@ def latest_plays(made: list[tuple[int, str, int]]) -> list[tuple[int, str, int]]
 def line_for(page, seat: int, action: str, round_: int) -> str:
     value, count = action.upper().split("X")
     who = page.inner_text(f"#seats .seat-chip[data-seat='{seat}'] .who").removesuffix(" (you)")
-    return f"Round {round_}: {who} played {count} × {value}"
+    cards = render("wasserloch.web.cards_of", {"n": int(count), "v": "A" if value == "1" else value}, "en")
+    return f"Round {round_}: {who} played {cards}"   # in words, "played two 7s" (it was "2 × 7")
 
 
 def test_wl_3_3_the_log_keeps_the_play_that_ended_the_last_round_after_the_new_round_s_first(tabs, server):

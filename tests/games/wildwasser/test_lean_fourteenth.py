@@ -234,7 +234,8 @@ def test_WW_5_1_the_game_ends_with_the_round_in_which_a_seat_has_three_home(play
             over = last_round or max(done) >= 3
             assert state.is_terminal() is over
             if over:
-                assert state.events(1)[0][1] == ("end", -1, "tiles" if last_round else "finish")
+                home = tuple(s for s in range(players) if done[s] >= 3)  # WW-5.1: who ended it
+                assert state.events(1)[0][1] == ("end", -1, "tiles" if last_round else "finish", home)
                 assert (state.card, state.waiting, state.current_seat, state.choices) == (-1, (), None, ())
             else:
                 assert state.round == 2 and state.phase == PICK_PHASE and state.card == -1

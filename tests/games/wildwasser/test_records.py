@@ -153,7 +153,8 @@ def test_a_prefix_naming_a_seat_that_is_not_pending_is_an_illegal_action():
     doc = dict(s.record(), actions=["0: pick zebra", "0: pick rhino"])
     with pytest.raises(ReplayError) as err:
         replay(doc)
-    assert err.value.index == 1 and err.value.seat == 0 and "not seat 0's turn" in err.value.reason
+    # WW-3.1: seat 0 picked this round's card already, and is told so (it said "not seat 0's turn")
+    assert err.value.index == 1 and err.value.seat == 0 and err.value.reason.code == "wildwasser.already_picked"
 
 
 def test_committed_picks_are_hidden_commitments_until_revealed():

@@ -87,7 +87,7 @@ def test_ww_3_1_all_seats_pick_secretly_before_the_first_reveal():
 def test_ww_3_1_picking_twice_is_refused():
     s = new(2)
     s.apply("pick zebra", 0)
-    with pytest.raises(IllegalAction, match="not seat 0's turn"):
+    with pytest.raises(IllegalAction, match="seat 0 has already picked a card for this round"):
         s.apply("pick rhino", 0)
 
 

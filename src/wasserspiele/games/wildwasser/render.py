@@ -225,6 +225,9 @@ def describe_event(e: dict, lang: str = "en", me: int | None = None) -> str:
         code = "push" if e["tile"] else "push_empty"
     elif kind == "marker":  # WW-3.2, WW-4.3: the view's `how` (view.marker_how)
         code = f"marker_{e['how']}"
+    elif kind == "end" and e["why"] == "finish" and e.get("finishers"):  # WW-5.1: who ended it
+        e = {**e, "n": len(e["finishers"])}
+        code = "end_finish"
     text = render(f"wildwasser.event.{code}", e, lang)
     if kind == "push":
         for seat, sp in e["washed"]:

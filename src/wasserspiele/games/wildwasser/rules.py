@@ -7,7 +7,7 @@ from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
 from ...core.chance import Chance
-from ...core.errors import BadRecord
+from ...core.errors import BadRecord, NotYourTurn
 from ...core.inline import inline_tail_calls
 from ...core.messages import json_text
 from ...core.messages import Reason
@@ -332,7 +332,12 @@ class WildwasserState(WildwasserData, State):
             self.waiting = ()
             self.current_seat = None
             self.choices = ()
-            self._note("end", -1, "tiles" if self.last_round else "finish")
+            if self.log_tail is not None:  # a state that keeps its log (`_note`): once a game
+                # WW-5.1: the seats that got their third animal across this round, so the end
+                # names them ("C has three animals across the finish line"); one round ends it
+                # for all, so several may; after WW-5.2's last round there may be none
+                finishers = tuple(s for s, n in enumerate(self.done) if n >= FINISHED_TO_END)
+                self.log_tail.append(("end", -1, "tiles" if self.last_round else "finish", finishers))
             return
         self.round += 1
         # called inside _apply: the action being applied joins the history after it
@@ -539,11 +544,34 @@ class WildwasserState(WildwasserData, State):
 
     def _apply_not_offered(self, action: WildAction | str, seat: int | None) -> None:
         """`apply` of what `legal_actions(seat)` does not offer now: notation, a seat left
-        unnamed (the seat to move's), or a refusal with its reason (the protocol's way)."""
+        unnamed (the seat to move's), or a refusal with its reason (the protocol's way; a
+        seat that picked this round's card is told so, not "it is not seat 1's turn")."""
         if seat is None and self.current_seat is not None:
             self.apply(action, self.current_seat)
             return
-        State.apply(self, action, seat)
+        try:
+            State.apply(self, action, seat)
+        except NotYourTurn as refused:
+            picked = self._why_not_pending(seat)
+            if picked is None:
+                raise
+            raise NotYourTurn(refused.action, seat, picked) from None
+
+    def why_illegal(self, action: WildAction | str, seat: int | None = None) -> Reason | None:
+        """The protocol's reason, but for a seat that already picked this round's card
+        (WW-3.1): that, where the protocol says only that it is not the seat's turn."""
+        reason = State.why_illegal(self, action, seat)
+        if reason is None or reason.code != "not_your_turn":
+            return reason
+        picked = self._why_not_pending(seat)
+        return reason if picked is None else picked
+
+    def _why_not_pending(self, seat: int | None) -> Reason | None:
+        """WW-3.1: why a seat of the table has no decision pending, where the game can say
+        more than the protocol's "not your turn": during the picks, it picked its card."""
+        if self.phase == PICK_PHASE and seat in range(self.players) and seat not in self.waiting:
+            return Reason("wildwasser.already_picked", seat=seat, waiting=list(self.waiting))
+        return None
 
     def apply_legal(self, action: WildAction, seat: int) -> None:
         """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick`, the

@@ -89,6 +89,9 @@ def _event(i: int, e: tuple, b) -> dict[str, Any]:
         d["action"] = e[2]
     elif kind == "end":
         d["why"] = e[2]
+        # WW-5.1: the seats with three animals across the finish line (an event of a log
+        # made before it carried them: none known)
+        d["finishers"] = list(e[3]) if len(e) > 3 else None
     return d
 
 

@@ -305,15 +305,19 @@ export default {
   logLines(view) {
     return (view.log || []).filter((e) => e.event !== "decide" && e.event !== "pick").slice(-14).flatMap((e) => {
       const a = e.animal ? spName(e.animal) : (e.card ? spName(e.card) : "");
+      // WW-5.1: the end names who got three animals across (several may, in one round)
+      const finishers = e.event === "end" && e.why === "finish" && e.finishers?.length ? e.finishers : null;
       const key = e.event === "move" && !e.start ? "wildwasser.ev.enter"
         // how the marker moved (WW-3.2, WW-4.3) the view works out once, for the terminal too
-        : e.event === "marker" ? `wildwasser.ev.marker_${e.how}` : `wildwasser.ev.${e.event}`;
+        : e.event === "marker" ? `wildwasser.ev.marker_${e.how}` : finishers ? "wildwasser.ev.end_finish" : `wildwasser.ev.${e.event}`;
       // why a card or a roll did nothing (WW-3.3) and why the game ended (WW-5.1, WW-5.2), as the terminal says it
       const w = e.event === "nothing" ? term(e.why, "wildwasser.why") : e.event === "end" ? term(e.why, "wildwasser.end") : "";
       // a marker's line names the seat it went to (who2) and the one it came from (who3):
       // either may be the seat hearing it ("… gave you the start marker", i18n.js say)
       const text = say(key, { seat: e.seat ?? undefined, a, r: e.round, from: e.start, to: e.to, p: e.place, f: e.face ?? e.field,
                               i: ICON_NAMES[e.icon] ? t(ICON_NAMES[e.icon]) : e.icon, w,
+                              // the finishers by the names the page gives them (the catalogue's term `seat`)
+                              ...(finishers ? { finishers, n: finishers.length } : {}),
                               seats: e.event === "marker" ? { who2: e.to, who3: e.before } : {} });
       // a push names each animal it washes back to its team card (WW-4.4)
       const washed = e.event === "push" ? (e.washed || []).map(([seat, sp]) => say("wildwasser.ev.washed", { seat, a: spName(sp) })) : [];
