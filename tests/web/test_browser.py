@@ -465,10 +465,19 @@ def test_a_player_chooses_a_name_that_every_seat_list_shows_and_the_browser_reme
     assert page.locator("#name-form").count() == 0
     assert "Bot (easy)" in page.inner_text("#seats [data-seat='1']")
     assert "Anna" in page.inner_text("#board")                     # the table names the seat too
-    other = tab.new_page()                                       # the same browser, another seat
+    second = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 2},
+                                         "seats": [{"kind": "human"}, {"kind": "bot", "level": "easy"}]})
+    other = tab.new_page()                                       # the same browser, another table
     try:
+        other.goto(server.base + second["seats"][0]["link"])
+        other.wait_for_selector("#seats [data-seat='0']:has-text('Anna')")   # sent at once, no form
+        assert other.locator("#name-form").count() == 0
+        # the same table's other seat is a second player at this device: asked, Anna offered
+        # (it was named Anna unasked, test_browser_qa2_names_and_rings.py)
         other.goto(server.base + table["seats"][2]["link"])
-        other.wait_for_selector("#seats [data-seat='2']:has-text('Anna')")   # sent at once, no form
+        other.wait_for_selector("#name-form")
+        assert other.input_value("#my-name") == "Anna"
+        assert "Anna" not in other.inner_text("#seats [data-seat='2']")
     finally:
         other.close()
     assert tab.errors == []

@@ -57,7 +57,26 @@ const app = document.getElementById("app");
 const show = (...nodes) => {
   app.replaceChildren(...nodes.filter((n) => n !== null && n !== undefined && n !== false));
   fitTexts(app);
+  scoreWordsWhole(app);
 };
+
+// On a phone a score table's heads may break anywhere (style.css), so that a long name of
+// one word does not carry the table past its box; a head of short words was then broken
+// inside a word where the table had the room to keep it whole: "Bot (schwer" over ")" at the
+// end of a four-seat Wasserloch (390 px, German).  Each table shown is tried with its heads'
+// words whole (`whole-words`) and keeps them so where it still fits its box.
+const PHONE = matchMedia("(max-width: 600px)");
+function scoreWordsWhole(root) {
+  if (!PHONE.matches) return;
+  for (const table of root.querySelectorAll("table.score")) {
+    const box = table.parentElement;
+    if (!box || !table.getClientRects().length) continue;    // not shown (a closed panel): as it was
+    table.classList.add("whole-words");
+    const style = getComputedStyle(box);
+    const room = box.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (table.getBoundingClientRect().width > room + 0.5) table.classList.remove("whole-words");
+  }
+}
 let rerender = () => {};
 
 function applyStaticText() {
@@ -132,8 +151,8 @@ function remember(entry) {
   const rest = myTables().filter((e) => !(e.table === entry.table && e.seat === entry.seat));
   localStorage.setItem(MY_TABLES, JSON.stringify([{ ...myTables().find((e) => e.table === entry.table && e.seat === entry.seat), ...entry, at: Date.now() }, ...rest].slice(0, 50)));
 }
-function forget(table) {
-  localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((e) => e.table !== table)));
+function forget(entry) {
+  localStorage.setItem(MY_TABLES, JSON.stringify(myTables().filter((e) => !(e.table === entry.table && e.seat === entry.seat))));
 }
 
 // When a table was last played here, in the page's language: "last played 5 minutes ago".
@@ -393,11 +412,15 @@ async function lobby(retried = false) {
         const info = [over === true ? t("status_over") : over === false ? t("status_running") : null,
                       Number.isFinite(moves) ? t("moves_n", { n: moves }) : null,
                       e.at ? playedWhen(e.at) : null].filter(Boolean).join(" · ");
+        const words = `${e.game ? titleOf(e.game) : e.table} · ${t("seat", { n: e.seat })}`;
+        // the button is named by its entry's words ("Forget Wasserloch · Seat 1"), not by the
+        // table's random id, and forgets that entry alone: two seats of one table played
+        // here were two buttons of the same name, each forgetting both
         return h("li", { "data-my-entry": e.table, "data-status": over === true ? "over" : over === false ? "running" : null },
-          h("a", { href: e.link, "data-my-table": e.table }, `${e.game ? titleOf(e.game) : e.table} · ${t("seat", { n: e.seat })}`),
+          h("a", { href: e.link, "data-my-table": e.table }, words),
           info ? h("span", { class: "muted my-info", title: e.at ? new Date(e.at).toLocaleString(lang) : null }, ` · ${info}`) : null,
-          " ", h("button", { class: "secondary small", "data-forget": e.table, "aria-label": t("forget_l", { id: e.table }),
-                            onclick: () => { forget(e.table); render(); } }, t("forget")));
+          " ", h("button", { class: "secondary small", "data-forget": `${e.table}/${e.seat}`, "aria-label": t("forget_entry_l", { entry: words }),
+                            onclick: () => { forget(e); render(); } }, t("forget")));
       })));
   }
 
@@ -527,7 +550,8 @@ function seatStrip(game, msg, ui) {
   }));
 }
 
-function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh, standIns = null }) {
+function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, tools, replayBar, fresh, standIns = null,
+                       rename = null }) {
   const raw = game.draw(msg.view, ui, { ...msg, fresh });
   const drawn = raw instanceof Node ? { board: raw } : raw;
   const title = gameTitle(msg.game, game, msg.title);
@@ -565,6 +589,7 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
       summary,
       h("section", { class: "box" }, h("h2", {}, t("log")), logList(game.logLines(msg.view, msg))),
       (drawn.side || []).map(([id, name, node]) => panel(id, name, node, false)),
+      rename,
       keysHelp));
   // the keys are told beside the table, and describe each group a player chooses in
   if (keysHelp) page.querySelectorAll("[data-group]").forEach((g) => g.setAttribute("aria-describedby", "keys-help"));
@@ -578,6 +603,26 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   });
   rovingTabIndex(page);
   return page;
+}
+
+// Two names the server would store alike (hub.clean_name: the blanks between words made one
+// space, the letters in one spelling, NFC)
+function sameName(a, b) {
+  const clean = (x) => x.split(/\s+/u).filter(Boolean).join(" ").normalize("NFC");
+  return clean(a) === clean(b);
+}
+
+// A seat waited for, with why it may be slow to move: "Anna (offline)", "seat 2 (bot
+// plays)"; a name two seats share is numbered inside the same parenthesis ("Jörg (seat 1,
+// offline)"): "Jörg (seat 1) (offline)" read as a slip
+function seatWaitedFor(seats, n) {
+  const s = seats?.[n];
+  const why = s?.stand_in ? "bot_plays" : offline(s) ? "offline" : null;
+  if (!why) return seatInText(n);
+  if (s.name && seats.some((o, i) => i !== n && o?.name && sameName(o.name, s.name))) {
+    return t(`named_at_${why}`, { name: s.name, n });
+  }
+  return t(why === "bot_plays" ? "seat_bot_plays" : "seat_offline", { who: seatInText(n) });
 }
 
 // A human seat whose player has no page open at the table (a replay knows nobody's).
@@ -609,8 +654,7 @@ function statusLine(game, msg) {
   // the seats inside the line in their in-sentence words ("Waiting for seat 2."); a line
   // that begins with one begins with a capital ("Seat 2, seat 3 to move")
   if (msg.replay) return sentence(`${waited.map(seatInText).join(", ")} ${t("to_move")}`);
-  const who = waited.map((n) => (msg.seats?.[n]?.stand_in ? t("seat_bot_plays", { who: seatInText(n) })
-    : offline(msg.seats?.[n]) ? t("seat_offline", { who: seatInText(n) }) : seatInText(n))).join(", ");
+  const who = waited.map((n) => seatWaitedFor(msg.seats, n)).join(", ");
   // a spectator (the spectator link, or a third person at a full table) waits for nobody:
   // "Waiting for seat 0." read as if they had a seat; they are told they watch, and who moves
   if (msg.seat === null) return t("spectator_turn", { who });
@@ -823,14 +867,42 @@ function tablePage(tableId) {
       ev.preventDefault();
       const name = nameInput.value.trim();
       if (name) { localStorage.setItem("player_name", name); send({ type: "name", name }); }
+      if (name && renaming) endRenaming();
     } },
     nameLabel, nameInput, nameButton);
+  // A seat that has its name may change it (the server takes a few changes a minute): the
+  // button beside the log shows the form again, the name in it; saving or Escape puts the
+  // button back, and the focus on it.  Before, a name once given (or taken unasked from
+  // this browser) stayed the seat's for the whole game.
+  let renaming = false;
+  function endRenaming() {
+    renaming = false;
+    render();
+    document.getElementById("change-name")?.focus();
+  }
+  nameInput.addEventListener("keydown", (ev) => {
+    if (ev.key !== "Escape" || !renaming) return;
+    ev.preventDefault();
+    ev.stopPropagation();
+    endRenaming();
+  });
+  function startRenaming() {
+    renaming = true;
+    nameInput.value = msg.seats[msg.seat]?.name || nameInput.value;
+    render();
+    nameInput.focus();
+    nameInput.select();
+  }
   let nameSent = false;
   function maybeSendName() {
     const saved = localStorage.getItem("player_name");
     if (!nameSent && token && msg && msg.seat !== null && !msg.seats[msg.seat]?.name && saved) {
       nameSent = true;
-      send({ type: "name", name: saved });
+      // a name another seat of this table carries already is a second player at this
+      // device (two seats opened in one browser): the seat was named after the first
+      // player unasked ("Jörg (seat 0)", "Jörg (seat 1) (you)").  It asks instead, the
+      // saved name offered in the form
+      if (!msg.seats.some((s, i) => i !== msg.seat && s.name && sameName(s.name, saved))) send({ type: "name", name: saved });
     }
   }
 
@@ -1124,7 +1196,11 @@ function tablePage(tableId) {
       // their height): the board and the hand stay where they are when the turn passes
       : seated ? h("div", { class: "actions idle", "aria-hidden": "true" }, h("span", { class: "hint-text" }, t("pick_hint")))
       : null;
-    const needName = token && msg.seat !== null && !msg.seats[msg.seat]?.name && !msg.terminal;
+    const named = Boolean(msg.seats[msg.seat]?.name);
+    const needName = token && msg.seat !== null && (!named || renaming) && !msg.terminal;
+    const rename = token && msg.seat !== null && named && !renaming && !msg.terminal && !replaced
+      ? h("p", { class: "row rename" }, h("button", { id: "change-name", type: "button", class: "secondary small",
+                                                      onclick: startRenaming }, t("change_name"))) : null;
     nameLabel.textContent = t("your_name");
     nameButton.textContent = t("save_name");
     const tools = h("span", { class: "tools" },
@@ -1144,7 +1220,7 @@ function tablePage(tableId) {
     // a replaced tab shows the position, but not as this seat's turn
     const standInBox = standIns.box(replaced ? { ...msg, replaced } : msg, levels, askStandIn);
     show(tableLayout({ game, msg: replaced ? { ...msg, replaced } : msg, ui, picker, notice: noticeBox, actions, result, summary: summaryBox, tools, fresh: fromServer,
-                       standIns: standInBox }));
+                       standIns: standInBox, rename }));
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
