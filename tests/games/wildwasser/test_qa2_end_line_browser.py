@@ -49,3 +49,21 @@ def test_ww_5_1_the_page_s_log_names_who_ended_the_game(tabs, server, table, loc
       }""", ends)
     assert got == [[one], [two], [tiles]]
     assert tab.errors == []
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_ww_3_1_a_page_that_picked_is_told_it_chose_not_that_it_is_not_its_turn(tabs, server, locale):
+    """A player who picked this round's card and taps another was told „Du bist nicht am Zug.“,
+    as if the pick had not counted; the others are still picking."""
+    from wasserspiele.core.messages import render
+    t = server.post("/api/tables", {"game": "wildwasser", "options": {"players": 2},
+                                    "seats": [{"kind": "human"}] * 2})
+    tab = tabs(locale)
+    page = tab.open(server, t["seats"][0]["link"], "desktop", "#turn[data-mine='1']")
+    page.locator("#hand [data-key].clickable").first.click()
+    page.wait_for_selector("#turn:not([data-mine='1'])")
+    page.locator("#hand [data-key]").first.dispatch_event("click")   # (a tap: it is drawn dimmed, not hidden)
+    lang = locale[:2]
+    page.wait_for_selector("#notice")
+    assert page.inner_text("#notice") == render("web.already_chosen_now", {}, lang)
+    assert tab.errors == []

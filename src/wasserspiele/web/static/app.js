@@ -837,7 +837,9 @@ function tablePage(tableId) {
     // game's own explanation speaks of the moves of the seat to move, so it is asked
     // only then (off turn, Watten's "you must follow" would be false).
     const text = () => (at.terminal ? t("game_over")
-      : !at.legal.length ? t("not_your_turn_now")
+      // a seat that made its secret choice and waits for the others (Wildwasser's picks,
+      // WW-3.1) was told "It is not your turn", as if its choice had not counted
+      : !at.legal.length ? t(at.seat !== null && at.my_choice ? "already_chosen_now" : "not_your_turn_now")
       : (game.explain && game.explain(key, at.view, at)) || t("not_now"));
     notice = { text, cls: "info", key };
     render();
