@@ -330,6 +330,19 @@ def test_a_move_in_doubt_stored_while_its_table_was_out_of_memory_is_told_so_whe
     assert _moves_stored(db_url, t["id"]) == 1
 
 
+async def _another_process_moves(db_url: str, table_id: str, action: str) -> int:
+    """Seat 0 plays `action` at the table through another process (a second Hub on the same
+    SQLite file), which stores it; the version it committed."""
+    other = Hub(Storage(db_url), bot_delay=30)
+    try:
+        there = await other.open(table_id)
+        await there.submit(0, action, 0)
+        return there.version
+    finally:
+        await other.shutdown()
+        other.storage.close()
+
+
 def test_another_process_s_move_heard_while_the_table_loads_is_shown(make_client, db_url, monkeypatch):
     """Another process's commit heard (its NOTIFY) while this process was reading the table
     from the database, after that read: the news found no table in memory and was dropped,
@@ -345,19 +358,9 @@ def test_another_process_s_move_heard_while_the_table_loads_is_shown(make_client
     loop = client.portal.call(asyncio.get_running_loop)
     read = hub.storage.load_table
 
-    async def other_process_moves() -> int:
-        other = Hub(Storage(db_url), bot_delay=30)
-        try:
-            there = await other.open(t["id"])
-            await there.submit(0, action, 0)
-            return there.version
-        finally:
-            await other.shutdown()
-            other.storage.close()
-
     def read_before_the_other_commit(table_id):
         row = read(table_id)
-        version = asyncio.run(other_process_moves())
+        version = asyncio.run(_another_process_moves(db_url, t["id"], action))
         asyncio.run_coroutine_threadsafe(_notice(hub, table_id, version), loop).result(DEADLINE)
         return row
 
@@ -565,22 +568,12 @@ def test_another_process_s_move_whose_catch_up_finds_no_answer_in_time_is_read_a
     action = table_state(client, t["id"], token)["legal"][0]
     loop = client.portal.call(asyncio.get_running_loop)
 
-    async def other_process_moves() -> int:
-        other = Hub(Storage(db_url), bot_delay=30)
-        try:
-            there = await other.open(t["id"])
-            await there.submit(0, action, 0)
-            return there.version
-        finally:
-            await other.shutdown()
-            other.storage.close()
-
     async def notice(version):
         hub.on_notice(t["id"], version)
 
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws:
         assert _hello(ws, token)["n"] == 0
-        version = _run_apart(other_process_moves())
+        version = _run_apart(_another_process_moves(db_url, t["id"], action))
         hub.limits = LATE
         slow = LATE.storage_seconds + 0.2
         read_since = hub.storage.load_since
