@@ -38,3 +38,20 @@ def test_the_arena_refuses_more_bots_than_teams_before_printing_anything():
     assert result.exit_code == 2, result.output
     assert "--bots: 3 bots for 2 teams (Watten is played in teams, one bot a team); name at most 2" in result.stderr
     assert "arena" not in result.stderr and result.stdout == ""
+
+
+def test_the_plain_lines_end_with_the_whole_count_whatever_the_step():
+    """56 games in steps of 5 printed their last line at 55/56 (`lab tune`'s rounds): a log
+    reader could not tell the run had finished its games."""
+    import io
+    from unittest import mock
+
+    from rich.console import Console
+
+    from wasserspiele.cli.console import Reporter
+    with mock.patch("click.echo") as echo, Reporter(Console(file=io.StringIO()), quiet=False) as report:
+        report.set_total(56)
+        for _ in range(56):
+            report.advance(1)
+    said = [c.args[0] for c in echo.call_args_list]
+    assert said[-1] == "56/56 games finished" and said.count("56/56 games finished") == 1, said

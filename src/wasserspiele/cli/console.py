@@ -338,3 +338,5 @@ class Reporter:
             self._say(lambda: click.echo(line, err=True))
             step = max(1, self.total // 10)
             self.next_line = (self.done // step + 1) * step
+            if self.done < self.total:  # the last line says the whole: 56 games in steps of 5 ended at 55/56
+                self.next_line = min(self.next_line, self.total)
