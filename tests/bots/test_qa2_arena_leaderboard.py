@@ -92,3 +92,22 @@ def test_malformed_leaderboard_data_is_refused_naming_the_board_and_field(tmp_pa
 
 def test_the_packaged_boards_still_read():
     assert set(read_boards(packaged_data())) == set(json.loads(packaged_data().read_text())["boards"])
+
+
+def test_a_leaderboard_run_on_a_seed_already_saved_says_which_games_it_replaces(tmp_path):
+    """Seeds 2 then 1 saved 12 games of random–heuristic; playing seed 1 again replaced them by
+    its 6 without a word (the rule: a seed played again replays the same deals)."""
+    from click.testing import CliRunner
+
+    from wasserspiele.cli.main import main
+    data = tmp_path / "lb.json"
+    run = ["leaderboard", "wasserloch", "--bots", "random,heuristic", "--games", "6", "--jobs", "1",
+           "--data", str(data)]
+    for seed in ("1", "2"):
+        res = CliRunner().invoke(main, [*run, "--seed", seed])
+        assert res.exit_code == 0, res.output
+        assert "replaced" not in res.stderr   # another seed adds its games
+    res = CliRunner().invoke(main, [*run, "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert ("wasserloch: random–heuristic: the 12 games saved before are replaced by this run's 6: it replayed "
+            "deals they hold (a --seed played before); another --seed adds its games") in res.stderr, res.stderr

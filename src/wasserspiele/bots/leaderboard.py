@@ -129,10 +129,15 @@ class Pairing:
             raise ValueError(f"{other.first}–{other.second} is not the pairing {self.first}–{self.second}")
         if (other.first, other.second) != (self.first, self.second):
             other = other.flipped()
-        if not self.seeds or not other.seeds or set(self.seeds) & set(other.seeds):
+        if other.replays(self):
             return other
         return Pairing(self.first, self.second, self.outcomes + other.outcomes, self.first_cpu + other.first_cpu,
                        self.second_cpu + other.second_cpu, self.seeds + other.seeds)
+
+    def replays(self, before: "Pairing") -> bool:
+        """This run's games replace `before`'s rather than add to them (`joined`): it played
+        deals of a seed they hold, or the seeds of either are unknown."""
+        return not before.seeds or not self.seeds or bool(set(before.seeds) & set(self.seeds))
 
     def to_json(self) -> dict[str, Any]:
         return {"first": self.first, "second": self.second, "outcomes": self.outcomes,
@@ -601,6 +606,23 @@ def _load(path: Path) -> dict[str, Leaderboard]:
         return {name: Leaderboard.from_json(b) for name, b in boards.items()}
     except (ValueError, KeyError, TypeError, AttributeError) as exc:
         raise BadOption(f"{path}: not leaderboard data ({exc})") from None
+
+
+def replaced_games(before: Leaderboard | None, board: Leaderboard) -> list[str]:
+    """What merging `board` into `before` replaces rather than adds to (`Pairing.joined`), in
+    words: a run on a seed the saved games hold dropped them without a word (12 games of
+    seeds 1 and 2 became the 6 of seed 1 played again)."""
+    if before is None or before.options != board.options:
+        return []
+    saved = {frozenset((p.first, p.second)): p for p in before.pairings}
+    said = []
+    for p in board.pairings:
+        old = saved.get(frozenset((p.first, p.second)))
+        if old is not None and p.replays(old):
+            said.append(f"{old.first}–{old.second}: the {len(old.outcomes)} games saved before are replaced by this "
+                        f"run's {len(p.outcomes)}: it replayed deals they hold (a --seed played before); "
+                        f"another --seed adds its games")
+    return said
 
 
 def save_boards(boards: list[Leaderboard], path: Path) -> dict[str, Leaderboard]:

@@ -44,7 +44,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
     from ..bots.leaderboard import (check_bot_count, checked_specs, markdown, pairing_games, pairing_group,
-                                    read_boards, round_robin, save_boards)
+                                    read_boards, replaced_games, round_robin, save_boards)
     from ..bots.runner import WorkerDiedError, default_jobs
     from ..bots.specs import split_spec_texts
     from .main import UsageFailure, WriteFailure
@@ -125,6 +125,7 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                 # SIGTERM held off while the file is written: an interrupt in the next game kept
                 # none of the boards played before it, and one while writing left half a file
                 try:
+                    before = read_boards(data).get(name) if data.is_file() else None
                     saved = uninterrupted(lambda: save_boards([board], data))
                 except WasserspieleError as exc:
                     # a full disk (WriteFailed), or --data replaced by another file while the games ran
@@ -136,6 +137,8 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
                     raise WriteFailure(f"{exc}; {held}; the page of the boards played "
                                        f"({', '.join(b.game for b in boards)}) is printed above instead") from None
                 click.echo(f"wrote {data} ({name})", err=True)
+                for line in replaced_games(before, board):
+                    click.echo(f"{name}: {line}", err=True)
         if data is not None:
             boards = list(saved.values())
     except (KeyboardInterrupt, WorkerDiedError) as exc:
