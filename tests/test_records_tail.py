@@ -165,3 +165,20 @@ def test_records_every_row_the_web_stores_replays_strictly(name, options):
                "actions": row.actions}
         assert replay(doc).chance.unread() == {}  # strict: LiveTable.state_of's first try
         assert LiveTable.state_of(row).state_json() == state.state_json()
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", 'action 0 "9: pick zebra": there is no seat 9 at a table of 4 (seats 0 to 3)'),
+    ("de", "Aktion 0 „9: pick zebra“: einen Platz 9 gibt es an einem Tisch für 4 Spieler nicht (Plätze 0 bis 3)"),
+])
+def test_a_seat_prefix_beyond_the_table_is_refused_as_no_seat_not_as_an_absent_players_turn(lang, said):
+    """A four-player Wildwasser record's "9: pick zebra" was refused as "by player J: it is not
+    player J's turn", naming a seat the table does not have."""
+    from wasserspiele import load
+    from wasserspiele.core.errors import ReplayError
+    from wasserspiele.core.records import replay
+    record = load("wildwasser", players=4).new_game(seed=1).record()
+    record["actions"] = ["9: pick zebra"]
+    with pytest.raises(ReplayError) as refused:
+        replay(record)
+    assert refused.value.seat is None and refused.value.render(lang) == said

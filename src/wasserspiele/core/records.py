@@ -178,6 +178,10 @@ def replay(doc: Any, *, stop_at: int | None = None, rng: random.Random | None = 
                                   Reason("record.action_too_long", n=len(text), limit=MAX_TEXT))
             named, action = game.parse_decision(text)
             if named is not None:
+                if named >= game.players:  # "9: pick zebra" at four seats was refused as player J's turn
+                    seat = None  # no seat of the table: blame none
+                    raise BadNotation(Reason("record.no_such_seat", seat=named, players=game.players,
+                                             n=game.players, last=game.players - 1))
                 seat = named
             state.apply(action, seat)
         except (BadNotation, IllegalAction) as exc:  # both say why as a Reason (worded per language)
