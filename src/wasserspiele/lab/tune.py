@@ -10,7 +10,7 @@ same game seeds (common random numbers), so they are compared on the same deals.
 Goals (each a number to make small):
 
 * `fair-seats`: the largest gap between a seat's (team's) win rate and a fair share;
-* `decisive`: the share of games without a single winning team (shared wins, no winner);
+* `decisive`: the share of games without a single winner, seat or team (shared wins, no winner);
 * `shorter`: actions per game.
 
 The result names the best values with the goal's 95 % interval, and every other
@@ -320,7 +320,7 @@ def tune(game: str, vary: Sequence[str], goal: str, runner: Backend, *, players:
 
 
 WHAT = {"fair-seats": "the largest gap between a seat's win rate and a fair share",
-        "decisive": "the share of games without a single winning team",
+        "decisive": "the share of games without a single winner (seat or team)",
         "shorter": "actions per game"}
 
 
