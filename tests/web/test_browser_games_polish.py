@@ -39,9 +39,12 @@ def log_of(page) -> list[tuple[str, bool]]:
 
 
 def line_for(page, seat: int, action: str, round_: int) -> str:
+    """The log's line of a play up to its animals, in the catalogue's words ("played two 3s")."""
+    from wasserspiele.core.messages import render
     value, count = action.upper().split("X")
     who = page.inner_text(f"#seats .seat-chip[data-seat='{seat}'] .who").removesuffix(" (you)")
-    return f"Round {round_}: {who} played {count} × {value}"
+    play = render("wasserloch.web.log", {"who": who, "n": int(count), "v": value, "a": ""}, "en")
+    return f"Round {round_}: {play.split(' (')[0]}"
 
 
 @pytest.mark.parametrize("when", ["mid-round", "round-start"])
