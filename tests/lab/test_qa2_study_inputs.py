@@ -115,3 +115,18 @@ def test_fair_seats_reading_with_two_seats_keeps_the_plain_interval():
     _, reading = largest_gap([[0], [1]], rows, list(range(len(rows))))
     plain = wilson(8, 32)
     assert f"[{100 * plain.low:.1f}, {100 * plain.high:.1f}]" in reading and "Bonferroni" not in reading
+
+
+@pytest.mark.parametrize("games, share", [(20, 7 / 20), (4, 1 / 4), (60, 0.5)])
+def test_the_games_said_to_narrow_a_share_to_the_goal_do_narrow_it(games, share):
+    """"About 890 games would narrow every seat to ±3 pp" after 20 games: `--precision 3pp` then
+    stopped at 1,086.  Scaling the half-width by 1/√n underestimates where Wilson's interval is
+    narrower than that at few games; the estimate now inverts Wilson's interval at the share."""
+    from wasserspiele.core.stats import wilson
+    from wasserspiele.lab.report import _games_needed
+
+    def half(m: float) -> float:
+        w = wilson(share * m, m)
+        return (w.high - w.low) / 2
+    need = _games_needed(games, half(games), 0.03, share)
+    assert half(need) <= 0.03 < half(0.9 * need)   # enough, and not much more (two digits rounded up)
