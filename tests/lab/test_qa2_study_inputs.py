@@ -130,3 +130,17 @@ def test_the_games_said_to_narrow_a_share_to_the_goal_do_narrow_it(games, share)
         return (w.high - w.low) / 2
     need = _games_needed(games, half(games), 0.03, share)
     assert half(need) <= 0.03 < half(0.9 * need)   # enough, and not much more (two digits rounded up)
+
+
+@pytest.mark.parametrize("games, said", [(5, True), (6, False)])
+def test_a_rotated_study_that_is_not_whole_turns_of_the_line_up_says_so(games, said):
+    """The report said rotated seating lets seat and bot effects separate, where 20 games at 3 seats
+    sat a bot in seats 0/1/2 in 7/7/6 games; whole turns of the line-up balance them."""
+    from wasserspiele.lab import run_study
+    from wasserspiele.lab.report import _rotation_note
+    result = run_study(make_study("wasserloch", players=3, bots="random,heuristic", options={"rounds": 1},
+                                  games=games, seed=1), jobs=1)
+    note = _rotation_note(result)
+    assert (f"the {games} games are not a multiple of the line-up's 3 seatings" in note) is said, note
+    assert _rotation_note(run_study(make_study("wasserloch", players=3, bots="random", options={"rounds": 1},
+                                               games=games, seed=1), jobs=1)) == ""  # one bot: nothing to balance

@@ -732,6 +732,29 @@ def verdict_cell(x: Line, min_effect: float = MIN_EFFECT) -> str:
     return UNSETTLED
 
 
+def _rotation_note(result) -> str:
+    """Rotated seating balances the bots over the seats only in whole turns of the line-up (3
+    games at 3 seats, every ordered choice with more bots than seats); the report said "so that
+    seat and bot effects separate" where 20 games at 3 seats sat a bot in seats 0/1/2 in 7/7/6."""
+    study = result.study
+    if study.seating.name != "rotated" or len(study.bots) < 2:
+        return ""
+    played: dict[int, int] = {}
+    for r in result.rows:
+        played[r["cond"]] = played.get(r["cond"], 0) + 1
+    odd = []
+    for c, n in sorted(played.items()):
+        players = study.conditions[c].load(study.game).players
+        turn = players if len(study.bots) <= players else math.perm(len(study.bots), players)
+        if n % turn:
+            where = "" if len(study.conditions) == 1 else f" of {study.conditions[c].label}"
+            odd.append(f"the {_games(n)}{where} are not a multiple of the line-up's {turn} seatings")
+    if not odd:
+        return ""
+    return (f"Rotated seating: {'; '.join(odd)}, so some bots sat in some seats one game more than in others; "
+            f"a multiple balances them exactly.")
+
+
 def _wilson_half(p: float, m: float) -> float:
     w = wilson(p * m, m)
     return (w.high - w.low) / 2
@@ -1096,7 +1119,7 @@ def blocks(result: StudyResult, summaries, comparisons, notable, plots, min_effe
              f"and bot effects separate). Fixed options: "
              f"{json.dumps(dict(study.base_options)) if study.base_options else 'the defaults'}.")
     b.append(("p", setup))
-    seats_note = seating_note(study)
+    seats_note = seating_note(study) or _rotation_note(result)
     if seats_note:
         b.append(("p", seats_note))
     for note in result.notes:
