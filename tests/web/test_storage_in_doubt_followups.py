@@ -507,6 +507,14 @@ def _slow_reads(monkeypatch, storage, count: int) -> None:
     monkeypatch.setattr(storage, "load_table", slow)
 
 
+def _two_seats_answering_late(make_client):
+    """A client whose storage answers late (stand-ins at once) and a new table of two people."""
+    client = make_client(limits=Limits(stand_in_seconds=0))
+    t = create(client, options={"players": 2}, seats=humans(2))
+    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    return client, t
+
+
 def _stand_in_stored_late(client, db_url, monkeypatch, ws0, slow: int) -> None:
     """Seat 0 asks for a bot in seat 1; the write is stored after its request had ended, and
     the table's reload that follows finds the database `slow` times too slow to answer."""
@@ -527,9 +535,7 @@ def test_a_write_stored_late_whose_reload_is_answered_late_is_read_again_and_sho
     `storage_seconds` (a loaded machine, in CI) ended that task unseen ("Task exception was
     never retrieved"), and every page went on showing the seat without its bot while the
     bot played.  The database is asked again."""
-    client = make_client(limits=Limits(stand_in_seconds=0))
-    t = create(client, options={"players": 2}, seats=humans(2))
-    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    client, t = _two_seats_answering_late(make_client)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
         _hello(ws0, t["seats"][0]["token"])
         _until_pong(ws0)
@@ -542,9 +548,7 @@ def test_a_table_whose_reload_finds_no_answer_at_all_is_dropped_and_its_pages_lo
         make_client, db_url, busy_wait, monkeypatch, caplog):
     """A database that never answers the reload in time: the table leaves memory, its pages'
     sockets close (they reconnect), and a page that reconnects is shown the stored bot."""
-    client = make_client(limits=Limits(stand_in_seconds=0))
-    t = create(client, options={"players": 2}, seats=humans(2))
-    client.app.state.hub.limits = Limits(storage_seconds=LATE.storage_seconds, stand_in_seconds=0)
+    client, t = _two_seats_answering_late(make_client)
     with client.websocket_connect(f"/ws/tables/{t['id']}") as ws0:
         _hello(ws0, t["seats"][0]["token"])
         _until_pong(ws0)

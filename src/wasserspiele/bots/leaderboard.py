@@ -537,6 +537,10 @@ def board_problem(name: Any, board: Any) -> str | None:
             return f"{where}: {key!r} is {_kind(value)}, expected {what}"
         return None
 
+    def unknown_fields(where: str, obj: dict, known: set[str]) -> str | None:
+        extra = sorted(set(obj) - known)
+        return f"{where}: {', '.join(map(repr, extra))} is not a field" if extra else None
+
     number = (int, float)
     problem = (field_problem(where, board, "game", (str,), "the game's name")
                or field_problem(where, board, "options", (dict,), "an object of game options", required=False)
@@ -553,11 +557,10 @@ def board_problem(name: Any, board: Any) -> str | None:
             return f"{at} is {_kind(r)}, not an object"
         problem = (field_problem(at, r, "spec", (str,), "a bot spec")
                    or field_problem(at, r, "mu", number, "a number, the rating")
-                   or field_problem(at, r, "sigma", number, "a number, the rating's standard error"))
+                   or field_problem(at, r, "sigma", number, "a number, the rating's standard error")
+                   or unknown_fields(at, r, {"spec", "mu", "sigma"}))
         if problem:
             return problem
-        if set(r) - {"spec", "mu", "sigma"}:
-            return f"{at}: {', '.join(map(repr, sorted(set(r) - {'spec', 'mu', 'sigma'})))} is not a field"
     for i, q in enumerate(board["pairings"], 1):
         at = f"{where}, pairing {i}"
         if not isinstance(q, dict):
@@ -573,11 +576,10 @@ def board_problem(name: Any, board: Any) -> str | None:
         for key in ("first_cpu", "second_cpu"):
             # either may be left out (none measured): `Cpu`'s defaults
             problem = (field_problem(f"{at}, {key}", q[key], "seconds", number, "a number", required=False)
-                       or field_problem(f"{at}, {key}", q[key], "moves", (int,), "a whole number", required=False))
+                       or field_problem(f"{at}, {key}", q[key], "moves", (int,), "a whole number", required=False)
+                       or unknown_fields(f"{at}, {key}", q[key], {"seconds", "moves"}))
             if problem:
                 return problem
-            if set(q[key]) - {"seconds", "moves"}:
-                return f"{at}, {key}: {', '.join(map(repr, sorted(set(q[key]) - {'seconds', 'moves'})))} is not a field"
     return None
 
 
