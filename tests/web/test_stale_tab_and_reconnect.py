@@ -167,6 +167,33 @@ def test_a_move_chosen_while_reconnecting_is_dropped_with_a_word_when_the_game_m
     assert errors == []
 
 
+def test_a_slow_tap_while_reconnecting_is_a_move_though_attempts_fail_meanwhile(browser, server):
+    """A card pressed while the connection is being made anew and released after some
+    attempts failed is chosen: each failed attempt drew the table anew, and a press on one
+    card released on its successor is no click (CI lost such a tap on a loaded machine)."""
+    table, text, errors = seat_0_at_its_turn(server, "en")
+    page = seat_page(browser, server, table["seats"][0]["link"], "en-US", errors)
+    n = current_n(page)
+    page.context.set_offline(True)
+    page.evaluate("() => window.__sockets.forEach((s) => s.close())")
+    page.wait_for_selector(f"#notice:has-text({text['web.reconnecting']!r})")
+    box = page.locator("#hand .clickable").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    # the first attempts come after 0.15–0.3 s, 0.3–0.6 s and 0.6–1.2 s: at least two fail
+    # while the card is held
+    page.wait_for_function("() => window.__sockets.length >= 3")
+    page.mouse.up()
+    page.wait_for_selector(f"#notice-more, {BUTTON}")
+    if page.locator("#notice-more").count() == 0:
+        page.locator(BUTTON).first.click()
+    page.wait_for_selector(f"#notice-more:has-text({text['web.move_waits']!r})")
+    page.context.set_offline(False)                              # and it is sent once back
+    page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
+    assert errors == []
+
+
 def _remove_table(db_path, table_id: str) -> None:
     """The table gone from the database while no server runs (as an operator removing it)."""
     con = sqlite3.connect(db_path)

@@ -1071,6 +1071,7 @@ function tablePage(tableId) {
         .catch((err) => { setTimeout(() => { throw err; }); });
     });
     socket.addEventListener("close", () => {
+      const wasDown = down, wasSent = sentAt;
       if (!pending) sentAt = null;  // a move lost with the connection can be made again
       if (closedForGood) return;
       // said once, not at every attempt: by the notice, an alert, at a table drawn (it was
@@ -1078,7 +1079,10 @@ function tablePage(tableId) {
       // region says it (the first notice is no alert)
       if (!down && !msg) announce([t("reconnecting")]);
       down = true;
-      render();
+      // drawn when what the page shows changes, not at every failed attempt: a drawing
+      // replaces the pieces, and a tap pressed on one piece and released on its successor is
+      // no click (the browser sends none), so a move tapped while reconnecting was lost
+      if (!wasDown || wasSent !== sentAt) render();
       retry += 1;
       resuming = true;
       retryTimer = setTimeout(reconnectNow, reconnectDelay(retry));
