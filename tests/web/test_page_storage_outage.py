@@ -233,10 +233,14 @@ def test_a_drawn_table_reconnecting_to_a_database_down_says_why_once(browser, fr
     why = reason(lang, "server.db_down")
     run_clock(page, 1_000, "(why) => (document.querySelector('#notice-more')?.textContent ?? '').includes(why)", why)
     opened = len(page.evaluate("() => window.__opened"))
+    page.evaluate("() => { document.querySelector('#hand [data-key]').__kept = true; }")
     # two more attempts, refused as well (each after the page's own, growing wait)
     run_clock(page, 15_000, OPENED_MORE, opened + 1)
     alerts = page.evaluate("() => window.__alerts")
     assert sum(why.lower() in a.lower() for a in alerts) == 1, alerts
+    # nor is the table drawn anew at each: a tap pressed before a drawing and released
+    # after it is no click, and a move tapped meanwhile was lost
+    assert page.evaluate("() => document.querySelector('#hand [data-key]').__kept === true")
     notice = page.inner_text("#notice")
     assert catalogue(lang).text("web.reconnecting") in notice and refused_prefix(lang) not in notice, notice
     _rename(srv, "tables_away", "tables")

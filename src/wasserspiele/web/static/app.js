@@ -978,6 +978,7 @@ function tablePage(tableId) {
       down = false;
       pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
     } else if (data.type === "refused") {
+      const wasSent = sentAt;
       // (one `late`, unasked, is no answer to a move this page may be waiting on: a write
       // it was told "may still be saved" about failed after all; its notice takes the
       // in-doubt one's place, as every refusal takes the last notice's)
@@ -1013,7 +1014,9 @@ function tablePage(tableId) {
         pending = null;
       }
       if (data.code === "stale") send({ type: "sync" });
-      render();
+      // the same refusal again changes nothing shown: not drawn anew (a tap across a
+      // drawing is lost, the socket's close handler)
+      if (!again || wasSent !== sentAt) render();
     } else if (data.type === "accepted" && data.late) {
       // A move this page was told "could not be saved" about was stored after all: its
       // player was never told, and the refusal stayed on screen over the position that
