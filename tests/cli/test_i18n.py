@@ -310,3 +310,15 @@ def test_german_terminal_says_why_a_move_is_not_understood(run):
     sw = run("play", "seven_waters", "--seats", "human,random", "--seed", "1", "--lang", "de",
              input="nehmen 9-9\nende\n")
     assert "nicht verstanden: „nehmen 9-9“: die Pyramide hat die Reihen 1-7" in " ".join(sw.output.split())
+
+
+@pytest.mark.parametrize("lang,said", [("en", "not understood: '7♠': unknown action '7♠'"),
+                                       ("de", "nicht verstanden: „7♠“: unbekannte Aktion „7♠“")])
+def test_a_refusal_quotes_the_card_as_typed_not_the_notation_read_from_it(run, lang, said):
+    """`7♠` typed is read as the notation's `7S`; the refusal quoted `7S` (the unknown
+    verb in both languages, the whole text in English), which the player never typed."""
+    result = run("play", "seven_waters", "--seats", "human,random", "--seed", "2", "--lang", lang,
+                 input="7♠\nquit\n")
+    text = " ".join(result.output.split())
+    assert said in text, text
+    assert "7S" not in text[text.index(said[:12]):][:80]

@@ -721,11 +721,12 @@ class PlaySession:
             if fits:
                 return None, self.t("ambiguous", text=line, moves=self.listed(fits))
             # the game's reason in the player's language; it quotes what the player
-            # typed, not the notation read from it (`nehmen`, not `take`)
+            # typed, not the notation read from it (`nehmen`, not `take`; `7♠`, not `7S`):
+            # the whole text, or a word of it, read word for word
             reason = exc.shown(line)
-            params = dict(reason.params)
-            if self.lang != "en":
-                params.update({k: line for k in ("text", "where") if params.get(k) == text})
+            typed = dict(zip(text.split(), line.split())) if len(text.split()) == len(line.split()) else {}
+            params = {k: line if v == text else typed.get(v, v) if isinstance(v, str) else v
+                      for k, v in reason.params.items()}
             error = render(reason.code, params, self.lang, say_seat=seat_namer(self.state.game.name))
             return None, self.t("not_understood", error=error, text=line)
         reason = self.state.why_illegal(action, seat)
