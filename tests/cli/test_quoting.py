@@ -56,6 +56,14 @@ CASES = [  # (arguments, English, German)
      "Fehler: Option „rounds“: erwartet wird Name=Wert"),
     (["play", "wasserloch", "--option", "rounds=\\1"],
      "option rounds: '\\1' is not an integer", "„\\1“ ist keine ganze Zahl"),
+    # digits other than ASCII and Python's "1_0" were read as 3 and 10: a value the text
+    # does not show to its reader (the API takes numbers, not text)
+    (["play", "wasserloch", "--option", "rounds=٣"],
+     "Error: option rounds: '٣' is not an integer", "„٣“ ist keine ganze Zahl"),
+    (["play", "wasserloch", "--option", "rounds=1_0"],
+     "Error: option rounds: '1_0' is not an integer", "„1_0“ ist keine ganze Zahl"),
+    (["play", "wasserloch", "--seats", "human,easy:blunder=٠.٥"],
+     "blunder='٠.٥': the share of moves played at random must be a number from 0 to 1", "„٠.٥“"),
     # an option given twice with two values kept the last without a word
     (["play", "wasserloch", "--option", "rounds=1", "--option", "rounds=2"],
      "Error: option 'rounds' is given twice, as 'rounds=1' and 'rounds=2': give it once",

@@ -32,6 +32,13 @@ SEATS = [  # (game, --seats, English, German)
      "switchable traits (it takes only blunder)",
      "Fehler: Bot-Angabe „hard:iterations=0“ (hard ist bei watten der Bot heuristic): der heuristic-Bot von watten "
      "hat keine einstellbaren Eigenschaften (er nimmt nur blunder an)"),
+    # every level says which bot it is, also where the level's bot is the same in every game
+    # (the refusal named "the random bot", which the player never asked for)
+    ("wasserloch", "human,easy:iterations=5,random",
+     "Error: bot spec 'easy:iterations=5' (easy is the random bot for wasserloch): the random bot has no setting "
+     "'iterations' (its settings: blunder)",
+     "Fehler: Bot-Angabe „easy:iterations=5“ (easy ist bei wasserloch der Bot random): der Bot random hat keine "
+     "Einstellung „iterations“ (seine Einstellungen: blunder)"),
     ("wasserloch", "human,ismcts:depth=3,random",
      "Error: bot spec 'ismcts:depth=3': the ismcts bot has no setting 'depth' (its settings: iterations,",
      "Fehler: Bot-Angabe „ismcts:depth=3“: der Bot ismcts hat keine Einstellung „depth“ (seine Einstellungen: "
@@ -65,8 +72,8 @@ SEATS = [  # (game, --seats, English, German)
      "bot spec 'heuristic:keep_pairs=x': trait keep_pairs needs a number, not 'x'",
      "Bot-Angabe „heuristic:keep_pairs=x“: die Eigenschaft keep_pairs braucht eine Zahl, nicht „x“"),
     ("wasserloch", "human,medium:foo=1,random",
-     "bot spec 'medium:foo=1': unknown trait 'foo' (traits of the wasserloch heuristic: avoid_second_card,",
-     "Bot-Angabe „medium:foo=1“: unbekannte Eigenschaft „foo“ (Eigenschaften des heuristic-Bots von wasserloch: "
+     "bot spec 'medium:foo=1' (medium is the heuristic bot for wasserloch): unknown trait 'foo' (traits of the wasserloch heuristic: avoid_second_card,",
+     "Bot-Angabe „medium:foo=1“ (medium ist bei wasserloch der Bot heuristic): unbekannte Eigenschaft „foo“ (Eigenschaften des heuristic-Bots von wasserloch: "
      "avoid_second_card,"),
     ("wasserloch", "human,hard:,random",
      "Error: bot spec 'hard:': nothing after ':' (expected NAME=VALUE,...)",

@@ -44,8 +44,8 @@ SEARCH = [  # (game, --seats, English, German)
      "Fehler: Bot-Angabe „ismcts:iterations=1000000000“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, "
      "nicht 1000000000"),
     ("wasserloch", "human,expert:iterations=nan,random",
-     "bot spec 'expert:iterations=nan': iterations must be a whole number from 1 to 1000000, not NaN",
-     "Bot-Angabe „expert:iterations=nan“: iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht NaN"),
+     "bot spec 'expert:iterations=nan' (expert is the ismcts bot for wasserloch): iterations must be a whole number from 1 to 1000000, not NaN",
+     "Bot-Angabe „expert:iterations=nan“ (expert ist bei wasserloch der Bot ismcts): iterations muss eine ganze Zahl von 1 bis 1000000 sein, nicht NaN"),
     ("wasserloch", "human,ismcts:rollout_depth=1.5,random",
      "bot spec 'ismcts:rollout_depth=1.5': rollout_depth must be a whole number from 0 to 1000000, not 1.5",
      "Bot-Angabe „ismcts:rollout_depth=1.5“: rollout_depth muss eine ganze Zahl von 0 bis 1000000 sein, nicht 1.5"),
@@ -66,8 +66,8 @@ SEARCH = [  # (game, --seats, English, German)
      "Bot-Angabe „learned:search=1000000000“: search muss eine ganze Zahl von Iterationen von 0 bis 1000000 sein, "
      "nicht 1000000000"),
     ("wasserloch", "human,hard:rollout=zz,random",
-     "Error: bot spec 'hard:rollout=zz': unknown rollout 'zz' (random, policy, heuristic, solve)",
-     "Fehler: Bot-Angabe „hard:rollout=zz“: unbekannter Wert „zz“ für rollout (random, policy, heuristic, solve)"),
+     "Error: bot spec 'hard:rollout=zz' (hard is the ismcts bot for wasserloch): unknown rollout 'zz' (random, policy, heuristic, solve)",
+     "Fehler: Bot-Angabe „hard:rollout=zz“ (hard ist bei wasserloch der Bot ismcts): unbekannter Wert „zz“ für rollout (random, policy, heuristic, solve)"),
     # a number typed where a word is due is read as a number: shown as typed, unquoted
     ("wasserloch", "human,ismcts:rollout=3,random",
      "bot spec 'ismcts:rollout=3': unknown rollout 3 (random, policy, heuristic, solve)",

@@ -41,6 +41,7 @@ from typing import Any
 from ..core.errors import BadOption
 from ..core.manifest import PluginMissing
 from ..core.messages import Reason, reason_of
+from ..core.options import number_text
 from ..core.registry import manifest
 from ..core.protocol import Game
 from .base import Bot
@@ -108,7 +109,7 @@ def _value(text: str) -> Any:
     t = text.strip()
     for conv in (int, float):
         try:
-            return conv(t)
+            return number_text(t, conv)
         except ValueError:
             if t.lstrip("+-").isascii() and t.lstrip("+-").isdigit():
                 return t  # digits past int's 4,300: refused as the text typed, not read as float's inf
@@ -238,7 +239,9 @@ def check_spec(spec: BotSpec, game: Game) -> None:
     except (BadOption, TypeError, ValueError, ImportError) as exc:
         # a bot's own check may still word its refusal in English (code `text`)
         problem = getattr(exc, "reason", None) or reason_of(str(exc))
-        if kind != spec.kind:
+        # a level's refusal says which bot the level is, for every level ("easy:iterations=5"
+        # was refused as "the random bot has no setting …", a bot the player did not name)
+        if spec.level:
             raise BadOption(Reason("bot.spec_level", spec=spec.text, level=spec.level, kind=kind, game=game.name,
                                    problem=problem)) from None
         raise BadOption(Reason("bot.spec", spec=spec.text, problem=problem)) from None

@@ -20,6 +20,15 @@ def plain_int(value: Any) -> Any:
     return value
 
 _NULL_WORDS = {"null", "none", "off"}
+
+
+def number_text(text: str, kind: type[int] | type[float]) -> int | float:
+    """The number typed text writes in plain ASCII (`12`, `-3`, `0.5`, `1e-3`); ValueError
+    otherwise.  `int` and `float` also read "٣" as 3 and "1_0" as 10: a value the text
+    does not show to its reader, kept in the records as such."""
+    if not text.isascii() or "_" in text:
+        raise ValueError(text)
+    return kind(text)
 _TRUE_WORDS = {"true", "yes", "on", "1"}
 _FALSE_WORDS = {"false", "no", "off", "0"}
 # an integer option declared without a maximum still has one: no option value may make a
@@ -87,9 +96,9 @@ class Option:
             return None
         try:
             if self.kind == "int":
-                return int(t)
+                return number_text(t, int)
             if self.kind == "float":
-                value = float(t)
+                value = number_text(t, float)
                 if not math.isfinite(value):
                     raise ValueError(t)
                 return value
