@@ -221,3 +221,42 @@ def test_sw_5_3_the_result_box_says_how_equal_totals_were_decided(tabs, tied, lo
         who = page.evaluate("async (n) => (await import('/static/i18n.js')).seatInText(n)", view["winners"][0])
         assert page.inner_text("#tie-break") == words.format(n=view["totals"][0], who=who)
         assert tab.errors == []
+
+
+def a_table_with_a_joker_in_hand(server: Server) -> dict:
+    """A new table at which seat 0 took a joker from the pyramid's free row and seat 1 took
+    a card after it: seat 0 to move, a joker in hand (SW-2.2: two jokers among 54 cards)."""
+    for _ in range(60):
+        table = server.post("/api/tables", {"game": "seven_waters", "seats": [{"kind": "human"}] * 2})
+        path, (zero, one) = f"/api/tables/{table['id']}", (s["token"] for s in table["seats"])
+        seen = server.get(path, zero)
+        pyramid = seen["view"]["pyramid"]
+        jokers = [a for a in seen["legal"] if a.startswith("take ")
+                  and (pyramid[int(a[5:].split("-")[0]) - 1][int(a.split("-")[1]) - 1] or "").startswith("X")]
+        if not jokers:
+            continue
+        server.post(f"{path}/moves", {"action": jokers[0], "n": seen["n"]}, zero)
+        other = server.get(path, one)
+        server.post(f"{path}/moves", {"action": other["legal"][0], "n": other["n"]}, one)
+        return table
+    raise RuntimeError("no joker to take in 60 deals")
+
+
+BOARD_HEIGHT = "() => document.getElementById('board').getBoundingClientRect().height"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_sw_2_2_a_joker_selected_and_cleared_gives_the_board_its_room_back(tabs, server, size):
+    """A joker selected shows a button for each value it may stand for (19 in all): the move
+    bar kept that height for the rest of the game, and on a phone the board went from 385 to
+    128 px high (ranks of 4.6 px) for good.  Once the selection is cleared the board is as
+    high as before it."""
+    table = a_table_with_a_joker_in_hand(server)
+    page = tabs("de-DE").open(server, table["seats"][0]["link"], size)
+    before = page.evaluate(BOARD_HEIGHT)
+    page.locator('#hand [data-key^="hand:X"].clickable').first.click()
+    page.wait_for_function("() => document.querySelectorAll('#actions button[data-action]').length > 8")
+    assert page.evaluate(BOARD_HEIGHT) < before - 20      # the buttons take their room meanwhile
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#actions #clear", state="detached")
+    assert page.evaluate(BOARD_HEIGHT) == pytest.approx(before, abs=1)

@@ -1233,7 +1233,7 @@ function tablePage(tableId) {
     keepTallest(document.getElementById("seats"), seatsRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
-    keepTallest(document.querySelector("#play .actions"), actionsRoom, String(seated));
+    keepTallest(document.querySelector("#play .actions"), actionsRoom, String(seated), picker.selected.size > 0);
     fitBoard(boardRoom);
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");

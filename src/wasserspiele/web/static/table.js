@@ -304,12 +304,17 @@ export class Pacer {
 // one position and not in the next, and everything below it would jump at each move.  It
 // keeps the tallest height it has had on this page at this width and in this language (and
 // with the same `parts`: a strip that has lost a part for good, such as the name form once
-// a name is given, starts afresh); `room` is the page's memory.
-export function keepTallest(node, room, parts = "") {
+// a name is given, starts afresh); `room` is the page's memory.  A height the player's own
+// passing choice gives it (`passing`: the move buttons of a card selected, Seven Waters'
+// joker with its 19) is not kept: the board gave its room to them for the rest of the game
+// (on a phone 385 px high before a joker was selected, 128 px after it, ranks of 4.6 px).
+export function keepTallest(node, room, parts = "", passing = false) {
   if (!node) return;
   const at = `${window.innerWidth}/${document.documentElement.lang}/${parts}`;
   if (room.at !== at) { room.at = at; room.height = 0; }
-  room.height = Math.max(room.height, node.getBoundingClientRect().height);
+  node.style.minHeight = "";
+  const height = node.getBoundingClientRect().height;
+  if (!passing) room.height = Math.max(room.height, height);
   node.style.minHeight = `${room.height}px`;
 }
 
