@@ -46,6 +46,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots.base import decision_for
+from ..bots.match import apply_choice
 from ..bots.registry import bot_kinds, check_settings, make_bot
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
@@ -142,7 +143,9 @@ class WasserspieleEnv(gymnasium.Env):
             seat = s.current_seat
             if seat == self.seat:
                 return
-            s.apply(self.bots[seat].choose(decision_for(s, seat)), seat)
+            # a refused choice names its bot: raised from the agent's step(), it is no fault of the agent's action
+            apply_choice(s, self.bots[seat].choose(decision_for(s, seat)), seat, self.opponent_kinds[seat].text,
+                         f"{self.game.name} seed {self._game_seed}")
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec

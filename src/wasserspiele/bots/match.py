@@ -4,7 +4,9 @@
 an optional `on_step(state, action, seat)` hook; bots (`play_game`), record
 replays (`lab.measures.measure_record`) and the many-games runner
 (`bots.runner`) all go through it, so a rule of the loop (a cap on the length,
-which seat moves) lives in one place.
+which seat moves) lives in one place.  A bot's choice is applied by `apply_choice`
+wherever bots play (this loop, the Gymnasium env's opponents): a choice the engine
+refuses is blamed on the bot that made it, not on whoever drives the game.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, NamedTuple, Sequence
 
+from ..core.errors import BadNotation, IllegalAction, WasserspieleError
+from ..core.messages import Reason, shortened
 from ..core.protocol import Game, State
 from .base import Bot, decision_for
 
@@ -32,24 +36,64 @@ Choose = Callable[[State, int], Any]
 OnStep = Callable[[State, Any, int], None]
 
 
+class BotChoiceRefused(WasserspieleError, ValueError):
+    """A bot chose an action the engine refused (illegal, or no action of the game at all):
+    said as a record's refused action is (`replay.error`: its index, the action, the seat
+    and the engine's reason, kept as `refused`), inside `bot.spec` naming the bot by its
+    spec; `where` (the game and its seed) where the caller knows it, in English as
+    `play_out`'s label.  Raised in place of the engine's error, which would blame the
+    program driving the game (the arena's command, a Gymnasium agent's own `step`)."""
+
+    def __init__(self, bot: str, index: int, action: Any, seat: int, refused: Reason, where: str = ""):
+        self.bot = bot
+        self.index = index
+        self.action = action
+        self.seat = seat
+        self.refused = refused
+        self.where = where
+        # as IllegalAction shows it (an action's str is its notation), cut short: a policy may return anything
+        shown = shortened(str(action))
+        self.reason = Reason("bot.spec", spec=bot, problem=Reason(
+            "replay.error", index=index, action=shown, by=Reason("replay.by_seat", seat=seat), reason=refused))
+        super().__init__(f"{self.reason} ({where})" if where else str(self.reason))
+
+    def __reduce__(self):  # crosses the arena's process pool, as IllegalAction does
+        return type(self), (self.bot, self.index, self.action, self.seat, self.refused, self.where)
+
+
+def apply_choice(state: State, action: Any, seat: int, bot: str, where: str = "") -> None:
+    """Apply the action the bot `bot` (its spec) chose for `seat`; one the engine refuses
+    raises BotChoiceRefused naming that bot, the seat, the action and the engine's reason."""
+    try:
+        state.apply(action, seat)
+    except (BadNotation, IllegalAction) as exc:  # both say why as a Reason
+        raise BotChoiceRefused(bot, len(state.history), action, seat, exc.reason, where) from None
+
+
 def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
-             max_actions: int = MAX_ACTIONS, label: str = "") -> State:
+             max_actions: int = MAX_ACTIONS, label: str = "",
+             bots: Sequence[str] | None = None) -> State:
     """Apply `choose(state, seat)` for the seat to move until the game ends (or `STOP`).
 
     `on_step(state, action, seat)` runs after every applied action.  A game that has
-    not ended after `max_actions` actions raises (a bot or an engine loops)."""
+    not ended after `max_actions` actions raises (a bot or an engine loops).  `bots`:
+    who chooses for each seat (their specs), to blame for a choice the engine refuses
+    (`apply_choice`); without it the engine's own error (a record's replay words its own)."""
     history = state.history
+    where = f"{state.game.name} {label}".strip()
     while not state.is_terminal():
         if len(history) >= max_actions:
-            where = f" {label}" if label else ""
-            raise RuntimeError(f"{state.game.name}{where}: no end after {max_actions} actions")
+            raise RuntimeError(f"{where}: no end after {max_actions} actions")
         seat = state.current_seat
         action = choose(state, seat)
         if action is STOP:
             break
         if isinstance(action, Seated):
             seat, action = action
-        state.apply(action, seat)
+        if bots is None:
+            state.apply(action, seat)
+        else:
+            apply_choice(state, action, seat, bots[seat], where)
         if on_step is not None:
             on_step(state, action, seat)
     return state
@@ -71,9 +115,11 @@ class GameResult:
 
 
 def play_game(game: Game, bots: Sequence[Bot], seed: int, max_actions: int = MAX_ACTIONS,
-              on_step: OnStep | None = None) -> GameResult:
-    """Play one game from `seed` with one bot per seat; bots see views only."""
+              on_step: OnStep | None = None, names: Sequence[str] | None = None) -> GameResult:
+    """Play one game from `seed` with one bot per seat; bots see views only.  `names`: the
+    bots' specs, for an error a bot's choice causes (default: each bot's kind)."""
     if len(bots) != game.players:
         raise ValueError(f"{game.name} needs {game.players} bots, got {len(bots)}")
-    state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, max_actions, f"seed {seed}")
+    names = list(names) if names is not None else [getattr(bot, "kind", type(bot).__name__) for bot in bots]
+    state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, max_actions, f"seed {seed}", names)
     return GameResult(seed, state.scores(), state.winners(), state.returns(), len(state.history), state)
