@@ -87,10 +87,12 @@ SEATS = [  # (game, --seats, English, German)
     ("wasserloch", "human,python:foo,random",
      "bot spec 'python:foo': bot 'python': 'foo' is not package.module:factory",
      "Bot-Angabe „python:foo“: Bot „python“: „foo“ hat nicht die Form paket.modul:fabrik"),
+    # named once (it was "bot spec '…': bot '…': …"), and where Python looks for it
     ("wasserloch", "human,python:no_such_module:make,random",
-     "bot spec 'python:no_such_module:make': bot 'python:no_such_module:make': cannot import no_such_module (",
-     "Bot-Angabe „python:no_such_module:make“: Bot „python:no_such_module:make“: no_such_module lässt sich nicht "
-     "importieren ("),
+     "Error: bot 'python:no_such_module:make': cannot import no_such_module (No module named 'no_such_module'): "
+     "the module must be installed or on PYTHONPATH (PYTHONPATH=. for a module in the current folder)",
+     "Fehler: Bot „python:no_such_module:make“: no_such_module lässt sich nicht importieren (No module named "
+     "'no_such_module'): das Modul muss installiert sein oder im PYTHONPATH liegen"),
     ("wasserloch", "human,python:bots.outside_policy:nothing,random",
      "bot 'python:bots.outside_policy:nothing': bots.outside_policy has no callable 'nothing'",
      "Bot „python:bots.outside_policy:nothing“: bots.outside_policy hat nichts Aufrufbares namens „nothing“"),

@@ -46,7 +46,12 @@ def _python(game: Game, seed: int | None, factory: str = "", **kwargs) -> Bot:
     try:
         module = import_module(module_name)
     except ImportError as exc:  # Python's own words say why (as a file's cannot_read does)
-        raise BadOption(Reason("bot.python_import", spec=spec, module=module_name, error=str(exc))) from None
+        # the module itself (or its package) not found: the `wasserspiele` command, unlike
+        # `python -m wasserspiele`, does not look in the current folder, and says where it looks
+        missing = isinstance(exc, ModuleNotFoundError) and exc.name is not None \
+            and (module_name == exc.name or module_name.startswith(exc.name + "."))
+        raise BadOption(Reason("bot.python_not_found" if missing else "bot.python_import", spec=spec,
+                               module=module_name, error=str(exc))) from None
     make = getattr(module, attr, None)
     if not callable(make):
         raise BadOption(Reason("bot.python_not_callable", spec=spec, module=module_name, attr=attr))

@@ -9,7 +9,8 @@ Syntax (documented in `wasserspiele lab --help`, docs/bots.md and docs/reports/R
   or a level (`easy`, `medium`, `hard`, `expert`: the level's bot and budget, which
   PARAMs may override).
 * `learned` is the learned bot (bots/learned.py; `learned:search=200` searches with it,
-  `learned:weights=FILE.npz` or just `FILE.npz` plays a checkpoint).
+  `learned:weights=FILE.npz` or just `FILE.npz` plays a checkpoint, and `FILE.npz:search=200`
+  is `learned:weights=FILE.npz,search=200`).
 * `python:package.module:factory` seats an outside policy: `factory(game, seed)` returns
   a bot (anything with `choose(decision)`).
 * For `heuristic`, each PARAM sets one strategy trait (a weight; 0 switches the tip
@@ -145,18 +146,24 @@ def parse_bot_spec(text: str) -> BotSpec:
         return BotSpec("learned", (("weights", raw),))
     if raw.lower().startswith("python:"):  # an outside policy: python:package.module:factory
         return BotSpec("python", (("factory", raw.partition(":")[2].strip()),))
-    kind, sep, rest = raw.partition(":")
+    params: list[tuple[str, Any]] = []
+    at = raw.lower().find(".npz:")
+    if at > 0 and "=" not in raw[:at]:
+        # a checkpoint with settings, `FILE.npz:search=200`: `learned:weights=FILE.npz,search=200`
+        kind, sep, rest = "learned", ":", raw[at + len(".npz:"):]
+        params.append(("weights", raw[:at + len(".npz")]))
+    else:
+        kind, sep, rest = raw.partition(":")
     kind = kind.strip().lower()
     if not kind:
         raise BadOption(Reason("bot.spec_no_kind", spec=raw))
     level = None
     if kind in LEVELS and kind not in bot_kinds():
         level, kind = kind, LEVELS[kind][0]
-    params: list[tuple[str, Any]] = []
     if sep:
         if not rest.strip():
             raise BadOption(Reason("bot.spec_nothing_after", spec=raw))
-        seen = set()
+        seen = {name for name, _ in params}  # a checkpoint's weights given again: twice
         for part in rest.split(","):
             name, eq, value = part.partition("=")
             name = name.strip()
@@ -239,6 +246,8 @@ def check_spec(spec: BotSpec, game: Game) -> None:
     except (BadOption, TypeError, ValueError, ImportError) as exc:
         # a bot's own check may still word its refusal in English (code `text`)
         problem = getattr(exc, "reason", None) or reason_of(str(exc))
+        if problem.params.get("spec") == spec.text:  # it names the spec itself (`bot.python_*`): said once
+            raise BadOption(problem) from None
         # a level's refusal says which bot the level is, for every level ("easy:iterations=5"
         # was refused as "the random bot has no setting …", a bot the player did not name)
         if spec.level:
