@@ -4,6 +4,7 @@ text rendering, seeding, the length bound and the argument checks."""
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import math
 import numbers
@@ -20,7 +21,7 @@ from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, 
 from ..core.manifest import GameManifest as Manifest
 from ..core.messages import shown
 from ..core.options import plain_int
-from ..core.protocol import Game, State
+from ..core.protocol import Game, State, win_shares
 from ..core.registry import load
 from .codecs import Codec, codec_for
 
@@ -210,9 +211,25 @@ def max_game_length(game: Game) -> int:
 def zero_sum(state: State) -> list[float]:
     """Each seat's return minus the mean return: 0 for everybody while the game runs,
     and a sum of 0 at the end (a 3-player win: +2/3, -1/3, -1/3; Watten: ±0.5 per partner)."""
-    r = state.returns()
-    mean = sum(r) / len(r)
-    return [x - mean for x in r]
+    return _centred(state.returns())
+
+
+def _centred(returns: Sequence[float]) -> list[float]:
+    mean = sum(returns) / len(returns)
+    return [x - mean for x in returns]
+
+
+def utility_range(game: Game) -> tuple[float, float]:
+    """The least and the most a seat's `zero_sum` reward can be in `game`, over every way
+    its game can end: each set of winning teams (a team wins whole, a shared win shares:
+    `win_shares`, as `State.returns` deals them), and no winner at all (all 0, as a
+    truncated game).  One winner of n seats: -1/n and (n-1)/n; two teams: ±0.5."""
+    rewards = [0.0]
+    teams = game.teams
+    for k in range(1, len(teams) + 1):
+        for won in itertools.combinations(teams, k):
+            rewards += _centred(win_shares(game, [s for team in won for s in team]))
+    return min(rewards), max(rewards)
 
 
 def agent_info(state: State, seat: int, acting: bool, view: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -47,7 +47,7 @@ import pyspiel
 
 from ..core.registry import game_class, load, manifests
 from .codecs import codec_for
-from .common import zero_sum
+from .common import utility_range, zero_sum
 
 PREFIX = "wasserspiele_"
 
@@ -471,12 +471,15 @@ def _make_game_class(name: str) -> type:
             if limits.distinct_actions(g.options) != self.codec.num_actions:
                 raise ValueError(f"{name}: the manifest declares {limits.distinct_actions(g.options)} distinct "
                                  f"actions, its codec has {self.codec.num_actions}")
+            low, high = utility_range(g)
             info = pyspiel.GameInfo(
                 num_distinct_actions=self.codec.num_actions,
                 max_chance_outcomes=limits.max_chance_outcomes,
                 num_players=g.players,
-                min_utility=-1.0,
-                max_utility=1.0,
+                # the real extremes of `returns()` (zero-sum: -1/n … (n-1)/n, Watten ±0.5), which
+                # algorithms that scale by the range (CFR's bounds, MCTS's) read
+                min_utility=low,
+                max_utility=high,
                 utility_sum=0.0,
                 max_game_length=limits.game_length(g.options),
             )

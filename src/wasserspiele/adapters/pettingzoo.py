@@ -376,7 +376,11 @@ class WasserspieleParallel(_Common, ParallelEnv):
         return observations, rewards, terminations, truncations, infos
 
     def render(self) -> str | None:
-        return self._render(None)
+        # as the acting seat sees it, as the AEC env renders its agent_selection's view; where
+        # several seats pick at once (Wildwasser's secret picks) or none acts any more (the
+        # episode is over), no seat's view is the acting one: the spectator's
+        acting = _pending(self) if self.game_state is not None else ()
+        return self._render(acting[0] if len(acting) == 1 else None)
 
 
 def parallel_env(game: str | Game, render_mode: str | None = None, **options: Any) -> WasserspieleParallel:

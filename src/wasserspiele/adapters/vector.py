@@ -40,6 +40,7 @@ from gymnasium.vector import VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from ..core.chance import make_rng
+from ..core.options import resolve_options
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import (as_integer, check_reset_options, check_reward, check_seat_infos, check_seed, kernel_module,
@@ -223,6 +224,18 @@ def game_defaults(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) 
     return {o.name: o.default for o in manifest(game).options if o.name in named and o.name not in given}
 
 
+def check_game_options(cls: type[KernelVectorEnv], game: str, given: dict[str, Any]) -> None:
+    """Refuse an option the game does not have, or a value it does not take, in the game's
+    own words ("wasserloch has no option 'roundz' (options: …)"), as `gymnasium.make` does:
+    a misspelt option is no limit of the kernel env, and the single-table envs it would
+    send the caller to refuse it too.  The kernel env's own arguments that are no game
+    option (`seed`, `illegal_reward`) are left to it."""
+    declared = manifest(game).options
+    options = {o.name for o in declared}
+    takes = inspect.signature(cls.__init__).parameters
+    resolve_options(declared, {k: v for k, v in given.items() if k in options or k not in takes}, game)
+
+
 def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
                     illegal_action: str = "lose", render_mode: str | None = None,
                     opponent_options: dict | None = None, options: dict[str, Any] | None = None,
@@ -268,6 +281,7 @@ def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: A
     if not isinstance(opponents, str):
         raise refuse(f"opponents={shown_arg(opponents)} (one policy name for every other seat)")
     given = merged_options(options, kwargs)
+    check_game_options(cls, game, given)
     try:
         env = cls(num_envs, seat=seat, opponents=opponents, **{**game_defaults(cls, game, given), **given})
     except TypeError as exc:  # an option the kernel does not take
