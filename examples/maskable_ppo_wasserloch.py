@@ -27,7 +27,7 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers wasserspiele/<Game>-v0)
 from wasserspiele.adapters import codec_for
 from wasserspiele.bots.base import Bot, Decision
-from wasserspiele.bots.runner import seat_rotated_win_rate
+from wasserspiele.bots.runner import games_problem, seat_rotated_win_rate
 from wasserspiele.bots.registry import make_bot
 
 OPTIONS = {"players": 3, "rounds": 1}
@@ -62,6 +62,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="evaluation games (default 300)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    problem = games_problem(args.games)  # the arena's check: 0 games ended in a ZeroDivisionError (after training)
+    if problem:
+        parser.error(problem)
 
     torch.set_num_threads(1)  # a tiny network: threads only fight each other on a small CPU
     venv = DummyVecEnv([make_env("random", args.seed), make_env("heuristic", args.seed + 1)])

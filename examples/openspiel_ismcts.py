@@ -17,6 +17,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from wasserspiele.adapters.openspiel import GAME_NAMES, PREFIX  # registers wasserspiele_<game>
+from wasserspiele.bots.runner import games_problem
 
 # shorter games where the defaults are long; every other game with its defaults
 PARAMS = {"wasserloch": {"rounds": 1}, "watten": {"target": 3}, "wildwasser": {"players": 3}}
@@ -36,6 +37,9 @@ def main() -> None:
     parser.add_argument("--simulations", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    problem = games_problem(args.games)  # the arena's check: 0 games ended in a ZeroDivisionError
+    if problem:
+        parser.error(problem)
 
     game = pyspiel.load_game(f"wasserspiele_{args.game}", PARAMS.get(args.game, {}))
     rs = np.random.RandomState(args.seed)

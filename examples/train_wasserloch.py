@@ -23,7 +23,7 @@ import wasserspiele
 import wasserspiele.adapters.gymnasium  # noqa: F401  (registers wasserspiele/<Game>-v0)
 from wasserspiele.adapters import codec_for
 from wasserspiele.bots.base import Bot, Decision
-from wasserspiele.bots.runner import seat_rotated_win_rate
+from wasserspiele.bots.runner import games_problem, seat_rotated_win_rate
 from wasserspiele.bots.registry import make_bot
 
 OPTIONS = {"players": 3, "rounds": 1}
@@ -120,6 +120,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=300, help="evaluation games per contestant (default 300)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    problem = games_problem(args.games)  # the arena's check: 0 games ended in a ZeroDivisionError (after training)
+    if problem:
+        parser.error(problem)
 
     start = time.monotonic()
     policy, history = train(args.minutes, args.seed)

@@ -21,6 +21,12 @@ from .entry import say, uninterrupted
 from .flags import writable
 
 
+def _games(n: int) -> str:
+    """`n` games in the corpus command's English ("1 game", "2 games"): its lines are plain
+    text, not catalogue entries with plural forms."""
+    return f"{n} game{'' if n == 1 else 's'}"
+
+
 def _game(game: str, options: tuple[str, ...]):
     from .main import parse_options_for
     opts = parse_options_for(game, list(options))
@@ -378,7 +384,7 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
         earlier = corpus_files(folder)  # refuses a folder with other files before any game is played
         if earlier:
             records = sum(1 for f in earlier if f.name != CORPUS_VISITS)
-            say(f"replacing the earlier corpus in {folder} ({records} games)", err=True)
+            say(f"replacing the earlier corpus in {folder} ({_games(records)})", err=True)
             for f in earlier:
                 f.unlink()
         try:
@@ -402,12 +408,12 @@ def corpus_cmd(game, games, iterations, seed, out, options) -> None:
     except WriteFailed as exc:
         # a full disk, the folder made read-only: said with what is kept (a traceback, and the half
         # record and half line it left, passed for a game of the corpus)
-        raise WriteFailure(f"{exc}; {out} holds the {done} game{'' if done == 1 else 's'} written before, each "
+        raise WriteFailure(f"{exc}; {out} holds the {_games(done)} written before, each "
                            f"with its line in {CORPUS_VISITS}") from None
     except KeyboardInterrupt:
-        say(f"\ninterrupted: {out} holds the {done} game{'' if done == 1 else 's'} written so far, each "
+        say(f"\ninterrupted: {out} holds the {_games(done)} written so far, each "
             f"with its line in {CORPUS_VISITS}; running the command again replaces them", err=True)
         sys.exit(130)
     except WasserspieleError as exc:
         raise UsageFailure(str(exc)) from None
-    say(f"wrote {games} game{'' if games == 1 else 's'} to {folder}")
+    say(f"wrote {_games(games)} to {folder}")
