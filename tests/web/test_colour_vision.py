@@ -173,11 +173,12 @@ def test_a_refused_piece_is_ringed_otherwise_than_a_chosen_one(tabs, server):
     tab = tabs()
     page = tab.open(server, table["seats"][0]["link"], "desktop")
     page.wait_for_selector("#turn[data-mine='1']")
-    page.locator("#board [data-key^='pyr:'].inactive").first.dispatch_event("click")   # not free: refused
-    page.wait_for_selector(".refused-here")
     choice = page.evaluate(REFUSE_AND_CHOOSE)["clickable"]   # before a choice narrows the others
     page.click(f"#hand [data-key='hand:{card}']")
     page.wait_for_selector("#hand .selected")
+    # refused after the choice: a piece chosen drops what an earlier tap brought
+    page.locator("#board [data-key^='pyr:'].inactive").first.dispatch_event("click")   # not free: refused
+    page.wait_for_selector(".refused-here")
     rings = {**page.evaluate(REFUSE_AND_CHOOSE), "clickable": choice}
     assert rings["selected"]["dash"] == "none" and rings["clickable"]["dash"] == "none", rings
     assert rings["refused"]["dash"] != "none", f"a refused piece is ringed as a chosen one, but for its colour: {rings}"

@@ -260,3 +260,23 @@ def test_sw_2_2_a_joker_selected_and_cleared_gives_the_board_its_room_back(tabs,
     page.keyboard.press("Escape")
     page.wait_for_selector("#actions #clear", state="detached")
     assert page.evaluate(BOARD_HEIGHT) == pytest.approx(before, abs=1)
+
+
+def test_sw_4_4_a_line_tapped_after_cards_says_why_the_slide_is_refused(tabs, server):
+    """A line tapped after a card was chosen said "first choose the cards from your hand"
+    whatever the reason: here no slide may be built (`slide_limit` 0, SW-4.4), and the
+    page says so, as the server words it.  Choosing another piece then drops that notice."""
+    table = server.post("/api/tables", {"game": "seven_waters", "options": {"slide_limit": 0},
+                                        "seats": [{"kind": "human"}] * 2})
+    path, (zero, one) = f"/api/tables/{table['id']}", (s["token"] for s in table["seats"])
+    for token in (zero, one):                                  # one card each
+        seen = server.get(path, token)
+        server.post(f"{path}/moves", {"action": seen["legal"][0], "n": seen["n"]}, token)
+    page = tabs("de-DE").open(server, table["seats"][0]["link"], "phone")
+    page.locator('#hand [data-key^="hand:"].clickable').first.click()
+    page.locator('#board [data-key="line:1"]').click(force=True)      # not lit: aria-disabled
+    page.wait_for_selector("#notice:has-text('SW-4.4')")
+    assert page.locator("#board [data-key='line:1'].refused-here").count() == 1
+    assert server.get(path)["n"] == 2                          # nothing was played
+    page.locator("#hand [data-key].selected").click()         # the card put back: the notice goes
+    page.wait_for_selector("#notice", state="detached")

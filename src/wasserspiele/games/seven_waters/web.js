@@ -378,7 +378,16 @@ export default {
     return (p.cards || []).map((c) => `hand:${base(c)}`);
   },
 
-  guess(key) { return key.startsWith("pyr:") ? `take ${key.slice(4)}` : null; },
+  // A line tapped after cards that do not fit it: their slide is sent, for the server to say
+  // why not (no slides left, SW-4.4; the line has one; the sum, SW-4.3a), not "choose the
+  // cards first", which they were.  A joker is declared 1: a line no value of it fits is not
+  // lit for it either, and the first two reasons do not depend on it.
+  guess(key, view, selected = []) {
+    if (key.startsWith("pyr:")) return `take ${key.slice(4)}`;
+    const cards = selected.filter((k) => k.startsWith("hand:")).map((k) => k.slice(5));
+    if (!key.startsWith("line:") || !cards.length) return null;
+    return `slide ${key.slice(5)} ${cards.map((c) => (c.startsWith("X") ? `${c}=1` : c)).join(" ")}`;
+  },
 
   label(action, view) {
     const p = parse(action);

@@ -1168,7 +1168,9 @@ function tablePage(tableId) {
     if (!picker) picker = new Picker(game, msg.view, msg.legal, play, explain);
     // a replaced tab offers no move (no highlighted piece, no button): a click on a piece says why
     const canPlay = msg.legal.length > 0 && !replaced;
-    const ui = picker.ui(render, canPlay);
+    // a piece chosen: what a tap on a piece said before (why it does nothing, the server's
+    // refusal of it) is no longer about the selection shown
+    const ui = picker.ui(render, canPlay, () => { if (notice?.key) notice = null; render(); });
     const buttons = canPlay ? picker.buttons() : [];
     // every element some legal move needs, for checking that each move can be reached by tapping
     app.dataset.keys = JSON.stringify([...new Set(picker.entries.flatMap((e) => e.keys))]);

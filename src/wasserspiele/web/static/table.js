@@ -46,7 +46,9 @@ export class Picker {
     if (c.length === 1 && c[0].keys.length === this.selected.size) { this.play(c[0].action); return false; }
     return true;
   }
-  ui(onChange, active = true) {
+  // `onChange` draws the table anew (also when the layout changes); `onChoose`, if given,
+  // instead when the player's selection changed (the page may drop what a tap before said)
+  ui(onChange, active = true, onChoose = onChange) {
     redrawTable = onChange;   // the table drawn anew (app.js render): also when the layout changes
     const clickable = active ? this.clickable() : new Set();
     const name = (key) => (this.game.name ? this.game.name(key, this.view) : key);
@@ -60,7 +62,7 @@ export class Picker {
         if (clickable.has(key)) {
           node.classList.add("clickable");
           if (this.selected.has(key)) { node.classList.add("selected"); node.setAttribute("aria-pressed", "true"); }
-          node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChange(); });
+          node.addEventListener("click", (ev) => { ev.stopPropagation(); if (this.click(key)) onChoose(); });
           // the game may say on the piece what choosing it does (Wildwasser's seat chips)
           this.game.offer?.(node, key, this.view, this.candidates().filter((e) => e.keys.includes(key)).map((e) => e.action));
           return node;
@@ -68,7 +70,8 @@ export class Picker {
         node.setAttribute("aria-disabled", "true");
         // not a legal choice: send the move it stands for anyway, so the server explains why;
         // or say here why tapping it does nothing now
-        const guess = active && this.game.guess ? this.game.guess(key, this.view) : null;
+        // (the selection too: Seven Waters' line tapped after cards is the slide of those cards)
+        const guess = active && this.game.guess ? this.game.guess(key, this.view, [...this.selected]) : null;
         node.classList.add("inactive");
         node.addEventListener("click", (ev) => {
           ev.stopPropagation();
