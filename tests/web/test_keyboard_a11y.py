@@ -276,13 +276,17 @@ def test_the_turn_coming_back_and_the_end_are_announced_in_german(tabs, server):
     assert tab.errors == []
 
 
-@pytest.mark.parametrize("locale, words", [("de-DE", "Tasten: Mit Tab"), ("en-US", "Keys: Tab")])
-def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_chooses_in(tabs, server, locale, words):
-    # needs the catalogue entry web.keys_help (en.po, de.po)
+@pytest.mark.parametrize("locale, words, seats", [("de-DE", "Tasten: Mit Tab", "Plätze"), ("en-US", "Keys: Tab", "seats")])
+def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_chooses_in(tabs, server, locale, words,
+                                                                                         seats):
+    # needs the catalogue entries web.keys_help and web.keys_help_no_seats (en.po, de.po)
     table, _ = wasserloch_with_a_pair(server)
     page, tab = open_page(tabs, server, table["seats"][0]["link"], "phone", locale)
     page.wait_for_selector("#turn[data-mine='1']")
     assert page.inner_text("#keys-help").startswith(words)
+    # Wasserloch's seats are no choice and no Tab stop: the keys do not promise one (they did)
+    assert seats not in page.inner_text("#keys-help")
+    assert page.locator("#seats [data-key]").count() == 0
     groups = page.eval_on_selector_all("[data-group]", "gs => gs.map(g => [g.dataset.group, g.getAttribute('aria-describedby')])")
     assert {"board", "hand"} <= {g for g, _ in groups} and all(d == "keys-help" for _, d in groups), groups
     # a replay is stepped with keys of its own (its buttons' aria-keyshortcuts)

@@ -560,9 +560,11 @@ function tableLayout({ game, msg, ui, picker, notice, actions, result, summary, 
   const hand = drawn.hand && !handGone
     ? h("div", { class: "hand", id: "hand", "data-group": "hand", role: "group", "aria-label": t("your_hand") }, drawn.hand) : null;
   const last = new Set(game.lastKeys ? game.lastKeys(msg.view, msg) : []);
-  // how to play by keyboard, for a seat at a live table (a catalogue without the words says nothing)
-  const keysHelp = !msg.replay && msg.seat !== null && has("keys_help")
-    ? h("p", { class: "muted keys-help", id: "keys-help" }, t("keys_help")) : null;
+  // how to play by keyboard, for a seat at a live table (a catalogue without the words says
+  // nothing); the seats are a Tab stop only in a game whose seats are choices (Wildwasser's)
+  const keysWords = game.seatKey ? "keys_help" : "keys_help_no_seats";
+  const keysHelp = !msg.replay && msg.seat !== null && has(keysWords)
+    ? h("p", { class: "muted keys-help", id: "keys-help" }, t(keysWords)) : null;
   const page = h("div", { class: `table-page game-${msg.game}${msg.terminal ? " over" : ""}`, id: "table" },
     h("section", { class: "play", id: "play", "aria-label": title },
       h("div", { class: "topbar" },
