@@ -45,3 +45,18 @@ def test_a_page_not_found_says_so_in_the_catalogues_words(client, changed, lang)
                                                  ("de", "Zurück zur Lobby", "Nicht gefunden")])
 def test_the_catalogues_hold_the_pages_words_in_both_languages(lang, back, missing):
     assert catalogue(lang).text("web.back_to_lobby") == back and catalogue(lang).text("web.not_found") == missing
+
+
+@pytest.mark.parametrize("lang, said", [("en", "No page or endpoint at /nothing"),
+                                        ("de", "Unter /nothing gibt es keine Seite und keinen Endpunkt")])
+def test_a_mistyped_address_in_a_browser_is_a_page_with_the_way_back_not_json(client, lang, said):
+    """/nothing in a browser showed the refusal's JSON over the whole page (its English
+    `reason` on a German screen), with no header and no link on; a program asking the API
+    still gets JSON."""
+    r = client.get("/nothing", headers={"accept": "text/html,application/xhtml+xml,*/*;q=0.8", "accept-language": lang})
+    assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
+    assert f"<p>{said}</p>" in r.text and f'<a href="/">{catalogue(lang).text("web.back_to_lobby")}</a>' in r.text
+    api = client.get("/api/nothing", headers={"accept": "text/html,*/*", "accept-language": lang})
+    assert api.status_code == 404 and api.json()["error"] == "not_found"
+    plain = client.get("/nothing", headers={"accept-language": lang})   # no HTML asked for
+    assert plain.json()["error"] == "not_found"

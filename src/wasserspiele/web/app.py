@@ -172,9 +172,22 @@ async def _on_refused(request: Request, exc: Refused | schemas.Invalid) -> Respo
     return response
 
 
+def _wants_page(request: Request) -> bool:
+    """A browser asking for a page (an address typed or followed), not a program for data:
+    a GET outside the API, the static files and the sockets that accepts HTML."""
+    path = request.url.path
+    return (request.method in ("GET", "HEAD") and "text/html" in request.headers.get("accept", "")
+            and not path.startswith(("/api/", "/static/", "/ws/")))
+
+
 async def _on_http_error(request: Request, exc: HTTPException) -> Response:
     if exc.status_code == 404:
-        refused = Refused("not_found", Reason("server.no_page", path=request.url.path), 404)
+        reason = Reason("server.no_page", path=request.url.path)
+        # a mistyped address in a browser showed the refusal's JSON, with no way on: the
+        # page a missing rules page gets, in the browser's language, with the way to the lobby
+        if _wants_page(request):
+            return _not_found_page(request_lang(request), reason)
+        refused = Refused("not_found", reason, 404)
     elif exc.status_code == 405:
         refused = Refused("bad_method", Reason("server.bad_method", method=request.method), 405)
     else:
@@ -841,8 +854,10 @@ def _page_html(lang: str, title: str, main: str, header_extra: str = "") -> str:
 
 
 def _not_found_page(lang: str, reason: Reason) -> HTMLResponse:
-    """A server-rendered page that is not there (a rules page), said in `lang`."""
-    main = (f'<h1>{_word("not_found", lang)}</h1>\n<p>{escape(reason.render(lang))}</p>\n'
+    """A server-rendered page that is not there (a rules page, a mistyped address), said in
+    `lang`: the reason as a sentence of its own (the catalogue words it for inside a line)."""
+    said = reason.render(lang)
+    main = (f'<h1>{_word("not_found", lang)}</h1>\n<p>{escape(said[:1].upper() + said[1:])}</p>\n'
             f'<p><a href="/">{_word("back_to_lobby", lang)}</a></p>')
     return HTMLResponse(_page_html(lang, f"{_page_text('not_found', lang)} · Wasserspiele", main), 404,
                         headers=PAGE_HEADERS)
