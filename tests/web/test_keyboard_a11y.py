@@ -297,6 +297,28 @@ def test_the_keys_are_told_beside_the_table_and_describe_the_groups_a_player_cho
 
 
 # ---------------------------------------------------------------- the replay
+def test_the_replay_keeps_its_step_in_the_address_for_a_reload_or_a_link(tabs, server):
+    """A reload (or a link shared) opened the replay at move 0 whatever move was shown:
+    the step is in the address (#step=N), and a step past the end opens it at move 0."""
+    table = finished_table(server)
+    total = server.get(f"/api/tables/{table['id']}")["n"]
+    page, tab = open_page(tabs, server, f"/replay/{table['id']}#step=3")
+    page.wait_for_function("() => document.querySelector('#step')?.textContent.startsWith('Zug 3 ')")
+    tab_until(page, "f => f.id === 'next'")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("() => location.hash === '#step=4'")
+    page.reload()
+    page.wait_for_function("() => document.querySelector('#step')?.textContent.startsWith('Zug 4 ')")
+    page.keyboard.press("Home")
+    page.wait_for_function("() => location.hash === ''")
+    page.evaluate("() => { location.hash = '#step=2'; }")          # typed into the address
+    page.wait_for_function("() => document.querySelector('#step').textContent.startsWith('Zug 2 ')")
+    page.goto(server.base + f"/replay/{table['id']}#step={total + 5}")
+    page.reload()
+    page.wait_for_function("(n) => document.querySelector('#step')?.textContent === `Zug 0 von ${n}`", arg=total)
+    assert tab.errors == []
+
+
 def test_the_replay_step_buttons_keep_the_focus_at_either_end_and_the_step_is_announced(tabs, server):
     table = finished_table(server)
     page, tab = open_page(tabs, server, f"/replay/{table['id']}")

@@ -1280,6 +1280,13 @@ async function replayPage(tableId) {
     return cache.get(k);
   }
 
+  // The step shown is in the address (#step=12): a reload or a link shared opens the replay
+  // there (it opened at move 0), and one typed in goes there; replaced, not added, so that
+  // Back leaves the replay.
+  const inAddress = () => +(/^#step=(\d{1,6})$/.exec(location.hash)?.[1] || 0);
+  const opening = inAddress();
+  window.addEventListener("hashchange", () => { if (inAddress() !== step) go(inAddress()); });
+
   async function go(k) {
     wanted = k;
     try {
@@ -1292,9 +1299,12 @@ async function replayPage(tableId) {
       data = next;
       step = data.step;
       error = null;
+      history.replaceState(history.state, "", step ? `#step=${step}` : location.pathname + location.search);
     } catch (err) {
       cache.delete(k);
       if (k !== wanted) return;
+      // a link's step past the game's end (its address edited): the replay from its start
+      if (!data && k === opening && k && err.body?.reason_code === "server.step_range") { go(0); return; }
       error = err;
     }
     render(true);
@@ -1419,7 +1429,7 @@ async function replayPage(tableId) {
   });
 
   rerender = render;
-  go(0);
+  go(opening);
 }
 
 // The role of a box that tells a refusal (`alerting`), asked at every drawing: "alert" the
