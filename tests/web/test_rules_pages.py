@@ -69,9 +69,10 @@ def test_the_rules_page_follows_the_browser_language_and_refuses_unknown_games(c
     assert '<html lang="de">' in r.text
     r = client.get("/rules/chess")
     assert r.status_code == 404 and '<html lang="en">' in r.text
-    assert "unknown game &#x27;chess&#x27; (games: seven_waters, wasserloch, watten, wildwasser" in r.text
+    # the reason as a sentence of its own on the page (its first letter a capital)
+    assert "Unknown game &#x27;chess&#x27; (games: seven_waters, wasserloch, watten, wildwasser" in r.text
     r = client.get("/rules/watten?lang=fr")
-    assert r.status_code == 404 and "no rules in the language fr (languages: en, de)" in r.text
+    assert r.status_code == 404 and "There are no rules in the language fr (languages: en, de)" in r.text
     r = client.get("/rules/watten?lang=de-AT")  # a regional tag is its language
     assert r.status_code == 200 and '<html lang="de">' in r.text
 
@@ -84,7 +85,7 @@ def test_a_missing_rules_page_is_said_in_the_pages_language(client, path, header
     r = client.get(path, headers=headers)
     assert r.status_code == 404 and '<html lang="de">' in r.text
     assert "<h1>Nicht gefunden</h1>" in r.text and "Zurück zur Lobby" in r.text
-    assert ("es gibt kein Spiel namens „chess“" in r.text) or ("es gibt keine Regeln in der Sprache fr" in r.text)
+    assert ("Es gibt kein Spiel namens „chess“" in r.text) or ("Es gibt keine Regeln in der Sprache fr" in r.text)
 
 
 @pytest.mark.parametrize("lang, title, level", [("en", "What the levels mean", "hard"),
