@@ -194,6 +194,36 @@ def test_a_slow_tap_while_reconnecting_is_a_move_though_attempts_fail_meanwhile(
     assert errors == []
 
 
+def test_a_tap_held_while_a_message_comes_is_still_a_move(browser, server):
+    """A card pressed, a message meanwhile (here the other player's page closing: their
+    seat goes offline), then released: the message drew the table anew under the finger,
+    and a press on one card released on its successor is no click, so the tap was lost
+    (in Wildwasser every other seat's pick is such a message).  The drawing now waits for
+    the release."""
+    table, text, errors = seat_0_at_its_turn(server, "en")
+    ctx = new_context(browser, "phone")
+    ctx.add_init_script(KEEP_SOCKETS)
+    other = ctx.new_page()                                        # seat 1's page, open
+    other.goto(server.base + table["seats"][1]["link"])
+    page = seat_page(browser, server, table["seats"][0]["link"], "en-US", errors)
+    page.wait_for_selector("#seats [data-seat='1']:not(:has-text('offline'))")
+    n = current_n(page)
+    page.evaluate("() => { window.__messages = 0; window.__sockets.forEach((s) => s.addEventListener('message', () => { window.__messages += 1; })); }")
+    box = page.locator("#hand .clickable").first.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    other.evaluate("() => window.__sockets.forEach((s) => s.close())")   # seat 1 goes offline: told to seat 0
+    page.wait_for_function("() => window.__messages > 0")
+    page.mouse.up()
+    page.wait_for_selector(f"{BUTTON}, #turn[data-mine='0']")
+    if page.get_attribute("#turn", "data-mine") == "1":
+        page.locator(BUTTON).first.click()
+    page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
+    assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
+    ctx.close()
+    assert errors == []
+
+
 def _remove_table(db_path, table_id: str) -> None:
     """The table gone from the database while no server runs (as an operator removing it)."""
     con = sqlite3.connect(db_path)

@@ -1149,8 +1149,36 @@ function tablePage(tableId) {
     }
   }
 
+  // A drawing replaces the table's pieces, and a tap pressed on one piece and released on
+  // its successor is no click (the browser sends none): a tap was lost whenever a message
+  // came within it (another seat's pick in Wildwasser, a friend coming online, a
+  // reconnection attempt).  While a pointer is down on the table the drawing waits until it
+  // is up and its click has been handled (at most HOLD_MS: a finger resting on the glass
+  // does not stop the table).
+  let pressedAt = null;
+  let held = null;            // {fromServer, timer}: the drawing waiting for the release
+  const HOLD_MS = 3000;
+  const pressed = () => { pressedAt = performance.now(); };
+  const released = () => {
+    pressedAt = null;
+    if (!held) return;
+    const fromServer = held.fromServer;
+    clearTimeout(held.timer);
+    held = null;
+    setTimeout(() => render(fromServer));   // after the click this release makes
+  };
+  app.addEventListener("pointerdown", pressed, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+
   function render(fromServer = false) {
     if (gone) return;
+    const pressing = pressedAt === null ? null : performance.now() - pressedAt;
+    if (pressing !== null && pressing < HOLD_MS) {
+      held ??= { fromServer: false, timer: setTimeout(released, HOLD_MS - pressing) };
+      held.fromServer ||= fromServer;
+      return;
+    }
     if (!msg) {
       // a table that cannot be opened (no such table, a seat link not valid) was a dead
       // end: the ways on are offered — its spectators' view (the table is there), the lobby
@@ -1261,6 +1289,10 @@ function tablePage(tableId) {
     pacer.stop();
     standIns.stop();
     app.removeEventListener("keydown", onKey);
+    app.removeEventListener("pointerdown", pressed, true);
+    clearTimeout(held?.timer);
+    document.removeEventListener("pointerup", released, true);
+    document.removeEventListener("pointercancel", released, true);
     window.removeEventListener("online", reconnectNow);
     clearTimeout(retryTimer);
     if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
