@@ -90,10 +90,14 @@ def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
             break
         if isinstance(action, Seated):
             seat, action = action
-        if bots is None:
+        # applied here, not through apply_choice: no call more per action on the lab's and
+        # the arena's path (a try costs nothing until it raises)
+        try:
             state.apply(action, seat)
-        else:
-            apply_choice(state, action, seat, bots[seat], where)
+        except (BadNotation, IllegalAction) as exc:
+            if bots is None:
+                raise
+            raise BotChoiceRefused(bots[seat], len(history), action, seat, exc.reason, where) from None
         if on_step is not None:
             on_step(state, action, seat)
     return state

@@ -82,3 +82,15 @@ def picks(state, *cards: str) -> None:
 
 def events(state, kind: str) -> list[tuple]:
     return [e for _, e in state.events() if e[0] == kind]
+
+
+def last_player_finishes_third():
+    """Two players; seat 1 (B), the round's last to move, has two animals across and its
+    cheetah one field short, and both have picked: B's move finishes a third animal with
+    the round's last card (WW-5.1)."""
+    s = new(2)
+    finish(s, 1, "turtle")
+    finish(s, 1, "meerkat")
+    put(s, 1, "cheetah", 35)
+    picks(s, "zebra", "cheetah")
+    return s

@@ -17,7 +17,7 @@ from wasserspiele.core.messages import render
 from wasserspiele.games.wildwasser import render as terminal
 from wasserspiele.games.wildwasser.view import _event
 
-from .helpers import events, finish, new, picks, put
+from .helpers import events, finish, last_player_finishes_third, new, picks, put
 
 def picked(players: int, lang: str) -> str:
     """Seat 0's second pick refused, the others still to pick (named as the engine's reasons name seats)."""
@@ -98,11 +98,7 @@ def _end_line(state, lang):
 def test_ww_5_1_the_end_names_the_seat_with_three_animals_across():
     """Seat 1 (B) finishes a third animal with the round's last card (test_seed_audit's
     scenario): the end says B, not "someone"."""
-    s = new(2)
-    finish(s, 1, "turtle")
-    finish(s, 1, "meerkat")
-    put(s, 1, "cheetah", 35)
-    picks(s, "zebra", "cheetah")
+    s = last_player_finishes_third()
     s.apply("move")
     s.apply("move")
     assert s.is_terminal()

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from .helpers import TILES, events, field_of, finish, new, picks, put, set_slot
+from .helpers import TILES, events, field_of, finish, last_player_finishes_third, new, picks, put, set_slot
 
 
 def legal(state, seat=None):
@@ -158,11 +158,7 @@ def test_ww_5_1_a_third_finish_by_a_later_player_also_ends_that_round():
     """"Das Spiel endet am Ende der Runde, in der mindestens eine Person das dritte ihrer
     5 Tiere über die Ziellinie bewegt hat": the last player of the round finishing a third
     animal ends the game at once after that turn, with no new round."""
-    s = new(2)
-    finish(s, 1, "turtle")
-    finish(s, 1, "meerkat")
-    put(s, 1, "cheetah", 35)
-    picks(s, "zebra", "cheetah")
+    s = last_player_finishes_third()
     s.apply("move")
     assert not s.is_terminal()
     s.apply("move")
