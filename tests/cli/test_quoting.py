@@ -64,6 +64,16 @@ CASES = [  # (arguments, English, German)
      "Error: option rounds: '1_0' is not an integer", "„1_0“ ist keine ganze Zahl"),
     (["play", "wasserloch", "--seats", "human,easy:blunder=٠.٥"],
      "blunder='٠.٥': the share of moves played at random must be a number from 0 to 1", "„٠.٥“"),
+    # the flags' own numbers likewise: Click's INT and FLOAT read "٣" as 3, "1_0" as 10, and
+    # a NaN passed every range (flags.WHOLE, DECIMAL, WholeRange, DecimalRange)
+    (["play", "wasserloch", "--seed", "٣"],
+     "Error: Invalid value for '--seed': '٣' is not a valid integer.", "„٣“ ist hier keine gültige Zahl"),
+    (["play", "wasserloch", "--players", "1_0"],
+     "Error: Invalid value for '--players': '1_0' is not a valid integer.", "„1_0“ ist hier keine gültige Zahl"),
+    # (serve, lab and train write English in both languages)
+    (["serve", "--port", "٨٠٠٠"], *["Invalid value for '--port': '٨٠٠٠' is not a valid integer range."] * 2),
+    (["serve", "--bot-delay", "nan"], *["Invalid value for '--bot-delay': nan is not in the range 0<=x<=10."] * 2),
+    (["train", "wasserloch", "--hidden", "٣٢,16"], *["'٣٢,16' is not sizes like 128,64"] * 2),
     # an option given twice with two values kept the last without a word
     (["play", "wasserloch", "--option", "rounds=1", "--option", "rounds=2"],
      "Error: option 'rounds' is given twice, as 'rounds=1' and 'rounds=2': give it once",

@@ -12,7 +12,7 @@ import click
 from ..core.errors import WasserspieleError
 from ..core.messages import localised_digits, render
 from ..core.registry import game_class, load
-from .flags import games_problem, jobs_problem
+from .flags import WHOLE, games_problem, jobs_problem
 from .language import Argument, Command
 
 from .entry import INTERRUPTED, WORKER_DIED
@@ -25,10 +25,10 @@ if TYPE_CHECKING:
 @click.argument("game", cls=Argument)
 @click.option("--bots", required=True, help="comma-separated bots: ismcts, heuristic, random or a level "
               "(easy…expert), with settings as ismcts:iterations=500 (docs/bots.md)")
-@click.option("--games", type=int, default=100, show_default=True, help="games to play (whole duplicate groups)")
-@click.option("--players", type=int, help="number of players (games with a variable count)")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+@click.option("--games", type=WHOLE, default=100, show_default=True, help="games to play (whole duplicate groups)")
+@click.option("--players", type=WHOLE, help="number of players (games with a variable count)")
+@click.option("--seed", type=WHOLE, default=0, show_default=True)
+@click.option("--jobs", type=WHOLE, default=None, help="worker processes (default: all cores)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--quiet", is_flag=True, help="no progress output")
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True,

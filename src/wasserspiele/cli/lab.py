@@ -17,7 +17,7 @@ import click
 
 from ..core.errors import BadOption, WasserspieleError
 from .entry import WORKER_DIED, uninterrupted
-from .flags import games_problem, jobs_problem, writable
+from .flags import DECIMAL, WHOLE, games_problem, jobs_problem, writable
 
 BOTS_HELP = """Bot specs, e.g. `heuristic`, `random`, `ismcts`, `expert`, `heuristic:keep_pairs=0,avoid_second_card=2`
 (KIND[:NAME=VALUE,...] as in the arena; for `heuristic` the names are the game's strategy traits,
@@ -91,9 +91,9 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
         click.option("--bots", "bots", multiple=True, metavar="SPEC", help=BOTS_HELP),
         click.option("--option", "options", multiple=True, metavar="KEY=VALUE",
                      help="a fixed game option; repeatable"),
-        click.option("--seed", type=int, default=0, show_default=True,
+        click.option("--seed", type=WHOLE, default=0, show_default=True,
                      help="master seed (every game's seed derives from it)"),
-        click.option("--jobs", type=int, default=None, help="parallel processes (default: the local cores)"),
+        click.option("--jobs", type=WHOLE, default=None, help="parallel processes (default: the local cores)"),
         click.option("--backend", type=click.Choice(["process", "ray"]), default="process", show_default=True),
         click.option("--address", metavar="ADDRESS",
                      help="Ray cluster to join (with --backend ray; every node needs wasserspiele installed): "
@@ -102,7 +102,7 @@ def study_options(f: Callable | None = None, *, players_help: str = PLAYERS_HELP
         click.option("--seating", type=click.Choice(["rotated", "duplicate"]), default="rotated", show_default=True,
                      help="rotated: a new deal every game, the line-up one seat on; duplicate: every rotation of "
                           "the line-up over the teams plays the same deal"),
-        click.option("--min-effect", "min_effect", type=float, default=3.0, show_default=True, metavar="PP",
+        click.option("--min-effect", "min_effect", type=DECIMAL, default=3.0, show_default=True, metavar="PP",
                      help=min_effect_help),
         click.option("--quiet", is_flag=True, help="no progress output"),
     ]):
@@ -168,7 +168,7 @@ def study_plan(params: dict[str, Any]) -> tuple[dict[str, Any], float | None]:
 @click.argument("game")
 @click.option("--compare", "compare", multiple=True, metavar="KEY=V1,V2",
               help="compare values of an option, e.g. rounds=1,3 or slide_limit=7,null; repeatable")
-@click.option("--games", type=int, default=None,
+@click.option("--games", type=WHOLE, default=None,
               help=f"games per condition (default {DEFAULT_GAMES}; with --precision the most to play, "
                    f"default {DEFAULT_CAP})")
 @click.option("--precision", metavar="PP", default=None,
@@ -360,7 +360,7 @@ def render_cmd(folder, quiet) -> None:
 @click.option("--goal", type=click.Choice(["fair-seats", "decisive", "shorter"]), required=True,
               help="fair-seats: every seat (team) wins a fair share; decisive: fewest games without a single "
                    "winner; shorter: fewest actions per game")
-@click.option("--games", type=int, default=100, show_default=True,
+@click.option("--games", type=WHOLE, default=100, show_default=True,
               help="games per candidate in the first round (doubled each round)")
 @click.option("--out", "out", type=click.Path(file_okay=False), default=None, callback=writable,
               help="directory for tune.md (default: tune-GAME); an earlier tune.md there is replaced, other files "

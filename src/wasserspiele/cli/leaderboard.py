@@ -14,7 +14,7 @@ from ..core.paths import write_file
 from ..core.registry import game_class, load, manifests
 from .language import quoted
 from .entry import INTERRUPTED, WORKER_DIED, uninterrupted
-from .flags import games_problem, jobs_problem, writable
+from .flags import WHOLE, games_problem, jobs_problem, writable
 
 DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 
@@ -23,15 +23,15 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
 @click.argument("games_", metavar="[GAME]...", nargs=-1)
 @click.option("--bots", default=DEFAULT_BOTS, show_default=True,
               help="the specs to rank, weakest first (levels or any bot spec)")
-@click.option("--games", type=int, default=40, show_default=True,
+@click.option("--games", type=WHOLE, default=40, show_default=True,
               help="games per pairing of neighbours in --bots (the steps), rounded up to whole groups on "
                    "duplicate deals: every line-up in every seat (team) on the same deal (Wasserloch: 6, "
                    "Watten: 2); the progress line says how many")
-@click.option("--far-games", type=int, default=None,
+@click.option("--far-games", type=WHOLE, default=None,
               help="games per other pairing (default: --games; 0 plays only the neighbours), rounded up "
                    "the same way")
-@click.option("--seed", type=int, default=0, show_default=True)
-@click.option("--jobs", type=int, default=None, help="worker processes (default: all cores)")
+@click.option("--seed", type=WHOLE, default=0, show_default=True)
+@click.option("--jobs", type=WHOLE, default=None, help="worker processes (default: all cores)")
 @click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, callback=writable,
               help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
                    "and render the page from all its boards; a saved pairing gains the games of another "

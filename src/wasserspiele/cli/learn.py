@@ -14,11 +14,12 @@ from pathlib import Path
 import click
 
 from ..core.errors import WasserspieleError
+from ..core.options import number_text
 from ..core.paths import write_problem
 from ..core.registry import game_class, load
 from .language import quoted
 from .entry import say, uninterrupted
-from .flags import writable
+from .flags import DECIMAL, WHOLE, writable
 
 
 def _games(n: int) -> str:
@@ -70,7 +71,7 @@ def _hidden_sizes(ctx: click.Context, param: click.Parameter, value: str | None)
     if value is None:
         return None
     try:
-        sizes = tuple(int(x) for x in value.split(","))
+        sizes = tuple(number_text(x, int) for x in value.split(","))
     except ValueError:
         raise click.BadParameter(f"{quoted(value)} is not sizes like 128,64", ctx=ctx, param=param) from None
     if any(n < 1 for n in sizes):
@@ -96,39 +97,39 @@ def _weights_out(ctx: click.Context, param: click.Parameter, value: str | None) 
 
 def _budget_options(f):
     for opt in reversed([
-        click.option("--games", type=int, default=None, callback=_at_least_1,
+        click.option("--games", type=WHOLE, default=None, callback=_at_least_1,
                      help="self-play games per generation"),
-        click.option("--generations", type=int, default=None, callback=_at_least_1,
+        click.option("--generations", type=WHOLE, default=None, callback=_at_least_1,
                      help="1: imitate the expert; more: expert iteration"),
-        click.option("--iterations", type=int, default=None, callback=_search_count,
+        click.option("--iterations", type=WHOLE, default=None, callback=_search_count,
                      help="search iterations per decision"),
-        click.option("--epochs", type=int, default=None, callback=_at_least_1,
+        click.option("--epochs", type=WHOLE, default=None, callback=_at_least_1,
                      help="training passes per generation"),
         click.option("--hidden", default=None, callback=_hidden_sizes,
                      help="hidden layer sizes, e.g. 128,64"),
-        click.option("--sharpen", type=float, default=None, callback=_above_0,
+        click.option("--sharpen", type=DECIMAL, default=None, callback=_above_0,
                      help="policy target: the search's visit shares to this power (1: as they are)"),
-        click.option("--dagger", type=int, default=None, callback=_at_least_1,
+        click.option("--dagger", type=WHOLE, default=None, callback=_at_least_1,
                      help="DAgger: from the second generation on, N games a generation played by the network "
                           "itself (the learned bot, greedy), the decisions it reaches searched by the expert "
                           "(--iterations; at most 400 a game, spread over it) as its targets, instead of "
                           "guided self-play"),
-        click.option("--rollout-depth", "rollout_depth", type=int, default=None, callback=_search_count,
+        click.option("--rollout-depth", "rollout_depth", type=WHOLE, default=None, callback=_search_count,
                      help="the expert's rollouts (generation 0, DAgger's labels, guided leaves with "
                           "--guide-value rollout) play at most this many actions (default: the game's tuned "
                           "setting); e.g. 1000 plays them to the end"),
         click.option("--guide-value", "guide_value", type=click.Choice(["network", "rollout"]), default=None,
                      help="guided generations: value the search's leaves by the value head (the default) or "
                           "by the expert's rollouts"),
-        click.option("--guide-exploration", "guide_exploration", type=float, default=None, callback=_above_0,
+        click.option("--guide-exploration", "guide_exploration", type=DECIMAL, default=None, callback=_above_0,
                      help="guided generations: PUCT's exploration constant (default 1.5)"),
-        click.option("--guided-games", "guided_games", type=int, default=None, callback=_at_least_1,
+        click.option("--guided-games", "guided_games", type=WHOLE, default=None, callback=_at_least_1,
                      help="self-play games of each guided generation (default: --games)"),
         click.option("--teacher", type=click.Choice(["search", "heuristic"]), default=None,
                      help="generation 0 imitates the expert's search (the default: its visit shares) or the "
                           "game's heuristic (its choices, no search: many games cheaply, for the later "
                           "DAgger generations to correct toward the search)"),
-        click.option("--window", type=int, default=None, callback=_at_least_1,
+        click.option("--window", type=WHOLE, default=None, callback=_at_least_1,
                      help="fit each generation on the positions of the last N generations only (default: all "
                           "gathered so far); 1: a guided generation learns from its own searches alone"),
         click.option("--fresh", is_flag=True, default=False,
@@ -141,7 +142,7 @@ def _budget_options(f):
 
 @click.command("train")
 @click.argument("game")
-@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--seed", type=WHOLE, default=1, show_default=True)
 @_budget_options
 @click.option("--out", type=click.Path(dir_okay=False), default=None, callback=_weights_out,
               help="weights file FILE.npz, or FILE meaning FILE.npz, with the sidecar FILE.json beside it, "
@@ -151,7 +152,7 @@ def _budget_options(f):
               help="keep the expert's searched positions (generation 0) in this .npz after every game, and "
                    "a guided generation G's in FILE.genG.npz beside it, and reuse those they hold: a stopped "
                    "run resumes, a refit skips the search")
-@click.option("--jobs", type=int, default=None, callback=_at_least_1,
+@click.option("--jobs", type=WHOLE, default=None, callback=_at_least_1,
               help="self-play in this many processes (default: all cores); the weights are the same for any number")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 def train_cmd(game, seed, games, generations, iterations, epochs, hidden, sharpen, dagger, rollout_depth,
@@ -361,10 +362,10 @@ def write_game(state, path: Path, line: bytes, lines) -> None:
 
 @click.command("corpus")
 @click.argument("game")
-@click.option("--games", type=int, default=10, show_default=True, callback=_at_least_1)
-@click.option("--iterations", type=int, default=200, show_default=True, callback=_search_count,
+@click.option("--games", type=WHOLE, default=10, show_default=True, callback=_at_least_1)
+@click.option("--iterations", type=WHOLE, default=200, show_default=True, callback=_search_count,
               help="search iterations per decision")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=WHOLE, default=0, show_default=True)
 @click.option("--out", type=click.Path(file_okay=False), required=True, callback=writable,
               help="directory for the records; an earlier corpus there is replaced, other files make the "
                    "command refuse")

@@ -29,7 +29,7 @@ from ..core.options import parse_option_texts
 from ..core.registry import game_class, manifests
 from ..core.rules_text import terminal_rules
 from .language import Argument, LanguageGroup, RootLangOption
-from .flags import writable
+from .flags import WHOLE, writable
 
 
 # The exit statuses every command shares (records.md, Exit status): a refused document or
@@ -181,9 +181,9 @@ class PlayLangOption(click.Option):
 
 @main.command("play")
 @click.argument("game", required=False, cls=Argument)
-@click.option("--players", type=int, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
+@click.option("--players", type=WHOLE, help="number of players (games with a variable count; default: as many as --seats names, else the game's default)")
 @click.option("--seats", help="comma-separated, one per seat: human, a level (easy, medium, hard, expert) or a bot (random, heuristic, ismcts[:iterations=N]); default: one human, the rest heuristic")
-@click.option("--seed", type=int, help="seed for the shuffle and dice, a whole number from 0 up (default: random)")
+@click.option("--seed", type=WHOLE, help="seed for the shuffle and dice, a whole number from 0 up (default: random)")
 @click.option("--option", "options", multiple=True, metavar="KEY=VALUE", help="a game option; repeatable")
 @click.option("--save", type=click.Path(dir_okay=False), callback=writable,
               help="save the game here after every move, in a new file (a file there already is kept, but for the "

@@ -8,6 +8,7 @@ import os
 import click
 
 from .entry import release_sigterm
+from .flags import WHOLE, DecimalRange, WholeRange
 from .language import quoted
 
 
@@ -17,14 +18,14 @@ from .language import quoted
     "the database answers, 503 when it does not: for a load balancer or a health check. Stop with Ctrl-C "
     "or SIGTERM: every move already answered is stored."))
 @click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="port to listen on")
+@click.option("--port", default=8000, show_default=True, type=WholeRange(0, 65535), help="port to listen on")
 @click.option("--db", "db_url", metavar="URL",
               help="SQLAlchemy database URL (default: SQLite under the user's data directory), "
                    "e.g. postgresql+psycopg://user@host/dbname")
-@click.option("--bot-delay", default=0.7, show_default=True, type=click.FloatRange(0, 10),
+@click.option("--bot-delay", default=0.7, show_default=True, type=DecimalRange(0, 10),
               help="seconds from a bot's turn to its move, so people can follow; the bot thinks meanwhile, "
                    "so how long it thought does not show")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+@click.option("--workers", default=1, show_default=True, type=WholeRange(1, 64),
               help="server processes on this port (more than one needs PostgreSQL)")
 @click.option("--forwarded-allow-ips", default=None, metavar="IPS",
               help="trust X-Forwarded-For from these proxy addresses (comma-separated, or *), so "
@@ -33,7 +34,7 @@ from .language import quoted
               help="compress WebSocket messages for browsers that offer it (permessage-deflate): a "
                    "position is 5-20 % of its size on the wire, for about 50 kB of memory per socket "
                    "and 10-120 µs of CPU per message")
-@click.option("--seed", type=int, default=None, metavar="N",
+@click.option("--seed", type=WHOLE, default=None, metavar="N",
               help="deal new tables from this seed's sequence: a server started again with the same "
                    "seed deals the same tables in the same order (demos, lessons, tests; with "
                    "--workers, each process its own such sequence); default: every table dealt at random")
