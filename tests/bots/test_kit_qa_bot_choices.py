@@ -6,6 +6,7 @@ and seat, with the game's seed and the engine's own reason, never on the caller.
 from __future__ import annotations
 
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -56,6 +57,18 @@ def test_arena_names_the_bot_whose_choice_was_refused(factory, why):
     error = out.output.strip().splitlines()[-1]
     # the bot by its spec, the seat it played and the engine's reason; before, the reason alone
     assert f"'{spec}'" in error and "by seat " in error and why in error, error
+    # and the game's own seed (drawn from the arena's), to play it again: said from Python only before
+    assert re.search(r" \(wasserloch seed \d+\)$", error), error
+
+
+def test_the_arena_says_the_refused_choice_and_its_seed_in_german():
+    spec = f"{HERE}:wrongmove"
+    out = CliRunner().invoke(main, ["--lang", "de", "arena", "wasserloch", "--bots", f"{spec},heuristic",
+                                    "--games", "1", "--jobs", "1", "--option", "rounds=1", "--seed", "7"])
+    assert out.exit_code == 2, out.output
+    error = out.output.strip().splitlines()[-1]
+    assert error.startswith("Fehler: Bot-Angabe") and f"„{spec}“" in error, error
+    assert re.search(r" \(wasserloch, Startwert \d+\)$", error), error
 
 
 def test_run_arena_raises_the_refusal_with_the_game_seed_and_engine_reason():
@@ -64,7 +77,10 @@ def test_run_arena_raises_the_refusal_with_the_game_seed_and_engine_reason():
         run_arena("wasserloch", {"rounds": 1}, specs, games=3, seed=2)
     exc = caught.value
     assert exc.bot == f"{HERE}:wrongmove" and exc.action == "8x8"
-    assert exc.reason.params["problem"].params["reason"] is exc.refused  # the engine's reason, kept whole
+    # the game and its seed around the bot's spec, and the engine's reason kept whole inside
+    assert exc.reason.code == "bot.choice_refused_in_game" and exc.reason.params["game"] == "wasserloch"
+    assert exc.reason.params["seed"] == exc.seed and isinstance(exc.seed, int)
+    assert exc.reason.params["problem"].params["problem"].params["reason"] is exc.refused
     assert exc.refused.code.startswith("wasserloch.")
     assert "wasserloch seed " in str(exc) and f"by seat {exc.seat}" in str(exc)
     # it crosses the arena's process pool whole

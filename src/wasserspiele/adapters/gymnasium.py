@@ -145,7 +145,7 @@ class WasserspieleEnv(gymnasium.Env):
                 return
             # a refused choice names its bot: raised from the agent's step(), it is no fault of the agent's action
             apply_choice(s, self.bots[seat].choose(decision_for(s, seat)), seat, self.opponent_kinds[seat].text,
-                         f"{self.game.name} seed {self._game_seed}")
+                         self._game_seed)
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec

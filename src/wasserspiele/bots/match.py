@@ -40,38 +40,43 @@ class BotChoiceRefused(WasserspieleError, ValueError):
     """A bot chose an action the engine refused (illegal, or no action of the game at all):
     said as a record's refused action is (`replay.error`: its index, the action, the seat
     and the engine's reason, kept as `refused`), inside `bot.spec` naming the bot by its
-    spec; `where` (the game and its seed) where the caller knows it, in English as
-    `play_out`'s label.  Raised in place of the engine's error, which would blame the
-    program driving the game (the arena's command, a Gymnasium agent's own `step`)."""
+    spec; the game and its seed where the caller knows them, so that the game can be played
+    again (in the reason, said in any language: the arena's terminal says it in German).
+    Raised in place of the engine's error, which would blame the program driving the game
+    (the arena's command, a Gymnasium agent's own `step`)."""
 
-    def __init__(self, bot: str, index: int, action: Any, seat: int, refused: Reason, where: str = ""):
+    def __init__(self, bot: str, index: int, action: Any, seat: int, refused: Reason, game: str = "",
+                 seed: int | None = None):
         self.bot = bot
         self.index = index
         self.action = action
         self.seat = seat
         self.refused = refused
-        self.where = where
+        self.game = game
+        self.seed = seed
         # as IllegalAction shows it (an action's str is its notation), cut short: a policy may return anything
         shown = shortened(str(action))
         self.reason = Reason("bot.spec", spec=bot, problem=Reason(
             "replay.error", index=index, action=shown, by=Reason("replay.by_seat", seat=seat), reason=refused))
-        super().__init__(f"{self.reason} ({where})" if where else str(self.reason))
+        if game and seed is not None:
+            self.reason = Reason("bot.choice_refused_in_game", problem=self.reason, game=game, seed=seed)
+        super().__init__(str(self.reason))
 
     def __reduce__(self):  # crosses the arena's process pool, as IllegalAction does
-        return type(self), (self.bot, self.index, self.action, self.seat, self.refused, self.where)
+        return type(self), (self.bot, self.index, self.action, self.seat, self.refused, self.game, self.seed)
 
 
-def apply_choice(state: State, action: Any, seat: int, bot: str, where: str = "") -> None:
+def apply_choice(state: State, action: Any, seat: int, bot: str, seed: int | None = None) -> None:
     """Apply the action the bot `bot` (its spec) chose for `seat`; one the engine refuses
     raises BotChoiceRefused naming that bot, the seat, the action and the engine's reason."""
     try:
         state.apply(action, seat)
     except (BadNotation, IllegalAction) as exc:  # both say why as a Reason
-        raise BotChoiceRefused(bot, len(state.history), action, seat, exc.reason, where) from None
+        raise BotChoiceRefused(bot, len(state.history), action, seat, exc.reason, state.game.name, seed) from None
 
 
 def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
-             max_actions: int = MAX_ACTIONS, label: str = "",
+             max_actions: int = MAX_ACTIONS, seed: int | None = None,
              bots: Sequence[str] | None = None) -> State:
     """Apply `choose(state, seat)` for the seat to move until the game ends (or `STOP`).
 
@@ -80,9 +85,9 @@ def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
     who chooses for each seat (their specs), to blame for a choice the engine refuses
     (`apply_choice`); without it the engine's own error (a record's replay words its own)."""
     history = state.history
-    where = f"{state.game.name} {label}".strip()
     while not state.is_terminal():
         if len(history) >= max_actions:
+            where = state.game.name if seed is None else f"{state.game.name} seed {seed}"
             raise RuntimeError(f"{where}: no end after {max_actions} actions")
         seat = state.current_seat
         action = choose(state, seat)
@@ -97,7 +102,8 @@ def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
         except (BadNotation, IllegalAction) as exc:
             if bots is None:
                 raise
-            raise BotChoiceRefused(bots[seat], len(history), action, seat, exc.reason, where) from None
+            raise BotChoiceRefused(bots[seat], len(history), action, seat, exc.reason, state.game.name,
+                                   seed) from None
         if on_step is not None:
             on_step(state, action, seat)
     return state
@@ -125,5 +131,5 @@ def play_game(game: Game, bots: Sequence[Bot], seed: int, max_actions: int = MAX
     if len(bots) != game.players:
         raise ValueError(f"{game.name} needs {game.players} bots, got {len(bots)}")
     names = list(names) if names is not None else [getattr(bot, "kind", type(bot).__name__) for bot in bots]
-    state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, max_actions, f"seed {seed}", names)
+    state = play_out(game.new_game(seed=seed), bots_choose(bots), on_step, max_actions, seed, names)
     return GameResult(seed, state.scores(), state.winners(), state.returns(), len(state.history), state)

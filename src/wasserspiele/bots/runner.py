@@ -257,7 +257,7 @@ class Series:
         on_step = observer.step if observer is not None and observer.per_step else None
         watch = NetWatch(bots)
         with watch.listening(self.net_reported):
-            state = play_out(game.new_game(seed=seed), watch.choose, on_step, self.max_actions, f"seed {seed}",
+            state = play_out(game.new_game(seed=seed), watch.choose, on_step, self.max_actions, seed,
                              [self.bots[b].text for b in lineup])
         measures = observer.finish(state) if observer is not None else {}
         return Played(index, seed, lineup, list(state.scores()), list(state.winners()), list(state.returns()),
