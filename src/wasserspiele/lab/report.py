@@ -1387,7 +1387,16 @@ def render_html(bl: list[tuple], images: dict[str, bytes]) -> str:
 
 # ----------------------------------------------------------------------------- the report directory
 OWN_FILES = ("report.html", "report.md", "results.csv", STUDY_FILE, "tune.md")
-OWN_DIRS = {"plots": ".png", "records": ".json"}
+# The names the lab gives the files of plots/ and records/, and nothing else there is its own:
+# judged by the ending alone, a designer's own chart.png or a saved game's .json beside the
+# report were deleted without a word as the report was replaced.  The figures `make_plots`
+# draws (a split's `Shares.figure`, a comparison's `_comparison_file`) and the notable games'
+# records (`notable_games`: the condition's `slug`, the kind, the game).
+_SLUG = r"[a-z0-9]+(?:-[a-z0-9]+)*"
+OWN_DIRS = {
+    "plots": re.compile(rf"(?:seat_win_rate|outcomes|bots|variants|variants-\d+-{_SLUG}|[a-z0-9_]+_share)\.png"),
+    "records": re.compile(rf"{_SLUG}-(?:{'|'.join(NOTABLE)})-game\d+\.json"),
+}
 KEPT = ("README.md",)  # a designer's summary beside the report (docs/reports/*/README.md) stays as it is
 
 
@@ -1395,7 +1404,7 @@ def _own(path: Path, top: bool) -> bool:
     name = path.name[:-4] if path.name.endswith(".tmp") else path.name  # an interrupted write
     if top:
         return (path.is_file() and name in OWN_FILES) or (path.is_dir() and name in OWN_DIRS)
-    return path.is_file() and name.endswith(OWN_DIRS[path.parent.name])
+    return path.is_file() and OWN_DIRS[path.parent.name].fullmatch(name) is not None
 
 
 def lab_files(out: str | Path) -> list[Path]:
@@ -1468,7 +1477,7 @@ def replace_all(folder: Path, files: dict[str, bytes]) -> None:
         tmp.replace(tmp.with_name(tmp.name[:-4]))
     drawn = {Path(name).name for name in files if name.startswith("plots/")}
     for old in (folder / "plots").iterdir():
-        if old.suffix == OWN_DIRS["plots"] and old.name not in drawn:
+        if old.name not in drawn and _own(old, False):  # a figure of the earlier report, not a designer's own
             old.unlink()
 
 
