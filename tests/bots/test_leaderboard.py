@@ -275,6 +275,27 @@ def test_a_run_whose_games_were_all_replayed_leaves_the_commands_under_the_game(
     assert read_boards(data)["wasserloch"].commands == [replay, er, mr]
 
 
+def test_a_run_repeated_after_another_seed_lists_only_the_runs_whose_games_are_shown(tmp_path):
+    """Seed 2, then seed 3 (new deals: both held), then seed 2 again: the repeat replaces the
+    pair's games with its own, so the page lists it alone.  The repeated command was moved to the
+    end before the runs were replayed, the replay then matched no seeds, and both were listed
+    beside 12 games."""
+    data = tmp_path / "board.json"
+
+    def run(seed):
+        result = CliRunner().invoke(main, ["leaderboard", "wasserloch", "--bots", "easy,medium", "--games", "2",
+                                           "--seed", str(seed), "--jobs", "1", "--data", str(data)])
+        assert result.exit_code == 0, result.output
+        return f"wasserspiele leaderboard wasserloch --bots easy,medium --games 2 --seed {seed}"
+
+    two, three = run(2), run(3)
+    assert read_boards(data)["wasserloch"].commands == [two, three]
+    assert run(2) == two
+    board = read_boards(data)["wasserloch"]
+    assert board.commands == [two] and board.pairing("easy", "medium").games == 6
+    assert "--seed 3" not in markdown([board])
+
+
 def test_bench_runs_leave_the_list_as_leaderboard_runs_do_and_unknown_commands_keep_it_whole():
     from wasserspiele.bots.leaderboard import live_commands
     from wasserspiele.core.chance import derive_seed

@@ -200,8 +200,12 @@ class Leaderboard:
                 pairings.append(p)
             else:
                 pairings[pairings.index(old)] = old.joined(p)
-        commands = [c for c in self.commands if c not in other.commands] + other.commands
-        return Leaderboard.build(self.game, self.options, pairings, live_commands(commands, pairings))
+        # replayed in the order they ran, a command run again at both places: moved to the end
+        # first, the replay no longer matched the pairs' seeds (a run of seed 2, one of seed 3,
+        # seed 2 again held seed 2's games alone but listed both), and every command was kept
+        live = live_commands(list(self.commands) + other.commands, pairings)
+        commands = [c for i, c in enumerate(live) if c not in live[i + 1:]]  # once, where it last ran
+        return Leaderboard.build(self.game, self.options, pairings, commands)
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "commands": self.commands,
