@@ -168,7 +168,22 @@ DAMAGE = {
     "a condition left out": (lambda f, s: _drop_lines(f, 10, 17),
                              ["game 0 of players=2 chase=adjacent is missing (8 of its 8 games are)"]),
     "a missing record": (lambda f, s: next((f / "records").glob("*longest*")).unlink(), ["records/", "missing"]),
+    # the win credit every rate is read from, against the winners of the same line (both seats 1: no
+    # 2-player game gives that); it was read as it stood, and the seats' rates summed to 117 %
+    "returns that do not fit the winners": (lambda f, s: (_edit_csv(f, 2, _cell(8, "1")), _edit_csv(f, 2, _cell(9, "1"))),
+                                            ["line 2", "returns 1, 1 do not fit the winners"]),
+    # a score edited so that another game is the most lopsided: its record was said to be "missing"
+    "a score that makes another game notable": (lambda f, s: _lopsided_elsewhere(f),
+                                                ["results.csv makes game", "the most lopsided game of",
+                                                 "where the study recorded", "results.csv was changed"]),
 }
+
+
+def _lopsided_elsewhere(folder: Path) -> None:
+    """Make another game of the first condition (games 0-7 on lines 2-9) its most lopsided."""
+    recorded = next((folder / "records").glob("players-2-chase-nearest-most_lopsided-game*.json")).stem
+    other = (int(recorded.rsplit("game", 1)[1]) + 1) % 8
+    _edit_csv(folder, other + 2, _cell(6, "999"))
 
 
 @pytest.mark.parametrize("damage", list(DAMAGE))

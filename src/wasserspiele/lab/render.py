@@ -28,6 +28,7 @@ from typing import Any, Callable
 from ..core.errors import WasserspieleError
 from ..core.messages import Reason
 from ..core.paths import failed
+from ..core.protocol import win_shares
 from .analysis import ALPHA, analyse, raise_flags
 from .report import RUN_LINE, answers, findings, measure_columns, notable_games, rendered_files, replace_all
 from .settings import STUDY_FILE, RenderRefused, Settings, read_study_json
@@ -217,6 +218,9 @@ def read_results(path: Path, study: Study) -> list[dict[str, Any]]:
         shared = _whole(cell["shared_win"], where, "shared_win")
         if shared != int(len({game.team_of(s) for s in winners}) > 1):
             raise RenderRefused(f"{where}: shared_win {shared} does not fit the winners {cell['winners']!r}")
+        if returns != win_shares(game, winners):  # the win credit every rate is counted from
+            raise RenderRefused(f"{where}: returns {', '.join(cell[f'return_{s}'] for s in range(p))} do not fit "
+                                f"the winners {cell['winners']!r} (each seat's return is its share of the win)")
         measures = {c: _number(cell[f"m_{c}"], where, f"m_{c}") for c in mcols if cell[f"m_{c}"] != ""}
         rows.append({"condition": label, "cond": cond, "game": index, "seed": seed, "players": p, "bots": bots,
                      "bot_index": list(lineup), "scores": scores, "winners": winners, "returns": returns,
@@ -274,7 +278,15 @@ def render_study(folder: str | Path, parse_command: Callable[[str], dict[str, An
         try:
             doc = json.loads(record.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise RenderRefused(f"{record}: missing; the report links the record of {entry['kind'].replace('_', ' ')} "
+            kind = entry["kind"].replace("_", " ")
+            # the record of another game of this kind: results.csv no longer makes the same game notable
+            others = sorted(p.name for p in record.parent.glob(re.sub(r"game\d+\.json$", "game*.json", record.name)))
+            if others:
+                raise RenderRefused(
+                    f"{record}: missing: results.csv makes game {entry['game']} the {kind} game of "
+                    f"{entry['condition']}, where the study recorded {', '.join(others)}; results.csv was "
+                    f"changed since the study ran, or records/ is another study's") from None
+            raise RenderRefused(f"{record}: missing; the report links the record of {kind} "
                                 f"game {entry['game']} ({entry['condition']}), and rendering plays no game") from None
         except (OSError, UnicodeDecodeError, ValueError) as exc:
             raise RenderRefused(f"{record}: not a record ({exc})") from None
