@@ -109,7 +109,7 @@ def _study_report(folder):
     for name in ("report.html", "report.md", "results.csv"):
         (folder / name).write_text(f"the study's {name}")
     (folder / "plots").mkdir()
-    (folder / "plots" / "seats.png").write_bytes(b"png")
+    (folder / "plots" / "seat_win_rate.png").write_bytes(b"png")
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
 
@@ -226,3 +226,18 @@ def test_min_effect_out_of_range_says_the_range_it_checks(value, tmp_path, no_pl
     """`--min-effect 100` was refused as "not a size in percentage points (0 to 100)"."""
     res = _run("lab", "wasserloch", "--games", 2, "--jobs", 1, "--min-effect", value, "--out", tmp_path / "o")
     _refused(res, "--min-effect", "at least 0 and below 100")
+
+
+@pytest.mark.parametrize("command", [
+    ["lab", "wasserloch", "--games", 2, "--jobs", 1, "--out"],
+    ["lab", "tune", "wasserloch", "--vary", "rounds=1,2", "--goal", "decisive", "--games", 2, "--out"],
+    ["leaderboard", "wasserloch", "--bots", "easy,medium", "--games", 2, "--jobs", 1, "--data"],
+    ["leaderboard", "wasserloch", "--bots", "easy,medium", "--games", 2, "--jobs", 1, "--out"],
+    ["train", "wasserloch", "--games", 1, "--positions"],
+    ["corpus", "wasserloch", "--games", 1, "--out"],
+    ["play", "wasserloch", "--save"],
+], ids=lambda c: " ".join(map(str, c)))
+def test_an_empty_path_to_write_is_refused(command, no_play):
+    """`lab --out ""` wrote the default folder lab-wasserloch/ in its place (replacing a report there),
+    `leaderboard --data ""` (a Path, ".") played every board and ended in a ValueError traceback."""
+    _refused(_run(*command, ""), "an empty path names no file or folder")

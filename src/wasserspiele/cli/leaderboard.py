@@ -32,7 +32,7 @@ DEFAULT_BOTS = "easy,medium,hard,expert,learned"
                    "the same way")
 @click.option("--seed", type=WHOLE, default=0, show_default=True)
 @click.option("--jobs", type=WHOLE, default=None, help="worker processes (default: all cores)")
-@click.option("--data", type=click.Path(dir_okay=False, path_type=Path), default=None, callback=writable,
+@click.option("--data", type=click.Path(dir_okay=False), default=None, callback=writable,
               help="merge the boards into this JSON (the package's is src/wasserspiele/bots/leaderboard.json) "
                    "and render the page from all its boards; a saved pairing gains the games of another "
                    "--seed and is replaced by a replay of its own")
@@ -43,6 +43,9 @@ def leaderboard_cmd(games_, bots, games, far_games, seed, jobs, data, out, page_
     """Rank BOTS in each GAME (default: every game) by a seat-rotated round-robin on
     duplicate deals, with Elo ratings (Bradley–Terry), 95 % intervals and CPU per move; print or
     write the Markdown (docs/leaderboard.md)."""
+    # --data reaches `writable` as typed: made a Path by Click, `--data ""` was "." (a folder),
+    # passed the check and ended in a traceback once the boards were played
+    data = Path(data) if data is not None else None
     from ..bots.leaderboard import (check_bot_count, checked_specs, markdown, pairing_games, pairing_group,
                                     read_boards, replaced_games, round_robin, save_boards)
     from ..bots.runner import WorkerDiedError, default_jobs

@@ -37,7 +37,10 @@ def write_problem(path: str | Path, folder: bool = False) -> Reason | None:
     and is not writable, or it is a file where a folder is wanted (`folder`), or the
     nearest folder above that exists is a file (`afile/out` raised NotADirectoryError from
     mkdir) or not writable (a folder under /proc raised FileNotFoundError), or the disk
-    it is on is full."""
+    it is on is full; or the path is empty (`--out ""`, which Path reads as ".": the lab then
+    wrote its default folder in its place)."""
+    if not str(path).strip():
+        return Reason("cli.path.empty")
     path = Path(path)
     if path.exists():
         if folder and not path.is_dir():
