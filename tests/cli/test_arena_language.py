@@ -84,6 +84,18 @@ def test_the_arena_table_and_progress_are_in_the_language_asked_for():
     assert figures and figures == re.findall(r"\d+[.,]\d+", same.stdout.replace(".", ","))
 
 
+@pytest.mark.parametrize("lang, first, second", [("en", "random (bot 1)", "random (bot 2)"),
+                                                  ("de", "random (Bot 1)", "random (Bot 2)")])
+def test_a_spec_given_twice_is_two_rows_told_apart_by_their_place_in_bots(lang, first, second):
+    """`--bots random,random` (does a seat matter?) printed two rows both labelled "random"."""
+    result = _run("--lang", lang, "arena", "wasserloch", "--bots", "random,random", *TINY)
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.stdout.splitlines() if "random" in line]
+    assert len(rows) == 2 and first in rows[0] and second in rows[1], result.stdout
+    once = _run("--lang", lang, "arena", "wasserloch", "--bots", "random,heuristic", *TINY)
+    assert "(bot 1)" not in once.stdout.lower(), once.stdout  # a spec given once keeps its name alone
+
+
 def test_the_arena_help_is_german_whole():
     result = _run("--lang", "de", "arena", "--help")
     assert result.exit_code == 0 and result.stderr == "", result.output

@@ -133,9 +133,14 @@ def result_table(result, seed: int, lang: str) -> Table:
     for code in ("seats", "win_rate", "interval", "mean_score", "mean_place"):
         heading = t(f"col.{code}")
         table.add_column(heading, justify="right", no_wrap=True, min_width=len(heading))
-    for r in result.by_spec():
+    rows = result.by_spec()
+    specs = [r.spec for r in rows]
+    for k, r in enumerate(rows):
         rate, score, place = r.win_rate(), r.mean_score(), r.mean_place()
-        table.add_row(r.spec, str(r.seats), num(rate.value, 3), f"{num(rate.low, 3)}–{num(rate.high, 3)}",
+        # a spec given twice (`--bots easy,easy`: does a seat matter?) is two rows, told apart
+        # by their place in --bots; both were labelled "easy"
+        label = t("bot_numbered", spec=r.spec, n=k + 1) if specs.count(r.spec) > 1 else r.spec
+        table.add_row(label, str(r.seats), num(rate.value, 3), f"{num(rate.low, 3)}–{num(rate.high, 3)}",
                       f"{num(score.value, 2)} ± {num((score.high - score.low) / 2, 2)}",
                       f"{num(place.value, 2)} ± {num((place.high - place.low) / 2, 2)}")
     return table
