@@ -294,6 +294,13 @@ def test_a_run_repeated_after_another_seed_lists_only_the_runs_whose_games_are_s
     board = read_boards(data)["wasserloch"]
     assert board.commands == [two] and board.pairing("easy", "medium").games == 6
     assert "--seed 3" not in markdown([board])
+    # boards saved before runs were left out (src/wasserspiele/bots/leaderboard.json named Seven
+    # Waters' hard–expert runs of 6 and 40 games beside the 64-game run that replaced them) list,
+    # read back, the runs whose games they hold
+    doc = json.loads(data.read_text())
+    doc["boards"]["wasserloch"]["commands"] = [two.replace("--games 2", "--games 1"), three, two]
+    data.write_text(json.dumps(doc))
+    assert read_boards(data)["wasserloch"].commands == [two]
 
 
 def test_bench_runs_leave_the_list_as_leaderboard_runs_do_and_unknown_commands_keep_it_whole():

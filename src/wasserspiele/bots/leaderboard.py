@@ -203,9 +203,8 @@ class Leaderboard:
         # replayed in the order they ran, a command run again at both places: moved to the end
         # first, the replay no longer matched the pairs' seeds (a run of seed 2, one of seed 3,
         # seed 2 again held seed 2's games alone but listed both), and every command was kept
-        live = live_commands(list(self.commands) + other.commands, pairings)
-        commands = [c for i, c in enumerate(live) if c not in live[i + 1:]]  # once, where it last ran
-        return Leaderboard.build(self.game, self.options, pairings, commands)
+        return Leaderboard.build(self.game, self.options, pairings,
+                                 live_commands(list(self.commands) + other.commands, pairings))
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "options": self.options, "commands": self.commands,
@@ -216,7 +215,10 @@ class Leaderboard:
     def from_json(cls, data: dict[str, Any]) -> "Leaderboard":
         """A saved board with its saved ratings (the rules pages need no optimiser)."""
         pairings = [Pairing.from_json(p) for p in data["pairings"]]
-        board = cls.build(data["game"], data.get("options", {}), pairings, data.get("commands", []), rated=False)
+        # the runs whose games the board holds, as a merge lists them (boards saved before a
+        # merge did so still named runs a replay had since replaced)
+        commands = live_commands(data.get("commands", []), pairings)
+        board = cls.build(data["game"], data.get("options", {}), pairings, commands, rated=False)
         return replace(board, ratings=[Rating(**r) for r in data["ratings"]])
 
 
@@ -258,12 +260,16 @@ def live_commands(commands: Sequence[str], pairings: Sequence[Pairing]) -> list[
     claimed games that are not there.  The merges are replayed in order as `joined` makes
     them; the commands are kept as they are when one of them is not of a form the boards
     record (`_merges_of`), or when the replay does not end with exactly the pairs' deal seeds
-    (data merged by other means)."""
+    (data merged by other means).  A command run more than once is listed once, where it last
+    ran."""
+    def once(kept: Sequence[str]) -> list[str]:
+        return [c for i, c in enumerate(kept) if c not in kept[i + 1:]]
+
     held: dict[frozenset[str], list[tuple[str, tuple[int, ...]]]] = {}
     for command in commands:
         merges = _merges_of(command)
         if merges is None:
-            return list(commands)
+            return once(commands)
         for pair, seeds in merges:
             runs = held.setdefault(pair, [])
             if set(seeds) & {s for _, played in runs for s in played}:
@@ -272,9 +278,9 @@ def live_commands(commands: Sequence[str], pairings: Sequence[Pairing]) -> list[
     actual = {frozenset((p.first, p.second)): p.seeds for p in pairings}
     replayed = {pair: tuple(s for _, seeds in runs for s in seeds) for pair, runs in held.items()}
     if actual != replayed:
-        return list(commands)
+        return once(commands)
     live = {command for runs in held.values() for command, _ in runs}
-    return [c for c in commands if c in live]
+    return once([c for c in commands if c in live])
 
 ELO = 400 / math.log(10)   # Elo points per unit of log-odds
 PRIOR_SD = 3.0             # log-odds: keeps a spec that won (or lost) every game finite
