@@ -345,7 +345,10 @@ export function fitBoard(room) {
   fitting = room;
   // a detail moved between the columns loses the keyboard focus on its title: given back
   const focused = document.activeElement;
+  // the column is fitted without the notice: it stands over the board (placeNotice)
+  const note = liftNotice();
   fitColumn(room);
+  placeNotice(note);
   if (focused?.isConnected && focused !== document.body && document.activeElement === document.body) {
     focused.focus({ preventScroll: true });
   }
@@ -374,15 +377,67 @@ function fitColumn(room) {
   const at = `${window.innerWidth}x${window.innerHeight}/${document.documentElement.lang}`;
   if (under && fit === "height") detailsUnder(under, board, vb, room, at);
   foldAtHand(play, board, vb, fit);
+  // On a phone (the page scrolls down) the move bar below the hand grows downwards: the
+  // height it keeps (keepTallest, app.js) beyond the one it had when the column was first
+  // fitted (`room.bar`) is added to the column.  Taken from the board, a bar grown to a
+  // second row for good (Watten's two answers to a raise, its four signals) left the board
+  // drawn smaller for the rest of the game (Watten's seat words 9.0 px); the hand stays
+  // where it was either way.  A player's passing choice (Seven Waters' joker with its 19)
+  // is not kept by the bar, and the board still gives way to it.
+  const bar = fit === "min-height" ? parseFloat(play.querySelector(":scope > .actions")?.style.minHeight) || 0 : 0;
   // with no hand and no move bar below the board (a spectator, the replay) there is nothing
   // to keep in place: the box fits the board at each position, at its full size
-  if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; }
+  if (room.at !== at || !play.querySelector("#hand, .actions")) { room.at = at; room.height = Infinity; room.bar = bar; }
+  const grown = Math.max(0, bar - room.bar);
   const box = board.getBoundingClientRect(), column = play.getBoundingClientRect().height;
   const drawn = Math.max(box.width * vb.height / vb.width, parseFloat(getComputedStyle(board).minHeight) || 0);
-  room.height = Math.min(room.height, column - (box.height - drawn));
-  if (room.height < column - 1) play.style[fit === "height" ? "height" : "minHeight"] = `${room.height}px`;
+  room.height = Math.min(room.height, column - (box.height - drawn) - grown);
+  const height = room.height + grown;
+  if (height < column - 1 || grown > 0) play.style[fit === "height" ? "height" : "minHeight"] = `${height}px`;
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
+
+// A notice at the table (a refusal, why a tap does nothing, what the page cannot do now)
+// stood in the column between the board and the hand, and the column keeps its height so
+// that the hand does not move: the notice took its height from the board, drawn smaller
+// while it showed (on a 390 × 844 phone Watten's seat words 8.1 px, Seven Waters' line
+// labels 8.4, Wasserloch's animals 9.9).  It stands over the board's top instead, taking
+// no room: the board keeps its size, the hand and the move bar stay where they are and are
+// never covered.  Over the piece whose tap it answers (`.refused-here`: Wasserloch's
+// mouse, at the top of the waterhole) it stands over the board's bottom, so that the ring
+// on that piece stays in sight.  Taps go through it to the board (style.css), so a piece
+// under it can still be chosen, and choosing one drops a notice about a tap (app.js).  Two
+// take their room in the column as before: a notice with a control of its own (a replaced
+// tab's "Use it here", the lobby's link at a table that is gone), whose control over the
+// board would take the taps meant for the piece under it (in such a tab no move can be
+// made), and a notice taller than half the board (the text at 200 %, a board kept to its
+// least height), which would hide the most of it.
+const NOTICE_SHARE = 0.5;
+function liftNotice() {
+  const note = document.querySelector("#play > #notice");
+  if (!note || note.querySelector("a, button")) return null;
+  note.classList.add("over-board");
+  note.style.top = note.style.left = note.style.width = "";
+  return note;
+}
+
+function placeNotice(note) {
+  const board = document.getElementById("board");
+  if (!note) return;
+  if (!board || note.offsetHeight > NOTICE_SHARE * board.offsetHeight) {
+    note.classList.remove("over-board");
+    return;
+  }
+  // the board's box within the column (its offset parent, style.css)
+  let top = board.offsetTop;
+  const refused = board.querySelector(".refused-here");
+  if (refused && refused.getBoundingClientRect().top < board.getBoundingClientRect().top + note.offsetHeight) {
+    top += board.offsetHeight - note.offsetHeight;
+  }
+  note.style.top = `${top}px`;
+  note.style.left = `${board.offsetLeft}px`;
+  note.style.width = `${board.offsetWidth}px`;
+}
 
 // A column whose first screen ends with the hand (style.css `--fold: hand`: Seven Waters on
 // a phone held sideways, taller than 300 px): the move bar below the hand may stand below
