@@ -1266,12 +1266,11 @@ function tablePage(tableId) {
     keepTallest(document.querySelector("#play .topbar"), topRoom, `${needName}/${seated}`);
     keepTallest(document.getElementById("turn"), turnRoom, String(!!msg.terminal));
     keepTallest(document.querySelector("#play .actions"), actionsRoom, String(seated), picker.selected.size > 0);
+    fitBoard(boardRoom);
     document.querySelectorAll("[data-key]").forEach((n) => {
       if (hintKeys.has(n.dataset.key)) n.classList.add("hinted");
       if (notice?.key && n.dataset.key === notice.key) n.classList.add("refused-here");
     });
-    // after the refused piece is marked: the notice stands clear of it (table.js placeNotice)
-    fitBoard(boardRoom);
     animateFrom(before, app);
     flyAway(app);
     restoreFocus(focus);

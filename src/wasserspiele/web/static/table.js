@@ -345,10 +345,7 @@ export function fitBoard(room) {
   fitting = room;
   // a detail moved between the columns loses the keyboard focus on its title: given back
   const focused = document.activeElement;
-  // the column is fitted without the notice: it stands over the board (placeNotice)
-  const note = liftNotice();
   fitColumn(room);
-  placeNotice(note);
   if (focused?.isConnected && focused !== document.body && document.activeElement === document.body) {
     focused.focus({ preventScroll: true });
   }
@@ -396,48 +393,6 @@ function fitColumn(room) {
   if (height < column - 1 || grown > 0) play.style[fit === "height" ? "height" : "minHeight"] = `${height}px`;
 }
 window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
-
-// A notice at the table (a refusal, why a tap does nothing, what the page cannot do now)
-// stood in the column between the board and the hand, and the column keeps its height so
-// that the hand does not move: the notice took its height from the board, drawn smaller
-// while it showed (on a 390 × 844 phone Watten's seat words 8.1 px, Seven Waters' line
-// labels 8.4, Wasserloch's animals 9.9).  It stands over the board's top instead, taking
-// no room: the board keeps its size, the hand and the move bar stay where they are and are
-// never covered.  Over the piece whose tap it answers (`.refused-here`: Wasserloch's
-// mouse, at the top of the waterhole) it stands over the board's bottom, so that the ring
-// on that piece stays in sight.  Taps go through it to the board (style.css), so a piece
-// under it can still be chosen, and choosing one drops a notice about a tap (app.js).  Two
-// take their room in the column as before: a notice with a control of its own (a replaced
-// tab's "Use it here", the lobby's link at a table that is gone), whose control over the
-// board would take the taps meant for the piece under it (in such a tab no move can be
-// made), and a notice taller than half the board (the text at 200 %, a board kept to its
-// least height), which would hide the most of it.
-const NOTICE_SHARE = 0.5;
-function liftNotice() {
-  const note = document.querySelector("#play > #notice");
-  if (!note || note.querySelector("a, button")) return null;
-  note.classList.add("over-board");
-  note.style.top = note.style.left = note.style.width = "";
-  return note;
-}
-
-function placeNotice(note) {
-  const board = document.getElementById("board");
-  if (!note) return;
-  if (!board || note.offsetHeight > NOTICE_SHARE * board.offsetHeight) {
-    note.classList.remove("over-board");
-    return;
-  }
-  // the board's box within the column (its offset parent, style.css)
-  let top = board.offsetTop;
-  const refused = board.querySelector(".refused-here");
-  if (refused && refused.getBoundingClientRect().top < board.getBoundingClientRect().top + note.offsetHeight) {
-    top += board.offsetHeight - note.offsetHeight;
-  }
-  note.style.top = `${top}px`;
-  note.style.left = `${board.offsetLeft}px`;
-  note.style.width = `${board.offsetWidth}px`;
-}
 
 // A column whose first screen ends with the hand (style.css `--fold: hand`: Seven Waters on
 // a phone held sideways, taller than 300 px): the move bar below the hand may stand below
