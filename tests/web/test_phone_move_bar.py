@@ -4,6 +4,8 @@ what it offers is on the screen.
 * Watten's answers to a raise (WA-6) take a second row of the bar for good: taken from the
   board, the seats' words went to 8.4 px for the rest of the game.  The bar grows downwards.
 * Seven Waters' joker (SW-2.2) offers 19 buttons, which ran below the screen.
+* Seven Waters: a card of the pyramid tapped while cards of the hand are chosen, drawn
+  disabled, was taken and the choice dropped.
 """
 
 from __future__ import annotations
@@ -105,3 +107,28 @@ def test_watten_s_answers_to_a_raise_on_a_phone_take_no_room_from_the_board(tabs
             server.post(f"/api/tables/{table['id']}/moves", {"action": action, "n": mine["n"]}, tokens[seat])
     raise AssertionError("no raise for seat 0 to answer in 30 games")
 
+
+@pytest.mark.parametrize("locale, says", [("de-DE", "hebe die Auswahl auf"), ("en-US", "clear the choice")])
+def test_sw_a_pyramid_card_tapped_with_a_joker_chosen_is_not_taken(tabs, server, locale, says):
+    """SW-2.2: with the joker chosen, the pyramid's free cards are drawn disabled (no value of
+    the joker goes with them).  A tap on one sent its take for the server to explain, and the
+    server took it: the joker's choice was dropped by a card drawn disabled.  The page says to
+    clear the choice first, and nothing is played."""
+    from .test_seven_waters_phone import a_table_with_a_joker_in_hand
+
+    table = a_table_with_a_joker_in_hand(server)
+    path = f"/api/tables/{table['id']}"
+    n = server.get(path)["n"]
+    page = tabs(locale, NAMED).open(server, table["seats"][0]["link"], "phone", wait_for="#turn[data-mine='1']")
+    page.locator('#hand [data-key^="hand:X"].clickable').first.click()
+    page.wait_for_function("() => document.querySelectorAll('#actions button[data-action]').length > 8")
+    free = [k for k in server.get(path, table["seats"][0]["token"])["legal"] if k.startswith("take ")]
+    assert free
+    card = page.locator(f'#board [data-key="pyr:{free[0][5:]}"]')
+    assert card.get_attribute("aria-disabled") == "true"
+    card.click(force=True)
+    page.wait_for_selector("#notice")
+    assert says in page.inner_text("#notice")
+    settle(page)
+    assert server.get(path)["n"] == n                                  # nothing played
+    assert page.locator('#hand [data-key^="hand:X"].selected').count() == 1   # the joker still chosen

@@ -382,8 +382,11 @@ export default {
   // why not (no slides left, SW-4.4; the line has one; the sum, SW-4.3a), not "choose the
   // cards first", which they were.  A joker is declared 1: a line no value of it fits is not
   // lit for it either, and the first two reasons do not depend on it.
+  // A card of the pyramid drawn inactive while cards of the hand are chosen is takeable as
+  // such: sent, it was taken and the choice dropped, from a card drawn disabled (`explain`
+  // says to clear the choice); with nothing chosen it is covered, and the server says so.
   guess(key, view, selected = []) {
-    if (key.startsWith("pyr:")) return `take ${key.slice(4)}`;
+    if (key.startsWith("pyr:")) return selected.length ? null : `take ${key.slice(4)}`;
     const cards = selected.filter((k) => k.startsWith("hand:")).map((k) => k.slice(5));
     if (!key.startsWith("line:") || !cards.length) return null;
     return `slide ${key.slice(5)} ${cards.map((c) => (c.startsWith("X") ? `${c}=1` : c)).join(" ")}`;
@@ -441,6 +444,7 @@ export default {
   },
 
   explain(key, view) {
+    if (key.startsWith("pyr:")) return t("seven_waters.why_pyr_chosen");
     if (key.startsWith("line:")) return t("seven_waters.why_line");
     if (key.startsWith("hand:")) return t("seven_waters.why_hand");
     return null;
