@@ -89,22 +89,31 @@ def test_on_a_phone_held_sideways_the_board_s_places_are_targets_and_its_words_l
 ASPECT = "() => { const vb = document.querySelector('#board svg').viewBox.baseVal; return vb.width / vb.height; }"
 
 
+BOARD_HEIGHT = "() => document.getElementById('board').getBoundingClientRect().height"
+
+
 @pytest.mark.parametrize("game", ["wasserloch", "seven_waters"])
 def test_a_phone_turned_sideways_and_back_draws_its_board_anew_without_a_move(tabs, server, tables, game):
     """Wasserloch's waterhole (a circle upright, a row sideways); Seven Waters' pyramid above
-    its park upright, beside it sideways (its web.js LANDSCAPE: 560 to 760 px wide)."""
+    its park upright, beside it sideways (its web.js LANDSCAPE: 560 to 760 px wide).  Turned
+    back, the board is as high as before: the column's fit on the resize, made with the board
+    still drawn sideways, was kept as its least height, and the waterhole stayed at about half
+    its height (361 → 190 px at 390 × 844) for the rest of the game."""
     # (the page is turned by its viewport: the tab's next link sets its own)
     tab = tabs("de-DE")
     page = tab.open(server, tables[game]["seats"][0]["link"], (360, 740), wait_for="#turn[data-mine='1']")
     page.wait_for_selector("#board svg")
+    settle(page)
     n = page.get_attribute("#turn", "data-n")
-    upright = page.evaluate(ASPECT)
+    upright, high = page.evaluate(ASPECT), page.evaluate(BOARD_HEIGHT)
     assert upright < 1.5, upright
     page.set_viewport_size({"width": 740, "height": 360})
     page.wait_for_function(f"() => ({ASPECT})() > 2")
     page.set_viewport_size({"width": 360, "height": 740})
     page.wait_for_function(f"() => ({ASPECT})() < 1.5")
+    settle(page)
     assert page.evaluate(ASPECT) == pytest.approx(upright)
+    assert page.evaluate(BOARD_HEIGHT) >= high - 1, (high, page.evaluate(BOARD_HEIGHT))
     assert page.get_attribute("#turn", "data-n") == n   # no position came in between
     assert tab.errors == []
 

@@ -392,7 +392,16 @@ function fitColumn(room) {
   const height = room.height + grown;
   if (height < column - 1 || grown > 0) play.style[fit === "height" ? "height" : "minHeight"] = `${height}px`;
 }
-window.addEventListener("resize", () => { if (fitting) fitBoard(fitting); });
+// A fit on a resize is not kept as the column's least height: the board may still be the
+// picture drawn for the other layout (its redraw comes after, layoutMatches), and its blank
+// part, kept, shrank the board for the rest of the game (Wasserloch's waterhole from 361 to
+// 190 px high after a phone was turned sideways and back).  The next drawing fits anew.
+window.addEventListener("resize", () => {
+  if (!fitting) return;
+  fitting.at = null;
+  fitBoard(fitting);
+  fitting.at = null;
+});
 
 // A column whose first screen ends with the hand (style.css `--fold: hand`: Seven Waters on
 // a phone held sideways, taller than 300 px): the move bar below the hand may stand below
