@@ -283,7 +283,7 @@ def vectors(names, seconds: float) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))  # the first paragraph, whole
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the first paragraph (argparse fills its lines)
     parser.add_argument("-s", "--seconds", type=float, default=3.0, help="CPU seconds per measurement (per ratio)")
     parser.add_argument("-g", "--game", action="append", choices=game_names(), help="games (default: all)")
     parser.add_argument("--table", action="store_true", help="absolute rates of every adapter beside the engine")

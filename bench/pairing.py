@@ -29,7 +29,7 @@ from wasserspiele.bots.specs import parse_bot_spec
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))  # the first paragraph, whole
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the first paragraph (argparse fills its lines)
     parser.add_argument("game")
     parser.add_argument("a", help="the first bot spec (its share is reported)")
     parser.add_argument("b", help="the second bot spec")

@@ -312,7 +312,7 @@ async def run(args) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))  # the first paragraph, whole
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the first paragraph (argparse fills its lines)
     ap.add_argument("--tables", type=int, default=20, help="concurrent tables")
     ap.add_argument("--seconds", type=float, default=10.0, help="how long to run")
     ap.add_argument("--game", default="wasserloch")

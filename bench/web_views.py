@@ -116,7 +116,7 @@ def compare(args) -> None:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))  # the first paragraph, whole
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])  # the first paragraph (argparse fills its lines)
     ap.add_argument("--games", default=",".join(game_names()))
     ap.add_argument("--moves", type=int, default=400, help="positions measured per game")
     ap.add_argument("--spectators", type=int, default=0, help="spectators connected besides every seat")
