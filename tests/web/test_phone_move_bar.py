@@ -43,7 +43,7 @@ BUTTONS = """() => [...document.querySelectorAll('#actions button')].map((b) => 
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_sw_a_joker_chosen_on_a_phone_offers_its_values_on_the_screen(tabs, server, locale):
+def test_sw_2_2_a_joker_chosen_on_a_phone_offers_its_values_on_the_screen(tabs, server, locale):
     """SW-2.2: a joker chosen from the hand offers a button for each value it may stand for
     (19 with discarding it and clearing the choice); as wide as their words the last of them
     ended at 879 px on an 844 px screen in German, the page scrolling to it.  Each is on the
@@ -70,7 +70,7 @@ PLACES = """() => { const b = document.getElementById('board').getBoundingClient
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_watten_s_answers_to_a_raise_on_a_phone_take_no_room_from_the_board(tabs, server, locale):
+def test_wa_6_answers_to_a_raise_on_a_phone_take_no_room_from_the_board(tabs, server, locale):
     """WA-6: a raise against seat 0's team offers it two answers ("Accept – the hand is then
     worth 2", "Concede – seat 1 + seat 3 score 1 point"), a row each.  The move bar keeps its
     tallest height, and its second row was taken from the board for the rest of the game: the
@@ -109,7 +109,7 @@ def test_watten_s_answers_to_a_raise_on_a_phone_take_no_room_from_the_board(tabs
 
 
 @pytest.mark.parametrize("locale, says", [("de-DE", "hebe die Auswahl auf"), ("en-US", "clear the choice")])
-def test_sw_a_pyramid_card_tapped_with_a_joker_chosen_is_not_taken(tabs, server, locale, says):
+def test_sw_2_2_a_pyramid_card_tapped_with_a_joker_chosen_is_not_taken(tabs, server, locale, says):
     """SW-2.2: with the joker chosen, the pyramid's free cards are drawn disabled (no value of
     the joker goes with them).  A tap on one sent its take for the server to explain, and the
     server took it: the joker's choice was dropped by a card drawn disabled.  The page says to
