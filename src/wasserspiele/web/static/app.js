@@ -898,6 +898,11 @@ function tablePage(tableId) {
     nameInput.select();
   }
   let nameSent = false;
+  // The saved name sent unasked, until the table shows it or the server refuses something:
+  // meanwhile the seat counts as named.  Before, the form stood in the top bar for the
+  // round trip and went with the name's echo, and everything below it moved up (41.6 px
+  // on a German phone) just after the page opened.
+  let nameAwaited = false;
   function maybeSendName() {
     const saved = localStorage.getItem("player_name");
     if (!nameSent && token && msg && msg.seat !== null && !msg.seats[msg.seat]?.name && saved) {
@@ -906,7 +911,9 @@ function tablePage(tableId) {
       // device (two seats opened in one browser): the seat was named after the first
       // player unasked ("Jörg (seat 0)", "Jörg (seat 1) (you)").  It asks instead, the
       // saved name offered in the form
-      if (!msg.seats.some((s, i) => i !== msg.seat && s.name && sameName(s.name, saved))) send({ type: "name", name: saved });
+      if (!msg.seats.some((s, i) => i !== msg.seat && s.name && sameName(s.name, saved))) {
+        nameAwaited = send({ type: "name", name: saved });
+      }
     }
   }
 
@@ -946,6 +953,7 @@ function tablePage(tableId) {
     standIns.update(msg);
     announce(standInNews(prev, msg));   // a bot began playing for an absent player, or they came back
     if (savedLate !== null && msg.n >= savedLate) tellSavedLate(false);   // after the move's own lines
+    if (msg.seat !== null && msg.seats[msg.seat]?.name) nameAwaited = false;
     maybeSendName();
     render(moved);          // motion and one-time effects only when the position changed
   }
@@ -981,6 +989,7 @@ function tablePage(tableId) {
       pacer.push(data, data.legal.length > 0 || data.terminal || !msg);
     } else if (data.type === "refused") {
       const wasSent = sentAt;
+      nameAwaited = false;   // (the name's, or one before it: the form asks, as it would have)
       // (one `late`, unasked, is no answer to a move this page may be waiting on: a write
       // it was told "may still be saved" about failed after all; its notice takes the
       // in-doubt one's place, as every refusal takes the last notice's)
@@ -1078,6 +1087,8 @@ function tablePage(tableId) {
     socket.addEventListener("close", () => {
       const wasDown = down, wasSent = sentAt;
       if (!pending) sentAt = null;  // a move lost with the connection can be made again
+      // a name awaited may be lost with the connection: sent again if the table, back, lacks it
+      if (nameAwaited) nameSent = false;
       if (closedForGood) return;
       // said once, not at every attempt: by the notice, an alert, at a table drawn (it was
       // also put in the live region, and heard twice); before any position only the live
@@ -1237,7 +1248,7 @@ function tablePage(tableId) {
       // their height): the board and the hand stay where they are when the turn passes
       : seated ? h("div", { class: "actions idle", "aria-hidden": "true" }, h("span", { class: "hint-text" }, t("pick_hint")))
       : null;
-    const named = Boolean(msg.seats[msg.seat]?.name);
+    const named = Boolean(msg.seats[msg.seat]?.name) || nameAwaited;
     const needName = token && msg.seat !== null && (!named || renaming) && !msg.terminal;
     const rename = token && msg.seat !== null && named && !renaming && !msg.terminal && !replaced
       ? h("p", { class: "row rename" }, h("button", { id: "change-name", type: "button", class: "secondary small",
