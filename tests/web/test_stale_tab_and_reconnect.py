@@ -224,6 +224,45 @@ def test_a_tap_held_while_a_message_comes_is_still_a_move(browser, server):
     assert errors == []
 
 
+def test_create_pressed_while_the_lobby_s_lists_arrive_still_makes_the_table(browser, server):
+    """The lobby asks for its lists of tables when it opens and after each creation, and
+    draws its form anew when they come.  "Create" pressed, the lists meanwhile, then released:
+    the press was on one button and the release on its successor, which is no click, and no
+    table was made (a CI run's second "Create" in test_browser_german was lost so).  The
+    drawing now waits for the release, as the table's does."""
+    ctx = new_context(browser, "phone")
+    held = []
+
+    def hold_the_first_two(route):
+        if len(held) < 2:
+            held.append(route)
+        else:
+            route.continue_()
+
+    ctx.route(lambda url: "/api/tables?status=" in url, hold_the_first_two)
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.base + "/")
+    page.wait_for_selector("#create")
+    for _ in range(500):
+        if len(held) == 2:
+            break
+        page.wait_for_timeout(20)
+    assert len(held) == 2 and page.locator("body[data-lobby='ready']").count() == 0
+    box = page.locator("#create").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for route in held:
+        route.continue_()
+    page.wait_for_selector("body[data-lobby='ready']")   # the lists are in
+    page.mouse.up()
+    page.wait_for_selector("#created [data-seat-link]")
+    assert page.locator("#open-tables, .links a[href^='/table/']").count() >= 1
+    ctx.close()
+    assert errors == []
+
+
 def _remove_table(db_path, table_id: str) -> None:
     """The table gone from the database while no server runs (as an operator removing it)."""
     con = sqlite3.connect(db_path)

@@ -79,6 +79,50 @@ function scoreWordsWhole(root) {
 }
 let rerender = () => {};
 
+// A drawing replaces a page's controls, and a tap pressed on one and released on its
+// successor is no click (the browser sends none): a tap was lost whenever something came
+// within it — at the table a message (another seat's pick in Wildwasser, a friend coming
+// online, a reconnection attempt), in the lobby its lists of tables (a second "Create"
+// pressed while the lists the first one asked for arrived).  While a pointer is down in
+// `root` a drawing waits until it is up and its click has been handled (at most HOLD_MS:
+// a finger resting on the glass does not stop the page).  `waits(flag)` is asked first by
+// the page's drawing: true, and the drawing is made after the release, by `draw(flag)`
+// (the flags of the drawings held meanwhile or-ed: the table's "from the server").
+const HOLD_MS = 3000;
+function heldDrawing(root, draw) {
+  let pressedAt = null;
+  let held = null;            // {flag, timer}: the drawing waiting for the release
+  // (a press on a menu opens its list, whose release the page may never see: the lobby's
+  // game chosen would have been drawn only HOLD_MS later)
+  const pressed = (ev) => { if (!ev.target.closest?.("select")) pressedAt = performance.now(); };
+  const released = () => {
+    pressedAt = null;
+    if (!held) return;
+    const flag = held.flag;
+    clearTimeout(held.timer);
+    held = null;
+    setTimeout(() => draw(flag));   // after the click this release makes
+  };
+  root.addEventListener("pointerdown", pressed, true);
+  document.addEventListener("pointerup", released, true);
+  document.addEventListener("pointercancel", released, true);
+  return {
+    waits(flag = false) {
+      const pressing = pressedAt === null ? null : performance.now() - pressedAt;
+      if (pressing === null || pressing >= HOLD_MS) return false;
+      held ??= { flag: false, timer: setTimeout(released, HOLD_MS - pressing) };
+      held.flag ||= flag;
+      return true;
+    },
+    stop() {
+      root.removeEventListener("pointerdown", pressed, true);
+      clearTimeout(held?.timer);
+      document.removeEventListener("pointerup", released, true);
+      document.removeEventListener("pointercancel", released, true);
+    },
+  };
+}
+
 function applyStaticText() {
   document.documentElement.lang = lang;
   document.querySelectorAll("[data-i18n]").forEach((n) => { n.textContent = t(n.dataset.i18n); });
@@ -427,7 +471,9 @@ async function lobby(retried = false) {
   // The form is drawn anew on each change (another game's options, a seat row more, the
   // lists arriving, a table forgotten): the control a keyboard player was on keeps the
   // focus, else (a forgotten table) the next of its kind, rather than the page's body.
+  const hold = heldDrawing(app, () => render());
   function render() {
+    if (hold.waits()) return;
     const focus = rememberFocus(LOBBY_FOCUS_ATTRS, { root: app, kind: "[data-forget]", fallback: "#game" });
     // a link selected to be copied (the clipboard closed) stays selected when the lobby is
     // drawn again: the lists that arrive after a table's creation redrew it and the
@@ -1160,36 +1206,10 @@ function tablePage(tableId) {
     }
   }
 
-  // A drawing replaces the table's pieces, and a tap pressed on one piece and released on
-  // its successor is no click (the browser sends none): a tap was lost whenever a message
-  // came within it (another seat's pick in Wildwasser, a friend coming online, a
-  // reconnection attempt).  While a pointer is down on the table the drawing waits until it
-  // is up and its click has been handled (at most HOLD_MS: a finger resting on the glass
-  // does not stop the table).
-  let pressedAt = null;
-  let held = null;            // {fromServer, timer}: the drawing waiting for the release
-  const HOLD_MS = 3000;
-  const pressed = () => { pressedAt = performance.now(); };
-  const released = () => {
-    pressedAt = null;
-    if (!held) return;
-    const fromServer = held.fromServer;
-    clearTimeout(held.timer);
-    held = null;
-    setTimeout(() => render(fromServer));   // after the click this release makes
-  };
-  app.addEventListener("pointerdown", pressed, true);
-  document.addEventListener("pointerup", released, true);
-  document.addEventListener("pointercancel", released, true);
+  const hold = heldDrawing(app, (fromServer) => render(fromServer));
 
   function render(fromServer = false) {
-    if (gone) return;
-    const pressing = pressedAt === null ? null : performance.now() - pressedAt;
-    if (pressing !== null && pressing < HOLD_MS) {
-      held ??= { fromServer: false, timer: setTimeout(released, HOLD_MS - pressing) };
-      held.fromServer ||= fromServer;
-      return;
-    }
+    if (gone || hold.waits(fromServer)) return;
     if (!msg) {
       // a table that cannot be opened (no such table, a seat link not valid) was a dead
       // end: the ways on are offered — its spectators' view (the table is there), the lobby
@@ -1300,10 +1320,7 @@ function tablePage(tableId) {
     pacer.stop();
     standIns.stop();
     app.removeEventListener("keydown", onKey);
-    app.removeEventListener("pointerdown", pressed, true);
-    clearTimeout(held?.timer);
-    document.removeEventListener("pointerup", released, true);
-    document.removeEventListener("pointercancel", released, true);
+    hold.stop();
     window.removeEventListener("online", reconnectNow);
     clearTimeout(retryTimer);
     if (socket && socket.readyState <= WebSocket.OPEN) socket.close();
