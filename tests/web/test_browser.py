@@ -591,6 +591,13 @@ def test_the_replay_jumps_by_hand_and_remembers_its_speed(tabs, server):
     page.reload()
     page.wait_for_selector("#step")
     assert page.eval_on_selector("#speed", "s => s.value") == "4"
+    # the autoplay from five moves before the end (from the start it took 15 s of the suite)
+    total = len(record["actions"])
+    page.keyboard.press("End")
+    page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)", arg=total)
+    for _ in range(5):
+        page.keyboard.press("ArrowLeft")
+    page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)", arg=total - 5)
     page.click("#autoplay")
     page.wait_for_function("(n) => document.querySelector('#step').textContent.startsWith(`Move ${n} `)",
                            arg=len(record["actions"]))
