@@ -181,6 +181,30 @@ def test_a_forfeit_leaves_the_offender_no_moves():
     assert all(i["legal_actions"] == [] for i in infos.values())
 
 
+def test_ww_3_1_every_seat_picking_an_illegal_card_at_once_forfeits_and_every_index_is_checked():
+    """WW-3.1: the picks are simultaneous.  Of three seats picking the same illegal index,
+    only the first was penalised (the others got 0, as a seat that had played well), and a
+    later seat's index that is no index at all (-1, "x") went unchecked when an earlier
+    seat's was illegal, but raised when the earlier ones were legal."""
+    env = wpz.parallel_env("wildwasser", players=3, illegal_action="lose")
+    observations, _ = env.reset(seed=0)
+    assert len(observations) == 3 and all(o["action_mask"].any() for o in observations.values())
+    illegal = int(np.flatnonzero(np.logical_or.reduce([o["action_mask"] for o in observations.values()]) == 0)[0])
+    _obs, rewards, terminations, _trunc, infos = env.step({a: illegal for a in observations})
+    assert rewards == {a: -1.0 for a in observations} and all(terminations.values())
+    assert all("is not legal now" in infos[a]["illegal_action"] for a in observations)
+
+    for bad in (-1, "x"):
+        env.reset(seed=0)
+        with pytest.raises(EncodingError):
+            env.step({"player_0": illegal, "player_1": bad, "player_2": illegal})
+    env.reset(seed=0)
+    legal = {a: int(np.flatnonzero(o["action_mask"])[0]) for a, o in observations.items()}
+    _obs, rewards, *_rest, infos = env.step({**legal, "player_1": illegal})
+    assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
+    assert "illegal_action" not in infos["player_0"] and "illegal_action" in infos["player_1"]
+
+
 def test_an_action_for_an_agent_that_does_not_exist_is_refused():
     """`{"bogus": 3}` was dropped silently, and the real agents were then told to act."""
     env = wpz.parallel_env("wasserloch", rounds=1)

@@ -333,17 +333,22 @@ class WasserspieleParallel(_Common, ParallelEnv):
             raise ValueError(f"no agent named {unknown[0]!r} (agents: {', '.join(self.possible_agents)})")
         maps = _legal_maps(self)
         # every pending seat's choice is decoded against the same position before any is
-        # applied: in a simultaneous phase no pick may depend on another
-        moves = []
+        # applied: in a simultaneous phase no pick may depend on another.  Every choice is
+        # checked before any seat forfeits: a later seat's index that is no index at all
+        # was let through when an earlier seat's was illegal, and of three seats picking
+        # the same illegal index only the first was penalised.
+        moves, lost = [], {}
         for seat, legal in maps.items():
             agent = self.possible_agents[seat]
             if actions.get(agent) is None:
                 raise ValueError(f"{agent} must act now (an index 0..{self.codec.num_actions - 1}); "
                                  f"acting: {', '.join(self.possible_agents[s] for s in maps)}")
-            move, lost = _move_for(self, seat, legal, actions[agent])
-            if lost is not None:
-                return self._forfeit(agent, lost)
+            move, why = _move_for(self, seat, legal, actions[agent])
+            if why is not None:
+                lost[agent] = why
             moves.append((seat, move))
+        if lost:
+            return self._forfeit(lost)
         if len(moves) == 1:
             state.apply_legal(moves[0][1], moves[0][0])  # taken from this position's legal actions
         else:  # later picks were found before the earlier ones were applied: checked
@@ -364,12 +369,14 @@ class WasserspieleParallel(_Common, ParallelEnv):
             self.render()
         return observations, rewards, terminations, truncations, infos
 
-    def _forfeit(self, agent: str, reason: str):
-        """End the episode after `agent`'s illegal action (illegal_action="lose")."""
+    def _forfeit(self, lost: dict[str, str]):
+        """End the episode after the illegal actions of the agents in `lost` (each with why;
+        illegal_action="lose"): each offender gets illegal_reward, the others 0."""
         self._over = True
         observations, infos = self._observations(), _infos(self)
-        infos[agent]["illegal_action"] = reason
-        rewards = {a: self.illegal_reward if a == agent else 0.0 for a in self.agents}
+        for agent, reason in lost.items():
+            infos[agent]["illegal_action"] = reason
+        rewards = {a: self.illegal_reward if a in lost else 0.0 for a in self.agents}
         terminations = {a: True for a in self.agents}
         truncations = {a: False for a in self.agents}
         self.agents = []
