@@ -91,8 +91,14 @@ def test_bad_input_gets_a_clear_error():
     illegal = next(i for i in range(64) if i not in codec.legal_map(legal, view))
     with pytest.raises(EncodingError, match="is not legal now"):
         codec.decode(illegal, legal, view)
-    with pytest.raises(BadNotation):
+    with pytest.raises(EncodingError, match="wasserloch: '9x1' is not an action: ") as refused:
         codec.action_index("9x1", view)
+    assert isinstance(refused.value.__cause__, BadNotation)          # why, kept
+    # a view of another game, or lacking a part of this one's: the codec's error, not a KeyError
+    with pytest.raises(EncodingError, match=r"wasserloch: not a view of this game \(its 'game' is 'watten'\)"):
+        codec.observe(wasserspiele.load("watten").new_game(seed=1).view(0))
+    with pytest.raises(EncodingError, match="wasserloch: the view is not one this game gives"):
+        codec.observe({"game": "wasserloch"})
     with pytest.raises(EncodingError, match="no codec for game 'chess': its manifest declares none"):
         import dataclasses
 

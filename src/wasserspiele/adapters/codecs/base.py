@@ -16,6 +16,7 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ...core.errors import BadNotation
 from ...core.protocol import Action, Game
 
 
@@ -220,9 +221,18 @@ class Codec(ABC):
         """Append the encoding of a view (always the same length for this game)."""
 
     def observe(self, view: Mapping[str, Any]) -> np.ndarray:
-        """The view as a float32 vector of length `obs_size`."""
+        """The view as a float32 vector of length `obs_size`.  A view of another game, or
+        one lacking a part of this game's, is refused with an EncodingError, as the docs
+        say of bad input: it was a KeyError (`'target'`), which `except ValueError` missed."""
+        game = view.get("game") if isinstance(view, Mapping) else None
+        if game != self.game.name:
+            raise EncodingError(f"{self.game.name}: not a view of this game (its 'game' is {game!r})")
         vec = Vec()
-        self._fill(view, vec)
+        try:
+            self._fill(view, vec)
+        except (KeyError, IndexError, TypeError) as exc:
+            raise EncodingError(f"{self.game.name}: the view is not one this game gives "
+                                f"({type(exc).__name__}: {exc})") from exc
         if len(vec.data) != self.obs_size:
             raise EncodingError(f"{self.game.name}: encoding has {len(vec.data)} values, expected {self.obs_size}")
         return np.asarray(vec.data, dtype=np.float32)
@@ -317,7 +327,10 @@ class NotationCodec(Codec):
         text = action if isinstance(action, str) else str(action)
         i = self._index.get(text)
         if i is None:
-            text = str(self.game.parse_action(text))  # canonical notation; raises BadNotation
+            try:
+                text = str(self.game.parse_action(text))  # canonical notation
+            except BadNotation as exc:  # (the codec's own error, as the docs promise)
+                raise EncodingError(f"{self.game.name}: {text!r} is not an action: {exc}") from exc
             i = self._index.get(text)
         if i is None:
             raise EncodingError(f"{self.game.name}: {text!r} is not in the action codec")
