@@ -233,3 +233,29 @@ def test_every_environment_takes_numpy_seeds_and_refuses_a_bool_seed_alike():
     assert (first == again).all()
     with pytest.raises(ValueError, match="seed must be an integer or None, not true"):
         env.reset(seed=True)
+
+
+# -- a seed per table: Gymnasium's VectorEnv.reset(seed=[...]) --------------------------
+@pytest.mark.parametrize("name", FOUR)
+def test_a_kernel_vector_env_takes_a_seed_per_table_as_gymnasium_s_vector_envs_do(name):
+    """`make_vec(...).reset(seed=[1, 2, 3])` worked with vectorization_mode="sync" and was
+    refused by the kernel env ("seed must be an integer or None, not [1, 2, 3]").  Table e
+    is dealt as a one-table env reset with seeds[e] deals its table."""
+    cls = kernel_env_class(name)
+    seeds = [11, 12, 13]
+    obs, info = cls(3).reset(seed=seeds)
+    for e, s in enumerate(seeds):
+        one, one_info = cls(1).reset(seed=s)
+        assert np.array_equal(obs[e], one[0]) and np.array_equal(info["action_mask"][e], one_info["action_mask"][0])
+    assert not np.array_equal(obs[0], obs[1]) or not np.array_equal(obs[1], obs[2])
+    again, _ = cls(3).reset(seed=(11, 12, 13))
+    assert np.array_equal(obs, again)
+    with pytest.raises(ValueError, match=r"seed: a list of 2 seeds for 3 tables \(one each\)"):
+        cls(3).reset(seed=[1, 2])
+    with pytest.raises(ValueError, match="seed must be an integer or None, not 1.5"):
+        cls(3).reset(seed=[1, 1.5, 2])
+    env = gymnasium.make_vec(IDS[name], num_envs=3)
+    try:
+        assert np.array_equal(env.reset(seed=seeds)[0], obs)
+    finally:
+        env.close()

@@ -109,22 +109,44 @@ class KernelVectorEnv(VectorEnv):
         # no reset options: Gymnasium's `reset_mask` among them (every table is dealt
         # anew here; a finished table alone is dealt on its next step)
         check_reset_options(options, self._game)
-        if seed is None:
-            seed, self._seed = self._seed, None  # the constructor's seed serves once
-        seed = check_seed(seed)
-        if seed is not None:
-            self._seeds = make_rng(seed)  # -5 would go on as 5 does: refused, as Gymnasium refuses it
-        elif self._seeds is not None:  # a seeded sequence goes on to new deals
-            seed = self._seeds.randrange(2**63)
+        if isinstance(seed, (list, tuple)):
+            states = self._states_of_seeds(seed)
         else:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
-        base = table_seed(seed) * 1_000_003
-        self._reset_tables(np.array([seed_state(base + e) for e in range(self.num_envs)], np.int64))
+            if seed is None:
+                seed, self._seed = self._seed, None  # the constructor's seed serves once
+            seed = self._next_seed(check_seed(seed))
+            base = table_seed(seed) * 1_000_003
+            states = [seed_state(base + e) for e in range(self.num_envs)]
+        self._reset_tables(np.array(states, np.int64))
         self.needs_reset[:] = False
         self._agent_steps[:] = 0
         self._dealt = True
         obs, masks = self._observe()
         return obs, {"action_mask": masks}
+
+    def _next_seed(self, seed: int | None) -> int:
+        """The seed of a reset: `seed` itself, which starts the sequence of later unseeded
+        resets (-5 would go on as 5 does: refused, as Gymnasium refuses it); else that
+        sequence's next, else a fresh one."""
+        if seed is not None:
+            self._seeds = make_rng(seed)
+            return seed
+        if self._seeds is not None:  # a seeded sequence goes on to new deals
+            return self._seeds.randrange(2**63)
+        return int(np.random.SeedSequence().generate_state(1)[0])
+
+    def _states_of_seeds(self, seeds: list | tuple) -> list[int]:
+        """A seed per table, as Gymnasium's `VectorEnv.reset(seed=[...])` and the sync and
+        async vector envs take it (it was refused here, "seed must be an integer"): table
+        e is dealt as a one-table env reset with seeds[e] deals its table; None, unseeded.
+        Later unseeded resets go on from the first seed's sequence."""
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"seed: a list of {len(seeds)} seeds for {self.num_envs} tables (one each)")
+        checked = [check_seed(s) for s in seeds]
+        self._seed = None
+        first = self._next_seed(checked[0])
+        chosen = [first, *(s if s is not None else self._next_seed(None) for s in checked[1:])]
+        return [seed_state(table_seed(s) * 1_000_003) for s in chosen]
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """One integer action per table as int64, or a clear error: casting floats,
