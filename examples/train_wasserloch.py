@@ -14,6 +14,7 @@ bots, beside a random bot in its place for comparison.
 from __future__ import annotations
 
 import argparse
+import math
 import time
 
 import gymnasium
@@ -123,6 +124,10 @@ def main() -> None:
     problem = games_problem(args.games)  # the arena's check: 0 games ended in a ZeroDivisionError (after training)
     if problem:
         parser.error(problem)
+    # (-1 trained on no game and printed "mean zero-sum reward +nan", then evaluated the
+    # untrained policy)
+    if not (math.isfinite(args.minutes) and args.minutes > 0):
+        parser.error(f"--minutes must be a positive number of minutes, not {args.minutes:g}")
 
     start = time.monotonic()
     policy, history = train(args.minutes, args.seed)

@@ -1,9 +1,11 @@
 """The numpy training example keeps working (a few seconds of it; no torch needed)."""
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import wasserspiele
 from wasserspiele.adapters import codec_for
@@ -49,3 +51,16 @@ def test_the_policy_gradient_is_the_gradient_of_log_pi():
         down = np.log(policy.probs(x, mask)[0][action])
         p[idx] = old
         assert abs((up - down) / (2 * eps) - grads[key][idx]) < 1e-5
+
+
+@pytest.mark.parametrize("minutes", ["-1", "0", "nan", "inf"])
+def test_a_training_time_that_is_no_positive_number_is_refused_before_training(minutes, monkeypatch, capsys):
+    """`--minutes -1` trained on no game, printed "mean zero-sum reward +nan" and then
+    evaluated the untrained policy."""
+    ex = load_example()
+    monkeypatch.setattr(sys, "argv", ["train_wasserloch.py", "--minutes", minutes, "--games", "3"])
+    monkeypatch.setattr(ex, "train", lambda *a, **k: pytest.fail("trained"))
+    with pytest.raises(SystemExit) as stop:
+        ex.main()
+    assert stop.value.code == 2
+    assert "--minutes must be a positive number of minutes, not " in capsys.readouterr().err
