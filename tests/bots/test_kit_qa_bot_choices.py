@@ -112,3 +112,45 @@ def test_gymnasium_blames_the_opponent_not_the_agents_step(factory, engine_error
     assert exc.bot == f"{HERE}:{factory}" and exc.seat == 1
     assert f"'{HERE}:{factory}'" in str(exc) and "by seat 1" in str(exc)
     assert f"wasserloch seed {env.unwrapped._game_seed}" in str(exc)
+
+
+class _Fails:
+    def choose(self, decision):
+        raise RuntimeError("boom in my bot")
+
+
+def fails(game, seed):  # an outside policy whose own code fails
+    return _Fails()
+
+
+def _the_note(exc: BaseException, seat: str) -> str:
+    notes = getattr(exc, "__notes__", [])
+    assert len(notes) == 1, notes
+    assert re.fullmatch(rf"raised by bot spec '{HERE}:fails' choosing action \d+ for seat {seat} "
+                        rf"\(wasserloch seed \d+\)", notes[0]), notes
+    return notes[0]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_policy_that_fails_keeps_its_own_error_and_a_note_names_its_spec_seat_and_game_seed(jobs):
+    """An outside policy whose `choose` raised ended the arena in a bare traceback: no bot
+    spec, no seat, no seed to play the game again (through the process pool too).  Its own
+    error and traceback stay (they are its author's to read), with a note naming them."""
+    game = load("wasserloch", rounds=1, players=2)
+    with pytest.raises(RuntimeError, match="boom in my bot") as failed:
+        run_arena("wasserloch", {"rounds": 1, "players": 2}, parse_bots([f"{HERE}:fails", "random"], game),
+                  games=2, seed=1, jobs=jobs)
+    _the_note(failed.value, "[01]")    # (the seat-rotated game that fails first: either, in the pool)
+
+
+def test_a_gymnasium_opponent_that_fails_says_so_in_a_note():
+    """The same from a Gymnasium env's opponent: raised from the agent's reset() or step(),
+    with nothing saying that the opponent, not the agent, failed."""
+    import gymnasium
+
+    import wasserspiele.adapters.gymnasium  # noqa: F401  (registers the ids)
+
+    env = gymnasium.make("wasserspiele/Wasserloch-v0", players=2, rounds=1, seat=1, opponents=f"{HERE}:fails")
+    with pytest.raises(RuntimeError, match="boom in my bot") as failed:
+        env.reset(seed=3)
+    _the_note(failed.value, "0")

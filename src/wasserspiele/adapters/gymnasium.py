@@ -46,7 +46,7 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots.base import decision_for
-from ..bots.match import apply_choice
+from ..bots.match import apply_choice, note_the_chooser
 from ..bots.registry import bot_kinds, check_settings, make_bot
 from ..bots.specs import BotSpec, check_spec, parse_bot_spec
 from ..core.errors import BadOption, IllegalAction
@@ -144,8 +144,14 @@ class WasserspieleEnv(gymnasium.Env):
             if seat == self.seat:
                 return
             # a refused choice names its bot: raised from the agent's step(), it is no fault of the agent's action
-            apply_choice(s, self.bots[seat].choose(decision_for(s, seat)), seat, self.opponent_kinds[seat].text,
-                         self._game_seed)
+            # (nor is the bot's own failure, which says so in a note)
+            try:
+                action = self.bots[seat].choose(decision_for(s, seat))
+            except Exception as exc:
+                note_the_chooser(exc, self.opponent_kinds[seat].text, seat, len(s.history), s.game.name,
+                                 self._game_seed)
+                raise
+            apply_choice(s, action, seat, self.opponent_kinds[seat].text, self._game_seed)
 
     def _observation(self) -> tuple[np.ndarray, dict[str, Any]]:
         codec = self.codec

@@ -75,6 +75,15 @@ def apply_choice(state: State, action: Any, seat: int, bot: str, seed: int | Non
         raise BotChoiceRefused(bot, len(state.history), action, seat, exc.reason, state.game.name, seed) from None
 
 
+def note_the_chooser(exc: BaseException, bot: str, seat: int, index: int, game: str, seed: int | None) -> None:
+    """A bot's own failure while choosing (an outside policy's exception) keeps its type and
+    its traceback, which is the policy author's to read, and gains a note naming the bot by
+    its spec, the seat, the action and the game's seed, so that the game can be played
+    again: a bare traceback named none of them."""
+    where = game if seed is None else f"{game} seed {seed}"
+    exc.add_note(f"raised by bot spec {bot!r} choosing action {index} for seat {seat} ({where})")
+
+
 def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
              max_actions: int = MAX_ACTIONS, seed: int | None = None,
              bots: Sequence[str] | None = None) -> State:
@@ -90,7 +99,12 @@ def play_out(state: State, choose: Choose, on_step: OnStep | None = None,
             where = state.game.name if seed is None else f"{state.game.name} seed {seed}"
             raise RuntimeError(f"{where}: no end after {max_actions} actions")
         seat = state.current_seat
-        action = choose(state, seat)
+        try:
+            action = choose(state, seat)
+        except Exception as exc:
+            if bots is not None:
+                note_the_chooser(exc, bots[seat], seat, len(history), state.game.name, seed)
+            raise
         if action is STOP:
             break
         if isinstance(action, Seated):
