@@ -30,6 +30,20 @@ def test_api_games_marks_the_options_whose_value_is_a_seat(client):
         assert all(o["seat"] is False for o in game["options"] if o["name"] not in marked), name
 
 
+def test_a_seat_option_s_range_ends_at_the_largest_table_s_last_seat():
+    """`wasserspiele games` listed Wasserloch's and Wildwasser's first_player as "int 0..99"
+    (the cap of an integer option declared without a maximum), /api/games likewise; the
+    largest table's last seat is the most a seat option can be (its check refines that by
+    the player count)."""
+    from wasserspiele.core import registry
+
+    for name, options in SEAT_OPTIONS.items():
+        manifest = registry.manifest(name)
+        for o in manifest.options:
+            if o.name in options:
+                assert (o.minimum, o.maximum) == (0, manifest.players[1] - 1), (name, o)
+
+
 def test_a_seat_option_is_still_a_number_on_the_command_line_and_in_the_api():
     # the mark changes how the lobby draws the option, not what it takes
     declared = MANIFEST.options

@@ -13,7 +13,7 @@ MANIFEST = GameManifest(
     options=(
         Option("players", 3, "int", "number of players", minimum=2, maximum=4),
         Option("rounds", 3, "int", "rounds in a match (WL-5.5; 1 is the variant WL-7.1)", minimum=1),
-        Option("first_player", 0, "int", "start player of round 1", minimum=0, check=seat_check,
+        Option("first_player", 0, "int", "start player of round 1", minimum=0, maximum=3, check=seat_check,
                seat=True),
         Option("chase", "nearest", "choice", "which lower place is driven off (WL-4.2)",
                choices=("nearest", "adjacent")),

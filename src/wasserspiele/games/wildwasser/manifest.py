@@ -12,7 +12,7 @@ MANIFEST = GameManifest(
     players=(2, 6),
     options=(
         Option("players", 4, "int", "number of players", minimum=2, maximum=6),
-        Option("first_player", 0, "int", "seat holding the start marker at the start", minimum=0,
+        Option("first_player", 0, "int", "seat holding the start marker at the start", minimum=0, maximum=5,
                check=seat_check, seat=True),
         Option("river_flow", "forward", "choice",
                "forward: crossing k uses slot k (a push carries animals on); back: slot 6-k (washes them back)",
