@@ -720,6 +720,13 @@ class PlaySession:
                 return fits[0], None
             if fits:
                 return None, self.t("ambiguous", text=line, moves=self.listed(fits))
+            # A short form of a move that is not legal now (`zebra`, the card played
+            # already; `6-1`, a card still covered): told it was "no Wildwasser action",
+            # the word the game taught.  Read with the verb it leaves out, it is refused
+            # with the rule's reason, as the whole move is.
+            meant = short_form(self.state, text, legal)
+            if meant is not None:
+                return self.judge(meant, seat)
             # the game's reason in the player's language; it quotes what the player
             # typed, not the notation read from it (`nehmen`, not `take`; `7♠`, not `7S`):
             # the whole text, or a word of it, read word for word
@@ -729,6 +736,10 @@ class PlaySession:
                       for k, v in reason.params.items()}
             error = render(reason.code, params, self.lang, say_seat=seat_namer(self.state.game.name))
             return None, self.t("not_understood", error=error, text=line)
+        return self.judge(action, seat)
+
+    def judge(self, action: Any, seat: int) -> tuple[Any, str | None]:
+        """`action` if `seat` may make it now, else None and the refusal with the rule's reason."""
         reason = self.state.why_illegal(action, seat)
         if reason:
             say_card = getattr(renderer(self.state.game.name), "say_card", None) if self.plain else None
@@ -746,6 +757,23 @@ def fitting(text: str, legal, name=str) -> list:
     words = text.casefold().split()
     n = len(words)
     return [a for a in legal if name(a).casefold().split()[-n:] == words]
+
+
+def short_form(state, text: str, legal) -> Any:
+    """The one action `text` names read as a move whose leading verb it leaves out (as
+    `fitting` reads a legal move), among the verbs of the legal moves and of the moves
+    made so far (`signal` once the signals are over); None if no verb or several make an
+    action of it."""
+    n = len(text.split())
+    verbs = dict.fromkeys(w[0] for w in (str(a).split() for a in (*legal, *(e[1] for e in state.history)))
+                          if len(w) > n)
+    meant = []
+    for verb in verbs:
+        try:
+            meant.append(state.game.parse_action(f"{verb} {text}"))
+        except BadNotation:
+            continue
+    return meant[0] if len(meant) == 1 else None
 
 
 def _word_entries(game: str) -> list[str]:
