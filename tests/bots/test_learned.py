@@ -739,3 +739,17 @@ def test_weights_that_are_no_archive_are_refused_saying_what_file_is_expected(tm
         with pytest.raises(BadOption, match="not a weights file: expected the .npz archive") as err:
             Network.load(path)
         assert "pickle" not in str(err.value)
+
+
+def test_shipped_weights_at_a_table_of_other_options_name_the_options_not_the_sizes():
+    """The shipped Wildwasser weights (4 players) at a 2-player table said "made for
+    observations of 1436 and 29 actions (options {}), but wildwasser with these options has
+    956 and 29": options the player never gave, sizes they cannot act on.  The options that
+    make the sizes differ are named, in both languages."""
+    from wasserspiele.core.messages import render
+
+    with pytest.raises(BadOption) as refused:
+        LearnedBot(0, game=load("wildwasser", players=2))
+    assert str(refused.value) == "learned weights wildwasser.npz: made for wildwasser with players=4; this game has players=2"
+    assert render(refused.value.reason.code, refused.value.reason.params, "de") == (
+        "Gewichte des learned-Bots wildwasser.npz: trainiert für wildwasser mit players=4; dieses Spiel hat players=2")

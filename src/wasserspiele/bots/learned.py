@@ -205,6 +205,12 @@ def _cached(path: str) -> Network:
     return Network.load(path)
 
 
+def _other_options(shown: Mapping[str, Any], against: Mapping[str, Any]) -> str:
+    """The options (every one filled in) in which `shown` differs from `against`, with
+    `shown`'s values as a spec or a record writes them (`players=4`, `chase=nearest`)."""
+    return ", ".join(f"{k}={_written(shown.get(k))}" for k in sorted(against) if against[k] != shown.get(k))
+
+
 def network_for(game: Game, codec, weights: str | Path | None = None) -> Network:
     """The network for `game` (the shipped one unless `weights` names a file), checked
     against the codec's sizes (they depend on options such as the number of players)."""
@@ -216,6 +222,17 @@ def network_for(game: Game, codec, weights: str | Path | None = None) -> Network
     net = _cached(str(path if not weights else Path(weights).resolve()))
     if (net.obs_size, net.num_actions) != (codec.obs_size, codec.num_actions):
         trained = net.meta.get("options", {})
+        try:
+            made_for = type(game)(**trained).options if net.meta.get("game") == game.name else None
+        except (BadOption, TypeError):  # (options of another version: the sizes say what is known)
+            made_for = None
+        if made_for is not None and made_for != game.options:
+            # the options the sizes come from, named: the shipped Wildwasser weights (4
+            # players, "options {}") at a 2-player table said only "observations of 1436
+            # … has 956", of options the player never gave
+            raise BadOption(Reason("bot.learned.made_for_options", name=path.name, game=game.name,
+                                   trained=_other_options(made_for, game.options),
+                                   now=_other_options(game.options, made_for)))
         # the sidecar's options are JSON, shown as JSON writes them
         raise BadOption(Reason("bot.learned.wrong_size", name=path.name, obs=net.obs_size, actions=net.num_actions,
                                trained=json_text(trained), game=game.name, game_obs=codec.obs_size,
@@ -249,10 +266,8 @@ def weights_problem(game: Game) -> Reason | None:
     except BadOption as exc:
         return Reason("bot.learned.stale_options", game=game.name, trained=json_text(trained), problem=exc.reason)
     if made_for != game.options:
-        differ = sorted(k for k in game.options if game.options[k] != made_for.get(k))
         # option values as a spec or a record writes them (`chase=nearest`, `first_player=0`)
-        options = ", ".join(f"{k}={_written(made_for.get(k))}" for k in differ)
-        return Reason("bot.learned.other_options", game=game.name, options=options)
+        return Reason("bot.learned.other_options", game=game.name, options=_other_options(made_for, game.options))
     return None
 
 
