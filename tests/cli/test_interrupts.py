@@ -189,6 +189,38 @@ def test_a_game_stopped_at_the_prompt_is_saved_and_its_resume_command_works(tmp_
     assert resumed.format(n=moves) in text, text
 
 
+def test_ctrl_c_while_a_hint_is_searched_cancels_the_hint_and_the_game_goes_on(tmp_path):
+    """Ctrl-C while the expert searched a hint ended the whole game, unsaved without
+    --save.  It cancels the hint; the prompt comes back and the game goes on.  (Seven
+    Waters: its expert's hint takes about a second, the spinner shows after a quarter.)"""
+    term = Terminal(["play", "seven_waters", "--seed", "1"], tmp_path)
+    term.wait_for(r"> $")
+    term.type("hint\n")
+    term.wait_for(r"looking for a hint")
+    term.signal(signal.SIGINT)
+    term.wait_for(r"hint cancelled: the game goes on\s*\n.*> $")
+    term.type("moves\n")                      # the game goes on: its commands answer
+    term.wait_for(r"legal moves: [\s\S]*> $")
+    term.type("quit\n")
+    status, text = term.ending()
+    no_traceback(text)
+    assert status == 0, text
+
+
+def test_sigterm_while_a_hint_is_searched_still_ends_the_game_saved(tmp_path):
+    """A SIGTERM (a `kill`, a service manager) is taken as Ctrl-C is, but it is no cancel:
+    during a hint it still ends the game, saved."""
+    term = Terminal(["play", "seven_waters", "--seed", "1", "--save", "g.json"], tmp_path)
+    term.wait_for(r"> $")
+    term.type("hint\n")
+    term.wait_for(r"looking for a hint")
+    term.signal(signal.SIGTERM)
+    status, text = term.ending()
+    no_traceback(text)
+    assert status == INTERRUPTED, text
+    assert "hint cancelled" not in text and "game saved to g.json" in text, text
+
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_a_bot_game_stopped_while_a_bot_thinks_is_saved(tmp_path, signum):
     # SIGTERM (a `kill`) ended the game on the spot: no word of the save, nor of how to resume

@@ -46,6 +46,11 @@ SIGHUP: int | None = getattr(signal, "SIGHUP", None)
 _hung_up = False  # the owner has taken a hangup as its interrupt already
 
 
+class Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP taken as an interrupt: every handling of Ctrl-C serves it, but
+    what a Ctrl-C only cancels (a hint being searched, cli/play.py) it still ends."""
+
+
 # retry in this many seconds an interrupt that came inside a callback from compiled code
 INTERRUPT_RETRY_SECONDS = 0.05
 
@@ -99,7 +104,7 @@ def _sigterm(signum: int, frame) -> None:
     # raised where the main thread is, as Ctrl-C's KeyboardInterrupt is: every command's
     # handling of an interrupt (save, report, table) then serves a SIGTERM too
     if not _deferred(signum, frame):
-        raise KeyboardInterrupt
+        raise Stopped
 
 
 def _sighup(signum: int, frame) -> None:
@@ -118,7 +123,7 @@ def _sighup(signum: int, frame) -> None:
     if _hung_up or _deferred(signum, frame):
         return
     _hung_up = True
-    raise KeyboardInterrupt
+    raise Stopped
 
 
 def take_sigterm_as_interrupt() -> None:

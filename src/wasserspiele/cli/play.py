@@ -33,7 +33,7 @@ from ..core.records import MAX_TEXT, read_record, resume as resume_game, write_r
 from ..core.registry import game_class, load, manifest
 from ..core.words import alternatives, read_words
 from .console import clear_screen, make_console, printable, thinking
-from .entry import detach_lost_output, hung_up, lost_output
+from .entry import Stopped, detach_lost_output, hung_up, lost_output
 from .render import drawn, renderer
 
 HUMAN = "human"
@@ -697,7 +697,16 @@ class PlaySession:
             elif command == "moves":
                 self.say(self.t("moves", moves=self.listed(legal)))
             elif command == "hint":
-                self.say(self.hint(seat))
+                # Ctrl-C while the expert searches cancels the hint, not the game: it ended
+                # the game there, unsaved without --save (a SIGTERM or a hangup still ends it)
+                try:
+                    said = self.hint(seat)
+                except KeyboardInterrupt as stop:
+                    if isinstance(stop, Stopped):
+                        raise
+                    self.console.print()
+                    said = self.t("hint_cancelled")
+                self.say(said)
             else:
                 self.say(problem)
 
