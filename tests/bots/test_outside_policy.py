@@ -46,6 +46,8 @@ def test_arena_command_takes_an_outside_policy_and_a_checkpoint(tmp_path):
     ("python:bots.outside_policy:nothing", "has no callable 'nothing'"),
     ("python:bots.outside_policy:not_a_bot", "has no choose"),
     ("python:outside_policy", "is not package.module:factory"),
+    # settings after the factory were "cannot import bots.outside_policy:make (No module named …)"
+    ("python:bots.outside_policy:make:x=1,y=2", r"'python:bots.outside_policy:make:x=1,y=2': takes no settings \(got x, y\)"),
 ])
 def test_a_bad_outside_policy_is_refused_naming_it(spec, message):
     with pytest.raises(BadOption, match=message):

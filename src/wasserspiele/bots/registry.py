@@ -41,8 +41,11 @@ def _python(game: Game, seed: int | None, factory: str = "", **kwargs) -> Bot:
     module_name, colon, attr = factory.rpartition(":")
     if not colon or not module_name or not attr:
         raise BadOption(Reason("bot.python_not_factory", factory=factory))
-    if kwargs:
-        raise BadOption(Reason("bot.python_no_settings", spec=spec, names=", ".join(kwargs)))
+    # settings typed after the factory (`python:mybots:make:x=1`) were read as a module
+    # named `mybots:make` that cannot be imported
+    typed = [part.partition("=")[0].strip() for part in attr.split(",")] if "=" in attr else []
+    if kwargs or typed:
+        raise BadOption(Reason("bot.python_no_settings", spec=spec, names=", ".join([*kwargs, *typed])))
     try:
         module = import_module(module_name)
     except ImportError as exc:  # Python's own words say why (as a file's cannot_read does)
