@@ -259,3 +259,23 @@ def test_a_kernel_vector_env_takes_a_seed_per_table_as_gymnasium_s_vector_envs_d
         assert np.array_equal(env.reset(seed=seeds)[0], obs)
     finally:
         env.close()
+
+
+# -- an environment's own argument misspelt -------------------------------------------
+@pytest.mark.parametrize("make, meant", [
+    (lambda: gymnasium.make(IDS["watten"], opponent="heuristic"), "opponents"),
+    (lambda: gymnasium.make_vec(IDS["watten"], num_envs=2, opponent="random"), "opponents"),
+    (lambda: wpz.env("watten", illegal_actions="lose"), "illegal_action"),
+    (lambda: wpz.parallel_env("watten", render_mod="ansi"), "render_mode"),
+])
+def test_an_environment_s_own_argument_misspelt_is_named_with_the_one_meant(make, meant):
+    """`gymnasium.make(..., opponent="heuristic")` was refused as "watten has no option
+    'opponent' (options: caller, …)": the game's options only, never the env's `opponents`.
+    An option the game lacks that is close to one of the environment's own arguments is
+    refused as Python refuses an unexpected keyword, naming the one meant; a misspelt game
+    option is still the game's refusal."""
+    with pytest.raises(TypeError, match=rf"unexpected keyword argument '\w+': did you mean '{meant}'\? "
+                                        r"\(watten has no option"):
+        make()
+    with pytest.raises(wasserspiele.core.errors.BadOption, match="watten has no option 'targte'"):
+        gymnasium.make(IDS["watten"], targte=3)

@@ -4,6 +4,8 @@ text rendering, seeding, the length bound and the argument checks."""
 from __future__ import annotations
 
 import copy
+import difflib
+import inspect
 import itertools
 import json
 import math
@@ -11,13 +13,15 @@ import numbers
 import pickle
 import random
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import contextmanager
 from importlib.util import find_spec
 from typing import Any, Iterator
 
 import numpy as np
 
 from ..core.chance import Chance, Distribution, Shuffle, Uniform, UnitInterval, make_rng
+from ..core.errors import BadOption
 from ..core.manifest import GameManifest as Manifest
 from ..core.messages import shown
 from ..core.options import plain_int
@@ -47,14 +51,39 @@ def merged_options(options: Any, keywords: dict[str, Any]) -> dict[str, Any]:
     return {**options, **keywords}
 
 
-def load_with_codec(game: str | Game, options: dict[str, Any]) -> tuple[Game, Codec]:
+def load_with_codec(game: str | Game, options: dict[str, Any], own: Iterable[str] = ()) -> tuple[Game, Codec]:
+    """The game with `options` and its codec.  `own`: the environment's own keyword
+    arguments, named when an option the game lacks is one of them misspelt (`near_miss`)."""
     if isinstance(game, Game):
         if options:
             raise ValueError("pass options either to wasserspiele.load or here, not both")
         g = game
     else:
-        g = load(game, **options)
+        with near_miss(own):
+            g = load(game, **options)
     return g, codec_for(g)
+
+
+def own_keywords(fn: Any) -> list[str]:
+    """The keyword arguments `fn` (an environment's constructor or maker) names itself."""
+    return [name for name, p in inspect.signature(fn).parameters.items()
+            if name not in ("self", "game") and p.kind is not inspect.Parameter.VAR_KEYWORD]
+
+
+@contextmanager
+def near_miss(own: Iterable[str]):
+    """An option the game lacks that is close to one of an environment's own keyword
+    arguments (`opponent=` for `opponents=`, `illegal_actions=`) is refused as Python
+    refuses an unexpected keyword, with the one meant: the game's refusal listed its own
+    options only, and sent the caller looking among them."""
+    try:
+        yield
+    except BadOption as exc:
+        key = exc.reason.params.get("key") if exc.reason.code == "option.unknown" else None
+        meant = difflib.get_close_matches(key, list(own), n=1) if isinstance(key, str) else []
+        if meant:
+            raise TypeError(f"unexpected keyword argument {key!r}: did you mean {meant[0]!r}? ({exc})") from None
+        raise
 
 
 def kernel_module(manifest: Manifest) -> str | None:

@@ -54,7 +54,7 @@ from ..core.protocol import Game
 from ..core.registry import manifests
 from .common import (InfoList, InfoView, Position, check_reset_options, check_reward, check_seat, check_seat_infos,
                      check_seed, game_length, kernel_module, load_with_codec, max_game_length, merged_options,
-                     new_counted_game, render_text, zero_sum)
+                     new_counted_game, own_keywords, render_text, zero_sum)
 
 
 class IllegalIndex(IllegalAction):
@@ -89,7 +89,8 @@ class WasserspieleEnv(gymnasium.Env):
         # but AsyncVectorEnv pickles every info, which builds them in the worker: up to five
         # sixths of a step's time)
         self.seat_infos = check_seat_infos(seat_infos)
-        self.game, self.codec = load_with_codec(game, merged_options(options, game_options))
+        self.game, self.codec = load_with_codec(game, merged_options(options, game_options),
+                                                own_keywords(type(self).__init__))
         players = self.game.players
         self.seat = seat = check_seat(seat, self.game)
         others = [s for s in range(players) if s != seat]

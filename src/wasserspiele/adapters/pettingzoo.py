@@ -40,7 +40,8 @@ from ..core.chance import make_rng
 from ..core.protocol import Game
 from .codecs import EncodingError
 from .common import (Position, SeatInfo, check_reset_options, check_reward, check_seat_infos, check_seed,
-                     game_length, load_with_codec, max_game_length, new_counted_game, render_text, zero_sum)
+                     game_length, load_with_codec, max_game_length, new_counted_game, own_keywords, render_text,
+                     zero_sum)
 
 
 def _declare_agents(env) -> None:
@@ -147,7 +148,7 @@ class _Common:
         self.seat_infos = check_seat_infos(seat_infos)
         self.illegal_action = illegal_action
         self.illegal_reward = check_reward(illegal_reward)
-        self.game, self.codec = load_with_codec(game, options)
+        self.game, self.codec = load_with_codec(game, options, own_keywords(type(self).__init__))
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode {render_mode!r} is not one of {self.metadata['render_modes']}")
         self.render_mode = render_mode

@@ -44,7 +44,7 @@ from ..core.options import resolve_options
 from ..core.registry import manifest
 from ..fast import seed_state
 from .common import (as_integer, check_reset_options, check_reward, check_seat_infos, check_seed, kernel_module,
-                     max_game_length, merged_options, shown_arg)
+                     max_game_length, merged_options, near_miss, own_keywords, shown_arg)
 
 
 def table_seed(seed: int) -> int:
@@ -255,7 +255,8 @@ def check_game_options(cls: type[KernelVectorEnv], game: str, given: dict[str, A
     declared = manifest(game).options
     options = {o.name for o in declared}
     takes = inspect.signature(cls.__init__).parameters
-    resolve_options(declared, {k: v for k, v in given.items() if k in options or k not in takes}, game)
+    with near_miss(own_keywords(make_vector_env)):
+        resolve_options(declared, {k: v for k, v in given.items() if k in options or k not in takes}, game)
 
 
 def make_vector_env(num_envs: int = 1, *, game: str, seat: int = 0, opponents: Any = "random",
