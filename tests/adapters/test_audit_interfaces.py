@@ -279,3 +279,14 @@ def test_an_environment_s_own_argument_misspelt_is_named_with_the_one_meant(make
         make()
     with pytest.raises(wasserspiele.core.errors.BadOption, match="watten has no option 'targte'"):
         gymnasium.make(IDS["watten"], targte=3)
+
+
+def test_a_bad_value_in_opponent_options_names_opponent_options():
+    """`opponent_options={"ismcts": {"iterations": -5}}` was refused as "iterations must be
+    a whole number …", the only refusal of opponent_options that did not say where the value
+    came from; the same value in the spec still names the spec."""
+    with pytest.raises(wasserspiele.core.errors.BadOption,
+                       match=r"^opponent_options\['ismcts'\]: iterations must be a whole number from 1 to"):
+        gymnasium.make(IDS["watten"], opponents="ismcts", opponent_options={"ismcts": {"iterations": -5}})
+    with pytest.raises(wasserspiele.core.errors.BadOption, match=r"^bot spec 'ismcts:iterations=-5': iterations must"):
+        gymnasium.make(IDS["watten"], opponents="ismcts:iterations=-5")

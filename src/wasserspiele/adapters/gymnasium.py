@@ -104,7 +104,15 @@ class WasserspieleEnv(gymnasium.Env):
         self.opponent_options = _check_opponent_options(opponent_options, self.game)
         for spec in specs:  # a bad setting fails here, naming the bot's settings
             _refuse_settings_said_twice(spec, self.game, self.opponent_options)
-            self._make(spec, 0)
+            try:
+                self._make(spec, 0)
+            except BadOption as exc:
+                # the spec's own settings were checked above (check_spec): a value refused
+                # now is opponent_options', which the refusal did not name
+                kind = spec.settings(self.game)[0]
+                if kind not in self.opponent_options:
+                    raise
+                raise BadOption(f"opponent_options[{kind!r}]: {exc}") from None
         self.opponent_kinds = dict(zip(others, specs))
         if illegal_action not in ("lose", "raise"):
             raise ValueError(f"illegal_action must be 'lose' or 'raise', got {illegal_action!r}")
