@@ -202,6 +202,22 @@ def test_a_save_s_resume_command_is_never_broken_by_the_line_wrap(tmp_path):
     assert any(line.endswith(resume_command(str(save))) for line in result.output.splitlines()), result.output
 
 
+@pytest.mark.parametrize("lang, short, full", [
+    ("en", "Seat 0 – your move> ", "Seat 0 – your move (help, moves, hint, quit)> "),
+    ("de", "Platz 0 – dein Zug> ", "Platz 0 – dein Zug (hilfe, züge, tipp, ende)> "),
+])
+def test_at_40_columns_the_prompt_leaves_out_the_commands_and_fits_its_line(lang, short, full):
+    """The prompt was 46 to 49 characters at 40 columns: the cursor wrapped onto the next
+    row at every turn.  Where the prompt and room to type do not fit, it names no commands
+    (`help` lists them, and every refusal names `help`)."""
+    for columns, prompt in ((40, short), (80, full)):
+        result = CliRunner().invoke(main, ["play", "wasserloch", "--seed", "1", "--lang", lang], input="quit\n",
+                                    env={"COLUMNS": str(columns)}, catch_exceptions=False)
+        assert result.exit_code == 0
+        assert prompt in result.output, (columns, result.output[-300:])
+        assert len(max((line for line in result.output.splitlines() if prompt.strip() in line), key=len)) <= columns
+
+
 # -- a dumb terminal ---------------------------------------------------------------------------
 def test_a_dumb_terminal_s_hand_over_pushes_the_last_hand_off_the_screen_without_escape_codes(monkeypatch):
     monkeypatch.setattr(console_module.shutil, "get_terminal_size", lambda fallback: os.terminal_size((80, 40)))

@@ -680,8 +680,7 @@ class PlaySession:
         if order is not None:  # as the board shows them (the engine's order may be the deal's)
             legal = order(view, legal)
         while True:
-            line = click.prompt(sentence(self.t("prompt", who=self.seat_name(seat))), default="", show_default=False,
-                                prompt_suffix="> ").strip()
+            line = click.prompt(self.prompt(seat), default="", show_default=False, prompt_suffix="> ").strip()
             if not line:
                 continue
             # A move the player may make comes first: the commands' one-letter forms are
@@ -709,6 +708,14 @@ class PlaySession:
                 self.say(said)
             else:
                 self.say(problem)
+
+    def prompt(self, seat: int) -> str:
+        """The prompt, with the commands' names where they fit on the terminal's line: at 40
+        columns the prompt was 46 to 49 characters, and the cursor wrapped onto the next
+        row at every turn (the commands are in `help`, which the refusals name)."""
+        who = self.seat_name(seat)
+        full = sentence(self.t("prompt", who=who))
+        return full if len(full) + 12 <= self.console.width else sentence(self.t("prompt_short", who=who))
 
     def understand(self, line: str, seat: int, legal: list) -> tuple[Any, str | None]:
         """The legal action `line` names, or None and what to tell the player: a refusal
