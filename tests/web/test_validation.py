@@ -238,3 +238,41 @@ def test_generated_bad_inputs_are_refused_and_then_a_game_is_played_to_the_end(c
     assert table_state(client, tid)["terminal"] is True
     assert client.get(f"/api/tables/{tid}/record").status_code == 200
     assert len(client.get("/api/tables?status=all").json()["tables"]) == 1 + seen["created"]
+
+
+def test_head_on_the_tables_is_a_get_and_never_makes_a_table(client):
+    """Starlette answers HEAD on a GET route, and the tables' route took every request but a
+    GET as a creation: a HEAD with a body made a table whose tokens nobody received (it
+    counted against the client's tables), and a bare `curl -I` got a 400."""
+    before = client.get("/api/tables?status=all").json()["tables"]
+    answer = client.request("HEAD", "/api/tables", content=b'{"game": "watten"}',
+                            headers={"content-type": "application/json"})
+    assert answer.status_code == 200 and answer.content == b""
+    assert client.request("HEAD", "/api/tables").status_code == 200
+    assert client.get("/api/tables?status=all").json()["tables"] == before
+
+
+def test_a_client_that_hangs_up_mid_body_is_not_logged_as_a_crash(client, caplog):
+    """A POST whose client hung up after part of its body went to the crash handler: two
+    tracebacks in the log per request, and no token needed to send one."""
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "POST",
+             "scheme": "http", "path": "/api/tables", "raw_path": b"/api/tables", "query_string": b"",
+             "root_path": "", "headers": [(b"host", b"testserver"), (b"content-type", b"application/json"),
+                                          (b"content-length", b"50")],
+             "client": ("127.0.0.9", 5000), "server": ("testserver", 80)}
+    incoming = [{"type": "http.request", "body": b'{"act', "more_body": True}, {"type": "http.disconnect"}]
+    sent = []
+
+    async def receive():
+        return incoming.pop(0) if incoming else {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    async def call():
+        await client.app(scope, receive, send)
+
+    with caplog.at_level("DEBUG"):
+        client.portal.call(call)
+    assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info], caplog.text
+    assert client.get("/api/tables?status=all").status_code == 200
