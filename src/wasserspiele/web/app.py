@@ -810,10 +810,23 @@ def env_config(environ: Mapping[str, str] | None = None) -> tuple[dict[str, Any]
             "deal_seed": seed}, limits
 
 
+class _ClientsBadFrames(logging.Filter):
+    """uvicorn logs a WebSocket text frame that is not UTF-8 with a traceback, one per
+    connection, before it closes the socket with 1007: a client could flood the log with
+    them (as with the hang-ups `_on_hung_up` keeps out).  The close code tells the client;
+    the log says nothing, as of any other frame a client gets wrong."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.getMessage() != "Invalid UTF-8 sequence received from client."
+
+
 def app_from_env() -> Starlette:
     """The app for `uvicorn --factory` worker processes (`wasserspiele serve --workers N`),
     configured by the environment (`env_config`)."""
     settings, limits = env_config()
+    uvicorn_log = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, _ClientsBadFrames) for f in uvicorn_log.filters):
+        uvicorn_log.addFilter(_ClientsBadFrames())
     return create_app(**settings, limits=limits, freeze_heap=True)
 
 
