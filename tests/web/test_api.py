@@ -143,7 +143,9 @@ def test_move_refusals_say_why_and_leave_the_game_alone(client):
     held = me["view"]["hand"]
     cases = [
         (tok[1], me["legal"][0], 0, 409, "not_your_turn", "not seat 1's turn"),
-        (tok[0], me["legal"][0], 3, 409, "stale", "based on move 3"),
+        # a move number ahead of the game is no stale view (no page was shown move 3): it
+        # was "your move was based on move 3, but the game is at move 0"
+        (tok[0], me["legal"][0], 3, 400, "bad_message", "move 3 has not been played: the game is at move 0"),
         (tok[0], me["legal"][0], "0", 400, "bad_message", "move number"),
         (tok[0], "9x1", 0, 400, "bad_notation", "'9' is not a card value"),
         # not a number to `int` (which `str.isdigit` took for one): the game's refusal, not a 500
@@ -188,7 +190,11 @@ def test_record_and_replay_only_once_the_game_is_over(client):
         assert body["step"] == step and body["total"] == final["n"]
         assert body["view"] == replay(record, stop_at=step).view(None)
         assert body["action"] == (record["actions"][step - 1] if step else None)
-    for step in (final["n"] + 1, -1):  # whole numbers outside the game: no such step
+    # a hint on a finished game is refused as a move on it is (it said "not your turn")
+    r = client.get(f"/api/tables/{tid}/hint", headers=auth(t["seats"][0]["token"]))
+    assert (r.status_code, r.json()["error"]) == (409, "game_over"), r.text
+    # whole numbers outside the game: no such step (one of 21 digits was "no whole number")
+    for step in (final["n"] + 1, -1, 10**20):
         r = client.get(f"/api/tables/{tid}/replay/{step}")
         assert (r.status_code, r.json()["error"]) == (404, "not_found")
         assert r.json()["reason"] == f"step: must be between 0 and {final['n']}"

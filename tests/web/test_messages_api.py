@@ -146,11 +146,11 @@ def test_the_servers_own_refusals_are_worded_in_german(client):
         named = ws.receive_json()
         while named["type"] != "refused":
             named = ws.receive_json()
-    assert stale["code"] == "stale" and stale["reason_code"] == "server.stale"
-    assert stale["params"] == {"based_on": mine["n"] + 5, "now": mine["n"]}
-    assert stale["message"] == (f"dein Zug beruhte auf Zug {mine['n'] + 5}, das Spiel ist aber schon bei Zug "
-                                f"{mine['n']}; die Stellung wurde aktualisiert")
-    assert stale["reason"].startswith(f"your move was based on move {mine['n'] + 5}")
+    # (a move number ahead of the game: said as such, no longer as a stale view of it)
+    assert stale["code"] == "bad_message" and stale["reason_code"] == "server.move_number_ahead"
+    assert stale["params"] == {"n": mine["n"] + 5, "now": mine["n"]}
+    assert stale["message"] == f"Zug {mine['n'] + 5} wurde noch nicht gespielt: das Spiel ist bei Zug {mine['n']}"
+    assert stale["reason"] == f"move {mine['n'] + 5} has not been played: the game is at move {mine['n']}"
     assert named["code"] == "bad_name" and named["message"] == "ein Name darf höchstens 40 Zeichen haben (41 angegeben)"
     de = {"accept-language": "de-DE,de;q=0.9"}
     foreign = client.post(f"/api/tables/{tid}/moves", headers={**de, "authorization": "Bearer nope"},

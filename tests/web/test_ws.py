@@ -207,7 +207,7 @@ def test_a_pick_seen_before_other_seats_picked_is_not_stale(client):
     r = move(client, tid, tok[2], "pick turtle", 0)                         # seen at move 0
     assert r.status_code == 200 and r.json()["n"] == 3
     r = move(client, tid, tok[3], "pick cheetah", 5)                        # a move from the future
-    assert r.status_code == 409 and r.json()["error"] == "stale"
+    assert r.status_code == 400 and r.json()["reason_code"] == "server.move_number_ahead"
 
 
 def test_a_seat_that_moves_again_cannot_reuse_the_old_move_number(db_url):

@@ -401,7 +401,9 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
             raise Refused("bad_token", Reason("server.hint_token"), 401)
         seat = await table.seat_of(token)
         st = table.state
-        if st.is_terminal() or seat not in st.to_move():
+        if st.is_terminal():  # (said as a move or a stand-in on it is: "not your turn" misled)
+            raise Refused("game_over", Reason("game_over"), 409)
+        if seat not in st.to_move():
             raise Refused("not_your_turn", Reason("server.hint_not_your_turn"), 409)
         # one search per seat and move, in the bots' pool, limited per client and server-wide
         # (hints.py); a client that leaves stops waiting, and a search nobody waits for any
@@ -532,11 +534,13 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         digits = text[1:] if text.startswith("-") else text  # -1 is whole, and out of range
         # ASCII digits only: str.isdigit() also takes "²" (which int() refuses: a 500) and
         # "٣" (which int() reads as 3: a step the URL does not show)
-        if not (digits.isascii() and digits.isdigit() and len(digits) < 7):
+        if not (digits.isascii() and digits.isdigit()):
             raise Refused("bad_request", Reason("server.step_not_whole"))
-        step = int(text)
         record = table.state.record()
         total = len(record["actions"])
+        # a whole number too long to be a step is out of range, not "no whole number"; its
+        # digits are not read (thousands of them would be a long int() for nothing)
+        step = int(text) if len(digits) < 7 else -1
         if not 0 <= step <= total:
             raise Refused("not_found", Reason("server.step_range", total=total), 404)
         try:

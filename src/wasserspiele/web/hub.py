@@ -861,6 +861,8 @@ class LiveTable:
         if check_n:
             if isinstance(n, bool) or not isinstance(n, int):
                 raise Refused("bad_message", Reason("server.move_number_missing"))
+            if n > self.n:  # a move of a position never shown (no page sends one): no stale view
+                raise Refused("bad_message", Reason("server.move_number_ahead", n=n, now=self.n))
             self._stored_after_all(seat, text, n)
             since = self.waiting_since.get(seat)
             if n != self.n and (since is None or not since <= n <= self.n):
