@@ -12,17 +12,12 @@ import struct
 
 import pytest
 
-from .browser_support import Server
+from .browser_support import serving
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("log_floods")
-    srv = Server(f"sqlite:///{tmp / 'floods.sqlite3'}", log_path=str(tmp / "server.log")).start()
-    try:
-        yield srv
-    finally:
-        srv.stop()
+    yield from serving(tmp_path_factory, "log_floods")
 
 
 def _frame(opcode: int, payload: bytes) -> bytes:
