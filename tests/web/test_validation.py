@@ -276,3 +276,15 @@ def test_a_client_that_hangs_up_mid_body_is_not_logged_as_a_crash(client, caplog
         client.portal.call(call)
     assert not [r for r in caplog.records if r.levelname in ("ERROR", "CRITICAL") or r.exc_info], caplog.text
     assert client.get("/api/tables?status=all").status_code == 200
+
+
+def test_a_catalogue_is_found_by_any_tag_of_its_language_and_a_missing_one_is_not_found(client):
+    """`/api/messages/de-AT` and `/api/messages/DE` were 404 while `?lang=de-AT` and
+    Accept-Language took them as German; `/api/messages/xx` was the only 404 whose error
+    was `bad_request`."""
+    german = client.get("/api/messages/de").json()
+    for tag in ("DE", "de-AT", "De-ch"):
+        assert client.get(f"/api/messages/{tag}").json() == german, tag
+    for tag in ("xx", "de-", "de-A T", "d", "deu"):
+        r = client.get(f"/api/messages/{tag}")
+        assert (r.status_code, r.json()["error"], r.json()["reason_code"]) == (404, "not_found", "server.lang"), tag

@@ -463,9 +463,12 @@ def create_app(db_url: str | None = None, *, bot_delay: float = 0.7, bot_pool: s
         return validated(request, JSONResponse({"games": games_json(), "levels": level_names()}))
 
     async def api_messages(request: Request) -> Response:
-        lang = request.path_params["lang"]
-        if lang not in LANGS:
-            raise Refused("bad_request", Reason("server.lang", langs=", ".join(LANGS)), 404)
+        # a language tag as `?lang=` and Accept-Language take it (`DE`, `de-AT`: German);
+        # any other is no such catalogue, refused as every missing thing is (`not_found`)
+        primary, dash, region = request.path_params["lang"].partition("-")
+        lang = primary.lower()
+        if lang not in LANGS or (dash and not (region.isascii() and region.isalnum())):
+            raise Refused("not_found", Reason("server.lang", langs=", ".join(LANGS)), 404)
         return validated(request, JSONResponse(catalogue(lang).to_json()))  # read by every page load
 
     async def game_client(request: Request) -> Response:
