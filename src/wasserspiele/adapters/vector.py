@@ -60,6 +60,12 @@ def table_seed(seed: int) -> int:
     return int.from_bytes(digest, "little")
 
 
+def deal_state(seed: int, table: int = 0) -> int:
+    """The generator state table `table` of a reset seeded `seed` is dealt from (a reset
+    with a seed per table deals each as table 0 of its own seed)."""
+    return seed_state(table_seed(seed) * 1_000_003 + table)
+
+
 class KernelVectorEnv(VectorEnv):
     num_envs: int
     needs_reset: np.ndarray
@@ -115,8 +121,7 @@ class KernelVectorEnv(VectorEnv):
             if seed is None:
                 seed, self._seed = self._seed, None  # the constructor's seed serves once
             seed = self._next_seed(check_seed(seed))
-            base = table_seed(seed) * 1_000_003
-            states = [seed_state(base + e) for e in range(self.num_envs)]
+            states = [deal_state(seed, e) for e in range(self.num_envs)]
         self._reset_tables(np.array(states, np.int64))
         self.needs_reset[:] = False
         self._agent_steps[:] = 0
@@ -146,7 +151,7 @@ class KernelVectorEnv(VectorEnv):
         self._seed = None
         first = self._next_seed(checked[0])
         chosen = [first, *(s if s is not None else self._next_seed(None) for s in checked[1:])]
-        return [seed_state(table_seed(s) * 1_000_003) for s in chosen]
+        return [deal_state(s) for s in chosen]
 
     def _check_actions(self, actions: Any) -> np.ndarray:
         """One integer action per table as int64, or a clear error: casting floats,
