@@ -234,3 +234,50 @@ def test_at_568_by_320_the_hand_ends_on_the_first_screen(tabs, server, tables, g
     assert small_targets(page) == []
     assert m["sideways"] <= 0
     assert tab.errors == []
+
+
+@pytest.fixture(scope="module")
+def refusable(server):
+    """A Watten table whose seat 0, to move in the play phase, holds a card it may not play
+    (WA-4: a suit to follow): the tables of the server's seeded deals, the first that has one."""
+    for moves in range(9, 30):
+        table = mid_game_table(server, "watten", moves)
+        view = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])
+        if view.get("view", {}).get("phase") == "play" and len(view.get("legal", [])) < len(view["view"]["hand"]):
+            return table
+    raise AssertionError("no seeded Watten deal gave seat 0 a card it may not play")
+
+
+# the box of an element, or None
+BOX = "(sel) => { const el = document.querySelector(sel); if (!el) return null; const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }"
+
+
+@pytest.mark.parametrize("size", [(568, 320), (740, 360), (844, 390)])
+def test_wa_4_a_refusal_on_a_phone_held_sideways_leaves_the_hand_where_it_was(tabs, server, refusable, size):
+    """A card Watten's rules refuse (WA-4, a suit to follow), tapped on a phone held sideways:
+    the notice ("Nicht erlaubt: Pik muss bedient werden (D♠ auf der Hand)") stood between the
+    board and the hand and pushed the hand below the screen (at 568 × 320 its cards from 312 to
+    356 px). It stands over the "Your turn." strip and the seats, the board and the hand
+    uncovered and where they were; a tap on it puts it away, and plays nothing."""
+    tab = tabs("de-DE", NAMED)
+    page = tab.open(server, refusable["seats"][0]["link"], size, wait_for="#turn[data-mine='1']")
+    page.wait_for_selector("#board svg")
+    settle(page)
+    keys = page.evaluate("JSON.parse(document.getElementById('app').dataset.keys || '[]')")
+    refused = [k for k in page.eval_on_selector_all("#hand [data-key]", "els => els.map(e => e.dataset.key)")
+               if k not in keys]
+    assert refused, "seat 0 holds no card it may not play"
+    hand, board = page.evaluate(BOX, "#hand"), page.evaluate(BOX, "#board")
+    assert hand[3] <= size[1], hand
+    n = page.get_attribute("#turn", "data-n")
+    page.click(f"#hand [data-key='{refused[0]}']", force=True)  # drawn aria-disabled: a tap on it is still heard
+    page.wait_for_selector("#notice.refused")
+    settle(page)
+    assert "bedient" in page.inner_text("#notice")
+    notice = page.evaluate(BOX, "#notice")
+    assert page.evaluate(BOX, "#hand") == hand and page.evaluate(BOX, "#board") == board
+    assert notice[3] <= board[1] and 0 <= notice[1], (notice, board)  # over the strip and the seats, on the screen
+    page.click("#notice")
+    page.wait_for_selector("#notice", state="detached")
+    assert page.get_attribute("#turn", "data-n") == n and page.evaluate(BOX, "#hand") == hand
+    assert tab.errors == []

@@ -1246,8 +1246,13 @@ function tablePage(tableId) {
     const refusalRole = alertOnce(Boolean(refusal), [refusal], noticeAlert);
     const role = standing ? standingRole : refusalRole;
     const moreRole = standing && standingRole !== "alert" && refusalRole === "alert" ? "alert" : null;
+    // where the notice stands over the seats (a phone held sideways, style.css), a tap puts
+    // it away: a seat under it may be a move (Wildwasser's start marker); what the page
+    // cannot do now (standing) stays, and a move waiting is no notice of its own
+    const putAway = !standing && !pending && notice
+      ? (e) => { if (getComputedStyle(e.currentTarget).position === "absolute") { notice = null; render(); } } : null;
     const noticeBox = standing || noticeText
-      ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice", role },
+      ? h("div", { class: `status ${standing ? "refused" : notice.cls}`, id: "notice", role, onclick: putAway },
           standing,
           standing && noticeText ? h("span", { id: "notice-more", role: moreRole }, " ", noticeText) : noticeText,
           replaced ? h("button", { id: "take-back", onclick: () => location.reload() }, t("take_back")) : null,
