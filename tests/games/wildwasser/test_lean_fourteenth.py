@@ -211,10 +211,11 @@ def test_WW_3_1_the_seats_still_to_pick_are_the_rows_own_keys(players):
     assert picks > 10
 
 
-def test_is_terminal_reads_the_phase():
+def test_is_terminal_follows_the_phase():
     state = load("wildwasser", players=3).new_game(seed=1)
     for phase in range(OVER + 1):
         state.phase = phase
+        state.sync()  # `is_terminal` is a kept field (the `terminal` slot)
         assert state.is_terminal() is (phase == OVER)
 
 

@@ -498,6 +498,7 @@ def test_ww_5_3_still_tied_the_win_is_shared():
     assert s.winners() == [2]  # a placed cheetah beats nothing
     v = new(2)
     v.phase = 4
+    v.sync()  # the kept fields follow the edit (`is_terminal`, which `returns` asks)
     assert v.winners() == [0, 1]  # no tied player placed any animal: shared win
     assert v.returns() == [0.5, 0.5]
 

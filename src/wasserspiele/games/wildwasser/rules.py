@@ -19,7 +19,7 @@ from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CA
                       SUN, SUNS, WildAction, parse_action)
 from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
 from .board import MARKER as MARKER_ICON
-from .state import (CHOOSE, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, SUN_CHOICE, TEAM_CARD,
+from .state import (CHOOSE, ENDED, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, RUNNING, SUN_CHOICE, TEAM_CARD,
                     WildwasserData)
 
 BOARD: Board = load_board()  # validated once at import: a broken board.json stops the game from loading
@@ -32,7 +32,6 @@ SHORT_OF_END = frozenset(range(FINISHED_TO_END))
 TURTLE_CARD_MOVES = (TURTLE, RHINO, MEERKAT)  # WW-3.2: what the turtle card may move
 TIE_BREAK = (TURTLE, MEERKAT, RHINO, ZEBRA, CHEETAH)  # WW-5.3
 ROLL_NOTHING, ROLL_SUN = -1, -2
-PHASE_IS_OVER = tuple(ph == OVER for ph in range(OVER + 1))  # by phase: is_terminal
 
 # PICKS_BY_MASK[hand]: the pick actions of a hand (a bit mask of species).
 PICKS_BY_MASK: tuple[tuple[WildAction, ...], ...] = tuple(
@@ -210,6 +209,7 @@ class Wildwasser(Game):
         s.card = -1
         s.fin = [0] * p
         s.choices = ()
+        s.terminal = RUNNING  # is_terminal
         s._begin_round(0)
         return s
 
@@ -241,8 +241,9 @@ class WildwasserState(WildwasserData, State):
         self.log_count = replay.log_count
 
     def sync(self) -> None:
-        """Derive the kept fields (`fin`, `choices`) again from the position, after the
-        fields were edited directly (scenario tests, a position built from a kernel's)."""
+        """Derive the kept fields (`fin`, `choices`, `terminal`) again from the position,
+        after the fields were edited directly (scenario tests, a position built from a
+        kernel's)."""
         fin = self.finish
         self.fin = [sum(1 << sp for sp in range(N_SPECIES) if self.pos[s * N_SPECIES + sp] == fin)
                     for s in range(self.players)]
@@ -255,6 +256,7 @@ class WildwasserState(WildwasserData, State):
             self.choices = self.game.markers
         else:
             self.choices = ()
+        self.terminal = ENDED if ph == OVER else RUNNING
 
     def _card_choices(self, seat: int, c: int) -> tuple[WildAction, ...]:
         """WW-3.2, WW-3.3: move the card's animal (unless finished; the turtle card one of
@@ -329,6 +331,7 @@ class WildwasserState(WildwasserData, State):
         if self.last_round or not SHORT_OF_END.issuperset(self.done):  # a seat has FINISHED_TO_END
             self.card = -1  # (a new round resets it too, in `_begin_round`)
             self.phase = OVER
+            self.terminal = ENDED  # is_terminal
             self.waiting = ()
             self.current_seat = None
             self.choices = ()
@@ -650,11 +653,10 @@ class WildwasserState(WildwasserData, State):
             self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
         self.history.append(action.alone[seat])
 
-    def is_terminal(self) -> bool:
-        # WW-5.1/WW-5.2: over once `_end_round` ends the game.  A look-up, not `== OVER`:
-        # CPython 3.11 specialises a comparison only before a jump, and a returned one
-        # goes through the generic rich compare at every step of every playout
-        return PHASE_IS_OVER[self.phase]
+    # WW-5.1/WW-5.2: over once `_end_round` ends the game.  Not a method but the `terminal`
+    # slot's descriptor: `state.is_terminal()` calls the C callable the slot holds
+    # (RUNNING, then ENDED), no Python frame at every step of every playout (state.py)
+    is_terminal = WildwasserData.terminal
 
     def legal_actions(self, seat: int | None = None):
         """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`

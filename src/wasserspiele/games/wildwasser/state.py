@@ -14,6 +14,9 @@ TEAM_CARD = 0  # pos of an animal still on its team card (fields are 1..board.fi
 # Phases: who decides what.
 PICK_PHASE, CHOOSE, SUN_CHOICE, MARKER_CHOICE, OVER = range(5)
 PHASE_NAMES = ("pick", "resolve", "sun", "marker", "over")
+# `is_terminal` (the `terminal` slot): C callables of no argument, so that asking costs no
+# Python frame; `bool()` is False
+RUNNING, ENDED = bool, True.__bool__
 
 
 class WildwasserData:
@@ -43,7 +46,13 @@ class WildwasserData:
     Kept beside the position so the hot path reads instead of working out (`sync()`
     derives them again after a direct edit of the fields above):
     `fin[s]`: bit mask of seat s's finished species (pos == finish);
-    `choices`: the legal actions of `current_seat` outside the pick phase (() once over).
+    `choices`: the legal actions of `current_seat` outside the pick phase (() once over);
+    `terminal`: what `is_terminal` is (the class's `is_terminal` is this slot's descriptor,
+    so `state.is_terminal()` calls the callable held here): `RUNNING` until `_end_round`
+    ends the game (WW-5.1/WW-5.2), then `ENDED`, both C callables of no argument.  Every
+    driver asks `is_terminal()` before every action, and a Python method's frame cost
+    about 2 % of a random playout.  A subclass's own `is_terminal` method shadows the
+    descriptor as any override does; the engine writes only `terminal`.
     """
 
     __slots__ = (
@@ -51,7 +60,7 @@ class WildwasserData:
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
         "slots", "gaps", "stack", "removed", "discard", "last_round", "log_tail", "log_head", "log_count",
-        "fin", "choices",
+        "fin", "choices", "terminal",
     )
 
     game: Any
@@ -89,6 +98,7 @@ class WildwasserData:
     log_count: int             # events in log_head
     fin: list[int]
     choices: tuple
+    terminal: Any              # RUNNING or ENDED (is_terminal)
 
     def clone(self):
         """An independent copy: lists of ints are copied, immutable parts shared."""
@@ -134,6 +144,7 @@ class WildwasserData:
         c.log_count = self.log_count
         c.fin = self.fin.copy()
         c.choices = self.choices
+        c.terminal = self.terminal
         return c
 
     # `pickle` and `copy.deepcopy` (a Gymnasium env copied mid-episode, OpenSpiel's
@@ -141,12 +152,13 @@ class WildwasserData:
     # (`log_mark`), as before the log was kept per round: a chain of pairs walked
     # recursively ended in RecursionError past some hundreds of events.
     _LOG_SLOTS = ("log_tail", "log_head", "log_count")
+    _DERIVED_SLOTS = (*_LOG_SLOTS, "terminal")  # not pickled: `terminal` follows the phase
 
     def __getstate__(self) -> dict[str, Any]:
         if self.log_tail is None:  # a state that keeps no log makes it: a pickle holds the log
             self._replay_log()
         state = {name: getattr(self, name) for name in WildwasserData.__slots__
-                 if name not in WildwasserData._LOG_SLOTS and hasattr(self, name)}
+                 if name not in WildwasserData._DERIVED_SLOTS and hasattr(self, name)}
         state["log"] = [e for _, e in reversed(self.events())]
         state["log_mark"] = self.log_len
         return state
@@ -159,6 +171,7 @@ class WildwasserData:
         self.log_tail = events
         self.log_head = None
         self.log_count = state["log_mark"] - len(events)
+        self.terminal = ENDED if self.phase == OVER else RUNNING  # (pickles made before it lack it)
 
     # -- derived -------------------------------------------------------------
     @property

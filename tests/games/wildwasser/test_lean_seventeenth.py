@@ -1,0 +1,97 @@
+"""The seventeenth lean pass (issue 17 item 1, Wildwasser's trusted path): `is_terminal` is
+the `terminal` slot's descriptor, so asking it calls a C callable (`RUNNING`, then
+`ENDED` once WW-5.1/WW-5.2 end the game) with no Python frame.  The slot must follow the
+phase wherever a position is made: a new game, every action on both paths, clones,
+pickles (old ones without the slot too), `sync` after a direct edit; and a subclass's own `is_terminal` must still be the one called."""
+
+import pickle
+import random
+
+import pytest
+
+from wasserspiele import load
+from wasserspiele.games.wildwasser.rules import WildwasserState
+from wasserspiele.games.wildwasser.state import ENDED, OVER, RUNNING
+
+
+def played(players, seed, steps=None, trusted=True):
+    state = load("wildwasser", players=players).new_game(seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while state.phase != OVER and (steps is None or n < steps):
+        seat = state.current_seat
+        action = rng.choice(state.legal_actions(seat))
+        state.apply_legal(action, seat) if trusted else state.apply(action, seat)
+        n += 1
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("trusted", [True, False])
+def test_ww_5_1_is_terminal_follows_the_phase_at_every_step(players, trusted):
+    for seed in range(3):
+        state = load("wildwasser", players=players).new_game(seed=seed)
+        rng = random.Random(seed)
+        while True:
+            over = state.phase == OVER
+            assert state.is_terminal() is over
+            assert state.terminal is (ENDED if over else RUNNING)
+            assert state.clone().is_terminal() is over
+            if over:
+                break
+            seat = state.current_seat
+            action = rng.choice(state.legal_actions(seat))
+            state.apply_legal(action, seat) if trusted else state.apply(action, seat)
+        assert state.current_seat is None and state.legal_actions() == ()
+
+
+def test_the_callables_answer_without_an_argument():
+    assert RUNNING() is False and ENDED() is True
+    # no Python frame: neither is a Python function or method
+    assert not hasattr(RUNNING, "__code__") and not hasattr(ENDED, "__code__")
+    assert not hasattr(load("wildwasser", players=2).new_game(seed=0).is_terminal, "__code__")
+
+
+@pytest.mark.parametrize("steps", [0, 7, None])
+def test_pickles_and_pickles_without_the_slot_follow_the_phase(steps):
+    state = played(3, 5, steps)
+    over = state.phase == OVER
+    back = pickle.loads(pickle.dumps(state))
+    assert back.is_terminal() is over and back.state_json() == state.state_json()
+    # a pickle made before the slot existed holds no `terminal`
+    data = state.__getstate__()
+    assert "terminal" not in data
+    old = object.__new__(WildwasserState)
+    old.__setstate__(data)
+    assert old.is_terminal() is over
+
+
+def test_sync_derives_it_after_a_direct_edit():
+    state = played(2, 1, 9)
+    state.phase = OVER
+    state.sync()
+    assert state.is_terminal() is True
+    state.phase = 1
+    state.sync()
+    assert state.is_terminal() is False
+
+
+def test_a_subclass_s_own_is_terminal_is_called():
+    asked = []
+
+    class Asking(WildwasserState):
+        __slots__ = ()
+
+        def is_terminal(self):
+            asked.append(self.phase)
+            return self.phase == OVER
+
+    state = played(4, 2, 11)
+    sub = object.__new__(Asking)
+    sub.__setstate__(state.__getstate__())
+    rng = random.Random(0)
+    while not sub.is_terminal():
+        seat = sub.current_seat
+        sub.apply_legal(rng.choice(sub.legal_actions(seat)), seat)
+    assert len(asked) > 10 and asked[-1] == OVER and sub.terminal is ENDED
+    assert sub.clone().is_terminal() is True and asked[-1] == OVER
