@@ -145,7 +145,7 @@ def _item_by_item(chance: Chance, key: str, items) -> list:
 
 
 @pytest.mark.parametrize("seed", range(8))
-@pytest.mark.parametrize("size", [1, 2, 7, 54])
+@pytest.mark.parametrize("size", [1, 2, 7, 24, 54, 130])  # (up to 128: written out)
 def test_draw_order_draws_as_item_by_item_uniform_draws(seed, size):
     items = [f"c{i}" for i in range(size)]
     fast, slow = Chance({}, random.Random(seed)), Chance({}, random.Random(seed))

@@ -318,14 +318,18 @@ class Chance:
         if type(rng) is random.Random and self.chooser is None and not self.streams.get(key) \
                 and not self._read.get(key):
             remaining = list(items)
-            out = []
-            getrandbits = rng.getrandbits
-            for n in range(len(remaining), 0, -1):
-                k = n.bit_length()  # random._randbelow_with_getrandbits, as randrange(n) calls it
-                r = getrandbits(k)
-                while r >= n:
+            n = len(remaining)
+            if n <= _MAX_UNROLLED:
+                out = (_UNROLLED_ORDER.get(n) or _unrolled_order(n))(remaining, rng.getrandbits)
+            else:
+                out = []
+                getrandbits = rng.getrandbits
+                for n in range(n, 0, -1):
+                    k = n.bit_length()  # random._randbelow_with_getrandbits, as randrange(n) calls it
                     r = getrandbits(k)
-                out.append(remaining.pop(r))
+                    while r >= n:
+                        r = getrandbits(k)
+                    out.append(remaining.pop(r))
             self.streams[key] = out.copy()
             self._read[key] = len(out)
             return out
@@ -509,6 +513,29 @@ def _unrolled(n: int) -> Callable[[list, Callable[[int], int]], None]:
         exec(compile("\n".join(lines), f"<shuffle of {n}>", "exec"), namespace)
         shuffle = _UNROLLED[n] = namespace["shuffle"]
     return shuffle
+
+
+# The same for `Chance.draw_order`: per number of items n, its draws written out (the loop
+# spent half of a 24-tile draw on itself and on `bit_length`, once per new game)
+_UNROLLED_ORDER: dict[int, Callable[[list, Callable[[int], int]], list]] = {}
+
+
+def _unrolled_order(n: int) -> Callable[[list, Callable[[int], int]], list]:
+    """`order(x, getrandbits)`: the n items of x in the order `draw_order` draws them, x
+    emptied: for n, n - 1, …, 1 items left, r = random._randbelow(left) by rejection
+    sampling from getrandbits(left.bit_length()), then the item at r is taken out."""
+    order = _UNROLLED_ORDER.get(n)
+    if order is None:
+        lines = ["def order(x, getrandbits):", " take = x.pop"]
+        for i, left in enumerate(range(n, 0, -1)):
+            k = left.bit_length()
+            lines += [f" r = getrandbits({k})", f" while r >= {left}:", f"  r = getrandbits({k})",
+                      f" a{i} = take(r)"]
+        lines.append(f" return [{', '.join(f'a{i}' for i in range(n))}]")
+        namespace: dict[str, Any] = {}
+        exec(compile("\n".join(lines), f"<draw order of {n}>", "exec"), namespace)
+        order = _UNROLLED_ORDER[n] = namespace["order"]
+    return order
 
 
 def shuffle_like_random(items: list, rng: random.Random) -> None:
