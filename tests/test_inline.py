@@ -106,6 +106,59 @@ def test_a_subclass_that_overrides_the_callee_gets_the_method_as_written():
     assert calls == [action]
 
 
+class Chain:
+    """`top` tail-calls `middle`, which tail-calls `bottom` (a chain of inlinings)."""
+
+    def __init__(self):
+        self.log = []
+
+    def bottom(self, n):
+        self.log.append(("bottom", n))
+
+    def middle(self, n):
+        self.log.append(("middle", n))
+        self.bottom(n + 1)
+
+    def top(self, n):
+        if n:
+            self.middle(n * 10)
+            return
+        self.log.append("zero")
+
+
+def _chained(base=Chain):
+    cls = type("Chained", (base,), {k: base.__dict__[k] for k in ("bottom", "middle", "top")})
+    return inline_tail_calls("top", "middle")(inline_tail_calls("middle", "bottom")(cls))
+
+
+def test_inlining_composes_a_method_inlined_into_another_brings_its_own_inlined_calls():
+    """`middle` has `bottom` inlined; `top` then gets `middle` as inlined, so it calls neither
+    (decorators apply from the class up); an override of either gets `top` as written."""
+    Chained = _chained()
+    assert "middle" not in Chained.top.__code__.co_names and "bottom" not in Chained.top.__code__.co_names
+    assert ("top", "bottom") in Chained._inlined_calls
+    for n in (0, 1, 4):
+        written, inlined = Chain(), Chained()
+        written.top(n)
+        inlined.top(n)
+        assert written.log == inlined.log
+
+    class Mine(State):  # the protocol's base: its __init_subclass__ gives methods back
+        __slots__ = ("log",)
+        bottom, middle, top = Chain.bottom, Chain.middle, Chain.top
+
+    Mine = _chained(Mine)
+
+    class Override(Mine):
+        __slots__ = ()
+
+        def bottom(self, n):
+            pass
+
+    # both hold `bottom`'s body: both as written, so the override is called
+    assert Override.top is Chain.top and Override.middle is Chain.middle
+
+
 def _both_paths(game, seeds, rng, facts=lambda state: state.history):
     """Seeded games, each action through the checked `apply` of one state and the trusted
     `apply_legal` of another: `facts` of the two agree after every action."""
@@ -231,6 +284,11 @@ def test_ww_3_1_wildwasser_s_next_round_begins_in_place_as_the_method_begins_it(
         _begin_round = WildwasserState._begin_round  # an override: `_end_round` as written
 
     assert Written._end_round is WildwasserState._end_round.__wrapped__
+    # the trusted path ends a round in place with both bodies inlined (the composed
+    # inlining), so it and the checked path are as written too
+    for name in ("apply_legal", "apply"):
+        assert not {"_end_round", "_begin_round"} & set(getattr(WildwasserState, name).__code__.co_names)
+        assert getattr(Written, name) is getattr(WildwasserState, name).__wrapped__
     game, rng = load("wildwasser", players=3), random.Random(11)
     for seed in range(4):
         inlined = game.new_game(seed=seed)

@@ -43,14 +43,30 @@ def inline_tail_calls(caller: str, callee: str) -> Callable[[type], type]:
         if inlined is not original:
             inlined.__wrapped__ = original
             setattr(cls, caller, inlined)
-            cls._inlined_calls = (*getattr(cls, "_inlined_calls", ()), (caller, callee))
+            # the caller now holds the callee's body and every body inlined into it before
+            # (decorators apply from the class up): an override of any of them must get
+            # the caller as written back
+            held = (callee, *(c for k, c in getattr(cls, "_inlined_calls", ()) if k == callee))
+            cls._inlined_calls = (*getattr(cls, "_inlined_calls", ()), *((caller, c) for c in held))
         return cls
 
     return decorate
 
 
 def _function_ast(function: Callable) -> ast.FunctionDef | None:
-    """The function's definition as written, at its own lines and columns; None without source."""
+    """The function's definition as written, at its own lines and columns; None without source.
+    A function made by `inlined_function` gives its caller's definition with the same
+    calls inlined again (a fresh tree each time), so inlining composes: a method inlined
+    into another brings along what was inlined into it."""
+    recipe = getattr(function, "__inlined__", None)
+    if recipe is not None:
+        caller, callee, name = recipe
+        definition = _function_ast(caller)
+        callee_def = _function_ast(callee)
+        if definition is None or callee_def is None:
+            return None
+        _TailCalls(name, callee, callee_def, definition.args.args[0].arg).inline_into(definition)
+        return definition
     try:
         lines, first = inspect.getsourcelines(function)
     except (OSError, TypeError):
@@ -195,4 +211,5 @@ def inlined_function(caller: Callable, callee: Callable, name: str) -> Callable:
     function.__qualname__ = caller.__qualname__
     function.__kwdefaults__ = caller.__kwdefaults__
     function.__defaults__ = caller.__defaults__
+    function.__inlined__ = (caller, callee, name)  # how to make its definition again (_function_ast)
     return function

@@ -231,7 +231,7 @@ def test_WW_5_1_the_game_ends_with_the_round_in_which_a_seat_has_three_home(play
             state = game.new_game(setup=setup)  # strict: keeps its log
             state.done = list(done)
             state.last_round = last_round
-            state._end_round()
+            state._end_round(len(state.history))
             over = last_round or max(done) >= 3
             assert state.is_terminal() is over
             if over:

@@ -69,6 +69,8 @@ class Wildwasser(Game):
         self.removed_count = b.removed_for(p)
         # resolution order of a round by the start marker's seat (WW-3.1), interned
         self.orders = tuple(tuple((m + i) % p for i in range(p)) for m in range(p))
+        # by the index into the order after a resolved card: was it the round's last (WW-3.1)
+        self.round_resolved = (False,) * p + (True,)
         self.one_seat = tuple((s,) for s in range(p))
         self.cheetah_actions = tuple(tuple(ACT_SEAT[t] for t in range(p) if t != m) for m in range(p))
         # WW-3.2: the cheetah card's choices by the marker's seat, [0] its animal still running, [1] finished
@@ -215,6 +217,7 @@ class Wildwasser(Game):
 
 
 @inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
+@inline_tail_calls("apply_legal", "_end_round")  # a round's last decision ends it without a call
 @inline_tail_calls("_end_round", "_begin_round")  # every round: the next one begins without a call
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
@@ -297,7 +300,7 @@ class WildwasserState(WildwasserData, State):
             turn += 1
             if turn == len(order):
                 self.turn = turn
-                self._end_round()
+                self._end_round(len(self.history) + 1)  # (called inside _apply: its action joins the history after it)
                 return
             s = order[turn]
             c = pick[s]
@@ -320,8 +323,9 @@ class WildwasserState(WildwasserData, State):
             self.current_seat = s
             return
 
-    def _end_round(self) -> None:
-        """WW-3.4 empty hands refill; WW-5.1/WW-5.2 the game ends with this round."""
+    def _end_round(self, first_pick: int) -> None:
+        """WW-3.4 empty hands refill; WW-5.1/WW-5.2 the game ends with this round, or the
+        next begins (`first_pick`: the history index its first pick will have)."""
         hand = self.hand
         if 0 in hand:  # most rounds nobody's hand is empty: skip the loop
             for s in range(self.players):
@@ -343,8 +347,7 @@ class WildwasserState(WildwasserData, State):
                 self.log_tail.append(("end", -1, "tiles" if self.last_round else "finish", finishers))
             return
         self.round += 1
-        # called inside _apply: the action being applied joins the history after it
-        self._begin_round(len(self.history) + 1)
+        self._begin_round(first_pick)
 
     # -- WW-4.1/4.2 movement -------------------------------------------------
     def _gap_after(self, p: int) -> int:
@@ -580,8 +583,8 @@ class WildwasserState(WildwasserData, State):
         """The protocol's trusted path (an action from `legal_actions(seat)`): `_pick`, the
         dispatch of a decision and the next reveal (`_next_turn`'s common case) inlined
         (a call costs about 400 instructions; the log events and history entries are the
-        actions' own, made once).  The history entry is appended last, as the
-        protocol does (`_end_round` counts on it)."""
+        actions' own, made once); a round's last decision ends the round in place
+        (`_end_round` inlined, core.inline), after its history entry."""
         if not self.phase:  # PICK_PHASE (0): a truth test costs less than a compare
             # WW-3.1: a secret pick; the first reveal waits for the last pick.  A pick
             # draws no chance, so a strict replay (no generator) has nothing to undo and
@@ -626,31 +629,33 @@ class WildwasserState(WildwasserData, State):
         # (a seat left in this round's order whose card leaves a choice); the phase is
         # CHOOSE here (a decision left pending returned above)
         turn = self.turn + 1
-        # (the short branch first: CPython 3.11 specialises a comparison only when a jump
-        # follows it directly, and a jump over the reveal is long enough to need an
-        # EXTENDED_ARG in between, which left this one to the generic rich compare)
-        if turn >= self.players:  # WW-3.1: every card of the round is resolved (`_next_turn`'s end)
+        # (a look-up, not `turn >= self.players`: CPython 3.11 specialises a comparison
+        # only when a jump follows it directly, and the jump over the round's end, inlined
+        # here, is long enough to need an EXTENDED_ARG in between)
+        if g.round_resolved[turn]:  # WW-3.1: every card of the round is resolved (`_next_turn`'s end)
             self.turn = turn
-            self._end_round()
-        else:  # the order holds every seat once (WW-3.1)
-            s = self.order[turn]
-            c = self.pick[s]
-            choices = g.card_choices[self.marker][c][self.fin[s]]  # `_card_choices`, one look-up
-            if choices:
-                self.pick[s] = -1
-                # WW-3.4: revealed cards stay face up (a card is in one place: hand, face
-                # down or face up, so adding its bit sets it)
-                self.revealed[s] += BIT[c]
-                self.card = c
-                if self.log_tail is not None:  # a state that keeps its log (`_note`)
-                    self.log_tail.append(g.reveal_events[s][c])
-                self.choices = choices
-                self.turn = turn
-                self.waiting = g.one_seat[s]
-                self.current_seat = s
-                self.history.append(action.alone[seat])
-                return
-            self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
+            self.history.append(action.alone[seat])
+            self._end_round(len(self.history))
+            return
+        # the order holds every seat once (WW-3.1)
+        s = self.order[turn]
+        c = self.pick[s]
+        choices = g.card_choices[self.marker][c][self.fin[s]]  # `_card_choices`, one look-up
+        if choices:
+            self.pick[s] = -1
+            # WW-3.4: revealed cards stay face up (a card is in one place: hand, face
+            # down or face up, so adding its bit sets it)
+            self.revealed[s] += BIT[c]
+            self.card = c
+            if self.log_tail is not None:  # a state that keeps its log (`_note`)
+                self.log_tail.append(g.reveal_events[s][c])
+            self.choices = choices
+            self.turn = turn
+            self.waiting = g.one_seat[s]
+            self.current_seat = s
+            self.history.append(action.alone[seat])
+            return
+        self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
         self.history.append(action.alone[seat])
 
     # WW-5.1/WW-5.2: over once `_end_round` ends the game.  Not a method but the `terminal`
