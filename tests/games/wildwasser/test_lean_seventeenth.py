@@ -1,8 +1,11 @@
-"""The seventeenth lean pass (issue 17 item 1, Wildwasser's trusted path): `is_terminal` is
+"""The seventeenth lean pass (issue 17 item 1, Wildwasser's trusted path).  `is_terminal` is
 the `terminal` slot's descriptor, so asking it calls a C callable (`RUNNING`, then
 `ENDED` once WW-5.1/WW-5.2 end the game) with no Python frame.  The slot must follow the
 phase wherever a position is made: a new game, every action on both paths, clones,
-pickles (old ones without the slot too), `sync` after a direct edit; and a subclass's own `is_terminal` must still be the one called."""
+pickles (old ones without the slot too), `sync` after a direct edit; and a subclass's own `is_terminal` must still be the one called.
+
+`occ` runs past the podium by the longest move, all free, so a move looks up the field it
+aims at without testing the finish first; clones and old pickles hold it so too."""
 
 import pickle
 import random
@@ -95,3 +98,34 @@ def test_a_subclass_s_own_is_terminal_is_called():
         sub.apply_legal(rng.choice(sub.legal_actions(seat)), seat)
     assert len(asked) > 10 and asked[-1] == OVER and sub.terminal is ENDED
     assert sub.clone().is_terminal() is True and asked[-1] == OVER
+
+
+# -- `occ` past the finish (WW-4.1/4.2: a move aims at a field without testing the finish first)
+
+def test_occ_runs_past_the_finish_by_the_longest_move_all_free():
+    game = load("wildwasser", players=3)
+    b = game.board
+    assert game.occ_len == b.fields + 2 + max(*b.speed, 3)
+    state = played(3, 4, 30)
+    assert len(state.occ) == game.occ_len and state.occ[b.fields + 1:] == [-1] * (game.occ_len - b.fields - 1)
+    assert len(state.clone().occ) == game.occ_len
+
+
+@pytest.mark.parametrize("n", [1, 3, 5])
+def test_ww_4_2_a_move_from_the_last_field_finishes_however_long(n):
+    from wasserspiele.games.wildwasser.board import CHEETAH
+    state = load("wildwasser", players=2).new_game(seed=0)
+    last = state.board.fields
+    a = CHEETAH  # seat 0's cheetah
+    state.pos[a], state.occ[last] = last, a
+    assert state._run(0, CHEETAH, n) is False
+    assert state.pos[a] == state.finish and state.place[a] == 1 and state.occ[last] == -1
+
+
+def test_a_pickle_made_before_holds_a_shorter_occ():
+    state = played(2, 6, 20)
+    data = state.__getstate__()
+    data["occ"] = data["occ"][:state.board.fields + 2]
+    old = object.__new__(WildwasserState)
+    old.__setstate__(data)
+    assert old.occ == state.occ

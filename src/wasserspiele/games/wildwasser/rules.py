@@ -67,6 +67,9 @@ class Wildwasser(Game):
         self.flow: tuple[int, ...] = b.flows[self.options["river_flow"]]
         self.slot_crossing: tuple[int, ...] = tuple(self.flow.index(s) for s in range(b.slots))
         self.removed_count = b.removed_for(p)
+        # `occ` runs past the podium (field fields + 1) by the longest move (a speed or a
+        # +3 icon), all -1: the field a move aims at is looked up without testing the finish
+        self.occ_len = b.fields + 2 + max(*b.speed, 3)
         # resolution order of a round by the start marker's seat (WW-3.1), interned
         self.orders = tuple(tuple((m + i) % p for i in range(p)) for m in range(p))
         # by the index into the order after a resolved card: was it the round's last (WW-3.1)
@@ -181,7 +184,7 @@ class Wildwasser(Game):
         s.flow = self.flow
         s.finish = b.fields + 1
         s.pos = [TEAM_CARD] * (N_SPECIES * p)
-        s.occ = [-1] * (b.fields + 2)
+        s.occ = [-1] * self.occ_len
         s.place = [0] * (N_SPECIES * p)
         s.podium_n = [0] * N_SPECIES
         s.done = [0] * p
@@ -409,9 +412,9 @@ class WildwasserState(WildwasserData, State):
                 f = self._short_of_gap(seat, sp, p, f)
                 if f < 0:
                     return False
-            elif f < finish and occ[f] >= 0:
+            elif occ[f] >= 0:
                 # passing occupied fields: the first free one, found in C (field `finish`,
-                # the podium, is never occupied: occ[finish] is -1)
+                # the podium, and those past it are never occupied: -1, Wildwasser.occ_len)
                 f = occ.index(-1, f)
             occ[p] = -1  # occ[0] (team card) stays -1 as well
             if f >= finish:

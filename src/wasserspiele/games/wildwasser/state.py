@@ -23,7 +23,8 @@ class WildwasserData:
     """Data only.  Animal `a` is seat `a // 5`'s species `a % 5` (board.SPECIES order).
 
     `pos[a]`: 0 on the team card, 1..fields on the track, `finish` once on the podium;
-    `occ[f]`: the animal on field f or -1 (index 0 and finish+ stay -1);
+    `occ[f]`: the animal on field f or -1 (index 0 and finish+ stay -1; it runs past
+    the finish by the longest move, `Wildwasser.occ_len`);
     `place[a]`: podium place (1-based) or 0; `podium_n[sp]`: animals of a species placed;
     `hand`, `revealed`: bit masks of species per seat; `pick[s]`: the face-down card or -1;
     `slots`: tile index per river slot (0 = upper end) or -1 when empty; `stack`: the
@@ -172,6 +173,8 @@ class WildwasserData:
         self.log_head = None
         self.log_count = state["log_mark"] - len(events)
         self.terminal = ENDED if self.phase == OVER else RUNNING  # (pickles made before it lack it)
+        if len(self.occ) < self.game.occ_len:  # (a pickle made before `occ` ran past the finish)
+            self.occ = self.occ + [-1] * (self.game.occ_len - len(self.occ))
 
     # -- derived -------------------------------------------------------------
     @property
