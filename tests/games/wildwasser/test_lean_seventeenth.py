@@ -129,3 +129,44 @@ def test_a_pickle_made_before_holds_a_shorter_occ():
     old = object.__new__(WildwasserState)
     old.__setstate__(data)
     assert old.occ == state.occ
+
+
+# -- the pick order's rows kept on the state (WW-3.1)
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_pick_rows_are_after_pick_s_rows_with_their_own_next_row(players):
+    game = load("wildwasser", players=players)
+    assert game.first_pick_row is game.pick_rows[game.all_seats]
+    for w, row in game.after_pick.items():
+        assert len(row) == players
+        for seat, left in enumerate(row):
+            entry = game.pick_rows[w][seat]
+            if left is None:
+                assert entry is None
+            else:
+                assert entry[0] is left and entry[1] is game.pick_rows[left]
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+@pytest.mark.parametrize("trusted", [True, False])
+def test_ww_3_1_the_state_s_pick_row_is_its_waiting_s_at_every_step(players, trusted):
+    """Picks in random order among the seats still to pick (they are simultaneous)."""
+    game = load("wildwasser", players=players)
+    rng = random.Random(players)
+    for seed in range(3):
+        state = game.new_game(seed=seed)
+        while True:
+            want = game.pick_rows[state.waiting] if state.phase == 0 else None
+            for s in (state, state.clone()):
+                assert s.pick_row is want
+            back = pickle.loads(pickle.dumps(state))  # (with a game of its own)
+            assert back.pick_row is (back.game.pick_rows[back.waiting] if back.phase == 0 else None)
+            edited = state.clone()
+            edited.pick_row = "stale"
+            edited.sync()
+            assert edited.pick_row is want
+            if state.is_terminal():
+                break
+            seat = rng.choice(state.to_move())
+            action = rng.choice(state.legal_actions(seat))
+            state.apply_legal(action, seat) if trusted else state.apply(action, seat)

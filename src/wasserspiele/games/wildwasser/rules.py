@@ -93,6 +93,14 @@ class Wildwasser(Game):
         self.after_pick: dict[tuple[int, ...], tuple[tuple[int, ...] | None, ...]] = {
             w: tuple(subsets[tuple(x for x in w if x != s)] if s in w else None for s in range(p))
             for w in subsets if w}
+        # the same rows as the state keeps them (`pick_row`, the row of its `waiting`): each
+        # entry the seats still to pick and their own row, so a pick reads the next
+        # `waiting` without hashing the tuple of seats (None: that seat picked already)
+        self.pick_rows: dict[tuple[int, ...], tuple | None] = {(): None}
+        for w in sorted(self.after_pick, key=len):
+            self.pick_rows[w] = tuple(None if left is None else (left, self.pick_rows[left])
+                                      for left in self.after_pick[w])
+        self.first_pick_row = self.pick_rows[self.all_seats]
         self.reveal_events = tuple(tuple(("reveal", s, c) for c in range(N_SPECIES)) for s in range(p))
         # (the log events and history entries of actions are made once on the actions)
         # WW-4.4: where the animal on crossing field f drifts when the river is pushed
@@ -247,7 +255,7 @@ class WildwasserState(WildwasserData, State):
         self.log_count = replay.log_count
 
     def sync(self) -> None:
-        """Derive the kept fields (`fin`, `choices`, `terminal`) again from the position,
+        """Derive the kept fields (`fin`, `choices`, `terminal`, `pick_row`) from the position,
         after the fields were edited directly (scenario tests, a position built from a
         kernel's)."""
         fin = self.finish
@@ -263,6 +271,7 @@ class WildwasserState(WildwasserData, State):
         else:
             self.choices = ()
         self.terminal = ENDED if ph == OVER else RUNNING
+        self.pick_row = self.game.pick_rows.get(self.waiting) if ph == PICK_PHASE else None
 
     def _card_choices(self, seat: int, c: int) -> tuple[WildAction, ...]:
         """WW-3.2, WW-3.3: move the card's animal (unless finished; the turtle card one of
@@ -278,6 +287,7 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         self.phase = PICK_PHASE
         self.waiting = g.all_seats
+        self.pick_row = g.first_pick_row
         self.current_seat = 0
         self.order = g.orders[self.marker]
         self.turn = -1
@@ -596,13 +606,15 @@ class WildwasserState(WildwasserData, State):
             self.pick[seat] = action.arg
             if self.log_tail is not None:  # a state that keeps its log (`_note`)
                 self.log_tail.append(action.event[seat])
-            g = self.game
-            left = self.waiting = g.after_pick[self.waiting][seat]
+            # the seats still to pick, `after_pick[waiting][seat]` as the state keeps its row
+            left, self.pick_row = self.pick_row[seat]
+            self.waiting = left
             if left:  # others still pick: this pick was made together with theirs
                 self.current_seat = left[0]
                 self.history.append(action.together[seat])
                 return
             self.phase = CHOOSE  # the reveals begin
+            g = self.game
         else:
             if self.chance.rng is None:  # a strict replay: checked again and applied as a transaction
                 State.apply(self, action, seat)
@@ -774,7 +786,8 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         if self.log_tail is not None:  # _note inlined: every seat picks every round
             self.log_tail.append(("pick", seat))
-        waiting = self.waiting = g.after_pick[self.waiting][seat]
+        waiting, self.pick_row = self.pick_row[seat]  # g.after_pick[self.waiting][seat], kept as rows
+        self.waiting = waiting
         if waiting:
             self.current_seat = waiting[0]
         else:

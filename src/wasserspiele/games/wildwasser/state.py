@@ -48,6 +48,8 @@ class WildwasserData:
     derives them again after a direct edit of the fields above):
     `fin[s]`: bit mask of seat s's finished species (pos == finish);
     `choices`: the legal actions of `current_seat` outside the pick phase (() once over);
+    `pick_row`: in the pick phase the row of `waiting` in `Wildwasser.pick_rows` (per seat,
+    the seats still to pick once it picked and their own row), else None;
     `terminal`: what `is_terminal` is (the class's `is_terminal` is this slot's descriptor,
     so `state.is_terminal()` calls the callable held here): `RUNNING` until `_end_round`
     ends the game (WW-5.1/WW-5.2), then `ENDED`, both C callables of no argument.  Every
@@ -61,7 +63,7 @@ class WildwasserData:
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
         "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
         "slots", "gaps", "stack", "removed", "discard", "last_round", "log_tail", "log_head", "log_count",
-        "fin", "choices", "terminal",
+        "fin", "choices", "terminal", "pick_row",
     )
 
     game: Any
@@ -100,6 +102,7 @@ class WildwasserData:
     fin: list[int]
     choices: tuple
     terminal: Any              # RUNNING or ENDED (is_terminal)
+    pick_row: tuple | None     # the pick phase's `Wildwasser.pick_rows[waiting]`, else None
 
     def clone(self):
         """An independent copy: lists of ints are copied, immutable parts shared."""
@@ -146,6 +149,7 @@ class WildwasserData:
         c.fin = self.fin.copy()
         c.choices = self.choices
         c.terminal = self.terminal
+        c.pick_row = self.pick_row
         return c
 
     # `pickle` and `copy.deepcopy` (a Gymnasium env copied mid-episode, OpenSpiel's
@@ -153,7 +157,7 @@ class WildwasserData:
     # (`log_mark`), as before the log was kept per round: a chain of pairs walked
     # recursively ended in RecursionError past some hundreds of events.
     _LOG_SLOTS = ("log_tail", "log_head", "log_count")
-    _DERIVED_SLOTS = (*_LOG_SLOTS, "terminal")  # not pickled: `terminal` follows the phase
+    _DERIVED_SLOTS = (*_LOG_SLOTS, "terminal", "pick_row")  # not pickled: they follow the phase
 
     def __getstate__(self) -> dict[str, Any]:
         if self.log_tail is None:  # a state that keeps no log makes it: a pickle holds the log
@@ -173,6 +177,7 @@ class WildwasserData:
         self.log_head = None
         self.log_count = state["log_mark"] - len(events)
         self.terminal = ENDED if self.phase == OVER else RUNNING  # (pickles made before it lack it)
+        self.pick_row = self.game.pick_rows.get(self.waiting) if self.phase == PICK_PHASE else None
         if len(self.occ) < self.game.occ_len:  # (a pickle made before `occ` ran past the finish)
             self.occ = self.occ + [-1] * (self.game.occ_len - len(self.occ))
 
