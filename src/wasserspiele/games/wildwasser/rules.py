@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from itertools import filterfalse
 from operator import itemgetter
 from typing import Any, Mapping, Sequence
 
@@ -46,7 +47,10 @@ TURTLE_BY_MASK = tuple(tuple(MOVE_ANIMAL[sp] for sp in TURTLE_CARD_MOVES if m >>
 # (whose choices also depend on the start marker: Wildwasser.cheetah_choices).
 ALL_SPECIES = (1 << N_SPECIES) - 1
 BIT = tuple(1 << sp for sp in range(N_SPECIES))  # a species' bit: a look-up costs less than a shift
-NOT_EMPTY = (-1).__ne__  # a field's occupant (an animal index) is not -1
+# a field's occupant is -1: empty (the push keeps the others with `filterfalse`).  A set's
+# `__contains__` is a C method called directly; `(-1).__ne__`, a slot wrapper, was called
+# through a tuple of arguments for each crossing field (0.6 % of a random game)
+IS_EMPTY = frozenset((-1,)).__contains__
 SUN_BY_FIN = tuple(SUN_BY_MASK[ALL_SPECIES & ~f] for f in range(1 << N_SPECIES))
 CARD_CHOICES = tuple(
     tuple(TURTLE_BY_MASK[ALL_SPECIES & ~f] if c == TURTLE else ACT_ONLY if f >> c & 1 else MOVE_OR_ACT
@@ -512,14 +516,14 @@ class WildwasserState(WildwasserData, State):
         g = self.game
         occ = self.occ
         tail = self.log_tail  # None: no log kept (`_note`)
-        drifting = tuple(filter(NOT_EMPTY, g.on_crossings(occ)))  # nearest the waterfall first; tested in C
+        drifting = tuple(filterfalse(IS_EMPTY, g.on_crossings(occ)))  # nearest the waterfall first; tested in C
         if drifting:
             # each animal on a log drifts with it to the same column one slot down, or
             # over the waterfall back to its team card (field 0, whose `occ` stays -1);
             # those nearest the waterfall first, so the field one lands on was left
             # already by the animal that stood there.  Who is washed back is only
             # told in the log.
-            washed = tuple(filter(NOT_EMPTY, g.on_waterfall(occ))) if tail is not None else ()
+            washed = tuple(filterfalse(IS_EMPTY, g.on_waterfall(occ))) if tail is not None else ()
             pos, drift = self.pos, g.drift
             for a in drifting:
                 f = pos[a]
