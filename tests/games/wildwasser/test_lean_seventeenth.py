@@ -170,3 +170,36 @@ def test_ww_3_1_the_state_s_pick_row_is_its_waiting_s_at_every_step(players, tru
             seat = rng.choice(state.to_move())
             action = rng.choice(state.legal_actions(seat))
             state.apply_legal(action, seat) if trusted else state.apply(action, seat)
+
+
+# -- a strict replay is told by its log (it keeps one from the start)
+
+@pytest.mark.parametrize("trusted", [True, False])
+def test_a_strict_replay_s_decision_through_either_path_is_still_a_transaction(trusted):
+    """The trusted body tests for a kept log first and asks for a generator only then: a
+    strict replay (which keeps its log from the start) whose record lacks the last roll is
+    refused and left as it was, through `apply_legal` as through `apply`."""
+    from wasserspiele.core.errors import ChanceExhausted
+    game = load("wildwasser", players=3)
+    for seed in range(30):
+        done = played(3, seed)
+        setup = done.chance.used_setup()
+        if not setup.get("dice"):
+            continue
+        setup["dice"] = setup["dice"][:-1]  # the last roll is missing
+        replay = game.new_game(setup=setup)
+        assert replay.log_tail is not None and replay.chance.rng is None
+        for seat, action, _ in done.history:
+            before = (replay.state_json(), replay.events(), list(replay.history))
+            try:
+                replay.apply_legal(action, seat) if trusted else replay.apply(action, seat)
+            except ChanceExhausted:
+                assert (replay.state_json(), replay.events(), replay.history) == before
+                return
+        pytest.fail("the replay never needed the missing roll")
+
+
+def test_a_game_with_a_generator_keeps_no_log_until_asked():
+    """(So the trusted body's one test of a playout is the log's.)"""
+    state = played(4, 3, 25)
+    assert state.log_tail is None and state.chance.rng is not None

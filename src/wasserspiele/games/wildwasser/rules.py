@@ -620,12 +620,14 @@ class WildwasserState(WildwasserData, State):
             self.phase = CHOOSE  # the reveals begin
             g = self.game
         else:
-            if self.chance.rng is None:  # a strict replay: checked again and applied as a transaction
-                State.apply(self, action, seat)
-                return
-            # `_apply` for one seat's decision, the card's own move dispatched first
             if self.log_tail is not None:  # a state that keeps its log (`_note`)
+                # a strict replay keeps one from the start (`_initial_state`), so the one
+                # test of a playout also finds it: checked again, applied as a transaction
+                if self.chance.rng is None:
+                    State.apply(self, action, seat)
+                    return
                 self.log_tail.append(action.event[seat])
+            # `_apply` for one seat's decision, the card's own move dispatched first
             ph = self.phase
             if ph == CHOOSE:
                 if action is MOVE_CARD:  # WW-3.2: the card's own animal moves by its speed
