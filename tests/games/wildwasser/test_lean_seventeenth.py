@@ -203,3 +203,18 @@ def test_a_game_with_a_generator_keeps_no_log_until_asked():
     """(So the trusted body's one test of a playout is the log's.)"""
     state = played(4, 3, 25)
     assert state.log_tail is None and state.chance.rng is not None
+
+
+def test_the_driver_s_two_slots_are_the_concrete_class_s_and_pickled():
+    """`current_seat` and `terminal` are declared on WildwasserState itself (a slot read
+    outside specialised code checks the instance's type against the slot's class), and
+    still copied, pickled and restored like the data's."""
+    from wasserspiele.games.wildwasser.state import DRIVER_SLOTS, WildwasserData
+    for name in DRIVER_SLOTS:
+        assert name in WildwasserState.__dict__ and name not in WildwasserData.__slots__
+    assert WildwasserState.is_terminal is WildwasserState.__dict__["terminal"]
+    for steps in (3, 12, None):
+        state = played(4, 8, steps)
+        back = pickle.loads(pickle.dumps(state))
+        assert (back.current_seat, back.is_terminal()) == (state.current_seat, state.is_terminal())
+        assert state.clone().current_seat == state.current_seat

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import abc
 import random
 from itertools import filterfalse
 from operator import itemgetter
@@ -20,8 +21,8 @@ from .actions import (ACT, ACT_SEAT, MARKER, MARKERS, MOVE, MOVE_ANIMAL, MOVE_CA
                       SUN, SUNS, WildAction, parse_action)
 from .board import CARDS, CHEETAH, DIE, MEERKAT, RHINO, SPECIES, TURTLE, ZEBRA, Board, load_board
 from .board import MARKER as MARKER_ICON
-from .state import (CHOOSE, ENDED, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, RUNNING, SUN_CHOICE, TEAM_CARD,
-                    WildwasserData)
+from .state import (CHOOSE, DRIVER_SLOTS, ENDED, MARKER_CHOICE, N_SPECIES, OVER, PICK_PHASE, RUNNING, SUN_CHOICE,
+                    TEAM_CARD, WildwasserData)
 
 BOARD: Board = load_board()  # validated once at import: a broken board.json stops the game from loading
 
@@ -237,7 +238,7 @@ class Wildwasser(Game):
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
 
-    __slots__ = ()  # the data's slots only (core.protocol.State)
+    __slots__ = DRIVER_SLOTS  # and the data's (state.py says why these two are here)
 
     game: Wildwasser
 
@@ -679,10 +680,6 @@ class WildwasserState(WildwasserData, State):
         self._next_turn()  # a card that leaves no choice: `_next_turn` goes on
         self.history.append(action.alone[seat])
 
-    # WW-5.1/WW-5.2: over once `_end_round` ends the game.  Not a method but the `terminal`
-    # slot's descriptor: `state.is_terminal()` calls the C callable the slot holds
-    # (RUNNING, then ENDED), no Python frame at every step of every playout (state.py)
-    is_terminal = WildwasserData.terminal
 
     def legal_actions(self, seat: int | None = None):
         """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`
@@ -854,6 +851,13 @@ class WildwasserState(WildwasserData, State):
     def sample_world(self, seat: int, rng: random.Random) -> "WildwasserState":
         return _view.sample_world(self, seat, rng)
 
+
+# WW-5.1/WW-5.2: over once `_end_round` ends the game.  `is_terminal` is not a method but
+# the `terminal` slot's descriptor (made with the class, so set here): `state.is_terminal()`
+# calls the C callable the slot holds (RUNNING, then ENDED), no Python frame at every step
+# of every playout (state.py)
+WildwasserState.is_terminal = WildwasserState.terminal
+abc.update_abstractmethods(WildwasserState)
 
 # WW-3.2: what each card does when its own animal does not move by the card, by card
 # (`_resolve` and the trusted path look it up): the cheetah's action moves the start

@@ -17,6 +17,11 @@ PHASE_NAMES = ("pick", "resolve", "sun", "marker", "over")
 # `is_terminal` (the `terminal` slot): C callables of no argument, so that asking costs no
 # Python frame; `bool()` is False
 RUNNING, ENDED = bool, True.__bool__
+# `current_seat` and `terminal` are declared on the class with the rules
+# (rules.WildwasserState), not on WildwasserData: a driver's loop outside specialised code
+# (a script's, at module level) reads them through their slot descriptors, which check the
+# instance's type against the class they belong to, walking its bases when the two differ
+DRIVER_SLOTS = ("current_seat", "terminal")
 
 
 class WildwasserData:
@@ -61,10 +66,10 @@ class WildwasserData:
     __slots__ = (
         "game", "chance", "history", "board", "players", "flow", "finish",
         "pos", "occ", "place", "podium_n", "done", "hand", "revealed", "pick",
-        "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting", "current_seat",
+        "marker", "round", "round_start", "phase", "order", "turn", "card", "waiting",
         "slots", "gaps", "stack", "removed", "discard", "last_round", "log_tail", "log_head", "log_count",
-        "fin", "choices", "terminal", "pick_row",
-    )
+        "fin", "choices", "pick_row",
+    )  # and DRIVER_SLOTS, on the class with the rules
 
     game: Any
     chance: Chance
@@ -162,7 +167,7 @@ class WildwasserData:
     def __getstate__(self) -> dict[str, Any]:
         if self.log_tail is None:  # a state that keeps no log makes it: a pickle holds the log
             self._replay_log()
-        state = {name: getattr(self, name) for name in WildwasserData.__slots__
+        state = {name: getattr(self, name) for name in (*WildwasserData.__slots__, *DRIVER_SLOTS)
                  if name not in WildwasserData._DERIVED_SLOTS and hasattr(self, name)}
         state["log"] = [e for _, e in reversed(self.events())]
         state["log_mark"] = self.log_len
