@@ -283,3 +283,14 @@ def test_a_chooser_builds_a_recorded_stream_as_indices():
     drawn = c.draw("deals", deck)
     assert drawn == Shuffle(range(32)).build(lambda p: 0)
     assert c.used_setup()["deals"] == [Shuffle(NAMES).build(lambda p: 0)]
+
+
+def test_a_uniform_keeps_its_count_and_bits_and_old_pickles_get_them():
+    import pickle
+    die = Uniform(("1", "2", "3", "4", "5", "sun"), "die roll")
+    assert (die.n, die.bits) == (6, 3)
+    back = pickle.loads(pickle.dumps(die))
+    assert (back.items, back.what, back.n, back.bits) == (die.items, "die roll", 6, 3)
+    old = Uniform.__new__(Uniform)
+    old.__setstate__((None, {"items": [1, 2, 3, 4, 5], "what": "x"}))  # made before `n`, `bits`
+    assert (old.n, old.bits) == (5, 3)

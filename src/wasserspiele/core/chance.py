@@ -139,13 +139,22 @@ class Shuffle(Distribution):
 class Uniform(Distribution):
     """One of `items`, each equally likely (the next card of a deck, a die face)."""
 
-    __slots__ = ("items", "what")
+    __slots__ = ("items", "what", "n", "bits")
 
     def __init__(self, items: Sequence[Any], what: str = "outcome"):
         if not items:
             raise ValueError("a uniform draw needs at least one outcome")
         self.items = items
         self.what = what
+        # `Chance.draw_uniform` draws as randrange(n) does, getrandbits(bits) until below n
+        # (kept, not worked out at each roll; the items are not changed once drawn from)
+        self.n = n = len(items)
+        self.bits = n.bit_length()
+
+    def __setstate__(self, state: tuple[None, dict[str, Any]]) -> None:
+        """(`n` and `bits` follow the items: a pickle made before they were kept lacks them.)"""
+        slots = state[1]
+        self.__init__(slots["items"], slots["what"])
 
     def sample(self, rng: random.Random) -> Any:
         return self.items[rng.randrange(len(self.items))]
@@ -295,13 +304,12 @@ class Chance:
             read = self._read
             i = read.get(key, 0)
             if i == len(stream):
-                items = dist.items
-                n = len(items)
-                k = n.bit_length()  # random._randbelow_with_getrandbits, as randrange(n) calls it
+                n = dist.n
+                k = dist.bits  # random._randbelow_with_getrandbits, as randrange(n) calls it
                 r = rng.getrandbits(k)
                 while r >= n:
                     r = rng.getrandbits(k)
-                x = items[r]
+                x = dist.items[r]
                 stream.append(x)
                 read[key] = i + 1
                 return x

@@ -438,7 +438,8 @@ class WildwasserState(WildwasserData, State):
                 self.place[a] = self.podium_n[sp]
                 self.done[seat] += 1
                 self.fin[seat] |= 1 << sp
-                self._note("finish", seat, sp, p, self.place[a])
+                if tail is not None:  # _note inlined (a call that mostly found no log)
+                    tail.append(("finish", seat, sp, p, self.place[a]))
                 return False
             occ[f] = a
             pos[a] = f
