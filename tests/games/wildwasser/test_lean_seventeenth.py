@@ -218,3 +218,33 @@ def test_the_driver_s_two_slots_are_the_concrete_class_s_and_pickled():
         back = pickle.loads(pickle.dumps(state))
         assert (back.current_seat, back.is_terminal()) == (state.current_seat, state.is_terminal())
         assert state.clone().current_seat == state.current_seat
+
+
+def test_ww_3_2_the_rhino_s_roll_moves_without_a_call_and_an_override_of_run_gets_it_as_written():
+    assert "_run" not in WildwasserState._rhino_action.__code__.co_names
+
+    class OwnRun(WildwasserState):
+        __slots__ = ()
+
+        def _run(self, seat, sp, n=1):
+            return WildwasserState._run(self, seat, sp, n)
+
+    assert OwnRun._rhino_action is WildwasserState._rhino_action.__wrapped__
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_ww_3_1_legal_actions_of_no_seat_are_the_seat_to_move_s_at_every_step(players):
+    game = load("wildwasser", players=players)
+    rng = random.Random(1)
+    for seed in range(3):
+        state = game.new_game(seed=seed)
+        while True:
+            assert state.legal_actions() == state.legal_actions(state.current_seat)
+            for seat in range(players):
+                offered = state.legal_actions(seat)
+                assert bool(offered) == (seat in state.to_move())
+            if state.is_terminal():
+                assert state.legal_actions() == () and state.legal_actions(0) == ()
+                break
+            seat = rng.choice(state.to_move())
+            state.apply_legal(rng.choice(state.legal_actions(seat)), seat)

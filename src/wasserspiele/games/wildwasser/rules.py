@@ -235,6 +235,7 @@ class Wildwasser(Game):
 @inline_tail_calls("apply", "apply_legal")  # the checked path without a second call (core.inline)
 @inline_tail_calls("apply_legal", "_end_round")  # a round's last decision ends it without a call
 @inline_tail_calls("_end_round", "_begin_round")  # every round: the next one begins without a call
+@inline_tail_calls("_rhino_action", "_run")  # the rhino's roll moves the animal rolled without a call
 class WildwasserState(WildwasserData, State):
     """A Wildwasser position with the rules."""
 
@@ -685,10 +686,12 @@ class WildwasserState(WildwasserData, State):
     def legal_actions(self, seat: int | None = None):
         """WW-3.1: a pick from the hand; then the resolver's choices, kept in `choices`
         whenever a decision falls due (`_card_choices` WW-3.2/3.3, a sun, a marker)."""
-        if seat == self.current_seat or seat is None:
-            if self.phase:  # one seat decides (or nobody, once over: `choices` is ())
+        if seat == self.current_seat:  # (None once over: `choices` is () then)
+            if self.phase:  # one seat decides (or nobody, once over)
                 return self.choices
-            return PICKS_BY_MASK[self.hand[self.current_seat]]
+            return PICKS_BY_MASK[self.hand[seat]]
+        if seat is None:  # the seat to move's
+            return self.legal_actions(self.current_seat)
         if self.phase or seat not in self.waiting:  # outside the picks only current_seat waits
             return ()
         return PICKS_BY_MASK[self.hand[seat]]
