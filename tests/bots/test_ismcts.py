@@ -15,6 +15,7 @@ from wasserspiele.bots.specs import parse_bot_spec
 from wasserspiele.core.errors import BadOption
 from wasserspiele.bots.registry import make_bot
 from wasserspiele.core.protocol import State
+from .spies import spy_on
 
 
 def _midgame(name: str, seed: int = 3, steps: int = 7) -> State:
@@ -36,17 +37,7 @@ def test_bot_receives_views_only_and_never_touches_the_true_state(name, monkeypa
     # nothing in what the bot is handed is a State: the view is plain JSON data
     assert not any(isinstance(getattr(decision, f), State) for f in ("game", "seat", "view", "legal"))
     json.dumps(decision.view)
-    touched = []
-    cls = type(state)
-    for method in ("apply", "legal_actions", "to_move", "view", "scores", "state_json", "is_terminal"):
-        original = getattr(cls, method)
-
-        def spy(self, *args, _original=original, **kwargs):
-            if self is state:
-                touched.append(_original.__name__)
-            return _original(self, *args, **kwargs)
-
-        monkeypatch.setattr(cls, method, spy)
+    touched = spy_on(state, monkeypatch)
     bot = ISMCTSBot(seed=1, iterations=60, game=state.game)
     action = bot.choose(decision)
     assert action in decision.legal

@@ -20,6 +20,7 @@ from wasserspiele.bots.learned_train import Budget, Trainer, train
 from wasserspiele.core.errors import BadOption
 from wasserspiele.core.protocol import State
 from wasserspiele.core.registry import manifests
+from .spies import spy_on
 
 SHIPPED = ["wasserloch", "seven_waters", "watten", "wildwasser"]  # the package's own games
 
@@ -55,17 +56,7 @@ def test_learned_bot_receives_views_only(name, search, untrained, monkeypatch):
     state = _midgame(name)
     seat = state.current_seat
     decision = decision_for(state, seat)
-    touched = []
-    cls = type(state)
-    for method in ("apply", "legal_actions", "to_move", "view", "scores", "state_json", "is_terminal"):
-        original = getattr(cls, method)
-
-        def spy(self, *args, _original=original, **kwargs):
-            if self is state:
-                touched.append(_original.__name__)
-            return _original(self, *args, **kwargs)
-
-        monkeypatch.setattr(cls, method, spy)
+    touched = spy_on(state, monkeypatch)
     bot = LearnedBot(1, game=state.game, weights=untrained(name), search=search)
     assert bot.choose(decision) in decision.legal
     assert touched == [], f"the bot reached the true state through {touched}"
