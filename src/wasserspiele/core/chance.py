@@ -517,10 +517,16 @@ def _unrolled(n: int) -> Callable[[list, Callable[[int], int]], None]:
             k = (i + 1).bit_length()
             lines += [f" j = getrandbits({k})", f" while j > {i}:", f"  j = getrandbits({k})",
                       f" x[{i}], x[j] = x[j], x[{i}]"]
-        namespace: dict[str, Any] = {}
-        exec(compile("\n".join(lines), f"<shuffle of {n}>", "exec"), namespace)
-        shuffle = _UNROLLED[n] = namespace["shuffle"]
+        shuffle = _UNROLLED[n] = _compiled(lines, f"<shuffle of {n}>")
     return shuffle
+
+
+def _compiled(lines: list[str], filename: str) -> Callable:
+    """The one function the source `lines` define (the written-out draws above and below)."""
+    namespace: dict[str, Any] = {}
+    exec(compile("\n".join(lines), filename, "exec"), namespace)
+    (function,) = (v for k, v in namespace.items() if k != "__builtins__")
+    return function
 
 
 # The same for `Chance.draw_order`: per number of items n, its draws written out (the loop
@@ -540,9 +546,7 @@ def _unrolled_order(n: int) -> Callable[[list, Callable[[int], int]], list]:
             lines += [f" r = getrandbits({k})", f" while r >= {left}:", f"  r = getrandbits({k})",
                       f" a{i} = take(r)"]
         lines.append(f" return [{', '.join(f'a{i}' for i in range(n))}]")
-        namespace: dict[str, Any] = {}
-        exec(compile("\n".join(lines), f"<draw order of {n}>", "exec"), namespace)
-        order = _UNROLLED_ORDER[n] = namespace["order"]
+        order = _UNROLLED_ORDER[n] = _compiled(lines, f"<draw order of {n}>")
     return order
 
 

@@ -276,8 +276,7 @@ class WildwasserState(WildwasserData, State):
             self.choices = self.game.markers
         else:
             self.choices = ()
-        self.terminal = ENDED if ph == OVER else RUNNING
-        self.pick_row = self.game.pick_rows.get(self.waiting) if ph == PICK_PHASE else None
+        self._derive_driver_fields()
 
     def _card_choices(self, seat: int, c: int) -> tuple[WildAction, ...]:
         """WW-3.2, WW-3.3: move the card's animal (unless finished; the turtle card one of

@@ -181,10 +181,14 @@ class WildwasserData:
         self.log_tail = events
         self.log_head = None
         self.log_count = state["log_mark"] - len(events)
-        self.terminal = ENDED if self.phase == OVER else RUNNING  # (pickles made before it lack it)
-        self.pick_row = self.game.pick_rows.get(self.waiting) if self.phase == PICK_PHASE else None
+        self._derive_driver_fields()  # (not pickled: they follow the phase)
         if len(self.occ) < self.game.occ_len:  # (a pickle made before `occ` ran past the finish)
             self.occ = self.occ + [-1] * (self.game.occ_len - len(self.occ))
+
+    def _derive_driver_fields(self) -> None:
+        """`terminal` and `pick_row` from the phase and `waiting` (a pickle, `sync`)."""
+        self.terminal = ENDED if self.phase == OVER else RUNNING
+        self.pick_row = self.game.pick_rows.get(self.waiting) if self.phase == PICK_PHASE else None
 
     # -- derived -------------------------------------------------------------
     @property
