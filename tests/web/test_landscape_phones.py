@@ -239,7 +239,7 @@ def test_at_568_by_320_the_hand_ends_on_the_first_screen(tabs, server, tables, g
 @pytest.fixture(scope="module")
 def refusable(server):
     """A Watten table whose seat 0, to move in the play phase, holds a card it may not play
-    (WA-4: a suit to follow): the tables of the server's seeded deals, the first that has one."""
+    (WA-3.2: a suit to follow): the tables of the server's seeded deals, the first that has one."""
     for moves in range(9, 30):
         table = mid_game_table(server, "watten", moves)
         view = server.get(f"/api/tables/{table['id']}", table["seats"][0]["token"])
@@ -253,8 +253,8 @@ BOX = "(sel) => { const el = document.querySelector(sel); if (!el) return null; 
 
 
 @pytest.mark.parametrize("size", [(568, 320), (740, 360), (844, 390)])
-def test_wa_4_a_refusal_on_a_phone_held_sideways_leaves_the_hand_where_it_was(tabs, server, refusable, size):
-    """A card Watten's rules refuse (WA-4, a suit to follow), tapped on a phone held sideways:
+def test_wa_3_2_a_refusal_on_a_phone_held_sideways_leaves_the_hand_where_it_was(tabs, server, refusable, size):
+    """A card Watten's rules refuse (WA-3.2, a suit to follow), tapped on a phone held sideways:
     the notice ("Nicht erlaubt: Pik muss bedient werden (D♠ auf der Hand)") stood between the
     board and the hand and pushed the hand below the screen (at 568 × 320 its cards from 312 to
     356 px). It stands over the "Your turn." strip and the seats, the board and the hand
