@@ -386,3 +386,62 @@ def test_an_interrupt_as_the_save_is_written_leaves_it_the_games_own(tmp_path, m
     assert (save.stat().st_ino, save.stat().st_mtime_ns) != (first.st_ino, first.st_mtime_ns)
     assert not session.replaced() and session.up_to_date()
     assert len(read_record(str(save))["actions"]) == 1
+
+
+# -- a game started without --save ------------------------------------------------------------------
+def _unsaved(run, typed: str, lang: str = "en"):
+    result = run("play", "wasserloch", "--seed", "2", "--lang", lang, input=typed)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_quitting_an_unsaved_game_after_a_move_offers_a_file_and_the_game_resumes_from_it(run, tmp_path):
+    """A typed `quit` ended a game started without --save and only then said "start with
+    --save FILE to keep it": the moves were lost.  Now the player may name a file, and the
+    game resumes from it as from any save."""
+    kept = tmp_path / "kept.json"
+    out = _text(_unsaved(run, f"Ax1\n2x1\nquit\n{kept}\n"))
+    assert "the game is not saved: type a file to save it to, or press Enter to quit without saving" in out
+    assert f"game saved to {kept}; continue with: {play.resume_command(str(kept))}" in out
+    record = read_record(kept)
+    assert record["session"]["seats"][0] == "human"
+    resumed = run("play", "--resume", str(kept), input="quit\n")
+    assert f"resumed Wasserloch after {len(replay(record).history)} moves" in _text(resumed)
+
+
+def test_quitting_an_unsaved_game_and_pressing_enter_leaves_it_unsaved(run, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = _text(_unsaved(run, "Ax1\nquit\n\n"))
+    assert "type a file to save it to" in out and "game not saved (start with --save FILE to keep it)" in out
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_quitting_before_a_move_of_one_s_own_asks_nothing(run):
+    """Nothing of the player's would be lost: the question would only stand in the way."""
+    out = _text(_unsaved(run, "quit\n"))
+    assert "type a file" not in out and "game not saved" in out
+
+
+def test_the_file_named_on_quitting_is_checked_as_a_save_elsewhere_is(run, tmp_path):
+    """A file there already is kept and a folder is said; each asks again."""
+    there = tmp_path / "notes.txt"
+    there.write_text("mine\n")
+    kept = tmp_path / "kept.json"
+    out = _text(_unsaved(run, f"Ax1\nquit\n{there}\n{tmp_path}\n{kept}\n"))
+    assert f"could not save the game to {there} (a file of that name is there already" in out
+    assert f"could not save the game to {tmp_path} (a folder stands where the file should be)" in out
+    assert out.count("type a file to save it to") == 3
+    assert there.read_text() == "mine\n" and len(replay(read_record(kept)).history) > 0
+
+
+def test_quitting_an_unsaved_game_whose_input_then_ends_asks_no_more(run):
+    """Input closed at the question (a script, Ctrl-D): the game says it is not saved."""
+    out = _text(_unsaved(run, "Ax1\nquit\n"))
+    assert out.endswith("game not saved (start with --save FILE to keep it)")
+
+
+def test_the_question_for_a_file_is_asked_in_german(run, tmp_path):
+    kept = tmp_path / "behalten.json"
+    out = _text(_unsaved(run, f"Ax1\nende\n{kept}\n", lang="de"))
+    assert "gib eine Datei zum Speichern an oder drücke Enter, um ohne Speichern zu beenden" in out
+    assert "Datei>" in out and kept.exists()

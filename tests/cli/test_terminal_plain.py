@@ -32,6 +32,8 @@ ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("wasserloch", "seven_waters", "watten", "wildwasser")
 QUIT = {"en": "quit", "de": "ende"}
 PROMPT = {"en": r"your move \(help", "de": r"dein Zug \(hilfe"}
+# quitting after a move of one's own, unsaved, asks for a file (Enter: none)
+FILE_PROMPT = {"en": r"\nfile> ", "de": r"\nDatei> "}
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # a colour or a style
 CLEAR = ("\x1b[2J", "\x1b[3J")  # erase the screen, erase the scrollback
 REDRAW = ("\r\x1b[2K", "\x1b[?25l", "\x1b[1A")  # back to the line's start, hide the cursor, line up
@@ -92,11 +94,14 @@ class Terminal:
         return self.proc.wait()
 
 
-def _played(args: list[str], lines: list[str], lang: str = "en", **env: str) -> Terminal:
-    """The game played at a terminal: each of `lines` typed at the next prompt; exit 0."""
+def _played(args: list[str], lines: list[str], lang: str = "en", unsaved: bool = False, **env: str) -> Terminal:
+    """The game played at a terminal: each of `lines` typed at the next prompt, then (a game
+    quit `unsaved` after a move) Enter at the question for a file; exit 0."""
     term = Terminal(["play", *args, "--lang", lang], **env)
     for line in lines:
         term.answer(PROMPT[lang], line)
+    if unsaved:
+        term.answer(FILE_PROMPT[lang], "")
     assert term.ending() == 0, term.text[-2000:]
     return term
 
@@ -131,12 +136,13 @@ def test_plain_keeps_the_screen_at_the_hand_over_between_players_sharing_it(lang
     second player's hand, to be read back."""
     args = ["wasserloch", "--seats", "human,human", "--seed", "1"]
     handover = {"en": "press Enter", "de": "Enter drücken"}[lang]
-    lines = ["\a", "Ax1", "\a", QUIT[lang]]
+    lines = ["\a", "Ax1", "\a", QUIT[lang], "\f"]  # \f: Enter at the question for a file
     cleared = Terminal(["play", *args, "--lang", lang])
     plain = Terminal(["play", *args, "--plain", "--lang", lang])
     for term in (cleared, plain):
         for line in lines:
-            term.answer(handover if line == "\a" else PROMPT[lang], line.lstrip("\a"))
+            prompt = {"\a": handover, "\f": FILE_PROMPT[lang]}.get(line[:1], PROMPT[lang])
+            term.answer(prompt, line.lstrip("\a\f"))
         assert term.ending() == 0, term.text[-2000:]
     assert all(code in cleared.raw for code in CLEAR)
     assert not any(code in plain.raw for code in CLEAR), repr(plain.raw)
@@ -173,7 +179,7 @@ def test_a_real_game_against_a_searching_bot_has_no_redrawn_line_with_plain():
     """The real command at a terminal against the expert: no carriage return redraws, no
     hidden cursor, no line moved up over, whatever the search's time."""
     term = _played(["wasserloch", "--seats", "human,expert", "--seed", "3", "--option", "rounds=1", "--plain"],
-                   ["Ax1", "moves", "quit"])
+                   ["Ax1", "moves", "quit"], unsaved=True)
     assert not any(code in term.raw for code in REDRAW), repr(term.raw[-800:])
     assert "Seat 1 played" in term.text
 

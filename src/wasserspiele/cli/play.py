@@ -571,14 +571,19 @@ class PlaySession:
         """On stopping: say where the game is saved and how to go on; when the save failed
         and the player typed the quit (`ask`: not a Ctrl-C, a closed input or a SIGTERM,
         where no one waits for a question), ask for another file until one is written or
-        the player answers nothing."""
-        if not self.save:
-            self.say(self.t("not_saved"))
-            return
-        while self.save_error is not None and ask:
+        the player answers nothing.  A game started without --save that the player quits
+        after a move of their own, before its end, is offered a file the same way: the
+        typed `quit` lost it, said only afterwards ("start with --save FILE")."""
+        unsaved = (ask and not self.save and not self.state.is_terminal()
+                   and any(0 <= seat < len(self.kinds) and self.kinds[seat] == HUMAN
+                           for seat, _, _ in self.state.history))
+        while ask and (unsaved or (self.save and self.save_error is not None)):
+            # the question said as a line rich folds to the terminal's width, the prompt short
+            # (as `prompt` keeps it): a long prompt ran past a narrow terminal's edge
+            self.say(self.t("save_where" if unsaved else "save_elsewhere"))
             try:
-                other = click.prompt(self.t("save_elsewhere"), default="", show_default=False,
-                                     prompt_suffix=" ").strip()
+                other = click.prompt(self.t("file_prompt"), default="", show_default=False,
+                                     prompt_suffix="> ").strip()
             except (KeyboardInterrupt, EOFError, click.Abort):
                 self.console.print()
                 break
@@ -589,7 +594,7 @@ class PlaySession:
             # a file there already is kept, as `--save` keeps it (but for this game's own save)
             if os.path.isdir(other):
                 problem = Reason("cli.path.cause.is_a_folder")
-            elif os.path.lexists(other) and not (same_file(other, self.save) and not self.replaced()):
+            elif os.path.lexists(other) and not (self.save and same_file(other, self.save) and not self.replaced()):
                 problem = Reason("cli.save_other_file")
             else:
                 problem = write_problem(other)
@@ -600,10 +605,12 @@ class PlaySession:
                 except OSError as exc:
                     error = _cause(exc, self.lang)
             if error is None:
-                self.save, self.save_error = other, None
+                self.save, self.save_error, unsaved = other, None, False
             else:
                 self.say(self.t("save_failed_again", path=other, error=error))
-        if self.save_error is None:
+        if not self.save:
+            self.say(self.t("not_saved"))
+        elif self.save_error is None:
             self.say(self.t("saved", path=self.save, command=resume_command(self.save)), whole=True)
         elif self.saved_moves is not None and not isinstance(self.save_error, SaveReplaced):
             # the last good save is still there, and resumes the game as it was then
