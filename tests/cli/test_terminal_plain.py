@@ -405,3 +405,31 @@ def test_a_plain_game_resumed_at_a_colour_terminal_stays_plain(tmp_path):
     assert resumed.ending() == 0, resumed.text[-2000:]
     assert "Waterhole: A: 0" in resumed.text
     assert not SGR.search(resumed.raw), repr(resumed.raw[:600])
+
+
+# -- the rules --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_rules_on_a_terminal_are_drawn_not_shown_as_markdown(lang):
+    """`rules` wrote its Markdown as it is to a terminal too: `**seats 0 and 2**`, `## The
+    cards` and the rank table as `| 1 | … |` under `|---|---|`.  A terminal now shows
+    headings and bold as styles and the tables lined up in columns; --plain (and a pipe:
+    the test below) keeps the text as written."""
+    from wasserspiele.core.rules_text import terminal_rules
+    source = terminal_rules("watten", lang)
+    first_row = next(line for line in source.splitlines() if re.match(r"\| 1 \|", line))
+    rank, cards = [cell.strip() for cell in first_row.strip("|").split("|")]
+    drawn = Terminal(["rules", "watten", "--lang", lang])
+    assert drawn.ending() == 0
+    assert SGR.search(drawn.raw)
+    assert not any(mark in drawn.text for mark in ("**", "|---", "\n## ", "\n# ")), drawn.text[:600]
+    assert re.search(rf"^\s*{rank}\s+{re.escape(cards)}\s*$", drawn.text, re.M), drawn.text[:2000]
+    plain = Terminal(["rules", "watten", "--lang", lang, "--plain"])
+    assert plain.ending() == 0
+    assert not SGR.search(plain.raw)
+    assert first_row in plain.text and "**" in plain.text
+
+
+def test_the_rules_piped_keep_their_markdown(run):
+    """Into a file, a pager or another program the rules stay the text as written."""
+    from wasserspiele.core.rules_text import terminal_rules
+    assert run("rules", "watten").output == terminal_rules("watten", "en") + "\n"

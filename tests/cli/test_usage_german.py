@@ -117,7 +117,7 @@ def test_an_unknown_command_is_german_with_its_suggestions():
 
 @pytest.mark.parametrize("args, suggestion", [
     (["play", "--lang", "de", "--seatz"], "(Meintest du eine davon: „--save“, „--seats“, „--seed“?)"),
-    (["rules", "--lang", "de", "--lnag"], "Meintest du „--lang“?")], ids=["several", "one"])
+    (["games", "--lang", "de", "--lnag"], "Meintest du „--lang“?")], ids=["several", "one"])
 def test_the_suggested_options_are_quoted_as_german_quotes(args, suggestion):
     """Click joined the suggestions' reprs before its template was translated: German text
     with English quotes ('--save', '--seats', '--seed')."""

@@ -267,7 +267,10 @@ def replay_cmd(file, as_json, lang, plain) -> None:
 @main.command("rules")
 @click.argument("game", cls=Argument)
 @click.option("--lang", type=click.Choice(["en", "de"]), default="en", show_default=True)
-def rules_cmd(game, lang) -> None:
+@click.option("--plain", is_flag=True, envvar=PLAIN_ENV,
+              help="the text as it is written (Markdown), not drawn with headings, styles and tables; "
+                   "also set by WASSERSPIELE_PLAIN=1")
+def rules_cmd(game, lang, plain) -> None:
     """Print the rules of GAME for players in LANG (rules.<lang>.md), or else the reference
     text (English: the project's spec summary; German: the original text)."""
     try:
@@ -278,7 +281,17 @@ def rules_cmd(game, lang) -> None:
     if path is None:
         raise _fail(f"no {lang} rules text for {cls.name}")
     # the players' rules as the terminal needs them: how moves are typed, not tapped
-    click.echo(terminal_rules(cls.name, lang) if path.name == f"rules.{lang}.md" else path.read_text(encoding="utf-8"))
+    text = terminal_rules(cls.name, lang) if path.name == f"rules.{lang}.md" else path.read_text(encoding="utf-8")
+    from .console import make_console
+    console = make_console()
+    if path.suffix == ".md" and console.is_terminal and not plain:
+        # a terminal shows the Markdown drawn (headings, bold, the rank and option tables
+        # lined up), where it showed `**`, `|---|` and `## `; piped or redirected (a file,
+        # a pager, another program) and --plain keep the text as written
+        from rich.markdown import Markdown
+        console.print(Markdown(text))
+    else:
+        click.echo(text)
 
 
 def rules_path(folder: Path, lang: str) -> Path | None:
