@@ -219,3 +219,33 @@ def test_my_tables_tells_a_finished_game_from_its_rematch_newest_first(browser, 
     assert "Seat 1 · in progress · 0 moves · last played 2 hours ago" in entries[0]["text"]
     assert "Seat 1 · finished" in entries[1]["text"] and "last played 2 days ago" in entries[1]["text"]
     assert errors == []
+
+
+# ---------------------------------------------------------------- E: "not your turn" lasts while it is true
+def _move_over_http(server, table: dict, seat: int) -> None:
+    token = {s["seat"]: s["token"] for s in table["seats"]}[seat]
+    mine = server.get(f"/api/tables/{table['id']}", token)
+    server.post(f"/api/tables/{table['id']}/moves", {"action": mine["legal"][0], "n": mine["n"]}, token)
+
+
+def test_wl_3_3_not_your_turn_stays_while_the_others_move_and_goes_when_the_turn_comes(browser, server):
+    """A card tapped off turn is told "It is not your turn."; the words went with the next
+    move of anyone (a bot's, some 0.8 s later), before they could be read.  They stay while
+    the others move, and go when this seat may move."""
+    table = server.post("/api/tables", {"game": "wasserloch", "options": {"players": 3},
+                                        "seats": [{"kind": "human"}] * 3})
+    errors: list[str] = []
+    page = page_in(browser, errors)
+    page.goto(server.base + table["seats"][2]["link"])       # seat 2: two moves from its turn
+    page.wait_for_selector("#hand [data-key]")
+    page.locator("#hand [data-key]").first.click(force=True)
+    page.wait_for_selector("#notice.info")
+    assert page.inner_text("#notice") == "It is not your turn."
+    n = page.evaluate("() => document.querySelectorAll('#log li').length")
+    _move_over_http(server, table, 0)                         # seat 1 to move: still not seat 2's turn
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {n}")
+    assert page.inner_text("#notice") == "It is not your turn."
+    _move_over_http(server, table, 1)                         # seat 2's turn: the words are no longer true
+    page.wait_for_function("() => !document.querySelector('#notice.info')")
+    assert page.locator("#hand [data-key]:not([disabled])").count() > 0
+    assert errors == []

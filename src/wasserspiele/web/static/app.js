@@ -889,7 +889,9 @@ function tablePage(tableId) {
       // WW-3.1) was told "It is not your turn", as if its choice had not counted
       : !at.legal.length ? t(at.seat !== null && at.my_choice ? "already_chosen_now" : "not_your_turn_now")
       : (game.explain && game.explain(key, at.view, at)) || t("not_now"));
-    notice = { text, cls: "info", key };
+    // "not your turn" (or "already chosen") stays true while others move: kept until this
+    // seat may move again (`receive`), where it went with the next bot move, 0.8 s later
+    notice = { text, cls: "info", key, untilTurn: !at.terminal && !at.legal.length };
     render();
     // the notice is drawn anew at each render (a live region that appears with its words
     // is not read out): the page's own live region says it
@@ -972,7 +974,11 @@ function tablePage(tableId) {
     if (token && msg.seat !== null) remember({ table: tableId, seat: msg.seat, game: msg.game, link,
                                               over: Boolean(msg.terminal), n: msg.n });
     if (moved || !picker) picker = null;
-    if (moved) { notice = null; hint = null; if (!pending) sentAt = null; }
+    if (moved) {
+      if (!(notice?.untilTurn && !msg.legal.length && !msg.terminal)) notice = null;
+      hint = null;
+      if (!pending) sentAt = null;
+    }
     sendPending(moved);
     const game = GAMES[msg.game];
     if (prev && moved) {
