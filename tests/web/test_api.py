@@ -110,7 +110,7 @@ def test_unknown_table_and_bad_tokens_are_refused(client):
     t = create(client, seats=humans(3))
     other = create(client, seats=humans(3))
     r = client.get(f"/api/tables/{t['id']}", headers=auth(other["seats"][0]["token"]))
-    assert r.status_code == 403 and "does not belong to this table" in r.json()["reason"]
+    assert r.status_code == 403 and "no seat at this table has this seat token" in r.json()["reason"]
     r = move(client, t["id"], "guess", "Ax1", 0)
     assert r.status_code == 403
 

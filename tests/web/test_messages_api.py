@@ -156,7 +156,8 @@ def test_the_servers_own_refusals_are_worded_in_german(client):
     foreign = client.post(f"/api/tables/{tid}/moves", headers={**de, "authorization": "Bearer nope"},
                           content=json.dumps({"action": "A", "n": mine["n"]})).json()
     assert foreign["error"] == "bad_token"
-    assert foreign["message"] == "dieser Platzschlüssel gehört nicht zu diesem Tisch"
+    assert foreign["message"] == ("kein Platz an diesem Tisch hat diesen Platzschlüssel: der Link ist vielleicht "
+                                  "unvollständig, vertippt oder von einem anderen Tisch")
     missing = client.get("/api/tables/no-such-table", headers=de).json()
     assert missing["error"] == "no_table" and missing["message"] == "diesen Tisch gibt es nicht"
     lost = client.get("/api/nowhere", headers=de)
