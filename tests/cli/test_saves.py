@@ -416,6 +416,14 @@ def test_quitting_an_unsaved_game_and_pressing_enter_leaves_it_unsaved(run, tmp_
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("lang, word", [("en", "quit"), ("en", "q"), ("de", "ende")])
+def test_the_quit_typed_again_at_the_question_is_a_no_not_a_file_s_name(run, tmp_path, monkeypatch, lang, word):
+    monkeypatch.chdir(tmp_path)
+    quit_word = {"en": "quit", "de": "ende"}[lang]
+    result = _unsaved(run, f"Ax1\n{quit_word}\n{word}\n", lang)
+    assert list(tmp_path.iterdir()) == [], result.output
+
+
 def test_quitting_before_a_move_of_one_s_own_asks_nothing(run):
     """Nothing of the player's would be lost: the question would only stand in the way."""
     out = _text(_unsaved(run, "quit\n"))

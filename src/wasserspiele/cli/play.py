@@ -587,7 +587,8 @@ class PlaySession:
             except (KeyboardInterrupt, EOFError, click.Abort):
                 self.console.print()
                 break
-            if not other:
+            # the quit typed again (`quit`, `q`, `ende`) is an answer, not a file's name
+            if not other or command_word(other.lower()) == "quit":
                 break
             other = os.path.expanduser(other)
             # a folder typed, a file where its folder should be, a full disk: said before writing;
