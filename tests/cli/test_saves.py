@@ -453,3 +453,11 @@ def test_the_question_for_a_file_is_asked_in_german(run, tmp_path):
     out = _text(_unsaved(run, f"Ax1\nende\n{kept}\n", lang="de"))
     assert "gib eine Datei zum Speichern an oder drücke Enter, um ohne Speichern zu beenden" in out
     assert "Datei>" in out and kept.exists()
+
+
+def test_the_end_of_piped_input_after_a_move_asks_nothing(run):
+    """A script's input ending is no one leaving a terminal: no question, exit 130 as before."""
+    result = run("play", "wasserloch", "--seed", "2", input="Ax1\n")
+    assert result.exit_code == 130
+    out = _text(result)
+    assert "type a file" not in out and out.endswith("game not saved (start with --save FILE to keep it)")

@@ -49,7 +49,8 @@ class Terminal:
         environ = {k: v for k, v in os.environ.items()
                    if k not in ("NO_COLOR", "FORCE_COLOR", "WASSERSPIELE_PLAIN", "WASSERSPIELE_LAUNCHER")}
         environ.update(PYTHONPATH=os.pathsep.join([str(ROOT / "src"), environ.get("PYTHONPATH", "")]),
-                       COLUMNS="100", LINES="40", TERM="xterm-256color", PYTHONUNBUFFERED="1", **env)
+                       COLUMNS="100", LINES="40", TERM="xterm-256color", PYTHONUNBUFFERED="1")
+        environ.update(env)  # (COLUMNS too: a narrow terminal)
         self.proc = subprocess.Popen([sys.executable, "-m", "wasserspiele", *args], stdin=slave, stdout=slave,
                                      stderr=slave, cwd=ROOT, env=environ, start_new_session=True)
         os.close(slave)
@@ -433,3 +434,31 @@ def test_the_rules_piped_keep_their_markdown(run):
     """Into a file, a pager or another program the rules stay the text as written."""
     from wasserspiele.core.rules_text import terminal_rules
     assert run("rules", "watten").output == terminal_rules("watten", "en") + "\n"
+
+
+# -- leaving, and the hand-over, at a terminal --------------------------------------------------------
+def test_ctrl_d_at_a_terminal_after_a_move_of_one_s_own_asks_for_a_file_as_quit_does(tmp_path):
+    """Ctrl-D is a person leaving: it threw away an unsaved game that a typed `quit` would
+    have offered to keep.  (The end of a pipe's input asks nothing: test_saves.py.)"""
+    kept = tmp_path / "kept.json"
+    term = Terminal(["play", "wasserloch", "--seed", "2", "--seats", "human,easy"])
+    term.answer(PROMPT["en"], "Ax1")
+    term.answer(PROMPT["en"], "")        # (an empty line: the game asks again)
+    os.write(term.master, b"\x04")      # Ctrl-D on the empty line
+    term.answer(FILE_PROMPT["en"], str(kept))
+    assert term.ending() == 130
+    assert kept.exists() and "game saved to" in term.text
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_hand_over_on_a_narrow_terminal_is_folded_between_words(lang):
+    """At 40 columns the hand-over's question ran past the edge, broken inside a word."""
+    term = Terminal(["play", "wasserloch", "--seed", "2", "--seats", "human,human", "--lang", lang], COLUMNS="40")
+    handover = {"en": "press Enter", "de": "Enter drücken"}[lang]
+    term.answer(handover, "")
+    term.answer({"en": "your move>", "de": "dein Zug>"}[lang], QUIT[lang])  # (the prompt's short form)
+    assert term.ending() == 0
+    rows = term.text.splitlines()
+    assert max(len(row) for row in rows) <= 40, [row for row in rows if len(row) > 40]
+    words = {"en": "looking at the screen", "de": "auf den Bildschirm schaust"}[lang]
+    assert words in " ".join(term.text.split())

@@ -192,6 +192,13 @@ def resume_command(path: str) -> str:
     return f"{launcher()} play --resume {shlex.quote(str(path))}"
 
 
+def _input_is_a_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):  # closed
+        return False
+
+
 class Quit(Exception):
     """The human asked to stop."""
 
@@ -427,12 +434,17 @@ class PlaySession:
             # (under a shell, once the shell has ended) does not cut the save short
             if isinstance(stop, OSError) and not lost_output(stop):
                 raise
-            if detach_lost_output():
+            lost = detach_lost_output()
+            if lost:
                 hung_up()
             self.console.print()
             if not self.up_to_date():
                 self.autosave()
-            self.keep(ask=isinstance(stop, Quit))
+            # Ctrl-D at a terminal is a person leaving, as a typed quit is, and is asked as
+            # one; the end of a pipe's input or a terminal gone has no one to answer
+            # (click's prompt reraises the end of input as Abort, the EOFError its context)
+            ended = EOFError in (type(stop), type(stop.__context__))
+            self.keep(ask=isinstance(stop, Quit) or (ended and not lost and _input_is_a_terminal()))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
         news = drawn(r.describe_last, view, self.lang, None, self.plain)  # the moves that ended the game
@@ -569,11 +581,11 @@ class PlaySession:
 
     def keep(self, ask: bool) -> None:
         """On stopping: say where the game is saved and how to go on; when the save failed
-        and the player typed the quit (`ask`: not a Ctrl-C, a closed input or a SIGTERM,
-        where no one waits for a question), ask for another file until one is written or
-        the player answers nothing.  A game started without --save that the player quits
-        after a move of their own, before its end, is offered a file the same way: the
-        typed `quit` lost it, said only afterwards ("start with --save FILE")."""
+        and the player typed the quit or Ctrl-D at a terminal (`ask`: not a Ctrl-C, a
+        closed pipe or a SIGTERM, where no one waits for a question), ask for another file
+        until one is written or the player answers nothing.  A game started without --save
+        that the player so quits after a move of their own, before its end, is offered a
+        file the same way: the quit lost it, said only afterwards ("start with --save FILE")."""
         unsaved = (ask and not self.save and not self.state.is_terminal()
                    and any(0 <= seat < len(self.kinds) and self.kinds[seat] == HUMAN
                            for seat, _, _ in self.state.history))
@@ -582,8 +594,7 @@ class PlaySession:
             # (as `prompt` keeps it): a long prompt ran past a narrow terminal's edge
             self.say(self.t("save_where" if unsaved else "save_elsewhere"))
             try:
-                other = click.prompt(self.t("file_prompt"), default="", show_default=False,
-                                     prompt_suffix="> ").strip()
+                other = self.ask_line(self.t("file_prompt"), suffix="> ").strip()
             except (KeyboardInterrupt, EOFError, click.Abort):
                 self.console.print()
                 break
@@ -674,8 +685,7 @@ class PlaySession:
                 clear_screen(self.console)
             if self.editing is not None:  # the arrow keys must not recall the last player's moves
                 self.editing.clear_history()  # (a secret pick among them)
-            answer = click.prompt(sentence(self.t("pass_to", who=self.seat_name(seat))), default="",
-                                  show_default=False, prompt_suffix=" ")
+            answer = self.ask_line(sentence(self.t("pass_to", who=self.seat_name(seat))))
             if command_word(answer.strip().lower()) == "quit":  # players stopping at the hand-over
                 raise Quit                                       # need not first see the next hand
         view = self.state.view(seat)
@@ -716,6 +726,16 @@ class PlaySession:
                 self.say(said)
             else:
                 self.say(problem)
+
+    def ask_line(self, question: str, suffix: str = " ") -> str:
+        """A line typed after `question`; a question longer than the terminal's line is
+        said as a line rich folds between words, and the prompt is `>` alone: click writes
+        a prompt as it is, and the terminal broke it inside a word at its edge (the
+        hand-over's "… when only you are lo|oking at the screen" at 40 columns)."""
+        if len(question) + len(suffix) > self.console.width:
+            self.say(question)
+            question, suffix = "", "> "
+        return click.prompt(question, default="", show_default=False, prompt_suffix=suffix)
 
     def prompt(self, seat: int) -> str:
         """The prompt, with the commands' names where they fit on the terminal's line: at 40
