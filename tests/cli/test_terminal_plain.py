@@ -462,3 +462,20 @@ def test_the_hand_over_on_a_narrow_terminal_is_folded_between_words(lang):
     assert max(len(row) for row in rows) <= 40, [row for row in rows if len(row) > 40]
     words = {"en": "looking at the screen", "de": "auf den Bildschirm schaust"}[lang]
     assert words in " ".join(term.text.split())
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("columns", [80, 40])
+def test_games_on_a_terminal_folds_its_lines_between_words(run, lang, columns):
+    """`games` wrote lines of up to 250 characters, which the terminal broke inside words
+    ("jokers declar|ed"); piped it keeps each line whole, to grep."""
+    term = Terminal(["games", "--lang", lang], COLUMNS=str(columns))
+    assert term.ending() == 0
+    rows = term.text.splitlines()
+    assert max(len(row) for row in rows) <= columns, [row for row in rows if len(row) > columns]
+    piped = run("games", "--lang", lang).output
+    assert max(len(row) for row in piped.splitlines()) > 100  # whole lines
+    # none of its words cut in two (at 40 columns an option's value follows its name
+    # after a colon, its type after a semicolon)
+    words = {w.rstrip(":;") for w in piped.split()}
+    assert [w for w in term.text.split() if w.rstrip(":;") not in words] == []

@@ -151,16 +151,35 @@ def games_cmd(lang) -> None:
     def t(code: str, **params) -> str:
         return render(f"cli.games.{code}", params, lang)
 
+    from .console import make_console
+    console = make_console()
+    # a terminal gets each line folded between words at its width, its rest indented
+    # under the line's text (the terminal broke a notation of 250 characters inside its
+    # words); a pipe or a file gets each line whole, to grep
+    width = console.width if console.is_terminal else None
+
+    def echo(line: str, indent: int) -> None:
+        if width is not None and len(line) > width:
+            import textwrap
+            line = textwrap.fill(line, width, subsequent_indent=" " * min(indent, width // 2),
+                                 break_long_words=False, break_on_hyphens=False)
+        click.echo(line)
+
     for m in manifests():
         lo, hi = m.players
         click.echo(t("game", name=m.name, title=m.title.get(lang, m.title["en"]), n=hi,
                      players=lo if lo == hi else f"{lo}-{hi}"))
         notation = catalogue(lang).text(f"{m.name}.ui.notation") or m.notation  # explained in `lang`
-        click.echo(f"    {t('moves', notation=notation)}")
+        echo(f"    {t('moves', notation=notation)}", 6)
         default = t("default")
         for opt in m.options:
-            click.echo(f"    {opt.name:<20} {default} {json.dumps(opt.default):<12} {opt.describe()}")
-            click.echo(f"    {'':<20} {catalogue(lang).text(f'option.{m.name}.{opt.name}') or opt.help}")
+            explained = catalogue(lang).text(f"option.{m.name}.{opt.name}") or opt.help
+            if width is not None and width < 60:  # no room for the columns: each option's text under it
+                echo(f"    {opt.name}: {default} {json.dumps(opt.default)}; {opt.describe()}", 8)
+                echo(f"        {explained}", 8)
+            else:
+                echo(f"    {opt.name:<20} {default} {json.dumps(opt.default):<12} {opt.describe()}", 25)
+                echo(f"    {'':<20} {explained}", 25)
 
 
 class PlayLangOption(click.Option):
