@@ -49,8 +49,8 @@ def _code(value):
      "das letzte Erhöhen kam von diesem Team; es wird abwechselnd erhöht, also ist das andere Team dran"),
     (Reason("watten.no_raise"), "there is no raise to answer", "es gibt kein Erhöhen, auf das man antworten könnte"),
     (Reason("watten.answer_raise", seat=1, value=3),
-     "seat 1 raised the hand to 3: first the raise must be answered with `accept` or `concede`",
-     "Platz 1 hat das Blattl auf 3 erhöht: zuerst muss das Erhöhen mit `annehmen` oder `aufgeben` beantwortet "
+     "seat 1 raised the hand to 3: first the raise must be answered with 'accept' or 'concede'",
+     "Platz 1 hat das Blattl auf 3 erhöht: zuerst muss das Erhöhen mit „annehmen“ oder „aufgeben“ beantwortet "
      "werden"),
     (Reason("watten.signals_over"), "the signals are over: now a card is played",
      "das Zwicken ist vorbei: jetzt wird eine Karte gespielt"),
@@ -104,3 +104,13 @@ def test_wa_3_wasserspiele_replay_says_it_so_in_both_languages(run, tmp_path):
     assert 'action 6 "QS" by seat 0: Q♠ is not in hand, only J♣, 8♣, A♥, 9♦, and K♦' in said, said
     said = " ".join(run("replay", str(path), "--lang", "de").output.split())
     assert "Aktion 6 „QS“ von Platz 0: D♠ ist nicht auf der Hand, nur B♣, 8♣, A♥, 9♦ und K♦" in said, said
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_watten_refusals_quote_what_to_type_as_words_not_as_markdown(lang):
+    """The terminal and the page showed Watten's refusals with Markdown's backticks
+    ("name a suit after trump, e.g. `trump H`"): quoted now as the other games quote."""
+    from wasserspiele.core.messages import catalogue
+    entries = catalogue(lang).entries
+    texts = [str(text) for key, text in entries.items() if key.startswith("watten.")]
+    assert texts and not [text for text in texts if "`" in text]
