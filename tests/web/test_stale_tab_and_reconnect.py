@@ -11,6 +11,7 @@ import json
 import sqlite3
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from wasserspiele.web import notify
 from wasserspiele.web.hub import REPLACED, Connection, Hub
@@ -217,7 +218,14 @@ def test_a_tap_held_while_a_message_comes_is_still_a_move(browser, server):
     page.mouse.up()
     page.wait_for_selector(f"{BUTTON}, #turn[data-mine='0']")
     if page.get_attribute("#turn", "data-mine") == "1":
-        page.locator(BUTTON).first.click()
+        try:
+            page.locator(BUTTON).first.click(timeout=10_000)
+        except PlaywrightTimeoutError:
+            # Playwright's click can land while the table is drawn anew (the seat's return)
+            # and be taken for lost: it retried on a button the move had already taken away
+            # (caught in CI: the page and the server at n + 1, no button).  The move made
+            # once is what counts, and is checked below.
+            pass
     page.wait_for_function("(n) => +document.querySelector('#turn').dataset.n > n", arg=n)
     assert server.get(f"/api/tables/{table['id']}")["n"] == n + 1
     ctx.close()
