@@ -18,6 +18,7 @@ import io
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -160,7 +161,6 @@ def games_cmd(lang) -> None:
 
     def echo(line: str, indent: int) -> None:
         if width is not None and len(line) > width:
-            import textwrap
             line = textwrap.fill(line, width, subsequent_indent=" " * min(indent, width // 2),
                                  break_long_words=False, break_on_hyphens=False)
         click.echo(line)

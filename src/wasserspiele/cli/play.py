@@ -590,8 +590,7 @@ class PlaySession:
                    and any(0 <= seat < len(self.kinds) and self.kinds[seat] == HUMAN
                            for seat, _, _ in self.state.history))
         while ask and (unsaved or (self.save and self.save_error is not None)):
-            # the question said as a line rich folds to the terminal's width, the prompt short
-            # (as `prompt` keeps it): a long prompt ran past a narrow terminal's edge
+            # the question a line rich folds to the terminal's width, the prompt short
             self.say(self.t("save_where" if unsaved else "save_elsewhere"))
             try:
                 other = self.ask_line(self.t("file_prompt"), suffix="> ").strip()
