@@ -156,12 +156,21 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def input_is_a_terminal(stdin: Any = None) -> bool:
+    """Whether the player types at an interactive terminal (a closed input is none)."""
+    stream = stdin or sys.stdin
+    try:
+        return stream is not None and stream.isatty()
+    except (ValueError, OSError):  # closed
+        return False
+
+
 def line_editing(stdin: Any = None) -> Any:
     """The readline module, loaded, when the player types at an interactive terminal (None
     otherwise): Python's input() then edits the line and recalls earlier moves with the
     arrow keys as a shell does, where without it the arrows typed escape sequences into
     the move."""
-    if not (stdin or sys.stdin).isatty():
+    if not input_is_a_terminal(stdin):
         return None
     try:
         import readline
@@ -190,13 +199,6 @@ def said(name: str, value: Any) -> Any:
 def resume_command(path: str) -> str:
     """The command that continues a save, as the player can type it."""
     return f"{launcher()} play --resume {shlex.quote(str(path))}"
-
-
-def _input_is_a_terminal() -> bool:
-    try:
-        return sys.stdin is not None and sys.stdin.isatty()
-    except (ValueError, OSError):  # closed
-        return False
 
 
 class Quit(Exception):
@@ -444,7 +446,7 @@ class PlaySession:
             # one; the end of a pipe's input or a terminal gone has no one to answer
             # (click's prompt reraises the end of input as Abort, the EOFError its context)
             ended = EOFError in (type(stop), type(stop.__context__))
-            self.keep(ask=isinstance(stop, Quit) or (ended and not lost and _input_is_a_terminal()))
+            self.keep(ask=isinstance(stop, Quit) or (ended and not lost and input_is_a_terminal()))
             return 0 if isinstance(stop, Quit) else 130
         view = self.state.view(self.humans[0] if len(self.humans) == 1 else None)
         news = drawn(r.describe_last, view, self.lang, None, self.plain)  # the moves that ended the game
