@@ -356,3 +356,25 @@ def test_no_one_is_shown_a_move_before_it_is_stored(make_client):
     reader.join(10)
     assert seen["n"] == 1 and pushed == [1]    # ... and both see it once it is stored
     assert len(hub.storage.load_table(t["id"]).actions) == 1
+
+
+def test_a_move_numbered_past_this_process_is_read_from_storage_before_it_is_judged(db_url):
+    """Two server processes: a client that read the table from one and moves on the other
+    before that one has heard of the move between (its notice still on the way) sent a
+    move number this process had not reached, and was refused "move 1 has not been played"
+    (seen in CI's racing-moves test).  The process reads what is stored first."""
+    import asyncio
+
+    from wasserspiele.web.hub import Hub
+
+    async def scenario():
+        here, there = Hub(Storage(db_url), bot_delay=30), Hub(Storage(db_url), bot_delay=30)
+        table, _ = await here.create({"game": "wasserloch", "options": {"players": 2}, "seats": humans(2)})
+        behind = await there.open(table.id)
+        await table.submit(0, str(table.state.legal_actions(0)[0]), 0)
+        answer = await behind.submit(1, str(table.state.legal_actions(1)[0]), 1)
+        for hub in (here, there):
+            await hub.shutdown()
+        return answer
+
+    assert asyncio.run(scenario())["n"] == 2

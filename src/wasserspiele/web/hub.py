@@ -799,6 +799,11 @@ class LiveTable:
         A move of a seat a bot stands in for takes the seat back first (`_back_to_move`):
         the answer then says `seat_back`."""
         back = await self._back_to_move(seat)
+        if check_n and type(n) is int and n > self.n:
+            # a move number this process has not reached may be one another process stored
+            # (its notice still on the way: a client reading one server and moving on another):
+            # read what is stored before refusing it as a position never shown
+            await self.catch_up(math.inf)
         async with self.lock:
             self.last_used = asyncio.get_running_loop().time()
             saved, n_after = self._accept(seat, text, n, check_n)
